@@ -1,0 +1,18 @@
+// Package kernel is clustersim's discrete-event core: virtual time, an event
+// queue ordered by (time, sequence), named random streams derived from one
+// root seed, and processes that let sequential code block in virtual time.
+//
+// The kernel knows nothing of Kubernetes, networks or stores. It imports the
+// standard library only.
+//
+// Determinism contract: for a given root seed and a given sequence of calls
+// the kernel fires events in exactly the same order on every machine and at
+// every GOMAXPROCS. Events at the same virtual time fire in the order they
+// were scheduled. Exactly one process runs at a time; a process runs only
+// when the kernel resumes it and hands control back when it blocks. The
+// kernel never reads the wall clock and never uses a global random source.
+//
+// The kernel is the one place in sim/ that owns goroutines: each process is
+// an iter.Pull coroutine, so a switch between the event loop and a process is
+// a direct hand-off, not a trip through the Go scheduler.
+package kernel

@@ -1,0 +1,161 @@
+package kernel
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"time"
+)
+
+// Kernel is one simulation run: a virtual clock, an event queue, the random
+// streams of a root seed, and the processes it schedules. A Kernel is not
+// safe for concurrent use; everything that touches it runs on the event loop
+// or inside one of its processes, one at a time.
+type Kernel struct {
+	now     Time
+	seq     uint64
+	q       queue
+	streams *Streams
+	current *Process
+	fired   uint64
+	stop    bool
+	procID  uint64
+	live    int
+}
+
+// New returns a kernel at virtual time 0 whose random streams derive from
+// seed.
+func New(seed uint64) *Kernel {
+	return &Kernel{streams: NewStreams(seed), q: queue{ev: make([]event, 0, 1024)}}
+}
+
+// Now returns the current virtual time.
+func (k *Kernel) Now() Time { return k.now }
+
+// Seed returns the root seed.
+func (k *Kernel) Seed() uint64 { return k.streams.Root() }
+
+// Rand returns the named random stream (see Streams.Get).
+func (k *Kernel) Rand(name string) *rand.Rand { return k.streams.Get(name) }
+
+// Streams returns the kernel's stream family.
+func (k *Kernel) Streams() *Streams { return k.streams }
+
+// Pending returns the number of scheduled events not yet fired, including
+// stale ones (wake-ups of processes that were woken otherwise, cancelled
+// timers) that will fire as no-ops.
+func (k *Kernel) Pending() int { return k.q.len() }
+
+// Fired returns the number of events fired so far.
+func (k *Kernel) Fired() uint64 { return k.fired }
+
+// Live returns the number of processes spawned and not yet finished.
+func (k *Kernel) Live() int { return k.live }
+
+// Current returns the process that is running now, or nil on the event
+// loop.
+func (k *Kernel) Current() *Process { return k.current }
+
+// Schedule arranges for h.Fire(k, arg) at virtual time at. Events at one
+// time fire in the order they were scheduled. Scheduling in the past is a
+// bug in the caller and panics.
+func (k *Kernel) Schedule(at Time, h Handler, arg uint64) {
+	if at < k.now {
+		panic(fmt.Sprintf("kernel invariant time-monotonic: event scheduled at %v before now %v", at, k.now))
+	}
+	k.seq++
+	k.q.push(event{at: at, seq: k.seq, h: h, arg: arg})
+}
+
+// After schedules h.Fire(k, arg) d after now. A negative d means now.
+func (k *Kernel) After(d time.Duration, h Handler, arg uint64) {
+	if d < 0 {
+		d = 0
+	}
+	k.Schedule(k.now.Add(d), h, arg)
+}
+
+// At schedules f at virtual time t. It is for occasional events (timeline
+// actions, tests); hot paths should use Schedule with a long-lived Handler.
+func (k *Kernel) At(t Time, f func()) { k.Schedule(t, Func(f), 0) }
+
+// Stop makes Run return after the event that is firing now.
+func (k *Kernel) Stop() { k.stop = true }
+
+// StopReason says why Run returned.
+type StopReason int
+
+const (
+	// Quiescent: no events were left to fire.
+	Quiescent StopReason = iota
+	// TimeLimit: the next event lies beyond Limits.Until.
+	TimeLimit
+	// EventCap: Limits.MaxEvents events were fired.
+	EventCap
+	// Stopped: some event called Stop.
+	Stopped
+)
+
+// String returns the reason's name.
+func (r StopReason) String() string {
+	switch r {
+	case Quiescent:
+		return "quiescent"
+	case TimeLimit:
+		return "time-limit"
+	case EventCap:
+		return "event-cap"
+	case Stopped:
+		return "stopped"
+	}
+	return fmt.Sprintf("StopReason(%d)", int(r))
+}
+
+// Limits bound one call to Run. The zero value runs to quiescence.
+type Limits struct {
+	// Until is the last virtual time at which events fire; 0 means no
+	// limit. When Run stops for this reason the clock is advanced to Until.
+	Until Time
+	// MaxEvents caps the events fired by this call; 0 means no cap.
+	MaxEvents uint64
+}
+
+// Run fires events in (time, sequence) order until the queue is empty, the
+// next event lies past lim.Until, lim.MaxEvents events have fired, or an
+// event calls Stop. It may be called again to continue.
+func (k *Kernel) Run(lim Limits) StopReason {
+	until := lim.Until
+	if until == 0 {
+		until = Forever
+	}
+	k.stop = false
+	var n uint64
+	for {
+		if k.q.len() == 0 {
+			if until != Forever && until > k.now {
+				k.now = until
+				return TimeLimit
+			}
+			return Quiescent
+		}
+		if k.q.peek() > until {
+			k.now = until
+			return TimeLimit
+		}
+		if lim.MaxEvents != 0 && n >= lim.MaxEvents {
+			return EventCap
+		}
+		e := k.q.pop()
+		k.now = e.at
+		k.fired++
+		n++
+		e.h.Fire(k, e.arg)
+		if k.stop {
+			return Stopped
+		}
+	}
+}
+
+// RunFor runs until now+d (see Run).
+func (k *Kernel) RunFor(d time.Duration) StopReason {
+	return k.Run(Limits{Until: k.now.Add(d)})
+}
