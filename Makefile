@@ -1,0 +1,50 @@
+# clustersim: `make run` runs the default built-in scenario, `make test` runs
+# every check CI runs. Targets are listed by `make help`.
+
+GO       ?= go
+BIN      := bin/clustersim
+PKGS     := ./...
+FUZZTIME ?= 10s
+
+.PHONY: help build run test vet fmt-check lint bench fuzz update tidy-check clean
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | sort
+
+build: ## build bin/clustersim
+	$(GO) build -o $(BIN) ./cmd/clustersim
+
+run: build ## run the default built-in scenario
+	./$(BIN) run
+
+test: vet fmt-check ## go vet, gofmt check, then every test (with the race detector on the kernel and runtime)
+	$(GO) test -count=1 $(PKGS)
+	$(GO) test -count=1 -race ./sim/kernel/ ./sim/workqueue/ ./sim/cluster/
+
+vet: ## go vet
+	$(GO) vet $(PKGS)
+
+fmt-check: ## fail if gofmt would change a file
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+lint: vet fmt-check tidy-check ## vet, gofmt, and go mod tidy leaving no diff
+
+tidy-check: ## fail if go mod tidy would change go.mod or go.sum
+	@cp go.mod /tmp/clustersim.go.mod.bak; cp go.sum /tmp/clustersim.go.sum.bak; \
+	$(GO) mod tidy; \
+	if ! cmp -s go.mod /tmp/clustersim.go.mod.bak || ! cmp -s go.sum /tmp/clustersim.go.sum.bak; then \
+	  echo "go mod tidy changed go.mod/go.sum"; cp /tmp/clustersim.go.mod.bak go.mod; cp /tmp/clustersim.go.sum.bak go.sum; exit 1; fi
+
+bench: ## every benchmark once, with allocations (figures go to docs/PERFORMANCE.md)
+	$(GO) test -run=NONE -bench=. -benchmem -count=1 $(PKGS)
+
+fuzz: ## each fuzz target for FUZZTIME (default 10s)
+	$(GO) test -run=NONE -fuzz='^FuzzQueue$$' -fuzztime=$(FUZZTIME) ./sim/kernel/
+	$(GO) test -run=NONE -fuzz='^FuzzDecode$$' -fuzztime=$(FUZZTIME) ./sim/manifest/
+
+update: ## regenerate golden files (read the diff before committing)
+	$(GO) test -count=1 $(PKGS) -update
+
+clean: ## remove build output
+	rm -rf bin

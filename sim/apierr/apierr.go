@@ -1,0 +1,187 @@
+// Package apierr holds the API server's status errors: Kubernetes' reasons,
+// HTTP codes and exact messages (apimachinery pkg/api/errors). Failures in
+// the simulated world are data: every one is a *StatusError matched with
+// errors.Is against the sentinels below, whatever its message.
+//
+// apierr imports the standard library only. It has no state.
+package apierr
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Reason is the machine-readable reason of a status error, as in
+// metav1.StatusReason.
+type Reason string
+
+// The reasons clustersim's API server returns.
+const (
+	NotFound           Reason = "NotFound"
+	AlreadyExists      Reason = "AlreadyExists"
+	Conflict           Reason = "Conflict"
+	Invalid            Reason = "Invalid"
+	Forbidden          Reason = "Forbidden"
+	Expired            Reason = "Expired"
+	BadRequest         Reason = "BadRequest"
+	MethodNotAllowed   Reason = "MethodNotAllowed"
+	ServiceUnavailable Reason = "ServiceUnavailable"
+	// Timeout is a client-side failure: the request or its reply was lost
+	// or late, so the caller cannot know whether the server acted.
+	Timeout Reason = "Timeout"
+)
+
+// StatusError is a failed API request: an HTTP code, a reason and the
+// message Kubernetes would print.
+type StatusError struct {
+	Code    int
+	Reason  Reason
+	Message string
+}
+
+// Error returns the message, as kubectl prints it after "Error from server".
+func (e *StatusError) Error() string { return e.Message }
+
+// Is reports whether target is a StatusError with the same reason; the
+// sentinels below carry only a reason, so errors.Is(err, ErrConflict)
+// matches every conflict.
+func (e *StatusError) Is(target error) bool {
+	t, ok := target.(*StatusError)
+	return ok && t.Reason == e.Reason
+}
+
+// Sentinels for errors.Is, one per reason.
+var (
+	ErrNotFound           = &StatusError{Code: 404, Reason: NotFound, Message: "not found"}
+	ErrAlreadyExists      = &StatusError{Code: 409, Reason: AlreadyExists, Message: "already exists"}
+	ErrConflict           = &StatusError{Code: 409, Reason: Conflict, Message: "conflict"}
+	ErrInvalid            = &StatusError{Code: 422, Reason: Invalid, Message: "invalid"}
+	ErrForbidden          = &StatusError{Code: 403, Reason: Forbidden, Message: "forbidden"}
+	ErrExpired            = &StatusError{Code: 410, Reason: Expired, Message: "expired"}
+	ErrBadRequest         = &StatusError{Code: 400, Reason: BadRequest, Message: "bad request"}
+	ErrMethodNotAllowed   = &StatusError{Code: 405, Reason: MethodNotAllowed, Message: "method not allowed"}
+	ErrServiceUnavailable = &StatusError{Code: 503, Reason: ServiceUnavailable, Message: "service unavailable"}
+	ErrTimeout            = &StatusError{Code: 504, Reason: Timeout, Message: "timeout"}
+)
+
+// ReasonOf returns the reason of err if it is (or wraps) a StatusError, and
+// "" otherwise.
+func ReasonOf(err error) Reason {
+	var se *StatusError
+	if errors.As(err, &se) {
+		return se.Reason
+	}
+	return ""
+}
+
+// NewNotFound: `deployments.apps "web" not found`.
+func NewNotFound(groupResource, name string) *StatusError {
+	return &StatusError{Code: 404, Reason: NotFound, Message: fmt.Sprintf("%s %q not found", groupResource, name)}
+}
+
+// NewAlreadyExists: `deployments.apps "web" already exists`.
+func NewAlreadyExists(groupResource, name string) *StatusError {
+	return &StatusError{Code: 409, Reason: AlreadyExists, Message: fmt.Sprintf("%s %q already exists", groupResource, name)}
+}
+
+// OptimisticLockErrorMsg is the apiserver's text for a stale
+// resourceVersion.
+const OptimisticLockErrorMsg = "the object has been modified; please apply your changes to the latest version and try again"
+
+// NewConflict: `Operation cannot be fulfilled on deployments.apps "web":
+// <msg>`.
+func NewConflict(groupResource, name, msg string) *StatusError {
+	return &StatusError{Code: 409, Reason: Conflict,
+		Message: fmt.Sprintf("Operation cannot be fulfilled on %s %q: %s", groupResource, name, msg)}
+}
+
+// NewForbidden: `pods "web-1" is forbidden: <msg>`. An empty name gives
+// `pods is forbidden: <msg>`.
+func NewForbidden(groupResource, name, msg string) *StatusError {
+	if name == "" {
+		return &StatusError{Code: 403, Reason: Forbidden, Message: fmt.Sprintf("%s is forbidden: %s", groupResource, msg)}
+	}
+	return &StatusError{Code: 403, Reason: Forbidden, Message: fmt.Sprintf("%s %q is forbidden: %s", groupResource, name, msg)}
+}
+
+// FieldError is one validation failure, formatted like apimachinery's
+// field.Error: `spec.replicas: Invalid value: -1: must be greater than or
+// equal to 0`.
+type FieldError struct {
+	Field  string
+	Type   string // "Invalid value", "Required value", "Unsupported value", "Forbidden", "Duplicate value"
+	Value  any    // nil for Required/Forbidden
+	Detail string
+}
+
+// Error formats the field error.
+func (f FieldError) Error() string {
+	var b strings.Builder
+	b.WriteString(f.Field)
+	b.WriteString(": ")
+	b.WriteString(f.Type)
+	if f.Value != nil {
+		switch v := f.Value.(type) {
+		case string:
+			fmt.Fprintf(&b, ": %q", v)
+		default:
+			fmt.Fprintf(&b, ": %v", v)
+		}
+	}
+	if f.Detail != "" {
+		b.WriteString(": ")
+		b.WriteString(f.Detail)
+	}
+	return b.String()
+}
+
+// NewInvalid: `Deployment.apps "web" is invalid: <field error>` (several
+// field errors are listed in brackets, comma-separated, as apimachinery
+// does).
+func NewInvalid(kindGroup, name string, errs ...FieldError) *StatusError {
+	var msg string
+	switch len(errs) {
+	case 0:
+		msg = fmt.Sprintf("%s %q is invalid", kindGroup, name)
+	case 1:
+		msg = fmt.Sprintf("%s %q is invalid: %s", kindGroup, name, errs[0].Error())
+	default:
+		parts := make([]string, len(errs))
+		for i, e := range errs {
+			parts[i] = e.Error()
+		}
+		msg = fmt.Sprintf("%s %q is invalid: [%s]", kindGroup, name, strings.Join(parts, ", "))
+	}
+	return &StatusError{Code: 422, Reason: Invalid, Message: msg}
+}
+
+// NewTooOldResourceVersion: 410 Expired, `too old resource version: 5
+// (120)`, the watch cache's answer to a watch from a resourceVersion it no
+// longer holds. The client must relist.
+func NewTooOldResourceVersion(requested, oldest uint64) *StatusError {
+	return &StatusError{Code: 410, Reason: Expired,
+		Message: fmt.Sprintf("too old resource version: %d (%d)", requested, oldest)}
+}
+
+// NewBadRequest is a 400 with the given message.
+func NewBadRequest(msg string) *StatusError {
+	return &StatusError{Code: 400, Reason: BadRequest, Message: msg}
+}
+
+// NewServiceUnavailable is a 503 with the given message.
+func NewServiceUnavailable(msg string) *StatusError {
+	return &StatusError{Code: 503, Reason: ServiceUnavailable, Message: msg}
+}
+
+// NewTimeout is the client-side failure of a request whose reply did not
+// arrive in time: `<verb> <resource> "<name>": request timed out after
+// 10s`. The caller cannot tell whether the server acted.
+func NewTimeout(verb, groupResource, name string, after fmt.Stringer) *StatusError {
+	target := groupResource
+	if name != "" {
+		target = fmt.Sprintf("%s %q", groupResource, name)
+	}
+	return &StatusError{Code: 504, Reason: Timeout,
+		Message: fmt.Sprintf("%s %s: request timed out after %v", verb, target, after)}
+}

@@ -1,0 +1,95 @@
+package apiserver
+
+import (
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/store"
+)
+
+// Verb is an API verb, as RBAC spells it.
+type Verb uint8
+
+// The verbs the server serves.
+const (
+	Get Verb = iota + 1
+	List
+	Watch
+	Create
+	Update
+	Patch
+	Delete
+)
+
+var verbNames = [...]string{Get: "get", List: "list", Watch: "watch", Create: "create", Update: "update", Patch: "patch", Delete: "delete"}
+
+// String returns the RBAC spelling: get, list, watch, create, update,
+// patch, delete.
+func (v Verb) String() string {
+	if int(v) < len(verbNames) && verbNames[v] != "" {
+		return verbNames[v]
+	}
+	return "unknown"
+}
+
+// Verbs lists every verb, in a fixed order.
+func Verbs() []Verb { return []Verb{Get, List, Watch, Create, Update, Patch, Delete} }
+
+// IsWrite reports whether the verb changes the store.
+func (v Verb) IsWrite() bool { return v >= Create }
+
+// PatchType is the format of a patch body.
+type PatchType uint8
+
+// The patch formats the server understands.
+const (
+	// MergePatch is RFC 7386 JSON merge patch (application/merge-patch+json):
+	// objects merge, null deletes a key, lists are replaced whole.
+	MergePatch PatchType = iota + 1
+	// StrategicMergePatch is Kubernetes' strategic merge patch, as kubectl
+	// sends it: like MergePatch, except that lists of objects with a merge
+	// key (containers by name, ports by containerPort, conditions by type,
+	// ...) are merged element by element.
+	StrategicMergePatch
+)
+
+// Request is one API call. Objects in a request belong to the server once
+// sent; the client keeps its own copy.
+type Request struct {
+	Verb        Verb
+	Kind        api.Kind
+	Namespace   string
+	Name        string
+	Subresource string // "" or "status"
+	// Actor is the authenticated user making the call.
+	Actor string
+	// Object is the body of a create or update.
+	Object api.Object
+	// Patch and PatchType are the body of a patch.
+	Patch     []byte
+	PatchType PatchType
+	// ListOptions select objects for list and watch.
+	ListOptions store.ListOptions
+	// ResourceVersion is where a watch starts (0: from the current state,
+	// with a synthetic ADDED per object).
+	ResourceVersion uint64
+	// DeleteOptions are a delete's preconditions and cascading policy.
+	DeleteOptions store.DeleteOptions
+	// FieldManager names the writer for field ownership; empty means the
+	// actor.
+	FieldManager string
+}
+
+// Key returns the request's object key.
+func (r *Request) Key() api.Key { return api.Key{Namespace: r.Namespace, Name: r.Name} }
+
+// Response is the server's answer. Objects in a response are the store's
+// and shared: a client copies before handing them to code that may mutate.
+type Response struct {
+	// Object is the result of get, create, update, patch and delete.
+	Object api.Object
+	// Items is the result of list.
+	Items []api.Object
+	// ResourceVersion is the store's resourceVersion for a list.
+	ResourceVersion uint64
+	// Err is the failure, a *apierr.StatusError.
+	Err error
+}

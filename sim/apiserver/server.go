@@ -1,0 +1,339 @@
+package apiserver
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/apierr"
+	"github.com/clustersim/clustersim/sim/kernel"
+	"github.com/clustersim/clustersim/sim/store"
+)
+
+// Attributes describe a write being admitted. Object is the request's own
+// copy: mutating admission may change it. Old is the stored object for
+// updates, patches and deletes (shared: do not mutate).
+type Attributes struct {
+	Verb        Verb
+	Kind        api.Kind
+	Subresource string
+	Actor       string
+	Object      api.Object
+	Old         api.Object
+	// Store reads the current state (for quota, namespaces); it must not be
+	// written through.
+	Store *store.Store
+}
+
+// Admitter is an admission plugin. Mutating plugins change a.Object;
+// validating ones only return errors. A non-nil error rejects the request
+// with that error (a *apierr.StatusError, typically Forbidden).
+type Admitter interface {
+	// Name identifies the plugin, e.g. "NamespaceLifecycle".
+	Name() string
+	// Admit admits or rejects a write.
+	Admit(a *Attributes) error
+}
+
+// Server serves API requests against a store: authorization, defaulting,
+// admission, validation, then the store. It is a plain value called on the
+// event loop; Endpoint puts it on the simulated network.
+type Server struct {
+	k          *kernel.Kernel
+	store      *store.Store
+	authz      *Authorizer
+	mutating   []Admitter
+	validating []Admitter
+	stats      map[statKey]uint64
+	down       bool
+}
+
+// New returns a server over st with the default rule table and the
+// NamespaceLifecycle admission plugin.
+func New(k *kernel.Kernel, st *store.Store) *Server {
+	s := &Server{k: k, store: st, authz: NewAuthorizer(DefaultRules()), stats: map[statKey]uint64{}}
+	s.AddValidating(NamespaceLifecycle{})
+	return s
+}
+
+// Store returns the server's store.
+func (s *Server) Store() *store.Store { return s.store }
+
+// SetRules replaces the authorization rule table.
+func (s *Server) SetRules(rules []Rule) { s.authz = NewAuthorizer(rules) }
+
+// AddMutating appends a mutating admission plugin; they run in the order
+// added, after defaulting.
+func (s *Server) AddMutating(a Admitter) { s.mutating = append(s.mutating, a) }
+
+// AddValidating appends a validating admission plugin; they run in the
+// order added, after validation.
+func (s *Server) AddValidating(a Admitter) { s.validating = append(s.validating, a) }
+
+// SetAvailable makes the server answer every request (true) or fail every
+// request with 503 ServiceUnavailable (false), an API-server outage.
+func (s *Server) SetAvailable(up bool) { s.down = !up }
+
+// Outcome classifies how a request ended, for cost accounting.
+type Outcome string
+
+// Outcomes, as counted per actor and verb.
+const (
+	OK          Outcome = "ok"
+	NotFound    Outcome = "not-found"
+	Conflict    Outcome = "conflict"
+	Forbidden   Outcome = "forbidden"
+	Invalid     Outcome = "invalid"
+	Exists      Outcome = "already-exists"
+	Expired     Outcome = "expired"
+	Unavailable Outcome = "unavailable"
+	OtherError  Outcome = "error"
+)
+
+func outcomeOf(err error) Outcome {
+	if err == nil {
+		return OK
+	}
+	switch apierr.ReasonOf(err) {
+	case apierr.NotFound:
+		return NotFound
+	case apierr.Conflict:
+		return Conflict
+	case apierr.Forbidden:
+		return Forbidden
+	case apierr.Invalid:
+		return Invalid
+	case apierr.AlreadyExists:
+		return Exists
+	case apierr.Expired:
+		return Expired
+	case apierr.ServiceUnavailable:
+		return Unavailable
+	}
+	return OtherError
+}
+
+type statKey struct {
+	actor   string
+	verb    Verb
+	kind    api.Kind
+	outcome Outcome
+}
+
+// Stat is the number of requests one actor made with one verb on one kind
+// that ended with one outcome.
+type Stat struct {
+	Actor   string
+	Verb    Verb
+	Kind    api.Kind
+	Outcome Outcome
+	Count   uint64
+}
+
+// Stats returns the request counts, sorted by actor, verb, kind, outcome.
+func (s *Server) Stats() []Stat {
+	out := make([]Stat, 0, len(s.stats))
+	for k, n := range s.stats {
+		out = append(out, Stat{Actor: k.actor, Verb: k.verb, Kind: k.kind, Outcome: k.outcome, Count: n})
+	}
+	slices.SortFunc(out, func(a, b Stat) int {
+		return cmp.Or(cmp.Compare(a.Actor, b.Actor), cmp.Compare(a.Verb, b.Verb), cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Outcome, b.Outcome))
+	})
+	return out
+}
+
+// Handle serves one request and returns its response. The request's Object
+// becomes the server's.
+func (s *Server) Handle(req *Request) *Response {
+	resp := s.handle(req)
+	s.stats[statKey{req.Actor, req.Verb, req.Kind, outcomeOf(resp.Err)}]++
+	return resp
+}
+
+func (s *Server) handle(req *Request) *Response {
+	if s.down {
+		return &Response{Err: apierr.NewServiceUnavailable("the server is currently unable to handle the request")}
+	}
+	info, ok := api.Lookup(req.Kind)
+	if !ok {
+		return &Response{Err: apierr.NewBadRequest(fmt.Sprintf("the server could not find the requested resource (kind %q)", req.Kind))}
+	}
+	if req.Object != nil {
+		// Take the body's name and namespace when the request leaves them
+		// out, as kubectl's REST paths would carry them.
+		m := req.Object.GetObjectMeta()
+		if req.Namespace == "" {
+			req.Namespace = m.Namespace
+		}
+		if req.Name == "" {
+			req.Name = m.Name
+		}
+		if info.Namespaced && m.Namespace == "" {
+			m.Namespace = req.Namespace
+		}
+		if m.Namespace != req.Namespace && info.Namespaced {
+			return &Response{Err: apierr.NewBadRequest("the namespace of the provided object does not match the namespace sent on the request")}
+		}
+	}
+	if !info.Namespaced {
+		req.Namespace = ""
+	}
+	if !s.authz.Allowed(req.Actor, req.Verb.String(), info.Resource, req.Subresource) {
+		return &Response{Err: apierr.NewForbidden(info.GroupResource(), req.Name,
+			forbiddenMessage(req.Actor, req.Verb.String(), info.Resource, req.Subresource, info.Group, req.Namespace))}
+	}
+	op := store.Op{Actor: req.Actor, Verb: req.Verb.String()}
+	switch req.Verb {
+	case Get:
+		o, err := s.store.Get(req.Kind, req.Key())
+		return &Response{Object: o, Err: err}
+	case List:
+		opts := req.ListOptions
+		opts.Namespace = req.Namespace
+		items, rv, err := s.store.List(req.Kind, opts)
+		return &Response{Items: items, ResourceVersion: rv, Err: err}
+	case Create:
+		if req.Object == nil {
+			return &Response{Err: apierr.NewBadRequest("create needs an object")}
+		}
+		if req.Subresource != "" {
+			return &Response{Err: apierr.NewBadRequest("create of a subresource is not supported")}
+		}
+		obj := req.Object
+		api.SetDefaults(obj)
+		if err := s.admit(&Attributes{Verb: Create, Kind: req.Kind, Actor: req.Actor, Object: obj, Store: s.store}); err != nil {
+			return &Response{Err: err}
+		}
+		o, err := s.store.Create(op, obj)
+		return &Response{Object: o, Err: err}
+	case Update:
+		if req.Object == nil {
+			return &Response{Err: apierr.NewBadRequest("update needs an object")}
+		}
+		return s.update(op, req, req.Object)
+	case Patch:
+		old, err := s.store.Get(req.Kind, req.Key())
+		if err != nil {
+			return &Response{Err: err}
+		}
+		obj, err := applyPatch(old, req.Patch, req.PatchType)
+		if err != nil {
+			return &Response{Err: err}
+		}
+		return s.update(op, req, obj)
+	case Delete:
+		old, err := s.store.Get(req.Kind, req.Key())
+		if err != nil {
+			return &Response{Err: err}
+		}
+		if err := s.admitValidating(&Attributes{Verb: Delete, Kind: req.Kind, Actor: req.Actor, Old: old, Store: s.store}); err != nil {
+			return &Response{Err: err}
+		}
+		o, _, err := s.store.Delete(op, req.Kind, req.Key(), req.DeleteOptions)
+		return &Response{Object: o, Err: err}
+	case Watch:
+		return &Response{Err: apierr.NewBadRequest("watch is served by Endpoint, not Handle")}
+	}
+	return &Response{Err: apierr.NewBadRequest(fmt.Sprintf("unknown verb %d", req.Verb))}
+}
+
+func (s *Server) update(op store.Op, req *Request, obj api.Object) *Response {
+	old, err := s.store.Get(req.Kind, req.Key())
+	if err != nil {
+		return &Response{Err: err}
+	}
+	if req.Subresource == "" {
+		api.SetDefaults(obj)
+	}
+	a := &Attributes{Verb: req.Verb, Kind: req.Kind, Subresource: req.Subresource, Actor: req.Actor, Object: obj, Old: old, Store: s.store}
+	if err := s.admit(a); err != nil {
+		return &Response{Err: err}
+	}
+	o, err := s.store.Update(op, obj, req.Subresource)
+	return &Response{Object: o, Err: err}
+}
+
+// admit runs mutating admission, validation and validating admission.
+func (s *Server) admit(a *Attributes) error {
+	for _, m := range s.mutating {
+		if err := m.Admit(a); err != nil {
+			return err
+		}
+	}
+	if err := Validate(a.Object, a.Old); err != nil {
+		return err
+	}
+	return s.admitValidating(a)
+}
+
+func (s *Server) admitValidating(a *Attributes) error {
+	for _, v := range s.validating {
+		if err := v.Admit(a); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// NamespaceLifecycle rejects creating objects in a namespace that does not
+// exist or is being deleted, as the admission plugin of that name does.
+type NamespaceLifecycle struct{}
+
+// Name returns "NamespaceLifecycle".
+func (NamespaceLifecycle) Name() string { return "NamespaceLifecycle" }
+
+// Admit checks the object's namespace on create.
+func (NamespaceLifecycle) Admit(a *Attributes) error {
+	if a.Verb != Create || a.Object == nil {
+		return nil
+	}
+	ns := a.Object.GetObjectMeta().Namespace
+	if ns == "" {
+		return nil
+	}
+	o, err := a.Store.Get(api.KindNamespace, api.Key{Name: ns})
+	if err != nil {
+		return apierr.NewNotFound("namespaces", ns)
+	}
+	if o.GetObjectMeta().DeletionTimestamp != nil {
+		info, _ := api.Lookup(a.Kind)
+		return apierr.NewForbidden(info.GroupResource(), a.Object.GetObjectMeta().Name,
+			fmt.Sprintf("unable to create new content in namespace %s because it is being terminated", ns))
+	}
+	return nil
+}
+
+// StartWatch authorizes a watch request and registers it with the store:
+// events go to sink synchronously. The error is a status error (Forbidden,
+// Expired for a resourceVersion older than the store's history, ...).
+func (s *Server) StartWatch(req *Request, sink store.Sink) (*store.Watch, error) {
+	err := s.startWatchCheck(req)
+	if err == nil {
+		opts := req.ListOptions
+		opts.Namespace = req.Namespace
+		var w *store.Watch
+		w, err = s.store.Watch(req.Kind, req.ResourceVersion, opts, sink)
+		s.stats[statKey{req.Actor, Watch, req.Kind, outcomeOf(err)}]++
+		return w, err
+	}
+	s.stats[statKey{req.Actor, Watch, req.Kind, outcomeOf(err)}]++
+	return nil, err
+}
+
+func (s *Server) startWatchCheck(req *Request) error {
+	if s.down {
+		return apierr.NewServiceUnavailable("the server is currently unable to handle the request")
+	}
+	info, ok := api.Lookup(req.Kind)
+	if !ok {
+		return apierr.NewBadRequest(fmt.Sprintf("the server could not find the requested resource (kind %q)", req.Kind))
+	}
+	if !info.Namespaced {
+		req.Namespace = ""
+	}
+	if !s.authz.Allowed(req.Actor, "watch", info.Resource, "") {
+		return apierr.NewForbidden(info.GroupResource(), "", forbiddenMessage(req.Actor, "watch", info.Resource, "", info.Group, req.Namespace))
+	}
+	return nil
+}

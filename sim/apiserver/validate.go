@@ -1,0 +1,187 @@
+package apiserver
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/apierr"
+)
+
+var (
+	dns1123Subdomain = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
+	dns1123Label     = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
+)
+
+const (
+	subdomainMsg = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
+	labelMsg     = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
+)
+
+// Validate checks an object as the API server's validation does before it
+// is stored, for the rules clustersim's controllers depend on: names,
+// non-negative replicas, a Deployment's or ReplicaSet's selector matching
+// its template, rolling-update fenceposts, containers with names and
+// images. old is the stored object for updates (nil on create). The error
+// is a 422 Invalid status error listing every field error.
+func Validate(obj, old api.Object) error {
+	if obj == nil {
+		return nil
+	}
+	var errs []apierr.FieldError
+	m := obj.GetObjectMeta()
+	if m.Name != "" && (len(m.Name) > 253 || !dns1123Subdomain.MatchString(m.Name)) {
+		errs = append(errs, apierr.FieldError{Field: "metadata.name", Type: "Invalid value", Value: m.Name, Detail: subdomainMsg})
+	}
+	if m.Namespace != "" && !dns1123Label.MatchString(m.Namespace) {
+		errs = append(errs, apierr.FieldError{Field: "metadata.namespace", Type: "Invalid value", Value: m.Namespace, Detail: labelMsg})
+	}
+	switch o := obj.(type) {
+	case *api.Deployment:
+		errs = append(errs, validateReplicas("spec.replicas", o.Spec.Replicas)...)
+		errs = append(errs, validateSelector(o.Spec.Selector, o.Spec.Template.Labels)...)
+		errs = append(errs, validatePodSpec("spec.template.spec", &o.Spec.Template.Spec)...)
+		if ru := o.Spec.Strategy.RollingUpdate; o.Spec.Strategy.Type == api.RollingUpdateDeploymentStrategyType && ru != nil {
+			errs = append(errs, validateFenceposts(ru)...)
+		}
+		if o.Spec.Strategy.Type == api.RecreateDeploymentStrategyType && o.Spec.Strategy.RollingUpdate != nil {
+			errs = append(errs, apierr.FieldError{Field: "spec.strategy.rollingUpdate", Type: "Forbidden", Detail: "may not be specified when strategy `type` is 'Recreate'"})
+		}
+		if old != nil {
+			if od, ok := old.(*api.Deployment); ok && !selectorEqual(od.Spec.Selector, o.Spec.Selector) {
+				errs = append(errs, apierr.FieldError{Field: "spec.selector", Type: "Invalid value", Value: selectorString(o.Spec.Selector), Detail: "field is immutable"})
+			}
+		}
+	case *api.ReplicaSet:
+		errs = append(errs, validateReplicas("spec.replicas", o.Spec.Replicas)...)
+		errs = append(errs, validateSelector(o.Spec.Selector, o.Spec.Template.Labels)...)
+		errs = append(errs, validatePodSpec("spec.template.spec", &o.Spec.Template.Spec)...)
+	case *api.Pod:
+		errs = append(errs, validatePodSpec("spec", &o.Spec)...)
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	info, _ := api.Lookup(api.KindOf(obj))
+	kg := string(info.Kind)
+	if info.Group != "" {
+		kg += "." + info.Group
+	}
+	return apierr.NewInvalid(kg, m.Name, errs...)
+}
+
+func validateReplicas(field string, r *int32) []apierr.FieldError {
+	if r != nil && *r < 0 {
+		return []apierr.FieldError{{Field: field, Type: "Invalid value", Value: int64(*r), Detail: "must be greater than or equal to 0"}}
+	}
+	return nil
+}
+
+func validateSelector(sel *api.LabelSelector, labels map[string]string) []apierr.FieldError {
+	if sel == nil {
+		return []apierr.FieldError{{Field: "spec.selector", Type: "Required value"}}
+	}
+	s, err := api.LabelSelectorAsSelector(sel)
+	if err != nil {
+		return []apierr.FieldError{{Field: "spec.selector", Type: "Invalid value", Value: selectorString(sel), Detail: err.Error()}}
+	}
+	if s.Empty() {
+		return []apierr.FieldError{{Field: "spec.selector", Type: "Invalid value", Value: "{}", Detail: "empty selector is invalid for deployment"}}
+	}
+	if !s.Matches(labels) {
+		return []apierr.FieldError{{Field: "spec.template.metadata.labels", Type: "Invalid value", Value: fmt.Sprintf("%v", labelMap(labels)), Detail: "`selector` does not match template `labels`"}}
+	}
+	return nil
+}
+
+// labelMap formats labels the way Go's %#v prints map[string]string,
+// which is what apimachinery's messages show.
+func labelMap(l map[string]string) string {
+	keys := make([]string, 0, len(l))
+	for k := range l {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	s := "map[string]string{"
+	for i, k := range keys {
+		if i > 0 {
+			s += ", "
+		}
+		s += fmt.Sprintf("%q:%q", k, l[k])
+	}
+	return s + "}"
+}
+
+func selectorString(sel *api.LabelSelector) string {
+	s, err := api.LabelSelectorAsSelector(sel)
+	if err != nil || sel == nil {
+		return "<invalid>"
+	}
+	return s.String()
+}
+
+func selectorEqual(a, b *api.LabelSelector) bool {
+	return selectorString(a) == selectorString(b)
+}
+
+func validateFenceposts(ru *api.RollingUpdateDeployment) []apierr.FieldError {
+	var errs []apierr.FieldError
+	check := func(field string, v *api.IntOrString) {
+		if v == nil {
+			return
+		}
+		if v.Type == api.String {
+			n, err := api.GetScaledValueFromIntOrPercent(v, 100, false)
+			if err != nil {
+				errs = append(errs, apierr.FieldError{Field: field, Type: "Invalid value", Value: v.String(), Detail: "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')"})
+				return
+			}
+			if n > 100 && field == "spec.strategy.rollingUpdate.maxUnavailable" {
+				errs = append(errs, apierr.FieldError{Field: field, Type: "Invalid value", Value: v.String(), Detail: "must not be greater than 100%"})
+			}
+			return
+		}
+		if v.IntVal < 0 {
+			errs = append(errs, apierr.FieldError{Field: field, Type: "Invalid value", Value: int64(v.IntVal), Detail: "must be greater than or equal to 0"})
+		}
+	}
+	check("spec.strategy.rollingUpdate.maxUnavailable", ru.MaxUnavailable)
+	check("spec.strategy.rollingUpdate.maxSurge", ru.MaxSurge)
+	if isZero(ru.MaxUnavailable) && isZero(ru.MaxSurge) {
+		errs = append(errs, apierr.FieldError{Field: "spec.strategy.rollingUpdate.maxUnavailable", Type: "Invalid value", Value: ru.MaxUnavailable.String(), Detail: "may not be 0 when `maxSurge` is 0"})
+	}
+	return errs
+}
+
+func isZero(v *api.IntOrString) bool {
+	if v == nil {
+		return false
+	}
+	n, err := api.GetScaledValueFromIntOrPercent(v, 100, true)
+	return err == nil && n == 0
+}
+
+func validatePodSpec(field string, spec *api.PodSpec) []apierr.FieldError {
+	var errs []apierr.FieldError
+	if len(spec.Containers) == 0 {
+		errs = append(errs, apierr.FieldError{Field: field + ".containers", Type: "Required value"})
+	}
+	seen := map[string]bool{}
+	for i, c := range spec.Containers {
+		cf := fmt.Sprintf("%s.containers[%d]", field, i)
+		switch {
+		case c.Name == "":
+			errs = append(errs, apierr.FieldError{Field: cf + ".name", Type: "Required value"})
+		case !dns1123Label.MatchString(c.Name):
+			errs = append(errs, apierr.FieldError{Field: cf + ".name", Type: "Invalid value", Value: c.Name, Detail: labelMsg})
+		case seen[c.Name]:
+			errs = append(errs, apierr.FieldError{Field: cf + ".name", Type: "Duplicate value", Value: c.Name})
+		}
+		seen[c.Name] = true
+		if c.Image == "" {
+			errs = append(errs, apierr.FieldError{Field: cf + ".image", Type: "Required value"})
+		}
+	}
+	return errs
+}

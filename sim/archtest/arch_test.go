@@ -1,0 +1,247 @@
+package archtest
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/clustersim/clustersim"
+
+// allowed maps a package (directory relative to the module root; a
+// trailing "/..." covers every package below) to the module packages and
+// third-party modules it may import. Standard library imports are allowed
+// everywhere except those listed in forbiddenImports.
+var allowed = map[string][]string{
+	"sim/kernel":     {},
+	"sim/api":        {},
+	"sim/apierr":     {},
+	"sim/archtest":   {},
+	"sim/manifest":   {"sim/api", "gopkg.in/yaml.v3"},
+	"sim/store":      {"sim/kernel", "sim/api", "sim/apierr"},
+	"sim/netsim":     {"sim/kernel"},
+	"sim/workqueue":  {"sim/kernel"},
+	"sim/apiserver":  {"sim/kernel", "sim/api", "sim/apierr", "sim/store", "sim/netsim"},
+	"sim/client":     {"sim/kernel", "sim/api", "sim/apierr", "sim/store", "sim/netsim", "sim/apiserver"},
+	"sim/informer":   {"sim/kernel", "sim/api", "sim/apierr", "sim/store", "sim/netsim", "sim/apiserver", "sim/client"},
+	"sim/controller": {"sim/kernel", "sim/api", "sim/apierr", "sim/client", "sim/informer", "sim/workqueue"},
+	"sim/cluster":    {"sim/...", "controllers/..."},
+	// Controllers see API types, errors and the controller runtime only:
+	// never the kernel, the store, the network or the API server.
+	"controllers/...": {"sim/api", "sim/apierr", "sim/client", "sim/informer", "sim/workqueue", "sim/controller", "controllers/..."},
+	"scenarios/...":   {"sim/...", "controllers/...", "gopkg.in/yaml.v3"},
+	"report/...":      {"sim/...", "github.com/olekukonko/tablewriter", "gonum.org/v1/gonum/...", "gonum.org/v1/plot/..."},
+	"cmd/...":         {"sim/...", "controllers/...", "scenarios/...", "report/...", "github.com/spf13/pflag", "github.com/olekukonko/tablewriter"},
+}
+
+// forbiddenImports may not appear in sim/ or controllers/ at all.
+var forbiddenImports = []string{"math/rand", "unsafe"}
+
+// forbiddenCalls are wall-clock and real-sleep functions of package time.
+var forbiddenCalls = []string{"Now", "Sleep", "After", "AfterFunc", "NewTimer", "NewTicker", "Tick", "Since", "Until"}
+
+// goAllowed are the packages that may contain go statements.
+var goAllowed = []string{"sim/kernel", "cmd/..."}
+
+func root(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
+		t.Fatalf("module root not found at %s", dir)
+	}
+	return dir
+}
+
+// match reports whether pkg is named by pattern ("a/b" or "a/...").
+func match(pattern, pkg string) bool {
+	if base, ok := strings.CutSuffix(pattern, "/..."); ok {
+		return pkg == base || strings.HasPrefix(pkg, base+"/")
+	}
+	return pattern == pkg
+}
+
+func rulesFor(pkg string) ([]string, bool) {
+	if r, ok := allowed[pkg]; ok {
+		return r, true
+	}
+	keys := make([]string, 0, len(allowed))
+	for k := range allowed {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if match(k, pkg) {
+			return allowed[k], true
+		}
+	}
+	return nil, false
+}
+
+type file struct {
+	pkg  string // directory relative to the root
+	path string
+	ast  *ast.File
+	fset *token.FileSet
+}
+
+func goFiles(t *testing.T) []file {
+	t.Helper()
+	r := root(t)
+	var out []file
+	err := filepath.WalkDir(r, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			name := d.Name()
+			if path != r && (strings.HasPrefix(name, ".") || name == "testdata" || name == "docs") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		rel, _ := filepath.Rel(r, filepath.Dir(path))
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		out = append(out, file{pkg: filepath.ToSlash(rel), path: path, ast: f, fset: fset})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestImportsPointDown(t *testing.T) {
+	for _, f := range goFiles(t) {
+		if f.pkg == "." {
+			continue
+		}
+		rules, ok := rulesFor(f.pkg)
+		if !ok {
+			t.Errorf("%s: package %s has no entry in the layering table (add it to archtest and docs/ARCHITECTURE.md)", f.path, f.pkg)
+			continue
+		}
+		test := strings.HasSuffix(f.path, "_test.go")
+		for _, imp := range f.ast.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			inSim := strings.HasPrefix(f.pkg, "sim/") || strings.HasPrefix(f.pkg, "controllers")
+			if inSim && slices.Contains(forbiddenImports, p) {
+				t.Errorf("%s: imports %s (forbidden in sim/ and controllers/: use the kernel's random streams)", f.path, p)
+			}
+			var target string
+			switch {
+			case strings.HasPrefix(p, module+"/"):
+				target = strings.TrimPrefix(p, module+"/")
+			case strings.Contains(strings.SplitN(p, "/", 2)[0], "."):
+				target = p // third party
+			default:
+				continue // standard library
+			}
+			if target == f.pkg {
+				continue
+			}
+			if test && (strings.HasPrefix(target, "sim/") || strings.HasPrefix(target, "controllers/")) {
+				// Tests may wire up what they test against (an external test
+				// of a controller needs a cluster).
+				continue
+			}
+			okImport := false
+			for _, r := range rules {
+				if match(r, target) {
+					okImport = true
+					break
+				}
+			}
+			if !okImport {
+				t.Errorf("%s: %s may not import %s (see docs/ARCHITECTURE.md)", f.path, f.pkg, target)
+			}
+		}
+	}
+}
+
+func TestNoWallClockOrGoroutines(t *testing.T) {
+	for _, f := range goFiles(t) {
+		if !(strings.HasPrefix(f.pkg, "sim/") || strings.HasPrefix(f.pkg, "controllers")) {
+			continue
+		}
+		if strings.HasSuffix(f.path, "_test.go") || f.pkg == "sim/archtest" {
+			continue
+		}
+		timeName := ""
+		for _, imp := range f.ast.Imports {
+			if p, _ := strconv.Unquote(imp.Path.Value); p == "time" {
+				timeName = "time"
+				if imp.Name != nil {
+					timeName = imp.Name.Name
+				}
+			}
+		}
+		goOK := false
+		for _, g := range goAllowed {
+			if match(g, f.pkg) {
+				goOK = true
+			}
+		}
+		ast.Inspect(f.ast, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.GoStmt:
+				if !goOK {
+					t.Errorf("%s: go statement (only the kernel may own goroutines)", f.fset.Position(n.Pos()))
+				}
+			case *ast.SelectorExpr:
+				if id, ok := n.X.(*ast.Ident); ok && timeName != "" && id.Name == timeName && slices.Contains(forbiddenCalls, n.Sel.Name) {
+					t.Errorf("%s: time.%s (use the injected virtual clock)", f.fset.Position(n.Pos()), n.Sel.Name)
+				}
+			}
+			return true
+		})
+	}
+}
+
+// TestRulesCatchViolations makes sure the checks above can fail: a
+// controller importing the kernel and calling time.Now is caught.
+func TestRulesCatchViolations(t *testing.T) {
+	rules, _ := rulesFor("controllers/deployment")
+	for _, r := range rules {
+		if match(r, "sim/kernel") || match(r, "sim/store") || match(r, "sim/netsim") {
+			t.Errorf("controllers may import %s through rule %s", "kernel/store/netsim", r)
+		}
+	}
+	src := "package x\nimport \"time\"\nfunc f() { go f(); _ = time.Now() }\n"
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "x.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gos, nows int
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.GoStmt:
+			gos++
+		case *ast.SelectorExpr:
+			if id, ok := n.X.(*ast.Ident); ok && id.Name == "time" && slices.Contains(forbiddenCalls, n.Sel.Name) {
+				nows++
+			}
+		}
+		return true
+	})
+	if gos != 1 || nows != 1 {
+		t.Errorf("detector found %d go statements and %d time.Now calls, want 1 and 1", gos, nows)
+	}
+}

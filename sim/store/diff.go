@@ -1,0 +1,379 @@
+package store
+
+import (
+	"encoding/json"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Change is one leaf field that a write changed, with its old and new value
+// rendered as text. A field that did not exist before (or no longer exists)
+// has Old (or New) "" and OldSet (NewSet) false.
+//
+// Paths follow the manifest's field names. List elements that carry a
+// "type" or "name" field are addressed by it, so a list reordering is not a
+// change of every element: status.conditions[Available].status,
+// spec.template.spec.containers[nginx].image. Other list elements are
+// addressed by index, map entries by key: metadata.labels[app].
+type Change struct {
+	Path   string
+	Old    string
+	New    string
+	OldSet bool
+	NewSet bool
+}
+
+// Diff returns the leaf-level changes between two values of the same type
+// (nil pointers and zero values are fine), in field order with map keys
+// sorted. Unexported fields are ignored. Values whose type implements
+// json.Marshaler (times, quantities, int-or-strings, raw values) are leaves
+// rendered by their JSON form.
+func Diff(old, new any) []Change {
+	var d differ
+	a, b := reflect.ValueOf(old), reflect.ValueOf(new)
+	d.walk(a, b, a.IsValid(), b.IsValid())
+	return d.out
+}
+
+type differ struct {
+	path []byte
+	out  []Change
+}
+
+var marshalerType = reflect.TypeFor[json.Marshaler]()
+
+// fieldInfo is the JSON name of a struct field, cached per type.
+type fieldInfo struct {
+	index  int
+	name   string // "" for an inlined embedded struct
+	inline bool
+}
+
+var fieldCache sync.Map // reflect.Type -> []fieldInfo
+
+func fieldsOf(t reflect.Type) []fieldInfo {
+	if f, ok := fieldCache.Load(t); ok {
+		return f.([]fieldInfo)
+	}
+	var fs []fieldInfo
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		if !sf.IsExported() {
+			continue
+		}
+		tag := sf.Tag.Get("json")
+		name, _, _ := strings.Cut(tag, ",")
+		if name == "-" {
+			continue
+		}
+		if sf.Anonymous && name == "" {
+			fs = append(fs, fieldInfo{index: i, inline: true})
+			continue
+		}
+		if name == "" {
+			name = sf.Name
+		}
+		fs = append(fs, fieldInfo{index: i, name: name})
+	}
+	fieldCache.Store(t, fs)
+	return fs
+}
+
+// isLeaf reports whether values of t are rendered whole rather than walked.
+func isLeaf(t reflect.Type) bool {
+	if t.Implements(marshalerType) || reflect.PointerTo(t).Implements(marshalerType) {
+		return true
+	}
+	switch t.Kind() {
+	case reflect.Struct, reflect.Map, reflect.Slice, reflect.Array, reflect.Pointer, reflect.Interface:
+		return t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 // []byte
+	}
+	return true
+}
+
+func render(v reflect.Value) string {
+	switch v.Kind() {
+	case reflect.String:
+		return v.String()
+	case reflect.Bool:
+		return strconv.FormatBool(v.Bool())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return strconv.FormatInt(v.Int(), 10)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return strconv.FormatUint(v.Uint(), 10)
+	case reflect.Float32, reflect.Float64:
+		return strconv.FormatFloat(v.Float(), 'g', -1, 64)
+	}
+	var m json.Marshaler
+	if v.Type().Implements(marshalerType) {
+		m = v.Interface().(json.Marshaler)
+	} else if v.CanAddr() {
+		m, _ = v.Addr().Interface().(json.Marshaler)
+	} else {
+		p := reflect.New(v.Type())
+		p.Elem().Set(v)
+		m, _ = p.Interface().(json.Marshaler)
+	}
+	if m != nil {
+		b, err := m.MarshalJSON()
+		if err != nil {
+			return "<" + err.Error() + ">"
+		}
+		if s, err := strconv.Unquote(string(b)); err == nil {
+			return s
+		}
+		return string(b)
+	}
+	b, _ := json.Marshal(v.Interface())
+	return string(b)
+}
+
+func (d *differ) emit(old, new reflect.Value, oldSet, newSet bool) {
+	// A zero value appearing or disappearing with its parent is not a
+	// change worth reporting: it is what omitempty would not print.
+	if !oldSet && new.IsZero() || !newSet && old.IsValid() && old.IsZero() {
+		return
+	}
+	c := Change{Path: string(d.path), OldSet: oldSet, NewSet: newSet}
+	if oldSet {
+		c.Old = render(old)
+	}
+	if newSet {
+		c.New = render(new)
+	}
+	if oldSet && newSet && c.Old == c.New {
+		return
+	}
+	d.out = append(d.out, c)
+}
+
+// walk compares a and b (either may be invalid: absent). aSet/bSet say
+// whether the field exists on each side.
+func (d *differ) walk(a, b reflect.Value, aSet, bSet bool) {
+	// Dereference pointers and interfaces; a nil pointer is an absent
+	// value.
+	for a.IsValid() && (a.Kind() == reflect.Pointer || a.Kind() == reflect.Interface) {
+		if a.IsNil() {
+			a, aSet = reflect.Value{}, false
+			break
+		}
+		if a.Kind() == reflect.Pointer && isLeaf(a.Type().Elem()) {
+			a = a.Elem()
+			break
+		}
+		a = a.Elem()
+	}
+	for b.IsValid() && (b.Kind() == reflect.Pointer || b.Kind() == reflect.Interface) {
+		if b.IsNil() {
+			b, bSet = reflect.Value{}, false
+			break
+		}
+		if b.Kind() == reflect.Pointer && isLeaf(b.Type().Elem()) {
+			b = b.Elem()
+			break
+		}
+		b = b.Elem()
+	}
+	if !aSet && !bSet {
+		return
+	}
+	var t reflect.Type
+	if aSet {
+		t = a.Type()
+	} else {
+		t = b.Type()
+	}
+	if aSet && bSet && a.Type() != b.Type() {
+		d.emit(a, b, true, true)
+		return
+	}
+	if isLeaf(t) {
+		if aSet && bSet && a.Comparable() && a.Equal(b) {
+			return
+		}
+		d.emit(a, b, aSet, bSet)
+		return
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		mark := len(d.path)
+		for _, f := range fieldsOf(t) {
+			var fa, fb reflect.Value
+			if aSet {
+				fa = a.Field(f.index)
+			}
+			if bSet {
+				fb = b.Field(f.index)
+			}
+			if f.inline {
+				d.walk(fa, fb, aSet, bSet)
+				continue
+			}
+			if mark > 0 {
+				d.path = append(d.path, '.')
+			}
+			d.path = append(d.path, f.name...)
+			d.walk(fa, fb, aSet && !emptyList(fa), bSet && !emptyList(fb))
+			d.path = d.path[:mark]
+		}
+	case reflect.Map:
+		d.walkMap(a, b, aSet, bSet)
+	case reflect.Slice, reflect.Array:
+		d.walkList(a, b, aSet, bSet)
+	}
+}
+
+func present(v reflect.Value, set bool) reflect.Value {
+	if !set {
+		return reflect.Value{}
+	}
+	return v
+}
+
+// emptyList treats an empty map or slice like an absent one, as omitempty
+// does.
+func emptyList(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Map, reflect.Slice:
+		return v.Len() == 0
+	}
+	return false
+}
+
+func (d *differ) walkMap(a, b reflect.Value, aSet, bSet bool) {
+	var keys []string
+	seen := map[string]bool{}
+	for _, m := range []reflect.Value{a, b} {
+		if !m.IsValid() {
+			continue
+		}
+		iter := m.MapRange()
+		for iter.Next() {
+			k := iter.Key().String()
+			if !seen[k] {
+				seen[k] = true
+				keys = append(keys, k)
+			}
+		}
+	}
+	slices.Sort(keys)
+	mark := len(d.path)
+	for _, k := range keys {
+		var va, vb reflect.Value
+		if aSet {
+			va = a.MapIndex(reflect.ValueOf(k).Convert(a.Type().Key()))
+		}
+		if bSet {
+			vb = b.MapIndex(reflect.ValueOf(k).Convert(b.Type().Key()))
+		}
+		d.path = append(d.path, '[')
+		d.path = append(d.path, k...)
+		d.path = append(d.path, ']')
+		d.walk(va, vb, va.IsValid(), vb.IsValid())
+		d.path = d.path[:mark]
+	}
+}
+
+// elemKey returns the value of a list element's "type" or "name" field, the
+// key by which such lists are addressed.
+func elemKey(v reflect.Value) (string, bool) {
+	for v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return "", false
+		}
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Struct {
+		return "", false
+	}
+	for _, f := range fieldsOf(v.Type()) {
+		if f.name == "type" || f.name == "name" {
+			fv := v.Field(f.index)
+			if fv.Kind() == reflect.String {
+				return fv.String(), true
+			}
+		}
+	}
+	return "", false
+}
+
+func keyedList(v reflect.Value) (keys []string, ok bool) {
+	if !v.IsValid() {
+		return nil, true
+	}
+	seen := map[string]bool{}
+	for i := range v.Len() {
+		k, ok := elemKey(v.Index(i))
+		if !ok || k == "" || seen[k] {
+			return nil, false
+		}
+		seen[k] = true
+		keys = append(keys, k)
+	}
+	return keys, true
+}
+
+func (d *differ) walkList(a, b reflect.Value, aSet, bSet bool) {
+	mark := len(d.path)
+	ka, okA := keyedList(present(a, aSet))
+	kb, okB := keyedList(present(b, bSet))
+	if okA && okB && (len(ka) > 0 || len(kb) > 0) {
+		idxA := map[string]int{}
+		for i, k := range ka {
+			idxA[k] = i
+		}
+		idxB := map[string]int{}
+		for i, k := range kb {
+			idxB[k] = i
+		}
+		order := append([]string(nil), ka...)
+		for _, k := range kb {
+			if _, ok := idxA[k]; !ok {
+				order = append(order, k)
+			}
+		}
+		for _, k := range order {
+			var va, vb reflect.Value
+			ia, inA := idxA[k]
+			ib, inB := idxB[k]
+			if inA {
+				va = a.Index(ia)
+			}
+			if inB {
+				vb = b.Index(ib)
+			}
+			d.path = append(d.path, '[')
+			d.path = append(d.path, k...)
+			d.path = append(d.path, ']')
+			d.walk(va, vb, inA, inB)
+			d.path = d.path[:mark]
+		}
+		return
+	}
+	n := 0
+	if aSet {
+		n = a.Len()
+	}
+	if bSet && b.Len() > n {
+		n = b.Len()
+	}
+	for i := range n {
+		var va, vb reflect.Value
+		inA := aSet && i < a.Len()
+		inB := bSet && i < b.Len()
+		if inA {
+			va = a.Index(i)
+		}
+		if inB {
+			vb = b.Index(i)
+		}
+		d.path = append(d.path, '[')
+		d.path = strconv.AppendInt(d.path, int64(i), 10)
+		d.path = append(d.path, ']')
+		d.walk(va, vb, inA, inB)
+		d.path = d.path[:mark]
+	}
+}

@@ -1,0 +1,612 @@
+package store
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/apierr"
+	"github.com/clustersim/clustersim/sim/kernel"
+)
+
+// DefaultHistory is how many watch events a kind keeps for watches that
+// start from an older resourceVersion (Kubernetes' watch cache keeps a
+// comparable window). A watch from before the window gets 410 Expired.
+const DefaultHistory = 1024
+
+// Finalizers the store itself understands.
+const (
+	// FinalizerForeground holds an owner until its blocking dependents are
+	// gone (foreground cascading deletion).
+	FinalizerForeground = "foregroundDeletion"
+	// FinalizerOrphan holds an owner until its dependents' ownerReferences
+	// to it are removed (orphan deletion).
+	FinalizerOrphan = "orphan"
+)
+
+// Propagation is a delete's cascading policy (metav1.DeletionPropagation).
+type Propagation string
+
+// The three policies; "" means the kind's default, background.
+const (
+	PropagateBackground Propagation = "Background"
+	PropagateForeground Propagation = "Foreground"
+	PropagateOrphan     Propagation = "Orphan"
+)
+
+// Op identifies who writes and how, for the audit log.
+type Op struct {
+	// Actor is the authenticated user, e.g.
+	// "system:serviceaccount:kube-system:deployment-controller".
+	Actor string
+	// Verb is recorded in the audit log ("create", "update", "patch",
+	// "delete"); empty means the method's own verb.
+	Verb string
+}
+
+// DeleteOptions are a delete's preconditions and policies.
+type DeleteOptions struct {
+	// Propagation is the cascading policy; "" is background.
+	Propagation Propagation
+	// GracePeriodSeconds overrides a pod's terminationGracePeriodSeconds;
+	// 0 deletes a pod at once. Nil means the pod's own.
+	GracePeriodSeconds *int64
+	// PreconditionUID, when set, must equal the stored object's uid.
+	PreconditionUID api.UID
+	// PreconditionResourceVersion, when set, must equal the stored
+	// object's resourceVersion.
+	PreconditionResourceVersion string
+}
+
+// ListOptions select objects for List and Watch.
+type ListOptions struct {
+	// Namespace limits the result to one namespace; "" means all.
+	Namespace string
+	// Labels selects by label; nil means everything.
+	Labels api.Selector
+	// NodeName, for pods, is the field selector spec.nodeName=<name>. Watches
+	// with it are indexed, so a kubelet's watch costs nothing when other
+	// nodes' pods change.
+	NodeName string
+	// Name is the field selector metadata.name=<name>.
+	Name string
+}
+
+// Store holds every object of a simulated cluster.
+type Store struct {
+	k       *kernel.Kernel
+	rv      uint64
+	tables  map[api.Kind]*table
+	uids    *rand.Rand
+	names   *rand.Rand
+	audit   AuditLog
+	history int
+}
+
+// New returns an empty store on kernel k keeping DefaultHistory watch
+// events per kind.
+func New(k *kernel.Kernel) *Store {
+	return &Store{
+		k:       k,
+		tables:  make(map[api.Kind]*table),
+		uids:    k.Rand("store/uid"),
+		names:   k.Rand("store/names"),
+		history: DefaultHistory,
+	}
+}
+
+// SetHistory sets how many watch events each kind keeps (at least 1). It
+// applies to kinds first written after the call.
+func (s *Store) SetHistory(n int) {
+	if n < 1 {
+		n = 1
+	}
+	s.history = n
+}
+
+// ResourceVersion returns the store's current resourceVersion: that of the
+// latest write.
+func (s *Store) ResourceVersion() uint64 { return s.rv }
+
+// Audit returns the audit log.
+func (s *Store) Audit() *AuditLog { return &s.audit }
+
+// table is one kind's objects, history and watchers.
+type table struct {
+	info    api.ResourceInfo
+	objs    map[api.Key]api.Object
+	keys    []api.Key // sorted; rebuilt lazily after creates and removals
+	sorted  bool
+	hist    []Event // ring buffer
+	histLen int
+	histPos int
+	// lowest is the lowest resourceVersion a watch may start from: every
+	// event after it is still in hist.
+	lowest   uint64
+	watchers []*Watch            // unindexed watchers, in registration order
+	byNode   map[string][]*Watch // pod watchers with a spec.nodeName selector
+	compact  bool                // some watcher stopped; drop it after delivery
+}
+
+func (s *Store) table(kind api.Kind) (*table, error) {
+	if t, ok := s.tables[kind]; ok {
+		return t, nil
+	}
+	info, ok := api.Lookup(kind)
+	if !ok {
+		return nil, apierr.NewBadRequest(fmt.Sprintf("the server could not find the requested resource (kind %q)", kind))
+	}
+	t := &table{info: info, objs: make(map[api.Key]api.Object), hist: make([]Event, s.history), lowest: s.rv, byNode: map[string][]*Watch{}}
+	s.tables[kind] = t
+	return t, nil
+}
+
+func (t *table) sortedKeys() []api.Key {
+	if !t.sorted {
+		t.keys = t.keys[:0]
+		for k := range t.objs {
+			t.keys = append(t.keys, k)
+		}
+		slices.SortFunc(t.keys, func(a, b api.Key) int {
+			if c := strings.Compare(a.Namespace, b.Namespace); c != 0 {
+				return c
+			}
+			return strings.Compare(a.Name, b.Name)
+		})
+		t.sorted = true
+	}
+	return t.keys
+}
+
+func (s *Store) now() api.Time {
+	return api.NewTime(s.k.Now().Wall().Truncate(time.Second))
+}
+
+func (s *Store) nextRV() uint64 {
+	s.rv++
+	return s.rv
+}
+
+// Get returns the stored object (shared: do not mutate).
+func (s *Store) Get(kind api.Kind, key api.Key) (api.Object, error) {
+	t, err := s.table(kind)
+	if err != nil {
+		return nil, err
+	}
+	o, ok := t.objs[key]
+	if !ok {
+		return nil, apierr.NewNotFound(t.info.GroupResource(), key.Name)
+	}
+	return o, nil
+}
+
+// List returns the objects that match opts, sorted by namespace and name,
+// and the store's resourceVersion at the time of the list (from which a
+// watch continues without a gap). The objects are shared: do not mutate.
+func (s *Store) List(kind api.Kind, opts ListOptions) ([]api.Object, uint64, error) {
+	t, err := s.table(kind)
+	if err != nil {
+		return nil, 0, err
+	}
+	var out []api.Object
+	for _, k := range t.sortedKeys() {
+		if opts.Namespace != "" && k.Namespace != opts.Namespace {
+			continue
+		}
+		o := t.objs[k]
+		if matches(o, &opts) {
+			out = append(out, o)
+		}
+	}
+	return out, s.rv, nil
+}
+
+// Len returns the number of stored objects of a kind.
+func (s *Store) Len(kind api.Kind) int {
+	if t, ok := s.tables[kind]; ok {
+		return len(t.objs)
+	}
+	return 0
+}
+
+func matches(o api.Object, opts *ListOptions) bool {
+	m := o.GetObjectMeta()
+	if opts.Namespace != "" && m.Namespace != opts.Namespace {
+		return false
+	}
+	if opts.Name != "" && m.Name != opts.Name {
+		return false
+	}
+	if opts.NodeName != "" && nodeNameOf(o) != opts.NodeName {
+		return false
+	}
+	if opts.Labels != nil && !opts.Labels.Matches(m.Labels) {
+		return false
+	}
+	return true
+}
+
+func nodeNameOf(o api.Object) string {
+	if p, ok := o.(*api.Pod); ok {
+		return p.Spec.NodeName
+	}
+	return ""
+}
+
+// nameAlphabet is apimachinery's alphanums for generated names: no vowels
+// (no accidental words) and no confusable characters.
+const nameAlphabet = "bcdfghjklmnpqrstvwxz2456789"
+
+func (s *Store) generateName(prefix string) string {
+	var b [5]byte
+	for i := range b {
+		b[i] = nameAlphabet[s.names.IntN(len(nameAlphabet))]
+	}
+	// Kubernetes cuts the prefix so that the name fits 63 characters.
+	if len(prefix) > 58 {
+		prefix = prefix[:58]
+	}
+	return prefix + string(b[:])
+}
+
+func (s *Store) newUID() api.UID {
+	hi, lo := s.uids.Uint64(), s.uids.Uint64()
+	hi = hi&^0xf000 | 0x4000        // version 4
+	lo = lo&^(0xc<<60) | (0x8 << 60) // RFC 4122 variant
+	return api.UID(fmt.Sprintf("%08x-%04x-%04x-%04x-%012x", hi>>32, (hi>>16)&0xffff, hi&0xffff, lo>>48, lo&0xffffffffffff))
+}
+
+// Create stores a new object and returns it as stored. obj becomes the
+// store's. The store sets uid, creationTimestamp, resourceVersion and (for
+// kinds that track it) generation 1, generates the name from generateName
+// when name is empty, and clears status as the kind's strategy does.
+func (s *Store) Create(op Op, obj api.Object) (api.Object, error) {
+	kind := api.KindOf(obj)
+	t, err := s.table(kind)
+	if err != nil {
+		return nil, err
+	}
+	m := obj.GetObjectMeta()
+	gr := t.info.GroupResource()
+	if err := checkScope(t.info, m); err != nil {
+		return nil, err
+	}
+	if m.ResourceVersion != "" {
+		return nil, apierr.NewBadRequest("resourceVersion should not be set on objects to be created")
+	}
+	if m.Name == "" {
+		if m.GenerateName == "" {
+			return nil, apierr.NewInvalid(kindGroup(t.info), "", apierr.FieldError{Field: "metadata.name", Type: "Required value", Detail: "name or generateName is required"})
+		}
+		// Retry a few times on a collision, as the apiserver does since
+		// generated names became retried.
+		for range 8 {
+			m.Name = s.generateName(m.GenerateName)
+			if _, taken := t.objs[m.Key()]; !taken {
+				break
+			}
+		}
+	}
+	if _, exists := t.objs[m.Key()]; exists {
+		return nil, apierr.NewAlreadyExists(gr, m.Name)
+	}
+	m.UID = s.newUID()
+	m.CreationTimestamp = s.now()
+	m.DeletionTimestamp = nil
+	m.DeletionGracePeriodSeconds = nil
+	if tracksGeneration(kind) {
+		m.Generation = 1
+	} else {
+		m.Generation = 0
+	}
+	prepareForCreate(obj)
+	rv := s.nextRV()
+	m.ResourceVersion = strconv.FormatUint(rv, 10)
+	t.objs[m.Key()] = obj
+	t.sorted = false
+	s.audit.add(AuditRecord{Time: s.k.Now(), Actor: op.Actor, Verb: verbOr(op.Verb, "create"), Kind: kind, Key: m.Key(), ResourceVersion: rv, Changes: auditChanges(nil, obj)})
+	s.notify(t, Added, nil, obj, rv)
+	return obj, nil
+}
+
+func verbOr(v, def string) string {
+	if v == "" {
+		return def
+	}
+	return v
+}
+
+func kindGroup(info api.ResourceInfo) string {
+	if info.Group == "" {
+		return string(info.Kind)
+	}
+	return string(info.Kind) + "." + info.Group
+}
+
+func checkScope(info api.ResourceInfo, m *api.ObjectMeta) error {
+	if info.Namespaced && m.Namespace == "" {
+		return apierr.NewBadRequest("the namespace of the provided object is empty")
+	}
+	if !info.Namespaced && m.Namespace != "" {
+		// The apiserver ignores a namespace on cluster-scoped objects.
+		m.Namespace = ""
+	}
+	return nil
+}
+
+// tracksGeneration lists the kinds whose strategy maintains
+// metadata.generation.
+func tracksGeneration(k api.Kind) bool {
+	switch k {
+	case api.KindDeployment, api.KindReplicaSet, api.KindPod, api.KindHorizontalPodAutoscaler:
+		return true
+	}
+	return false
+}
+
+// prepareForCreate resets status as the kind's strategy does.
+func prepareForCreate(obj api.Object) {
+	switch o := obj.(type) {
+	case *api.Deployment:
+		o.Status = api.DeploymentStatus{}
+	case *api.ReplicaSet:
+		o.Status = api.ReplicaSetStatus{}
+	case *api.HorizontalPodAutoscaler:
+		o.Status = api.HorizontalPodAutoscalerStatus{}
+	case *api.ResourceQuota:
+		o.Status = api.ResourceQuotaStatus{}
+	case *api.Service:
+		o.Status = api.ServiceStatus{}
+	case *api.Pod:
+		o.Status = api.PodStatus{Phase: api.PodPending}
+	case *api.Namespace:
+		o.Status = api.NamespaceStatus{Phase: api.NamespaceActive}
+	}
+}
+
+// statusIndex caches the index of the Status field per type.
+var statusIndex = map[reflect.Type]int{}
+
+func statusField(v reflect.Value) (reflect.Value, bool) {
+	t := v.Type()
+	i, ok := statusIndex[t]
+	if !ok {
+		f, found := t.FieldByName("Status")
+		i = -1
+		if found && len(f.Index) == 1 {
+			i = f.Index[0]
+		}
+		statusIndex[t] = i
+	}
+	if i < 0 {
+		return reflect.Value{}, false
+	}
+	return v.Field(i), true
+}
+
+// Update replaces an object, or only its status when subresource is
+// "status". obj becomes the store's. A non-empty resourceVersion must match
+// the stored one (else Conflict); an empty one is an unconditional update.
+// A main-resource update keeps the stored status; a status update keeps
+// everything but status. An update that changes nothing keeps the stored
+// object and its resourceVersion, and is recorded as a no-op.
+func (s *Store) Update(op Op, obj api.Object, subresource string) (api.Object, error) {
+	kind := api.KindOf(obj)
+	t, err := s.table(kind)
+	if err != nil {
+		return nil, err
+	}
+	m := obj.GetObjectMeta()
+	if t.info.Namespaced && m.Namespace == "" {
+		return nil, apierr.NewBadRequest("the namespace of the provided object is empty")
+	}
+	if !t.info.Namespaced {
+		m.Namespace = ""
+	}
+	gr := t.info.GroupResource()
+	old, ok := t.objs[m.Key()]
+	if !ok {
+		return nil, apierr.NewNotFound(gr, m.Name)
+	}
+	if subresource != "" && (subresource != "status" || !t.info.HasStatus) {
+		return nil, apierr.NewBadRequest(fmt.Sprintf("the server could not find the requested resource (%s %s/%s)", gr, m.Name, subresource))
+	}
+	om := old.GetObjectMeta()
+	if m.ResourceVersion != "" && m.ResourceVersion != om.ResourceVersion {
+		return nil, apierr.NewConflict(gr, m.Name, apierr.OptimisticLockErrorMsg)
+	}
+	if m.UID != "" && m.UID != om.UID {
+		return nil, apierr.NewConflict(gr, m.Name, fmt.Sprintf("Precondition failed: UID in precondition: %v, UID in object meta: %v", m.UID, om.UID))
+	}
+	if subresource == "status" {
+		obj = withStatusOf(old, obj)
+		m = obj.GetObjectMeta()
+	} else {
+		// Server-managed metadata is the server's.
+		m.UID = om.UID
+		m.CreationTimestamp = om.CreationTimestamp
+		m.DeletionTimestamp = om.DeletionTimestamp
+		m.DeletionGracePeriodSeconds = om.DeletionGracePeriodSeconds
+		m.Generation = om.Generation
+		m.GenerateName = om.GenerateName
+		if t.info.HasStatus {
+			copyStatus(obj, old)
+		}
+	}
+	m.ResourceVersion = om.ResourceVersion
+	changes := auditChanges(old, obj)
+	verb := verbOr(op.Verb, "update")
+	if len(changes) == 0 {
+		s.audit.add(AuditRecord{Time: s.k.Now(), Actor: op.Actor, Verb: verb, Subresource: subresource, Kind: kind, Key: m.Key(), ResourceVersion: s.parseRV(om.ResourceVersion), NoOp: true})
+		return old, nil
+	}
+	if subresource == "" && tracksGeneration(kind) && bumpsGeneration(kind, changes) {
+		m.Generation = om.Generation + 1
+		changes = append(changes, Change{Path: "metadata.generation", Old: strconv.FormatInt(om.Generation, 10), New: strconv.FormatInt(m.Generation, 10), OldSet: true, NewSet: true})
+	}
+	rv := s.nextRV()
+	m.ResourceVersion = strconv.FormatUint(rv, 10)
+	rec := AuditRecord{Time: s.k.Now(), Actor: op.Actor, Verb: verb, Subresource: subresource, Kind: kind, Key: m.Key(), ResourceVersion: rv, Changes: changes}
+	if m.DeletionTimestamp != nil && len(m.Finalizers) == 0 {
+		// The last finalizer of a terminating object is gone: the object
+		// leaves the store with this write.
+		delete(t.objs, m.Key())
+		t.sorted = false
+		rec.Removed = true
+		s.audit.add(rec)
+		s.notify(t, Deleted, old, obj, rv)
+		return obj, nil
+	}
+	t.objs[m.Key()] = obj
+	s.audit.add(rec)
+	s.notify(t, Modified, old, obj, rv)
+	return obj, nil
+}
+
+func (s *Store) parseRV(rv string) uint64 {
+	n, _ := strconv.ParseUint(rv, 10, 64)
+	return n
+}
+
+// bumpsGeneration: a spec change bumps generation; for Deployments an
+// annotation change does too, because annotations are copied to
+// ReplicaSets.
+func bumpsGeneration(kind api.Kind, changes []Change) bool {
+	for _, c := range changes {
+		if strings.HasPrefix(c.Path, "spec.") || c.Path == "spec" {
+			return true
+		}
+		if kind == api.KindDeployment && strings.HasPrefix(c.Path, "metadata.annotations") {
+			return true
+		}
+	}
+	return false
+}
+
+// copyStatus sets dst's status to src's (same concrete type).
+func copyStatus(dst, src api.Object) {
+	dv, sv := reflect.ValueOf(dst).Elem(), reflect.ValueOf(src).Elem()
+	df, ok := statusField(dv)
+	if !ok {
+		return
+	}
+	sf, _ := statusField(sv)
+	df.Set(sf)
+}
+
+// withStatusOf returns a copy of old (sharing its unchanged parts, which
+// are immutable) carrying upd's status: a status update changes nothing
+// else.
+func withStatusOf(old, upd api.Object) api.Object {
+	ov := reflect.ValueOf(old).Elem()
+	nv := reflect.New(ov.Type())
+	nv.Elem().Set(ov)
+	res := nv.Interface().(api.Object)
+	copyStatus(res, upd)
+	return res
+}
+
+// Delete deletes an object, or starts deleting it: an object with
+// finalizers (including the foreground and orphan ones that opts may add)
+// and a pod bound to a node with a grace period only get a
+// deletionTimestamp and stay until their finalizers are removed or the
+// kubelet confirms with grace 0. It returns the object as it now is (the
+// last state of a removed object) and whether it was removed.
+func (s *Store) Delete(op Op, kind api.Kind, key api.Key, opts DeleteOptions) (api.Object, bool, error) {
+	t, err := s.table(kind)
+	if err != nil {
+		return nil, false, err
+	}
+	gr := t.info.GroupResource()
+	old, ok := t.objs[key]
+	if !ok {
+		return nil, false, apierr.NewNotFound(gr, key.Name)
+	}
+	om := old.GetObjectMeta()
+	if opts.PreconditionUID != "" && opts.PreconditionUID != om.UID {
+		return nil, false, apierr.NewConflict(gr, key.Name, fmt.Sprintf("Precondition failed: UID in precondition: %v, UID in object meta: %v", opts.PreconditionUID, om.UID))
+	}
+	if opts.PreconditionResourceVersion != "" && opts.PreconditionResourceVersion != om.ResourceVersion {
+		return nil, false, apierr.NewConflict(gr, key.Name, fmt.Sprintf("Precondition failed: ResourceVersion in precondition: %v, ResourceVersion in object meta: %v", opts.PreconditionResourceVersion, om.ResourceVersion))
+	}
+	verb := verbOr(op.Verb, "delete")
+
+	// Work out what the object looks like after this delete.
+	obj := old.DeepCopyObject()
+	m := obj.GetObjectMeta()
+	switch opts.Propagation {
+	case PropagateForeground:
+		m.Finalizers = addFinalizer(m.Finalizers, FinalizerForeground)
+	case PropagateOrphan:
+		m.Finalizers = addFinalizer(m.Finalizers, FinalizerOrphan)
+	}
+	grace := int64(0)
+	if pod, ok := obj.(*api.Pod); ok {
+		grace = podGrace(pod, opts.GracePeriodSeconds)
+	}
+	if grace > 0 || len(m.Finalizers) > 0 {
+		now := s.now()
+		if m.DeletionTimestamp == nil {
+			ts := api.NewTime(now.Time.Add(time.Duration(grace) * time.Second))
+			m.DeletionTimestamp = &ts
+			g := grace
+			m.DeletionGracePeriodSeconds = &g
+		} else if om.DeletionGracePeriodSeconds != nil && grace < *om.DeletionGracePeriodSeconds {
+			// A second delete may only shorten the grace period.
+			ts := api.NewTime(now.Time.Add(time.Duration(grace) * time.Second))
+			m.DeletionTimestamp = &ts
+			g := grace
+			m.DeletionGracePeriodSeconds = &g
+		}
+		if grace > 0 || len(m.Finalizers) > 0 {
+			changes := auditChanges(old, obj)
+			if len(changes) == 0 {
+				return old, false, nil
+			}
+			rv := s.nextRV()
+			m.ResourceVersion = strconv.FormatUint(rv, 10)
+			t.objs[key] = obj
+			s.audit.add(AuditRecord{Time: s.k.Now(), Actor: op.Actor, Verb: verb, Kind: kind, Key: key, ResourceVersion: rv, Changes: changes})
+			s.notify(t, Modified, old, obj, rv)
+			return obj, false, nil
+		}
+	}
+	// Removed now.
+	rv := s.nextRV()
+	m.ResourceVersion = strconv.FormatUint(rv, 10)
+	delete(t.objs, key)
+	t.sorted = false
+	s.audit.add(AuditRecord{Time: s.k.Now(), Actor: op.Actor, Verb: verb, Kind: kind, Key: key, ResourceVersion: rv, Removed: true})
+	s.notify(t, Deleted, old, obj, rv)
+	return obj, true, nil
+}
+
+// podGrace is the grace period a pod delete gets: 0 for a pod never bound
+// to a node or already finished, else the request's or the pod's own.
+func podGrace(pod *api.Pod, requested *int64) int64 {
+	if pod.Spec.NodeName == "" || pod.Status.Phase == api.PodSucceeded || pod.Status.Phase == api.PodFailed {
+		return 0
+	}
+	if requested != nil {
+		if *requested < 0 {
+			return 0
+		}
+		return *requested
+	}
+	if pod.Spec.TerminationGracePeriodSeconds != nil {
+		return *pod.Spec.TerminationGracePeriodSeconds
+	}
+	return 30
+}
+
+func addFinalizer(fs []string, f string) []string {
+	if slices.Contains(fs, f) {
+		return fs
+	}
+	return append(slices.Clone(fs), f)
+}

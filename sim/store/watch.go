@@ -1,0 +1,231 @@
+package store
+
+import (
+	"slices"
+
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/apierr"
+)
+
+// EventType is the type of a watch event.
+type EventType uint8
+
+// The watch event types.
+const (
+	Added EventType = iota + 1
+	Modified
+	Deleted
+)
+
+// String returns the Kubernetes spelling: ADDED, MODIFIED, DELETED.
+func (t EventType) String() string {
+	switch t {
+	case Added:
+		return "ADDED"
+	case Modified:
+		return "MODIFIED"
+	case Deleted:
+		return "DELETED"
+	}
+	return "UNKNOWN"
+}
+
+// Event is one change seen by a watch. Object is shared: do not mutate it.
+// For Deleted, Object is the object's last state.
+type Event struct {
+	Type            EventType
+	Object          api.Object
+	ResourceVersion uint64
+	// prev is the object before the change (nil for Added), kept so that a
+	// selective watch replaying history can tell when an object entered or
+	// left its selection.
+	prev api.Object
+}
+
+// Sink receives a watch's events, synchronously, in resourceVersion order.
+type Sink interface {
+	Deliver(e Event)
+}
+
+// SinkFunc adapts a function to Sink.
+type SinkFunc func(Event)
+
+// Deliver calls f.
+func (f SinkFunc) Deliver(e Event) { f(e) }
+
+// Watch is a registered watch. Stop it when done.
+type Watch struct {
+	t       *table
+	opts    ListOptions
+	sink    Sink
+	stopped bool
+}
+
+// Stop ends the watch; no event is delivered after it returns. It is safe
+// to call from inside the watch's own Deliver.
+func (w *Watch) Stop() {
+	if w.stopped {
+		return
+	}
+	w.stopped = true
+	w.t.compact = true
+}
+
+// compactWatchers drops stopped watchers. It runs after deliveries, never
+// during them, so a Stop inside Deliver cannot shift the slice being
+// iterated.
+func (t *table) compactWatchers() {
+	t.compact = false
+	t.watchers = slices.DeleteFunc(t.watchers, (*Watch).Stopped)
+	for node, ws := range t.byNode {
+		ws = slices.DeleteFunc(ws, (*Watch).Stopped)
+		if len(ws) == 0 {
+			delete(t.byNode, node)
+		} else {
+			t.byNode[node] = ws
+		}
+	}
+}
+
+// Stopped reports whether Stop was called.
+func (w *Watch) Stopped() bool { return w.stopped }
+
+// Watch starts a watch of kind for objects matching opts. With
+// fromRV == 0 it starts with a synthetic Added event for every matching
+// object (in list order), then follows live changes. With fromRV > 0 it
+// first replays the retained events after fromRV, then follows live
+// changes; if fromRV is older than the retained history it fails with 410
+// Expired ("too old resource version") and the caller must list again.
+// Events are delivered to sink synchronously, before Watch returns for the
+// replayed ones.
+func (s *Store) Watch(kind api.Kind, fromRV uint64, opts ListOptions, sink Sink) (*Watch, error) {
+	t, err := s.table(kind)
+	if err != nil {
+		return nil, err
+	}
+	if fromRV > s.rv {
+		// A resourceVersion from the future: Kubernetes waits for it;
+		// the store has no such thing, so it is a bad request.
+		return nil, apierr.NewBadRequest("resourceVersion is in the future")
+	}
+	if fromRV != 0 && fromRV < t.lowest {
+		return nil, apierr.NewTooOldResourceVersion(fromRV, t.lowest)
+	}
+	w := &Watch{t: t, opts: opts, sink: sink}
+	if fromRV == 0 {
+		for _, k := range t.sortedKeys() {
+			o := t.objs[k]
+			if matches(o, &opts) {
+				sink.Deliver(Event{Type: Added, Object: o, ResourceVersion: s.parseRV(o.GetObjectMeta().ResourceVersion)})
+			}
+		}
+	} else {
+		n := len(t.hist)
+		start := t.histPos - t.histLen
+		for i := range t.histLen {
+			e := t.hist[((start+i)%n+n)%n]
+			if e.ResourceVersion <= fromRV {
+				continue
+			}
+			if ev, ok := filterEvent(e.Type, e.prev, e.Object, e.ResourceVersion, &opts); ok {
+				sink.Deliver(ev)
+				if w.stopped {
+					return w, nil
+				}
+			}
+		}
+	}
+	if opts.NodeName != "" && kind == api.KindPod {
+		t.byNode[opts.NodeName] = append(t.byNode[opts.NodeName], w)
+	} else {
+		t.watchers = append(t.watchers, w)
+	}
+	return w, nil
+}
+
+// filterEvent turns a change into what a selective watch sees: an object
+// entering its selection is Added, one leaving it is Deleted (with its
+// last matching state), and a change outside it is nothing.
+func filterEvent(typ EventType, prev, cur api.Object, rv uint64, opts *ListOptions) (Event, bool) {
+	was := prev != nil && matches(prev, opts)
+	switch typ {
+	case Added:
+		if matches(cur, opts) {
+			return Event{Type: Added, Object: cur, ResourceVersion: rv}, true
+		}
+	case Deleted:
+		if was || matches(cur, opts) {
+			return Event{Type: Deleted, Object: cur, ResourceVersion: rv}, true
+		}
+	case Modified:
+		is := matches(cur, opts)
+		switch {
+		case was && is:
+			return Event{Type: Modified, Object: cur, ResourceVersion: rv}, true
+		case !was && is:
+			return Event{Type: Added, Object: cur, ResourceVersion: rv}, true
+		case was && !is:
+			return Event{Type: Deleted, Object: prev, ResourceVersion: rv}, true
+		}
+	}
+	return Event{}, false
+}
+
+// notify records a change in the kind's history and delivers it to every
+// interested watcher.
+func (s *Store) notify(t *table, typ EventType, prev, cur api.Object, rv uint64) {
+	n := len(t.hist)
+	if t.histLen == n {
+		// The oldest event falls out of the window.
+		t.lowest = t.hist[t.histPos%n].ResourceVersion
+	} else {
+		t.histLen++
+	}
+	t.hist[t.histPos%n] = Event{Type: typ, Object: cur, ResourceVersion: rv, prev: prev}
+	t.histPos = (t.histPos + 1) % n
+
+	if len(t.watchers) > 0 {
+		// Delivery may stop watchers (and so edit the slice): iterate over
+		// a snapshot of the current length, skipping stopped ones.
+		ws := t.watchers
+		for i := 0; i < len(ws); i++ {
+			w := ws[i]
+			if w.stopped {
+				continue
+			}
+			if ev, ok := filterEvent(typ, prev, cur, rv, &w.opts); ok {
+				w.sink.Deliver(ev)
+			}
+		}
+	}
+	if t.info.Kind == api.KindPod && len(t.byNode) > 0 {
+		var prevNode string
+		if prev != nil {
+			prevNode = nodeNameOf(prev)
+		}
+		curNode := nodeNameOf(cur)
+		s.notifyNode(t, prevNode, typ, prev, cur, rv)
+		if curNode != prevNode {
+			s.notifyNode(t, curNode, typ, prev, cur, rv)
+		}
+	}
+	if t.compact {
+		t.compactWatchers()
+	}
+}
+
+func (s *Store) notifyNode(t *table, node string, typ EventType, prev, cur api.Object, rv uint64) {
+	if node == "" {
+		return
+	}
+	ws := t.byNode[node]
+	for i := 0; i < len(ws); i++ {
+		w := ws[i]
+		if w.stopped {
+			continue
+		}
+		if ev, ok := filterEvent(typ, prev, cur, rv, &w.opts); ok {
+			w.sink.Deliver(ev)
+		}
+	}
+}
