@@ -123,6 +123,8 @@ func (f FieldError) Error() string {
 	b.WriteString(f.Type)
 	if f.Value != nil {
 		switch v := f.Value.(type) {
+		case Literal:
+			fmt.Fprintf(&b, ": %s", string(v))
 		case string:
 			fmt.Fprintf(&b, ": %q", v)
 		default:
@@ -135,6 +137,10 @@ func (f FieldError) Error() string {
 	}
 	return b.String()
 }
+
+// Literal is a FieldError value printed as it is, unquoted: Go-syntax
+// renderings such as map[string]string{"app":"web"}.
+type Literal string
 
 // NewInvalid: `Deployment.apps "web" is invalid: <field error>` (several
 // field errors are listed in brackets, comma-separated, as apimachinery

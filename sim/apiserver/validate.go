@@ -90,7 +90,7 @@ func validateSelector(sel *api.LabelSelector, labels map[string]string) []apierr
 		return []apierr.FieldError{{Field: "spec.selector", Type: "Invalid value", Value: "{}", Detail: "empty selector is invalid for deployment"}}
 	}
 	if !s.Matches(labels) {
-		return []apierr.FieldError{{Field: "spec.template.metadata.labels", Type: "Invalid value", Value: fmt.Sprintf("%v", labelMap(labels)), Detail: "`selector` does not match template `labels`"}}
+		return []apierr.FieldError{{Field: "spec.template.metadata.labels", Type: "Invalid value", Value: apierr.Literal(labelMap(labels)), Detail: "`selector` does not match template `labels`"}}
 	}
 	return nil
 }
@@ -131,7 +131,7 @@ func validateFenceposts(ru *api.RollingUpdateDeployment) []apierr.FieldError {
 		if v == nil {
 			return
 		}
-		if v.Type == api.String {
+		if v.Type == api.IntOrStringString {
 			n, err := api.GetScaledValueFromIntOrPercent(v, 100, false)
 			if err != nil {
 				errs = append(errs, apierr.FieldError{Field: field, Type: "Invalid value", Value: v.String(), Detail: "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')"})

@@ -82,16 +82,34 @@ func fieldsOf(t reflect.Type) []fieldInfo {
 	return fs
 }
 
+var leafCache sync.Map // reflect.Type -> bool
+
 // isLeaf reports whether values of t are rendered whole rather than walked.
 func isLeaf(t reflect.Type) bool {
-	if t.Implements(marshalerType) || reflect.PointerTo(t).Implements(marshalerType) {
-		return true
+	if v, ok := leafCache.Load(t); ok {
+		return v.(bool)
 	}
-	switch t.Kind() {
-	case reflect.Struct, reflect.Map, reflect.Slice, reflect.Array, reflect.Pointer, reflect.Interface:
-		return t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 // []byte
+	leaf := true
+	if !t.Implements(marshalerType) && !reflect.PointerTo(t).Implements(marshalerType) {
+		switch t.Kind() {
+		case reflect.Struct, reflect.Map, reflect.Slice, reflect.Array, reflect.Pointer, reflect.Interface:
+			leaf = t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 // []byte
+		}
 	}
-	return true
+	leafCache.Store(t, leaf)
+	return leaf
+}
+
+// sameData reports whether a and b are the very same map or slice (or
+// pointer): objects share unchanged parts, so this skips whole subtrees.
+func sameData(a, b reflect.Value) bool {
+	switch a.Kind() {
+	case reflect.Pointer, reflect.Map:
+		return a.Pointer() == b.Pointer()
+	case reflect.Slice:
+		return a.Len() == b.Len() && (a.Len() == 0 || a.Pointer() == b.Pointer())
+	}
+	return false
 }
 
 func render(v reflect.Value) string {
@@ -153,6 +171,9 @@ func (d *differ) emit(old, new reflect.Value, oldSet, newSet bool) {
 // walk compares a and b (either may be invalid: absent). aSet/bSet say
 // whether the field exists on each side.
 func (d *differ) walk(a, b reflect.Value, aSet, bSet bool) {
+	if aSet && bSet && a.IsValid() && b.IsValid() && a.Type() == b.Type() && sameData(a, b) {
+		return
+	}
 	// Dereference pointers and interfaces; a nil pointer is an absent
 	// value.
 	for a.IsValid() && (a.Kind() == reflect.Pointer || a.Kind() == reflect.Interface) {
@@ -191,7 +212,7 @@ func (d *differ) walk(a, b reflect.Value, aSet, bSet bool) {
 		return
 	}
 	if isLeaf(t) {
-		if aSet && bSet && a.Comparable() && a.Equal(b) {
+		if aSet && bSet && leafEqual(a, b) {
 			return
 		}
 		d.emit(a, b, aSet, bSet)
@@ -224,6 +245,27 @@ func (d *differ) walk(a, b reflect.Value, aSet, bSet bool) {
 	case reflect.Slice, reflect.Array:
 		d.walkList(a, b, aSet, bSet)
 	}
+}
+
+// leafEqual compares two leaves of one type without allocating for the
+// common scalar kinds.
+func leafEqual(a, b reflect.Value) bool {
+	switch a.Kind() {
+	case reflect.String:
+		return a.String() == b.String()
+	case reflect.Bool:
+		return a.Bool() == b.Bool()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return a.Int() == b.Int()
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return a.Uint() == b.Uint()
+	case reflect.Float32, reflect.Float64:
+		return a.Float() == b.Float()
+	}
+	if a.Comparable() {
+		return a.Equal(b)
+	}
+	return render(a) == render(b)
 }
 
 func present(v reflect.Value, set bool) reflect.Value {
@@ -304,13 +346,11 @@ func keyedList(v reflect.Value) (keys []string, ok bool) {
 	if !v.IsValid() {
 		return nil, true
 	}
-	seen := map[string]bool{}
 	for i := range v.Len() {
 		k, ok := elemKey(v.Index(i))
-		if !ok || k == "" || seen[k] {
+		if !ok || k == "" || slices.Contains(keys, k) {
 			return nil, false
 		}
-		seen[k] = true
 		keys = append(keys, k)
 	}
 	return keys, true
@@ -321,24 +361,17 @@ func (d *differ) walkList(a, b reflect.Value, aSet, bSet bool) {
 	ka, okA := keyedList(present(a, aSet))
 	kb, okB := keyedList(present(b, bSet))
 	if okA && okB && (len(ka) > 0 || len(kb) > 0) {
-		idxA := map[string]int{}
-		for i, k := range ka {
-			idxA[k] = i
-		}
-		idxB := map[string]int{}
-		for i, k := range kb {
-			idxB[k] = i
-		}
 		order := append([]string(nil), ka...)
 		for _, k := range kb {
-			if _, ok := idxA[k]; !ok {
+			if !slices.Contains(ka, k) {
 				order = append(order, k)
 			}
 		}
 		for _, k := range order {
 			var va, vb reflect.Value
-			ia, inA := idxA[k]
-			ib, inB := idxB[k]
+			ia := slices.Index(ka, k)
+			ib := slices.Index(kb, k)
+			inA, inB := ia >= 0, ib >= 0
 			if inA {
 				va = a.Index(ia)
 			}

@@ -23,10 +23,10 @@ const DefaultHistory = 1024
 const (
 	// FinalizerForeground holds an owner until its blocking dependents are
 	// gone (foreground cascading deletion).
-	FinalizerForeground = "foregroundDeletion"
+	FinalizerForeground = api.FinalizerDeleteDependents
 	// FinalizerOrphan holds an owner until its dependents' ownerReferences
 	// to it are removed (orphan deletion).
-	FinalizerOrphan = "orphan"
+	FinalizerOrphan = api.FinalizerOrphanDependents
 )
 
 // Propagation is a delete's cascading policy (metav1.DeletionPropagation).
@@ -68,7 +68,7 @@ type ListOptions struct {
 	// Namespace limits the result to one namespace; "" means all.
 	Namespace string
 	// Labels selects by label; nil means everything.
-	Labels api.Selector
+	Labels *api.Selector
 	// NodeName, for pods, is the field selector spec.nodeName=<name>. Watches
 	// with it are indexed, so a kubelet's watch costs nothing when other
 	// nodes' pods change.

@@ -1,0 +1,161 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/apierr"
+	"github.com/clustersim/clustersim/sim/kernel"
+)
+
+func pod(name, node string, labels map[string]string) *api.Pod {
+	return &api.Pod{
+		TypeMeta:   api.TypeMeta{APIVersion: "v1", Kind: "Pod"},
+		ObjectMeta: api.ObjectMeta{Name: name, Namespace: "default", Labels: labels},
+		Spec:       api.PodSpec{NodeName: node, Containers: []api.Container{{Name: "c", Image: "nginx"}}},
+	}
+}
+
+type recorder struct{ got []string }
+
+func (r *recorder) Deliver(e Event) {
+	m := e.Object.GetObjectMeta()
+	r.got = append(r.got, fmt.Sprintf("%s %s", e.Type, m.Name))
+}
+
+func TestSelectiveWatchSeesObjectsEnterAndLeave(t *testing.T) {
+	s := New(kernel.New(1))
+	sel := api.SelectorFromSet(map[string]string{"app": "web"})
+	var web, node1 recorder
+	if _, err := s.Watch(api.KindPod, 0, ListOptions{Labels: &sel}, &web); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Watch(api.KindPod, 0, ListOptions{NodeName: "node-1"}, &node1); err != nil {
+		t.Fatal(err)
+	}
+	op := Op{Actor: "test"}
+	p, _ := s.Create(op, pod("a", "", map[string]string{"app": "web"}))
+	s.Create(op, pod("b", "node-2", map[string]string{"app": "db"}))
+
+	bound := p.DeepCopyObject().(*api.Pod)
+	bound.Spec.NodeName = "node-1"
+	p, _ = s.Update(op, bound, "")
+	relabel := p.DeepCopyObject().(*api.Pod)
+	relabel.Labels = map[string]string{"app": "db"}
+	p, _ = s.Update(op, relabel, "")
+	moved := p.DeepCopyObject().(*api.Pod)
+	moved.Spec.NodeName = "node-3"
+	s.Update(op, moved, "")
+	s.Delete(op, api.KindPod, api.Key{Namespace: "default", Name: "b"}, DeleteOptions{GracePeriodSeconds: new(int64)})
+
+	if want := []string{"ADDED a", "MODIFIED a", "DELETED a"}; !slices.Equal(web.got, want) {
+		t.Errorf("label watch got %v, want %v", web.got, want)
+	}
+	if want := []string{"ADDED a", "MODIFIED a", "DELETED a"}; !slices.Equal(node1.got, want) {
+		t.Errorf("node watch got %v, want %v", node1.got, want)
+	}
+}
+
+func TestWatchStopInsideDeliver(t *testing.T) {
+	s := New(kernel.New(1))
+	var got []string
+	var w1 *Watch
+	w1, _ = s.Watch(api.KindConfigMap, 0, ListOptions{}, SinkFunc(func(e Event) {
+		got = append(got, "w1 "+e.Object.GetObjectMeta().Name)
+		w1.Stop()
+	}))
+	s.Watch(api.KindConfigMap, 0, ListOptions{}, SinkFunc(func(e Event) {
+		got = append(got, "w2 "+e.Object.GetObjectMeta().Name)
+	}))
+	for _, n := range []string{"x", "y"} {
+		s.Create(Op{}, &api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: n, Namespace: "default"}})
+	}
+	if want := []string{"w1 x", "w2 x", "w2 y"}; !slices.Equal(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+func TestHistoryWindow(t *testing.T) {
+	s := New(kernel.New(1))
+	s.SetHistory(3)
+	var rvs []uint64
+	for i := range 6 {
+		o, err := s.Create(Op{}, &api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: fmt.Sprint("cm-", i), Namespace: "default"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rvs = append(rvs, s.parseRV(o.GetObjectMeta().ResourceVersion))
+	}
+	tests := []struct {
+		from    uint64
+		wantErr bool
+		want    int // events replayed
+	}{
+		{rvs[0], true, 0},
+		{rvs[1], true, 0},
+		{rvs[2], false, 3},
+		{rvs[4], false, 1},
+		{rvs[5], false, 0},
+	}
+	for _, tc := range tests {
+		var r recorder
+		_, err := s.Watch(api.KindConfigMap, tc.from, ListOptions{}, &r)
+		if tc.wantErr {
+			if !errors.Is(err, apierr.ErrExpired) {
+				t.Errorf("from %d: err = %v, want expired", tc.from, err)
+			}
+			continue
+		}
+		if err != nil || len(r.got) != tc.want {
+			t.Errorf("from %d: err=%v replayed %v, want %d events", tc.from, err, r.got, tc.want)
+		}
+	}
+}
+
+func TestDiffPaths(t *testing.T) {
+	a := pod("p", "", map[string]string{"app": "web"})
+	a.Status.Conditions = []api.PodCondition{{Type: "Ready", Status: "False"}, {Type: "PodScheduled", Status: "True"}}
+	b := a.DeepCopyObject().(*api.Pod)
+	b.Labels["tier"] = "front"
+	b.Status.Conditions = []api.PodCondition{{Type: "PodScheduled", Status: "True"}, {Type: "Ready", Status: "True"}}
+	b.Spec.Containers[0].Image = "nginx:2"
+	b.Spec.NodeName = "n1"
+	var got []string
+	for _, c := range Diff(a, b) {
+		got = append(got, fmt.Sprintf("%s %q->%q", c.Path, c.Old, c.New))
+	}
+	want := []string{
+		`metadata.labels[tier] ""->"front"`,
+		`spec.containers[c].image "nginx"->"nginx:2"`,
+		`spec.nodeName ""->"n1"`,
+		`status.conditions[Ready].status "False"->"True"`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("diff =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if d := Diff(a, a.DeepCopyObject()); len(d) != 0 {
+		t.Errorf("diff of equal objects = %v", d)
+	}
+}
+
+func BenchmarkUpdate(b *testing.B) {
+	s := New(kernel.New(1))
+	o, _ := s.Create(Op{Actor: "bench"}, pod("p", "n1", map[string]string{"app": "web"}))
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		u := o.DeepCopyObject().(*api.Pod)
+		i++
+		u.Status.Phase = []api.PodPhase{api.PodPending, api.PodRunning}[i&1]
+		var err error
+		o, err = s.Update(Op{Actor: "bench"}, u, "status")
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "updates/s")
+}
