@@ -256,7 +256,7 @@ func (s *Store) generateName(prefix string) string {
 
 func (s *Store) newUID() api.UID {
 	hi, lo := s.uids.Uint64(), s.uids.Uint64()
-	hi = hi&^0xf000 | 0x4000        // version 4
+	hi = hi&^0xf000 | 0x4000         // version 4
 	lo = lo&^(0xc<<60) | (0x8 << 60) // RFC 4122 variant
 	return api.UID(fmt.Sprintf("%08x-%04x-%04x-%04x-%012x", hi>>32, (hi>>16)&0xffff, hi&0xffff, lo>>48, lo&0xffffffffffff))
 }
