@@ -1,0 +1,653 @@
+package api
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// LabelSelector is the API form of a label query (metav1.LabelSelector):
+// matchLabels and matchExpressions are ANDed. A nil selector matches
+// nothing and an empty one matches everything; compile it with
+// LabelSelectorAsSelector before matching.
+type LabelSelector struct {
+	// MatchLabels requires each key to be present with exactly this value.
+	MatchLabels map[string]string `json:"matchLabels,omitempty"`
+	// MatchExpressions are set-based requirements.
+	MatchExpressions []LabelSelectorRequirement `json:"matchExpressions,omitempty"`
+}
+
+// LabelSelectorRequirement is one set-based requirement of a LabelSelector.
+type LabelSelectorRequirement struct {
+	// Key is the label key the requirement applies to.
+	Key string `json:"key"`
+	// Operator relates the key to Values.
+	Operator LabelSelectorOperator `json:"operator"`
+	// Values must be non-empty for In and NotIn and empty otherwise.
+	Values []string `json:"values,omitempty"`
+}
+
+// LabelSelectorOperator is the operator of a LabelSelectorRequirement.
+type LabelSelectorOperator string
+
+const (
+	// LabelSelectorOpIn requires the label's value to be one of Values.
+	LabelSelectorOpIn LabelSelectorOperator = "In"
+	// LabelSelectorOpNotIn requires the label to be absent or not in Values.
+	LabelSelectorOpNotIn LabelSelectorOperator = "NotIn"
+	// LabelSelectorOpExists requires the label to be present.
+	LabelSelectorOpExists LabelSelectorOperator = "Exists"
+	// LabelSelectorOpDoesNotExist requires the label to be absent.
+	LabelSelectorOpDoesNotExist LabelSelectorOperator = "DoesNotExist"
+)
+
+// SelectorError reports a label selector that cannot be compiled or parsed.
+// Its message follows apimachinery's wording where there is one.
+type SelectorError struct {
+	Input string // the selector text, or "" for a LabelSelector
+	Msg   string // what is wrong
+}
+
+// Error returns the message, prefixed with the input when there is one.
+func (e *SelectorError) Error() string {
+	if e.Input == "" {
+		return e.Msg
+	}
+	return "unable to parse selector " + strconv.Quote(e.Input) + ": " + e.Msg
+}
+
+// selOp is a compiled selector operator.
+type selOp uint8
+
+const (
+	opEquals selOp = iota
+	opDoubleEquals
+	opNotEquals
+	opIn
+	opNotIn
+	opExists
+	opDoesNotExist
+	opGreaterThan
+	opLessThan
+)
+
+// requirement is one compiled requirement; values are sorted and unique.
+type requirement struct {
+	key    string
+	op     selOp
+	values []string
+	num    int64 // the bound of opGreaterThan and opLessThan
+}
+
+func (r *requirement) has(v string) bool {
+	for _, x := range r.values {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *requirement) matches(labels map[string]string) bool {
+	v, ok := labels[r.key]
+	switch r.op {
+	case opEquals, opDoubleEquals, opIn:
+		return ok && r.has(v)
+	case opNotEquals, opNotIn:
+		return !ok || !r.has(v)
+	case opExists:
+		return ok
+	case opDoesNotExist:
+		return !ok
+	case opGreaterThan, opLessThan:
+		if !ok {
+			return false
+		}
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return false
+		}
+		if r.op == opGreaterThan {
+			return n > r.num
+		}
+		return n < r.num
+	}
+	return false
+}
+
+func (r *requirement) write(b *strings.Builder) {
+	if r.op == opDoesNotExist {
+		b.WriteByte('!')
+	}
+	b.WriteString(r.key)
+	switch r.op {
+	case opExists, opDoesNotExist:
+		return
+	case opEquals:
+		b.WriteByte('=')
+	case opDoubleEquals:
+		b.WriteString("==")
+	case opNotEquals:
+		b.WriteString("!=")
+	case opGreaterThan:
+		b.WriteByte('>')
+	case opLessThan:
+		b.WriteByte('<')
+	case opIn:
+		b.WriteString(" in (")
+	case opNotIn:
+		b.WriteString(" notin (")
+	}
+	b.WriteString(strings.Join(r.values, ","))
+	if r.op == opIn || r.op == opNotIn {
+		b.WriteByte(')')
+	}
+}
+
+// Selector is a compiled label selector: a conjunction of requirements
+// sorted by key. The zero Selector, like Nothing(), matches no labels; a
+// Selector is immutable once built, so it may be shared freely.
+type Selector struct {
+	reqs  []requirement
+	valid bool // false for Nothing() and the zero Selector
+}
+
+// Everything returns a selector that matches all labels.
+func Everything() Selector { return Selector{valid: true} }
+
+// Nothing returns a selector that matches no labels.
+func Nothing() Selector { return Selector{} }
+
+// Matches reports whether labels satisfy every requirement. It does not
+// allocate.
+func (s Selector) Matches(labels map[string]string) bool {
+	if !s.valid {
+		return false
+	}
+	for i := range s.reqs {
+		if !s.reqs[i].matches(labels) {
+			return false
+		}
+	}
+	return true
+}
+
+// Empty reports whether s matches everything (Nothing is not empty).
+func (s Selector) Empty() bool { return s.valid && len(s.reqs) == 0 }
+
+// String returns the kubectl form, requirements sorted by key and values
+// sorted: "app=nginx,tier in (a,b)". Everything and Nothing both print "",
+// as upstream.
+func (s Selector) String() string {
+	var b strings.Builder
+	for i := range s.reqs {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		s.reqs[i].write(&b)
+	}
+	return b.String()
+}
+
+// RequiresExactMatch returns the value s requires label key to have, when a
+// single value is required ("app=web" or "app in (web)").
+func (s Selector) RequiresExactMatch(key string) (value string, found bool) {
+	for i := range s.reqs {
+		r := &s.reqs[i]
+		if r.key != key {
+			continue
+		}
+		switch r.op {
+		case opEquals, opDoubleEquals, opIn:
+			if len(r.values) == 1 {
+				return r.values[0], true
+			}
+		}
+		return "", false
+	}
+	return "", false
+}
+
+func newSelector(reqs []requirement) Selector {
+	sort.SliceStable(reqs, func(i, j int) bool { return reqs[i].key < reqs[j].key })
+	return Selector{reqs: reqs, valid: true}
+}
+
+// SelectorFromSet returns a selector requiring every key of set to have its
+// value; nil or empty sets give Everything. Like upstream it does not
+// validate keys or values.
+func SelectorFromSet(set map[string]string) Selector {
+	if len(set) == 0 {
+		return Everything()
+	}
+	reqs := make([]requirement, 0, len(set))
+	for k, v := range set {
+		reqs = append(reqs, requirement{key: k, op: opEquals, values: []string{v}})
+	}
+	return newSelector(reqs) // sorted by key, so map order does not leak
+}
+
+// LabelSelectorAsSelector compiles a LabelSelector with upstream semantics:
+// nil matches nothing, an empty selector matches everything, and an unknown
+// operator or an invalid key or value is a *SelectorError.
+func LabelSelectorAsSelector(ls *LabelSelector) (Selector, error) {
+	if ls == nil {
+		return Nothing(), nil
+	}
+	if len(ls.MatchLabels)+len(ls.MatchExpressions) == 0 {
+		return Everything(), nil
+	}
+	reqs := make([]requirement, 0, len(ls.MatchLabels)+len(ls.MatchExpressions))
+	keys := make([]string, 0, len(ls.MatchLabels))
+	for k := range ls.MatchLabels {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		r, msg := newRequirement(k, opEquals, []string{ls.MatchLabels[k]})
+		if msg != "" {
+			return Nothing(), &SelectorError{Msg: msg}
+		}
+		reqs = append(reqs, r)
+	}
+	for _, e := range ls.MatchExpressions {
+		var op selOp
+		switch e.Operator {
+		case LabelSelectorOpIn:
+			op = opIn
+		case LabelSelectorOpNotIn:
+			op = opNotIn
+		case LabelSelectorOpExists:
+			op = opExists
+		case LabelSelectorOpDoesNotExist:
+			op = opDoesNotExist
+		default:
+			return Nothing(), &SelectorError{Msg: strconv.Quote(string(e.Operator)) + " is not a valid label selector operator"}
+		}
+		r, msg := newRequirement(e.Key, op, e.Values)
+		if msg != "" {
+			return Nothing(), &SelectorError{Msg: msg}
+		}
+		reqs = append(reqs, r)
+	}
+	return newSelector(reqs), nil
+}
+
+// newRequirement validates and builds a requirement, copying and sorting
+// values; it returns a non-empty message when the input is invalid.
+func newRequirement(key string, op selOp, values []string) (requirement, string) {
+	if msg := validateLabelKey(key); msg != "" {
+		return requirement{}, "key: Invalid value: " + strconv.Quote(key) + ": " + msg
+	}
+	r := requirement{key: key, op: op}
+	switch op {
+	case opIn, opNotIn:
+		if len(values) == 0 {
+			return r, "values: Invalid value: for 'in', 'notin' operators, values set can't be empty"
+		}
+	case opEquals, opDoubleEquals, opNotEquals:
+		if len(values) != 1 {
+			return r, "values: Invalid value: exact-match compatibility requires one single value"
+		}
+	case opExists, opDoesNotExist:
+		if len(values) != 0 {
+			return r, "values: Invalid value: values set must be empty for exists and does not exist"
+		}
+	case opGreaterThan, opLessThan:
+		if len(values) != 1 {
+			return r, "values: Invalid value: for 'Gt', 'Lt' operators, exactly one value is required"
+		}
+		n, err := strconv.ParseInt(values[0], 10, 64)
+		if err != nil {
+			return r, "values[0]: Invalid value: " + strconv.Quote(values[0]) + ": for 'Gt', 'Lt' operators, the value must be an integer"
+		}
+		r.num = n
+	}
+	for _, v := range values {
+		if msg := validateLabelValue(v); msg != "" {
+			return r, "values[" + key + "]: Invalid value: " + strconv.Quote(v) + ": " + msg
+		}
+	}
+	if len(values) > 0 {
+		r.values = append([]string(nil), values...)
+		sort.Strings(r.values)
+		r.values = compactStrings(r.values)
+	}
+	return r, ""
+}
+
+func compactStrings(s []string) []string {
+	out := s[:0]
+	for i, v := range s {
+		if i == 0 || v != s[i-1] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+const (
+	qualifiedNameMsg = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
+	labelValueMsg    = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
+)
+
+// validateLabelKey checks a qualified name: an optional DNS-subdomain
+// prefix and '/', then a name of at most 63 characters.
+func validateLabelKey(k string) string {
+	name := k
+	if i := strings.IndexByte(k, '/'); i >= 0 {
+		prefix := k[:i]
+		name = k[i+1:]
+		if prefix == "" {
+			return "prefix part must be non-empty"
+		}
+		if !isDNSSubdomain(prefix) {
+			return "prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character"
+		}
+	}
+	switch {
+	case name == "":
+		return "name part must be non-empty"
+	case len(name) > 63:
+		return "name part must be no more than 63 characters"
+	case !isLabelToken(name):
+		return qualifiedNameMsg
+	}
+	return ""
+}
+
+func validateLabelValue(v string) string {
+	if len(v) > 63 {
+		return "must be no more than 63 characters"
+	}
+	if v != "" && !isLabelToken(v) {
+		return labelValueMsg
+	}
+	return ""
+}
+
+func isAlnum(c byte) bool {
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+}
+
+// isLabelToken matches ([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9].
+func isLabelToken(s string) bool {
+	if s == "" || !isAlnum(s[0]) || !isAlnum(s[len(s)-1]) {
+		return false
+	}
+	for i := 1; i < len(s)-1; i++ {
+		c := s[i]
+		if !isAlnum(c) && c != '-' && c != '_' && c != '.' {
+			return false
+		}
+	}
+	return true
+}
+
+func isLowerAlnum(c byte) bool { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') }
+
+// isDNSSubdomain checks a lowercase RFC 1123 subdomain of at most 253
+// characters.
+func isDNSSubdomain(s string) bool {
+	if s == "" || len(s) > 253 {
+		return false
+	}
+	for _, part := range strings.Split(s, ".") {
+		if part == "" || !isLowerAlnum(part[0]) || !isLowerAlnum(part[len(part)-1]) {
+			return false
+		}
+		for i := 0; i < len(part); i++ {
+			if !isLowerAlnum(part[i]) && part[i] != '-' {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// ParseSelector parses the string form used by list options and kubectl -l:
+// "a=b,c!=d,e in (x,y),f notin (z),g,!h,i>3". The empty string selects
+// everything. Errors are *SelectorError values.
+func ParseSelector(s string) (Selector, error) {
+	p := selParser{toks: lexSelector(s)}
+	reqs, msg := p.parse()
+	if msg != "" {
+		return Nothing(), &SelectorError{Input: s, Msg: msg}
+	}
+	return newSelector(reqs), nil
+}
+
+type tokKind uint8
+
+const (
+	tokEnd tokKind = iota
+	tokIdent
+	tokComma
+	tokOpen
+	tokClose
+	tokNot
+	tokEq
+	tokDoubleEq
+	tokNotEq
+	tokGt
+	tokLt
+	tokIn
+	tokNotIn
+)
+
+type token struct {
+	kind tokKind
+	lit  string
+}
+
+func isSelectorSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+
+func isSelectorSymbol(c byte) bool {
+	switch c {
+	case '=', '!', '(', ')', ',', '>', '<':
+		return true
+	}
+	return false
+}
+
+// lexSelector tokenises like apimachinery's Lexer: symbol runs take the
+// longest known operator, everything else up to a space or symbol is an
+// identifier, and "in"/"notin" are keywords.
+func lexSelector(s string) []token {
+	var toks []token
+	i := 0
+	for {
+		for i < len(s) && isSelectorSpace(s[i]) {
+			i++
+		}
+		if i == len(s) {
+			return append(toks, token{kind: tokEnd})
+		}
+		c := s[i]
+		if isSelectorSymbol(c) {
+			switch {
+			case strings.HasPrefix(s[i:], "!="):
+				toks = append(toks, token{tokNotEq, "!="})
+				i += 2
+			case strings.HasPrefix(s[i:], "=="):
+				toks = append(toks, token{tokDoubleEq, "=="})
+				i += 2
+			default:
+				toks = append(toks, token{symbolKind(c), s[i : i+1]})
+				i++
+			}
+			continue
+		}
+		j := i
+		for j < len(s) && !isSelectorSpace(s[j]) && !isSelectorSymbol(s[j]) {
+			j++
+		}
+		lit := s[i:j]
+		kind := tokIdent
+		switch lit {
+		case "in":
+			kind = tokIn
+		case "notin":
+			kind = tokNotIn
+		}
+		toks = append(toks, token{kind, lit})
+		i = j
+	}
+}
+
+func symbolKind(c byte) tokKind {
+	switch c {
+	case '=':
+		return tokEq
+	case '!':
+		return tokNot
+	case '(':
+		return tokOpen
+	case ')':
+		return tokClose
+	case ',':
+		return tokComma
+	case '>':
+		return tokGt
+	}
+	return tokLt
+}
+
+type selParser struct {
+	toks []token
+	pos  int
+}
+
+// peek returns the next token; in value position the keywords are plain
+// identifiers ("x in (in)").
+func (p *selParser) peek(value bool) token {
+	t := p.toks[p.pos]
+	if value && (t.kind == tokIn || t.kind == tokNotIn) {
+		t.kind = tokIdent
+	}
+	return t
+}
+
+func (p *selParser) next(value bool) token {
+	t := p.peek(value)
+	if p.pos < len(p.toks)-1 {
+		p.pos++
+	}
+	return t
+}
+
+func (p *selParser) parse() ([]requirement, string) {
+	var reqs []requirement
+	for {
+		t := p.peek(true)
+		switch t.kind {
+		case tokEnd:
+			return reqs, ""
+		case tokIdent, tokNot:
+		default:
+			return nil, "found '" + t.lit + "', expected: !, identifier, or 'end of string'"
+		}
+		r, msg := p.requirement()
+		if msg != "" {
+			return nil, "unable to parse requirement: " + msg
+		}
+		reqs = append(reqs, r)
+		t = p.next(true)
+		switch t.kind {
+		case tokEnd:
+			return reqs, ""
+		case tokComma:
+			if n := p.peek(true); n.kind != tokIdent && n.kind != tokNot {
+				return nil, "found '" + n.lit + "', expected: identifier after ','"
+			}
+		default:
+			return nil, "found '" + t.lit + "', expected: ',' or 'end of string'"
+		}
+	}
+}
+
+func (p *selParser) requirement() (requirement, string) {
+	t := p.next(true)
+	notExist := t.kind == tokNot
+	if notExist {
+		t = p.next(true)
+	}
+	if t.kind != tokIdent {
+		return requirement{}, "found '" + t.lit + "', expected: identifier"
+	}
+	key := t.lit
+	if notExist {
+		// Anything after "!key" is reported by the caller, as upstream.
+		return newRequirement(key, opDoesNotExist, nil)
+	}
+	if n := p.peek(true); n.kind == tokEnd || n.kind == tokComma {
+		return newRequirement(key, opExists, nil)
+	}
+	opTok := p.next(false)
+	var op selOp
+	switch opTok.kind {
+	case tokIn:
+		op = opIn
+	case tokNotIn:
+		op = opNotIn
+	case tokEq:
+		op = opEquals
+	case tokDoubleEq:
+		op = opDoubleEquals
+	case tokNotEq:
+		op = opNotEquals
+	case tokGt:
+		op = opGreaterThan
+	case tokLt:
+		op = opLessThan
+	default:
+		return requirement{}, "found '" + opTok.lit + "', expected: in, notin, =, ==, !=, gt, lt"
+	}
+	if op == opIn || op == opNotIn {
+		values, msg := p.valueSet()
+		if msg != "" {
+			return requirement{}, msg
+		}
+		return newRequirement(key, op, values)
+	}
+	n := p.peek(true)
+	if n.kind == tokEnd || n.kind == tokComma {
+		return newRequirement(key, op, []string{""})
+	}
+	if n = p.next(true); n.kind != tokIdent {
+		return requirement{}, "found '" + n.lit + "', expected: identifier"
+	}
+	return newRequirement(key, op, []string{n.lit})
+}
+
+// valueSet parses "(a,b,c)"; empty members and "()" stand for "".
+func (p *selParser) valueSet() ([]string, string) {
+	if t := p.next(true); t.kind != tokOpen {
+		return nil, "found '" + t.lit + "' expected: '('"
+	}
+	var values []string
+	expectValue := true
+	for {
+		t := p.next(true)
+		switch t.kind {
+		case tokIdent:
+			if !expectValue {
+				return nil, "found '" + t.lit + "', expected: ',' or ')'"
+			}
+			values = append(values, t.lit)
+			expectValue = false
+		case tokComma:
+			if expectValue {
+				values = append(values, "")
+			}
+			expectValue = true
+		case tokClose:
+			if expectValue {
+				values = append(values, "")
+			}
+			return values, ""
+		default:
+			return nil, "found '" + t.lit + "', expected: ',', ')' or identifier"
+		}
+	}
+}

@@ -1,0 +1,109 @@
+package api
+
+import (
+	"errors"
+	"reflect"
+	"slices"
+	"testing"
+)
+
+func TestNew(t *testing.T) {
+	tests := []struct {
+		apiVersion, kind string
+		want             Object
+	}{
+		{"v1", "Pod", &Pod{}},
+		{"v1", "Node", &Node{}},
+		{"v1", "Namespace", &Namespace{}},
+		{"v1", "Service", &Service{}},
+		{"v1", "Endpoints", &Endpoints{}},
+		{"v1", "Event", &Event{}},
+		{"v1", "ResourceQuota", &ResourceQuota{}},
+		{"v1", "ConfigMap", &ConfigMap{}},
+		{"apps/v1", "Deployment", &Deployment{}},
+		{"apps/v1", "ReplicaSet", &ReplicaSet{}},
+		{"coordination.k8s.io/v1", "Lease", &Lease{}},
+		{"autoscaling/v2", "HorizontalPodAutoscaler", &HorizontalPodAutoscaler{}},
+		{"autoscaling/v1", "HorizontalPodAutoscaler", &HorizontalPodAutoscalerV1{}},
+	}
+	for _, tt := range tests {
+		o, err := New(tt.apiVersion, tt.kind)
+		if err != nil {
+			t.Errorf("New(%q, %q): %v", tt.apiVersion, tt.kind, err)
+			continue
+		}
+		if reflect.TypeOf(o) != reflect.TypeOf(tt.want) {
+			t.Errorf("New(%q, %q) = %T, want %T", tt.apiVersion, tt.kind, o, tt.want)
+		}
+		if tm := o.GetTypeMeta(); tm.APIVersion != tt.apiVersion || tm.Kind != tt.kind {
+			t.Errorf("New(%q, %q) TypeMeta = %+v", tt.apiVersion, tt.kind, tm)
+		}
+		if KindOf(o) != Kind(tt.kind) {
+			t.Errorf("KindOf(%T) = %q", o, KindOf(o))
+		}
+	}
+}
+
+func TestNewUnknown(t *testing.T) {
+	tests := []struct{ apiVersion, kind, msg string }{
+		{"apps/v1", "Foo", `no kind "Foo" is registered for version "apps/v1"`},
+		{"v1", "Deployment", `no kind "Deployment" is registered for version "v1"`},
+		{"apps/v1beta1", "Deployment", `no kind "Deployment" is registered for version "apps/v1beta1"`},
+		{"autoscaling/v2beta2", "HorizontalPodAutoscaler", `no kind "HorizontalPodAutoscaler" is registered for version "autoscaling/v2beta2"`},
+		{"events.k8s.io/v1", "Event", `no kind "Event" is registered for version "events.k8s.io/v1"`},
+		{"", "", `no kind "" is registered for version ""`},
+	}
+	for _, tt := range tests {
+		o, err := New(tt.apiVersion, tt.kind)
+		var uk *UnknownKindError
+		if o != nil || !errors.As(err, &uk) || err.Error() != tt.msg || uk.Kind != tt.kind || uk.APIVersion != tt.apiVersion {
+			t.Errorf("New(%q, %q) = %v, %v; want %s", tt.apiVersion, tt.kind, o, err, tt.msg)
+		}
+	}
+}
+
+func TestLookup(t *testing.T) {
+	tests := []struct {
+		kind          Kind
+		groupResource string
+		apiVersion    string
+		namespaced    bool
+		hasStatus     bool
+	}{
+		{KindDeployment, "deployments.apps", "apps/v1", true, true},
+		{KindReplicaSet, "replicasets.apps", "apps/v1", true, true},
+		{KindPod, "pods", "v1", true, true},
+		{KindNode, "nodes", "v1", false, true},
+		{KindNamespace, "namespaces", "v1", false, true},
+		{KindService, "services", "v1", true, true},
+		{KindEndpoints, "endpoints", "v1", true, false},
+		{KindEvent, "events", "v1", true, false},
+		{KindResourceQuota, "resourcequotas", "v1", true, true},
+		{KindConfigMap, "configmaps", "v1", true, false},
+		{KindLease, "leases.coordination.k8s.io", "coordination.k8s.io/v1", true, false},
+		{KindHorizontalPodAutoscaler, "horizontalpodautoscalers.autoscaling", "autoscaling/v2", true, true},
+	}
+	for _, tt := range tests {
+		info, ok := Lookup(tt.kind)
+		if !ok || info.Kind != tt.kind || info.GroupResource() != tt.groupResource || info.APIVersion() != tt.apiVersion ||
+			info.Namespaced != tt.namespaced || info.HasStatus != tt.hasStatus {
+			t.Errorf("Lookup(%s) = %+v %v", tt.kind, info, ok)
+		}
+	}
+	if _, ok := Lookup("Foo"); ok {
+		t.Error("Lookup(Foo) found")
+	}
+	kinds := Kinds()
+	if len(kinds) != len(tests) || !slices.IsSorted(kinds) {
+		t.Errorf("Kinds() = %v", kinds)
+	}
+	if v := APIVersions(KindHorizontalPodAutoscaler); !slices.Equal(v, []string{"autoscaling/v2", "autoscaling/v1"}) {
+		t.Errorf("APIVersions(HPA) = %v", v)
+	}
+	if APIVersions("Foo") != nil {
+		t.Error("APIVersions(Foo)")
+	}
+	if KindOf(nil) != "" {
+		t.Error("KindOf(nil)")
+	}
+}
