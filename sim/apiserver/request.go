@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/netsim"
 	"github.com/clustersim/clustersim/sim/store"
 )
 
@@ -76,6 +77,10 @@ type Request struct {
 	// FieldManager names the writer for field ownership; empty means the
 	// actor.
 	FieldManager string
+	// WatchReceiver is where a watch's stream is delivered: the client end
+	// of the connection the request came in on. Watches over the network
+	// only.
+	WatchReceiver netsim.StreamReceiver
 }
 
 // Key returns the request's object key.
@@ -92,4 +97,6 @@ type Response struct {
 	ResourceVersion uint64
 	// Err is the failure, a *apierr.StatusError.
 	Err error
+	// Stream is the stream an accepted network watch's events travel on.
+	Stream *netsim.Stream
 }

@@ -337,3 +337,5 @@ func (s *Server) startWatchCheck(req *Request) error {
 	}
 	return nil
 }
+
+func badRequest(msg string) error { return apierr.NewBadRequest(msg) }
