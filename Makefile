@@ -19,7 +19,7 @@ run: build ## run the default built-in scenario
 
 test: vet fmt-check ## go vet, gofmt check, then every test (with the race detector on the kernel and runtime)
 	$(GO) test -count=1 $(PKGS)
-	$(GO) test -count=1 -race ./sim/kernel/ ./sim/workqueue/ ./sim/cluster/
+	$(GO) test -count=1 -race ./sim/kernel/ ./sim/workqueue/ ./sim/client/ ./sim/informer/ ./sim/controller/ ./sim/cluster/
 
 vet: ## go vet
 	$(GO) vet $(PKGS)

@@ -13,18 +13,18 @@ import (
 // carry (patchMergeKey in k8s.io/api). A list field not named here is
 // replaced whole, as in a JSON merge patch.
 var mergeKeys = map[string]string{
-	"containers":          "name",
-	"initContainers":      "name",
-	"ephemeralContainers": "name",
-	"volumes":             "name",
-	"volumeMounts":        "mountPath",
-	"env":                 "name",
-	"ports":               "containerPort",
-	"conditions":          "type",
-	"imagePullSecrets":    "name",
-	"ownerReferences":     "uid",
-	"tolerations":         "", // atomic upstream: replaced
-	"hostAliases":         "ip",
+	"containers":                "name",
+	"initContainers":            "name",
+	"ephemeralContainers":       "name",
+	"volumes":                   "name",
+	"volumeMounts":              "mountPath",
+	"env":                       "name",
+	"ports":                     "containerPort",
+	"conditions":                "type",
+	"imagePullSecrets":          "name",
+	"ownerReferences":           "uid",
+	"tolerations":               "", // atomic upstream: replaced
+	"hostAliases":               "ip",
 	"topologySpreadConstraints": "topologyKey",
 }
 

@@ -160,6 +160,14 @@ func (s *Server) handle(req *Request) *Response {
 		return &Response{Err: apierr.NewBadRequest(fmt.Sprintf("the server could not find the requested resource (kind %q)", req.Kind))}
 	}
 	if req.Object != nil {
+		// The server stores one version of each kind: an autoscaling/v1
+		// HPA is converted to autoscaling/v2, and every stored object
+		// carries its apiVersion and kind.
+		if v1, ok := req.Object.(*api.HorizontalPodAutoscalerV1); ok {
+			req.Object = v1.ToV2()
+		}
+		tm := req.Object.GetTypeMeta()
+		tm.APIVersion, tm.Kind = info.APIVersion(), string(info.Kind)
 		// Take the body's name and namespace when the request leaves them
 		// out, as kubectl's REST paths would carry them.
 		m := req.Object.GetObjectMeta()

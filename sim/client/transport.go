@@ -27,11 +27,15 @@ type Transport interface {
 // WatchHandler receives a watch's events. Its methods run on the event loop
 // and must not block.
 type WatchHandler interface {
+	// Event receives one event, in resourceVersion order.
 	Event(e store.Event)
+	// Closed is called once, when the watch ends (see Transport.Watch).
 	Closed(err error)
 }
 
 // WatchStream is an open watch; Stop ends it (Closed(nil) follows).
 type WatchStream interface {
+	// Stop ends the watch from the client side. It must not block: it
+	// may be called by a process that is unwinding from a crash.
 	Stop()
 }

@@ -150,7 +150,7 @@ func TestTimeString(t *testing.T) {
 			t.Errorf("%d.String() = %q, want %q", int64(tc.t), got, tc.want)
 		}
 	}
-	if got := Time(0).Add(time.Duration(1<<62)).Add(time.Duration(1 << 62)); got != Forever {
+	if got := Time(0).Add(time.Duration(1 << 62)).Add(time.Duration(1 << 62)); got != Forever {
 		t.Errorf("Add did not saturate: %d", got)
 	}
 	if w := Time(time.Hour).Wall(); !w.Equal(Epoch.Add(time.Hour)) {

@@ -1,0 +1,367 @@
+package client
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/apierr"
+	"github.com/clustersim/clustersim/sim/apiserver"
+	"github.com/clustersim/clustersim/sim/kernel"
+	"github.com/clustersim/clustersim/sim/store"
+)
+
+// Reader reads objects from the API server (controller-runtime's
+// client.Reader, returning objects since ours are interfaces). Controllers
+// usually read from an informer's Lister instead; a Reader call costs a
+// round trip.
+type Reader interface {
+	// Get returns the object of kind with key, a deep copy the caller may
+	// mutate, or a *apierr.StatusError (NotFound, Forbidden, Timeout, ...).
+	Get(ctx context.Context, kind api.Kind, key api.Key) (api.Object, error)
+	// List returns the objects of kind that match opts, sorted by
+	// namespace and name, with the resourceVersion of the list.
+	List(ctx context.Context, kind api.Kind, opts ...ListOption) (*List, error)
+}
+
+// Writer changes objects (controller-runtime's client.Writer). Every
+// method deep-copies its input before sending and returns the server's
+// result as a deep copy.
+type Writer interface {
+	// Create creates obj and returns it as stored (uid, resourceVersion,
+	// defaults, generated name filled in).
+	Create(ctx context.Context, obj api.Object) (api.Object, error)
+	// Update replaces the main resource of obj (its status is ignored);
+	// a stale resourceVersion fails with Conflict.
+	Update(ctx context.Context, obj api.Object) (api.Object, error)
+	// UpdateStatus replaces the status subresource of obj (its spec is
+	// ignored).
+	UpdateStatus(ctx context.Context, obj api.Object) (api.Object, error)
+	// Patch applies a merge or strategic merge patch to the object of kind
+	// with key.
+	Patch(ctx context.Context, kind api.Kind, key api.Key, pt PatchType, data []byte) (api.Object, error)
+	// Delete deletes the object of kind with key. An object held by
+	// finalizers or a grace period is only marked for deletion.
+	Delete(ctx context.Context, kind api.Kind, key api.Key, opts ...DeleteOption) error
+}
+
+// Client reads and writes objects through a Transport, as one actor.
+type Client interface {
+	Reader
+	Writer
+	// Actor returns the authenticated user every request carries, e.g.
+	// "system:serviceaccount:kube-system:deployment-controller".
+	Actor() string
+}
+
+// List is the result of a list call.
+type List struct {
+	// Items are the matching objects, sorted by namespace and name.
+	Items []api.Object
+	// ResourceVersion is the store's resourceVersion when the list was
+	// served; a watch from it misses nothing.
+	ResourceVersion uint64
+}
+
+// PatchType is the format of a patch body. It mirrors the API server's
+// formats so that controllers need not import the server.
+type PatchType uint8
+
+// The patch formats.
+const (
+	// MergePatch is an RFC 7386 JSON merge patch: objects merge, null
+	// deletes a key, lists are replaced whole.
+	MergePatch PatchType = iota + 1
+	// StrategicMergePatch is Kubernetes' strategic merge patch: like
+	// MergePatch, but lists of objects with a merge key (containers by
+	// name, conditions by type, ...) merge element by element.
+	StrategicMergePatch
+)
+
+// String returns the patch's content type.
+func (t PatchType) String() string {
+	switch t {
+	case MergePatch:
+		return "application/merge-patch+json"
+	case StrategicMergePatch:
+		return "application/strategic-merge-patch+json"
+	}
+	return fmt.Sprintf("PatchType(%d)", uint8(t))
+}
+
+func (t PatchType) server() apiserver.PatchType {
+	switch t {
+	case MergePatch:
+		return apiserver.MergePatch
+	case StrategicMergePatch:
+		return apiserver.StrategicMergePatch
+	}
+	return 0
+}
+
+// listOptions collect ListOption values.
+type listOptions struct {
+	namespace string
+	labels    api.Selector
+	hasLabels bool
+	nodeName  string
+}
+
+// ListOption narrows a list (controller-runtime's client.ListOption).
+type ListOption func(*listOptions)
+
+// InNamespace limits a list to namespace ns; "" means every namespace.
+func InNamespace(ns string) ListOption { return func(o *listOptions) { o.namespace = ns } }
+
+// MatchingLabels selects objects carrying every label of set.
+func MatchingLabels(set map[string]string) ListOption {
+	sel := api.SelectorFromSet(set)
+	return MatchingSelector(sel)
+}
+
+// MatchingSelector selects objects whose labels sel matches.
+func MatchingSelector(sel api.Selector) ListOption {
+	return func(o *listOptions) { o.labels, o.hasLabels = sel, true }
+}
+
+// MatchingNodeName selects pods bound to node name (the field selector
+// spec.nodeName=<name>); for other kinds it selects nothing.
+func MatchingNodeName(name string) ListOption {
+	return func(o *listOptions) { o.nodeName = name }
+}
+
+// deleteOptions collect DeleteOption values.
+type deleteOptions = store.DeleteOptions
+
+// DeleteOption sets a delete's policy or preconditions (controller-runtime's
+// client.DeleteOption).
+type DeleteOption func(*deleteOptions)
+
+// Propagation is a delete's cascading policy (metav1.DeletionPropagation).
+type Propagation string
+
+// The cascading policies; without PropagationPolicy the kind's default,
+// background, applies.
+const (
+	// Background deletes the owner at once; the garbage collector deletes
+	// its dependents later.
+	Background Propagation = "Background"
+	// Foreground keeps the owner, marked for deletion, until its blocking
+	// dependents are gone.
+	Foreground Propagation = "Foreground"
+	// Orphan deletes the owner and leaves its dependents without it.
+	Orphan Propagation = "Orphan"
+)
+
+// PropagationPolicy sets the delete's cascading policy.
+func PropagationPolicy(p Propagation) DeleteOption {
+	return func(o *deleteOptions) { o.Propagation = store.Propagation(p) }
+}
+
+// GracePeriodSeconds overrides a pod's terminationGracePeriodSeconds; 0
+// deletes at once.
+func GracePeriodSeconds(s int64) DeleteOption {
+	return func(o *deleteOptions) { o.GracePeriodSeconds = &s }
+}
+
+// Preconditions makes the delete fail with Conflict unless the stored
+// object has this uid and, when resourceVersion is not empty, this
+// resourceVersion.
+func Preconditions(uid api.UID, resourceVersion string) DeleteOption {
+	return func(o *deleteOptions) {
+		o.PreconditionUID = uid
+		o.PreconditionResourceVersion = resourceVersion
+	}
+}
+
+// DefaultRequestTimeout is how long a request may take before the client
+// gives up with a Timeout error: 10s, client-go's usual rest config
+// timeout for controllers.
+const DefaultRequestTimeout = 10 * time.Second
+
+// Options configure a Client.
+type Options struct {
+	// RequestTimeout bounds each request, from sending it to its reply;
+	// 0 means DefaultRequestTimeout. It reaches transports that implement
+	// TimeoutTransport (the network transport); a transport without it
+	// (Direct) answers at once or applies its own configured timeout.
+	RequestTimeout time.Duration
+}
+
+// TimeoutTransport is a Transport that bounds a request by a timeout the
+// caller chooses. The Client uses DoTimeout when its transport has it, so
+// each client's RequestTimeout applies to its own calls.
+type TimeoutTransport interface {
+	Transport
+	// DoTimeout is Do with a timeout: after timeout of virtual time
+	// without a reply, p resumes with an apierr Timeout response.
+	DoTimeout(p *kernel.Process, req *apiserver.Request, timeout time.Duration) *apiserver.Response
+}
+
+// client is the Client over a Transport.
+type client struct {
+	k       *kernel.Kernel
+	t       Transport
+	timed   TimeoutTransport
+	actor   string
+	timeout time.Duration
+}
+
+var _ Client = (*client)(nil)
+
+// New returns a Client that sends requests through t as actor, blocking
+// the calling kernel process (k.Current()) until each reply. Calling it
+// outside a process is a bug and panics.
+func New(k *kernel.Kernel, t Transport, actor string, opts Options) Client {
+	c := &client{k: k, t: t, actor: actor, timeout: opts.RequestTimeout}
+	if c.timeout <= 0 {
+		c.timeout = DefaultRequestTimeout
+	}
+	c.timed, _ = t.(TimeoutTransport)
+	return c
+}
+
+// Actor returns the identity every request carries.
+func (c *client) Actor() string { return c.actor }
+
+// do sends req as the client's actor from the running process.
+func (c *client) do(req *apiserver.Request) *apiserver.Response {
+	p := c.k.Current()
+	if p == nil {
+		panic(fmt.Sprintf("client invariant in-process: %s %s called by %q outside a kernel process", req.Verb, req.Kind, c.actor))
+	}
+	req.Actor = c.actor
+	if c.timed != nil {
+		return c.timed.DoTimeout(p, req, c.timeout)
+	}
+	return c.t.Do(p, req)
+}
+
+// single finishes a call that returns one object: the error, or a copy of
+// the server's (shared) object.
+func single(resp *apiserver.Response) (api.Object, error) {
+	if resp.Err != nil {
+		return nil, resp.Err
+	}
+	if resp.Object == nil {
+		return nil, nil
+	}
+	return resp.Object.DeepCopyObject(), nil
+}
+
+// Get sends a get and returns a copy of the object.
+func (c *client) Get(_ context.Context, kind api.Kind, key api.Key) (api.Object, error) {
+	return single(c.do(&apiserver.Request{Verb: apiserver.Get, Kind: kind, Namespace: key.Namespace, Name: key.Name}))
+}
+
+// List sends a list and returns copies of the objects.
+func (c *client) List(_ context.Context, kind api.Kind, opts ...ListOption) (*List, error) {
+	var o listOptions
+	for _, f := range opts {
+		f(&o)
+	}
+	req := &apiserver.Request{Verb: apiserver.List, Kind: kind, Namespace: o.namespace}
+	req.ListOptions.NodeName = o.nodeName
+	if o.hasLabels {
+		sel := o.labels
+		req.ListOptions.Labels = &sel
+	}
+	resp := c.do(req)
+	if resp.Err != nil {
+		return nil, resp.Err
+	}
+	l := &List{Items: make([]api.Object, len(resp.Items)), ResourceVersion: resp.ResourceVersion}
+	for i, o := range resp.Items {
+		l.Items[i] = o.DeepCopyObject()
+	}
+	return l, nil
+}
+
+// body builds a write request around a copy of obj, or fails with
+// BadRequest for a missing object.
+func body(verb apiserver.Verb, obj api.Object, sub string) (*apiserver.Request, error) {
+	if obj == nil {
+		return nil, apierr.NewBadRequest(fmt.Sprintf("%s needs an object", verb))
+	}
+	m := obj.GetObjectMeta()
+	cp := obj.DeepCopyObject()
+	if tm := cp.GetTypeMeta(); tm.APIVersion == "" || tm.Kind == "" {
+		// A serializer always writes apiVersion and kind, even for
+		// objects built in code without them.
+		tm.APIVersion, tm.Kind = typeOf(obj)
+	}
+	return &apiserver.Request{
+		Verb:        verb,
+		Kind:        api.KindOf(obj),
+		Namespace:   m.Namespace,
+		Name:        m.Name,
+		Subresource: sub,
+		Object:      cp,
+	}, nil
+}
+
+// typeOf returns the apiVersion and kind of obj: its TypeMeta's, or those
+// its Go type is served at.
+func typeOf(obj api.Object) (apiVersion, kind string) {
+	tm := obj.GetTypeMeta()
+	if tm.APIVersion != "" && tm.Kind != "" {
+		return tm.APIVersion, tm.Kind
+	}
+	k := api.KindOf(obj)
+	if _, v1 := obj.(*api.HorizontalPodAutoscalerV1); v1 {
+		return "autoscaling/v1", string(k)
+	}
+	if info, ok := api.Lookup(k); ok {
+		return info.APIVersion(), string(k)
+	}
+	return tm.APIVersion, tm.Kind
+}
+
+func (c *client) write(verb apiserver.Verb, obj api.Object, sub string) (api.Object, error) {
+	req, err := body(verb, obj, sub)
+	if err != nil {
+		return nil, err
+	}
+	return single(c.do(req))
+}
+
+// Create sends a copy of obj to be created.
+func (c *client) Create(_ context.Context, obj api.Object) (api.Object, error) {
+	return c.write(apiserver.Create, obj, "")
+}
+
+// Update sends a copy of obj to replace the stored main resource.
+func (c *client) Update(_ context.Context, obj api.Object) (api.Object, error) {
+	return c.write(apiserver.Update, obj, "")
+}
+
+// UpdateStatus sends a copy of obj to replace the stored status.
+func (c *client) UpdateStatus(_ context.Context, obj api.Object) (api.Object, error) {
+	return c.write(apiserver.Update, obj, "status")
+}
+
+// Patch sends a copy of data as a patch of the given type.
+func (c *client) Patch(_ context.Context, kind api.Kind, key api.Key, pt PatchType, data []byte) (api.Object, error) {
+	spt := pt.server()
+	if spt == 0 {
+		return nil, apierr.NewBadRequest(fmt.Sprintf("unsupported patch type %s", pt))
+	}
+	return single(c.do(&apiserver.Request{
+		Verb:      apiserver.Patch,
+		Kind:      kind,
+		Namespace: key.Namespace,
+		Name:      key.Name,
+		Patch:     append([]byte(nil), data...),
+		PatchType: spt,
+	}))
+}
+
+// Delete sends a delete with the options applied.
+func (c *client) Delete(_ context.Context, kind api.Kind, key api.Key, opts ...DeleteOption) error {
+	req := &apiserver.Request{Verb: apiserver.Delete, Kind: kind, Namespace: key.Namespace, Name: key.Name}
+	for _, f := range opts {
+		f(&req.DeleteOptions)
+	}
+	return c.do(req).Err
+}

@@ -1,0 +1,192 @@
+package client_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/apierr"
+	"github.com/clustersim/clustersim/sim/apiserver"
+	"github.com/clustersim/clustersim/sim/client"
+	"github.com/clustersim/clustersim/sim/kernel"
+	"github.com/clustersim/clustersim/sim/store"
+)
+
+func TestDirectCopiesRequestObjects(t *testing.T) {
+	h := newHarness(t)
+	tr := client.NewDirect(h.srv)
+	cm := configMap("default", "cfg", nil, map[string]string{"k": "v"})
+	req := &apiserver.Request{Verb: apiserver.Create, Kind: api.KindConfigMap, Actor: system, Object: cm}
+	if resp := tr.Do(nil, req); resp.Err != nil {
+		t.Fatal(resp.Err)
+	}
+	// The caller reuses its object, and a duplicated request arrives.
+	cm.Data["k"] = "changed"
+	if resp := tr.Do(nil, req); !errors.Is(resp.Err, apierr.ErrAlreadyExists) {
+		t.Fatalf("duplicate create: %v, want AlreadyExists", resp.Err)
+	}
+	o, err := h.st.Get(api.KindConfigMap, api.Key{Namespace: "default", Name: "cfg"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := o.(*api.ConfigMap).Data["k"]; got != "v" {
+		t.Errorf("stored data %q, want v: the store aliases the caller's object", got)
+	}
+	if cm.UID != "" {
+		t.Errorf("the server wrote into the caller's object: uid %q", cm.UID)
+	}
+}
+
+// recordingHandler records a watch's callbacks.
+type recordingHandler struct {
+	events []string
+	closed []error
+}
+
+func (r *recordingHandler) Event(e store.Event) {
+	r.events = append(r.events, e.Type.String()+" "+e.Object.GetObjectMeta().Name)
+}
+
+func (r *recordingHandler) Closed(err error) { r.closed = append(r.closed, err) }
+
+func TestDirectWatch(t *testing.T) {
+	tests := []struct {
+		name       string
+		history    int
+		fromRV     func(rvAfterSetup uint64) uint64
+		wantEvents []string
+		wantErr    *apierr.StatusError
+	}{
+		{"from now", 16, func(rv uint64) uint64 { return rv }, []string{"ADDED c", "MODIFIED a"}, nil},
+		{"replays history", 16, func(rv uint64) uint64 { return rv - 1 }, []string{"ADDED b", "ADDED c", "MODIFIED a"}, nil},
+		{"from zero lists first", 16, func(uint64) uint64 { return 0 }, []string{"ADDED a", "ADDED b", "ADDED c", "MODIFIED a"}, nil},
+		{"expired", 1, func(rv uint64) uint64 { return rv - 2 }, nil, apierr.ErrExpired},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t)
+			h.st.SetHistory(tc.history)
+			tr := client.NewDirect(h.srv)
+			create := func(name string) {
+				h.mustHandle(t, &apiserver.Request{Verb: apiserver.Create, Kind: api.KindConfigMap, Actor: system,
+					Object: configMap("default", name, nil, nil)})
+			}
+			create("a")
+			create("b")
+			rec := &recordingHandler{}
+			s, err := tr.Watch(nil, &apiserver.Request{Verb: apiserver.Watch, Kind: api.KindConfigMap, Actor: system,
+				ResourceVersion: tc.fromRV(h.st.ResourceVersion())}, rec)
+			if tc.wantErr != nil {
+				if !errors.Is(err, tc.wantErr) {
+					t.Fatalf("Watch err = %v, want %s", err, tc.wantErr.Reason)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			create("c")
+			a, err := h.st.Get(api.KindConfigMap, api.Key{Namespace: "default", Name: "a"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			upd := a.DeepCopyObject().(*api.ConfigMap)
+			upd.Data = map[string]string{"x": "y"}
+			h.mustHandle(t, &apiserver.Request{Verb: apiserver.Update, Kind: api.KindConfigMap, Actor: system, Object: upd})
+			s.Stop()
+			s.Stop()
+			create("d") // after Stop: not delivered
+			if strings.Join(rec.events, ",") != strings.Join(tc.wantEvents, ",") {
+				t.Errorf("events %v, want %v", rec.events, tc.wantEvents)
+			}
+			if len(rec.closed) != 1 || rec.closed[0] != nil {
+				t.Errorf("Closed calls %v, want exactly one Closed(nil)", rec.closed)
+			}
+		})
+	}
+}
+
+func TestClientOutsideProcessPanics(t *testing.T) {
+	h := newHarness(t)
+	c := client.New(h.k, client.NewDirect(h.srv), system, client.Options{})
+	defer func() {
+		v := recover()
+		msg, _ := v.(string)
+		if !strings.Contains(msg, "client invariant in-process") {
+			t.Fatalf("recovered %v, want the in-process invariant", v)
+		}
+	}()
+	c.Get(context.Background(), api.KindConfigMap, api.Key{Namespace: "default", Name: "x"})
+}
+
+// timedTransport is a TimeoutTransport that records the timeouts it is
+// given and answers through Direct.
+type timedTransport struct {
+	client.Transport
+	timeouts []time.Duration
+	plain    int
+}
+
+func (t *timedTransport) Do(p *kernel.Process, req *apiserver.Request) *apiserver.Response {
+	t.plain++
+	return t.Transport.Do(p, req)
+}
+
+func (t *timedTransport) DoTimeout(p *kernel.Process, req *apiserver.Request, d time.Duration) *apiserver.Response {
+	t.timeouts = append(t.timeouts, d)
+	return t.Transport.Do(p, req)
+}
+
+func TestRequestTimeoutReachesTransport(t *testing.T) {
+	tests := []struct {
+		name string
+		opt  time.Duration
+		want time.Duration
+	}{
+		{"default", 0, 10 * time.Second},
+		{"custom", 3 * time.Second, 3 * time.Second},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t)
+			tr := &timedTransport{Transport: client.NewDirect(h.srv)}
+			c := client.New(h.k, tr, system, client.Options{RequestTimeout: tc.opt})
+			h.inProcess(t, func(*kernel.Process) {
+				c.Get(context.Background(), api.KindConfigMap, api.Key{Namespace: "default", Name: "x"})
+			})
+			if len(tr.timeouts) != 1 || tr.timeouts[0] != tc.want || tr.plain != 0 {
+				t.Errorf("timeouts %v (plain Do %d), want [%v] only", tr.timeouts, tr.plain, tc.want)
+			}
+		})
+	}
+}
+
+func TestClock(t *testing.T) {
+	k := kernel.New(1)
+	c := client.NewClock(k)
+	if got := c.Now(); !got.Equal(kernel.Epoch) {
+		t.Fatalf("Now at start = %v, want the epoch %v", got, kernel.Epoch)
+	}
+	start := c.Now()
+	var slept time.Duration
+	k.Spawn("sleeper", func(p *kernel.Process) {
+		c.Sleep(1500 * time.Millisecond)
+		slept = c.Since(start)
+	})
+	k.Run(kernel.Limits{})
+	if slept != 1500*time.Millisecond {
+		t.Errorf("Since after Sleep(1.5s) = %v", slept)
+	}
+	if got, want := c.Now(), kernel.Epoch.Add(1500*time.Millisecond); !got.Equal(want) {
+		t.Errorf("Now = %v, want %v", got, want)
+	}
+	defer func() {
+		if v := recover(); v == nil || !strings.Contains(v.(string), "client invariant in-process") {
+			t.Errorf("Sleep outside a process: recovered %v, want the in-process invariant", v)
+		}
+	}()
+	c.Sleep(time.Second)
+}

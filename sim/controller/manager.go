@@ -1,0 +1,311 @@
+package controller
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/client"
+	"github.com/clustersim/clustersim/sim/informer"
+	"github.com/clustersim/clustersim/sim/kernel"
+)
+
+// Manager errors.
+var (
+	// ErrRunning: Start on a manager that is already running.
+	ErrRunning = errors.New("manager is running")
+	// ErrNotRunning: a controller or informer asked for outside a run
+	// (setup registers them while the manager starts).
+	ErrNotRunning = errors.New("manager is not running")
+	// ErrDuplicateController: two controllers of one manager share a name.
+	ErrDuplicateController = errors.New("duplicate controller name")
+)
+
+// ManagerOptions configure a Manager; they apply from the next Start.
+type ManagerOptions struct {
+	// Resync is the informers' resync period; 0 disables resync (see
+	// informer.Config).
+	Resync time.Duration
+	// Client configures the manager's client (request timeout).
+	Client client.Options
+	// Recorder configures the manager's event recorder; its Component is
+	// the default source of Recorder("") events, the manager's name if
+	// empty.
+	Recorder client.RecorderOptions
+	// Observer, if set, is told of every reconcile of every controller
+	// that has no observer of its own.
+	Observer Observer
+}
+
+// Manager is one controller process, e.g. the kube-controller-manager's
+// deployment controller: an actor identity, a Client, an informer Factory,
+// an event Recorder, a Clock, and the controllers and runnables its setup
+// function registers. Start runs setup on fresh state and spawns every
+// process; Crash kills them all at once and forgets everything they held
+// (caches, queues, whatever setup built); Restart starts again, so
+// everything is relisted, as after a real restart.
+type Manager struct {
+	k      *kernel.Kernel
+	t      client.Transport
+	name   string
+	actor  string
+	setup  func(m *Manager) error
+	opts   ManagerOptions
+	client client.Client
+	clock  client.Clock
+	run    *run
+	starts int
+}
+
+// run is one incarnation of a manager: everything Crash drops.
+type run struct {
+	ctx         context.Context
+	cancel      context.CancelFunc
+	factory     *informer.Factory
+	recorder    *client.Recorder
+	controllers []*Controller
+	runnables   []runnable
+	spawned     bool
+}
+
+// runnable is a process registered with Add.
+type runnable struct {
+	name string
+	fn   func(ctx context.Context)
+	proc *kernel.Process
+}
+
+// NewManager returns a stopped manager named name (the prefix of its
+// process names, e.g. "kube-controller-manager/deployment") acting as
+// actor (e.g. "system:serviceaccount:kube-system:deployment-controller")
+// through t. setup registers the manager's controllers, informers and
+// runnables; it runs at every Start, on fresh state.
+func NewManager(k *kernel.Kernel, t client.Transport, name, actor string, setup func(m *Manager) error) *Manager {
+	m := &Manager{k: k, t: t, name: name, actor: actor, setup: setup, clock: client.NewClock(k)}
+	m.client = client.New(k, t, actor, client.Options{})
+	return m
+}
+
+// SetOptions replaces the manager's options; they take effect at the
+// next Start.
+func (m *Manager) SetOptions(o ManagerOptions) { m.opts = o }
+
+// Name returns the manager's name.
+func (m *Manager) Name() string { return m.name }
+
+// Actor returns the identity the manager's requests carry.
+func (m *Manager) Actor() string { return m.actor }
+
+// Running reports whether the manager has been started and not crashed.
+func (m *Manager) Running() bool { return m.run != nil }
+
+// Starts returns how many times the manager has been started (its
+// incarnation number).
+func (m *Manager) Starts() int { return m.starts }
+
+// Start runs setup on fresh state (a new informer factory, recorder and
+// context; controllers and runnables registered anew) and spawns every
+// process: informers, the recorder's sender, each controller's workers
+// (which wait for the caches to sync), then runnables. A setup error
+// leaves the manager stopped and is returned wrapped.
+func (m *Manager) Start() error {
+	if m.run != nil {
+		return fmt.Errorf("manager %s: %w", m.name, ErrRunning)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	m.client = client.New(m.k, m.t, m.actor, m.opts.Client)
+	ropts := m.opts.Recorder
+	if ropts.Component == "" {
+		ropts.Component = m.name
+	}
+	r := &run{
+		ctx:      ctx,
+		cancel:   cancel,
+		factory:  informer.NewFactory(m.k, m.t, informer.Config{Name: m.name, Actor: m.actor, Resync: m.opts.Resync}),
+		recorder: client.NewRecorder(m.k, m.client, m.name, ropts),
+	}
+	m.run = r
+	m.starts++
+	if m.setup != nil {
+		if err := m.setup(m); err != nil {
+			m.teardown()
+			return fmt.Errorf("manager %s: setup: %w", m.name, err)
+		}
+	}
+	r.factory.Start()
+	r.recorder.Start()
+	for _, c := range r.controllers {
+		c.Start()
+	}
+	for i := range r.runnables {
+		m.spawn(&r.runnables[i])
+	}
+	r.spawned = true
+	return nil
+}
+
+func (m *Manager) spawn(rn *runnable) {
+	ctx := m.run.ctx
+	fn := rn.fn
+	rn.proc = m.k.Spawn(m.name+"/"+rn.name, func(*kernel.Process) { fn(ctx) })
+}
+
+// Crash kills every process of the manager at once, wherever each stands
+// (a worker blocked in a client call included), and drops everything the
+// incarnation held: caches, queues, the recorder's queue, and whatever
+// setup built. Requests already sent may still take effect at the server.
+// Crashing a stopped manager does nothing.
+func (m *Manager) Crash() {
+	if m.run != nil {
+		m.teardown()
+	}
+}
+
+// Restart crashes the manager if it is running, then starts it again.
+func (m *Manager) Restart() error {
+	m.Crash()
+	return m.Start()
+}
+
+// teardown kills the current incarnation: controllers first (so no
+// reconcile observes a half-torn cache), then runnables, the recorder and
+// the informers.
+func (m *Manager) teardown() {
+	r := m.run
+	m.run = nil
+	r.cancel()
+	for _, c := range r.controllers {
+		c.Stop()
+	}
+	for _, rn := range r.runnables {
+		if rn.proc != nil {
+			rn.proc.Kill()
+		}
+	}
+	r.recorder.Stop()
+	r.factory.Stop()
+}
+
+// Client returns the manager's client, acting as its actor.
+func (m *Manager) Client() client.Client { return m.client }
+
+// Clock returns the virtual clock.
+func (m *Manager) Clock() client.Clock { return m.clock }
+
+// Informer returns the shared informer for kind and opts (see
+// informer.Factory.Informer). It fails with ErrNotRunning outside a run.
+func (m *Manager) Informer(kind api.Kind, opts informer.Options) (*informer.Informer, error) {
+	if m.run == nil {
+		return nil, fmt.Errorf("manager %s: informer for %s: %w", m.name, kind, ErrNotRunning)
+	}
+	return m.run.factory.Informer(kind, opts)
+}
+
+// Factory returns the current incarnation's informer factory (for stats),
+// or nil when the manager is not running.
+func (m *Manager) Factory() *informer.Factory {
+	if m.run == nil {
+		return nil
+	}
+	return m.run.factory
+}
+
+// Recorder returns an event recorder whose events carry component as
+// their source ("" means the recorder's default component). Outside a run
+// events are dropped.
+func (m *Manager) Recorder(component string) client.EventRecorder {
+	if m.run == nil {
+		return discard{}
+	}
+	if component == "" {
+		return m.run.recorder
+	}
+	return m.run.recorder.For(component)
+}
+
+// EventStats returns the current incarnation's recorder counters.
+func (m *Manager) EventStats() client.RecorderStats {
+	if m.run == nil {
+		return client.RecorderStats{}
+	}
+	return m.run.recorder.Stats()
+}
+
+type discard struct{}
+
+// Eventf drops the event: the manager is not running.
+func (discard) Eventf(api.Object, string, string, string, ...any) {}
+
+// NewController registers a controller named name running r; its workers
+// are named "<manager>/<name>/worker-<i>" and wait for every informer of
+// the manager to sync. Made during setup it starts with the manager; made
+// later in a run it starts at once. Outside a run it fails with
+// ErrNotRunning; a second controller with one name fails with
+// ErrDuplicateController.
+func (m *Manager) NewController(name string, opts Options, r Reconciler) (*Controller, error) {
+	run := m.run
+	if run == nil {
+		return nil, fmt.Errorf("manager %s: controller %s: %w", m.name, name, ErrNotRunning)
+	}
+	for _, c := range run.controllers {
+		if c.name == name {
+			return nil, fmt.Errorf("manager %s: controller %s: %w", m.name, name, ErrDuplicateController)
+		}
+	}
+	if opts.Observer == nil {
+		opts.Observer = m.opts.Observer
+	}
+	c := New(m.k, name, r, opts)
+	c.prefix = m.name + "/" + name
+	c.ctx = run.ctx
+	factory := run.factory
+	c.synced = factory.WaitForSync
+	run.controllers = append(run.controllers, c)
+	if run.spawned {
+		c.Start()
+	}
+	return c, nil
+}
+
+// Controllers returns the current incarnation's controllers in the order
+// they were registered.
+func (m *Manager) Controllers() []*Controller {
+	if m.run == nil {
+		return nil
+	}
+	return append([]*Controller(nil), m.run.controllers...)
+}
+
+// Add registers a runnable: fn runs in its own process, named
+// "<manager>/<name>", started with the manager and killed by Crash; ctx is
+// cancelled at the crash. fn may block through the Client and the Clock
+// (Sleep). Outside a run it fails with ErrNotRunning.
+func (m *Manager) Add(name string, fn func(ctx context.Context)) error {
+	run := m.run
+	if run == nil {
+		return fmt.Errorf("manager %s: runnable %s: %w", m.name, name, ErrNotRunning)
+	}
+	run.runnables = append(run.runnables, runnable{name: name, fn: fn})
+	if run.spawned {
+		m.spawn(&run.runnables[len(run.runnables)-1])
+	}
+	return nil
+}
+
+// WaitForCacheSync blocks the calling process (a runnable) until every
+// informer of the manager has synced and reports true, or reports false if
+// the manager is not running or crashes meanwhile. Called outside a
+// process it panics: it is a bug in the caller.
+func (m *Manager) WaitForCacheSync() bool {
+	run := m.run
+	if run == nil {
+		return false
+	}
+	p := m.k.Current()
+	if p == nil {
+		panic(fmt.Sprintf("controller invariant in-process: manager %s: WaitForCacheSync called outside a kernel process", m.name))
+	}
+	return run.factory.WaitForSync(p)
+}

@@ -1,0 +1,143 @@
+package informer
+
+import (
+	"slices"
+
+	"github.com/clustersim/clustersim/sim/api"
+)
+
+// sortedKeys keeps the keys of a map in sorted order, cheaply under churn:
+// new keys wait in pending and deleted keys linger in sorted until the
+// next read, which sorts the (few) pending keys and merges them in, in
+// time linear in the map's size. A read after a burst of changes costs one
+// merge; reads without changes cost nothing.
+type sortedKeys[V any] struct {
+	sorted  []string
+	pending []string
+	spare   []string
+	stale   bool
+}
+
+// add records a key new to the map.
+func (s *sortedKeys[V]) add(k string) { s.pending = append(s.pending, k) }
+
+// remove records that a key left the map.
+func (s *sortedKeys[V]) remove() { s.stale = true }
+
+// list returns the keys of m in order. The slice is owned by s and valid
+// until the next add or remove.
+func (s *sortedKeys[V]) list(m map[string]V) []string {
+	if len(s.pending) == 0 && !s.stale {
+		return s.sorted
+	}
+	slices.Sort(s.pending)
+	out := s.spare[:0]
+	a, b := s.sorted, s.pending
+	for len(a) > 0 || len(b) > 0 {
+		var k string
+		if len(b) == 0 || (len(a) > 0 && a[0] <= b[0]) {
+			k, a = a[0], a[1:]
+		} else {
+			k, b = b[0], b[1:]
+		}
+		if n := len(out); n > 0 && out[n-1] == k {
+			continue // deleted and added again
+		}
+		if _, ok := m[k]; ok {
+			out = append(out, k)
+		}
+	}
+	clear(s.sorted)
+	s.spare = s.sorted[:0]
+	s.sorted = out
+	s.pending = s.pending[:0]
+	s.stale = false
+	return out
+}
+
+// bucket holds one namespace's objects by name.
+type bucket struct {
+	objs  map[string]api.Object
+	names sortedKeys[api.Object]
+}
+
+// cache holds objects by namespace and name, and lists them in namespace
+// and name order.
+type cache struct {
+	spaces map[string]*bucket
+	nsKeys sortedKeys[*bucket]
+	n      int
+}
+
+func newCache() *cache { return &cache{spaces: make(map[string]*bucket)} }
+
+func (c *cache) get(key api.Key) (api.Object, bool) {
+	b := c.spaces[key.Namespace]
+	if b == nil {
+		return nil, false
+	}
+	o, ok := b.objs[key.Name]
+	return o, ok
+}
+
+// put stores o under key and returns what it replaced.
+func (c *cache) put(key api.Key, o api.Object) (api.Object, bool) {
+	b := c.spaces[key.Namespace]
+	if b == nil {
+		b = &bucket{objs: make(map[string]api.Object)}
+		c.spaces[key.Namespace] = b
+		c.nsKeys.add(key.Namespace)
+	}
+	old, ok := b.objs[key.Name]
+	b.objs[key.Name] = o
+	if !ok {
+		b.names.add(key.Name)
+		c.n++
+	}
+	return old, ok
+}
+
+// del removes key and returns what was stored.
+func (c *cache) del(key api.Key) (api.Object, bool) {
+	b := c.spaces[key.Namespace]
+	if b == nil {
+		return nil, false
+	}
+	old, ok := b.objs[key.Name]
+	if !ok {
+		return nil, false
+	}
+	delete(b.objs, key.Name)
+	b.names.remove()
+	c.n--
+	if len(b.objs) == 0 {
+		delete(c.spaces, key.Namespace)
+		c.nsKeys.remove()
+	}
+	return old, true
+}
+
+// list appends to out the objects of namespace ns ("" for all) that match
+// keep (nil keeps everything), in namespace/name order.
+func (c *cache) list(out []api.Object, ns string, keep func(api.Object) bool) []api.Object {
+	if ns != "" {
+		if b := c.spaces[ns]; b != nil {
+			out = b.list(out, keep)
+		}
+		return out
+	}
+	for _, ns := range c.nsKeys.list(c.spaces) {
+		out = c.spaces[ns].list(out, keep)
+	}
+	return out
+}
+
+func (b *bucket) list(out []api.Object, keep func(api.Object) bool) []api.Object {
+	for _, name := range b.names.list(b.objs) {
+		o := b.objs[name]
+		if keep == nil || keep(o) {
+			out = append(out, o)
+		}
+	}
+	return out
+}

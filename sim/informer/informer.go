@@ -1,0 +1,592 @@
+package informer
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/apierr"
+	"github.com/clustersim/clustersim/sim/apiserver"
+	"github.com/clustersim/clustersim/sim/client"
+	"github.com/clustersim/clustersim/sim/kernel"
+	"github.com/clustersim/clustersim/sim/store"
+)
+
+// Reflector timing, after client-go's tools/cache/reflector.go.
+const (
+	// MinWatchTimeout is the shortest a watch stays open before the
+	// informer closes it and watches again from its last resourceVersion;
+	// each watch lasts a random time between it and twice it (client-go's
+	// minWatchTimeout, 5 minutes).
+	MinWatchTimeout = 5 * time.Minute
+	// InitialBackoff is the first pause after a failed list or watch
+	// (800ms); the pause doubles with each further failure.
+	InitialBackoff = 800 * time.Millisecond
+	// MaxBackoff caps the doubling pause (30s); each pause is then
+	// jittered by up to as much again.
+	MaxBackoff = 30 * time.Second
+	// BackoffReset is how long without a failure resets the pause to
+	// InitialBackoff (2 minutes).
+	BackoffReset = 2 * time.Minute
+	// MinResync is the shortest resync period (client-go's
+	// minimumResyncPeriod, 1s); shorter positive periods are raised to it.
+	MinResync = time.Second
+	// ListTimeout bounds a list request on transports that take a
+	// timeout: the API server's default request timeout, 60s.
+	ListTimeout = 60 * time.Second
+)
+
+// Errors for informers that cannot be built.
+var (
+	// ErrUnknownKind: the kind is not served by the API.
+	ErrUnknownKind = errors.New("unknown kind")
+	// ErrInvalidOptions: the options cannot select anything of the kind
+	// (a bad label selector, a node name for a kind other than Pod).
+	ErrInvalidOptions = errors.New("invalid informer options")
+)
+
+// Options select the objects an informer caches, as list options do.
+type Options struct {
+	// Namespace limits the informer to one namespace; "" means all.
+	Namespace string
+	// LabelSelector selects by label, in kubectl's form
+	// ("app=web,tier in (a,b),!canary"); "" means every object.
+	LabelSelector string
+	// NodeName, for pods only, selects the pods bound to that node (the
+	// field selector spec.nodeName=<name>), as a kubelet's informer does.
+	NodeName string
+}
+
+// String returns a canonical form, e.g. "{ns=prod,labels=app=web}"; ""
+// for the zero Options. Equal selections give equal strings.
+func (o Options) String() string {
+	var parts []string
+	if o.Namespace != "" {
+		parts = append(parts, "ns="+o.Namespace)
+	}
+	if o.LabelSelector != "" {
+		s := o.LabelSelector
+		if sel, err := api.ParseSelector(s); err == nil {
+			s = sel.String()
+		}
+		parts = append(parts, "labels="+s)
+	}
+	if o.NodeName != "" {
+		parts = append(parts, "node="+o.NodeName)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "{" + strings.Join(parts, ",") + "}"
+}
+
+// Config says who an informer is.
+type Config struct {
+	// Name prefixes the informer's process and random-stream names,
+	// typically the manager's name; "" means Actor.
+	Name string
+	// Actor is the user the informer lists and watches as.
+	Actor string
+	// Resync is the period at which every cached object is replayed to
+	// the handlers as an update; 0 disables resync, and positive periods
+	// below MinResync are raised to it.
+	Resync time.Duration
+}
+
+// Stats count what an informer's reflector did.
+type Stats struct {
+	// Lists counts successful lists (the first and every relist).
+	Lists uint64
+	// ListErrors counts failed lists.
+	ListErrors uint64
+	// Watches counts watches the server accepted.
+	Watches uint64
+	// WatchErrors counts watch requests refused, except for Expired.
+	WatchErrors uint64
+	// Relists counts relists forced by 410 Expired, at the start of a
+	// watch or while it ran.
+	Relists uint64
+	// Breaks counts watches that ended with an error other than Expired
+	// (stream broken, server gone).
+	Breaks uint64
+	// Timeouts counts watches the informer closed after their random 5–10
+	// minutes, to watch again.
+	Timeouts uint64
+	// Events counts watch events applied to the cache.
+	Events uint64
+	// Stale counts watch events dropped because their resourceVersion was
+	// not newer than the last one seen (duplicates).
+	Stale uint64
+	// Resyncs counts resync replays.
+	Resyncs uint64
+}
+
+// Informer caches the objects of one kind that match its Options and tells
+// its handlers of every change. Build one with New (or get a shared one
+// from a Factory), add handlers, then Start it.
+type Informer struct {
+	k     *kernel.Kernel
+	t     client.Transport
+	timed client.TimeoutTransport
+	actor string
+	kind  api.Kind
+	opts  Options
+	// sel is the compiled label selector, nil for none.
+	sel    *api.Selector
+	name   string
+	resync time.Duration
+	rng    *rand.Rand
+
+	cache    *cache
+	handlers []Handler
+	synced   bool
+	syncWait kernel.WaitList
+
+	proc    *kernel.Process
+	started bool
+	stopped bool
+
+	// The current watch. gen identifies it: callbacks of an older watch
+	// carry an older gen and are ignored.
+	gen      uint64
+	stream   client.WatchStream
+	closed   bool
+	closeErr error
+	// waiting is true while the reflector is parked on its open watch:
+	// only then may a Closed wake it (a wake-up during a back-off sleep
+	// would cut the sleep short).
+	waiting bool
+	// fromRV is where the current watch started; lastRV is the newest
+	// resourceVersion seen (list or event), where the next watch starts.
+	fromRV, lastRV uint64
+
+	backoff backoff
+	resyncT resyncTimer
+	stats   Stats
+}
+
+// New returns an unstarted informer of kind for the objects opts selects,
+// listing and watching through t as cfg.Actor. An unknown kind is
+// ErrUnknownKind; a bad selector, or a node name for a kind other than
+// Pod, is ErrInvalidOptions.
+func New(k *kernel.Kernel, t client.Transport, cfg Config, kind api.Kind, opts Options) (*Informer, error) {
+	if _, ok := api.Lookup(kind); !ok {
+		return nil, fmt.Errorf("%w %q", ErrUnknownKind, kind)
+	}
+	inf := &Informer{k: k, t: t, actor: cfg.Actor, kind: kind, opts: opts, cache: newCache()}
+	inf.timed, _ = t.(client.TimeoutTransport)
+	if opts.LabelSelector != "" {
+		sel, err := api.ParseSelector(opts.LabelSelector)
+		if err != nil {
+			return nil, fmt.Errorf("%w: label selector %q: %w", ErrInvalidOptions, opts.LabelSelector, err)
+		}
+		inf.sel = &sel
+	}
+	if opts.NodeName != "" && kind != api.KindPod {
+		return nil, fmt.Errorf("%w: node name %q given for kind %s, only pods have one", ErrInvalidOptions, opts.NodeName, kind)
+	}
+	name := cfg.Name
+	if name == "" {
+		name = cfg.Actor
+	}
+	inf.name = name + "/informer/" + string(kind) + opts.String()
+	inf.rng = k.Rand("informer/" + name + "/" + string(kind) + opts.String())
+	if cfg.Resync > 0 {
+		inf.resync = max(cfg.Resync, MinResync)
+	}
+	inf.resyncT.inf = inf
+	return inf, nil
+}
+
+// Name returns the informer's name, "<config name>/informer/<Kind><options>";
+// its reflector process has this name.
+func (inf *Informer) Name() string { return inf.name }
+
+// Kind returns the kind the informer caches.
+func (inf *Informer) Kind() api.Kind { return inf.kind }
+
+// Options returns the informer's selection.
+func (inf *Informer) Options() Options { return inf.opts }
+
+// Lister returns a reader of the informer's cache.
+func (inf *Informer) Lister() Lister { return Lister{inf: inf} }
+
+// Stats returns the reflector's counters.
+func (inf *Informer) Stats() Stats { return inf.stats }
+
+// HasSynced reports whether the first list has been applied to the cache.
+func (inf *Informer) HasSynced() bool { return inf.synced }
+
+// LastResourceVersion returns the newest resourceVersion the informer has
+// seen, from a list or a watch event.
+func (inf *Informer) LastResourceVersion() uint64 { return inf.lastRV }
+
+// WaitForSync blocks p until the informer has synced and reports true, or
+// reports false at once if the informer is stopped (or is stopped while p
+// waits).
+func (inf *Informer) WaitForSync(p *kernel.Process) bool {
+	for !inf.synced && !inf.stopped {
+		inf.syncWait.Wait(p)
+	}
+	return inf.synced && !inf.stopped
+}
+
+// AddEventHandler registers h. If the cache already holds objects, h is
+// told of each of them with OnAdd, in namespace/name order, as client-go
+// does for a handler added to a running informer.
+func (inf *Informer) AddEventHandler(h Handler) {
+	inf.handlers = append(inf.handlers, h)
+	for _, o := range inf.cache.list(nil, "", nil) {
+		h.OnAdd(o)
+	}
+}
+
+// Start spawns the reflector process (and arms the resync timer). Starting
+// a started or stopped informer does nothing.
+func (inf *Informer) Start() {
+	if inf.started || inf.stopped {
+		return
+	}
+	inf.started = true
+	inf.proc = inf.k.Spawn(inf.name, inf.run)
+	inf.resyncT.arm()
+}
+
+// Stop crashes the informer: its reflector is killed, its watch stopped,
+// its cache and handlers dropped. Processes waiting for it to sync are
+// released (WaitForSync reports false). A stopped informer cannot be
+// started again; build a new one, as a restarted process would.
+func (inf *Informer) Stop() {
+	if inf.stopped {
+		return
+	}
+	inf.stopped = true
+	inf.resyncT.disarm()
+	if inf.proc != nil {
+		inf.proc.Kill()
+	}
+	inf.endWatch()
+	inf.cache = newCache()
+	inf.handlers = nil
+	inf.syncWait.WakeAll()
+}
+
+// run is the reflector: list, then watch until the watch ends, then
+// decide whether to relist, back off or watch again.
+func (inf *Informer) run(p *kernel.Process) {
+	defer inf.endWatch()
+	needList := true
+	for {
+		if needList {
+			if !inf.list(p) {
+				p.Sleep(inf.backoff.next(inf.k.Now(), inf.rng))
+				continue
+			}
+			needList = false
+		}
+		switch inf.watch(p) {
+		case relist:
+			needList = true
+		case backOff:
+			p.Sleep(inf.backoff.next(inf.k.Now(), inf.rng))
+		case backOffRelist:
+			p.Sleep(inf.backoff.next(inf.k.Now(), inf.rng))
+			needList = true
+		}
+	}
+}
+
+// request returns a list or watch request for the informer's selection.
+func (inf *Informer) request(verb apiserver.Verb) *apiserver.Request {
+	req := &apiserver.Request{Verb: verb, Kind: inf.kind, Namespace: inf.opts.Namespace, Actor: inf.actor}
+	req.ListOptions.NodeName = inf.opts.NodeName
+	req.ListOptions.Labels = inf.sel
+	return req
+}
+
+// list lists the selection and replaces the cache; false if the list
+// failed.
+func (inf *Informer) list(p *kernel.Process) bool {
+	req := inf.request(apiserver.List)
+	var resp *apiserver.Response
+	if inf.timed != nil {
+		resp = inf.timed.DoTimeout(p, req, ListTimeout)
+	} else {
+		resp = inf.t.Do(p, req)
+	}
+	if resp.Err != nil {
+		inf.stats.ListErrors++
+		return false
+	}
+	inf.stats.Lists++
+	inf.replace(resp.Items, resp.ResourceVersion)
+	return true
+}
+
+func keyOf(o api.Object) api.Key { return o.GetObjectMeta().Key() }
+
+func compareKeys(a, b api.Key) int {
+	return cmp.Or(strings.Compare(a.Namespace, b.Namespace), strings.Compare(a.Name, b.Name))
+}
+
+// replace makes the cache hold exactly items, telling the handlers what
+// changed in namespace/name order: OnAdd for new objects, OnUpdate for
+// objects still present (changed or not, as client-go's Replace does),
+// OnDelete for objects gone.
+func (inf *Informer) replace(items []api.Object, rv uint64) {
+	byKey := func(a, b api.Object) int { return compareKeys(keyOf(a), keyOf(b)) }
+	if !slices.IsSortedFunc(items, byKey) {
+		items = slices.Clone(items)
+		slices.SortStableFunc(items, byKey)
+	}
+	old := inf.cache.list(nil, "", nil)
+	for len(old) > 0 || len(items) > 0 {
+		var c int
+		switch {
+		case len(old) == 0:
+			c = 1
+		case len(items) == 0:
+			c = -1
+		default:
+			c = byKey(old[0], items[0])
+		}
+		switch {
+		case c < 0:
+			o := old[0]
+			old = old[1:]
+			inf.cache.del(keyOf(o))
+			inf.fireDelete(o)
+		case c == 0:
+			o, n := old[0], items[0]
+			old, items = old[1:], items[1:]
+			inf.cache.put(keyOf(n), n)
+			inf.fireUpdate(o, n)
+		default:
+			n := items[0]
+			items = items[1:]
+			if prev, ok := inf.cache.put(keyOf(n), n); ok {
+				// A duplicate key in the list: the later entry wins.
+				inf.fireUpdate(prev, n)
+			} else {
+				inf.fireAdd(n)
+			}
+		}
+	}
+	inf.lastRV = rv
+	if !inf.synced {
+		inf.synced = true
+		inf.syncWait.WakeAll()
+	}
+}
+
+// outcome is what the reflector does after a watch.
+type outcome uint8
+
+const (
+	watchAgain    outcome = iota // from the last resourceVersion, at once
+	relist                       // the resourceVersion expired
+	backOff                      // the watch broke or the server was unreachable
+	backOffRelist                // the server refused the watch for good
+)
+
+// watch opens a watch from the last resourceVersion and blocks p until it
+// ends: closed by the server or the stream, or by the informer's own
+// timeout.
+func (inf *Informer) watch(p *kernel.Process) outcome {
+	inf.gen++
+	inf.closed, inf.closeErr = false, nil
+	inf.fromRV = inf.lastRV
+	req := inf.request(apiserver.Watch)
+	req.ResourceVersion = inf.lastRV
+	s, err := inf.t.Watch(p, req, &watcher{inf: inf, gen: inf.gen})
+	if err != nil {
+		inf.gen++ // nothing of this watch may reach the cache any more
+		if errors.Is(err, apierr.ErrExpired) {
+			inf.stats.Relists++
+			return relist
+		}
+		inf.stats.WatchErrors++
+		if errors.Is(err, apierr.ErrTimeout) || errors.Is(err, apierr.ErrServiceUnavailable) {
+			return backOff
+		}
+		// Refused for another reason (forbidden, bad request): watching
+		// from the same resourceVersion again will not help; start over
+		// with a list, as client-go's ListAndWatch does.
+		return backOffRelist
+	}
+	inf.stats.Watches++
+	inf.stream = s
+	opened, events := inf.k.Now(), inf.stats.Events
+	deadline := inf.k.Now().Add(MinWatchTimeout + time.Duration(inf.rng.Float64()*float64(MinWatchTimeout)))
+	for !inf.closed {
+		left := deadline.Sub(inf.k.Now())
+		if left <= 0 {
+			break
+		}
+		inf.waiting = true
+		woken := p.ParkFor(left)
+		inf.waiting = false
+		if !woken {
+			break
+		}
+	}
+	if !inf.closed {
+		inf.stats.Timeouts++
+		inf.endWatch()
+		return watchAgain
+	}
+	inf.stream = nil
+	inf.gen++ // the ended watch may say nothing more
+	switch err := inf.closeErr; {
+	case err == nil && (inf.k.Now().Sub(opened) >= time.Second || inf.stats.Events > events):
+		return watchAgain
+	case err == nil:
+		// client-go's "very short watch": a watch closed within a second
+		// with no event is treated as broken, so a server that keeps
+		// closing watches cannot spin the reflector at one instant.
+		inf.stats.Breaks++
+		return backOff
+	case errors.Is(err, apierr.ErrExpired):
+		inf.stats.Relists++
+		return relist
+	default:
+		inf.stats.Breaks++
+		return backOff
+	}
+}
+
+// endWatch stops the current watch, if any, ignoring its last callbacks.
+func (inf *Informer) endWatch() {
+	inf.gen++
+	if s := inf.stream; s != nil {
+		inf.stream = nil
+		s.Stop()
+	}
+}
+
+// watcher receives one watch's callbacks.
+type watcher struct {
+	inf *Informer
+	gen uint64
+}
+
+func (w *watcher) live() bool { return !w.inf.stopped && w.gen == w.inf.gen }
+
+// Event applies a watch event to the cache and fires the handlers.
+func (w *watcher) Event(e store.Event) {
+	if !w.live() {
+		return
+	}
+	w.inf.apply(e)
+}
+
+// Closed records why the watch ended and wakes the reflector.
+func (w *watcher) Closed(err error) {
+	if !w.live() || w.inf.closed {
+		return
+	}
+	w.inf.closed, w.inf.closeErr = true, err
+	if w.inf.waiting {
+		w.inf.proc.Wake()
+	}
+}
+
+func (inf *Informer) apply(e store.Event) {
+	if inf.fromRV > 0 && e.ResourceVersion <= inf.lastRV {
+		inf.stats.Stale++
+		return
+	}
+	inf.lastRV = max(inf.lastRV, e.ResourceVersion)
+	inf.stats.Events++
+	o := e.Object
+	key := keyOf(o)
+	switch e.Type {
+	case store.Added, store.Modified:
+		if old, ok := inf.cache.put(key, o); ok {
+			inf.fireUpdate(old, o)
+		} else {
+			inf.fireAdd(o)
+		}
+	case store.Deleted:
+		if _, ok := inf.cache.del(key); ok {
+			inf.fireDelete(o)
+		}
+	}
+}
+
+func (inf *Informer) fireAdd(o api.Object) {
+	for _, h := range inf.handlers {
+		h.OnAdd(o)
+	}
+}
+
+func (inf *Informer) fireUpdate(old, o api.Object) {
+	for _, h := range inf.handlers {
+		h.OnUpdate(old, o)
+	}
+}
+
+func (inf *Informer) fireDelete(o api.Object) {
+	for _, h := range inf.handlers {
+		h.OnDelete(o)
+	}
+}
+
+// resyncTimer replays the cache every resync period; it is a kernel event
+// handler, so a resync needs no process and cannot be delayed by a
+// reflector blocked in a list.
+type resyncTimer struct {
+	inf   *Informer
+	token uint64
+}
+
+func (r *resyncTimer) arm() {
+	if r.inf.resync > 0 {
+		r.inf.k.After(r.inf.resync, r, r.token)
+	}
+}
+
+func (r *resyncTimer) disarm() { r.token++ }
+
+// Fire replays every cached object as OnUpdate(o, o), in namespace/name
+// order, once the informer has synced, and re-arms. It implements
+// kernel.Handler; a disarmed timer's event carries an old token.
+func (r *resyncTimer) Fire(_ *kernel.Kernel, token uint64) {
+	if token != r.token {
+		return
+	}
+	inf := r.inf
+	if inf.synced {
+		inf.stats.Resyncs++
+		for _, o := range inf.cache.list(nil, "", nil) {
+			inf.fireUpdate(o, o)
+		}
+	}
+	r.arm()
+}
+
+// backoff is client-go's reflector back-off manager: 800ms doubling to a
+// 30s cap, each pause jittered by up to 100%, reset after 2 minutes
+// without a pause.
+type backoff struct {
+	cur  time.Duration
+	last kernel.Time
+	used bool
+}
+
+// next returns the pause to take now and doubles the following one.
+func (b *backoff) next(now kernel.Time, rng *rand.Rand) time.Duration {
+	if !b.used || now.Sub(b.last) > BackoffReset {
+		b.cur = InitialBackoff
+	}
+	b.used = true
+	b.last = now
+	d := b.cur
+	b.cur = min(2*b.cur, MaxBackoff)
+	return d + time.Duration(rng.Float64()*float64(d))
+}

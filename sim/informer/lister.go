@@ -1,0 +1,55 @@
+package informer
+
+import "github.com/clustersim/clustersim/sim/api"
+
+// Lister reads an informer's cache. The objects it returns are shared with
+// the cache, the store and other informers: never mutate them; deep-copy
+// (DeepCopyObject) before changing anything.
+type Lister struct {
+	inf *Informer
+}
+
+// Get returns the cached object with key.
+func (l Lister) Get(key api.Key) (api.Object, bool) { return l.inf.cache.get(key) }
+
+// List returns the cached objects of namespace ("" for every namespace)
+// whose labels sel matches, sorted by namespace and name. Pass
+// api.Everything() for all objects: the zero Selector matches nothing.
+func (l Lister) List(sel api.Selector, namespace string) []api.Object {
+	if sel.Empty() {
+		return l.inf.cache.list(nil, namespace, nil)
+	}
+	return l.inf.cache.list(nil, namespace, func(o api.Object) bool {
+		return sel.Matches(o.GetObjectMeta().Labels)
+	})
+}
+
+// Len returns the number of cached objects.
+func (l Lister) Len() int { return l.inf.cache.n }
+
+// GetAs returns the cached object with key as T, or false when it is
+// absent or of another type:
+//
+//	d, ok := informer.GetAs[*api.Deployment](lister, key)
+func GetAs[T api.Object](l Lister, key api.Key) (T, bool) {
+	o, ok := l.Get(key)
+	if !ok {
+		var zero T
+		return zero, false
+	}
+	t, ok := o.(T)
+	return t, ok
+}
+
+// ListAs is List with the objects typed as T; objects of another type are
+// skipped.
+func ListAs[T api.Object](l Lister, sel api.Selector, namespace string) []T {
+	objs := l.List(sel, namespace)
+	out := make([]T, 0, len(objs))
+	for _, o := range objs {
+		if t, ok := o.(T); ok {
+			out = append(out, t)
+		}
+	}
+	return out
+}
