@@ -85,12 +85,15 @@ func (n *Network) Watch(p *kernel.Process, req *apiserver.Request, h WatchHandle
 		}
 		return nil, r.Err
 	}
-	if a.done {
-		// The stream broke (or the server closed it) before the reply came:
-		// Closed has been reported already.
-		return a, nil
+	switch {
+	case a.stream == nil:
+		a.stream = r.Stream
+	case a.stream != r.Stream && r.Stream != nil:
+		// Events of a duplicate's stream came first: keep that one.
+		r.Stream.Stop()
 	}
-	a.stream = r.Stream
+	// If the stream broke (or the server closed it) before the reply
+	// came, Closed has been reported already.
 	return a, nil
 }
 
@@ -110,12 +113,14 @@ func (w *netWatch) abandon() {
 	}
 }
 
-// Receive delivers one stream message to the handler.
+// Receive delivers one stream message to the handler. A duplicated watch
+// request makes the server open a second stream to the same receiver: only
+// the first stream seen is the watch's, any other is stopped unread.
 func (w *netWatch) Receive(m *netsim.Message) {
 	if w.stream == nil {
 		w.stream = m.Stream
 	}
-	if w.dead || w.done {
+	if w.dead || w.done || m.Stream != w.stream {
 		m.Stream.Stop()
 		return
 	}
@@ -124,10 +129,14 @@ func (w *netWatch) Receive(m *netsim.Message) {
 	}
 }
 
-// Closed reports the end of the stream to the handler, once.
-func (w *netWatch) Closed(_ *netsim.Stream, err error) {
-	if w.done {
+// Closed reports the end of the watch's stream to the handler, once; the
+// end of a duplicate's stream is not the watch's.
+func (w *netWatch) Closed(s *netsim.Stream, err error) {
+	if w.done || (w.stream != nil && s != w.stream) {
 		return
+	}
+	if w.stream == nil {
+		w.stream = s
 	}
 	w.done = true
 	if err != nil {

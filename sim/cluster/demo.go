@@ -34,17 +34,18 @@ type DemoConfig struct {
 	Link netsim.LinkConfig
 }
 
-// DemoLink is the demo's default network: 1-5 ms latency, 5% drop (a
-// dropped watch message breaks the stream, and the informer re-watches),
-// 3% duplicate, 5% reordered by 20 ms. Watch events are not silently lost
-// here: a level-triggered controller recovers from that only at its next
-// relist, which is a lesson of its own.
+// DemoLink is the demo's default network: 1-5 ms latency; 5% of requests
+// and replies dropped, 3% duplicated, 5% reordered by 20 ms; 1% of watch
+// messages break their stream (the informer watches again). Watch events
+// are not silently lost here: a level-triggered controller recovers from
+// that only at its next relist, which is a lesson of its own.
 var DemoLink = netsim.LinkConfig{
 	Latency:      netsim.Latency{Base: time.Millisecond, Jitter: 4 * time.Millisecond},
 	Drop:         0.05,
 	Duplicate:    0.03,
 	Reorder:      0.05,
 	ReorderDelay: 20 * time.Millisecond,
+	StreamBreak:  0.01,
 }
 
 // DemoResult is what the demo measured.
