@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"time"
 
 	"github.com/clustersim/clustersim/sim/api"
@@ -308,4 +309,12 @@ func (m *Manager) WaitForCacheSync() bool {
 		panic(fmt.Sprintf("controller invariant in-process: manager %s: WaitForCacheSync called outside a kernel process", m.name))
 	}
 	return run.factory.WaitForSync(p)
+}
+
+// Rand returns the random stream named "<manager>/<name>", derived from
+// the run's seed: the only source of randomness a controller may use (a
+// scheduler breaking ties, a syncer's jitter). The stream continues across
+// a crash and restart, as the world's randomness would.
+func (m *Manager) Rand(name string) *rand.Rand {
+	return m.k.Rand(m.name + "/" + name)
 }
