@@ -41,7 +41,10 @@ bench: ## every benchmark once, with allocations (figures go to docs/PERFORMANCE
 
 fuzz: ## each fuzz target for FUZZTIME (default 10s)
 	$(GO) test -run=NONE -fuzz='^FuzzQueue$$' -fuzztime=$(FUZZTIME) ./sim/kernel/
+	$(GO) test -run=NONE -fuzz='^FuzzParseQuantity$$' -fuzztime=$(FUZZTIME) ./sim/api/
+	$(GO) test -run=NONE -fuzz='^FuzzParseSelector$$' -fuzztime=$(FUZZTIME) ./sim/api/
 	$(GO) test -run=NONE -fuzz='^FuzzDecode$$' -fuzztime=$(FUZZTIME) ./sim/manifest/
+	$(GO) test -run=NONE -fuzz='^FuzzNode$$' -fuzztime=$(FUZZTIME) ./sim/manifest/
 
 update: ## regenerate golden files (read the diff before committing)
 	$(GO) test -count=1 $(PKGS) -update

@@ -245,7 +245,9 @@ func (t *Time) UnmarshalJSON(b []byte) error {
 	if err != nil {
 		return err
 	}
-	t.Time = pt.UTC()
+	// Time has second precision on the wire; dropping a fraction here makes
+	// decode and encode inverse to each other.
+	t.Time = pt.UTC().Truncate(time.Second)
 	return nil
 }
 

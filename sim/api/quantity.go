@@ -58,7 +58,9 @@ func ParseQuantity(s string) (Quantity, error) {
 		return Quantity{}, ErrQuantityFormat
 	}
 	if s == "0" {
-		return Quantity{format: DecimalSI, s: s}, nil
+		// The zero value: so that a quantity given as 0 and one left null
+		// are the same value, and both print as "0".
+		return Quantity{}, nil
 	}
 	positive, num, denom, suffix, err := splitQuantity(s)
 	if err != nil {
@@ -254,7 +256,12 @@ func sign(v int64) int64 {
 func (q Quantity) AsApproximateFloat64() float64 { return float64(q.milli) / 1000 }
 
 // Format returns the suffix family q prints with.
-func (q Quantity) Format() Format { return q.format }
+func (q Quantity) Format() Format {
+	if q.format == "" {
+		return DecimalSI // the zero value is a decimal 0
+	}
+	return q.format
+}
 
 // IsZero reports whether q is 0.
 func (q Quantity) IsZero() bool { return q.milli == 0 }

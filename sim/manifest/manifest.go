@@ -1,0 +1,154 @@
+package manifest
+
+import (
+	"os"
+	"reflect"
+
+	"github.com/clustersim/clustersim/sim/api"
+	"gopkg.in/yaml.v3"
+)
+
+// Decode loads every object of a YAML stream: one or more documents, block
+// or flow style, separated by `---`; empty and comment-only documents are
+// skipped. Each document's apiVersion and kind select the Go type through
+// api.New, then the whole document is decoded strictly into it. A
+// `kind: List` (apiVersion v1) document contributes its items, in order.
+// file names the input in errors; every failure in the input is an *Error
+// for the first offending node in document order. (yaml.v3 reads a little
+// past the end of a document, so a syntax error on the first line of the
+// next document is found before the current document is decoded.)
+func Decode(file string, data []byte) ([]api.Object, error) {
+	var objs []api.Object
+	err := documents(file, data, func(root *yaml.Node) error {
+		// One decoder per document: its alias budget and anchor stack
+		// cover List items too, which may be aliases of each other.
+		d := &decoder{file: file}
+		var err error
+		objs, err = d.object(root, objs)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return objs, nil
+}
+
+// DecodeFile reads the file at path and decodes it with Decode; errors name
+// the path as given.
+func DecodeFile(path string) ([]api.Object, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Decode(path, data)
+}
+
+// list is the v1 List wrapper `kubectl get -o yaml` prints around several
+// objects. Its items stay YAML nodes until their own kinds are known.
+type list struct {
+	APIVersion string     `json:"apiVersion"`
+	Kind       string     `json:"kind"`
+	Metadata   listMeta   `json:"metadata"`
+	Items      *yaml.Node `json:"items"`
+}
+
+// listMeta is metav1.ListMeta, accepted and ignored.
+type listMeta struct {
+	ResourceVersion    string `json:"resourceVersion,omitempty"`
+	Continue           string `json:"continue,omitempty"`
+	RemainingItemCount *int64 `json:"remainingItemCount,omitempty"`
+	SelfLink           string `json:"selfLink,omitempty"`
+}
+
+// object decodes one document (or List item), at the decoder's current
+// field path, and appends the result to objs.
+func (d *decoder) object(root *yaml.Node, objs []api.Object) ([]api.Object, error) {
+	n, token, err := d.enter(root)
+	if err != nil {
+		return objs, err
+	}
+	defer d.leave(token)
+	if n.Kind != yaml.MappingNode {
+		return objs, d.typeError(n, "a mapping")
+	}
+	ps, err := d.pairs(n, "field")
+	if err != nil {
+		return objs, err
+	}
+	apiVersion, err := d.typeField(n, ps, "apiVersion")
+	if err != nil {
+		return objs, err
+	}
+	kind, err := d.typeField(n, ps, "kind")
+	if err != nil {
+		return objs, err
+	}
+	if apiVersion.Value == "v1" && kind.Value == "List" {
+		return d.list(n, objs)
+	}
+	obj, err := api.New(apiVersion.Value, kind.Value)
+	d.push(seg{name: "kind"})
+	switch v := reflect.ValueOf(obj); {
+	case err != nil:
+		return objs, d.wrap(kind, err)
+	case v.Kind() != reflect.Pointer || v.IsNil():
+		return objs, d.errorf(kind, "api.New(%q, %q) returned %T, not a non-nil pointer", apiVersion.Value, kind.Value, obj)
+	}
+	d.pop()
+	if err := d.resolved(n, reflect.ValueOf(obj).Elem()); err != nil {
+		return objs, err
+	}
+	return append(objs, obj), nil
+}
+
+// list decodes a v1 List document n and appends its items to objs.
+func (d *decoder) list(n *yaml.Node, objs []api.Object) ([]api.Object, error) {
+	var l list
+	if err := d.resolved(n, reflect.ValueOf(&l).Elem()); err != nil {
+		return objs, err
+	}
+	if l.Items == nil {
+		return objs, nil
+	}
+	d.push(seg{name: "items"})
+	defer d.pop()
+	if l.Items.Kind != yaml.SequenceNode {
+		return objs, d.typeError(l.Items, "a sequence")
+	}
+	for i, item := range l.Items.Content {
+		d.push(seg{index: i, kind: segIndex})
+		var err error
+		objs, err = d.object(item, objs)
+		d.pop()
+		if err != nil {
+			return objs, err
+		}
+	}
+	return objs, nil
+}
+
+// typeField returns the string value node of the required top-level key
+// name (apiVersion or kind) among the entries ps of mapping n (so it may come
+// through a merge key), or an error at the document if it is missing or
+// empty.
+func (d *decoder) typeField(n *yaml.Node, ps []pair, name string) (*yaml.Node, error) {
+	d.push(seg{name: name})
+	defer d.pop()
+	for _, p := range ps {
+		if p.name != name {
+			continue
+		}
+		v := p.val
+		if v.Kind == yaml.AliasNode && v.Alias != nil {
+			v = v.Alias
+		}
+		if isNull(v) || v.Kind == yaml.ScalarNode && v.Value == "" {
+			break
+		}
+		if _, err := d.str(v); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+	return nil, d.errorf(n, "missing required field %q", name)
+}
