@@ -86,7 +86,6 @@ func check(t *testing.T, err error) {
 	}
 }
 
-
 // valueOf returns v as an interface for DeepEqual, reading unexported
 // fields through their string form when reflection forbids Interface.
 func valueOf(v reflect.Value) any {
