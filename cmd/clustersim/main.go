@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/clustersim/clustersim/report"
+	"github.com/clustersim/clustersim/sim/apierr"
 	"github.com/clustersim/clustersim/sim/apiserver"
 	"github.com/clustersim/clustersim/sim/cluster"
 	"github.com/clustersim/clustersim/sim/manifest"
@@ -132,7 +133,7 @@ func validate(args []string, stdout, stderr io.Writer) int {
 	}
 	code := exitOK
 	for _, path := range fs.Args() {
-		objs, err := manifest.DecodeFile(path)
+		objs, err := manifest.DecodeFileLocated(path)
 		if err != nil {
 			fmt.Fprintln(stderr, err)
 			code = exitBadInput
@@ -140,10 +141,19 @@ func validate(args []string, stdout, stderr io.Writer) int {
 		}
 		bad := false
 		for _, o := range objs {
-			if err := apiserver.Validate(o, nil); err != nil {
-				fmt.Fprintf(stderr, "%s: %v\n", path, err)
-				bad = true
+			err := apiserver.Validate(o.Object, nil)
+			if err == nil {
+				continue
 			}
+			bad = true
+			var se *apierr.StatusError
+			if errors.As(err, &se) && len(se.Causes) > 0 {
+				// Point at the first offending field in the source.
+				line, col := o.Position(se.Causes[0].Field)
+				fmt.Fprintf(stderr, "%s:%d:%d: %s: %v\n", path, line, col, se.Causes[0].Field, err)
+				continue
+			}
+			fmt.Fprintf(stderr, "%s: %v\n", path, err)
 		}
 		if bad {
 			code = exitBadInput

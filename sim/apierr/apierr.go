@@ -38,6 +38,8 @@ type StatusError struct {
 	Code    int
 	Reason  Reason
 	Message string
+	// Causes are the field errors of an Invalid error, in order.
+	Causes []FieldError
 }
 
 // Error returns the message, as kubectl prints it after "Error from server".
@@ -159,7 +161,7 @@ func NewInvalid(kindGroup, name string, errs ...FieldError) *StatusError {
 		}
 		msg = fmt.Sprintf("%s %q is invalid: [%s]", kindGroup, name, strings.Join(parts, ", "))
 	}
-	return &StatusError{Code: 422, Reason: Invalid, Message: msg}
+	return &StatusError{Code: 422, Reason: Invalid, Message: msg, Causes: errs}
 }
 
 // NewTooOldResourceVersion: 410 Expired, `too old resource version: 5

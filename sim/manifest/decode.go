@@ -80,6 +80,9 @@ func DecodeNode(file string, node *yaml.Node, path string, out any) error {
 // decoder holds the state of one DecodeNode call (or one document).
 type decoder struct {
 	file string
+	// roots, when set, collects the mapping node of every object decoded,
+	// in order (DecodeLocated).
+	roots *[]*yaml.Node
 	// prefix is the caller's field path; segs lead from there to the node
 	// being decoded. The path is only rendered when an error needs it, so
 	// deep documents cost no string building.

@@ -103,7 +103,24 @@ func syntaxError(file string, data []byte, err error) *Error {
 		// because yaml.v3 tests the 0-based mark against 0.
 		e.Line = 1
 	}
+	if e.Column == 0 && e.Line > 0 && strings.HasPrefix(msg, "found character that cannot start any token") {
+		// Almost always a tab in the indentation: point at it.
+		e.Column = tabColumn(data, e.Line)
+	}
 	return e
+}
+
+// tabColumn returns the 1-based column of the first tab on a 1-based line
+// of data, or 0 if it has none.
+func tabColumn(data []byte, line int) int {
+	lines := bytes.SplitN(data, []byte("\n"), line+1)
+	if line > len(lines) {
+		return 0
+	}
+	if i := bytes.IndexByte(lines[line-1], '\t'); i >= 0 {
+		return 1 + len([]rune(string(lines[line-1][:i])))
+	}
+	return 0
 }
 
 func isParserProblem(msg string) bool {

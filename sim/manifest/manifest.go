@@ -98,6 +98,9 @@ func (d *decoder) object(root *yaml.Node, objs []api.Object) ([]api.Object, erro
 	if err := d.resolved(n, reflect.ValueOf(obj).Elem()); err != nil {
 		return objs, err
 	}
+	if d.roots != nil {
+		*d.roots = append(*d.roots, n)
+	}
 	return append(objs, obj), nil
 }
 

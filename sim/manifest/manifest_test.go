@@ -374,7 +374,7 @@ spec:
 	{
 		name: "tab indentation",
 		src:  "apiVersion: v1\nkind: Pod\nmetadata:\n\tname: x\n",
-		want: `bad.yaml:4: found character that cannot start any token`,
+		want: `bad.yaml:4:1: found character that cannot start any token`,
 	},
 	{
 		name: "document is a sequence",

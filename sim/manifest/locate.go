@@ -1,0 +1,112 @@
+package manifest
+
+import (
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/clustersim/clustersim/sim/api"
+	"gopkg.in/yaml.v3"
+)
+
+// Located is a decoded object with the YAML it came from, so that errors
+// found later (by validation, say) can point at a line and column.
+type Located struct {
+	Object api.Object
+	// File is the name given to DecodeLocated.
+	File string
+	root *yaml.Node
+}
+
+// DecodeLocated is Decode, keeping each object's source document.
+func DecodeLocated(file string, data []byte) ([]Located, error) {
+	var objs []api.Object
+	var roots []*yaml.Node
+	err := documents(file, data, func(root *yaml.Node) error {
+		d := &decoder{file: file, roots: &roots}
+		var err error
+		objs, err = d.object(root, objs)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Located, len(objs))
+	for i, o := range objs {
+		out[i] = Located{Object: o, File: file, root: roots[i]}
+	}
+	return out, nil
+}
+
+// DecodeFileLocated reads the file at path and decodes it with
+// DecodeLocated.
+func DecodeFileLocated(path string) ([]Located, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return DecodeLocated(path, data)
+}
+
+// Position returns the line and column of the deepest node on a field path
+// such as "spec.template.spec.containers[0].image" that exists in the
+// source; a path that leaves the source early gives the position of the
+// last node it reached (the object itself at worst).
+func (l Located) Position(path string) (line, col int) {
+	n := l.root
+	if n == nil {
+		return 0, 0
+	}
+	line, col = n.Line, n.Column
+	for _, seg := range splitPath(path) {
+		for n.Kind == yaml.AliasNode && n.Alias != nil {
+			n = n.Alias
+		}
+		var next *yaml.Node
+		switch n.Kind {
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if n.Content[i].Value == seg {
+					next = n.Content[i+1]
+					line, col = n.Content[i].Line, n.Content[i].Column
+					break
+				}
+			}
+		case yaml.SequenceNode:
+			if i, err := strconv.Atoi(seg); err == nil && i >= 0 && i < len(n.Content) {
+				next = n.Content[i]
+				line, col = next.Line, next.Column
+			}
+		}
+		if next == nil {
+			return line, col
+		}
+		n = next
+	}
+	return line, col
+}
+
+// splitPath splits "a.b[0].c[key]" into a, b, 0, c, key.
+func splitPath(path string) []string {
+	var out []string
+	for _, part := range strings.Split(path, ".") {
+		for part != "" {
+			i := strings.IndexByte(part, '[')
+			if i < 0 {
+				out = append(out, part)
+				break
+			}
+			if i > 0 {
+				out = append(out, part[:i])
+			}
+			j := strings.IndexByte(part[i:], ']')
+			if j < 0 {
+				out = append(out, part[i+1:])
+				break
+			}
+			out = append(out, part[i+1:i+j])
+			part = part[i+j+1:]
+		}
+	}
+	return out
+}
