@@ -50,10 +50,12 @@ type Server struct {
 }
 
 // New returns a server over st with the default rule table and the
-// NamespaceLifecycle admission plugin.
+// admission plugins Kubernetes enables by default that clustersim models:
+// NamespaceLifecycle and ResourceQuota.
 func New(k *kernel.Kernel, st *store.Store) *Server {
 	s := &Server{k: k, store: st, authz: NewAuthorizer(DefaultRules()), stats: map[statKey]uint64{}}
 	s.AddValidating(NamespaceLifecycle{})
+	s.AddValidating(ResourceQuota{})
 	return s
 }
 
@@ -210,6 +212,10 @@ func (s *Server) handle(req *Request) *Response {
 		}
 		obj := req.Object
 		api.SetDefaults(obj)
+		if err := s.store.AssignName(obj); err != nil {
+			return &Response{Err: err}
+		}
+		req.Name = obj.GetObjectMeta().Name
 		if err := s.admit(&Attributes{Verb: Create, Kind: req.Kind, Actor: req.Actor, Object: obj, Store: s.store}); err != nil {
 			return &Response{Err: err}
 		}

@@ -238,6 +238,36 @@ func nodeNameOf(o api.Object) string {
 	return ""
 }
 
+// AssignName gives an object with generateName and no name its generated
+// name now, as the API server does before admission (so admission and its
+// messages see the final name). Create does the same for objects that
+// still have none.
+func (s *Store) AssignName(obj api.Object) error {
+	t, err := s.table(api.KindOf(obj))
+	if err != nil {
+		return err
+	}
+	return s.assignName(t, obj.GetObjectMeta())
+}
+
+func (s *Store) assignName(t *table, m *api.ObjectMeta) error {
+	if m.Name != "" {
+		return nil
+	}
+	if m.GenerateName == "" {
+		return apierr.NewInvalid(kindGroup(t.info), "", apierr.FieldError{Field: "metadata.name", Type: "Required value", Detail: "name or generateName is required"})
+	}
+	// Retry a few times on a collision, as the API server does since
+	// generated names became retried.
+	for range 8 {
+		m.Name = s.generateName(m.GenerateName)
+		if _, taken := t.objs[m.Key()]; !taken {
+			break
+		}
+	}
+	return nil
+}
+
 // nameAlphabet is apimachinery's alphanums for generated names: no vowels
 // (no accidental words) and no confusable characters.
 const nameAlphabet = "bcdfghjklmnpqrstvwxz2456789"
@@ -279,18 +309,8 @@ func (s *Store) Create(op Op, obj api.Object) (api.Object, error) {
 	if m.ResourceVersion != "" {
 		return nil, apierr.NewBadRequest("resourceVersion should not be set on objects to be created")
 	}
-	if m.Name == "" {
-		if m.GenerateName == "" {
-			return nil, apierr.NewInvalid(kindGroup(t.info), "", apierr.FieldError{Field: "metadata.name", Type: "Required value", Detail: "name or generateName is required"})
-		}
-		// Retry a few times on a collision, as the apiserver does since
-		// generated names became retried.
-		for range 8 {
-			m.Name = s.generateName(m.GenerateName)
-			if _, taken := t.objs[m.Key()]; !taken {
-				break
-			}
-		}
+	if err := s.assignName(t, m); err != nil {
+		return nil, err
 	}
 	if _, exists := t.objs[m.Key()]; exists {
 		return nil, apierr.NewAlreadyExists(gr, m.Name)

@@ -1,0 +1,141 @@
+// Package resourcequota is kube-controller-manager's resource quota
+// controller (k/k pkg/controller/resourcequota): it keeps every
+// ResourceQuota's status current, status.hard copied from spec.hard and
+// status.used recalculated from the objects in the quota's namespace. The
+// ResourceQuota admission plugin charges new objects against status.used;
+// this controller is what gives usage back when objects go away, at once
+// when a pod is deleted or finishes ("replenishment") and for everything at
+// each full resync (every 5 minutes by default).
+//
+// Imports: api, apierr and the controller runtime only.
+package resourcequota
+
+import (
+	"context"
+	"time"
+
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/client"
+	"github.com/clustersim/clustersim/sim/controller"
+	"github.com/clustersim/clustersim/sim/informer"
+)
+
+// Actor is the identity Kubernetes runs this controller as.
+const Actor = "system:serviceaccount:kube-system:resourcequota-controller"
+
+// DefaultResyncPeriod is kube-controller-manager's
+// --resource-quota-sync-period.
+const DefaultResyncPeriod = 5 * time.Minute
+
+// Counted lists the kinds whose objects quotas count (besides pods, whose
+// compute resources count too).
+var Counted = []api.Kind{api.KindPod, api.KindService, api.KindConfigMap, api.KindDeployment, api.KindReplicaSet, api.KindResourceQuota}
+
+// Options configure the controller.
+type Options struct {
+	// Workers is the number of workers (--concurrent-resource-quota-syncs,
+	// default 5).
+	Workers int
+	// ResyncPeriod is how often every quota is recalculated; 0 means
+	// DefaultResyncPeriod.
+	ResyncPeriod time.Duration
+}
+
+// Reconciler recalculates one quota per request.
+type Reconciler struct {
+	Client  client.Client
+	Quotas  informer.Lister
+	Objects map[api.Kind]informer.Lister
+	Resync  time.Duration
+}
+
+// Setup registers the controller with a manager.
+func Setup(m *controller.Manager, opts Options) error {
+	if opts.Workers <= 0 {
+		opts.Workers = 5
+	}
+	if opts.ResyncPeriod <= 0 {
+		opts.ResyncPeriod = DefaultResyncPeriod
+	}
+	quotas, err := m.Informer(api.KindResourceQuota, informer.Options{})
+	if err != nil {
+		return err
+	}
+	r := &Reconciler{Client: m.Client(), Quotas: quotas.Lister(), Objects: map[api.Kind]informer.Lister{}, Resync: opts.ResyncPeriod}
+	c, err := m.NewController("resourcequota", controller.Options{Workers: opts.Workers}, r)
+	if err != nil {
+		return err
+	}
+	c.Watch(quotas, controller.EnqueueObject())
+	for _, kind := range Counted {
+		inf, err := m.Informer(kind, informer.Options{})
+		if err != nil {
+			return err
+		}
+		r.Objects[kind] = inf.Lister()
+		// A change to a counted object re-evaluates its namespace's quotas
+		// (replenishment); the lister tells which quotas there are.
+		c.Watch(inf, func(obj api.Object) []controller.Request {
+			ns := obj.GetObjectMeta().Namespace
+			var reqs []controller.Request
+			for _, q := range r.Quotas.List(api.Everything(), ns) {
+				reqs = append(reqs, controller.Request{Key: q.GetObjectMeta().Key()})
+			}
+			return reqs
+		})
+	}
+	return nil
+}
+
+// Reconcile recalculates a quota's status and writes it if it changed; it
+// asks to run again after the resync period.
+func (r *Reconciler) Reconcile(ctx context.Context, req controller.Request) (controller.Result, error) {
+	o, ok := r.Quotas.Get(req.Key)
+	if !ok {
+		return controller.Result{}, nil
+	}
+	q := o.(*api.ResourceQuota)
+	hard := q.Spec.Hard
+	used := api.ResourceList{}
+	for _, name := range hard.SortedNames() {
+		used[name] = api.MustParseQuantity("0")
+	}
+	for _, kind := range Counted {
+		for _, obj := range r.Objects[kind].List(api.Everything(), req.Namespace) {
+			if obj.GetObjectMeta().DeletionTimestamp != nil && kind != api.KindPod {
+				continue
+			}
+			u := api.QuotaUsage(obj)
+			for _, name := range hard.SortedNames() {
+				if v, ok := u[name]; ok {
+					sum := used[name]
+					sum.Add(v)
+					used[name] = sum
+				}
+			}
+		}
+	}
+	if equalLists(q.Status.Hard, hard) && equalLists(q.Status.Used, used) {
+		return controller.Result{RequeueAfter: r.Resync}, nil
+	}
+	upd := q.DeepCopyObject().(*api.ResourceQuota)
+	upd.Status.Hard = hard.DeepCopy()
+	upd.Status.Used = used
+	if _, err := r.Client.UpdateStatus(ctx, upd); err != nil {
+		return controller.Result{}, err
+	}
+	return controller.Result{RequeueAfter: r.Resync}, nil
+}
+
+func equalLists(a, b api.ResourceList) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for name, v := range a {
+		w, ok := b[name]
+		if !ok || v.Cmp(w) != 0 {
+			return false
+		}
+	}
+	return true
+}

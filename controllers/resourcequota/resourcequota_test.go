@@ -1,0 +1,74 @@
+package resourcequota_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/clustersim/clustersim/controllers/resourcequota"
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/apierr"
+	"github.com/clustersim/clustersim/sim/cluster"
+	"github.com/clustersim/clustersim/sim/controller"
+	"github.com/clustersim/clustersim/sim/kernel"
+	"github.com/clustersim/clustersim/sim/manifest"
+	"github.com/clustersim/clustersim/sim/netsim"
+)
+
+func TestQuotaStatusAndReplenishment(t *testing.T) {
+	c, err := cluster.New(cluster.Config{Seed: 1, Link: netsim.LinkConfig{Latency: netsim.Latency{Base: time.Millisecond}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	objs, err := manifest.DecodeFile("../../testdata/kubernetes-docs/quota-pod.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Bootstrap(objs...); err != nil {
+		t.Fatal(err)
+	}
+	m := c.AddManager("resourcequota", resourcequota.Actor, func(m *controller.Manager) error {
+		return resourcequota.Setup(m, resourcequota.Options{})
+	})
+	if err := m.Start(); err != nil {
+		t.Fatal(err)
+	}
+	cl := c.Client("user/alice", "alice")
+	ctx := context.Background()
+	var errs []error
+	pod := func(name string) *api.Pod {
+		return &api.Pod{ObjectMeta: api.ObjectMeta{Name: name, Namespace: "default"}, Spec: api.PodSpec{Containers: []api.Container{{Name: "c", Image: "nginx"}}}}
+	}
+	c.Go("alice", func(p *kernel.Process) {
+		p.Sleep(5 * time.Second) // the controller fills in the quota's status
+		for _, n := range []string{"a", "b", "c"} {
+			_, err := cl.Create(ctx, pod(n))
+			errs = append(errs, err)
+		}
+		errs = append(errs, cl.Delete(ctx, api.KindPod, api.Key{Namespace: "default", Name: "a"}))
+		p.Sleep(5 * time.Second) // replenishment
+		_, err := cl.Create(ctx, pod("d"))
+		errs = append(errs, err)
+	})
+	c.RunFor(time.Minute)
+	if len(errs) != 5 {
+		t.Fatalf("user did %d steps, want 5", len(errs))
+	}
+	for i, want := range []bool{true, true, false, true, true} {
+		if (errs[i] == nil) != want {
+			t.Errorf("step %d: err = %v", i, errs[i])
+		}
+	}
+	if want := `pods "c" is forbidden: exceeded quota: pod-demo, requested: pods=1, used: pods=2, limited: pods=2`; errs[2] == nil || errs[2].Error() != want || !errors.Is(errs[2], apierr.ErrForbidden) {
+		t.Errorf("third pod: %v\nwant %s", errs[2], want)
+	}
+	q, err := c.Store.Get(api.KindResourceQuota, api.Key{Namespace: "default", Name: "pod-demo"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	used := q.(*api.ResourceQuota).Status.Used[api.ResourcePods]
+	if used.String() != "2" {
+		t.Errorf("status.used.pods = %s, want 2", used.String())
+	}
+}

@@ -1,0 +1,101 @@
+package apiserver
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/apierr"
+)
+
+func quotaPod(name, generateName string, cpu string) *api.Pod {
+	p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: name, GenerateName: generateName, Namespace: "default"},
+		Spec: api.PodSpec{Containers: []api.Container{{Name: "c", Image: "nginx"}}}}
+	if cpu != "" {
+		p.Spec.Containers[0].Resources.Requests = api.ResourceList{api.ResourceCPU: api.MustParseQuantity(cpu)}
+	}
+	return p
+}
+
+// quota creates a ResourceQuota and fills its status as the quota
+// controller would.
+func (f *fixture) quota(t *testing.T, name string, hard api.ResourceList) {
+	t.Helper()
+	q := f.must(t, &Request{Verb: Create, Kind: api.KindResourceQuota, Actor: user, Object: &api.ResourceQuota{
+		ObjectMeta: api.ObjectMeta{Name: name, Namespace: "default"}, Spec: api.ResourceQuotaSpec{Hard: hard}}}).DeepCopyObject().(*api.ResourceQuota)
+	q.Status.Hard = hard.DeepCopy()
+	q.Status.Used = api.ResourceList{}
+	for r := range hard {
+		q.Status.Used[r] = api.MustParseQuantity("0")
+	}
+	f.must(t, &Request{Verb: Update, Kind: api.KindResourceQuota, Subresource: "status", Actor: controller, Object: q})
+}
+
+func TestResourceQuotaAdmission(t *testing.T) {
+	tests := []struct {
+		name  string
+		hard  api.ResourceList
+		pods  []*api.Pod
+		want  []string // "" for admitted, else the exact error
+		usedA string   // status.used after, rendered
+	}{
+		{
+			name: "pod count",
+			hard: api.ResourceList{api.ResourcePods: api.MustParseQuantity("2")},
+			pods: []*api.Pod{quotaPod("a", "", ""), quotaPod("b", "", ""), quotaPod("c", "", "")},
+			want: []string{"", "", `pods "c" is forbidden: exceeded quota: pod-demo, requested: pods=1, used: pods=2, limited: pods=2`},
+		},
+		{
+			name: "generated names appear in the message",
+			hard: api.ResourceList{api.ResourcePods: api.MustParseQuantity("1")},
+			pods: []*api.Pod{quotaPod("", "web-", ""), quotaPod("", "web-", "")},
+			want: []string{"", `pods "web-*" is forbidden: exceeded quota: pod-demo, requested: pods=1, used: pods=1, limited: pods=1`},
+		},
+		{
+			name: "cpu requests",
+			hard: api.ResourceList{api.ResourceRequestsCPU: api.MustParseQuantity("1"), api.ResourcePods: api.MustParseQuantity("10")},
+			pods: []*api.Pod{quotaPod("a", "", "600m"), quotaPod("b", "", "500m"), quotaPod("c", "", "400m"), quotaPod("d", "", "")},
+			want: []string{"", `pods "b" is forbidden: exceeded quota: pod-demo, requested: requests.cpu=500m, used: requests.cpu=600m, limited: requests.cpu=1`, "",
+				`pods "d" is forbidden: failed quota: pod-demo: must specify requests.cpu for: c`},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t)
+			f.quota(t, "pod-demo", tc.hard)
+			for i, p := range tc.pods {
+				resp := f.do(&Request{Verb: Create, Kind: api.KindPod, Actor: controller, Object: p})
+				want := tc.want[i]
+				if want == "" {
+					if resp.Err != nil {
+						t.Errorf("pod %d: %v", i, resp.Err)
+					}
+					continue
+				}
+				if !errors.Is(resp.Err, apierr.ErrForbidden) {
+					t.Fatalf("pod %d: err = %v, want forbidden", i, resp.Err)
+				}
+				got := resp.Err.Error()
+				if prefix, suffix, wild := strings.Cut(want, "*"); wild {
+					if !strings.HasPrefix(got, prefix) || !strings.HasSuffix(got, suffix) || len(got) != len(want)-1+5 {
+						t.Errorf("pod %d: err = %q\nwant %q with a 5-character generated suffix", i, got, want)
+					}
+					continue
+				}
+				if got != want {
+					t.Errorf("pod %d: err = %q\nwant %q", i, got, want)
+				}
+			}
+		})
+	}
+}
+
+func TestQuotaWithoutStatusAdmitsEverything(t *testing.T) {
+	f := newFixture(t)
+	f.must(t, &Request{Verb: Create, Kind: api.KindResourceQuota, Actor: user, Object: &api.ResourceQuota{
+		ObjectMeta: api.ObjectMeta{Name: "q", Namespace: "default"}, Spec: api.ResourceQuotaSpec{Hard: api.ResourceList{api.ResourcePods: api.MustParseQuantity("0")}}}})
+	if resp := f.do(&Request{Verb: Create, Kind: api.KindPod, Actor: controller, Object: quotaPod("a", "", "")}); resp.Err != nil {
+		t.Errorf("a quota the controller has not filled in rejected a pod: %v", resp.Err)
+	}
+}
