@@ -38,6 +38,14 @@ func DecodeLocated(file string, data []byte) ([]Located, error) {
 	return out, nil
 }
 
+// DecodeObjectNode decodes one object (or, for a v1 List, several) from a
+// YAML node inside a larger file, such as an inline manifest in a scenario:
+// errors carry file, line, column and the field path below path.
+func DecodeObjectNode(file string, node *yaml.Node, path string) ([]api.Object, error) {
+	d := &decoder{file: file, prefix: path}
+	return d.object(node, nil)
+}
+
 // DecodeFileLocated reads the file at path and decodes it with
 // DecodeLocated.
 func DecodeFileLocated(path string) ([]Located, error) {
@@ -53,9 +61,19 @@ func DecodeFileLocated(path string) ([]Located, error) {
 // source; a path that leaves the source early gives the position of the
 // last node it reached (the object itself at worst).
 func (l Located) Position(path string) (line, col int) {
-	n := l.root
+	return Position(l.root, path)
+}
+
+// Position returns the line and column, within the YAML tree under root,
+// of the deepest node on a field path (see Located.Position). It serves
+// any strictly decoded YAML, scenario files included.
+func Position(root *yaml.Node, path string) (line, col int) {
+	n := root
 	if n == nil {
 		return 0, 0
+	}
+	if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
+		n = n.Content[0]
 	}
 	line, col = n.Line, n.Column
 	for _, seg := range splitPath(path) {
@@ -68,7 +86,13 @@ func (l Located) Position(path string) (line, col int) {
 			for i := 0; i+1 < len(n.Content); i += 2 {
 				if n.Content[i].Value == seg {
 					next = n.Content[i+1]
-					line, col = n.Content[i].Line, n.Content[i].Column
+					// A scalar is pointed at itself; a mapping or list
+					// at its key, where it begins to read.
+					if v := next; v.Kind == yaml.ScalarNode && v.Line > 0 {
+						line, col = v.Line, v.Column
+					} else {
+						line, col = n.Content[i].Line, n.Content[i].Column
+					}
 					break
 				}
 			}

@@ -48,3 +48,16 @@ func parse(dec *yaml.Decoder, doc *yaml.Node) (err error) {
 	}()
 	return dec.Decode(doc)
 }
+
+// Documents parses a YAML stream into the root nodes of its non-empty
+// documents, for formats other than manifests (scenario files) that decode
+// them with DecodeNode. Syntax errors are *Error values naming file and
+// line (and column where it can be found).
+func Documents(file string, data []byte) ([]*yaml.Node, error) {
+	var roots []*yaml.Node
+	err := documents(file, data, func(root *yaml.Node) error {
+		roots = append(roots, root)
+		return nil
+	})
+	return roots, err
+}

@@ -1,0 +1,819 @@
+package scenarios
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/apierr"
+	"github.com/clustersim/clustersim/sim/apiserver"
+	"github.com/clustersim/clustersim/sim/manifest"
+	"github.com/clustersim/clustersim/sim/netsim"
+)
+
+// Error is a scenario that cannot run: the file, line and column of the
+// offending node, the field path, and what is wrong. It is the same type
+// the manifest loader returns, so errors inside inline manifests read the
+// same way.
+type Error = manifest.Error
+
+// Controllers are the names spec.controllers accepts, in the order they
+// are started.
+var Controllers = []string{"resourcequota", "garbage-collector", "replicaset", "deployment", "scheduler"}
+
+// DefaultNamespace is where objects without a namespace go.
+const DefaultNamespace = "default"
+
+var dnsLabel = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
+
+// LoadFile reads and loads the scenario file at p; relative file
+// references in it are resolved against its directory.
+func LoadFile(p string) (*Scenario, error) {
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return nil, err
+	}
+	abs, err := filepath.Abs(filepath.Dir(p))
+	if err != nil {
+		return nil, err
+	}
+	// References are read through the root file system, so that a
+	// scenario may name ../manifests/app.yaml.
+	return Load(p, strings.TrimPrefix(filepath.ToSlash(abs), "/"), os.DirFS("/"), data)
+}
+
+// Load loads a scenario from data. file names it in errors; its relative
+// file references are resolved against dir inside fsys (the scenario's own
+// directory, or the built-in scenarios' embedded tree), and named in errors
+// relative to file's directory. Nothing in the scenario runs if Load
+// fails.
+func Load(file, dir string, fsys fs.FS, data []byte) (*Scenario, error) {
+	docs, err := manifest.Documents(file, data)
+	if err != nil {
+		return nil, err
+	}
+	switch len(docs) {
+	case 0:
+		return nil, &Error{File: file, Line: 1, Column: 1, Msg: "empty scenario file"}
+	case 1:
+	default:
+		return nil, &Error{File: file, Line: docs[1].Line, Column: docs[1].Column, Msg: "a scenario file holds one document; found more"}
+	}
+	l := &loader{file: file, dir: dir, fsys: fsys, root: docs[0]}
+	s := &Scenario{File: file, Dir: dir, root: docs[0]}
+	if err := manifest.DecodeNode(file, docs[0], "", s); err != nil {
+		return nil, err
+	}
+	if err := l.validate(s); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+type loader struct {
+	file string
+	dir  string
+	fsys fs.FS
+	root *yaml.Node
+}
+
+// errorf returns an *Error at the node of the field path.
+func (l *loader) errorf(field, format string, args ...any) *Error {
+	line, col := manifest.Position(l.root, field)
+	return &Error{File: l.file, Line: line, Column: col, Field: field, Msg: fmt.Sprintf(format, args...)}
+}
+
+// validate checks what strict decoding cannot: values, and references to
+// nodes, objects, partitions and controllers in time order.
+func (l *loader) validate(s *Scenario) error {
+	if s.APIVersion != APIVersion {
+		return l.errorf("apiVersion", "unsupported apiVersion %q; this clustersim reads %s", s.APIVersion, APIVersion)
+	}
+	if s.Kind != "Scenario" {
+		return l.errorf("kind", "kind %q is not Scenario", s.Kind)
+	}
+	if s.Metadata.Name == "" {
+		return l.errorf("metadata.name", "required")
+	}
+	if !dnsLabel.MatchString(s.Metadata.Name) {
+		return l.errorf("metadata.name", "%q is not a lowercase DNS label (a-z, 0-9 and -)", s.Metadata.Name)
+	}
+	if s.Spec.Duration.Duration <= 0 {
+		return l.errorf("spec.duration", "required, and must be positive")
+	}
+	w := &world{nodes: map[string]bool{}, groups: map[string]bool{}, objects: map[objKey]bool{}, partitions: map[string]bool{}, controllers: map[string]bool{}}
+	if err := l.cluster(s, w); err != nil {
+		return err
+	}
+	if err := l.registry(s); err != nil {
+		return err
+	}
+	if err := l.network(s); err != nil {
+		return err
+	}
+	if err := l.controllers(s, w); err != nil {
+		return err
+	}
+	for i, n := range s.Spec.Objects {
+		objs, err := l.objects(fmt.Sprintf("spec.objects[%d]", i), n)
+		if err != nil {
+			return err
+		}
+		for _, o := range objs {
+			w.add(o)
+		}
+		s.Objects = append(s.Objects, objs...)
+	}
+	order := make([]int, len(s.Spec.Timeline))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		return int(s.Spec.Timeline[a].At.Duration - s.Spec.Timeline[b].At.Duration)
+	})
+	for _, i := range order {
+		if err := l.step(s, i, w); err != nil {
+			return err
+		}
+	}
+	for i := range s.Spec.Expect {
+		if err := l.expectation(s, i, w); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// world is what exists as the timeline is checked in time order: nodes,
+// node groups, objects, partitions and controllers, so that a reference to
+// something that does not exist (yet) is caught.
+type world struct {
+	nodes, groups, partitions, controllers map[string]bool
+	objects                                map[objKey]bool
+	groupSize                              map[string]int
+}
+
+type objKey struct {
+	kind api.Kind
+	key  api.Key
+}
+
+func (w *world) add(o api.Object) {
+	m := o.GetObjectMeta()
+	ns := m.Namespace
+	if info, ok := api.Lookup(api.KindOf(o)); ok && info.Namespaced && ns == "" {
+		ns = DefaultNamespace
+	}
+	w.objects[objKey{api.KindOf(o), api.Key{Namespace: ns, Name: m.Name}}] = true
+}
+
+func (l *loader) cluster(s *Scenario, w *world) error {
+	w.groupSize = map[string]int{}
+	for i, g := range s.Spec.Cluster.NodeGroups {
+		f := fmt.Sprintf("spec.cluster.nodeGroups[%d]", i)
+		if !dnsLabel.MatchString(g.Name) {
+			return l.errorf(f+".name", "%q is not a lowercase DNS label", g.Name)
+		}
+		if w.groups[g.Name] {
+			return l.errorf(f+".name", "node group %q is declared twice", g.Name)
+		}
+		if g.Count < 0 {
+			return l.errorf(f+".count", "must not be negative")
+		}
+		for _, r := range []api.ResourceName{api.ResourceCPU, api.ResourceMemory} {
+			q, ok := g.Capacity[r]
+			if !ok || q.Cmp(api.Quantity{}) <= 0 {
+				return l.errorf(f+".capacity", "%s is required and must be positive", r)
+			}
+		}
+		for _, r := range g.Capacity.SortedNames() {
+			if r != api.ResourceCPU && r != api.ResourceMemory && r != api.ResourcePods && r != api.ResourceEphemeralStorage {
+				return l.errorf(f+".capacity["+string(r)+"]", "unknown resource %q (cpu, memory, pods, ephemeral-storage)", r)
+			}
+		}
+		for j, t := range g.Taints {
+			switch t.Effect {
+			case api.TaintEffectNoSchedule, api.TaintEffectPreferNoSchedule, api.TaintEffectNoExecute:
+			default:
+				return l.errorf(fmt.Sprintf("%s.taints[%d].effect", f, j), "effect %q is not NoSchedule, PreferNoSchedule or NoExecute", t.Effect)
+			}
+		}
+		w.groups[g.Name] = true
+		w.groupSize[g.Name] = g.Count
+		for n := 1; n <= g.Count; n++ {
+			w.nodes[fmt.Sprintf("%s-%d", g.Name, n)] = true
+		}
+	}
+	if g := s.Spec.Cluster.NodeMonitorGracePeriod; g != nil && g.Duration <= 0 {
+		return l.errorf("spec.cluster.nodeMonitorGracePeriod", "must be positive")
+	}
+	return nil
+}
+
+func (l *loader) registry(s *Scenario) error {
+	seen := map[string]bool{}
+	if p := s.Spec.Registry.PullTime; p != nil && p.Duration < 0 {
+		return l.errorf("spec.registry.pullTime", "must not be negative")
+	}
+	for i, im := range s.Spec.Registry.Images {
+		f := fmt.Sprintf("spec.registry.images[%d]", i)
+		if im.Name == "" {
+			return l.errorf(f+".name", "required")
+		}
+		if strings.ContainsAny(im.Name, ":@ ") {
+			return l.errorf(f+".name", "%q: a repository name has no tag or digest (list tags under tags)", im.Name)
+		}
+		if seen[im.Name] {
+			return l.errorf(f+".name", "image %q is listed twice", im.Name)
+		}
+		seen[im.Name] = true
+		for field, d := range map[string]*api.Duration{"pullTime": im.PullTime, "exitAfter": im.ExitAfter, "startTime": im.StartTime} {
+			if d != nil && d.Duration < 0 {
+				return l.errorf(f+"."+field, "must not be negative")
+			}
+		}
+	}
+	return nil
+}
+
+// LinkConfig converts a scenario link to the network's configuration.
+func LinkConfig(k Link) (netsim.LinkConfig, error) {
+	c := netsim.LinkConfig{
+		Latency:      netsim.Latency{Base: k.Latency.Duration, Jitter: k.Jitter.Duration},
+		Drop:         k.Drop,
+		Duplicate:    k.Duplicate,
+		Reorder:      k.Reorder,
+		ReorderDelay: k.ReorderDelay.Duration,
+		Delay:        k.Delay,
+		DelayExtra:   k.DelayExtra.Duration,
+		StreamBreak:  k.StreamBreak,
+		StreamLoss:   k.StreamLoss,
+	}
+	switch k.Distribution {
+	case "", "uniform":
+		c.Latency.Dist = netsim.Uniform
+	case "exponential":
+		c.Latency.Dist = netsim.Exponential
+	case "constant":
+		c.Latency.Dist = netsim.Constant
+	default:
+		return c, fmt.Errorf("distribution %q is not uniform, exponential or constant", k.Distribution)
+	}
+	if err := c.Validate(); err != nil {
+		return c, errors.New(strings.TrimPrefix(err.Error(), netsim.ErrInvalidConfig.Error()+": "))
+	}
+	return c, nil
+}
+
+// linkFields checks a link's values one by one, so that an error names the
+// field.
+func (l *loader) link(field string, k Link) error {
+	for _, p := range []struct {
+		name string
+		v    float64
+	}{{"drop", k.Drop}, {"duplicate", k.Duplicate}, {"reorder", k.Reorder}, {"delay", k.Delay}, {"streamBreak", k.StreamBreak}, {"streamLoss", k.StreamLoss}} {
+		if !(p.v >= 0 && p.v <= 1) {
+			return l.errorf(field+"."+p.name, "%v is not a probability in [0, 1]", p.v)
+		}
+	}
+	for _, d := range []struct {
+		name string
+		v    api.Duration
+	}{{"latency", k.Latency}, {"jitter", k.Jitter}, {"reorderDelay", k.ReorderDelay}, {"delayExtra", k.DelayExtra}} {
+		if d.v.Duration < 0 {
+			return l.errorf(field+"."+d.name, "must not be negative")
+		}
+	}
+	if _, err := LinkConfig(k); err != nil {
+		return l.errorf(field+".distribution", "%v", err)
+	}
+	return nil
+}
+
+func (l *loader) network(s *Scenario) error {
+	if err := l.link("spec.network.default", s.Spec.Network.Default); err != nil {
+		return err
+	}
+	for i, r := range s.Spec.Network.Links {
+		f := fmt.Sprintf("spec.network.links[%d]", i)
+		if r.From == "" {
+			return l.errorf(f+".from", "required")
+		}
+		if r.To == "" {
+			return l.errorf(f+".to", "required")
+		}
+		if err := l.link(f, r.Link); err != nil {
+			return err
+		}
+	}
+	if t := s.Spec.Network.RequestTimeout; t != nil && t.Duration <= 0 {
+		return l.errorf("spec.network.requestTimeout", "must be positive")
+	}
+	return nil
+}
+
+func (l *loader) controllers(s *Scenario, w *world) error {
+	names := make([]string, 0, len(s.Spec.Controllers))
+	for name := range s.Spec.Controllers {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		f := "spec.controllers." + name
+		if !slices.Contains(Controllers, name) {
+			return l.errorf(f, "unknown controller %q (known: %s)", name, strings.Join(Controllers, ", "))
+		}
+		cs := s.Spec.Controllers[name]
+		if cs.Workers < 0 {
+			return l.errorf(f+".workers", "must not be negative")
+		}
+		if cs.Resync != nil && cs.Resync.Duration < 0 {
+			return l.errorf(f+".resync", "must not be negative")
+		}
+	}
+	for _, name := range Controllers {
+		if cs, ok := s.Spec.Controllers[name]; !ok || cs.Enabled == nil || *cs.Enabled {
+			w.controllers[name] = true
+		}
+	}
+	return nil
+}
+
+// objects decodes one spec.objects entry (or apply object): an inline
+// manifest, or {file: path}.
+func (l *loader) objects(field string, n *yaml.Node) ([]api.Object, error) {
+	if n.Kind == yaml.MappingNode && len(n.Content) == 2 && n.Content[0].Value == "file" {
+		var ref struct {
+			File string `json:"file"`
+		}
+		if err := manifest.DecodeNode(l.file, n, field, &ref); err != nil {
+			return nil, err
+		}
+		return l.file2objects(field+".file", ref.File)
+	}
+	objs, err := manifest.DecodeObjectNode(l.file, n, field)
+	if err != nil {
+		return nil, err
+	}
+	for _, o := range objs {
+		if err := apiserver.Validate(o, nil); err != nil {
+			return nil, l.invalid(field, n, err)
+		}
+	}
+	return objs, nil
+}
+
+// invalid turns an API validation error into an *Error at the offending
+// field of the node.
+func (l *loader) invalid(field string, n *yaml.Node, err error) error {
+	var se *apierr.StatusError
+	if errors.As(err, &se) && len(se.Causes) > 0 {
+		c := se.Causes[0]
+		line, col := manifest.Position(n, c.Field)
+		return &Error{File: l.file, Line: line, Column: col, Field: field + "." + c.Field, Msg: err.Error()}
+	}
+	return &Error{File: l.file, Line: n.Line, Column: n.Column, Field: field, Msg: err.Error()}
+}
+
+func (l *loader) file2objects(field, name string) ([]api.Object, error) {
+	if name == "" {
+		return nil, l.errorf(field, "required")
+	}
+	if filepath.IsAbs(name) {
+		return nil, l.errorf(field, "%q: name files relative to the scenario", name)
+	}
+	p := path.Join(filepath.ToSlash(l.dir), filepath.ToSlash(name))
+	if !fs.ValidPath(p) {
+		return nil, l.errorf(field, "%q leaves the scenario's directory", name)
+	}
+	data, err := fs.ReadFile(l.fsys, p)
+	if err != nil {
+		return nil, l.errorf(field, "cannot read %s: %v", name, unwrapPathError(err))
+	}
+	display := name
+	if !strings.HasPrefix(l.file, "builtin:") && !filepath.IsAbs(name) {
+		display = filepath.Join(filepath.Dir(l.file), name)
+	}
+	located, err := manifest.DecodeLocated(display, data)
+	if err != nil {
+		return nil, err
+	}
+	var objs []api.Object
+	for _, o := range located {
+		if err := apiserver.Validate(o.Object, nil); err != nil {
+			var se *apierr.StatusError
+			if errors.As(err, &se) && len(se.Causes) > 0 {
+				line, col := o.Position(se.Causes[0].Field)
+				return nil, &Error{File: display, Line: line, Column: col, Field: se.Causes[0].Field, Msg: err.Error()}
+			}
+			return nil, &Error{File: display, Msg: err.Error()}
+		}
+		objs = append(objs, o.Object)
+	}
+	return objs, nil
+}
+
+func unwrapPathError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// actionFields are the Step fields that are actions or observations.
+var actionFields = func() []int {
+	t := reflect.TypeFor[Step]()
+	var out []int
+	for i := range t.NumField() {
+		if name := t.Field(i).Name; name != "At" && name != "As" {
+			out = append(out, i)
+		}
+	}
+	return out
+}()
+
+// jsonName is a struct field's name in the file.
+func jsonName(f reflect.StructField) string {
+	name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+	return name
+}
+
+// setFields lists the json names of the non-zero fields among idx of v.
+func setFields(v reflect.Value, idx []int) []string {
+	var out []string
+	for _, i := range idx {
+		if !v.Field(i).IsZero() {
+			out = append(out, jsonName(v.Type().Field(i)))
+		}
+	}
+	return out
+}
+
+func (l *loader) step(s *Scenario, i int, w *world) error {
+	st := &s.Spec.Timeline[i]
+	f := fmt.Sprintf("spec.timeline[%d]", i)
+	if st.At.Duration < 0 || st.At.Duration > s.Spec.Duration.Duration {
+		return l.errorf(f+".at", "%v is outside the run (0 to %v)", st.At.Duration, s.Spec.Duration.Duration)
+	}
+	set := setFields(reflect.ValueOf(st).Elem(), actionFields)
+	switch len(set) {
+	case 0:
+		return l.errorf(f, "a step needs one action or observation (apply, scale, setImage, get, describe, ...)")
+	case 1:
+	default:
+		return l.errorf(f+"."+set[1], "a step holds one action; this one has %s", strings.Join(set, " and "))
+	}
+	a := f + "." + set[0]
+	switch {
+	case st.Apply != nil:
+		if (st.Apply.File == "") == (len(st.Apply.Objects) == 0) {
+			return l.errorf(a, "give either file or objects")
+		}
+		if st.Apply.File != "" {
+			objs, err := l.file2objects(a+".file", st.Apply.File)
+			if err != nil {
+				return err
+			}
+			st.Apply.Parsed = objs
+		}
+		for j, n := range st.Apply.Objects {
+			objs, err := l.objects(fmt.Sprintf("%s.objects[%d]", a, j), n)
+			if err != nil {
+				return err
+			}
+			st.Apply.Parsed = append(st.Apply.Parsed, objs...)
+		}
+		for _, o := range st.Apply.Parsed {
+			w.add(o)
+		}
+	case st.Delete != nil:
+		if err := l.ref(a, st.Delete.ObjectRef, w); err != nil {
+			return err
+		}
+		switch st.Delete.Cascade {
+		case "", "background", "foreground", "orphan":
+		default:
+			return l.errorf(a+".cascade", "%q is not background, foreground or orphan", st.Delete.Cascade)
+		}
+	case st.Scale != nil:
+		k, err := l.kind(a+".kind", st.Scale.Kind)
+		if err != nil {
+			return err
+		}
+		if k != api.KindDeployment && k != api.KindReplicaSet {
+			return l.errorf(a+".kind", "only Deployments and ReplicaSets scale")
+		}
+		if err := l.ref(a, st.Scale.ObjectRef, w); err != nil {
+			return err
+		}
+		if st.Scale.Replicas < 0 {
+			return l.errorf(a+".replicas", "must not be negative")
+		}
+	case st.SetImage != nil:
+		if err := l.deployment(a+".deployment", st.SetImage.Deployment, w); err != nil {
+			return err
+		}
+		if st.SetImage.Container == "" {
+			return l.errorf(a+".container", "required")
+		}
+		if st.SetImage.Image == "" {
+			return l.errorf(a+".image", "required")
+		}
+	case st.DeletePod != nil:
+		d := st.DeletePod
+		if (d.Name == "") == (d.Selector == "") {
+			return l.errorf(a, "give either name or selector")
+		}
+		if d.Selector != "" {
+			if _, err := api.ParseSelector(d.Selector); err != nil {
+				return l.errorf(a+".selector", "%v", err)
+			}
+		}
+		if d.Count < 0 {
+			return l.errorf(a+".count", "must not be negative")
+		}
+	case st.Edit != nil:
+		if err := l.ref(a, st.Edit.ObjectRef, w); err != nil {
+			return err
+		}
+		if st.Edit.Patch == nil || st.Edit.Patch.Kind != yaml.MappingNode {
+			return l.errorf(a+".patch", "a mapping of the fields to change is required")
+		}
+		var v any
+		if err := manifest.DecodeNode(l.file, st.Edit.Patch, a+".patch", &v); err != nil {
+			return err
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			return l.errorf(a+".patch", "%v", err)
+		}
+		st.Edit.PatchJSON = b
+	case st.Cordon != "" || st.Uncordon != "" || st.Drain != "" || st.CrashNode != "" || st.RecoverNode != "":
+		name := st.Cordon + st.Uncordon + st.Drain + st.CrashNode + st.RecoverNode
+		if !w.nodes[name] {
+			return l.errorf(a, "no node %q (nodes are <group>-1 ... <group>-<count>)", name)
+		}
+	case st.AddNodes != nil:
+		g := st.AddNodes.Group
+		if !w.groups[g] {
+			return l.errorf(a+".group", "no node group %q", g)
+		}
+		if st.AddNodes.Count <= 0 {
+			return l.errorf(a+".count", "must be positive")
+		}
+		for n := 1; n <= st.AddNodes.Count; n++ {
+			w.groupSize[g]++
+			w.nodes[fmt.Sprintf("%s-%d", g, w.groupSize[g])] = true
+		}
+	case st.Partition != nil:
+		p := st.Partition
+		if p.Name == "" {
+			return l.errorf(a+".name", "required")
+		}
+		if w.partitions[p.Name] {
+			return l.errorf(a+".name", "partition %q is already in place", p.Name)
+		}
+		if len(p.A) == 0 {
+			return l.errorf(a+".a", "name at least one endpoint")
+		}
+		if len(p.B) == 0 {
+			return l.errorf(a+".b", "name at least one endpoint")
+		}
+		w.partitions[p.Name] = true
+	case st.Heal != "":
+		if !w.partitions[st.Heal] {
+			return l.errorf(a, "no partition %q is in place at %v", st.Heal, st.At.Duration)
+		}
+		delete(w.partitions, st.Heal)
+	case st.CrashController != "" || st.RestartController != "":
+		name := st.CrashController + st.RestartController
+		if !w.controllers[name] {
+			return l.errorf(a, "controller %q is not running in this scenario (running: %s)", name, strings.Join(sortedKeys(w.controllers), ", "))
+		}
+	case st.APIServerDown || st.APIServerUp:
+	case st.RolloutUndo != nil:
+		if err := l.deployment(a+".deployment", st.RolloutUndo.Deployment, w); err != nil {
+			return err
+		}
+		if st.RolloutUndo.ToRevision < 0 {
+			return l.errorf(a+".toRevision", "must not be negative")
+		}
+	case st.RolloutRestart != "" || st.RolloutPause != "" || st.RolloutResume != "" || st.RolloutStatus != "":
+		if err := l.deployment(a, st.RolloutRestart+st.RolloutPause+st.RolloutResume+st.RolloutStatus, w); err != nil {
+			return err
+		}
+	case st.Get != nil:
+		if _, err := l.kind(a+".kind", st.Get.Kind); err != nil {
+			return err
+		}
+		if st.Get.Selector != "" {
+			if _, err := api.ParseSelector(st.Get.Selector); err != nil {
+				return l.errorf(a+".selector", "%v", err)
+			}
+		}
+	case st.Describe != nil:
+		if err := l.ref(a, *st.Describe, w); err != nil {
+			return err
+		}
+	case st.Events != nil:
+		if st.Events.For != nil {
+			if err := l.ref(a+".for", *st.Events.For, w); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// kind resolves a kind name as kubectl accepts it.
+func (l *loader) kind(field, name string) (api.Kind, error) {
+	if name == "" {
+		return "", l.errorf(field, "required")
+	}
+	k, ok := ResolveKind(name)
+	if !ok {
+		return "", l.errorf(field, "unknown kind %q", name)
+	}
+	return k, nil
+}
+
+// ref checks that an object reference names an object that exists by this
+// point of the timeline (pods, events and nodes are made by the cluster, so
+// only their kind is checked).
+func (l *loader) ref(field string, r ObjectRef, w *world) error {
+	k, err := l.kind(field+".kind", r.Kind)
+	if err != nil {
+		return err
+	}
+	if r.Name == "" {
+		return l.errorf(field+".name", "required")
+	}
+	switch k {
+	case api.KindPod, api.KindEvent, api.KindReplicaSet, api.KindEndpoints, api.KindLease:
+		return nil // made by controllers at run time
+	case api.KindNode:
+		if !w.nodes[r.Name] {
+			return l.errorf(field+".name", "no node %q", r.Name)
+		}
+		return nil
+	}
+	info, _ := api.Lookup(k)
+	key := api.Key{Name: r.Name}
+	if info.Namespaced {
+		key.Namespace = r.Namespace
+		if key.Namespace == "" {
+			key.Namespace = DefaultNamespace
+		}
+	}
+	if !w.objects[objKey{k, key}] && !(k == api.KindNamespace && isBuiltinNamespace(r.Name)) {
+		return l.errorf(field+".name", "no %s %q in spec.objects or an earlier apply", k, key)
+	}
+	return nil
+}
+
+func isBuiltinNamespace(n string) bool {
+	return n == "default" || n == "kube-system" || n == "kube-public" || n == "kube-node-lease"
+}
+
+// deployment checks a "[namespace/]name" Deployment reference.
+func (l *loader) deployment(field, ref string, w *world) error {
+	if ref == "" {
+		return l.errorf(field, "required")
+	}
+	ns, name := SplitRef(ref)
+	if !w.objects[objKey{api.KindDeployment, api.Key{Namespace: ns, Name: name}}] {
+		return l.errorf(field, "no Deployment %q in spec.objects or an earlier apply", ns+"/"+name)
+	}
+	return nil
+}
+
+// SplitRef splits "namespace/name" (or "name", in the default namespace).
+func SplitRef(ref string) (namespace, name string) {
+	if ns, n, ok := strings.Cut(ref, "/"); ok {
+		return ns, n
+	}
+	return DefaultNamespace, ref
+}
+
+var expectFields = func() []int {
+	t := reflect.TypeFor[Expectation]()
+	var out []int
+	for i := range t.NumField() {
+		if t.Field(i).Name != "Name" {
+			out = append(out, i)
+		}
+	}
+	return out
+}()
+
+func (l *loader) expectation(s *Scenario, i int, w *world) error {
+	e := &s.Spec.Expect[i]
+	f := fmt.Sprintf("spec.expect[%d]", i)
+	set := setFields(reflect.ValueOf(e).Elem(), expectFields)
+	switch len(set) {
+	case 0:
+		return l.errorf(f, "an expectation needs one check (rolloutComplete, condition, field, pods)")
+	case 1:
+	default:
+		return l.errorf(f+"."+set[1], "an expectation holds one check; this one has %s", strings.Join(set, " and "))
+	}
+	a := f + "." + set[0]
+	timing := func(t Timing) error {
+		if (t.At == nil) == (t.Within == nil) {
+			return l.errorf(a, "give either at or within")
+		}
+		d := t.At
+		if d == nil {
+			d = t.Within
+		}
+		if d.Duration < 0 || d.Duration > s.Spec.Duration.Duration {
+			return l.errorf(a, "%v is outside the run (0 to %v)", d.Duration, s.Spec.Duration.Duration)
+		}
+		return nil
+	}
+	switch {
+	case e.RolloutComplete != nil:
+		if err := l.deployment(a+".deployment", e.RolloutComplete.Deployment, w); err != nil {
+			return err
+		}
+		if d := e.RolloutComplete.Within.Duration; d <= 0 || d > s.Spec.Duration.Duration {
+			return l.errorf(a+".within", "must be positive and within the run (%v)", s.Spec.Duration.Duration)
+		}
+	case e.Condition != nil:
+		if err := l.ref(a, e.Condition.ObjectRef, w); err != nil {
+			return err
+		}
+		if e.Condition.Type == "" {
+			return l.errorf(a+".type", "required")
+		}
+		switch e.Condition.Status {
+		case "True", "False", "Unknown":
+		default:
+			return l.errorf(a+".status", "%q is not True, False or Unknown", e.Condition.Status)
+		}
+		return timing(e.Condition.Timing)
+	case e.Field != nil:
+		if err := l.ref(a, e.Field.ObjectRef, w); err != nil {
+			return err
+		}
+		if e.Field.Path == "" {
+			return l.errorf(a+".path", "required")
+		}
+		return timing(e.Field.Timing)
+	case e.Pods != nil:
+		if e.Pods.Selector != "" {
+			if _, err := api.ParseSelector(e.Pods.Selector); err != nil {
+				return l.errorf(a+".selector", "%v", err)
+			}
+		}
+		if e.Pods.Equals < 0 {
+			return l.errorf(a+".equals", "must not be negative")
+		}
+		return timing(e.Pods.Timing)
+	}
+	return nil
+}
+
+// kindAliases are the names kubectl accepts for each kind.
+var kindAliases = map[string]api.Kind{
+	"pod": api.KindPod, "pods": api.KindPod, "po": api.KindPod,
+	"node": api.KindNode, "nodes": api.KindNode, "no": api.KindNode,
+	"namespace": api.KindNamespace, "namespaces": api.KindNamespace, "ns": api.KindNamespace,
+	"deployment": api.KindDeployment, "deployments": api.KindDeployment, "deploy": api.KindDeployment,
+	"replicaset": api.KindReplicaSet, "replicasets": api.KindReplicaSet, "rs": api.KindReplicaSet,
+	"service": api.KindService, "services": api.KindService, "svc": api.KindService,
+	"endpoints": api.KindEndpoints, "ep": api.KindEndpoints,
+	"event": api.KindEvent, "events": api.KindEvent, "ev": api.KindEvent,
+	"resourcequota": api.KindResourceQuota, "resourcequotas": api.KindResourceQuota, "quota": api.KindResourceQuota,
+	"configmap": api.KindConfigMap, "configmaps": api.KindConfigMap, "cm": api.KindConfigMap,
+	"lease": api.KindLease, "leases": api.KindLease,
+	"horizontalpodautoscaler": api.KindHorizontalPodAutoscaler, "horizontalpodautoscalers": api.KindHorizontalPodAutoscaler, "hpa": api.KindHorizontalPodAutoscaler,
+}
+
+// ResolveKind maps a kind name as kubectl accepts it (Deployment,
+// deployments, deploy, po, svc, ...) to the kind.
+func ResolveKind(name string) (api.Kind, bool) {
+	k, ok := kindAliases[strings.ToLower(name)]
+	return k, ok
+}

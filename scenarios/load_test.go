@@ -1,0 +1,103 @@
+package scenarios
+
+import (
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// TestBrokenScenarios loads every file of testdata/broken-scenarios and
+// compares the errors, one per file, with the golden list.
+func TestBrokenScenarios(t *testing.T) {
+	paths, err := filepath.Glob(filepath.Join("..", "testdata", "broken-scenarios", "*.yaml"))
+	if err != nil || len(paths) < 10 {
+		t.Fatalf("found %d broken scenarios: %v", len(paths), err)
+	}
+	var got strings.Builder
+	for _, p := range paths {
+		_, err := LoadFile(p)
+		if err == nil {
+			t.Errorf("%s: loaded without error", p)
+			continue
+		}
+		var e *Error
+		if !errors.As(err, &e) {
+			t.Errorf("%s: error %T is not a *scenarios.Error: %v", p, err, err)
+			continue
+		}
+		if e.Line == 0 {
+			t.Errorf("%s: error has no line: %v", p, err)
+		}
+		got.WriteString(strings.TrimPrefix(err.Error(), filepath.Join("..", "testdata")+string(filepath.Separator)) + "\n")
+	}
+	golden := filepath.Join("testdata", "broken-scenarios.golden")
+	if *update {
+		if err := os.WriteFile(golden, []byte(got.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run with -update)", err)
+	}
+	if got.String() != string(want) {
+		t.Errorf("errors differ from %s:\n%s", golden, got.String())
+	}
+}
+
+func TestBuiltinsLoad(t *testing.T) {
+	names := BuiltinNames()
+	if len(names) == 0 {
+		t.Fatal("no built-in scenarios")
+	}
+	for _, name := range names {
+		s, err := Builtin(name)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if s.Metadata.Name != name {
+			t.Errorf("builtin file %s.yaml is named %q inside", name, s.Metadata.Name)
+		}
+		if s.Metadata.Summary == "" {
+			t.Errorf("%s: no summary for clustersim list", name)
+		}
+	}
+	if !IsBuiltin(Default) {
+		t.Errorf("the default scenario %q is not built in", Default)
+	}
+}
+
+// TestEmbeddedManifestsAreTheExamples keeps the embedded copies of the
+// Kubernetes documentation's manifests identical to testdata's.
+func TestEmbeddedManifestsAreTheExamples(t *testing.T) {
+	paths, _ := filepath.Glob(filepath.Join("builtin", "manifests", "*.yaml"))
+	for _, p := range paths {
+		a, _ := os.ReadFile(p)
+		b, err := os.ReadFile(filepath.Join("..", "testdata", "kubernetes-docs", filepath.Base(p)))
+		if err != nil {
+			t.Errorf("%s has no counterpart in testdata/kubernetes-docs", p)
+			continue
+		}
+		if string(a) != string(b) {
+			t.Errorf("%s differs from testdata/kubernetes-docs", p)
+		}
+	}
+}
+
+func TestResolveKind(t *testing.T) {
+	for in, want := range map[string]string{"deploy": "Deployment", "Pods": "Pod", "rs": "ReplicaSet", "hpa": "HorizontalPodAutoscaler", "quota": "ResourceQuota"} {
+		if k, ok := ResolveKind(in); !ok || string(k) != want {
+			t.Errorf("ResolveKind(%q) = %q, %v", in, k, ok)
+		}
+	}
+	if _, ok := ResolveKind("widget"); ok {
+		t.Errorf("widget resolved")
+	}
+}

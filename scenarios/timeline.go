@@ -1,0 +1,219 @@
+package scenarios
+
+import (
+	"gopkg.in/yaml.v3"
+
+	"github.com/clustersim/clustersim/sim/api"
+)
+
+// Step is one entry of the timeline: at a virtual time, exactly one action
+// or observation. Object names without a namespace are in "default"; a
+// string naming a namespaced object may be "namespace/name".
+type Step struct {
+	// At is the virtual time from the start of the run.
+	At api.Duration `json:"at"`
+	// As is the user the action runs as (default "admin"), for actions
+	// that go through the API as a user.
+	As string `json:"as,omitempty"`
+
+	// Apply applies manifests as `kubectl apply` does (created,
+	// configured or unchanged).
+	Apply *Apply `json:"apply,omitempty"`
+	// Delete deletes an object (`kubectl delete`).
+	Delete *Delete `json:"delete,omitempty"`
+	// Scale sets a Deployment's or ReplicaSet's replicas.
+	Scale *Scale `json:"scale,omitempty"`
+	// SetImage changes a container's image (`kubectl set image`).
+	SetImage *SetImage `json:"setImage,omitempty"`
+	// DeletePod deletes pods by name or by label selector.
+	DeletePod *DeletePod `json:"deletePod,omitempty"`
+	// Edit changes an object by a JSON merge patch, like a manual
+	// `kubectl edit`.
+	Edit *Edit `json:"edit,omitempty"`
+	// Cordon, Uncordon and Drain act on a node by name.
+	Cordon   string `json:"cordon,omitempty"`
+	Uncordon string `json:"uncordon,omitempty"`
+	Drain    string `json:"drain,omitempty"`
+	// CrashNode stops a node's kubelet (it stops renewing its lease and
+	// serving its pods, and its network endpoint goes down); RecoverNode
+	// brings it back.
+	CrashNode   string `json:"crashNode,omitempty"`
+	RecoverNode string `json:"recoverNode,omitempty"`
+	// AddNodes adds nodes to a node group.
+	AddNodes *AddNodes `json:"addNodes,omitempty"`
+	// Partition cuts the network between two sets of endpoints; Heal
+	// ends a partition by name.
+	Partition *Partition `json:"partition,omitempty"`
+	Heal      string     `json:"heal,omitempty"`
+	// CrashController kills a controller (its memory is lost);
+	// RestartController starts it again (it relists everything).
+	CrashController   string `json:"crashController,omitempty"`
+	RestartController string `json:"restartController,omitempty"`
+	// APIServerDown and APIServerUp make the API server answer 503 to
+	// everything, and answer again.
+	APIServerDown bool `json:"apiServerDown,omitempty"`
+	APIServerUp   bool `json:"apiServerUp,omitempty"`
+	// RolloutUndo, RolloutRestart, RolloutPause and RolloutResume are the
+	// `kubectl rollout` commands on a Deployment.
+	RolloutUndo    *RolloutUndo `json:"rolloutUndo,omitempty"`
+	RolloutRestart string       `json:"rolloutRestart,omitempty"`
+	RolloutPause   string       `json:"rolloutPause,omitempty"`
+	RolloutResume  string       `json:"rolloutResume,omitempty"`
+
+	// Get prints objects like `kubectl get`.
+	Get *Get `json:"get,omitempty"`
+	// Describe prints an object like `kubectl describe`.
+	Describe *ObjectRef `json:"describe,omitempty"`
+	// RolloutStatus prints `kubectl rollout status` of a Deployment once
+	// (it does not wait).
+	RolloutStatus string `json:"rolloutStatus,omitempty"`
+	// Events prints events like `kubectl get events`.
+	Events *Events `json:"events,omitempty"`
+}
+
+// Apply names manifests to apply: a file relative to the scenario, or
+// inline objects.
+type Apply struct {
+	File    string       `json:"file,omitempty"`
+	Objects []*yaml.Node `json:"objects,omitempty"`
+	// Parsed holds the decoded objects.
+	Parsed []api.Object `json:"-"`
+}
+
+// Delete names an object to delete and the cascading policy (background,
+// foreground or orphan; default background).
+type Delete struct {
+	ObjectRef `json:",inline"`
+	Cascade   string `json:"cascade,omitempty"`
+}
+
+// Scale sets replicas.
+type Scale struct {
+	ObjectRef `json:",inline"`
+	Replicas  int32 `json:"replicas"`
+}
+
+// SetImage changes one container's image of a Deployment.
+type SetImage struct {
+	Deployment string `json:"deployment"`
+	Container  string `json:"container"`
+	Image      string `json:"image"`
+}
+
+// DeletePod deletes pods: one by Name, or Count (default 1) of those
+// matching Selector, chosen by name order.
+type DeletePod struct {
+	Name      string `json:"name,omitempty"`
+	Namespace string `json:"namespace,omitempty"`
+	Selector  string `json:"selector,omitempty"`
+	Count     int    `json:"count,omitempty"`
+}
+
+// Edit applies Patch (a mapping, as a JSON merge patch) to an object.
+type Edit struct {
+	ObjectRef `json:",inline"`
+	Patch     *yaml.Node `json:"patch"`
+	// PatchJSON is Patch as JSON, filled in by the loader.
+	PatchJSON []byte `json:"-"`
+}
+
+// AddNodes adds Count nodes to the node group Group.
+type AddNodes struct {
+	Group string `json:"group"`
+	Count int    `json:"count"`
+}
+
+// Partition blocks traffic between endpoints matching A and endpoints
+// matching B (both ways unless OneWay: then only A to B).
+type Partition struct {
+	Name   string   `json:"name"`
+	A      []string `json:"a"`
+	B      []string `json:"b"`
+	OneWay bool     `json:"oneWay,omitempty"`
+}
+
+// RolloutUndo rolls a Deployment back to ToRevision (0: the previous).
+type RolloutUndo struct {
+	Deployment string `json:"deployment"`
+	ToRevision int64  `json:"toRevision,omitempty"`
+}
+
+// Get lists objects of a kind.
+type Get struct {
+	Kind      string `json:"kind"`
+	Namespace string `json:"namespace,omitempty"`
+	// AllNamespaces lists every namespace (-A).
+	AllNamespaces bool   `json:"allNamespaces,omitempty"`
+	Selector      string `json:"selector,omitempty"`
+	// Wide adds kubectl's -o wide columns.
+	Wide bool `json:"wide,omitempty"`
+}
+
+// Events lists events of a namespace, or of one object.
+type Events struct {
+	Namespace string     `json:"namespace,omitempty"`
+	For       *ObjectRef `json:"for,omitempty"`
+}
+
+// Expectation is one check of the run. Exactly one of its checks is set.
+type Expectation struct {
+	// Name describes the check in reports (a default is derived).
+	Name string `json:"name,omitempty"`
+
+	// RolloutComplete: the Deployment completes its rollout (as `kubectl
+	// rollout status` reports success) by Within.
+	RolloutComplete *RolloutComplete `json:"rolloutComplete,omitempty"`
+	// Condition: the object's condition reaches status (and reason) by
+	// Within, or holds at At.
+	Condition *ConditionCheck `json:"condition,omitempty"`
+	// Field: a field of the object equals a value at At (or by Within).
+	Field *FieldCheck `json:"field,omitempty"`
+	// Pods: the number of pods matching a selector (and phase) equals a
+	// value at At (or by Within).
+	Pods *PodsCheck `json:"pods,omitempty"`
+}
+
+// RolloutComplete checks a Deployment's rollout.
+type RolloutComplete struct {
+	Deployment string       `json:"deployment"`
+	Within     api.Duration `json:"within"`
+}
+
+// Timing says when a check is evaluated: exactly At, or at any time up to
+// Within (the first time it holds counts). One of the two is required.
+type Timing struct {
+	At     *api.Duration `json:"at,omitempty"`
+	Within *api.Duration `json:"within,omitempty"`
+}
+
+// ConditionCheck checks a status condition (Deployments, ReplicaSets,
+// Pods, Nodes).
+type ConditionCheck struct {
+	ObjectRef `json:",inline"`
+	Type      string `json:"type"`
+	Status    string `json:"status"`
+	Reason    string `json:"reason,omitempty"`
+	Timing    `json:",inline"`
+}
+
+// FieldCheck checks one field, by a path such as spec.replicas,
+// status.availableReplicas or status.conditions[Progressing].reason (list
+// elements by their type or name).
+type FieldCheck struct {
+	ObjectRef `json:",inline"`
+	Path      string `json:"path"`
+	Equals    string `json:"equals"`
+	Timing    `json:",inline"`
+}
+
+// PodsCheck counts pods.
+type PodsCheck struct {
+	Namespace string `json:"namespace,omitempty"`
+	Selector  string `json:"selector,omitempty"`
+	// Phase counts only pods in that phase (Pending, Running, ...);
+	// Ready counts only ready pods.
+	Phase  string `json:"phase,omitempty"`
+	Ready  bool   `json:"ready,omitempty"`
+	Equals int    `json:"equals"`
+	Timing `json:",inline"`
+}
