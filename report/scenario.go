@@ -1,0 +1,134 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/olekukonko/tablewriter"
+
+	"github.com/clustersim/clustersim/report/kubectl"
+	"github.com/clustersim/clustersim/scenarios/runner"
+	"github.com/clustersim/clustersim/sim/api"
+)
+
+// Scenario writes a scenario run for a terminal: each timeline step as the
+// command a user would have typed and what kubectl printed, then the
+// expectations with a verdict, then what the run cost.
+func Scenario(w io.Writer, r *runner.Result) error {
+	fmt.Fprintf(w, "scenario %s, seed %d, %v of virtual time\n", r.Scenario, r.Seed, r.Duration)
+	for _, e := range r.Entries {
+		fmt.Fprintf(w, "\n[%s] $ %s\n", clock(e.At), e.Command)
+		for _, l := range e.Lines {
+			fmt.Fprintln(w, l)
+		}
+		if e.Err != "" {
+			fmt.Fprintf(w, "error: %s\n", e.Err)
+		}
+		if e.Snapshot != nil {
+			if err := snapshot(w, e.Snapshot); err != nil {
+				return err
+			}
+		}
+	}
+	if len(r.Expectations) > 0 {
+		fmt.Fprintf(w, "\nExpectations:\n")
+		t := tablewriter.NewWriter(w)
+		t.Header("result", "expectation", "detail")
+		for _, o := range r.Expectations {
+			verdict := "PASS"
+			if !o.Passed {
+				verdict = "FAIL"
+			}
+			if err := t.Append([]string{verdict, o.Name, o.Detail}); err != nil {
+				return err
+			}
+		}
+		if err := t.Render(); err != nil {
+			return err
+		}
+	}
+	var requests, failed uint64
+	for _, s := range r.Requests {
+		requests += s.Count
+		if s.Outcome != "ok" {
+			failed += s.Count
+		}
+	}
+	fmt.Fprintf(w, "\n%d API requests (%d not ok), %d accepted writes, %d messages (%d dropped, %d duplicated), trace %s\n",
+		requests, failed, r.Writes, r.Network.Sent, r.Network.Dropped(), r.Network.Duplicated, r.TraceHash[:16])
+	return nil
+}
+
+// clock renders a virtual time as m:ss (or h:mm:ss).
+func clock(d time.Duration) string {
+	s := int64(d / time.Second)
+	if s >= 3600 {
+		return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
+	}
+	return fmt.Sprintf("%d:%02d", s/60, s%60)
+}
+
+func snapshot(w io.Writer, s *runner.Snapshot) error {
+	switch s.What {
+	case "get":
+		if s.Kind == api.KindEvent {
+			return kubectl.Events(w, s.Events, s.Now)
+		}
+		return kubectl.Get(w, s.Kind, s.Objects, s.Now, kubectl.GetOptions{Wide: s.Wide, Namespace: s.Namespace})
+	case "describe":
+		return kubectl.Describe(w, s.Objects[0], kubectl.Related{Objects: s.Related, Events: s.Events}, s.Now)
+	case "rollout-status":
+		return kubectl.RolloutStatus(w, s.Objects[0].(*api.Deployment), s.Now)
+	case "events":
+		return kubectl.Events(w, s.Events, s.Now)
+	}
+	return fmt.Errorf("report: unknown observation %q", s.What)
+}
+
+// ScenarioJSON writes a run as JSON: the entries' text as the terminal
+// report prints it, and the expectations.
+func ScenarioJSON(w io.Writer, r *runner.Result) error {
+	type entry struct {
+		At      string `json:"at"`
+		Command string `json:"command"`
+		Output  string `json:"output"`
+		Error   string `json:"error,omitempty"`
+	}
+	type expectation struct {
+		Name   string `json:"name"`
+		Passed bool   `json:"passed"`
+		Detail string `json:"detail"`
+	}
+	out := struct {
+		Scenario     string        `json:"scenario"`
+		Seed         uint64        `json:"seed"`
+		Duration     string        `json:"duration"`
+		Passed       bool          `json:"passed"`
+		Entries      []entry       `json:"entries"`
+		Expectations []expectation `json:"expectations"`
+		Writes       int           `json:"writes"`
+		TraceHash    string        `json:"traceHash"`
+	}{Scenario: r.Scenario, Seed: r.Seed, Duration: r.Duration.String(), Passed: r.Passed(), Writes: r.Writes, TraceHash: r.TraceHash,
+		Entries: []entry{}, Expectations: []expectation{}}
+	for _, e := range r.Entries {
+		var b strings.Builder
+		for _, l := range e.Lines {
+			b.WriteString(l + "\n")
+		}
+		if e.Snapshot != nil {
+			if err := snapshot(&b, e.Snapshot); err != nil {
+				return err
+			}
+		}
+		out.Entries = append(out.Entries, entry{At: e.At.String(), Command: e.Command, Output: b.String(), Error: e.Err})
+	}
+	for _, o := range r.Expectations {
+		out.Expectations = append(out.Expectations, expectation{Name: o.Name, Passed: o.Passed, Detail: o.Detail})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}

@@ -1,0 +1,325 @@
+package runner
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/clustersim/clustersim/scenarios"
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/store"
+)
+
+// pollInterval is how often a "within" check looks at the cluster.
+const pollInterval = time.Second
+
+// check is one expectation being evaluated.
+type check struct {
+	idx    int
+	name   string
+	eval   func() (ok bool, seen string)
+	at     *time.Duration // evaluate exactly then
+	within time.Duration  // or poll until then
+	done   bool
+	last   string
+}
+
+func (r *run) scheduleExpectations(until time.Duration) {
+	r.res.Expectations = make([]Outcome, len(r.s.Spec.Expect))
+	for i := range r.s.Spec.Expect {
+		ck := r.newCheck(i)
+		r.res.Expectations[i] = Outcome{Name: ck.name}
+		switch {
+		case ck.at != nil:
+			if *ck.at > until {
+				r.res.Expectations[i].Detail = fmt.Sprintf("not evaluated: the run stopped at %v", until)
+				ck.done = true
+				continue
+			}
+			r.c.At(*ck.at, func() { r.settle(ck, true) })
+		default:
+			r.poll(ck, 0)
+		}
+		r.checks = append(r.checks, ck)
+	}
+}
+
+// poll evaluates ck at t and every pollInterval after, until it holds or
+// its deadline passes.
+func (r *run) poll(ck *check, t time.Duration) {
+	r.c.At(t, func() {
+		if ck.done {
+			return
+		}
+		ok, seen := ck.eval()
+		ck.last = seen
+		if ok {
+			r.pass(ck, seen)
+			return
+		}
+		if next := t + pollInterval; next <= ck.within {
+			r.poll(ck, next)
+		}
+	})
+}
+
+// settle evaluates ck once, now, and records the outcome.
+func (r *run) settle(ck *check, final bool) {
+	if ck.done {
+		return
+	}
+	ok, seen := ck.eval()
+	ck.last = seen
+	if ok {
+		r.pass(ck, seen)
+		return
+	}
+	if final {
+		ck.done = true
+		r.res.Expectations[ck.idx] = Outcome{Name: ck.name, Passed: false, Detail: fmt.Sprintf("at %v: %s", r.c.K.Now().Duration(), seen)}
+	}
+}
+
+func (r *run) pass(ck *check, seen string) {
+	ck.done = true
+	r.res.Expectations[ck.idx] = Outcome{Name: ck.name, Passed: true, Detail: fmt.Sprintf("held at %v: %s", r.c.K.Now().Duration(), seen)}
+}
+
+// finishExpectations fails the checks whose deadline passed unmet.
+func (r *run) finishExpectations() {
+	for _, ck := range r.checks {
+		if ck.done {
+			continue
+		}
+		ck.done = true
+		detail := fmt.Sprintf("not met within %v; last seen: %s", ck.within, ck.last)
+		if ck.within > r.c.K.Now().Duration() {
+			detail = fmt.Sprintf("not met by %v, when the run stopped; last seen: %s", r.c.K.Now().Duration(), ck.last)
+		}
+		r.res.Expectations[ck.idx] = Outcome{Name: ck.name, Passed: false, Detail: detail}
+	}
+}
+
+func (r *run) newCheck(i int) *check {
+	e := r.s.Spec.Expect[i]
+	ck := &check{idx: i}
+	timing := func(t scenarios.Timing) string {
+		if t.At != nil {
+			d := t.At.Duration
+			ck.at = &d
+			return "at " + d.String()
+		}
+		ck.within = t.Within.Duration
+		return "within " + ck.within.String()
+	}
+	var name string
+	switch {
+	case e.RolloutComplete != nil:
+		ns, n := scenarios.SplitRef(e.RolloutComplete.Deployment)
+		ck.within = e.RolloutComplete.Within.Duration
+		name = fmt.Sprintf("deployment %q completes its rollout within %v", n, ck.within)
+		ck.eval = func() (bool, string) { return r.rolloutComplete(api.Key{Namespace: ns, Name: n}) }
+	case e.Condition != nil:
+		c := e.Condition
+		kind, key := r.objectKey(c.ObjectRef)
+		want := c.Status
+		if c.Reason != "" {
+			want += " (" + c.Reason + ")"
+		}
+		name = fmt.Sprintf("%s %q condition %s is %s %s", strings.ToLower(string(kind)), key.Name, c.Type, want, timing(c.Timing))
+		ck.eval = func() (bool, string) {
+			o, err := r.c.Store.Get(kind, key)
+			if err != nil {
+				return false, err.Error()
+			}
+			status, _ := fieldValue(o, "status.conditions["+c.Type+"].status")
+			reason, _ := fieldValue(o, "status.conditions["+c.Type+"].reason")
+			seen := status
+			if reason != "" {
+				seen += " (" + reason + ")"
+			}
+			if status == "" {
+				seen = "no " + c.Type + " condition"
+			}
+			return status == c.Status && (c.Reason == "" || reason == c.Reason), seen
+		}
+	case e.Field != nil:
+		f := e.Field
+		kind, key := r.objectKey(f.ObjectRef)
+		name = fmt.Sprintf("%s %q %s == %q %s", strings.ToLower(string(kind)), key.Name, f.Path, f.Equals, timing(f.Timing))
+		ck.eval = func() (bool, string) {
+			o, err := r.c.Store.Get(kind, key)
+			if err != nil {
+				return false, err.Error()
+			}
+			v, ok := fieldValue(o, f.Path)
+			if !ok {
+				return false, f.Path + " is not set"
+			}
+			return v == f.Equals, fmt.Sprintf("%s = %q", f.Path, v)
+		}
+	case e.Pods != nil:
+		p := e.Pods
+		ns := p.Namespace
+		if ns == "" {
+			ns = scenarios.DefaultNamespace
+		}
+		desc := []string{}
+		if p.Selector != "" {
+			desc = append(desc, p.Selector)
+		}
+		if p.Phase != "" {
+			desc = append(desc, p.Phase)
+		}
+		if p.Ready {
+			desc = append(desc, "ready")
+		}
+		name = fmt.Sprintf("%d pods (%s) %s", p.Equals, strings.Join(desc, ", "), timing(p.Timing))
+		sel := api.Everything()
+		if p.Selector != "" {
+			sel, _ = api.ParseSelector(p.Selector)
+		}
+		ck.eval = func() (bool, string) {
+			pods, _, _ := r.c.Store.List(api.KindPod, store.ListOptions{Namespace: ns, Labels: &sel})
+			n := 0
+			for _, o := range pods {
+				pod := o.(*api.Pod)
+				if p.Phase != "" && string(pod.Status.Phase) != p.Phase {
+					continue
+				}
+				if p.Ready && !podReady(pod) {
+					continue
+				}
+				n++
+			}
+			return n == p.Equals, fmt.Sprintf("%d pods", n)
+		}
+	}
+	if e.Name != "" {
+		name = e.Name
+	}
+	ck.name = name
+	return ck
+}
+
+func (r *run) objectKey(ref scenarios.ObjectRef) (api.Kind, api.Key) {
+	kind, _ := scenarios.ResolveKind(ref.Kind)
+	key := api.Key{Name: ref.Name}
+	if info, ok := api.Lookup(kind); ok && info.Namespaced {
+		key.Namespace = ref.Namespace
+		if key.Namespace == "" {
+			key.Namespace = scenarios.DefaultNamespace
+		}
+	}
+	return kind, key
+}
+
+// rolloutComplete is kubectl rollout status's success test.
+func (r *run) rolloutComplete(key api.Key) (bool, string) {
+	o, err := r.c.Store.Get(api.KindDeployment, key)
+	if err != nil {
+		return false, err.Error()
+	}
+	d := o.(*api.Deployment)
+	replicas := int32(1)
+	if d.Spec.Replicas != nil {
+		replicas = *d.Spec.Replicas
+	}
+	st := d.Status
+	seen := fmt.Sprintf("generation %d observed %d, %d/%d updated, %d total, %d available", d.Generation, st.ObservedGeneration, st.UpdatedReplicas, replicas, st.Replicas, st.AvailableReplicas)
+	ok := d.Generation <= st.ObservedGeneration && st.UpdatedReplicas >= replicas && st.Replicas <= st.UpdatedReplicas && st.AvailableReplicas >= st.UpdatedReplicas
+	return ok, seen
+}
+
+func podReady(p *api.Pod) bool {
+	for _, c := range p.Status.Conditions {
+		if c.Type == api.PodReady {
+			return c.Status == api.ConditionTrue
+		}
+	}
+	return false
+}
+
+// fieldValue reads a field of an object by a path such as spec.replicas
+// or status.conditions[Available].status: list elements are found by
+// their type or name field, or by index. Scalars render as text, other
+// values as compact JSON.
+func fieldValue(o api.Object, path string) (string, bool) {
+	b, err := json.Marshal(o)
+	if err != nil {
+		return "", false
+	}
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if dec.Decode(&v) != nil {
+		return "", false
+	}
+	for _, seg := range splitPath(path) {
+		switch cur := v.(type) {
+		case map[string]any:
+			next, ok := cur[seg]
+			if !ok {
+				return "", false
+			}
+			v = next
+		case []any:
+			found := false
+			for _, el := range cur {
+				if m, ok := el.(map[string]any); ok && (m["type"] == seg || m["name"] == seg) {
+					v, found = el, true
+					break
+				}
+			}
+			if !found {
+				i, err := strconv.Atoi(seg)
+				if err != nil || i < 0 || i >= len(cur) {
+					return "", false
+				}
+				v = cur[i]
+			}
+		default:
+			return "", false
+		}
+	}
+	switch x := v.(type) {
+	case string:
+		return x, true
+	case json.Number:
+		return x.String(), true
+	case bool:
+		return strconv.FormatBool(x), true
+	case nil:
+		return "", false
+	}
+	out, _ := json.Marshal(v)
+	return string(out), true
+}
+
+// splitPath splits "a.b[c].d" into a, b, c, d.
+func splitPath(path string) []string {
+	var out []string
+	for _, part := range strings.Split(path, ".") {
+		for part != "" {
+			i := strings.IndexByte(part, '[')
+			if i < 0 {
+				out = append(out, part)
+				break
+			}
+			if i > 0 {
+				out = append(out, part[:i])
+			}
+			j := strings.IndexByte(part[i:], ']')
+			if j < 0 {
+				out = append(out, part[i+1:])
+				break
+			}
+			out = append(out, part[i+1:i+j])
+			part = part[i+j+1:]
+		}
+	}
+	return out
+}

@@ -1,0 +1,297 @@
+// Package runner runs a loaded scenario: it builds the simulated cluster
+// (nodes and their kubelets, the registry, the network, the controllers,
+// the initial objects), performs the timeline's actions at their virtual
+// times as a user would with kubectl, takes the timeline's observations
+// (snapshots of the objects kubectl would print), and evaluates the
+// expectations. The Result holds everything a report needs; printing is
+// package report's job.
+//
+// Determinism: a run is a pure function of the scenario and the seed.
+package runner
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/clustersim/clustersim/scenarios"
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/client"
+	"github.com/clustersim/clustersim/sim/cluster"
+	"github.com/clustersim/clustersim/sim/controller"
+	"github.com/clustersim/clustersim/sim/kernel"
+	"github.com/clustersim/clustersim/sim/netsim"
+	"github.com/clustersim/clustersim/sim/store"
+)
+
+// Options override a scenario's settings for one run.
+type Options struct {
+	// Seed replaces spec.seed when set.
+	Seed *uint64
+	// Until stops the run early (0: spec.duration).
+	Until time.Duration
+}
+
+// Result is a finished run.
+type Result struct {
+	// Scenario is the scenario's name; Seed the root seed used.
+	Scenario string
+	Seed     uint64
+	// Duration is the virtual time the run lasted.
+	Duration time.Duration
+	// Entries are the timeline's actions and observations in time order.
+	Entries []Entry
+	// Expectations are the checks' outcomes, in spec.expect order.
+	Expectations []Outcome
+	// Requests counts API requests by actor, verb, kind and outcome.
+	Requests []cluster.Stat
+	// Network is the network's totals.
+	Network netsim.Stats
+	// Writes is the number of accepted writes (audit records).
+	Writes int
+	// TraceHash identifies the run: equal hashes, equal runs.
+	TraceHash string
+	// Audit is the store's audit log: every accepted write.
+	Audit []store.AuditRecord
+}
+
+// Passed reports whether every expectation held.
+func (r *Result) Passed() bool {
+	for _, o := range r.Expectations {
+		if !o.Passed {
+			return false
+		}
+	}
+	return true
+}
+
+// Entry is one timeline step as it happened.
+type Entry struct {
+	// At is the virtual time of the step.
+	At time.Duration
+	// Command is the step as a kubectl command line (or a description of
+	// a fault: "crash node worker-1").
+	Command string
+	// Lines are an action's output, as kubectl prints it.
+	Lines []string
+	// Err is an action's failure, as kubectl prints it after "error: ".
+	Err string
+	// Snapshot is an observation's data; nil for actions.
+	Snapshot *Snapshot
+}
+
+// Snapshot is what an observation saw: objects as they were at that
+// instant (immutable: shared with the store's history).
+type Snapshot struct {
+	// What is "get", "describe", "rollout-status" or "events".
+	What string
+	// Kind is the kind listed or described.
+	Kind api.Kind
+	// Objects are the objects listed (get), the one described, or the
+	// Deployment of a rollout status.
+	Objects []api.Object
+	// Related are the objects describe shows besides the object: a
+	// Deployment's ReplicaSets, a ReplicaSet's or node's pods.
+	Related []api.Object
+	// Events are the events shown (describe, events), oldest first.
+	Events []*api.Event
+	// Wide is kubectl's -o wide.
+	Wide bool
+	// Namespace is the namespace listed ("" for all or cluster-scoped).
+	Namespace string
+	// Now is the wall-clock instant of the observation, for ages.
+	Now time.Time
+}
+
+// Outcome is one expectation's result.
+type Outcome struct {
+	// Name describes the check.
+	Name string
+	// Passed reports whether it held.
+	Passed bool
+	// Detail says what was seen: when it held, or why it failed.
+	Detail string
+}
+
+// run is one run in progress.
+type run struct {
+	s        *scenarios.Scenario
+	c        *cluster.Cluster
+	res      *Result
+	managers map[string]*controller.Manager
+	users    map[string]client.Client
+	nodes    *nodes
+	checks   []*check
+}
+
+// Run runs a loaded scenario.
+func Run(s *scenarios.Scenario, opts Options) (*Result, error) {
+	seed := uint64(1)
+	if s.Spec.Seed != nil {
+		seed = *s.Spec.Seed
+	}
+	if opts.Seed != nil {
+		seed = *opts.Seed
+	}
+	until := s.Spec.Duration.Duration
+	if opts.Until > 0 && opts.Until < until {
+		until = opts.Until
+	}
+	link, err := scenarios.LinkConfig(s.Spec.Network.Default)
+	if err != nil {
+		return nil, err // the loader checked it
+	}
+	cfg := cluster.Config{Seed: seed, Link: link}
+	if t := s.Spec.Network.RequestTimeout; t != nil {
+		cfg.RequestTimeout = t.Duration
+	}
+	c, err := cluster.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	r := &run{s: s, c: c, res: &Result{Scenario: s.Metadata.Name, Seed: seed}, managers: map[string]*controller.Manager{}, users: map[string]client.Client{}}
+	if err := r.bootstrap(); err != nil {
+		return nil, err
+	}
+	if err := r.startNodes(); err != nil {
+		return nil, err
+	}
+	if err := r.startControllers(); err != nil {
+		return nil, err
+	}
+	r.scheduleTimeline(until)
+	r.scheduleExpectations(until)
+	if err := r.applyLinkRules(); err != nil {
+		return nil, err
+	}
+	c.K.Run(kernel.Limits{Until: kernel.Time(until)})
+	r.finishExpectations()
+	res := r.res
+	res.Duration = c.K.Now().Duration()
+	for _, st := range c.API.Stats() {
+		res.Requests = append(res.Requests, cluster.Stat{Actor: st.Actor, Verb: st.Verb.String(), Kind: string(st.Kind), Outcome: string(st.Outcome), Count: st.Count})
+	}
+	res.Network = c.Net.Stats()
+	res.Writes = c.Store.Audit().Len()
+	res.Audit = c.Store.Audit().Records()
+	res.TraceHash = c.TraceHash()
+	slices.SortStableFunc(res.Entries, func(a, b Entry) int { return int(a.At - b.At) })
+	return res, nil
+}
+
+// bootstrap creates the initial objects. A ResourceQuota gets the status
+// the quota controller would have given it by the time the scenario
+// starts, so that admission charges the objects bootstrapped after it.
+func (r *run) bootstrap() error {
+	for _, o := range r.s.Objects {
+		obj := o.DeepCopyObject()
+		if err := r.c.Bootstrap(obj); err != nil {
+			return err
+		}
+		if q, ok := obj.(*api.ResourceQuota); ok {
+			if err := r.settleQuota(q); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (r *run) settleQuota(q *api.ResourceQuota) error {
+	ns := q.Namespace
+	if ns == "" {
+		ns = scenarios.DefaultNamespace
+	}
+	cur, err := r.c.Store.Get(api.KindResourceQuota, api.Key{Namespace: ns, Name: q.Name})
+	if err != nil {
+		return err
+	}
+	upd := cur.DeepCopyObject().(*api.ResourceQuota)
+	upd.Status.Hard = upd.Spec.Hard.DeepCopy()
+	upd.Status.Used = api.ResourceList{}
+	for _, name := range upd.Spec.Hard.SortedNames() {
+		upd.Status.Used[name] = api.Quantity{}
+	}
+	_, err = r.c.Store.Update(store.Op{Actor: cluster.AdminActor, Verb: "update"}, upd, "status")
+	return err
+}
+
+// user returns the client of a user, creating it (and its endpoint
+// "user/<name>") on first use.
+func (r *run) user(name string) client.Client {
+	if name == "" {
+		name = "admin"
+	}
+	if c, ok := r.users[name]; ok {
+		return c
+	}
+	c := r.c.Client(netsim.Addr("user/"+name), name)
+	r.users[name] = c
+	return c
+}
+
+// applyLinkRules sets the scenario's per-link rules on every matching
+// pair of endpoints that exist; called again when nodes are added.
+func (r *run) applyLinkRules() error {
+	eps := r.c.Net.Endpoints()
+	for i, rule := range r.s.Spec.Network.Links {
+		cfg, err := scenarios.LinkConfig(rule.Link)
+		if err != nil {
+			return fmt.Errorf("spec.network.links[%d]: %w", i, err)
+		}
+		for _, from := range eps {
+			for _, to := range eps {
+				if from == to {
+					continue
+				}
+				if matchAddr(rule.From, string(from.Addr())) && matchAddr(rule.To, string(to.Addr())) {
+					if err := r.c.Net.SetLink(from.Addr(), to.Addr(), cfg); err != nil {
+						return err
+					}
+				}
+				if rule.Both && matchAddr(rule.From, string(to.Addr())) && matchAddr(rule.To, string(from.Addr())) {
+					if err := r.c.Net.SetLink(from.Addr(), to.Addr(), cfg); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// matchAddr matches an endpoint name against a pattern that may end in
+// "*".
+func matchAddr(pattern, addr string) bool {
+	if p, ok := cutStar(pattern); ok {
+		return len(addr) >= len(p) && addr[:len(p)] == p
+	}
+	return pattern == addr
+}
+
+func cutStar(p string) (string, bool) {
+	if len(p) > 0 && p[len(p)-1] == '*' {
+		return p[:len(p)-1], true
+	}
+	return p, false
+}
+
+// addrs expands endpoint patterns to the endpoints that exist now.
+func (r *run) addrs(patterns []string) []netsim.Addr {
+	var out []netsim.Addr
+	for _, ep := range r.c.Net.Endpoints() {
+		for _, p := range patterns {
+			if matchAddr(p, string(ep.Addr())) {
+				out = append(out, ep.Addr())
+				break
+			}
+		}
+	}
+	return out
+}
+
+// now is the current virtual time as a wall-clock instant.
+func (r *run) now() time.Time { return r.c.K.Now().Wall() }
+
+// record appends an entry.
+func (r *run) record(e Entry) { r.res.Entries = append(r.res.Entries, e) }

@@ -1,0 +1,116 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/clustersim/clustersim/scenarios"
+	"github.com/clustersim/clustersim/sim/client"
+	"github.com/clustersim/clustersim/sim/kernel"
+)
+
+// scheduleTimeline puts every step on the kernel's clock. Steps at one
+// time run in file order.
+func (r *run) scheduleTimeline(until time.Duration) {
+	for i := range r.s.Spec.Timeline {
+		st := &r.s.Spec.Timeline[i]
+		if st.At.Duration > until {
+			continue
+		}
+		r.c.At(st.At.Duration, func() { r.step(i, st) })
+	}
+}
+
+// step performs one timeline step at its time.
+func (r *run) step(i int, st *scenarios.Step) {
+	switch {
+	case st.Get != nil, st.Describe != nil, st.RolloutStatus != "", st.Events != nil:
+		r.record(r.observe(st))
+	case st.CrashNode != "":
+		r.record(Entry{At: st.At.Duration, Command: "crash node " + st.CrashNode, Lines: r.nodes.crash(st.CrashNode)})
+	case st.RecoverNode != "":
+		r.record(Entry{At: st.At.Duration, Command: "recover node " + st.RecoverNode, Lines: r.nodes.recover(st.RecoverNode)})
+	case st.AddNodes != nil:
+		lines, err := r.nodes.add(st.AddNodes.Group, st.AddNodes.Count)
+		e := Entry{At: st.At.Duration, Command: fmt.Sprintf("add %d node(s) to group %s", st.AddNodes.Count, st.AddNodes.Group), Lines: lines}
+		if err != nil {
+			e.Err = err.Error()
+		} else if err := r.applyLinkRules(); err != nil {
+			e.Err = err.Error()
+		}
+		r.record(e)
+	case st.Partition != nil:
+		p := st.Partition
+		a, b := r.addrs(p.A), r.addrs(p.B)
+		e := Entry{At: st.At.Duration, Command: fmt.Sprintf("partition %s: %v %s %v", p.Name, a, arrow(p.OneWay), b)}
+		if err := r.c.Net.Partition(p.Name, a, b, p.OneWay); err != nil {
+			e.Err = err.Error()
+		}
+		r.record(e)
+	case st.Heal != "":
+		e := Entry{At: st.At.Duration, Command: "heal partition " + st.Heal}
+		if err := r.c.Net.Heal(st.Heal); err != nil {
+			e.Err = err.Error()
+		}
+		r.record(e)
+	case st.CrashController != "":
+		e := Entry{At: st.At.Duration, Command: "crash controller " + st.CrashController}
+		if m := r.managers[st.CrashController]; m != nil && m.Running() {
+			m.Crash()
+		} else {
+			e.Err = fmt.Sprintf("controller %s is not running", st.CrashController)
+		}
+		r.record(e)
+	case st.RestartController != "":
+		e := Entry{At: st.At.Duration, Command: "restart controller " + st.RestartController}
+		if m := r.managers[st.RestartController]; m == nil {
+			e.Err = fmt.Sprintf("no controller %s", st.RestartController)
+		} else if err := m.Restart(); err != nil {
+			e.Err = err.Error()
+		}
+		r.record(e)
+	case st.APIServerDown:
+		r.c.API.SetAvailable(false)
+		r.record(Entry{At: st.At.Duration, Command: "API server down (every request gets 503)"})
+	case st.APIServerUp:
+		r.c.API.SetAvailable(true)
+		r.record(Entry{At: st.At.Duration, Command: "API server up"})
+	default:
+		r.userAction(i, st)
+	}
+}
+
+func arrow(oneWay bool) string {
+	if oneWay {
+		return "-/->"
+	}
+	return "<-/->"
+}
+
+// userAction runs a kubectl command as the step's user, in a process of
+// its own: its requests cross the network and may time out, and its
+// output is recorded when it finishes.
+func (r *run) userAction(i int, st *scenarios.Step) {
+	cl := r.user(st.As)
+	cmd, fn := r.kubectl(st)
+	at := st.At.Duration
+	r.c.Go(fmt.Sprintf("user/%s/step-%d", userName(st.As), i), func(p *kernel.Process) {
+		lines, err := fn(context.Background(), cl)
+		e := Entry{At: at, Command: cmd, Lines: lines}
+		if err != nil {
+			e.Err = err.Error()
+		}
+		r.record(e)
+	})
+}
+
+func userName(as string) string {
+	if as == "" {
+		return "admin"
+	}
+	return as
+}
+
+// action is a kubectl command bound to its arguments.
+type action func(ctx context.Context, c client.Client) ([]string, error)
