@@ -1,15 +1,21 @@
 // Command clustersim runs the discrete-event simulator of a Kubernetes-like
 // control plane.
 //
-//	clustersim run [--seed N] [--duration D] [-o table|json]
+//	clustersim run [SCENARIO] [--seed N] [--until D] [-o table|json]
 //	clustersim validate FILE...
+//	clustersim list
+//	clustersim explain NAME
+//	clustersim demo [--seed N] [--duration D] [-o table|json]
 //
-// Exit codes: 0 success, 1 an expectation failed (or the run did not
-// converge), 2 bad input or usage, 3 an internal invariant of the
-// simulator broke (a bug: the seed to replay it is printed).
+// SCENARIO is a scenario file or the name of a built-in scenario (default:
+// the built-in default). Exit codes: 0 every expectation held, 1 some
+// failed (each is named with its reason), 2 bad input or usage, 3 an
+// internal invariant of the simulator broke (a bug: the scenario and seed
+// to replay it are printed).
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -19,6 +25,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/clustersim/clustersim/report"
+	"github.com/clustersim/clustersim/scenarios"
+	"github.com/clustersim/clustersim/scenarios/runner"
 	"github.com/clustersim/clustersim/sim/apierr"
 	"github.com/clustersim/clustersim/sim/apiserver"
 	"github.com/clustersim/clustersim/sim/cluster"
@@ -36,11 +44,15 @@ const (
 const usage = `clustersim simulates a Kubernetes-like control plane on a virtual clock.
 
 Usage:
-  clustersim run [flags]          run the built-in runtime demo
-  clustersim validate FILE...     check Kubernetes manifests strictly
-  clustersim help                 show this help
+  clustersim run [SCENARIO] [flags]   run a scenario file or a built-in scenario (default: ` + scenarios.Default + `)
+  clustersim validate FILE...         check scenario files and Kubernetes manifests strictly
+  clustersim list                     list the built-in scenarios
+  clustersim explain NAME             describe a built-in scenario and what to look at
+  clustersim demo [flags]             run the controller-runtime demo
+  clustersim help                     show this help
 
 Run "clustersim COMMAND --help" for a command's flags.
+Exit codes: 0 every expectation held, 1 an expectation failed, 2 bad input, 3 internal error.
 `
 
 func main() {
@@ -57,6 +69,12 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return run(args[1:], stdout, stderr)
 	case "validate":
 		return validate(args[1:], stdout, stderr)
+	case "list":
+		return list(args[1:], stdout, stderr)
+	case "explain":
+		return explain(args[1:], stdout, stderr)
+	case "demo":
+		return demo(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
@@ -65,40 +83,234 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	return exitBadInput
 }
 
-// run runs the built-in demo.
+// parse parses a command's flags; done reports that Main should return
+// code (help printed, or a usage error).
+func parse(fs *pflag.FlagSet, args []string) (code int, done bool) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return exitOK, true
+		}
+		return exitBadInput, true
+	}
+	return 0, false
+}
+
+// loadScenario loads a scenario by file path or built-in name.
+func loadScenario(arg string) (*scenarios.Scenario, error) {
+	if _, err := os.Stat(arg); err == nil {
+		return scenarios.LoadFile(arg)
+	}
+	if scenarios.IsBuiltin(arg) {
+		return scenarios.Builtin(arg)
+	}
+	return nil, fmt.Errorf("%s: no such file, and no built-in scenario of that name (clustersim list shows them)", arg)
+}
+
 func run(args []string, stdout, stderr io.Writer) (code int) {
 	fs := pflag.NewFlagSet("clustersim run", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
-	seed := fs.Uint64("seed", 1, "root seed of the run's random streams")
-	duration := fs.Duration("duration", 10*time.Minute, "virtual time to simulate")
+	seed := fs.Uint64("seed", 0, "root seed of the run (default: the scenario's spec.seed)")
+	until := fs.Duration("until", 0, "stop the run at this virtual time (default: the scenario's spec.duration)")
 	output := fs.StringP("output", "o", "table", "output format: table or json")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return exitOK
-		}
-		return exitBadInput
+	if c, done := parse(fs, args); done {
+		return c
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "clustersim run: unexpected argument %q (scenario files come with the control-plane release)\n", fs.Arg(0))
+	if fs.NArg() > 1 {
+		fmt.Fprintf(stderr, "clustersim run: one scenario at a time; got %d arguments\n", fs.NArg())
 		return exitBadInput
 	}
 	if *output != "table" && *output != "json" {
 		fmt.Fprintf(stderr, "clustersim run: -o %q: want table or json\n", *output)
 		return exitBadInput
 	}
+	if *until < 0 {
+		fmt.Fprintf(stderr, "clustersim run: --until %v: must not be negative\n", *until)
+		return exitBadInput
+	}
+	name := scenarios.Default
+	if fs.NArg() == 1 {
+		name = fs.Arg(0)
+	}
+	s, err := loadScenario(name)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitBadInput
+	}
+	opts := runner.Options{Until: *until}
+	if fs.Changed("seed") {
+		opts.Seed = seed
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "clustersim: internal error running %s (seed flag %d): %v\n", name, *seed, r)
+			code = exitInternal
+		}
+	}()
+	res, err := runner.Run(s, opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "clustersim run %s: %v\n", name, err)
+		return exitBadInput
+	}
+	if *output == "json" {
+		err = report.ScenarioJSON(stdout, res)
+	} else {
+		err = report.Scenario(stdout, res)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "clustersim run: %v\n", err)
+		return exitInternal
+	}
+	if !res.Passed() {
+		for _, o := range res.Expectations {
+			if !o.Passed {
+				fmt.Fprintf(stderr, "FAIL %s: %s\n", o.Name, o.Detail)
+			}
+		}
+		return exitFailed
+	}
+	return exitOK
+}
+
+// validate checks scenario files and manifests; it reports every bad file
+// and exits 2 if any.
+func validate(args []string, stdout, stderr io.Writer) int {
+	fs := pflag.NewFlagSet("clustersim validate", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	if c, done := parse(fs, args); done {
+		return c
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(stderr, "clustersim validate: name at least one file")
+		return exitBadInput
+	}
+	code := exitOK
+	for _, path := range fs.Args() {
+		msg, err := validateFile(path)
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			code = exitBadInput
+			continue
+		}
+		fmt.Fprintf(stdout, "%s: %s\n", path, msg)
+	}
+	return code
+}
+
+// validateFile checks one file: a scenario if its kind is Scenario, else
+// manifests.
+func validateFile(path string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	if isScenario(data) {
+		s, err := scenarios.LoadFile(path)
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("scenario %s valid (%d objects, %d steps, %d expectations)", s.Metadata.Name, len(s.Objects), len(s.Spec.Timeline), len(s.Spec.Expect)), nil
+	}
+	objs, err := manifest.DecodeLocated(path, data)
+	if err != nil {
+		return "", err
+	}
+	for _, o := range objs {
+		if err := apiserver.Validate(o.Object, nil); err != nil {
+			var se *apierr.StatusError
+			if errors.As(err, &se) && len(se.Causes) > 0 {
+				// Point at the first offending field in the source.
+				line, col := o.Position(se.Causes[0].Field)
+				return "", fmt.Errorf("%s:%d:%d: %s: %v", path, line, col, se.Causes[0].Field, err)
+			}
+			return "", fmt.Errorf("%s: %v", path, err)
+		}
+	}
+	return fmt.Sprintf("%d object(s) valid", len(objs)), nil
+}
+
+// isScenario reports whether a YAML file declares kind: Scenario at its
+// top level.
+func isScenario(data []byte) bool {
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		if bytes.Equal(bytes.TrimSpace(line), []byte("kind: Scenario")) && !bytes.HasPrefix(line, []byte(" ")) {
+			return true
+		}
+	}
+	return false
+}
+
+func list(args []string, stdout, stderr io.Writer) int {
+	fs := pflag.NewFlagSet("clustersim list", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	if c, done := parse(fs, args); done {
+		return c
+	}
+	names := scenarios.BuiltinNames()
+	width := 0
+	for _, n := range names {
+		width = max(width, len(n))
+	}
+	for _, n := range names {
+		s, err := scenarios.Builtin(n)
+		if err != nil {
+			fmt.Fprintf(stderr, "clustersim list: %v\n", err)
+			return exitInternal
+		}
+		fmt.Fprintf(stdout, "%-*s  %s\n", width, n, s.Metadata.Summary)
+	}
+	return exitOK
+}
+
+func explain(args []string, stdout, stderr io.Writer) int {
+	fs := pflag.NewFlagSet("clustersim explain", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	if c, done := parse(fs, args); done {
+		return c
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintln(stderr, "clustersim explain: name one built-in scenario (clustersim list shows them)")
+		return exitBadInput
+	}
+	s, err := loadScenario(fs.Arg(0))
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitBadInput
+	}
+	fmt.Fprintf(stdout, "%s: %s\n\n%s", s.Metadata.Name, s.Metadata.Summary, s.Metadata.Description)
+	return exitOK
+}
+
+// demo runs the built-in controller-runtime demo.
+func demo(args []string, stdout, stderr io.Writer) (code int) {
+	fs := pflag.NewFlagSet("clustersim demo", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	seed := fs.Uint64("seed", 1, "root seed of the run's random streams")
+	duration := fs.Duration("duration", 10*time.Minute, "virtual time to simulate")
+	output := fs.StringP("output", "o", "table", "output format: table or json")
+	if c, done := parse(fs, args); done {
+		return c
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "clustersim demo: unexpected argument %q\n", fs.Arg(0))
+		return exitBadInput
+	}
+	if *output != "table" && *output != "json" {
+		fmt.Fprintf(stderr, "clustersim demo: -o %q: want table or json\n", *output)
+		return exitBadInput
+	}
 	if *duration < 3*time.Minute {
-		fmt.Fprintf(stderr, "clustersim run: --duration %v: the demo needs at least 3m\n", *duration)
+		fmt.Fprintf(stderr, "clustersim demo: --duration %v: the demo needs at least 3m\n", *duration)
 		return exitBadInput
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			fmt.Fprintf(stderr, "clustersim: internal error (seed %d): %v\n", *seed, r)
+			fmt.Fprintf(stderr, "clustersim: internal error (demo, seed %d): %v\n", *seed, r)
 			code = exitInternal
 		}
 	}()
 	res, err := cluster.RunDemo(cluster.DemoConfig{Seed: *seed, Duration: *duration})
 	if err != nil {
-		fmt.Fprintf(stderr, "clustersim run: %v\n", err)
+		fmt.Fprintf(stderr, "clustersim demo: %v\n", err)
 		return exitBadInput
 	}
 	if *output == "json" {
@@ -107,59 +319,11 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		err = report.Demo(stdout, res)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "clustersim run: %v\n", err)
+		fmt.Fprintf(stderr, "clustersim demo: %v\n", err)
 		return exitInternal
 	}
 	if res.Published != res.Namespaces {
 		return exitFailed
 	}
 	return exitOK
-}
-
-// validate loads every manifest file strictly and checks each object as
-// the API server would; it reports every bad file and exits 2 if any.
-func validate(args []string, stdout, stderr io.Writer) int {
-	fs := pflag.NewFlagSet("clustersim validate", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return exitOK
-		}
-		return exitBadInput
-	}
-	if fs.NArg() == 0 {
-		fmt.Fprintln(stderr, "clustersim validate: name at least one file")
-		return exitBadInput
-	}
-	code := exitOK
-	for _, path := range fs.Args() {
-		objs, err := manifest.DecodeFileLocated(path)
-		if err != nil {
-			fmt.Fprintln(stderr, err)
-			code = exitBadInput
-			continue
-		}
-		bad := false
-		for _, o := range objs {
-			err := apiserver.Validate(o.Object, nil)
-			if err == nil {
-				continue
-			}
-			bad = true
-			var se *apierr.StatusError
-			if errors.As(err, &se) && len(se.Causes) > 0 {
-				// Point at the first offending field in the source.
-				line, col := o.Position(se.Causes[0].Field)
-				fmt.Fprintf(stderr, "%s:%d:%d: %s: %v\n", path, line, col, se.Causes[0].Field, err)
-				continue
-			}
-			fmt.Fprintf(stderr, "%s: %v\n", path, err)
-		}
-		if bad {
-			code = exitBadInput
-			continue
-		}
-		fmt.Fprintf(stdout, "%s: %d object(s) valid\n", path, len(objs))
-	}
-	return code
 }

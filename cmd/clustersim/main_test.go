@@ -37,14 +37,14 @@ func runMain(args ...string) (code int, stdout, stderr string) {
 	return code, out.String(), errOut.String()
 }
 
-func TestRunGolden(t *testing.T) {
+func TestDemoGolden(t *testing.T) {
 	tests := []struct {
 		name   string
 		args   []string
 		golden string
 	}{
-		{"table", []string{"run", "--seed", "1"}, "run-demo-seed1.txt"},
-		{"json", []string{"run", "--seed", "1", "-o", "json"}, "run-demo-seed1.json"},
+		{"table", []string{"demo", "--seed", "1"}, "demo-seed1.txt"},
+		{"json", []string{"demo", "--seed", "1", "-o", "json"}, "demo-seed1.json"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -105,8 +105,13 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"frobnicate"}, exitBadInput},
 		{[]string{"run", "--seed", "x"}, exitBadInput},
 		{[]string{"run", "-o", "yaml"}, exitBadInput},
-		{[]string{"run", "extra"}, exitBadInput},
-		{[]string{"run", "--duration", "1m"}, exitBadInput},
+		{[]string{"run", "a", "b"}, exitBadInput},
+		{[]string{"run", "no-such-scenario"}, exitBadInput},
+		{[]string{"run", "--until", "-1s"}, exitBadInput},
+		{[]string{"demo", "extra"}, exitBadInput},
+		{[]string{"demo", "--duration", "1m"}, exitBadInput},
+		{[]string{"explain"}, exitBadInput},
+		{[]string{"explain", "no-such-scenario"}, exitBadInput},
 		{[]string{"validate"}, exitBadInput},
 		{[]string{"validate", "no/such/file.yaml"}, exitBadInput},
 		{[]string{"help"}, exitOK},
