@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/clustersim/clustersim/controllers/deployment"
+	"github.com/clustersim/clustersim/controllers/garbagecollector"
 	"github.com/clustersim/clustersim/controllers/replicaset"
 	"github.com/clustersim/clustersim/controllers/resourcequota"
 	"github.com/clustersim/clustersim/controllers/scheduler"
@@ -28,6 +29,9 @@ var controllerSpecs = map[string]controllerSpec{
 	"deployment": {deployment.Actor, func(m *controller.Manager, s scenarios.ControllerSettings) error {
 		return deployment.Setup(m, deployment.Options{Workers: s.Workers})
 	}},
+	"garbage-collector": {garbagecollector.Actor, func(m *controller.Manager, s scenarios.ControllerSettings) error {
+		return garbagecollector.Setup(m, garbagecollector.Options{Workers: s.Workers})
+	}},
 	"scheduler": {scheduler.Actor, func(m *controller.Manager, s scenarios.ControllerSettings) error {
 		return scheduler.Setup(m, scheduler.Options{Workers: s.Workers})
 	}},
@@ -47,7 +51,9 @@ func (r *run) startControllers() error {
 		}
 		m := r.c.AddManager(name, spec.actor, func(m *controller.Manager) error { return spec.setup(m, settings) })
 		if settings.Resync != nil {
-			m.SetOptions(controller.ManagerOptions{Resync: settings.Resync.Duration})
+			opts := r.c.ManagerOptions()
+			opts.Resync = settings.Resync.Duration
+			m.SetOptions(opts)
 		}
 		if err := m.Start(); err != nil {
 			return fmt.Errorf("runner: start %s: %w", name, err)

@@ -139,8 +139,16 @@ func (c *Cluster) Client(addr netsim.Addr, actor string) client.Client {
 // "controller/<name>" acting as actor. It is not started: call Start.
 func (c *Cluster) AddManager(name, actor string, setup func(m *controller.Manager) error) *controller.Manager {
 	m := controller.NewManager(c.K, c.Transport(netsim.Addr("controller/"+name)), name, actor, setup)
+	m.SetOptions(c.ManagerOptions())
 	c.managers = append(c.managers, m)
 	return m
+}
+
+// ManagerOptions are the options AddManager gives a manager: the
+// cluster's request timeout for its client. Callers that set more options
+// start from these.
+func (c *Cluster) ManagerOptions() controller.ManagerOptions {
+	return controller.ManagerOptions{Client: client.Options{RequestTimeout: c.cfg.RequestTimeout}}
 }
 
 // Managers returns the registered managers in registration order.

@@ -116,7 +116,9 @@ func RunDemo(cfg DemoConfig) (*DemoResult, error) {
 	pub := c.AddManager("kube-controller-manager", rootcacert.Actor, func(m *controller.Manager) error {
 		return rootcacert.Setup(m, demoRootCA, controller.Options{Workers: 2, Observer: func(controller.Observation) { reconciles++ }})
 	})
-	pub.SetOptions(controller.ManagerOptions{Resync: 30 * time.Second})
+	opts := c.ManagerOptions()
+	opts.Resync = 30 * time.Second
+	pub.SetOptions(opts)
 	if err := pub.Start(); err != nil {
 		return nil, err
 	}

@@ -1,0 +1,544 @@
+package replicaset
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/apierr"
+	"github.com/clustersim/clustersim/sim/client"
+	"github.com/clustersim/clustersim/sim/controller"
+	"github.com/clustersim/clustersim/sim/informer"
+)
+
+// Actor is the identity kube-controller-manager runs this controller as.
+const Actor = "system:serviceaccount:kube-system:replicaset-controller"
+
+// Component is the source component of the controller's events.
+const Component = "replicaset-controller"
+
+// Name is the controller's name in its manager (kube-controller-manager's
+// name for it); its workers are "<manager>/replicaset-controller/worker-<i>".
+const Name = "replicaset-controller"
+
+// Defaults, as kube-controller-manager's.
+const (
+	// DefaultWorkers is --concurrent-replicaset-syncs, 5.
+	DefaultWorkers = 5
+	// BurstReplicas is the most pods created or deleted in one sync, 500.
+	BurstReplicas = 500
+	// SlowStartInitialBatchSize is the size of the first batch of
+	// creates; each later batch doubles (k/k controller_utils.go, 1).
+	SlowStartInitialBatchSize = 1
+)
+
+// ErrNoLabels is returned for a pod template without labels: such pods
+// could never be selected.
+var ErrNoLabels = errors.New("unable to create pods, no labels")
+
+// Options configure the controller; zero fields take the defaults.
+type Options struct {
+	// Workers is the number of ReplicaSets synced at once (default 5).
+	Workers int
+	// BurstReplicas caps the pods created or deleted in one sync
+	// (default 500).
+	BurstReplicas int
+}
+
+// lister is what the reconciler reads from an informer cache;
+// informer.Lister implements it.
+type lister interface {
+	Get(key api.Key) (api.Object, bool)
+	List(sel api.Selector, namespace string) []api.Object
+}
+
+// reconciler syncs one ReplicaSet per request (upstream's
+// ReplicaSetController.syncReplicaSet). Its expectations live as long as
+// the controller incarnation that Setup built.
+type reconciler struct {
+	client   client.Client
+	recorder client.EventRecorder
+	clock    client.PassiveClock
+	rss      lister
+	pods     lister
+	exp      *Expectations
+	burst    int
+	// enqueue and enqueueAfter add a ReplicaSet key to the work queue.
+	enqueue      func(key api.Key)
+	enqueueAfter func(key api.Key, d time.Duration)
+}
+
+// Setup registers the ReplicaSet controller with m: informers on
+// ReplicaSets and Pods, event handlers that keep the expectations and map
+// pods to the ReplicaSet controlling them (or, for orphans, to every
+// ReplicaSet whose selector matches), and opts.Workers workers.
+func Setup(m *controller.Manager, opts Options) error {
+	if opts.Workers <= 0 {
+		opts.Workers = DefaultWorkers
+	}
+	if opts.BurstReplicas <= 0 {
+		opts.BurstReplicas = BurstReplicas
+	}
+	rsInf, err := m.Informer(api.KindReplicaSet, informer.Options{})
+	if err != nil {
+		return err
+	}
+	podInf, err := m.Informer(api.KindPod, informer.Options{})
+	if err != nil {
+		return err
+	}
+	r := &reconciler{
+		client:   m.Client(),
+		recorder: m.Recorder(Component),
+		clock:    m.Clock(),
+		rss:      rsInf.Lister(),
+		pods:     podInf.Lister(),
+		exp:      NewExpectations(m.Clock()),
+		burst:    opts.BurstReplicas,
+	}
+	c, err := m.NewController(Name, controller.Options{Workers: opts.Workers}, r)
+	if err != nil {
+		return err
+	}
+	r.enqueue = func(key api.Key) { c.Enqueue(controller.Request{Key: key}) }
+	r.enqueueAfter = func(key api.Key, d time.Duration) { c.EnqueueAfter(controller.Request{Key: key}, d) }
+	rsInf.AddEventHandler(informer.HandlerFuncs{AddFunc: r.addRS, UpdateFunc: r.updateRS, DeleteFunc: r.deleteRS})
+	podInf.AddEventHandler(informer.HandlerFuncs{AddFunc: r.addPod, UpdateFunc: r.updatePod, DeleteFunc: r.deletePod})
+	return nil
+}
+
+// ---- event handlers (they only enqueue and count observations) ----
+
+func keyOf(o api.Object) api.Key { return o.GetObjectMeta().Key() }
+
+func (r *reconciler) addRS(obj api.Object) {
+	if _, ok := obj.(*api.ReplicaSet); ok {
+		r.enqueue(keyOf(obj))
+	}
+}
+
+func (r *reconciler) updateRS(old, cur api.Object) {
+	o, ok1 := old.(*api.ReplicaSet)
+	c, ok2 := cur.(*api.ReplicaSet)
+	if !ok1 || !ok2 {
+		return
+	}
+	if o.UID != c.UID {
+		// Deleted and re-created between two observations: forget the
+		// old one's expectations.
+		r.deleteRS(o)
+	}
+	// Every update is synced, status-only ones included: a resync then
+	// retries ReplicaSets whose last creates failed.
+	r.enqueue(keyOf(c))
+}
+
+func (r *reconciler) deleteRS(obj api.Object) {
+	if _, ok := obj.(*api.ReplicaSet); !ok {
+		return
+	}
+	key := keyOf(obj)
+	r.exp.Delete(key.String())
+	r.enqueue(key)
+}
+
+// resolveControllerRef returns the cached ReplicaSet ref points at in
+// namespace ns, or nil when ref is not to a ReplicaSet or names one with
+// another UID.
+func (r *reconciler) resolveControllerRef(ns string, ref *api.OwnerReference) *api.ReplicaSet {
+	if ref.Kind != string(api.KindReplicaSet) {
+		return nil
+	}
+	o, ok := r.rss.Get(api.Key{Namespace: ns, Name: ref.Name})
+	if !ok {
+		return nil
+	}
+	rs, ok := o.(*api.ReplicaSet)
+	if !ok || rs.UID != ref.UID {
+		return nil
+	}
+	return rs
+}
+
+// podReplicaSets returns the cached ReplicaSets of p's namespace whose
+// selector matches p: the candidates to adopt an orphan. A pod without
+// labels matches none, and so does a ReplicaSet with an empty or invalid
+// selector.
+func (r *reconciler) podReplicaSets(p *api.Pod) []*api.ReplicaSet {
+	if len(p.Labels) == 0 {
+		return nil
+	}
+	var out []*api.ReplicaSet
+	for _, o := range r.rss.List(api.Everything(), p.Namespace) {
+		rs, ok := o.(*api.ReplicaSet)
+		if !ok {
+			continue
+		}
+		sel, err := api.LabelSelectorAsSelector(rs.Spec.Selector)
+		if err != nil || sel.Empty() || !sel.Matches(p.Labels) {
+			continue
+		}
+		out = append(out, rs)
+	}
+	return out
+}
+
+func (r *reconciler) addPod(obj api.Object) {
+	p, ok := obj.(*api.Pod)
+	if !ok {
+		return
+	}
+	if p.DeletionTimestamp != nil {
+		// After a restart a pod may first show up already terminating: it
+		// must not count as an observed creation.
+		r.deletePod(p)
+		return
+	}
+	if ref := api.GetControllerOf(&p.ObjectMeta); ref != nil {
+		rs := r.resolveControllerRef(p.Namespace, ref)
+		if rs == nil {
+			return
+		}
+		r.exp.CreationObserved(keyOf(rs).String())
+		r.enqueue(keyOf(rs))
+		return
+	}
+	// An orphan: let every matching ReplicaSet consider adopting it. No
+	// creation is observed: nobody waits for an orphan.
+	for _, rs := range r.podReplicaSets(p) {
+		r.enqueue(keyOf(rs))
+	}
+}
+
+func (r *reconciler) updatePod(old, cur api.Object) {
+	op, ok1 := old.(*api.Pod)
+	cp, ok2 := cur.(*api.Pod)
+	if !ok1 || !ok2 || op.ResourceVersion == cp.ResourceVersion {
+		// A resync or a relist of an unchanged pod: nothing new.
+		return
+	}
+	labelsChanged := !reflect.DeepEqual(op.Labels, cp.Labels)
+	if cp.DeletionTimestamp != nil {
+		// A graceful delete starts: the pod no longer counts, so the
+		// ReplicaSet may replace it now rather than when it is gone.
+		r.deletePod(cp)
+		if labelsChanged {
+			r.deletePod(op)
+		}
+		return
+	}
+	curRef := api.GetControllerOf(&cp.ObjectMeta)
+	oldRef := api.GetControllerOf(&op.ObjectMeta)
+	refChanged := !reflect.DeepEqual(curRef, oldRef)
+	if refChanged && oldRef != nil {
+		if rs := r.resolveControllerRef(op.Namespace, oldRef); rs != nil {
+			r.enqueue(keyOf(rs))
+		}
+	}
+	if curRef != nil {
+		rs := r.resolveControllerRef(cp.Namespace, curRef)
+		if rs == nil {
+			return
+		}
+		r.enqueue(keyOf(rs))
+		if !IsPodReady(op) && IsPodReady(cp) && rs.Spec.MinReadySeconds > 0 {
+			// Look again once the pod may have become available; the
+			// extra second covers rounding of the ready time.
+			r.enqueueAfter(keyOf(rs), time.Duration(rs.Spec.MinReadySeconds)*time.Second+time.Second)
+		}
+		return
+	}
+	if labelsChanged || refChanged {
+		for _, rs := range r.podReplicaSets(cp) {
+			r.enqueue(keyOf(rs))
+		}
+	}
+}
+
+func (r *reconciler) deletePod(obj api.Object) {
+	p, ok := obj.(*api.Pod)
+	if !ok {
+		return
+	}
+	ref := api.GetControllerOf(&p.ObjectMeta)
+	if ref == nil {
+		return // nobody cares about an orphan's deletion
+	}
+	rs := r.resolveControllerRef(p.Namespace, ref)
+	if rs == nil {
+		return
+	}
+	r.exp.DeletionObserved(keyOf(rs).String(), podKey(p))
+	r.enqueue(keyOf(rs))
+}
+
+// ---- sync ----
+
+// Reconcile syncs the ReplicaSet req names: claims its pods, creates or
+// deletes pods when its expectations are satisfied and it is not being
+// deleted, then writes its status if it changed.
+func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (controller.Result, error) {
+	key := req.Key.String()
+	obj, ok := r.rss.Get(req.Key)
+	if !ok {
+		r.exp.Delete(key)
+		return controller.Result{}, nil
+	}
+	rs, ok := obj.(*api.ReplicaSet)
+	if !ok {
+		return controller.Result{}, nil
+	}
+	needsSync := r.exp.Satisfied(key)
+	sel, err := api.LabelSelectorAsSelector(rs.Spec.Selector)
+	if err != nil {
+		// Bad input: retrying cannot fix it; an edit of the ReplicaSet
+		// enqueues it again.
+		return controller.Result{}, nil
+	}
+	all := r.listPods(rs.Namespace)
+	active, err := r.claimPods(ctx, rs, sel, FilterActivePods(all))
+	if err != nil {
+		return controller.Result{}, err
+	}
+	var manageErr error
+	if needsSync && rs.DeletionTimestamp == nil {
+		manageErr = r.manageReplicas(ctx, active, rs)
+	}
+	terminating := claimed(rs, sel, FilterTerminatingPods(all))
+	rs = rs.DeepCopy()
+	st := calculateStatus(rs, active, terminating, manageErr, r.clock.Now())
+	updated, err := r.updateStatus(ctx, rs, st)
+	if err != nil {
+		return controller.Result{}, err
+	}
+	if manageErr != nil {
+		return controller.Result{}, manageErr
+	}
+	if mrs := updated.Spec.MinReadySeconds; mrs > 0 && updated.Status.ReadyReplicas > updated.Status.AvailableReplicas {
+		// Some pods are ready but not available yet: look again when they
+		// may be, in case no other event comes.
+		return controller.Result{RequeueAfter: time.Duration(mrs) * time.Second}, nil
+	}
+	return controller.Result{}, nil
+}
+
+// listPods returns every cached pod of namespace ns, in name order.
+func (r *reconciler) listPods(ns string) []*api.Pod {
+	objs := r.pods.List(api.Everything(), ns)
+	out := make([]*api.Pod, 0, len(objs))
+	for _, o := range objs {
+		if p, ok := o.(*api.Pod); ok {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// claimed returns the pods rs controls that its selector matches
+// (upstream's FilterClaimedPods).
+func claimed(rs *api.ReplicaSet, sel api.Selector, pods []*api.Pod) []*api.Pod {
+	var out []*api.Pod
+	for _, p := range pods {
+		if api.IsControlledBy(p, rs) && sel.Matches(p.Labels) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// manageReplicas creates or deletes pods so that len(pods) moves towards
+// spec.replicas, at most burst per sync.
+func (r *reconciler) manageReplicas(ctx context.Context, pods []*api.Pod, rs *api.ReplicaSet) error {
+	key := keyOf(rs).String()
+	diff := len(pods) - int(replicasOf(rs))
+	switch {
+	case diff < 0:
+		n := min(-diff, r.burst)
+		// Expect them all before the first create: the informer may
+		// deliver a pod before its create call returns.
+		r.exp.ExpectCreations(key, n)
+		ok, err := slowStartBatch(n, SlowStartInitialBatchSize, func() error {
+			err := r.createPod(ctx, rs)
+			if err != nil && namespaceTerminating(err) {
+				// Every create would fail: not a failure of this sync.
+				return nil
+			}
+			return err
+		})
+		// Creates never attempted (or failed) will not be observed.
+		for range n - ok {
+			r.exp.CreationObserved(key)
+		}
+		return err
+	case diff > 0:
+		n := min(diff, r.burst)
+		victims := getPodsToDelete(pods, r.relatedPods(rs), n, r.clock.Now())
+		// Record which pods must go before deleting any, so that a pod is
+		// counted once whether it is seen terminating or gone.
+		r.exp.ExpectDeletions(key, podKeys(victims))
+		var first error
+		for _, p := range victims {
+			if err := r.deletePodOf(ctx, rs, p.Name); err != nil {
+				r.exp.DeletionObserved(key, podKey(p))
+				if !errors.Is(err, apierr.ErrNotFound) && first == nil {
+					first = err
+				}
+			}
+		}
+		return first
+	}
+	return nil
+}
+
+// slowStartBatch calls fn count times in batches of initial, 2·initial,
+// 4·initial, ... calls; a batch with a failure is finished but no further
+// batch starts. It returns the number of successful calls and the first
+// error. Upstream runs a batch's calls in parallel; here they run one
+// after another, with the same accounting.
+func slowStartBatch(count, initial int, fn func() error) (int, error) {
+	remaining, successes := count, 0
+	for batch := min(remaining, initial); batch > 0; batch = min(2*batch, remaining) {
+		var first error
+		for range batch {
+			if err := fn(); err != nil {
+				if first == nil {
+					first = err
+				}
+				continue
+			}
+			successes++
+		}
+		if first != nil {
+			return successes, first
+		}
+		remaining -= batch
+	}
+	return successes, nil
+}
+
+// namespaceTerminating reports whether err is the API server refusing new
+// content in a namespace being deleted (upstream matches the status cause
+// NamespaceTerminating; this simulator's status errors carry the message
+// only).
+func namespaceTerminating(err error) bool {
+	return errors.Is(err, apierr.ErrForbidden) && strings.Contains(err.Error(), "because it is being terminated")
+}
+
+// PodFromTemplate returns the pod a controller creates from template:
+// the template's labels, annotations, finalizers and spec (deep copies),
+// generateName "<parent name>-", the parent's namespace, and ref as its
+// only owner reference when ref is not nil (upstream's GetPodFromTemplate).
+func PodFromTemplate(template *api.PodTemplateSpec, parent api.Object, ref *api.OwnerReference) *api.Pod {
+	pm := parent.GetObjectMeta()
+	t := template.DeepCopy()
+	p := &api.Pod{
+		TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: string(api.KindPod)},
+		ObjectMeta: api.ObjectMeta{
+			GenerateName: pm.Name + "-",
+			Namespace:    pm.Namespace,
+			Labels:       t.Labels,
+			Annotations:  t.Annotations,
+			Finalizers:   t.Finalizers,
+		},
+		Spec: t.Spec,
+	}
+	if ref != nil {
+		p.OwnerReferences = []api.OwnerReference{*ref}
+	}
+	return p
+}
+
+// createPod creates one pod for rs and records the event.
+func (r *reconciler) createPod(ctx context.Context, rs *api.ReplicaSet) error {
+	ref := api.NewControllerRef(rs)
+	p := PodFromTemplate(&rs.Spec.Template, rs, &ref)
+	if len(p.Labels) == 0 {
+		return ErrNoLabels
+	}
+	created, err := r.client.Create(ctx, p)
+	if err != nil {
+		if !namespaceTerminating(err) {
+			r.recorder.Eventf(rs, client.EventTypeWarning, ReasonFailedCreate, "Error creating: %v", err)
+		}
+		return err
+	}
+	r.recorder.Eventf(rs, client.EventTypeNormal, ReasonSuccessfulCreate, "Created pod: %v", created.GetObjectMeta().Name)
+	return nil
+}
+
+// deletePodOf deletes pod name of rs and records the event. A pod already
+// gone is returned as NotFound, without an event.
+func (r *reconciler) deletePodOf(ctx context.Context, rs *api.ReplicaSet, name string) error {
+	err := r.client.Delete(ctx, api.KindPod, api.Key{Namespace: rs.Namespace, Name: name})
+	if err != nil {
+		if errors.Is(err, apierr.ErrNotFound) {
+			return err
+		}
+		r.recorder.Eventf(rs, client.EventTypeWarning, ReasonFailedDelete, "Error deleting: %v", err)
+		return fmt.Errorf("unable to delete pods: %w", err)
+	}
+	r.recorder.Eventf(rs, client.EventTypeNormal, ReasonSuccessfulDelete, "Deleted pod: %v", name)
+	return nil
+}
+
+// relatedPods returns the pods of every ReplicaSet controlled by the same
+// owner as rs (rs included), each once: a Deployment's pods across its
+// ReplicaSets, used to rank victims by how crowded their node is. A
+// ReplicaSet without a controller has none.
+func (r *reconciler) relatedPods(rs *api.ReplicaSet) []*api.Pod {
+	ref := api.GetControllerOf(&rs.ObjectMeta)
+	if ref == nil {
+		return nil
+	}
+	seen := map[api.UID]bool{}
+	var out []*api.Pod
+	for _, o := range r.rss.List(api.Everything(), rs.Namespace) {
+		other, ok := o.(*api.ReplicaSet)
+		if !ok {
+			continue
+		}
+		if oref := api.GetControllerOf(&other.ObjectMeta); oref == nil || oref.UID != ref.UID {
+			continue
+		}
+		sel, err := api.LabelSelectorAsSelector(other.Spec.Selector)
+		if err != nil {
+			continue
+		}
+		for _, po := range r.pods.List(sel, other.Namespace) {
+			p, ok := po.(*api.Pod)
+			if !ok || seen[p.UID] {
+				continue
+			}
+			seen[p.UID] = true
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// getPodsToDelete returns the n pods of pods to delete first: all of them
+// when n covers them, else the first n by ActivePodsWithRanks, each ranked
+// by the number of active related pods on its node. pods is not modified.
+func getPodsToDelete(pods, related []*api.Pod, n int, now time.Time) []*api.Pod {
+	out := append([]*api.Pod(nil), pods...)
+	if n >= len(out) {
+		return out
+	}
+	onNode := map[string]int{}
+	for _, p := range related {
+		if IsPodActive(p) {
+			onNode[p.Spec.NodeName]++
+		}
+	}
+	ranks := make([]int, len(out))
+	for i, p := range out {
+		ranks[i] = onNode[p.Spec.NodeName]
+	}
+	sort.Sort(ActivePodsWithRanks{Pods: out, Rank: ranks, Now: now})
+	return out[:n]
+}
