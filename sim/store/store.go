@@ -444,16 +444,18 @@ func (s *Store) Update(op Op, obj api.Object, subresource string) (api.Object, e
 		return nil, apierr.NewConflict(gr, m.Name, fmt.Sprintf("Precondition failed: UID in precondition: %v, UID in object meta: %v", m.UID, om.UID))
 	}
 	if subresource == "status" {
-		obj = withStatusOf(old, obj)
-		m = obj.GetObjectMeta()
+		if statusKeepsMetadata(kind) {
+			// The apps strategies reset only spec and labels on a status
+			// write: a Deployment's revision annotation arrives this way.
+			keepServerMeta(m, om)
+			m.Labels = om.Labels
+			copySpec(obj, old)
+		} else {
+			obj = withStatusOf(old, obj)
+			m = obj.GetObjectMeta()
+		}
 	} else {
-		// Server-managed metadata is the server's.
-		m.UID = om.UID
-		m.CreationTimestamp = om.CreationTimestamp
-		m.DeletionTimestamp = om.DeletionTimestamp
-		m.DeletionGracePeriodSeconds = om.DeletionGracePeriodSeconds
-		m.Generation = om.Generation
-		m.GenerateName = om.GenerateName
+		keepServerMeta(m, om)
 		if t.info.HasStatus {
 			copyStatus(obj, old)
 		}
@@ -506,6 +508,32 @@ func bumpsGeneration(kind api.Kind, changes []Change) bool {
 		}
 	}
 	return false
+}
+
+// keepServerMeta restores the metadata the server owns on an update.
+func keepServerMeta(m, old *api.ObjectMeta) {
+	m.UID = old.UID
+	m.CreationTimestamp = old.CreationTimestamp
+	m.DeletionTimestamp = old.DeletionTimestamp
+	m.DeletionGracePeriodSeconds = old.DeletionGracePeriodSeconds
+	m.Generation = old.Generation
+	m.GenerateName = old.GenerateName
+}
+
+// statusKeepsMetadata lists the kinds whose status strategy keeps the
+// request's metadata (but labels), as k/k's apps strategies do; every
+// other kind's status write changes status only
+// (ResetObjectMetaForStatus).
+func statusKeepsMetadata(k api.Kind) bool {
+	return k == api.KindDeployment || k == api.KindReplicaSet
+}
+
+// copySpec sets dst's spec to src's (same concrete type).
+func copySpec(dst, src api.Object) {
+	dv, sv := reflect.ValueOf(dst).Elem(), reflect.ValueOf(src).Elem()
+	if df := dv.FieldByName("Spec"); df.IsValid() {
+		df.Set(sv.FieldByName("Spec"))
+	}
 }
 
 // copyStatus sets dst's status to src's (same concrete type).

@@ -1,0 +1,196 @@
+package deployment
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/apierr"
+)
+
+// The tables of this file come from k/k
+// pkg/controller/deployment/rolling_test.go.
+
+// TestDeploymentController_reconcileNewReplicaSet is KUBERNETES.md's
+// appendix table: maxUnavailable 0, allRSs = [new, old].
+func TestDeploymentController_reconcileNewReplicaSet(t *testing.T) {
+	tests := []struct {
+		deploymentReplicas  int32
+		maxSurge            int32
+		oldReplicas         int32
+		newReplicas         int32
+		scaleExpected       bool
+		expectedNewReplicas int32
+	}{
+		{10, 0, 10, 0, false, 0}, // should not scale up
+		{10, 2, 10, 0, true, 2},
+		{10, 2, 5, 0, true, 7},
+		{10, 2, 10, 2, false, 0},
+		{10, 2, 2, 11, true, 10}, // should scale down
+	}
+	for i, tt := range tests {
+		t.Run(strings.Repeat("#", i+1), func(t *testing.T) {
+			newRS := rs("foo-v2", tt.newReplicas, nil, testTime)
+			oldRS := rs("foo-v1", tt.oldReplicas, nil, testTime)
+			d := newDeployment("foo", tt.deploymentReplicas, nil, intstrp(api.FromInt32(tt.maxSurge)), intstrp(api.FromInt32(0)), map[string]string{"foo": "bar"})
+			f := newFixture(t)
+			scaled, err := f.pass().reconcileNewReplicaSet([]*api.ReplicaSet{newRS, oldRS}, newRS, d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			writes := f.client.writes()
+			if !tt.scaleExpected {
+				if scaled || len(writes) > 0 {
+					t.Fatalf("unexpected scaling: %v", f.client.verbs())
+				}
+				return
+			}
+			if !scaled || len(writes) != 1 {
+				t.Fatalf("scaled = %v with writes %v, want one update", scaled, f.client.verbs())
+			}
+			updated := writes[0].obj.(*api.ReplicaSet)
+			if got := *updated.Spec.Replicas; got != tt.expectedNewReplicas {
+				t.Errorf("updated to %d replicas, want %d", got, tt.expectedNewReplicas)
+			}
+			if len(f.recorder.events) != 1 || f.recorder.events[0].reason != ScalingReplicaSetReason {
+				t.Errorf("events = %+v, want one ScalingReplicaSet", f.recorder.events)
+			}
+		})
+	}
+}
+
+func TestDeploymentController_reconcileOldReplicaSets(t *testing.T) {
+	tests := []struct {
+		name                string
+		deploymentReplicas  int32
+		maxUnavailable      int32
+		oldReplicas         int32
+		newReplicas         int32
+		readyPodsFromOldRS  int32
+		readyPodsFromNewRS  int32
+		scaleExpected       bool
+		expectedOldReplicas int32
+	}{
+		{"maxUnavailable 0 still allows one", 10, 0, 10, 0, 10, 0, true, 9},
+		{"maxUnavailable 2", 10, 2, 10, 0, 10, 0, true, 8},
+		{"unhealthy replicas of old ReplicaSets are cleaned up", 10, 2, 10, 0, 8, 0, true, 8},
+		{"one unhealthy replica cleaned up and one ready pod scaled down", 10, 2, 10, 0, 9, 0, true, 8},
+		{"unavailable pods of the new ReplicaSet stop further scale down", 10, 2, 8, 2, 8, 0, false, 8},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			newSelector := map[string]string{"foo": "new"}
+			oldSelector := map[string]string{"foo": "old"}
+			newRS := rs("foo-new", tt.newReplicas, newSelector, testTime)
+			newRS.Status.AvailableReplicas = tt.readyPodsFromNewRS
+			oldRS := rs("foo-old", tt.oldReplicas, oldSelector, testTime)
+			oldRS.Status.AvailableReplicas = tt.readyPodsFromOldRS
+			d := newDeployment("foo", tt.deploymentReplicas, nil, intstrp(api.FromInt32(0)), intstrp(api.FromInt32(tt.maxUnavailable)), newSelector)
+			f := newFixture(t)
+			scaled, err := f.pass().reconcileOldReplicaSets([]*api.ReplicaSet{oldRS, newRS}, []*api.ReplicaSet{oldRS}, newRS, d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if scaled != tt.scaleExpected {
+				t.Fatalf("scaled = %v, want %v (writes %v)", scaled, tt.scaleExpected, f.client.verbs())
+			}
+			got := tt.oldReplicas
+			for _, a := range f.client.writes() {
+				got = *a.obj.(*api.ReplicaSet).Spec.Replicas
+			}
+			if got != tt.expectedOldReplicas {
+				t.Errorf("old ReplicaSet ends at %d, want %d", got, tt.expectedOldReplicas)
+			}
+		})
+	}
+}
+
+// Newer upstream returns ReplicaSet update errors from
+// reconcileOldReplicaSets (older code swallowed them); returning them gets
+// the Deployment retried with back-off.
+func TestReconcileOldReplicaSetsReturnsErrors(t *testing.T) {
+	oldRS := rs("foo-old", 10, map[string]string{"foo": "old"}, testTime)
+	oldRS.Status.AvailableReplicas = 10
+	newRS := rs("foo-new", 0, map[string]string{"foo": "new"}, testTime)
+	d := newDeployment("foo", 10, nil, intstrp(api.FromInt32(0)), intstrp(api.FromInt32(2)), map[string]string{"foo": "new"})
+	f := newFixture(t)
+	f.client.fail = func(a action) error {
+		return apierr.NewConflict("replicasets.apps", a.key.Name, apierr.OptimisticLockErrorMsg)
+	}
+	scaled, err := f.pass().reconcileOldReplicaSets([]*api.ReplicaSet{oldRS, newRS}, []*api.ReplicaSet{oldRS}, newRS, d)
+	if scaled || !errors.Is(err, apierr.ErrConflict) {
+		t.Fatalf("got (%v, %v), want (false, a Conflict)", scaled, err)
+	}
+	if len(f.recorder.events) != 0 {
+		t.Errorf("events recorded for a failed scale: %+v", f.recorder.events)
+	}
+}
+
+func TestDeploymentController_cleanupUnhealthyReplicas(t *testing.T) {
+	tests := []struct {
+		oldReplicas, readyPods, unhealthyPods, maxCleanupCount, want int32
+	}{
+		{10, 8, 2, 1, 1},
+		{10, 8, 2, 3, 2},
+		{10, 8, 2, 0, 0},
+		{10, 10, 0, 3, 0},
+	}
+	for i, tt := range tests {
+		t.Run(strings.Repeat("#", i+1), func(t *testing.T) {
+			oldRS := rs("foo-v2", tt.oldReplicas, nil, testTime)
+			oldRS.Status.AvailableReplicas = tt.readyPods
+			d := newDeployment("foo", 10, nil, intstrp(api.FromInt32(2)), intstrp(api.FromInt32(2)), nil)
+			f := newFixture(t)
+			rss, got, err := f.pass().cleanupUnhealthyReplicas([]*api.ReplicaSet{oldRS}, d, tt.maxCleanupCount)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tt.want {
+				t.Errorf("cleaned up %d, want %d", got, tt.want)
+			}
+			if *rss[0].Spec.Replicas != tt.oldReplicas-tt.want {
+				t.Errorf("returned ReplicaSet has %d replicas, want %d", *rss[0].Spec.Replicas, tt.oldReplicas-tt.want)
+			}
+		})
+	}
+}
+
+func TestDeploymentController_scaleDownOldReplicaSetsForRollingUpdate(t *testing.T) {
+	tests := []struct {
+		deploymentReplicas, maxUnavailable, readyPods, oldReplicas int32
+		scaleExpected                                              bool
+		expectedOldReplicas                                        int32
+	}{
+		{10, 0, 10, 10, true, 9},
+		{10, 2, 10, 10, true, 8},
+		{10, 2, 8, 10, false, 0},
+		{10, 2, 10, 0, false, 0},
+		{10, 2, 1, 10, false, 0},
+	}
+	for i, tt := range tests {
+		t.Run(strings.Repeat("#", i+1), func(t *testing.T) {
+			oldRS := rs("foo-v2", tt.oldReplicas, nil, testTime)
+			oldRS.Status.AvailableReplicas = tt.readyPods
+			d := newDeployment("foo", tt.deploymentReplicas, nil, intstrp(api.FromInt32(0)), intstrp(api.FromInt32(tt.maxUnavailable)), map[string]string{"foo": "bar"})
+			f := newFixture(t)
+			scaled, err := f.pass().scaleDownOldReplicaSetsForRollingUpdate([]*api.ReplicaSet{oldRS}, []*api.ReplicaSet{oldRS}, d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			writes := f.client.writes()
+			if !tt.scaleExpected {
+				if scaled != 0 || len(writes) != 0 {
+					t.Fatalf("unexpected scaling: %v", f.client.verbs())
+				}
+				return
+			}
+			if scaled == 0 || len(writes) != 1 {
+				t.Fatalf("scaled %d with writes %v, want one update", scaled, f.client.verbs())
+			}
+			if got := *writes[0].obj.(*api.ReplicaSet).Spec.Replicas; got != tt.expectedOldReplicas {
+				t.Errorf("updated to %d replicas, want %d", got, tt.expectedOldReplicas)
+			}
+		})
+	}
+}
