@@ -315,6 +315,13 @@ func TestStoreSemantics(t *testing.T) {
 			if want := kernel.Epoch.Add(30 * time.Second); !got.DeletionTimestamp.Time.Equal(want) {
 				t.Errorf("deletionTimestamp = %v, want %v", got.DeletionTimestamp.Time, want)
 			}
+			// A status write during the grace period keeps the pod.
+			st := got.DeepCopyObject().(*api.Pod)
+			st.Status.Phase = api.PodRunning
+			f.must(t, &Request{Verb: Update, Kind: api.KindPod, Subresource: "status", Actor: "system:node:node-1", Object: st})
+			if f.srv.Store().Len(api.KindPod) != 1 {
+				t.Fatalf("a status write during the grace period removed the pod")
+			}
 			f.must(t, &Request{Verb: Delete, Kind: api.KindPod, Namespace: "default", Name: "p", Actor: "system:node:node-1", DeleteOptions: store.DeleteOptions{GracePeriodSeconds: ptr(int64(0))}})
 			if f.srv.Store().Len(api.KindPod) != 0 {
 				t.Errorf("pod still stored after grace 0 delete")

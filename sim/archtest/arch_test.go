@@ -38,7 +38,7 @@ var allowed = map[string][]string{
 	// never the kernel, the store, the network or the API server.
 	"controllers/...": {"sim/api", "sim/apierr", "sim/client", "sim/informer", "sim/workqueue", "sim/controller", "controllers/..."},
 	"scenarios/...":   {"sim/...", "controllers/...", "gopkg.in/yaml.v3"},
-	"report/...":      {"sim/...", "github.com/olekukonko/tablewriter", "gonum.org/v1/gonum/...", "gonum.org/v1/plot/..."},
+	"report/...":      {"sim/...", "controllers/...", "scenarios/...", "github.com/olekukonko/tablewriter", "gonum.org/v1/gonum/...", "gonum.org/v1/plot/..."},
 	"cmd/...":         {"sim/...", "controllers/...", "scenarios/...", "report/...", "github.com/spf13/pflag", "github.com/olekukonko/tablewriter"},
 }
 

@@ -474,9 +474,10 @@ func (s *Store) Update(op Op, obj api.Object, subresource string) (api.Object, e
 	rv := s.nextRV()
 	m.ResourceVersion = strconv.FormatUint(rv, 10)
 	rec := AuditRecord{Time: s.k.Now(), Actor: op.Actor, Verb: verb, Subresource: subresource, Kind: kind, Key: m.Key(), ResourceVersion: rv, Changes: changes}
-	if m.DeletionTimestamp != nil && len(m.Finalizers) == 0 {
+	if m.DeletionTimestamp != nil && len(m.Finalizers) == 0 && (m.DeletionGracePeriodSeconds == nil || *m.DeletionGracePeriodSeconds == 0) {
 		// The last finalizer of a terminating object is gone: the object
-		// leaves the store with this write.
+		// leaves the store with this write. (A pod in its grace period
+		// stays until the kubelet deletes it with grace 0.)
 		delete(t.objs, m.Key())
 		t.sorted = false
 		rec.Removed = true

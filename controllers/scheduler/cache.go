@@ -1,0 +1,257 @@
+package scheduler
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/clustersim/clustersim/sim/api"
+)
+
+// Well-known topology labels the node tree groups nodes by.
+const (
+	labelZone   = "topology.kubernetes.io/zone"
+	labelRegion = "topology.kubernetes.io/region"
+)
+
+// nodeInfo is what the scheduler knows of one node: the node object and
+// the summed requests of the pods bound to it (k/k framework.NodeInfo).
+// node is nil for a node the cache has pods for but no Node object (its
+// pods arrived first, or it was deleted with pods still on it); such a
+// node is never a candidate.
+type nodeInfo struct {
+	name string
+	node *api.Node
+	// allocatable is node.status.allocatable, parsed once per node update.
+	allocatable resources
+	allowedPods int64
+	// ready caches readyStatus(node).
+	ready bool
+	zone  string
+	// requested sums the requests of the pods on the node; nonZero sums
+	// them with request-less containers counted at the defaults.
+	requested resources
+	nonZero   resources
+	pods      int
+	ports     []hostPort
+}
+
+// podEntry is a pod the cache counts on a node.
+type podEntry struct {
+	node    string
+	uid     api.UID
+	req     resources
+	nonZero resources
+	ports   []hostPort
+	// assumed: bound by this scheduler, not yet seen bound in the
+	// informer (k/k cache.assumedPods).
+	assumed bool
+}
+
+// cache is the scheduler's cache: nodes and the pods counted on them.
+// It is fed by informer handlers and by assume/forget around bindings.
+type cache struct {
+	nodes map[string]*nodeInfo
+	pods  map[api.Key]*podEntry
+	// order is the node tree's listing of the nodes that exist, rebuilt
+	// lazily when a node comes, goes or changes zone.
+	order []*nodeInfo
+	stale bool
+}
+
+func newCache() *cache {
+	return &cache{nodes: map[string]*nodeInfo{}, pods: map[api.Key]*podEntry{}}
+}
+
+// zoneOf is the node tree's zone key: region and zone labels
+// (k/k utilnode.GetZoneKey).
+func zoneOf(n *api.Node) string {
+	region, zone := n.Labels[labelRegion], n.Labels[labelZone]
+	if region == "" && zone == "" {
+		return ""
+	}
+	return region + ":\x00:" + zone
+}
+
+// readyStatus reports whether the node's Ready condition is True.
+func readyStatus(n *api.Node) bool {
+	for i := range n.Status.Conditions {
+		if c := &n.Status.Conditions[i]; c.Type == api.NodeReady {
+			return c.Status == api.ConditionTrue
+		}
+	}
+	return false
+}
+
+func (c *cache) info(name string) *nodeInfo {
+	ni := c.nodes[name]
+	if ni == nil {
+		ni = &nodeInfo{name: name}
+		c.nodes[name] = ni
+	}
+	return ni
+}
+
+// setNode adds or replaces a node object.
+func (c *cache) setNode(n *api.Node) {
+	ni := c.info(n.Name)
+	if ni.node == nil || zoneOf(ni.node) != zoneOf(n) {
+		c.stale = true
+	}
+	ni.node = n
+	ni.allocatable = fromList(n.Status.Allocatable)
+	ni.allowedPods = 0
+	if q, ok := n.Status.Allocatable[api.ResourcePods]; ok {
+		ni.allowedPods = q.Value()
+	}
+	ni.ready = readyStatus(n)
+	ni.zone = zoneOf(n)
+}
+
+// removeNode forgets a node object; its pods stay counted until they go.
+func (c *cache) removeNode(name string) {
+	ni := c.nodes[name]
+	if ni == nil {
+		return
+	}
+	ni.node = nil
+	c.stale = true
+	if ni.pods == 0 {
+		delete(c.nodes, name)
+	}
+}
+
+// list returns the existing nodes in the node tree's order: zones sorted by
+// key, nodes sorted by name within a zone, taken round robin one per zone
+// (k/k nodeTree.list), so that a partial search spreads over zones.
+func (c *cache) list() []*nodeInfo {
+	if !c.stale {
+		return c.order
+	}
+	c.stale = false
+	all := make([]*nodeInfo, 0, len(c.nodes))
+	for _, ni := range c.nodes {
+		if ni.node != nil {
+			all = append(all, ni)
+		}
+	}
+	slices.SortFunc(all, func(a, b *nodeInfo) int {
+		return cmp.Or(strings.Compare(a.zone, b.zone), strings.Compare(a.name, b.name))
+	})
+	var zones [][]*nodeInfo
+	for i := 0; i < len(all); {
+		j := i
+		for j < len(all) && all[j].zone == all[i].zone {
+			j++
+		}
+		zones = append(zones, all[i:j])
+		i = j
+	}
+	c.order = c.order[:0]
+	for depth := 0; len(c.order) < len(all); depth++ {
+		for _, z := range zones {
+			if depth < len(z) {
+				c.order = append(c.order, z[depth])
+			}
+		}
+	}
+	return c.order
+}
+
+// counts reports whether pod occupies resources on its node: bound, and
+// not finished (a Succeeded or Failed pod's containers are gone).
+func counts(pod *api.Pod) bool {
+	return pod.Spec.NodeName != "" && pod.Status.Phase != api.PodSucceeded && pod.Status.Phase != api.PodFailed
+}
+
+func (c *cache) addEntry(key api.Key, e *podEntry) {
+	c.pods[key] = e
+	ni := c.info(e.node)
+	ni.requested.add(&e.req, 1)
+	ni.nonZero.add(&e.nonZero, 1)
+	ni.pods++
+	ni.ports = append(ni.ports, e.ports...)
+}
+
+func (c *cache) removeEntry(key api.Key) *podEntry {
+	e := c.pods[key]
+	if e == nil {
+		return nil
+	}
+	delete(c.pods, key)
+	ni := c.nodes[e.node]
+	ni.requested.add(&e.req, -1)
+	ni.nonZero.add(&e.nonZero, -1)
+	ni.pods--
+	for _, p := range e.ports {
+		if i := slices.Index(ni.ports, p); i >= 0 {
+			ni.ports = slices.Delete(ni.ports, i, i+1)
+		}
+	}
+	if ni.pods == 0 && ni.node == nil {
+		delete(c.nodes, e.node)
+	}
+	return e
+}
+
+func newEntry(pod *api.Pod, node string) *podEntry {
+	req, nz := podRequests(pod)
+	return &podEntry{node: node, uid: pod.UID, req: req, nonZero: nz, ports: podHostPorts(pod)}
+}
+
+// setPod makes the cache agree with the informer's view of pod: counted on
+// its node while it is bound and not finished. A pod this scheduler has
+// assumed and the informer still shows unbound stays assumed (the binding
+// is on its way); once the informer shows it bound the entry is confirmed.
+// It reports whether an entry that counted was removed (resources freed).
+func (c *cache) setPod(pod *api.Pod) (freed bool) {
+	key := pod.Key()
+	old := c.pods[key]
+	if !counts(pod) {
+		if old == nil {
+			return false
+		}
+		if old.assumed && pod.Spec.NodeName == "" && old.uid == pod.UID {
+			return false
+		}
+		c.removeEntry(key)
+		return true
+	}
+	if old != nil {
+		if !old.assumed && old.node == pod.Spec.NodeName && old.uid == pod.UID {
+			return false // requests of a bound pod do not change here
+		}
+		c.removeEntry(key)
+		freed = old.node != pod.Spec.NodeName || old.uid != pod.UID
+	}
+	c.addEntry(key, newEntry(pod, pod.Spec.NodeName))
+	return freed
+}
+
+// deletePod removes pod; it reports whether it had been counted.
+func (c *cache) deletePod(key api.Key) bool {
+	return c.removeEntry(key) != nil
+}
+
+// assume counts pod on node before the API confirms the binding.
+func (c *cache) assume(pod *api.Pod, node string) {
+	key := pod.Key()
+	c.removeEntry(key)
+	e := newEntry(pod, node)
+	e.assumed = true
+	c.addEntry(key, e)
+}
+
+// forget undoes assume after a failed binding. A pod the informer has
+// already shown bound is not assumed any more and stays counted.
+func (c *cache) forget(key api.Key, uid api.UID) {
+	if e := c.pods[key]; e != nil && e.assumed && e.uid == uid {
+		c.removeEntry(key)
+	}
+}
+
+// isAssumed reports whether pod is assumed and not yet confirmed.
+func (c *cache) isAssumed(pod *api.Pod) bool {
+	e := c.pods[pod.Key()]
+	return e != nil && e.assumed && e.uid == pod.UID
+}

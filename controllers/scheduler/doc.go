@@ -1,0 +1,40 @@
+// Package scheduler is kube-scheduler as clustersim needs it: it binds
+// every pending pod whose spec.schedulerName is "default-scheduler" to a
+// node, running upstream's default filter and score plugins that apply to
+// the simulated API, and keeps pods that fit nowhere Pending with the
+// scheduler's own FitError message ("0/3 nodes are available: 3
+// Insufficient cpu.").
+//
+// What it models, after k/k pkg/scheduler:
+//
+//   - a cache of nodes with the summed requests of the pods bound to each,
+//     updated from informer events and by assuming a pod on its node the
+//     moment it is bound, before the API has confirmed it (cache.go);
+//   - filters, each with upstream's reason string: node readiness (the
+//     node lifecycle controller's not-ready taints, which clustersim may
+//     not run), NodeUnschedulable, TaintToleration, NodeAffinity (with
+//     nodeSelector), NodePorts and NodeResourcesFit (filter.go);
+//   - scores: TaintToleration (weight 3), NodeAffinity (2),
+//     NodeResourcesFit LeastAllocated (1) and
+//     NodeResourcesBalancedAllocation (1), ties broken by a seeded
+//     reservoir sample as upstream's selectHost does (score.go);
+//   - the scheduling queue's timing: a failed pod waits 1s doubling to
+//     10s before its next attempt, a pod that fits nowhere is parked until
+//     a cluster event that may help (a node added or changed, an assigned
+//     pod deleted or finished) or for at most 5 minutes (scheduler.go);
+//   - adaptive percentageOfNodesToScore with a round-robin start index,
+//     over nodes interleaved by zone as upstream's node tree lists them.
+//
+// Binding is a client Update of spec.nodeName (the simulated API has no
+// binding subresource), then a status update setting PodScheduled=True.
+//
+// Imports: api, apierr, client, informer, workqueue and controller only;
+// never the kernel, store, network or API server.
+//
+// Determinism contract: no wall clock (time comes from the manager's
+// Clock), no goroutines, and the only randomness is the manager's stream
+// "scheduler" used to break score ties. Nodes are visited in a fixed
+// order (zones sorted by name, nodes by name within a zone, interleaved);
+// parked pods are moved back to the queue sorted by priority, the time
+// they were parked and their key; map iteration never decides an outcome.
+package scheduler

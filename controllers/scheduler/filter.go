@@ -1,0 +1,280 @@
+package scheduler
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/clustersim/clustersim/sim/api"
+)
+
+// Filter failure reasons, verbatim from upstream's plugins.
+const (
+	// ReasonNotReady is the reason for a node whose Ready condition is not
+	// True. Upstream's scheduler has no such filter since 1.17: the node
+	// lifecycle controller taints such nodes node.kubernetes.io/not-ready
+	// or .../unreachable with NoSchedule, and TaintToleration rejects
+	// them. clustersim may run without that controller, so the check is
+	// made here directly, with the wording of the retired
+	// CheckNodeCondition predicate (k/k algorithm/predicates/error.go,
+	// ErrNodeNotReady), used for False and Unknown alike, as that
+	// predicate did. A node without a Ready condition has not reported yet
+	// and is not ready either.
+	ReasonNotReady = "node(s) were not ready"
+	// ReasonUnschedulable is NodeUnschedulable's reason for a cordoned
+	// node (spec.unschedulable) the pod does not tolerate.
+	ReasonUnschedulable = "node(s) were unschedulable"
+	// ReasonNodeAffinity is NodeAffinity's reason when nodeSelector or
+	// required node affinity does not match the node.
+	ReasonNodeAffinity = "node(s) didn't match Pod's node affinity/selector"
+	// ReasonNodePorts is NodePorts' reason when a host port the pod asks
+	// for is taken on the node.
+	ReasonNodePorts = "node(s) didn't have free ports for the requested pod ports"
+	// ReasonTooManyPods is NodeResourcesFit's reason when the node runs
+	// as many pods as its allocatable "pods" allows.
+	ReasonTooManyPods = "Too many pods"
+)
+
+// ErrNoNodesAvailable is upstream's error when the cluster has no nodes at
+// all; its text is the pod's PodScheduled message and the FailedScheduling
+// event's message.
+var ErrNoNodesAvailable = errors.New("no nodes available to schedule pods")
+
+// taintReason is TaintToleration's reason for an untolerated taint.
+func taintReason(t *api.Taint) string {
+	return fmt.Sprintf("node(s) had untolerated taint {%s: %s}", t.Key, t.Value)
+}
+
+// NodeResourcesFit's reasons for the resources every node has.
+const (
+	reasonInsufficientCPU       = "Insufficient cpu"
+	reasonInsufficientMemory    = "Insufficient memory"
+	reasonInsufficientEphemeral = "Insufficient ephemeral-storage"
+)
+
+// insufficient is NodeResourcesFit's reason for an extended resource that
+// does not fit.
+func insufficient(name api.ResourceName) string { return "Insufficient " + string(name) }
+
+// FitError is a pod's failure to fit any node (k/k framework.FitError):
+// how many nodes were considered and, per failure reason, on how many of
+// them it was found.
+type FitError struct {
+	// NumAllNodes is the number of nodes in the scheduler's snapshot.
+	NumAllNodes int
+	// Reasons counts nodes per reason; a node may count for several
+	// reasons of one plugin (Insufficient cpu and Insufficient memory).
+	Reasons map[string]int
+}
+
+// Error formats upstream's message: "0/<N> nodes are available: " then
+// "<count> <reason>" strings sorted as strings, joined with ", ", and a
+// final ".", e.g. "0/3 nodes are available: 1 node(s) were unschedulable,
+// 2 Insufficient cpu.". Sorting is lexical, as upstream's is, so "10 ..."
+// sorts before "2 ...".
+func (e *FitError) Error() string {
+	parts := make([]string, 0, len(e.Reasons))
+	for reason, n := range e.Reasons {
+		parts = append(parts, strconv.Itoa(n)+" "+reason)
+	}
+	slices.Sort(parts)
+	msg := fmt.Sprintf("0/%v nodes are available:", e.NumAllNodes)
+	if len(parts) > 0 {
+		msg += " " + strings.Join(parts, ", ") + "."
+	}
+	return msg
+}
+
+// podInfo is what the filters and scorers need of the pod being
+// scheduled, computed once per attempt.
+type podInfo struct {
+	pod      *api.Pod
+	req      resources
+	nonZero  resources
+	ports    []hostPort
+	required *api.NodeSelector
+}
+
+func newPodInfo(pod *api.Pod) *podInfo {
+	req, nz := podRequests(pod)
+	pi := &podInfo{pod: pod, req: req, nonZero: nz, ports: podHostPorts(pod)}
+	if a := pod.Spec.Affinity; a != nil && a.NodeAffinity != nil {
+		pi.required = a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution
+	}
+	return pi
+}
+
+// filter runs the filters in upstream's plugin order on one node and
+// appends the reasons it fails for to reasons; none means it fits. As in
+// upstream's framework, the first failing plugin ends the check, and only
+// NodeResourcesFit reports more than one reason.
+func filter(pi *podInfo, ni *nodeInfo, reasons []string) []string {
+	n := ni.node
+	if !ni.ready {
+		return append(reasons, ReasonNotReady)
+	}
+	if n.Spec.Unschedulable && !tolerates(pi.pod.Spec.Tolerations, &api.Taint{Key: api.TaintNodeUnschedulable, Effect: api.TaintEffectNoSchedule}) {
+		return append(reasons, ReasonUnschedulable)
+	}
+	if t := untoleratedTaint(n.Spec.Taints, pi.pod.Spec.Tolerations); t != nil {
+		return append(reasons, taintReason(t))
+	}
+	if !matchesNodeSelector(pi.pod, pi.required, n) {
+		return append(reasons, ReasonNodeAffinity)
+	}
+	if portsConflict(pi.ports, ni.ports) {
+		return append(reasons, ReasonNodePorts)
+	}
+	return fits(&pi.req, ni, reasons)
+}
+
+// tolerates reports whether some toleration tolerates taint.
+func tolerates(tols []api.Toleration, taint *api.Taint) bool {
+	for i := range tols {
+		if tols[i].ToleratesTaint(taint) {
+			return true
+		}
+	}
+	return false
+}
+
+// untoleratedTaint returns the first NoSchedule or NoExecute taint no
+// toleration tolerates (v1helper.FindMatchingUntoleratedTaint with
+// DoNotScheduleTaintsFilterFunc), or nil.
+func untoleratedTaint(taints []api.Taint, tols []api.Toleration) *api.Taint {
+	for i := range taints {
+		t := &taints[i]
+		if t.Effect != api.TaintEffectNoSchedule && t.Effect != api.TaintEffectNoExecute {
+			continue
+		}
+		if !tolerates(tols, t) {
+			return t
+		}
+	}
+	return nil
+}
+
+// matchesNodeSelector is NodeAffinity's filter: every nodeSelector pair
+// must be a node label, and if required node affinity is set, one of its
+// terms must match.
+func matchesNodeSelector(pod *api.Pod, required *api.NodeSelector, n *api.Node) bool {
+	for k, v := range pod.Spec.NodeSelector {
+		if lv, ok := n.Labels[k]; !ok || lv != v {
+			return false
+		}
+	}
+	if required == nil {
+		return true
+	}
+	for i := range required.NodeSelectorTerms {
+		if termMatches(&required.NodeSelectorTerms[i], n) {
+			return true
+		}
+	}
+	return false
+}
+
+// termMatches reports whether a node selector term matches n: all its
+// expressions against the labels and all its field requirements against
+// metadata.name. An empty term matches nothing, and an invalid requirement
+// makes the term fail (k8s.io/component-helpers nodeaffinity).
+func termMatches(t *api.NodeSelectorTerm, n *api.Node) bool {
+	if len(t.MatchExpressions) == 0 && len(t.MatchFields) == 0 {
+		return false
+	}
+	for i := range t.MatchExpressions {
+		if !requirementMatches(&t.MatchExpressions[i], n.Labels) {
+			return false
+		}
+	}
+	for i := range t.MatchFields {
+		r := &t.MatchFields[i]
+		if r.Key != "metadata.name" || len(r.Values) != 1 {
+			return false
+		}
+		switch r.Operator {
+		case api.NodeSelectorOpIn:
+			if n.Name != r.Values[0] {
+				return false
+			}
+		case api.NodeSelectorOpNotIn:
+			if n.Name == r.Values[0] {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// requirementMatches evaluates one label requirement.
+func requirementMatches(r *api.NodeSelectorRequirement, labels map[string]string) bool {
+	v, has := labels[r.Key]
+	switch r.Operator {
+	case api.NodeSelectorOpIn:
+		return has && slices.Contains(r.Values, v)
+	case api.NodeSelectorOpNotIn:
+		return !has || !slices.Contains(r.Values, v)
+	case api.NodeSelectorOpExists:
+		return has
+	case api.NodeSelectorOpDoesNotExist:
+		return !has
+	case api.NodeSelectorOpGt, api.NodeSelectorOpLt:
+		if !has || len(r.Values) != 1 {
+			return false
+		}
+		lv, err1 := strconv.ParseInt(v, 10, 64)
+		rv, err2 := strconv.ParseInt(r.Values[0], 10, 64)
+		if err1 != nil || err2 != nil {
+			return false
+		}
+		if r.Operator == api.NodeSelectorOpGt {
+			return lv > rv
+		}
+		return lv < rv
+	}
+	return false
+}
+
+// portsConflict reports whether a wanted host port is taken.
+func portsConflict(want, used []hostPort) bool {
+	for _, w := range want {
+		for _, u := range used {
+			if w.conflicts(u) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// fits is NodeResourcesFit's filter (fitsRequest): the pod count first,
+// then cpu, memory, ephemeral-storage and extended resources, each
+// compared with allocatable minus what the node's pods request. A pod
+// that requests nothing is checked for the pod count only.
+func fits(req *resources, ni *nodeInfo, reasons []string) []string {
+	if int64(ni.pods)+1 > ni.allowedPods {
+		reasons = append(reasons, ReasonTooManyPods)
+	}
+	if req.isZero() {
+		return reasons
+	}
+	if req.milliCPU > 0 && req.milliCPU > ni.allocatable.milliCPU-ni.requested.milliCPU {
+		reasons = append(reasons, reasonInsufficientCPU)
+	}
+	if req.memory > 0 && req.memory > ni.allocatable.memory-ni.requested.memory {
+		reasons = append(reasons, reasonInsufficientMemory)
+	}
+	if req.ephemeral > 0 && req.ephemeral > ni.allocatable.ephemeral-ni.requested.ephemeral {
+		reasons = append(reasons, reasonInsufficientEphemeral)
+	}
+	for _, s := range req.scalars {
+		if s.value > 0 && s.value > ni.allocatable.scalarValue(s.name)-ni.requested.scalarValue(s.name) {
+			reasons = append(reasons, insufficient(s.name))
+		}
+	}
+	return reasons
+}

@@ -1,0 +1,365 @@
+package scheduler
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/clustersim/clustersim/sim/api"
+)
+
+// runFilter filters pod against node (with the given pods on it) and
+// returns the reasons.
+func runFilter(t *testing.T, pod *api.Pod, node *api.Node, existing ...*api.Pod) []string {
+	t.Helper()
+	var bound []*api.Pod
+	for _, p := range existing {
+		bound = append(bound, bindTo(p, node.Name))
+	}
+	c := newTestCache([]*api.Node{node}, bound...)
+	return filter(newPodInfo(pod), c.nodes[node.Name], nil)
+}
+
+func tol(key string, op api.TolerationOperator, value string, effect api.TaintEffect) api.Toleration {
+	return api.Toleration{Key: key, Operator: op, Value: value, Effect: effect}
+}
+
+func taint(key, value string, effect api.TaintEffect) api.Taint {
+	return api.Taint{Key: key, Value: value, Effect: effect}
+}
+
+// TestTaintTolerationFilter ports the cases of k/k tainttoleration's
+// TestTaintTolerationFilter.
+func TestTaintTolerationFilter(t *testing.T) {
+	const ns, pns, ne = api.TaintEffectNoSchedule, api.TaintEffectPreferNoSchedule, api.TaintEffectNoExecute
+	tests := []struct {
+		name   string
+		tols   []api.Toleration
+		taints []api.Taint
+		want   []string
+	}{
+		{"no tolerations, tainted node", nil, []api.Taint{taint("dedicated", "user1", ns)},
+			[]string{"node(s) had untolerated taint {dedicated: user1}"}},
+		{"tolerates the dedicated node of user1", []api.Toleration{tol("dedicated", api.TolerationOpEqual, "user1", ns)},
+			[]api.Taint{taint("dedicated", "user1", ns)}, nil},
+		{"toleration for user2 on a node for user1", []api.Toleration{tol("dedicated", api.TolerationOpEqual, "user2", ns)},
+			[]api.Taint{taint("dedicated", "user1", ns)}, []string{"node(s) had untolerated taint {dedicated: user1}"}},
+		{"Exists tolerates any value", []api.Toleration{tol("foo", api.TolerationOpExists, "", ns)},
+			[]api.Taint{taint("foo", "bar", ns)}, nil},
+		{"several tolerations, several taints, all tolerated",
+			[]api.Toleration{tol("dedicated", api.TolerationOpEqual, "user2", ns), tol("foo", api.TolerationOpExists, "", ns)},
+			[]api.Taint{taint("dedicated", "user2", ns), taint("foo", "bar", ns)}, nil},
+		{"key and value match but the effect does not", []api.Toleration{tol("foo", api.TolerationOpEqual, "bar", pns)},
+			[]api.Taint{taint("foo", "bar", ns)}, []string{"node(s) had untolerated taint {foo: bar}"}},
+		{"empty toleration effect matches NoSchedule", []api.Toleration{tol("foo", api.TolerationOpEqual, "bar", "")},
+			[]api.Taint{taint("foo", "bar", ns)}, nil},
+		{"PreferNoSchedule taints do not filter", []api.Toleration{tol("dedicated", api.TolerationOpEqual, "user2", ns)},
+			[]api.Taint{taint("dedicated", "user1", pns)}, nil},
+		{"no toleration, PreferNoSchedule taint", nil, []api.Taint{taint("dedicated", "user1", pns)}, nil},
+		{"NoExecute filters too", nil, []api.Taint{taint("node.kubernetes.io/unreachable", "", ne)},
+			[]string{"node(s) had untolerated taint {node.kubernetes.io/unreachable: }"}},
+		{"first untolerated taint is reported", []api.Toleration{tol("a", api.TolerationOpExists, "", "")},
+			[]api.Taint{taint("a", "1", ns), taint("b", "2", ns), taint("c", "3", ns)},
+			[]string{"node(s) had untolerated taint {b: 2}"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			pod := testPod("p", nil)
+			pod.Spec.Tolerations = tc.tols
+			node := testNode("n", rl("cpu", "1", "memory", "1Gi", "pods", "10"))
+			node.Spec.Taints = tc.taints
+			if got := runFilter(t, pod, node); !slices.Equal(got, tc.want) {
+				t.Errorf("reasons = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestNodeUnschedulableAndReady covers NodeUnschedulable (k/k
+// nodeunschedulable's TestNodeUnschedulable) and the readiness check.
+func TestNodeUnschedulableAndReady(t *testing.T) {
+	unschedTol := tol(api.TaintNodeUnschedulable, api.TolerationOpExists, "", api.TaintEffectNoSchedule)
+	tests := []struct {
+		name          string
+		unschedulable bool
+		ready         api.ConditionStatus // "" means no Ready condition
+		tols          []api.Toleration
+		want          []string
+	}{
+		{"schedulable ready node", false, api.ConditionTrue, nil, nil},
+		{"cordoned node", true, api.ConditionTrue, nil, []string{ReasonUnschedulable}},
+		{"cordoned node, pod tolerates unschedulable", true, api.ConditionTrue, []api.Toleration{unschedTol}, nil},
+		{"not ready", false, api.ConditionFalse, nil, []string{ReasonNotReady}},
+		{"unknown", false, api.ConditionUnknown, nil, []string{ReasonNotReady}},
+		{"never reported", false, "", nil, []string{ReasonNotReady}},
+		{"not ready wins over cordoned", true, api.ConditionFalse, nil, []string{ReasonNotReady}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			node := testNode("n", rl("cpu", "1", "memory", "1Gi", "pods", "10"))
+			node.Spec.Unschedulable = tc.unschedulable
+			node.Status.Conditions = nil
+			if tc.ready != "" {
+				node.Status.Conditions = []api.NodeCondition{{Type: api.NodeReady, Status: tc.ready}}
+			}
+			pod := testPod("p", nil)
+			pod.Spec.Tolerations = tc.tols
+			if got := runFilter(t, pod, node); !slices.Equal(got, tc.want) {
+				t.Errorf("reasons = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func expr(key string, op api.NodeSelectorOperator, values ...string) api.NodeSelectorRequirement {
+	return api.NodeSelectorRequirement{Key: key, Operator: op, Values: values}
+}
+
+func required(terms ...api.NodeSelectorTerm) *api.Affinity {
+	return &api.Affinity{NodeAffinity: &api.NodeAffinity{
+		RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{NodeSelectorTerms: terms},
+	}}
+}
+
+// TestNodeAffinityFilter ports cases of k/k nodeaffinity's
+// TestNodeAffinity (nodeSelector, required terms, matchFields).
+func TestNodeAffinityFilter(t *testing.T) {
+	in, notIn, exists, gt := api.NodeSelectorOpIn, api.NodeSelectorOpNotIn, api.NodeSelectorOpExists, api.NodeSelectorOpGt
+	name := func(op api.NodeSelectorOperator, v string) api.NodeSelectorRequirement {
+		return api.NodeSelectorRequirement{Key: "metadata.name", Operator: op, Values: []string{v}}
+	}
+	tests := []struct {
+		name     string
+		selector map[string]string
+		affinity *api.Affinity
+		labels   map[string]string
+		nodeName string
+		match    bool
+	}{
+		{"no selector", nil, nil, map[string]string{"foo": "bar"}, "", true},
+		{"missing labels", map[string]string{"foo": "bar"}, nil, nil, "", false},
+		{"same labels", map[string]string{"foo": "bar"}, nil, map[string]string{"foo": "bar"}, "", true},
+		{"node labels are superset", map[string]string{"foo": "bar"}, nil, map[string]string{"foo": "bar", "baz": "blah"}, "", true},
+		{"node labels are subset", map[string]string{"foo": "bar", "baz": "blah"}, nil, map[string]string{"foo": "bar"}, "", false},
+		{"In matches", nil, required(api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{expr("foo", in, "bar", "value2")}}),
+			map[string]string{"foo": "bar"}, "", true},
+		{"Gt matches", nil, required(api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{expr("kernel-version", gt, "0204")}}),
+			map[string]string{"kernel-version": "0206"}, "", true},
+		{"NotIn matches", nil, required(api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{expr("mem-type", notIn, "DDR", "DDR2")}}),
+			map[string]string{"mem-type": "DDR3"}, "", true},
+		{"Exists matches", nil, required(api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{expr("GPU", exists)}}),
+			map[string]string{"GPU": "NVIDIA-GRID-K1"}, "", true},
+		{"In does not match", nil, required(api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{expr("foo", in, "value1", "value2")}}),
+			map[string]string{"foo": "bar"}, "", false},
+		{"empty term matches nothing", nil, required(api.NodeSelectorTerm{}), map[string]string{"foo": "bar"}, "", false},
+		{"affinity without node selector", nil, &api.Affinity{NodeAffinity: &api.NodeAffinity{}}, map[string]string{"foo": "bar"}, "", true},
+		{"ANDed expressions match", nil, required(api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{
+			expr("GPU", exists), expr("GPU", notIn, "AMD", "INTER")}}), map[string]string{"GPU": "NVIDIA-GRID-K1"}, "", true},
+		{"ANDed expressions do not match", nil, required(api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{
+			expr("GPU", exists), expr("GPU", in, "AMD", "INTER")}}), map[string]string{"GPU": "NVIDIA-GRID-K1"}, "", false},
+		{"ORed terms, one matches", nil, required(
+			api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{expr("foo", in, "bar", "value2")}},
+			api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{expr("diffkey", in, "wrong", "value2")}}),
+			map[string]string{"foo": "bar"}, "", true},
+		{"nodeSelector and affinity both satisfied", map[string]string{"foo": "bar"},
+			required(api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{expr("foo", exists)}}),
+			map[string]string{"foo": "bar"}, "", true},
+		{"affinity satisfied, nodeSelector not", map[string]string{"foo": "bar"},
+			required(api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{expr("foo", exists)}}),
+			map[string]string{"foo": "barrrrrr"}, "", false},
+		{"matchFields In matches", nil, required(api.NodeSelectorTerm{MatchFields: []api.NodeSelectorRequirement{name(in, "node_1")}}),
+			nil, "node_1", true},
+		{"matchFields In does not match", nil, required(api.NodeSelectorTerm{MatchFields: []api.NodeSelectorRequirement{name(in, "node_1")}}),
+			nil, "node_2", false},
+		{"two terms: fields do not match, expressions do", nil, required(
+			api.NodeSelectorTerm{MatchFields: []api.NodeSelectorRequirement{name(in, "node_1")}},
+			api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{expr("foo", in, "bar")}}),
+			map[string]string{"foo": "bar"}, "node_2", true},
+		{"one term: fields do not match, expressions do", nil, required(api.NodeSelectorTerm{
+			MatchFields:      []api.NodeSelectorRequirement{name(in, "node_1")},
+			MatchExpressions: []api.NodeSelectorRequirement{expr("foo", in, "bar")}}),
+			map[string]string{"foo": "bar"}, "node_2", false},
+		{"one term: both match", nil, required(api.NodeSelectorTerm{
+			MatchFields:      []api.NodeSelectorRequirement{name(in, "node_1")},
+			MatchExpressions: []api.NodeSelectorRequirement{expr("foo", in, "bar")}}),
+			map[string]string{"foo": "bar"}, "node_1", true},
+		{"two terms: neither matches", nil, required(
+			api.NodeSelectorTerm{MatchFields: []api.NodeSelectorRequirement{name(in, "node_1")}},
+			api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{expr("foo", in, "not-match-to-bar")}}),
+			map[string]string{"foo": "bar"}, "node_2", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			pod := testPod("p", nil)
+			pod.Spec.NodeSelector = tc.selector
+			pod.Spec.Affinity = tc.affinity
+			n := tc.nodeName
+			if n == "" {
+				n = "machine1"
+			}
+			node := testNode(n, rl("cpu", "1", "memory", "1Gi", "pods", "10"))
+			node.Labels = tc.labels
+			got := runFilter(t, pod, node)
+			if tc.match != (len(got) == 0) {
+				t.Errorf("reasons = %q, want match = %v", got, tc.match)
+			}
+			if !tc.match && !slices.Equal(got, []string{ReasonNodeAffinity}) {
+				t.Errorf("reasons = %q, want %q", got, ReasonNodeAffinity)
+			}
+		})
+	}
+}
+
+// TestNodeResourcesFit ports cases of k/k noderesources'
+// TestEnoughRequests: a node with 10m CPU, 20 bytes of memory and room for
+// 32 pods, already running one pod.
+func TestNodeResourcesFit(t *testing.T) {
+	r := func(cpuMilli, mem string) api.ResourceList { return rl("cpu", cpuMilli, "memory", mem) }
+	tests := []struct {
+		name     string
+		pod      *api.Pod
+		existing *api.Pod
+		alloc    api.ResourceList
+		want     []string
+	}{
+		{"no resources requested always fits", testPod("p", nil), testPod("e", r("10m", "20")), nil, nil},
+		{"too many resources fails", testPod("p", r("1m", "1")), testPod("e", r("10m", "20")), nil,
+			[]string{"Insufficient cpu", "Insufficient memory"}},
+		{"init container cpu does not fit", withInit(testPod("p", r("1m", "1")), r("3m", "1")), testPod("e", r("8m", "19")), nil,
+			[]string{"Insufficient cpu"}},
+		{"highest init container cpu does not fit", withInit(testPod("p", r("1m", "1")), r("3m", "1"), r("2m", "1")), testPod("e", r("8m", "19")), nil,
+			[]string{"Insufficient cpu"}},
+		{"init container memory does not fit", withInit(testPod("p", r("1m", "1")), r("1m", "3")), testPod("e", r("9m", "19")), nil,
+			[]string{"Insufficient memory"}},
+		{"init containers count by max, not sum", withInit(testPod("p", r("1m", "1")), r("1m", "1")), testPod("e", r("9m", "19")), nil, nil},
+		{"both resources fit", testPod("p", r("1m", "1")), testPod("e", r("5m", "5")), nil, nil},
+		{"memory fits, cpu does not", testPod("p", r("2m", "1")), testPod("e", r("9m", "5")), nil, []string{"Insufficient cpu"}},
+		{"cpu fits, memory does not", testPod("p", r("1m", "2")), testPod("e", r("5m", "19")), nil, []string{"Insufficient memory"}},
+		{"equal edge case", testPod("p", r("5m", "1")), testPod("e", r("5m", "19")), nil, nil},
+		{"equal edge case for init container", withInit(testPod("p", r("4m", "1")), r("5m", "1")), testPod("e", r("5m", "19")), nil, nil},
+		{"too many pods", testPod("p", nil), testPod("e", nil), rl("cpu", "10m", "memory", "20", "pods", "1"), []string{"Too many pods"}},
+		{"too many pods and too much cpu", testPod("p", r("1m", "0")), testPod("e", r("10m", "0")), rl("cpu", "10m", "memory", "20", "pods", "1"),
+			[]string{"Too many pods", "Insufficient cpu"}},
+		{"extended resource missing on the node", testPod("p", rl("example.com/gpu", "1")), testPod("e", nil), nil,
+			[]string{"Insufficient example.com/gpu"}},
+		{"extended resource fits", testPod("p", rl("example.com/gpu", "1")), testPod("e", nil),
+			rl("cpu", "10m", "memory", "20", "pods", "32", "example.com/gpu", "1"), nil},
+		{"ephemeral storage", testPod("p", rl("ephemeral-storage", "10")), testPod("e", rl("ephemeral-storage", "15")),
+			rl("cpu", "10m", "memory", "20", "pods", "32", "ephemeral-storage", "20"), []string{"Insufficient ephemeral-storage"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			alloc := tc.alloc
+			if alloc == nil {
+				alloc = rl("cpu", "10m", "memory", "20", "pods", "32")
+			}
+			node := testNode("n", alloc)
+			if got := runFilter(t, tc.pod, node, tc.existing); !slices.Equal(got, tc.want) {
+				t.Errorf("reasons = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestNodePorts ports cases of k/k nodeports' TestNodePorts.
+func TestNodePorts(t *testing.T) {
+	withPorts := func(name string, ports ...api.ContainerPort) *api.Pod {
+		p := testPod(name, nil)
+		p.Spec.Containers[0].Ports = ports
+		return p
+	}
+	port := func(proto api.Protocol, ip string, hostPort int32) api.ContainerPort {
+		return api.ContainerPort{Protocol: proto, HostIP: ip, HostPort: hostPort, ContainerPort: hostPort}
+	}
+	tests := []struct {
+		name     string
+		pod      *api.Pod
+		existing *api.Pod
+		fits     bool
+	}{
+		{"nothing running", withPorts("p", port("UDP", "127.0.0.1", 8080)), testPod("e", nil), true},
+		{"other port", withPorts("p", port("UDP", "127.0.0.1", 8080)), withPorts("e", port("UDP", "127.0.0.1", 9090)), true},
+		{"same udp port", withPorts("p", port("UDP", "127.0.0.1", 8080)), withPorts("e", port("UDP", "127.0.0.1", 8080)), false},
+		{"same tcp port", withPorts("p", port("TCP", "127.0.0.1", 8080)), withPorts("e", port("TCP", "127.0.0.1", 8080)), false},
+		{"different host ip", withPorts("p", port("TCP", "127.0.0.1", 8080)), withPorts("e", port("TCP", "127.0.0.2", 8080)), true},
+		{"different protocol", withPorts("p", port("UDP", "127.0.0.1", 8080)), withPorts("e", port("TCP", "127.0.0.1", 8080)), true},
+		{"wildcard existing", withPorts("p", port("TCP", "127.0.0.1", 8001)), withPorts("e", port("TCP", "", 8001)), false},
+		{"wildcard wanted", withPorts("p", port("TCP", "", 8001)), withPorts("e", port("TCP", "127.0.0.1", 8001)), false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			node := testNode("n", rl("cpu", "1", "memory", "1Gi", "pods", "10"))
+			got := runFilter(t, tc.pod, node, tc.existing)
+			if tc.fits != (len(got) == 0) {
+				t.Errorf("reasons = %q, want fits = %v", got, tc.fits)
+			}
+			if !tc.fits && !slices.Equal(got, []string{ReasonNodePorts}) {
+				t.Errorf("reasons = %q, want %q", got, ReasonNodePorts)
+			}
+		})
+	}
+}
+
+// TestFilterOrder checks that the first failing plugin ends the check, in
+// upstream's plugin order.
+func TestFilterOrder(t *testing.T) {
+	node := testNode("n", rl("cpu", "1", "memory", "1Gi", "pods", "10"))
+	node.Spec.Unschedulable = true
+	node.Spec.Taints = []api.Taint{taint("foo", "bar", api.TaintEffectNoSchedule)}
+	node.Labels = map[string]string{"zone": "a"}
+	pod := testPod("p", rl("cpu", "2"))
+	pod.Spec.NodeSelector = map[string]string{"zone": "b"}
+	steps := []struct {
+		fix  func()
+		want string
+	}{
+		{func() {}, ReasonUnschedulable},
+		{func() { node.Spec.Unschedulable = false }, "node(s) had untolerated taint {foo: bar}"},
+		{func() { node.Spec.Taints = nil }, ReasonNodeAffinity},
+		{func() { pod.Spec.NodeSelector = nil }, "Insufficient cpu"},
+	}
+	for i, s := range steps {
+		s.fix()
+		if got := runFilter(t, pod, node); !slices.Equal(got, []string{s.want}) {
+			t.Errorf("step %d: reasons = %q, want [%q]", i, got, s.want)
+		}
+	}
+}
+
+// TestPodRequests covers the request arithmetic: containers summed, init
+// containers by max, sidecars added, overhead, and the non-zero defaults.
+func TestPodRequests(t *testing.T) {
+	always := api.ContainerRestartPolicyAlways
+	sidecar := func(p *api.Pod, r api.ResourceList) *api.Pod {
+		p.Spec.InitContainers = append(p.Spec.InitContainers, api.Container{Name: "sc", Image: "pause",
+			RestartPolicy: &always, Resources: api.ResourceRequirements{Requests: r}})
+		return p
+	}
+	tests := []struct {
+		name               string
+		pod                *api.Pod
+		cpu, mem, nzC, nzM int64
+		overhead           api.ResourceList
+	}{
+		{name: "no containers", pod: &api.Pod{}},
+		{name: "request-less container", pod: testPod("p", nil), nzC: 100, nzM: 200 << 20},
+		{name: "explicit zero stays zero", pod: testPod("p", rl("cpu", "0", "memory", "0"))},
+		{name: "two containers", pod: testPod("p", rl("cpu", "100m", "memory", "1Ki"), rl("cpu", "200m")),
+			cpu: 300, mem: 1024, nzC: 300, nzM: 1024 + 200<<20},
+		{name: "init max wins", pod: withInit(testPod("p", rl("cpu", "100m")), rl("cpu", "500m"), rl("cpu", "300m")),
+			cpu: 500, nzC: 500, nzM: 200 << 20},
+		{name: "sidecar adds to containers", pod: sidecar(testPod("p", rl("cpu", "100m")), rl("cpu", "50m")),
+			cpu: 150, nzC: 150, nzM: 2 * 200 << 20},
+		{name: "overhead", pod: testPod("p", rl("cpu", "100m")), overhead: rl("cpu", "10m", "memory", "1"),
+			cpu: 110, mem: 1, nzC: 110, nzM: 1 + 200<<20},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.pod.Spec.Overhead = tc.overhead
+			req, nz := podRequests(tc.pod)
+			if req.milliCPU != tc.cpu || req.memory != tc.mem || nz.milliCPU != tc.nzC || nz.memory != tc.nzM {
+				t.Errorf("requests = %d/%d nonzero = %d/%d, want %d/%d and %d/%d",
+					req.milliCPU, req.memory, nz.milliCPU, nz.memory, tc.cpu, tc.mem, tc.nzC, tc.nzM)
+			}
+		})
+	}
+}

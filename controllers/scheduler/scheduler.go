@@ -1,0 +1,572 @@
+package scheduler
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/apierr"
+	"github.com/clustersim/clustersim/sim/client"
+	"github.com/clustersim/clustersim/sim/controller"
+	"github.com/clustersim/clustersim/sim/informer"
+)
+
+// Actor is the identity kube-scheduler runs as.
+const Actor = "system:kube-scheduler"
+
+// SchedulerName is the spec.schedulerName of the pods this scheduler
+// schedules and the source component of its events.
+const SchedulerName = api.DefaultSchedulerName
+
+// Event reasons.
+const (
+	// EventScheduled is the Normal event of a successful binding.
+	EventScheduled = "Scheduled"
+	// EventFailedScheduling is the Warning event of a failed attempt.
+	EventFailedScheduling = "FailedScheduling"
+)
+
+// PodReasonSchedulerError is the PodScheduled reason for a failure that
+// is not the pod's fit, such as a failed binding (v1.PodReasonSchedulerError).
+const PodReasonSchedulerError = "SchedulerError"
+
+// Defaults of kube-scheduler's queue (kube-scheduler config v1:
+// podInitialBackoffSeconds, podMaxBackoffSeconds; scheduling queue:
+// DefaultPodMaxInUnschedulablePodsDuration).
+const (
+	// DefaultInitialBackoff is a pod's wait after its first failed
+	// attempt: 1s, doubling with every further attempt.
+	DefaultInitialBackoff = time.Second
+	// DefaultMaxBackoff caps the doubling: 10s.
+	DefaultMaxBackoff = 10 * time.Second
+	// DefaultMaxInUnschedulable is the longest a pod that fits nowhere
+	// waits for a cluster event before it is tried again anyway: 5m.
+	DefaultMaxInUnschedulable = 5 * time.Minute
+)
+
+// maxStatusTries bounds the tries to write PodScheduled=True after a
+// binding; the kubelet writes the condition too, so giving up is safe.
+const maxStatusTries = 5
+
+// Options configure the scheduler. Zero fields take the defaults.
+type Options struct {
+	// Workers is the number of pods scheduled at once; default 1, as
+	// kube-scheduler's scheduling cycle takes one pod at a time.
+	Workers int
+	// InitialBackoff is the wait after a first failed attempt (default 1s).
+	InitialBackoff time.Duration
+	// MaxBackoff caps the per-pod back-off (default 10s).
+	MaxBackoff time.Duration
+	// MaxInUnschedulable is how long an unschedulable pod waits for a
+	// helpful cluster event at most (default 5m).
+	MaxInUnschedulable time.Duration
+	// PercentageOfNodesToScore is the share of the nodes searched for
+	// feasible ones per attempt once there are at least 100 nodes; 0
+	// means upstream's adaptive default, 50% minus 1% per 125 nodes, at
+	// least 5%.
+	PercentageOfNodesToScore int32
+}
+
+func (o *Options) defaults() {
+	if o.Workers <= 0 {
+		o.Workers = 1
+	}
+	if o.InitialBackoff <= 0 {
+		o.InitialBackoff = DefaultInitialBackoff
+	}
+	if o.MaxBackoff <= 0 {
+		o.MaxBackoff = DefaultMaxBackoff
+	}
+	if o.MaxInUnschedulable <= 0 {
+		o.MaxInUnschedulable = DefaultMaxInUnschedulable
+	}
+}
+
+// queued is a pending pod's place in the scheduling queue.
+type queued struct {
+	uid api.UID
+	// attempts counts scheduling attempts; the back-off before the next
+	// is InitialBackoff·2^(attempts-1), capped at MaxBackoff.
+	attempts int
+	// lastFailure is when the last attempt failed.
+	lastFailure time.Time
+	// parked: in the unschedulable pool, waiting for a cluster event or
+	// MaxInUnschedulable after parkedAt.
+	parked   bool
+	parkedAt time.Time
+	priority int32
+	// binding is the node of the last binding sent. When the pod shows
+	// up bound there although the call failed (it timed out, the write
+	// happened), the binding is finished like a successful one.
+	binding string
+	// bound is the node this scheduler bound the pod to while the
+	// PodScheduled=True status write is still owed; statusTries counts
+	// its tries.
+	bound       string
+	statusTries int
+}
+
+// scheduler is the reconciler: one pod per request.
+type scheduler struct {
+	client client.Client
+	rec    client.EventRecorder
+	clock  client.Clock
+	rng    *rand.Rand
+	pods   informer.Lister
+	opts   Options
+	ctrl   *controller.Controller
+
+	cache *cache
+	queue map[api.Key]*queued
+	// moveSeq counts moves of the unschedulable pool: an attempt that
+	// saw it change failed while the cluster changed, and is retried
+	// after its back-off rather than parked (upstream's moveRequestCycle).
+	moveSeq   uint64
+	nextStart int
+
+	reasons  []string
+	feasible []*nodeInfo
+	sc       scorer
+}
+
+// Setup registers the scheduler with m: informers on Pods and Nodes, the
+// scheduler's cache fed by them, and a controller named "scheduler" whose
+// requests are pods to schedule. Events carry the component
+// "default-scheduler"; ties are broken from m.Rand("scheduler").
+func Setup(m *controller.Manager, opts Options) error {
+	opts.defaults()
+	podInf, err := m.Informer(api.KindPod, informer.Options{})
+	if err != nil {
+		return err
+	}
+	nodeInf, err := m.Informer(api.KindNode, informer.Options{})
+	if err != nil {
+		return err
+	}
+	s := &scheduler{
+		client: m.Client(),
+		rec:    m.Recorder(SchedulerName),
+		clock:  m.Clock(),
+		rng:    m.Rand("scheduler"),
+		pods:   podInf.Lister(),
+		opts:   opts,
+		cache:  newCache(),
+		queue:  map[api.Key]*queued{},
+	}
+	c, err := m.NewController("scheduler", controller.Options{Workers: opts.Workers}, s)
+	if err != nil {
+		return err
+	}
+	s.ctrl = c
+	nodeInf.AddEventHandler(informer.HandlerFuncs{
+		AddFunc: func(obj api.Object) {
+			s.cache.setNode(obj.(*api.Node))
+			s.moveAll(api.Key{})
+		},
+		UpdateFunc: func(old, obj api.Object) {
+			o, n := old.(*api.Node), obj.(*api.Node)
+			s.cache.setNode(n)
+			if nodeChangeMayHelp(o, n) {
+				s.moveAll(api.Key{})
+			}
+		},
+		DeleteFunc: func(obj api.Object) { s.cache.removeNode(obj.GetObjectMeta().Name) },
+	})
+	podInf.AddEventHandler(informer.HandlerFuncs{
+		AddFunc: func(obj api.Object) {
+			pod := obj.(*api.Pod)
+			if s.cache.setPod(pod) {
+				s.moveAll(api.Key{})
+			}
+			if responsible(pod) {
+				s.ctrl.Enqueue(controller.Request{Key: pod.Key()})
+			}
+		},
+		UpdateFunc: func(old, obj api.Object) {
+			o, pod := old.(*api.Pod), obj.(*api.Pod)
+			if s.cache.setPod(pod) {
+				s.moveAll(api.Key{})
+			}
+			if !responsible(pod) {
+				return
+			}
+			key := pod.Key()
+			if q := s.queue[key]; q != nil && q.parked && podChangeMayHelp(o, pod) {
+				s.unpark(key, q)
+				return
+			}
+			s.ctrl.Enqueue(controller.Request{Key: key})
+		},
+		DeleteFunc: func(obj api.Object) {
+			key := obj.GetObjectMeta().Key()
+			delete(s.queue, key)
+			if s.cache.deletePod(key) {
+				s.moveAll(api.Key{})
+			}
+		},
+	})
+	return nil
+}
+
+// responsible reports whether pod waits for this scheduler: unbound, not
+// finished, for default-scheduler, and not held by scheduling gates.
+func responsible(pod *api.Pod) bool {
+	name := pod.Spec.SchedulerName
+	return pod.Spec.NodeName == "" && (name == SchedulerName || name == "") &&
+		pod.Status.Phase != api.PodSucceeded && pod.Status.Phase != api.PodFailed &&
+		len(pod.Spec.SchedulingGates) == 0
+}
+
+// podChangeMayHelp reports whether an update of a pending pod may make it
+// schedulable: its spec (generation) or labels changed, not just its status.
+func podChangeMayHelp(old, pod *api.Pod) bool {
+	return old.Generation != pod.Generation || !mapsEqual(old.Labels, pod.Labels)
+}
+
+// nodeChangeMayHelp reports whether a node update may make a parked pod
+// schedulable (upstream's nodeSchedulingPropertiesChange): it became
+// schedulable, or its allocatable, labels, taints or conditions (heartbeat
+// times aside) changed.
+func nodeChangeMayHelp(old, n *api.Node) bool {
+	if old.Spec.Unschedulable != n.Spec.Unschedulable && !n.Spec.Unschedulable {
+		return true
+	}
+	if !mapsEqualFunc(old.Status.Allocatable, n.Status.Allocatable, func(a, b api.Quantity) bool { return a.Equal(b) }) {
+		return true
+	}
+	if !mapsEqual(old.Labels, n.Labels) {
+		return true
+	}
+	if !slices.EqualFunc(old.Spec.Taints, n.Spec.Taints, func(a, b api.Taint) bool {
+		return a.Key == b.Key && a.Value == b.Value && a.Effect == b.Effect
+	}) {
+		return true
+	}
+	return !slices.EqualFunc(old.Status.Conditions, n.Status.Conditions, func(a, b api.NodeCondition) bool {
+		return a.Type == b.Type && a.Status == b.Status
+	})
+}
+
+func mapsEqual(a, b map[string]string) bool {
+	return mapsEqualFunc(a, b, func(x, y string) bool { return x == y })
+}
+
+func mapsEqualFunc[K comparable, V any](a, b map[K]V, eq func(V, V) bool) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, va := range a {
+		vb, ok := b[k]
+		if !ok || !eq(va, vb) {
+			return false
+		}
+	}
+	return true
+}
+
+// backoff is the wait after a pod's attempts-th failed attempt.
+func (s *scheduler) backoff(attempts int) time.Duration {
+	d := s.opts.InitialBackoff
+	for i := 1; i < attempts; i++ {
+		d *= 2
+		if d > s.opts.MaxBackoff {
+			return s.opts.MaxBackoff
+		}
+	}
+	return min(d, s.opts.MaxBackoff)
+}
+
+// backoffLeft is how much of q's back-off remains at now.
+func (s *scheduler) backoffLeft(q *queued, now time.Time) time.Duration {
+	if q.attempts == 0 {
+		return 0
+	}
+	return q.lastFailure.Add(s.backoff(q.attempts)).Sub(now)
+}
+
+// unpark moves one parked pod back to the queue, after what remains of its
+// back-off (the backoffQ) or at once (the activeQ).
+func (s *scheduler) unpark(key api.Key, q *queued) {
+	q.parked = false
+	if d := s.backoffLeft(q, s.clock.Now()); d > 0 {
+		s.ctrl.EnqueueAfter(controller.Request{Key: key}, d)
+		return
+	}
+	s.ctrl.Enqueue(controller.Request{Key: key})
+}
+
+// moveAll moves every parked pod but except (the zero key: none) back to
+// the queue (MoveAllToActiveOrBackoffQueue): higher priority first, then
+// the longest parked, then by key.
+func (s *scheduler) moveAll(except api.Key) {
+	s.moveSeq++
+	type parked struct {
+		key api.Key
+		q   *queued
+	}
+	var ps []parked
+	for k, q := range s.queue {
+		if q.parked && k != except {
+			ps = append(ps, parked{k, q})
+		}
+	}
+	slices.SortFunc(ps, func(a, b parked) int {
+		return cmp.Or(cmp.Compare(b.q.priority, a.q.priority), a.q.parkedAt.Compare(b.q.parkedAt),
+			strings.Compare(a.key.Namespace, b.key.Namespace), strings.Compare(a.key.Name, b.key.Name))
+	})
+	for _, p := range ps {
+		s.unpark(p.key, p.q)
+	}
+}
+
+// Reconcile tries to schedule the pod req names, unless it is not due yet
+// (backing off, or parked as unschedulable), or finishes a binding whose
+// status write failed.
+func (s *scheduler) Reconcile(ctx context.Context, req controller.Request) (controller.Result, error) {
+	obj, ok := s.pods.Get(req.Key)
+	if !ok {
+		delete(s.queue, req.Key)
+		return controller.Result{}, nil
+	}
+	pod := obj.(*api.Pod)
+	q := s.queue[req.Key]
+	if q != nil && q.uid != pod.UID {
+		delete(s.queue, req.Key)
+		q = nil
+	}
+	if q != nil && q.bound == "" && q.binding != "" && pod.Spec.NodeName == q.binding {
+		q.bound = q.binding
+	}
+	if q != nil && q.bound != "" {
+		return s.finishBinding(ctx, req.Key, q)
+	}
+	if !responsible(pod) {
+		delete(s.queue, req.Key)
+		return controller.Result{}, nil
+	}
+	if pod.DeletionTimestamp != nil {
+		delete(s.queue, req.Key)
+		s.rec.Eventf(pod, client.EventTypeWarning, EventFailedScheduling, "skip schedule deleting pod: %v/%v", pod.Namespace, pod.Name)
+		return controller.Result{}, nil
+	}
+	if s.cache.isAssumed(pod) {
+		// Bound a moment ago; the informer has not shown it yet.
+		return controller.Result{}, nil
+	}
+	if q == nil {
+		q = &queued{uid: pod.UID}
+		s.queue[req.Key] = q
+	}
+	if pod.Spec.Priority != nil {
+		q.priority = *pod.Spec.Priority
+	}
+	now := s.clock.Now()
+	if q.parked {
+		if due := q.parkedAt.Add(s.opts.MaxInUnschedulable); now.Before(due) {
+			return controller.Result{RequeueAfter: due.Sub(now)}, nil
+		}
+		q.parked = false // flushUnschedulablePodsLeftover
+	}
+	if d := s.backoffLeft(q, now); d > 0 {
+		return controller.Result{RequeueAfter: d}, nil
+	}
+	return s.attempt(ctx, pod, q)
+}
+
+// attempt runs one scheduling cycle for pod and binds it.
+func (s *scheduler) attempt(ctx context.Context, pod *api.Pod, q *queued) (controller.Result, error) {
+	q.attempts++
+	cycle := s.moveSeq
+	node, err := s.schedule(pod)
+	if err != nil {
+		return s.failed(ctx, pod, q, api.PodReasonUnschedulable, err, cycle)
+	}
+	key := pod.Key()
+	s.cache.assume(pod, node)
+	upd := pod.DeepCopyObject().(*api.Pod)
+	upd.Spec.NodeName = node
+	q.binding = node
+	bound, err := client.UpdateAs(ctx, s.client, upd)
+	if err != nil {
+		// The binding failed, or timed out and may have happened: give
+		// the node's resources back (a timed-out binding that did happen
+		// comes back through the informer) and retry after the back-off,
+		// as a binding cycle error does upstream.
+		s.cache.forget(key, pod.UID)
+		s.moveAll(key)
+		if errors.Is(err, apierr.ErrNotFound) {
+			delete(s.queue, key)
+			return controller.Result{}, nil
+		}
+		return s.failed(ctx, pod, q, PodReasonSchedulerError, err, cycle)
+	}
+	s.rec.Eventf(bound, client.EventTypeNormal, EventScheduled, "Successfully assigned %v/%v to %v", pod.Namespace, pod.Name, node)
+	q.bound = node
+	if s.writeScheduled(ctx, bound) {
+		delete(s.queue, key)
+		return controller.Result{}, nil
+	}
+	q.statusTries = 1
+	return controller.Result{Requeue: true}, nil
+}
+
+// writeScheduled sets PodScheduled=True on a bound pod; it reports whether
+// nothing more is to be done (written, not needed, or the pod is gone).
+func (s *scheduler) writeScheduled(ctx context.Context, pod *api.Pod) bool {
+	st := pod.Status.DeepCopy()
+	if !updateCondition(st, api.PodCondition{Type: api.PodScheduled, Status: api.ConditionTrue}, s.clock.Now()) {
+		return true
+	}
+	upd := *pod
+	upd.Status = *st
+	_, err := s.client.UpdateStatus(ctx, &upd)
+	return err == nil || errors.Is(err, apierr.ErrNotFound)
+}
+
+// finishBinding retries the PodScheduled=True write of a bound pod from a
+// fresh read, a few times.
+func (s *scheduler) finishBinding(ctx context.Context, key api.Key, q *queued) (controller.Result, error) {
+	pod, err := client.GetAs[*api.Pod](ctx, s.client, key)
+	switch {
+	case errors.Is(err, apierr.ErrNotFound):
+		delete(s.queue, key)
+		return controller.Result{}, nil
+	case err != nil:
+		return s.retryStatus(key, q)
+	case pod.UID != q.uid || pod.Spec.NodeName != q.bound:
+		delete(s.queue, key)
+		return controller.Result{}, nil
+	}
+	if s.writeScheduled(ctx, pod) {
+		delete(s.queue, key)
+		return controller.Result{}, nil
+	}
+	return s.retryStatus(key, q)
+}
+
+func (s *scheduler) retryStatus(key api.Key, q *queued) (controller.Result, error) {
+	q.statusTries++
+	if q.statusTries >= maxStatusTries {
+		delete(s.queue, key)
+		return controller.Result{}, nil
+	}
+	return controller.Result{Requeue: true}, nil
+}
+
+// failed records a failed attempt (handleSchedulingFailure): a Warning
+// FailedScheduling event and the PodScheduled=False condition carrying
+// err's message, then the pod waits: parked if it fits nowhere and the
+// cluster did not change during the attempt, else for its back-off.
+func (s *scheduler) failed(ctx context.Context, pod *api.Pod, q *queued, reason string, err error, cycle uint64) (controller.Result, error) {
+	msg := err.Error()
+	s.rec.Eventf(pod, client.EventTypeWarning, EventFailedScheduling, "%s", msg)
+	if cur, ok := informer.GetAs[*api.Pod](s.pods, pod.Key()); ok && cur.UID == pod.UID && cur.Spec.NodeName == "" {
+		st := cur.Status.DeepCopy()
+		if updateCondition(st, api.PodCondition{Type: api.PodScheduled, Status: api.ConditionFalse, Reason: reason, Message: msg}, s.clock.Now()) {
+			upd := *cur
+			upd.Status = *st
+			// Best effort: a conflict or timeout is settled by the next
+			// attempt, which writes the condition again.
+			_, _ = s.client.UpdateStatus(ctx, &upd)
+		}
+	}
+	now := s.clock.Now()
+	q.lastFailure = now
+	if reason == api.PodReasonUnschedulable && s.moveSeq == cycle {
+		q.parked = true
+		q.parkedAt = now
+		return controller.Result{RequeueAfter: s.opts.MaxInUnschedulable}, nil
+	}
+	return controller.Result{RequeueAfter: s.backoff(q.attempts)}, nil
+}
+
+// updateCondition sets cond in st as podutil.UpdatePodCondition does: the
+// transition time is now when the status changes and kept otherwise; it
+// reports whether anything changed. Times are kept to the second, as the
+// API serializes them.
+func updateCondition(st *api.PodStatus, cond api.PodCondition, now time.Time) bool {
+	cond.LastTransitionTime = api.NewTime(now.Truncate(time.Second))
+	for i := range st.Conditions {
+		old := &st.Conditions[i]
+		if old.Type != cond.Type {
+			continue
+		}
+		if cond.Status == old.Status {
+			cond.LastTransitionTime = old.LastTransitionTime
+		}
+		cond.ObservedGeneration = old.ObservedGeneration
+		same := cond.Status == old.Status && cond.Reason == old.Reason && cond.Message == old.Message &&
+			cond.LastProbeTime.Equal(&old.LastProbeTime) && cond.LastTransitionTime.Equal(&old.LastTransitionTime)
+		*old = cond
+		return !same
+	}
+	st.Conditions = append(st.Conditions, cond)
+	return true
+}
+
+// numFeasibleNodesToFind is how many feasible nodes end the search
+// (upstream's numFeasibleNodesToFind): all nodes below 100, else a
+// percentage of them (adaptive when 0), at least 100.
+func numFeasibleNodesToFind(percentage int32, numAllNodes int) int {
+	const minFeasibleNodesToFind, minFeasibleNodesPercentageToFind = 100, 5
+	if numAllNodes < minFeasibleNodesToFind {
+		return numAllNodes
+	}
+	p := int(percentage)
+	if p <= 0 {
+		p = 50 - numAllNodes/125
+		if p < minFeasibleNodesPercentageToFind {
+			p = minFeasibleNodesPercentageToFind
+		}
+	}
+	n := numAllNodes * p / 100
+	if n < minFeasibleNodesToFind {
+		return minFeasibleNodesToFind
+	}
+	return n
+}
+
+// schedule picks a node for pod (schedulePod): filter from where the last
+// search stopped until enough feasible nodes are found, then score them;
+// a FitError or ErrNoNodesAvailable if none fits.
+func (s *scheduler) schedule(pod *api.Pod) (string, error) {
+	nodes := s.cache.list()
+	if len(nodes) == 0 {
+		return "", ErrNoNodesAvailable
+	}
+	pi := newPodInfo(pod)
+	want := numFeasibleNodesToFind(s.opts.PercentageOfNodesToScore, len(nodes))
+	feasible := s.feasible[:0]
+	var reasons map[string]int
+	processed := 0
+	for i := 0; i < len(nodes) && len(feasible) < want; i++ {
+		ni := nodes[(s.nextStart+i)%len(nodes)]
+		processed++
+		s.reasons = filter(pi, ni, s.reasons[:0])
+		if len(s.reasons) == 0 {
+			feasible = append(feasible, ni)
+			continue
+		}
+		if reasons == nil {
+			reasons = map[string]int{}
+		}
+		for _, r := range s.reasons {
+			reasons[r]++
+		}
+	}
+	s.nextStart = (s.nextStart + processed) % len(nodes)
+	s.feasible = feasible
+	switch len(feasible) {
+	case 0:
+		return "", &FitError{NumAllNodes: len(nodes), Reasons: reasons}
+	case 1:
+		return feasible[0].name, nil
+	}
+	scores := s.sc.score(pi, feasible)
+	return feasible[selectHost(scores, s.rng)].name, nil
+}

@@ -1,0 +1,205 @@
+package scheduler
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/clustersim/clustersim/sim/api"
+)
+
+// MaxNodeScore is the highest score a plugin gives a node (fwk.MaxNodeScore).
+const MaxNodeScore int64 = 100
+
+// Plugin weights of the default profile (k/k apis/config/v1
+// default_plugins.go) for the score plugins implemented here.
+const (
+	weightTaintToleration   int64 = 3
+	weightNodeAffinity      int64 = 2
+	weightFit               int64 = 1
+	weightBalancedAllocated int64 = 1
+)
+
+// leastRequestedScore is one resource's LeastAllocated score: the share of
+// the node left free, 0..MaxNodeScore, 0 when over-committed.
+func leastRequestedScore(requested, capacity int64) int64 {
+	if capacity == 0 || requested > capacity {
+		return 0
+	}
+	return (capacity - requested) * MaxNodeScore / capacity
+}
+
+// leastAllocated is NodeResourcesFit's default score (LeastAllocated, cpu
+// and memory with weight 1 each): the weighted mean of the resources'
+// free shares once the pod is added, with request-less containers counted
+// at the defaults. A resource the node has none of is left out.
+func leastAllocated(pi *podInfo, ni *nodeInfo) int64 {
+	var score, weights int64
+	if alloc := ni.allocatable.milliCPU; alloc != 0 {
+		score += leastRequestedScore(ni.nonZero.milliCPU+pi.nonZero.milliCPU, alloc)
+		weights++
+	}
+	if alloc := ni.allocatable.memory; alloc != 0 {
+		score += leastRequestedScore(ni.nonZero.memory+pi.nonZero.memory, alloc)
+		weights++
+	}
+	if weights == 0 {
+		return 0
+	}
+	return score / weights
+}
+
+// balancedAllocation is NodeResourcesBalancedAllocation's score: nodes
+// whose cpu and memory would be used in similar shares score higher,
+// (1 - std) * MaxNodeScore with std = |cpuFraction - memFraction| / 2 on
+// the actual requests. ok is false for a pod that requests neither cpu
+// nor memory: upstream skips the plugin for it (k/k issue 129138).
+func balancedAllocation(pi *podInfo, ni *nodeInfo) (score int64, ok bool) {
+	if pi.req.milliCPU == 0 && pi.req.memory == 0 {
+		return 0, false
+	}
+	var fractions [2]float64
+	n := 0
+	add := func(requested, alloc int64) {
+		if alloc == 0 {
+			return
+		}
+		f := float64(requested) / float64(alloc)
+		if f > 1 {
+			f = 1
+		}
+		fractions[n] = f
+		n++
+	}
+	add(ni.requested.milliCPU+pi.req.milliCPU, ni.allocatable.milliCPU)
+	add(ni.requested.memory+pi.req.memory, ni.allocatable.memory)
+	std := 0.0
+	if n == 2 {
+		std = math.Abs((fractions[0] - fractions[1]) / 2)
+	}
+	return int64((1 - std) * float64(MaxNodeScore)), true
+}
+
+// intolerablePreferNoSchedule counts the node's PreferNoSchedule taints
+// that the pod's PreferNoSchedule (or effect-less) tolerations do not
+// tolerate: TaintToleration's raw score, lower is better.
+func intolerablePreferNoSchedule(taints []api.Taint, tols []api.Toleration) int64 {
+	var n int64
+	for i := range taints {
+		t := &taints[i]
+		if t.Effect != api.TaintEffectPreferNoSchedule {
+			continue
+		}
+		tolerated := false
+		for j := range tols {
+			if e := tols[j].Effect; (e == "" || e == api.TaintEffectPreferNoSchedule) && tols[j].ToleratesTaint(t) {
+				tolerated = true
+				break
+			}
+		}
+		if !tolerated {
+			n++
+		}
+	}
+	return n
+}
+
+// preferredAffinity sums the weights of the pod's preferred node affinity
+// terms that match the node: NodeAffinity's raw score. Empty terms count
+// for nothing.
+func preferredAffinity(pod *api.Pod, n *api.Node) int64 {
+	a := pod.Spec.Affinity
+	if a == nil || a.NodeAffinity == nil {
+		return 0
+	}
+	var sum int64
+	for i := range a.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution {
+		t := &a.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution[i]
+		if t.Weight != 0 && termMatches(&t.Preference, n) {
+			sum += int64(t.Weight)
+		}
+	}
+	return sum
+}
+
+// normalize scales raw scores to 0..MaxNodeScore relative to the highest
+// (helper.DefaultNormalizeScore); reverse makes the highest raw score the
+// lowest. All zero: 0 each, or MaxNodeScore each when reversed.
+func normalize(scores []int64, reverse bool) {
+	var maxCount int64
+	for _, s := range scores {
+		maxCount = max(maxCount, s)
+	}
+	for i, s := range scores {
+		switch {
+		case maxCount == 0 && reverse:
+			scores[i] = MaxNodeScore
+		case maxCount == 0:
+			scores[i] = 0
+		default:
+			s = MaxNodeScore * s / maxCount
+			if reverse {
+				s = MaxNodeScore - s
+			}
+			scores[i] = s
+		}
+	}
+}
+
+// scorer holds the per-cycle scratch slices, reused across cycles.
+type scorer struct {
+	taint, affinity, total []int64
+}
+
+// score returns each feasible node's weighted total score, in the order
+// given. The slice is the scorer's own and valid until the next call.
+func (s *scorer) score(pi *podInfo, nodes []*nodeInfo) []int64 {
+	n := len(nodes)
+	s.taint = grow(s.taint, n)
+	s.affinity = grow(s.affinity, n)
+	s.total = grow(s.total, n)
+	for i, ni := range nodes {
+		s.taint[i] = intolerablePreferNoSchedule(ni.node.Spec.Taints, pi.pod.Spec.Tolerations)
+		s.affinity[i] = preferredAffinity(pi.pod, ni.node)
+	}
+	normalize(s.taint, true)
+	normalize(s.affinity, false)
+	for i, ni := range nodes {
+		t := weightTaintToleration*s.taint[i] + weightNodeAffinity*s.affinity[i] + weightFit*leastAllocated(pi, ni)
+		if b, ok := balancedAllocation(pi, ni); ok {
+			t += weightBalancedAllocated * b
+		}
+		s.total[i] = t
+	}
+	return s.total
+}
+
+func grow(s []int64, n int) []int64 {
+	if cap(s) < n {
+		return make([]int64, n)
+	}
+	return s[:n]
+}
+
+// selectHost picks the highest score, breaking ties uniformly at random by
+// reservoir sampling over the tied nodes in the order given (upstream's
+// selectHost before it moved to a heap): the i-th node seen with the top
+// score replaces the choice with probability 1/i. It returns -1 for no
+// nodes.
+func selectHost(scores []int64, rng *rand.Rand) int {
+	if len(scores) == 0 {
+		return -1
+	}
+	best, top, ties := 0, scores[0], 1
+	for i := 1; i < len(scores); i++ {
+		switch s := scores[i]; {
+		case s > top:
+			best, top, ties = i, s, 1
+		case s == top:
+			ties++
+			if rng.IntN(ties) == 0 {
+				best = i
+			}
+		}
+	}
+	return best
+}

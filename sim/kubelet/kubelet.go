@@ -1,0 +1,437 @@
+package kubelet
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/apiserver"
+	"github.com/clustersim/clustersim/sim/kernel"
+	"github.com/clustersim/clustersim/sim/netsim"
+)
+
+// kind tags what a timer or a call completion is about. Timers and calls
+// carry (kind, container index, pod slot, token) packed in one uint64, so
+// that the kubelet schedules and calls without allocating closures; a
+// token that no longer matches the current one marks a stale event.
+type kind uint8
+
+const (
+	// Calls.
+	opRegister kind = iota + 1
+	opNodeStatus
+	opLeaseCreate
+	opLeaseGet
+	opLeaseUpdate
+	opList
+	opWatch
+	opEvent
+	opPodStatus
+	opPodDelete
+	// Kubelet timers.
+	tRegister
+	tNodeStatus
+	tLease
+	tReflector
+	tEvent
+	tPull
+	// Pod timers.
+	tSandbox
+	tFlush
+	tStatusRetry
+	tDeleteRetry
+	// Container timers.
+	tSync
+	tCreated
+	tReady
+	tExit
+	tStop
+)
+
+// noContainer is the container index of pod-level timers and calls.
+const noContainer = 0xff
+
+func pack(k kind, cidx uint8, slot uint16, token uint32) uint64 {
+	return uint64(k)<<56 | uint64(cidx)<<48 | uint64(slot)<<32 | uint64(token)
+}
+
+func unpack(v uint64) (k kind, cidx uint8, slot uint16, token uint32) {
+	return kind(v >> 56), uint8(v >> 48), uint16(v >> 32), uint32(v)
+}
+
+// Stats count what a kubelet did.
+type Stats struct {
+	// Registrations counts successful Node creates (or AlreadyExists).
+	Registrations uint64
+	// NodeStatusPosts counts node status writes that succeeded.
+	NodeStatusPosts uint64
+	// Renewals counts successful Lease creates and renewals.
+	Renewals uint64
+	// RenewFailures counts Lease writes that failed or timed out.
+	RenewFailures uint64
+	// Lists and Watches count pod lists and watches the server accepted.
+	Lists, Watches uint64
+	// WatchBreaks counts watches that ended other than by the kubelet.
+	WatchBreaks uint64
+	// PodStatusWrites counts pod status writes that succeeded;
+	// PodStatusFailures those that failed or timed out.
+	PodStatusWrites, PodStatusFailures uint64
+	// Pulls counts image pulls finished; PullFailures those that failed.
+	Pulls, PullFailures uint64
+	// Starts counts containers started; Restarts those started again.
+	Starts, Restarts uint64
+	// Deletes counts pods the kubelet deleted after termination.
+	Deletes uint64
+	// Rejected counts pods refused at admission.
+	Rejected uint64
+	// Events counts Events written or aggregated; EventsDropped those
+	// given up on.
+	Events, EventsDropped uint64
+}
+
+// Kubelet is one node's agent: it registers the Node, renews its Lease,
+// posts node status, watches the pods bound to its node and runs them
+// through a simulated container runtime. It is a set of event callbacks on
+// the kernel, not a process: an idle kubelet costs two timers. Everything
+// it knows of the cluster came over the network; every request may time
+// out without saying whether it took effect, and is retried.
+type Kubelet struct {
+	k      *kernel.Kernel
+	net    *netsim.Network
+	self   *netsim.Endpoint
+	server *netsim.Endpoint
+	cfg    Config
+	t      *Timings
+	actor  string
+	rng    *rand.Rand
+
+	running bool
+	seq     uint32
+
+	// node registration and status
+	nodeUID     api.UID
+	registered  bool
+	regTok      uint32
+	regStep     time.Duration
+	nodeTok     uint32 // the report timer
+	nodeOp      uint32 // the post in flight
+	nodeBusy    bool
+	announced   bool // the pressure conditions' events were recorded
+	readyNoted  bool // NodeReady was recorded since the last Start
+	firstStart  kernel.Time
+	readySince  kernel.Time
+	everStarted bool
+	nodeInfo    api.RawValue
+	daemonEPs   api.RawValue
+
+	// lease
+	lease     *api.Lease
+	leaseTok  uint32 // the renewal timer
+	leaseOp   uint32 // the call in flight
+	leaseBusy bool
+
+	// pod list and watch
+	watch      *podWatch
+	lastRV     uint64
+	listTok    uint32
+	reflTok    uint32
+	reflDelay  time.Duration
+	reflLast   kernel.Time
+	reflUsed   bool
+	reflRelist bool
+
+	// pods
+	slots []*podState
+	free  []uint16
+	byKey map[api.Key]*podState
+
+	ipam         *IPAM
+	images       map[string]bool
+	pulls        []pullRequest
+	pullHead     int
+	pulling      bool
+	pullTok      uint32
+	imageBackoff *Backoff
+	crashBackoff *Backoff
+
+	ev    recorder
+	stats Stats
+}
+
+// timers is the Kubelet seen as the kernel.Handler of its timers.
+type timers Kubelet
+
+// completer is the Kubelet seen as the netsim.Completer of its calls.
+type completer Kubelet
+
+var (
+	_ kernel.Handler   = (*timers)(nil)
+	_ netsim.Completer = (*completer)(nil)
+)
+
+// New returns a stopped kubelet for cfg on net, talking to the API server
+// at endpoint server from its own endpoint "kubelet/<node>". Start it.
+func New(net *netsim.Network, server *netsim.Endpoint, cfg Config) (*Kubelet, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	ipam, err := NewIPAM(cfg.PodCIDR)
+	if err != nil {
+		return nil, fmt.Errorf("kubelet %s: %w", cfg.NodeName, err)
+	}
+	k := &Kubelet{
+		k:            net.Kernel(),
+		net:          net,
+		self:         net.Endpoint(netsim.Addr("kubelet/" + cfg.NodeName)),
+		server:       server,
+		cfg:          cfg,
+		actor:        Actor(cfg.NodeName),
+		byKey:        map[api.Key]*podState{},
+		ipam:         ipam,
+		images:       map[string]bool{},
+		imageBackoff: NewBackoff(cfg.Timings.ImageBackoffInitial, cfg.Timings.ImageBackoffMax),
+		crashBackoff: NewBackoff(cfg.Timings.CrashBackoffInitial, cfg.Timings.CrashBackoffMax),
+	}
+	k.t = &k.cfg.Timings
+	k.rng = k.k.Rand("kubelet/" + cfg.NodeName)
+	k.ev.init(k)
+	for _, ref := range cfg.Images {
+		res, err := cfg.Registry.resolve(ref)
+		if err != nil {
+			return nil, fmt.Errorf("kubelet %s: pre-pulled image: %w", cfg.NodeName, err)
+		}
+		k.images[res.name] = true
+	}
+	k.nodeInfo = api.RawValue(`{"architecture":"amd64","bootID":"","containerRuntimeVersion":"containerd://1.7.27",` +
+		`"kernelVersion":"6.8.0","kubeProxyVersion":"","kubeletVersion":"v1.33.0","machineID":"",` +
+		`"operatingSystem":"linux","osImage":"clustersim","systemUUID":""}`)
+	k.daemonEPs = api.RawValue(`{"kubeletEndpoint":{"Port":10250}}`)
+	return k, nil
+}
+
+// Name returns the node's name.
+func (k *Kubelet) Name() string { return k.cfg.NodeName }
+
+// Endpoint returns the kubelet's network endpoint, for faults
+// (SetDown, partitions).
+func (k *Kubelet) Endpoint() *netsim.Endpoint { return k.self }
+
+// Running reports whether the kubelet is started and not stopped.
+func (k *Kubelet) Running() bool { return k.running }
+
+// Stats returns the kubelet's counters.
+func (k *Kubelet) Stats() Stats { return k.stats }
+
+// IPs returns how many pod IPs are handed out.
+func (k *Kubelet) IPs() int { return k.ipam.InUse() }
+
+// next returns a fresh token.
+func (k *Kubelet) next() uint32 {
+	k.seq++
+	if k.seq == 0 {
+		k.seq++
+	}
+	return k.seq
+}
+
+func (k *Kubelet) now() kernel.Time { return k.k.Now() }
+
+// at schedules a timer d from now.
+func (k *Kubelet) at(d time.Duration, kd kind, cidx uint8, slot uint16, token uint32) {
+	k.k.After(d, (*timers)(k), pack(kd, cidx, slot, token))
+}
+
+// call sends req asynchronously as the kubelet's actor.
+func (k *Kubelet) call(req *apiserver.Request, kd kind, cidx uint8, slot uint16, token uint32) {
+	req.Actor = k.actor
+	k.net.CallAsync(k.self, k.server, req, k.t.RequestTimeout, (*completer)(k), pack(kd, cidx, slot, token))
+}
+
+// Start starts the kubelet, or restarts it after Stop or Crash: it
+// registers the Node (once), posts node status, renews the Lease, and
+// lists and watches its pods, resuming the pods it was running. Starting a
+// running kubelet does nothing.
+func (k *Kubelet) Start() {
+	if k.running {
+		return
+	}
+	k.running = true
+	now := k.now()
+	if !k.everStarted {
+		k.firstStart = now
+		k.everStarted = true
+	}
+	k.readySince = now
+	k.readyNoted = false
+	k.lease = nil
+	k.leaseBusy, k.nodeBusy = false, false
+	// Timers armed before a Stop are stale from here on.
+	k.nodeTok, k.reflTok, k.pullTok = k.next(), k.next(), k.next()
+	k.ev.restart()
+	k.ev.emit(k.nodeRef(), "", api.EventTypeNormal, "Starting", "Starting kubelet.")
+	for _, ps := range k.slots {
+		if ps != nil {
+			k.resume(ps)
+		}
+	}
+	if k.registered {
+		k.postNodeStatus()
+	} else {
+		k.regStep = 100 * time.Millisecond
+		k.register()
+	}
+	k.renewLease()
+	k.reflDelay, k.reflUsed = 0, false
+	k.list()
+}
+
+// Recover is Start after a Stop or Crash: the kubelet comes back.
+func (k *Kubelet) Recover() { k.Start() }
+
+// Stop makes the kubelet hang or crash while its node keeps running: no
+// more Lease renewals, node or pod status, and no pod work; replies and
+// watch events that arrive are ignored. Containers keep their state and
+// resume at the next Start. The endpoint is left up: take it down with
+// Endpoint().SetDown for a node that drops off the network.
+func (k *Kubelet) Stop() {
+	if !k.running {
+		return
+	}
+	k.running = false
+	k.endWatch()
+	clear(k.pulls)
+	k.pulls, k.pullHead, k.pulling, k.pullTok = k.pulls[:0], 0, false, 0
+	k.ev.stop()
+}
+
+// Crash is a node crash: Stop, and the container runtime's state is lost
+// (images stay on disk). At the next Start the pods bound to the node are
+// started again from scratch, with new sandboxes and IPs, and their
+// containers' restart counts continue from what the API server shows.
+func (k *Kubelet) Crash() {
+	k.Stop()
+	for _, ps := range k.slots {
+		if ps != nil {
+			k.drop(ps)
+		}
+	}
+}
+
+// Fire dispatches a timer.
+func (t *timers) Fire(_ *kernel.Kernel, arg uint64) {
+	k := (*Kubelet)(t)
+	if !k.running {
+		return
+	}
+	kd, cidx, slot, token := unpack(arg)
+	switch kd {
+	case tRegister:
+		if token == k.regTok {
+			k.register()
+		}
+	case tNodeStatus:
+		if token == k.nodeTok {
+			k.postNodeStatus()
+		}
+	case tLease:
+		if token == k.leaseTok {
+			k.renewLease()
+		}
+	case tReflector:
+		if token == k.reflTok {
+			if k.reflRelist {
+				k.list()
+			} else {
+				k.startWatch()
+			}
+		}
+	case tEvent:
+		k.ev.fire(token)
+	case tPull:
+		if token == k.pullTok && k.pulling {
+			k.pullDone()
+		}
+	default:
+		ps := k.slot(slot)
+		if ps == nil {
+			return
+		}
+		if cidx == noContainer {
+			k.podTimer(ps, kd, token)
+		} else if int(cidx) < len(ps.cs) && ps.cs[cidx].tok == token {
+			k.containerTimer(ps, int(cidx), kd)
+		}
+	}
+}
+
+// Complete dispatches a call's outcome.
+func (c *completer) Complete(tag uint64, resp any, err error) {
+	k := (*Kubelet)(c)
+	if !k.running {
+		return
+	}
+	kd, _, slot, token := unpack(tag)
+	r, _ := resp.(*apiserver.Response)
+	if err == nil && r == nil {
+		err = fmt.Errorf("unexpected reply %T", resp)
+	}
+	var apiErr error
+	if err != nil {
+		apiErr = err
+	} else {
+		apiErr = r.Err
+	}
+	switch kd {
+	case opRegister:
+		if token == k.regTok {
+			k.registerDone(r, apiErr)
+		}
+	case opNodeStatus:
+		if token == k.nodeOp {
+			k.nodeStatusDone(r, apiErr)
+		}
+	case opLeaseCreate, opLeaseGet, opLeaseUpdate:
+		if token == k.leaseOp {
+			k.leaseDone(kd, r, apiErr)
+		}
+	case opList:
+		if token == k.listTok {
+			k.listDone(r, apiErr)
+		}
+	case opWatch:
+		if w := k.watch; w != nil && token == w.tok {
+			k.watchDone(w, r, err, apiErr)
+		}
+	case opEvent:
+		k.ev.done(token, apiErr)
+	case opPodStatus:
+		if ps := k.slot(slot); ps != nil && ps.stTok == token && ps.inflight {
+			k.statusDone(ps, apiErr)
+		}
+	case opPodDelete:
+		if ps := k.slot(slot); ps != nil && ps.delTok == token {
+			k.deleteDone(ps, apiErr)
+		}
+	}
+}
+
+// backoff is the reflector's back-off (client-go's: 800ms doubling to 30s,
+// jittered by up to 100%, reset after 2 minutes without trouble).
+func (k *Kubelet) reflectorBackoff(relist bool) {
+	now := k.now()
+	if !k.reflUsed || now.Sub(k.reflLast) > 2*time.Minute {
+		k.reflDelay = 800 * time.Millisecond
+	}
+	k.reflUsed = true
+	k.reflLast = now
+	d := k.reflDelay
+	k.reflDelay = min(2*k.reflDelay, 30*time.Second)
+	d += time.Duration(k.rng.Float64() * float64(d))
+	k.reflRelist = relist
+	k.reflTok = k.next()
+	k.at(d, tReflector, noContainer, 0, k.reflTok)
+}
+
+// wallTime returns the API timestamp of a virtual instant, to the second.
+func wallTime(t kernel.Time) api.Time { return api.NewTime(t.Wall().Truncate(time.Second)) }

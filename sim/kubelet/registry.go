@@ -1,0 +1,317 @@
+package kubelet
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Registry errors, matched with errors.Is on the error a pull returns.
+var (
+	// ErrInvalidReference: the image string is not a valid reference; the
+	// container waits with reason InvalidImageName and is never pulled.
+	ErrInvalidReference = errors.New("invalid reference format")
+	// ErrUnknownRepository: the registry has no such repository.
+	ErrUnknownRepository = errors.New("repository does not exist")
+	// ErrUnknownTag: the repository has no such tag or digest.
+	ErrUnknownTag = errors.New("tag not found")
+)
+
+// Reference is a parsed image reference, normalized as containerd shows
+// it: "nginx:1.14.2" is docker.io/library/nginx with tag 1.14.2.
+type Reference struct {
+	// Domain is the registry host, "docker.io" when the reference names
+	// none.
+	Domain string
+	// Path is the repository path within the registry, with "library/"
+	// added for single-component Docker Hub names.
+	Path string
+	// Tag is the tag; "latest" when the reference has neither tag nor
+	// digest.
+	Tag string
+	// Digest is "sha256:<hex>" when the reference pins one.
+	Digest string
+}
+
+var (
+	// pathComponent is distribution/reference's path component grammar.
+	pathComponent = regexp.MustCompile(`^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*$`)
+	tagPattern    = regexp.MustCompile(`^[\w][\w.-]{0,127}$`)
+	digestPattern = regexp.MustCompile(`^sha256:[a-f0-9]{64}$`)
+	domainPattern = regexp.MustCompile(`^(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?)*|\[[a-fA-F0-9:]+\])(?::[0-9]+)?$`)
+)
+
+// ParseReference parses "[domain/]path[:tag][@digest]" as the container
+// runtime does (docker's ParseNormalizedNamed): the first component is a
+// domain when it contains "." or ":" or is "localhost"; Docker Hub names
+// get "library/"; no tag and no digest means "latest". Errors wrap
+// ErrInvalidReference.
+func ParseReference(s string) (Reference, error) {
+	bad := func() (Reference, error) {
+		return Reference{}, fmt.Errorf("couldn't parse image name %q: %w", s, ErrInvalidReference)
+	}
+	if s == "" {
+		return bad()
+	}
+	var r Reference
+	rest := s
+	if i := strings.IndexByte(rest, '@'); i >= 0 {
+		r.Digest = rest[i+1:]
+		rest = rest[:i]
+		if !digestPattern.MatchString(r.Digest) {
+			return bad()
+		}
+	}
+	// A tag is a ":" after the last "/" (a ":" before it is a port).
+	if i := strings.LastIndexByte(rest, ':'); i > strings.LastIndexByte(rest, '/') {
+		r.Tag = rest[i+1:]
+		rest = rest[:i]
+		if !tagPattern.MatchString(r.Tag) {
+			return bad()
+		}
+	}
+	first, remainder, hasSlash := strings.Cut(rest, "/")
+	if hasSlash && (strings.ContainsAny(first, ".:") || first == "localhost") {
+		if !domainPattern.MatchString(first) {
+			return bad()
+		}
+		r.Domain, r.Path = first, remainder
+	} else {
+		r.Domain, r.Path = "docker.io", rest
+	}
+	if r.Domain == "index.docker.io" {
+		r.Domain = "docker.io"
+	}
+	for _, c := range strings.Split(r.Path, "/") {
+		if !pathComponent.MatchString(c) {
+			return bad()
+		}
+	}
+	if r.Domain == "docker.io" && !strings.Contains(r.Path, "/") {
+		r.Path = "library/" + r.Path
+	}
+	if len(r.Domain)+1+len(r.Path) > 255 {
+		return bad()
+	}
+	if r.Tag == "" && r.Digest == "" {
+		r.Tag = "latest"
+	}
+	return r, nil
+}
+
+// Repository returns "domain/path", e.g. "docker.io/library/nginx".
+func (r Reference) Repository() string { return r.Domain + "/" + r.Path }
+
+// String returns the normalized reference, e.g.
+// "docker.io/library/nginx:1.14.2" or "registry.k8s.io/pause@sha256:...".
+func (r Reference) String() string {
+	s := r.Repository()
+	if r.Tag != "" {
+		s += ":" + r.Tag
+	}
+	if r.Digest != "" {
+		s += "@" + r.Digest
+	}
+	return s
+}
+
+// Exit makes every container of an image stop by itself.
+type Exit struct {
+	// After is how long the container runs before it exits.
+	After time.Duration
+	// Code is its exit code: 0 reads "Completed", anything else "Error".
+	Code int32
+}
+
+// Image is how an image behaves in the simulation: how long it takes to
+// pull, and what its containers do (run until stopped unless Exit says
+// otherwise). Commands and arguments in pod specs are not interpreted.
+type Image struct {
+	// PullTime is how long pulling the image takes when the node does not
+	// have it (default 1s).
+	PullTime time.Duration
+	// Size is the image size in bytes, shown in the Pulled event.
+	Size int64
+	// Exit, if set, makes containers exit on their own: a crash-looping
+	// image is Exit{After: 5 * time.Second, Code: 1}.
+	Exit *Exit
+	// StopTime is how long a container takes to exit after SIGTERM. 0
+	// means it does not react, and is killed (exit code 137) when the
+	// pod's grace period ends.
+	StopTime time.Duration
+	// digest is "sha256:<hex>", derived from the reference.
+	digest string
+}
+
+// DefaultPullTime is the pull time of an image added without one.
+const DefaultPullTime = time.Second
+
+// Registry is the image registry every kubelet of a run pulls from: known
+// repositories and their tags. A reference to an unknown repository or tag
+// fails to pull, with the runtime's error. It may be changed between
+// events (a tag pushed mid-run); it is not safe for concurrent use, like
+// everything on the event loop.
+type Registry struct {
+	repos map[string]map[string]*Image // repository -> tag -> image
+}
+
+// NewRegistry returns an empty registry.
+func NewRegistry() *Registry { return &Registry{repos: map[string]map[string]*Image{}} }
+
+// Add pushes img as ref ("nginx:1.14.2", "registry.k8s.io/pause:3.10");
+// a reference without a tag is pushed as "latest". Its digest is derived
+// from the normalized reference, so it is the same in every run.
+func (r *Registry) Add(ref string, img Image) error {
+	p, err := ParseReference(ref)
+	if err != nil {
+		return err
+	}
+	if p.Digest != "" {
+		return fmt.Errorf("add %q: push by tag, not by digest: %w", ref, ErrInvalidReference)
+	}
+	if img.PullTime <= 0 {
+		img.PullTime = DefaultPullTime
+	}
+	sum := sha256.Sum256([]byte(p.String()))
+	img.digest = "sha256:" + hex.EncodeToString(sum[:])
+	tags := r.repos[p.Repository()]
+	if tags == nil {
+		tags = map[string]*Image{}
+		r.repos[p.Repository()] = tags
+	}
+	tags[p.Tag] = &img
+	return nil
+}
+
+// Tags returns the tags of a repository ("nginx" or its normalized form),
+// sorted.
+func (r *Registry) Tags(repo string) []string {
+	p, err := ParseReference(repo)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for t := range r.repos[p.Repository()] {
+		out = append(out, t)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// resolved is a reference the registry knows.
+type resolved struct {
+	ref   Reference
+	image *Image
+	// id is the image ID a container status shows:
+	// "<repository>@<digest>".
+	id string
+	// name is the normalized "repository:tag" (or "@digest") the node's
+	// image cache is keyed by.
+	name string
+}
+
+// Resolve looks ref up. Errors wrap ErrInvalidReference,
+// ErrUnknownRepository or ErrUnknownTag and read as containerd's.
+func (r *Registry) Resolve(ref string) (Image, error) {
+	res, err := r.resolve(ref)
+	if err != nil {
+		return Image{}, err
+	}
+	return *res.image, nil
+}
+
+func (r *Registry) resolve(ref string) (resolved, error) {
+	p, err := ParseReference(ref)
+	if err != nil {
+		return resolved{}, err
+	}
+	full := p.String()
+	tags, ok := r.repos[p.Repository()]
+	if !ok {
+		return resolved{}, &PullError{Err: ErrUnknownRepository, msg: fmt.Sprintf(
+			"rpc error: code = Unknown desc = failed to pull and unpack image %q: failed to resolve reference %q: "+
+				"pull access denied, repository does not exist or may require authorization: server message: "+
+				"insufficient_scope: authorization failed", full, full)}
+	}
+	notFound := &PullError{Err: ErrUnknownTag, msg: fmt.Sprintf(
+		"rpc error: code = NotFound desc = failed to pull and unpack image %q: failed to resolve reference %q: %s: not found",
+		full, full, full)}
+	var img *Image
+	if p.Digest != "" {
+		for _, t := range sortedTags(tags) {
+			if tags[t].digest == p.Digest {
+				img = tags[t]
+				break
+			}
+		}
+		if img == nil || (p.Tag != "" && tags[p.Tag] != img) {
+			return resolved{}, notFound
+		}
+	} else if img = tags[p.Tag]; img == nil {
+		return resolved{}, notFound
+	}
+	return resolved{ref: p, image: img, id: p.Repository() + "@" + img.digest, name: full}, nil
+}
+
+func sortedTags(tags map[string]*Image) []string {
+	out := make([]string, 0, len(tags))
+	for t := range tags {
+		out = append(out, t)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// PullError is a failed pull: the registry's message, and the sentinel
+// (ErrUnknownRepository, ErrUnknownTag) it matches with errors.Is.
+type PullError struct {
+	// Err is the sentinel.
+	Err error
+	msg string
+}
+
+// Error returns the container runtime's message.
+func (e *PullError) Error() string { return e.msg }
+
+// Unwrap returns the sentinel.
+func (e *PullError) Unwrap() error { return e.Err }
+
+// DefaultRegistry returns a registry with the images Kubernetes' examples
+// and tutorials use, with plausible pull times and sizes. Every container
+// runs until stopped; add images with an Exit to model crash loops.
+func DefaultRegistry() *Registry {
+	r := NewRegistry()
+	const mb = 1 << 20
+	for _, e := range []struct {
+		ref  string
+		pull time.Duration
+		size int64
+	}{
+		{"nginx:1.14.2", 3 * time.Second, 44 * mb},
+		{"nginx:1.16.1", 3 * time.Second, 48 * mb},
+		{"nginx:1.25", 3500 * time.Millisecond, 67 * mb},
+		{"nginx:1.27", 3500 * time.Millisecond, 68 * mb},
+		{"nginx:latest", 3500 * time.Millisecond, 68 * mb},
+		{"nginx:alpine", 1500 * time.Millisecond, 20 * mb},
+		{"busybox:1.36", 800 * time.Millisecond, 2 * mb},
+		{"busybox:latest", 800 * time.Millisecond, 2 * mb},
+		{"httpd:2.4", 3 * time.Second, 55 * mb},
+		{"redis:7", 3 * time.Second, 45 * mb},
+		{"gcr.io/google-samples/gb-frontend:v5", 4 * time.Second, 90 * mb},
+		{"us-docker.pkg.dev/google-samples/containers/gke/gb-frontend:v5", 4 * time.Second, 90 * mb},
+		{"registry.k8s.io/pause:3.9", 300 * time.Millisecond, mb / 2},
+		{"registry.k8s.io/pause:3.10", 300 * time.Millisecond, mb / 2},
+		{"registry.k8s.io/e2e-test-images/agnhost:2.39", 2 * time.Second, 50 * mb},
+		{"registry.k8s.io/hpa-example:latest", 2 * time.Second, 180 * mb},
+	} {
+		if err := r.Add(e.ref, Image{PullTime: e.pull, Size: e.size}); err != nil {
+			panic("kubelet invariant default-registry: " + err.Error())
+		}
+	}
+	return r
+}

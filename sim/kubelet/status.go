@@ -1,0 +1,427 @@
+package kubelet
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/apierr"
+	"github.com/clustersim/clustersim/sim/apiserver"
+	"github.com/clustersim/clustersim/sim/kernel"
+)
+
+// The pod conditions the kubelet owns, in the order it reports them.
+const (
+	condReadyToStart = iota
+	condInitialized
+	condReady
+	condContainersReady
+	condScheduled
+	nConds
+)
+
+var condTypes = [nConds]api.PodConditionType{
+	api.PodReadyToStartContainers, api.PodInitialized, api.PodReady, api.ContainersReady, api.PodScheduled,
+}
+
+// condState remembers a condition's status and since when it holds, for
+// lastTransitionTime.
+type condState struct {
+	status api.ConditionStatus
+	since  kernel.Time
+}
+
+// Shared pointees for ContainerStatus.Started: request bodies are copied
+// by the server before it keeps them, so sharing is safe.
+var startedTrue, startedFalse = true, false
+
+// markDirty notes a change of the pod's status. The conditions'
+// transition times are taken now; the write itself goes out with every
+// other change of the same instant, from a flush event queued behind them.
+func (k *Kubelet) markDirty(ps *podState) {
+	ps.version++
+	k.noteTransitions(ps)
+	if ps.inflight || ps.queued || k.slot(ps.slot) != ps {
+		return
+	}
+	ps.queued = true
+	ps.stTok = k.next()
+	k.at(0, tFlush, noContainer, ps.slot, ps.stTok)
+}
+
+// noteTransitions stamps the conditions whose status changed. The first
+// time, a condition the API already shows with the same status keeps its
+// lastTransitionTime (the scheduler's PodScheduled), as the status
+// manager's updateLastTransitionTime does.
+func (k *Kubelet) noteTransitions(ps *podState) {
+	now := k.now()
+	st := k.condStatuses(ps, k.phase(ps))
+	for i := range st {
+		cs := &ps.conds[i]
+		if cs.status == st[i] {
+			continue
+		}
+		since := now
+		if cs.status == "" {
+			for _, c := range ps.pod.Status.Conditions {
+				if c.Type == condTypes[i] && c.Status == st[i] && !c.LastTransitionTime.IsZero() {
+					since = min(now, kernel.FromWall(c.LastTransitionTime.Time))
+				}
+			}
+		}
+		*cs = condState{status: st[i], since: since}
+	}
+}
+
+// sendStatus writes the pod's status subresource, unconditionally (no
+// resourceVersion) but only to this pod (its uid).
+func (k *Kubelet) sendStatus(ps *podState) {
+	if ps.deleted {
+		return
+	}
+	p := *ps.pod // a shallow copy: only ResourceVersion and Status change
+	p.ResourceVersion = ""
+	p.Status = k.buildStatus(ps)
+	ps.inflight = true
+	ps.sent = ps.version
+	ps.stTok = k.next()
+	k.call(&apiserver.Request{Verb: apiserver.Update, Kind: api.KindPod, Namespace: p.Namespace, Name: p.Name,
+		Subresource: "status", Object: &p}, opPodStatus, noContainer, ps.slot, ps.stTok)
+}
+
+func (k *Kubelet) statusDone(ps *podState, err error) {
+	ps.inflight = false
+	switch {
+	case err == nil:
+		k.stats.PodStatusWrites++
+		ps.acked = ps.sent
+		if ps.version > ps.acked {
+			ps.queued = true
+			ps.stTok = k.next()
+			k.at(0, tFlush, noContainer, ps.slot, ps.stTok)
+			return
+		}
+		if ps.final && ps.terminating {
+			k.maybeDelete(ps)
+		}
+	case errors.Is(err, apierr.ErrNotFound), errors.Is(err, apierr.ErrConflict):
+		// Gone, or another pod of the same name: the watch will say.
+		k.stats.PodStatusFailures++
+	default:
+		// Timed out (written or not) or refused: write again later.
+		k.stats.PodStatusFailures++
+		ps.queued = true
+		ps.stTok = k.next()
+		k.at(k.t.StatusRetry, tStatusRetry, noContainer, ps.slot, ps.stTok)
+	}
+}
+
+// view is how a container shows in its status.
+type view uint8
+
+const (
+	vWaiting    view = iota // waiting, never ran (or no trace of it)
+	vRestarting             // waiting with a reason, after it ran: lastState shows the exit
+	vRunning                // running
+	vTerminated             // its latest exit is its state
+)
+
+func (c *cstate) view() view {
+	switch {
+	case c.phase == cRunning:
+		return vRunning
+	case c.reason != "":
+		if c.hasTerm {
+			return vRestarting
+		}
+		return vWaiting
+	case c.hasTerm:
+		return vTerminated
+	}
+	return vWaiting
+}
+
+// isReady is the container's ready field: running and ready, or an init
+// container that completed.
+func (c *cstate) isReady() bool {
+	if c.view() == vTerminated {
+		return c.init && !c.sidecar && c.term.ExitCode == 0
+	}
+	return c.phase == cRunning && c.ready
+}
+
+// initComplete reports whether an init container lets the pod go on: a
+// sidecar that runs, or an init container that exited 0.
+func (c *cstate) initComplete() bool {
+	if c.sidecar {
+		return c.phase == cRunning
+	}
+	return c.view() == vTerminated && c.term.ExitCode == 0
+}
+
+// buildStatus is the pod status the kubelet reports (generateAPIPodStatus).
+func (k *Kubelet) buildStatus(ps *podState) api.PodStatus {
+	st := api.PodStatus{
+		QOSClass:  ps.qos,
+		StartTime: ptrTime(wallTime(ps.startTime)),
+		HostIP:    k.cfg.InternalIP,
+		HostIPs:   []api.HostIP{{IP: k.cfg.InternalIP}},
+	}
+	st.Phase = k.phase(ps)
+	st.Conditions = k.conditions(ps, st.Phase)
+	if ps.rejectReason != "" {
+		st.Reason, st.Message = ps.rejectReason, ps.rejectMessage
+		return st
+	}
+	if ps.ipStr != "" {
+		st.PodIP = ps.ipStr
+		st.PodIPs = []api.PodIP{{IP: ps.ipStr}}
+	}
+	if ps.nInit > 0 {
+		st.InitContainerStatuses = make([]api.ContainerStatus, 0, ps.nInit)
+	}
+	st.ContainerStatuses = make([]api.ContainerStatus, 0, len(ps.cs)-ps.nInit)
+	for i := range ps.cs {
+		c := &ps.cs[i]
+		if c.init {
+			st.InitContainerStatuses = append(st.InitContainerStatuses, k.containerStatus(ps, c))
+		} else {
+			st.ContainerStatuses = append(st.ContainerStatuses, k.containerStatus(ps, c))
+		}
+	}
+	return st
+}
+
+func ptrTime(t api.Time) *api.Time { return &t }
+
+// containerStatus renders one container.
+func (k *Kubelet) containerStatus(ps *podState, c *cstate) api.ContainerStatus {
+	cs := api.ContainerStatus{
+		Name:         c.spec.Name,
+		Image:        c.spec.Image,
+		RestartCount: c.restarts,
+		Ready:        c.isReady(),
+		Started:      &startedFalse,
+	}
+	if c.everStarted && c.resolvedOK {
+		cs.Image, cs.ImageID = c.res.name, c.res.id
+	}
+	switch c.view() {
+	case vRunning:
+		cs.State.Running = &api.ContainerStateRunning{StartedAt: wallTime(c.startedAt)}
+		cs.ContainerID = c.id
+		cs.Started = &startedTrue
+		if c.hasTerm {
+			t := c.term
+			cs.LastTerminationState.Terminated = &t
+		}
+	case vRestarting:
+		cs.State.Waiting = &api.ContainerStateWaiting{Reason: c.reason, Message: c.message}
+		t := c.term
+		cs.LastTerminationState.Terminated = &t
+	case vTerminated:
+		t := c.term
+		cs.State.Terminated = &t
+		cs.ContainerID = t.ContainerID
+		if c.hasPrevTerm {
+			p := c.prevTerm
+			cs.LastTerminationState.Terminated = &p
+		}
+	default:
+		reason, msg := c.reason, c.message
+		if reason == "" {
+			reason = ReasonContainerCreating
+			if ps.nInit > 0 && (!c.init || ps.sandbox) {
+				reason = ReasonPodInitializing
+			}
+		}
+		cs.State.Waiting = &api.ContainerStateWaiting{Reason: reason, Message: msg}
+	}
+	return cs
+}
+
+// phase is the kubelet's getPhase: Pending until initialized and while a
+// container waits for its first start; Running while any runs or restarts;
+// Succeeded or Failed once all stopped for good. A pod that was deleted
+// and stopped is Succeeded only if every container exited 0.
+func (k *Kubelet) phase(ps *podState) api.PodPhase {
+	if ps.rejectReason != "" {
+		return api.PodFailed
+	}
+	policy := ps.pod.Spec.RestartPolicy
+	initFailed, initPending := false, false
+	var waiting, running, stopped, succeeded int
+	for i := range ps.cs {
+		c := &ps.cs[i]
+		v := c.view()
+		switch {
+		case c.sidecar:
+			if v != vRunning && !ps.final {
+				initPending = true
+			}
+		case c.init:
+			switch {
+			case c.initComplete():
+			case c.done && c.hasTerm:
+				initFailed = true
+			default:
+				initPending = true
+			}
+		default:
+			switch v {
+			case vRunning:
+				running++
+			case vTerminated:
+				stopped++
+				if c.term.ExitCode == 0 {
+					succeeded++
+				}
+			case vRestarting:
+				stopped++
+			default:
+				waiting++
+			}
+		}
+	}
+	switch {
+	case initFailed && (policy == api.RestartPolicyNever || ps.final):
+		return api.PodFailed
+	case ps.final:
+		if !initFailed && waiting == 0 && stopped > 0 && stopped == succeeded {
+			return api.PodSucceeded
+		}
+		return api.PodFailed
+	case initPending, waiting > 0:
+		return api.PodPending
+	case running > 0:
+		return api.PodRunning
+	case stopped > 0:
+		switch {
+		case policy == api.RestartPolicyAlways:
+			return api.PodRunning // everything is restarting
+		case stopped == succeeded:
+			return api.PodSucceeded
+		case policy == api.RestartPolicyNever:
+			return api.PodFailed
+		}
+		return api.PodRunning
+	}
+	return api.PodPending
+}
+
+// condStatuses computes the statuses of the kubelet's conditions.
+func (k *Kubelet) condStatuses(ps *podState, phase api.PodPhase) [nConds]api.ConditionStatus {
+	b := func(v bool) api.ConditionStatus {
+		if v {
+			return api.ConditionTrue
+		}
+		return api.ConditionFalse
+	}
+	initialized, ready := true, ps.rejectReason == "" && phase != api.PodSucceeded
+	if phase != api.PodSucceeded {
+		for i := range ps.cs {
+			c := &ps.cs[i]
+			if c.init && !c.initComplete() {
+				initialized = false
+			}
+			if (!c.init || c.sidecar) && !c.isReady() {
+				ready = false
+			}
+		}
+	}
+	gated := false
+	if ready {
+		if g, _ := k.gateUnready(ps); g != "" {
+			gated = true
+		}
+	}
+	var st [nConds]api.ConditionStatus
+	st[condReadyToStart] = b(ps.sandbox)
+	st[condInitialized] = b(initialized)
+	st[condContainersReady] = b(ready)
+	st[condReady] = b(ready && !gated)
+	st[condScheduled] = api.ConditionTrue
+	return st
+}
+
+// conditions renders the kubelet's conditions, with the reasons and
+// messages upstream gives, and keeps the others the pod carries
+// (DisruptionTarget, readiness gates' conditions, ...).
+func (k *Kubelet) conditions(ps *podState, phase api.PodPhase) []api.PodCondition {
+	conds := make([]api.PodCondition, 0, nConds+len(ps.pod.Status.Conditions))
+	for i := range ps.conds {
+		c := api.PodCondition{Type: condTypes[i], Status: ps.conds[i].status, LastTransitionTime: wallTime(ps.conds[i].since)}
+		switch {
+		case c.Status == api.ConditionTrue:
+			if i == condInitialized && ps.nInit > 0 && phase == api.PodSucceeded {
+				c.Reason = "PodCompleted"
+			}
+		case i == condInitialized:
+			c.Reason = "ContainersNotInitialized"
+			c.Message = "containers with incomplete status: [" + k.names(ps, func(c *cstate) bool { return c.init && !c.initComplete() }) + "]"
+		case i == condReady || i == condContainersReady:
+			unready := k.names(ps, func(c *cstate) bool { return (!c.init || c.sidecar) && !c.isReady() })
+			switch {
+			case ps.rejectReason != "" || phase == api.PodSucceeded:
+				c.Reason = "PodCompleted"
+			case unready != "":
+				c.Reason, c.Message = "ContainersNotReady", "containers with unready status: ["+unready+"]"
+			case i == condReady:
+				_, why := k.gateUnready(ps)
+				c.Reason, c.Message = "ReadinessGatesNotReady", why
+			}
+		}
+		conds = append(conds, c)
+	}
+	for _, c := range ps.pod.Status.Conditions {
+		if !owned(c.Type) {
+			conds = append(conds, c)
+		}
+	}
+	return conds
+}
+
+// names joins the names of the containers f selects, with spaces.
+func (k *Kubelet) names(ps *podState, f func(c *cstate) bool) string {
+	var b strings.Builder
+	for i := range ps.cs {
+		if c := &ps.cs[i]; f(c) {
+			if b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(c.spec.Name)
+		}
+	}
+	return b.String()
+}
+
+func owned(t api.PodConditionType) bool {
+	for _, o := range condTypes {
+		if o == t {
+			return true
+		}
+	}
+	return false
+}
+
+// gateUnready returns the first readiness gate whose condition is not
+// True, and why (k/k status.generatePodReadyCondition).
+func (k *Kubelet) gateUnready(ps *podState) (string, string) {
+	for _, g := range ps.pod.Spec.ReadinessGates {
+		found := false
+		for _, c := range ps.pod.Status.Conditions {
+			if c.Type != g.ConditionType {
+				continue
+			}
+			found = true
+			if c.Status != api.ConditionTrue {
+				return string(g.ConditionType), fmt.Sprintf("the status of pod readiness gate %q is not \"True\", but %v", g.ConditionType, c.Status)
+			}
+		}
+		if !found {
+			return string(g.ConditionType), fmt.Sprintf("corresponding condition of pod readiness gate %q does not exist.", g.ConditionType)
+		}
+	}
+	return "", ""
+}

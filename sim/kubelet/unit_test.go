@@ -1,0 +1,227 @@
+package kubelet
+
+import (
+	"errors"
+	"net/netip"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/clustersim/clustersim/sim/kernel"
+)
+
+func at(d time.Duration) kernel.Time { return kernel.Time(d) }
+
+// TestImagePullBackoffSequence: failed pulls of one image back off 10s,
+// 20s, 40s, ... capped at 300s, measured from the last failure, and start
+// over once quiet for 10 minutes.
+func TestImagePullBackoffSequence(t *testing.T) {
+	b := NewBackoff(DefaultBackoffInitial, DefaultBackoffMax)
+	const key = "uid_nginx:nope"
+	want := []time.Duration{10, 20, 40, 80, 160, 300, 300, 300}
+	now := time.Duration(0)
+	for i, w := range want {
+		w *= time.Second
+		if i > 0 && b.IsInBackOffSinceUpdate(key, at(now)) {
+			t.Fatalf("pull %d at %v: still backing off", i, now)
+		}
+		b.Next(key, at(now), at(now))
+		if got := b.Get(key); got != w {
+			t.Fatalf("pull %d: back-off %v, want %v", i, got, w)
+		}
+		if !b.IsInBackOffSinceUpdate(key, at(now+w-time.Millisecond)) {
+			t.Errorf("pull %d: not backing off just before %v", i, w)
+		}
+		if b.IsInBackOffSinceUpdate(key, at(now+w)) {
+			t.Errorf("pull %d: still backing off at %v", i, w)
+		}
+		now += w
+	}
+	// Quiet for more than twice the maximum: the next failure starts over.
+	now += 601 * time.Second
+	if b.IsInBackOffSinceUpdate(key, at(now)) {
+		t.Error("expired entry still backs off")
+	}
+	b.Next(key, at(now), at(now))
+	if got := b.Get(key); got != 10*time.Second {
+		t.Errorf("after 10 quiet minutes: back-off %v, want 10s", got)
+	}
+}
+
+// TestCrashLoopBackoffSequence replays the kubelet's doBackOff for a
+// container that crashes 5s after each start: the first crash restarts at
+// once, then restarts wait 10s, 20s, 40s, ... 300s; after 10 minutes of
+// clean running the next crash restarts at once and the back-off starts
+// over at 10s.
+func TestCrashLoopBackoffSequence(t *testing.T) {
+	b := NewBackoff(DefaultBackoffInitial, DefaultBackoffMax)
+	const key = "uid/app"
+	tests := []struct {
+		name   string
+		run    time.Duration // how long the container ran before this crash
+		waited time.Duration // how long after the crash it restarted
+	}{
+		{"first crash restarts at once", 5 * time.Second, 0},
+		{"second waits 10s", 5 * time.Second, 10 * time.Second},
+		{"then 20s", 5 * time.Second, 20 * time.Second},
+		{"then 40s", 5 * time.Second, 40 * time.Second},
+		{"then 80s", 5 * time.Second, 80 * time.Second},
+		{"then 160s", 5 * time.Second, 160 * time.Second},
+		{"then capped at 300s", 5 * time.Second, 300 * time.Second},
+		{"and stays there", 5 * time.Second, 300 * time.Second},
+		{"10 minutes of clean running reset it", 11 * time.Minute, 0},
+		{"and it starts over at 10s", 5 * time.Second, 10 * time.Second},
+	}
+	now := time.Duration(0)
+	for _, tc := range tests {
+		now += tc.run
+		crashed := now
+		// The kubelet looks every second (as PLEG would) until it may
+		// restart.
+		for b.IsInBackOffSince(key, at(crashed), at(now)) {
+			now += time.Second
+		}
+		b.Next(key, at(crashed), at(now))
+		if got := now - crashed; got != tc.waited {
+			t.Errorf("%s: restarted after %v, want %v", tc.name, got, tc.waited)
+		}
+	}
+}
+
+// TestIPAM checks sequential allocation, reuse of freed addresses last,
+// exhaustion and the reserved addresses.
+func TestIPAM(t *testing.T) {
+	a, err := NewIPAM("10.244.7.0/29")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Capacity() != 5 || a.Gateway().String() != "10.244.7.1" {
+		t.Fatalf("capacity %d gateway %v", a.Capacity(), a.Gateway())
+	}
+	alloc := func() string {
+		ip, err := a.Allocate()
+		if err != nil {
+			return err.Error()
+		}
+		return ip.String()
+	}
+	steps := []struct {
+		release string
+		want    string
+	}{
+		{"", "10.244.7.2"},
+		{"", "10.244.7.3"},
+		{"", "10.244.7.4"},
+		{"10.244.7.3", "10.244.7.5"}, // freed .3 is not reused yet
+		{"", "10.244.7.6"},
+		{"", "10.244.7.3"}, // wrapped around: now it is
+		{"", ErrNoAddresses.Error()},
+		{"10.244.7.2", "10.244.7.2"},
+		{"10.244.7.99", ErrNoAddresses.Error()}, // outside the CIDR: ignored
+	}
+	for i, s := range steps {
+		if s.release != "" {
+			a.Release(netip.MustParseAddr(s.release))
+		}
+		if got := alloc(); got != s.want {
+			t.Fatalf("step %d: got %s, want %s", i, got, s.want)
+		}
+	}
+	if a.InUse() != 5 {
+		t.Errorf("in use %d, want 5", a.InUse())
+	}
+	full, _ := NewIPAM("10.244.0.0/24")
+	for i := range full.Capacity() {
+		ip, err := full.Allocate()
+		if err != nil || ip.As4()[3] == 0 || ip.As4()[3] == 1 || ip.As4()[3] == 255 {
+			t.Fatalf("allocation %d: %v %v", i, ip, err)
+		}
+	}
+	if _, err := full.Allocate(); !errors.Is(err, ErrNoAddresses) {
+		t.Errorf("full /24: err %v", err)
+	}
+	for _, bad := range []string{"", "10.244.0.0", "fd00::/64", "10.0.0.0/31", "10.0.0.0/4"} {
+		if _, err := NewIPAM(bad); err == nil {
+			t.Errorf("NewIPAM(%q) accepted", bad)
+		}
+	}
+}
+
+// TestParseReference checks normalization as the container runtime does
+// it, and rejection of invalid references.
+func TestParseReference(t *testing.T) {
+	const hex64 = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+	tests := []struct {
+		in   string
+		want string
+	}{
+		{"nginx", "docker.io/library/nginx:latest"},
+		{"nginx:1.14.2", "docker.io/library/nginx:1.14.2"},
+		{"library/nginx:1.25", "docker.io/library/nginx:1.25"},
+		{"bitnami/nginx:1.2", "docker.io/bitnami/nginx:1.2"},
+		{"index.docker.io/library/nginx", "docker.io/library/nginx:latest"},
+		{"registry.k8s.io/pause:3.9", "registry.k8s.io/pause:3.9"},
+		{"registry.k8s.io/e2e-test-images/agnhost:2.39", "registry.k8s.io/e2e-test-images/agnhost:2.39"},
+		{"localhost:5000/app", "localhost:5000/app:latest"},
+		{"localhost/app:v1", "localhost/app:v1"},
+		{"Registry.Example.com/team/app:v1", "Registry.Example.com/team/app:v1"},
+		{"nginx@sha256:" + hex64, "docker.io/library/nginx@sha256:" + hex64},
+		{"nginx:1.14@sha256:" + hex64, "docker.io/library/nginx:1.14@sha256:" + hex64},
+		{"my_app/a.b-c__d:v_1.0", "docker.io/my_app/a.b-c__d:v_1.0"},
+	}
+	for _, tc := range tests {
+		r, err := ParseReference(tc.in)
+		if err != nil {
+			t.Errorf("ParseReference(%q): %v", tc.in, err)
+			continue
+		}
+		if r.String() != tc.want {
+			t.Errorf("ParseReference(%q) = %s, want %s", tc.in, r, tc.want)
+		}
+	}
+	for _, bad := range []string{"", "NGINX", "nginx:", ":tag", "nginx:-x", "nginx@sha256:abc", "a//b", "Team/app", "nginx:a:b", "-nginx"} {
+		if _, err := ParseReference(bad); !errors.Is(err, ErrInvalidReference) {
+			t.Errorf("ParseReference(%q): err %v, want ErrInvalidReference", bad, err)
+		}
+	}
+}
+
+// TestRegistry checks lookups and the runtime's error messages.
+func TestRegistry(t *testing.T) {
+	r := NewRegistry()
+	if err := r.Add("nginx:1.14.2", Image{Size: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Add("registry.k8s.io/pause", Image{PullTime: time.Second}); err != nil {
+		t.Fatal(err)
+	}
+	img, err := r.Resolve("docker.io/library/nginx:1.14.2")
+	if err != nil || img.PullTime != DefaultPullTime {
+		t.Fatalf("resolve nginx: %+v %v", img, err)
+	}
+	if got := r.Tags("nginx"); len(got) != 1 || got[0] != "1.14.2" {
+		t.Errorf("tags %v", got)
+	}
+	res, _ := r.resolve("registry.k8s.io/pause:latest")
+	if !strings.HasPrefix(res.id, "registry.k8s.io/pause@sha256:") || len(res.id) != len("registry.k8s.io/pause@sha256:")+64 {
+		t.Errorf("image id %q", res.id)
+	}
+	if _, err := r.Resolve("registry.k8s.io/pause@" + res.image.digest); err != nil {
+		t.Errorf("by digest: %v", err)
+	}
+	_, err = r.Resolve("nginx:1.99")
+	const tagMsg = `rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/nginx:1.99": failed to resolve reference "docker.io/library/nginx:1.99": docker.io/library/nginx:1.99: not found`
+	if !errors.Is(err, ErrUnknownTag) || err.Error() != tagMsg {
+		t.Errorf("unknown tag: %v", err)
+	}
+	_, err = r.Resolve("nosuchimage")
+	if !errors.Is(err, ErrUnknownRepository) || !strings.Contains(err.Error(), "pull access denied, repository does not exist or may require authorization") {
+		t.Errorf("unknown repository: %v", err)
+	}
+	if _, err := r.Resolve("Bad Name"); !errors.Is(err, ErrInvalidReference) {
+		t.Errorf("invalid: %v", err)
+	}
+	if err := r.Add("nginx@sha256:"+strings.Repeat("a", 64), Image{}); err == nil {
+		t.Error("push by digest accepted")
+	}
+}
