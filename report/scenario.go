@@ -25,7 +25,7 @@ func Scenario(w io.Writer, r *runner.Result) error {
 			fmt.Fprintln(w, l)
 		}
 		if e.Err != "" {
-			fmt.Fprintf(w, "error: %s\n", e.Err)
+			fmt.Fprintln(w, e.Err)
 		}
 		if e.Snapshot != nil {
 			if err := snapshot(w, e.Snapshot); err != nil {

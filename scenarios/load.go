@@ -238,10 +238,14 @@ func (l *loader) registry(s *Scenario) error {
 			return l.errorf(f+".name", "image %q is listed twice", im.Name)
 		}
 		seen[im.Name] = true
-		for field, d := range map[string]*api.Duration{"pullTime": im.PullTime, "exitAfter": im.ExitAfter, "startTime": im.StartTime} {
-			if d != nil && d.Duration < 0 {
-				return l.errorf(f+"."+field, "must not be negative")
-			}
+		if im.PullTime != nil && im.PullTime.Duration < 0 {
+			return l.errorf(f+".pullTime", "must not be negative")
+		}
+		if im.ExitAfter != nil && im.ExitAfter.Duration < 0 {
+			return l.errorf(f+".exitAfter", "must not be negative")
+		}
+		if im.ExitCode != nil && im.ExitAfter == nil {
+			return l.errorf(f+".exitCode", "needs exitAfter")
 		}
 	}
 	return nil
@@ -759,6 +763,9 @@ func (l *loader) expectation(s *Scenario, i int, w *world) error {
 		}
 		if d := e.RolloutComplete.Within.Duration; d <= 0 || d > s.Spec.Duration.Duration {
 			return l.errorf(a+".within", "must be positive and within the run (%v)", s.Spec.Duration.Duration)
+		}
+		if af := e.RolloutComplete.After; af != nil && (af.Duration < 0 || af.Duration >= e.RolloutComplete.Within.Duration) {
+			return l.errorf(a+".after", "must be before within (%v)", e.RolloutComplete.Within.Duration)
 		}
 	case e.Condition != nil:
 		if err := l.ref(a, e.Condition.ObjectRef, w); err != nil {

@@ -107,7 +107,9 @@ type NodeGroup struct {
 type Registry struct {
 	// Images are the repositories that exist. An image reference whose
 	// repository or tag is not listed fails to pull (ErrImagePull). When
-	// the list is empty every reference pulls.
+	// the list is empty, a registry of common images is used (nginx,
+	// busybox, httpd, redis, registry.k8s.io/hpa-example and others; see
+	// docs/scenario-format.md).
 	Images []Image `json:"images,omitempty"`
 	// PullTime is the default time a pull takes (default 2s).
 	PullTime *api.Duration `json:"pullTime,omitempty"`
@@ -125,8 +127,6 @@ type Image struct {
 	// this long, with ExitCode (default 1): a crash-looping image.
 	ExitAfter *api.Duration `json:"exitAfter,omitempty"`
 	ExitCode  *int32        `json:"exitCode,omitempty"`
-	// StartTime is how long a container takes to start (default 1s).
-	StartTime *api.Duration `json:"startTime,omitempty"`
 }
 
 // Network is the simulated network.

@@ -173,10 +173,14 @@ type Expectation struct {
 	Pods *PodsCheck `json:"pods,omitempty"`
 }
 
-// RolloutComplete checks a Deployment's rollout.
+// RolloutComplete checks a Deployment's rollout: it must be complete (as
+// `kubectl rollout status` reports success) at some time from After
+// (default 0) to Within. Set After to the time of the change whose
+// rollout is checked, so that an earlier rollout does not count.
 type RolloutComplete struct {
-	Deployment string       `json:"deployment"`
-	Within     api.Duration `json:"within"`
+	Deployment string        `json:"deployment"`
+	After      *api.Duration `json:"after,omitempty"`
+	Within     api.Duration  `json:"within"`
 }
 
 // Timing says when a check is evaluated: exactly At, or at any time up to

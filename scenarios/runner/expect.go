@@ -22,7 +22,8 @@ type check struct {
 	name   string
 	eval   func() (ok bool, seen string)
 	at     *time.Duration // evaluate exactly then
-	within time.Duration  // or poll until then
+	after  time.Duration  // or poll from then
+	within time.Duration  // until then
 	done   bool
 	last   string
 }
@@ -41,7 +42,7 @@ func (r *run) scheduleExpectations(until time.Duration) {
 			}
 			r.c.At(*ck.at, func() { r.settle(ck, true) })
 		default:
-			r.poll(ck, 0)
+			r.poll(ck, ck.after)
 		}
 		r.checks = append(r.checks, ck)
 	}
@@ -121,6 +122,10 @@ func (r *run) newCheck(i int) *check {
 		ns, n := scenarios.SplitRef(e.RolloutComplete.Deployment)
 		ck.within = e.RolloutComplete.Within.Duration
 		name = fmt.Sprintf("deployment %q completes its rollout within %v", n, ck.within)
+		if af := e.RolloutComplete.After; af != nil {
+			ck.after = af.Duration
+			name = fmt.Sprintf("deployment %q completes its rollout between %v and %v", n, ck.after, ck.within)
+		}
 		ck.eval = func() (bool, string) { return r.rolloutComplete(api.Key{Namespace: ns, Name: n}) }
 	case e.Condition != nil:
 		c := e.Condition

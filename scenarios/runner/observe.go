@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/clustersim/clustersim/scenarios"
+	"github.com/clustersim/clustersim/scenarios/kubectl"
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/store"
 )
@@ -58,7 +59,7 @@ func (r *run) observe(st *scenarios.Step) Entry {
 		}
 		o, err := r.c.Store.Get(kind, key)
 		if err != nil {
-			e.Err = err.Error()
+			e.Err = kubectl.ErrorLine(err)
 			return e
 		}
 		snap.What, snap.Kind, snap.Objects = "describe", kind, []api.Object{o}
@@ -69,7 +70,7 @@ func (r *run) observe(st *scenarios.Step) Entry {
 		e.Command = "kubectl rollout status deployment/" + name
 		o, err := r.c.Store.Get(api.KindDeployment, api.Key{Namespace: ns, Name: name})
 		if err != nil {
-			e.Err = err.Error()
+			e.Err = kubectl.ErrorLine(err)
 			return e
 		}
 		snap.What, snap.Kind, snap.Objects = "rollout-status", api.KindDeployment, []api.Object{o}

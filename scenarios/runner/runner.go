@@ -74,7 +74,8 @@ type Entry struct {
 	Command string
 	// Lines are an action's output, as kubectl prints it.
 	Lines []string
-	// Err is an action's failure, as kubectl prints it after "error: ".
+	// Err is an action's failure, as kubectl prints it ("error: ...",
+	// "Error from server (NotFound): ...").
 	Err string
 	// Snapshot is an observation's data; nil for actions.
 	Snapshot *Snapshot

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/clustersim/clustersim/scenarios"
+	"github.com/clustersim/clustersim/scenarios/kubectl"
 	"github.com/clustersim/clustersim/sim/client"
 	"github.com/clustersim/clustersim/sim/kernel"
 )
@@ -35,9 +36,9 @@ func (r *run) step(i int, st *scenarios.Step) {
 		lines, err := r.nodes.add(st.AddNodes.Group, st.AddNodes.Count)
 		e := Entry{At: st.At.Duration, Command: fmt.Sprintf("add %d node(s) to group %s", st.AddNodes.Count, st.AddNodes.Group), Lines: lines}
 		if err != nil {
-			e.Err = err.Error()
+			e.Err = "error: " + err.Error()
 		} else if err := r.applyLinkRules(); err != nil {
-			e.Err = err.Error()
+			e.Err = "error: " + err.Error()
 		}
 		r.record(e)
 	case st.Partition != nil:
@@ -45,13 +46,13 @@ func (r *run) step(i int, st *scenarios.Step) {
 		a, b := r.addrs(p.A), r.addrs(p.B)
 		e := Entry{At: st.At.Duration, Command: fmt.Sprintf("partition %s: %v %s %v", p.Name, a, arrow(p.OneWay), b)}
 		if err := r.c.Net.Partition(p.Name, a, b, p.OneWay); err != nil {
-			e.Err = err.Error()
+			e.Err = "error: " + err.Error()
 		}
 		r.record(e)
 	case st.Heal != "":
 		e := Entry{At: st.At.Duration, Command: "heal partition " + st.Heal}
 		if err := r.c.Net.Heal(st.Heal); err != nil {
-			e.Err = err.Error()
+			e.Err = "error: " + err.Error()
 		}
 		r.record(e)
 	case st.CrashController != "":
@@ -59,15 +60,15 @@ func (r *run) step(i int, st *scenarios.Step) {
 		if m := r.managers[st.CrashController]; m != nil && m.Running() {
 			m.Crash()
 		} else {
-			e.Err = fmt.Sprintf("controller %s is not running", st.CrashController)
+			e.Err = fmt.Sprintf("error: controller %s is not running", st.CrashController)
 		}
 		r.record(e)
 	case st.RestartController != "":
 		e := Entry{At: st.At.Duration, Command: "restart controller " + st.RestartController}
 		if m := r.managers[st.RestartController]; m == nil {
-			e.Err = fmt.Sprintf("no controller %s", st.RestartController)
+			e.Err = fmt.Sprintf("error: no controller %s", st.RestartController)
 		} else if err := m.Restart(); err != nil {
-			e.Err = err.Error()
+			e.Err = "error: " + err.Error()
 		}
 		r.record(e)
 	case st.APIServerDown:
@@ -99,7 +100,7 @@ func (r *run) userAction(i int, st *scenarios.Step) {
 		lines, err := fn(context.Background(), cl)
 		e := Entry{At: at, Command: cmd, Lines: lines}
 		if err != nil {
-			e.Err = err.Error()
+			e.Err = kubectl.ErrorLine(err)
 		}
 		r.record(e)
 	})

@@ -1,0 +1,62 @@
+package kubectl
+
+import (
+	"strings"
+
+	"github.com/clustersim/clustersim/sim/api"
+)
+
+// KindString returns the kind as kubectl's name printer writes it: the
+// kind in lower case, then ".<group>" for a kind outside the core group:
+// "deployment.apps", "horizontalpodautoscaler.autoscaling", "pod".
+func KindString(kind api.Kind) string {
+	k := strings.ToLower(string(kind))
+	if info, ok := api.Lookup(kind); ok && info.Group != "" {
+		return k + "." + info.Group
+	}
+	return k
+}
+
+// ObjectName returns "<kind>.<group>/<name>", the subject of kubectl's
+// one-line outputs ("deployment.apps/web configured").
+func ObjectName(kind api.Kind, name string) string {
+	return KindString(kind) + "/" + name
+}
+
+// resourceString returns "<resource>.<group>" ("deployments.apps"), the
+// form kubectl's error messages name a resource by.
+func resourceString(kind api.Kind) string {
+	if info, ok := api.Lookup(kind); ok {
+		return info.GroupResource()
+	}
+	return strings.ToLower(string(kind))
+}
+
+// resourcePath returns "<resource>/<name>" ("deployments/web"), the form
+// of cli-runtime's Info.ObjectName in kubectl's warnings.
+func resourcePath(kind api.Kind, name string) string {
+	if info, ok := api.Lookup(kind); ok {
+		return info.Resource + "/" + name
+	}
+	return strings.ToLower(string(kind)) + "/" + name
+}
+
+// line returns "<kind>.<group>/<name> <operation>".
+func line(kind api.Kind, name, operation string) string {
+	return ObjectName(kind, name) + " " + operation
+}
+
+// scoped returns key as kubectl addresses an object of kind: in
+// DefaultNamespace when a namespaced object names none, without a
+// namespace when the kind is cluster-scoped.
+func scoped(kind api.Kind, key api.Key) api.Key {
+	if info, ok := api.Lookup(kind); ok {
+		switch {
+		case !info.Namespaced:
+			key.Namespace = ""
+		case key.Namespace == "":
+			key.Namespace = DefaultNamespace
+		}
+	}
+	return key
+}

@@ -1,0 +1,161 @@
+package runner
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/clustersim/clustersim/scenarios"
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/kubelet"
+)
+
+// defaultPullTime is a scenario image's pull time when neither the image
+// nor the registry gives one.
+const defaultPullTime = 2 * time.Second
+
+// nodes are the run's kubelets, by node name, and the node groups they
+// came from.
+type nodes struct {
+	r        *run
+	registry *kubelet.Registry
+	kubelets map[string]*kubelet.Kubelet
+	groups   map[string]*scenarios.NodeGroup
+	size     map[string]int // nodes created per group so far
+	count    int            // nodes created, for pod CIDRs
+}
+
+// registry builds the kubelets' image registry from spec.registry.
+func registry(s *scenarios.Scenario) (*kubelet.Registry, error) {
+	spec := s.Spec.Registry
+	if len(spec.Images) == 0 {
+		return kubelet.DefaultRegistry(), nil
+	}
+	pull := defaultPullTime
+	if spec.PullTime != nil {
+		pull = spec.PullTime.Duration
+	}
+	reg := kubelet.NewRegistry()
+	for _, im := range spec.Images {
+		img := kubelet.Image{PullTime: pull}
+		if im.PullTime != nil {
+			img.PullTime = im.PullTime.Duration
+		}
+		if im.ExitAfter != nil {
+			code := int32(1)
+			if im.ExitCode != nil {
+				code = *im.ExitCode
+			}
+			img.Exit = &kubelet.Exit{After: im.ExitAfter.Duration, Code: code}
+		}
+		tags := im.Tags
+		if len(tags) == 0 {
+			tags = []string{"latest"}
+		}
+		for _, t := range tags {
+			if err := reg.Add(im.Name+":"+t, img); err != nil {
+				return nil, fmt.Errorf("registry image %s:%s: %w", im.Name, t, err)
+			}
+		}
+	}
+	return reg, nil
+}
+
+// startNodes creates every node group's nodes: the Node objects at
+// bootstrap (so the cluster starts with its nodes registered) and a
+// running kubelet for each.
+func (r *run) startNodes() error {
+	reg, err := registry(r.s)
+	if err != nil {
+		return err
+	}
+	r.nodes = &nodes{r: r, registry: reg, kubelets: map[string]*kubelet.Kubelet{}, groups: map[string]*scenarios.NodeGroup{}, size: map[string]int{}}
+	for i := range r.s.Spec.Cluster.NodeGroups {
+		g := &r.s.Spec.Cluster.NodeGroups[i]
+		r.nodes.groups[g.Name] = g
+		if _, err := r.nodes.add(g.Name, g.Count); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// add creates count nodes in a group and starts their kubelets.
+func (n *nodes) add(group string, count int) ([]string, error) {
+	g, ok := n.groups[group]
+	if !ok {
+		return nil, fmt.Errorf("no node group %q", group)
+	}
+	var lines []string
+	for range count {
+		n.size[group]++
+		name := fmt.Sprintf("%s-%d", group, n.size[group])
+		idx := n.count
+		n.count++
+		node := &api.Node{
+			TypeMeta:   api.TypeMeta{APIVersion: "v1", Kind: "Node"},
+			ObjectMeta: api.ObjectMeta{Name: name, Labels: nodeLabels(name, g.Labels)},
+			Spec:       api.NodeSpec{Taints: g.Taints, Unschedulable: g.Unschedulable},
+		}
+		if err := n.r.c.Bootstrap(node); err != nil {
+			return nil, err
+		}
+		k, err := kubelet.New(n.r.c.Net, n.r.c.APIEndpoint.Addr(), kubelet.Config{
+			NodeName: name,
+			Capacity: g.Capacity,
+			Labels:   nodeLabels(name, g.Labels),
+			Taints:   g.Taints,
+			PodCIDR:  podCIDR(idx),
+			Registry: n.registry,
+		})
+		if err != nil {
+			return nil, err
+		}
+		k.Start()
+		n.kubelets[name] = k
+		lines = append(lines, "node/"+name+" added")
+	}
+	return lines, nil
+}
+
+// nodeLabels are a node's labels: the group's plus the well-known ones
+// the kubelet sets.
+func nodeLabels(name string, group map[string]string) map[string]string {
+	l := map[string]string{
+		"kubernetes.io/hostname": name,
+		"kubernetes.io/os":       "linux",
+		"kubernetes.io/arch":     "amd64",
+	}
+	for k, v := range group {
+		l[k] = v
+	}
+	return l
+}
+
+// podCIDR gives node idx its pod range: 10.244.0.0/24, 10.244.1.0/24, ...
+// continuing into 10.245.x and up.
+func podCIDR(idx int) string {
+	return fmt.Sprintf("10.%d.%d.0/24", (244+idx/256)%256, idx%256)
+}
+
+// crash stops a node's kubelet and takes its network endpoint down: the
+// machine is gone.
+func (n *nodes) crash(name string) []string {
+	k, ok := n.kubelets[name]
+	if !ok {
+		return []string{"no node " + name}
+	}
+	k.Crash()
+	k.Endpoint().SetDown(true)
+	return []string{"node/" + name + " stopped: no lease renewals, no status, no pod work"}
+}
+
+// recover brings a crashed node back.
+func (n *nodes) recover(name string) []string {
+	k, ok := n.kubelets[name]
+	if !ok {
+		return []string{"no node " + name}
+	}
+	k.Endpoint().SetDown(false)
+	k.Recover()
+	return []string{"node/" + name + " is back: its kubelet relists its pods and renews its lease"}
+}
