@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/clustersim/clustersim/scenarios"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -119,6 +121,66 @@ func TestUsageErrors(t *testing.T) {
 	for _, tc := range tests {
 		if code, _, _ := runMain(tc.args...); code != tc.want {
 			t.Errorf("%v: exit %d, want %d", tc.args, code, tc.want)
+		}
+	}
+}
+
+// TestBuiltinScenarios runs every built-in scenario end to end: its
+// expectations must hold (exit 0), its output must match its golden file,
+// and a second run must print the same bytes.
+func TestBuiltinScenarios(t *testing.T) {
+	for _, name := range scenarios.BuiltinNames() {
+		t.Run(name, func(t *testing.T) {
+			code, out, errOut := runMain("run", name)
+			if code != exitOK {
+				t.Fatalf("exit %d\n%s\n%s", code, errOut, out)
+			}
+			golden(t, filepath.Join("scenarios", name+".txt"), []byte(out))
+			if _, again, _ := runMain("run", name); again != out {
+				t.Errorf("second run printed different output")
+			}
+		})
+	}
+}
+
+func TestRunJSON(t *testing.T) {
+	code, out, errOut := runMain("run", scenarios.Default, "-o", "json")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	golden(t, filepath.Join("scenarios", scenarios.Default+".json"), []byte(out))
+}
+
+func TestListAndExplain(t *testing.T) {
+	code, out, _ := runMain("list")
+	if code != exitOK {
+		t.Fatalf("list exit %d", code)
+	}
+	for _, name := range scenarios.BuiltinNames() {
+		if !strings.Contains(out, name+" ") {
+			t.Errorf("list does not show %s:\n%s", name, out)
+		}
+	}
+	code, out, _ = runMain("explain", scenarios.Default)
+	if code != exitOK || !strings.Contains(out, scenarios.Default+": ") {
+		t.Errorf("explain: exit %d, %q", code, out)
+	}
+}
+
+// TestValidateBrokenScenarios: every broken scenario is rejected with exit
+// 2 and a file:line:column error.
+func TestValidateBrokenScenarios(t *testing.T) {
+	paths, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "broken-scenarios", "*.yaml"))
+	if len(paths) < 10 {
+		t.Fatalf("found %d broken scenarios", len(paths))
+	}
+	for _, p := range paths {
+		code, out, errOut := runMain("validate", p)
+		if code != exitBadInput || out != "" {
+			t.Errorf("%s: exit %d, stdout %q", p, code, out)
+		}
+		if !strings.HasPrefix(errOut, p+":") || strings.Count(strings.SplitN(errOut, " ", 2)[0], ":") < 3 {
+			t.Errorf("%s: error lacks file:line:column: %q", p, errOut)
 		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/clustersim/clustersim/scenarios"
-	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/kubelet"
 )
 
@@ -60,9 +59,9 @@ func registry(s *scenarios.Scenario) (*kubelet.Registry, error) {
 	return reg, nil
 }
 
-// startNodes creates every node group's nodes: the Node objects at
-// bootstrap (so the cluster starts with its nodes registered) and a
-// running kubelet for each.
+// startNodes creates every node group's nodes as they are when the run
+// starts: registered and Ready (their Node objects bootstrapped), each with
+// a running kubelet.
 func (r *run) startNodes() error {
 	reg, err := registry(r.s)
 	if err != nil {
@@ -72,15 +71,20 @@ func (r *run) startNodes() error {
 	for i := range r.s.Spec.Cluster.NodeGroups {
 		g := &r.s.Spec.Cluster.NodeGroups[i]
 		r.nodes.groups[g.Name] = g
-		if _, err := r.nodes.add(g.Name, g.Count); err != nil {
+		if _, err := r.nodes.create(g.Name, g.Count, true); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// add creates count nodes in a group and starts their kubelets.
+// add creates count nodes in a group during the run: their kubelets start
+// and register them, as a new machine joining does.
 func (n *nodes) add(group string, count int) ([]string, error) {
+	return n.create(group, count, false)
+}
+
+func (n *nodes) create(group string, count int, bootstrap bool) ([]string, error) {
 	g, ok := n.groups[group]
 	if !ok {
 		return nil, fmt.Errorf("no node group %q", group)
@@ -91,18 +95,10 @@ func (n *nodes) add(group string, count int) ([]string, error) {
 		name := fmt.Sprintf("%s-%d", group, n.size[group])
 		idx := n.count
 		n.count++
-		node := &api.Node{
-			TypeMeta:   api.TypeMeta{APIVersion: "v1", Kind: "Node"},
-			ObjectMeta: api.ObjectMeta{Name: name, Labels: nodeLabels(name, g.Labels)},
-			Spec:       api.NodeSpec{Taints: g.Taints, Unschedulable: g.Unschedulable},
-		}
-		if err := n.r.c.Bootstrap(node); err != nil {
-			return nil, err
-		}
 		k, err := kubelet.New(n.r.c.Net, n.r.c.APIEndpoint.Addr(), kubelet.Config{
 			NodeName: name,
 			Capacity: g.Capacity,
-			Labels:   nodeLabels(name, g.Labels),
+			Labels:   g.Labels,
 			Taints:   g.Taints,
 			PodCIDR:  podCIDR(idx),
 			Registry: n.registry,
@@ -110,25 +106,18 @@ func (n *nodes) add(group string, count int) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
+		if bootstrap {
+			node := k.Node()
+			node.Spec.Unschedulable = g.Unschedulable
+			if err := n.r.c.Bootstrap(node); err != nil {
+				return nil, err
+			}
+		}
 		k.Start()
 		n.kubelets[name] = k
 		lines = append(lines, "node/"+name+" added")
 	}
 	return lines, nil
-}
-
-// nodeLabels are a node's labels: the group's plus the well-known ones
-// the kubelet sets.
-func nodeLabels(name string, group map[string]string) map[string]string {
-	l := map[string]string{
-		"kubernetes.io/hostname": name,
-		"kubernetes.io/os":       "linux",
-		"kubernetes.io/arch":     "amd64",
-	}
-	for k, v := range group {
-		l[k] = v
-	}
-	return l
 }
 
 // podCIDR gives node idx its pod range: 10.244.0.0/24, 10.244.1.0/24, ...

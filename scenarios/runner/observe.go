@@ -1,7 +1,9 @@
 package runner
 
 import (
+	"cmp"
 	"fmt"
+	"strconv"
 	"slices"
 	"strings"
 	"time"
@@ -162,9 +164,15 @@ func eventsOf(objs []api.Object) []*api.Event {
 			}
 			return 1
 		}
-		return strings.Compare(a.Name, b.Name)
+		// Same second: the order they were created in.
+		return cmp.Compare(rvOf(a), rvOf(b))
 	})
 	return out
+}
+
+func rvOf(o api.Object) uint64 {
+	n, _ := strconv.ParseUint(o.GetObjectMeta().ResourceVersion, 10, 64)
+	return n
 }
 
 // eventTime is when an event last happened.

@@ -251,3 +251,8 @@ func (k *Kubelet) leaseDone(op kind, r *apiserver.Response, err error) {
 	// Timed out or refused: the next tick tries again.
 	k.stats.RenewFailures++
 }
+
+// Node returns the Node object the kubelet registers, with the status it
+// would report now: what a scenario bootstraps for a node that has been up
+// since before the run started.
+func (k *Kubelet) Node() *api.Node { return k.nodeObject(k.now()) }
