@@ -3,8 +3,8 @@ package runner
 import (
 	"cmp"
 	"fmt"
-	"strconv"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
