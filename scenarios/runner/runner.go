@@ -30,6 +30,12 @@ type Options struct {
 	Seed *uint64
 	// Until stops the run early (0: spec.duration).
 	Until time.Duration
+	// Link, when set, replaces spec.network.default (a sweep over fault
+	// rates runs one scenario under many networks).
+	Link *scenarios.Link
+	// OnStart, when set, is called with the built cluster just before the
+	// run starts: tests install invariant checkers (store watches) here.
+	OnStart func(c *cluster.Cluster)
 }
 
 // Result is a finished run.
@@ -138,9 +144,13 @@ func Run(s *scenarios.Scenario, opts Options) (*Result, error) {
 	if opts.Until > 0 && opts.Until < until {
 		until = opts.Until
 	}
-	link, err := scenarios.LinkConfig(s.Spec.Network.Default)
+	def := s.Spec.Network.Default
+	if opts.Link != nil {
+		def = *opts.Link
+	}
+	link, err := scenarios.LinkConfig(def)
 	if err != nil {
-		return nil, err // the loader checked it
+		return nil, err
 	}
 	cfg := cluster.Config{Seed: seed, Link: link}
 	if t := s.Spec.Network.RequestTimeout; t != nil {
@@ -164,6 +174,9 @@ func Run(s *scenarios.Scenario, opts Options) (*Result, error) {
 	r.scheduleExpectations(until)
 	if err := r.applyLinkRules(); err != nil {
 		return nil, err
+	}
+	if opts.OnStart != nil {
+		opts.OnStart(c)
 	}
 	c.K.Run(kernel.Limits{Until: kernel.Time(until)})
 	r.finishExpectations()
