@@ -184,3 +184,29 @@ func TestValidateBrokenScenarios(t *testing.T) {
 		}
 	}
 }
+
+// TestReadmeScenario runs the README's first scenario as a newcomer would:
+// saved in the repository root and run by file name.
+func TestReadmeScenario(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(readme), "## Your first scenario")
+	if !ok {
+		t.Fatal("README has no first-scenario section")
+	}
+	_, body, ok := strings.Cut(after, "```yaml\n")
+	if !ok {
+		t.Fatal("README's first scenario has no yaml block")
+	}
+	body, _, _ = strings.Cut(body, "```")
+	path := filepath.Join("..", "..", "readme-first-scenario-test.yaml")
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Remove(path)
+	if code, out, errOut := runMain("run", path); code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, errOut, out)
+	}
+}
