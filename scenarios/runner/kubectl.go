@@ -32,7 +32,7 @@ func (r *run) kubectl(st *scenarios.Step) (string, action) {
 		}
 	case st.Delete != nil:
 		kind, key := r.objectKey(st.Delete.ObjectRef)
-		cmd := fmt.Sprintf("kubectl delete %s %s", kubectl.KindString(kind), key.Name)
+		cmd := fmt.Sprintf("kubectl delete %s %s", typed(kind), key.Name)
 		if st.Delete.Cascade != "" {
 			cmd += " --cascade=" + st.Delete.Cascade
 		}
@@ -41,7 +41,7 @@ func (r *run) kubectl(st *scenarios.Step) (string, action) {
 		}
 	case st.Scale != nil:
 		kind, key := r.objectKey(st.Scale.ObjectRef)
-		return fmt.Sprintf("kubectl scale %s/%s --replicas=%d", kubectl.KindString(kind), key.Name, st.Scale.Replicas),
+		return fmt.Sprintf("kubectl scale %s/%s --replicas=%d", typed(kind), key.Name, st.Scale.Replicas),
 			func(ctx context.Context, c client.Client) ([]string, error) {
 				return kubectl.Scale(ctx, c, kind, key, st.Scale.Replicas)
 			}
@@ -56,7 +56,7 @@ func (r *run) kubectl(st *scenarios.Step) (string, action) {
 		return r.deletePods(st.DeletePod)
 	case st.Edit != nil:
 		kind, key := r.objectKey(st.Edit.ObjectRef)
-		return fmt.Sprintf("kubectl edit %s/%s   # %s", kubectl.KindString(kind), key.Name, st.Edit.PatchJSON),
+		return fmt.Sprintf("kubectl edit %s/%s   # %s", typed(kind), key.Name, st.Edit.PatchJSON),
 			func(ctx context.Context, c client.Client) ([]string, error) {
 				return kubectl.Edit(ctx, c, kind, key, st.Edit.PatchJSON)
 			}
@@ -143,3 +143,6 @@ func (r *run) deletePods(d *scenarios.DeletePod) (string, action) {
 		return lines, nil
 	}
 }
+
+// typed is a kind as a user types it on a kubectl command line.
+func typed(kind api.Kind) string { return strings.ToLower(string(kind)) }

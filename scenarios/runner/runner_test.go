@@ -1,0 +1,75 @@
+package runner_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/clustersim/clustersim/scenarios"
+	"github.com/clustersim/clustersim/scenarios/runner"
+)
+
+// TestEveryAction runs a scenario that uses every timeline action and
+// observation once, and checks what each printed and that the checks of
+// their effects held.
+func TestEveryAction(t *testing.T) {
+	s, err := scenarios.LoadFile("testdata/every-action.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := runner.Run(s, runner.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range res.Expectations {
+		if !o.Passed {
+			t.Errorf("expectation failed: %s: %s", o.Name, o.Detail)
+		}
+	}
+	want := map[string]string{
+		"kubectl scale deployment/nginx-deployment --replicas=5": "deployment.apps/nginx-deployment scaled",
+		"kubectl cordon worker-1":                                 "node/worker-1 cordoned",
+		"kubectl uncordon worker-1":                               "node/worker-1 uncordoned",
+		"kubectl rollout pause deployment/nginx-deployment":       "deployment.apps/nginx-deployment paused",
+		"kubectl rollout resume deployment/nginx-deployment":      "deployment.apps/nginx-deployment resumed",
+		"kubectl rollout restart deployment/nginx-deployment":     "deployment.apps/nginx-deployment restarted",
+		"kubectl delete configmap settings":                       `configmap "settings" deleted`,
+		"crash controller replicaset":                             "",
+		"restart controller replicaset":                           "",
+		"add 1 node(s) to group spare":                            "node/spare-1 added",
+	}
+	seen := map[string]bool{}
+	applies := []string{}
+	for _, e := range res.Entries {
+		if e.Err != "" {
+			t.Errorf("[%v] %s: %s", e.At, e.Command, e.Err)
+		}
+		out := strings.Join(e.Lines, "\n")
+		if strings.HasPrefix(e.Command, "kubectl apply") {
+			applies = append(applies, out)
+		}
+		if w, ok := want[e.Command]; ok {
+			seen[e.Command] = true
+			if w != "" && !strings.Contains(out, w) {
+				t.Errorf("%s printed %q, want it to contain %q", e.Command, out, w)
+			}
+		}
+		if strings.HasPrefix(e.Command, "kubectl drain") && !strings.Contains(out, "node/worker-2 drained") {
+			t.Errorf("drain printed %q", out)
+		}
+	}
+	for cmd := range want {
+		if !seen[cmd] {
+			t.Errorf("no entry for %q", cmd)
+		}
+	}
+	if len(applies) != 2 || !strings.Contains(applies[0], "configmap/applied created") || !strings.Contains(applies[1], "configmap/applied unchanged") {
+		t.Errorf("applies printed %q, want created then unchanged", applies)
+	}
+	again, err := runner.Run(s, runner.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.TraceHash != res.TraceHash {
+		t.Errorf("a second run of the same seed differs")
+	}
+}
