@@ -27,15 +27,15 @@ func TestEveryAction(t *testing.T) {
 	}
 	want := map[string]string{
 		"kubectl scale deployment/nginx-deployment --replicas=5": "deployment.apps/nginx-deployment scaled",
-		"kubectl cordon worker-1":                                 "node/worker-1 cordoned",
-		"kubectl uncordon worker-1":                               "node/worker-1 uncordoned",
-		"kubectl rollout pause deployment/nginx-deployment":       "deployment.apps/nginx-deployment paused",
-		"kubectl rollout resume deployment/nginx-deployment":      "deployment.apps/nginx-deployment resumed",
-		"kubectl rollout restart deployment/nginx-deployment":     "deployment.apps/nginx-deployment restarted",
-		"kubectl delete configmap settings":                       `configmap "settings" deleted`,
-		"crash controller replicaset":                             "",
-		"restart controller replicaset":                           "",
-		"add 1 node(s) to group spare":                            "node/spare-1 added",
+		"kubectl cordon worker-1":                                "node/worker-1 cordoned",
+		"kubectl uncordon worker-1":                              "node/worker-1 uncordoned",
+		"kubectl rollout pause deployment/nginx-deployment":      "deployment.apps/nginx-deployment paused",
+		"kubectl rollout resume deployment/nginx-deployment":     "deployment.apps/nginx-deployment resumed",
+		"kubectl rollout restart deployment/nginx-deployment":    "deployment.apps/nginx-deployment restarted",
+		"kubectl delete configmap settings":                      `configmap "settings" deleted`,
+		"crash controller replicaset":                            "",
+		"restart controller replicaset":                          "",
+		"add 1 node(s) to group spare":                           "node/spare-1 added",
 	}
 	seen := map[string]bool{}
 	applies := []string{}
