@@ -47,16 +47,20 @@ func (e *Endpoint) SetServiceTime(d time.Duration) {
 	e.serviceTime = d
 }
 
-// Serve handles one delivered request. The request is copied first, as
-// decoding a request body would: a request the network duplicated is
-// served twice, and the two copies must not share an object.
+// Serve handles one delivered request. A request the network duplicated
+// is served twice, and the two must not share an object: its body is
+// copied, as decoding a request body would make a fresh one.
 func (e *Endpoint) Serve(c netsim.Call) {
 	in, ok := c.Req.(*Request)
 	if !ok {
 		return // not an API request: a real server would answer 400; nobody sends these
 	}
 	req := *in
-	if req.Object != nil {
+	if req.Object != nil && c.Duplicated {
+		// Both deliveries carry the same body; the store takes ownership
+		// of what it is given, so each gets its own copy. A request
+		// delivered once is the server's alone: the client copied it when
+		// it sent it.
 		req.Object = req.Object.DeepCopyObject()
 	}
 	var resp *Response

@@ -174,15 +174,20 @@ func (c *Cluster) RunFor(d time.Duration) kernel.StopReason { return c.K.RunFor(
 // traces are byte-identical.
 func (c *Cluster) WriteTrace(w io.Writer) error {
 	var b strings.Builder
-	for _, r := range c.Store.Audit().Records() {
+	var werr error
+	c.Store.Audit().Each(func(r *store.AuditRecord) bool {
 		b.WriteString(r.String())
 		b.WriteByte('\n')
 		if b.Len() > 1<<16 {
-			if _, err := io.WriteString(w, b.String()); err != nil {
-				return err
+			if _, werr = io.WriteString(w, b.String()); werr != nil {
+				return false
 			}
 			b.Reset()
 		}
+		return true
+	})
+	if werr != nil {
+		return werr
 	}
 	for _, s := range c.API.Stats() {
 		fmt.Fprintf(&b, "requests %s %s %s %s %d\n", s.Actor, s.Verb, s.Kind, s.Outcome, s.Count)

@@ -46,6 +46,10 @@ type Call struct {
 	Seq uint64
 	// SentAt is the virtual time the request was sent.
 	SentAt kernel.Time
+	// Duplicated reports that the link delivers this request twice: both
+	// deliveries carry the same Req, so a server that takes ownership of
+	// (and changes) what it receives must copy it.
+	Duplicated bool
 
 	back *link // To -> From
 	slot uint32

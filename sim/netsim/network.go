@@ -187,6 +187,7 @@ type Message struct {
 	kind Kind
 	id   uint32 // index in Network.msgs
 	link *link
+	dup  bool   // the link delivers this message twice
 	slot uint32 // call slot of a request or reply
 	gen  uint32 // the slot's generation when the call began
 	next *Message
@@ -421,14 +422,15 @@ func (n *Network) transmit(l *link, from, to *Endpoint, kind Kind, payload any, 
 		n.drop(l, seq, kind, cause)
 		return
 	}
-	due := n.schedule(l, kind, payload, seq, now, slot, gen)
+	due, first := n.schedule(l, kind, payload, seq, now, slot, gen)
 	if n.tr != nil {
 		n.tr.Trace(Record{At: now, Due: due, Seq: seq, From: from, To: to, Op: OpSend, Kind: kind})
 	}
 	if l.hit(l.cfg.Duplicate) {
 		l.st.Duplicated++
 		n.st.Duplicated++
-		due := n.schedule(l, kind, payload, seq, now, slot, gen)
+		due, second := n.schedule(l, kind, payload, seq, now, slot, gen)
+		first.dup, second.dup = true, true
 		if n.tr != nil {
 			n.tr.Trace(Record{At: now, Due: due, Seq: seq, From: from, To: to, Op: OpDuplicate, Kind: kind})
 		}
@@ -437,7 +439,7 @@ func (n *Network) transmit(l *link, from, to *Endpoint, kind Kind, payload any, 
 
 // schedule draws one copy's delay (latency, reorder, spike) and schedules
 // its delivery; it returns the delivery time.
-func (n *Network) schedule(l *link, kind Kind, payload any, seq uint64, now kernel.Time, slot, gen uint32) kernel.Time {
+func (n *Network) schedule(l *link, kind Kind, payload any, seq uint64, now kernel.Time, slot, gen uint32) (kernel.Time, *Message) {
 	d := l.latency()
 	if l.hit(l.cfg.Reorder) {
 		d += l.cfg.ReorderDelay
@@ -454,7 +456,7 @@ func (n *Network) schedule(l *link, kind Kind, payload any, seq uint64, now kern
 	m.kind, m.link, m.slot, m.gen = kind, l, slot, gen
 	due := now.Add(d)
 	n.k.Schedule(due, (*deliverer)(n), uint64(m.id))
-	return due
+	return due, m
 }
 
 // drop counts and traces the loss of one copy on l.
@@ -540,7 +542,7 @@ func (n *Network) deliver(m *Message) {
 	case Request:
 		if s := l.to.srv; s != nil {
 			n.delivered(m)
-			c := Call{Req: m.Payload, From: l.from, To: l.to, Seq: m.Seq, SentAt: m.SentAt, back: l.rev, slot: m.slot, gen: m.gen}
+			c := Call{Req: m.Payload, From: l.from, To: l.to, Seq: m.Seq, SentAt: m.SentAt, Duplicated: m.dup, back: l.rev, slot: m.slot, gen: m.gen}
 			n.release(m)
 			s.Serve(c)
 			return

@@ -60,19 +60,62 @@ func (r AuditRecord) String() string {
 	return b.String()
 }
 
+// auditChunk is how many records one block of the log holds. The log
+// grows block by block, so appending never copies the records already
+// there (a long run keeps millions).
+const auditChunk = 4096
+
 // AuditLog is the append-only list of accepted writes, in the order the
 // store accepted them.
 type AuditLog struct {
-	records []AuditRecord
+	chunks [][]AuditRecord
+	n      int
+	paths  map[string]string // interned change paths: a few hundred repeat
 }
 
-// Records returns the log. The slice is the log's own: do not modify it.
-func (l *AuditLog) Records() []AuditRecord { return l.records }
+// Records returns a copy of the log as one slice.
+func (l *AuditLog) Records() []AuditRecord {
+	out := make([]AuditRecord, 0, l.n)
+	for _, c := range l.chunks {
+		out = append(out, c...)
+	}
+	return out
+}
+
+// Each calls fn with every record in order, without copying the log, and
+// stops early when fn returns false.
+func (l *AuditLog) Each(fn func(r *AuditRecord) bool) {
+	for _, c := range l.chunks {
+		for i := range c {
+			if !fn(&c[i]) {
+				return
+			}
+		}
+	}
+}
 
 // Len returns the number of records.
-func (l *AuditLog) Len() int { return len(l.records) }
+func (l *AuditLog) Len() int { return l.n }
 
-func (l *AuditLog) add(r AuditRecord) { l.records = append(l.records, r) }
+func (l *AuditLog) add(r AuditRecord) {
+	if l.paths == nil {
+		l.paths = map[string]string{}
+	}
+	for i := range r.Changes {
+		p := r.Changes[i].Path
+		if q, ok := l.paths[p]; ok {
+			r.Changes[i].Path = q
+		} else {
+			l.paths[p] = p
+		}
+	}
+	if len(l.chunks) == 0 || len(l.chunks[len(l.chunks)-1]) == auditChunk {
+		l.chunks = append(l.chunks, make([]AuditRecord, 0, auditChunk))
+	}
+	last := &l.chunks[len(l.chunks)-1]
+	*last = append(*last, r)
+	l.n++
+}
 
 // skipInAudit reports whether a changed path is bookkeeping rather than
 // content.
