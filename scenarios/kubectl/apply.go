@@ -142,7 +142,7 @@ func lowerPatch(current, patch map[string]any, resourceVersion string) (client.P
 		return 0, nil, newError(BadInput, "%v", err)
 	}
 	plain := stripDirectives(patch).(map[string]any)
-	if !hasDirective(patch) && reflect.DeepEqual(serverMerge(current, plain, ""), any(want)) {
+	if !hasDirective(patch) && reflect.DeepEqual(api.MergePatch(current, plain, "", true), any(want)) {
 		body, err := encode(plain)
 		return client.StrategicMergePatch, body, err
 	}

@@ -208,9 +208,9 @@ func TestLowerPatch(t *testing.T) {
 		{"new container first: order matters", `{"spec":{"containers":[{"name":"web"}]}}`,
 			`{"spec":{"$setElementOrder/containers":[{"name":"init"},{"name":"web"}],"containers":[{"name":"init"}]}}`,
 			client.MergePatch, `{"metadata":{"resourceVersion":"42"},"spec":{"containers":[{"name":"init"},{"name":"web"}]}}`},
-		{"service port: server keys by containerPort", `{"spec":{"ports":[{"port":80,"targetPort":8080},{"port":81,"targetPort":8081}]}}`,
+		{"service port: the server merges Service ports by port", `{"spec":{"ports":[{"port":80,"targetPort":8080},{"port":81,"targetPort":8081}]}}`,
 			`{"spec":{"$setElementOrder/ports":[{"port":80},{"port":81}],"ports":[{"port":81,"targetPort":9091}]}}`,
-			client.MergePatch, `{"metadata":{"resourceVersion":"42"},"spec":{"ports":[{"port":80,"targetPort":8080},{"port":81,"targetPort":9091}]}}`},
+			client.StrategicMergePatch, `{"spec":{"ports":[{"port":81,"targetPort":9091}]}}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			pt, body, err := lowerPatch(tree(t, tc.current), tree(t, tc.patch), "42")

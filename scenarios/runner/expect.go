@@ -10,6 +10,7 @@ import (
 
 	"github.com/clustersim/clustersim/scenarios"
 	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/manifest"
 	"github.com/clustersim/clustersim/sim/store"
 )
 
@@ -263,7 +264,7 @@ func fieldValue(o api.Object, path string) (string, bool) {
 	if dec.Decode(&v) != nil {
 		return "", false
 	}
-	for _, seg := range splitPath(path) {
+	for _, seg := range manifest.SplitPath(path) {
 		switch cur := v.(type) {
 		case map[string]any:
 			next, ok := cur[seg]
@@ -302,29 +303,4 @@ func fieldValue(o api.Object, path string) (string, bool) {
 	}
 	out, _ := json.Marshal(v)
 	return string(out), true
-}
-
-// splitPath splits "a.b[c].d" into a, b, c, d.
-func splitPath(path string) []string {
-	var out []string
-	for _, part := range strings.Split(path, ".") {
-		for part != "" {
-			i := strings.IndexByte(part, '[')
-			if i < 0 {
-				out = append(out, part)
-				break
-			}
-			if i > 0 {
-				out = append(out, part[:i])
-			}
-			j := strings.IndexByte(part[i:], ']')
-			if j < 0 {
-				out = append(out, part[i+1:])
-				break
-			}
-			out = append(out, part[i+1:i+j])
-			part = part[i+j+1:]
-		}
-	}
-	return out
 }

@@ -76,7 +76,7 @@ func Position(root *yaml.Node, path string) (line, col int) {
 		n = n.Content[0]
 	}
 	line, col = n.Line, n.Column
-	for _, seg := range splitPath(path) {
+	for _, seg := range SplitPath(path) {
 		for n.Kind == yaml.AliasNode && n.Alias != nil {
 			n = n.Alias
 		}
@@ -110,8 +110,10 @@ func Position(root *yaml.Node, path string) (line, col int) {
 	return line, col
 }
 
-// splitPath splits "a.b[0].c[key]" into a, b, 0, c, key.
-func splitPath(path string) []string {
+// SplitPath splits a field path such as "a.b[0].c[key]" into its
+// segments: a, b, 0, c, key. Field errors, audit changes and scenario
+// checks all write paths this way.
+func SplitPath(path string) []string {
 	var out []string
 	for _, part := range strings.Split(path, ".") {
 		for part != "" {
