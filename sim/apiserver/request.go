@@ -18,12 +18,16 @@ const (
 	Update
 	Patch
 	Delete
+	// Apply is server-side apply (a PATCH with
+	// application/apply-patch+yaml in Kubernetes): authorized as "patch",
+	// recorded as "apply".
+	Apply
 )
 
-var verbNames = [...]string{Get: "get", List: "list", Watch: "watch", Create: "create", Update: "update", Patch: "patch", Delete: "delete"}
+var verbNames = [...]string{Get: "get", List: "list", Watch: "watch", Create: "create", Update: "update", Patch: "patch", Delete: "delete", Apply: "apply"}
 
 // String returns the RBAC spelling: get, list, watch, create, update,
-// patch, delete.
+// patch, delete; "apply" for server-side apply.
 func (v Verb) String() string {
 	if int(v) < len(verbNames) && verbNames[v] != "" {
 		return verbNames[v]
@@ -32,7 +36,7 @@ func (v Verb) String() string {
 }
 
 // Verbs lists every verb, in a fixed order.
-func Verbs() []Verb { return []Verb{Get, List, Watch, Create, Update, Patch, Delete} }
+func Verbs() []Verb { return []Verb{Get, List, Watch, Create, Update, Patch, Delete, Apply} }
 
 // IsWrite reports whether the verb changes the store.
 func (v Verb) IsWrite() bool { return v >= Create }
@@ -62,7 +66,8 @@ type Request struct {
 	Subresource string // "" or "status"
 	// Actor is the authenticated user making the call.
 	Actor string
-	// Object is the body of a create or update.
+	// Object is the body of a create or update, or the apply
+	// configuration of an apply.
 	Object api.Object
 	// Patch and PatchType are the body of a patch.
 	Patch     []byte
@@ -75,8 +80,11 @@ type Request struct {
 	// DeleteOptions are a delete's preconditions and cascading policy.
 	DeleteOptions store.DeleteOptions
 	// FieldManager names the writer for field ownership; empty means the
-	// actor.
+	// actor. Server-side apply requires it.
 	FieldManager string
+	// Force makes a server-side apply take the fields it conflicts on
+	// from their managers (kubectl's --force-conflicts).
+	Force bool
 	// WatchReceiver is where a watch's stream is delivered: the client end
 	// of the connection the request came in on. Watches over the network
 	// only.

@@ -54,6 +54,7 @@ type Server struct {
 // NamespaceLifecycle and ResourceQuota.
 func New(k *kernel.Kernel, st *store.Store) *Server {
 	s := &Server{k: k, store: st, authz: NewAuthorizer(DefaultRules()), stats: map[statKey]uint64{}}
+	s.AddMutating(NewDefaultTolerationSeconds())
 	s.AddValidating(NamespaceLifecycle{})
 	s.AddValidating(ResourceQuota{})
 	return s
@@ -189,11 +190,11 @@ func (s *Server) handle(req *Request) *Response {
 	if !info.Namespaced {
 		req.Namespace = ""
 	}
-	if !s.authz.Allowed(req.Actor, req.Verb.String(), info.Resource, req.Subresource) {
+	if verb := rbacVerb(req.Verb); !s.authz.Allowed(req.Actor, verb, info.Resource, req.Subresource) {
 		return &Response{Err: apierr.NewForbidden(info.GroupResource(), req.Name,
-			forbiddenMessage(req.Actor, req.Verb.String(), info.Resource, req.Subresource, info.Group, req.Namespace))}
+			forbiddenMessage(req.Actor, verb, info.Resource, req.Subresource, info.Group, req.Namespace))}
 	}
-	op := store.Op{Actor: req.Actor, Verb: req.Verb.String()}
+	op := store.Op{Actor: req.Actor, Verb: req.Verb.String(), FieldManager: req.FieldManager}
 	switch req.Verb {
 	case Get:
 		o, err := s.store.Get(req.Kind, req.Key())
@@ -246,6 +247,8 @@ func (s *Server) handle(req *Request) *Response {
 		}
 		o, _, err := s.store.Delete(op, req.Kind, req.Key(), req.DeleteOptions)
 		return &Response{Object: o, Err: err}
+	case Apply:
+		return s.apply(op, req, info)
 	case Watch:
 		return &Response{Err: apierr.NewBadRequest("watch is served by Endpoint, not Handle")}
 	}

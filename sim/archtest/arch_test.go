@@ -33,6 +33,7 @@ var allowed = map[string][]string{
 	"sim/informer":   {"sim/kernel", "sim/api", "sim/apierr", "sim/store", "sim/netsim", "sim/apiserver", "sim/client"},
 	"sim/controller": {"sim/kernel", "sim/api", "sim/apierr", "sim/client", "sim/informer", "sim/workqueue"},
 	"sim/kubelet":    {"sim/kernel", "sim/api", "sim/apierr", "sim/store", "sim/netsim", "sim/apiserver"},
+	"sim/metrics":    {"sim/kernel", "sim/api", "sim/store"},
 	"sim/cluster":    {"sim/...", "controllers/..."},
 	// Controllers see API types, errors and the controller runtime only:
 	// never the kernel, the store, the network or the API server.
@@ -41,7 +42,10 @@ var allowed = map[string][]string{
 	// both.
 	"scenarios":         {"sim/...", "controllers/...", "gopkg.in/yaml.v3"},
 	"scenarios/kubectl": {"sim/api", "sim/apierr", "sim/client", "controllers/..."},
-	"scenarios/runner":  {"sim/...", "controllers/...", "scenarios", "scenarios/kubectl"},
+	// The command-style user (retried commands), kubectl's peer; its
+	// tests compare it with kubectl's declarative apply.
+	"scenarios/imperative": {"sim/api", "sim/apierr", "sim/client", "controllers/...", "scenarios/kubectl"},
+	"scenarios/runner":     {"sim/...", "controllers/...", "scenarios", "scenarios/kubectl"},
 	// Printers (report/kubectl) below the reports that use them.
 	"report/kubectl": {"sim/api", "controllers/...", "scenarios/kubectl", "github.com/olekukonko/tablewriter"},
 	"report":         {"sim/...", "controllers/...", "scenarios/...", "report/kubectl", "github.com/olekukonko/tablewriter", "gonum.org/v1/gonum/...", "gonum.org/v1/plot/..."},

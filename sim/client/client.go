@@ -318,42 +318,44 @@ func typeOf(obj api.Object) (apiVersion, kind string) {
 	return tm.APIVersion, tm.Kind
 }
 
-func (c *client) write(verb apiserver.Verb, obj api.Object, sub string) (api.Object, error) {
+func (c *client) write(ctx context.Context, verb apiserver.Verb, obj api.Object, sub string) (api.Object, error) {
 	req, err := body(verb, obj, sub)
 	if err != nil {
 		return nil, err
 	}
+	req.FieldManager = FieldManagerFrom(ctx)
 	return single(c.do(req))
 }
 
 // Create sends a copy of obj to be created.
-func (c *client) Create(_ context.Context, obj api.Object) (api.Object, error) {
-	return c.write(apiserver.Create, obj, "")
+func (c *client) Create(ctx context.Context, obj api.Object) (api.Object, error) {
+	return c.write(ctx, apiserver.Create, obj, "")
 }
 
 // Update sends a copy of obj to replace the stored main resource.
-func (c *client) Update(_ context.Context, obj api.Object) (api.Object, error) {
-	return c.write(apiserver.Update, obj, "")
+func (c *client) Update(ctx context.Context, obj api.Object) (api.Object, error) {
+	return c.write(ctx, apiserver.Update, obj, "")
 }
 
 // UpdateStatus sends a copy of obj to replace the stored status.
-func (c *client) UpdateStatus(_ context.Context, obj api.Object) (api.Object, error) {
-	return c.write(apiserver.Update, obj, "status")
+func (c *client) UpdateStatus(ctx context.Context, obj api.Object) (api.Object, error) {
+	return c.write(ctx, apiserver.Update, obj, "status")
 }
 
 // Patch sends a copy of data as a patch of the given type.
-func (c *client) Patch(_ context.Context, kind api.Kind, key api.Key, pt PatchType, data []byte) (api.Object, error) {
+func (c *client) Patch(ctx context.Context, kind api.Kind, key api.Key, pt PatchType, data []byte) (api.Object, error) {
 	spt := pt.server()
 	if spt == 0 {
 		return nil, apierr.NewBadRequest(fmt.Sprintf("unsupported patch type %s", pt))
 	}
 	return single(c.do(&apiserver.Request{
-		Verb:      apiserver.Patch,
-		Kind:      kind,
-		Namespace: key.Namespace,
-		Name:      key.Name,
-		Patch:     append([]byte(nil), data...),
-		PatchType: spt,
+		Verb:         apiserver.Patch,
+		Kind:         kind,
+		Namespace:    key.Namespace,
+		Name:         key.Name,
+		Patch:        append([]byte(nil), data...),
+		PatchType:    spt,
+		FieldManager: FieldManagerFrom(ctx),
 	}))
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/clustersim/clustersim/sim/kernel"
 	"github.com/clustersim/clustersim/sim/kubelet"
 	"github.com/clustersim/clustersim/sim/netsim"
+	"github.com/clustersim/clustersim/sim/store"
 )
 
 type kernelProcess = kernel.Process
@@ -713,5 +714,34 @@ func TestImageEdgeCases(t *testing.T) {
 	e.run(20 * time.Second)
 	if p := e.pod("never"); p.Status.Phase != api.PodRunning {
 		t.Errorf("never: phase %s after the image arrived", p.Status.Phase)
+	}
+}
+
+// TestStatusRepostedWhenStoredDiffers: when the stored Node no longer says
+// what the kubelet sees (the node lifecycle controller marked it Unknown
+// while the kubelet was cut off), the kubelet posts its status again
+// within one StatusUpdateFrequency, not at the next 5-minute report.
+func TestStatusRepostedWhenStoredDiffers(t *testing.T) {
+	e := newEnv(t, cluster.Config{Seed: 1})
+	e.addNode("n1", 1, nil)
+	e.c.RunFor(time.Minute)
+	o, err := e.c.Store.Get(api.KindNode, api.Key{Name: "n1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := o.DeepCopyObject().(*api.Node)
+	for i := range n.Status.Conditions {
+		n.Status.Conditions[i].Status = api.ConditionUnknown
+		n.Status.Conditions[i].Reason = "NodeStatusUnknown"
+	}
+	if _, err := e.c.Store.Update(store.Op{Actor: "system:serviceaccount:kube-system:node-controller"}, n, "status"); err != nil {
+		t.Fatal(err)
+	}
+	e.c.RunFor(11 * time.Second)
+	o, _ = e.c.Store.Get(api.KindNode, api.Key{Name: "n1"})
+	for _, c := range o.(*api.Node).Status.Conditions {
+		if c.Type == api.NodeReady && c.Status != api.ConditionTrue {
+			t.Errorf("11s after the stored status went Unknown, Ready is %s", c.Status)
+		}
 	}
 }

@@ -21,6 +21,7 @@ const (
 	// Calls.
 	opRegister kind = iota + 1
 	opNodeStatus
+	opNodeGet
 	opLeaseCreate
 	opLeaseGet
 	opLeaseUpdate
@@ -110,20 +111,22 @@ type Kubelet struct {
 	seq     uint32
 
 	// node registration and status
-	nodeUID     api.UID
-	registered  bool
-	regTok      uint32
-	regStep     time.Duration
-	nodeTok     uint32 // the report timer
-	nodeOp      uint32 // the post in flight
-	nodeBusy    bool
-	announced   bool // the pressure conditions' events were recorded
-	readyNoted  bool // NodeReady was recorded since the last Start
-	firstStart  kernel.Time
-	readySince  kernel.Time
-	everStarted bool
-	nodeInfo    api.RawValue
-	daemonEPs   api.RawValue
+	nodeUID    api.UID
+	registered bool
+	regTok     uint32
+	regStep    time.Duration
+	nodeTok    uint32 // the report timer
+	nodeOp     uint32 // the post in flight
+	nodeBusy   bool
+	// lastNodePost is when the node status was last written.
+	lastNodePost kernel.Time
+	announced    bool // the pressure conditions' events were recorded
+	readyNoted   bool // NodeReady was recorded since the last Start
+	firstStart   kernel.Time
+	readySince   kernel.Time
+	everStarted  bool
+	nodeInfo     api.RawValue
+	daemonEPs    api.RawValue
 
 	// lease
 	lease     *api.Lease
@@ -332,7 +335,7 @@ func (t *timers) Fire(_ *kernel.Kernel, arg uint64) {
 		}
 	case tNodeStatus:
 		if token == k.nodeTok {
-			k.postNodeStatus()
+			k.checkNodeStatus()
 		}
 	case tLease:
 		if token == k.leaseTok {
@@ -390,6 +393,10 @@ func (c *completer) Complete(tag uint64, resp any, err error) {
 	case opNodeStatus:
 		if token == k.nodeOp {
 			k.nodeStatusDone(r, apiErr)
+		}
+	case opNodeGet:
+		if token == k.nodeOp {
+			k.nodeGetDone(r, apiErr)
 		}
 	case opLeaseCreate, opLeaseGet, opLeaseUpdate:
 		if token == k.leaseOp {

@@ -95,8 +95,9 @@ func (k *Kubelet) registerDone(r *apiserver.Response, err error) {
 		k.registered = true
 		k.stats.Registrations++
 		k.nodeUID = r.Object.GetObjectMeta().UID
+		k.lastNodePost = k.now() // the Node was created with its status
 		k.noteConditions()
-		k.scheduleNodeStatus(k.t.StatusReportFrequency)
+		k.scheduleNodeStatus(k.t.StatusUpdateFrequency)
 	case errors.Is(err, apierr.ErrAlreadyExists):
 		k.registered = true
 		k.stats.Registrations++
@@ -131,10 +132,54 @@ func (k *Kubelet) scheduleNodeStatus(d time.Duration) {
 	k.at(d, tNodeStatus, noContainer, 0, k.nodeTok)
 }
 
-// postNodeStatus writes the node's status subresource. The node status
-// does not change in steady state, so it is written when the kubelet
-// starts and then every StatusReportFrequency, each time with a new
-// heartbeat; a failed write is retried every StatusUpdateFrequency.
+// checkNodeStatus is the status loop's tick, every StatusUpdateFrequency:
+// post the status when StatusReportFrequency has passed since the last
+// post; otherwise read the stored Node and post only if its conditions
+// differ from the kubelet's own (the node lifecycle controller marked it
+// Unknown while the kubelet was cut off, say), as the kubelet's
+// tryUpdateNodeStatus does.
+func (k *Kubelet) checkNodeStatus() {
+	if k.nodeBusy || !k.registered {
+		k.postNodeStatus()
+		return
+	}
+	if k.now().Sub(k.lastNodePost) >= k.t.StatusReportFrequency {
+		k.postNodeStatus()
+		return
+	}
+	k.nodeBusy = true
+	k.nodeOp = k.next()
+	k.call(&apiserver.Request{Verb: apiserver.Get, Kind: api.KindNode, Name: k.cfg.NodeName}, opNodeGet, noContainer, 0, k.nodeOp)
+}
+
+// nodeGetDone compares the stored Node's conditions with the kubelet's.
+func (k *Kubelet) nodeGetDone(r *apiserver.Response, err error) {
+	k.nodeBusy = false
+	if err != nil {
+		k.scheduleNodeStatus(k.t.StatusUpdateFrequency)
+		return
+	}
+	stored := r.Object.(*api.Node).Status.Conditions
+	for _, own := range k.nodeStatus(k.now()).Conditions {
+		found := false
+		for _, c := range stored {
+			if c.Type == own.Type {
+				found = c.Status == own.Status
+				break
+			}
+		}
+		if !found {
+			k.postNodeStatus()
+			return
+		}
+	}
+	k.scheduleNodeStatus(k.t.StatusUpdateFrequency)
+}
+
+// postNodeStatus writes the node's status subresource, with a new
+// heartbeat: when the kubelet starts, every StatusReportFrequency, and
+// when the stored status differs from the kubelet's; a failed write is
+// retried every StatusUpdateFrequency.
 func (k *Kubelet) postNodeStatus() {
 	if k.nodeBusy {
 		return
@@ -166,8 +211,9 @@ func (k *Kubelet) nodeStatusDone(r *apiserver.Response, err error) {
 	}
 	k.stats.NodeStatusPosts++
 	k.nodeUID = r.Object.GetObjectMeta().UID
+	k.lastNodePost = k.now()
 	k.noteConditions()
-	k.scheduleNodeStatus(k.t.StatusReportFrequency)
+	k.scheduleNodeStatus(k.t.StatusUpdateFrequency)
 }
 
 // renewLease is the lease controller's tick: renew now, and again after

@@ -47,6 +47,13 @@ type Op struct {
 	// Verb is recorded in the audit log ("create", "update", "patch",
 	// "delete"); empty means the method's own verb.
 	Verb string
+	// FieldManager owns, in metadata.managedFields, the fields a create or
+	// update sets; empty means Actor.
+	FieldManager string
+	// Applied, when set, makes the write a server-side apply by
+	// FieldManager: its Apply entry then owns exactly the fields this
+	// apply configuration sets (see PlanApply).
+	Applied api.Object
 }
 
 // DeleteOptions are a delete's preconditions and policies.
@@ -86,6 +93,9 @@ type Store struct {
 	names   *rand.Rand
 	audit   AuditLog
 	history int
+	fields  map[reflect.Type]*fieldIndex // managedFields paths and sets, per Go type
+	nowTime *api.Time                    // the current second, shared by managedFields entries
+	scratch [2]idSet                     // reused by managed
 }
 
 // New returns an empty store on kernel k keeping DefaultHistory watch
@@ -327,9 +337,11 @@ func (s *Store) Create(op Op, obj api.Object) (api.Object, error) {
 	prepareForCreate(obj)
 	rv := s.nextRV()
 	m.ResourceVersion = strconv.FormatUint(rv, 10)
+	changes := auditChanges(nil, obj)
+	m.ManagedFields, _ = s.managed(op, nil, obj, changes, "", t.info.HasStatus)
 	t.objs[m.Key()] = obj
 	t.sorted = false
-	s.audit.add(AuditRecord{Time: s.k.Now(), Actor: op.Actor, Verb: verbOr(op.Verb, "create"), Kind: kind, Key: m.Key(), ResourceVersion: rv, Changes: auditChanges(nil, obj)})
+	s.audit.add(AuditRecord{Time: s.k.Now(), Actor: op.Actor, Verb: verbOr(op.Verb, "create"), Kind: kind, Key: m.Key(), ResourceVersion: rv, Changes: changes})
 	s.notify(t, Added, nil, obj, rv)
 	return obj, nil
 }
@@ -463,10 +475,18 @@ func (s *Store) Update(op Op, obj api.Object, subresource string) (api.Object, e
 	m.ResourceVersion = om.ResourceVersion
 	changes := auditChanges(old, obj)
 	verb := verbOr(op.Verb, "update")
-	if len(changes) == 0 {
+	// Field ownership: a server-side apply that changes no value may still
+	// change who owns what, which is a write of its own.
+	var managed []api.ManagedFieldsEntry
+	ownersChanged := false
+	if len(changes) > 0 || op.Applied != nil {
+		managed, ownersChanged = s.managed(op, old, obj, changes, subresource, t.info.HasStatus)
+	}
+	if len(changes) == 0 && !ownersChanged {
 		s.audit.add(AuditRecord{Time: s.k.Now(), Actor: op.Actor, Verb: verb, Subresource: subresource, Kind: kind, Key: m.Key(), ResourceVersion: s.parseRV(om.ResourceVersion), NoOp: true})
 		return old, nil
 	}
+	m.ManagedFields = managed
 	if subresource == "" && tracksGeneration(kind) && bumpsGeneration(kind, changes) {
 		m.Generation = om.Generation + 1
 		changes = append(changes, Change{Path: "metadata.generation", Old: strconv.FormatInt(om.Generation, 10), New: strconv.FormatInt(m.Generation, 10), OldSet: true, NewSet: true})

@@ -1,0 +1,268 @@
+package endpoints
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"maps"
+	"strings"
+
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/apierr"
+	"github.com/clustersim/clustersim/sim/client"
+	"github.com/clustersim/clustersim/sim/controller"
+	"github.com/clustersim/clustersim/sim/informer"
+)
+
+// Actor is the identity kube-controller-manager runs this controller as.
+const Actor = "system:serviceaccount:kube-system:endpoint-controller"
+
+// Component is the source component of the controller's events.
+const Component = "endpoint-controller"
+
+// Name is the controller's name in its manager.
+const Name = "endpoint-controller"
+
+// DefaultWorkers is --concurrent-endpoint-syncs: 5.
+const DefaultWorkers = 5
+
+// Options configure the controller; zero fields take the defaults.
+type Options struct {
+	// Workers is the number of services synced at once (default 5).
+	Workers int
+	// Observer, if set, is told of every reconcile.
+	Observer controller.Observer
+}
+
+// lister is what the reconciler reads from informer caches.
+type lister interface {
+	Get(key api.Key) (api.Object, bool)
+	List(sel api.Selector, namespace string) []api.Object
+}
+
+// reconciler syncs the Endpoints of one service per request (upstream's
+// syncService).
+type reconciler struct {
+	client    client.Client
+	recorder  client.EventRecorder
+	services  lister
+	pods      lister
+	endpoints lister
+}
+
+// Setup registers the Endpoints controller with m: informers on
+// Services, Pods and Endpoints; a service is synced when it changes, when
+// a pod it selects (or selected) changes in a way that matters, and when
+// its Endpoints are deleted.
+func Setup(m *controller.Manager, opts Options) error {
+	if opts.Workers <= 0 {
+		opts.Workers = DefaultWorkers
+	}
+	svcInf, err := m.Informer(api.KindService, informer.Options{})
+	if err != nil {
+		return err
+	}
+	podInf, err := m.Informer(api.KindPod, informer.Options{})
+	if err != nil {
+		return err
+	}
+	epInf, err := m.Informer(api.KindEndpoints, informer.Options{})
+	if err != nil {
+		return err
+	}
+	r := &reconciler{client: m.Client(), recorder: m.Recorder(Component), services: svcInf.Lister(), pods: podInf.Lister(), endpoints: epInf.Lister()}
+	c, err := m.NewController(Name, controller.Options{Workers: opts.Workers, Observer: opts.Observer}, r)
+	if err != nil {
+		return err
+	}
+	c.Watch(svcInf, controller.EnqueueObject())
+	enqueue := func(keys []api.Key) {
+		for _, k := range keys {
+			c.Enqueue(controller.Request{Key: k})
+		}
+	}
+	podInf.AddEventHandler(informer.HandlerFuncs{
+		AddFunc: func(obj api.Object) {
+			if p, ok := obj.(*api.Pod); ok {
+				enqueue(r.servicesOf(p))
+			}
+		},
+		UpdateFunc: func(old, obj api.Object) {
+			o, ok1 := old.(*api.Pod)
+			p, ok2 := obj.(*api.Pod)
+			if !ok1 || !ok2 || o == p {
+				return // a resync: nothing changed
+			}
+			if !maps.Equal(o.Labels, p.Labels) {
+				enqueue(r.servicesOf(o))
+				enqueue(r.servicesOf(p))
+				return
+			}
+			if podChanged(o, p) {
+				enqueue(r.servicesOf(p))
+			}
+		},
+		DeleteFunc: func(obj api.Object) {
+			if p, ok := obj.(*api.Pod); ok {
+				enqueue(r.servicesOf(p))
+			}
+		},
+	})
+	// A deleted Endpoints object is put back if its service still exists.
+	epInf.AddEventHandler(informer.HandlerFuncs{DeleteFunc: func(obj api.Object) {
+		c.Enqueue(controller.Request{Key: obj.GetObjectMeta().Key()})
+	}})
+	return nil
+}
+
+// servicesOf returns the keys of the services of p's namespace whose
+// selector matches p (upstream's GetPodServiceMemberships), in name order.
+func (r *reconciler) servicesOf(p *api.Pod) []api.Key {
+	var out []api.Key
+	for _, o := range r.services.List(api.Everything(), p.Namespace) {
+		svc, ok := o.(*api.Service)
+		if !ok || svc.Spec.Selector == nil {
+			continue
+		}
+		if api.SelectorFromSet(svc.Spec.Selector).Matches(p.Labels) {
+			out = append(out, svc.Key())
+		}
+	}
+	return out
+}
+
+// podChanged reports whether an update can change the pod's endpoint
+// (upstream's podEndpointsChanged): readiness, IPs, node, hostname and
+// subdomain, deletion; labels are handled by the caller.
+func podChanged(o, p *api.Pod) bool {
+	if podReady(o) != podReady(p) || (o.DeletionTimestamp == nil) != (p.DeletionTimestamp == nil) {
+		return true
+	}
+	if o.Status.PodIP != p.Status.PodIP || len(o.Status.PodIPs) != len(p.Status.PodIPs) {
+		return true
+	}
+	for i := range o.Status.PodIPs {
+		if o.Status.PodIPs[i] != p.Status.PodIPs[i] {
+			return true
+		}
+	}
+	return o.Spec.NodeName != p.Spec.NodeName || o.Spec.Hostname != p.Spec.Hostname ||
+		o.Spec.Subdomain != p.Spec.Subdomain || o.Status.Phase != p.Status.Phase || o.UID != p.UID ||
+		!portsEqual(o, p)
+}
+
+// portsEqual compares the pods' container ports (named targetPorts
+// resolve through them).
+func portsEqual(o, p *api.Pod) bool {
+	if len(o.Spec.Containers) != len(p.Spec.Containers) {
+		return false
+	}
+	for i := range o.Spec.Containers {
+		a, b := o.Spec.Containers[i].Ports, p.Spec.Containers[i].Ports
+		if len(a) != len(b) {
+			return false
+		}
+		for j := range a {
+			if a[j] != b[j] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// Reconcile makes the Endpoints of the service req names match its pods.
+func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (controller.Result, error) {
+	o, ok := r.services.Get(req.Key)
+	svc, isSvc := o.(*api.Service)
+	if !ok || !isSvc {
+		// The service is gone: so are its endpoints.
+		err := r.client.Delete(ctx, api.KindEndpoints, req.Key)
+		if err != nil && !errors.Is(err, apierr.ErrNotFound) {
+			return controller.Result{}, err
+		}
+		return controller.Result{}, nil
+	}
+	if svc.Spec.Type == api.ServiceTypeExternalName || svc.Spec.Selector == nil {
+		// ExternalName services have no endpoints; services without a
+		// selector have endpoints managed by someone else.
+		return controller.Result{}, nil
+	}
+	sel := api.SelectorFromSet(svc.Spec.Selector)
+	var pods []*api.Pod
+	for _, po := range r.pods.List(sel, svc.Namespace) {
+		if p, ok := po.(*api.Pod); ok {
+			pods = append(pods, p)
+		}
+	}
+	subsets, _, _ := Subsets(svc, pods)
+	truncated := Truncate(subsets)
+
+	var current *api.Endpoints
+	if eo, ok := r.endpoints.Get(req.Key); ok {
+		current, _ = eo.(*api.Endpoints)
+	}
+	create := current == nil
+	if create {
+		current = &api.Endpoints{
+			TypeMeta:   api.TypeMeta{APIVersion: "v1", Kind: string(api.KindEndpoints)},
+			ObjectMeta: api.ObjectMeta{Name: svc.Name, Namespace: svc.Namespace},
+		}
+	}
+	labels := maps.Clone(svc.Labels)
+	if svc.Spec.ClusterIP == "None" {
+		if labels == nil {
+			labels = map[string]string{}
+		}
+		labels[LabelHeadless] = ""
+	}
+	if !create && subsetsEqual(current.Subsets, subsets) && maps.Equal(current.Labels, labels) &&
+		(current.Annotations[AnnotationOverCapacity] == "truncated") == truncated {
+		return controller.Result{}, nil // nothing to do
+	}
+	next := current.DeepCopy()
+	next.Subsets = subsets
+	next.Labels = labels
+	if truncated {
+		if next.Annotations == nil {
+			next.Annotations = map[string]string{}
+		}
+		next.Annotations[AnnotationOverCapacity] = "truncated"
+	} else {
+		delete(next.Annotations, AnnotationOverCapacity)
+		if len(next.Annotations) == 0 {
+			next.Annotations = nil
+		}
+	}
+	var err error
+	if create {
+		_, err = r.client.Create(ctx, next)
+	} else {
+		_, err = r.client.Update(ctx, next)
+	}
+	if err == nil {
+		return controller.Result{}, nil
+	}
+	if create && errors.Is(err, apierr.ErrForbidden) && strings.Contains(err.Error(), "because it is being terminated") {
+		// The namespace is terminating: creates will keep failing.
+		return controller.Result{}, nil
+	}
+	if create {
+		r.recorder.Eventf(next, client.EventTypeWarning, "FailedToCreateEndpoint", "Failed to create endpoint for service %v/%v: %v", svc.Namespace, svc.Name, err)
+	} else {
+		r.recorder.Eventf(next, client.EventTypeWarning, "FailedToUpdateEndpoint", "Failed to update endpoint %v/%v: %v", svc.Namespace, svc.Name, err)
+	}
+	return controller.Result{}, err
+}
+
+// subsetsEqual compares subsets as they would be serialized, so that nil
+// and empty lists and the server's defaults do not cause writes.
+func subsetsEqual(a, b []api.EndpointSubset) bool {
+	if len(a) == 0 && len(b) == 0 {
+		return true
+	}
+	ja, err1 := json.Marshal(a)
+	jb, err2 := json.Marshal(b)
+	return err1 == nil && err2 == nil && bytes.Equal(ja, jb)
+}

@@ -1,0 +1,274 @@
+package nodelifecycle
+
+import (
+	"time"
+
+	"github.com/clustersim/clustersim/sim/api"
+)
+
+// Condition reasons and messages the controller writes, verbatim from
+// upstream.
+const (
+	// ReasonNodeStatusUnknown is a condition's reason once the kubelet
+	// stopped reporting.
+	ReasonNodeStatusUnknown = "NodeStatusUnknown"
+	// MessageNodeStatusUnknown goes with ReasonNodeStatusUnknown.
+	MessageNodeStatusUnknown = "Kubelet stopped posting node status."
+	// ReasonNodeStatusNeverUpdated is a condition's reason when the
+	// kubelet never reported it.
+	ReasonNodeStatusNeverUpdated = "NodeStatusNeverUpdated"
+	// MessageNodeStatusNeverUpdated goes with ReasonNodeStatusNeverUpdated.
+	MessageNodeStatusNeverUpdated = "Kubelet never posted node status."
+)
+
+// Well-known labels and taint keys.
+const (
+	// LabelZone is the node label naming its zone.
+	LabelZone = "topology.kubernetes.io/zone"
+	// LabelRegion is the node label naming its region.
+	LabelRegion = "topology.kubernetes.io/region"
+	// labelZoneBeta and labelRegionBeta are the deprecated forms upstream
+	// still reads when the stable ones are absent.
+	labelZoneBeta   = "failure-domain.beta.kubernetes.io/zone"
+	labelRegionBeta = "failure-domain.beta.kubernetes.io/region"
+	// LabelExcludeDisruption keeps a node out of its zone's health count.
+	LabelExcludeDisruption = "node.kubernetes.io/exclude-disruption"
+	// TaintMemoryPressure mirrors MemoryPressure=True (NoSchedule).
+	TaintMemoryPressure = "node.kubernetes.io/memory-pressure"
+	// TaintDiskPressure mirrors DiskPressure=True (NoSchedule).
+	TaintDiskPressure = "node.kubernetes.io/disk-pressure"
+	// TaintPIDPressure mirrors PIDPressure=True (NoSchedule).
+	TaintPIDPressure = "node.kubernetes.io/pid-pressure"
+	// TaintNetworkUnavailable mirrors NetworkUnavailable=True (NoSchedule).
+	TaintNetworkUnavailable = "node.kubernetes.io/network-unavailable"
+)
+
+var (
+	unreachableNoExecute = api.Taint{Key: api.TaintNodeUnreachable, Effect: api.TaintEffectNoExecute}
+	notReadyNoExecute    = api.Taint{Key: api.TaintNodeNotReady, Effect: api.TaintEffectNoExecute}
+)
+
+// monitoredConditions are the conditions set to Unknown when the kubelet
+// stops reporting (NetworkUnavailable is the network plugin's, left alone).
+var monitoredConditions = []api.NodeConditionType{api.NodeReady, api.NodeMemoryPressure, api.NodeDiskPressure, api.NodePIDPressure}
+
+// nodeCondition returns the condition of type t in s, or nil.
+func nodeCondition(s *api.NodeStatus, t api.NodeConditionType) *api.NodeCondition {
+	for i := range s.Conditions {
+		if s.Conditions[i].Type == t {
+			return &s.Conditions[i]
+		}
+	}
+	return nil
+}
+
+// heartbeat returns the node's last sign of life: the later of the Ready
+// condition's lastHeartbeatTime (the node's creation when it has none)
+// and its Lease's renewTime, but never before floor.
+func heartbeat(n *api.Node, lease *api.Lease, floor time.Time) time.Time {
+	hb := n.CreationTimestamp.Time
+	if c := nodeCondition(&n.Status, api.NodeReady); c != nil {
+		hb = c.LastHeartbeatTime.Time
+	}
+	if lease != nil && lease.Spec.RenewTime != nil && lease.Spec.RenewTime.Time.After(hb) {
+		hb = lease.Spec.RenewTime.Time
+	}
+	if floor.After(hb) {
+		hb = floor
+	}
+	return hb
+}
+
+// checkHealth is upstream's tryUpdateNodeHealth without the write: if the
+// node's last heartbeat is more than its grace period old (startupGrace
+// for a node whose Ready condition was never posted, grace otherwise), it
+// sets Ready, MemoryPressure, DiskPressure and PIDPressure to Unknown in
+// n (a private copy), adding the ones never posted. It returns the Ready
+// condition as observed before, and whether n's Ready condition now
+// differs from it (the status must be written).
+func checkHealth(n *api.Node, lease *api.Lease, floor, now time.Time, grace, startupGrace time.Duration) (observed api.NodeCondition, write bool) {
+	if c := nodeCondition(&n.Status, api.NodeReady); c != nil {
+		observed = *c
+	} else {
+		observed = api.NodeCondition{Type: api.NodeReady, Status: api.ConditionUnknown, LastHeartbeatTime: n.CreationTimestamp, LastTransitionTime: n.CreationTimestamp}
+		grace = startupGrace
+	}
+	if !now.After(heartbeat(n, lease, floor).Add(grace)) {
+		return observed, false
+	}
+	ts := api.NewTime(now.Truncate(time.Second))
+	for _, t := range monitoredConditions {
+		c := nodeCondition(&n.Status, t)
+		switch {
+		case c == nil:
+			n.Status.Conditions = append(n.Status.Conditions, api.NodeCondition{
+				Type: t, Status: api.ConditionUnknown,
+				Reason: ReasonNodeStatusNeverUpdated, Message: MessageNodeStatusNeverUpdated,
+				LastHeartbeatTime: n.CreationTimestamp, LastTransitionTime: ts,
+			})
+		case c.Status != api.ConditionUnknown:
+			c.Status = api.ConditionUnknown
+			c.Reason = ReasonNodeStatusUnknown
+			c.Message = MessageNodeStatusUnknown
+			c.LastTransitionTime = ts
+		}
+	}
+	current := nodeCondition(&n.Status, api.NodeReady)
+	return observed, current == nil || !sameCondition(*current, observed)
+}
+
+func sameCondition(a, b api.NodeCondition) bool {
+	return a.Type == b.Type && a.Status == b.Status && a.Reason == b.Reason && a.Message == b.Message &&
+		a.LastHeartbeatTime.Equal(&b.LastHeartbeatTime) && a.LastTransitionTime.Equal(&b.LastTransitionTime)
+}
+
+// zoneKey is upstream's GetZoneKey: region and zone (stable labels, else
+// the deprecated beta ones) joined by ":\x00:", or "" when the node has
+// neither.
+func zoneKey(n *api.Node) string {
+	region, zone := n.Labels[LabelRegion], n.Labels[LabelZone]
+	if region == "" {
+		region = n.Labels[labelRegionBeta]
+	}
+	if zone == "" {
+		zone = n.Labels[labelZoneBeta]
+	}
+	if region == "" && zone == "" {
+		return ""
+	}
+	return region + ":\x00:" + zone
+}
+
+// zoneState is the health of a zone.
+type zoneState string
+
+const (
+	stateInitial           zoneState = "Initial"
+	stateNormal            zoneState = "Normal"
+	stateFullDisruption    zoneState = "FullDisruption"
+	statePartialDisruption zoneState = "PartialDisruption"
+)
+
+// computeZoneState is upstream's ComputeZoneState: a zone is fully
+// disrupted when none of its nodes is Ready, partially disrupted when more
+// than 2 and at least threshold of them are not Ready, normal otherwise.
+// It also returns the number of nodes that are not Ready.
+func computeZoneState(conds []*api.NodeCondition, threshold float64) (int, zoneState) {
+	ready, notReady := 0, 0
+	for _, c := range conds {
+		if c != nil && c.Status == api.ConditionTrue {
+			ready++
+		} else {
+			notReady++
+		}
+	}
+	switch {
+	case ready == 0 && notReady > 0:
+		return notReady, stateFullDisruption
+	case notReady > 2 && float64(notReady)/float64(notReady+ready) >= threshold:
+		return notReady, statePartialDisruption
+	}
+	return notReady, stateNormal
+}
+
+// matchTaint reports whether two taints have the same key and effect
+// (upstream's Taint.MatchTaint).
+func matchTaint(a, b *api.Taint) bool { return a.Key == b.Key && a.Effect == b.Effect }
+
+// taintExists reports whether taints has one matching t.
+func taintExists(taints []api.Taint, t *api.Taint) bool {
+	for i := range taints {
+		if matchTaint(&taints[i], t) {
+			return true
+		}
+	}
+	return false
+}
+
+// conditionTaints maps conditions to the NoSchedule taints upstream's
+// TaintNodesByCondition applies.
+var conditionTaints = map[api.NodeConditionType]map[api.ConditionStatus]string{
+	api.NodeReady:              {api.ConditionFalse: api.TaintNodeNotReady, api.ConditionUnknown: api.TaintNodeUnreachable},
+	api.NodeMemoryPressure:     {api.ConditionTrue: TaintMemoryPressure},
+	api.NodeDiskPressure:       {api.ConditionTrue: TaintDiskPressure},
+	api.NodeNetworkUnavailable: {api.ConditionTrue: TaintNetworkUnavailable},
+	api.NodePIDPressure:        {api.ConditionTrue: TaintPIDPressure},
+}
+
+// conditionTaintKeys are the keys of the taints that mirror conditions.
+var conditionTaintKeys = map[string]bool{
+	api.TaintNodeNotReady: true, api.TaintNodeUnreachable: true, TaintMemoryPressure: true,
+	TaintDiskPressure: true, TaintNetworkUnavailable: true, TaintPIDPressure: true,
+}
+
+// noScheduleDiff is upstream's doNoScheduleTaintingPass decision: the
+// NoSchedule taints the node's conditions and spec.unschedulable call for,
+// against the ones it has, as taints to add and to remove.
+func noScheduleDiff(n *api.Node) (add, remove []api.Taint) {
+	var want []api.Taint
+	for _, c := range n.Status.Conditions {
+		if byStatus, ok := conditionTaints[c.Type]; ok {
+			if key, ok := byStatus[c.Status]; ok {
+				want = append(want, api.Taint{Key: key, Effect: api.TaintEffectNoSchedule})
+			}
+		}
+	}
+	if n.Spec.Unschedulable {
+		want = append(want, api.Taint{Key: api.TaintNodeUnschedulable, Effect: api.TaintEffectNoSchedule})
+	}
+	var have []api.Taint
+	for _, t := range n.Spec.Taints {
+		if t.Effect == api.TaintEffectNoSchedule && (t.Key == api.TaintNodeUnschedulable || conditionTaintKeys[t.Key]) {
+			have = append(have, t)
+		}
+	}
+	for i := range want {
+		if !taintExists(have, &want[i]) {
+			add = append(add, want[i])
+		}
+	}
+	for i := range have {
+		if !taintExists(want, &have[i]) {
+			remove = append(remove, have[i])
+		}
+	}
+	return add, remove
+}
+
+// applyTaints returns taints without those matching remove, with each of
+// add added or (same key and effect, different value or time) replaced,
+// and whether anything changed (upstream's AddOrUpdateTaint and
+// RemoveTaint).
+func applyTaints(taints, add, remove []api.Taint) ([]api.Taint, bool) {
+	out := make([]api.Taint, 0, len(taints)+len(add))
+	changed := false
+	for _, t := range taints {
+		if taintExists(remove, &t) {
+			changed = true
+			continue
+		}
+		out = append(out, t)
+	}
+	for _, a := range add {
+		replaced := false
+		for i := range out {
+			if matchTaint(&out[i], &a) {
+				replaced = true
+				if !sameTaint(out[i], a) {
+					out[i] = a
+					changed = true
+				}
+				break
+			}
+		}
+		if !replaced {
+			out = append(out, a)
+			changed = true
+		}
+	}
+	return out, changed
+}
+
+func sameTaint(a, b api.Taint) bool {
+	return a.Key == b.Key && a.Value == b.Value && a.Effect == b.Effect && a.TimeAdded.Equal(b.TimeAdded)
+}

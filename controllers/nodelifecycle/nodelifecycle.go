@@ -1,0 +1,668 @@
+package nodelifecycle
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/apierr"
+	"github.com/clustersim/clustersim/sim/client"
+	"github.com/clustersim/clustersim/sim/controller"
+	"github.com/clustersim/clustersim/sim/informer"
+)
+
+// Actor is the identity kube-controller-manager runs this controller as.
+const Actor = "system:serviceaccount:kube-system:node-controller"
+
+// Component is the source component of the controller's events.
+const Component = "node-controller"
+
+// Name is the controller's name in its manager.
+const Name = "node-lifecycle-controller"
+
+// LeaseNamespace holds the node Leases the kubelets renew.
+const LeaseNamespace = "kube-node-lease"
+
+// Defaults, as kube-controller-manager's flags.
+const (
+	// DefaultMonitorPeriod is --node-monitor-period: 5s.
+	DefaultMonitorPeriod = 5 * time.Second
+	// DefaultGracePeriod is --node-monitor-grace-period: 40s, its value
+	// through Kubernetes 1.31 (1.32 raised it to 50s, PR #126287); set
+	// Options.GracePeriod to 50s for a newer cluster.
+	DefaultGracePeriod = 40 * time.Second
+	// DefaultStartupGracePeriod is --node-startup-grace-period: 60s, the
+	// grace of a node that never posted a Ready condition.
+	DefaultStartupGracePeriod = 60 * time.Second
+	// DefaultEvictionRate is --node-eviction-rate: 0.1 nodes tainted per
+	// second per healthy zone.
+	DefaultEvictionRate = 0.1
+	// DefaultSecondaryEvictionRate is --secondary-node-eviction-rate:
+	// 0.01 nodes per second in a partially disrupted zone of a large
+	// cluster.
+	DefaultSecondaryEvictionRate = 0.01
+	// DefaultLargeClusterThreshold is --large-cluster-size-threshold: 50
+	// nodes in a zone; smaller partially disrupted zones stop tainting.
+	DefaultLargeClusterThreshold = 50
+	// DefaultUnhealthyZoneThreshold is --unhealthy-zone-threshold: a zone
+	// with more than 2 and at least 55% of its nodes not Ready is
+	// partially disrupted.
+	DefaultUnhealthyZoneThreshold = 0.55
+	// DefaultWorkers handle node and pod updates (the periodic pass is one
+	// request, never run twice at once).
+	DefaultWorkers = 4
+	// healthUpdateTimeout bounds the tries of one node status write
+	// (upstream polls every 20ms for 100ms, NodeHealthUpdateRetry × 20ms).
+	healthUpdateTimeout = 100 * time.Millisecond
+	healthRetrySleep    = 20 * time.Millisecond
+	// taintRetries and taintBackoff are upstream's UpdateTaintBackoff:
+	// 5 tries, 100ms apart, on conflicts.
+	taintRetries = 5
+	taintBackoff = 100 * time.Millisecond
+)
+
+// Options configure the node lifecycle controller; zero fields take the
+// defaults.
+type Options struct {
+	// MonitorPeriod is how often node health is checked (default 5s).
+	MonitorPeriod time.Duration
+	// GracePeriod is how long a node may go without a heartbeat (Lease
+	// renewal or status post) before its conditions become Unknown
+	// (default 40s, upstream's through 1.31; 50s from 1.32).
+	GracePeriod time.Duration
+	// StartupGracePeriod is the grace of a node that never posted a Ready
+	// condition, counted from its creation (default 60s).
+	StartupGracePeriod time.Duration
+	// EvictionRate is the nodes per second that may be tainted
+	// NoExecute in a healthy zone (default 0.1; negative: never).
+	EvictionRate float64
+	// SecondaryEvictionRate is the rate in a partially disrupted zone
+	// larger than LargeClusterThreshold (default 0.01; negative: never).
+	SecondaryEvictionRate float64
+	// LargeClusterThreshold is the zone size above which a partially
+	// disrupted zone keeps tainting at the secondary rate (default 50).
+	LargeClusterThreshold int
+	// UnhealthyZoneThreshold is the share of not-Ready nodes (with more
+	// than 2) that makes a zone partially disrupted (default 0.55).
+	UnhealthyZoneThreshold float64
+	// Workers is the number of node and pod updates handled at once
+	// (default 4).
+	Workers int
+	// Observer, if set, is told of every reconcile.
+	Observer controller.Observer
+}
+
+func (o *Options) defaults() {
+	set := func(d *time.Duration, v time.Duration) {
+		if *d <= 0 {
+			*d = v
+		}
+	}
+	set(&o.MonitorPeriod, DefaultMonitorPeriod)
+	set(&o.GracePeriod, DefaultGracePeriod)
+	set(&o.StartupGracePeriod, DefaultStartupGracePeriod)
+	rate := func(r *float64, v float64) {
+		switch {
+		case *r == 0:
+			*r = v
+		case *r < 0:
+			*r = 0
+		}
+	}
+	rate(&o.EvictionRate, DefaultEvictionRate)
+	rate(&o.SecondaryEvictionRate, DefaultSecondaryEvictionRate)
+	if o.LargeClusterThreshold <= 0 {
+		o.LargeClusterThreshold = DefaultLargeClusterThreshold
+	}
+	if o.UnhealthyZoneThreshold <= 0 {
+		o.UnhealthyZoneThreshold = DefaultUnhealthyZoneThreshold
+	}
+	if o.Workers <= 0 {
+		o.Workers = DefaultWorkers
+	}
+}
+
+// monitor is the node lifecycle controller's state for one incarnation.
+// Requests: the empty key is the periodic pass (node health, zone states,
+// NoExecute tainting), a name alone a node whose NoSchedule condition
+// taints to reconcile, a namespaced key a pod newly bound to a node.
+type monitor struct {
+	client   client.Client
+	recorder client.EventRecorder
+	clock    client.Clock
+	nodes    informer.Lister
+	leases   informer.Lister
+	pods     informer.Lister
+	index    *podIndex
+	opts     Options
+
+	// known are the nodes registered with the controller, by name.
+	known map[string]api.UID
+	// floor holds a node's heartbeat no earlier than its value: set for
+	// every node when the cluster leaves full disruption, as upstream
+	// resets its probe timestamps.
+	floor map[string]time.Time
+	// retry are nodes whose pods still have to be marked not ready.
+	retry      map[string]bool
+	zoneStates map[string]zoneState
+	tainters   map[string]*timedQueue
+	// ready is the Ready condition each node had at the last pass, for
+	// pods bound to it since.
+	ready       map[string]api.ConditionStatus
+	nextMonitor time.Time
+}
+
+// Setup registers the node lifecycle controller with m: informers on
+// Nodes, Leases in kube-node-lease and Pods, and a controller named
+// "node-lifecycle-controller" that runs the health pass every
+// MonitorPeriod, taints nodes NoExecute at the zones' rates, mirrors
+// conditions in NoSchedule taints, and marks the pods of a node that
+// stopped reporting not ready. Pod eviction is the taint eviction
+// controller's: register it with SetupEviction.
+func Setup(m *controller.Manager, opts Options) error {
+	opts.defaults()
+	nodeInf, err := m.Informer(api.KindNode, informer.Options{})
+	if err != nil {
+		return err
+	}
+	leaseInf, err := m.Informer(api.KindLease, informer.Options{Namespace: LeaseNamespace})
+	if err != nil {
+		return err
+	}
+	podInf, err := m.Informer(api.KindPod, informer.Options{})
+	if err != nil {
+		return err
+	}
+	mon := &monitor{
+		client: m.Client(), recorder: m.Recorder(Component), clock: m.Clock(),
+		nodes: nodeInf.Lister(), leases: leaseInf.Lister(), pods: podInf.Lister(), index: newPodIndex(), opts: opts,
+		known: map[string]api.UID{}, floor: map[string]time.Time{}, retry: map[string]bool{},
+		zoneStates: map[string]zoneState{}, tainters: map[string]*timedQueue{}, ready: map[string]api.ConditionStatus{},
+	}
+	c, err := m.NewController(Name, controller.Options{Workers: opts.Workers, Observer: opts.Observer}, mon)
+	if err != nil {
+		return err
+	}
+	nodeKey := func(obj api.Object) { c.Enqueue(controller.Request{Key: api.Key{Name: obj.GetObjectMeta().Name}}) }
+	nodeInf.AddEventHandler(informer.HandlerFuncs{
+		AddFunc:    nodeKey,
+		UpdateFunc: func(_, obj api.Object) { nodeKey(obj) },
+		DeleteFunc: func(obj api.Object) { delete(mon.retry, obj.GetObjectMeta().Name) },
+	})
+	podInf.AddEventHandler(informer.HandlerFuncs{
+		AddFunc: func(obj api.Object) {
+			mon.index.onAdd(obj)
+			if p, ok := obj.(*api.Pod); ok && p.Spec.NodeName != "" {
+				c.Enqueue(controller.Request{Key: p.Key()})
+			}
+		},
+		UpdateFunc: func(old, obj api.Object) {
+			mon.index.onAdd(obj)
+			o, ok1 := old.(*api.Pod)
+			p, ok2 := obj.(*api.Pod)
+			if ok1 && ok2 && p.Spec.NodeName != "" && p.Spec.NodeName != o.Spec.NodeName {
+				c.Enqueue(controller.Request{Key: p.Key()})
+			}
+		},
+		DeleteFunc: mon.index.onDelete,
+	})
+	c.Enqueue(controller.Request{}) // the periodic pass
+	return nil
+}
+
+// Reconcile dispatches a request (see monitor).
+func (mon *monitor) Reconcile(ctx context.Context, req controller.Request) (controller.Result, error) {
+	switch {
+	case req.Name == "":
+		return mon.periodic(ctx), nil
+	case req.Namespace == "":
+		return controller.Result{}, mon.noScheduleTaints(ctx, req.Name)
+	default:
+		return controller.Result{}, mon.processPod(ctx, req.Key)
+	}
+}
+
+// periodic runs the health pass when it is due, then the tainting pass,
+// and asks to run again when either is next due.
+func (mon *monitor) periodic(ctx context.Context) controller.Result {
+	if now := mon.clock.Now(); !now.Before(mon.nextMonitor) {
+		mon.monitorNodeHealth(ctx)
+		// Like wait.Until, the period runs from the end of a pass.
+		mon.nextMonitor = mon.clock.Now().Add(mon.opts.MonitorPeriod)
+	}
+	mon.taintPass(ctx)
+	now := mon.clock.Now()
+	next := mon.nextMonitor
+	for _, z := range mon.zones() {
+		if at, ok := mon.tainters[z].next(now); ok && at.Before(next) {
+			next = at
+		}
+	}
+	return controller.Result{RequeueAfter: max(next.Sub(now), time.Millisecond)}
+}
+
+// zones returns the known zones, sorted.
+func (mon *monitor) zones() []string {
+	out := make([]string, 0, len(mon.zoneStates))
+	for z := range mon.zoneStates {
+		out = append(out, z)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// listNodes returns the cached nodes in name order.
+func (mon *monitor) listNodes() []*api.Node {
+	return informer.ListAs[*api.Node](mon.nodes, api.Everything(), "")
+}
+
+// addZone starts tracking a node's zone (upstream's addPodEvictorForNewZone).
+func (mon *monitor) addZone(n *api.Node) {
+	z := zoneKey(n)
+	if _, ok := mon.zoneStates[z]; !ok {
+		mon.zoneStates[z] = stateInitial
+		mon.tainters[z] = newTimedQueue(newTokenBucket(mon.opts.EvictionRate, EvictionBurst, mon.clock.Now()))
+	}
+}
+
+// monitorNodeHealth is upstream's monitorNodeHealth: register new nodes,
+// forget deleted ones, set the conditions of silent nodes to Unknown, queue
+// nodes for NoExecute tainting (or untaint them), mark the pods of nodes
+// that just stopped being Ready not ready, and update the zones' states
+// and tainting rates.
+func (mon *monitor) monitorNodeHealth(ctx context.Context) {
+	nodes := mon.listNodes()
+	seen := map[string]bool{}
+	var added []*api.Node
+	for _, n := range nodes {
+		seen[n.Name] = true
+		if _, ok := mon.known[n.Name]; !ok {
+			added = append(added, n)
+		} else if _, ok := mon.zoneStates[zoneKey(n)]; !ok {
+			mon.addZone(n)
+		}
+	}
+	for _, n := range added {
+		mon.recorder.Eventf(n, client.EventTypeNormal, "RegisteredNode", "Node %s event: Registered Node %s in Controller", n.Name, n.Name)
+		mon.known[n.Name] = n.UID
+		mon.addZone(n)
+		// Upstream untaints every node it registers, a restarted
+		// controller included; a node still silent is tainted again by
+		// this very pass's successor.
+		_, _ = mon.markNodeAsReachable(ctx, n)
+	}
+	var gone []string
+	for name := range mon.known {
+		if !seen[name] {
+			gone = append(gone, name)
+		}
+	}
+	slices.Sort(gone)
+	for _, name := range gone {
+		ref := &api.Node{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Node"}, ObjectMeta: api.ObjectMeta{Name: name, UID: mon.known[name]}}
+		mon.recorder.Eventf(ref, client.EventTypeNormal, "RemovingNode", "Node %s event: Removing Node %s from Controller", name, name)
+		delete(mon.known, name)
+		delete(mon.ready, name)
+		delete(mon.floor, name)
+	}
+
+	zoneConds := map[string][]*api.NodeCondition{}
+	for _, cached := range nodes {
+		n, observed, current, err := mon.updateNodeHealth(ctx, cached)
+		if err != nil {
+			continue // upstream: "Skipping - no pods will be evicted"
+		}
+		if _, excluded := n.Labels[LabelExcludeDisruption]; !excluded {
+			z := zoneKey(n)
+			zoneConds[z] = append(zoneConds[z], current)
+		}
+		if current == nil {
+			continue
+		}
+		mon.ready[n.Name] = current.Status
+		mon.processTaintBaseEviction(ctx, n, &observed)
+		switch {
+		case current.Status != api.ConditionTrue && observed.Status == api.ConditionTrue:
+			mon.recorder.Eventf(n, client.EventTypeNormal, "NodeNotReady", "Node %s status is now: %s", n.Name, "NodeNotReady")
+			fallthrough
+		case mon.retry[n.Name] && observed.Status != api.ConditionTrue:
+			if err := mon.markPodsNotReady(ctx, n.Name, mon.podsOn(n.Name)); err != nil {
+				mon.retry[n.Name] = true
+				continue
+			}
+		}
+		delete(mon.retry, n.Name)
+	}
+	mon.handleDisruption(ctx, zoneConds, nodes)
+}
+
+// updateNodeHealth checks one node and writes its status when it changed,
+// retrying from a fresh read for up to 100ms (upstream's
+// tryUpdateNodeHealth under wait.PollImmediate). It returns the node as
+// now known, its observed and current Ready conditions.
+func (mon *monitor) updateNodeHealth(ctx context.Context, cached *api.Node) (*api.Node, api.NodeCondition, *api.NodeCondition, error) {
+	start := mon.clock.Now()
+	n := cached.DeepCopy()
+	for {
+		var lease *api.Lease
+		if l, ok := informer.GetAs[*api.Lease](mon.leases, api.Key{Namespace: LeaseNamespace, Name: n.Name}); ok {
+			lease = l
+		}
+		observed, write := checkHealth(n, lease, mon.floor[n.Name], mon.clock.Now(), mon.opts.GracePeriod, mon.opts.StartupGracePeriod)
+		current := nodeCondition(&n.Status, api.NodeReady)
+		if !write {
+			return n, observed, current, nil
+		}
+		updated, err := client.UpdateStatusAs(ctx, mon.client, n)
+		if err == nil {
+			// Carry on with the stored node: its resourceVersion is the
+			// one a taint write right after must send.
+			return updated, observed, nodeCondition(&updated.Status, api.NodeReady), nil
+		}
+		if mon.clock.Since(start) >= healthUpdateTimeout {
+			return nil, observed, nil, err
+		}
+		mon.clock.Sleep(healthRetrySleep)
+		fresh, gerr := client.GetAs[*api.Node](ctx, mon.client, api.Key{Name: n.Name})
+		if gerr != nil {
+			return nil, observed, nil, gerr // probably deleted
+		}
+		n = fresh
+	}
+}
+
+// podsOn returns the cached pods bound to node, in namespace/name order.
+func (mon *monitor) podsOn(node string) []*api.Pod {
+	var out []*api.Pod
+	for _, k := range mon.index.keys(node) {
+		if p, ok := informer.GetAs[*api.Pod](mon.pods, k); ok && p.Spec.NodeName == node {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// processTaintBaseEviction is upstream's: a NotReady node gets the
+// not-ready taint (at once if it had the unreachable one, else through its
+// zone's rate-limited queue), an unreachable one the unreachable taint,
+// and a Ready one loses both.
+func (mon *monitor) processTaintBaseEviction(ctx context.Context, n *api.Node, observed *api.NodeCondition) {
+	switch observed.Status {
+	case api.ConditionFalse:
+		if taintExists(n.Spec.Taints, &unreachableNoExecute) {
+			mon.swapTaints(ctx, n, []api.Taint{notReadyNoExecute}, []api.Taint{unreachableNoExecute})
+		} else {
+			mon.markNodeForTainting(n, api.ConditionFalse)
+		}
+	case api.ConditionUnknown:
+		if taintExists(n.Spec.Taints, &notReadyNoExecute) {
+			mon.swapTaints(ctx, n, []api.Taint{unreachableNoExecute}, []api.Taint{notReadyNoExecute})
+		} else {
+			mon.markNodeForTainting(n, api.ConditionUnknown)
+		}
+	case api.ConditionTrue:
+		_, _ = mon.markNodeAsReachable(ctx, n) // the next pass retries a failure
+	}
+}
+
+// markNodeForTainting queues a node in its zone's tainting queue,
+// re-queueing it when it lacks the taint its status calls for.
+func (mon *monitor) markNodeForTainting(n *api.Node, status api.ConditionStatus) bool {
+	q := mon.tainters[zoneKey(n)]
+	if q == nil {
+		mon.addZone(n)
+		q = mon.tainters[zoneKey(n)]
+	}
+	if status == api.ConditionFalse && !taintExists(n.Spec.Taints, &notReadyNoExecute) {
+		q.remove(n.Name)
+	}
+	if status == api.ConditionUnknown && !taintExists(n.Spec.Taints, &unreachableNoExecute) {
+		q.remove(n.Name)
+	}
+	return q.add(n.Name, string(n.UID), mon.clock.Now())
+}
+
+// markNodeAsReachable removes both NoExecute taints from a node (no call
+// when it has neither) and forgets it in its zone's queue; it reports
+// whether the node was queued.
+func (mon *monitor) markNodeAsReachable(ctx context.Context, n *api.Node) (bool, error) {
+	if taintExists(n.Spec.Taints, &unreachableNoExecute) || taintExists(n.Spec.Taints, &notReadyNoExecute) {
+		if err := mon.updateTaints(ctx, n, nil, []api.Taint{unreachableNoExecute, notReadyNoExecute}); err != nil {
+			return false, err
+		}
+	}
+	q := mon.tainters[zoneKey(n)]
+	if q == nil {
+		return false, nil
+	}
+	return q.remove(n.Name), nil
+}
+
+// swapTaints is upstream's SwapNodeControllerTaint: add (stamped with the
+// time) and remove in one write; it reports success.
+func (mon *monitor) swapTaints(ctx context.Context, n *api.Node, add, remove []api.Taint) bool {
+	ts := api.NewTime(mon.clock.Now().Truncate(time.Second))
+	stamped := make([]api.Taint, len(add))
+	for i, t := range add {
+		t.TimeAdded = &ts
+		stamped[i] = t
+	}
+	return mon.updateTaints(ctx, n, stamped, remove) == nil
+}
+
+// updateTaints writes a node's taints with add applied and remove
+// removed: first from the cached node, then, after a conflict, from a
+// fresh read, up to 5 times 100ms apart (upstream's UpdateTaintBackoff).
+// Nothing is written when nothing would change.
+func (mon *monitor) updateTaints(ctx context.Context, cached *api.Node, add, remove []api.Taint) error {
+	n := cached
+	var err error
+	for try := range taintRetries {
+		if try > 0 {
+			mon.clock.Sleep(taintBackoff)
+			if n, err = client.GetAs[*api.Node](ctx, mon.client, api.Key{Name: cached.Name}); err != nil {
+				return err
+			}
+		}
+		taints, changed := applyTaints(n.Spec.Taints, add, remove)
+		if !changed {
+			return nil
+		}
+		next := n.DeepCopy()
+		next.Spec.Taints = taints
+		if _, err = mon.client.Update(ctx, next); err == nil || !errors.Is(err, apierr.ErrConflict) {
+			return err
+		}
+	}
+	return err
+}
+
+// taintPass is upstream's doNoExecuteTaintingPass: each zone's queue
+// taints its due nodes as fast as its rate allows.
+func (mon *monitor) taintPass(ctx context.Context) {
+	for _, z := range mon.zones() {
+		q := mon.tainters[z]
+		q.try(mon.clock.Now(), func(v timedValue) (bool, time.Duration) {
+			n, ok := informer.GetAs[*api.Node](mon.nodes, api.Key{Name: v.value})
+			if !ok {
+				return true, 0 // the node is gone
+			}
+			c := nodeCondition(&n.Status, api.NodeReady)
+			if c == nil {
+				return false, 50 * time.Millisecond
+			}
+			// Unreachable and not-ready are mutually exclusive, as the
+			// Ready condition they mirror.
+			var add, opposite api.Taint
+			switch c.Status {
+			case api.ConditionFalse:
+				add, opposite = notReadyNoExecute, unreachableNoExecute
+			case api.ConditionUnknown:
+				add, opposite = unreachableNoExecute, notReadyNoExecute
+			default:
+				return true, 0 // Ready again: no taint
+			}
+			return mon.swapTaints(ctx, n, []api.Taint{add}, []api.Taint{opposite}), 0
+		})
+	}
+}
+
+// handleDisruption is upstream's: it computes each zone's state from its
+// nodes' Ready conditions and sets its tainting rate; when every zone is
+// fully disrupted (the control plane, not the nodes, is probably at
+// fault) it untaints every node and stops tainting, and when the cluster
+// recovers it gives every node a fresh grace period.
+func (mon *monitor) handleDisruption(ctx context.Context, zoneConds map[string][]*api.NodeCondition, nodes []*api.Node) {
+	now := mon.clock.Now()
+	newStates := map[string]zoneState{}
+	allAreFull := true
+	zones := make([]string, 0, len(zoneConds))
+	for z := range zoneConds {
+		zones = append(zones, z)
+	}
+	slices.Sort(zones)
+	for _, z := range zones {
+		_, st := computeZoneState(zoneConds[z], mon.opts.UnhealthyZoneThreshold)
+		if st != stateFullDisruption {
+			allAreFull = false
+		}
+		newStates[z] = st
+		if _, ok := mon.zoneStates[z]; !ok {
+			mon.zoneStates[z] = stateInitial
+			mon.tainters[z] = newTimedQueue(newTokenBucket(mon.opts.EvictionRate, EvictionBurst, now))
+		}
+	}
+	allWasFull := true
+	for _, z := range mon.zones() {
+		if _, ok := zoneConds[z]; !ok {
+			delete(mon.zoneStates, z)
+			continue
+		}
+		if mon.zoneStates[z] != stateFullDisruption {
+			allWasFull = false
+			break
+		}
+	}
+	if allAreFull && allWasFull {
+		return
+	}
+	switch {
+	case allAreFull:
+		// Entering master disruption mode: stop every eviction.
+		for _, n := range nodes {
+			_, _ = mon.markNodeAsReachable(ctx, n)
+		}
+		for _, z := range mon.zones() {
+			mon.tainters[z].swapLimiter(0, now)
+			mon.zoneStates[z] = stateFullDisruption
+		}
+	case allWasFull:
+		// Leaving it: fresh grace for every node, rates per zone state.
+		for _, n := range nodes {
+			mon.floor[n.Name] = now
+		}
+		for _, z := range mon.zones() {
+			mon.setLimiter(z, len(zoneConds[z]), newStates[z], now)
+			mon.zoneStates[z] = newStates[z]
+		}
+	default:
+		for _, z := range mon.zones() {
+			if st := newStates[z]; mon.zoneStates[z] != st {
+				mon.setLimiter(z, len(zoneConds[z]), st, now)
+				mon.zoneStates[z] = st
+			}
+		}
+	}
+}
+
+// setLimiter is upstream's setLimiterInZone.
+func (mon *monitor) setLimiter(zone string, size int, st zoneState, now time.Time) {
+	q := mon.tainters[zone]
+	switch st {
+	case stateNormal:
+		q.swapLimiter(mon.opts.EvictionRate, now)
+	case statePartialDisruption:
+		q.swapLimiter(reducedRate(size, mon.opts), now)
+	case stateFullDisruption:
+		q.swapLimiter(mon.opts.EvictionRate, now)
+	}
+}
+
+// reducedRate is upstream's ReducedQPSFunc: the secondary rate for a zone
+// larger than the large-cluster threshold, 0 (stop) for a smaller one.
+func reducedRate(size int, o Options) float64 {
+	if size > o.LargeClusterThreshold {
+		return o.SecondaryEvictionRate
+	}
+	return 0
+}
+
+// markPodsNotReady is upstream's MarkPodsNotReady: each pod's Ready
+// condition becomes False, with a Warning NodeNotReady event.
+func (mon *monitor) markPodsNotReady(ctx context.Context, node string, pods []*api.Pod) error {
+	var errs []error
+	for _, p := range pods {
+		if p.Spec.NodeName != node {
+			continue
+		}
+		cp := p.DeepCopy()
+		var ready *api.PodCondition
+		for i := range cp.Status.Conditions {
+			if cp.Status.Conditions[i].Type == api.PodReady {
+				ready = &cp.Status.Conditions[i]
+			}
+		}
+		if ready == nil {
+			continue
+		}
+		cond := *ready
+		cond.Status = api.ConditionFalse
+		if !updatePodCondition(&cp.Status, cond, mon.clock.Now()) {
+			continue
+		}
+		if _, err := mon.client.UpdateStatus(ctx, cp); err != nil {
+			if errors.Is(err, apierr.ErrNotFound) {
+				continue
+			}
+			errs = append(errs, err)
+		}
+		mon.recorder.Eventf(p, client.EventTypeWarning, "NodeNotReady", "Node is not ready")
+	}
+	return errors.Join(errs...)
+}
+
+// processPod is upstream's processPod: a pod bound to a node that was
+// not Ready at the last pass is marked not ready at once.
+func (mon *monitor) processPod(ctx context.Context, key api.Key) error {
+	p, ok := informer.GetAs[*api.Pod](mon.pods, key)
+	if !ok || p.Spec.NodeName == "" {
+		return nil
+	}
+	st, known := mon.ready[p.Spec.NodeName]
+	if !known || st == api.ConditionTrue {
+		return nil
+	}
+	if _, ok := mon.nodes.Get(api.Key{Name: p.Spec.NodeName}); !ok {
+		return fmt.Errorf("node %s of pod %s is not in the cache", p.Spec.NodeName, key)
+	}
+	return mon.markPodsNotReady(ctx, p.Spec.NodeName, []*api.Pod{p})
+}
+
+// noScheduleTaints is upstream's doNoScheduleTaintingPass for one node.
+func (mon *monitor) noScheduleTaints(ctx context.Context, name string) error {
+	n, ok := informer.GetAs[*api.Node](mon.nodes, api.Key{Name: name})
+	if !ok {
+		return nil
+	}
+	add, remove := noScheduleDiff(n)
+	if len(add) == 0 && len(remove) == 0 {
+		return nil
+	}
+	if !mon.swapTaints(ctx, n, add, remove) {
+		return fmt.Errorf("failed to swap taints of node %s", name)
+	}
+	return nil
+}

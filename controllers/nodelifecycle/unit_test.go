@@ -1,0 +1,444 @@
+package nodelifecycle
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/clustersim/clustersim/sim/api"
+)
+
+var t0 = time.Date(2026, time.January, 1, 0, 0, 0, 0, time.UTC)
+
+func at(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
+
+// TestTokenBucket checks the bucket against golang.org/x/time/rate's
+// behaviour for client-go's token bucket limiter: full at the start,
+// refilling at qps up to burst.
+func TestTokenBucket(t *testing.T) {
+	cases := []struct {
+		name  string
+		qps   float64
+		burst int
+		tries []float64 // seconds
+		want  string    // one char per try: + accepted, - refused
+	}{
+		{"0.1 qps burst 1: one now, the next after 10s", 0.1, 1, []float64{0, 0, 5, 9.999, 10, 10, 20}, "+---+-+"},
+		{"0.01 qps: one per 100s", 0.01, 1, []float64{0, 50, 99, 100, 150, 200}, "+--+-+"},
+		{"burst 3", 1, 3, []float64{0, 0, 0, 0, 0.5, 1, 1}, "+++--+-"},
+		{"idle time does not overfill", 0.1, 1, []float64{0, 100, 100}, "++-"},
+		{"zero rate never accepts", 0, 1, []float64{0, 1000}, "--"},
+		{"negative rate never accepts", -1, 1, []float64{0, 1000}, "--"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			b := newTokenBucket(tc.qps, tc.burst, t0)
+			var got strings.Builder
+			for _, s := range tc.tries {
+				if b.tryAccept(at(s)) {
+					got.WriteByte('+')
+				} else {
+					got.WriteByte('-')
+				}
+			}
+			if got.String() != tc.want {
+				t.Errorf("accepts %s, want %s", got.String(), tc.want)
+			}
+		})
+	}
+	b := newTokenBucket(0.1, 1, t0)
+	b.tryAccept(t0)
+	if next, ok := b.nextToken(at(4)); !ok || next.Sub(at(10)) < 0 || next.Sub(at(10)) > time.Microsecond {
+		t.Errorf("next token at %v, want 10s", next.Sub(t0))
+	}
+	if _, ok := newTokenBucket(0, 1, t0).nextToken(t0); ok {
+		t.Error("a zero-rate bucket promises a token")
+	}
+}
+
+// TestTimedQueue ports the behaviours of upstream's
+// rate_limited_queue_test.go: values are added once until removed,
+// processed in due order as tokens allow, retried after their wait.
+func TestTimedQueue(t *testing.T) {
+	q := newTimedQueue(newTokenBucket(0.1, 1, t0))
+	for i, v := range []string{"first", "second", "third"} {
+		if !q.add(v, "uid", at(float64(i))) {
+			t.Fatalf("add %s refused", v)
+		}
+	}
+	if q.add("first", "uid", at(3)) {
+		t.Fatal("a queued value was added twice")
+	}
+	var done []string
+	process := func(now float64) {
+		q.try(at(now), func(v timedValue) (bool, time.Duration) {
+			done = append(done, v.value)
+			return true, 0
+		})
+	}
+	process(3)
+	process(5)
+	process(13)
+	process(23)
+	if got := strings.Join(done, ","); got != "first,second,third" {
+		t.Fatalf("processed %s, want first,second,third (one per 10s)", got)
+	}
+	if len(done) != 3 || q.len() != 0 {
+		t.Fatalf("queue not drained: %d left", q.len())
+	}
+	if q.add("first", "uid", at(30)) {
+		t.Error("a processed value was added again before Remove")
+	}
+	if !q.remove("first") || !q.add("first", "uid", at(30)) {
+		t.Error("a removed value could not be added again")
+	}
+
+	// A failed value is retried after its wait; values behind it wait.
+	r := newTimedQueue(newTokenBucket(100, 1, t0))
+	r.add("flaky", "", t0)
+	r.add("ok", "", t0)
+	tries := map[string]int{}
+	fn := func(v timedValue) (bool, time.Duration) {
+		tries[v.value]++
+		return v.value != "flaky" || tries[v.value] > 1, time.Second
+	}
+	r.try(at(0), fn)
+	if tries["flaky"] != 1 || tries["ok"] != 0 {
+		t.Fatalf("tries %v: one token, one try", tries)
+	}
+	r.try(at(0.5), fn)
+	if tries["ok"] != 1 || tries["flaky"] != 1 {
+		t.Fatalf("tries %v: the retried value must wait its second", tries)
+	}
+	if next, ok := r.next(at(0.5)); !ok || next.Sub(at(1)) < 0 || next.Sub(at(1)) > time.Millisecond {
+		t.Fatalf("next at %v, want 1s", next.Sub(t0))
+	}
+	r.try(at(1.1), fn)
+	if tries["flaky"] != 2 || r.len() != 0 {
+		t.Fatalf("tries %v, %d left: the retry must run once due", tries, r.len())
+	}
+}
+
+func TestSwapLimiter(t *testing.T) {
+	cases := []struct {
+		name       string
+		spentOld   bool
+		qps        float64
+		acceptsNow bool
+	}{
+		{"same rate keeps the bucket", true, 0.1, false},
+		{"new rate, old bucket empty: new one drained", true, 0.01, false},
+		{"new rate, old bucket full: new one full", false, 0.01, true},
+		{"zero rate: never", false, 0, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			q := newTimedQueue(newTokenBucket(0.1, 1, t0))
+			if tc.spentOld {
+				q.limiter.tryAccept(t0)
+			}
+			q.swapLimiter(tc.qps, at(1))
+			if got := q.limiter.tryAccept(at(1)); got != tc.acceptsNow {
+				t.Errorf("accepts now = %v, want %v", got, tc.acceptsNow)
+			}
+			if q.limiter.rate() != max(tc.qps, 0) {
+				t.Errorf("rate %v, want %v", q.limiter.rate(), tc.qps)
+			}
+		})
+	}
+}
+
+func conds(statuses ...api.ConditionStatus) []*api.NodeCondition {
+	out := make([]*api.NodeCondition, len(statuses))
+	for i, s := range statuses {
+		if s != "" {
+			out[i] = &api.NodeCondition{Type: api.NodeReady, Status: s}
+		}
+	}
+	return out
+}
+
+// TestZoneStateAndRate checks ComputeZoneState and the rate each state
+// gives a zone (setLimiterInZone with ReducedQPSFunc/HealthyQPSFunc).
+func TestZoneStateAndRate(t *testing.T) {
+	T, F, U := api.ConditionTrue, api.ConditionFalse, api.ConditionUnknown
+	many := func(ready, notReady int) []*api.NodeCondition {
+		var s []api.ConditionStatus
+		for range ready {
+			s = append(s, T)
+		}
+		for range notReady {
+			s = append(s, U)
+		}
+		return conds(s...)
+	}
+	o := Options{}
+	o.defaults()
+	cases := []struct {
+		name      string
+		conds     []*api.NodeCondition
+		state     zoneState
+		unhealthy int
+		rate      float64
+	}{
+		{"all ready", conds(T, T, T), stateNormal, 0, 0.1},
+		{"one of three down", conds(T, T, U), stateNormal, 1, 0.1},
+		{"two of three down: not more than 2", conds(T, U, F), stateNormal, 2, 0.1},
+		{"none ready", conds(U, F), stateFullDisruption, 2, 0.1},
+		{"no condition counts as not ready", conds("", ""), stateFullDisruption, 2, 0.1},
+		{"3 of 5 down (60%): partial, small zone stops", conds(T, T, U, U, F), statePartialDisruption, 3, 0},
+		{"3 of 6 down (50%): normal", conds(T, T, T, U, U, F), stateNormal, 3, 0.1},
+		{"large zone partially disrupted: secondary rate", many(40, 60), statePartialDisruption, 60, 0.01},
+		{"exactly 50 nodes is not large", many(20, 30), statePartialDisruption, 30, 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			n, st := computeZoneState(tc.conds, o.UnhealthyZoneThreshold)
+			if st != tc.state || n != tc.unhealthy {
+				t.Fatalf("state %s with %d unhealthy, want %s with %d", st, n, tc.state, tc.unhealthy)
+			}
+			mon := &monitor{opts: o, tainters: map[string]*timedQueue{"z": newTimedQueue(newTokenBucket(o.EvictionRate, 1, t0))}}
+			mon.setLimiter("z", len(tc.conds), st, t0)
+			if got := mon.tainters["z"].limiter.rate(); got != tc.rate {
+				t.Errorf("rate %v, want %v", got, tc.rate)
+			}
+		})
+	}
+}
+
+func readyNode(hb time.Time, status api.ConditionStatus) *api.Node {
+	return &api.Node{
+		ObjectMeta: api.ObjectMeta{Name: "n", CreationTimestamp: api.NewTime(t0)},
+		Status: api.NodeStatus{Conditions: []api.NodeCondition{
+			{Type: api.NodeMemoryPressure, Status: api.ConditionFalse, LastHeartbeatTime: api.NewTime(hb), Reason: "KubeletHasSufficientMemory"},
+			{Type: api.NodeReady, Status: status, LastHeartbeatTime: api.NewTime(hb), LastTransitionTime: api.NewTime(t0), Reason: "KubeletReady"},
+		}},
+	}
+}
+
+func lease(renew time.Time) *api.Lease {
+	mt := api.NewMicroTime(renew)
+	return &api.Lease{Spec: api.LeaseSpec{RenewTime: &mt}}
+}
+
+// TestCheckHealth ports the cases of upstream's TestMonitorNodeHealthUpdateStatus
+// and ...NodeLease: a node silent for longer than the grace period goes
+// Unknown; a renewed lease keeps it alive; one never posted gets the
+// startup grace and NodeStatusNeverUpdated.
+func TestCheckHealth(t *testing.T) {
+	cases := []struct {
+		name      string
+		node      *api.Node
+		lease     *api.Lease
+		floor     time.Time
+		now       time.Time
+		write     bool
+		ready     api.ConditionStatus
+		reason    string
+		condCount int
+	}{
+		{"fresh status", readyNode(at(100), api.ConditionTrue), nil, time.Time{}, at(130), false, api.ConditionTrue, "KubeletReady", 2},
+		{"exactly at the grace period: still fine", readyNode(at(100), api.ConditionTrue), nil, time.Time{}, at(140), false, api.ConditionTrue, "KubeletReady", 2},
+		{"stale status: Unknown", readyNode(at(100), api.ConditionTrue), nil, time.Time{}, at(141), true, api.ConditionUnknown, ReasonNodeStatusUnknown, 4},
+		{"stale status, renewed lease: fine", readyNode(at(100), api.ConditionTrue), lease(at(130)), time.Time{}, at(141), false, api.ConditionTrue, "KubeletReady", 2},
+		{"stale status and lease", readyNode(at(100), api.ConditionTrue), lease(at(100.5)), time.Time{}, at(141), true, api.ConditionUnknown, ReasonNodeStatusUnknown, 4},
+		{"floor gives a fresh grace", readyNode(at(100), api.ConditionTrue), nil, at(120), at(141), false, api.ConditionTrue, "KubeletReady", 2},
+		{"already Unknown: no write", func() *api.Node {
+			n := readyNode(at(100), api.ConditionUnknown)
+			n.Status.Conditions[1].Reason = ReasonNodeStatusUnknown
+			n.Status.Conditions[1].Message = MessageNodeStatusUnknown
+			for _, typ := range []api.NodeConditionType{api.NodeDiskPressure, api.NodePIDPressure} {
+				n.Status.Conditions = append(n.Status.Conditions, api.NodeCondition{Type: typ, Status: api.ConditionUnknown})
+			}
+			n.Status.Conditions[0].Status = api.ConditionUnknown
+			return n
+		}(), nil, time.Time{}, at(500), false, api.ConditionUnknown, ReasonNodeStatusUnknown, 4},
+		{"never posted, within startup grace", &api.Node{ObjectMeta: api.ObjectMeta{Name: "n", CreationTimestamp: api.NewTime(t0)}}, nil, time.Time{}, at(59), false, "", "", 0},
+		{"never posted, past startup grace", &api.Node{ObjectMeta: api.ObjectMeta{Name: "n", CreationTimestamp: api.NewTime(t0)}}, nil, time.Time{}, at(61), true, api.ConditionUnknown, ReasonNodeStatusNeverUpdated, 4},
+		{"never posted, but renews its lease", &api.Node{ObjectMeta: api.ObjectMeta{Name: "n", CreationTimestamp: api.NewTime(t0)}}, lease(at(55)), time.Time{}, at(100), false, "", "", 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			n := tc.node.DeepCopy()
+			_, write := checkHealth(n, tc.lease, tc.floor, tc.now, 40*time.Second, 60*time.Second)
+			if write != tc.write {
+				t.Errorf("write = %v, want %v", write, tc.write)
+			}
+			if len(n.Status.Conditions) != tc.condCount {
+				t.Errorf("%d conditions, want %d: %+v", len(n.Status.Conditions), tc.condCount, n.Status.Conditions)
+			}
+			c := nodeCondition(&n.Status, api.NodeReady)
+			if tc.ready == "" {
+				if c != nil {
+					t.Errorf("Ready = %+v, want none", c)
+				}
+				return
+			}
+			if c == nil || c.Status != tc.ready || c.Reason != tc.reason {
+				t.Fatalf("Ready = %+v, want %s %s", c, tc.ready, tc.reason)
+			}
+			if tc.write {
+				for _, cd := range n.Status.Conditions {
+					// A condition the kubelet posted stopped; one it never
+					// posted (DiskPressure, PIDPressure here) never was.
+					want := MessageNodeStatusNeverUpdated
+					if nodeCondition(&tc.node.Status, cd.Type) != nil {
+						want = MessageNodeStatusUnknown
+					}
+					if cd.Status != api.ConditionUnknown || cd.Message != want || !cd.LastTransitionTime.Time.Equal(tc.now.Truncate(time.Second)) {
+						t.Errorf("condition %+v, want Unknown %q since now", cd, want)
+					}
+				}
+				if tc.reason == ReasonNodeStatusUnknown && !c.LastHeartbeatTime.Time.Equal(tc.node.Status.Conditions[1].LastHeartbeatTime.Time) {
+					t.Errorf("lastHeartbeatTime changed to %v: the kubelet's last report must be kept", c.LastHeartbeatTime)
+				}
+			}
+		})
+	}
+}
+
+func secs(n int64) *int64 { return &n }
+
+// TestEvictionTime ports upstream's TestGetMinTolerationTime and the
+// taint manager's eviction cases, with the count starting at the taints'
+// timeAdded.
+func TestEvictionTime(t *testing.T) {
+	added := api.NewTime(at(100))
+	unreachable := api.Taint{Key: api.TaintNodeUnreachable, Effect: api.TaintEffectNoExecute, TimeAdded: &added}
+	notReady := api.Taint{Key: api.TaintNodeNotReady, Effect: api.TaintEffectNoExecute, TimeAdded: &added}
+	later := api.NewTime(at(200))
+	custom := api.Taint{Key: "example.com/gpu-broken", Effect: api.TaintEffectNoExecute, TimeAdded: &later}
+	untimed := api.Taint{Key: api.TaintNodeUnreachable, Effect: api.TaintEffectNoExecute}
+	tol := func(key string, s *int64) api.Toleration {
+		return api.Toleration{Key: key, Operator: api.TolerationOpExists, Effect: api.TaintEffectNoExecute, TolerationSeconds: s}
+	}
+	defaults := []api.Toleration{tol(api.TaintNodeNotReady, secs(300)), tol(api.TaintNodeUnreachable, secs(300))}
+	now := at(150)
+	cases := []struct {
+		name        string
+		tolerations []api.Toleration
+		taints      []api.Taint
+		want        time.Time
+		never       bool
+	}{
+		{"no tolerations: at once", nil, []api.Taint{unreachable}, now, false},
+		{"default tolerations: 300s after the taint", defaults, []api.Taint{unreachable}, at(400), false},
+		{"two taints, the earlier deadline wins", []api.Toleration{tol(api.TaintNodeUnreachable, secs(300)), tol("example.com/gpu-broken", secs(60))},
+			[]api.Taint{unreachable, custom}, at(260), false},
+		{"one taint not tolerated: at once", defaults, []api.Taint{unreachable, custom}, now, false},
+		{"tolerated forever", []api.Toleration{tol(api.TaintNodeUnreachable, nil)}, []api.Taint{unreachable}, time.Time{}, true},
+		{"forever and 300s: 300s", []api.Toleration{tol(api.TaintNodeUnreachable, nil), tol(api.TaintNodeNotReady, secs(300))},
+			[]api.Taint{unreachable, notReady}, at(400), false},
+		{"zero seconds: at once", []api.Toleration{tol(api.TaintNodeUnreachable, secs(0))}, []api.Taint{unreachable}, now, false},
+		{"negative seconds: at once", []api.Toleration{tol(api.TaintNodeUnreachable, secs(-5))}, []api.Taint{unreachable}, now, false},
+		{"the first matching toleration is the one used", []api.Toleration{tol(api.TaintNodeUnreachable, secs(100)), tol("", nil)},
+			[]api.Taint{unreachable}, at(200), false},
+		{"an empty key tolerates every taint", []api.Toleration{tol("", secs(30))}, []api.Taint{unreachable, custom}, at(130), false},
+		{"a taint without timeAdded counts from now", defaults, []api.Taint{untimed}, at(450), false},
+		{"already expired: now is past the deadline", []api.Toleration{tol(api.TaintNodeUnreachable, secs(10))}, []api.Taint{unreachable}, at(110), false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, ok := EvictionTime(tc.tolerations, tc.taints, now)
+			if ok == tc.never {
+				t.Fatalf("ok = %v, want never = %v", ok, tc.never)
+			}
+			if ok && !got.Equal(tc.want) {
+				t.Errorf("evict at %v, want %v", got.Sub(t0), tc.want.Sub(t0))
+			}
+		})
+	}
+}
+
+func taint(key string, effect api.TaintEffect) api.Taint { return api.Taint{Key: key, Effect: effect} }
+
+func keys(ts []api.Taint) string {
+	var s []string
+	for _, t := range ts {
+		s = append(s, fmt.Sprintf("%s:%s", t.Key, t.Effect))
+	}
+	return strings.Join(s, " ")
+}
+
+func TestNoScheduleDiff(t *testing.T) {
+	node := func(unsched bool, taints []api.Taint, cs ...api.NodeCondition) *api.Node {
+		return &api.Node{Spec: api.NodeSpec{Unschedulable: unsched, Taints: taints}, Status: api.NodeStatus{Conditions: cs}}
+	}
+	c := func(typ api.NodeConditionType, st api.ConditionStatus) api.NodeCondition {
+		return api.NodeCondition{Type: typ, Status: st}
+	}
+	cases := []struct {
+		name        string
+		node        *api.Node
+		add, remove string
+	}{
+		{"healthy", node(false, nil, c(api.NodeReady, api.ConditionTrue), c(api.NodeMemoryPressure, api.ConditionFalse)), "", ""},
+		{"unreachable", node(false, nil, c(api.NodeReady, api.ConditionUnknown)), "node.kubernetes.io/unreachable:NoSchedule", ""},
+		{"not ready and memory pressure", node(false, nil, c(api.NodeReady, api.ConditionFalse), c(api.NodeMemoryPressure, api.ConditionTrue)),
+			"node.kubernetes.io/not-ready:NoSchedule node.kubernetes.io/memory-pressure:NoSchedule", ""},
+		{"cordoned", node(true, nil, c(api.NodeReady, api.ConditionTrue)), "node.kubernetes.io/unschedulable:NoSchedule", ""},
+		{"recovered: stale taints removed, others kept", node(false, []api.Taint{
+			taint(api.TaintNodeUnreachable, api.TaintEffectNoSchedule), taint(api.TaintNodeUnreachable, api.TaintEffectNoExecute), taint("dedicated", api.TaintEffectNoSchedule),
+		}, c(api.NodeReady, api.ConditionTrue)), "", "node.kubernetes.io/unreachable:NoSchedule"},
+		{"already tainted", node(false, []api.Taint{taint(api.TaintNodeUnreachable, api.TaintEffectNoSchedule)}, c(api.NodeReady, api.ConditionUnknown)), "", ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			add, remove := noScheduleDiff(tc.node)
+			if keys(add) != tc.add || keys(remove) != tc.remove {
+				t.Errorf("add %q remove %q, want %q %q", keys(add), keys(remove), tc.add, tc.remove)
+			}
+		})
+	}
+}
+
+func TestApplyTaints(t *testing.T) {
+	t1, t2 := api.NewTime(at(1)), api.NewTime(at(2))
+	stamped := func(key string, ts *api.Time) api.Taint {
+		return api.Taint{Key: key, Effect: api.TaintEffectNoExecute, TimeAdded: ts}
+	}
+	cases := []struct {
+		name        string
+		have        []api.Taint
+		add, remove []api.Taint
+		want        string
+		changed     bool
+	}{
+		{"add", nil, []api.Taint{stamped(api.TaintNodeUnreachable, &t1)}, nil, "node.kubernetes.io/unreachable:NoExecute", true},
+		{"swap", []api.Taint{stamped(api.TaintNodeNotReady, &t1)}, []api.Taint{stamped(api.TaintNodeUnreachable, &t2)}, []api.Taint{notReadyNoExecute},
+			"node.kubernetes.io/unreachable:NoExecute", true},
+		{"same taint: nothing", []api.Taint{stamped(api.TaintNodeUnreachable, &t1)}, []api.Taint{stamped(api.TaintNodeUnreachable, &t1)}, nil,
+			"node.kubernetes.io/unreachable:NoExecute", false},
+		{"new time replaces", []api.Taint{stamped(api.TaintNodeUnreachable, &t1)}, []api.Taint{stamped(api.TaintNodeUnreachable, &t2)}, nil,
+			"node.kubernetes.io/unreachable:NoExecute", true},
+		{"remove absent: nothing", []api.Taint{taint("x", api.TaintEffectNoSchedule)}, nil, []api.Taint{unreachableNoExecute}, "x:NoSchedule", false},
+		{"effect matters", []api.Taint{taint(api.TaintNodeUnreachable, api.TaintEffectNoSchedule)}, nil, []api.Taint{unreachableNoExecute},
+			"node.kubernetes.io/unreachable:NoSchedule", false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, changed := applyTaints(tc.have, tc.add, tc.remove)
+			if keys(got) != tc.want || changed != tc.changed {
+				t.Errorf("got %q changed %v, want %q %v", keys(got), changed, tc.want, tc.changed)
+			}
+		})
+	}
+}
+
+func TestZoneKey(t *testing.T) {
+	cases := []struct {
+		labels map[string]string
+		want   string
+	}{
+		{nil, ""},
+		{map[string]string{LabelZone: "a"}, ":\x00:a"},
+		{map[string]string{LabelZone: "a", LabelRegion: "r"}, "r:\x00:a"},
+		{map[string]string{labelZoneBeta: "b", labelRegionBeta: "q"}, "q:\x00:b"},
+	}
+	for _, tc := range cases {
+		if got := zoneKey(&api.Node{ObjectMeta: api.ObjectMeta{Labels: tc.labels}}); got != tc.want {
+			t.Errorf("zoneKey(%v) = %q, want %q", tc.labels, got, tc.want)
+		}
+	}
+}

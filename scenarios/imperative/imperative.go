@@ -1,0 +1,233 @@
+package imperative
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/apierr"
+	"github.com/clustersim/clustersim/sim/client"
+)
+
+// Defaults of Options.
+const (
+	// DefaultRetries is how many times a timed-out command is sent again.
+	DefaultRetries = 3
+	// DefaultBackoff is the wait before the first retry.
+	DefaultBackoff = time.Second
+	// DefaultFactor multiplies the wait before each further retry.
+	DefaultFactor = 2.0
+	// DefaultMaxBackoff caps the wait between retries.
+	DefaultMaxBackoff = 30 * time.Second
+)
+
+// Options are the retry policy of a command-style client. The zero value
+// is DefaultRetries retries on timeout, 1s, 2s, 4s... apart (at most 30s),
+// and blind read-modify-writes.
+type Options struct {
+	// Retries is how many times a command that timed out is sent again
+	// (default 3); a negative value never retries. A retry runs the whole
+	// command again, as a person or a script re-running it would.
+	Retries int
+	// Backoff is the wait before the first retry (default 1s).
+	Backoff time.Duration
+	// Factor multiplies the wait before each further retry (default 2; 1
+	// keeps it constant).
+	Factor float64
+	// MaxBackoff caps the wait between retries (default 30s).
+	MaxBackoff time.Duration
+	// UseResourceVersion makes ScaleUp's write carry the resourceVersion
+	// it read, so that a change made in between fails it with a Conflict
+	// (then retried, reading again, like a timeout); false writes blindly
+	// and the last write wins (default false).
+	UseResourceVersion bool
+}
+
+func (o Options) withDefaults() Options {
+	switch {
+	case o.Retries == 0:
+		o.Retries = DefaultRetries
+	case o.Retries < 0:
+		o.Retries = 0
+	}
+	if o.Backoff <= 0 {
+		o.Backoff = DefaultBackoff
+	}
+	if o.Factor < 1 {
+		o.Factor = DefaultFactor
+	}
+	if o.MaxBackoff <= 0 {
+		o.MaxBackoff = DefaultMaxBackoff
+	}
+	return o
+}
+
+// The commands, as Result.Command names them.
+const (
+	CommandCreateReplica = "create-replica"
+	CommandDeleteReplica = "delete-replica"
+	CommandScaleUp       = "scale-up"
+)
+
+// Errors a command fails with before or instead of an API error.
+var (
+	// ErrNoReplica: DeleteReplica found no pod to delete.
+	ErrNoReplica = errors.New("no replica to delete")
+	// ErrNotScalable: ScaleUp of a kind without spec.replicas.
+	ErrNotScalable = errors.New("kind has no spec.replicas")
+)
+
+// Result is what one command did.
+type Result struct {
+	// Command is CommandCreateReplica, CommandDeleteReplica or
+	// CommandScaleUp.
+	Command string
+	// Target names the object the last attempt acted on ("default/web-x7k2p",
+	// or the scaled object).
+	Target string
+	// Attempts counts the requests sent (the first and every retry).
+	Attempts int
+	// Timeouts and Conflicts count the attempts that ended so.
+	Timeouts  int
+	Conflicts int
+	// Replicas is the value ScaleUp's last attempt wrote.
+	Replicas int32
+	// Err is the last attempt's error, nil when it succeeded. A command
+	// that failed may still have acted.
+	Err error
+	// Start and End are the virtual times the command began and ended.
+	Start, End time.Time
+}
+
+// Commands sends commands as one user. It is not safe for use by two
+// processes at once (it keeps a log).
+type Commands struct {
+	c       client.Client
+	clock   client.Clock
+	opts    Options
+	results []Result
+}
+
+// New returns a command-style client acting through c, waiting on clock
+// between retries.
+func New(c client.Client, clock client.Clock, opts Options) *Commands {
+	return &Commands{c: c, clock: clock, opts: opts.withDefaults()}
+}
+
+// Options returns the options in effect, defaults filled in.
+func (c *Commands) Options() Options { return c.opts }
+
+// Results returns every command's result, in the order they ran.
+func (c *Commands) Results() []Result { return slices.Clone(c.results) }
+
+// run runs attempt until it succeeds, fails with an error that is not
+// retried, or has been retried Retries times; it records the result.
+func (c *Commands) run(command string, attempt func(r *Result) error) (Result, error) {
+	r := Result{Command: command, Start: c.clock.Now()}
+	wait := c.opts.Backoff
+	for {
+		r.Attempts++
+		err := attempt(&r)
+		r.Err = err
+		retry := false
+		switch {
+		case err == nil:
+		case errors.Is(err, apierr.ErrTimeout):
+			r.Timeouts++
+			retry = true
+		case errors.Is(err, apierr.ErrConflict):
+			r.Conflicts++
+			retry = c.opts.UseResourceVersion
+		}
+		if !retry || r.Attempts > c.opts.Retries {
+			break
+		}
+		c.clock.Sleep(wait)
+		wait = min(time.Duration(float64(wait)*c.opts.Factor), c.opts.MaxBackoff)
+	}
+	r.End = c.clock.Now()
+	c.results = append(c.results, r)
+	return r, r.Err
+}
+
+// CreateReplica is "create one more replica": it creates a Pod named
+// generateName plus five random characters from template (its labels,
+// annotations and spec), owned by no controller. A retry creates another
+// pod: the server names each create anew.
+func (c *Commands) CreateReplica(ctx context.Context, namespace, generateName string, template api.PodTemplateSpec) (Result, error) {
+	return c.run(CommandCreateReplica, func(r *Result) error {
+		tmpl := template.DeepCopy()
+		pod := &api.Pod{
+			TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Pod"},
+			ObjectMeta: api.ObjectMeta{GenerateName: generateName, Namespace: namespace,
+				Labels: tmpl.Labels, Annotations: tmpl.Annotations},
+			Spec: tmpl.Spec,
+		}
+		o, err := c.c.Create(ctx, pod)
+		if err != nil {
+			return err
+		}
+		r.Target = o.GetObjectMeta().Key().String()
+		return nil
+	})
+}
+
+// DeleteReplica is "delete one replica": it lists the pods of namespace
+// that selector matches and deletes the first one (by name) that is not
+// already being deleted. A retry lists again and may delete another.
+func (c *Commands) DeleteReplica(ctx context.Context, namespace string, selector map[string]string) (Result, error) {
+	return c.run(CommandDeleteReplica, func(r *Result) error {
+		pods, err := client.ListAs[*api.Pod](ctx, c.c, client.InNamespace(namespace), client.MatchingLabels(selector))
+		if err != nil {
+			return err
+		}
+		for _, p := range pods {
+			if p.DeletionTimestamp != nil {
+				continue
+			}
+			r.Target = p.Key().String()
+			return c.c.Delete(ctx, api.KindPod, p.Key())
+		}
+		return fmt.Errorf("%w matching %v in namespace %s", ErrNoReplica, selector, namespace)
+	})
+}
+
+// ScaleUp is "scale up by one": it reads the Deployment or ReplicaSet's
+// spec.replicas (1 when unset) and writes it plus one, with or without
+// the resourceVersion it read (Options.UseResourceVersion). A retry reads
+// again: if the timed-out write happened, it adds one more.
+func (c *Commands) ScaleUp(ctx context.Context, kind api.Kind, key api.Key) (Result, error) {
+	return c.run(CommandScaleUp, func(r *Result) error {
+		r.Target = key.String()
+		o, err := c.c.Get(ctx, kind, key)
+		if err != nil {
+			return err
+		}
+		var replicas **int32
+		switch obj := o.(type) {
+		case *api.Deployment:
+			replicas = &obj.Spec.Replicas
+		case *api.ReplicaSet:
+			replicas = &obj.Spec.Replicas
+		default:
+			return fmt.Errorf("%w: %s", ErrNotScalable, kind)
+		}
+		n := int32(1)
+		if *replicas != nil {
+			n = **replicas
+		}
+		n++
+		*replicas = &n
+		if !c.opts.UseResourceVersion {
+			o.GetObjectMeta().ResourceVersion = ""
+		}
+		if _, err := c.c.Update(ctx, o); err != nil {
+			return err
+		}
+		r.Replicas = n
+		return nil
+	})
+}

@@ -1,0 +1,312 @@
+package store
+
+import (
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/kernel"
+)
+
+func TestCanonicalKeys(t *testing.T) {
+	dep := reflect.TypeFor[*api.Deployment]()
+	c := `k:{"name":"nginx"}`
+	tpl := []string{"f:spec", "f:template", "f:spec", "f:containers", c}
+	tests := []struct {
+		raw  string
+		want Path
+		elem Path
+		leaf bool
+	}{
+		{"spec.replicas", Path{"f:spec", "f:replicas"}, nil, true},
+		{"metadata.labels[app]", Path{"f:metadata", "f:labels", "f:app"}, nil, true},
+		{"metadata.annotations[kubectl.kubernetes.io/last-applied-configuration]",
+			Path{"f:metadata", "f:annotations", "f:kubectl.kubernetes.io/last-applied-configuration"}, nil, true},
+		{"spec.template.spec.containers[nginx].image", append(slices.Clone(tpl), "f:image"), nil, true},
+		{"spec.template.spec.containers[nginx].name", append(slices.Clone(tpl), "f:name"), Path(tpl), true},
+		{"spec.template.spec.containers[nginx].resources.limits[cpu]", append(slices.Clone(tpl), "f:resources", "f:limits", "f:cpu"), nil, true},
+		// Atomic nodes: a label selector, a list of scalars, a list
+		// addressed by index.
+		{"spec.selector.matchLabels[app]", Path{"f:spec", "f:selector"}, nil, false},
+		{"spec.template.spec.containers[nginx].args[1]", append(slices.Clone(tpl), "f:args"), nil, false},
+		{"spec.template.spec.containers[nginx].ports[0].containerPort", append(slices.Clone(tpl), "f:ports"), nil, false},
+		{"spec.template.spec.containers[0].image", Path{"f:spec", "f:template", "f:spec", "f:containers"}, nil, false},
+		{"status.conditions[Available].status", Path{"f:status", "f:conditions", `k:{"type":"Available"}`, "f:status"}, nil, true},
+		{"spec.strategy.rollingUpdate.maxSurge", Path{"f:spec", "f:strategy", "f:rollingUpdate", "f:maxSurge"}, nil, true},
+		{"spec.nosuchfield", nil, nil, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.raw, func(t *testing.T) {
+			got, elem, leaf := canonicalKeys(dep, tc.raw)
+			if !slices.Equal(got, tc.want) || !slices.Equal(elem, tc.elem) || leaf != tc.leaf {
+				t.Errorf("got %q elem %q leaf %v, want %q elem %q leaf %v", got, elem, leaf, tc.want, tc.elem, tc.leaf)
+			}
+		})
+	}
+}
+
+func TestStrippedPathsAreNotOwned(t *testing.T) {
+	s := New(kernel.New(1))
+	fi := s.fieldsFor(&api.Deployment{})
+	for _, raw := range []string{"apiVersion", "kind", "metadata.name", "metadata.namespace", "metadata.uid", "metadata.resourceVersion",
+		"metadata.generation", "metadata.creationTimestamp", "metadata.deletionTimestamp"} {
+		if c := fi.canon(raw); c.n != 0 {
+			t.Errorf("%s is owned as %q", raw, fi.paths[c.ids[0]].keys)
+		}
+	}
+	if c := fi.canon("metadata.generateName"); c.n != 1 {
+		t.Errorf("metadata.generateName is not owned")
+	}
+}
+
+func TestPathString(t *testing.T) {
+	tests := []struct {
+		p    Path
+		want string
+	}{
+		{Path{"f:spec", "f:replicas"}, ".spec.replicas"},
+		{Path{"f:spec", "f:containers", `k:{"name":"sample-container"}`, "f:image"}, `.spec.containers[name="sample-container"].image`},
+		{Path{"f:metadata", "f:labels", "f:app"}, ".metadata.labels.app"},
+		{Path{"f:spec", "f:ports", `k:{"containerPort":80,"protocol":"TCP"}`}, `.spec.ports[containerPort=80,protocol="TCP"]`},
+		{Path{"f:spec", "f:args", "i:2"}, ".spec.args[2]"},
+		{Path{"f:metadata", "f:finalizers", `v:"orphan"`}, `.metadata.finalizers[="orphan"]`},
+	}
+	for _, tc := range tests {
+		if got := tc.p.String(); got != tc.want {
+			t.Errorf("%q: got %s, want %s", tc.p, got, tc.want)
+		}
+	}
+}
+
+func TestRenderFieldsV1(t *testing.T) {
+	c := `k:{"name":"nginx"}`
+	tests := []struct {
+		name  string
+		paths []Path
+		want  string
+	}{
+		{"one leaf", []Path{{"f:spec", "f:replicas"}}, `{"f:spec":{"f:replicas":{}}}`},
+		{"sorted fields, element node first as '.'", []Path{
+			{"f:spec", "f:template", "f:spec", "f:containers", c, "f:name"},
+			{"f:spec", "f:replicas"},
+			{"f:spec", "f:template", "f:spec", "f:containers", c},
+			{"f:spec", "f:template", "f:spec", "f:containers", c, "f:image"},
+			{"f:metadata", "f:labels", "f:app"},
+		}, `{"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{"f:replicas":{},"f:template":{"f:spec":{"f:containers":{"k:{\"name\":\"nginx\"}":{".":{},"f:image":{},"f:name":{}}}}}}}`},
+		{"fields before keys before indexes", []Path{{"f:x", "i:10"}, {"f:x", "i:9"}, {"f:x", `k:{"name":"a"}`}, {"f:x", "f:a"}},
+			`{"f:x":{"f:a":{},"k:{\"name\":\"a\"}":{},"i:9":{},"i:10":{}}}`},
+		{"duplicates collapse", []Path{{"f:a"}, {"f:a"}}, `{"f:a":{}}`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := string(renderPaths(tc.paths))
+			if got != tc.want {
+				t.Fatalf("got  %s\nwant %s", got, tc.want)
+			}
+			back, err := ParseFieldsV1(api.RawValue(got))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if again := string(renderPaths(back)); again != got {
+				t.Errorf("parse and render again: %s", again)
+			}
+		})
+	}
+	if _, err := ParseFieldsV1(api.RawValue(`{"f:a":1}`)); err == nil {
+		t.Error("a non-object member parsed")
+	}
+}
+
+// ownership is a test's view of managedFields: manager/operation[/sub]
+// -> paths in SMD form.
+func ownership(s *Store, o api.Object) map[string][]string {
+	out := map[string][]string{}
+	for _, m := range s.ManagedFields(o) {
+		id := m.Manager + "/" + m.Operation
+		if m.Subresource != "" {
+			id += "/" + m.Subresource
+		}
+		for _, p := range m.Fields {
+			out[id] = append(out[id], p.String())
+		}
+	}
+	return out
+}
+
+func deploymentFor(replicas int32, image string, labels map[string]string) *api.Deployment {
+	sel := map[string]string{"app": "web"}
+	return &api.Deployment{
+		TypeMeta:   api.TypeMeta{APIVersion: "apps/v1", Kind: "Deployment"},
+		ObjectMeta: api.ObjectMeta{Name: "web", Namespace: "default", Labels: labels},
+		Spec: api.DeploymentSpec{
+			Replicas: &replicas,
+			Selector: &api.LabelSelector{MatchLabels: sel},
+			Template: api.PodTemplateSpec{ObjectMeta: api.ObjectMeta{Labels: sel},
+				Spec: api.PodSpec{Containers: []api.Container{{Name: "nginx", Image: image}}}},
+		},
+	}
+}
+
+func TestUpdateOwnership(t *testing.T) {
+	type write struct {
+		manager string
+		sub     string
+		edit    func(d *api.Deployment)
+	}
+	tests := []struct {
+		name   string
+		writes []write
+		want   map[string][]string
+	}{{
+		name: "create owns every field it set",
+		want: map[string][]string{"creator/Update": {".metadata.labels.team", ".spec.replicas", ".spec.selector",
+			".spec.template.metadata.labels.app", `.spec.template.spec.containers[name="nginx"]`,
+			`.spec.template.spec.containers[name="nginx"].image`, `.spec.template.spec.containers[name="nginx"].name`}},
+	}, {
+		name:   "an update takes the fields it changed from their owners",
+		writes: []write{{manager: "hpa", edit: func(d *api.Deployment) { *d.Spec.Replicas = 7 }}},
+		want: map[string][]string{
+			"creator/Update": {".metadata.labels.team", ".spec.selector", ".spec.template.metadata.labels.app",
+				`.spec.template.spec.containers[name="nginx"]`, `.spec.template.spec.containers[name="nginx"].image`, `.spec.template.spec.containers[name="nginx"].name`},
+			"hpa/Update": {".spec.replicas"}},
+	}, {
+		name: "a removed field leaves every set; an emptied set leaves the list",
+		writes: []write{
+			{manager: "hpa", edit: func(d *api.Deployment) { *d.Spec.Replicas = 7 }},
+			{manager: "janitor", edit: func(d *api.Deployment) { d.Spec.Replicas = nil }},
+			{manager: "janitor", edit: func(d *api.Deployment) { d.Labels = nil }},
+		},
+		want: map[string][]string{
+			"creator/Update": {".spec.selector", ".spec.template.metadata.labels.app",
+				`.spec.template.spec.containers[name="nginx"]`, `.spec.template.spec.containers[name="nginx"].image`, `.spec.template.spec.containers[name="nginx"].name`}},
+	}, {
+		name: "a status write is its own entry and takes nothing from spec owners",
+		writes: []write{{manager: "deployment-controller", sub: "status", edit: func(d *api.Deployment) {
+			d.Status.Replicas = 3
+			d.Status.Conditions = []api.DeploymentCondition{{Type: "Available", Status: "True"}}
+		}}},
+		want: map[string][]string{
+			"creator/Update": {".metadata.labels.team", ".spec.replicas", ".spec.selector", ".spec.template.metadata.labels.app",
+				`.spec.template.spec.containers[name="nginx"]`, `.spec.template.spec.containers[name="nginx"].image`, `.spec.template.spec.containers[name="nginx"].name`},
+			"deployment-controller/Update/status": {`.status.conditions[type="Available"]`, `.status.conditions[type="Available"].status`,
+				`.status.conditions[type="Available"].type`, ".status.replicas"}},
+	}, {
+		name: "a new container is owned with its element by whoever added it",
+		writes: []write{{manager: "injector", edit: func(d *api.Deployment) {
+			d.Spec.Template.Spec.Containers = append(d.Spec.Template.Spec.Containers, api.Container{Name: "proxy", Image: "envoy", Args: []string{"-a", "-b"}})
+		}}, {manager: "tuner", edit: func(d *api.Deployment) {
+			d.Spec.Template.Spec.Containers[1].Args = []string{"-a"} // a shorter atomic list is a change, not a removal
+		}}},
+		want: map[string][]string{
+			"creator/Update": {".metadata.labels.team", ".spec.replicas", ".spec.selector", ".spec.template.metadata.labels.app",
+				`.spec.template.spec.containers[name="nginx"]`, `.spec.template.spec.containers[name="nginx"].image`, `.spec.template.spec.containers[name="nginx"].name`},
+			"injector/Update": {`.spec.template.spec.containers[name="proxy"]`, `.spec.template.spec.containers[name="proxy"].image`,
+				`.spec.template.spec.containers[name="proxy"].name`},
+			"tuner/Update": {`.spec.template.spec.containers[name="proxy"].args`}},
+	}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := New(kernel.New(1))
+			o, err := s.Create(Op{Actor: "creator"}, deploymentFor(3, "nginx:1", map[string]string{"team": "a"}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tc.writes {
+				d := o.DeepCopyObject().(*api.Deployment)
+				w.edit(d)
+				if o, err = s.Update(Op{Actor: "someone", FieldManager: w.manager}, d, w.sub); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got := ownership(s, o)
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("ownership\n got %v\nwant %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestManagedFieldsTimesAndOrder(t *testing.T) {
+	k := kernel.New(1)
+	s := New(k)
+	o, err := s.Create(Op{Actor: "zed"}, deploymentFor(1, "a", nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	step := func(d time.Duration, manager string, edit func(*api.Deployment)) {
+		t.Helper()
+		k.RunFor(d)
+		c := o.DeepCopyObject().(*api.Deployment)
+		edit(c)
+		if o, err = s.Update(Op{Actor: manager}, c, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	step(1500*time.Millisecond, "alpha", func(d *api.Deployment) { *d.Spec.Replicas = 2 })
+	step(time.Second, "zed", func(d *api.Deployment) { d.Spec.Template.Spec.Containers[0].Image = "b" })
+	mf := o.GetObjectMeta().ManagedFields
+	var got []string
+	for _, e := range mf {
+		got = append(got, e.Manager+"@"+e.Time.Format("05"))
+	}
+	// By time (seconds), then manager: alpha wrote at 1s, zed last at 2s.
+	if want := []string{"alpha@01", "zed@02"}; !slices.Equal(got, want) {
+		t.Errorf("entries %v, want %v", got, want)
+	}
+	// A no-op update keeps the object, its managedFields included.
+	before := o
+	if o, err = s.Update(Op{Actor: "alpha"}, o.DeepCopyObject(), ""); err != nil || o != before {
+		t.Errorf("a no-op update wrote (err %v)", err)
+	}
+	for _, e := range mf {
+		if e.FieldsType != FieldsTypeV1 || e.APIVersion != "apps/v1" || e.Operation != OperationUpdate {
+			t.Errorf("entry %+v", e)
+		}
+	}
+}
+
+// TestManagedFieldsShareSets: objects with the same owners share one
+// rendered FieldsV1 value.
+func TestManagedFieldsShareSets(t *testing.T) {
+	s := New(kernel.New(1))
+	var raws []*api.RawValue
+	for _, n := range []string{"a", "b"} {
+		o, err := s.Create(Op{Actor: "rs"}, pod(n, "", map[string]string{"app": "web"}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		raws = append(raws, o.GetObjectMeta().ManagedFields[0].FieldsV1)
+	}
+	if raws[0] != raws[1] {
+		t.Error("two pods with the same fields got two FieldsV1 values")
+	}
+	if !strings.Contains(string(*raws[0]), `"k:{\"name\":\"c\"}"`) {
+		t.Errorf("fieldsV1 %s", *raws[0])
+	}
+}
+
+// BenchmarkManagedUpdate is a controller rewriting the status fields it
+// owns, the common write; it reports the cost per write with field
+// ownership.
+func BenchmarkManagedUpdate(b *testing.B) {
+	k := kernel.New(1)
+	s := New(k)
+	o, err := s.Create(Op{Actor: "rs"}, pod("p", "n1", map[string]string{"app": "web"}))
+	if err != nil {
+		b.Fatal(err)
+	}
+	i := 0
+	for b.Loop() {
+		p := o.DeepCopyObject().(*api.Pod)
+		i++
+		p.Status.Phase = api.PodRunning
+		p.Status.Message = string(rune('a' + i%26))
+		if o, err = s.Update(Op{Actor: "kubelet"}, p, "status"); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/write")
+}
