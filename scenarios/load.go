@@ -12,13 +12,16 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/clustersim/clustersim/controllers/gitops"
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/apierr"
 	"github.com/clustersim/clustersim/sim/apiserver"
 	"github.com/clustersim/clustersim/sim/manifest"
+	"github.com/clustersim/clustersim/sim/metrics"
 	"github.com/clustersim/clustersim/sim/netsim"
 )
 
@@ -30,7 +33,8 @@ type Error = manifest.Error
 
 // Controllers are the names spec.controllers accepts, in the order they
 // are started.
-var Controllers = []string{"resourcequota", "garbage-collector", "replicaset", "deployment", "scheduler"}
+var Controllers = []string{"resourcequota", "garbage-collector", "replicaset", "deployment", "scheduler",
+	"node-lifecycle", "endpoints", "horizontal-pod-autoscaler"}
 
 // DefaultNamespace is where objects without a namespace go.
 const DefaultNamespace = "default"
@@ -112,7 +116,7 @@ func (l *loader) validate(s *Scenario) error {
 	if s.Spec.Duration.Duration <= 0 {
 		return l.errorf("spec.duration", "required, and must be positive")
 	}
-	w := &world{nodes: map[string]bool{}, groups: map[string]bool{}, objects: map[objKey]bool{}, partitions: map[string]bool{}, controllers: map[string]bool{}}
+	w := &world{nodes: map[string]bool{}, groups: map[string]bool{}, objects: map[objKey]bool{}, partitions: map[string]bool{}, controllers: map[string]bool{}, apps: map[string]bool{}}
 	if err := l.cluster(s, w); err != nil {
 		return err
 	}
@@ -134,6 +138,15 @@ func (l *loader) validate(s *Scenario) error {
 			w.add(o)
 		}
 		s.Objects = append(s.Objects, objs...)
+	}
+	if err := l.gitops(s, w); err != nil {
+		return err
+	}
+	if err := l.iac(s, w); err != nil {
+		return err
+	}
+	if err := l.load(s, w); err != nil {
+		return err
 	}
 	order := make([]int, len(s.Spec.Timeline))
 	for i := range order {
@@ -159,7 +172,7 @@ func (l *loader) validate(s *Scenario) error {
 // node groups, objects, partitions and controllers, so that a reference to
 // something that does not exist (yet) is caught.
 type world struct {
-	nodes, groups, partitions, controllers map[string]bool
+	nodes, groups, partitions, controllers, apps map[string]bool
 	objects                                map[objKey]bool
 	groupSize                              map[string]int
 }
@@ -502,6 +515,44 @@ func (l *loader) step(s *Scenario, i int, w *world) error {
 		for _, o := range st.Apply.Parsed {
 			w.add(o)
 		}
+	case st.ServerSideApply != nil:
+		ssa := st.ServerSideApply
+		if (ssa.File == "") == (len(ssa.Objects) == 0) {
+			return l.errorf(a, "give either file or objects")
+		}
+		if ssa.File != "" {
+			objs, err := l.file2objects(a+".file", ssa.File)
+			if err != nil {
+				return err
+			}
+			ssa.Parsed = objs
+		}
+		for j, n := range ssa.Objects {
+			objs, err := l.objects(fmt.Sprintf("%s.objects[%d]", a, j), n)
+			if err != nil {
+				return err
+			}
+			ssa.Parsed = append(ssa.Parsed, objs...)
+		}
+		for _, o := range ssa.Parsed {
+			w.add(o)
+		}
+	case st.Command != nil:
+		if err := l.command(a, st.Command, w); err != nil {
+			return err
+		}
+	case st.StopKubelet != "":
+		if !w.nodes[st.StopKubelet] {
+			return l.errorf(a, "no node %q", st.StopKubelet)
+		}
+	case st.AppStatus != "":
+		if !w.apps[st.AppStatus] {
+			return l.errorf(a, "no application %q in spec.gitops", st.AppStatus)
+		}
+	case st.IaCState:
+		if s.Spec.IaC == nil {
+			return l.errorf(a, "no spec.iac in this scenario")
+		}
 	case st.Delete != nil:
 		if err := l.ref(a, st.Delete.ObjectRef, w); err != nil {
 			return err
@@ -823,4 +874,217 @@ var kindAliases = map[string]api.Kind{
 func ResolveKind(name string) (api.Kind, bool) {
 	k, ok := kindAliases[strings.ToLower(name)]
 	return k, ok
+}
+
+// gitops checks spec.gitops: applications, their commits and options.
+func (l *loader) gitops(s *Scenario, w *world) error {
+	g := s.Spec.GitOps
+	if g == nil {
+		return nil
+	}
+	for _, d := range []struct {
+		name string
+		v    *api.Duration
+	}{{"resync", g.Resync}, {"jitter", g.Jitter}} {
+		if d.v != nil && d.v.Duration < 0 {
+			return l.errorf("spec.gitops."+d.name, "must not be negative")
+		}
+	}
+	if len(g.Applications) == 0 {
+		return l.errorf("spec.gitops.applications", "name at least one application")
+	}
+	for i := range g.Applications {
+		app := &g.Applications[i]
+		f := fmt.Sprintf("spec.gitops.applications[%d]", i)
+		if !dnsLabel.MatchString(app.Name) {
+			return l.errorf(f+".name", "%q is not a lowercase DNS label", app.Name)
+		}
+		if w.apps[app.Name] {
+			return l.errorf(f+".name", "application %q is declared twice", app.Name)
+		}
+		w.apps[app.Name] = true
+		if _, err := gitops.ParseSyncOptions(app.SyncOptions); err != nil {
+			return l.errorf(f+".syncOptions", "%v", err)
+		}
+		for j, d := range app.IgnoreDifferences {
+			if len(d.JSONPointers) == 0 {
+				return l.errorf(fmt.Sprintf("%s.ignoreDifferences[%d].jsonPointers", f, j), "name at least one JSON pointer")
+			}
+			for k, p := range d.JSONPointers {
+				if !strings.HasPrefix(p, "/") {
+					return l.errorf(fmt.Sprintf("%s.ignoreDifferences[%d].jsonPointers[%d]", f, j, k), "%q is not a JSON pointer (it starts with /)", p)
+				}
+			}
+		}
+		if len(app.Commits) == 0 {
+			return l.errorf(f+".commits", "name at least one commit")
+		}
+		prev := time.Duration(-1)
+		for j := range app.Commits {
+			c := &app.Commits[j]
+			cf := fmt.Sprintf("%s.commits[%d]", f, j)
+			if c.At.Duration < 0 || c.At.Duration > s.Spec.Duration.Duration {
+				return l.errorf(cf+".at", "%v is outside the run (0 to %v)", c.At.Duration, s.Spec.Duration.Duration)
+			}
+			if c.At.Duration <= prev {
+				return l.errorf(cf+".at", "commits must be in time order")
+			}
+			prev = c.At.Duration
+			if (c.File == "") == (len(c.Objects) == 0) {
+				return l.errorf(cf, "give either file or objects")
+			}
+			if c.File != "" {
+				objs, err := l.file2objects(cf+".file", c.File)
+				if err != nil {
+					return err
+				}
+				c.Parsed = objs
+			}
+			for k, n := range c.Objects {
+				objs, err := l.objects(fmt.Sprintf("%s.objects[%d]", cf, k), n)
+				if err != nil {
+					return err
+				}
+				c.Parsed = append(c.Parsed, objs...)
+			}
+			for _, o := range c.Parsed {
+				w.add(o)
+			}
+		}
+	}
+	return nil
+}
+
+// iac checks spec.iac.
+func (l *loader) iac(s *Scenario, w *world) error {
+	c := s.Spec.IaC
+	if c == nil {
+		return nil
+	}
+	if (len(c.Runs) == 0) == (c.Every == nil) {
+		return l.errorf("spec.iac", "give either runs or every")
+	}
+	if c.Every != nil && c.Every.Duration <= 0 {
+		return l.errorf("spec.iac.every", "must be positive")
+	}
+	for i, r := range c.Runs {
+		if r.Duration < 0 || r.Duration > s.Spec.Duration.Duration {
+			return l.errorf(fmt.Sprintf("spec.iac.runs[%d]", i), "%v is outside the run (0 to %v)", r.Duration, s.Spec.Duration.Duration)
+		}
+	}
+	if len(c.Objects) == 0 {
+		return l.errorf("spec.iac.objects", "declare at least one object")
+	}
+	for i, n := range c.Objects {
+		objs, err := l.objects(fmt.Sprintf("spec.iac.objects[%d]", i), n)
+		if err != nil {
+			return err
+		}
+		c.Parsed = append(c.Parsed, objs...)
+	}
+	for _, o := range c.Parsed {
+		w.add(o)
+	}
+	return nil
+}
+
+// load checks spec.load and reads CSV curves.
+func (l *loader) load(s *Scenario, w *world) error {
+	for i := range s.Spec.Load {
+		m := &s.Spec.Load[i]
+		f := fmt.Sprintf("spec.load[%d]", i)
+		if err := l.deployment(f+".deployment", m.Deployment, w); err != nil {
+			return err
+		}
+		if m.CPUPerRequest.Cmp(api.Quantity{}) <= 0 {
+			return l.errorf(f+".cpuPerRequest", "required, and must be positive")
+		}
+		if m.BaseCPU != nil && m.BaseCPU.Cmp(api.Quantity{}) < 0 {
+			return l.errorf(f+".baseCPU", "must not be negative")
+		}
+		r := &m.RPS
+		set := 0
+		for _, b := range []bool{r.Constant != nil, len(r.Steps) > 0, len(r.Ramp) > 0, r.CSV != ""} {
+			if b {
+				set++
+			}
+		}
+		if set != 1 {
+			return l.errorf(f+".rps", "give exactly one of constant, steps, ramp or csv")
+		}
+		if r.Constant != nil && *r.Constant < 0 {
+			return l.errorf(f+".rps.constant", "must not be negative")
+		}
+		for _, pts := range []struct {
+			name string
+			p    []LoadPoint
+		}{{"steps", r.Steps}, {"ramp", r.Ramp}} {
+			for j, p := range pts.p {
+				pf := fmt.Sprintf("%s.rps.%s[%d]", f, pts.name, j)
+				if p.RPS < 0 {
+					return l.errorf(pf+".rps", "must not be negative")
+				}
+				if j > 0 && p.At.Duration <= pts.p[j-1].At.Duration {
+					return l.errorf(pf+".at", "points must be in time order")
+				}
+			}
+		}
+		if r.CSV != "" {
+			data, err := fs.ReadFile(l.fsys, path.Join(filepath.ToSlash(l.dir), filepath.ToSlash(r.CSV)))
+			if err != nil {
+				return l.errorf(f+".rps.csv", "cannot read %s: %v", r.CSV, unwrapPathError(err))
+			}
+			points, err := metrics.ParseCSV(strings.NewReader(string(data)))
+			if err != nil {
+				return l.errorf(f+".rps.csv", "%s: %v", r.CSV, err)
+			}
+			for _, p := range points {
+				r.Points = append(r.Points, LoadPoint{At: api.Duration{Duration: p.At}, RPS: p.RPS})
+			}
+		}
+	}
+	return nil
+}
+
+// command checks an imperative command step.
+func (l *loader) command(a string, c *Command, w *world) error {
+	set := 0
+	for _, b := range []bool{c.CreatePod != nil, c.DeletePod != "", c.ScaleUp != nil} {
+		if b {
+			set++
+		}
+	}
+	if set != 1 {
+		return l.errorf(a, "give exactly one of createPod, deletePod or scaleUp")
+	}
+	if c.Retries != nil && *c.Retries < 0 {
+		return l.errorf(a+".retries", "must not be negative")
+	}
+	switch {
+	case c.CreatePod != nil:
+		k, err := l.kind(a+".createPod.kind", c.CreatePod.Kind)
+		if err != nil {
+			return err
+		}
+		if k != api.KindDeployment && k != api.KindReplicaSet {
+			return l.errorf(a+".createPod.kind", "pods are made from a Deployment's or ReplicaSet's template")
+		}
+		if k == api.KindDeployment {
+			return l.ref(a+".createPod", *c.CreatePod, w)
+		}
+	case c.DeletePod != "":
+		if _, err := api.ParseSelector(c.DeletePod); err != nil {
+			return l.errorf(a+".deletePod", "%v", err)
+		}
+	case c.ScaleUp != nil:
+		k, err := l.kind(a+".scaleUp.kind", c.ScaleUp.Kind)
+		if err != nil {
+			return err
+		}
+		if k != api.KindDeployment && k != api.KindReplicaSet {
+			return l.errorf(a+".scaleUp.kind", "only Deployments and ReplicaSets scale")
+		}
+		return l.ref(a+".scaleUp", *c.ScaleUp, w)
+	}
+	return nil
 }

@@ -76,6 +76,112 @@ type Spec struct {
 	Timeline []Step `json:"timeline,omitempty"`
 	// Expect are the run's pass/fail checks.
 	Expect []Expectation `json:"expect,omitempty"`
+	// Load drives simulated traffic into Deployments; the metrics source
+	// the HorizontalPodAutoscaler reads turns it into per-pod CPU usage.
+	Load []LoadModel `json:"load,omitempty"`
+	// GitOps runs a GitOps syncer (in the manner of Argo CD) over a
+	// simulated Git repository whose commits the scenario schedules.
+	GitOps *GitOps `json:"gitops,omitempty"`
+	// IaC runs a point-in-time infrastructure-as-code tool (in the manner
+	// of a state-file tool) at scheduled times.
+	IaC *IaC `json:"iac,omitempty"`
+}
+
+// LoadModel is the traffic one Deployment receives. Each ready pod of it
+// uses baseCPU plus rps × cpuPerRequest / (ready pods), so adding pods
+// lowers each one's usage.
+type LoadModel struct {
+	// Deployment is the target, "[namespace/]name".
+	Deployment string `json:"deployment"`
+	// CPUPerRequest is the CPU one request per second costs (e.g. 1m).
+	CPUPerRequest api.Quantity `json:"cpuPerRequest"`
+	// BaseCPU is each pod's usage with no traffic (default 0).
+	BaseCPU *api.Quantity `json:"baseCPU,omitempty"`
+	// RPS is the requests per second over time: exactly one of constant,
+	// steps (the rate jumps at each point), ramp (linear between points)
+	// or csv (a file of "seconds,rps" lines, relative to the scenario).
+	RPS RPS `json:"rps"`
+}
+
+// RPS is a load curve.
+type RPS struct {
+	Constant *float64    `json:"constant,omitempty"`
+	Steps    []LoadPoint `json:"steps,omitempty"`
+	Ramp     []LoadPoint `json:"ramp,omitempty"`
+	CSV      string      `json:"csv,omitempty"`
+	// Points holds the CSV's points, filled in by the loader.
+	Points []LoadPoint `json:"-"`
+}
+
+// LoadPoint is a rate from a time on.
+type LoadPoint struct {
+	At  api.Duration `json:"at"`
+	RPS float64      `json:"rps"`
+}
+
+// GitOps configures the GitOps syncer and its repository.
+type GitOps struct {
+	// Resync is the polling interval (default 120s); Jitter adds up to
+	// this much at random (default 60s).
+	Resync *api.Duration `json:"resync,omitempty"`
+	Jitter *api.Duration `json:"jitter,omitempty"`
+	// Applications are the synced applications.
+	Applications []Application `json:"applications"`
+}
+
+// Application is one synced application: a history of commits and how
+// they are synced.
+type Application struct {
+	Name string `json:"name"`
+	// Namespace is the destination namespace (default "default").
+	Namespace string `json:"namespace,omitempty"`
+	// Automated syncs on its own (absent: manual sync only).
+	Automated *Automated `json:"automated,omitempty"`
+	// IgnoreDifferences are fields the diff ignores, by JSON pointer.
+	IgnoreDifferences []IgnoreDifference `json:"ignoreDifferences,omitempty"`
+	// SyncOptions, as Argo CD spells them: RespectIgnoreDifferences=true.
+	SyncOptions []string `json:"syncOptions,omitempty"`
+	// Commits are the repository's history: at a time, the manifests.
+	Commits []GitCommit `json:"commits"`
+}
+
+// Automated is Argo CD's automated sync policy.
+type Automated struct {
+	Prune    bool `json:"prune,omitempty"`
+	SelfHeal bool `json:"selfHeal,omitempty"`
+}
+
+// IgnoreDifference ignores fields of matching objects.
+type IgnoreDifference struct {
+	Group        string   `json:"group,omitempty"`
+	Kind         string   `json:"kind"`
+	Name         string   `json:"name,omitempty"`
+	Namespace    string   `json:"namespace,omitempty"`
+	JSONPointers []string `json:"jsonPointers"`
+}
+
+// GitCommit is one commit: the manifests the repository holds from At on.
+type GitCommit struct {
+	At      api.Duration `json:"at"`
+	File    string       `json:"file,omitempty"`
+	Objects []*yaml.Node `json:"objects,omitempty"`
+	// Parsed holds the decoded objects.
+	Parsed []api.Object `json:"-"`
+}
+
+// IaC configures the point-in-time tool.
+type IaC struct {
+	// Runs lists the times the tool runs (plan and apply); Every runs it
+	// periodically instead.
+	Runs  []api.Duration `json:"runs,omitempty"`
+	Every *api.Duration  `json:"every,omitempty"`
+	// Refresh makes each run compare with the live objects first; without
+	// it a run compares the declaration with its own state file only.
+	Refresh bool `json:"refresh,omitempty"`
+	// Objects (inline manifests or {file: path}) are the declaration.
+	Objects []*yaml.Node `json:"objects"`
+	// Parsed holds the decoded declaration.
+	Parsed []api.Object `json:"-"`
 }
 
 // Cluster is the simulated nodes.
@@ -86,6 +192,10 @@ type Cluster struct {
 	// its lease before it is marked Unknown (the node lifecycle
 	// controller's --node-monitor-grace-period; default 40s).
 	NodeMonitorGracePeriod *api.Duration `json:"nodeMonitorGracePeriod,omitempty"`
+	// DefaultTolerationSeconds is how long pods tolerate an unreachable or
+	// not-ready node before eviction (the DefaultTolerationSeconds
+	// admission plugin; default 300).
+	DefaultTolerationSeconds *int64 `json:"defaultTolerationSeconds,omitempty"`
 }
 
 // NodeGroup is Count nodes named <name>-1 ... <name>-<count>.

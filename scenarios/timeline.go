@@ -60,6 +60,16 @@ type Step struct {
 	RolloutPause   string       `json:"rolloutPause,omitempty"`
 	RolloutResume  string       `json:"rolloutResume,omitempty"`
 
+	// ServerSideApply applies manifests with `kubectl apply --server-side`
+	// as a field manager (default "kubectl"), optionally forcing conflicts.
+	ServerSideApply *ServerSideApply `json:"serverSideApply,omitempty"`
+	// Command sends an imperative command with retries on timeout: the
+	// counterpart of a declaration.
+	Command *Command `json:"command,omitempty"`
+	// StopKubelet makes a node's kubelet hang (no lease renewals, no
+	// status, no pod work) while the machine stays on the network.
+	StopKubelet string `json:"stopKubelet,omitempty"`
+
 	// Get prints objects like `kubectl get`.
 	Get *Get `json:"get,omitempty"`
 	// Describe prints an object like `kubectl describe`.
@@ -69,6 +79,36 @@ type Step struct {
 	RolloutStatus string `json:"rolloutStatus,omitempty"`
 	// Events prints events like `kubectl get events`.
 	Events *Events `json:"events,omitempty"`
+	// AppStatus prints a GitOps application's sync status and history.
+	AppStatus string `json:"appStatus,omitempty"`
+	// IaCState prints the IaC tool's runs and state so far.
+	IaCState bool `json:"iacState,omitempty"`
+}
+
+// ServerSideApply names manifests (a file or inline objects) to apply
+// server-side.
+type ServerSideApply struct {
+	File         string       `json:"file,omitempty"`
+	Objects      []*yaml.Node `json:"objects,omitempty"`
+	FieldManager string       `json:"fieldManager,omitempty"`
+	Force        bool         `json:"force,omitempty"`
+	// Parsed holds the decoded objects.
+	Parsed []api.Object `json:"-"`
+}
+
+// Command is one imperative command, retried on timeout (Retries, default
+// 3). Exactly one of the commands is set.
+type Command struct {
+	// CreatePod creates a pod from a Deployment's or ReplicaSet's template
+	// ("create one more replica"), named by generateName.
+	CreatePod *ObjectRef `json:"createPod,omitempty"`
+	// DeletePod deletes one pod matching a selector ("delete one
+	// replica").
+	DeletePod string `json:"deletePod,omitempty"`
+	// ScaleUp reads a Deployment's replicas and writes one more.
+	ScaleUp *ObjectRef `json:"scaleUp,omitempty"`
+	// Retries is how many times a timed-out command is sent again.
+	Retries *int `json:"retries,omitempty"`
 }
 
 // Apply names manifests to apply: a file relative to the scenario, or

@@ -3,8 +3,17 @@ package runner
 import (
 	"fmt"
 
+	"github.com/clustersim/clustersim/controllers/gitops"
+	"github.com/clustersim/clustersim/controllers/iac"
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/kernel"
+	"github.com/clustersim/clustersim/sim/metrics"
+
 	"github.com/clustersim/clustersim/controllers/deployment"
+	"github.com/clustersim/clustersim/controllers/endpoints"
 	"github.com/clustersim/clustersim/controllers/garbagecollector"
+	"github.com/clustersim/clustersim/controllers/hpa"
+	"github.com/clustersim/clustersim/controllers/nodelifecycle"
 	"github.com/clustersim/clustersim/controllers/replicaset"
 	"github.com/clustersim/clustersim/controllers/resourcequota"
 	"github.com/clustersim/clustersim/controllers/scheduler"
@@ -15,25 +24,44 @@ import (
 // controllerSpec is how the runner starts one named controller.
 type controllerSpec struct {
 	actor string
-	setup func(m *controller.Manager, s scenarios.ControllerSettings) error
+	setup func(r *run, m *controller.Manager, s scenarios.ControllerSettings) error
 }
 
 // controllerSpecs maps scenarios.Controllers' names to the controllers.
 var controllerSpecs = map[string]controllerSpec{
-	"resourcequota": {resourcequota.Actor, func(m *controller.Manager, s scenarios.ControllerSettings) error {
+	"resourcequota": {resourcequota.Actor, func(_ *run, m *controller.Manager, s scenarios.ControllerSettings) error {
 		return resourcequota.Setup(m, resourcequota.Options{Workers: s.Workers})
 	}},
-	"replicaset": {replicaset.Actor, func(m *controller.Manager, s scenarios.ControllerSettings) error {
+	"replicaset": {replicaset.Actor, func(_ *run, m *controller.Manager, s scenarios.ControllerSettings) error {
 		return replicaset.Setup(m, replicaset.Options{Workers: s.Workers})
 	}},
-	"deployment": {deployment.Actor, func(m *controller.Manager, s scenarios.ControllerSettings) error {
+	"deployment": {deployment.Actor, func(_ *run, m *controller.Manager, s scenarios.ControllerSettings) error {
 		return deployment.Setup(m, deployment.Options{Workers: s.Workers})
 	}},
-	"garbage-collector": {garbagecollector.Actor, func(m *controller.Manager, s scenarios.ControllerSettings) error {
+	"garbage-collector": {garbagecollector.Actor, func(_ *run, m *controller.Manager, s scenarios.ControllerSettings) error {
 		return garbagecollector.Setup(m, garbagecollector.Options{Workers: s.Workers})
 	}},
-	"scheduler": {scheduler.Actor, func(m *controller.Manager, s scenarios.ControllerSettings) error {
+	"scheduler": {scheduler.Actor, func(_ *run, m *controller.Manager, s scenarios.ControllerSettings) error {
 		return scheduler.Setup(m, scheduler.Options{Workers: s.Workers})
+	}},
+	// The node lifecycle controller and the taint-based eviction (the
+	// NoExecute taint manager) run in one manager, as in
+	// kube-controller-manager.
+	"node-lifecycle": {nodelifecycle.Actor, func(r *run, m *controller.Manager, s scenarios.ControllerSettings) error {
+		opts := nodelifecycle.Options{Workers: s.Workers}
+		if g := r.s.Spec.Cluster.NodeMonitorGracePeriod; g != nil {
+			opts.GracePeriod = g.Duration
+		}
+		if err := nodelifecycle.Setup(m, opts); err != nil {
+			return err
+		}
+		return nodelifecycle.SetupEviction(m, nodelifecycle.EvictionOptions{})
+	}},
+	"endpoints": {endpoints.Actor, func(_ *run, m *controller.Manager, s scenarios.ControllerSettings) error {
+		return endpoints.Setup(m, endpoints.Options{Workers: s.Workers})
+	}},
+	"horizontal-pod-autoscaler": {hpa.Actor, func(r *run, m *controller.Manager, s scenarios.ControllerSettings) error {
+		return hpa.Setup(m, hpa.Options{Workers: s.Workers, Metrics: r.metrics})
 	}},
 }
 
@@ -49,7 +77,7 @@ func (r *run) startControllers() error {
 		if !ok {
 			return fmt.Errorf("runner: controller %q is not wired", name)
 		}
-		m := r.c.AddManager(name, spec.actor, func(m *controller.Manager) error { return spec.setup(m, settings) })
+		m := r.c.AddManager(name, spec.actor, func(m *controller.Manager) error { return spec.setup(r, m, settings) })
 		if settings.Resync != nil {
 			opts := r.c.ManagerOptions()
 			opts.Resync = settings.Resync.Duration
@@ -61,4 +89,149 @@ func (r *run) startControllers() error {
 		r.managers[name] = m
 	}
 	return nil
+}
+
+// startActors starts the scenario's other actors: the metrics source fed
+// by spec.load (which the HPA reads), the GitOps syncer and the IaC tool.
+func (r *run) startActors() error {
+	r.metrics = metrics.NewSource(r.c.K, r.c.Store, metrics.Options{})
+	for _, lm := range r.s.Spec.Load {
+		model, err := r.loadModel(lm)
+		if err != nil {
+			return err
+		}
+		r.metrics.AddModel(model)
+	}
+	r.metrics.Start()
+	if g := r.s.Spec.GitOps; g != nil {
+		var apps []gitops.Application
+		for _, a := range g.Applications {
+			repo := gitops.NewRepo("https://git.example.com/" + a.Name + ".git")
+			for _, c := range a.Commits {
+				objs := make([]api.Object, len(c.Parsed))
+				for i, o := range c.Parsed {
+					objs[i] = o.DeepCopyObject()
+				}
+				repo.Commit(kernel.Time(c.At.Duration).Wall(), objs)
+			}
+			opts, _ := gitops.ParseSyncOptions(a.SyncOptions)
+			app := gitops.Application{Name: a.Name, Repo: repo, Namespace: a.Namespace, SyncOptions: opts}
+			if a.Automated != nil {
+				app.SyncPolicy.Automated = &gitops.Automated{Prune: a.Automated.Prune, SelfHeal: a.Automated.SelfHeal}
+			}
+			for _, d := range a.IgnoreDifferences {
+				app.IgnoreDifferences = append(app.IgnoreDifferences, gitops.IgnoreDifference{Group: d.Group, Kind: d.Kind, Name: d.Name, Namespace: d.Namespace, JSONPointers: d.JSONPointers})
+			}
+			apps = append(apps, app)
+		}
+		opts := gitops.Options{}
+		if g.Resync != nil {
+			opts.Resync = g.Resync.Duration
+		}
+		if g.Jitter != nil {
+			opts.Jitter = g.Jitter.Duration
+		}
+		syncer, err := gitops.New(apps, opts)
+		if err != nil {
+			return err
+		}
+		r.syncer = syncer
+		m := r.c.AddManager("gitops", gitops.Actor, syncer.Setup)
+		if err := m.Start(); err != nil {
+			return err
+		}
+		r.managers["gitops"] = m
+	}
+	if c := r.s.Spec.IaC; c != nil {
+		opts := iac.Options{Refresh: c.Refresh}
+		for _, at := range c.Runs {
+			opts.Schedule.At = append(opts.Schedule.At, kernel.Time(at.Duration).Wall())
+		}
+		if c.Every != nil {
+			opts.Schedule.Every = c.Every.Duration
+		}
+		decl := make([]api.Object, len(c.Parsed))
+		for i, o := range c.Parsed {
+			decl[i] = o.DeepCopyObject()
+		}
+		r.iac = iac.New(decl, opts)
+		m := r.c.AddManager("iac", iac.Actor, r.iac.Setup)
+		if err := m.Start(); err != nil {
+			return err
+		}
+		r.managers["iac"] = m
+	}
+	return nil
+}
+
+// loadModel builds a metrics model from a scenario load: the target
+// Deployment's selector is read from the scenario's objects.
+func (r *run) loadModel(lm scenarios.LoadModel) (metrics.Model, error) {
+	ns, name := scenarios.SplitRef(lm.Deployment)
+	var sel api.Selector
+	found := false
+	for _, o := range r.allDeclared() {
+		if d, ok := o.(*api.Deployment); ok && d.Name == name && (d.Namespace == ns || d.Namespace == "" && ns == scenarios.DefaultNamespace) {
+			s, err := api.LabelSelectorAsSelector(d.Spec.Selector)
+			if err != nil {
+				return metrics.Model{}, err
+			}
+			sel, found = s, true
+		}
+	}
+	if !found {
+		return metrics.Model{}, fmt.Errorf("load: no Deployment %s/%s", ns, name)
+	}
+	var load metrics.Load
+	rps := lm.RPS
+	points := func(ps []scenarios.LoadPoint) []metrics.Point {
+		out := make([]metrics.Point, len(ps))
+		for i, p := range ps {
+			out[i] = metrics.Point{At: p.At.Duration, RPS: p.RPS}
+		}
+		return out
+	}
+	var err error
+	switch {
+	case rps.Constant != nil:
+		load = metrics.Constant(*rps.Constant)
+	case len(rps.Steps) > 0:
+		load, err = metrics.NewSteps(points(rps.Steps)...)
+	case len(rps.Ramp) > 0:
+		load, err = metrics.NewRamp(points(rps.Ramp)...)
+	default:
+		load, err = metrics.NewRamp(points(rps.Points)...)
+	}
+	if err != nil {
+		return metrics.Model{}, err
+	}
+	m := metrics.Model{Namespace: ns, Selector: sel, Load: load, PerRequestMilli: float64(lm.CPUPerRequest.MilliValue())}
+	if lm.BaseCPU != nil {
+		m.BaseMilli = lm.BaseCPU.MilliValue()
+	}
+	return m, nil
+}
+
+// allDeclared lists every object the scenario declares anywhere.
+func (r *run) allDeclared() []api.Object {
+	out := append([]api.Object(nil), r.s.Objects...)
+	for _, st := range r.s.Spec.Timeline {
+		if st.Apply != nil {
+			out = append(out, st.Apply.Parsed...)
+		}
+		if st.ServerSideApply != nil {
+			out = append(out, st.ServerSideApply.Parsed...)
+		}
+	}
+	if g := r.s.Spec.GitOps; g != nil {
+		for _, a := range g.Applications {
+			for _, c := range a.Commits {
+				out = append(out, c.Parsed...)
+			}
+		}
+	}
+	if c := r.s.Spec.IaC; c != nil {
+		out = append(out, c.Parsed...)
+	}
+	return out
 }

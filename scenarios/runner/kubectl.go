@@ -4,11 +4,14 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/clustersim/clustersim/scenarios"
+	"github.com/clustersim/clustersim/scenarios/imperative"
 	"github.com/clustersim/clustersim/scenarios/kubectl"
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/client"
+	"github.com/clustersim/clustersim/sim/kernel"
 	"github.com/clustersim/clustersim/sim/store"
 )
 
@@ -28,8 +31,33 @@ func (r *run) kubectl(st *scenarios.Step) (string, action) {
 			for i, o := range objs {
 				copies[i] = o.DeepCopyObject()
 			}
+			ctx = client.WithFieldManager(ctx, kubectl.CSAFieldManager)
 			return kubectl.Apply(ctx, c, copies, kubectl.ApplyOptions{Source: src})
 		}
+	case st.ServerSideApply != nil:
+		ssa := st.ServerSideApply
+		cmd := "kubectl apply --server-side -f " + ssa.File
+		if ssa.File == "" {
+			cmd = "kubectl apply --server-side -f - <<EOF ... EOF"
+		}
+		manager := ssa.FieldManager
+		if manager == "" {
+			manager = kubectl.SSAFieldManager
+		} else {
+			cmd += " --field-manager=" + manager
+		}
+		if ssa.Force {
+			cmd += " --force-conflicts"
+		}
+		return cmd, func(ctx context.Context, c client.Client) ([]string, error) {
+			copies := make([]api.Object, len(ssa.Parsed))
+			for i, o := range ssa.Parsed {
+				copies[i] = o.DeepCopyObject()
+			}
+			return kubectl.ServerSideApply(ctx, c, copies, manager, ssa.Force)
+		}
+	case st.Command != nil:
+		return r.command(st.Command)
 	case st.Delete != nil:
 		kind, key := r.objectKey(st.Delete.ObjectRef)
 		cmd := fmt.Sprintf("kubectl delete %s %s", typed(kind), key.Name)
@@ -146,3 +174,117 @@ func (r *run) deletePods(d *scenarios.DeletePod) (string, action) {
 
 // typed is a kind as a user types it on a kubectl command line.
 func typed(kind api.Kind) string { return strings.ToLower(string(kind)) }
+
+// command is an imperative command with retries on timeout.
+func (r *run) command(cmd *scenarios.Command) (string, action) {
+	opts := imperative.Options{}
+	if cmd.Retries != nil {
+		opts.Retries = *cmd.Retries
+		if opts.Retries == 0 {
+			opts.Retries = -1 // imperative: negative means never retry
+		}
+	}
+	retries := "3"
+	if cmd.Retries != nil {
+		retries = fmt.Sprint(*cmd.Retries)
+	}
+	report := func(res imperative.Result, err error) ([]string, error) {
+		line := fmt.Sprintf("%s %s: %d attempt(s), %d timeout(s)", res.Command, res.Target, res.Attempts, res.Timeouts)
+		return []string{line}, err
+	}
+	switch {
+	case cmd.CreatePod != nil:
+		kind, key := r.objectKey(*cmd.CreatePod)
+		return fmt.Sprintf("create one more pod from %s/%s   # a command, retried up to %s times on timeout", typed(kind), key.Name, retries),
+			func(ctx context.Context, c client.Client) ([]string, error) {
+				o, err := c.Get(ctx, kind, key)
+				if err != nil {
+					return nil, err
+				}
+				var tmpl api.PodTemplateSpec
+				switch t := o.(type) {
+				case *api.Deployment:
+					tmpl = t.Spec.Template
+				case *api.ReplicaSet:
+					tmpl = t.Spec.Template
+				}
+				return report(imperative.New(c, client.NewClock(r.c.K), opts).CreateReplica(ctx, key.Namespace, key.Name+"-", tmpl))
+			}
+	case cmd.DeletePod != "":
+		sel := map[string]string{}
+		for _, kv := range strings.Split(cmd.DeletePod, ",") {
+			k, v, _ := strings.Cut(strings.TrimSpace(kv), "=")
+			sel[k] = v
+		}
+		return fmt.Sprintf("delete one pod matching %s   # a command, retried up to %s times on timeout", cmd.DeletePod, retries),
+			func(ctx context.Context, c client.Client) ([]string, error) {
+				return report(imperative.New(c, client.NewClock(r.c.K), opts).DeleteReplica(ctx, scenarios.DefaultNamespace, sel))
+			}
+	default:
+		kind, key := r.objectKey(*cmd.ScaleUp)
+		return fmt.Sprintf("scale %s/%s up by one   # a command, retried up to %s times on timeout", typed(kind), key.Name, retries),
+			func(ctx context.Context, c client.Client) ([]string, error) {
+				return report(imperative.New(c, client.NewClock(r.c.K), opts).ScaleUp(ctx, kind, key))
+			}
+	}
+}
+
+// appStatus renders a GitOps application's status, as `argocd app get`
+// shows its essentials.
+func (r *run) appStatus(name string) []string {
+	if r.syncer == nil {
+		return []string{"no GitOps syncer in this scenario"}
+	}
+	for _, st := range r.syncer.Status() {
+		if st.Name != name {
+			continue
+		}
+		rev := st.Revision
+		if len(rev) > 7 {
+			rev = rev[:7]
+		}
+		lines := []string{
+			"Name:               " + st.Name,
+			fmt.Sprintf("Sync Status:        %s to %s", st.Sync, rev),
+			fmt.Sprintf("Self-heal attempts: %d", st.SelfHealAttempts),
+			"",
+			"KIND/NAME                                  STATUS",
+		}
+		for _, res := range st.Resources {
+			lines = append(lines, fmt.Sprintf("%-42s %s", res.Kind+"/"+res.Name, res.Status))
+		}
+		lines = append(lines, "", "ID  STARTED  REVISION  INITIATOR  PHASE")
+		for _, h := range st.History {
+			hr := h.Revision
+			if len(hr) > 7 {
+				hr = hr[:7]
+			}
+			lines = append(lines, fmt.Sprintf("%-3d %-8s %-9s %-10s %s", h.ID, clock(h.StartedAt.Sub(kernel.Epoch)), hr, h.Initiator, h.Phase))
+		}
+		return lines
+	}
+	return []string{"no application " + name}
+}
+
+// iacState renders the IaC tool's runs so far.
+func (r *run) iacState() []string {
+	if r.iac == nil {
+		return []string{"no IaC tool in this scenario"}
+	}
+	var lines []string
+	for _, run := range r.iac.Runs() {
+		lines = append(lines, fmt.Sprintf("run %d at %s: %s", run.ID, clock(run.At.Sub(kernel.Epoch)), run.Summary()))
+	}
+	if len(lines) == 0 {
+		lines = []string{"no runs yet"}
+	}
+	st := r.iac.State()
+	lines = append(lines, fmt.Sprintf("state serial %d, %d resource(s)", st.Serial, len(st.Resources)))
+	return lines
+}
+
+// clock renders a virtual duration as m:ss.
+func clock(d time.Duration) string {
+	s := int64(d / time.Second)
+	return fmt.Sprintf("%d:%02d", s/60, s%60)
+}

@@ -148,3 +148,14 @@ func (n *nodes) recover(name string) []string {
 	k.Recover()
 	return []string{"node/" + name + " is back: its kubelet relists its pods and renews its lease"}
 }
+
+// stop makes a node's kubelet hang: it stops renewing its lease, posting
+// status and working on pods, while the machine stays on the network.
+func (n *nodes) stop(name string) []string {
+	k, ok := n.kubelets[name]
+	if !ok {
+		return []string{"no node " + name}
+	}
+	k.Stop()
+	return []string{"kubelet on " + name + " stopped: no lease renewals, no status, no pod work"}
+}

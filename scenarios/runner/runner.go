@@ -14,12 +14,15 @@ import (
 	"slices"
 	"time"
 
+	"github.com/clustersim/clustersim/controllers/gitops"
+	"github.com/clustersim/clustersim/controllers/iac"
 	"github.com/clustersim/clustersim/scenarios"
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/client"
 	"github.com/clustersim/clustersim/sim/cluster"
 	"github.com/clustersim/clustersim/sim/controller"
 	"github.com/clustersim/clustersim/sim/kernel"
+	"github.com/clustersim/clustersim/sim/metrics"
 	"github.com/clustersim/clustersim/sim/netsim"
 	"github.com/clustersim/clustersim/sim/store"
 )
@@ -129,6 +132,9 @@ type run struct {
 	users    map[string]client.Client
 	nodes    *nodes
 	checks   []*check
+	metrics  *metrics.Source
+	syncer   *gitops.Syncer
+	iac      *iac.Tool
 }
 
 // Run runs a loaded scenario.
@@ -161,10 +167,16 @@ func Run(s *scenarios.Scenario, opts Options) (*Result, error) {
 		return nil, err
 	}
 	r := &run{s: s, c: c, res: &Result{Scenario: s.Metadata.Name, Seed: seed}, managers: map[string]*controller.Manager{}, users: map[string]client.Client{}}
+	if t := s.Spec.Cluster.DefaultTolerationSeconds; t != nil {
+		c.API.SetDefaultTolerationSeconds(*t, *t)
+	}
 	if err := r.bootstrap(); err != nil {
 		return nil, err
 	}
 	if err := r.startNodes(); err != nil {
+		return nil, err
+	}
+	if err := r.startActors(); err != nil {
 		return nil, err
 	}
 	if err := r.startControllers(); err != nil {

@@ -28,6 +28,12 @@ func (r *run) step(i int, st *scenarios.Step) {
 	switch {
 	case st.Get != nil, st.Describe != nil, st.RolloutStatus != "", st.Events != nil:
 		r.record(r.observe(st))
+	case st.AppStatus != "":
+		r.record(Entry{At: st.At.Duration, Command: "argocd app get " + st.AppStatus, Lines: r.appStatus(st.AppStatus)})
+	case st.IaCState:
+		r.record(Entry{At: st.At.Duration, Command: "terraform show   # runs and state so far", Lines: r.iacState()})
+	case st.StopKubelet != "":
+		r.record(Entry{At: st.At.Duration, Command: "kubelet on " + st.StopKubelet + " hangs", Lines: r.nodes.stop(st.StopKubelet)})
 	case st.CrashNode != "":
 		r.record(Entry{At: st.At.Duration, Command: "crash node " + st.CrashNode, Lines: r.nodes.crash(st.CrashNode)})
 	case st.RecoverNode != "":

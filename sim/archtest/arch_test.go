@@ -45,7 +45,7 @@ var allowed = map[string][]string{
 	// The command-style user (retried commands), kubectl's peer; its
 	// tests compare it with kubectl's declarative apply.
 	"scenarios/imperative": {"sim/api", "sim/apierr", "sim/client", "controllers/...", "scenarios/kubectl"},
-	"scenarios/runner":     {"sim/...", "controllers/...", "scenarios", "scenarios/kubectl"},
+	"scenarios/runner":     {"sim/...", "controllers/...", "scenarios", "scenarios/kubectl", "scenarios/imperative"},
 	// Printers (report/kubectl) below the reports that use them.
 	"report/kubectl": {"sim/api", "controllers/...", "scenarios/kubectl", "github.com/olekukonko/tablewriter"},
 	"report":         {"sim/...", "controllers/...", "scenarios/...", "report/kubectl", "github.com/olekukonko/tablewriter", "gonum.org/v1/gonum/...", "gonum.org/v1/plot/..."},
