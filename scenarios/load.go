@@ -173,8 +173,8 @@ func (l *loader) validate(s *Scenario) error {
 // something that does not exist (yet) is caught.
 type world struct {
 	nodes, groups, partitions, controllers, apps map[string]bool
-	objects                                map[objKey]bool
-	groupSize                              map[string]int
+	objects                                      map[objKey]bool
+	groupSize                                    map[string]int
 }
 
 type objKey struct {

@@ -166,7 +166,35 @@ func (k *Kubelet) podChanged(p *api.Pod) {
 	ps.pod = p
 	if p.DeletionTimestamp != nil {
 		k.terminate(ps)
+		return
 	}
+	if !ps.inflight && !ps.queued && ps.sent == ps.version && statusDiffers(&p.Status, k.buildStatus(ps)) {
+		// Someone else changed the status (the node lifecycle controller
+		// marked the pod not ready while the node looked dead): the
+		// kubelet's status manager writes its own view back.
+		k.markDirty(ps)
+	}
+}
+
+// statusDiffers reports whether a stored pod status disagrees with the
+// kubelet's on the phase or on any condition's status.
+func statusDiffers(stored *api.PodStatus, own api.PodStatus) bool {
+	if stored.Phase != own.Phase {
+		return true
+	}
+	for _, c := range own.Conditions {
+		found := false
+		for _, sc := range stored.Conditions {
+			if sc.Type == c.Type {
+				found = sc.Status == c.Status
+				break
+			}
+		}
+		if !found {
+			return true
+		}
+	}
+	return false
 }
 
 // admit takes a pod on: checks that it fits, posts its first status and
