@@ -845,6 +845,9 @@ func (l *loader) expectation(s *Scenario, i int, w *world) error {
 				return l.errorf(a+".selector", "%v", err)
 			}
 		}
+		if e.Pods.Node != "" && !w.nodes[e.Pods.Node] {
+			return l.errorf(a+".node", "no node %q", e.Pods.Node)
+		}
 		if e.Pods.Equals < 0 {
 			return l.errorf(a+".equals", "must not be negative")
 		}

@@ -250,14 +250,16 @@ type FieldCheck struct {
 	Timing    `json:",inline"`
 }
 
-// PodsCheck counts pods.
+// PodsCheck counts pods; pods being deleted (Terminating) do not count.
 type PodsCheck struct {
 	Namespace string `json:"namespace,omitempty"`
 	Selector  string `json:"selector,omitempty"`
 	// Phase counts only pods in that phase (Pending, Running, ...);
 	// Ready counts only ready pods.
-	Phase  string `json:"phase,omitempty"`
-	Ready  bool   `json:"ready,omitempty"`
+	Phase string `json:"phase,omitempty"`
+	Ready bool   `json:"ready,omitempty"`
+	// Node counts only pods bound to that node.
+	Node   string `json:"node,omitempty"`
 	Equals int    `json:"equals"`
 	Timing `json:",inline"`
 }

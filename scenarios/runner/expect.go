@@ -183,6 +183,9 @@ func (r *run) newCheck(i int) *check {
 		if p.Ready {
 			desc = append(desc, "ready")
 		}
+		if p.Node != "" {
+			desc = append(desc, "on "+p.Node)
+		}
 		name = fmt.Sprintf("%d pods (%s) %s", p.Equals, strings.Join(desc, ", "), timing(p.Timing))
 		sel := api.Everything()
 		if p.Selector != "" {
@@ -193,10 +196,16 @@ func (r *run) newCheck(i int) *check {
 			n := 0
 			for _, o := range pods {
 				pod := o.(*api.Pod)
+				if pod.DeletionTimestamp != nil {
+					continue // Terminating: on its way out
+				}
 				if p.Phase != "" && string(pod.Status.Phase) != p.Phase {
 					continue
 				}
 				if p.Ready && !podReady(pod) {
+					continue
+				}
+				if p.Node != "" && pod.Spec.NodeName != p.Node {
 					continue
 				}
 				n++

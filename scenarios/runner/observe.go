@@ -123,6 +123,13 @@ func (r *run) related(kind api.Kind, o api.Object) []api.Object {
 		}
 	case api.KindNode:
 		out, _, _ = r.c.Store.List(api.KindPod, store.ListOptions{NodeName: m.Name})
+		if l, err := r.c.Store.Get(api.KindLease, api.Key{Namespace: "kube-node-lease", Name: m.Name}); err == nil {
+			out = append(out, l)
+		}
+	case api.KindService:
+		if ep, err := r.c.Store.Get(api.KindEndpoints, m.Key()); err == nil {
+			out = append(out, ep)
+		}
 	}
 	return out
 }
