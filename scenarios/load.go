@@ -545,6 +545,13 @@ func (l *loader) step(s *Scenario, i int, w *world) error {
 		if !w.nodes[st.StopKubelet] {
 			return l.errorf(a, "no node %q", st.StopKubelet)
 		}
+	case st.Writes != nil:
+		if err := l.ref(a, st.Writes.ObjectRef, w); err != nil {
+			return err
+		}
+		if st.Writes.Path == "" {
+			return l.errorf(a+".path", "required")
+		}
 	case st.AppStatus != "":
 		if !w.apps[st.AppStatus] {
 			return l.errorf(a, "no application %q in spec.gitops", st.AppStatus)

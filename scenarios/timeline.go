@@ -79,10 +79,20 @@ type Step struct {
 	RolloutStatus string `json:"rolloutStatus,omitempty"`
 	// Events prints events like `kubectl get events`.
 	Events *Events `json:"events,omitempty"`
+	// Writes prints, from the audit log, every accepted write so far that
+	// changed one field of one object: when, who, old and new value.
+	Writes *Writes `json:"writes,omitempty"`
 	// AppStatus prints a GitOps application's sync status and history.
 	AppStatus string `json:"appStatus,omitempty"`
 	// IaCState prints the IaC tool's runs and state so far.
 	IaCState bool `json:"iacState,omitempty"`
+}
+
+// Writes names a field of an object, by the audit log's path form
+// (spec.replicas, spec.template.spec.containers[nginx].image).
+type Writes struct {
+	ObjectRef `json:",inline"`
+	Path      string `json:"path"`
 }
 
 // ServerSideApply names manifests (a file or inline objects) to apply

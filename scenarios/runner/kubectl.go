@@ -288,3 +288,31 @@ func clock(d time.Duration) string {
 	s := int64(d / time.Second)
 	return fmt.Sprintf("%d:%02d", s/60, s%60)
 }
+
+// fieldWrites lists the accepted writes so far that changed one field.
+func (r *run) fieldWrites(kind api.Kind, key api.Key, path string) []string {
+	var lines []string
+	r.c.Store.Audit().Each(func(rec *store.AuditRecord) bool {
+		if rec.Kind != kind || rec.Key != key {
+			return true
+		}
+		for _, c := range rec.Changes {
+			if c.Path != path {
+				continue
+			}
+			old, now := c.Old, c.New
+			if !c.OldSet {
+				old = "<none>"
+			}
+			if !c.NewSet {
+				now = "<none>"
+			}
+			lines = append(lines, fmt.Sprintf("%-7s %-62s %s -> %s", clock(rec.Time.Duration()), rec.Actor, old, now))
+		}
+		return true
+	})
+	if len(lines) == 0 {
+		return []string{"no writes to " + path}
+	}
+	return lines
+}

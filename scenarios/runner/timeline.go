@@ -28,6 +28,9 @@ func (r *run) step(i int, st *scenarios.Step) {
 	switch {
 	case st.Get != nil, st.Describe != nil, st.RolloutStatus != "", st.Events != nil:
 		r.record(r.observe(st))
+	case st.Writes != nil:
+		kind, key := r.objectKey(st.Writes.ObjectRef)
+		r.record(Entry{At: st.At.Duration, Command: fmt.Sprintf("audit log: writes to %s of %s/%s", st.Writes.Path, typed(kind), key.Name), Lines: r.fieldWrites(kind, key, st.Writes.Path)})
 	case st.AppStatus != "":
 		r.record(Entry{At: st.At.Duration, Command: "argocd app get " + st.AppStatus, Lines: r.appStatus(st.AppStatus)})
 	case st.IaCState:
