@@ -184,6 +184,11 @@ func Run(s *scenarios.Scenario, opts Options) (*Result, error) {
 	}
 	r.scheduleTimeline(until)
 	r.scheduleExpectations(until)
+	// Every user's endpoint exists before the link rules are applied, so
+	// that rules naming user/<name> reach them.
+	for _, st := range s.Spec.Timeline {
+		r.user(st.As)
+	}
 	if err := r.applyLinkRules(); err != nil {
 		return nil, err
 	}
