@@ -51,7 +51,8 @@ type Server struct {
 
 // New returns a server over st with the default rule table and the
 // admission plugins Kubernetes enables by default that clustersim models:
-// NamespaceLifecycle and ResourceQuota.
+// DefaultTolerationSeconds (mutating), NamespaceLifecycle and
+// ResourceQuota.
 func New(k *kernel.Kernel, st *store.Store) *Server {
 	s := &Server{k: k, store: st, authz: NewAuthorizer(DefaultRules()), stats: map[statKey]uint64{}}
 	s.AddMutating(NewDefaultTolerationSeconds())
