@@ -78,11 +78,12 @@ func (r *run) startControllers() error {
 			return fmt.Errorf("runner: controller %q is not wired", name)
 		}
 		m := r.c.AddManager(name, spec.actor, func(m *controller.Manager) error { return spec.setup(r, m, settings) })
+		opts := r.c.ManagerOptions()
 		if settings.Resync != nil {
-			opts := r.c.ManagerOptions()
 			opts.Resync = settings.Resync.Duration
-			m.SetOptions(opts)
 		}
+		opts.Observer = r.observeReconcile
+		m.SetOptions(opts)
 		if err := m.Start(); err != nil {
 			return fmt.Errorf("runner: start %s: %w", name, err)
 		}
@@ -234,4 +235,15 @@ func (r *run) allDeclared() []api.Object {
 		out = append(out, c.Parsed...)
 	}
 	return out
+}
+
+// observeReconcile records a finished reconcile.
+func (r *run) observeReconcile(o controller.Observation) {
+	rec := Reconcile{Controller: o.Controller, Key: o.Request.Key,
+		Start: o.Start.Sub(kernel.Epoch), End: o.End.Sub(kernel.Epoch),
+		Requeue: o.Result.Requeue || o.Result.RequeueAfter > 0}
+	if o.Err != nil {
+		rec.Err = o.Err.Error()
+	}
+	r.res.Reconciles = append(r.res.Reconciles, rec)
 }

@@ -62,6 +62,22 @@ type Result struct {
 	TraceHash string
 	// Audit is the store's audit log: every accepted write.
 	Audit []store.AuditRecord
+	// Reconciles are every controller reconcile of the run, in the order
+	// they finished.
+	Reconciles []Reconcile
+}
+
+// Reconcile is one finished reconcile of a controller.
+type Reconcile struct {
+	// Controller is the controller's name, Key the object reconciled.
+	Controller string
+	Key        api.Key
+	// Start and End are virtual times from the start of the run.
+	Start, End time.Duration
+	// Err is the reconcile's error ("" for none); Requeue reports that it
+	// asked to run again (Requeue or RequeueAfter).
+	Err     string
+	Requeue bool
 }
 
 // Passed reports whether every expectation held.
