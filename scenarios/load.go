@@ -495,48 +495,17 @@ func (l *loader) step(s *Scenario, i int, w *world) error {
 	a := f + "." + set[0]
 	switch {
 	case st.Apply != nil:
-		if (st.Apply.File == "") == (len(st.Apply.Objects) == 0) {
-			return l.errorf(a, "give either file or objects")
+		objs, err := l.fileOrObjects(a, st.Apply.File, st.Apply.Objects, w)
+		if err != nil {
+			return err
 		}
-		if st.Apply.File != "" {
-			objs, err := l.file2objects(a+".file", st.Apply.File)
-			if err != nil {
-				return err
-			}
-			st.Apply.Parsed = objs
-		}
-		for j, n := range st.Apply.Objects {
-			objs, err := l.objects(fmt.Sprintf("%s.objects[%d]", a, j), n)
-			if err != nil {
-				return err
-			}
-			st.Apply.Parsed = append(st.Apply.Parsed, objs...)
-		}
-		for _, o := range st.Apply.Parsed {
-			w.add(o)
-		}
+		st.Apply.Parsed = objs
 	case st.ServerSideApply != nil:
-		ssa := st.ServerSideApply
-		if (ssa.File == "") == (len(ssa.Objects) == 0) {
-			return l.errorf(a, "give either file or objects")
+		objs, err := l.fileOrObjects(a, st.ServerSideApply.File, st.ServerSideApply.Objects, w)
+		if err != nil {
+			return err
 		}
-		if ssa.File != "" {
-			objs, err := l.file2objects(a+".file", ssa.File)
-			if err != nil {
-				return err
-			}
-			ssa.Parsed = objs
-		}
-		for j, n := range ssa.Objects {
-			objs, err := l.objects(fmt.Sprintf("%s.objects[%d]", a, j), n)
-			if err != nil {
-				return err
-			}
-			ssa.Parsed = append(ssa.Parsed, objs...)
-		}
-		for _, o := range ssa.Parsed {
-			w.add(o)
-		}
+		st.ServerSideApply.Parsed = objs
 	case st.Command != nil:
 		if err := l.command(a, st.Command, w); err != nil {
 			return err
@@ -940,26 +909,11 @@ func (l *loader) gitops(s *Scenario, w *world) error {
 				return l.errorf(cf+".at", "commits must be in time order")
 			}
 			prev = c.At.Duration
-			if (c.File == "") == (len(c.Objects) == 0) {
-				return l.errorf(cf, "give either file or objects")
+			objs, err := l.fileOrObjects(cf, c.File, c.Objects, w)
+			if err != nil {
+				return err
 			}
-			if c.File != "" {
-				objs, err := l.file2objects(cf+".file", c.File)
-				if err != nil {
-					return err
-				}
-				c.Parsed = objs
-			}
-			for k, n := range c.Objects {
-				objs, err := l.objects(fmt.Sprintf("%s.objects[%d]", cf, k), n)
-				if err != nil {
-					return err
-				}
-				c.Parsed = append(c.Parsed, objs...)
-			}
-			for _, o := range c.Parsed {
-				w.add(o)
-			}
+			c.Parsed = objs
 		}
 	}
 	return nil
@@ -1097,4 +1051,32 @@ func (l *loader) command(a string, c *Command, w *world) error {
 		return l.ref(a+".scaleUp", *c.ScaleUp, w)
 	}
 	return nil
+}
+
+// fileOrObjects decodes manifests given as a file (relative to the
+// scenario) or as inline objects, exactly one of the two, and adds them to
+// the world.
+func (l *loader) fileOrObjects(field, file string, nodes []*yaml.Node, w *world) ([]api.Object, error) {
+	if (file == "") == (len(nodes) == 0) {
+		return nil, l.errorf(field, "give either file or objects")
+	}
+	var out []api.Object
+	if file != "" {
+		objs, err := l.file2objects(field+".file", file)
+		if err != nil {
+			return nil, err
+		}
+		out = objs
+	}
+	for i, n := range nodes {
+		objs, err := l.objects(fmt.Sprintf("%s.objects[%d]", field, i), n)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, objs...)
+	}
+	for _, o := range out {
+		w.add(o)
+	}
+	return out, nil
 }
