@@ -885,6 +885,12 @@ func (l *loader) gitops(s *Scenario, w *world) error {
 		if _, err := gitops.ParseSyncOptions(app.SyncOptions); err != nil {
 			return l.errorf(f+".syncOptions", "%v", err)
 		}
+		for j, o := range app.SyncOptions {
+			key, _, _ := strings.Cut(o, "=")
+			if !slices.Contains(argoSyncOptions, key) {
+				return l.errorf(fmt.Sprintf("%s.syncOptions[%d]", f, j), "unknown sync option %q (known: %s)", key, strings.Join(argoSyncOptions, ", "))
+			}
+		}
 		for j, d := range app.IgnoreDifferences {
 			if len(d.JSONPointers) == 0 {
 				return l.errorf(fmt.Sprintf("%s.ignoreDifferences[%d].jsonPointers", f, j), "name at least one JSON pointer")
@@ -918,6 +924,12 @@ func (l *loader) gitops(s *Scenario, w *world) error {
 	}
 	return nil
 }
+
+// argoSyncOptions are Argo CD's sync option names; only
+// RespectIgnoreDifferences changes what the simulated syncer does, the
+// others are accepted so that real Application specs load.
+var argoSyncOptions = []string{"RespectIgnoreDifferences", "Prune", "Validate", "CreateNamespace", "ServerSideApply",
+	"ApplyOutOfSyncOnly", "PruneLast", "Replace", "FailOnSharedResource", "PrunePropagationPolicy", "SkipDryRunOnMissingResource"}
 
 // iac checks spec.iac.
 func (l *loader) iac(s *Scenario, w *world) error {
