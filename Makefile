@@ -45,6 +45,7 @@ fuzz: ## each fuzz target for FUZZTIME (default 10s)
 	$(GO) test -run=NONE -fuzz='^FuzzParseSelector$$' -fuzztime=$(FUZZTIME) ./sim/api/
 	$(GO) test -run=NONE -fuzz='^FuzzDecode$$' -fuzztime=$(FUZZTIME) ./sim/manifest/
 	$(GO) test -run=NONE -fuzz='^FuzzNode$$' -fuzztime=$(FUZZTIME) ./sim/manifest/
+	$(GO) test -run=NONE -fuzz='^FuzzLoad$$' -fuzztime=$(FUZZTIME) ./scenarios/
 
 update: ## regenerate golden files (read the diff before committing)
 	$(GO) test -count=1 $(PKGS) -update

@@ -370,6 +370,9 @@ func (l *loader) controllers(s *Scenario, w *world) error {
 // objects decodes one spec.objects entry (or apply object): an inline
 // manifest, or {file: path}.
 func (l *loader) objects(field string, n *yaml.Node) ([]api.Object, error) {
+	if n == nil || n.Kind == yaml.ScalarNode && (n.Tag == "!!null" || n.Value == "") {
+		return nil, l.errorf(field, "an inline manifest or {file: path} is required")
+	}
 	if n.Kind == yaml.MappingNode && len(n.Content) == 2 && n.Content[0].Value == "file" {
 		var ref struct {
 			File string `json:"file"`

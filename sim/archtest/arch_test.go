@@ -48,7 +48,8 @@ var allowed = map[string][]string{
 	"scenarios/runner":     {"sim/...", "controllers/...", "scenarios", "scenarios/kubectl", "scenarios/imperative"},
 	// Printers (report/kubectl) below the reports that use them.
 	"report/kubectl": {"sim/api", "controllers/...", "scenarios/kubectl", "github.com/olekukonko/tablewriter"},
-	"report":         {"sim/...", "controllers/...", "scenarios/...", "report/kubectl", "github.com/olekukonko/tablewriter", "gonum.org/v1/gonum/...", "gonum.org/v1/plot/..."},
+	"report/measure": {"sim/...", "scenarios/...", "controllers/..."},
+	"report":         {"sim/...", "controllers/...", "scenarios/...", "report/kubectl", "report/measure", "github.com/olekukonko/tablewriter", "gonum.org/v1/gonum/...", "gonum.org/v1/plot/..."},
 	"cmd/...":        {"sim/...", "controllers/...", "scenarios/...", "report/...", "github.com/spf13/pflag", "github.com/olekukonko/tablewriter"},
 }
 

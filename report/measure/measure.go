@@ -1,0 +1,647 @@
+package measure
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/clustersim/clustersim/scenarios/runner"
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/store"
+)
+
+// Report is every measurement of one run.
+type Report struct {
+	// Scenario and Seed identify the run measured.
+	Scenario string
+	Seed     uint64
+	// Flaps are the fields whose values reversed (A→B→A), by kind, key
+	// and path.
+	Flaps []Flap
+	// NoOpWrites count accepted writes that changed nothing, by actor and
+	// kind.
+	NoOpWrites []NoOps
+	// GenerationGrowth lists objects whose generation grew without spec
+	// intent, by kind and key.
+	GenerationGrowth []Growth
+	// Fights are fields that two or more actors kept setting to
+	// different values, by kind, key and path.
+	Fights []Fight
+	// HotLoops are stretches in which a controller reconciled fast
+	// without changing anything, by controller and start.
+	HotLoops []HotLoop
+	// Cost is what the run cost in requests, reconciles and events.
+	Cost Cost
+}
+
+// Flap is one object's field whose value kept coming back.
+type Flap struct {
+	// Kind and Key name the object, Path the field (store.Change paths).
+	Kind api.Kind
+	Key  api.Key
+	Path string
+	// Reversals counts values returning to the value they had two
+	// distinct values before, within Options.FlapWindow.
+	Reversals int
+	// Values is the field's sequence of values ("<unset>" for absent),
+	// capped at Options.ValueCap.
+	Values []string
+	// Actors are the actors whose writes changed the field, sorted.
+	Actors []string
+	// First and Last are the first and last reversal, from the start of
+	// the run.
+	First, Last time.Duration
+}
+
+// NoOps counts one actor's writes to one kind that changed nothing.
+type NoOps struct {
+	Actor string
+	Kind  api.Kind
+	// Count is the number of no-op writes.
+	Count int
+}
+
+// Growth is one object's generation growth. Generation grows with every
+// write that changes the object's spec; a bump has spec intent when the
+// writer is a user (an actor not starting with "system:") or the actor
+// that created the object (a Deployment controller scaling its own
+// ReplicaSet), or when the write only fills spec fields that were unset
+// (the scheduler binding a pod sets spec.nodeName). Growth is reported when Generations > SpecIntentWrites:
+// some other controller kept changing the spec.
+type Growth struct {
+	Kind api.Kind
+	Key  api.Key
+	// Generations is the number of generation bumps after creation.
+	Generations int
+	// SpecIntentWrites is the number of those bumps with spec intent.
+	SpecIntentWrites int
+	// Actors are the controllers whose bumps had no spec intent, sorted.
+	Actors []string
+}
+
+// Fight is a field that several actors alternately set to different
+// values.
+type Fight struct {
+	Kind api.Kind
+	Key  api.Key
+	Path string
+	// Actors are the writers involved, sorted.
+	Actors []string
+	// Alternations counts successive changes of the field by different
+	// actors.
+	Alternations int
+	// First and Last are the first and last alternation, from the start
+	// of the run.
+	First, Last time.Duration
+	// Values are what each actor set, by actor.
+	Values []Set
+}
+
+// Set is what one actor wrote to a fought-over field.
+type Set struct {
+	Actor string
+	// Values are the distinct values it set, in the order first set.
+	Values []string
+	// Writes is the number of its writes that changed the field.
+	Writes int
+}
+
+// HotLoop is a stretch of consecutive windows in which a controller
+// reconciled faster than Options.HotRate while the store did not change:
+// with an attributed actor (Options.ControllerActors), no accepted write
+// by that actor changed a measured field; without one, no write by
+// anyone did. Bookkeeping changes (Options.Ignore) do not count as
+// change, so heartbeats and lease renewals do not hide a hot loop.
+type HotLoop struct {
+	Controller string
+	// Start is the first window's start, from the start of the run;
+	// Window the stretch's length.
+	Start  time.Duration
+	Window time.Duration
+	// Reconciles is how many reconciles started in the stretch, and
+	// PerSecond their rate.
+	Reconciles int
+	PerSecond  float64
+	// Errors is how many of them failed.
+	Errors int
+	// WritesCaused counts the accepted writes (no-ops included) by the
+	// controller's actor in the stretch; 0 without attribution.
+	WritesCaused int
+}
+
+// Cost is what a run cost.
+type Cost struct {
+	// Requests are the API server's request counts, sorted by actor,
+	// verb, kind and outcome.
+	Requests []Request
+	// Actors total the requests of each actor, sorted by actor.
+	Actors []ActorCost
+	// Controllers total each controller's reconciles, sorted by name.
+	Controllers []ControllerCost
+	// Writes is the number of accepted writes, NoOps those that changed
+	// nothing.
+	Writes, NoOps int
+	// Events is the number of Events created, EventUpdates the number of
+	// updates to existing Events (count bumps of repeated events).
+	Events, EventUpdates int
+}
+
+// Request is one row of the API server's request counts.
+type Request struct {
+	Actor, Verb, Kind, Outcome string
+	Count                      uint64
+}
+
+// ActorCost totals one actor's requests by outcome. Timeouts are not
+// here: a request lost on the network never reaches the server (the
+// network statistics count them).
+type ActorCost struct {
+	Actor string
+	// Total is every request; the rest split it by outcome ("ok",
+	// "conflict", "forbidden", "not-found"; Other is the rest: invalid,
+	// already-exists, expired, unavailable, error).
+	Total, OK, Conflict, Forbidden, NotFound, Other uint64
+}
+
+// ControllerCost totals one controller's reconciles.
+type ControllerCost struct {
+	Controller string
+	// Reconciles, Errors and Requeues count reconciles, failed ones and
+	// ones that asked to run again.
+	Reconciles, Errors, Requeues int
+	// Retries counts reconciles of a key right after a failed reconcile
+	// of the same key.
+	Retries int
+}
+
+// Analyze measures a finished run.
+func Analyze(res *runner.Result, opts Options) *Report {
+	o := opts.withDefaults()
+	rep := &Report{}
+	if res == nil {
+		return rep
+	}
+	rep.Scenario, rep.Seed = res.Scenario, res.Seed
+	rep.Flaps = flaps(res.Audit, o)
+	rep.NoOpWrites = noOps(res.Audit)
+	rep.GenerationGrowth = growth(res.Audit)
+	rep.Fights = fights(res.Audit, o)
+	rep.HotLoops = hotLoops(res, o)
+	rep.Cost = cost(res)
+	return rep
+}
+
+// field names one object's field.
+type field struct {
+	kind api.Kind
+	key  api.Key
+	path string
+}
+
+func compareField(a, b field) int {
+	return cmp.Or(cmp.Compare(a.kind, b.kind), cmp.Compare(a.key.Namespace, b.key.Namespace),
+		cmp.Compare(a.key.Name, b.key.Name), cmp.Compare(a.path, b.path))
+}
+
+func compareObj(ak api.Kind, a api.Key, bk api.Kind, b api.Key) int {
+	return cmp.Or(cmp.Compare(ak, bk), cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
+}
+
+// value renders a change's new value, "<unset>" when the field went away.
+func value(c store.Change) string {
+	if !c.NewSet {
+		return "<unset>"
+	}
+	return c.New
+}
+
+// step is one change of a field.
+type step struct {
+	at    time.Duration
+	actor string
+	value string
+}
+
+// segments returns each field's histories, split at removals, as
+// separate runs keyed by the field (deterministic: audit order).
+func segments(audit []store.AuditRecord, o Options) []struct {
+	f     field
+	steps []step
+} {
+	var out []struct {
+		f     field
+		steps []step
+	}
+	open := map[field]int{} // field -> index in out of its current run
+	for i := range audit {
+		r := &audit[i]
+		if r.Removed {
+			for f := range open {
+				if f.kind == r.Kind && f.key == r.Key {
+					delete(open, f)
+				}
+			}
+			continue
+		}
+		if r.NoOp {
+			continue
+		}
+		for _, c := range r.Changes {
+			if o.ignored(string(r.Kind), c.Path) {
+				continue
+			}
+			f := field{r.Kind, r.Key, c.Path}
+			j, ok := open[f]
+			if !ok {
+				j = len(out)
+				open[f] = j
+				out = append(out, struct {
+					f     field
+					steps []step
+				}{f: f})
+				if c.OldSet {
+					// The value before the first change seen: its writer
+					// is unknown (actor "").
+					out[j].steps = append(out[j].steps, step{r.Time.Duration(), "", c.Old})
+				}
+			}
+			out[j].steps = append(out[j].steps, step{r.Time.Duration(), r.Actor, value(c)})
+		}
+	}
+	return out
+}
+
+func flaps(audit []store.AuditRecord, o Options) []Flap {
+	var out []Flap
+	for _, s := range segments(audit, o) {
+		fl := Flap{Kind: s.f.kind, Key: s.f.key, Path: s.f.path}
+		for i, st := range s.steps {
+			if len(fl.Values) < o.ValueCap {
+				fl.Values = append(fl.Values, st.value)
+			}
+			if st.actor != "" && !slices.Contains(fl.Actors, st.actor) {
+				fl.Actors = append(fl.Actors, st.actor)
+			}
+			if i < 2 {
+				continue
+			}
+			prev := s.steps[i-2]
+			if prev.value == st.value && st.value != s.steps[i-1].value && st.at-prev.at <= o.FlapWindow {
+				if fl.Reversals == 0 {
+					fl.First = st.at
+				}
+				fl.Reversals++
+				fl.Last = st.at
+			}
+		}
+		if fl.Reversals >= o.FlapMin {
+			slices.Sort(fl.Actors)
+			out = append(out, fl)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Flap) int {
+		return cmp.Or(compareField(field{a.Kind, a.Key, a.Path}, field{b.Kind, b.Key, b.Path}), cmp.Compare(a.First, b.First))
+	})
+	return out
+}
+
+func noOps(audit []store.AuditRecord) []NoOps {
+	type k struct {
+		actor string
+		kind  api.Kind
+	}
+	n := map[k]int{}
+	for i := range audit {
+		if audit[i].NoOp {
+			n[k{audit[i].Actor, audit[i].Kind}]++
+		}
+	}
+	out := make([]NoOps, 0, len(n))
+	for key, c := range n {
+		out = append(out, NoOps{Actor: key.actor, Kind: key.kind, Count: c})
+	}
+	slices.SortFunc(out, func(a, b NoOps) int { return cmp.Or(cmp.Compare(a.Actor, b.Actor), cmp.Compare(a.Kind, b.Kind)) })
+	return out
+}
+
+// isUser reports whether an actor is a person rather than a controller.
+func isUser(actor string) bool { return !strings.HasPrefix(actor, "system:") }
+
+func growth(audit []store.AuditRecord) []Growth {
+	type obj struct {
+		kind api.Kind
+		key  api.Key
+	}
+	creator := map[obj]string{}
+	acc := map[obj]*Growth{}
+	var order []obj
+	for i := range audit {
+		r := &audit[i]
+		ob := obj{r.Kind, r.Key}
+		if r.Removed {
+			delete(creator, ob)
+			continue
+		}
+		if r.NoOp {
+			continue
+		}
+		for _, c := range r.Changes {
+			if c.Path != "metadata.generation" {
+				continue
+			}
+			if !c.OldSet {
+				creator[ob] = r.Actor
+				break
+			}
+			g, ok := acc[ob]
+			if !ok {
+				g = &Growth{Kind: r.Kind, Key: r.Key}
+				acc[ob] = g
+				order = append(order, ob)
+			}
+			g.Generations++
+			if isUser(r.Actor) || creator[ob] == r.Actor || fillsOnly(r) {
+				g.SpecIntentWrites++
+			} else if !slices.Contains(g.Actors, r.Actor) {
+				g.Actors = append(g.Actors, r.Actor)
+			}
+			break
+		}
+	}
+	var out []Growth
+	for _, ob := range order {
+		if g := acc[ob]; g.Generations > g.SpecIntentWrites {
+			slices.Sort(g.Actors)
+			out = append(out, *g)
+		}
+	}
+	slices.SortFunc(out, func(a, b Growth) int { return compareObj(a.Kind, a.Key, b.Kind, b.Key) })
+	return out
+}
+
+// fillsOnly reports whether every spec change of a write sets a field
+// that was unset or empty: completing an object (the scheduler binding a pod to a
+// node) rather than changing what someone asked for.
+func fillsOnly(r *store.AuditRecord) bool {
+	for _, c := range r.Changes {
+		if strings.HasPrefix(c.Path, "spec.") && c.OldSet && c.Old != "" {
+			return false
+		}
+	}
+	return true
+}
+
+func fights(audit []store.AuditRecord, o Options) []Fight {
+	var out []Fight
+	for _, s := range segments(audit, o) {
+		ft := Fight{Kind: s.f.kind, Key: s.f.key, Path: s.f.path}
+		var actors []string
+		for i, st := range s.steps {
+			if st.actor == "" {
+				continue
+			}
+			j := slices.IndexFunc(ft.Values, func(v Set) bool { return v.Actor == st.actor })
+			if j < 0 {
+				j = len(ft.Values)
+				ft.Values = append(ft.Values, Set{Actor: st.actor})
+			}
+			ft.Values[j].Writes++
+			if !slices.Contains(ft.Values[j].Values, st.value) {
+				ft.Values[j].Values = append(ft.Values[j].Values, st.value)
+			}
+			if i == 0 {
+				continue
+			}
+			prev := s.steps[i-1]
+			if prev.actor == "" || prev.actor == st.actor || prev.value == st.value {
+				continue
+			}
+			if ft.Alternations == 0 {
+				ft.First = st.at
+			}
+			ft.Alternations++
+			ft.Last = st.at
+			for _, a := range []string{prev.actor, st.actor} {
+				if !slices.Contains(actors, a) {
+					actors = append(actors, a)
+				}
+			}
+		}
+		if ft.Alternations >= o.FightMin {
+			slices.Sort(actors)
+			ft.Actors = actors
+			slices.SortFunc(ft.Values, func(a, b Set) int { return cmp.Compare(a.Actor, b.Actor) })
+			out = append(out, ft)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Fight) int {
+		return cmp.Or(compareField(field{a.Kind, a.Key, a.Path}, field{b.Kind, b.Key, b.Path}), cmp.Compare(a.First, b.First))
+	})
+	return out
+}
+
+// changed reports whether a write changed a measured field.
+func changed(r *store.AuditRecord, o Options) bool {
+	if r.NoOp {
+		return false
+	}
+	if r.Removed {
+		return true
+	}
+	for _, c := range r.Changes {
+		if !o.ignored(string(r.Kind), c.Path) {
+			return true
+		}
+	}
+	return false
+}
+
+func hotLoops(res *runner.Result, o Options) []HotLoop {
+	byCtl := map[string][]runner.Reconcile{}
+	for _, rc := range res.Reconciles {
+		byCtl[rc.Controller] = append(byCtl[rc.Controller], rc)
+	}
+	names := make([]string, 0, len(byCtl))
+	for n := range byCtl {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	w := o.HotWindow
+	limit := o.HotRate * w.Seconds()
+	var out []HotLoop
+	for _, name := range names {
+		type bucket struct{ reconciles, errors int }
+		buckets := map[int64]*bucket{}
+		var idx []int64
+		for _, rc := range byCtl[name] {
+			b := int64(rc.Start / w)
+			if buckets[b] == nil {
+				buckets[b] = &bucket{}
+				idx = append(idx, b)
+			}
+			buckets[b].reconciles++
+			if rc.Err != "" {
+				buckets[b].errors++
+			}
+		}
+		slices.Sort(idx)
+		actor, attributed := o.ControllerActors[name]
+		var cur *HotLoop
+		for _, b := range idx {
+			bk := buckets[b]
+			start := time.Duration(b) * w
+			hot := float64(bk.reconciles) > limit
+			writes := 0
+			if hot {
+				for i := range res.Audit {
+					r := &res.Audit[i]
+					t := r.Time.Duration()
+					if t < start || t >= start+w {
+						continue
+					}
+					if attributed && r.Actor != actor {
+						continue
+					}
+					if attributed {
+						writes++
+					}
+					if changed(r, o) {
+						hot = false
+						break
+					}
+				}
+			}
+			if !hot {
+				cur = nil
+				continue
+			}
+			if cur != nil && cur.Start+cur.Window == start {
+				cur.Window += w
+				cur.Reconciles += bk.reconciles
+				cur.Errors += bk.errors
+				cur.WritesCaused += writes
+			} else {
+				out = append(out, HotLoop{Controller: name, Start: start, Window: w, Reconciles: bk.reconciles, Errors: bk.errors, WritesCaused: writes})
+				cur = &out[len(out)-1]
+			}
+		}
+	}
+	for i := range out {
+		out[i].PerSecond = float64(out[i].Reconciles) / out[i].Window.Seconds()
+	}
+	return out
+}
+
+func cost(res *runner.Result) Cost {
+	var c Cost
+	actors := map[string]*ActorCost{}
+	for _, s := range res.Requests {
+		c.Requests = append(c.Requests, Request{Actor: s.Actor, Verb: s.Verb, Kind: s.Kind, Outcome: s.Outcome, Count: s.Count})
+		a := actors[s.Actor]
+		if a == nil {
+			a = &ActorCost{Actor: s.Actor}
+			actors[s.Actor] = a
+		}
+		a.Total += s.Count
+		switch s.Outcome {
+		case "ok":
+			a.OK += s.Count
+		case "conflict":
+			a.Conflict += s.Count
+		case "forbidden":
+			a.Forbidden += s.Count
+		case "not-found":
+			a.NotFound += s.Count
+		default:
+			a.Other += s.Count
+		}
+	}
+	slices.SortFunc(c.Requests, func(a, b Request) int {
+		return cmp.Or(cmp.Compare(a.Actor, b.Actor), cmp.Compare(a.Verb, b.Verb), cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Outcome, b.Outcome))
+	})
+	for _, a := range actors {
+		c.Actors = append(c.Actors, *a)
+	}
+	slices.SortFunc(c.Actors, func(a, b ActorCost) int { return cmp.Compare(a.Actor, b.Actor) })
+	type ck struct {
+		ctl string
+		key api.Key
+	}
+	failed := map[ck]bool{}
+	ctls := map[string]*ControllerCost{}
+	for _, rc := range res.Reconciles {
+		cc := ctls[rc.Controller]
+		if cc == nil {
+			cc = &ControllerCost{Controller: rc.Controller}
+			ctls[rc.Controller] = cc
+		}
+		cc.Reconciles++
+		k := ck{rc.Controller, rc.Key}
+		if failed[k] {
+			cc.Retries++
+		}
+		failed[k] = rc.Err != ""
+		if rc.Err != "" {
+			cc.Errors++
+		}
+		if rc.Requeue {
+			cc.Requeues++
+		}
+	}
+	for _, cc := range ctls {
+		c.Controllers = append(c.Controllers, *cc)
+	}
+	slices.SortFunc(c.Controllers, func(a, b ControllerCost) int { return cmp.Compare(a.Controller, b.Controller) })
+	for i := range res.Audit {
+		r := &res.Audit[i]
+		c.Writes++
+		if r.NoOp {
+			c.NoOps++
+		}
+		if r.Kind == api.KindEvent && !r.Removed {
+			if r.Verb == "create" {
+				c.Events++
+			} else if !r.NoOp {
+				c.EventUpdates++
+			}
+		}
+	}
+	return c
+}
+
+// Summary returns one line per finding, in the report's order: fights,
+// flaps, no-op writes, generation growth, hot loops.
+func (r *Report) Summary() []string {
+	var out []string
+	for _, f := range r.Fights {
+		out = append(out, fmt.Sprintf("fight: %s %s %s between %s, %d alternations from %s to %s",
+			strings.ToLower(string(f.Kind)), f.Key, f.Path, strings.Join(f.Actors, " and "), f.Alternations, clock(f.First), clock(f.Last)))
+	}
+	for _, f := range r.Flaps {
+		out = append(out, fmt.Sprintf("flap: %s %s %s reversed %d times from %s to %s (%s)",
+			strings.ToLower(string(f.Kind)), f.Key, f.Path, f.Reversals, clock(f.First), clock(f.Last), strings.Join(f.Values, "→")))
+	}
+	for _, n := range r.NoOpWrites {
+		out = append(out, fmt.Sprintf("no-op writes: %s wrote %d unchanged %s objects", n.Actor, n.Count, strings.ToLower(string(n.Kind))))
+	}
+	for _, g := range r.GenerationGrowth {
+		out = append(out, fmt.Sprintf("generation growth: %s %s grew %d generations, %d with spec intent (by %s)",
+			strings.ToLower(string(g.Kind)), g.Key, g.Generations, g.SpecIntentWrites, strings.Join(g.Actors, ", ")))
+	}
+	for _, h := range r.HotLoops {
+		out = append(out, fmt.Sprintf("hot loop: %s reconciled %d times in %s (%.1f/s) from %s without changing the store",
+			h.Controller, h.Reconciles, h.Window, h.PerSecond, clock(h.Start)))
+	}
+	return out
+}
+
+// clock renders a run time as m:ss (h:mm:ss past an hour).
+func clock(d time.Duration) string {
+	s := int64(d / time.Second)
+	if s >= 3600 {
+		return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
+	}
+	return fmt.Sprintf("%d:%02d", s/60, s%60)
+}

@@ -1,0 +1,262 @@
+package measure
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/clustersim/clustersim/scenarios/runner"
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/cluster"
+	"github.com/clustersim/clustersim/sim/kernel"
+	"github.com/clustersim/clustersim/sim/store"
+)
+
+const (
+	hpaActor = "system:serviceaccount:kube-system:horizontal-pod-autoscaler"
+	argo     = "system:serviceaccount:argocd:argocd-application-controller"
+	user     = "alice"
+)
+
+var web = api.Key{Namespace: "default", Name: "web"}
+
+// rec builds an audit record at second s changing one path.
+func rec(s int, actor string, kind api.Kind, path, old, new string) store.AuditRecord {
+	return store.AuditRecord{Time: kernel.Time(time.Duration(s) * time.Second), Actor: actor, Verb: "update", Kind: kind, Key: web,
+		Changes: []store.Change{{Path: path, Old: old, New: new, OldSet: old != "", NewSet: new != ""}}}
+}
+
+func replicas(vals ...string) []store.AuditRecord {
+	var out []store.AuditRecord
+	for i := 1; i < len(vals); i++ {
+		actor := hpaActor
+		if i%2 == 0 {
+			actor = argo
+		}
+		out = append(out, rec(i*10, actor, api.KindDeployment, "spec.replicas", vals[i-1], vals[i]))
+	}
+	return out
+}
+
+func TestFlaps(t *testing.T) {
+	tests := []struct {
+		name      string
+		audit     []store.AuditRecord
+		opts      Options
+		reversals int // 0: no flap
+		values    string
+	}{
+		{"none", replicas("1", "2", "3", "4"), Options{}, 0, ""},
+		{"one reversal", replicas("3", "7", "3"), Options{}, 1, "3→7→3"},
+		{"three reversals", replicas("3", "7", "3", "7", "3"), Options{}, 3, "3→7→3→7→3"},
+		{"outside window", replicas("3", "7", "3"), Options{FlapWindow: 5 * time.Second}, 0, ""},
+		{"ignored path", []store.AuditRecord{
+			rec(1, "system:node:a", api.KindLease, "spec.renewTime", "a", "b"),
+			rec(2, "system:node:a", api.KindLease, "spec.renewTime", "b", "a"),
+			rec(3, "system:node:a", api.KindLease, "spec.renewTime", "a", "b"),
+		}, Options{}, 0, ""},
+		{"status counter ignored", []store.AuditRecord{
+			rec(1, "x", api.KindDeployment, "status.replicas", "3", "4"),
+			rec(2, "x", api.KindDeployment, "status.replicas", "4", "3"),
+		}, Options{}, 0, ""},
+		{"node ready kept", []store.AuditRecord{
+			rec(1, "k", api.KindNode, "status.conditions[Ready].status", "True", "False"),
+			rec(2, "k", api.KindNode, "status.conditions[Ready].status", "False", "True"),
+		}, Options{}, 1, "True→False→True"},
+		{"empty ignore list", []store.AuditRecord{
+			rec(1, "x", api.KindDeployment, "status.replicas", "3", "4"),
+			rec(2, "x", api.KindDeployment, "status.replicas", "4", "3"),
+		}, Options{Ignore: []string{}}, 1, "3→4→3"},
+		{"removal resets", append(replicas("3", "7"), store.AuditRecord{Kind: api.KindDeployment, Key: web, Removed: true, Time: kernel.Time(15 * time.Second)},
+			rec(20, user, api.KindDeployment, "spec.replicas", "", "3")), Options{}, 0, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rep := Analyze(&runner.Result{Audit: tt.audit}, tt.opts)
+			if tt.reversals == 0 {
+				if len(rep.Flaps) != 0 {
+					t.Fatalf("flaps = %+v, want none", rep.Flaps)
+				}
+				return
+			}
+			if len(rep.Flaps) != 1 {
+				t.Fatalf("flaps = %+v, want one", rep.Flaps)
+			}
+			if got := rep.Flaps[0].Reversals; got != tt.reversals {
+				t.Errorf("reversals = %d, want %d", got, tt.reversals)
+			}
+			if got := strings.Join(rep.Flaps[0].Values, "→"); got != tt.values {
+				t.Errorf("values = %s, want %s", got, tt.values)
+			}
+		})
+	}
+}
+
+func TestFights(t *testing.T) {
+	tests := []struct {
+		name  string
+		audit []store.AuditRecord
+		alts  int // 0: no fight
+	}{
+		{"two writers", replicas("3", "7", "3", "7", "3"), 3},
+		{"long fight", replicas("3", "7", "3", "7", "3", "7", "3"), 5},
+		{"below minimum", replicas("3", "7", "3"), 0},
+		{"one writer", []store.AuditRecord{
+			rec(1, user, api.KindDeployment, "spec.replicas", "3", "7"),
+			rec(2, user, api.KindDeployment, "spec.replicas", "7", "3"),
+			rec(3, user, api.KindDeployment, "spec.replicas", "3", "7"),
+			rec(4, user, api.KindDeployment, "spec.replicas", "7", "3"),
+		}, 0},
+		{"handoff", []store.AuditRecord{
+			rec(1, user, api.KindDeployment, "spec.template.spec.containers[nginx].image", "a", "b"),
+			rec(2, "bob", api.KindDeployment, "spec.template.spec.containers[nginx].image", "b", "c"),
+		}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rep := Analyze(&runner.Result{Audit: tt.audit}, Options{})
+			if tt.alts == 0 {
+				if len(rep.Fights) != 0 {
+					t.Fatalf("fights = %+v, want none", rep.Fights)
+				}
+				return
+			}
+			if len(rep.Fights) != 1 {
+				t.Fatalf("fights = %+v, want one", rep.Fights)
+			}
+			f := rep.Fights[0]
+			if f.Alternations != tt.alts || f.Path != "spec.replicas" || !slices.Equal(f.Actors, []string{argo, hpaActor}) {
+				t.Errorf("fight = %+v", f)
+			}
+			if f.First != 20*time.Second {
+				t.Errorf("first = %v, want 20s", f.First)
+			}
+		})
+	}
+}
+
+func TestNoOpsAndGrowth(t *testing.T) {
+	gen := func(s int, actor, old, new string, spec ...string) store.AuditRecord {
+		r := rec(s, actor, api.KindDeployment, "metadata.generation", old, new)
+		for _, p := range spec {
+			r.Changes = append(r.Changes, store.Change{Path: p, Old: "1", New: "2", OldSet: true, NewSet: true})
+		}
+		return r
+	}
+	audit := []store.AuditRecord{
+		gen(0, user, "", "1"),
+		gen(1, user, "1", "2", "spec.replicas"),
+		gen(2, hpaActor, "2", "3", "spec.replicas"),
+		gen(3, hpaActor, "3", "4", "spec.replicas"),
+		{Actor: "naive", Kind: api.KindConfigMap, NoOp: true},
+		{Actor: "naive", Kind: api.KindConfigMap, NoOp: true},
+		{Actor: "a", Kind: api.KindConfigMap, NoOp: true},
+	}
+	rep := Analyze(&runner.Result{Audit: audit}, Options{})
+	want := []NoOps{{Actor: "a", Kind: api.KindConfigMap, Count: 1}, {Actor: "naive", Kind: api.KindConfigMap, Count: 2}}
+	if !slices.Equal(rep.NoOpWrites, want) {
+		t.Errorf("no-ops = %+v, want %+v", rep.NoOpWrites, want)
+	}
+	if len(rep.GenerationGrowth) != 1 {
+		t.Fatalf("growth = %+v", rep.GenerationGrowth)
+	}
+	g := rep.GenerationGrowth[0]
+	if g.Generations != 3 || g.SpecIntentWrites != 1 || !slices.Equal(g.Actors, []string{hpaActor}) {
+		t.Errorf("growth = %+v", g)
+	}
+}
+
+func TestHotLoops(t *testing.T) {
+	many := func(ctl string, from, n int, every time.Duration) []runner.Reconcile {
+		var out []runner.Reconcile
+		for i := range n {
+			at := time.Duration(from)*time.Second + time.Duration(i)*every
+			out = append(out, runner.Reconcile{Controller: ctl, Key: web, Start: at, End: at, Err: "boom"})
+		}
+		return out
+	}
+	tests := []struct {
+		name   string
+		rec    []runner.Reconcile
+		audit  []store.AuditRecord
+		opts   Options
+		want   int // hot loops
+		recons int
+	}{
+		{"fast, no change", many("naive", 0, 200, 100*time.Millisecond), nil, Options{}, 1, 200},
+		{"slow", many("naive", 0, 20, time.Second), nil, Options{}, 0, 0},
+		{"fast with change", many("naive", 0, 100, 100*time.Millisecond),
+			[]store.AuditRecord{rec(5, "x", api.KindDeployment, "spec.replicas", "1", "2")}, Options{}, 0, 0},
+		{"heartbeats do not hide it", many("naive", 0, 100, 100*time.Millisecond),
+			[]store.AuditRecord{rec(5, "system:node:a", api.KindLease, "spec.renewTime", "a", "b")}, Options{}, 1, 100},
+		{"other actor's change, attributed", many("naive", 0, 100, 100*time.Millisecond),
+			[]store.AuditRecord{rec(5, "x", api.KindDeployment, "spec.replicas", "1", "2")},
+			Options{ControllerActors: map[string]string{"naive": "naive-actor"}}, 1, 100},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rep := Analyze(&runner.Result{Reconciles: tt.rec, Audit: tt.audit}, tt.opts)
+			if len(rep.HotLoops) != tt.want {
+				t.Fatalf("hot loops = %+v, want %d", rep.HotLoops, tt.want)
+			}
+			if tt.want > 0 && rep.HotLoops[0].Reconciles != tt.recons {
+				t.Errorf("reconciles = %d, want %d", rep.HotLoops[0].Reconciles, tt.recons)
+			}
+		})
+	}
+}
+
+func TestCost(t *testing.T) {
+	res := &runner.Result{
+		Reconciles: []runner.Reconcile{
+			{Controller: "c", Key: web, Err: "x"},
+			{Controller: "c", Key: web, Requeue: true},
+			{Controller: "c", Key: web},
+		},
+		Audit: []store.AuditRecord{
+			{Verb: "create", Kind: api.KindEvent},
+			{Verb: "update", Kind: api.KindEvent},
+			{Verb: "update", Kind: api.KindPod, NoOp: true},
+		},
+	}
+	res.Requests = append(res.Requests,
+		statOf("b", "update", "conflict", 2), statOf("a", "get", "ok", 5), statOf("a", "get", "not-found", 1))
+	c := Analyze(res, Options{}).Cost
+	if len(c.Controllers) != 1 || c.Controllers[0] != (ControllerCost{Controller: "c", Reconciles: 3, Errors: 1, Requeues: 1, Retries: 1}) {
+		t.Errorf("controllers = %+v", c.Controllers)
+	}
+	if c.Events != 1 || c.EventUpdates != 1 || c.Writes != 3 || c.NoOps != 1 {
+		t.Errorf("cost = %+v", c)
+	}
+	wantActors := []ActorCost{{Actor: "a", Total: 6, OK: 5, NotFound: 1}, {Actor: "b", Total: 2, Conflict: 2}}
+	if !slices.Equal(c.Actors, wantActors) {
+		t.Errorf("actors = %+v, want %+v", c.Actors, wantActors)
+	}
+	if c.Requests[0].Actor != "a" || c.Requests[0].Outcome != "not-found" {
+		t.Errorf("requests not sorted: %+v", c.Requests)
+	}
+}
+
+func TestGlob(t *testing.T) {
+	tests := []struct {
+		pattern, kind, path string
+		want                bool
+	}{
+		{"status.*", "Pod", "status.phase", true},
+		{"metadata.*Timestamp", "Pod", "metadata.creationTimestamp", true},
+		{"Lease:spec.renewTime", "Lease", "spec.renewTime", true},
+		{"Lease:spec.renewTime", "Pod", "spec.renewTime", false},
+		{"status.conditions[*].status", "Node", "status.conditions[Ready].status", true},
+		{"spec.replicas", "Deployment", "spec.replicasX", false},
+	}
+	for _, tt := range tests {
+		if got := patternMatch(tt.pattern, tt.kind, tt.path); got != tt.want {
+			t.Errorf("patternMatch(%q, %q, %q) = %v", tt.pattern, tt.kind, tt.path, got)
+		}
+	}
+}
+
+func statOf(actor, verb, outcome string, n uint64) cluster.Stat {
+	return cluster.Stat{Actor: actor, Verb: verb, Kind: "Pod", Outcome: outcome, Count: n}
+}
