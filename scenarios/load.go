@@ -848,6 +848,8 @@ var kindAliases = map[string]api.Kind{
 	"resourcequota": api.KindResourceQuota, "resourcequotas": api.KindResourceQuota, "quota": api.KindResourceQuota,
 	"configmap": api.KindConfigMap, "configmaps": api.KindConfigMap, "cm": api.KindConfigMap,
 	"lease": api.KindLease, "leases": api.KindLease,
+	"secret": api.KindSecret, "secrets": api.KindSecret,
+	"serviceaccount": api.KindServiceAccount, "serviceaccounts": api.KindServiceAccount, "sa": api.KindServiceAccount,
 	"horizontalpodautoscaler": api.KindHorizontalPodAutoscaler, "horizontalpodautoscalers": api.KindHorizontalPodAutoscaler, "hpa": api.KindHorizontalPodAutoscaler,
 }
 

@@ -142,8 +142,8 @@ func servedTypes(t *testing.T) map[string]Object {
 			out[v+"/"+string(k)] = o
 		}
 	}
-	if len(out) != 13 {
-		t.Fatalf("served types = %d, want 13", len(out))
+	if len(out) != 15 {
+		t.Fatalf("served types = %d, want 15", len(out))
 	}
 	return out
 }

@@ -29,6 +29,11 @@ const (
 	KindReplicaSet Kind = "ReplicaSet"
 	// KindLease is coordination.k8s.io/v1 Lease.
 	KindLease Kind = "Lease"
+	// KindSecret is core/v1 Secret (stored, not interpreted).
+	KindSecret Kind = "Secret"
+	// KindServiceAccount is core/v1 ServiceAccount (stored, not
+	// interpreted).
+	KindServiceAccount Kind = "ServiceAccount"
 	// KindHorizontalPodAutoscaler is autoscaling/v2 (and v1)
 	// HorizontalPodAutoscaler.
 	KindHorizontalPodAutoscaler Kind = "HorizontalPodAutoscaler"
@@ -99,7 +104,9 @@ var registry = []kindEntry{
 	{ResourceInfo{KindPod, "", "v1", "pods", true, true}, oneVersion("v1", func() Object { return &Pod{} })},
 	{ResourceInfo{KindReplicaSet, "apps", "v1", "replicasets", true, true}, oneVersion("apps/v1", func() Object { return &ReplicaSet{} })},
 	{ResourceInfo{KindResourceQuota, "", "v1", "resourcequotas", true, true}, oneVersion("v1", func() Object { return &ResourceQuota{} })},
+	{ResourceInfo{KindSecret, "", "v1", "secrets", true, false}, oneVersion("v1", func() Object { return &Secret{} })},
 	{ResourceInfo{KindService, "", "v1", "services", true, true}, oneVersion("v1", func() Object { return &Service{} })},
+	{ResourceInfo{KindServiceAccount, "", "v1", "serviceaccounts", true, false}, oneVersion("v1", func() Object { return &ServiceAccount{} })},
 }
 
 func find(k Kind) *kindEntry {
@@ -193,6 +200,10 @@ func KindOf(o Object) Kind {
 		return KindResourceQuota
 	case *ConfigMap:
 		return KindConfigMap
+	case *Secret:
+		return KindSecret
+	case *ServiceAccount:
+		return KindServiceAccount
 	case *Deployment:
 		return KindDeployment
 	case *ReplicaSet:

@@ -80,6 +80,8 @@ func TestLookup(t *testing.T) {
 		{KindEvent, "events", "v1", true, false},
 		{KindResourceQuota, "resourcequotas", "v1", true, true},
 		{KindConfigMap, "configmaps", "v1", true, false},
+		{KindSecret, "secrets", "v1", true, false},
+		{KindServiceAccount, "serviceaccounts", "v1", true, false},
 		{KindLease, "leases.coordination.k8s.io", "coordination.k8s.io/v1", true, false},
 		{KindHorizontalPodAutoscaler, "horizontalpodautoscalers.autoscaling", "autoscaling/v2", true, true},
 	}
