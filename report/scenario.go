@@ -10,6 +10,7 @@ import (
 	"github.com/olekukonko/tablewriter"
 
 	"github.com/clustersim/clustersim/report/kubectl"
+	"github.com/clustersim/clustersim/report/measure"
 	"github.com/clustersim/clustersim/scenarios/runner"
 	"github.com/clustersim/clustersim/sim/api"
 )
@@ -48,6 +49,12 @@ func Scenario(w io.Writer, r *runner.Result) error {
 		}
 		if err := t.Render(); err != nil {
 			return err
+		}
+	}
+	if findings := measure.Analyze(r, measure.Options{}).Summary(); len(findings) > 0 {
+		fmt.Fprintf(w, "\nFindings from the audit log and reconciles:\n")
+		for _, f := range findings {
+			fmt.Fprintf(w, "  %s\n", f)
 		}
 	}
 	var requests, failed uint64

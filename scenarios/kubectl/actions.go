@@ -306,10 +306,12 @@ func Edit(ctx context.Context, c client.Client, kind api.Kind, key api.Key, merg
 	if err != nil {
 		return nil, err
 	}
-	if reflect.DeepEqual(applyMergePatch(current, patch), current) {
+	// kubectl edit sends a strategic merge patch for built-in kinds, so a
+	// container list merges by name rather than being replaced.
+	if reflect.DeepEqual(api.MergePatch(current, patch, "", true), any(current)) {
 		return []string{"Edit cancelled, no changes made."}, nil
 	}
-	if _, err := c.Patch(ctx, kind, key, client.MergePatch, mergePatch); err != nil {
+	if _, err := c.Patch(ctx, kind, key, client.StrategicMergePatch, mergePatch); err != nil {
 		return nil, err
 	}
 	return []string{line(kind, key.Name, "edited")}, nil

@@ -3,6 +3,7 @@ package kubelet
 import (
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"time"
 
 	"github.com/clustersim/clustersim/sim/api"
@@ -414,6 +415,9 @@ func (c *completer) Complete(tag uint64, resp any, err error) {
 		k.ev.done(token, apiErr)
 	case opPodStatus:
 		if ps := k.slot(slot); ps != nil && ps.stTok == token && ps.inflight {
+			if apiErr == nil && r.Object != nil {
+				ps.ackedRV = resourceVersion(r.Object)
+			}
 			k.statusDone(ps, apiErr)
 		}
 	case opPodDelete:
@@ -442,3 +446,9 @@ func (k *Kubelet) reflectorBackoff(relist bool) {
 
 // wallTime returns the API timestamp of a virtual instant, to the second.
 func wallTime(t kernel.Time) api.Time { return api.NewTime(t.Wall().Truncate(time.Second)) }
+
+// resourceVersion parses an object's resourceVersion (0 if it has none).
+func resourceVersion(o api.Object) uint64 {
+	n, _ := strconv.ParseUint(o.GetObjectMeta().ResourceVersion, 10, 64)
+	return n
+}

@@ -82,17 +82,20 @@ type cstate struct {
 
 // podState is a pod bound to this node, as the kubelet runs it.
 type podState struct {
-	slot  uint16
-	tok   uint32 // pod-level timers
-	key   api.Key
-	uid   api.UID
-	pod   *api.Pod // latest seen; shared, never mutated
-	desc  string   // "name_namespace(uid)", as upstream's format.Pod
-	cs    []cstate // init containers first
-	nInit int
-	qos   api.PodQOSClass
-	cpu   int64 // requested milli-CPU, for admission
-	mem   int64 // requested memory bytes
+	slot uint16
+	tok  uint32 // pod-level timers
+	key  api.Key
+	uid  api.UID
+	pod  *api.Pod // latest seen; shared, never mutated
+	// ackedRV is the resourceVersion of the kubelet's last accepted
+	// status write: watch events older than it are stale.
+	ackedRV uint64
+	desc    string   // "name_namespace(uid)", as upstream's format.Pod
+	cs      []cstate // init containers first
+	nInit   int
+	qos     api.PodQOSClass
+	cpu     int64 // requested milli-CPU, for admission
+	mem     int64 // requested memory bytes
 
 	ip        netip.Addr
 	ipStr     string
@@ -168,10 +171,12 @@ func (k *Kubelet) podChanged(p *api.Pod) {
 		k.terminate(ps)
 		return
 	}
-	if !ps.inflight && !ps.queued && ps.sent == ps.version && statusDiffers(&p.Status, k.buildStatus(ps)) {
+	if !ps.inflight && !ps.queued && ps.sent == ps.version && resourceVersion(p) >= ps.ackedRV && statusDiffers(&p.Status, k.buildStatus(ps)) {
 		// Someone else changed the status (the node lifecycle controller
 		// marked the pod not ready while the node looked dead): the
-		// kubelet's status manager writes its own view back.
+		// kubelet's status manager writes its own view back. An event
+		// older than the kubelet's own last accepted write is stale, not
+		// a change.
 		k.markDirty(ps)
 	}
 }
