@@ -1,7 +1,7 @@
 // Command clustersim runs the discrete-event simulator of a Kubernetes-like
 // control plane.
 //
-//	clustersim run [SCENARIO] [--seed N] [--until D] [-o table|json]
+//	clustersim run [SCENARIO] [--seed N] [--seeds N] [--until D] [-o table|json]
 //	clustersim validate FILE...
 //	clustersim list
 //	clustersim explain NAME
@@ -20,6 +20,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
+	"sync"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -112,8 +114,18 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	seed := fs.Uint64("seed", 0, "root seed of the run (default: the scenario's spec.seed)")
 	until := fs.Duration("until", 0, "stop the run at this virtual time (default: the scenario's spec.duration)")
 	output := fs.StringP("output", "o", "table", "output format: table or json")
+	seeds := fs.Int("seeds", 0, "run this many seeds (--seed, or spec.seed, and the ones after it) and print a summary across them")
+	jobs := fs.Int("jobs", runtime.NumCPU(), "with --seeds: how many runs at once (results do not depend on it)")
 	if c, done := parse(fs, args); done {
 		return c
+	}
+	if fs.Changed("seeds") && *seeds < 1 {
+		fmt.Fprintf(stderr, "clustersim run: --seeds %d: must be at least 1\n", *seeds)
+		return exitBadInput
+	}
+	if *jobs < 1 {
+		fmt.Fprintf(stderr, "clustersim run: --jobs %d: must be at least 1\n", *jobs)
+		return exitBadInput
 	}
 	if fs.NArg() > 1 {
 		fmt.Fprintf(stderr, "clustersim run: one scenario at a time; got %d arguments\n", fs.NArg())
@@ -139,6 +151,9 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	opts := runner.Options{Until: *until}
 	if fs.Changed("seed") {
 		opts.Seed = seed
+	}
+	if *seeds > 0 {
+		return runSeeds(name, s, opts, *seeds, *jobs, *output, stdout, stderr)
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -169,6 +184,100 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		return exitFailed
 	}
 	return exitOK
+}
+
+// runSeeds runs the scenario once per seed, from the run's root seed
+// (--seed, else spec.seed, else 1) on, jobs at a time, and prints a summary
+// across the seeds. Every run is independent and deterministic, so the
+// summary is the same whatever jobs and GOMAXPROCS are. It exits 1 if any
+// seed failed an expectation, and names those seeds.
+func runSeeds(name string, s *scenarios.Scenario, opts runner.Options, n, jobs int, output string, stdout, stderr io.Writer) int {
+	base := uint64(1)
+	if s.Spec.Seed != nil {
+		base = *s.Spec.Seed
+	}
+	if opts.Seed != nil {
+		base = *opts.Seed
+	}
+	results := make([]*runner.Result, n)
+	errs := make([]error, n)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(jobs, n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				results[i], errs[i] = runSeed(name, base+uint64(i), opts)
+			}
+		}()
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for i, err := range errs {
+		if err == nil {
+			continue
+		}
+		var internal internalError
+		if errors.As(err, &internal) {
+			fmt.Fprintf(stderr, "clustersim: internal error running %s (seed %d): %v\n", name, base+uint64(i), err)
+			return exitInternal
+		}
+		fmt.Fprintf(stderr, "clustersim run %s (seed %d): %v\n", name, base+uint64(i), err)
+		return exitBadInput
+	}
+	sum := report.Summarize(results)
+	var err error
+	if output == "json" {
+		err = report.SeedsJSON(stdout, sum)
+	} else {
+		err = report.Seeds(stdout, sum)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "clustersim run: %v\n", err)
+		return exitInternal
+	}
+	if len(sum.Failed) > 0 {
+		for _, e := range sum.Expectations {
+			if len(e.Failed) > 0 {
+				fmt.Fprintf(stderr, "FAIL %s: failed on %d of %d seeds (first: seed %d; replay with clustersim run %s --seed %d)\n",
+					e.Name, len(e.Failed), e.Runs, e.Failed[0], name, e.Failed[0])
+			}
+		}
+		return exitFailed
+	}
+	return exitOK
+}
+
+// internalError is a panic inside one seed's run, turned into an error.
+type internalError struct{ cause any }
+
+func (e internalError) Error() string { return fmt.Sprint(e.cause) }
+
+// runSeed loads the scenario afresh (runs do not share a scenario value)
+// and runs it with one seed.
+func runSeed(name string, seed uint64, opts runner.Options) (res *runner.Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, internalError{r}
+		}
+	}()
+	s, err := loadScenario(name)
+	if err != nil {
+		return nil, err
+	}
+	opts.Seed = &seed
+	res, err = runner.Run(s, opts)
+	if err != nil {
+		return nil, err
+	}
+	// Keep only what the summary reads: a run's audit log, reconciles
+	// and snapshots are megabytes, and a thousand seeds would hold them all.
+	return &runner.Result{Scenario: res.Scenario, Seed: res.Seed, Duration: res.Duration,
+		Expectations: res.Expectations, Writes: res.Writes, TraceHash: res.TraceHash}, nil
 }
 
 // validate checks scenario files and manifests; it reports every bad file

@@ -5,6 +5,8 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -110,6 +112,9 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"run", "a", "b"}, exitBadInput},
 		{[]string{"run", "no-such-scenario"}, exitBadInput},
 		{[]string{"run", "--until", "-1s"}, exitBadInput},
+		{[]string{"run", "--seeds", "0"}, exitBadInput},
+		{[]string{"run", "--seeds", "-3"}, exitBadInput},
+		{[]string{"run", "--seeds", "2", "--jobs", "0"}, exitBadInput},
 		{[]string{"demo", "extra"}, exitBadInput},
 		{[]string{"demo", "--duration", "1m"}, exitBadInput},
 		{[]string{"explain"}, exitBadInput},
@@ -208,5 +213,49 @@ func TestReadmeScenario(t *testing.T) {
 	defer os.Remove(path)
 	if code, out, errOut := runMain("run", path); code != exitOK {
 		t.Fatalf("exit %d\n%s\n%s", code, errOut, out)
+	}
+}
+
+// TestRunSeeds runs a scenario across seeds: the table matches its golden
+// file, and the JSON summary is the same bytes whatever the number of
+// parallel runs and GOMAXPROCS.
+func TestRunSeeds(t *testing.T) {
+	code, out, errOut := runMain("run", "node-failure", "--seeds", "6", "--seed", "3")
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, errOut, out)
+	}
+	golden(t, "seeds-node-failure.txt", []byte(out))
+
+	var first string
+	for _, tc := range []struct{ procs, jobs int }{{1, 1}, {2, 2}, {2, 5}} {
+		prev := runtime.GOMAXPROCS(tc.procs)
+		code, out, errOut := runMain("run", "rolling-update", "--seeds", "12", "--jobs", strconv.Itoa(tc.jobs), "-o", "json")
+		runtime.GOMAXPROCS(prev)
+		if code != exitOK && code != exitFailed {
+			t.Fatalf("GOMAXPROCS %d, jobs %d: exit %d: %s", tc.procs, tc.jobs, code, errOut)
+		}
+		if first == "" {
+			first = out
+			golden(t, "seeds-rolling-update.json", []byte(out))
+		} else if out != first {
+			t.Errorf("GOMAXPROCS %d, jobs %d: summary differs from the one-at-a-time run", tc.procs, tc.jobs)
+		}
+	}
+}
+
+// TestRunSeedsFailure checks that a seed whose expectation fails makes the
+// whole run exit 1 and names a seed to replay.
+func TestRunSeedsFailure(t *testing.T) {
+	// Seed 5 of rolling-update loses the kubectl set image request to the
+	// simulated network, so the image expectation fails on that seed.
+	code, out, errOut := runMain("run", "rolling-update", "--seeds", "3", "--seed", "4")
+	if code != exitFailed {
+		t.Fatalf("exit %d, want %d\n%s\n%s", code, exitFailed, errOut, out)
+	}
+	if !strings.Contains(errOut, "replay with clustersim run rolling-update --seed 5") {
+		t.Errorf("stderr does not name the failing seed:\n%s", errOut)
+	}
+	if !strings.Contains(out, "2/3") {
+		t.Errorf("summary does not count 2 of 3 seeds passing:\n%s", out)
 	}
 }

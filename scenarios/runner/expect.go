@@ -87,7 +87,7 @@ func (r *run) settle(ck *check, final bool) {
 
 func (r *run) pass(ck *check, seen string) {
 	ck.done = true
-	r.res.Expectations[ck.idx] = Outcome{Name: ck.name, Passed: true, Detail: fmt.Sprintf("held at %v: %s", r.c.K.Now().Duration(), seen)}
+	r.res.Expectations[ck.idx] = Outcome{Name: ck.name, Passed: true, HeldAt: r.c.K.Now().Duration(), Detail: fmt.Sprintf("held at %v: %s", r.c.K.Now().Duration(), seen)}
 }
 
 // finishExpectations fails the checks whose deadline passed unmet.

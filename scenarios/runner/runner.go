@@ -137,6 +137,9 @@ type Outcome struct {
 	Passed bool
 	// Detail says what was seen: when it held, or why it failed.
 	Detail string
+	// HeldAt is the virtual time the check held (for a "within" check,
+	// the first time it did); meaningful when Passed.
+	HeldAt time.Duration
 }
 
 // run is one run in progress.
@@ -182,6 +185,9 @@ func Run(s *scenarios.Scenario, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	// However the run ends, its blocked processes end too, or their
+	// coroutines would keep the whole cluster alive.
+	defer c.Close()
 	r := &run{s: s, c: c, res: &Result{Scenario: s.Metadata.Name, Seed: seed}, managers: map[string]*controller.Manager{}, users: map[string]client.Client{}}
 	if t := s.Spec.Cluster.DefaultTolerationSeconds; t != nil {
 		c.API.SetDefaultTolerationSeconds(*t, *t)

@@ -168,6 +168,12 @@ func (c *Cluster) At(t time.Duration, fn func()) { c.K.At(kernel.Time(t), fn) }
 // RunFor advances the simulation by d of virtual time.
 func (c *Cluster) RunFor(d time.Duration) kernel.StopReason { return c.K.RunFor(d) }
 
+// Close ends the simulation: every controller, informer and client process
+// still blocked is killed, so its goroutine ends and the cluster can be
+// garbage collected. The store stays readable; the cluster must not be run
+// again.
+func (c *Cluster) Close() { c.K.Close() }
+
 // WriteTrace writes the run's canonical trace: every accepted write (the
 // audit log), the request counts per actor, verb, kind and outcome, and
 // the network's totals. Two runs are the same run exactly when their

@@ -108,6 +108,7 @@ func RunDemo(cfg DemoConfig) (*DemoResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer c.Close()
 	if err := c.Bootstrap(&api.ConfigMap{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"},
 		ObjectMeta: api.ObjectMeta{Name: "counter", Namespace: "default"}, Data: map[string]string{"value": "0"}}); err != nil {
 		return nil, err

@@ -20,6 +20,9 @@ type Kernel struct {
 	stop    bool
 	procID  uint64
 	live    int
+	// first and last are the ends of the list of unfinished processes,
+	// in spawn order (see Close).
+	first, last *Process
 }
 
 // New returns a kernel at virtual time 0 whose random streams derive from

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"errors"
+	"slices"
 	"testing"
 	"time"
 )
@@ -67,4 +68,35 @@ func TestIsKillRecoverAndRepanic(t *testing.T) {
 	if !p.Done() || k.Live() != 0 {
 		t.Errorf("process done=%v live=%d, want done and 0 live", p.Done(), k.Live())
 	}
+}
+
+// TestClose checks that Close kills every unfinished process (parked,
+// sleeping and not yet started), oldest first, running their deferred
+// functions, and leaves finished ones alone.
+func TestClose(t *testing.T) {
+	k := New(1)
+	var order []string
+	spawn := func(name string, body func(p *Process)) {
+		k.Spawn(name, func(p *Process) {
+			defer func() { order = append(order, name) }()
+			body(p)
+		})
+	}
+	spawn("parked", func(p *Process) { p.Park() })
+	spawn("done", func(p *Process) {})
+	spawn("sleeping", func(p *Process) { p.Sleep(time.Hour) })
+	k.RunFor(time.Minute)
+	spawn("new", func(p *Process) { t.Error("a process spawned before Close ran") })
+	if k.Live() != 3 {
+		t.Fatalf("live %d before Close, want 3", k.Live())
+	}
+	k.Close()
+	if k.Live() != 0 {
+		t.Errorf("live %d after Close, want 0", k.Live())
+	}
+	want := []string{"done", "parked", "sleeping"}
+	if !slices.Equal(order, want) {
+		t.Errorf("deferred functions ran in order %v, want %v", order, want)
+	}
+	k.Close() // a second Close has nothing left to do
 }

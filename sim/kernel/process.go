@@ -33,6 +33,8 @@ type Process struct {
 	next   func() (struct{}, bool)
 	stopFn func()
 	yield  func(struct{}) bool
+	// prevLive and nextLive link the kernel's unfinished processes.
+	prevLive, nextLive *Process
 
 	// token identifies the current blocking episode. Wake-up events carry
 	// the token they were made for (shifted left by one, low bit set for a
@@ -68,6 +70,13 @@ func (k *Kernel) Spawn(name string, body func(p *Process)) *Process {
 	p := &Process{k: k, name: name, id: k.procID, body: body}
 	p.next, p.stopFn = iter.Pull(p.run)
 	k.live++
+	p.prevLive = k.last
+	if k.last != nil {
+		k.last.nextLive = p
+	} else {
+		k.first = p
+	}
+	k.last = p
 	k.Schedule(k.now, p, 0)
 	return p
 }
@@ -151,7 +160,19 @@ func (p *Process) finish() {
 		return
 	}
 	p.state = procDone
-	p.k.live--
+	k := p.k
+	k.live--
+	if p.prevLive != nil {
+		p.prevLive.nextLive = p.nextLive
+	} else {
+		k.first = p.nextLive
+	}
+	if p.nextLive != nil {
+		p.nextLive.prevLive = p.prevLive
+	} else {
+		k.last = p.prevLive
+	}
+	p.prevLive, p.nextLive = nil, nil
 	p.body = nil
 	p.next = nil
 	p.stopFn = nil
@@ -239,6 +260,22 @@ func (p *Process) Kill() {
 		pp := p.panicked
 		p.panicked = nil
 		panic(pp)
+	}
+}
+
+// Close kills every unfinished process, oldest first, so that their
+// coroutines (each an iter.Pull goroutine) end and everything they reference
+// can be collected. Call it when a simulation is over; the kernel must not
+// be run afterwards. A process whose deferred functions panic stops Close
+// with that panic. Called while a process is running (from inside one, or
+// while a panic unwinds out of the event loop) it does nothing, so that a
+// deferred Close never hides the panic that is unwinding.
+func (k *Kernel) Close() {
+	if k.current != nil {
+		return
+	}
+	for k.first != nil {
+		k.first.Kill()
 	}
 }
 

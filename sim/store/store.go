@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/clustersim/clustersim/sim/api"
@@ -401,19 +402,24 @@ func prepareForCreate(obj api.Object) {
 	}
 }
 
-// statusIndex caches the index of the Status field per type.
-var statusIndex = map[reflect.Type]int{}
+// statusIndex caches the index of the Status field per type
+// (reflect.Type to int). It is shared by every store in the process, and
+// several simulations may run side by side (clustersim run --seeds), so it
+// is a sync.Map.
+var statusIndex sync.Map
 
 func statusField(v reflect.Value) (reflect.Value, bool) {
 	t := v.Type()
-	i, ok := statusIndex[t]
-	if !ok {
+	var i int
+	if cached, ok := statusIndex.Load(t); ok {
+		i = cached.(int)
+	} else {
 		f, found := t.FieldByName("Status")
 		i = -1
 		if found && len(f.Index) == 1 {
 			i = f.Index[0]
 		}
-		statusIndex[t] = i
+		statusIndex.Store(t, i)
 	}
 	if i < 0 {
 		return reflect.Value{}, false

@@ -1,0 +1,209 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/tw"
+	"gonum.org/v1/gonum/stat"
+
+	"github.com/clustersim/clustersim/scenarios/runner"
+)
+
+// SeedsSummary aggregates the runs of one scenario over many seeds: for
+// each expectation, the share of seeds that passed, the failing seeds,
+// and the distribution of when it held.
+type SeedsSummary struct {
+	Scenario string `json:"scenario"`
+	// Seeds are the seeds run, in order; Failed the seeds where some
+	// expectation failed.
+	Seeds  []uint64 `json:"seeds"`
+	Failed []uint64 `json:"failedSeeds"`
+	// Expectations are per expectation, in spec.expect order.
+	Expectations []ExpectationSummary `json:"expectations"`
+}
+
+// ExpectationSummary is one expectation over all seeds.
+type ExpectationSummary struct {
+	Name   string   `json:"name"`
+	Passed int      `json:"passed"`
+	Runs   int      `json:"runs"`
+	Failed []uint64 `json:"failedSeeds"`
+	// HeldAt is the distribution, over passing seeds, of the virtual time
+	// (seconds) at which the check held.
+	HeldAt Distribution `json:"heldAtSeconds"`
+}
+
+// Distribution summarises a sample: mean, standard deviation, median,
+// 90th and 99th percentiles, min and max, and a 95% bootstrap confidence
+// interval for the mean. Empty samples have N 0 and zeros elsewhere.
+type Distribution struct {
+	N      int     `json:"n"`
+	Mean   float64 `json:"mean"`
+	StdDev float64 `json:"stdDev"`
+	Median float64 `json:"median"`
+	P90    float64 `json:"p90"`
+	P99    float64 `json:"p99"`
+	Min    float64 `json:"min"`
+	Max    float64 `json:"max"`
+	CILow  float64 `json:"meanCI95Low"`
+	CIHigh float64 `json:"meanCI95High"`
+}
+
+// bootstrapResamples is how many resamples the mean's confidence interval
+// uses.
+const bootstrapResamples = 1000
+
+// Describe computes a Distribution with gonum/stat. The bootstrap draws
+// from a fixed-seed generator, so the same sample always gives the same
+// interval.
+func Describe(xs []float64) Distribution {
+	if len(xs) == 0 {
+		return Distribution{}
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	d := Distribution{
+		N:      len(s),
+		Mean:   stat.Mean(s, nil),
+		Median: stat.Quantile(0.5, stat.Empirical, s, nil),
+		P90:    stat.Quantile(0.9, stat.Empirical, s, nil),
+		P99:    stat.Quantile(0.99, stat.Empirical, s, nil),
+		Min:    s[0],
+		Max:    s[len(s)-1],
+	}
+	if len(s) > 1 {
+		d.StdDev = stat.StdDev(s, nil)
+	}
+	// Bootstrap: resample with replacement, take the 2.5% and 97.5%
+	// quantiles of the resampled means. A fixed xorshift generator keeps
+	// it deterministic and free of any global random source.
+	means := make([]float64, bootstrapResamples)
+	state := uint64(0x9e3779b97f4a7c15)
+	next := func() uint64 {
+		state ^= state << 13
+		state ^= state >> 7
+		state ^= state << 17
+		return state
+	}
+	for i := range means {
+		sum := 0.0
+		for range s {
+			sum += s[next()%uint64(len(s))]
+		}
+		means[i] = sum / float64(len(s))
+	}
+	slices.Sort(means)
+	d.CILow = stat.Quantile(0.025, stat.Empirical, means, nil)
+	d.CIHigh = stat.Quantile(0.975, stat.Empirical, means, nil)
+	for _, f := range []*float64{&d.Mean, &d.StdDev, &d.Median, &d.P90, &d.P99, &d.Min, &d.Max, &d.CILow, &d.CIHigh} {
+		*f = round6(*f)
+	}
+	return d
+}
+
+// round6 rounds to six decimal places: far finer than the virtual clock's
+// resolution that matters here, and coarse enough that a platform which
+// fuses multiply-adds prints the same digits.
+func round6(x float64) float64 { return math.Round(x*1e6) / 1e6 }
+
+// Summarize aggregates results of one scenario, one per seed, in seed
+// order.
+func Summarize(results []*runner.Result) *SeedsSummary {
+	sum := &SeedsSummary{Seeds: []uint64{}, Failed: []uint64{}, Expectations: []ExpectationSummary{}}
+	if len(results) == 0 {
+		return sum
+	}
+	sum.Scenario = results[0].Scenario
+	held := make([][]float64, len(results[0].Expectations))
+	for _, o := range results[0].Expectations {
+		sum.Expectations = append(sum.Expectations, ExpectationSummary{Name: o.Name, Failed: []uint64{}})
+	}
+	for _, r := range results {
+		sum.Seeds = append(sum.Seeds, r.Seed)
+		if !r.Passed() {
+			sum.Failed = append(sum.Failed, r.Seed)
+		}
+		for i, o := range r.Expectations {
+			if i >= len(sum.Expectations) {
+				break
+			}
+			e := &sum.Expectations[i]
+			e.Runs++
+			if o.Passed {
+				e.Passed++
+				held[i] = append(held[i], o.HeldAt.Seconds())
+			} else {
+				e.Failed = append(e.Failed, r.Seed)
+			}
+		}
+	}
+	for i := range sum.Expectations {
+		sum.Expectations[i].HeldAt = Describe(held[i])
+	}
+	return sum
+}
+
+// Seeds writes a multi-seed summary for a terminal.
+func Seeds(w io.Writer, s *SeedsSummary) error {
+	fmt.Fprintf(w, "scenario %s, %d seeds (%d to %d), %d failed\n\n", s.Scenario, len(s.Seeds), first(s.Seeds), last(s.Seeds), len(s.Failed))
+	t := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off))
+	t.Header("EXPECTATION", "PASSED", "HELD AT (s): MEAN ± SD [95% CI]", "MEDIAN", "P90", "P99", "MIN", "MAX", "FAILING SEEDS")
+	for _, e := range s.Expectations {
+		d := e.HeldAt
+		row := []string{e.Name, fmt.Sprintf("%d/%d (%.1f%%)", e.Passed, e.Runs, 100*float64(e.Passed)/math.Max(1, float64(e.Runs))),
+			fmt.Sprintf("%.1f ± %.1f [%.1f, %.1f]", d.Mean, d.StdDev, d.CILow, d.CIHigh), f1(d.Median), f1(d.P90), f1(d.P99), f1(d.Min), f1(d.Max), seedList(e.Failed, 10)}
+		if d.N == 0 {
+			row[2], row[3], row[4], row[5], row[6], row[7] = "-", "-", "-", "-", "-", "-"
+		}
+		if err := t.Append(row); err != nil {
+			return err
+		}
+	}
+	return t.Render()
+}
+
+// SeedsJSON writes a multi-seed summary as indented JSON.
+func SeedsJSON(w io.Writer, s *SeedsSummary) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(s)
+}
+
+func f1(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }
+
+func first(s []uint64) uint64 {
+	if len(s) == 0 {
+		return 0
+	}
+	return s[0]
+}
+
+func last(s []uint64) uint64 {
+	if len(s) == 0 {
+		return 0
+	}
+	return s[len(s)-1]
+}
+
+// seedList lists at most n seeds, then how many more.
+func seedList(seeds []uint64, n int) string {
+	if len(seeds) == 0 {
+		return "-"
+	}
+	parts := make([]string, 0, n+1)
+	for i, s := range seeds {
+		if i == n {
+			parts = append(parts, fmt.Sprintf("(+%d more)", len(seeds)-n))
+			break
+		}
+		parts = append(parts, strconv.FormatUint(s, 10))
+	}
+	return strings.Join(parts, " ")
+}
