@@ -1,7 +1,7 @@
 // Command clustersim runs the discrete-event simulator of a Kubernetes-like
 // control plane.
 //
-//	clustersim run [SCENARIO] [--seed N] [--seeds N] [--until D] [-o table|json]
+//	clustersim run [SCENARIO] [--seed N] [--seeds N] [--until D] [-o table|json|junit]
 //	clustersim validate FILE...
 //	clustersim list
 //	clustersim explain NAME
@@ -113,7 +113,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	fs.SetOutput(stderr)
 	seed := fs.Uint64("seed", 0, "root seed of the run (default: the scenario's spec.seed)")
 	until := fs.Duration("until", 0, "stop the run at this virtual time (default: the scenario's spec.duration)")
-	output := fs.StringP("output", "o", "table", "output format: table or json")
+	output := fs.StringP("output", "o", "table", "output format: table, json, or junit (JUnit XML, one test case per expectation per seed)")
 	seeds := fs.Int("seeds", 0, "run this many seeds (--seed, or spec.seed, and the ones after it) and print a summary across them")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "with --seeds: how many runs at once (results do not depend on it)")
 	if c, done := parse(fs, args); done {
@@ -131,8 +131,8 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		fmt.Fprintf(stderr, "clustersim run: one scenario at a time; got %d arguments\n", fs.NArg())
 		return exitBadInput
 	}
-	if *output != "table" && *output != "json" {
-		fmt.Fprintf(stderr, "clustersim run: -o %q: want table or json\n", *output)
+	if *output != "table" && *output != "json" && *output != "junit" {
+		fmt.Fprintf(stderr, "clustersim run: -o %q: want table, json or junit\n", *output)
 		return exitBadInput
 	}
 	if *until < 0 {
@@ -166,9 +166,12 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		fmt.Fprintf(stderr, "clustersim run %s: %v\n", name, err)
 		return exitBadInput
 	}
-	if *output == "json" {
+	switch *output {
+	case "json":
 		err = report.ScenarioJSON(stdout, res)
-	} else {
+	case "junit":
+		err = report.JUnit(stdout, []*runner.Result{res})
+	default:
 		err = report.Scenario(stdout, res)
 	}
 	if err != nil {
@@ -231,9 +234,12 @@ func runSeeds(name string, s *scenarios.Scenario, opts runner.Options, n, jobs i
 	}
 	sum := report.Summarize(results)
 	var err error
-	if output == "json" {
+	switch output {
+	case "json":
 		err = report.SeedsJSON(stdout, sum)
-	} else {
+	case "junit":
+		err = report.JUnit(stdout, results)
+	default:
 		err = report.Seeds(stdout, sum)
 	}
 	if err != nil {

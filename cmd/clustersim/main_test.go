@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/xml"
 	"flag"
 	"os"
 	"path/filepath"
@@ -217,8 +218,8 @@ func TestReadmeScenario(t *testing.T) {
 }
 
 // TestRunSeeds runs a scenario across seeds: the table matches its golden
-// file, and the JSON summary is the same bytes whatever the number of
-// parallel runs and GOMAXPROCS.
+// file, and the JSON summary of 200 seeds is the same bytes with
+// GOMAXPROCS 1 and 2 and whatever the number of parallel runs.
 func TestRunSeeds(t *testing.T) {
 	code, out, errOut := runMain("run", "node-failure", "--seeds", "6", "--seed", "3")
 	if code != exitOK {
@@ -229,7 +230,7 @@ func TestRunSeeds(t *testing.T) {
 	var first string
 	for _, tc := range []struct{ procs, jobs int }{{1, 1}, {2, 2}, {2, 5}} {
 		prev := runtime.GOMAXPROCS(tc.procs)
-		code, out, errOut := runMain("run", "rolling-update", "--seeds", "12", "--jobs", strconv.Itoa(tc.jobs), "-o", "json")
+		code, out, errOut := runMain("run", "rolling-update", "--seeds", "200", "--jobs", strconv.Itoa(tc.jobs), "-o", "json")
 		runtime.GOMAXPROCS(prev)
 		if code != exitOK {
 			t.Fatalf("GOMAXPROCS %d, jobs %d: exit %d: %s", tc.procs, tc.jobs, code, errOut)
@@ -257,5 +258,41 @@ func TestRunSeedsFailure(t *testing.T) {
 	}
 	if !strings.Contains(out, "1/3") || !strings.Contains(out, "9 10") {
 		t.Errorf("summary does not count 1 of 3 seeds passing, failing seeds 9 and 10:\n%s", out)
+	}
+}
+
+// TestRunJUnit checks the JUnit XML report: one test suite per seed, one
+// test case per expectation, failures carrying the detail; it parses back
+// with the counts CI systems read.
+func TestRunJUnit(t *testing.T) {
+	code, out, errOut := runMain("run", "commands-vs-declaration", "--seeds", "2", "-o", "junit")
+	if code != exitFailed {
+		t.Fatalf("exit %d, want %d: %s", code, exitFailed, errOut)
+	}
+	golden(t, "seeds-commands-vs-declaration.junit.xml", []byte(out))
+	var doc struct {
+		Tests    int `xml:"tests,attr"`
+		Failures int `xml:"failures,attr"`
+		Suites   []struct {
+			Name  string `xml:"name,attr"`
+			Cases []struct {
+				Name    string    `xml:"name,attr"`
+				Failure *struct{} `xml:"failure"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("not XML: %v", err)
+	}
+	if doc.Tests != 4 || doc.Failures != 1 || len(doc.Suites) != 2 || doc.Suites[1].Name != "commands-vs-declaration seed 9" {
+		t.Fatalf("got %d tests, %d failures, suites %+v", doc.Tests, doc.Failures, doc.Suites)
+	}
+	if doc.Suites[1].Cases[1].Failure == nil || doc.Suites[0].Cases[1].Failure != nil {
+		t.Errorf("the overshoot expectation should fail on seed 9 only: %+v", doc.Suites)
+	}
+
+	code, out, _ = runMain("run", "-o", "junit")
+	if code != exitOK || !strings.Contains(out, `<testsuites name="clustersim" tests="3" failures="0">`) {
+		t.Errorf("single run: exit %d\n%s", code, out)
 	}
 }
