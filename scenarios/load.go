@@ -34,7 +34,21 @@ type Error = manifest.Error
 // Controllers are the names spec.controllers accepts, in the order they
 // are started.
 var Controllers = []string{"resourcequota", "garbage-collector", "replicaset", "deployment", "scheduler",
-	"node-lifecycle", "endpoints", "horizontal-pod-autoscaler"}
+	"node-lifecycle", "endpoints", "horizontal-pod-autoscaler", "naive-app-operator", "polling-app-operator"}
+
+// OptInControllers run only when spec.controllers lists them (and does not
+// set enabled: false): specimens of common operator mistakes
+// (controllers/naive), not part of a Kubernetes control plane.
+var OptInControllers = []string{"naive-app-operator", "polling-app-operator"}
+
+// Enabled reports whether the named controller runs under these settings.
+func Enabled(settings map[string]ControllerSettings, name string) bool {
+	cs, listed := settings[name]
+	if !listed {
+		return !slices.Contains(OptInControllers, name)
+	}
+	return cs.Enabled == nil || *cs.Enabled
+}
 
 // DefaultNamespace is where objects without a namespace go.
 const DefaultNamespace = "default"
@@ -360,7 +374,7 @@ func (l *loader) controllers(s *Scenario, w *world) error {
 		}
 	}
 	for _, name := range Controllers {
-		if cs, ok := s.Spec.Controllers[name]; !ok || cs.Enabled == nil || *cs.Enabled {
+		if Enabled(s.Spec.Controllers, name) {
 			w.controllers[name] = true
 		}
 	}

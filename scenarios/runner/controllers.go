@@ -13,6 +13,7 @@ import (
 	"github.com/clustersim/clustersim/controllers/endpoints"
 	"github.com/clustersim/clustersim/controllers/garbagecollector"
 	"github.com/clustersim/clustersim/controllers/hpa"
+	"github.com/clustersim/clustersim/controllers/naive"
 	"github.com/clustersim/clustersim/controllers/nodelifecycle"
 	"github.com/clustersim/clustersim/controllers/replicaset"
 	"github.com/clustersim/clustersim/controllers/resourcequota"
@@ -60,6 +61,12 @@ var controllerSpecs = map[string]controllerSpec{
 	"endpoints": {endpoints.Actor, func(_ *run, m *controller.Manager, s scenarios.ControllerSettings) error {
 		return endpoints.Setup(m, endpoints.Options{Workers: s.Workers})
 	}},
+	"naive-app-operator": {naive.Actor, func(_ *run, m *controller.Manager, s scenarios.ControllerSettings) error {
+		return naive.Setup(m, naive.Options{Flaw: naive.FlawCompareWithDefaults, Workers: s.Workers})
+	}},
+	"polling-app-operator": {naive.Actor, func(_ *run, m *controller.Manager, s scenarios.ControllerSettings) error {
+		return naive.Setup(m, naive.Options{Flaw: naive.FlawRequeueWithoutBackoff, Workers: s.Workers})
+	}},
 	"horizontal-pod-autoscaler": {hpa.Actor, func(r *run, m *controller.Manager, s scenarios.ControllerSettings) error {
 		return hpa.Setup(m, hpa.Options{Workers: s.Workers, Metrics: r.metrics})
 	}},
@@ -69,10 +76,10 @@ var controllerSpecs = map[string]controllerSpec{
 // manager at endpoint "controller/<name>", in scenarios.Controllers order.
 func (r *run) startControllers() error {
 	for _, name := range scenarios.Controllers {
-		settings, listed := r.s.Spec.Controllers[name]
-		if listed && settings.Enabled != nil && !*settings.Enabled {
+		if !scenarios.Enabled(r.s.Spec.Controllers, name) {
 			continue
 		}
+		settings := r.s.Spec.Controllers[name]
 		spec, ok := controllerSpecs[name]
 		if !ok {
 			return fmt.Errorf("runner: controller %q is not wired", name)
