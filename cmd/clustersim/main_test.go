@@ -296,3 +296,25 @@ func TestRunJUnit(t *testing.T) {
 		t.Errorf("single run: exit %d\n%s", code, out)
 	}
 }
+
+// TestRunLivelock checks that a scenario whose actors answer each other in
+// zero virtual time (the defaults-trap fight on a network without latency)
+// stops with a clear error and exit 2 instead of running forever.
+func TestRunLivelock(t *testing.T) {
+	s, err := os.ReadFile(filepath.Join("..", "..", "scenarios", "builtin", "defaults-trap.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := strings.Replace(string(s), "default: {latency: 2ms, jitter: 3ms}", "default: {latency: 0s}", 1)
+	if src == string(s) {
+		t.Fatal("defaults-trap no longer sets a network latency; update this test")
+	}
+	path := filepath.Join(t.TempDir(), "livelock.yaml")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := runMain("run", path)
+	if code != exitBadInput || !strings.Contains(errOut, "virtual time stopped advancing at 0:00") {
+		t.Errorf("exit %d, want %d with a livelock error; stderr:\n%s", code, exitBadInput, errOut)
+	}
+}

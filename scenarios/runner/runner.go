@@ -156,6 +156,12 @@ type run struct {
 	iac      *iac.Tool
 }
 
+// MaxEventsAtInstant is how many events may fire at one virtual time
+// before a run is declared a livelock: far more than a large cluster's
+// start-up fires at once, and a few seconds of CPU when the events are
+// API writes.
+const MaxEventsAtInstant = 500_000
+
 // Run runs a loaded scenario.
 func Run(s *scenarios.Scenario, opts Options) (*Result, error) {
 	seed := uint64(1)
@@ -217,7 +223,10 @@ func Run(s *scenarios.Scenario, opts Options) (*Result, error) {
 	if opts.OnStart != nil {
 		opts.OnStart(c)
 	}
-	c.K.Run(kernel.Limits{Until: kernel.Time(until)})
+	if c.K.Run(kernel.Limits{Until: kernel.Time(until), MaxEventsAtInstant: MaxEventsAtInstant}) == kernel.Livelock {
+		return nil, fmt.Errorf("virtual time stopped advancing at %s: %d events fired at that instant. Some actors answer each other with no delay at all, which no real network allows; give spec.network a latency (for example default: {latency: 1ms})",
+			clock(c.K.Now().Duration()), MaxEventsAtInstant)
+	}
 	r.finishExpectations()
 	res := r.res
 	res.Duration = c.K.Now().Duration()

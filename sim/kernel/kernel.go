@@ -96,6 +96,9 @@ const (
 	EventCap
 	// Stopped: some event called Stop.
 	Stopped
+	// Livelock: Limits.MaxEventsAtInstant events fired without the clock
+	// moving; actors keep answering each other in zero virtual time.
+	Livelock
 )
 
 // String returns the reason's name.
@@ -109,6 +112,8 @@ func (r StopReason) String() string {
 		return "event-cap"
 	case Stopped:
 		return "stopped"
+	case Livelock:
+		return "livelock"
 	}
 	return fmt.Sprintf("StopReason(%d)", int(r))
 }
@@ -120,18 +125,23 @@ type Limits struct {
 	Until Time
 	// MaxEvents caps the events fired by this call; 0 means no cap.
 	MaxEvents uint64
+	// MaxEventsAtInstant caps the events fired at one virtual time; 0
+	// means no cap. Reaching it means the clock can no longer advance.
+	MaxEventsAtInstant uint64
 }
 
 // Run fires events in (time, sequence) order until the queue is empty, the
-// next event lies past lim.Until, lim.MaxEvents events have fired, or an
-// event calls Stop. It may be called again to continue.
+// next event lies past lim.Until, lim.MaxEvents events have fired,
+// lim.MaxEventsAtInstant events have fired at one virtual time, or an event
+// calls Stop. It may be called again to continue.
 func (k *Kernel) Run(lim Limits) StopReason {
 	until := lim.Until
 	if until == 0 {
 		until = Forever
 	}
 	k.stop = false
-	var n uint64
+	var n, atInstant uint64
+	instant := k.now
 	for {
 		if k.q.len() == 0 {
 			if until != Forever && until > k.now {
@@ -148,6 +158,14 @@ func (k *Kernel) Run(lim Limits) StopReason {
 			return EventCap
 		}
 		e := k.q.pop()
+		if e.at != instant {
+			instant, atInstant = e.at, 0
+		}
+		atInstant++
+		if lim.MaxEventsAtInstant != 0 && atInstant > lim.MaxEventsAtInstant {
+			k.q.push(e)
+			return Livelock
+		}
 		k.now = e.at
 		k.fired++
 		n++

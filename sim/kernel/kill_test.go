@@ -100,3 +100,29 @@ func TestClose(t *testing.T) {
 	}
 	k.Close() // a second Close has nothing left to do
 }
+
+// TestLivelock checks that a handler rescheduling itself at the same
+// instant stops Run with Livelock instead of spinning forever, and that
+// ordinary runs with many events at one instant are not stopped.
+func TestLivelock(t *testing.T) {
+	k := New(1)
+	var spin Handler
+	fired := 0
+	spin = Func(func() { fired++; k.Schedule(k.Now(), spin, 0) })
+	k.Schedule(Time(time.Second), spin, 0)
+	if got := k.Run(Limits{Until: Time(time.Minute), MaxEventsAtInstant: 1000}); got != Livelock {
+		t.Fatalf("Run = %v, want livelock", got)
+	}
+	if fired != 1000 || k.Now() != Time(time.Second) {
+		t.Errorf("fired %d at %v, want 1000 at 1s", fired, k.Now())
+	}
+
+	k = New(1)
+	n := 0
+	for i := range 3000 {
+		k.Schedule(Time(i/1000)*Time(time.Second), Func(func() { n++ }), 0)
+	}
+	if got := k.Run(Limits{MaxEventsAtInstant: 1000}); got != Quiescent || n != 3000 {
+		t.Errorf("Run = %v after %d events, want quiescent after 3000", got, n)
+	}
+}
