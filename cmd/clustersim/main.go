@@ -195,13 +195,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 // summary is the same whatever jobs and GOMAXPROCS are. It exits 1 if any
 // seed failed an expectation, and names those seeds.
 func runSeeds(name string, s *scenarios.Scenario, opts runner.Options, n, jobs int, output string, stdout, stderr io.Writer) int {
-	base := uint64(1)
-	if s.Spec.Seed != nil {
-		base = *s.Spec.Seed
-	}
-	if opts.Seed != nil {
-		base = *opts.Seed
-	}
+	base := runner.RootSeed(s, opts)
 	results := make([]*runner.Result, n)
 	errs := make([]error, n)
 	next := make(chan int)

@@ -162,15 +162,21 @@ type run struct {
 // API writes.
 const MaxEventsAtInstant = 500_000
 
+// RootSeed is the seed a run of s with opts uses: opts.Seed, else
+// spec.seed, else 1.
+func RootSeed(s *scenarios.Scenario, opts Options) uint64 {
+	switch {
+	case opts.Seed != nil:
+		return *opts.Seed
+	case s.Spec.Seed != nil:
+		return *s.Spec.Seed
+	}
+	return 1
+}
+
 // Run runs a loaded scenario.
 func Run(s *scenarios.Scenario, opts Options) (*Result, error) {
-	seed := uint64(1)
-	if s.Spec.Seed != nil {
-		seed = *s.Spec.Seed
-	}
-	if opts.Seed != nil {
-		seed = *opts.Seed
-	}
+	seed := RootSeed(s, opts)
 	until := s.Spec.Duration.Duration
 	if opts.Until > 0 && opts.Until < until {
 		until = opts.Until
