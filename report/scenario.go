@@ -57,6 +57,12 @@ func Scenario(w io.Writer, r *runner.Result) error {
 			fmt.Fprintf(w, "  %s\n", f)
 		}
 	}
+	fmt.Fprintf(w, "\n%s, trace %s\n", costLine(r), r.TraceHash[:16])
+	return nil
+}
+
+// costLine sums up what a run cost: API requests, writes and messages.
+func costLine(r *runner.Result) string {
 	var requests, failed uint64
 	for _, s := range r.Requests {
 		requests += s.Count
@@ -64,9 +70,8 @@ func Scenario(w io.Writer, r *runner.Result) error {
 			failed += s.Count
 		}
 	}
-	fmt.Fprintf(w, "\n%d API requests (%d not ok), %d accepted writes, %d messages (%d dropped, %d duplicated), trace %s\n",
-		requests, failed, r.Writes, r.Network.Sent, r.Network.Dropped(), r.Network.Duplicated, r.TraceHash[:16])
-	return nil
+	return fmt.Sprintf("%d API requests (%d not ok), %d accepted writes, %d messages (%d dropped, %d duplicated)",
+		requests, failed, r.Writes, r.Network.Sent, r.Network.Dropped(), r.Network.Duplicated)
 }
 
 // clock renders a virtual time as m:ss (or h:mm:ss).

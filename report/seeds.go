@@ -150,11 +150,12 @@ func Summarize(results []*runner.Result) *SeedsSummary {
 	return sum
 }
 
-// Seeds writes a multi-seed summary for a terminal.
-func Seeds(w io.Writer, s *SeedsSummary) error {
-	fmt.Fprintf(w, "scenario %s, %d seeds (%d to %d), %d failed\n\n", s.Scenario, len(s.Seeds), first(s.Seeds), last(s.Seeds), len(s.Failed))
-	t := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off))
-	t.Header("EXPECTATION", "PASSED", "HELD AT (s): MEAN ± SD [95% CI]", "MEDIAN", "P90", "P99", "MIN", "MAX", "FAILING SEEDS")
+// seedsHeader heads the multi-seed summary table.
+var seedsHeader = []string{"EXPECTATION", "PASSED", "HELD AT (s): MEAN ± SD [95% CI]", "MEDIAN", "P90", "P99", "MIN", "MAX", "FAILING SEEDS"}
+
+// seedsRows are the summary table's rows, one per expectation.
+func seedsRows(s *SeedsSummary) [][]string {
+	rows := make([][]string, 0, len(s.Expectations))
 	for _, e := range s.Expectations {
 		d := e.HeldAt
 		row := []string{e.Name, fmt.Sprintf("%d/%d (%.1f%%)", e.Passed, e.Runs, 100*float64(e.Passed)/math.Max(1, float64(e.Runs))),
@@ -162,6 +163,17 @@ func Seeds(w io.Writer, s *SeedsSummary) error {
 		if d.N == 0 {
 			row[2], row[3], row[4], row[5], row[6], row[7] = "-", "-", "-", "-", "-", "-"
 		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+// Seeds writes a multi-seed summary for a terminal.
+func Seeds(w io.Writer, s *SeedsSummary) error {
+	fmt.Fprintf(w, "scenario %s, %d seeds (%d to %d), %d failed\n\n", s.Scenario, len(s.Seeds), first(s.Seeds), last(s.Seeds), len(s.Failed))
+	t := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off))
+	t.Header(seedsHeader)
+	for _, row := range seedsRows(s) {
 		if err := t.Append(row); err != nil {
 			return err
 		}

@@ -1,7 +1,7 @@
 // Command clustersim runs the discrete-event simulator of a Kubernetes-like
 // control plane.
 //
-//	clustersim run [SCENARIO] [--seed N] [--seeds N] [--until D] [-o table|json|junit]
+//	clustersim run [SCENARIO] [--seed N] [--seeds N] [--until D] [-o table|json|junit|csv|markdown]
 //	clustersim validate FILE...
 //	clustersim list
 //	clustersim explain NAME
@@ -21,6 +21,8 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -108,12 +110,15 @@ func loadScenario(arg string) (*scenarios.Scenario, error) {
 	return nil, fmt.Errorf("%s: no such file, and no built-in scenario of that name (clustersim list shows them)", arg)
 }
 
+// outputFormats are the values clustersim run's -o accepts.
+var outputFormats = []string{"table", "json", "junit", "csv", "markdown"}
+
 func run(args []string, stdout, stderr io.Writer) (code int) {
 	fs := pflag.NewFlagSet("clustersim run", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
 	seed := fs.Uint64("seed", 0, "root seed of the run (default: the scenario's spec.seed)")
 	until := fs.Duration("until", 0, "stop the run at this virtual time (default: the scenario's spec.duration)")
-	output := fs.StringP("output", "o", "table", "output format: table, json, or junit (JUnit XML, one test case per expectation per seed)")
+	output := fs.StringP("output", "o", "table", "output format: table, json, junit (JUnit XML, one test case per expectation per seed), csv (one row per expectation per seed) or markdown")
 	seeds := fs.Int("seeds", 0, "run this many seeds (--seed, or spec.seed, and the ones after it) and print a summary across them")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "with --seeds: how many runs at once (results do not depend on it)")
 	if c, done := parse(fs, args); done {
@@ -131,8 +136,8 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		fmt.Fprintf(stderr, "clustersim run: one scenario at a time; got %d arguments\n", fs.NArg())
 		return exitBadInput
 	}
-	if *output != "table" && *output != "json" && *output != "junit" {
-		fmt.Fprintf(stderr, "clustersim run: -o %q: want table, json or junit\n", *output)
+	if !slices.Contains(outputFormats, *output) {
+		fmt.Fprintf(stderr, "clustersim run: -o %q: want one of %s\n", *output, strings.Join(outputFormats, ", "))
 		return exitBadInput
 	}
 	if *until < 0 {
@@ -171,6 +176,10 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		err = report.ScenarioJSON(stdout, res)
 	case "junit":
 		err = report.JUnit(stdout, []*runner.Result{res})
+	case "csv":
+		err = report.CSV(stdout, []*runner.Result{res})
+	case "markdown":
+		err = report.ScenarioMarkdown(stdout, res)
 	default:
 		err = report.Scenario(stdout, res)
 	}
@@ -233,6 +242,10 @@ func runSeeds(name string, s *scenarios.Scenario, opts runner.Options, n, jobs i
 		err = report.SeedsJSON(stdout, sum)
 	case "junit":
 		err = report.JUnit(stdout, results)
+	case "csv":
+		err = report.CSV(stdout, results)
+	case "markdown":
+		err = report.SeedsMarkdown(stdout, sum)
 	default:
 		err = report.Seeds(stdout, sum)
 	}

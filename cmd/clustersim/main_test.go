@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/csv"
 	"encoding/xml"
 	"flag"
 	"os"
@@ -110,6 +111,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"frobnicate"}, exitBadInput},
 		{[]string{"run", "--seed", "x"}, exitBadInput},
 		{[]string{"run", "-o", "yaml"}, exitBadInput},
+		{[]string{"run", "-o", "xml"}, exitBadInput},
 		{[]string{"run", "a", "b"}, exitBadInput},
 		{[]string{"run", "no-such-scenario"}, exitBadInput},
 		{[]string{"run", "--until", "-1s"}, exitBadInput},
@@ -316,5 +318,49 @@ func TestRunLivelock(t *testing.T) {
 	code, _, errOut := runMain("run", path)
 	if code != exitBadInput || !strings.Contains(errOut, "virtual time stopped advancing at 0:00") {
 		t.Errorf("exit %d, want %d with a livelock error; stderr:\n%s", code, exitBadInput, errOut)
+	}
+}
+
+// TestRunCSV checks the CSV report: a header and one row per expectation
+// per seed, which encoding/csv reads back.
+func TestRunCSV(t *testing.T) {
+	code, out, errOut := runMain("run", "commands-vs-declaration", "--seeds", "2", "-o", "csv")
+	if code != exitFailed {
+		t.Fatalf("exit %d, want %d: %s", code, exitFailed, errOut)
+	}
+	golden(t, "seeds-commands-vs-declaration.csv", []byte(out))
+	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil {
+		t.Fatalf("not CSV: %v", err)
+	}
+	if len(rows) != 5 || rows[0][0] != "scenario" {
+		t.Fatalf("got %d rows, want a header and 4", len(rows))
+	}
+	if last := rows[4]; last[1] != "9" || last[3] != "false" || last[4] != "" {
+		t.Errorf("seed 9's overshoot row = %q, want it failed with no held time", last)
+	}
+}
+
+// TestRunMarkdown checks the Markdown reports of a single run and of a
+// multi-seed summary against their golden files.
+func TestRunMarkdown(t *testing.T) {
+	tests := []struct {
+		args   []string
+		golden string
+	}{
+		{[]string{"run", "ssa-conflict", "-o", "markdown"}, "ssa-conflict.md"},
+		{[]string{"run", "node-failure", "--seeds", "3", "-o", "markdown"}, "seeds-node-failure.md"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.golden, func(t *testing.T) {
+			code, out, errOut := runMain(tc.args...)
+			if code != exitOK {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			golden(t, tc.golden, []byte(out))
+			if !strings.HasPrefix(out, "# Scenario ") || !strings.Contains(out, "|:---") {
+				t.Errorf("not a Markdown document with a table:\n%s", out)
+			}
+		})
 	}
 }
