@@ -15,6 +15,11 @@ import (
 	"github.com/clustersim/clustersim/sim/api"
 )
 
+// SchemaVersion is the apiVersion of the JSON reports; docs/report-schema.md
+// documents every field. A change that renames, removes or retypes a
+// field bumps it.
+const SchemaVersion = "clustersim.dev/report/v1alpha1"
+
 // Scenario writes a scenario run for a terminal: each timeline step as the
 // command a user would have typed and what kubectl printed, then the
 // expectations with a verdict, then what the run cost.
@@ -115,6 +120,8 @@ func ScenarioJSON(w io.Writer, r *runner.Result) error {
 		Detail string `json:"detail"`
 	}
 	out := struct {
+		APIVersion   string        `json:"apiVersion"`
+		Kind         string        `json:"kind"`
 		Scenario     string        `json:"scenario"`
 		Seed         uint64        `json:"seed"`
 		Duration     string        `json:"duration"`
@@ -123,7 +130,7 @@ func ScenarioJSON(w io.Writer, r *runner.Result) error {
 		Expectations []expectation `json:"expectations"`
 		Writes       int           `json:"writes"`
 		TraceHash    string        `json:"traceHash"`
-	}{Scenario: r.Scenario, Seed: r.Seed, Duration: r.Duration.String(), Passed: r.Passed(), Writes: r.Writes, TraceHash: r.TraceHash,
+	}{APIVersion: SchemaVersion, Kind: "Run", Scenario: r.Scenario, Seed: r.Seed, Duration: r.Duration.String(), Passed: r.Passed(), Writes: r.Writes, TraceHash: r.TraceHash,
 		Entries: []entry{}, Expectations: []expectation{}}
 	for _, e := range r.Entries {
 		var b strings.Builder

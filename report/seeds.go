@@ -20,7 +20,10 @@ import (
 // each expectation, the share of seeds that passed, the failing seeds,
 // and the distribution of when it held.
 type SeedsSummary struct {
-	Scenario string `json:"scenario"`
+	// APIVersion is SchemaVersion; Kind is "SeedsSummary".
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Scenario   string `json:"scenario"`
 	// Seeds are the seeds run, in order; Failed the seeds where some
 	// expectation failed.
 	Seeds  []uint64 `json:"seeds"`
@@ -116,7 +119,7 @@ func round6(x float64) float64 { return math.Round(x*1e6) / 1e6 }
 // Summarize aggregates results of one scenario, one per seed, in seed
 // order.
 func Summarize(results []*runner.Result) *SeedsSummary {
-	sum := &SeedsSummary{Seeds: []uint64{}, Failed: []uint64{}, Expectations: []ExpectationSummary{}}
+	sum := &SeedsSummary{APIVersion: SchemaVersion, Kind: "SeedsSummary", Seeds: []uint64{}, Failed: []uint64{}, Expectations: []ExpectationSummary{}}
 	if len(results) == 0 {
 		return sum
 	}

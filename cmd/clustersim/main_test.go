@@ -3,11 +3,14 @@ package main
 import (
 	"bytes"
 	"encoding/csv"
+	"encoding/json"
 	"encoding/xml"
 	"flag"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -362,5 +365,124 @@ func TestRunMarkdown(t *testing.T) {
 				t.Errorf("not a Markdown document with a table:\n%s", out)
 			}
 		})
+	}
+}
+
+// TestReportSchema checks the JSON reports against docs/report-schema.md
+// in both directions: every field the JSON holds is documented with its
+// JSON type, and every documented field not marked optional is present.
+func TestReportSchema(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "report-schema.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	schemas := parseSchemaDoc(t, string(doc))
+	tests := []struct {
+		kind string
+		runs [][]string
+	}{
+		// commands-vs-declaration has steps that print an error.
+		{"Run", [][]string{{"run", "rolling-update", "-o", "json"}, {"run", "commands-vs-declaration", "-o", "json"}}},
+		// seed 9 of commands-vs-declaration fails an expectation.
+		{"SeedsSummary", [][]string{{"run", "node-failure", "--seeds", "3", "-o", "json"}, {"run", "commands-vs-declaration", "--seeds", "2", "-o", "json"}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.kind, func(t *testing.T) {
+			schema, ok := schemas[tc.kind]
+			if !ok {
+				t.Fatalf("docs/report-schema.md has no section for kind %s", tc.kind)
+			}
+			seen := map[string]string{}
+			for _, args := range tc.runs {
+				_, out, _ := runMain(args...)
+				var v any
+				if err := json.Unmarshal([]byte(out), &v); err != nil {
+					t.Fatalf("%v: not JSON: %v", args, err)
+				}
+				if k := v.(map[string]any)["kind"]; k != tc.kind {
+					t.Fatalf("%v: kind %v, want %s", args, k, tc.kind)
+				}
+				jsonPaths("", v, seen)
+			}
+			for _, p := range slices.Sorted(maps.Keys(seen)) {
+				f, ok := schema[p]
+				if !ok {
+					t.Errorf("%s: field %s (%s) is not documented", tc.kind, p, seen[p])
+				} else if f.typ != seen[p] {
+					t.Errorf("%s: field %s is %s, documented as %s", tc.kind, p, seen[p], f.typ)
+				}
+			}
+			for _, p := range slices.Sorted(maps.Keys(schema)) {
+				if _, ok := seen[p]; !ok && !schema[p].optional {
+					t.Errorf("%s: documented field %s is missing from the report", tc.kind, p)
+				}
+			}
+		})
+	}
+}
+
+type schemaField struct {
+	typ      string
+	optional bool
+}
+
+// parseSchemaDoc reads the "## kind: K" tables of docs/report-schema.md.
+func parseSchemaDoc(t *testing.T, doc string) map[string]map[string]schemaField {
+	schemas := map[string]map[string]schemaField{}
+	var cur map[string]schemaField
+	for _, line := range strings.Split(doc, "\n") {
+		if k, ok := strings.CutPrefix(line, "## kind: "); ok {
+			cur = map[string]schemaField{}
+			schemas[strings.TrimSpace(k)] = cur
+			continue
+		}
+		if strings.HasPrefix(line, "## ") {
+			cur = nil
+			continue
+		}
+		if cur == nil || !strings.HasPrefix(line, "| `") {
+			continue
+		}
+		cells := strings.Split(line, "|")
+		if len(cells) < 5 {
+			t.Fatalf("schema row %q: want | path | type | meaning |", line)
+		}
+		path := strings.Trim(strings.TrimSpace(cells[1]), "`")
+		meaning := strings.TrimSpace(cells[3])
+		cur[path] = schemaField{typ: strings.TrimSpace(cells[2]), optional: strings.HasPrefix(meaning, "optional")}
+	}
+	return schemas
+}
+
+// jsonPaths records the JSON type of every path in v; array elements are
+// "path[]".
+func jsonPaths(prefix string, v any, out map[string]string) {
+	join := func(k string) string {
+		if prefix == "" {
+			return k
+		}
+		return prefix + "." + k
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		if prefix != "" {
+			out[prefix] = "object"
+		}
+		for k, e := range x {
+			jsonPaths(join(k), e, out)
+		}
+	case []any:
+		out[prefix] = "array"
+		for _, e := range x {
+			jsonPaths(prefix+"[]", e, out)
+		}
+	case string:
+		out[prefix] = "string"
+	case float64:
+		out[prefix] = "number"
+	case bool:
+		out[prefix] = "boolean"
+	case nil:
+		out[prefix] = "null"
 	}
 }
