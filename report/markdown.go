@@ -53,15 +53,7 @@ func ScenarioMarkdown(w io.Writer, r *runner.Result) error {
 	}
 	if len(r.Expectations) > 0 {
 		fmt.Fprintf(w, "\n## Expectations\n\n")
-		rows := make([][]string, 0, len(r.Expectations))
-		for _, o := range r.Expectations {
-			verdict := "PASS"
-			if !o.Passed {
-				verdict = "FAIL"
-			}
-			rows = append(rows, []string{verdict, o.Name, o.Detail})
-		}
-		if err := markdownTable(w, []string{"Result", "Expectation", "Detail"}, rows); err != nil {
+		if err := markdownTable(w, []string{"Result", "Expectation", "Detail"}, expectationRows(r)); err != nil {
 			return err
 		}
 	}

@@ -43,12 +43,8 @@ func Scenario(w io.Writer, r *runner.Result) error {
 		fmt.Fprintf(w, "\nExpectations:\n")
 		t := tablewriter.NewWriter(w)
 		t.Header("result", "expectation", "detail")
-		for _, o := range r.Expectations {
-			verdict := "PASS"
-			if !o.Passed {
-				verdict = "FAIL"
-			}
-			if err := t.Append([]string{verdict, o.Name, o.Detail}); err != nil {
+		for _, row := range expectationRows(r) {
+			if err := t.Append(row); err != nil {
 				return err
 			}
 		}
@@ -64,6 +60,20 @@ func Scenario(w io.Writer, r *runner.Result) error {
 	}
 	fmt.Fprintf(w, "\n%s, trace %s\n", costLine(r), r.TraceHash[:16])
 	return nil
+}
+
+// expectationRows are the expectations table's rows: verdict, name,
+// detail.
+func expectationRows(r *runner.Result) [][]string {
+	rows := make([][]string, 0, len(r.Expectations))
+	for _, o := range r.Expectations {
+		verdict := "PASS"
+		if !o.Passed {
+			verdict = "FAIL"
+		}
+		rows = append(rows, []string{verdict, o.Name, o.Detail})
+	}
+	return rows
 }
 
 // costLine sums up what a run cost: API requests, writes and messages.

@@ -319,17 +319,7 @@ func (r *reconciler) getDeploymentForPod(pod *api.Pod) *api.Deployment {
 // resolveControllerRef returns the cached Deployment a controller reference
 // names, if its uid matches, or nil.
 func (r *reconciler) resolveControllerRef(namespace string, ref *api.OwnerReference) *api.Deployment {
-	if ref.Kind != string(api.KindDeployment) {
-		return nil
-	}
-	obj, ok := r.deployments.Get(api.Key{Namespace: namespace, Name: ref.Name})
-	if !ok {
-		return nil
-	}
-	d, ok := obj.(*api.Deployment)
-	if !ok || d.UID != ref.UID {
-		return nil
-	}
+	d, _ := informer.ResolveControllerRef[*api.Deployment](r.deployments, api.KindDeployment, namespace, ref)
 	return d
 }
 

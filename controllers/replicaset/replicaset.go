@@ -151,17 +151,7 @@ func (r *reconciler) deleteRS(obj api.Object) {
 // namespace ns, or nil when ref is not to a ReplicaSet or names one with
 // another UID.
 func (r *reconciler) resolveControllerRef(ns string, ref *api.OwnerReference) *api.ReplicaSet {
-	if ref.Kind != string(api.KindReplicaSet) {
-		return nil
-	}
-	o, ok := r.rss.Get(api.Key{Namespace: ns, Name: ref.Name})
-	if !ok {
-		return nil
-	}
-	rs, ok := o.(*api.ReplicaSet)
-	if !ok || rs.UID != ref.UID {
-		return nil
-	}
+	rs, _ := informer.ResolveControllerRef[*api.ReplicaSet](r.rss, api.KindReplicaSet, ns, ref)
 	return rs
 }
 

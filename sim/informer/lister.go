@@ -41,6 +41,31 @@ func GetAs[T api.Object](l Lister, key api.Key) (T, bool) {
 	return t, ok
 }
 
+// ResolveControllerRef returns the cached owner a controller reference
+// names in namespace, as T, or false when ref is not of kind, names no
+// cached object, or names one with another UID (the owner was deleted and
+// recreated under the same name), as upstream controllers'
+// resolveControllerRef does.
+//
+// getter is a Lister, or anything with its Get (a test's fake cache).
+func ResolveControllerRef[T api.Object](getter interface {
+	Get(api.Key) (api.Object, bool)
+}, kind api.Kind, namespace string, ref *api.OwnerReference) (T, bool) {
+	var zero T
+	if ref == nil || ref.Kind != string(kind) {
+		return zero, false
+	}
+	o, ok := getter.Get(api.Key{Namespace: namespace, Name: ref.Name})
+	if !ok {
+		return zero, false
+	}
+	t, ok := o.(T)
+	if !ok || t.GetObjectMeta().UID != ref.UID {
+		return zero, false
+	}
+	return t, true
+}
+
 // ListAs is List with the objects typed as T; objects of another type are
 // skipped.
 func ListAs[T api.Object](l Lister, sel api.Selector, namespace string) []T {

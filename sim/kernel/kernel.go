@@ -150,22 +150,22 @@ func (k *Kernel) Run(lim Limits) StopReason {
 			}
 			return Quiescent
 		}
-		if k.q.peek() > until {
+		at := k.q.peek()
+		if at > until {
 			k.now = until
 			return TimeLimit
 		}
 		if lim.MaxEvents != 0 && n >= lim.MaxEvents {
 			return EventCap
 		}
-		e := k.q.pop()
-		if e.at != instant {
-			instant, atInstant = e.at, 0
+		if at != instant {
+			instant, atInstant = at, 0
 		}
-		atInstant++
-		if lim.MaxEventsAtInstant != 0 && atInstant > lim.MaxEventsAtInstant {
-			k.q.push(e)
+		if lim.MaxEventsAtInstant != 0 && atInstant >= lim.MaxEventsAtInstant {
 			return Livelock
 		}
+		atInstant++
+		e := k.q.pop()
 		k.now = e.at
 		k.fired++
 		n++
