@@ -57,11 +57,15 @@ func ScenarioMarkdown(w io.Writer, r *runner.Result) error {
 			return err
 		}
 	}
-	if findings := measure.Analyze(r, measure.Options{}).Summary(); len(findings) > 0 {
+	m := measure.Analyze(r, measure.Options{})
+	if findings := m.Summary(); len(findings) > 0 {
 		fmt.Fprintf(w, "\n## Findings\n\n")
 		for _, f := range findings {
 			fmt.Fprintf(w, "- %s\n", f)
 		}
+	}
+	if err := gapsMarkdown(w, &m.Gaps); err != nil {
+		return err
 	}
 	fmt.Fprintf(w, "\n%s, trace `%s`\n", costLine(r), r.TraceHash[:16])
 	return nil
@@ -70,5 +74,13 @@ func ScenarioMarkdown(w io.Writer, r *runner.Result) error {
 // SeedsMarkdown writes a multi-seed summary as a Markdown document.
 func SeedsMarkdown(w io.Writer, s *SeedsSummary) error {
 	fmt.Fprintf(w, "# Scenario %s: %d seeds (%d to %d), %d failed\n\n", s.Scenario, len(s.Seeds), first(s.Seeds), last(s.Seeds), len(s.Failed))
-	return markdownTable(w, seedsHeader, seedsRows(s))
+	if err := markdownTable(w, seedsHeader, seedsRows(s)); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\n## Convergence\n\n")
+	if err := markdownTable(w, convergenceSeedsHeader, convergenceSeedsRows(s)); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\n%s\n", incidentLine(s))
+	return nil
 }

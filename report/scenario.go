@@ -7,8 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/olekukonko/tablewriter"
-
 	"github.com/clustersim/clustersim/report/kubectl"
 	"github.com/clustersim/clustersim/report/measure"
 	"github.com/clustersim/clustersim/scenarios/runner"
@@ -41,22 +39,19 @@ func Scenario(w io.Writer, r *runner.Result) error {
 	}
 	if len(r.Expectations) > 0 {
 		fmt.Fprintf(w, "\nExpectations:\n")
-		t := tablewriter.NewWriter(w)
-		t.Header("result", "expectation", "detail")
-		for _, row := range expectationRows(r) {
-			if err := t.Append(row); err != nil {
-				return err
-			}
-		}
-		if err := t.Render(); err != nil {
+		if err := table(w, []string{"result", "expectation", "detail"}, expectationRows(r)); err != nil {
 			return err
 		}
 	}
-	if findings := measure.Analyze(r, measure.Options{}).Summary(); len(findings) > 0 {
+	m := measure.Analyze(r, measure.Options{})
+	if findings := m.Summary(); len(findings) > 0 {
 		fmt.Fprintf(w, "\nFindings from the audit log and reconciles:\n")
 		for _, f := range findings {
 			fmt.Fprintf(w, "  %s\n", f)
 		}
+	}
+	if err := gapsText(w, &m.Gaps); err != nil {
+		return err
 	}
 	fmt.Fprintf(w, "\n%s, trace %s\n", costLine(r), r.TraceHash[:16])
 	return nil
@@ -140,8 +135,15 @@ func ScenarioJSON(w io.Writer, r *runner.Result) error {
 		Expectations []expectation `json:"expectations"`
 		Writes       int           `json:"writes"`
 		TraceHash    string        `json:"traceHash"`
+		Gaps         gapsJSON      `json:"gaps"`
+		Findings     findingsJSON  `json:"findings"`
+		Requests     []requestJSON `json:"requests"`
 	}{APIVersion: SchemaVersion, Kind: "Run", Scenario: r.Scenario, Seed: r.Seed, Duration: r.Duration.String(), Passed: r.Passed(), Writes: r.Writes, TraceHash: r.TraceHash,
 		Entries: []entry{}, Expectations: []expectation{}}
+	m := measure.Analyze(r, measure.Options{})
+	out.Gaps = gapsOf(r, &m.Gaps)
+	out.Findings = findingsOf(m)
+	out.Requests = requestsOf(m)
 	for _, e := range r.Entries {
 		var b strings.Builder
 		for _, l := range e.Lines {

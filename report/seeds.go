@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -8,11 +9,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
 	"gonum.org/v1/gonum/stat"
 
+	"github.com/clustersim/clustersim/report/measure"
 	"github.com/clustersim/clustersim/scenarios/runner"
 )
 
@@ -30,6 +33,39 @@ type SeedsSummary struct {
 	Failed []uint64 `json:"failedSeeds"`
 	// Expectations are per expectation, in spec.expect order.
 	Expectations []ExpectationSummary `json:"expectations"`
+	// Convergence is, per cause (the start and each timeline action),
+	// how long the cluster took to converge across the seeds.
+	Convergence []ConvergenceSummary `json:"convergence"`
+	// Incidents counts the gaps open longer than the scenario's SLO.
+	Incidents IncidentSummary `json:"incidents"`
+}
+
+// ConvergenceSummary is one cause's convergence over all seeds.
+type ConvergenceSummary struct {
+	// AtSeconds is the cause's virtual time; Cause names it.
+	AtSeconds float64 `json:"atSeconds"`
+	Cause     string  `json:"cause"`
+	// Converged counts the seeds that converged within the run, Runs
+	// the seeds with this cause; NeverSeeds are the others, ascending.
+	Converged  int      `json:"converged"`
+	Runs       int      `json:"runs"`
+	NeverSeeds []uint64 `json:"neverSeeds"`
+	// After is the distribution of convergence times (seconds) over the
+	// seeds that converged.
+	After Distribution `json:"afterSeconds"`
+	// Values are the convergence times (seconds) behind After, in seed
+	// order, for plots.
+	Values []float64 `json:"-"`
+}
+
+// IncidentSummary counts incidents across seeds.
+type IncidentSummary struct {
+	// SLOSeconds is the gap duration beyond which a gap is an incident.
+	SLOSeconds float64 `json:"sloSeconds"`
+	// Seeds are the seeds with at least one incident, ascending.
+	Seeds []uint64 `json:"seeds"`
+	// PerSeed is the distribution of the number of incidents per seed.
+	PerSeed Distribution `json:"perSeed"`
 }
 
 // ExpectationSummary is one expectation over all seeds.
@@ -119,10 +155,12 @@ func round6(x float64) float64 { return math.Round(x*1e6) / 1e6 }
 // Summarize aggregates results of one scenario, one per seed, in seed
 // order.
 func Summarize(results []*runner.Result) *SeedsSummary {
-	sum := &SeedsSummary{APIVersion: SchemaVersion, Kind: "SeedsSummary", Seeds: []uint64{}, Failed: []uint64{}, Expectations: []ExpectationSummary{}}
+	sum := &SeedsSummary{APIVersion: SchemaVersion, Kind: "SeedsSummary", Seeds: []uint64{}, Failed: []uint64{}, Expectations: []ExpectationSummary{},
+		Convergence: []ConvergenceSummary{}, Incidents: IncidentSummary{Seeds: []uint64{}}}
 	if len(results) == 0 {
 		return sum
 	}
+	summarizeGaps(sum, results)
 	sum.Scenario = results[0].Scenario
 	held := make([][]float64, len(results[0].Expectations))
 	for _, o := range results[0].Expectations {
@@ -153,6 +191,47 @@ func Summarize(results []*runner.Result) *SeedsSummary {
 	return sum
 }
 
+// summarizeGaps aggregates the runs' convergence and incidents.
+func summarizeGaps(sum *SeedsSummary, results []*runner.Result) {
+	type cause struct {
+		at    time.Duration
+		cause string
+	}
+	index := map[cause]int{}
+	var incidents []float64
+	for _, r := range results {
+		g := measure.AnalyzeGaps(r)
+		sum.Incidents.SLOSeconds = g.SLO.Seconds()
+		incidents = append(incidents, float64(len(g.Incidents)))
+		if len(g.Incidents) > 0 {
+			sum.Incidents.Seeds = append(sum.Incidents.Seeds, r.Seed)
+		}
+		for _, c := range g.Convergence {
+			k := cause{c.At, c.Cause}
+			i, ok := index[k]
+			if !ok {
+				i = len(sum.Convergence)
+				index[k] = i
+				sum.Convergence = append(sum.Convergence, ConvergenceSummary{AtSeconds: round6(c.At.Seconds()), Cause: c.Cause, NeverSeeds: []uint64{}, Values: []float64{}})
+			}
+			cs := &sum.Convergence[i]
+			cs.Runs++
+			if c.Settled {
+				cs.Converged++
+				cs.Values = append(cs.Values, c.After.Seconds())
+			} else {
+				cs.NeverSeeds = append(cs.NeverSeeds, r.Seed)
+			}
+		}
+	}
+	// Causes in time order; at one time, in the order first seen.
+	slices.SortStableFunc(sum.Convergence, func(a, b ConvergenceSummary) int { return cmp.Compare(a.AtSeconds, b.AtSeconds) })
+	for i := range sum.Convergence {
+		sum.Convergence[i].After = Describe(sum.Convergence[i].Values)
+	}
+	sum.Incidents.PerSeed = Describe(incidents)
+}
+
 // seedsHeader heads the multi-seed summary table.
 var seedsHeader = []string{"EXPECTATION", "PASSED", "HELD AT (s): MEAN ± SD [95% CI]", "MEDIAN", "P90", "P99", "MIN", "MAX", "FAILING SEEDS"}
 
@@ -181,7 +260,52 @@ func Seeds(w io.Writer, s *SeedsSummary) error {
 			return err
 		}
 	}
-	return t.Render()
+	if err := t.Render(); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\nConvergence (every gap closed and staying closed):\n")
+	t = tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off))
+	t.Header(convergenceSeedsHeader)
+	for _, row := range convergenceSeedsRows(s) {
+		if err := t.Append(row); err != nil {
+			return err
+		}
+	}
+	if err := t.Render(); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\n%s\n", incidentLine(s))
+	return nil
+}
+
+// convergenceSeedsHeader heads the multi-seed convergence table.
+var convergenceSeedsHeader = []string{"AT", "CAUSE", "CONVERGED", "AFTER (s): MEAN ± SD [95% CI]", "MEDIAN", "P90", "P99", "MIN", "MAX", "NEVER (SEEDS)"}
+
+// convergenceSeedsRows are one row per cause.
+func convergenceSeedsRows(s *SeedsSummary) [][]string {
+	rows := make([][]string, 0, len(s.Convergence))
+	for _, c := range s.Convergence {
+		d := c.After
+		row := []string{clock(time.Duration(c.AtSeconds * float64(time.Second))), c.Cause,
+			fmt.Sprintf("%d/%d (%.1f%%)", c.Converged, c.Runs, 100*float64(c.Converged)/math.Max(1, float64(c.Runs))),
+			fmt.Sprintf("%.1f ± %.1f [%.1f, %.1f]", d.Mean, d.StdDev, d.CILow, d.CIHigh), f1(d.Median), f1(d.P90), f1(d.P99), f1(d.Min), f1(d.Max), seedList(c.NeverSeeds, 10)}
+		if d.N == 0 {
+			row[3], row[4], row[5], row[6], row[7], row[8] = "-", "-", "-", "-", "-", "-"
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+// incidentLine sums up the incidents across seeds.
+func incidentLine(s *SeedsSummary) string {
+	in := s.Incidents
+	slo := time.Duration(in.SLOSeconds * float64(time.Second))
+	if len(in.Seeds) == 0 {
+		return fmt.Sprintf("Incidents (a gap open longer than %s): none in %d seeds", slo, len(s.Seeds))
+	}
+	return fmt.Sprintf("Incidents (a gap open longer than %s): %d of %d seeds had some (%.2f per seed, at most %.0f); seeds: %s",
+		slo, len(in.Seeds), len(s.Seeds), in.PerSeed.Mean, in.PerSeed.Max, seedList(in.Seeds, 10))
 }
 
 // SeedsJSON writes a multi-seed summary as indented JSON.

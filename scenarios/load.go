@@ -20,6 +20,7 @@ import (
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/apierr"
 	"github.com/clustersim/clustersim/sim/apiserver"
+	"github.com/clustersim/clustersim/sim/gap"
 	"github.com/clustersim/clustersim/sim/manifest"
 	"github.com/clustersim/clustersim/sim/metrics"
 	"github.com/clustersim/clustersim/sim/netsim"
@@ -160,6 +161,9 @@ func (l *loader) validate(s *Scenario) error {
 		return err
 	}
 	if err := l.load(s, w); err != nil {
+		return err
+	}
+	if err := l.measure(s); err != nil {
 		return err
 	}
 	order := make([]int, len(s.Spec.Timeline))
@@ -330,6 +334,33 @@ func (l *loader) link(field string, k Link) error {
 		return l.errorf(field+".distribution", "%v", err)
 	}
 	return nil
+}
+
+func (l *loader) measure(s *Scenario) error {
+	m := &s.Spec.Measure
+	if m.GapSLO != nil && m.GapSLO.Duration <= 0 {
+		return l.errorf("spec.measure.gapSLO", "must be positive")
+	}
+	if m.Settle != nil && m.Settle.Duration <= 0 {
+		return l.errorf("spec.measure.settle", "must be positive")
+	}
+	for i, name := range m.Ignore {
+		k, ok := ResolveKind(name)
+		if !ok || !slices.Contains(gap.Measured, k) {
+			return l.errorf(fmt.Sprintf("spec.measure.ignore[%d]", i), "%q is not a kind whose gap is measured (%s)", name, kindList(gap.Measured))
+		}
+		m.Ignore[i] = string(k)
+	}
+	return nil
+}
+
+// kindList joins kinds with commas.
+func kindList(kinds []api.Kind) string {
+	s := make([]string, len(kinds))
+	for i, k := range kinds {
+		s[i] = string(k)
+	}
+	return strings.Join(s, ", ")
 }
 
 func (l *loader) network(s *Scenario) error {

@@ -85,6 +85,25 @@ type Spec struct {
 	// IaC runs a point-in-time infrastructure-as-code tool (in the manner
 	// of a state-file tool) at scheduled times.
 	IaC *IaC `json:"iac,omitempty"`
+	// Measure tunes how the gap between declared and actual state is
+	// judged: the incident threshold and the settle window.
+	Measure Measure `json:"measure,omitempty"`
+}
+
+// Measure tunes the gap measurements (package sim/gap defines the gap of
+// each kind).
+type Measure struct {
+	// GapSLO is the service level: a gap open longer than this is an
+	// incident (default 5m).
+	GapSLO *api.Duration `json:"gapSLO,omitempty"`
+	// Settle is how long every gap must stay closed for the cluster to
+	// count as converged (default 1m: longer than the 40s a dead
+	// kubelet takes to be noticed).
+	Settle *api.Duration `json:"settle,omitempty"`
+	// Ignore are kinds whose gaps are measured and shown but count
+	// neither as incidents nor against convergence (for example Node,
+	// when a failed node is left failed on purpose).
+	Ignore []string `json:"ignore,omitempty"`
 }
 
 // LoadModel is the traffic one Deployment receives. Each ready pod of it

@@ -111,14 +111,14 @@ func loadScenario(arg string) (*scenarios.Scenario, error) {
 }
 
 // outputFormats are the values clustersim run's -o accepts.
-var outputFormats = []string{"table", "json", "junit", "csv", "markdown"}
+var outputFormats = []string{"table", "json", "junit", "csv", "markdown", "timeline"}
 
 func run(args []string, stdout, stderr io.Writer) (code int) {
 	fs := pflag.NewFlagSet("clustersim run", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
 	seed := fs.Uint64("seed", 0, "root seed of the run (default: the scenario's spec.seed)")
 	until := fs.Duration("until", 0, "stop the run at this virtual time (default: the scenario's spec.duration)")
-	output := fs.StringP("output", "o", "table", "output format: table, json, junit (JUnit XML, one test case per expectation per seed), csv (one row per expectation per seed) or markdown")
+	output := fs.StringP("output", "o", "table", "output format: table, json, junit (JUnit XML, one test case per expectation per seed), csv (one row per expectation per seed), markdown, or timeline (one seed: every action, write and gap change in time order)")
 	seeds := fs.Int("seeds", 0, "run this many seeds (--seed, or spec.seed, and the ones after it) and print a summary across them")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "with --seeds: how many runs at once (results do not depend on it)")
 	if c, done := parse(fs, args); done {
@@ -157,6 +157,10 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	if fs.Changed("seed") {
 		opts.Seed = seed
 	}
+	if *seeds > 0 && *output == "timeline" {
+		fmt.Fprintln(stderr, "clustersim run: -o timeline shows one seed's run; it does not go with --seeds")
+		return exitBadInput
+	}
 	if *seeds > 0 {
 		return runSeeds(name, s, opts, *seeds, *jobs, *output, stdout, stderr)
 	}
@@ -180,6 +184,8 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		err = report.CSV(stdout, []*runner.Result{res})
 	case "markdown":
 		err = report.ScenarioMarkdown(stdout, res)
+	case "timeline":
+		err = report.Timeline(stdout, res)
 	default:
 		err = report.Scenario(stdout, res)
 	}
@@ -287,10 +293,15 @@ func runSeed(name string, seed uint64, opts runner.Options) (res *runner.Result,
 	if err != nil {
 		return nil, err
 	}
-	// Keep only what the summary reads: a run's audit log, reconciles
+	// Keep only what the summary reads (the expectations, the gap
+	// timeline, the timeline's commands): a run's audit log, reconciles
 	// and snapshots are megabytes, and a thousand seeds would hold them all.
-	return &runner.Result{Scenario: res.Scenario, Seed: res.Seed, Duration: res.Duration,
-		Expectations: res.Expectations, Writes: res.Writes, TraceHash: res.TraceHash}, nil
+	entries := make([]runner.Entry, len(res.Entries))
+	for i, e := range res.Entries {
+		entries[i] = runner.Entry{At: e.At, Command: e.Command, Observation: e.Observation}
+	}
+	return &runner.Result{Scenario: res.Scenario, Seed: res.Seed, Duration: res.Duration, Entries: entries,
+		Expectations: res.Expectations, Writes: res.Writes, TraceHash: res.TraceHash, Gaps: res.Gaps, Measure: res.Measure}, nil
 }
 
 // validate checks scenario files and manifests; it reports every bad file

@@ -382,9 +382,14 @@ func TestReportSchema(t *testing.T) {
 		runs [][]string
 	}{
 		// commands-vs-declaration has steps that print an error.
-		{"Run", [][]string{{"run", "rolling-update", "-o", "json"}, {"run", "commands-vs-declaration", "-o", "json"}}},
+		// The others fill the findings and gaps: fights and flaps,
+		// generation growth, hot loops, incidents and ignored kinds.
+		{"Run", [][]string{{"run", "rolling-update", "-o", "json"}, {"run", "commands-vs-declaration", "-o", "json"},
+			{"run", "gitops-hpa-fight", "-o", "json"}, {"run", "defaults-trap", "-o", "json"}, {"run", "no-backoff", "-o", "json"}, {"run", "node-failure", "-o", "json"}}},
 		// seed 9 of commands-vs-declaration fails an expectation.
-		{"SeedsSummary", [][]string{{"run", "node-failure", "--seeds", "3", "-o", "json"}, {"run", "commands-vs-declaration", "--seeds", "2", "-o", "json"}}},
+		// deployment-bad-image stopped before its rollback never converges.
+		{"SeedsSummary", [][]string{{"run", "node-failure", "--seeds", "3", "-o", "json"}, {"run", "commands-vs-declaration", "--seeds", "2", "-o", "json"},
+			{"run", "deployment-bad-image", "--seeds", "2", "--until", "11m", "-o", "json"}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.kind, func(t *testing.T) {

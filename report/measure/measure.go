@@ -34,6 +34,9 @@ type Report struct {
 	HotLoops []HotLoop
 	// Cost is what the run cost in requests, reconciles and events.
 	Cost Cost
+	// Gaps is what the gap timeline says: incidents, convergence, stale
+	// success.
+	Gaps Gaps
 }
 
 // Flap is one object's field whose value kept coming back.
@@ -190,6 +193,7 @@ func Analyze(res *runner.Result, opts Options) *Report {
 	rep.Fights = fights(res.Audit, o)
 	rep.HotLoops = hotLoops(res, o)
 	rep.Cost = cost(res)
+	rep.Gaps = AnalyzeGaps(res)
 	return rep
 }
 

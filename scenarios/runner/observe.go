@@ -17,7 +17,7 @@ import (
 // observe takes the snapshot of an observation step, reading the store as
 // a kubectl with a perfect connection would at that instant.
 func (r *run) observe(st *scenarios.Step) Entry {
-	e := Entry{At: st.At.Duration}
+	e := Entry{At: st.At.Duration, Observation: true}
 	snap := &Snapshot{Now: r.now()}
 	switch {
 	case st.Get != nil:

@@ -21,6 +21,7 @@ import (
 	"github.com/clustersim/clustersim/sim/client"
 	"github.com/clustersim/clustersim/sim/cluster"
 	"github.com/clustersim/clustersim/sim/controller"
+	"github.com/clustersim/clustersim/sim/gap"
 	"github.com/clustersim/clustersim/sim/kernel"
 	"github.com/clustersim/clustersim/sim/metrics"
 	"github.com/clustersim/clustersim/sim/netsim"
@@ -65,6 +66,39 @@ type Result struct {
 	// Reconciles are every controller reconcile of the run, in the order
 	// they finished.
 	Reconciles []Reconcile
+	// Gaps are every measured object's gap between declared and actual
+	// state over the run.
+	Gaps *gap.Timeline
+	// Measure is the scenario's spec.measure with its defaults filled in.
+	Measure Measure
+}
+
+// Measure is how a run's gaps are judged.
+type Measure struct {
+	// GapSLO: a gap open longer than this is an incident.
+	GapSLO time.Duration
+	// Settle is how long every gap must stay closed to count as
+	// converged.
+	Settle time.Duration
+	// Ignore are the kinds whose gaps count neither as incidents nor
+	// against convergence.
+	Ignore []api.Kind
+}
+
+// MeasureOf resolves a scenario's spec.measure with the defaults of
+// package gap.
+func MeasureOf(s *scenarios.Scenario) Measure {
+	m := Measure{GapSLO: gap.DefaultSLO, Settle: gap.DefaultSettle}
+	if d := s.Spec.Measure.GapSLO; d != nil {
+		m.GapSLO = d.Duration
+	}
+	if d := s.Spec.Measure.Settle; d != nil {
+		m.Settle = d.Duration
+	}
+	for _, k := range s.Spec.Measure.Ignore {
+		m.Ignore = append(m.Ignore, api.Kind(k))
+	}
+	return m
 }
 
 // Reconcile is one finished reconcile of a controller.
@@ -102,8 +136,13 @@ type Entry struct {
 	// Err is an action's failure, as kubectl prints it ("error: ...",
 	// "Error from server (NotFound): ...").
 	Err string
-	// Snapshot is an observation's data; nil for actions.
+	// Snapshot is an observation's data; nil for actions and for
+	// observations printed as lines (audit log, app status, IaC state).
 	Snapshot *Snapshot
+	// Observation reports that the step only looked (get, describe,
+	// events, rollout status, audit log, app status, IaC state): it
+	// changed nothing, so it is not a cause convergence is measured from.
+	Observation bool
 }
 
 // Snapshot is what an observation saw: objects as they were at that
@@ -226,6 +265,10 @@ func Run(s *scenarios.Scenario, opts Options) (*Result, error) {
 	if err := r.applyLinkRules(); err != nil {
 		return nil, err
 	}
+	gaps, err := gap.Watch(c.Store, c.K)
+	if err != nil {
+		return nil, err
+	}
 	if opts.OnStart != nil {
 		opts.OnStart(c)
 	}
@@ -235,6 +278,8 @@ func Run(s *scenarios.Scenario, opts Options) (*Result, error) {
 	}
 	r.finishExpectations()
 	res := r.res
+	res.Gaps = gaps.Finish()
+	res.Measure = MeasureOf(s)
 	res.Duration = c.K.Now().Duration()
 	for _, st := range c.API.Stats() {
 		res.Requests = append(res.Requests, cluster.Stat{Actor: st.Actor, Verb: st.Verb.String(), Kind: string(st.Kind), Outcome: string(st.Outcome), Count: st.Count})

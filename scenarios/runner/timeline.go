@@ -30,11 +30,11 @@ func (r *run) step(i int, st *scenarios.Step) {
 		r.record(r.observe(st))
 	case st.Writes != nil:
 		kind, key := r.objectKey(st.Writes.ObjectRef)
-		r.record(Entry{At: st.At.Duration, Command: fmt.Sprintf("audit log: writes to %s of %s/%s", st.Writes.Path, typed(kind), key.Name), Lines: r.fieldWrites(kind, key, st.Writes.Path)})
+		r.record(Entry{At: st.At.Duration, Observation: true, Command: fmt.Sprintf("audit log: writes to %s of %s/%s", st.Writes.Path, typed(kind), key.Name), Lines: r.fieldWrites(kind, key, st.Writes.Path)})
 	case st.AppStatus != "":
-		r.record(Entry{At: st.At.Duration, Command: "argocd app get " + st.AppStatus, Lines: r.appStatus(st.AppStatus)})
+		r.record(Entry{At: st.At.Duration, Observation: true, Command: "argocd app get " + st.AppStatus, Lines: r.appStatus(st.AppStatus)})
 	case st.IaCState:
-		r.record(Entry{At: st.At.Duration, Command: "terraform show   # runs and state so far", Lines: r.iacState()})
+		r.record(Entry{At: st.At.Duration, Observation: true, Command: "terraform show   # runs and state so far", Lines: r.iacState()})
 	case st.StopKubelet != "":
 		r.record(Entry{At: st.At.Duration, Command: "kubelet on " + st.StopKubelet + " hangs", Lines: r.nodes.stop(st.StopKubelet)})
 	case st.CrashNode != "":

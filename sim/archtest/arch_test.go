@@ -34,6 +34,7 @@ var allowed = map[string][]string{
 	"sim/controller": {"sim/kernel", "sim/api", "sim/apierr", "sim/client", "sim/informer", "sim/workqueue"},
 	"sim/kubelet":    {"sim/kernel", "sim/api", "sim/apierr", "sim/store", "sim/netsim", "sim/apiserver"},
 	"sim/metrics":    {"sim/kernel", "sim/api", "sim/store"},
+	"sim/gap":        {"sim/kernel", "sim/api", "sim/store"},
 	"sim/cluster":    {"sim/...", "controllers/..."},
 	// Controllers see API types, errors and the controller runtime only:
 	// never the kernel, the store, the network or the API server.
@@ -49,7 +50,8 @@ var allowed = map[string][]string{
 	// Printers (report/kubectl) below the reports that use them.
 	"report/kubectl": {"sim/api", "controllers/...", "scenarios/kubectl", "github.com/olekukonko/tablewriter"},
 	"report/measure": {"sim/...", "scenarios/...", "controllers/..."},
-	"report":         {"sim/...", "controllers/...", "scenarios/...", "report/kubectl", "report/measure", "github.com/olekukonko/tablewriter", "github.com/olekukonko/tablewriter/tw", "github.com/olekukonko/tablewriter/renderer", "gonum.org/v1/gonum/...", "gonum.org/v1/plot/..."},
+	"report/chart":   {"gonum.org/v1/plot/...", "gonum.org/v1/gonum/..."},
+	"report":         {"sim/...", "controllers/...", "scenarios/...", "report/kubectl", "report/measure", "report/chart", "github.com/olekukonko/tablewriter", "github.com/olekukonko/tablewriter/tw", "github.com/olekukonko/tablewriter/renderer", "gonum.org/v1/gonum/...", "gonum.org/v1/plot/..."},
 	"cmd/...":        {"sim/...", "controllers/...", "scenarios/...", "report/...", "github.com/spf13/pflag", "github.com/olekukonko/tablewriter"},
 }
 

@@ -1,0 +1,212 @@
+package report
+
+import (
+	"time"
+
+	"github.com/clustersim/clustersim/report/measure"
+	"github.com/clustersim/clustersim/scenarios/runner"
+	"github.com/clustersim/clustersim/sim/gap"
+)
+
+// The JSON shapes of a run's measurements (docs/report-schema.md). Times
+// are seconds of virtual time from the start of the run, rounded to six
+// decimals.
+
+type objectJSON struct {
+	Kind      string `json:"kind"`
+	Namespace string `json:"namespace,omitempty"`
+	Name      string `json:"name"`
+}
+
+func objectOf(o gap.Object) objectJSON {
+	return objectJSON{Kind: string(o.Kind), Namespace: o.Key.Namespace, Name: o.Key.Name}
+}
+
+type pointJSON struct {
+	At     float64 `json:"atSeconds"`
+	Value  int     `json:"value"`
+	Detail string  `json:"detail"`
+}
+
+type seriesJSON struct {
+	objectJSON
+	Judged bool        `json:"judged"`
+	Points []pointJSON `json:"points"`
+}
+
+type gapObjectJSON struct {
+	objectJSON
+	Opened     int     `json:"opened"`
+	OpenTotal  float64 `json:"openSeconds"`
+	Longest    float64 `json:"longestSeconds"`
+	Peak       int     `json:"peak"`
+	PeakDetail string  `json:"peakDetail"`
+	OpenAtEnd  bool    `json:"openAtEnd"`
+	Judged     bool    `json:"judged"`
+}
+
+type intervalJSON struct {
+	objectJSON
+	From       float64 `json:"fromSeconds"`
+	To         float64 `json:"toSeconds"`
+	Open       bool    `json:"openAtEnd"`
+	Peak       int     `json:"peak"`
+	PeakDetail string  `json:"peakDetail"`
+}
+
+type convergenceJSON struct {
+	At        float64 `json:"atSeconds"`
+	Cause     string  `json:"cause"`
+	Converged bool    `json:"converged"`
+	After     float64 `json:"afterSeconds"`
+}
+
+type staleJSON struct {
+	objectJSON
+	Generation int64   `json:"generation"`
+	Observed   int64   `json:"observedGeneration"`
+	From       float64 `json:"fromSeconds"`
+	To         float64 `json:"toSeconds"`
+}
+
+type gapsJSON struct {
+	SLO          float64           `json:"sloSeconds"`
+	Settle       float64           `json:"settleSeconds"`
+	Ignore       []string          `json:"ignoredKinds"`
+	Objects      []gapObjectJSON   `json:"objects"`
+	Incidents    []intervalJSON    `json:"incidents"`
+	Convergence  []convergenceJSON `json:"convergence"`
+	StaleSuccess []staleJSON       `json:"staleSuccess"`
+	Series       []seriesJSON      `json:"series"`
+}
+
+func secs(d time.Duration) float64 { return round6(d.Seconds()) }
+
+func gapsOf(r *runner.Result, g *measure.Gaps) gapsJSON {
+	out := gapsJSON{SLO: secs(g.SLO), Settle: secs(g.Settle), Ignore: []string{}, Objects: []gapObjectJSON{}, Incidents: []intervalJSON{},
+		Convergence: []convergenceJSON{}, StaleSuccess: []staleJSON{}, Series: []seriesJSON{}}
+	for _, k := range g.Ignore {
+		out.Ignore = append(out.Ignore, string(k))
+	}
+	for _, o := range g.Objects {
+		out.Objects = append(out.Objects, gapObjectJSON{objectJSON: objectOf(o.Object), Opened: o.Opened, OpenTotal: secs(o.OpenTotal), Longest: secs(o.Longest),
+			Peak: o.Peak, PeakDetail: o.PeakDetail, OpenAtEnd: o.OpenAtEnd, Judged: !o.Ignored})
+	}
+	for _, iv := range g.Incidents {
+		out.Incidents = append(out.Incidents, intervalJSON{objectJSON: objectOf(iv.Object), From: secs(iv.From), To: secs(iv.To), Open: iv.Open, Peak: iv.Peak, PeakDetail: iv.PeakDetail})
+	}
+	for _, c := range g.Convergence {
+		out.Convergence = append(out.Convergence, convergenceJSON{At: secs(c.At), Cause: c.Cause, Converged: c.Settled, After: secs(c.After)})
+	}
+	for _, s := range g.StaleSuccess {
+		out.StaleSuccess = append(out.StaleSuccess, staleJSON{objectJSON: objectOf(s.Object), Generation: s.Generation, Observed: s.Observed, From: secs(s.From), To: secs(s.To)})
+	}
+	if r.Gaps != nil {
+		for _, s := range r.Gaps.Series {
+			sj := seriesJSON{objectJSON: objectOf(s.Object), Judged: !ignored(g, s.Object), Points: []pointJSON{}}
+			for _, p := range s.Points {
+				sj.Points = append(sj.Points, pointJSON{At: secs(p.At), Value: p.Value, Detail: p.Detail})
+			}
+			out.Series = append(out.Series, sj)
+		}
+	}
+	return out
+}
+
+func ignored(g *measure.Gaps, o gap.Object) bool {
+	for _, k := range g.Ignore {
+		if k == o.Kind {
+			return true
+		}
+	}
+	return false
+}
+
+type fightJSON struct {
+	objectJSON
+	Path         string   `json:"path"`
+	Actors       []string `json:"actors"`
+	Alternations int      `json:"alternations"`
+	First        float64  `json:"firstSeconds"`
+	Last         float64  `json:"lastSeconds"`
+}
+
+type flapJSON struct {
+	objectJSON
+	Path      string   `json:"path"`
+	Reversals int      `json:"reversals"`
+	Values    []string `json:"values"`
+	Actors    []string `json:"actors"`
+	First     float64  `json:"firstSeconds"`
+	Last      float64  `json:"lastSeconds"`
+}
+
+type noOpJSON struct {
+	Actor string `json:"actor"`
+	Kind  string `json:"kind"`
+	Count int    `json:"count"`
+}
+
+type growthJSON struct {
+	objectJSON
+	Generations      int      `json:"generations"`
+	SpecIntentWrites int      `json:"specIntentWrites"`
+	Actors           []string `json:"actors"`
+}
+
+type hotLoopJSON struct {
+	Controller string  `json:"controller"`
+	Start      float64 `json:"startSeconds"`
+	Window     float64 `json:"windowSeconds"`
+	Reconciles int     `json:"reconciles"`
+	PerSecond  float64 `json:"perSecond"`
+	Errors     int     `json:"errors"`
+}
+
+type findingsJSON struct {
+	Fights           []fightJSON   `json:"fights"`
+	Flaps            []flapJSON    `json:"flaps"`
+	NoOpWrites       []noOpJSON    `json:"noOpWrites"`
+	GenerationGrowth []growthJSON  `json:"generationGrowth"`
+	HotLoops         []hotLoopJSON `json:"hotLoops"`
+}
+
+func findingsOf(m *measure.Report) findingsJSON {
+	out := findingsJSON{Fights: []fightJSON{}, Flaps: []flapJSON{}, NoOpWrites: []noOpJSON{}, GenerationGrowth: []growthJSON{}, HotLoops: []hotLoopJSON{}}
+	for _, f := range m.Fights {
+		out.Fights = append(out.Fights, fightJSON{objectJSON: objectOf(gap.Object{Kind: f.Kind, Key: f.Key}), Path: f.Path, Actors: f.Actors,
+			Alternations: f.Alternations, First: secs(f.First), Last: secs(f.Last)})
+	}
+	for _, f := range m.Flaps {
+		out.Flaps = append(out.Flaps, flapJSON{objectJSON: objectOf(gap.Object{Kind: f.Kind, Key: f.Key}), Path: f.Path, Reversals: f.Reversals,
+			Values: f.Values, Actors: f.Actors, First: secs(f.First), Last: secs(f.Last)})
+	}
+	for _, n := range m.NoOpWrites {
+		out.NoOpWrites = append(out.NoOpWrites, noOpJSON{Actor: n.Actor, Kind: string(n.Kind), Count: n.Count})
+	}
+	for _, g := range m.GenerationGrowth {
+		out.GenerationGrowth = append(out.GenerationGrowth, growthJSON{objectJSON: objectOf(gap.Object{Kind: g.Kind, Key: g.Key}),
+			Generations: g.Generations, SpecIntentWrites: g.SpecIntentWrites, Actors: g.Actors})
+	}
+	for _, h := range m.HotLoops {
+		out.HotLoops = append(out.HotLoops, hotLoopJSON{Controller: h.Controller, Start: secs(h.Start), Window: secs(h.Window),
+			Reconciles: h.Reconciles, PerSecond: round6(h.PerSecond), Errors: h.Errors})
+	}
+	return out
+}
+
+type requestJSON struct {
+	Actor   string `json:"actor"`
+	Verb    string `json:"verb"`
+	Kind    string `json:"kind"`
+	Outcome string `json:"outcome"`
+	Count   uint64 `json:"count"`
+}
+
+func requestsOf(m *measure.Report) []requestJSON {
+	out := []requestJSON{}
+	for _, q := range m.Cost.Requests {
+		out = append(out, requestJSON{Actor: q.Actor, Verb: q.Verb, Kind: q.Kind, Outcome: q.Outcome, Count: q.Count})
+	}
+	return out
+}

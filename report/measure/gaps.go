@@ -1,0 +1,179 @@
+package measure
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/clustersim/clustersim/scenarios/runner"
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/gap"
+)
+
+// Gaps is what a run's gap timeline says: how long each object's gap
+// stayed open, which gaps were incidents, how long the cluster took to
+// converge after each action, and when a status claimed success for a
+// stale generation.
+type Gaps struct {
+	// SLO, Settle and Ignore are the judgement used (the scenario's
+	// spec.measure with defaults).
+	SLO, Settle time.Duration
+	Ignore      []api.Kind
+	// Objects summarise each object whose gap ever opened, sorted by
+	// kind and key.
+	Objects []GapObject
+	// Incidents are the gaps open longer than SLO (ignored kinds left
+	// out), in opening order.
+	Incidents []gap.Interval
+	// Convergence is one entry for the start of the run and one per
+	// timeline action or fault, in time order.
+	Convergence []Convergence
+	// StaleSuccess are the stretches during which a status read as
+	// success for an older generation than its spec's.
+	StaleSuccess []gap.StaleSuccess
+}
+
+// GapObject sums up one object's gap over the run.
+type GapObject struct {
+	gap.Object
+	// Opened counts the times the gap opened.
+	Opened int
+	// OpenTotal is the time it was open in all; Longest its longest
+	// stretch.
+	OpenTotal, Longest time.Duration
+	// Peak is the largest gap and PeakDetail what was compared then.
+	Peak       int
+	PeakDetail string
+	// OpenAtEnd reports that it was still open when the run ended.
+	OpenAtEnd bool
+	// Ignored reports that its kind is in Gaps.Ignore.
+	Ignored bool
+}
+
+// Convergence is how long the cluster took to settle after one cause.
+type Convergence struct {
+	// At is the cause's virtual time; Cause names it ("start", or the
+	// timeline step's command).
+	At    time.Duration
+	Cause string
+	// Settled reports that every gap closed and stayed closed for the
+	// settle window within the run; After is then the time from At to
+	// the moment they closed (0 if nothing opened).
+	Settled bool
+	After   time.Duration
+}
+
+// StartCause names the start of the run as a convergence cause.
+const StartCause = "start"
+
+// AnalyzeGaps judges a run's gap timeline with the run's Measure
+// settings.
+func AnalyzeGaps(res *runner.Result) Gaps {
+	m := res.Measure
+	g := Gaps{SLO: m.GapSLO, Settle: m.Settle, Ignore: m.Ignore}
+	if g.SLO <= 0 {
+		g.SLO = gap.DefaultSLO
+	}
+	if g.Settle <= 0 {
+		g.Settle = gap.DefaultSettle
+	}
+	tl := res.Gaps
+	if tl == nil {
+		return g
+	}
+	for i := range tl.Series {
+		s := &tl.Series[i]
+		var o *GapObject
+		for _, iv := range tl.Series[i].Intervals(tl.End) {
+			if o == nil {
+				g.Objects = append(g.Objects, GapObject{Object: s.Object, Ignored: slices.Contains(m.Ignore, s.Kind)})
+				o = &g.Objects[len(g.Objects)-1]
+			}
+			o.Opened++
+			o.OpenTotal += iv.Duration()
+			o.Longest = max(o.Longest, iv.Duration())
+			if iv.Peak > o.Peak {
+				o.Peak, o.PeakDetail = iv.Peak, iv.PeakDetail
+			}
+			o.OpenAtEnd = o.OpenAtEnd || iv.Open
+		}
+	}
+	judged := tl.Without(m.Ignore)
+	g.Incidents = judged.Incidents(g.SLO)
+	g.StaleSuccess = judged.StaleSuccess
+	causes := Causes(res)
+	for i, c := range causes {
+		var next time.Duration
+		for _, d := range causes[i+1:] {
+			if d.At > c.At {
+				next = d.At
+				break
+			}
+		}
+		at, ok := judged.Settled(c.At, g.Settle, next)
+		c.Settled = ok
+		if ok {
+			c.After = at - c.At
+		}
+		g.Convergence = append(g.Convergence, c)
+	}
+	return g
+}
+
+// Causes are the moments convergence is measured from: the start of the
+// run and every timeline step that acted (observations do not), in time
+// order.
+func Causes(res *runner.Result) []Convergence {
+	out := []Convergence{{Cause: StartCause}}
+	for _, e := range res.Entries {
+		if !e.Observation {
+			out = append(out, Convergence{At: e.At, Cause: e.Command})
+		}
+	}
+	return out
+}
+
+// Findings are one line per incident and per stale success, for a
+// report's findings.
+func (g *Gaps) Findings() []string {
+	var out []string
+	for _, iv := range g.Incidents {
+		until := "until " + clock(iv.To)
+		if iv.Open {
+			until = "still open at the end"
+		}
+		out = append(out, fmt.Sprintf("incident: %s gap open %s (longer than the %s SLO) from %s, %s; peak %d (%s)",
+			objectName(iv.Object), Seconds(iv.Duration()), g.SLO, clock(iv.From), until, iv.Peak, iv.PeakDetail))
+	}
+	for i, s := range g.StaleSuccess {
+		if i == maxStaleLines {
+			out = append(out, fmt.Sprintf("stale success: %d more stretches", len(g.StaleSuccess)-maxStaleLines))
+			break
+		}
+		out = append(out, fmt.Sprintf("stale success: %s status read as complete for generation %d while generation %d was declared, for %s from %s",
+			objectName(s.Object), s.Observed, s.Generation, Seconds(s.To-s.From), clock(s.From)))
+	}
+	return out
+}
+
+// maxStaleLines caps the stale-success lines of Findings.
+const maxStaleLines = 5
+
+// objectName renders an object as kubectl names it: "deployment
+// default/web", "node worker-1".
+func objectName(o gap.Object) string {
+	return strings.ToLower(string(o.Kind)) + " " + o.Key.String()
+}
+
+// Seconds renders a duration for people: milliseconds below a second,
+// tenths of seconds below a minute, then minutes and seconds.
+func Seconds(d time.Duration) string {
+	switch {
+	case d < time.Second:
+		return d.Round(time.Millisecond).String()
+	case d < time.Minute:
+		return d.Round(100 * time.Millisecond).String()
+	}
+	return d.Round(time.Second).String()
+}

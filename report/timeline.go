@@ -1,0 +1,173 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/clustersim/clustersim/scenarios/runner"
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/store"
+)
+
+// timelineLine is one line of a run's text timeline.
+type timelineLine struct {
+	at    time.Duration
+	order int // actions before writes before gap changes at one instant
+	actor string
+	what  string
+}
+
+// timelineQuiet are the kinds whose writes the timeline leaves out:
+// heartbeats and the events that narrate what the other writes did.
+var timelineQuiet = []api.Kind{api.KindLease, api.KindEvent}
+
+// Timeline writes one run as a text timeline: every timeline action,
+// every accepted write to the store (by actor, with the fields it
+// changed; lease renewals, events and heartbeat-only status writes left
+// out) and every change of an object's gap, in time order. Repeats of one
+// line by one actor are folded into one line with a count.
+func Timeline(w io.Writer, r *runner.Result) error {
+	var lines []timelineLine
+	for _, e := range r.Entries {
+		if e.Observation {
+			continue
+		}
+		what := "$ " + e.Command
+		if e.Err != "" {
+			what += "  → " + e.Err
+		}
+		lines = append(lines, timelineLine{at: e.At, order: 0, actor: "timeline", what: what})
+	}
+	for i := range r.Audit {
+		a := &r.Audit[i]
+		if slices.Contains(timelineQuiet, a.Kind) {
+			continue
+		}
+		if what, ok := describeWrite(a); ok {
+			lines = append(lines, timelineLine{at: a.Time.Duration(), order: 1, actor: shortActor(a.Actor), what: what})
+		}
+	}
+	if r.Gaps != nil {
+		for _, s := range r.Gaps.Series {
+			prev := 0
+			for _, p := range s.Points {
+				if p.Value == prev {
+					continue
+				}
+				verb := "gap"
+				switch {
+				case prev == 0:
+					verb = "gap opens"
+				case p.Value == 0:
+					verb = "gap closes"
+				}
+				lines = append(lines, timelineLine{at: p.At, order: 2, actor: "(gap)", what: fmt.Sprintf("%s %s: %d → %d (%s)", verb, s.Object, prev, p.Value, p.Detail)})
+				prev = p.Value
+			}
+		}
+	}
+	slices.SortStableFunc(lines, func(a, b timelineLine) int {
+		return cmp.Or(cmp.Compare(a.at, b.at), cmp.Compare(a.order, b.order))
+	})
+	fmt.Fprintf(w, "scenario %s, seed %d, %v of virtual time: actions, writes by actor, and the gap between declared and actual\n\n", r.Scenario, r.Seed, r.Duration)
+	width := len("timeline")
+	for _, l := range lines {
+		width = max(width, len(l.actor))
+	}
+	for i := 0; i < len(lines); {
+		l := lines[i]
+		j := i + 1
+		for j < len(lines) && lines[j].actor == l.actor && lines[j].what == l.what {
+			j++
+		}
+		what := l.what
+		if n := j - i; n > 1 {
+			what += fmt.Sprintf("  (×%d, last at %s)", n, stamp(lines[j-1].at))
+		}
+		fmt.Fprintf(w, "%s  %-*s  %s\n", stamp(l.at), width, l.actor, what)
+		i = j
+	}
+	return nil
+}
+
+// stamp renders a virtual time as m:ss.mmm.
+func stamp(d time.Duration) string {
+	ms := int64(d / time.Millisecond)
+	return fmt.Sprintf("%s.%03d", clock(d), ms%1000)
+}
+
+// shortActor drops the prefix of service accounts in kube-system, as
+// people say "the deployment controller".
+func shortActor(a string) string {
+	if s, ok := strings.CutPrefix(a, "system:serviceaccount:kube-system:"); ok {
+		return s
+	}
+	if s, ok := strings.CutPrefix(a, "system:serviceaccount:"); ok {
+		return strings.Replace(s, ":", "/", 1)
+	}
+	return a
+}
+
+// timelineBookkeeping are change paths that say nothing about intent or
+// progress: a write changing only these is left out.
+var timelineBookkeeping = []string{"metadata.resourceVersion", "metadata.managedFields", "metadata.generation", "Timestamp", "HeartbeatTime", "lastUpdateTime", "lastProbeTime", "lastTransitionTime", "renewTime"}
+
+// describeWrite renders a write as "update Deployment default/web:
+// spec.replicas 3→5"; ok is false for writes that changed bookkeeping
+// only.
+func describeWrite(a *store.AuditRecord) (string, bool) {
+	verb := a.Verb
+	if a.Subresource != "" {
+		verb += " " + a.Subresource
+	}
+	head := fmt.Sprintf("%s %s %s", verb, a.Kind, a.Key)
+	switch {
+	case a.NoOp:
+		return head + " (no-op: nothing changed)", true
+	case a.Removed:
+		return head + " (removed)", true
+	case a.Verb == "create":
+		return head, true
+	case a.Verb == "delete":
+		return head + " (deletion started)", true
+	}
+	var parts []string
+	for _, c := range a.Changes {
+		if slices.ContainsFunc(timelineBookkeeping, func(b string) bool { return strings.Contains(c.Path, b) }) {
+			continue
+		}
+		if strings.HasSuffix(c.Path, "].type") {
+			// A list element's key field, named in the path already.
+			continue
+		}
+		old, new := "<unset>", "<unset>"
+		if c.OldSet {
+			old = c.Old
+		}
+		if c.NewSet {
+			new = c.New
+		}
+		parts = append(parts, fmt.Sprintf("%s %s→%s", c.Path, clip(old), clip(new)))
+	}
+	if len(parts) == 0 {
+		return "", false
+	}
+	const shown = 3
+	if len(parts) > shown {
+		parts = append(parts[:shown], fmt.Sprintf("(+%d more)", len(parts)-shown))
+	}
+	return head + ": " + strings.Join(parts, ", "), true
+}
+
+// clip shortens a long value for one line.
+func clip(s string) string {
+	const n = 40
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}

@@ -1,0 +1,415 @@
+package gap
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/kernel"
+	"github.com/clustersim/clustersim/sim/store"
+)
+
+// Kinds are the kinds a Tracker watches: those with a gap definition and
+// Pods and Endpoints, which a Service's gap is computed from.
+var Kinds = []api.Kind{api.KindDeployment, api.KindReplicaSet, api.KindService, api.KindEndpoints,
+	api.KindPod, api.KindHorizontalPodAutoscaler, api.KindNode}
+
+// Measured are the kinds with a gap definition.
+var Measured = []api.Kind{api.KindDeployment, api.KindReplicaSet, api.KindService,
+	api.KindHorizontalPodAutoscaler, api.KindNode, api.KindPod}
+
+// Defaults of the judgement of gaps.
+const (
+	// DefaultSLO is the gap duration beyond which a gap is an incident.
+	DefaultSLO = 5 * time.Minute
+	// DefaultSettle is how long every gap must stay closed to count as
+	// converged: longer than the 40s node monitor grace period, so that a
+	// silent node is noticed inside it.
+	DefaultSettle = time.Minute
+)
+
+// Object names one measured object.
+type Object struct {
+	Kind api.Kind
+	Key  api.Key
+}
+
+// String returns "Kind/namespace/name" ("Kind/name" when cluster-scoped).
+func (o Object) String() string { return string(o.Kind) + "/" + o.Key.String() }
+
+func (o Object) compare(p Object) int {
+	return cmp.Or(cmp.Compare(o.Kind, p.Kind), cmp.Compare(o.Key.Namespace, p.Key.Namespace), cmp.Compare(o.Key.Name, p.Key.Name))
+}
+
+// Point is one change of an object's gap: Value holds from At until the
+// next point.
+type Point struct {
+	// At is the virtual time of the change, from the start of the run.
+	At time.Duration
+	// Value is the gap: 0 closed, more open (replicas, addresses or
+	// nodes, by kind).
+	Value int
+	// Detail says what was compared: "updated 2/3, ready 3/3,
+	// available 3/3, total 4".
+	Detail string
+}
+
+// Series is one object's gap over the run.
+type Series struct {
+	Object
+	// Points are the changes, in time order; the first is when the
+	// object was first seen.
+	Points []Point
+}
+
+// At returns the point in force at t (the zero Point before the first).
+func (s *Series) At(t time.Duration) Point {
+	i, found := slices.BinarySearchFunc(s.Points, t, func(p Point, t time.Duration) int { return cmp.Compare(p.At, t) })
+	if found {
+		// Several points cannot share a time (a Tracker overwrites), but
+		// take the last if they do.
+		for i+1 < len(s.Points) && s.Points[i+1].At == t {
+			i++
+		}
+		return s.Points[i]
+	}
+	if i == 0 {
+		return Point{}
+	}
+	return s.Points[i-1]
+}
+
+// StaleSuccess is a stretch during which an object's status read as
+// success (every replica updated and available) while it described an
+// older generation than the spec's: a rollout check that ignores
+// observedGeneration would have reported the new rollout done.
+type StaleSuccess struct {
+	Object
+	// Generation is the spec's latest generation during the stretch,
+	// Observed the status's observedGeneration.
+	Generation, Observed int64
+	// From and To bound the stretch (To is the run's end if it never
+	// ended).
+	From, To time.Duration
+}
+
+// Timeline is every measured object's gap over a run.
+type Timeline struct {
+	// Series are the objects' gaps, sorted by kind, namespace and name.
+	Series []Series
+	// StaleSuccess lists the stretches of success reported for a stale
+	// generation, in time order.
+	StaleSuccess []StaleSuccess
+	// End is the run's end.
+	End time.Duration
+}
+
+// Tracker follows the store and records every object's gap. Install it
+// with Watch before the run starts and call Finish when it has ended.
+type Tracker struct {
+	k       *kernel.Kernel
+	watches []*store.Watch
+	objs    map[api.Kind]map[api.Key]api.Object
+	series  map[Object]*Series
+	stale   map[Object]*StaleSuccess
+	done    []StaleSuccess
+	dirty   map[Object]bool
+	// dirtyAt is the instant of the unflushed changes.
+	dirtyAt   time.Duration
+	hasDirty  bool
+	namespace map[string]bool // namespaces whose services must be recomputed
+}
+
+// Watch installs a Tracker on s: it watches every kind in Kinds from the
+// current state on, reading virtual time from k.
+func Watch(s *store.Store, k *kernel.Kernel) (*Tracker, error) {
+	t := &Tracker{k: k, objs: map[api.Kind]map[api.Key]api.Object{}, series: map[Object]*Series{},
+		stale: map[Object]*StaleSuccess{}, dirty: map[Object]bool{}, namespace: map[string]bool{}}
+	for _, kind := range Kinds {
+		t.objs[kind] = map[api.Key]api.Object{}
+		w, err := s.Watch(kind, 0, store.ListOptions{}, t)
+		if err != nil {
+			t.stop()
+			return nil, fmt.Errorf("gap: watch %s: %w", kind, err)
+		}
+		t.watches = append(t.watches, w)
+	}
+	return t, nil
+}
+
+func (t *Tracker) stop() {
+	for _, w := range t.watches {
+		w.Stop()
+	}
+	t.watches = nil
+}
+
+// Deliver takes one store change (Tracker is a store.Sink).
+func (t *Tracker) Deliver(e store.Event) {
+	now := t.k.Now().Duration()
+	if t.hasDirty && now != t.dirtyAt {
+		t.flush()
+	}
+	t.hasDirty, t.dirtyAt = true, now
+	o := e.Object
+	m := o.GetObjectMeta()
+	kind := api.KindOf(o)
+	key := api.Key{Namespace: m.Namespace, Name: m.Name}
+	if e.Type == store.Deleted {
+		delete(t.objs[kind], key)
+	} else {
+		t.objs[kind][key] = o
+	}
+	switch kind {
+	case api.KindPod:
+		t.namespace[m.Namespace] = true
+		if p, ok := o.(*api.Pod); ok && bare(p) {
+			t.dirty[Object{kind, key}] = true
+		}
+	case api.KindEndpoints:
+		t.dirty[Object{api.KindService, key}] = true
+	default:
+		t.dirty[Object{kind, key}] = true
+	}
+}
+
+// bare reports whether a pod has no controller: its gap is its own.
+func bare(p *api.Pod) bool { return api.GetControllerOf(&p.ObjectMeta) == nil }
+
+// flush recomputes the gaps of the objects changed at dirtyAt, in order.
+func (t *Tracker) flush() {
+	at := t.dirtyAt
+	for ns := range t.namespace {
+		for key := range t.objs[api.KindService] {
+			if key.Namespace == ns {
+				t.dirty[Object{api.KindService, key}] = true
+			}
+		}
+	}
+	clear(t.namespace)
+	objs := make([]Object, 0, len(t.dirty))
+	for o := range t.dirty {
+		objs = append(objs, o)
+	}
+	clear(t.dirty)
+	slices.SortFunc(objs, Object.compare)
+	for _, ob := range objs {
+		cur, exists := t.objs[ob.Kind][ob.Key]
+		var p Point
+		measured := false
+		if exists {
+			p, measured = t.measure(ob, cur, at)
+		}
+		s := t.series[ob]
+		if !measured {
+			// Deleted, or not measured (a bare pod adopted): the gap
+			// closes.
+			if s != nil && s.Points[len(s.Points)-1].Value != 0 {
+				t.record(s, Point{At: at, Detail: "gone"})
+			}
+			t.endStale(ob, at)
+			continue
+		}
+		if s == nil {
+			s = &Series{Object: ob}
+			t.series[ob] = s
+		}
+		t.record(s, p)
+	}
+	t.hasDirty = false
+}
+
+// record appends p unless it repeats the last point; a point at the same
+// instant as the last replaces it.
+func (t *Tracker) record(s *Series, p Point) {
+	n := len(s.Points)
+	if n > 0 {
+		last := s.Points[n-1]
+		if last.Value == p.Value && last.Detail == p.Detail {
+			return
+		}
+		if last.At == p.At {
+			s.Points = s.Points[:n-1]
+			if n > 1 && s.Points[n-2].Value == p.Value && s.Points[n-2].Detail == p.Detail {
+				return
+			}
+		}
+	}
+	s.Points = append(s.Points, p)
+}
+
+// measure computes one object's gap at instant at; ok is false for
+// objects without a gap (a pod with a controller, a service without a
+// selector).
+func (t *Tracker) measure(ob Object, o api.Object, at time.Duration) (Point, bool) {
+	p := Point{At: at}
+	switch o := o.(type) {
+	case *api.Deployment:
+		want := replicas(o.Spec.Replicas)
+		st := o.Status
+		p.Value = int(max(want-st.UpdatedReplicas, want-st.ReadyReplicas, want-st.AvailableReplicas, st.Replicas-want, 0))
+		p.Detail = fmt.Sprintf("updated %d/%d, ready %d/%d, available %d/%d, total %d", st.UpdatedReplicas, want, st.ReadyReplicas, want, st.AvailableReplicas, want, st.Replicas)
+		success := st.UpdatedReplicas == want && st.AvailableReplicas == want && st.Replicas == want
+		t.generation(ob, o.Generation, st.ObservedGeneration, success, at, &p)
+	case *api.ReplicaSet:
+		want := replicas(o.Spec.Replicas)
+		st := o.Status
+		p.Value = int(max(want-st.Replicas, st.Replicas-want, want-st.ReadyReplicas, want-st.AvailableReplicas, 0))
+		p.Detail = fmt.Sprintf("replicas %d/%d, ready %d/%d, available %d/%d", st.Replicas, want, st.ReadyReplicas, want, st.AvailableReplicas, want)
+		success := st.Replicas == want && st.AvailableReplicas == want
+		t.generation(ob, o.Generation, st.ObservedGeneration, success, at, &p)
+	case *api.Service:
+		if o.Spec.Selector == nil || o.Spec.Type == api.ServiceTypeExternalName {
+			return p, false
+		}
+		want := t.readyIPs(o)
+		have := map[string]bool{}
+		if eo, ok := t.objs[api.KindEndpoints][ob.Key]; ok {
+			if ep, ok := eo.(*api.Endpoints); ok {
+				for _, ss := range ep.Subsets {
+					for _, a := range ss.Addresses {
+						have[a.IP] = true
+					}
+				}
+			}
+		}
+		missing, stale := 0, 0
+		for ip := range want {
+			if !have[ip] {
+				missing++
+			}
+		}
+		for ip := range have {
+			if !want[ip] {
+				stale++
+			}
+		}
+		p.Value = missing + stale
+		p.Detail = fmt.Sprintf("endpoints %d of %d ready pods, %d stale", len(want)-missing, len(want), stale)
+	case *api.HorizontalPodAutoscaler:
+		st := o.Status
+		if st.DesiredReplicas == 0 && replicas(o.Spec.MinReplicas) > 0 {
+			// No recommendation yet (no metrics so far): the
+			// controller has not asked for anything.
+			p.Detail = fmt.Sprintf("no recommendation yet, current %d", st.CurrentReplicas)
+			break
+		}
+		p.Value = int(max(st.DesiredReplicas-st.CurrentReplicas, st.CurrentReplicas-st.DesiredReplicas))
+		p.Detail = fmt.Sprintf("desired %d, current %d", st.DesiredReplicas, st.CurrentReplicas)
+	case *api.Node:
+		status, reason := api.ConditionUnknown, "no Ready condition"
+		for _, c := range o.Status.Conditions {
+			if c.Type == api.NodeReady {
+				status, reason = c.Status, c.Reason
+			}
+		}
+		if status != api.ConditionTrue {
+			p.Value = 1
+		}
+		p.Detail = "Ready=" + string(status)
+		if reason != "" {
+			p.Detail += " (" + reason + ")"
+		}
+	case *api.Pod:
+		if !bare(o) {
+			return p, false
+		}
+		ready := podReady(o)
+		if !ready && o.Status.Phase != api.PodSucceeded {
+			p.Value = 1
+		}
+		p.Detail = fmt.Sprintf("%s, ready %v", cmp.Or(string(o.Status.Phase), "Pending"), ready)
+	default:
+		return p, false
+	}
+	return p, true
+}
+
+// generation applies the observedGeneration rule to p and keeps the
+// StaleSuccess stretches.
+func (t *Tracker) generation(ob Object, gen, observed int64, success bool, at time.Duration, p *Point) {
+	if observed >= gen {
+		t.endStale(ob, at)
+		return
+	}
+	p.Value = max(p.Value, 1)
+	p.Detail += fmt.Sprintf(", observedGeneration %d of %d", observed, gen)
+	s := t.stale[ob]
+	if !success {
+		t.endStale(ob, at)
+		return
+	}
+	if s != nil && s.Observed == observed {
+		// Still the same stale status, whatever the spec did since.
+		s.Generation = max(s.Generation, gen)
+		return
+	}
+	t.endStale(ob, at)
+	t.stale[ob] = &StaleSuccess{Object: ob, Generation: gen, Observed: observed, From: at}
+}
+
+func (t *Tracker) endStale(ob Object, at time.Duration) {
+	if s := t.stale[ob]; s != nil {
+		s.To = at
+		t.done = append(t.done, *s)
+		delete(t.stale, ob)
+	}
+}
+
+// readyIPs are the IPs of the ready, non-terminating pods svc selects.
+func (t *Tracker) readyIPs(svc *api.Service) map[string]bool {
+	sel := api.SelectorFromSet(svc.Spec.Selector)
+	ips := map[string]bool{}
+	for key, o := range t.objs[api.KindPod] {
+		p, ok := o.(*api.Pod)
+		if !ok || key.Namespace != svc.Namespace || p.DeletionTimestamp != nil || p.Status.PodIP == "" || !podReady(p) || !sel.Matches(p.Labels) {
+			continue
+		}
+		ips[p.Status.PodIP] = true
+	}
+	return ips
+}
+
+// Finish flushes the last instant's changes, stops the watches and
+// returns the timeline, ending at the current virtual time.
+func (t *Tracker) Finish() *Timeline {
+	if t.hasDirty {
+		t.flush()
+	}
+	t.stop()
+	end := t.k.Now().Duration()
+	tl := &Timeline{End: end}
+	for _, s := range t.series {
+		tl.Series = append(tl.Series, *s)
+	}
+	slices.SortFunc(tl.Series, func(a, b Series) int { return a.compare(b.Object) })
+	for _, s := range t.stale {
+		s.To = end
+		t.done = append(t.done, *s)
+	}
+	clear(t.stale)
+	tl.StaleSuccess = t.done
+	slices.SortStableFunc(tl.StaleSuccess, func(a, b StaleSuccess) int {
+		return cmp.Or(cmp.Compare(a.From, b.From), a.compare(b.Object))
+	})
+	return tl
+}
+
+// replicas is spec.replicas with the server's default of 1.
+func replicas(r *int32) int32 {
+	if r == nil {
+		return 1
+	}
+	return *r
+}
+
+func podReady(p *api.Pod) bool {
+	for _, c := range p.Status.Conditions {
+		if c.Type == api.PodReady {
+			return c.Status == api.ConditionTrue
+		}
+	}
+	return false
+}
