@@ -2,6 +2,7 @@ package measure
 
 import (
 	"testing"
+	"time"
 
 	"github.com/clustersim/clustersim/scenarios"
 	"github.com/clustersim/clustersim/scenarios/runner"
@@ -15,11 +16,18 @@ func TestScenarios(t *testing.T) {
 		fight bool // the spec.replicas fight is reported
 		flaps bool
 		hot   bool // a hot loop is reported
+		// incident: some gap stays open longer than the scenario's SLO.
+		incident bool
 	}{
-		{"rolling-update", false, false, false},
-		{"gitops-hpa-truce", false, false, false},
-		{"gitops-hpa-fight", true, true, false},
-		{"no-backoff", false, false, true},
+		{"rolling-update", false, false, false, false},
+		{"gitops-hpa-truce", false, false, false, false},
+		{"gitops-hpa-fight", true, true, false, false},
+		{"no-backoff", false, false, true, false},
+		// The pod on the dead node is not ready for the 40s grace plus
+		// the 300s toleration: the Deployment's gap is an incident.
+		{"node-failure", false, false, false, true},
+		// The pod stays Pending for ten minutes.
+		{"unschedulable-pod", false, false, false, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -34,6 +42,9 @@ func TestScenarios(t *testing.T) {
 			rep := Analyze(res, Options{})
 			for _, l := range rep.Summary() {
 				t.Log(l)
+			}
+			if got := len(rep.Gaps.Incidents) > 0; got != tt.incident {
+				t.Errorf("incidents = %+v, want incident %v", rep.Gaps.Incidents, tt.incident)
 			}
 			if got := len(rep.HotLoops) > 0; got != tt.hot {
 				t.Errorf("hot loops = %+v, want hot %v", rep.HotLoops, tt.hot)
@@ -96,5 +107,56 @@ func TestDefaultsTrap(t *testing.T) {
 	}
 	if !noop {
 		t.Errorf("no-ops = %+v, want the operator's restated defaults", rep.NoOpWrites)
+	}
+}
+
+// TestConvergence checks the convergence times of built-in scenarios
+// against what their timelines make them: a rolling update of three pods
+// that take 20s to pull settles in under a minute; a node failure only
+// after the grace period, the 300s toleration and a new pod's start; a
+// rollout of an image that does not exist never, until it is undone.
+func TestConvergence(t *testing.T) {
+	tests := []struct {
+		scenario string
+		until    time.Duration
+		cause    string
+		min, max time.Duration // bounds of the convergence time; max 0: never
+	}{
+		{"rolling-update", 0, "kubectl set image deployment/nginx-deployment nginx=nginx:1.16.1", 20 * time.Second, 60 * time.Second},
+		{"rolling-update", 0, StartCause, time.Second, 10 * time.Second},
+		{"node-failure", 0, "kubelet on worker-1 hangs", 340 * time.Second, 345 * time.Second},
+		{"deployment-bad-image", 11 * time.Minute, "kubectl set image deployment/nginx-deployment nginx=nginx:1.161", 0, 0},
+		{"unschedulable-pod", 0, StartCause, 10 * time.Minute, 11 * time.Minute},
+	}
+	for _, tt := range tests {
+		t.Run(tt.scenario+"/"+tt.cause, func(t *testing.T) {
+			s, err := scenarios.Builtin(tt.scenario)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := runner.Run(s, runner.Options{Until: tt.until})
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := AnalyzeGaps(res)
+			var found *Convergence
+			for i := range g.Convergence {
+				if g.Convergence[i].Cause == tt.cause {
+					found = &g.Convergence[i]
+				}
+			}
+			if found == nil {
+				t.Fatalf("no cause %q in %+v", tt.cause, g.Convergence)
+			}
+			if tt.max == 0 {
+				if found.Settled {
+					t.Errorf("converged after %v, want never", found.After)
+				}
+				return
+			}
+			if !found.Settled || found.After < tt.min || found.After > tt.max {
+				t.Errorf("convergence %+v, want settled within [%v, %v]", *found, tt.min, tt.max)
+			}
+		})
 	}
 }
