@@ -121,6 +121,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"run", "--seeds", "0"}, exitBadInput},
 		{[]string{"run", "--seeds", "-3"}, exitBadInput},
 		{[]string{"run", "--seeds", "2", "--jobs", "0"}, exitBadInput},
+		{[]string{"run", "--seeds", "2", "-o", "timeline"}, exitBadInput},
 		{[]string{"demo", "extra"}, exitBadInput},
 		{[]string{"demo", "--duration", "1m"}, exitBadInput},
 		{[]string{"explain"}, exitBadInput},
@@ -365,6 +366,27 @@ func TestRunMarkdown(t *testing.T) {
 				t.Errorf("not a Markdown document with a table:\n%s", out)
 			}
 		})
+	}
+}
+
+// TestRunTimeline checks one run's text timeline against its golden
+// file: actions, writes by actor and gap changes, in time order.
+func TestRunTimeline(t *testing.T) {
+	code, out, errOut := runMain("run", "node-failure", "-o", "timeline")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	golden(t, "timeline-node-failure.txt", []byte(out))
+	for _, want := range []string{
+		"2:00.000  timeline",
+		"$ kubelet on worker-1 hangs",
+		"gap opens Node/worker-1: 0 → 1 (Ready=Unknown (NodeStatusUnknown))",
+		"7:40.000  node-controller",
+		"delete Pod default/nginx-deployment-5b86644d85-",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("timeline lacks %q", want)
+		}
 	}
 }
 
