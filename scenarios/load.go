@@ -812,7 +812,7 @@ func (l *loader) expectation(s *Scenario, i int, w *world) error {
 	set := setFields(reflect.ValueOf(e).Elem(), expectFields)
 	switch len(set) {
 	case 0:
-		return l.errorf(f, "an expectation needs one check (rolloutComplete, condition, field, pods)")
+		return l.errorf(f, "an expectation needs one check (rolloutComplete, condition, field, pods, converged, incidents)")
 	case 1:
 	default:
 		return l.errorf(f+"."+set[1], "an expectation holds one check; this one has %s", strings.Join(set, " and "))
@@ -841,6 +841,17 @@ func (l *loader) expectation(s *Scenario, i int, w *world) error {
 		}
 		if af := e.RolloutComplete.After; af != nil && (af.Duration < 0 || af.Duration >= e.RolloutComplete.Within.Duration) {
 			return l.errorf(a+".after", "must be before within (%v)", e.RolloutComplete.Within.Duration)
+		}
+	case e.Converged != nil:
+		if d := e.Converged.Within.Duration; d <= 0 || d > s.Spec.Duration.Duration {
+			return l.errorf(a+".within", "must be positive and within the run (%v)", s.Spec.Duration.Duration)
+		}
+		if af := e.Converged.After; af != nil && (af.Duration < 0 || af.Duration >= e.Converged.Within.Duration) {
+			return l.errorf(a+".after", "must be before within (%v)", e.Converged.Within.Duration)
+		}
+	case e.Incidents != nil:
+		if e.Incidents.Max < 0 {
+			return l.errorf(a+".max", "must not be negative")
 		}
 	case e.Condition != nil:
 		if err := l.ref(a, e.Condition.ObjectRef, w); err != nil {

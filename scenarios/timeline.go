@@ -221,6 +221,27 @@ type Expectation struct {
 	// Pods: the number of pods matching a selector (and phase) equals a
 	// value at At (or by Within).
 	Pods *PodsCheck `json:"pods,omitempty"`
+	// Converged: every judged gap between declared and actual state is
+	// closed, and stays closed for spec.measure.settle, at some time from
+	// After to Within.
+	Converged *ConvergedCheck `json:"converged,omitempty"`
+	// Incidents: at most Max gaps stay open longer than
+	// spec.measure.gapSLO during the run.
+	Incidents *IncidentsCheck `json:"incidents,omitempty"`
+}
+
+// ConvergedCheck checks convergence (package sim/gap): from After
+// (default 0), every judged gap must be closed and stay closed for the
+// settle window (or until the next timeline action) by Within.
+type ConvergedCheck struct {
+	After  *api.Duration `json:"after,omitempty"`
+	Within api.Duration  `json:"within"`
+}
+
+// IncidentsCheck bounds the number of incidents: gaps open longer than
+// spec.measure.gapSLO, over the whole run.
+type IncidentsCheck struct {
+	Max int `json:"max"`
 }
 
 // RolloutComplete checks a Deployment's rollout: it must be complete (as

@@ -10,6 +10,7 @@ import (
 
 	"github.com/clustersim/clustersim/scenarios"
 	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/gap"
 	"github.com/clustersim/clustersim/sim/manifest"
 	"github.com/clustersim/clustersim/sim/store"
 )
@@ -27,6 +28,9 @@ type check struct {
 	within time.Duration  // until then
 	done   bool
 	last   string
+	// gaps is set for checks of the gap timeline, evaluated once the run
+	// is over (by finishExpectations) rather than on the clock.
+	gaps func(tl *gap.Timeline) (ok bool, at time.Duration, seen string)
 }
 
 func (r *run) scheduleExpectations(until time.Duration) {
@@ -35,6 +39,8 @@ func (r *run) scheduleExpectations(until time.Duration) {
 		ck := r.newCheck(i)
 		r.res.Expectations[i] = Outcome{Name: ck.name}
 		switch {
+		case ck.gaps != nil:
+			// Evaluated after the run, from the whole gap timeline.
 		case ck.at != nil:
 			if *ck.at > until {
 				r.res.Expectations[i].Detail = fmt.Sprintf("not evaluated: the run stopped at %v", until)
@@ -90,8 +96,18 @@ func (r *run) pass(ck *check, seen string) {
 	r.res.Expectations[ck.idx] = Outcome{Name: ck.name, Passed: true, HeldAt: r.c.K.Now().Duration(), Detail: fmt.Sprintf("held at %v: %s", r.c.K.Now().Duration(), seen)}
 }
 
-// finishExpectations fails the checks whose deadline passed unmet.
-func (r *run) finishExpectations() {
+// finishExpectations evaluates the checks of the gap timeline tl and
+// fails the checks whose deadline passed unmet.
+func (r *run) finishExpectations(tl *gap.Timeline) {
+	judged := tl.Without(MeasureOf(r.s).Ignore)
+	for _, ck := range r.checks {
+		if ck.done || ck.gaps == nil {
+			continue
+		}
+		ck.done = true
+		ok, at, seen := ck.gaps(judged)
+		r.res.Expectations[ck.idx] = Outcome{Name: ck.name, Passed: ok, HeldAt: at, Detail: seen}
+	}
 	for _, ck := range r.checks {
 		if ck.done {
 			continue
@@ -166,6 +182,34 @@ func (r *run) newCheck(i int) *check {
 				return false, f.Path + " is not set"
 			}
 			return v == f.Equals, fmt.Sprintf("%s = %q", f.Path, v)
+		}
+	case e.Converged != nil:
+		c := e.Converged
+		ck.within = c.Within.Duration
+		if c.After != nil {
+			ck.after = c.After.Duration
+		}
+		name = fmt.Sprintf("every gap closed and settled between %v and %v", ck.after, ck.within)
+		ck.gaps = func(tl *gap.Timeline) (bool, time.Duration, string) { return r.converged(tl, ck.after, ck.within) }
+	case e.Incidents != nil:
+		most := e.Incidents.Max
+		m := MeasureOf(r.s)
+		name = fmt.Sprintf("at most %d incidents (gaps open longer than %v)", most, m.GapSLO)
+		ck.gaps = func(tl *gap.Timeline) (bool, time.Duration, string) {
+			inc := tl.Incidents(m.GapSLO)
+			seen := fmt.Sprintf("%d incidents", len(inc))
+			for i, iv := range inc {
+				if i == 3 {
+					seen += fmt.Sprintf("; %d more", len(inc)-3)
+					break
+				}
+				to := "until " + iv.To.Round(time.Millisecond).String()
+				if iv.Open {
+					to = "still open at the end"
+				}
+				seen += fmt.Sprintf("; %s open %v from %v, %s", iv.Object, iv.Duration().Round(time.Millisecond), iv.From.Round(time.Millisecond), to)
+			}
+			return len(inc) <= most, tl.End, seen
 		}
 	case e.Pods != nil:
 		p := e.Pods
@@ -312,4 +356,36 @@ func fieldValue(o api.Object, path string) (string, bool) {
 	}
 	out, _ := json.Marshal(v)
 	return string(out), true
+}
+
+// converged evaluates a converged check: the first settled instant at or
+// after after must come by within.
+func (r *run) converged(tl *gap.Timeline, after, within time.Duration) (bool, time.Duration, string) {
+	// The next action after `after` shortens the settle window, as in the
+	// convergence report.
+	var next time.Duration
+	for _, e := range r.res.Entries {
+		if !e.Observation && e.At > after && (next == 0 || e.At < next) {
+			next = e.At
+		}
+	}
+	settle := MeasureOf(r.s).Settle
+	at, ok := tl.Settled(after, settle, next)
+	if ok && at <= within {
+		at = at.Round(time.Millisecond)
+		return true, at, fmt.Sprintf("held at %v: every gap closed (%v after %v) and stayed closed", at, at-after, after)
+	}
+	when := min(within, tl.End)
+	objects, total := tl.OpenAt(when)
+	seen := fmt.Sprintf("not settled by %v: %d objects with an open gap (total %d) at %v", within, objects, total, when)
+	for i := range tl.Series {
+		if p := tl.Series[i].At(when); p.Value > 0 {
+			seen += fmt.Sprintf("; %s: %s", tl.Series[i].Object, p.Detail)
+			break
+		}
+	}
+	if ok {
+		seen += fmt.Sprintf("; settled only at %v", at)
+	}
+	return false, 0, seen
 }

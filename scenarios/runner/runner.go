@@ -276,9 +276,9 @@ func Run(s *scenarios.Scenario, opts Options) (*Result, error) {
 		return nil, fmt.Errorf("virtual time stopped advancing at %s: %d events fired at that instant. Some actors answer each other with no delay at all, which no real network allows; give spec.network a latency (for example default: {latency: 1ms})",
 			clock(c.K.Now().Duration()), MaxEventsAtInstant)
 	}
-	r.finishExpectations()
 	res := r.res
 	res.Gaps = gaps.Finish()
+	r.finishExpectations(res.Gaps)
 	res.Measure = MeasureOf(s)
 	res.Duration = c.K.Now().Duration()
 	for _, st := range c.API.Stats() {

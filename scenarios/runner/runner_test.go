@@ -3,9 +3,11 @@ package runner_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/clustersim/clustersim/scenarios"
 	"github.com/clustersim/clustersim/scenarios/runner"
+	"github.com/clustersim/clustersim/sim/api"
 )
 
 // TestEveryAction runs a scenario that uses every timeline action and
@@ -71,5 +73,37 @@ func TestEveryAction(t *testing.T) {
 	}
 	if again.TraceHash != res.TraceHash {
 		t.Errorf("a second run of the same seed differs")
+	}
+}
+
+// TestGapExpectations checks the converged and incidents checks both
+// ways on the typo rollout: the typo keeps a gap open from 1m until the
+// rollback at 12m (two objects' gaps, both incidents under the 5m SLO).
+func TestGapExpectations(t *testing.T) {
+	s, err := scenarios.Builtin("deployment-bad-image")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := func(v time.Duration) *api.Duration { return &api.Duration{Duration: v} }
+	s.Spec.Expect = []scenarios.Expectation{
+		{Converged: &scenarios.ConvergedCheck{After: d(time.Minute), Within: api.Duration{Duration: 11 * time.Minute}}},
+		{Converged: &scenarios.ConvergedCheck{After: d(12 * time.Minute), Within: api.Duration{Duration: 13 * time.Minute}}},
+		{Converged: &scenarios.ConvergedCheck{Within: api.Duration{Duration: 30 * time.Second}}},
+		{Incidents: &scenarios.IncidentsCheck{Max: 0}},
+		{Incidents: &scenarios.IncidentsCheck{Max: 2}},
+	}
+	res, err := runner.Run(s, runner.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []bool{false, true, true, false, true}
+	for i, o := range res.Expectations {
+		t.Logf("%s: %v: %s", o.Name, o.Passed, o.Detail)
+		if o.Passed != want[i] {
+			t.Errorf("%s: passed %v, want %v (%s)", o.Name, o.Passed, want[i], o.Detail)
+		}
+	}
+	if o := res.Expectations[0]; !strings.Contains(o.Detail, "Deployment/default/nginx-deployment: updated 1/3") {
+		t.Errorf("the failed check does not name the open gap: %s", o.Detail)
 	}
 }
