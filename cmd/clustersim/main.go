@@ -1,7 +1,7 @@
 // Command clustersim runs the discrete-event simulator of a Kubernetes-like
 // control plane.
 //
-//	clustersim run [SCENARIO] [--seed N] [--seeds N] [--until D] [-o table|json|junit|csv|markdown]
+//	clustersim run [SCENARIO] [--seed N] [--seeds N] [--until D] [--plot DIR] [-o table|json|junit|csv|markdown|timeline]
 //	clustersim validate FILE...
 //	clustersim list
 //	clustersim explain NAME
@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -29,6 +30,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/clustersim/clustersim/report"
+	"github.com/clustersim/clustersim/report/chart"
 	"github.com/clustersim/clustersim/scenarios"
 	"github.com/clustersim/clustersim/scenarios/runner"
 	"github.com/clustersim/clustersim/sim/apierr"
@@ -121,6 +123,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	output := fs.StringP("output", "o", "table", "output format: table, json, junit (JUnit XML, one test case per expectation per seed), csv (one row per expectation per seed), markdown, or timeline (one seed: every action, write and gap change in time order)")
 	seeds := fs.Int("seeds", 0, "run this many seeds (--seed, or spec.seed, and the ones after it) and print a summary across them")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "with --seeds: how many runs at once (results do not depend on it)")
+	plotDir := fs.String("plot", "", "write PNG and SVG plots into this directory (created if missing): the run's gap over time, or with --seeds the distribution of convergence times after each action")
 	if c, done := parse(fs, args); done {
 		return c
 	}
@@ -162,7 +165,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		return exitBadInput
 	}
 	if *seeds > 0 {
-		return runSeeds(name, s, opts, *seeds, *jobs, *output, stdout, stderr)
+		return runSeeds(name, s, opts, *seeds, *jobs, *output, *plotDir, stdout, stderr)
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -193,6 +196,13 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		fmt.Fprintf(stderr, "clustersim run: %v\n", err)
 		return exitInternal
 	}
+	if *plotDir != "" {
+		base := fmt.Sprintf("%s-seed%d-gap", res.Scenario, res.Seed)
+		if err := writePlot(*plotDir, base, report.GapChart(res), stderr); err != nil {
+			fmt.Fprintf(stderr, "clustersim run: --plot: %v\n", err)
+			return exitBadInput
+		}
+	}
 	if !res.Passed() {
 		for _, o := range res.Expectations {
 			if !o.Passed {
@@ -209,7 +219,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 // across the seeds. Every run is independent and deterministic, so the
 // summary is the same whatever jobs and GOMAXPROCS are. It exits 1 if any
 // seed failed an expectation, and names those seeds.
-func runSeeds(name string, s *scenarios.Scenario, opts runner.Options, n, jobs int, output string, stdout, stderr io.Writer) int {
+func runSeeds(name string, s *scenarios.Scenario, opts runner.Options, n, jobs int, output, plotDir string, stdout, stderr io.Writer) int {
 	base := runner.RootSeed(s, opts)
 	results := make([]*runner.Result, n)
 	errs := make([]error, n)
@@ -259,6 +269,15 @@ func runSeeds(name string, s *scenarios.Scenario, opts runner.Options, n, jobs i
 		fmt.Fprintf(stderr, "clustersim run: %v\n", err)
 		return exitInternal
 	}
+	if plotDir != "" {
+		for i, d := range report.ConvergenceCharts(sum) {
+			base := fmt.Sprintf("%s-convergence-%d", sum.Scenario, i)
+			if err := writePlot(plotDir, base, d, stderr); err != nil {
+				fmt.Fprintf(stderr, "clustersim run: --plot: %v\n", err)
+				return exitBadInput
+			}
+		}
+	}
 	if len(sum.Failed) > 0 {
 		for _, e := range sum.Expectations {
 			if len(e.Failed) > 0 {
@@ -269,6 +288,31 @@ func runSeeds(name string, s *scenarios.Scenario, opts runner.Options, n, jobs i
 		return exitFailed
 	}
 	return exitOK
+}
+
+// plot is a chart that renders itself in a format.
+type plot interface {
+	Render(w io.Writer, f chart.Format) error
+}
+
+// writePlot renders p as DIR/BASE.png and DIR/BASE.svg and names the
+// files on stderr (reports never carry paths).
+func writePlot(dir, base string, p plot, stderr io.Writer) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, f := range []chart.Format{chart.PNG, chart.SVG} {
+		var buf bytes.Buffer
+		if err := p.Render(&buf, f); err != nil {
+			return err
+		}
+		path := filepath.Join(dir, base+"."+string(f))
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "wrote %s\n", path)
+	}
+	return nil
 }
 
 // internalError is a panic inside one seed's run, turned into an error.

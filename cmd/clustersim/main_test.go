@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"flag"
+	"image/png"
 	"maps"
 	"os"
 	"path/filepath"
@@ -387,6 +388,63 @@ func TestRunTimeline(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("timeline lacks %q", want)
 		}
+	}
+}
+
+// TestRunPlot checks --plot: one run writes its gap chart, a multi-seed
+// run one convergence chart per cause, each as a PNG that decodes and an
+// SVG, and a second run writes the same bytes.
+func TestRunPlot(t *testing.T) {
+	tests := []struct {
+		args  []string
+		files []string
+	}{
+		{[]string{"run", "node-failure"}, []string{"node-failure-seed1-gap"}},
+		{[]string{"run", "rolling-update", "--seeds", "4"}, []string{"rolling-update-convergence-0", "rolling-update-convergence-1"}},
+	}
+	for _, tc := range tests {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			var first map[string][]byte
+			for range 2 {
+				dir := t.TempDir()
+				code, _, errOut := runMain(append(tc.args, "--plot", dir)...)
+				if code != exitOK {
+					t.Fatalf("exit %d: %s", code, errOut)
+				}
+				got := map[string][]byte{}
+				for _, base := range tc.files {
+					for _, ext := range []string{".png", ".svg"} {
+						b, err := os.ReadFile(filepath.Join(dir, base+ext))
+						if err != nil {
+							t.Fatal(err)
+						}
+						if !strings.Contains(errOut, base+ext) {
+							t.Errorf("stderr does not name %s: %s", base+ext, errOut)
+						}
+						got[base+ext] = b
+					}
+					img, err := png.Decode(bytes.NewReader(got[base+".png"]))
+					if err != nil || img.Bounds().Dx() < 400 {
+						t.Errorf("%s.png: %v", base, err)
+					}
+					if !bytes.Contains(got[base+".svg"], []byte("<svg")) {
+						t.Errorf("%s.svg is not SVG", base)
+					}
+				}
+				if first == nil {
+					first = got
+					continue
+				}
+				for name, b := range got {
+					if !bytes.Equal(b, first[name]) {
+						t.Errorf("%s differs between two runs", name)
+					}
+				}
+			}
+		})
+	}
+	if code, _, _ := runMain("run", "rolling-update", "--plot", "/dev/null/x"); code != exitBadInput {
+		t.Errorf("an unwritable plot directory: exit %d, want %d", code, exitBadInput)
 	}
 }
 
