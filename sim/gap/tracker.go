@@ -120,6 +120,7 @@ type Tracker struct {
 	dirtyAt   time.Duration
 	hasDirty  bool
 	namespace map[string]bool // namespaces whose services must be recomputed
+	order     []Object        // flush's scratch list, reused
 }
 
 // Watch installs a Tracker on s: it watches every kind in Kinds from the
@@ -189,10 +190,11 @@ func (t *Tracker) flush() {
 		}
 	}
 	clear(t.namespace)
-	objs := make([]Object, 0, len(t.dirty))
+	objs := t.order[:0]
 	for o := range t.dirty {
 		objs = append(objs, o)
 	}
+	t.order = objs
 	clear(t.dirty)
 	slices.SortFunc(objs, Object.compare)
 	for _, ob := range objs {
