@@ -210,3 +210,28 @@ func requestsOf(m *measure.Report) []requestJSON {
 	}
 	return out
 }
+
+type controllerCostJSON struct {
+	Controller string `json:"controller"`
+	Reconciles int    `json:"reconciles"`
+	Errors     int    `json:"errors"`
+	Requeues   int    `json:"requeues"`
+	Retries    int    `json:"retries"`
+}
+
+type costJSON struct {
+	Writes       int                  `json:"writes"`
+	NoOpWrites   int                  `json:"noOpWrites"`
+	Events       int                  `json:"events"`
+	EventUpdates int                  `json:"eventUpdates"`
+	Controllers  []controllerCostJSON `json:"controllers"`
+}
+
+func costOf(m *measure.Report) costJSON {
+	c := m.Cost
+	out := costJSON{Writes: c.Writes, NoOpWrites: c.NoOps, Events: c.Events, EventUpdates: c.EventUpdates, Controllers: []controllerCostJSON{}}
+	for _, k := range c.Controllers {
+		out.Controllers = append(out.Controllers, controllerCostJSON{Controller: k.Controller, Reconciles: k.Reconciles, Errors: k.Errors, Requeues: k.Requeues, Retries: k.Retries})
+	}
+	return out
+}

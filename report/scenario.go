@@ -138,12 +138,14 @@ func ScenarioJSON(w io.Writer, r *runner.Result) error {
 		Gaps         gapsJSON      `json:"gaps"`
 		Findings     findingsJSON  `json:"findings"`
 		Requests     []requestJSON `json:"requests"`
+		Cost         costJSON      `json:"cost"`
 	}{APIVersion: SchemaVersion, Kind: "Run", Scenario: r.Scenario, Seed: r.Seed, Duration: r.Duration.String(), Passed: r.Passed(), Writes: r.Writes, TraceHash: r.TraceHash,
 		Entries: []entry{}, Expectations: []expectation{}}
 	m := measure.Analyze(r, measure.Options{})
 	out.Gaps = gapsOf(r, &m.Gaps)
 	out.Findings = findingsOf(m)
 	out.Requests = requestsOf(m)
+	out.Cost = costOf(m)
 	for _, e := range r.Entries {
 		var b strings.Builder
 		for _, l := range e.Lines {
