@@ -6,7 +6,7 @@ BIN      := bin/clustersim
 PKGS     := ./...
 FUZZTIME ?= 10s
 
-.PHONY: help build run test vet fmt-check lint bench fuzz update tidy-check clean
+.PHONY: help build run test vet fmt-check lint bench fuzz update tidy-check clean lessons
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | sort
@@ -46,6 +46,11 @@ fuzz: ## each fuzz target for FUZZTIME (default 10s)
 	$(GO) test -run=NONE -fuzz='^FuzzDecode$$' -fuzztime=$(FUZZTIME) ./sim/manifest/
 	$(GO) test -run=NONE -fuzz='^FuzzNode$$' -fuzztime=$(FUZZTIME) ./sim/manifest/
 	$(GO) test -run=NONE -fuzz='^FuzzLoad$$' -fuzztime=$(FUZZTIME) ./scenarios/
+	$(GO) test -run=NONE -fuzz='^FuzzGapChart$$' -fuzztime=$(FUZZTIME) ./report/chart/
+	$(GO) test -run=NONE -fuzz='^FuzzDistribution$$' -fuzztime=$(FUZZTIME) ./report/chart/
+
+lessons: build ## regenerate docs/lessons.md: every lesson's figures from a fresh run (about a minute)
+	./$(BIN) lesson --all -o markdown > docs/lessons.md
 
 update: ## regenerate golden files (read the diff before committing)
 	$(GO) test -count=1 $(PKGS) -update

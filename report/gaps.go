@@ -67,11 +67,11 @@ func gapsText(w io.Writer, g *measure.Gaps) error {
 	fmt.Fprintf(w, "\n%s:\n", gapHeading(g))
 	if len(g.Objects) == 0 {
 		fmt.Fprintln(w, "  no gap opened")
-	} else if err := table(w, gapObjectsHeader, gapObjectRows(g)); err != nil {
+	} else if err := Table(w, gapObjectsHeader, gapObjectRows(g)); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "\nConvergence:\n")
-	if err := table(w, convergenceHeader, convergenceRows(g)); err != nil {
+	if err := Table(w, convergenceHeader, convergenceRows(g)); err != nil {
 		return err
 	}
 	findings := g.Findings()
@@ -89,11 +89,11 @@ func gapsMarkdown(w io.Writer, g *measure.Gaps) error {
 	fmt.Fprintf(w, "\n## Gaps\n\n%s.\n\n", gapHeading(g))
 	if len(g.Objects) == 0 {
 		fmt.Fprintln(w, "No gap opened.")
-	} else if err := markdownTable(w, gapObjectsHeader, gapObjectRows(g)); err != nil {
+	} else if err := MarkdownTable(w, gapObjectsHeader, gapObjectRows(g)); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "\n### Convergence\n\n")
-	if err := markdownTable(w, convergenceHeader, convergenceRows(g)); err != nil {
+	if err := MarkdownTable(w, convergenceHeader, convergenceRows(g)); err != nil {
 		return err
 	}
 	findings := g.Findings()
@@ -107,8 +107,8 @@ func gapsMarkdown(w io.Writer, g *measure.Gaps) error {
 	return nil
 }
 
-// table renders rows with a header for a terminal.
-func table(w io.Writer, header []string, rows [][]string) error {
+// Table renders rows with a header for a terminal (tablewriter).
+func Table(w io.Writer, header []string, rows [][]string) error {
 	t := tablewriter.NewWriter(w)
 	t.Header(header)
 	for _, r := range rows {

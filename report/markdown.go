@@ -13,8 +13,8 @@ import (
 	"github.com/clustersim/clustersim/scenarios/runner"
 )
 
-// markdownTable renders rows as a GitHub-flavoured Markdown table.
-func markdownTable(w io.Writer, header []string, rows [][]string) error {
+// MarkdownTable renders rows as a GitHub-flavoured Markdown table.
+func MarkdownTable(w io.Writer, header []string, rows [][]string) error {
 	t := tablewriter.NewTable(w, tablewriter.WithRenderer(renderer.NewMarkdown()), tablewriter.WithHeaderAutoFormat(tw.Off))
 	t.Header(header)
 	for _, r := range rows {
@@ -53,7 +53,7 @@ func ScenarioMarkdown(w io.Writer, r *runner.Result) error {
 	}
 	if len(r.Expectations) > 0 {
 		fmt.Fprintf(w, "\n## Expectations\n\n")
-		if err := markdownTable(w, []string{"Result", "Expectation", "Detail"}, expectationRows(r)); err != nil {
+		if err := MarkdownTable(w, []string{"Result", "Expectation", "Detail"}, expectationRows(r)); err != nil {
 			return err
 		}
 	}
@@ -74,11 +74,11 @@ func ScenarioMarkdown(w io.Writer, r *runner.Result) error {
 // SeedsMarkdown writes a multi-seed summary as a Markdown document.
 func SeedsMarkdown(w io.Writer, s *SeedsSummary) error {
 	fmt.Fprintf(w, "# Scenario %s: %d seeds (%d to %d), %d failed\n\n", s.Scenario, len(s.Seeds), first(s.Seeds), last(s.Seeds), len(s.Failed))
-	if err := markdownTable(w, seedsHeader, seedsRows(s)); err != nil {
+	if err := MarkdownTable(w, seedsHeader, seedsRows(s)); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "\n## Convergence\n\n")
-	if err := markdownTable(w, convergenceSeedsHeader, convergenceSeedsRows(s)); err != nil {
+	if err := MarkdownTable(w, convergenceSeedsHeader, convergenceSeedsRows(s)); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "\n%s\n", incidentLine(s))

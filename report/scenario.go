@@ -39,7 +39,7 @@ func Scenario(w io.Writer, r *runner.Result) error {
 	}
 	if len(r.Expectations) > 0 {
 		fmt.Fprintf(w, "\nExpectations:\n")
-		if err := table(w, []string{"result", "expectation", "detail"}, expectationRows(r)); err != nil {
+		if err := Table(w, []string{"result", "expectation", "detail"}, expectationRows(r)); err != nil {
 			return err
 		}
 	}

@@ -5,6 +5,7 @@
 //	clustersim validate FILE...
 //	clustersim list
 //	clustersim explain NAME
+//	clustersim lesson NAME|--all [--seeds N] [--seed S] [--jobs J] [-o table|markdown]
 //	clustersim demo [--seed N] [--duration D] [-o table|json]
 //
 // SCENARIO is a scenario file or the name of a built-in scenario (default:
@@ -31,6 +32,7 @@ import (
 
 	"github.com/clustersim/clustersim/report"
 	"github.com/clustersim/clustersim/report/chart"
+	"github.com/clustersim/clustersim/report/lessons"
 	"github.com/clustersim/clustersim/scenarios"
 	"github.com/clustersim/clustersim/scenarios/runner"
 	"github.com/clustersim/clustersim/sim/apierr"
@@ -54,6 +56,7 @@ Usage:
   clustersim validate FILE...         check scenario files and Kubernetes manifests strictly
   clustersim list                     list the built-in scenarios
   clustersim explain NAME             describe a built-in scenario and what to look at
+  clustersim lesson NAME|--all        run a lesson's designs on the same seeds, figures side by side
   clustersim demo [flags]             run the controller-runtime demo
   clustersim help                     show this help
 
@@ -79,6 +82,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return list(args[1:], stdout, stderr)
 	case "explain":
 		return explain(args[1:], stdout, stderr)
+	case "lesson", "lessons":
+		return lesson(args[1:], stdout, stderr)
 	case "demo":
 		return demo(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
@@ -427,6 +432,15 @@ func list(args []string, stdout, stderr io.Writer) int {
 	for _, n := range names {
 		width = max(width, len(n))
 	}
+	fmt.Fprintln(stdout, "Lessons (clustersim explain NAME tells one; clustersim lesson NAME measures it over many seeds):")
+	for _, l := range lessons.All() {
+		var designs []string
+		for _, d := range l.Designs {
+			designs = append(designs, d.Scenario)
+		}
+		fmt.Fprintf(stdout, "%3d  %-50s  %s\n", l.Number, l.Title, strings.Join(designs, " vs "))
+	}
+	fmt.Fprintln(stdout, "\nBuilt-in scenarios (clustersim run NAME):")
 	for _, n := range names {
 		s, err := scenarios.Builtin(n)
 		if err != nil {
@@ -445,15 +459,34 @@ func explain(args []string, stdout, stderr io.Writer) int {
 		return c
 	}
 	if fs.NArg() != 1 {
-		fmt.Fprintln(stderr, "clustersim explain: name one built-in scenario (clustersim list shows them)")
+		fmt.Fprintln(stderr, "clustersim explain: name one built-in scenario or lesson (clustersim list shows them)")
 		return exitBadInput
 	}
-	s, err := loadScenario(fs.Arg(0))
-	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return exitBadInput
+	name := fs.Arg(0)
+	// A lesson by number or name explains each of its designs; a
+	// scenario file or built-in explains itself.
+	var todo []string
+	if l, ok := lessons.Find(name); ok && !scenarios.IsBuiltin(name) {
+		for _, d := range l.Designs {
+			todo = append(todo, d.Scenario)
+		}
+	} else {
+		todo = []string{name}
 	}
-	fmt.Fprintf(stdout, "%s: %s\n\n%s", s.Metadata.Name, s.Metadata.Summary, s.Metadata.Description)
+	for i, n := range todo {
+		s, err := loadScenario(n)
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			return exitBadInput
+		}
+		if i > 0 {
+			fmt.Fprintln(stdout)
+		}
+		if l, ok := lessons.Find(s.Metadata.Name); ok && scenarios.IsBuiltin(s.Metadata.Name) {
+			fmt.Fprintf(stdout, "Lesson %d: %s (clustersim lesson %d measures it over %d seeds)\n\n", l.Number, l.Title, l.Number, l.SeedCount())
+		}
+		fmt.Fprintf(stdout, "%s: %s\n\n%s", s.Metadata.Name, s.Metadata.Summary, s.Metadata.Description)
+	}
 	return exitOK
 }
 
@@ -503,4 +536,150 @@ func demo(args []string, stdout, stderr io.Writer) (code int) {
 		return exitFailed
 	}
 	return exitOK
+}
+
+// lesson runs one lesson (by number, slug or design scenario) or all of
+// them, each design on the same seeds, and prints the figures side by
+// side with the lesson's claims. It exits 1 when a claim does not hold.
+func lesson(args []string, stdout, stderr io.Writer) int {
+	fs := pflag.NewFlagSet("clustersim lesson", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	all := fs.Bool("all", false, "run every lesson (with -o markdown: docs/lessons.md)")
+	seeds := fs.Int("seeds", 0, "seeds per design (default: the lesson's own, 100 for most)")
+	seed := fs.Uint64("seed", 1, "first seed")
+	jobs := fs.Int("jobs", runtime.NumCPU(), "how many runs at once (results do not depend on it)")
+	output := fs.StringP("output", "o", "table", "output format: table or markdown")
+	if c, done := parse(fs, args); done {
+		return c
+	}
+	if *output != "table" && *output != "markdown" {
+		fmt.Fprintf(stderr, "clustersim lesson: -o %q: want table or markdown\n", *output)
+		return exitBadInput
+	}
+	if fs.Changed("seeds") && *seeds < 1 {
+		fmt.Fprintf(stderr, "clustersim lesson: --seeds %d: must be at least 1\n", *seeds)
+		return exitBadInput
+	}
+	if *jobs < 1 {
+		fmt.Fprintf(stderr, "clustersim lesson: --jobs %d: must be at least 1\n", *jobs)
+		return exitBadInput
+	}
+	var todo []*lessons.Lesson
+	switch {
+	case *all && fs.NArg() == 0:
+		todo = lessons.All()
+	case !*all && fs.NArg() == 1:
+		l, ok := lessons.Find(fs.Arg(0))
+		if !ok {
+			fmt.Fprintf(stderr, "clustersim lesson: no lesson %q (give its number, its name or one of its scenarios; clustersim list shows them)\n", fs.Arg(0))
+			return exitBadInput
+		}
+		todo = []*lessons.Lesson{l}
+	default:
+		fmt.Fprintln(stderr, "clustersim lesson: name one lesson, or give --all")
+		return exitBadInput
+	}
+	if *output == "markdown" && *all {
+		fmt.Fprint(stdout, lessons.DocHeader)
+	}
+	code := exitOK
+	for i, l := range todo {
+		n := l.SeedCount()
+		if *seeds > 0 {
+			n = *seeds
+		}
+		t, err := runLesson(l, *seed, n, *jobs)
+		if err != nil {
+			fmt.Fprintf(stderr, "clustersim lesson %d: %v\n", l.Number, err)
+			var internal internalError
+			if errors.As(err, &internal) {
+				return exitInternal
+			}
+			return exitBadInput
+		}
+		if *output == "markdown" {
+			err = lessons.WriteMarkdown(stdout, t)
+		} else {
+			if i > 0 {
+				fmt.Fprintln(stdout)
+			}
+			err = lessons.Write(stdout, t)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "clustersim lesson: %v\n", err)
+			return exitInternal
+		}
+		for _, c := range l.Claims {
+			if !c.Holds(t) {
+				fmt.Fprintf(stderr, "FAIL lesson %d: %s\n", l.Number, c.Text)
+				code = exitFailed
+			}
+		}
+	}
+	return code
+}
+
+// runLesson runs every design of a lesson on seeds first..first+n-1, jobs
+// at a time, and measures each run.
+func runLesson(l *lessons.Lesson, first uint64, n, jobs int) (*lessons.Table, error) {
+	seeds := make([]uint64, n)
+	for i := range seeds {
+		seeds[i] = first + uint64(i)
+	}
+	runs := make([][][]float64, len(l.Designs))
+	for d := range runs {
+		runs[d] = make([][]float64, n)
+	}
+	errs := make([]error, len(l.Designs)*n)
+	parallel(len(l.Designs)*n, jobs, func(k int) {
+		d, i := k/n, k%n
+		res, err := runSeedFull(l.Designs[d].Scenario, seeds[i])
+		if err != nil {
+			errs[k] = fmt.Errorf("%s seed %d: %w", l.Designs[d].Scenario, seeds[i], err)
+			return
+		}
+		runs[d][i] = l.Measure(res)
+	})
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return lessons.NewTable(l, seeds, runs), nil
+}
+
+// runSeedFull runs a built-in scenario with one seed and keeps the whole
+// result; a panic becomes an internalError.
+func runSeedFull(name string, seed uint64) (res *runner.Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, internalError{r}
+		}
+	}()
+	s, err := scenarios.Builtin(name)
+	if err != nil {
+		return nil, err
+	}
+	return runner.Run(s, runner.Options{Seed: &seed})
+}
+
+// parallel calls f(0..n-1), jobs at a time. Each call must write only its
+// own results.
+func parallel(n, jobs int, f func(i int)) {
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(jobs, n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				f(i)
+			}
+		}()
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
 }

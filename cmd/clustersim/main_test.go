@@ -16,6 +16,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/clustersim/clustersim/report/lessons"
 	"github.com/clustersim/clustersim/scenarios"
 )
 
@@ -446,6 +447,48 @@ func TestRunPlot(t *testing.T) {
 	if code, _, _ := runMain("run", "rolling-update", "--plot", "/dev/null/x"); code != exitBadInput {
 		t.Errorf("an unwritable plot directory: exit %d, want %d", code, exitBadInput)
 	}
+}
+
+// TestLessonsDoc runs every lesson on its seeds, as `make lessons` does:
+// every claim must hold (exit 0), and docs/lessons.md must be exactly
+// what the run prints, so the lessons' figures and the code cannot
+// disagree. -update rewrites the doc.
+func TestLessonsDoc(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs every lesson on its seeds (about a minute)")
+	}
+	code, out, errOut := runMain("lesson", "--all", "-o", "markdown")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	path := filepath.Join("..", "..", "docs", "lessons.md")
+	if *update {
+		if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	doc, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(doc) != out {
+		t.Errorf("docs/lessons.md differs from a fresh run of every lesson; run make lessons and read the diff")
+	}
+}
+
+// BenchmarkLessonCommands runs lesson 1 (commands vs declarations) on its
+// 1,000 seeds with every core, as `clustersim lesson 1` does.
+func BenchmarkLessonCommands(b *testing.B) {
+	l, ok := lessons.Find("1")
+	if !ok {
+		b.Fatal("no lesson 1")
+	}
+	for b.Loop() {
+		if _, err := runLesson(l, 1, l.SeedCount(), runtime.NumCPU()); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(l.SeedCount()*b.N)/b.Elapsed().Seconds(), "seeds/s")
 }
 
 // TestReportSchema checks the JSON reports against docs/report-schema.md
