@@ -35,12 +35,14 @@ type Error = manifest.Error
 // Controllers are the names spec.controllers accepts, in the order they
 // are started.
 var Controllers = []string{"resourcequota", "garbage-collector", "replicaset", "deployment", "scheduler",
-	"node-lifecycle", "endpoints", "horizontal-pod-autoscaler", "naive-app-operator", "polling-app-operator"}
+	"node-lifecycle", "endpoints", "horizontal-pod-autoscaler", "naive-app-operator", "polling-app-operator",
+	"app-operator", "retrying-app-operator", "edge-app-operator", "level-app-operator"}
 
 // OptInControllers run only when spec.controllers lists them (and does not
 // set enabled: false): specimens of common operator mistakes
 // (controllers/naive), not part of a Kubernetes control plane.
-var OptInControllers = []string{"naive-app-operator", "polling-app-operator"}
+var OptInControllers = []string{"naive-app-operator", "polling-app-operator",
+	"app-operator", "retrying-app-operator", "edge-app-operator", "level-app-operator"}
 
 // Enabled reports whether the named controller runs under these settings.
 func Enabled(settings map[string]ControllerSettings, name string) bool {
@@ -561,6 +563,10 @@ func (l *loader) step(s *Scenario, i int, w *world) error {
 	case st.StopKubelet != "":
 		if !w.nodes[st.StopKubelet] {
 			return l.errorf(a, "no node %q", st.StopKubelet)
+		}
+	case st.Increment != nil:
+		if err := l.increment(a, st.Increment, w); err != nil {
+			return err
 		}
 	case st.Writes != nil:
 		if err := l.ref(a, st.Writes.ObjectRef, w); err != nil {
@@ -1122,6 +1128,28 @@ func (l *loader) command(a string, c *Command, w *world) error {
 			return l.errorf(a+".scaleUp.kind", "only Deployments and ReplicaSets scale")
 		}
 		return l.ref(a+".scaleUp", *c.ScaleUp, w)
+	}
+	return nil
+}
+
+// increment checks an increment step: a ConfigMap that exists by then, a
+// key, and counts that make sense.
+func (l *loader) increment(a string, inc *Increment, w *world) error {
+	if inc.ConfigMap == "" {
+		return l.errorf(a+".configMap", "required")
+	}
+	ns, name := SplitRef(inc.ConfigMap)
+	if !w.objects[objKey{api.KindConfigMap, api.Key{Namespace: ns, Name: name}}] {
+		return l.errorf(a+".configMap", "no ConfigMap %q in spec.objects or an earlier apply", ns+"/"+name)
+	}
+	if inc.Key == "" {
+		return l.errorf(a+".key", "required")
+	}
+	if inc.Times < 0 {
+		return l.errorf(a+".times", "must not be negative")
+	}
+	if inc.Retries != nil && *inc.Retries < 0 {
+		return l.errorf(a+".retries", "must not be negative")
 	}
 	return nil
 }

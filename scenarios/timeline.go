@@ -69,6 +69,10 @@ type Step struct {
 	// StopKubelet makes a node's kubelet hang (no lease renewals, no
 	// status, no pod work) while the machine stays on the network.
 	StopKubelet string `json:"stopKubelet,omitempty"`
+	// Increment adds to a counter in a ConfigMap by read-modify-write,
+	// some number of times in a row: with the resourceVersion read
+	// (conflicts re-read and retried) or unconditionally (lost updates).
+	Increment *Increment `json:"increment,omitempty"`
 
 	// Get prints objects like `kubectl get`.
 	Get *Get `json:"get,omitempty"`
@@ -119,6 +123,24 @@ type Command struct {
 	ScaleUp *ObjectRef `json:"scaleUp,omitempty"`
 	// Retries is how many times a timed-out command is sent again.
 	Retries *int `json:"retries,omitempty"`
+}
+
+// Increment reads a ConfigMap, adds By (default 1) to the integer under
+// data[Key] (0 when absent) and writes it back, Times times in a row
+// (default 1). The write carries the resourceVersion read, so that a
+// write by someone else in between fails it with a 409 Conflict and it
+// reads again; Unconditional clears the resourceVersion, which the API
+// server accepts as an unconditional update: the last write wins and an
+// increment made in between is lost. A timed-out increment is retried
+// like a command (Retries, default 3).
+type Increment struct {
+	// ConfigMap is "[namespace/]name".
+	ConfigMap     string `json:"configMap"`
+	Key           string `json:"key"`
+	By            *int64 `json:"by,omitempty"`
+	Times         int    `json:"times,omitempty"`
+	Unconditional bool   `json:"unconditional,omitempty"`
+	Retries       *int   `json:"retries,omitempty"`
 }
 
 // Apply names manifests to apply: a file relative to the scenario, or
@@ -252,6 +274,11 @@ type RolloutComplete struct {
 	Deployment string        `json:"deployment"`
 	After      *api.Duration `json:"after,omitempty"`
 	Within     api.Duration  `json:"within"`
+	// IgnoreObservedGeneration makes it the check a naive script does:
+	// the replica counts alone, without `generation <=
+	// observedGeneration`, so that the status of the previous rollout
+	// passes it until the Deployment controller has seen the change.
+	IgnoreObservedGeneration bool `json:"ignoreObservedGeneration,omitempty"`
 }
 
 // Timing says when a check is evaluated: exactly At, or at any time up to

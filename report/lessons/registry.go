@@ -3,6 +3,7 @@ package lessons
 import (
 	"math"
 	"strings"
+	"time"
 
 	"github.com/clustersim/clustersim/sim/api"
 )
@@ -12,6 +13,7 @@ const (
 	deploymentController = "system:serviceaccount:kube-system:deployment-controller"
 	hpaActor             = "system:serviceaccount:kube-system:horizontal-pod-autoscaler"
 	argoActor            = "system:serviceaccount:argocd:argocd-application-controller"
+	operatorActor        = "system:serviceaccount:apps:app-operator"
 )
 
 func gt(x float64) func(float64) bool { return func(v float64) bool { return v > x } }
@@ -232,6 +234,62 @@ func All() []*Lesson {
 			},
 		},
 		{
+			Number: 8, Slug: "defaults-trap", Title: "The defaults trap",
+			Designs: []Design{
+				{Scenario: "defaults-trap", Label: "an operator comparing its desired object with the live one using =="},
+				{Scenario: "defaults-trap-fixed", Label: "the same operator comparing only the fields it owns"},
+			},
+			Figures: []Figure{
+				Reversals("value reversals (flapping)"),
+				Requests("requests by the operator", operatorActor),
+				Writes("writes by the operator that changed something", operatorActor),
+				NoOpWrites("writes by the operator that changed nothing", operatorActor),
+			},
+			Claims: []Claim{
+				{"comparing with == against server-defaulted objects flaps in every seed; the normalised comparison never", func(t *Table) bool {
+					return t.All(0, "value reversals (flapping)", gt(0)) && t.All(1, "value reversals (flapping)", eq(0))
+				}},
+				{"the naive operator sends over 100 times the requests of the fixed one", func(t *Table) bool {
+					return t.Mean(0, "requests by the operator") > 100*t.Mean(1, "requests by the operator")
+				}},
+				{"the fixed operator writes once and stops", func(t *Table) bool {
+					return t.All(1, "writes by the operator that changed something", eq(1)) && t.All(1, "writes by the operator that changed nothing", eq(0))
+				}},
+			},
+		},
+		{
+			Number: 9, Slug: "no-back-off", Title: "No back-off",
+			Designs: []Design{
+				{Scenario: "failing-without-backoff", Label: "a create the quota refuses, retried every 10 ms"},
+				{Scenario: "failing-with-backoff", Label: "the same error returned to the rate-limited work queue"},
+			},
+			Figures: []Figure{
+				Custom("reconciles per second while the quota is full (0–30 s)", Rate, func(r *Run) float64 {
+					n := 0
+					for _, rc := range r.Result.Reconciles {
+						if rc.Controller == "app-operator" && rc.Start < 30*time.Second {
+							n++
+						}
+					}
+					return float64(n) / 30
+				}),
+				Requests("creates refused (forbidden)", operatorActor, "forbidden"),
+				Requests("requests by the operator", operatorActor),
+				ConvergedAfter("converged after the quota was raised", "edit resourcequota"),
+			},
+			Claims: []Claim{
+				{"without back-off the operator reconciles over 10 times as often", func(t *Table) bool {
+					return t.Mean(0, "reconciles per second while the quota is full (0–30 s)") > 10*t.Mean(1, "reconciles per second while the quota is full (0–30 s)")
+				}},
+				{"and sends over 10 times the refused requests", func(t *Table) bool {
+					return t.Mean(0, "creates refused (forbidden)") > 10*t.Mean(1, "creates refused (forbidden)")
+				}},
+				{"the price of back-off: recovery waits for the next retry, seconds later", func(t *Table) bool {
+					return t.Mean(1, "converged after the quota was raised") > t.Mean(0, "converged after the quota was raised")
+				}},
+			},
+		},
+		{
 			Number: 10, Slug: "controllers-fighting", Title: "Controllers fighting",
 			Designs: []Design{
 				{Scenario: "gitops-hpa-fight", Label: "GitOps self-heal and an HPA"},
@@ -272,6 +330,93 @@ func All() []*Lesson {
 			},
 		},
 		{
+			Number: 12, Slug: "level-vs-edge", Title: "Level-triggered vs edge-triggered",
+			Designs: []Design{
+				{Scenario: "edge-triggered", Label: "acts on each event's change; 30% of watch events lost"},
+				{Scenario: "level-triggered", Label: "reads the whole state each time and resyncs; same losses"},
+			},
+			Figures: []Figure{
+				Custom("final gap: |declared − actual| replicas over the three apps", Count, func(r *Run) float64 { return appGap(r, "web", "api", "worker") }),
+				Custom("ends right", Share, func(r *Run) float64 { return share(appGap(r, "web", "api", "worker") == 0) }),
+				Requests("requests by the operator", operatorActor),
+			},
+			Claims: []Claim{
+				{"the edge-triggered operator ends wrong in some seeds and never recovers", func(t *Table) bool {
+					return t.Mean(0, "ends right") < 1
+				}},
+				{"the level-triggered one ends right in every seed", func(t *Table) bool { return t.All(1, "ends right", eq(1)) }},
+			},
+		},
+		{
+			Number: 13, Slug: "observed-generation", Title: "observedGeneration",
+			Designs: []Design{{Scenario: "observed-generation", Label: "set image while the Deployment controller is down for 30 s; two rollout checks"}},
+			Figures: []Figure{
+				HeldAt("a check ignoring observedGeneration says done at", "ignores observedGeneration"),
+				HeldAt("kubectl rollout status says done at", "kubectl rollout status says"),
+				Custom("the naive check was early by", Seconds, func(r *Run) float64 {
+					var naive, real float64 = math.NaN(), math.NaN()
+					for _, o := range r.Result.Expectations {
+						switch {
+						case strings.Contains(o.Name, "ignores observedGeneration") && o.Passed:
+							naive = o.HeldAt.Seconds()
+						case strings.Contains(o.Name, "kubectl rollout status says") && o.Passed:
+							real = o.HeldAt.Seconds()
+						}
+					}
+					return real - naive
+				}),
+				Custom("stale success reported (status complete for an old generation)", Seconds, func(r *Run) float64 {
+					total := 0.0
+					for _, st := range r.Measure().Gaps.StaleSuccess {
+						total += (st.To - st.From).Seconds()
+					}
+					return total
+				}),
+			},
+			Claims: []Claim{
+				{"the check that ignores observedGeneration reports the old rollout as the new one's success, in every seed", func(t *Table) bool {
+					return t.All(0, "a check ignoring observedGeneration says done at", lt(90))
+				}},
+				{"the real check waits until the controller has observed the change and the new pods are available", func(t *Table) bool {
+					return t.All(0, "the naive check was early by", ge(30))
+				}},
+			},
+		},
+		{
+			Number: 14, Slug: "optimistic-concurrency", Title: "Optimistic concurrency",
+			Designs: []Design{
+				{Scenario: "lost-updates", Label: "two writers, read-modify-write without resourceVersion"},
+				{Scenario: "optimistic-concurrency", Label: "the same, sending the resourceVersion read (409 Conflict: read again)"},
+			},
+			Figures: []Figure{
+				FinalField("final count (20 increments sent)", api.KindConfigMap, "counter", "data[count]"),
+				Custom("lost updates", Count, func(r *Run) float64 {
+					v, ok := finalValue(r.Result, api.KindConfigMap, "counter", "data[count]")
+					if !ok {
+						return math.NaN()
+					}
+					return float64(20 - atoi(v))
+				}),
+				Custom("conflicts, both writers", Count, func(r *Run) float64 {
+					var n uint64
+					for _, q := range r.Result.Requests {
+						if (q.Actor == "alice" || q.Actor == "bob") && q.Outcome == "conflict" {
+							n += q.Count
+						}
+					}
+					return float64(n)
+				}),
+			},
+			Claims: []Claim{
+				{"without resourceVersion checks every write is accepted and updates are lost, in every seed", func(t *Table) bool {
+					return t.All(0, "lost updates", gt(0)) && t.All(0, "conflicts, both writers", eq(0))
+				}},
+				{"with them there are conflicts and retries, and no update is lost, in every seed", func(t *Table) bool {
+					return t.All(1, "lost updates", eq(0)) && t.All(1, "conflicts, both writers", gt(0))
+				}},
+			},
+		},
+		{
 			Number: 15, Slug: "who-controls-the-declaration", Title: "Who controls the declaration controls what runs",
 			Designs: []Design{{Scenario: "compromised-declaration", Label: "mallory sets the image; the admin deletes pods, then fixes the declaration"}},
 			Figures: []Figure{
@@ -305,6 +450,20 @@ func All() []*Lesson {
 			},
 		},
 	}
+}
+
+// appGap sums, over app operator apps, the difference between the
+// replicas the App ConfigMap declares and the Deployment's spec.replicas,
+// as the audit log last shows them.
+func appGap(r *Run, apps ...string) float64 {
+	gap := 0
+	for _, a := range apps {
+		want, _ := finalValue(r.Result, api.KindConfigMap, a, "data[replicas]")
+		have, _ := finalValue(r.Result, api.KindDeployment, a, "spec.replicas")
+		d := atoi(want) - atoi(have)
+		gap += max(d, -d)
+	}
+	return float64(gap)
 }
 
 // podWrites counts an actor's accepted writes with a verb to pods.

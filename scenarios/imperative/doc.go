@@ -12,6 +12,12 @@
 // apply succeeds, and a controller that converges on it) ends with exactly
 // what was declared. The package's tests measure both over many seeds.
 //
+// Read-modify-write commands (ScaleUp, Increment) show optimistic
+// concurrency too: two writers that each read a counter, add to it and
+// write it back lose updates when they write without the resourceVersion
+// they read (the API server accepts that as an unconditional update), and
+// lose none when they send it, get a 409 Conflict and read again.
+//
 // Commands run in a kernel process through a client.Client and wait
 // between retries on a client.Clock. Every command returns a Result (what
 // was sent, how often, what came back) and keeps it in Results for a

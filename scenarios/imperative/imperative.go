@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/clustersim/clustersim/sim/api"
@@ -22,6 +24,11 @@ const (
 	DefaultFactor = 2.0
 	// DefaultMaxBackoff caps the wait between retries.
 	DefaultMaxBackoff = 30 * time.Second
+	// DefaultConflictRetries is how many times a write that failed with
+	// a Conflict is read again and retried: far more than contention
+	// between a few writers ever needs (client-go's
+	// retry.RetryOnConflict stops after 5 tries, 10 ms apart).
+	DefaultConflictRetries = 100
 )
 
 // Options are the retry policy of a command-style client. The zero value
@@ -39,11 +46,20 @@ type Options struct {
 	Factor float64
 	// MaxBackoff caps the wait between retries (default 30s).
 	MaxBackoff time.Duration
-	// UseResourceVersion makes ScaleUp's write carry the resourceVersion
-	// it read, so that a change made in between fails it with a Conflict
-	// (then retried, reading again, like a timeout); false writes blindly
-	// and the last write wins (default false).
+	// UseResourceVersion makes the writes of ScaleUp and Increment carry
+	// the resourceVersion they read, so that a change made in between
+	// fails them with a Conflict, which is retried at once by reading
+	// again (up to ConflictRetries times); false clears the
+	// resourceVersion, which the API server accepts as an unconditional
+	// update: the last write wins and a change made in between is lost
+	// (default false).
 	UseResourceVersion bool
+	// ConflictRetries is how many times a command whose write failed
+	// with a Conflict is run again at once, when UseResourceVersion is set
+	// (default DefaultConflictRetries; a negative value never retries).
+	// Conflicts do not count against Retries: a conflict is an answer,
+	// not a lost message, and the re-read makes the retry safe.
+	ConflictRetries int
 }
 
 func (o Options) withDefaults() Options {
@@ -62,6 +78,12 @@ func (o Options) withDefaults() Options {
 	if o.MaxBackoff <= 0 {
 		o.MaxBackoff = DefaultMaxBackoff
 	}
+	switch {
+	case o.ConflictRetries == 0:
+		o.ConflictRetries = DefaultConflictRetries
+	case o.ConflictRetries < 0:
+		o.ConflictRetries = 0
+	}
 	return o
 }
 
@@ -70,6 +92,7 @@ const (
 	CommandCreateReplica = "create-replica"
 	CommandDeleteReplica = "delete-replica"
 	CommandScaleUp       = "scale-up"
+	CommandIncrement     = "increment"
 )
 
 // Errors a command fails with before or instead of an API error.
@@ -78,12 +101,14 @@ var (
 	ErrNoReplica = errors.New("no replica to delete")
 	// ErrNotScalable: ScaleUp of a kind without spec.replicas.
 	ErrNotScalable = errors.New("kind has no spec.replicas")
+	// ErrNotCounter: Increment found a value that is not an integer.
+	ErrNotCounter = errors.New("not an integer counter")
 )
 
 // Result is what one command did.
 type Result struct {
-	// Command is CommandCreateReplica, CommandDeleteReplica or
-	// CommandScaleUp.
+	// Command is CommandCreateReplica, CommandDeleteReplica,
+	// CommandScaleUp or CommandIncrement.
 	Command string
 	// Target names the object the last attempt acted on ("default/web-x7k2p",
 	// or the scaled object).
@@ -95,6 +120,8 @@ type Result struct {
 	Conflicts int
 	// Replicas is the value ScaleUp's last attempt wrote.
 	Replicas int32
+	// Value is the counter value Increment's last attempt wrote.
+	Value int64
 	// Err is the last attempt's error, nil when it succeeded. A command
 	// that failed may still have acted.
 	Err error
@@ -123,8 +150,10 @@ func (c *Commands) Options() Options { return c.opts }
 // Results returns every command's result, in the order they ran.
 func (c *Commands) Results() []Result { return slices.Clone(c.results) }
 
-// run runs attempt until it succeeds, fails with an error that is not
-// retried, or has been retried Retries times; it records the result.
+// run runs attempt until it succeeds or fails with an error that is not
+// retried: a timeout is retried Retries times with back-off, a Conflict
+// (with UseResourceVersion) ConflictRetries times at once. It records the
+// result.
 func (c *Commands) run(command string, attempt func(r *Result) error) (Result, error) {
 	r := Result{Command: command, Start: c.clock.Now()}
 	wait := c.opts.Backoff
@@ -132,17 +161,21 @@ func (c *Commands) run(command string, attempt func(r *Result) error) (Result, e
 		r.Attempts++
 		err := attempt(&r)
 		r.Err = err
-		retry := false
-		switch {
-		case err == nil:
-		case errors.Is(err, apierr.ErrTimeout):
-			r.Timeouts++
-			retry = true
-		case errors.Is(err, apierr.ErrConflict):
-			r.Conflicts++
-			retry = c.opts.UseResourceVersion
+		if err == nil {
+			break
 		}
-		if !retry || r.Attempts > c.opts.Retries {
+		if errors.Is(err, apierr.ErrConflict) {
+			r.Conflicts++
+			if c.opts.UseResourceVersion && r.Conflicts <= c.opts.ConflictRetries {
+				continue // read again: the other writer's change is kept
+			}
+			break
+		}
+		if !errors.Is(err, apierr.ErrTimeout) {
+			break
+		}
+		r.Timeouts++
+		if r.Timeouts > c.opts.Retries {
 			break
 		}
 		c.clock.Sleep(wait)
@@ -228,6 +261,49 @@ func (c *Commands) ScaleUp(ctx context.Context, kind api.Kind, key api.Key) (Res
 			return err
 		}
 		r.Replicas = n
+		return nil
+	})
+}
+
+// Increment is "add by to a counter": it reads the ConfigMap key, adds by
+// to the integer under data[field] (0 when absent) and writes it back,
+// with or without the resourceVersion it read
+// (Options.UseResourceVersion). With it, a write by someone else in
+// between fails this one with a Conflict, and the retry reads the new
+// value: no increment is lost. Without it the API server takes the write
+// unconditionally, and an increment made between this read and this
+// write is overwritten: a lost update. A value that is not an integer
+// fails with ErrNotCounter.
+func (c *Commands) Increment(ctx context.Context, key api.Key, field string, by int64) (Result, error) {
+	return c.run(CommandIncrement, func(r *Result) error {
+		r.Target = key.String()
+		o, err := c.c.Get(ctx, api.KindConfigMap, key)
+		if err != nil {
+			return err
+		}
+		cm, ok := o.(*api.ConfigMap)
+		if !ok {
+			return fmt.Errorf("%w: %s is a %T", ErrNotCounter, key, o)
+		}
+		var n int64
+		if s := cm.Data[field]; s != "" {
+			if n, err = strconv.ParseInt(s, 10, 64); err != nil {
+				return fmt.Errorf("%w: data.%s of configmap %s is %q", ErrNotCounter, field, key, s)
+			}
+		}
+		n += by
+		cm.Data = maps.Clone(cm.Data)
+		if cm.Data == nil {
+			cm.Data = map[string]string{}
+		}
+		cm.Data[field] = strconv.FormatInt(n, 10)
+		if !c.opts.UseResourceVersion {
+			cm.ResourceVersion = ""
+		}
+		if _, err := c.c.Update(ctx, cm); err != nil {
+			return err
+		}
+		r.Value = n
 		return nil
 	})
 }

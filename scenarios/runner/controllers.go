@@ -67,6 +67,24 @@ var controllerSpecs = map[string]controllerSpec{
 	"polling-app-operator": {naive.Actor, func(_ *run, m *controller.Manager, s scenarios.ControllerSettings) error {
 		return naive.Setup(m, naive.Options{Flaw: naive.FlawRequeueWithoutBackoff, Workers: s.Workers})
 	}},
+	"app-operator": {naive.Actor, func(_ *run, m *controller.Manager, s scenarios.ControllerSettings) error {
+		return naive.Setup(m, naive.Options{Workers: s.Workers})
+	}},
+	"retrying-app-operator": {naive.Actor, func(_ *run, m *controller.Manager, s scenarios.ControllerSettings) error {
+		return naive.Setup(m, naive.Options{Flaw: naive.FlawRetryWithoutBackoff, Workers: s.Workers})
+	}},
+	"edge-app-operator": {naive.Actor, func(_ *run, m *controller.Manager, s scenarios.ControllerSettings) error {
+		return naive.Setup(m, naive.Options{Flaw: naive.FlawEdgeTriggered, Workers: s.Workers})
+	}},
+	// The level-triggered operator re-reads the API server every resync
+	// period (spec.controllers' resync, default naive.DefaultResync).
+	"level-app-operator": {naive.Actor, func(_ *run, m *controller.Manager, s scenarios.ControllerSettings) error {
+		resync := naive.DefaultResync
+		if s.Resync != nil {
+			resync = s.Resync.Duration
+		}
+		return naive.Setup(m, naive.Options{Resync: resync, Workers: s.Workers})
+	}},
 	"horizontal-pod-autoscaler": {hpa.Actor, func(r *run, m *controller.Manager, s scenarios.ControllerSettings) error {
 		return hpa.Setup(m, hpa.Options{Workers: s.Workers, Metrics: r.metrics})
 	}},

@@ -144,6 +144,9 @@ func (r *run) newCheck(i int) *check {
 			name = fmt.Sprintf("deployment %q completes its rollout between %v and %v", n, ck.after, ck.within)
 		}
 		ck.eval = func() (bool, string) { return r.rolloutComplete(api.Key{Namespace: ns, Name: n}) }
+		if e.RolloutComplete.IgnoreObservedGeneration {
+			name = r.naiveRolloutCheck(ck, api.Key{Namespace: ns, Name: n}, e.RolloutComplete.After != nil)
+		}
 	case e.Condition != nil:
 		c := e.Condition
 		kind, key := r.objectKey(c.ObjectRef)

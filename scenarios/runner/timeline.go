@@ -86,6 +86,9 @@ func (r *run) step(i int, st *scenarios.Step) {
 	case st.APIServerUp:
 		r.c.API.SetAvailable(true)
 		r.record(Entry{At: st.At.Duration, Command: "API server up"})
+	case st.Increment != nil:
+		cmd, fn := r.increment(st.Increment, userName(st.As))
+		r.userRun(i, st, cmd, fn)
 	default:
 		r.userAction(i, st)
 	}
@@ -98,12 +101,17 @@ func arrow(oneWay bool) string {
 	return "<-/->"
 }
 
-// userAction runs a kubectl command as the step's user, in a process of
-// its own: its requests cross the network and may time out, and its
-// output is recorded when it finishes.
+// userAction runs a kubectl command as the step's user.
 func (r *run) userAction(i int, st *scenarios.Step) {
-	cl := r.user(st.As)
 	cmd, fn := r.kubectl(st)
+	r.userRun(i, st, cmd, fn)
+}
+
+// userRun runs fn, the step's command line cmd, as the step's user, in a
+// process of its own: its requests cross the network and may time out,
+// and its output is recorded when it finishes.
+func (r *run) userRun(i int, st *scenarios.Step, cmd string, fn action) {
+	cl := r.user(st.As)
 	at := st.At.Duration
 	r.c.Go(fmt.Sprintf("user/%s/step-%d", userName(st.As), i), func(p *kernel.Process) {
 		lines, err := fn(context.Background(), cl)

@@ -1,0 +1,130 @@
+package runner_test
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/clustersim/clustersim/scenarios"
+	"github.com/clustersim/clustersim/scenarios/runner"
+)
+
+// counterScenario is two writers (alice and bob) incrementing data.count
+// of a ConfigMap that starts at start, with extra increment fields.
+func counterScenario(start, extra string) string {
+	return fmt.Sprintf(`apiVersion: clustersim.dev/v1alpha1
+kind: Scenario
+metadata: {name: counter}
+spec:
+  duration: 40s
+  network:
+    default: {latency: 5ms, jitter: 20ms}
+  objects:
+  - apiVersion: v1
+    kind: ConfigMap
+    metadata: {name: counter}
+    data: {count: %q}
+  timeline:
+  - {at: 10s, as: alice, increment: {configMap: counter, key: count, times: 10%[2]s}}
+  - {at: 10s, as: bob, increment: {configMap: counter, key: count, times: 10%[2]s}}
+  expect:
+  - field: {kind: configmap, name: counter, path: data.count, equals: "20", at: 30s}
+`, start, extra)
+}
+
+// TestIncrement runs the increment step both ways and on a value that is
+// not a number.
+func TestIncrement(t *testing.T) {
+	tests := []struct {
+		name, start, extra string
+		// counted: the count ends at 20.
+		counted bool
+		// line is in every writer's output; errLine in its error.
+		line, errLine string
+	}{
+		{name: "with resourceVersion", start: "0", counted: true, line: "10 of 10 increment(s) written"},
+		{name: "unconditional", start: "0", extra: ", unconditional: true", line: "10 of 10 increment(s) written, 0 conflict(s)"},
+		{name: "not a number", start: "zero", line: "0 of 10 increment(s) written", errLine: "not an integer counter"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := scenarios.Load("counter.yaml", ".", os.DirFS("."), []byte(counterScenario(tc.start, tc.extra)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := runner.Run(s, runner.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := res.Passed(); got != tc.counted {
+				t.Errorf("count is 20: %v, want %v (%s)", got, tc.counted, res.Expectations[0].Detail)
+			}
+			writers := 0
+			for _, e := range res.Entries {
+				if !strings.HasPrefix(e.Command, "increment configmap/counter") {
+					continue
+				}
+				writers++
+				if out := strings.Join(e.Lines, "\n"); !strings.Contains(out, tc.line) {
+					t.Errorf("%s printed %q, want %q", e.Command, out, tc.line)
+				}
+				if !strings.Contains(e.Err, tc.errLine) || (tc.errLine == "") != (e.Err == "") {
+					t.Errorf("%s: error %q, want %q", e.Command, e.Err, tc.errLine)
+				}
+			}
+			if writers != 2 {
+				t.Errorf("%d increment entries, want 2", writers)
+			}
+			conflicts := uint64(0)
+			for _, st := range res.Requests {
+				if st.Outcome == "conflict" {
+					conflicts += st.Count
+				}
+			}
+			if tc.counted && conflicts == 0 {
+				t.Error("two writers with resourceVersion never conflicted")
+			}
+		})
+	}
+}
+
+// TestNaiveRolloutCheck: on the observed-generation built-in, the check
+// that ignores observedGeneration holds at its first poll, the real one
+// only after the Deployment controller is back.
+func TestNaiveRolloutCheck(t *testing.T) {
+	s, err := scenarios.Builtin("observed-generation")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var naive, real *scenarios.RolloutComplete
+	for _, e := range s.Spec.Expect {
+		if rc := e.RolloutComplete; rc != nil && rc.IgnoreObservedGeneration {
+			naive = rc
+		} else if rc != nil {
+			real = rc
+		}
+	}
+	if naive == nil || real == nil {
+		t.Fatal("observed-generation lacks its two rollout checks")
+	}
+	s.Spec.Expect = []scenarios.Expectation{{RolloutComplete: naive}, {RolloutComplete: real}}
+	res, err := runner.Run(s, runner.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, r := res.Expectations[0], res.Expectations[1]
+	if !n.Passed || !r.Passed {
+		t.Fatalf("naive %+v, real %+v", n, r)
+	}
+	if n.HeldAt != naive.After.Duration || !strings.Contains(n.Detail, "generation 2 observed 1") {
+		t.Errorf("naive check %q held at %v with %q, want at %v on the old status", n.Name, n.HeldAt, n.Detail, naive.After.Duration)
+	}
+	if r.HeldAt < 90*time.Second || !strings.Contains(r.Detail, "generation 2 observed 2") {
+		t.Errorf("real check held at %v with %q, want after the controller's restart at 90s", r.HeldAt, r.Detail)
+	}
+	if !strings.Contains(n.Name, "ignores observedGeneration") {
+		t.Errorf("naive check's default name %q does not say what it ignores", n.Name)
+	}
+}
