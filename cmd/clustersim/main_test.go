@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"encoding/csv"
 	"encoding/json"
 	"encoding/xml"
@@ -175,9 +176,23 @@ func TestListAndExplain(t *testing.T) {
 			t.Errorf("list does not show %s:\n%s", name, out)
 		}
 	}
+	for n := 1; n <= 16; n++ {
+		if !strings.Contains(out, fmt.Sprintf("\n%3d  ", n)) {
+			t.Errorf("list does not show lesson %d", n)
+		}
+	}
 	code, out, _ = runMain("explain", scenarios.Default)
 	if code != exitOK || !strings.Contains(out, scenarios.Default+": ") {
 		t.Errorf("explain: exit %d, %q", code, out)
+	}
+	// A lesson by number explains each of its designs, with the lesson's
+	// heading and what to look at.
+	code, out, _ = runMain("explain", "8")
+	if code != exitOK || strings.Count(out, "Lesson 8: The defaults trap") != 2 || strings.Count(out, "What to look at") != 2 {
+		t.Errorf("explain 8: exit %d\n%s", code, out)
+	}
+	if code, _, _ := runMain("explain", "17"); code != exitBadInput {
+		t.Errorf("explain 17: exit %d, want %d", code, exitBadInput)
 	}
 }
 

@@ -30,8 +30,13 @@ func TestRegistry(t *testing.T) {
 			t.Errorf("lesson %d: %d designs, %d figures, %d claims", l.Number, len(l.Designs), len(l.Figures), len(l.Claims))
 		}
 		for _, d := range l.Designs {
-			if !scenarios.IsBuiltin(d.Scenario) {
-				t.Errorf("lesson %d: %q is not a built-in scenario", l.Number, d.Scenario)
+			s, err := scenarios.Builtin(d.Scenario)
+			if err != nil {
+				t.Errorf("lesson %d: %q is not a built-in scenario: %v", l.Number, d.Scenario, err)
+				continue
+			}
+			if !strings.Contains(s.Metadata.Description, "What to look at") {
+				t.Errorf("lesson %d: %s's description does not say what to look at", l.Number, d.Scenario)
 			}
 		}
 		runs := make([][][]float64, len(l.Designs))
