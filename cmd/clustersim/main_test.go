@@ -2,11 +2,11 @@ package main
 
 import (
 	"bytes"
-	"fmt"
 	"encoding/csv"
 	"encoding/json"
 	"encoding/xml"
 	"flag"
+	"fmt"
 	"image/png"
 	"maps"
 	"os"
