@@ -186,6 +186,9 @@ func Analyze(res *runner.Result, opts Options) *Report {
 	if res == nil {
 		return rep
 	}
+	if o.ControllerActors == nil {
+		o.ControllerActors = res.ControllerActors
+	}
 	rep.Scenario, rep.Seed = res.Scenario, res.Seed
 	rep.Flaps = flaps(res.Audit, o)
 	rep.NoOpWrites = noOps(res.Audit)

@@ -75,9 +75,10 @@ type Options struct {
 	// Keep replaces DefaultKeep when non-nil.
 	Keep []string
 	// ControllerActors maps a controller's name (as in runner.Reconcile)
-	// to the actor its writes are audited under. A controller without an
-	// entry has no attribution: its hot-loop windows look for any change
-	// in the store instead of a change by its actor.
+	// to the actor its writes are audited under; nil means the run's own
+	// runner.Result.ControllerActors. A controller without an entry has
+	// no attribution: its hot-loop windows look for any change in the
+	// store instead of a change by its actor.
 	ControllerActors map[string]string
 }
 

@@ -107,7 +107,13 @@ func (r *run) startControllers() error {
 		if settings.Resync != nil {
 			opts.Resync = settings.Resync.Duration
 		}
-		opts.Observer = r.observeReconcile
+		actor := spec.actor
+		opts.Observer = func(o controller.Observation) {
+			if _, ok := r.res.ControllerActors[o.Controller]; !ok {
+				r.res.ControllerActors[o.Controller] = actor
+			}
+			r.observeReconcile(o)
+		}
 		m.SetOptions(opts)
 		if err := m.Start(); err != nil {
 			return fmt.Errorf("runner: start %s: %w", name, err)

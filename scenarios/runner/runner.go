@@ -66,6 +66,9 @@ type Result struct {
 	// Reconciles are every controller reconcile of the run, in the order
 	// they finished.
 	Reconciles []Reconcile
+	// ControllerActors maps each controller that reconciled (by its name
+	// in Reconciles) to the actor its writes are audited under.
+	ControllerActors map[string]string
 	// Gaps are every measured object's gap between declared and actual
 	// state over the run.
 	Gaps *gap.Timeline
@@ -239,7 +242,7 @@ func Run(s *scenarios.Scenario, opts Options) (*Result, error) {
 	// However the run ends, its blocked processes end too, or their
 	// coroutines would keep the whole cluster alive.
 	defer c.Close()
-	r := &run{s: s, c: c, res: &Result{Scenario: s.Metadata.Name, Seed: seed}, managers: map[string]*controller.Manager{}, users: map[string]client.Client{}}
+	r := &run{s: s, c: c, res: &Result{Scenario: s.Metadata.Name, Seed: seed, ControllerActors: map[string]string{}}, managers: map[string]*controller.Manager{}, users: map[string]client.Client{}}
 	if t := s.Spec.Cluster.DefaultTolerationSeconds; t != nil {
 		c.API.SetDefaultTolerationSeconds(*t, *t)
 	}
