@@ -125,6 +125,11 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"run", "--seeds", "-3"}, exitBadInput},
 		{[]string{"run", "--seeds", "2", "--jobs", "0"}, exitBadInput},
 		{[]string{"run", "--seeds", "2", "-o", "timeline"}, exitBadInput},
+		{[]string{"lesson"}, exitBadInput},
+		{[]string{"lesson", "99"}, exitBadInput},
+		{[]string{"lesson", "--all", "3"}, exitBadInput},
+		{[]string{"lesson", "3", "-o", "json"}, exitBadInput},
+		{[]string{"lesson", "3", "--seeds", "0"}, exitBadInput},
 		{[]string{"demo", "extra"}, exitBadInput},
 		{[]string{"demo", "--duration", "1m"}, exitBadInput},
 		{[]string{"explain"}, exitBadInput},
@@ -488,6 +493,28 @@ func TestLessonsDoc(t *testing.T) {
 	}
 	if string(doc) != out {
 		t.Errorf("docs/lessons.md differs from a fresh run of every lesson; run make lessons and read the diff")
+	}
+}
+
+// TestLesson runs one lesson by each of its names on a few seeds: its
+// table names both designs and every claim gets a verdict.
+func TestLesson(t *testing.T) {
+	var first string
+	for _, name := range []string{"14", "optimistic-concurrency", "lost-updates"} {
+		code, out, errOut := runMain("lesson", name, "--seeds", "3")
+		if code != exitOK {
+			t.Fatalf("lesson %s: exit %d: %s", name, code, errOut)
+		}
+		if first == "" {
+			first = out
+		} else if out != first {
+			t.Errorf("lesson %s printed a different table than lesson 14", name)
+		}
+	}
+	for _, want := range []string{"Lesson 14: Optimistic concurrency", "lost-updates and optimistic-concurrency over 3 seeds (1 to 3)", "lost updates", "[holds]"} {
+		if !strings.Contains(first, want) {
+			t.Errorf("lesson 14 lacks %q:\n%s", want, first)
+		}
 	}
 }
 
