@@ -306,7 +306,7 @@ func All() []*Lesson {
 					return t.All(0, "alternations on spec.replicas", ge(3))
 				}},
 				{"with it, no fight in any seed", func(t *Table) bool { return t.All(1, "alternations on spec.replicas", eq(0)) }},
-				{"the fight costs writes: more writes to spec.replicas than the truce in every seed on average", func(t *Table) bool {
+				{"the fight costs writes: more writes to spec.replicas on average than under the truce", func(t *Table) bool {
 					return t.Mean(0, "writes to spec.replicas") > t.Mean(1, "writes to spec.replicas")
 				}},
 			},
