@@ -1,6 +1,7 @@
 package measure
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -26,8 +27,9 @@ type Gaps struct {
 	// Incidents are the gaps open longer than SLO (ignored kinds left
 	// out), in opening order.
 	Incidents []gap.Interval
-	// Convergence is one entry for the start of the run and one per
-	// timeline action or fault, in time order.
+	// Convergence is one entry for the start of the run, one per
+	// timeline action or fault and one per scheduled change, in time
+	// order.
 	Convergence []Convergence
 	// StaleSuccess are the stretches during which a status read as
 	// success for an older generation than its spec's.
@@ -122,8 +124,9 @@ func AnalyzeGaps(res *runner.Result) Gaps {
 }
 
 // Causes are the moments convergence is measured from: the start of the
-// run and every timeline step that acted (observations do not), in time
-// order.
+// run, every timeline step that acted (observations do not) and every
+// change the scenario schedules (load steps, Git commits, IaC runs), in
+// time order (at one instant, timeline steps first).
 func Causes(res *runner.Result) []Convergence {
 	out := []Convergence{{Cause: StartCause}}
 	for _, e := range res.Entries {
@@ -131,6 +134,10 @@ func Causes(res *runner.Result) []Convergence {
 			out = append(out, Convergence{At: e.At, Cause: e.Command})
 		}
 	}
+	for _, c := range res.Changes {
+		out = append(out, Convergence{At: c.At, Cause: c.What})
+	}
+	slices.SortStableFunc(out, func(a, b Convergence) int { return cmp.Compare(a.At, b.At) })
 	return out
 }
 

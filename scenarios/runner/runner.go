@@ -10,6 +10,7 @@
 package runner
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"time"
@@ -74,6 +75,59 @@ type Result struct {
 	Gaps *gap.Timeline
 	// Measure is the scenario's spec.measure with its defaults filled in.
 	Measure Measure
+	// Changes are the changes the scenario schedules outside its timeline
+	// (load steps, Git commits, IaC runs), in time order: causes that
+	// convergence is measured from, like the timeline's actions.
+	Changes []Change
+}
+
+// Change is one scheduled change of a run's world.
+type Change struct {
+	// At is its virtual time; What says what changed ("load on
+	// default/php-apache: 700 rps").
+	At   time.Duration
+	What string
+}
+
+// scheduledChanges lists the scenario's load steps and ramp points, Git
+// commits and IaC runs after the start and within until, in time order
+// (CSV loads, which change every sample, are left out).
+func scheduledChanges(s *scenarios.Scenario, until time.Duration) []Change {
+	var out []Change
+	add := func(at time.Duration, what string) {
+		if at > 0 && at <= until {
+			out = append(out, Change{At: at, What: what})
+		}
+	}
+	for _, l := range s.Spec.Load {
+		ns, name := scenarios.SplitRef(l.Deployment)
+		points := l.RPS.Steps
+		if len(points) == 0 {
+			points = l.RPS.Ramp
+		}
+		for _, p := range points {
+			add(p.At.Duration, fmt.Sprintf("load on %s/%s: %g rps", ns, name, p.RPS))
+		}
+	}
+	if g := s.Spec.GitOps; g != nil {
+		for _, app := range g.Applications {
+			for i, c := range app.Commits {
+				add(c.At.Duration, fmt.Sprintf("git commit %d of application %s", i+1, app.Name))
+			}
+		}
+	}
+	if c := s.Spec.IaC; c != nil {
+		for _, r := range c.Runs {
+			add(r.Duration, "IaC run (plan and apply)")
+		}
+		if c.Every != nil && c.Every.Duration > 0 {
+			for at := c.Every.Duration; at <= until; at += c.Every.Duration {
+				add(at, "IaC run (plan and apply)")
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Change) int { return cmp.Compare(a.At, b.At) })
+	return out
 }
 
 // Measure is how a run's gaps are judged.
@@ -283,6 +337,7 @@ func Run(s *scenarios.Scenario, opts Options) (*Result, error) {
 	res.Gaps = gaps.Finish()
 	r.finishExpectations(res.Gaps)
 	res.Measure = MeasureOf(s)
+	res.Changes = scheduledChanges(s, c.K.Now().Duration())
 	res.Duration = c.K.Now().Duration()
 	for _, st := range c.API.Stats() {
 		res.Requests = append(res.Requests, cluster.Stat{Actor: st.Actor, Verb: st.Verb.String(), Kind: string(st.Kind), Outcome: string(st.Outcome), Count: st.Count})
