@@ -52,8 +52,10 @@ fuzz: ## each fuzz target for FUZZTIME (default 10s)
 lessons: build ## regenerate docs/lessons.md: every lesson's figures from a fresh run (about a minute)
 	./$(BIN) lesson --all -o markdown > docs/lessons.md
 
-update: ## regenerate golden files (read the diff before committing)
-	$(GO) test -count=1 $(PKGS) -update
+GOLDEN_PKGS := ./cmd/clustersim ./report/chart ./report/kubectl ./scenarios ./sim/manifest
+
+update: ## regenerate golden files and docs/lessons.md (read the diff before committing)
+	$(GO) test -count=1 $(GOLDEN_PKGS) -update
 
 clean: ## remove build output
 	rm -rf bin
