@@ -859,6 +859,9 @@ func (l *loader) expectation(s *Scenario, i int, w *world) error {
 		if e.Incidents.Max < 0 {
 			return l.errorf(a+".max", "must not be negative")
 		}
+		if e.Incidents.Min < 0 || e.Incidents.Min > e.Incidents.Max {
+			return l.errorf(a+".min", "must be between 0 and max (%d)", e.Incidents.Max)
+		}
 	case e.Condition != nil:
 		if err := l.ref(a, e.Condition.ObjectRef, w); err != nil {
 			return err

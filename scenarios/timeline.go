@@ -263,6 +263,8 @@ type ConvergedCheck struct {
 // IncidentsCheck bounds the number of incidents: gaps open longer than
 // spec.measure.gapSLO, over the whole run.
 type IncidentsCheck struct {
+	// Min (default 0) and Max bound the count, both included.
+	Min int `json:"min,omitempty"`
 	Max int `json:"max"`
 }
 

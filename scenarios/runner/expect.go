@@ -195,9 +195,15 @@ func (r *run) newCheck(i int) *check {
 		name = fmt.Sprintf("every gap closed and settled between %v and %v", ck.after, ck.within)
 		ck.gaps = func(tl *gap.Timeline) (bool, time.Duration, string) { return r.converged(tl, ck.after, ck.within) }
 	case e.Incidents != nil:
-		most := e.Incidents.Max
+		least, most := e.Incidents.Min, e.Incidents.Max
 		m := MeasureOf(r.s)
 		name = fmt.Sprintf("at most %d incidents (gaps open longer than %v)", most, m.GapSLO)
+		switch {
+		case least == most && least > 0:
+			name = fmt.Sprintf("exactly %d incidents (gaps open longer than %v)", most, m.GapSLO)
+		case least > 0:
+			name = fmt.Sprintf("%d to %d incidents (gaps open longer than %v)", least, most, m.GapSLO)
+		}
 		ck.gaps = func(tl *gap.Timeline) (bool, time.Duration, string) {
 			inc := tl.Incidents(m.GapSLO)
 			seen := fmt.Sprintf("%d incidents", len(inc))
@@ -212,7 +218,7 @@ func (r *run) newCheck(i int) *check {
 				}
 				seen += fmt.Sprintf("; %s open %v from %v, %s", iv.Object, iv.Duration().Round(time.Millisecond), iv.From.Round(time.Millisecond), to)
 			}
-			return len(inc) <= most, tl.End, seen
+			return len(inc) >= least && len(inc) <= most, tl.End, seen
 		}
 	case e.Pods != nil:
 		p := e.Pods

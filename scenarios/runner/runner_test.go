@@ -91,12 +91,14 @@ func TestGapExpectations(t *testing.T) {
 		{Converged: &scenarios.ConvergedCheck{Within: api.Duration{Duration: 30 * time.Second}}},
 		{Incidents: &scenarios.IncidentsCheck{Max: 0}},
 		{Incidents: &scenarios.IncidentsCheck{Max: 2}},
+		{Incidents: &scenarios.IncidentsCheck{Min: 2, Max: 2}},
+		{Incidents: &scenarios.IncidentsCheck{Min: 3, Max: 5}},
 	}
 	res, err := runner.Run(s, runner.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []bool{false, true, true, false, true}
+	want := []bool{false, true, true, false, true, true, false}
 	for i, o := range res.Expectations {
 		t.Logf("%s: %v: %s", o.Name, o.Passed, o.Detail)
 		if o.Passed != want[i] {
