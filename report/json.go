@@ -1,6 +1,7 @@
 package report
 
 import (
+	"slices"
 	"time"
 
 	"github.com/clustersim/clustersim/report/measure"
@@ -103,7 +104,7 @@ func gapsOf(r *runner.Result, g *measure.Gaps) gapsJSON {
 	}
 	if r.Gaps != nil {
 		for _, s := range r.Gaps.Series {
-			sj := seriesJSON{objectJSON: objectOf(s.Object), Judged: !ignored(g, s.Object), Points: []pointJSON{}}
+			sj := seriesJSON{objectJSON: objectOf(s.Object), Judged: !slices.Contains(g.Ignore, s.Kind), Points: []pointJSON{}}
 			for _, p := range s.Points {
 				sj.Points = append(sj.Points, pointJSON{At: secs(p.At), Value: p.Value, Detail: p.Detail})
 			}
@@ -111,15 +112,6 @@ func gapsOf(r *runner.Result, g *measure.Gaps) gapsJSON {
 		}
 	}
 	return out
-}
-
-func ignored(g *measure.Gaps, o gap.Object) bool {
-	for _, k := range g.Ignore {
-		if k == o.Kind {
-			return true
-		}
-	}
-	return false
 }
 
 type fightJSON struct {

@@ -75,7 +75,7 @@ func GapChart(r *runner.Result) chart.GapChart {
 		c.Series = append(c.Series, chart.Series{Name: name, Points: chartPoints(s.Points)})
 	}
 	if len(rest) > 0 {
-		c.Series = append(c.Series, chart.Series{Name: fmt.Sprintf("%d other objects", len(rest)), Points: sumPoints(rest)})
+		c.Series = append(c.Series, chart.Series{Name: fmt.Sprintf("%d other objects", len(rest)), Points: chartPoints(gap.Sum(rest).Points)})
 	}
 	return c
 }
@@ -84,30 +84,6 @@ func chartPoints(ps []gap.Point) []chart.Point {
 	out := make([]chart.Point, len(ps))
 	for i, p := range ps {
 		out[i] = chart.Point{At: p.At, Value: float64(p.Value)}
-	}
-	return out
-}
-
-// sumPoints adds step series into one.
-func sumPoints(ss []*gap.Series) []chart.Point {
-	var times []time.Duration
-	for _, s := range ss {
-		for _, p := range s.Points {
-			times = append(times, p.At)
-		}
-	}
-	slices.Sort(times)
-	times = slices.Compact(times)
-	var out []chart.Point
-	for _, t := range times {
-		sum := 0
-		for _, s := range ss {
-			sum += s.At(t).Value
-		}
-		if n := len(out); n > 0 && out[n-1].Value == float64(sum) {
-			continue
-		}
-		out = append(out, chart.Point{At: t, Value: float64(sum)})
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package lessons
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -158,37 +159,12 @@ func Requests(name, actor string, outcomes ...string) Figure {
 			if !actorMatches(actor, s.Actor) {
 				continue
 			}
-			if len(outcomes) > 0 && !contains(outcomes, s.Outcome) {
+			if len(outcomes) > 0 && !slices.Contains(outcomes, s.Outcome) {
 				continue
 			}
 			n += s.Count
 		}
 		return float64(n)
-	}}
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
-}
-
-// ReconcileRate is a controller's reconciles per second of virtual time.
-func ReconcileRate(name, controller string) Figure {
-	return Figure{Name: name, Unit: Rate, Of: func(r *Run) float64 {
-		n := 0
-		for _, rc := range r.Result.Reconciles {
-			if rc.Controller == controller {
-				n++
-			}
-		}
-		if r.Result.Duration <= 0 {
-			return math.NaN()
-		}
-		return float64(n) / r.Result.Duration.Seconds()
 	}}
 }
 

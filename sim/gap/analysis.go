@@ -153,15 +153,24 @@ func (tl *Timeline) OpenAt(t time.Duration) (objects, total int) {
 // KindTotal returns the sum of the gaps of every object of kind as one
 // step series (Object.Key empty).
 func (tl *Timeline) KindTotal(kind api.Kind) Series {
-	out := Series{Object: Object{Kind: kind}}
-	var times []time.Duration
 	var members []*Series
 	for i := range tl.Series {
-		if tl.Series[i].Kind != kind {
-			continue
+		if tl.Series[i].Kind == kind {
+			members = append(members, &tl.Series[i])
 		}
-		members = append(members, &tl.Series[i])
-		for _, p := range tl.Series[i].Points {
+	}
+	out := Sum(members)
+	out.Object = Object{Kind: kind}
+	return out
+}
+
+// Sum adds step series into one (its Object left empty): a point at
+// every time any of them changes, where the total changes.
+func Sum(series []*Series) Series {
+	var out Series
+	var times []time.Duration
+	for _, s := range series {
+		for _, p := range s.Points {
 			times = append(times, p.At)
 		}
 	}
@@ -169,7 +178,7 @@ func (tl *Timeline) KindTotal(kind api.Kind) Series {
 	times = slices.Compact(times)
 	for _, at := range times {
 		sum := 0
-		for _, s := range members {
+		for _, s := range series {
 			sum += s.At(at).Value
 		}
 		if n := len(out.Points); n > 0 && out.Points[n-1].Value == sum {
