@@ -627,8 +627,12 @@ func (r *Report) Summary() []string {
 			strings.ToLower(string(f.Kind)), f.Key, f.Path, strings.Join(f.Actors, " and "), f.Alternations, clock(f.First), clock(f.Last)))
 	}
 	for _, f := range r.Flaps {
-		out = append(out, fmt.Sprintf("flap: %s %s %s reversed %d times from %s to %s (%s)",
-			strings.ToLower(string(f.Kind)), f.Key, f.Path, f.Reversals, clock(f.First), clock(f.Last), strings.Join(f.Values, "→")))
+		when := fmt.Sprintf("%d times from %s to %s", f.Reversals, clock(f.First), clock(f.Last))
+		if f.Reversals == 1 {
+			when = "once, at " + clock(f.First)
+		}
+		out = append(out, fmt.Sprintf("flap: %s %s %s reversed %s (%s)",
+			strings.ToLower(string(f.Kind)), f.Key, f.Path, when, strings.Join(f.Values, "→")))
 	}
 	for _, n := range r.NoOpWrites {
 		out = append(out, fmt.Sprintf("no-op writes: %s wrote %d unchanged %s objects", n.Actor, n.Count, strings.ToLower(string(n.Kind))))
