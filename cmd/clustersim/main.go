@@ -1,7 +1,7 @@
 // Command clustersim runs the discrete-event simulator of a Kubernetes-like
 // control plane.
 //
-//	clustersim run [SCENARIO] [--seed N] [--seeds N] [--until D] [--plot DIR] [-o table|json|junit|csv|markdown|timeline]
+//	clustersim run [SCENARIO] [--seed N] [--seeds N] [--until D] [--plot DIR] [-o table|json|junit|csv|markdown|timeline|gaps]
 //	clustersim validate FILE...
 //	clustersim list
 //	clustersim explain NAME
@@ -118,16 +118,17 @@ func loadScenario(arg string) (*scenarios.Scenario, error) {
 }
 
 // outputFormats are the values clustersim run's -o accepts.
-var outputFormats = []string{"table", "json", "junit", "csv", "markdown", "timeline"}
+var outputFormats = []string{"table", "json", "junit", "csv", "markdown", "timeline", "gaps"}
 
 func run(args []string, stdout, stderr io.Writer) (code int) {
 	fs := pflag.NewFlagSet("clustersim run", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
 	seed := fs.Uint64("seed", 0, "root seed of the run (default: the scenario's spec.seed)")
 	until := fs.Duration("until", 0, "stop the run at this virtual time (default: the scenario's spec.duration)")
-	output := fs.StringP("output", "o", "table", "output format: table, json, junit (JUnit XML, one test case per expectation per seed), csv (one row per expectation per seed), markdown, or timeline (one seed: every action, write and gap change in time order)")
+	output := fs.StringP("output", "o", "table", "output format: table, json, junit (JUnit XML, one test case per expectation per seed), csv (one row per expectation per seed), markdown, timeline (one seed: every action, write and gap change in time order), or gaps (one seed: each object's gap sampled every --sample, as CSV)")
 	seeds := fs.Int("seeds", 0, "run this many seeds (--seed, or spec.seed, and the ones after it) and print a summary across them")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "with --seeds: how many runs at once (results do not depend on it)")
+	sample := fs.Duration("sample", 5*time.Second, "with -o gaps: the sampling step of the gap series")
 	plotDir := fs.String("plot", "", "write PNG and SVG plots into this directory (created if missing): the run's gap over time, or with --seeds the distribution of convergence times after each action")
 	if c, done := parse(fs, args); done {
 		return c
@@ -165,8 +166,12 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	if fs.Changed("seed") {
 		opts.Seed = seed
 	}
-	if *seeds > 0 && *output == "timeline" {
-		fmt.Fprintln(stderr, "clustersim run: -o timeline shows one seed's run; it does not go with --seeds")
+	if *seeds > 0 && (*output == "timeline" || *output == "gaps") {
+		fmt.Fprintf(stderr, "clustersim run: -o %s shows one seed's run; it does not go with --seeds\n", *output)
+		return exitBadInput
+	}
+	if *sample <= 0 {
+		fmt.Fprintf(stderr, "clustersim run: --sample %v: must be positive\n", *sample)
 		return exitBadInput
 	}
 	if *seeds > 0 {
@@ -194,6 +199,8 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		err = report.ScenarioMarkdown(stdout, res)
 	case "timeline":
 		err = report.Timeline(stdout, res)
+	case "gaps":
+		err = report.GapCSV(stdout, res, *sample)
 	default:
 		err = report.Scenario(stdout, res)
 	}

@@ -125,6 +125,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"run", "--seeds", "-3"}, exitBadInput},
 		{[]string{"run", "--seeds", "2", "--jobs", "0"}, exitBadInput},
 		{[]string{"run", "--seeds", "2", "-o", "timeline"}, exitBadInput},
+		{[]string{"run", "--seeds", "2", "-o", "gaps"}, exitBadInput},
+		{[]string{"run", "-o", "gaps", "--sample", "0s"}, exitBadInput},
 		{[]string{"lesson"}, exitBadInput},
 		{[]string{"lesson", "99"}, exitBadInput},
 		{[]string{"lesson", "--all", "3"}, exitBadInput},
@@ -531,6 +533,24 @@ func BenchmarkLessonCommands(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(l.SeedCount()*b.N)/b.Elapsed().Seconds(), "seeds/s")
+}
+
+// TestRunGapCSV checks the sampled gap series of one run against its
+// golden file, and that encoding/csv reads it back as a rectangle.
+func TestRunGapCSV(t *testing.T) {
+	code, out, errOut := runMain("run", "node-failure", "-o", "gaps", "--sample", "15s")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	golden(t, "gaps-node-failure.csv", []byte(out))
+	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 12 virtual minutes every 15 s: 49 samples and the header.
+	if len(rows) != 50 || rows[0][0] != "seconds" || rows[0][len(rows[0])-1] != "total_judged" || rows[49][0] != "720" {
+		t.Errorf("%d rows, header %v, last %v", len(rows), rows[0], rows[len(rows)-1])
+	}
 }
 
 // TestReportSchema checks the JSON reports against docs/report-schema.md
