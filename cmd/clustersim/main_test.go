@@ -247,6 +247,42 @@ func TestReadmeScenario(t *testing.T) {
 	}
 }
 
+// TestReadmeExcerpts checks that the output the README quotes under
+// "What make run shows" is what the default scenario prints, line for
+// line, so the README cannot drift from the code.
+func TestReadmeExcerpts(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(readme), "## What `make run` shows")
+	if !ok {
+		t.Fatal("README has no make-run section")
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	code, out, _ := runMain("run")
+	if code != exitOK {
+		t.Fatalf("run: exit %d", code)
+	}
+	blocks := 0
+	parts := strings.Split(section, "```")
+	for i := 1; i < len(parts); i += 2 { // the insides of the fences
+		body, isText := strings.CutPrefix(parts[i], "\n")
+		if !isText {
+			continue // a fence opening with a language (sh): commands, not output
+		}
+		blocks++
+		for _, line := range strings.Split(strings.TrimRight(body, "\n"), "\n") {
+			if line != "" && !strings.Contains(out, line) {
+				t.Errorf("README quotes a line make run does not print:\n%s", line)
+			}
+		}
+	}
+	if blocks < 2 {
+		t.Errorf("found %d quoted output blocks in the README's make-run section, want 2", blocks)
+	}
+}
+
 // TestRunSeeds runs a scenario across seeds: the table matches its golden
 // file, and the JSON summary of 200 seeds is the same bytes with
 // GOMAXPROCS 1 and 2 and whatever the number of parallel runs.
