@@ -12,6 +12,7 @@ import (
 	"github.com/olekukonko/tablewriter/tw"
 
 	"github.com/clustersim/clustersim/report"
+	"github.com/clustersim/clustersim/scenarios"
 	"github.com/clustersim/clustersim/scenarios/runner"
 )
 
@@ -171,11 +172,14 @@ func Write(w io.Writer, t *Table) error {
 func WriteMarkdown(w io.Writer, t *Table) error {
 	l := t.Lesson
 	fmt.Fprintf(w, "## %d. %s\n\n", l.Number, l.Title)
-	var runs []string
 	for _, d := range l.Designs {
-		runs = append(runs, "`clustersim explain "+d.Scenario+"`")
+		summary := ""
+		if sc, err := scenarios.Builtin(d.Scenario); err == nil {
+			summary = ": " + sc.Metadata.Summary
+		}
+		fmt.Fprintf(w, "- `%s`%s\n", d.Scenario, summary)
 	}
-	fmt.Fprintf(w, "%s. The lesson: %s.\n\n", seedLine(t), strings.Join(runs, ", "))
+	fmt.Fprintf(w, "\n%s; `clustersim explain %d` tells the lesson and what to look at.\n\n", seedLine(t), l.Number)
 	if err := report.MarkdownTable(w, header(t), rows(t)); err != nil {
 		return err
 	}
