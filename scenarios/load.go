@@ -818,7 +818,7 @@ func (l *loader) expectation(s *Scenario, i int, w *world) error {
 	set := setFields(reflect.ValueOf(e).Elem(), expectFields)
 	switch len(set) {
 	case 0:
-		return l.errorf(f, "an expectation needs one check (rolloutComplete, condition, field, pods, converged, incidents)")
+		return l.errorf(f, "an expectation needs one check (rolloutComplete, condition, field, pods, converged, incidents, findings)")
 	case 1:
 	default:
 		return l.errorf(f+"."+set[1], "an expectation holds one check; this one has %s", strings.Join(set, " and "))
@@ -854,6 +854,30 @@ func (l *loader) expectation(s *Scenario, i int, w *world) error {
 		}
 		if af := e.Converged.After; af != nil && (af.Duration < 0 || af.Duration >= e.Converged.Within.Duration) {
 			return l.errorf(a+".after", "must be before within (%v)", e.Converged.Within.Duration)
+		}
+	case e.Findings != nil:
+		ranges := []struct {
+			name string
+			r    *Range
+		}{{"fights", e.Findings.Fights}, {"flaps", e.Findings.Flaps}, {"hotLoops", e.Findings.HotLoops}, {"noOpWrites", e.Findings.NoOpWrites}}
+		set := 0
+		for _, rg := range ranges {
+			if rg.r == nil {
+				continue
+			}
+			set++
+			if rg.r.Min == nil && rg.r.Max == nil {
+				return l.errorf(a+"."+rg.name, "give min, max or both")
+			}
+			if (rg.r.Min != nil && *rg.r.Min < 0) || (rg.r.Max != nil && *rg.r.Max < 0) {
+				return l.errorf(a+"."+rg.name, "bounds must not be negative")
+			}
+			if rg.r.Min != nil && rg.r.Max != nil && *rg.r.Min > *rg.r.Max {
+				return l.errorf(a+"."+rg.name, "min %d is above max %d", *rg.r.Min, *rg.r.Max)
+			}
+		}
+		if set == 0 {
+			return l.errorf(a, "bound at least one of fights, flaps, hotLoops, noOpWrites")
 		}
 	case e.Incidents != nil:
 		if e.Incidents.Max < 0 {

@@ -250,6 +250,29 @@ type Expectation struct {
 	// Incidents: at most Max gaps stay open longer than
 	// spec.measure.gapSLO during the run.
 	Incidents *IncidentsCheck `json:"incidents,omitempty"`
+	// Findings: what the detectors (report/measure) find over the whole
+	// run stays within bounds: fights, flapping fields, hot loops, no-op
+	// writes.
+	Findings *FindingsCheck `json:"findings,omitempty"`
+}
+
+// FindingsCheck bounds the detectors' findings over a run; each given
+// range must hold, absent ones are not checked.
+type FindingsCheck struct {
+	// Fights counts fields two or more actors kept setting to different
+	// values; Flaps fields whose value reversed; HotLoops stretches of a
+	// controller reconciling fast without changing anything; NoOpWrites
+	// accepted writes that changed nothing.
+	Fights     *Range `json:"fights,omitempty"`
+	Flaps      *Range `json:"flaps,omitempty"`
+	HotLoops   *Range `json:"hotLoops,omitempty"`
+	NoOpWrites *Range `json:"noOpWrites,omitempty"`
+}
+
+// Range bounds a count: at least Min and at most Max, each optional.
+type Range struct {
+	Min *int `json:"min,omitempty"`
+	Max *int `json:"max,omitempty"`
 }
 
 // ConvergedCheck checks convergence (package sim/gap): from After

@@ -33,6 +33,7 @@ import (
 	"github.com/clustersim/clustersim/report"
 	"github.com/clustersim/clustersim/report/chart"
 	"github.com/clustersim/clustersim/report/lessons"
+	"github.com/clustersim/clustersim/report/measure"
 	"github.com/clustersim/clustersim/scenarios"
 	"github.com/clustersim/clustersim/scenarios/runner"
 	"github.com/clustersim/clustersim/sim/apierr"
@@ -162,7 +163,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		fmt.Fprintln(stderr, err)
 		return exitBadInput
 	}
-	opts := runner.Options{Until: *until}
+	opts := runner.Options{Until: *until, Detect: measure.Detect}
 	if fs.Changed("seed") {
 		opts.Seed = seed
 	}
@@ -667,7 +668,7 @@ func runSeedFull(name string, seed uint64) (res *runner.Result, err error) {
 	if err != nil {
 		return nil, err
 	}
-	return runner.Run(s, runner.Options{Seed: &seed})
+	return runner.Run(s, runner.Options{Seed: &seed, Detect: measure.Detect})
 }
 
 // parallel calls f(0..n-1), jobs at a time. Each call must write only its

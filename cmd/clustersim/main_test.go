@@ -358,7 +358,7 @@ func TestRunJUnit(t *testing.T) {
 	}
 
 	code, out, _ = runMain("run", "-o", "junit")
-	if code != exitOK || !strings.Contains(out, `<testsuites name="clustersim" tests="5" failures="0">`) {
+	if code != exitOK || !strings.Contains(out, `<testsuites name="clustersim" tests="6" failures="0">`) {
 		t.Errorf("single run: exit %d\n%s", code, out)
 	}
 }

@@ -656,3 +656,15 @@ func clock(d time.Duration) string {
 	}
 	return fmt.Sprintf("%d:%02d", s/60, s%60)
 }
+
+// Detect runs the detectors on a finished run for the runner's findings
+// checks (runner.Options.Detect): how many fights, flapping fields, hot
+// loops and no-op writes, and the findings as Summary prints them.
+func Detect(res *runner.Result) runner.Findings {
+	rep := Analyze(res, Options{})
+	f := runner.Findings{Fights: len(rep.Fights), Flaps: len(rep.Flaps), HotLoops: len(rep.HotLoops), Lines: rep.Summary()}
+	for _, n := range rep.NoOpWrites {
+		f.NoOpWrites += n.Count
+	}
+	return f
+}

@@ -31,6 +31,9 @@ type check struct {
 	// gaps is set for checks of the gap timeline, evaluated once the run
 	// is over (by finishExpectations) rather than on the clock.
 	gaps func(tl *gap.Timeline) (ok bool, at time.Duration, seen string)
+	// findings is set for checks of the detectors' findings, evaluated
+	// last (by finishFindings), on the complete result.
+	findings func(f Findings) (ok bool, seen string)
 }
 
 func (r *run) scheduleExpectations(until time.Duration) {
@@ -39,8 +42,9 @@ func (r *run) scheduleExpectations(until time.Duration) {
 		ck := r.newCheck(i)
 		r.res.Expectations[i] = Outcome{Name: ck.name}
 		switch {
-		case ck.gaps != nil:
-			// Evaluated after the run, from the whole gap timeline.
+		case ck.gaps != nil, ck.findings != nil:
+			// Evaluated after the run, from the whole gap timeline or
+			// the detectors' findings.
 		case ck.at != nil:
 			if *ck.at > until {
 				r.res.Expectations[i].Detail = fmt.Sprintf("not evaluated: the run stopped at %v", until)
@@ -109,7 +113,7 @@ func (r *run) finishExpectations(tl *gap.Timeline) {
 		r.res.Expectations[ck.idx] = Outcome{Name: ck.name, Passed: ok, HeldAt: at, Detail: seen}
 	}
 	for _, ck := range r.checks {
-		if ck.done {
+		if ck.done || ck.findings != nil {
 			continue
 		}
 		ck.done = true
@@ -194,6 +198,8 @@ func (r *run) newCheck(i int) *check {
 		}
 		name = fmt.Sprintf("every gap closed and settled between %v and %v", ck.after, ck.within)
 		ck.gaps = func(tl *gap.Timeline) (bool, time.Duration, string) { return r.converged(tl, ck.after, ck.within) }
+	case e.Findings != nil:
+		name, ck.findings = findingsCheck(e.Findings)
 	case e.Incidents != nil:
 		least, most := e.Incidents.Min, e.Incidents.Max
 		m := MeasureOf(r.s)
@@ -397,4 +403,87 @@ func (r *run) converged(tl *gap.Timeline, after, within time.Duration) (bool, ti
 		seen += fmt.Sprintf("; settled only at %v", at)
 	}
 	return false, 0, seen
+}
+
+// finishFindings evaluates the findings checks on the finished run with
+// the detectors the caller handed in (once, and only if some check needs
+// them).
+func (r *run) finishFindings(detect func(*Result) Findings) {
+	var f *Findings
+	for _, ck := range r.checks {
+		if ck.done || ck.findings == nil {
+			continue
+		}
+		ck.done = true
+		if detect == nil {
+			r.res.Expectations[ck.idx] = Outcome{Name: ck.name, Detail: "not evaluated: this run had no detectors (runner.Options.Detect; clustersim always sets it)"}
+			continue
+		}
+		if f == nil {
+			found := detect(r.res)
+			f = &found
+		}
+		ok, seen := ck.findings(*f)
+		r.res.Expectations[ck.idx] = Outcome{Name: ck.name, Passed: ok, HeldAt: r.res.Duration, Detail: seen}
+	}
+}
+
+// findingsCheck names a findings check and builds its test.
+func findingsCheck(c *scenarios.FindingsCheck) (string, func(Findings) (bool, string)) {
+	type bound struct {
+		what string
+		r    *scenarios.Range
+		of   func(Findings) int
+	}
+	var bounds []bound
+	for _, b := range []bound{
+		{"fights", c.Fights, func(f Findings) int { return f.Fights }},
+		{"flapping fields", c.Flaps, func(f Findings) int { return f.Flaps }},
+		{"hot loops", c.HotLoops, func(f Findings) int { return f.HotLoops }},
+		{"no-op writes", c.NoOpWrites, func(f Findings) int { return f.NoOpWrites }},
+	} {
+		if b.r != nil {
+			bounds = append(bounds, b)
+		}
+	}
+	var parts []string
+	for _, b := range bounds {
+		parts = append(parts, rangeText(b.r)+" "+b.what)
+	}
+	name := "the detectors find " + strings.Join(parts, ", ")
+	return name, func(f Findings) (bool, string) {
+		ok := true
+		var seen []string
+		for _, b := range bounds {
+			n := b.of(f)
+			seen = append(seen, fmt.Sprintf("%d %s", n, b.what))
+			if (b.r.Min != nil && n < *b.r.Min) || (b.r.Max != nil && n > *b.r.Max) {
+				ok = false
+			}
+		}
+		detail := strings.Join(seen, ", ")
+		if !ok && len(f.Lines) > 0 {
+			detail += "; first: " + f.Lines[0]
+		}
+		return ok, detail
+	}
+}
+
+// rangeText renders a Range: "no", "at most 2", "at least 1", "1 to 3",
+// "exactly 2".
+func rangeText(r *scenarios.Range) string {
+	switch {
+	case r.Min != nil && r.Max != nil && *r.Min == *r.Max:
+		if *r.Max == 0 {
+			return "no"
+		}
+		return fmt.Sprintf("exactly %d", *r.Max)
+	case r.Min != nil && r.Max != nil:
+		return fmt.Sprintf("%d to %d", *r.Min, *r.Max)
+	case r.Max != nil && *r.Max == 0:
+		return "no"
+	case r.Max != nil:
+		return fmt.Sprintf("at most %d", *r.Max)
+	}
+	return fmt.Sprintf("at least %d", *r.Min)
 }

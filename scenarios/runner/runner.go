@@ -41,6 +41,18 @@ type Options struct {
 	// OnStart, when set, is called with the built cluster just before the
 	// run starts: tests install invariant checkers (store watches) here.
 	OnStart func(c *cluster.Cluster)
+	// Detect runs the detectors (report/measure.Detect) on the finished
+	// run, for the scenario's findings checks; the detectors live above
+	// the runner, so the caller hands them in. Without it a findings
+	// check fails and says so.
+	Detect func(res *Result) Findings
+}
+
+// Findings are what the detectors found in a run: counts for findings
+// checks, and one line per finding for their detail.
+type Findings struct {
+	Fights, Flaps, HotLoops, NoOpWrites int
+	Lines                               []string
 }
 
 // Result is a finished run.
@@ -347,6 +359,7 @@ func Run(s *scenarios.Scenario, opts Options) (*Result, error) {
 	res.Audit = c.Store.Audit().Records()
 	res.TraceHash = c.TraceHash()
 	slices.SortStableFunc(res.Entries, func(a, b Entry) int { return int(a.At - b.At) })
+	r.finishFindings(opts.Detect)
 	return res, nil
 }
 

@@ -109,3 +109,37 @@ func TestGapExpectations(t *testing.T) {
 		t.Errorf("the failed check does not name the open gap: %s", o.Detail)
 	}
 }
+
+// TestFindingsWithoutDetectors checks that a findings check fails, and
+// says why, when the caller hands in no detectors, and holds when the
+// detectors it is handed report within its bounds.
+func TestFindingsWithoutDetectors(t *testing.T) {
+	s, err := scenarios.Builtin("gitops-hpa-truce")
+	if err != nil {
+		t.Fatal(err)
+	}
+	zero, one := 0, 1
+	s.Spec.Expect = []scenarios.Expectation{{Findings: &scenarios.FindingsCheck{Fights: &scenarios.Range{Max: &zero}, HotLoops: &scenarios.Range{Min: &one}}}}
+	res, err := runner.Run(s, runner.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := res.Expectations[0]; o.Passed || !strings.Contains(o.Detail, "no detectors") {
+		t.Errorf("without detectors: %+v", o)
+	}
+	calls := 0
+	detect := func(r *runner.Result) runner.Findings {
+		calls++
+		if r.Duration != res.Duration || len(r.Audit) == 0 {
+			t.Errorf("detectors handed an unfinished result: %v, %d audit records", r.Duration, len(r.Audit))
+		}
+		return runner.Findings{HotLoops: 1}
+	}
+	res, err = runner.Run(s, runner.Options{Detect: detect})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := res.Expectations[0]; !o.Passed || o.Name != "the detectors find no fights, at least 1 hot loops" || calls != 1 {
+		t.Errorf("with detectors: %+v (%d calls)", o, calls)
+	}
+}
