@@ -323,16 +323,3 @@ func Find(name string) (*Lesson, bool) {
 	}
 	return nil, false
 }
-
-// Of returns the lesson number of a built-in scenario (0 if it teaches
-// none).
-func Of(scenario string) int {
-	for _, l := range All() {
-		for _, d := range l.Designs {
-			if d.Scenario == scenario {
-				return l.Number
-			}
-		}
-	}
-	return 0
-}
