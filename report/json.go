@@ -211,7 +211,13 @@ type controllerCostJSON struct {
 	Retries    int    `json:"retries"`
 }
 
+type timeoutJSON struct {
+	Actor string `json:"actor"`
+	Count uint64 `json:"count"`
+}
+
 type costJSON struct {
+	Timeouts     []timeoutJSON        `json:"timeouts"`
 	Writes       int                  `json:"writes"`
 	NoOpWrites   int                  `json:"noOpWrites"`
 	Events       int                  `json:"events"`
@@ -222,6 +228,12 @@ type costJSON struct {
 func costOf(m *measure.Report) costJSON {
 	c := m.Cost
 	out := costJSON{Writes: c.Writes, NoOpWrites: c.NoOps, Events: c.Events, EventUpdates: c.EventUpdates, Controllers: []controllerCostJSON{}}
+	out.Timeouts = []timeoutJSON{}
+	for _, a := range c.Actors {
+		if a.Timeouts > 0 {
+			out.Timeouts = append(out.Timeouts, timeoutJSON{Actor: a.Actor, Count: a.Timeouts})
+		}
+	}
 	for _, k := range c.Controllers {
 		out.Controllers = append(out.Controllers, controllerCostJSON{Controller: k.Controller, Reconciles: k.Reconciles, Errors: k.Errors, Requeues: k.Requeues, Retries: k.Retries})
 	}

@@ -80,8 +80,12 @@ func costLine(r *runner.Result) string {
 			failed += s.Count
 		}
 	}
-	return fmt.Sprintf("%d API requests (%d not ok), %d accepted writes, %d messages (%d dropped, %d duplicated)",
-		requests, failed, r.Writes, r.Network.Sent, r.Network.Dropped(), r.Network.Duplicated)
+	var timedOut uint64
+	for _, t := range r.Timeouts {
+		timedOut += t.Count
+	}
+	return fmt.Sprintf("%d API requests (%d not ok, %d timed out), %d accepted writes, %d messages (%d dropped, %d duplicated)",
+		requests, failed, timedOut, r.Writes, r.Network.Sent, r.Network.Dropped(), r.Network.Duplicated)
 }
 
 // clock renders a virtual time as m:ss (or h:mm:ss).

@@ -157,15 +157,18 @@ type Request struct {
 	Count                      uint64
 }
 
-// ActorCost totals one actor's requests by outcome. Timeouts are not
-// here: a request lost on the network never reaches the server (the
-// network statistics count them).
+// ActorCost totals one actor's requests by outcome, and its calls that
+// timed out.
 type ActorCost struct {
 	Actor string
-	// Total is every request; the rest split it by outcome ("ok",
-	// "conflict", "forbidden", "not-found"; Other is the rest: invalid,
-	// already-exists, expired, unavailable, error).
+	// Total is every request the API server received; the rest split it
+	// by outcome ("ok", "conflict", "forbidden", "not-found"; Other is the
+	// rest: invalid, already-exists, expired, unavailable, error).
 	Total, OK, Conflict, Forbidden, NotFound, Other uint64
+	// Timeouts counts the actor's calls that timed out on the network: a
+	// request lost before the server (never in Total) or a reply lost
+	// after it (counted in Total too, as the server saw it).
+	Timeouts uint64
 }
 
 // ControllerCost totals one controller's reconciles.
@@ -568,6 +571,14 @@ func cost(res *runner.Result) Cost {
 	slices.SortFunc(c.Requests, func(a, b Request) int {
 		return cmp.Or(cmp.Compare(a.Actor, b.Actor), cmp.Compare(a.Verb, b.Verb), cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Outcome, b.Outcome))
 	})
+	for _, t := range res.Timeouts {
+		a := actors[t.Actor]
+		if a == nil {
+			a = &ActorCost{Actor: t.Actor}
+			actors[t.Actor] = a
+		}
+		a.Timeouts = t.Count
+	}
 	for _, a := range actors {
 		c.Actors = append(c.Actors, *a)
 	}

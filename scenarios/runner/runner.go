@@ -12,6 +12,7 @@ package runner
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -87,10 +88,36 @@ type Result struct {
 	Gaps *gap.Timeline
 	// Measure is the scenario's spec.measure with its defaults filled in.
 	Measure Measure
+	// Timeouts count, by actor, the calls that timed out on the network
+	// (a lost request or reply: the API server never counted them), in
+	// actor order; actors without a timeout are left out.
+	Timeouts []ActorTimeouts
 	// Changes are the changes the scenario schedules outside its timeline
 	// (load steps, Git commits, IaC runs), in time order: causes that
 	// convergence is measured from, like the timeline's actions.
 	Changes []Change
+}
+
+// ActorTimeouts is how many of an actor's calls timed out.
+type ActorTimeouts struct {
+	Actor string
+	Count uint64
+}
+
+// timeouts totals the network's call timeouts by the actor at each
+// endpoint.
+func timeouts(c *cluster.Cluster) []ActorTimeouts {
+	by := map[string]uint64{}
+	for _, e := range c.Net.Endpoints() {
+		if n := e.CallTimeouts(); n > 0 {
+			by[c.ActorAt(e.Addr())] += n
+		}
+	}
+	out := make([]ActorTimeouts, 0, len(by))
+	for _, a := range slices.Sorted(maps.Keys(by)) {
+		out = append(out, ActorTimeouts{Actor: a, Count: by[a]})
+	}
+	return out
 }
 
 // Change is one scheduled change of a run's world.
@@ -355,6 +382,7 @@ func Run(s *scenarios.Scenario, opts Options) (*Result, error) {
 		res.Requests = append(res.Requests, cluster.Stat{Actor: st.Actor, Verb: st.Verb.String(), Kind: string(st.Kind), Outcome: string(st.Outcome), Count: st.Count})
 	}
 	res.Network = c.Net.Stats()
+	res.Timeouts = timeouts(c)
 	res.Writes = c.Store.Audit().Len()
 	res.Audit = c.Store.Audit().Records()
 	res.TraceHash = c.TraceHash()

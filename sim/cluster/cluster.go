@@ -68,6 +68,7 @@ type Cluster struct {
 
 	cfg      Config
 	managers []*controller.Manager
+	actors   map[netsim.Addr]string // who the clients at an address act as
 }
 
 // New builds a control plane and bootstraps its namespaces.
@@ -93,7 +94,7 @@ func New(cfg Config) (*Cluster, error) {
 	srv := apiserver.New(k, st)
 	ep := apiserver.Serve(srv, net, APIServerAddr)
 	ep.SetServiceTime(cfg.ServiceTime)
-	c := &Cluster{K: k, Net: net, Store: st, API: srv, APIEndpoint: ep, cfg: cfg}
+	c := &Cluster{K: k, Net: net, Store: st, API: srv, APIEndpoint: ep, cfg: cfg, actors: map[netsim.Addr]string{}}
 	for _, ns := range cfg.Namespaces {
 		o := &api.Namespace{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Namespace"}, ObjectMeta: api.ObjectMeta{Name: ns}}
 		if err := c.Bootstrap(o); err != nil {
@@ -132,16 +133,31 @@ func (c *Cluster) Transport(addr netsim.Addr) *client.Network {
 // Client returns a client acting as actor from the endpoint at addr. Use
 // it from a kernel process (see Go).
 func (c *Cluster) Client(addr netsim.Addr, actor string) client.Client {
+	c.actors[addr] = actor
 	return client.New(c.K, c.Transport(addr), actor, client.Options{RequestTimeout: c.cfg.RequestTimeout})
 }
 
 // AddManager registers a controller manager at endpoint
 // "controller/<name>" acting as actor. It is not started: call Start.
 func (c *Cluster) AddManager(name, actor string, setup func(m *controller.Manager) error) *controller.Manager {
+	c.actors[netsim.Addr("controller/"+name)] = actor
 	m := controller.NewManager(c.K, c.Transport(netsim.Addr("controller/"+name)), name, actor, setup)
 	m.SetOptions(c.ManagerOptions())
 	c.managers = append(c.managers, m)
 	return m
+}
+
+// ActorAt is the actor the clients at addr act as: the one Client or
+// AddManager was given, "system:node:NAME" for a kubelet's endpoint
+// "kubelet/NAME", else the address itself.
+func (c *Cluster) ActorAt(addr netsim.Addr) string {
+	if a, ok := c.actors[addr]; ok {
+		return a
+	}
+	if node, ok := strings.CutPrefix(string(addr), "kubelet/"); ok {
+		return "system:node:" + node
+	}
+	return string(addr)
 }
 
 // ManagerOptions are the options AddManager gives a manager: the

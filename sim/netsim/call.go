@@ -212,6 +212,9 @@ func (n *Network) expire(id uint32) {
 	if s.link != nil {
 		s.link.st.Timeouts++
 	}
+	if s.from != nil {
+		s.from.timeouts++
+	}
 	n.st.Timeouts++
 	if n.tr != nil {
 		n.tr.Trace(Record{At: n.k.Now(), Seq: s.reqSeq, From: s.from, To: s.to, Op: OpTimeout, Kind: Request})

@@ -192,6 +192,11 @@ func TestCallOutcomes(t *testing.T) {
 			if got != tc.want {
 				t.Errorf("stats %+v, want %+v", got, tc.want)
 			}
+			// The caller's endpoint counts its own timeouts; the server's
+			// none.
+			if c, srv := w.ep("c").CallTimeouts(), w.ep("s").CallTimeouts(); c != tc.want.Timeouts || srv != 0 {
+				t.Errorf("endpoint timeouts: caller %d, server %d; want %d, 0", c, srv, tc.want.Timeouts)
+			}
 		})
 	}
 }

@@ -84,7 +84,13 @@ type Endpoint struct {
 	sideA, sideB uint64 // partition membership bits
 
 	last *link // one-entry cache of the last outgoing link used
+
+	timeouts uint64 // calls from this endpoint that timed out
 }
+
+// CallTimeouts is how many calls made from the endpoint timed out (their
+// request or reply was lost, or the server did not answer in time).
+func (e *Endpoint) CallTimeouts() uint64 { return e.timeouts }
 
 // Endpoint registers addr, or returns the endpoint already registered under
 // it. Ids are given in registration order, starting at 0.
