@@ -97,8 +97,8 @@ func TestE2ENginxRollsOut(t *testing.T) {
 		t.Fatalf("%d pods, want 3", len(pods))
 	}
 	for _, p := range pods {
-		if p.Labels[DefaultDeploymentUniqueLabelKey] != hash || !podReady(p) {
-			t.Errorf("pod %s: labels %v, ready %v", p.Name, p.Labels, podReady(p))
+		if p.Labels[DefaultDeploymentUniqueLabelKey] != hash || !api.IsPodReady(p) {
+			t.Errorf("pod %s: labels %v, ready %v", p.Name, p.Labels, api.IsPodReady(p))
 		}
 	}
 	if got, want := e.events(nginx), []string{"Normal ScalingReplicaSet Scaled up replica set " + rsName + " to 3"}; !slices.Equal(got, want) {

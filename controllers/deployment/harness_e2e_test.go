@@ -241,16 +241,6 @@ func condition(d *api.Deployment, typ api.DeploymentConditionType) string {
 	return string(c.Status) + " " + c.Reason + " " + c.Message
 }
 
-// podReady reports whether pod has Ready=True.
-func podReady(pod *api.Pod) bool {
-	for _, c := range pod.Status.Conditions {
-		if c.Type == api.PodReady {
-			return c.Status == api.ConditionTrue
-		}
-	}
-	return false
-}
-
 // ---- the stand-in ReplicaSet controller ----
 
 // standIn is a minimal ReplicaSet controller for these tests: it lists a
@@ -314,7 +304,7 @@ func (r *standIn) Reconcile(ctx context.Context, req controller.Request) (contro
 	var ready, available int32
 	requeue := time.Duration(0)
 	for _, p := range active {
-		if !podReady(p) {
+		if !api.IsPodReady(p) {
 			continue
 		}
 		ready++
@@ -364,8 +354,8 @@ func (r *standIn) Reconcile(ctx context.Context, req controller.Request) (contro
 	case len(active) > want:
 		// Not-ready pods first, then the newest.
 		sort.SliceStable(active, func(i, j int) bool {
-			if podReady(active[i]) != podReady(active[j]) {
-				return !podReady(active[i])
+			if api.IsPodReady(active[i]) != api.IsPodReady(active[j]) {
+				return !api.IsPodReady(active[i])
 			}
 			ti, tj := active[i].CreationTimestamp.Time, active[j].CreationTimestamp.Time
 			if !ti.Equal(tj) {
@@ -442,7 +432,7 @@ func (b *budget) counts() (active, available int) {
 			continue
 		}
 		active++
-		if podReady(p) {
+		if api.IsPodReady(p) {
 			available++
 		}
 	}

@@ -136,7 +136,7 @@ func (r *reconciler) servicesOf(p *api.Pod) []api.Key {
 // (upstream's podEndpointsChanged): readiness, IPs, node, hostname and
 // subdomain, deletion; labels are handled by the caller.
 func podChanged(o, p *api.Pod) bool {
-	if podReady(o) != podReady(p) || (o.DeletionTimestamp == nil) != (p.DeletionTimestamp == nil) {
+	if api.IsPodReady(o) != api.IsPodReady(p) || (o.DeletionTimestamp == nil) != (p.DeletionTimestamp == nil) {
 		return true
 	}
 	if o.Status.PodIP != p.Status.PodIP || len(o.Status.PodIPs) != len(p.Status.PodIPs) {

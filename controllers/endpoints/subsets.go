@@ -33,16 +33,6 @@ var ErrNoPort = errors.New("no suitable port for manifest")
 // ErrNoIP is the error for a pod without an IP of the service's family.
 var ErrNoIP = errors.New("failed to find a matching endpoint for service")
 
-// podReady reports whether p's Ready condition is True.
-func podReady(p *api.Pod) bool {
-	for _, c := range p.Status.Conditions {
-		if c.Type == api.PodReady {
-			return c.Status == api.ConditionTrue
-		}
-	}
-	return false
-}
-
 // ShouldPodBeInEndpoints reports whether p belongs in endpoints
 // (upstream's endpointsliceutil.ShouldPodBeInEndpoints): not terminal,
 // with an IP, and not terminating unless includeTerminating.
@@ -151,7 +141,7 @@ func Subsets(svc *api.Service, pods []*api.Pod) (subsets []api.EndpointSubset, r
 		if port != nil {
 			ports = []api.EndpointPort{*port}
 		}
-		if tolerateUnready || podReady(p) {
+		if tolerateUnready || api.IsPodReady(p) {
 			raw = append(raw, api.EndpointSubset{Addresses: []api.EndpointAddress{addr}, Ports: ports})
 			ready++
 		} else {

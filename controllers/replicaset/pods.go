@@ -67,20 +67,13 @@ func readyCondition(s *api.PodStatus) *api.PodCondition {
 	return nil
 }
 
-// IsPodReady reports whether p's Ready condition is True (k/k
-// pkg/api/v1/pod IsPodReady).
-func IsPodReady(p *api.Pod) bool {
-	c := readyCondition(&p.Status)
-	return c != nil && c.Status == api.ConditionTrue
-}
-
 // IsPodAvailable reports whether p is ready and has been ready for more
 // than minReadySeconds at now, judged by the lastTransitionTime of its
 // Ready condition (k/k pkg/api/v1/pod IsPodAvailable). With
 // minReadySeconds 0 every ready pod is available; a ready pod without a
 // transition time is never available otherwise.
 func IsPodAvailable(p *api.Pod, minReadySeconds int32, now time.Time) bool {
-	if !IsPodReady(p) {
+	if !api.IsPodReady(p) {
 		return false
 	}
 	if minReadySeconds == 0 {
@@ -178,7 +171,7 @@ func (s ActivePodsWithRanks) Less(i, j int) bool {
 		return oi < oj
 	}
 	// 3. Not ready < ready.
-	ri, rj := IsPodReady(pi), IsPodReady(pj)
+	ri, rj := api.IsPodReady(pi), api.IsPodReady(pj)
 	if ri != rj {
 		return !ri
 	}

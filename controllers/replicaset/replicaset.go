@@ -236,7 +236,7 @@ func (r *reconciler) updatePod(old, cur api.Object) {
 			return
 		}
 		r.enqueue(keyOf(rs))
-		if !IsPodReady(op) && IsPodReady(cp) && rs.Spec.MinReadySeconds > 0 {
+		if !api.IsPodReady(op) && api.IsPodReady(cp) && rs.Spec.MinReadySeconds > 0 {
 			// Look again once the pod may have become available; the
 			// extra second covers rounding of the ready time.
 			r.enqueueAfter(keyOf(rs), time.Duration(rs.Spec.MinReadySeconds)*time.Second+time.Second)

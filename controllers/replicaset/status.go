@@ -97,7 +97,7 @@ func calculateStatus(rs *api.ReplicaSet, active, terminating []*api.Pod, manageE
 		if templateLabels.Matches(p.Labels) {
 			labeled++
 		}
-		if IsPodReady(p) {
+		if api.IsPodReady(p) {
 			ready++
 			if IsPodAvailable(p, rs.Spec.MinReadySeconds, now) {
 				available++

@@ -296,7 +296,7 @@ func PodStatus(pod *api.Pod, now time.Time) (ready, status, restarts string) {
 			}
 		}
 		if reason == "Completed" && hasRunning {
-			if podReady(pod) {
+			if api.IsPodReady(pod) {
 				reason = "Running"
 			} else {
 				reason = "NotReady"
@@ -320,15 +320,6 @@ func podInitialized(p *api.Pod) bool {
 	for _, c := range p.Status.Conditions {
 		if c.Type == api.PodInitialized {
 			return c.Status == api.ConditionTrue
-		}
-	}
-	return false
-}
-
-func podReady(p *api.Pod) bool {
-	for _, c := range p.Status.Conditions {
-		if c.Type == api.PodReady && c.Status == api.ConditionTrue {
-			return true
 		}
 	}
 	return false

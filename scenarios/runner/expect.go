@@ -261,7 +261,7 @@ func (r *run) newCheck(i int) *check {
 				if p.Phase != "" && string(pod.Status.Phase) != p.Phase {
 					continue
 				}
-				if p.Ready && !podReady(pod) {
+				if p.Ready && !api.IsPodReady(pod) {
 					continue
 				}
 				if p.Node != "" && pod.Spec.NodeName != p.Node {
@@ -306,15 +306,6 @@ func (r *run) rolloutComplete(key api.Key) (bool, string) {
 	seen := fmt.Sprintf("generation %d observed %d, %d/%d updated, %d total, %d available", d.Generation, st.ObservedGeneration, st.UpdatedReplicas, replicas, st.Replicas, st.AvailableReplicas)
 	ok := d.Generation <= st.ObservedGeneration && st.UpdatedReplicas >= replicas && st.Replicas <= st.UpdatedReplicas && st.AvailableReplicas >= st.UpdatedReplicas
 	return ok, seen
-}
-
-func podReady(p *api.Pod) bool {
-	for _, c := range p.Status.Conditions {
-		if c.Type == api.PodReady {
-			return c.Status == api.ConditionTrue
-		}
-	}
-	return false
 }
 
 // fieldValue reads a field of an object by a path such as spec.replicas

@@ -1371,3 +1371,15 @@ type ConfigMap struct {
 	// BinaryData holds binary values (base64 in JSON).
 	BinaryData map[string][]byte `json:"binaryData,omitempty"`
 }
+
+// IsPodReady reports whether the pod's Ready condition is True
+// (Kubernetes' podutil.IsPodReady): the kubelet's verdict, whatever the
+// phase.
+func IsPodReady(p *Pod) bool {
+	for _, c := range p.Status.Conditions {
+		if c.Type == PodReady {
+			return c.Status == ConditionTrue
+		}
+	}
+	return false
+}

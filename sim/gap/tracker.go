@@ -318,7 +318,7 @@ func (t *Tracker) measure(ob Object, o api.Object, at time.Duration) (Point, boo
 		if !bare(o) {
 			return p, false
 		}
-		ready := podReady(o)
+		ready := api.IsPodReady(o)
 		if !ready && o.Status.Phase != api.PodSucceeded {
 			p.Value = 1
 		}
@@ -366,7 +366,7 @@ func (t *Tracker) readyIPs(svc *api.Service) map[string]bool {
 	ips := map[string]bool{}
 	for key, o := range t.objs[api.KindPod] {
 		p, ok := o.(*api.Pod)
-		if !ok || key.Namespace != svc.Namespace || p.DeletionTimestamp != nil || p.Status.PodIP == "" || !podReady(p) || !sel.Matches(p.Labels) {
+		if !ok || key.Namespace != svc.Namespace || p.DeletionTimestamp != nil || p.Status.PodIP == "" || !api.IsPodReady(p) || !sel.Matches(p.Labels) {
 			continue
 		}
 		ips[p.Status.PodIP] = true
@@ -405,13 +405,4 @@ func replicas(r *int32) int32 {
 		return 1
 	}
 	return *r
-}
-
-func podReady(p *api.Pod) bool {
-	for _, c := range p.Status.Conditions {
-		if c.Type == api.PodReady {
-			return c.Status == api.ConditionTrue
-		}
-	}
-	return false
 }

@@ -44,15 +44,7 @@ type Model struct {
 // podReady reports whether a pod receives load: running, Ready and not
 // terminating (a terminating pod leaves the service's endpoints).
 func podReady(p *api.Pod) bool {
-	if p.Status.Phase != api.PodRunning || p.DeletionTimestamp != nil {
-		return false
-	}
-	for _, c := range p.Status.Conditions {
-		if c.Type == api.PodReady {
-			return c.Status == api.ConditionTrue
-		}
-	}
-	return false
+	return p.Status.Phase == api.PodRunning && p.DeletionTimestamp == nil && api.IsPodReady(p)
 }
 
 // Usage returns the CPU, in millicores, of pod at virtual time t when
