@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/tw"
 
 	"github.com/clustersim/clustersim/report/measure"
 )
@@ -107,9 +108,19 @@ func gapsMarkdown(w io.Writer, g *measure.Gaps) error {
 	return nil
 }
 
-// Table renders rows with a header for a terminal (tablewriter).
+// Table renders rows with a header for a terminal (tablewriter, whose
+// default upper-cases the header).
 func Table(w io.Writer, header []string, rows [][]string) error {
-	t := tablewriter.NewWriter(w)
+	return render(tablewriter.NewWriter(w), header, rows)
+}
+
+// PlainTable is Table with the header printed as given: headers that
+// carry units or names ("AFTER (s)", a scenario's name) keep their case.
+func PlainTable(w io.Writer, header []string, rows [][]string) error {
+	return render(tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off)), header, rows)
+}
+
+func render(t *tablewriter.Table, header []string, rows [][]string) error {
 	t.Header(header)
 	for _, r := range rows {
 		if err := t.Append(r); err != nil {

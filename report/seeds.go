@@ -11,8 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/tw"
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/clustersim/clustersim/report/measure"
@@ -253,25 +251,11 @@ func seedsRows(s *SeedsSummary) [][]string {
 // Seeds writes a multi-seed summary for a terminal.
 func Seeds(w io.Writer, s *SeedsSummary) error {
 	fmt.Fprintf(w, "scenario %s, %d seeds (%d to %d), %d failed\n\n", s.Scenario, len(s.Seeds), first(s.Seeds), last(s.Seeds), len(s.Failed))
-	t := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off))
-	t.Header(seedsHeader)
-	for _, row := range seedsRows(s) {
-		if err := t.Append(row); err != nil {
-			return err
-		}
-	}
-	if err := t.Render(); err != nil {
+	if err := PlainTable(w, seedsHeader, seedsRows(s)); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "\nConvergence (every gap closed and staying closed):\n")
-	t = tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off))
-	t.Header(convergenceSeedsHeader)
-	for _, row := range convergenceSeedsRows(s) {
-		if err := t.Append(row); err != nil {
-			return err
-		}
-	}
-	if err := t.Render(); err != nil {
+	if err := PlainTable(w, convergenceSeedsHeader, convergenceSeedsRows(s)); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "\n%s\n", incidentLine(s))

@@ -236,22 +236,7 @@ func runSeeds(name string, s *scenarios.Scenario, opts runner.Options, n, jobs i
 	base := runner.RootSeed(s, opts)
 	results := make([]*runner.Result, n)
 	errs := make([]error, n)
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(jobs, n) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				results[i], errs[i] = runSeed(name, base+uint64(i), opts)
-			}
-		}()
-	}
-	for i := range n {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	parallel(n, jobs, func(i int) { results[i], errs[i] = runSeed(name, base+uint64(i), opts) })
 	for i, err := range errs {
 		if err == nil {
 			continue

@@ -8,9 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/tw"
-
 	"github.com/clustersim/clustersim/report"
 	"github.com/clustersim/clustersim/scenarios"
 	"github.com/clustersim/clustersim/scenarios/runner"
@@ -152,14 +149,7 @@ func Write(w io.Writer, t *Table) error {
 	l := t.Lesson
 	fmt.Fprintf(w, "Lesson %d: %s\n", l.Number, l.Title)
 	fmt.Fprintf(w, "%s\n\n", seedLine(t))
-	tb := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off))
-	tb.Header(header(t))
-	for _, r := range rows(t) {
-		if err := tb.Append(r); err != nil {
-			return err
-		}
-	}
-	if err := tb.Render(); err != nil {
+	if err := report.PlainTable(w, header(t), rows(t)); err != nil {
 		return err
 	}
 	for _, c := range l.Claims {
