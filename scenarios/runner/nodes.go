@@ -106,6 +106,7 @@ func (n *nodes) create(group string, count int, bootstrap bool) ([]string, error
 		if err != nil {
 			return nil, err
 		}
+		n.r.c.SetActor(k.Endpoint().Addr(), kubelet.Actor(name))
 		if bootstrap {
 			node := k.Node()
 			node.Spec.Unschedulable = g.Unschedulable

@@ -147,15 +147,16 @@ func (c *Cluster) AddManager(name, actor string, setup func(m *controller.Manage
 	return m
 }
 
-// ActorAt is the actor the clients at addr act as: the one Client or
-// AddManager was given, "system:node:NAME" for a kubelet's endpoint
-// "kubelet/NAME", else the address itself.
+// SetActor records that the requests sent from addr act as actor, for
+// endpoints the cluster did not create (a kubelet's). Client and
+// AddManager record theirs.
+func (c *Cluster) SetActor(addr netsim.Addr, actor string) { c.actors[addr] = actor }
+
+// ActorAt is the actor the requests from addr act as (Client, AddManager
+// or SetActor recorded it), else the address itself.
 func (c *Cluster) ActorAt(addr netsim.Addr) string {
 	if a, ok := c.actors[addr]; ok {
 		return a
-	}
-	if node, ok := strings.CutPrefix(string(addr), "kubelet/"); ok {
-		return "system:node:" + node
 	}
 	return string(addr)
 }
