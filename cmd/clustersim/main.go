@@ -7,6 +7,7 @@
 //	clustersim explain NAME
 //	clustersim lesson NAME|--all [--seeds N] [--seed S] [--jobs J] [-o table|markdown]
 //	clustersim demo [--seed N] [--duration D] [-o table|json]
+//	clustersim generate scale --nodes N [--pods-per-node P] [--crash-percent C]
 //
 // SCENARIO is a scenario file or the name of a built-in scenario (default:
 // the built-in default). Exit codes: 0 every expectation held, 1 some
@@ -59,6 +60,7 @@ Usage:
   clustersim explain NAME             describe a built-in scenario and what to look at
   clustersim lesson NAME|--all        run a lesson's designs on the same seeds, figures side by side
   clustersim demo [flags]             run the controller-runtime demo
+  clustersim generate scale [flags]   print the scale probe scenario (N nodes, 30 pods a node, an hour)
   clustersim help                     show this help
 
 Run "clustersim COMMAND --help" for a command's flags.
@@ -87,6 +89,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return lesson(args[1:], stdout, stderr)
 	case "demo":
 		return demo(args[1:], stdout, stderr)
+	case "generate":
+		return generate(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
@@ -675,4 +679,28 @@ func parallel(n, jobs int, f func(i int)) {
 	}
 	close(next)
 	wg.Wait()
+}
+
+// generate prints a generated scenario: `generate scale --nodes N` is the
+// capacity-planning probe of scenarios.ScaleYAML.
+func generate(args []string, stdout, stderr io.Writer) int {
+	fs := pflag.NewFlagSet("clustersim generate scale", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	nodes := fs.Int("nodes", 300, "nodes, in three zones of 8 CPU / 32Gi")
+	perNode := fs.Int("pods-per-node", 30, "pods per node, over ten Deployments")
+	crash := fs.Int("crash-percent", 1, "percent of the nodes (at least one) that crash at 20 minutes")
+	if c, done := parse(fs, args); done {
+		return c
+	}
+	if fs.NArg() != 1 || fs.Arg(0) != "scale" {
+		fmt.Fprintln(stderr, "clustersim generate: want one generator: scale")
+		return exitBadInput
+	}
+	data, err := scenarios.ScaleYAML(scenarios.ScaleProbe{Nodes: *nodes, PodsPerNode: *perNode, CrashPercent: *crash})
+	if err != nil {
+		fmt.Fprintln(stderr, "clustersim generate", err)
+		return exitBadInput
+	}
+	stdout.Write(data)
+	return exitOK
 }

@@ -60,7 +60,7 @@ func (p *pass) getReplicaSetsForDeployment(d *api.Deployment) ([]*api.ReplicaSet
 // deleted.
 func (m *refManager) claim(rs *api.ReplicaSet) (bool, error) {
 	match := m.sel.Matches(rs.Labels)
-	if ref := api.GetControllerOf(&rs.ObjectMeta); ref != nil {
+	if ref := api.GetControllerOfNoCopy(&rs.ObjectMeta); ref != nil {
 		if ref.UID != m.d.UID {
 			return false, nil // someone else's
 		}

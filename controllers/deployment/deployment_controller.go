@@ -57,6 +57,9 @@ type Options struct {
 type cache interface {
 	Get(key api.Key) (api.Object, bool)
 	List(sel api.Selector, namespace string) []api.Object
+	// ByIndex lists the objects filed under value in index name, in
+	// namespace/name order; pods are indexed by informer.IndexController.
+	ByIndex(name, value string) []api.Object
 }
 
 // reconciler is the Deployment controller: its caches, its client and
@@ -102,6 +105,9 @@ func Setup(m *controller.Manager, opts Options) error {
 	if err != nil {
 		return err
 	}
+	// The pods of a Deployment are read by their ReplicaSet's UID, never by
+	// listing the namespace.
+	podInf.AddIndex(informer.IndexController, informer.ByController)
 	r := newReconciler(m.Client(), m.Recorder(Component), m.Clock(), dInf.Lister(), rsInf.Lister(), podInf.Lister(), opts)
 	workers := opts.Workers
 	if workers <= 0 {
@@ -205,7 +211,7 @@ func (r *reconciler) addReplicaSet(obj api.Object) {
 		r.deleteReplicaSet(rs)
 		return
 	}
-	if ref := api.GetControllerOf(&rs.ObjectMeta); ref != nil {
+	if ref := api.GetControllerOfNoCopy(&rs.ObjectMeta); ref != nil {
 		if d := r.resolveControllerRef(rs.Namespace, ref); d != nil {
 			r.enqueueObject(d)
 		}
@@ -227,8 +233,8 @@ func (r *reconciler) updateReplicaSet(old, cur api.Object) {
 	if !ok1 || !ok2 || curRS.ResourceVersion == oldRS.ResourceVersion {
 		return
 	}
-	curRef := api.GetControllerOf(&curRS.ObjectMeta)
-	oldRef := api.GetControllerOf(&oldRS.ObjectMeta)
+	curRef := api.GetControllerOfNoCopy(&curRS.ObjectMeta)
+	oldRef := api.GetControllerOfNoCopy(&oldRS.ObjectMeta)
 	refChanged := !reflect.DeepEqual(curRef, oldRef)
 	if refChanged && oldRef != nil {
 		if d := r.resolveControllerRef(oldRS.Namespace, oldRef); d != nil {
@@ -255,7 +261,7 @@ func (r *reconciler) deleteReplicaSet(obj api.Object) {
 	if !ok {
 		return
 	}
-	ref := api.GetControllerOf(&rs.ObjectMeta)
+	ref := api.GetControllerOfNoCopy(&rs.ObjectMeta)
 	if ref == nil {
 		return
 	}
@@ -297,7 +303,7 @@ func (r *reconciler) deletePod(obj api.Object) {
 // getDeploymentForPod returns the Deployment controlling the ReplicaSet
 // that controls pod, from the caches, or nil.
 func (r *reconciler) getDeploymentForPod(pod *api.Pod) *api.Deployment {
-	ref := api.GetControllerOf(&pod.ObjectMeta)
+	ref := api.GetControllerOfNoCopy(&pod.ObjectMeta)
 	if ref == nil || ref.Kind != string(api.KindReplicaSet) {
 		return nil
 	}
@@ -309,7 +315,7 @@ func (r *reconciler) getDeploymentForPod(pod *api.Pod) *api.Deployment {
 	if !ok || rs.UID != ref.UID {
 		return nil
 	}
-	rsRef := api.GetControllerOf(&rs.ObjectMeta)
+	rsRef := api.GetControllerOfNoCopy(&rs.ObjectMeta)
 	if rsRef == nil {
 		return nil
 	}
@@ -361,8 +367,9 @@ func typed[T api.Object](objs []api.Object) []T {
 
 // getPodMapForDeployment returns the cached pods d's selector matches,
 // grouped by the uid of the ReplicaSet of rsList that controls them (every
-// ReplicaSet of rsList has an entry). Inactive pods are kept: Recreate
-// must see every old pod gone.
+// ReplicaSet of rsList has an entry), each group in name order. Inactive
+// pods are kept: Recreate must see every old pod gone. The pods are read
+// from the controller index, one ReplicaSet at a time.
 func (r *reconciler) getPodMapForDeployment(d *api.Deployment, rsList []*api.ReplicaSet) (map[api.UID][]*api.Pod, error) {
 	sel, err := api.LabelSelectorAsSelector(d.Spec.Selector)
 	if err != nil {
@@ -370,16 +377,16 @@ func (r *reconciler) getPodMapForDeployment(d *api.Deployment, rsList []*api.Rep
 	}
 	podMap := make(map[api.UID][]*api.Pod, len(rsList))
 	for _, rs := range rsList {
-		podMap[rs.UID] = []*api.Pod{}
-	}
-	for _, pod := range typed[*api.Pod](r.pods.List(sel, d.Namespace)) {
-		ref := api.GetControllerOf(&pod.ObjectMeta)
-		if ref == nil {
+		if _, done := podMap[rs.UID]; done {
 			continue
 		}
-		if pods, ok := podMap[ref.UID]; ok {
-			podMap[ref.UID] = append(pods, pod)
+		pods := []*api.Pod{}
+		for _, o := range r.pods.ByIndex(informer.IndexController, string(rs.UID)) {
+			if pod, ok := o.(*api.Pod); ok && pod.Namespace == d.Namespace && sel.Matches(pod.Labels) {
+				pods = append(pods, pod)
+			}
 		}
+		podMap[rs.UID] = pods
 	}
 	return podMap, nil
 }

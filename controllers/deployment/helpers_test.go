@@ -11,6 +11,7 @@ import (
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/apierr"
 	"github.com/clustersim/clustersim/sim/client"
+	"github.com/clustersim/clustersim/sim/informer"
 )
 
 // testTime is the fake clock's default time.
@@ -252,6 +253,20 @@ func (c *fakeCache) List(sel api.Selector, namespace string) []api.Object {
 	slices.SortFunc(out, func(a, b api.Object) int {
 		return compareKeys(a.GetObjectMeta().Key(), b.GetObjectMeta().Key())
 	})
+	return out
+}
+
+// ByIndex filters the objects by the index function informer names name.
+func (c *fakeCache) ByIndex(name, value string) []api.Object {
+	if name != informer.IndexController {
+		panic("fakeCache: no index " + name)
+	}
+	var out []api.Object
+	for _, o := range c.List(api.Everything(), "") {
+		if slices.Contains(informer.ByController(o, nil), value) {
+			out = append(out, o)
+		}
+	}
 	return out
 }
 

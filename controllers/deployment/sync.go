@@ -170,7 +170,7 @@ func (p *pass) getNewReplicaSet(d *api.Deployment, rsList, oldRSs []*api.Replica
 		}
 		// d's own ReplicaSet with d's template is the new ReplicaSet;
 		// anything else is a hash collision.
-		if ref := api.GetControllerOf(&rs.ObjectMeta); ref != nil && ref.UID == d.UID && EqualIgnoreHash(&d.Spec.Template, &rs.Spec.Template) {
+		if ref := api.GetControllerOfNoCopy(&rs.ObjectMeta); ref != nil && ref.UID == d.UID && EqualIgnoreHash(&d.Spec.Template, &rs.Spec.Template) {
 			createdRS, err = rs, nil
 			break
 		}

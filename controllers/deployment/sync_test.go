@@ -481,7 +481,7 @@ func TestGetNewReplicaSetCreates(t *testing.T) {
 	if _, ok := d.Spec.Template.Labels[DefaultDeploymentUniqueLabelKey]; ok {
 		t.Errorf("the Deployment's own template got the hash label")
 	}
-	if ref := api.GetControllerOf(&created.ObjectMeta); ref == nil || ref.UID != d.UID || ref.Kind != "Deployment" {
+	if ref := api.GetControllerOfNoCopy(&created.ObjectMeta); ref == nil || ref.UID != d.UID || ref.Kind != "Deployment" {
 		t.Errorf("controller ref = %+v", ref)
 	}
 	// 3 + 1 surge − 2 old = 2.

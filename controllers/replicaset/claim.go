@@ -52,7 +52,7 @@ func (r *reconciler) claimPods(ctx context.Context, rs *api.ReplicaSet, sel api.
 // claim is upstream's ClaimObject for one pod.
 func (c *claimer) claim(ctx context.Context, p *api.Pod) (bool, error) {
 	match := c.sel.Matches(p.Labels)
-	if ref := api.GetControllerOf(&p.ObjectMeta); ref != nil {
+	if ref := api.GetControllerOfNoCopy(&p.ObjectMeta); ref != nil {
 		if ref.UID != c.rs.UID {
 			return false, nil // owned by someone else
 		}

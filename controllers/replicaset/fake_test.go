@@ -13,6 +13,7 @@ import (
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/apierr"
 	"github.com/clustersim/clustersim/sim/client"
+	"github.com/clustersim/clustersim/sim/informer"
 )
 
 // This file holds in-memory stand-ins for the informer caches, the client,
@@ -50,6 +51,20 @@ func (l *fakeLister) List(sel api.Selector, ns string) []api.Object {
 		ka, kb := a.GetObjectMeta().Key(), b.GetObjectMeta().Key()
 		return cmp.Or(strings.Compare(ka.Namespace, kb.Namespace), strings.Compare(ka.Name, kb.Name))
 	})
+	return out
+}
+
+// ByIndex filters the objects by the index function informer names name.
+func (l *fakeLister) ByIndex(name, value string) []api.Object {
+	if name != informer.IndexController {
+		panic("fakeLister: no index " + name)
+	}
+	var out []api.Object
+	for _, o := range l.List(api.Everything(), "") {
+		if slices.Contains(informer.ByController(o, nil), value) {
+			out = append(out, o)
+		}
+	}
 	return out
 }
 

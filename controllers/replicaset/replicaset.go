@@ -55,6 +55,9 @@ type Options struct {
 type lister interface {
 	Get(key api.Key) (api.Object, bool)
 	List(sel api.Selector, namespace string) []api.Object
+	// ByIndex lists the objects filed under value in index name, in
+	// namespace/name order; pods are indexed by informer.IndexController.
+	ByIndex(name, value string) []api.Object
 }
 
 // reconciler syncs one ReplicaSet per request (upstream's
@@ -92,6 +95,11 @@ func Setup(m *controller.Manager, opts Options) error {
 	if err != nil {
 		return err
 	}
+	// A sync looks at the pods it controls and the orphans it may adopt,
+	// never at every pod of the namespace (upstream's
+	// AddPodControllerUIDIndexer and FilterPodsByOwner, k/k
+	// pkg/controller/controller_utils.go).
+	podInf.AddIndex(informer.IndexController, informer.ByController)
 	r := &reconciler{
 		client:   m.Client(),
 		recorder: m.Recorder(Component),
@@ -189,7 +197,7 @@ func (r *reconciler) addPod(obj api.Object) {
 		r.deletePod(p)
 		return
 	}
-	if ref := api.GetControllerOf(&p.ObjectMeta); ref != nil {
+	if ref := api.GetControllerOfNoCopy(&p.ObjectMeta); ref != nil {
 		rs := r.resolveControllerRef(p.Namespace, ref)
 		if rs == nil {
 			return
@@ -222,8 +230,8 @@ func (r *reconciler) updatePod(old, cur api.Object) {
 		}
 		return
 	}
-	curRef := api.GetControllerOf(&cp.ObjectMeta)
-	oldRef := api.GetControllerOf(&op.ObjectMeta)
+	curRef := api.GetControllerOfNoCopy(&cp.ObjectMeta)
+	oldRef := api.GetControllerOfNoCopy(&op.ObjectMeta)
 	refChanged := !reflect.DeepEqual(curRef, oldRef)
 	if refChanged && oldRef != nil {
 		if rs := r.resolveControllerRef(op.Namespace, oldRef); rs != nil {
@@ -255,7 +263,7 @@ func (r *reconciler) deletePod(obj api.Object) {
 	if !ok {
 		return
 	}
-	ref := api.GetControllerOf(&p.ObjectMeta)
+	ref := api.GetControllerOfNoCopy(&p.ObjectMeta)
 	if ref == nil {
 		return // nobody cares about an orphan's deletion
 	}
@@ -290,7 +298,7 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 		// enqueues it again.
 		return controller.Result{}, nil
 	}
-	all := r.listPods(rs.Namespace)
+	all := r.listPods(rs)
 	active, err := r.claimPods(ctx, rs, sel, FilterActivePods(all))
 	if err != nil {
 		return controller.Result{}, err
@@ -317,13 +325,26 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 	return controller.Result{}, nil
 }
 
-// listPods returns every cached pod of namespace ns, in name order.
-func (r *reconciler) listPods(ns string) []*api.Pod {
-	objs := r.pods.List(api.Everything(), ns)
-	out := make([]*api.Pod, 0, len(objs))
-	for _, o := range objs {
-		if p, ok := o.(*api.Pod); ok {
+// listPods returns the cached pods of rs's namespace that rs controls or
+// that no one controls, in name order: the only pods a claim can keep,
+// adopt or release (pods of other controllers are left alone), read from
+// the controller index (upstream's FilterPodsByOwner).
+func (r *reconciler) listPods(rs *api.ReplicaSet) []*api.Pod {
+	owned := r.pods.ByIndex(informer.IndexController, string(rs.UID))
+	orphans := r.pods.ByIndex(informer.IndexController, informer.OrphanIndexValue(rs.Namespace))
+	out := make([]*api.Pod, 0, len(owned)+len(orphans))
+	add := func(o api.Object) {
+		if p, ok := o.(*api.Pod); ok && p.Namespace == rs.Namespace {
 			out = append(out, p)
+		}
+	}
+	for len(owned) > 0 || len(orphans) > 0 {
+		if len(orphans) == 0 || (len(owned) > 0 && owned[0].GetObjectMeta().Name < orphans[0].GetObjectMeta().Name) {
+			add(owned[0])
+			owned = owned[1:]
+		} else {
+			add(orphans[0])
+			orphans = orphans[1:]
 		}
 	}
 	return out
@@ -481,7 +502,7 @@ func (r *reconciler) deletePodOf(ctx context.Context, rs *api.ReplicaSet, name s
 // ReplicaSets, used to rank victims by how crowded their node is. A
 // ReplicaSet without a controller has none.
 func (r *reconciler) relatedPods(rs *api.ReplicaSet) []*api.Pod {
-	ref := api.GetControllerOf(&rs.ObjectMeta)
+	ref := api.GetControllerOfNoCopy(&rs.ObjectMeta)
 	if ref == nil {
 		return nil
 	}
@@ -492,7 +513,7 @@ func (r *reconciler) relatedPods(rs *api.ReplicaSet) []*api.Pod {
 		if !ok {
 			continue
 		}
-		if oref := api.GetControllerOf(&other.ObjectMeta); oref == nil || oref.UID != ref.UID {
+		if oref := api.GetControllerOfNoCopy(&other.ObjectMeta); oref == nil || oref.UID != ref.UID {
 			continue
 		}
 		sel, err := api.LabelSelectorAsSelector(other.Spec.Selector)

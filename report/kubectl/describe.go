@@ -240,7 +240,7 @@ func (p *prefixWriter) events(events []*api.Event) {
 }
 
 func controlledBy(m *api.ObjectMeta) string {
-	if r := api.GetControllerOf(m); r != nil {
+	if r := api.GetControllerOfNoCopy(m); r != nil {
 		return r.Kind + "/" + r.Name
 	}
 	return ""
@@ -896,7 +896,7 @@ func ownedPods(related []api.Object, uid api.UID) []*api.Pod {
 	var out []*api.Pod
 	for _, o := range related {
 		if pod, ok := o.(*api.Pod); ok && pod != nil {
-			if r := api.GetControllerOf(&pod.ObjectMeta); r != nil && r.UID == uid {
+			if r := api.GetControllerOfNoCopy(&pod.ObjectMeta); r != nil && r.UID == uid {
 				out = append(out, pod)
 			}
 		}

@@ -232,7 +232,7 @@ func Drain(ctx context.Context, c client.Client, node string) ([]string, error) 
 		if _, mirror := p.Annotations[mirrorPodAnnotation]; mirror {
 			continue
 		}
-		ref := api.GetControllerOf(&p.ObjectMeta)
+		ref := api.GetControllerOfNoCopy(&p.ObjectMeta)
 		if ref != nil && ref.Kind == "DaemonSet" {
 			warnings[daemonSetWarning] = append(warnings[daemonSetWarning], p.Namespace+"/"+p.Name)
 			continue

@@ -153,10 +153,23 @@ func GetControllerOf(m *ObjectMeta) *OwnerReference {
 	return nil
 }
 
+// GetControllerOfNoCopy returns the controller reference of m (the owner
+// reference with controller: true), or nil, without copying it (as
+// apimachinery's metav1.GetControllerOfNoCopy): the reference is m's own,
+// shared with every reader of a cached object, and must not be changed.
+func GetControllerOfNoCopy(m *ObjectMeta) *OwnerReference {
+	for i := range m.OwnerReferences {
+		if r := &m.OwnerReferences[i]; r.Controller != nil && *r.Controller {
+			return r
+		}
+	}
+	return nil
+}
+
 // IsControlledBy reports whether obj's controller reference points at
 // owner's UID.
 func IsControlledBy(obj, owner Object) bool {
-	r := GetControllerOf(obj.GetObjectMeta())
+	r := GetControllerOfNoCopy(obj.GetObjectMeta())
 	return r != nil && r.UID == owner.GetObjectMeta().UID
 }
 

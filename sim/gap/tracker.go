@@ -177,7 +177,7 @@ func (t *Tracker) Deliver(e store.Event) {
 }
 
 // bare reports whether a pod has no controller: its gap is its own.
-func bare(p *api.Pod) bool { return api.GetControllerOf(&p.ObjectMeta) == nil }
+func bare(p *api.Pod) bool { return api.GetControllerOfNoCopy(&p.ObjectMeta) == nil }
 
 // flush recomputes the gaps of the objects changed at dirtyAt, in order.
 func (t *Tracker) flush() {

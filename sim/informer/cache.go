@@ -2,6 +2,7 @@ package informer
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/clustersim/clustersim/sim/api"
 )
@@ -11,31 +12,33 @@ import (
 // next read, which sorts the (few) pending keys and merges them in, in
 // time linear in the map's size. A read after a burst of changes costs one
 // merge; reads without changes cost nothing.
-type sortedKeys[V any] struct {
-	sorted  []string
-	pending []string
-	spare   []string
+type sortedKeys[K comparable, V any] struct {
+	sorted  []K
+	pending []K
+	spare   []K
 	stale   bool
+	// cmp orders the keys.
+	cmp func(a, b K) int
 }
 
 // add records a key new to the map.
-func (s *sortedKeys[V]) add(k string) { s.pending = append(s.pending, k) }
+func (s *sortedKeys[K, V]) add(k K) { s.pending = append(s.pending, k) }
 
 // remove records that a key left the map.
-func (s *sortedKeys[V]) remove() { s.stale = true }
+func (s *sortedKeys[K, V]) remove() { s.stale = true }
 
 // list returns the keys of m in order. The slice is owned by s and valid
 // until the next add or remove.
-func (s *sortedKeys[V]) list(m map[string]V) []string {
+func (s *sortedKeys[K, V]) list(m map[K]V) []K {
 	if len(s.pending) == 0 && !s.stale {
 		return s.sorted
 	}
-	slices.Sort(s.pending)
+	slices.SortFunc(s.pending, s.cmp)
 	out := s.spare[:0]
 	a, b := s.sorted, s.pending
 	for len(a) > 0 || len(b) > 0 {
-		var k string
-		if len(b) == 0 || (len(a) > 0 && a[0] <= b[0]) {
+		var k K
+		if len(b) == 0 || (len(a) > 0 && s.cmp(a[0], b[0]) <= 0) {
 			k, a = a[0], a[1:]
 		} else {
 			k, b = b[0], b[1:]
@@ -58,18 +61,26 @@ func (s *sortedKeys[V]) list(m map[string]V) []string {
 // bucket holds one namespace's objects by name.
 type bucket struct {
 	objs  map[string]api.Object
-	names sortedKeys[api.Object]
+	names sortedKeys[string, api.Object]
 }
 
 // cache holds objects by namespace and name, and lists them in namespace
-// and name order.
+// and name order; its indexes (see Index) are kept in step with every put
+// and del.
 type cache struct {
-	spaces map[string]*bucket
-	nsKeys sortedKeys[*bucket]
-	n      int
+	spaces  map[string]*bucket
+	nsKeys  sortedKeys[string, *bucket]
+	n       int
+	indexes []*index
 }
 
-func newCache() *cache { return &cache{spaces: make(map[string]*bucket)} }
+func newCache(defs []indexDef) *cache {
+	c := &cache{spaces: make(map[string]*bucket), nsKeys: sortedKeys[string, *bucket]{cmp: strings.Compare}}
+	for _, d := range defs {
+		c.addIndex(d)
+	}
+	return c
+}
 
 func (c *cache) get(key api.Key) (api.Object, bool) {
 	b := c.spaces[key.Namespace]
@@ -84,7 +95,7 @@ func (c *cache) get(key api.Key) (api.Object, bool) {
 func (c *cache) put(key api.Key, o api.Object) (api.Object, bool) {
 	b := c.spaces[key.Namespace]
 	if b == nil {
-		b = &bucket{objs: make(map[string]api.Object)}
+		b = &bucket{objs: make(map[string]api.Object), names: sortedKeys[string, api.Object]{cmp: strings.Compare}}
 		c.spaces[key.Namespace] = b
 		c.nsKeys.add(key.Namespace)
 	}
@@ -93,6 +104,9 @@ func (c *cache) put(key api.Key, o api.Object) (api.Object, bool) {
 	if !ok {
 		b.names.add(key.Name)
 		c.n++
+	}
+	for _, ix := range c.indexes {
+		ix.update(key, old, o)
 	}
 	return old, ok
 }
@@ -110,6 +124,9 @@ func (c *cache) del(key api.Key) (api.Object, bool) {
 	delete(b.objs, key.Name)
 	b.names.remove()
 	c.n--
+	for _, ix := range c.indexes {
+		ix.update(key, old, nil)
+	}
 	if len(b.objs) == 0 {
 		delete(c.spaces, key.Namespace)
 		c.nsKeys.remove()

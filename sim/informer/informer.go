@@ -142,10 +142,11 @@ type Informer struct {
 	resync time.Duration
 	rng    *rand.Rand
 
-	cache    *cache
-	handlers []Handler
-	synced   bool
-	syncWait kernel.WaitList
+	cache     *cache
+	indexDefs []indexDef
+	handlers  []Handler
+	synced    bool
+	syncWait  kernel.WaitList
 
 	proc    *kernel.Process
 	started bool
@@ -178,7 +179,7 @@ func New(k *kernel.Kernel, t client.Transport, cfg Config, kind api.Kind, opts O
 	if _, ok := api.Lookup(kind); !ok {
 		return nil, fmt.Errorf("%w %q", ErrUnknownKind, kind)
 	}
-	inf := &Informer{k: k, t: t, actor: cfg.Actor, kind: kind, opts: opts, cache: newCache()}
+	inf := &Informer{k: k, t: t, actor: cfg.Actor, kind: kind, opts: opts, cache: newCache(nil)}
 	inf.timed, _ = t.(client.TimeoutTransport)
 	if opts.LabelSelector != "" {
 		sel, err := api.ParseSelector(opts.LabelSelector)
@@ -271,7 +272,7 @@ func (inf *Informer) Stop() {
 		inf.proc.Kill()
 	}
 	inf.endWatch()
-	inf.cache = newCache()
+	inf.cache = newCache(inf.indexDefs)
 	inf.handlers = nil
 	inf.syncWait.WakeAll()
 }

@@ -1,0 +1,107 @@
+package scenarios
+
+import (
+	"fmt"
+	"strings"
+)
+
+// ScaleProbe describes the capacity-planning probe that ScaleYAML generates.
+type ScaleProbe struct {
+	// Nodes is the cluster's size, split over three zones (zone-a, zone-b,
+	// zone-c; the first zones take the remainder). At least 3.
+	Nodes int
+	// PodsPerNode is how many pods the ten Deployments run per node in
+	// total (default 30): each Deployment has Nodes*PodsPerNode/10 replicas.
+	PodsPerNode int
+	// CrashPercent is the share of nodes that crash at CrashAt (default 1;
+	// at least one node).
+	CrashPercent int
+}
+
+// ScaleDeployments is the number of Deployments of the scale scenario.
+const ScaleDeployments = 10
+
+// ScaleYAML returns the scale probe as a scenario document: Nodes nodes of
+// 8 CPU and 32 Gi in three zones, ten Deployments totalling PodsPerNode
+// pods per node (100m CPU and 256 Mi each), a network of 1-5 ms one-way
+// delay without loss, one virtual hour, and CrashPercent of the nodes
+// (the first of zone-a) crashing at 20 minutes. The one expectation is
+// that every pod runs again, replaced elsewhere, by the end of the hour.
+// Load it with Load; `clustersim generate scale` prints it.
+func ScaleYAML(s ScaleProbe) ([]byte, error) {
+	if s.Nodes < 3 {
+		return nil, fmt.Errorf("scale: --nodes %d: at least 3 (one per zone)", s.Nodes)
+	}
+	if s.PodsPerNode == 0 {
+		s.PodsPerNode = 30
+	}
+	if s.PodsPerNode < 0 || s.PodsPerNode > 100 {
+		return nil, fmt.Errorf("scale: --pods-per-node %d: want 1 to 100", s.PodsPerNode)
+	}
+	if s.CrashPercent == 0 {
+		s.CrashPercent = 1
+	}
+	if s.CrashPercent < 0 || s.CrashPercent > 33 {
+		return nil, fmt.Errorf("scale: --crash-percent %d: want 0 to 33 (the crashed nodes are in zone-a)", s.CrashPercent)
+	}
+	pods := s.Nodes * s.PodsPerNode
+	crash := max(1, s.Nodes*s.CrashPercent/100)
+	var b strings.Builder
+	fmt.Fprintf(&b, `apiVersion: clustersim.dev/v1alpha1
+kind: Scenario
+metadata:
+  name: scale-%d
+  summary: %d nodes in three zones run %d pods of ten Deployments for an hour; %d node(s) crash at 20 minutes
+spec:
+  seed: 1
+  duration: 1h
+  measure:
+    ignore: [Node]
+  cluster:
+    nodeGroups:
+`, s.Nodes, s.Nodes, pods, crash)
+	for i, zone := range []string{"zone-a", "zone-b", "zone-c"} {
+		n := s.Nodes / 3
+		if i < s.Nodes%3 {
+			n++
+		}
+		fmt.Fprintf(&b, `    - name: %s
+      count: %d
+      capacity: {cpu: "8", memory: 32Gi, pods: "110"}
+      labels: {topology.kubernetes.io/zone: %s}
+`, zone, n, zone)
+	}
+	b.WriteString(`  network:
+    default: {latency: 1ms, jitter: 4ms}
+  objects:
+`)
+	per := pods / ScaleDeployments
+	for d := 1; d <= ScaleDeployments; d++ {
+		replicas := per
+		if d <= pods%ScaleDeployments {
+			replicas++
+		}
+		fmt.Fprintf(&b, `  - apiVersion: apps/v1
+    kind: Deployment
+    metadata: {name: app-%d, labels: {app: app-%d}}
+    spec:
+      replicas: %d
+      selector: {matchLabels: {app: app-%d}}
+      template:
+        metadata: {labels: {app: app-%d, tier: scale}}
+        spec:
+          containers:
+          - name: app
+            image: nginx:1.25
+            resources: {requests: {cpu: 100m, memory: 256Mi}}
+`, d, d, replicas, d, d)
+	}
+	b.WriteString("  timeline:\n")
+	for i := 1; i <= crash; i++ {
+		fmt.Fprintf(&b, "  - at: 20m\n    crashNode: zone-a-%d\n", i)
+	}
+	fmt.Fprintf(&b, `  expect:
+  - pods: {selector: tier=scale, phase: Running, ready: true, equals: %d, at: 59m}
+`, pods)
+	return []byte(b.String()), nil
+}

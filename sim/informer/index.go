@@ -1,0 +1,178 @@
+package informer
+
+import (
+	"slices"
+
+	"github.com/clustersim/clustersim/sim/api"
+)
+
+// IndexFunc appends the values under which an index files o to out and
+// returns the result (nothing appended: o is not in the index). It must be
+// a pure function of o: the cache calls it again on the old object when
+// that object is replaced or deleted.
+type IndexFunc func(o api.Object, out []string) []string
+
+// Names of the standard indexes (client-go's Indexers, kube-controller-
+// manager's AddPodControllerUIDIndexer and AddPodNodeNameIndexer in k/k
+// pkg/controller/controller_utils.go).
+const (
+	// IndexController files an object under its controller's UID, and an
+	// object without a controller under OrphanIndexValue(namespace).
+	IndexController = "controller"
+	// IndexNodeName files a pod under spec.nodeName; unbound pods are not
+	// in it.
+	IndexNodeName = "nodeName"
+)
+
+// OrphanIndexValue is the IndexController value of the objects of
+// namespace ns that have no controller (upstream's
+// OrphanPodIndexKeyForNamespace).
+func OrphanIndexValue(ns string) string { return "\x00orphan/" + ns }
+
+// ByController is the IndexFunc of IndexController.
+func ByController(o api.Object, out []string) []string {
+	m := o.GetObjectMeta()
+	if ref := api.GetControllerOfNoCopy(m); ref != nil {
+		return append(out, string(ref.UID))
+	}
+	return append(out, OrphanIndexValue(m.Namespace))
+}
+
+// ByNodeName is the IndexFunc of IndexNodeName.
+func ByNodeName(o api.Object, out []string) []string {
+	if p, ok := o.(*api.Pod); ok && p.Spec.NodeName != "" {
+		return append(out, p.Spec.NodeName)
+	}
+	return out
+}
+
+type indexDef struct {
+	name string
+	fn   IndexFunc
+}
+
+// index files the cache's objects by the values of one IndexFunc; each
+// value's set lists its objects in namespace/name order, as the cache
+// does.
+type index struct {
+	indexDef
+	sets     map[string]*indexSet
+	old, cur []string
+}
+
+type indexSet struct {
+	objs map[api.Key]api.Object
+	keys sortedKeys[api.Key, api.Object]
+}
+
+// update moves key from old's values to cur's (either may be nil).
+func (ix *index) update(key api.Key, old, cur api.Object) {
+	ix.old, ix.cur = ix.old[:0], ix.cur[:0]
+	if old != nil {
+		ix.old = ix.fn(old, ix.old)
+	}
+	if cur != nil {
+		ix.cur = ix.fn(cur, ix.cur)
+	}
+	for _, v := range ix.old {
+		if !slices.Contains(ix.cur, v) {
+			ix.remove(v, key)
+		}
+	}
+	for _, v := range ix.cur {
+		ix.put(v, key, cur)
+	}
+}
+
+func (ix *index) put(v string, key api.Key, o api.Object) {
+	s := ix.sets[v]
+	if s == nil {
+		s = &indexSet{objs: make(map[api.Key]api.Object), keys: sortedKeys[api.Key, api.Object]{cmp: compareKeys}}
+		ix.sets[v] = s
+	}
+	if _, ok := s.objs[key]; !ok {
+		s.keys.add(key)
+	}
+	s.objs[key] = o
+}
+
+func (ix *index) remove(v string, key api.Key) {
+	s := ix.sets[v]
+	if s == nil {
+		return
+	}
+	if _, ok := s.objs[key]; !ok {
+		return
+	}
+	delete(s.objs, key)
+	if len(s.objs) == 0 {
+		delete(ix.sets, v)
+		return
+	}
+	s.keys.remove()
+}
+
+// addIndex adds an index over what the cache holds now and keeps it up to
+// date; an index of the same name is kept.
+func (c *cache) addIndex(d indexDef) {
+	for _, ix := range c.indexes {
+		if ix.name == d.name {
+			return
+		}
+	}
+	ix := &index{indexDef: d, sets: make(map[string]*indexSet)}
+	for _, o := range c.list(nil, "", nil) {
+		ix.update(keyOf(o), nil, o)
+	}
+	c.indexes = append(c.indexes, ix)
+}
+
+// byIndex appends to out the objects filed under value in the index
+// name, in namespace/name order; false if there is no such index.
+func (c *cache) byIndex(out []api.Object, name, value string) ([]api.Object, bool) {
+	for _, ix := range c.indexes {
+		if ix.name != name {
+			continue
+		}
+		if s := ix.sets[value]; s != nil {
+			for _, k := range s.keys.list(s.objs) {
+				out = append(out, s.objs[k])
+			}
+		}
+		return out, true
+	}
+	return out, false
+}
+
+// AddIndex makes the informer's cache file its objects by fn under name,
+// for Lister.ByIndex. It may be called before or after Start; the objects
+// already cached are filed at once. A second index of the same name is
+// ignored: informers shared through a Factory share their indexes, so
+// every user of a name must mean the same IndexFunc (use the standard
+// ones: IndexController, IndexNodeName).
+func (inf *Informer) AddIndex(name string, fn IndexFunc) {
+	for _, d := range inf.indexDefs {
+		if d.name == name {
+			return
+		}
+	}
+	d := indexDef{name: name, fn: fn}
+	inf.indexDefs = append(inf.indexDefs, d)
+	inf.cache.addIndex(d)
+}
+
+// ByIndex returns the cached objects filed under value in the index name,
+// in namespace/name order, in a new slice; it panics if the informer has
+// no such index (a programming error: AddIndex was not called).
+func (l Lister) ByIndex(name, value string) []api.Object {
+	return l.AppendByIndex(nil, name, value)
+}
+
+// AppendByIndex is ByIndex appending to out.
+func (l Lister) AppendByIndex(out []api.Object, name, value string) []api.Object {
+	out, ok := l.inf.cache.byIndex(out, name, value)
+	if !ok {
+		panic("informer invariant index-defined: no index " + name + " on " + l.inf.name)
+	}
+	return out
+}
