@@ -101,9 +101,13 @@ func snapshot(w io.Writer, s *runner.Snapshot) error {
 	switch s.What {
 	case "get":
 		if s.Kind == api.KindEvent {
-			return kubectl.Events(w, s.Events, s.Now)
+			var opts []kubectl.EventsOption
+			if s.AllNamespaces {
+				opts = append(opts, kubectl.EventsAllNamespaces())
+			}
+			return kubectl.Events(w, s.Events, s.Now, opts...)
 		}
-		return kubectl.Get(w, s.Kind, s.Objects, s.Now, kubectl.GetOptions{Wide: s.Wide, Namespace: s.Namespace})
+		return kubectl.Get(w, s.Kind, s.Objects, s.Now, kubectl.GetOptions{Wide: s.Wide, Namespace: s.Namespace, AllNamespaces: s.AllNamespaces})
 	case "describe":
 		return kubectl.Describe(w, s.Objects[0], kubectl.Related{Objects: s.Related, Events: s.Events}, s.Now)
 	case "rollout-status":

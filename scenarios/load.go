@@ -754,6 +754,9 @@ func (l *loader) ref(field string, r ObjectRef, w *world) error {
 	if r.Name == "" {
 		return l.errorf(field+".name", "required")
 	}
+	if ns, name, ok := strings.Cut(r.Name, "/"); ok {
+		return l.errorf(field+".name", "%q: a name has no namespace in it; give it as a key of its own: {kind: %s, namespace: %s, name: %s}", r.Name, r.Kind, ns, name)
+	}
 	switch k {
 	case api.KindPod, api.KindEvent, api.KindReplicaSet, api.KindEndpoints, api.KindLease:
 		return nil // made by controllers at run time

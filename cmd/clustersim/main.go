@@ -487,12 +487,16 @@ func explain(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
+// minDemoDuration is the shortest --duration the demo accepts; the help
+// and the refusal both state it.
+const minDemoDuration = 3 * time.Minute
+
 // demo runs the built-in controller-runtime demo.
 func demo(args []string, stdout, stderr io.Writer) (code int) {
 	fs := pflag.NewFlagSet("clustersim demo", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
 	seed := fs.Uint64("seed", 1, "root seed of the run's random streams")
-	duration := fs.Duration("duration", 10*time.Minute, "virtual time to simulate")
+	duration := fs.Duration("duration", 10*time.Minute, fmt.Sprintf("virtual time to simulate, at least %v", minDemoDuration))
 	output := fs.StringP("output", "o", "table", "output format: table or json")
 	if c, done := parse(fs, args); done {
 		return c
@@ -505,8 +509,8 @@ func demo(args []string, stdout, stderr io.Writer) (code int) {
 		fmt.Fprintf(stderr, "clustersim demo: -o %q: want table or json\n", *output)
 		return exitBadInput
 	}
-	if *duration < 3*time.Minute {
-		fmt.Fprintf(stderr, "clustersim demo: --duration %v: the demo needs at least 3m\n", *duration)
+	if *duration < minDemoDuration {
+		fmt.Fprintf(stderr, "clustersim demo: --duration %v: the demo needs at least %v\n", *duration, minDemoDuration)
 		return exitBadInput
 	}
 	defer func() {

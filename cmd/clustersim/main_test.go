@@ -11,11 +11,13 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/clustersim/clustersim/report/lessons"
 	"github.com/clustersim/clustersim/scenarios"
@@ -144,6 +146,25 @@ func TestUsageErrors(t *testing.T) {
 		if code, _, _ := runMain(tc.args...); code != tc.want {
 			t.Errorf("%v: exit %d, want %d", tc.args, code, tc.want)
 		}
+	}
+}
+
+// TestDemoDurationHelp checks that the demo's help states the shortest
+// --duration it accepts, and that it refuses anything shorter and says
+// the same minimum.
+func TestDemoDurationHelp(t *testing.T) {
+	_, _, help := runMain("demo", "--help")
+	m := regexp.MustCompile(`--duration duration +[^\n]*at least ([0-9a-z.]+)`).FindStringSubmatch(help)
+	if m == nil {
+		t.Fatalf("demo --help states no minimum --duration:\n%s", help)
+	}
+	least, err := time.ParseDuration(m[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := runMain("demo", "--duration", (least - time.Second).String())
+	if code != exitBadInput || !strings.Contains(errOut, "at least "+m[1]) {
+		t.Errorf("demo --duration %v: exit %d, %q; want %d naming the minimum %s", least-time.Second, code, errOut, exitBadInput, m[1])
 	}
 }
 

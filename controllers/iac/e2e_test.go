@@ -246,3 +246,20 @@ func TestBadDeclaration(t *testing.T) {
 		}
 	}
 }
+
+// TestRefreshWithoutDrift: refreshing runs over a cluster nobody else
+// touched plan no change and write nothing, whatever the server filled in
+// (defaults, status) and however the declaration spells its fields.
+func TestRefreshWithoutDrift(t *testing.T) {
+	e := newEnv(t, true, nginx(t, 0), settings())
+	e.until(30*time.Minute + time.Second)
+	runs := e.tool.Runs()
+	if len(runs) != 4 {
+		t.Fatalf("%d runs by 30m, want 4", len(runs))
+	}
+	for _, r := range runs[1:] {
+		if got := r.Plan.String(); got != "No changes. Your infrastructure matches the configuration." || r.Changed != 0 {
+			t.Errorf("run %d without drift: %q, %d changed: %+v", r.ID, got, r.Changed, r.Plan.Changes)
+		}
+	}
+}

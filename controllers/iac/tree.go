@@ -113,8 +113,10 @@ func byName(l []any) bool {
 
 // project returns live's values at the fields shape has: what a refresh
 // writes into the state for the fields the tool set. A field live lacks is
-// left out; lists of named objects match by name, other lists are taken
-// whole.
+// left out; lists of named objects match by name, other lists of the
+// shape's length element by element (so that a field the server adds to
+// an element, such as a port's defaulted protocol, is no drift), and
+// lists of another length are taken whole.
 func project(shape, live any) (any, bool) {
 	switch s := shape.(type) {
 	case map[string]any:
@@ -137,7 +139,18 @@ func project(shape, live any) (any, bool) {
 			return nil, false
 		}
 		if !byName(s) || !byName(l) {
-			return l, true
+			if len(s) != len(l) {
+				return l, true
+			}
+			out := make([]any, len(l))
+			for i := range l {
+				pv, ok := project(s[i], l[i])
+				if !ok {
+					return l, true
+				}
+				out[i] = pv
+			}
+			return out, true
 		}
 		var out []any
 		for _, se := range s {

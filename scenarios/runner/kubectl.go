@@ -60,7 +60,7 @@ func (r *run) kubectl(st *scenarios.Step) (string, action) {
 		return r.command(st.Command)
 	case st.Delete != nil:
 		kind, key := r.objectKey(st.Delete.ObjectRef)
-		cmd := fmt.Sprintf("kubectl delete %s %s", typed(kind), key.Name)
+		cmd := fmt.Sprintf("kubectl delete %s %s%s", typed(kind), key.Name, nsFlag(key.Namespace))
 		if st.Delete.Cascade != "" {
 			cmd += " --cascade=" + st.Delete.Cascade
 		}
@@ -69,14 +69,14 @@ func (r *run) kubectl(st *scenarios.Step) (string, action) {
 		}
 	case st.Scale != nil:
 		kind, key := r.objectKey(st.Scale.ObjectRef)
-		return fmt.Sprintf("kubectl scale %s/%s --replicas=%d", typed(kind), key.Name, st.Scale.Replicas),
+		return fmt.Sprintf("kubectl scale %s/%s%s --replicas=%d", typed(kind), key.Name, nsFlag(key.Namespace), st.Scale.Replicas),
 			func(ctx context.Context, c client.Client) ([]string, error) {
 				return kubectl.Scale(ctx, c, kind, key, st.Scale.Replicas)
 			}
 	case st.SetImage != nil:
 		si := st.SetImage
 		ns, name := scenarios.SplitRef(si.Deployment)
-		return fmt.Sprintf("kubectl set image deployment/%s %s=%s", name, si.Container, si.Image),
+		return fmt.Sprintf("kubectl set image deployment/%s%s %s=%s", name, nsFlag(ns), si.Container, si.Image),
 			func(ctx context.Context, c client.Client) ([]string, error) {
 				return kubectl.SetImage(ctx, c, api.Key{Namespace: ns, Name: name}, si.Container, si.Image)
 			}
@@ -84,7 +84,7 @@ func (r *run) kubectl(st *scenarios.Step) (string, action) {
 		return r.deletePods(st.DeletePod)
 	case st.Edit != nil:
 		kind, key := r.objectKey(st.Edit.ObjectRef)
-		return fmt.Sprintf("kubectl edit %s/%s   # %s", typed(kind), key.Name, st.Edit.PatchJSON),
+		return fmt.Sprintf("kubectl edit %s/%s%s   # %s", typed(kind), key.Name, nsFlag(key.Namespace), st.Edit.PatchJSON),
 			func(ctx context.Context, c client.Client) ([]string, error) {
 				return kubectl.Edit(ctx, c, kind, key, st.Edit.PatchJSON)
 			}
@@ -102,7 +102,7 @@ func (r *run) kubectl(st *scenarios.Step) (string, action) {
 		}
 	case st.RolloutUndo != nil:
 		ns, name := scenarios.SplitRef(st.RolloutUndo.Deployment)
-		cmd := "kubectl rollout undo deployment/" + name
+		cmd := "kubectl rollout undo deployment/" + name + nsFlag(ns)
 		if st.RolloutUndo.ToRevision != 0 {
 			cmd += fmt.Sprintf(" --to-revision=%d", st.RolloutUndo.ToRevision)
 		}
@@ -111,17 +111,17 @@ func (r *run) kubectl(st *scenarios.Step) (string, action) {
 		}
 	case st.RolloutRestart != "":
 		ns, name := scenarios.SplitRef(st.RolloutRestart)
-		return "kubectl rollout restart deployment/" + name, func(ctx context.Context, c client.Client) ([]string, error) {
+		return "kubectl rollout restart deployment/" + name + nsFlag(ns), func(ctx context.Context, c client.Client) ([]string, error) {
 			return kubectl.RolloutRestart(ctx, c, api.Key{Namespace: ns, Name: name}, r.now())
 		}
 	case st.RolloutPause != "":
 		ns, name := scenarios.SplitRef(st.RolloutPause)
-		return "kubectl rollout pause deployment/" + name, func(ctx context.Context, c client.Client) ([]string, error) {
+		return "kubectl rollout pause deployment/" + name + nsFlag(ns), func(ctx context.Context, c client.Client) ([]string, error) {
 			return kubectl.RolloutPause(ctx, c, api.Key{Namespace: ns, Name: name})
 		}
 	case st.RolloutResume != "":
 		ns, name := scenarios.SplitRef(st.RolloutResume)
-		return "kubectl rollout resume deployment/" + name, func(ctx context.Context, c client.Client) ([]string, error) {
+		return "kubectl rollout resume deployment/" + name + nsFlag(ns), func(ctx context.Context, c client.Client) ([]string, error) {
 			return kubectl.RolloutResume(ctx, c, api.Key{Namespace: ns, Name: name})
 		}
 	}
@@ -138,7 +138,7 @@ func (r *run) deletePods(d *scenarios.DeletePod) (string, action) {
 		ns = scenarios.DefaultNamespace
 	}
 	if d.Name != "" {
-		return "kubectl delete pod " + d.Name, func(ctx context.Context, c client.Client) ([]string, error) {
+		return "kubectl delete pod " + d.Name + nsFlag(ns), func(ctx context.Context, c client.Client) ([]string, error) {
 			return kubectl.Delete(ctx, c, api.KindPod, api.Key{Namespace: ns, Name: d.Name}, kubectl.DeleteOptions{})
 		}
 	}
@@ -147,7 +147,7 @@ func (r *run) deletePods(d *scenarios.DeletePod) (string, action) {
 		count = 1
 	}
 	sel, _ := api.ParseSelector(d.Selector)
-	cmd := fmt.Sprintf("kubectl delete pod $(kubectl get pods -l %s -o name | head -%d)", d.Selector, count)
+	cmd := fmt.Sprintf("kubectl delete pod%s $(kubectl get pods%s -l %s -o name | head -%d)", nsFlag(ns), nsFlag(ns), d.Selector, count)
 	return cmd, func(ctx context.Context, c client.Client) ([]string, error) {
 		pods, _, _ := r.c.Store.List(api.KindPod, store.ListOptions{Namespace: ns, Labels: &sel})
 		var lines []string
@@ -170,6 +170,16 @@ func (r *run) deletePods(d *scenarios.DeletePod) (string, action) {
 		}
 		return lines, nil
 	}
+}
+
+// nsFlag is the -n flag a kubectl command line needs to act on an object
+// of namespace ns: none for the default namespace (kubectl's own default)
+// or a cluster-scoped object.
+func nsFlag(ns string) string {
+	if ns == "" || ns == scenarios.DefaultNamespace {
+		return ""
+	}
+	return " -n " + ns
 }
 
 // typed is a kind as a user types it on a kubectl command line.

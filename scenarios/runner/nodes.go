@@ -27,7 +27,11 @@ type nodes struct {
 func registry(s *scenarios.Scenario) (*kubelet.Registry, error) {
 	spec := s.Spec.Registry
 	if len(spec.Images) == 0 {
-		return kubelet.DefaultRegistry(), nil
+		reg := kubelet.DefaultRegistry()
+		if spec.PullTime != nil {
+			reg.SetPullTime(spec.PullTime.Duration)
+		}
+		return reg, nil
 	}
 	pull := defaultPullTime
 	if spec.PullTime != nil {

@@ -48,6 +48,7 @@ func (r *run) observe(st *scenarios.Step) Entry {
 		}
 		objs, _, _ := r.c.Store.List(kind, opts)
 		snap.What, snap.Kind, snap.Objects, snap.Wide, snap.Namespace = "get", kind, objs, g.Wide, opts.Namespace
+		snap.AllNamespaces = info.Namespaced && g.AllNamespaces
 		if kind == api.KindEvent {
 			snap.Events = eventsOf(objs)
 		}
@@ -55,9 +56,9 @@ func (r *run) observe(st *scenarios.Step) Entry {
 	case st.Describe != nil:
 		kind, key := r.objectKey(*st.Describe)
 		info, _ := api.Lookup(kind)
-		e.Command = fmt.Sprintf("kubectl describe %s %s", strings.TrimSuffix(info.Resource, "s"), key.Name)
+		e.Command = fmt.Sprintf("kubectl describe %s %s%s", strings.TrimSuffix(info.Resource, "s"), key.Name, nsFlag(key.Namespace))
 		if kind == api.KindEndpoints {
-			e.Command = "kubectl describe endpoints " + key.Name
+			e.Command = "kubectl describe endpoints " + key.Name + nsFlag(key.Namespace)
 		}
 		o, err := r.c.Store.Get(kind, key)
 		if err != nil {
@@ -69,7 +70,7 @@ func (r *run) observe(st *scenarios.Step) Entry {
 		snap.Events = r.eventsFor(kind, o)
 	case st.RolloutStatus != "":
 		ns, name := scenarios.SplitRef(st.RolloutStatus)
-		e.Command = "kubectl rollout status deployment/" + name
+		e.Command = "kubectl rollout status deployment/" + name + nsFlag(ns)
 		o, err := r.c.Store.Get(api.KindDeployment, api.Key{Namespace: ns, Name: name})
 		if err != nil {
 			e.Err = kubectl.ErrorLine(err)
@@ -82,7 +83,7 @@ func (r *run) observe(st *scenarios.Step) Entry {
 		var objs []api.Object
 		if ev.For != nil {
 			kind, key := r.objectKey(*ev.For)
-			e.Command += fmt.Sprintf(" --for %s/%s", strings.ToLower(string(kind)), key.Name)
+			e.Command += fmt.Sprintf(" --for %s/%s%s", strings.ToLower(string(kind)), key.Name, nsFlag(key.Namespace))
 			if o, err := r.c.Store.Get(kind, key); err == nil {
 				snap.Events = r.eventsFor(kind, o)
 			}

@@ -260,6 +260,9 @@ type Snapshot struct {
 	Wide bool
 	// Namespace is the namespace listed ("" for all or cluster-scoped).
 	Namespace string
+	// AllNamespaces is kubectl's -A on a namespaced kind: the listing
+	// has a NAMESPACE column.
+	AllNamespaces bool
 	// Now is the wall-clock instant of the observation, for ages.
 	Now time.Time
 }

@@ -188,6 +188,19 @@ func (r *Registry) Add(ref string, img Image) error {
 	return nil
 }
 
+// SetPullTime sets the pull time of every image pushed so far (a value
+// not above zero means DefaultPullTime, as in Add).
+func (r *Registry) SetPullTime(d time.Duration) {
+	if d <= 0 {
+		d = DefaultPullTime
+	}
+	for _, tags := range r.repos {
+		for _, img := range tags {
+			img.PullTime = d
+		}
+	}
+}
+
 // Tags returns the tags of a repository ("nginx" or its normalized form),
 // sorted.
 func (r *Registry) Tags(repo string) []string {
