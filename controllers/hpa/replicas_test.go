@@ -399,3 +399,38 @@ func TestPodRequest(t *testing.T) {
 		})
 	}
 }
+
+// TestDefaultTolerance runs the replica calculation with the tolerance a
+// controller built with zero Options uses, on an autoscaler without a
+// behavior of its own: upstream's --horizontal-pod-autoscaler-tolerance
+// default (k/k pkg/controller/podautoscaler/config/v1alpha1/defaults.go),
+// under which a usage ratio more than 10% from 1 scales and one within
+// does not.
+func TestDefaultTolerance(t *testing.T) {
+	var o Options
+	o.defaults()
+	tol := (&reconciler{opts: o}).tolerances(&api.HorizontalPodAutoscaler{})
+	const pods, target = 10, 50
+	for _, tc := range []struct {
+		level int64 // per container, of a 1-CPU request: utilization level/10 %
+		want  int32
+	}{
+		{575, 12}, // 57%: ratio 1.14, outside: ceil(11.4)
+		{545, 10}, // 54%: ratio 1.08, inside
+		{470, 10}, // 47%: ratio 0.94, inside
+		{440, 9},  // 44%: ratio 0.88, outside: ceil(8.8)
+	} {
+		levels := make([]int64, pods)
+		for i := range levels {
+			levels[i] = tc.level
+		}
+		c := calcCase{current: pods, requests: ones(pods), levels: levels}
+		got, util, _, err := testCalc.resourceReplicas(c.pods(), c.metrics(), pods, target, api.ResourceCPU, tol, testNow)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != tc.want {
+			t.Errorf("%d pods at %d%% of a %d%% target: %d replicas, want %d", pods, util, target, got, tc.want)
+		}
+	}
+}
