@@ -3,12 +3,14 @@ package scenarios
 import (
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"reflect"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"gopkg.in/yaml.v3"
 
@@ -156,9 +158,23 @@ var (
 	specHeader = regexp.MustCompile(`^#+ (spec(\.[a-zA-Z]+)*)$`)
 )
 
-// parseFormatDoc reads docs/scenario-format.md: the field paths it names
-// and its YAML blocks.
+// cellExample is the YAML example of a timeline step or an expectation in
+// a table cell of the doc: its one key is a step's action or observation,
+// or an expectation's check.
+type cellExample struct {
+	line int
+	list string // "timeline" or "expect"
+	node *yaml.Node
+}
+
+// parseFormatDoc reads docs/scenario-format.md: the field paths it names,
+// its YAML blocks and the step and check examples of its tables.
 func parseFormatDoc(t *testing.T) ([]docMention, []yamlBlock) {
+	m, b, _ := parseFormatDocExamples(t)
+	return m, b
+}
+
+func parseFormatDocExamples(t *testing.T) ([]docMention, []yamlBlock, []cellExample) {
 	t.Helper()
 	data, err := os.ReadFile(formatDoc)
 	if err != nil {
@@ -167,6 +183,7 @@ func parseFormatDoc(t *testing.T) ([]docMention, []yamlBlock) {
 	lines := strings.Split(string(data), "\n")
 	var mentions []docMention
 	var blocks []yamlBlock
+	var examples []cellExample
 	var base fieldPath
 	for i := 0; i < len(lines); i++ {
 		line := lines[i]
@@ -219,11 +236,28 @@ func parseFormatDoc(t *testing.T) ([]docMention, []yamlBlock) {
 					for _, p := range flatten(n.Content[0], nil) {
 						mentions = append(mentions, docMention{path: p, base: base, line: i + 1})
 					}
+					if list := base.String(); c == 1 && len(n.Content[0].Content) == 2 && !strings.Contains(span, "...") &&
+						(list == "spec.timeline" && slices.Contains(stepKeys, n.Content[0].Content[0].Value) ||
+							list == "spec.expect" && slices.Contains(checkKeys, n.Content[0].Content[0].Value)) {
+						examples = append(examples, cellExample{line: i + 1, list: strings.TrimPrefix(list, "spec."), node: n.Content[0]})
+					}
 				}
 			}
 		}
 	}
-	return mentions, blocks
+	return mentions, blocks, examples
+}
+
+// stepKeys and checkKeys are the json names of a step's actions and
+// observations and of an expectation's checks.
+var stepKeys, checkKeys = jsonNames(reflect.TypeFor[Step](), actionFields), jsonNames(reflect.TypeFor[Expectation](), expectFields)
+
+func jsonNames(t reflect.Type, idx []int) []string {
+	var out []string
+	for _, i := range idx {
+		out = append(out, jsonName(t.Field(i)))
+	}
+	return out
 }
 
 // splitRow splits a Markdown table row into its cells; a | inside a code
@@ -521,4 +555,107 @@ func changesTemplate(st *Step, ns, name string) bool {
 		}
 	}
 	return false
+}
+
+// exampleHarness is the scenario the doc's step and check examples are
+// loaded into: the objects, nodes, application and IaC tool they name.
+const exampleHarness = `apiVersion: clustersim.dev/v1alpha1
+kind: Scenario
+metadata: {name: doc-examples}
+spec:
+  duration: 30m
+  cluster:
+    nodeGroups: [{name: worker, count: 3, capacity: {cpu: "4", memory: 16Gi}}]
+  objects:
+  - {apiVersion: v1, kind: Namespace, metadata: {name: team}}
+  - {file: web.yaml}
+  - apiVersion: apps/v1
+    kind: Deployment
+    metadata: {name: web, namespace: team}
+    spec:
+      selector: {matchLabels: {app: web}}
+      template:
+        metadata: {labels: {app: web}}
+        spec: {containers: [{name: nginx, image: "nginx:1.14.2"}]}
+  - {apiVersion: v1, kind: ConfigMap, metadata: {name: counter}}
+  gitops:
+    applications: [{name: web, commits: [{at: 0s, file: web.yaml}]}]
+  iac:
+    runs: [0s]
+    objects: [{file: manifests/nginx-deployment.yaml}]
+`
+
+// webManifest is the Deployment the examples call web, as web.yaml and
+// v2.yaml.
+const webManifest = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: nginx, image: "nginx:1.14.2"}]}
+`
+
+// TestScenarioFormatCellExamplesLoad loads the step and check examples
+// of the doc's tables (those without an elision, "[...]"), in document
+// order, as the timeline and the expectations of one scenario that
+// declares what they name.
+func TestScenarioFormatCellExamplesLoad(t *testing.T) {
+	_, _, examples := parseFormatDocExamples(t)
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(exampleHarness), &doc); err != nil {
+		t.Fatal(err)
+	}
+	spec := doc.Content[0].Content[7]
+	lists := map[string]*yaml.Node{}
+	lines := map[string][]int{}
+	for _, ex := range examples {
+		seq := lists[ex.list]
+		if seq == nil {
+			seq = &yaml.Node{Kind: yaml.SequenceNode}
+			lists[ex.list] = seq
+			spec.Content = append(spec.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: ex.list}, seq)
+		}
+		item := ex.node
+		if ex.list == "timeline" {
+			at := fmt.Sprintf("%ds", 10*(len(seq.Content)+1))
+			item = &yaml.Node{Kind: yaml.MappingNode, Content: append([]*yaml.Node{
+				{Kind: yaml.ScalarNode, Value: "at"}, {Kind: yaml.ScalarNode, Value: at}}, ex.node.Content...)}
+		}
+		seq.Content = append(seq.Content, item)
+		lines[ex.list] = append(lines[ex.list], ex.line)
+	}
+	if len(lines["timeline"]) < 25 || len(lines["expect"]) < 8 {
+		t.Fatalf("found %d step and %d check examples in %s", len(lines["timeline"]), len(lines["expect"]), formatDoc)
+	}
+	data, err := yaml.Marshal(&doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fsys := fstest.MapFS{"d/web.yaml": {Data: []byte(webManifest)}, "d/v2.yaml": {Data: []byte(webManifest)}}
+	manifests, err := fs.Sub(builtinFS, "builtin/manifests")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fs.WalkDir(manifests, ".", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			b, _ := fs.ReadFile(manifests, p)
+			fsys["d/manifests/"+p] = &fstest.MapFile{Data: b}
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load("doc-examples.yaml", "d", fsys, data); err != nil {
+		where := ""
+		if e, ok := err.(*Error); ok {
+			var list string
+			var i int
+			if _, err := fmt.Sscanf(strings.NewReplacer("[", " ", "]", " ", ".", " ").Replace(e.Field), "spec %s %d", &list, &i); err == nil && i < len(lines[list]) {
+				where = fmt.Sprintf(" (the example at %s:%d)", formatDoc, lines[list][i])
+			}
+		}
+		t.Errorf("the doc's step and check examples do not load%s: %v", where, err)
+	}
 }
