@@ -20,6 +20,7 @@ import (
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/apierr"
 	"github.com/clustersim/clustersim/sim/apiserver"
+	"github.com/clustersim/clustersim/sim/controller"
 	"github.com/clustersim/clustersim/sim/gap"
 	"github.com/clustersim/clustersim/sim/manifest"
 	"github.com/clustersim/clustersim/sim/metrics"
@@ -44,13 +45,24 @@ var Controllers = []string{"resourcequota", "garbage-collector", "replicaset", "
 var OptInControllers = []string{"naive-app-operator", "polling-app-operator",
 	"app-operator", "retrying-app-operator", "edge-app-operator", "level-app-operator"}
 
+func init() { controller.Reserve(Controllers...) }
+
 // Enabled reports whether the named controller runs under these settings.
+// Controllers registered through controller.Register are opt-in: they run
+// only when spec.controllers names them.
 func Enabled(settings map[string]ControllerSettings, name string) bool {
 	cs, listed := settings[name]
 	if !listed {
-		return !slices.Contains(OptInControllers, name)
+		return slices.Contains(Controllers, name) && !slices.Contains(OptInControllers, name)
 	}
 	return cs.Enabled == nil || *cs.Enabled
+}
+
+// AllControllers are the names spec.controllers accepts, in the order a
+// run starts them: the built-in Controllers, then every controller
+// registered with controller.Register, by name.
+func AllControllers() []string {
+	return append(slices.Clip(Controllers), controller.Registered()...)
 }
 
 // DefaultNamespace is where objects without a namespace go.
@@ -144,6 +156,9 @@ func (l *loader) validate(s *Scenario) error {
 		return err
 	}
 	if err := l.controllers(s, w); err != nil {
+		return err
+	}
+	if err := l.faults(s, w); err != nil {
 		return err
 	}
 	for i, n := range s.Spec.Objects {
@@ -296,6 +311,7 @@ func LinkConfig(k Link) (netsim.LinkConfig, error) {
 		DelayExtra:   k.DelayExtra.Duration,
 		StreamBreak:  k.StreamBreak,
 		StreamLoss:   k.StreamLoss,
+		StreamLag:    k.StreamLag.Duration,
 	}
 	switch k.Distribution {
 	case "", "uniform":
@@ -327,7 +343,7 @@ func (l *loader) link(field string, k Link) error {
 	for _, d := range []struct {
 		name string
 		v    api.Duration
-	}{{"latency", k.Latency}, {"jitter", k.Jitter}, {"reorderDelay", k.ReorderDelay}, {"delayExtra", k.DelayExtra}} {
+	}{{"latency", k.Latency}, {"jitter", k.Jitter}, {"reorderDelay", k.ReorderDelay}, {"delayExtra", k.DelayExtra}, {"streamLag", k.StreamLag}} {
 		if d.v.Duration < 0 {
 			return l.errorf(field+"."+d.name, "must not be negative")
 		}
@@ -395,8 +411,8 @@ func (l *loader) controllers(s *Scenario, w *world) error {
 	slices.Sort(names)
 	for _, name := range names {
 		f := "spec.controllers." + name
-		if !slices.Contains(Controllers, name) {
-			return l.errorf(f, "unknown controller %q (known: %s)", name, strings.Join(Controllers, ", "))
+		if all := AllControllers(); !slices.Contains(all, name) {
+			return l.errorf(f, "unknown controller %q (known: %s)", name, strings.Join(all, ", "))
 		}
 		cs := s.Spec.Controllers[name]
 		if cs.Workers < 0 {
@@ -406,7 +422,7 @@ func (l *loader) controllers(s *Scenario, w *world) error {
 			return l.errorf(f+".resync", "must not be negative")
 		}
 	}
-	for _, name := range Controllers {
+	for _, name := range AllControllers() {
 		if Enabled(s.Spec.Controllers, name) {
 			w.controllers[name] = true
 		}

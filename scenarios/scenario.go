@@ -85,6 +85,9 @@ type Spec struct {
 	// IaC runs a point-in-time infrastructure-as-code tool (in the manner
 	// of a state-file tool) at scheduled times.
 	IaC *IaC `json:"iac,omitempty"`
+	// Faults are injected into one controller: drawn from named profiles
+	// by the seed, or scheduled explicitly.
+	Faults *Faults `json:"faults,omitempty"`
 	// Measure tunes how the gap between declared and actual state is
 	// judged: the incident threshold and the settle window.
 	Measure Measure `json:"measure,omitempty"`
@@ -288,6 +291,10 @@ type Link struct {
 	// stream; StreamLoss that it is silently lost.
 	StreamBreak float64 `json:"streamBreak,omitempty"`
 	StreamLoss  float64 `json:"streamLoss,omitempty"`
+	// StreamLag delays every watch event on the link by this much more
+	// than its latency: the watcher's cache lags the store (calls are not
+	// delayed).
+	StreamLag api.Duration `json:"streamLag,omitempty"`
 }
 
 // LinkRule sets the links from endpoints matching From to endpoints

@@ -134,6 +134,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	seeds := fs.Int("seeds", 0, "run this many seeds (--seed, or spec.seed, and the ones after it) and print a summary across them")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "with --seeds: how many runs at once (results do not depend on it)")
 	sample := fs.Duration("sample", 5*time.Second, "with -o gaps: the sampling step of the gap series")
+	faults := fs.String("faults", "", "fault profiles, comma-separated, replacing spec.faults.profiles ("+strings.Join(scenarios.ProfileNames(), ", ")+"); the seed draws their schedule")
 	plotDir := fs.String("plot", "", "write PNG and SVG plots into this directory (created if missing): the run's gap over time, or with --seeds the distribution of convergence times after each action")
 	if c, done := parse(fs, args); done {
 		return c
@@ -170,6 +171,28 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	opts := runner.Options{Until: *until, Detect: measure.Detect}
 	if fs.Changed("seed") {
 		opts.Seed = seed
+	}
+	if fs.Changed("faults") {
+		f := scenarios.Faults{}
+		if s.Spec.Faults != nil {
+			f = *s.Spec.Faults
+		}
+		f.Profiles = nil
+		for _, p := range strings.Split(*faults, ",") {
+			if p = strings.TrimSpace(p); p == "" {
+				continue
+			}
+			if _, ok := scenarios.LookupProfile(p); !ok {
+				fmt.Fprintf(stderr, "clustersim run: --faults: unknown profile %q (known: %s)\n", p, strings.Join(scenarios.ProfileNames(), ", "))
+				return exitBadInput
+			}
+			f.Profiles = append(f.Profiles, p)
+		}
+		if _, err := scenarios.FaultTarget(&scenarios.Scenario{Spec: scenarios.Spec{Controllers: s.Spec.Controllers, Faults: &f}}); err != nil && len(f.Profiles) > 0 {
+			fmt.Fprintf(stderr, "clustersim run: --faults: %v\n", err)
+			return exitBadInput
+		}
+		opts.Faults = &f
 	}
 	if *seeds > 0 && (*output == "timeline" || *output == "gaps") {
 		fmt.Fprintf(stderr, "clustersim run: -o %s shows one seed's run; it does not go with --seeds\n", *output)

@@ -668,6 +668,10 @@ func clock(d time.Duration) string {
 	return fmt.Sprintf("%d:%02d", s/60, s%60)
 }
 
+// The runner's findings checks use Detect unless a caller hands in its
+// own.
+func init() { runner.DefaultDetect = Detect }
+
 // Detect runs the detectors on a finished run for the runner's findings
 // checks (runner.Options.Detect): how many fights, flapping fields, hot
 // loops and no-op writes, and the findings as Summary prints them.

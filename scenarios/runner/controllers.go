@@ -91,23 +91,35 @@ var controllerSpecs = map[string]controllerSpec{
 }
 
 // startControllers starts every enabled controller, each as its own
-// manager at endpoint "controller/<name>", in scenarios.Controllers order.
+// manager at endpoint "controller/<name>", in scenarios.AllControllers
+// order: the built-ins, then the registered ones (controller.Register).
 func (r *run) startControllers() error {
-	for _, name := range scenarios.Controllers {
+	for _, name := range scenarios.AllControllers() {
 		if !scenarios.Enabled(r.s.Spec.Controllers, name) {
 			continue
 		}
 		settings := r.s.Spec.Controllers[name]
-		spec, ok := controllerSpecs[name]
-		if !ok {
+		opts := r.c.ManagerOptions()
+		var actor string
+		var setup func(m *controller.Manager) error
+		if spec, ok := controllerSpecs[name]; ok {
+			actor = spec.actor
+			setup = func(m *controller.Manager) error { return spec.setup(r, m, settings) }
+		} else if def, ok := controller.Lookup(name); ok {
+			actor = def.Actor
+			s := controller.Settings{Workers: settings.Workers, Resync: def.Resync}
+			if settings.Resync != nil {
+				s.Resync = settings.Resync.Duration
+			}
+			opts.Resync = s.Resync
+			setup = def.SetupFunc(s)
+		} else {
 			return fmt.Errorf("runner: controller %q is not wired", name)
 		}
-		m := r.c.AddManager(name, spec.actor, func(m *controller.Manager) error { return spec.setup(r, m, settings) })
-		opts := r.c.ManagerOptions()
+		m := r.c.AddManager(name, actor, setup)
 		if settings.Resync != nil {
 			opts.Resync = settings.Resync.Duration
 		}
-		actor := spec.actor
 		opts.Observer = func(o controller.Observation) {
 			if _, ok := r.res.ControllerActors[o.Controller]; !ok {
 				r.res.ControllerActors[o.Controller] = actor

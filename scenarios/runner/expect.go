@@ -407,7 +407,7 @@ func (r *run) finishFindings(detect func(*Result) Findings) {
 		}
 		ck.done = true
 		if detect == nil {
-			r.res.Expectations[ck.idx] = Outcome{Name: ck.name, Detail: "not evaluated: this run had no detectors (runner.Options.Detect; clustersim always sets it)"}
+			r.res.Expectations[ck.idx] = Outcome{Name: ck.name, Detail: "not evaluated: this run had no detectors (runner.Options.Detect, or import report/measure, which installs runner.DefaultDetect)"}
 			continue
 		}
 		if f == nil {

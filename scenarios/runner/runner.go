@@ -42,12 +42,20 @@ type Options struct {
 	// OnStart, when set, is called with the built cluster just before the
 	// run starts: tests install invariant checkers (store watches) here.
 	OnStart func(c *cluster.Cluster)
+	// Faults, when set, replaces spec.faults (a replay of a written-out
+	// schedule, a shrinking step, clustersim run --faults).
+	Faults *scenarios.Faults
 	// Detect runs the detectors (report/measure.Detect) on the finished
-	// run, for the scenario's findings checks; the detectors live above
-	// the runner, so the caller hands them in. Without it a findings
-	// check fails and says so.
+	// run, for the scenario's findings checks; nil means DefaultDetect.
 	Detect func(res *Result) Findings
 }
+
+// DefaultDetect is the Detect of runs whose Options leave it nil. The
+// detectors live above the runner, so package report/measure installs
+// itself here when it is linked in (every program that imports it, the
+// CLI and package harness among them); without it a findings check fails
+// and says so.
+var DefaultDetect func(res *Result) Findings
 
 // Findings are what the detectors found in a run: counts for findings
 // checks, and one line per finding for their detail.
@@ -92,6 +100,11 @@ type Result struct {
 	// (a lost request or reply: the API server never counted them), in
 	// actor order; actors without a timeout are left out.
 	Timeouts []ActorTimeouts
+	// Faults are the faults the run injected (spec.faults' profiles drawn
+	// by the seed, and its schedule), by start time.
+	Faults []scenarios.Fault
+	// FaultsEnd is when the last fault ended (0 when none did).
+	FaultsEnd time.Duration
 	// Changes are the changes the scenario schedules outside its timeline
 	// (load steps, Git commits, IaC runs), in time order: causes that
 	// convergence is measured from, like the timeline's actions.
@@ -292,6 +305,7 @@ type run struct {
 	metrics  *metrics.Source
 	syncer   *gitops.Syncer
 	iac      *iac.Tool
+	faults   *faults
 }
 
 // MaxEventsAtInstant is how many events may fire at one virtual time
@@ -314,6 +328,12 @@ func RootSeed(s *scenarios.Scenario, opts Options) uint64 {
 
 // Run runs a loaded scenario.
 func Run(s *scenarios.Scenario, opts Options) (*Result, error) {
+	if opts.Faults != nil {
+		// A shallow copy: the scenario may be shared by parallel runs.
+		cp := *s
+		cp.Spec.Faults = opts.Faults
+		s = &cp
+	}
 	seed := RootSeed(s, opts)
 	until := s.Spec.Duration.Duration
 	if opts.Until > 0 && opts.Until < until {
@@ -354,6 +374,9 @@ func Run(s *scenarios.Scenario, opts Options) (*Result, error) {
 	if err := r.startControllers(); err != nil {
 		return nil, err
 	}
+	if err := r.scheduleFaults(until); err != nil {
+		return nil, err
+	}
 	r.scheduleTimeline(until)
 	r.scheduleExpectations(until)
 	// Every user's endpoint exists before the link rules are applied, so
@@ -377,6 +400,9 @@ func Run(s *scenarios.Scenario, opts Options) (*Result, error) {
 	}
 	res := r.res
 	res.Gaps = gaps.Finish()
+	if r.faults != nil {
+		res.FaultsEnd = r.faults.end
+	}
 	r.finishExpectations(res.Gaps)
 	res.Measure = MeasureOf(s)
 	res.Changes = scheduledChanges(s, c.K.Now().Duration())
@@ -390,7 +416,11 @@ func Run(s *scenarios.Scenario, opts Options) (*Result, error) {
 	res.Audit = c.Store.Audit().Records()
 	res.TraceHash = c.TraceHash()
 	slices.SortStableFunc(res.Entries, func(a, b Entry) int { return int(a.At - b.At) })
-	r.finishFindings(opts.Detect)
+	detect := opts.Detect
+	if detect == nil {
+		detect = DefaultDetect
+	}
+	r.finishFindings(detect)
 	return res, nil
 }
 

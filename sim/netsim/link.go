@@ -96,6 +96,12 @@ type LinkConfig struct {
 	// silently lost without breaking its stream: the "lost watch event"
 	// fault. It does not apply to datagrams or calls.
 	StreamLoss float64
+	// StreamLag is a constant extra delay of every stream message (watch
+	// events and the stream's end), on top of the latency: a watcher that
+	// sees the store this much late while its calls (gets, lists, writes)
+	// are answered at the link's latency. Sieve's "stale reads": a
+	// controller acting on a cache that lags the API server. Not negative.
+	StreamLag time.Duration
 }
 
 // ErrInvalidConfig is wrapped by every link configuration error.
@@ -128,6 +134,7 @@ func (c LinkConfig) Validate() error {
 		{"latency.jitter", c.Latency.Jitter},
 		{"reorderDelay", c.ReorderDelay},
 		{"delayExtra", c.DelayExtra},
+		{"streamLag", c.StreamLag},
 	}
 	for _, f := range durs {
 		if f.d < 0 {

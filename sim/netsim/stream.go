@@ -181,7 +181,7 @@ func (s *Stream) Stop() {
 // only for messages that will be delivered (counted true).
 func (s *Stream) due(counted bool) kernel.Time {
 	l := s.l
-	d := l.latency()
+	d := l.latency() + l.cfg.StreamLag
 	if x, ok := l.spike(); ok {
 		d += x
 		if counted {

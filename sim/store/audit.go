@@ -94,6 +94,11 @@ func (l *AuditLog) Each(fn func(r *AuditRecord) bool) {
 	}
 }
 
+// At returns the i-th record (0 is the oldest); it must not be changed.
+func (l *AuditLog) At(i int) *AuditRecord {
+	return &l.chunks[i/auditChunk][i%auditChunk]
+}
+
 // Len returns the number of records.
 func (l *AuditLog) Len() int { return l.n }
 

@@ -120,6 +120,17 @@ func (s *Store) SetHistory(n int) {
 	s.history = n
 }
 
+// Compact forgets every kind's watch history, as etcd's compaction does:
+// a watch resuming from any resourceVersion older than the current one
+// fails with 410 Expired ("too old resource version") and its caller must
+// list again. Live watches are not touched.
+func (s *Store) Compact() {
+	for _, t := range s.tables {
+		t.histLen, t.histPos = 0, 0
+		t.lowest = s.rv
+	}
+}
+
 // ResourceVersion returns the store's current resourceVersion: that of the
 // latest write.
 func (s *Store) ResourceVersion() uint64 { return s.rv }

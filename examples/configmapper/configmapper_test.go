@@ -1,0 +1,86 @@
+package configmapper_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/clustersim/clustersim/examples/configmapper"
+	"github.com/clustersim/clustersim/harness"
+)
+
+// TestCorrect: the correct operator meets every verdict under three
+// profiles (a small swarm each; make soak runs 1,000 seeds per profile).
+func TestCorrect(t *testing.T) {
+	for _, p := range []string{"lossy", "lagging-cache", "crash-after-writes"} {
+		t.Run(p, func(t *testing.T) {
+			harness.Test(t, "testdata/configmapper.yaml", configmapper.Config(16, p))
+		})
+	}
+}
+
+// TestBrokenVariants: the harness finds each broken variant under the
+// profile that exposes its bug within 200 seeds, replaying the failing
+// seed gives the same trace, and its schedule shrinks to at most three
+// faults, written out as a scenario that still fails the same way.
+func TestBrokenVariants(t *testing.T) {
+	for _, tc := range []struct {
+		file, profile string
+		// failure is what the first failing seed must report.
+		failure string
+	}{
+		{"testdata/configmapper-stale.yaml", "lagging-cache", "fights"},
+		{"testdata/configmapper-dup.yaml", "lossy", `invariant "at most one ConfigMap per Deployment" broken`},
+		{"testdata/configmapper-dup.yaml", "crash-after-writes", `invariant "at most one ConfigMap per Deployment" broken`},
+	} {
+		t.Run(tc.file+"/"+tc.profile, func(t *testing.T) {
+			s, err := harness.Load(tc.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg := configmapper.Config(200, tc.profile)
+			cfg.FailFast = true
+			vs, err := harness.Swarm(s, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bad := vs[len(vs)-1]
+			if bad.Passed() {
+				t.Fatalf("no failure in %d seeds", len(vs))
+			}
+			if !strings.Contains(strings.Join(bad.Failures, "\n"), tc.failure) {
+				t.Errorf("seed %d failed with %q; want %q", bad.Seed, bad.Failures, tc.failure)
+			}
+			again, err := harness.Run(s, bad.Seed, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if again.TraceHash != bad.TraceHash || again.Passed() {
+				t.Errorf("replay of seed %d: trace %s passed=%v; the swarm saw %s failing", bad.Seed, again.TraceHash, again.Passed(), bad.TraceHash)
+			}
+			sh, err := harness.Shrink(s, bad, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(sh.Faults) > 3 || sh.Verdict.Passed() {
+				t.Errorf("shrunk to %d faults (passed=%v): %v", len(sh.Faults), sh.Verdict.Passed(), sh.Faults)
+			}
+			p, err := harness.WriteShrunk(s, t.TempDir(), bad.Seed, bad.Target, sh.Faults)
+			if err != nil {
+				t.Fatal(err)
+			}
+			written, err := harness.Load(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg.Profiles = nil
+			w, err := harness.Run(written, bad.Seed, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w.Passed() || w.TraceHash != sh.Verdict.TraceHash {
+				t.Errorf("the written scenario %s: trace %s passed=%v; the shrunk run was %s", p, w.TraceHash, w.Passed(), sh.Verdict.TraceHash)
+			}
+			t.Logf("%s under %s: seed %d fails; %d faults shrunk to %d in %d runs", tc.file, tc.profile, bad.Seed, len(bad.Faults), len(sh.Faults), sh.Runs)
+		})
+	}
+}

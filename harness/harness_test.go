@@ -1,0 +1,145 @@
+package harness_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/clustersim/clustersim/harness"
+	"github.com/clustersim/clustersim/scenarios"
+	"github.com/clustersim/clustersim/scenarios/runner"
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/controller"
+)
+
+func noop(*controller.Manager) (controller.Reconciler, error) {
+	return controller.ReconcilerFunc(func(context.Context, controller.Request) (controller.Result, error) {
+		return controller.Result{}, nil
+	}), nil
+}
+
+func TestRegister(t *testing.T) {
+	setup := func(*controller.Manager, controller.Settings) error { return nil }
+	for _, tc := range []struct {
+		name string
+		def  harness.Controller
+		want error
+	}{
+		{"not a DNS label", harness.Controller{Name: "My_Op", For: api.KindDeployment, New: noop}, controller.ErrInvalidDefinition},
+		{"no For", harness.Controller{Name: "reg-no-for", New: noop}, controller.ErrInvalidDefinition},
+		{"no New", harness.Controller{Name: "reg-no-new", For: api.KindDeployment}, controller.ErrInvalidDefinition},
+		{"unknown kind", harness.Controller{Name: "reg-bad-kind", For: "Widget", New: noop}, controller.ErrInvalidDefinition},
+		{"unknown owned kind", harness.Controller{Name: "reg-bad-owns", For: api.KindDeployment, Owns: []api.Kind{"Widget"}, New: noop}, controller.ErrInvalidDefinition},
+		{"setup and For", harness.Controller{Name: "reg-both", For: api.KindDeployment, Setup: setup}, controller.ErrInvalidDefinition},
+		{"negative workers", harness.Controller{Name: "reg-neg", For: api.KindDeployment, New: noop, Workers: -1}, controller.ErrInvalidDefinition},
+		{"a built-in's name", harness.Controller{Name: "deployment", For: api.KindDeployment, New: noop}, controller.ErrRegistered},
+		{"fine", harness.Controller{Name: "reg-fine", For: api.KindDeployment, New: noop}, nil},
+		{"taken", harness.Controller{Name: "reg-fine", For: api.KindPod, New: noop}, controller.ErrRegistered},
+		{"fine with setup", harness.Controller{Name: "reg-setup", Setup: setup}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := harness.Register(tc.def)
+			if !errors.Is(err, tc.want) || (err == nil) != (tc.want == nil) {
+				t.Errorf("Register: %v, want %v", err, tc.want)
+			}
+		})
+	}
+	d, ok := controller.Lookup("reg-fine")
+	if !ok || d.Actor != "system:serviceaccount:default:reg-fine" {
+		t.Errorf("Lookup(reg-fine) = %+v, %v; want the default actor", d, ok)
+	}
+}
+
+// TestSameTraceAsTheCLI: a harness run of a seed is the run clustersim
+// run makes (runner.Run with the seed), with or without fault profiles,
+// and invariants checked after every event change nothing.
+func TestSameTraceAsTheCLI(t *testing.T) {
+	s, err := harness.Load("level-triggered")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed := uint64(3)
+	always := harness.Invariant{Name: "true", Check: func(harness.State) error { return nil }}
+	for _, tc := range []struct {
+		profiles []string
+		faults   int
+	}{{nil, 0}, {[]string{"lossy", "crashes"}, 2 + 3}} {
+		profiles := tc.profiles
+		cfg := harness.Config{Profiles: profiles, Invariants: []harness.Invariant{always}, MaxFights: -1, MaxHotLoops: -1}
+		v, err := harness.Run(s, seed, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts := runner.Options{Seed: &seed}
+		if profiles != nil {
+			opts.Faults = &scenarios.Faults{Profiles: profiles}
+		}
+		res, err := runner.Run(s, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.TraceHash != res.TraceHash {
+			t.Errorf("profiles %v: harness trace %s, runner trace %s", profiles, v.TraceHash, res.TraceHash)
+		}
+		if len(v.Faults) != tc.faults {
+			t.Errorf("profiles %v: %d faults: %v", profiles, len(v.Faults), v.Faults)
+		}
+		// The schedule written out explicitly replays the same run.
+		opts.Faults = &scenarios.Faults{Schedule: v.Faults}
+		res, err = runner.Run(s, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.TraceHash != res.TraceHash {
+			t.Errorf("profiles %v: the explicit schedule gives trace %s, the profiles %s", profiles, res.TraceHash, v.TraceHash)
+		}
+	}
+}
+
+// TestSwarmDoesNotDependOnWorkers: verdicts and traces by seed are the
+// same with one worker and with four; FailFast keeps the seeds up to the
+// first failure.
+func TestSwarmDoesNotDependOnWorkers(t *testing.T) {
+	s, err := harness.Load("level-triggered")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A verdict that some seeds may meet and some not.
+	late := harness.Invariant{Name: "quiet at the end", Check: func(st harness.State) error {
+		if len(st.List(api.KindPod, "")) > 6 {
+			return errors.New("more than six pods")
+		}
+		return nil
+	}}
+	var hashes []string
+	for _, workers := range []int{1, 4} {
+		vs, err := harness.Swarm(s, harness.Config{Seeds: 6, Parallel: workers, Profiles: []string{"lossy"}, Eventually: []harness.Invariant{late}, MaxFights: -1, MaxHotLoops: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got string
+		for i, v := range vs {
+			if v.Seed != uint64(i+1) {
+				t.Fatalf("verdict %d is seed %d", i, v.Seed)
+			}
+			got += v.TraceHash[:8]
+		}
+		hashes = append(hashes, got)
+	}
+	if hashes[0] != hashes[1] {
+		t.Errorf("one worker: %s; four: %s", hashes[0], hashes[1])
+	}
+	fail := harness.Invariant{Name: "no pod", Check: func(st harness.State) error {
+		if len(st.List(api.KindPod, "")) > 0 {
+			return errors.New("a pod")
+		}
+		return nil
+	}}
+	vs, err := harness.Swarm(s, harness.Config{Seeds: 20, FirstSeed: 5, FailFast: true, Invariants: []harness.Invariant{fail}, MaxFights: -1, MaxHotLoops: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(vs) != 1 || vs[0].Seed != 5 || vs[0].Passed() || vs[0].Result == nil {
+		t.Errorf("FailFast: %d verdicts, first %+v", len(vs), vs[0])
+	}
+}

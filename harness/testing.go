@@ -1,0 +1,161 @@
+package harness
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Flags of a test binary that uses Test (go test ... -args -clustersim.seed=17).
+var (
+	flagSeed  *uint64
+	flagSeeds *int
+	flagOut   *string
+)
+
+func init() {
+	// Only a test binary gets the flags: a program importing harness
+	// keeps its command line to itself.
+	if testing.Testing() {
+		flagSeed = flag.Uint64("clustersim.seed", 0, "run only this seed of each harness.Test swarm (a replay)")
+		flagSeeds = flag.Int("clustersim.seeds", 0, "run this many seeds in each harness.Test swarm (overrides Config.Seeds)")
+		flagOut = flag.String("clustersim.out", "", "write shrunk failing schedules into this directory (default "+filepath.Join(os.TempDir(), "clustersim")+")")
+	}
+}
+
+// Test runs a swarm of the scenario at path (a file, or a built-in
+// scenario's name) under cfg, and fails t for the first failing seed with
+// its failures, its fault schedule, the commands that replay it, its trace
+// hash and its schedule shrunk to a minimal one (also written out as a
+// scenario file). With -clustersim.seed=N it runs seed N alone and logs its
+// trace hash; -clustersim.seeds=N changes the swarm's size.
+func Test(t testing.TB, path string, cfg Config) []*Verdict {
+	t.Helper()
+	s, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+		return nil
+	}
+	if flagSeeds != nil && *flagSeeds > 0 {
+		cfg.Seeds = *flagSeeds
+	}
+	if flagSeed != nil && *flagSeed > 0 {
+		cfg.FirstSeed, cfg.Seeds = *flagSeed, 1
+	}
+	vs, err := Swarm(s, cfg)
+	if err != nil {
+		t.Fatal(err)
+		return nil
+	}
+	if len(vs) == 1 {
+		t.Logf("seed %d: trace %s", vs[0].Seed, vs[0].TraceHash[:16])
+	}
+	var failed []uint64
+	for _, v := range vs {
+		if !v.Passed() {
+			failed = append(failed, v.Seed)
+		}
+	}
+	if len(failed) == 0 {
+		return vs
+	}
+	var first *Verdict
+	for _, v := range vs {
+		if !v.Passed() {
+			first = v
+			break
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d of %d seeds failed (%s)\n", len(failed), len(vs), seedList(failed))
+	b.WriteString(Explain(path, first, t.Name(), cfg))
+	if !cfg.NoShrink && len(first.Faults) > 0 {
+		sh, err := Shrink(s, first, cfg)
+		if err != nil {
+			t.Fatal(err)
+			return vs
+		}
+		dir := cfg.OutDir
+		if dir == "" && flagOut != nil {
+			dir = *flagOut
+		}
+		if dir == "" {
+			dir = filepath.Join(os.TempDir(), "clustersim")
+		}
+		p, werr := WriteShrunk(s, dir, first.Seed, first.Target, sh.Faults)
+		b.WriteString(ExplainShrunk(sh, len(first.Faults), p, werr))
+	}
+	t.Error(b.String())
+	return vs
+}
+
+// Explain says why v failed and how to replay it: its failures, fault
+// schedule, trace hash, and the go test and clustersim run command lines
+// (testName is the test's name, path the scenario as the test named it).
+func Explain(path string, v *Verdict, testName string, cfg Config) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "seed %d failed (trace %s):\n", v.Seed, v.TraceHash[:16])
+	for _, f := range v.Failures {
+		fmt.Fprintf(&b, "  %s\n", f)
+	}
+	if len(v.Faults) > 0 {
+		fmt.Fprintf(&b, "fault schedule of seed %d (%d faults, aimed at %s):\n", v.Seed, len(v.Faults), v.Target)
+		for _, f := range v.Faults {
+			fmt.Fprintf(&b, "  %s\n", f)
+		}
+	}
+	b.WriteString("replay:\n")
+	fmt.Fprintf(&b, "  go test -run '%s' -args -clustersim.seed=%d\n", runPattern(testName), v.Seed)
+	cmd := fmt.Sprintf("clustersim run %s --seed %d", path, v.Seed)
+	if cfg.Profiles != nil {
+		cmd += " --faults " + strings.Join(cfg.Profiles, ",")
+	}
+	fmt.Fprintf(&b, "  %s\n", cmd)
+	return b.String()
+}
+
+// ExplainShrunk describes a shrunk schedule written to path.
+func ExplainShrunk(sh *Shrunk, from int, path string, werr error) string {
+	var b strings.Builder
+	note := ""
+	if !sh.Complete {
+		note = ", stopped at the run limit"
+	}
+	fmt.Fprintf(&b, "shrunk from %d to %d faults in %d runs%s; it still fails (trace %s):\n", from, len(sh.Faults), sh.Runs, note, sh.Verdict.TraceHash[:16])
+	for _, f := range sh.Faults {
+		fmt.Fprintf(&b, "  %s\n", f)
+	}
+	for _, f := range sh.Verdict.Failures {
+		fmt.Fprintf(&b, "  -> %s\n", f)
+	}
+	if werr != nil {
+		fmt.Fprintf(&b, "could not write the shrunk scenario: %v\n", werr)
+	} else {
+		fmt.Fprintf(&b, "written to %s:\n  clustersim run %s\n", path, path)
+	}
+	return b.String()
+}
+
+// runPattern turns a test name into a -run pattern matching it alone.
+func runPattern(name string) string {
+	parts := strings.Split(name, "/")
+	for i, p := range parts {
+		parts[i] = "^" + p + "$"
+	}
+	return strings.Join(parts, "/")
+}
+
+func seedList(seeds []uint64) string {
+	var parts []string
+	for i, s := range seeds {
+		if i == 10 {
+			parts = append(parts, fmt.Sprintf("and %d more", len(seeds)-10))
+			break
+		}
+		parts = append(parts, fmt.Sprint(s))
+	}
+	return "seeds " + strings.Join(parts, ", ")
+}
