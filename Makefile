@@ -6,7 +6,7 @@ BIN      := bin/clustersim
 PKGS     := ./...
 FUZZTIME ?= 10s
 
-.PHONY: help build run test vet fmt-check lint bench fuzz update tidy-check clean lessons
+.PHONY: help build run test vet fmt-check lint bench fuzz update tidy-check clean lessons outside soak
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | sort
@@ -17,9 +17,18 @@ build: ## build bin/clustersim
 run: build ## run the default built-in scenario
 	./$(BIN) run
 
-test: vet fmt-check ## go vet, gofmt check, then every test (with the race detector on the kernel and runtime)
+test: vet fmt-check outside ## go vet, gofmt check, then every test (with the race detector on the kernel and runtime)
 	$(GO) test -count=1 $(PKGS)
 	$(GO) test -count=1 -race ./sim/kernel/ ./sim/workqueue/ ./sim/client/ ./sim/informer/ ./sim/controller/ ./sim/cluster/
+
+# go test ./... skips nested modules: the outside module (its own go.mod,
+# requiring this one through a replace directive) is built and tested on its
+# own, as an operator's repository would be.
+outside: ## vet and test examples/outside, a module outside this one that registers its controller through package harness
+	cd examples/outside && $(GO) vet ./... && $(GO) test -count=1 ./...
+
+soak: ## the example operator's swarms at 1,000 seeds per fault profile (a few minutes)
+	$(GO) test -count=1 -run '^TestCorrect$$' -v ./examples/configmapper/ -args -clustersim.seeds=1000
 
 vet: ## go vet
 	$(GO) vet $(PKGS)

@@ -128,6 +128,9 @@ func goFiles(t *testing.T) []file {
 			if path != r && (strings.HasPrefix(name, ".") || name == "testdata" || name == "docs") {
 				return filepath.SkipDir
 			}
+			if _, err := os.Stat(filepath.Join(path, "go.mod")); path != r && err == nil {
+				return filepath.SkipDir // a nested module is outside code (examples/outside)
+			}
 			return nil
 		}
 		if !strings.HasSuffix(path, ".go") {
