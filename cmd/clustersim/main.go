@@ -31,6 +31,10 @@ import (
 
 	"github.com/spf13/pflag"
 
+	// The example operator and its broken variants, registered by name so
+	// that its scenarios and shrunk failing cases run from the CLI
+	// (docs/testing-your-controller.md).
+	_ "github.com/clustersim/clustersim/examples/configmapper"
 	"github.com/clustersim/clustersim/report"
 	"github.com/clustersim/clustersim/report/chart"
 	"github.com/clustersim/clustersim/report/lessons"
