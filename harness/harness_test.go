@@ -3,7 +3,10 @@ package harness_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
+	"testing/fstest"
+	"time"
 
 	"github.com/clustersim/clustersim/harness"
 	"github.com/clustersim/clustersim/scenarios"
@@ -141,5 +144,79 @@ func TestSwarmDoesNotDependOnWorkers(t *testing.T) {
 	}
 	if len(vs) != 1 || vs[0].Seed != 5 || vs[0].Passed() || vs[0].Result == nil {
 		t.Errorf("FailFast: %d verdicts, first %+v", len(vs), vs[0])
+	}
+}
+
+// TestRegisteredControllerIsABuiltinsPeer: a registered controller named
+// in spec.controllers runs at controller/<name>, a link rule aimed there
+// reaches it, crash and restart steps take its name, and the detectors
+// attribute its hot loop without it recording anything.
+func TestRegisteredControllerIsABuiltinsPeer(t *testing.T) {
+	harness.MustRegister(harness.Controller{
+		Name: "poller",
+		For:  api.KindConfigMap,
+		New: func(m *controller.Manager) (controller.Reconciler, error) {
+			return controller.ReconcilerFunc(func(context.Context, controller.Request) (controller.Result, error) {
+				return controller.Result{RequeueAfter: 10 * time.Millisecond}, nil
+			}), nil
+		},
+	})
+	const file = `apiVersion: clustersim.dev/v1alpha1
+kind: Scenario
+metadata: {name: poller}
+spec:
+  duration: 40s
+  network:
+    default: {latency: 1ms}
+    links:
+    - {from: controller/poller, to: apiserver, both: true, drop: 1}
+  controllers:
+    poller: {}
+  objects:
+  - {apiVersion: v1, kind: ConfigMap, metadata: {name: a}}
+  timeline:
+  - {at: 20s, crashController: poller}
+  - {at: 21s, restartController: poller}
+  - {at: 21s, heal: never}
+`
+	s, err := scenarios.Load("poller.yaml", ".", fstest.MapFS{}, []byte(file))
+	if err == nil || !strings.Contains(err.Error(), `spec.timeline[2].heal: no partition "never"`) {
+		t.Fatalf("load: %v; want the heal step refused (the file is checked like any other)", err)
+	}
+	s, err = scenarios.Load("poller.yaml", ".", fstest.MapFS{}, []byte(strings.TrimSuffix(file, "  - {at: 21s, heal: never}\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := harness.Run(s, 1, harness.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every request of the poller is dropped: it never lists, so it never
+	// reconciles.
+	n := 0
+	for _, r := range v.Result.Reconciles {
+		if r.Controller == "poller" {
+			n++
+		}
+	}
+	if n != 0 || !v.Passed() {
+		t.Errorf("behind a link dropping everything: %d reconciles, failures %v", n, v.Failures)
+	}
+	s.Spec.Network.Links = nil
+	v, err = harness.Run(s, 1, harness.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(v.Failures, "\n")
+	if !strings.Contains(got, "hot loops (at most 0)") || !strings.Contains(got, "poller") {
+		t.Errorf("failures %q; want the poller's hot loop", got)
+	}
+	var crashed, restarted bool
+	for _, e := range v.Result.Entries {
+		crashed = crashed || e.Command == "crash controller poller" && e.Err == ""
+		restarted = restarted || e.Command == "restart controller poller" && e.Err == ""
+	}
+	if !crashed || !restarted || v.Result.ControllerActors["poller"] != "system:serviceaccount:default:poller" {
+		t.Errorf("crash %v, restart %v, actors %v", crashed, restarted, v.Result.ControllerActors)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/clustersim/clustersim/scenarios"
 )
 
 // Flags of a test binary that uses Test (go test ... -args -clustersim.seed=17).
@@ -107,9 +109,23 @@ func Explain(path string, v *Verdict, testName string, cfg Config) string {
 			fmt.Fprintf(&b, "  %s\n", f)
 		}
 	}
-	b.WriteString("replay:\n")
-	fmt.Fprintf(&b, "  go test -run '%s' -args -clustersim.seed=%d\n", runPattern(testName), v.Seed)
-	cmd := fmt.Sprintf("clustersim run %s --seed %d", path, v.Seed)
+	pkg, scenario := ".", path
+	if root, rel, ok := moduleDir(); ok {
+		pkg = "./" + filepath.ToSlash(rel)
+		if rel == "." {
+			pkg = "."
+		}
+		if !filepath.IsAbs(path) && !scenarios.IsBuiltin(path) {
+			if p, err := filepath.Rel(root, filepath.Join(root, rel, path)); err == nil {
+				scenario = filepath.ToSlash(p)
+			}
+		}
+		b.WriteString("replay (from the module root):\n")
+	} else {
+		b.WriteString("replay:\n")
+	}
+	fmt.Fprintf(&b, "  go test %s -run '%s' -args%s -clustersim.seed=%d\n", pkg, runPattern(testName), userFlags(), v.Seed)
+	cmd := fmt.Sprintf("clustersim run %s --seed %d", scenario, v.Seed)
 	if cfg.Profiles != nil {
 		cmd += " --faults " + strings.Join(cfg.Profiles, ",")
 	}
@@ -136,6 +152,37 @@ func ExplainShrunk(sh *Shrunk, from int, path string, werr error) string {
 	} else {
 		fmt.Fprintf(&b, "written to %s:\n  clustersim run %s\n", path, path)
 	}
+	return b.String()
+}
+
+// moduleDir finds the module root above the working directory (a test
+// runs in its package's directory) and the package's path from it.
+func moduleDir() (root, rel string, ok bool) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", "", false
+	}
+	for dir := wd; ; dir = filepath.Dir(dir) {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			rel, err := filepath.Rel(dir, wd)
+			return dir, rel, err == nil
+		}
+		if filepath.Dir(dir) == dir {
+			return "", "", false
+		}
+	}
+}
+
+// userFlags are the test binary's own flags the run was given (not go
+// test's, not the harness's seed flags), for the replay command line.
+func userFlags() string {
+	var b strings.Builder
+	flag.Visit(func(f *flag.Flag) {
+		if strings.HasPrefix(f.Name, "test.") || f.Name == "clustersim.seed" || f.Name == "clustersim.seeds" {
+			return
+		}
+		fmt.Fprintf(&b, " -%s=%s", f.Name, f.Value)
+	})
 	return b.String()
 }
 

@@ -1,12 +1,27 @@
 package configmapper_test
 
 import (
+	"flag"
 	"strings"
 	"testing"
 
 	"github.com/clustersim/clustersim/examples/configmapper"
 	"github.com/clustersim/clustersim/harness"
 )
+
+var (
+	variant = flag.String("variant", "", "with TestVariant: the broken variant to swarm (stale, dup or orphans)")
+	profile = flag.String("profile", "lossy", "with TestVariant: the fault profile")
+)
+
+// TestVariant swarms a broken variant and fails, as the walkthrough in
+// docs/testing-your-controller.md shows; without -variant it is skipped.
+func TestVariant(t *testing.T) {
+	if *variant == "" {
+		t.Skip("give -args -variant=stale|dup|orphans [-profile=...] to watch the harness find a bug")
+	}
+	harness.Test(t, "testdata/configmapper-"+*variant+".yaml", configmapper.Config(200, *profile))
+}
 
 // TestCorrect: the correct operator meets every verdict under three
 // profiles (a small swarm each; make soak runs 1,000 seeds per profile).
