@@ -62,6 +62,7 @@ func Test(t testing.TB, path string, cfg Config) []*Verdict {
 		}
 	}
 	if len(failed) == 0 {
+		t.Logf("%d seeds passed (%d to %d)", len(vs), vs[0].Seed, vs[len(vs)-1].Seed)
 		return vs
 	}
 	var first *Verdict
