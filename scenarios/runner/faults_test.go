@@ -34,7 +34,9 @@ spec:
     edit: {kind: configmap, name: web, patch: {data: {replicas: "4"}}}
 `
 
-func sec(s float64) api.Duration { return api.Duration{Duration: time.Duration(s * float64(time.Second))} }
+func sec(s float64) api.Duration {
+	return api.Duration{Duration: time.Duration(s * float64(time.Second))}
+}
 
 // TestFaults injects each fault type into the app operator and checks its
 // effect on when the operator makes the change asked at 20s (its first
