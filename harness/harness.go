@@ -73,7 +73,8 @@ type Invariant struct {
 	// Name says what must hold ("one ConfigMap per Deployment").
 	Name string
 	// Check returns nil when the invariant holds in s, else what is
-	// wrong. It must not change what it reads.
+	// wrong. It must not change what it reads, and a swarm calls it from
+	// several runs at once: it must keep no state of its own.
 	Check func(s State) error
 }
 
