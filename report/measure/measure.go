@@ -524,7 +524,7 @@ func hotLoops(res *runner.Result, o Options) []HotLoop {
 				recs := window(start)
 				for i := range recs {
 					r := &recs[i]
-					if !r.NoOp {
+					if !r.NoOp && !heartbeat(r) {
 						triggers++
 					}
 					if attributed && r.Actor != actor {
@@ -565,6 +565,25 @@ func hotLoops(res *runner.Result, o Options) []HotLoop {
 		out[i].PerSecond = float64(out[i].Reconciles) / out[i].Window.Seconds()
 	}
 	return out
+}
+
+// heartbeat reports whether a write only renewed a lease or a node's
+// heartbeat time: thousands of nodes write these every ten seconds, and
+// they give no controller anything to do.
+func heartbeat(r *store.AuditRecord) bool {
+	if len(r.Changes) == 0 {
+		return false
+	}
+	for _, c := range r.Changes {
+		switch {
+		case r.Kind == api.KindLease && (c.Path == "spec.renewTime" || c.Path == "spec.acquireTime"):
+		case r.Kind == api.KindNode && strings.HasPrefix(c.Path, "status.conditions[") && strings.HasSuffix(c.Path, "].lastHeartbeatTime"):
+		case c.Path == "metadata.generation" || strings.HasSuffix(c.Path, "Timestamp"):
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // hotRepeat is how many reconciles per key, and per accepted change in

@@ -189,6 +189,15 @@ func statusWrites(n int) []store.AuditRecord {
 	return out
 }
 
+// leaseRenewals returns n lease renewals by kubelets in the first 10s.
+func leaseRenewals(n int) []store.AuditRecord {
+	out := statusWrites(n)
+	for i := range out {
+		out[i].Kind, out[i].Changes[0].Path = api.KindLease, "spec.renewTime"
+	}
+	return out
+}
+
 func TestHotLoops(t *testing.T) {
 	many := func(ctl string, from, n int, every time.Duration) []runner.Reconcile {
 		var out []runner.Reconcile
@@ -222,6 +231,8 @@ func TestHotLoops(t *testing.T) {
 		// writes while pods start) are event-driven, not a loop.
 		{"as many reconciles as changes", many("rs", 0, 100, 100*time.Millisecond), statusWrites(60),
 			Options{ControllerActors: map[string]string{"rs": "rs-actor"}}, 0, 0},
+		{"lease renewals are not changes", many("rs", 0, 100, 100*time.Millisecond), leaseRenewals(60),
+			Options{ControllerActors: map[string]string{"rs": "rs-actor"}}, 1, 100},
 		{"far more reconciles than changes", many("rs", 0, 100, 100*time.Millisecond), statusWrites(10),
 			Options{ControllerActors: map[string]string{"rs": "rs-actor"}}, 1, 100},
 	}
