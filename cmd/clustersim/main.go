@@ -727,6 +727,10 @@ func generate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "clustersim generate: want one generator: scale")
 		return exitBadInput
 	}
+	if *perNode < 1 {
+		fmt.Fprintf(stderr, "clustersim generate scale: --pods-per-node %d: want 1 to 100\n", *perNode)
+		return exitBadInput
+	}
 	data, err := scenarios.ScaleYAML(scenarios.ScaleProbe{Nodes: *nodes, PodsPerNode: *perNode, CrashPercent: *crash})
 	if err != nil {
 		fmt.Fprintln(stderr, "clustersim generate", err)
