@@ -116,7 +116,11 @@ type Set struct {
 // with an attributed actor (Options.ControllerActors), no accepted write
 // by that actor changed a measured field; without one, no write by
 // anyone did. Bookkeeping changes (Options.Ignore) do not count as
-// change, so heartbeats and lease renewals do not hide a hot loop.
+// change, so heartbeats and lease renewals do not hide a hot loop. A
+// window is hot only if its keys come back (more than two reconciles per
+// key) and it has more than two reconciles per accepted write that is
+// not a heartbeat: a controller working through the events of a cluster
+// starting up, or of a zone failing, is not looping.
 type HotLoop struct {
 	Controller string
 	// Start is the first window's start, from the start of the run;
