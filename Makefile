@@ -6,7 +6,7 @@ BIN      := bin/clustersim
 PKGS     := ./...
 FUZZTIME ?= 10s
 
-.PHONY: help build run test vet fmt-check lint bench fuzz update tidy-check clean lessons outside soak
+.PHONY: help build run test vet fmt-check lint bench bench-scale fuzz update tidy-check clean lessons outside soak
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | sort
@@ -45,8 +45,13 @@ tidy-check: ## fail if go mod tidy would change go.mod or go.sum
 	if ! cmp -s go.mod /tmp/clustersim.go.mod.bak || ! cmp -s go.sum /tmp/clustersim.go.sum.bak; then \
 	  echo "go mod tidy changed go.mod/go.sum"; cp /tmp/clustersim.go.mod.bak go.mod; cp /tmp/clustersim.go.sum.bak go.sum; exit 1; fi
 
-bench: ## every benchmark once, with allocations (figures go to docs/PERFORMANCE.md)
-	$(GO) test -run=NONE -bench=. -benchmem -count=1 $(PKGS)
+bench: ## every benchmark once, with allocations, but the whole-run scale ones (figures go to docs/PERFORMANCE.md)
+	$(GO) test -run=NONE -bench=. -skip=BenchmarkScaleRun -benchmem -count=1 $(PKGS)
+
+SCALE ?= 300|1000|5000
+
+bench-scale: ## whole runs of the scale probe (clustersim generate scale) at SCALE nodes (default 300|1000|5000; slow)
+	$(GO) test -run=NONE -bench='BenchmarkScaleRun/nodes=($(SCALE))$$' -benchtime=1x -timeout=0 -count=1 ./cmd/clustersim
 
 fuzz: ## each fuzz target for FUZZTIME (default 10s)
 	$(GO) test -run=NONE -fuzz='^FuzzQueue$$' -fuzztime=$(FUZZTIME) ./sim/kernel/

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path"
 	"path/filepath"
@@ -420,6 +421,15 @@ func (l *loader) controllers(s *Scenario, w *world) error {
 		}
 		if cs.Resync != nil && cs.Resync.Duration < 0 {
 			return l.errorf(f+".resync", "must not be negative")
+		}
+		if cs.QPS < 0 || math.IsNaN(cs.QPS) || math.IsInf(cs.QPS, 0) {
+			return l.errorf(f+".qps", "must be a non-negative number")
+		}
+		if cs.Burst < 0 {
+			return l.errorf(f+".burst", "must not be negative")
+		}
+		if cs.Burst > 0 && cs.QPS == 0 {
+			return l.errorf(f+".burst", "needs qps: a burst without a rate paces nothing")
 		}
 	}
 	for _, name := range AllControllers() {

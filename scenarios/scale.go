@@ -16,7 +16,18 @@ type ScaleProbe struct {
 	// CrashPercent is the share of nodes that crash at CrashAt (default 1;
 	// at least one node).
 	CrashPercent int
+	// Unpaced leaves the controllers' clients unpaced; by default the
+	// kube-controller-manager's controllers get its client defaults, 20
+	// QPS and burst 30 (see spec.controllers' qps and burst).
+	Unpaced bool
 }
+
+// The kube-controller-manager's client defaults (--kube-api-qps,
+// --kube-api-burst; k8s.io/controller-manager config/v1alpha1/defaults.go).
+const (
+	ControllerManagerQPS   = 20
+	ControllerManagerBurst = 30
+)
 
 // ScaleDeployments is the number of Deployments of the scale scenario.
 const ScaleDeployments = 10
@@ -24,7 +35,9 @@ const ScaleDeployments = 10
 // ScaleYAML returns the scale probe as a scenario document: Nodes nodes of
 // 8 CPU and 32 Gi in three zones, ten Deployments totalling PodsPerNode
 // pods per node (100m CPU and 256 Mi each), a network of 1-5 ms one-way
-// delay without loss, one virtual hour, and CrashPercent of the nodes
+// delay without loss, the kube-controller-manager's controllers paced at
+// its client defaults (unless Unpaced), one virtual hour, and
+// CrashPercent of the nodes
 // (the first of zone-a) crashing at 20 minutes. The one expectation is
 // that every pod runs again, replaced elsewhere, by the end of the hour.
 // Load it with Load; `clustersim generate scale` prints it.
@@ -70,6 +83,12 @@ spec:
       capacity: {cpu: "8", memory: 32Gi, pods: "110"}
       labels: {topology.kubernetes.io/zone: %s}
 `, zone, n, zone)
+	}
+	if !s.Unpaced {
+		b.WriteString("  controllers:\n")
+		for _, c := range []string{"deployment", "endpoints", "garbage-collector", "horizontal-pod-autoscaler", "node-lifecycle", "replicaset", "resourcequota"} {
+			fmt.Fprintf(&b, "    %s: {qps: %d, burst: %d}\n", c, ControllerManagerQPS, ControllerManagerBurst)
+		}
 	}
 	b.WriteString(`  network:
     default: {latency: 1ms, jitter: 4ms}

@@ -317,6 +317,11 @@ type ControllerSettings struct {
 	Workers int `json:"workers,omitempty"`
 	// Resync is the informers' resync period (default none).
 	Resync *api.Duration `json:"resync,omitempty"`
+	// QPS and Burst pace the controller's API client with a token bucket
+	// (client.Options); QPS 0 (the default) leaves it unpaced. Burst
+	// defaults to QPS rounded up.
+	QPS   float64 `json:"qps,omitempty"`
+	Burst int     `json:"burst,omitempty"`
 }
 
 // ObjectRef names an object for an action or an expectation.

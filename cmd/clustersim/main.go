@@ -7,7 +7,7 @@
 //	clustersim explain NAME
 //	clustersim lesson NAME|--all [--seeds N] [--seed S] [--jobs J] [-o table|markdown]
 //	clustersim demo [--seed N] [--duration D] [-o table|json]
-//	clustersim generate scale --nodes N [--pods-per-node P] [--crash-percent C]
+//	clustersim generate scale --nodes N [--pods-per-node P] [--crash-percent C] [--unpaced]
 //
 // SCENARIO is a scenario file or the name of a built-in scenario (default:
 // the built-in default). Exit codes: 0 every expectation held, 1 some
@@ -720,6 +720,7 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	nodes := fs.Int("nodes", 300, "nodes, in three zones of 8 CPU / 32Gi")
 	perNode := fs.Int("pods-per-node", 30, "pods per node, over ten Deployments")
 	crash := fs.Int("crash-percent", 1, "percent of the nodes (at least one) that crash at 20 minutes")
+	unpaced := fs.Bool("unpaced", false, "leave the controllers' API clients unpaced (default: kube-controller-manager's 20 QPS, burst 30)")
 	if c, done := parse(fs, args); done {
 		return c
 	}
@@ -727,7 +728,11 @@ func generate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "clustersim generate: want one generator: scale")
 		return exitBadInput
 	}
-	data, err := scenarios.ScaleYAML(scenarios.ScaleProbe{Nodes: *nodes, PodsPerNode: *perNode, CrashPercent: *crash})
+	if *perNode < 1 {
+		fmt.Fprintf(stderr, "clustersim generate scale: --pods-per-node %d: want 1 to 100\n", *perNode)
+		return exitBadInput
+	}
+	data, err := scenarios.ScaleYAML(scenarios.ScaleProbe{Nodes: *nodes, PodsPerNode: *perNode, CrashPercent: *crash, Unpaced: *unpaced})
 	if err != nil {
 		fmt.Fprintln(stderr, "clustersim generate", err)
 		return exitBadInput

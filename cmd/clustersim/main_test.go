@@ -140,6 +140,10 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"explain", "no-such-scenario"}, exitBadInput},
 		{[]string{"validate"}, exitBadInput},
 		{[]string{"validate", "no/such/file.yaml"}, exitBadInput},
+		{[]string{"generate"}, exitBadInput},
+		{[]string{"generate", "nope"}, exitBadInput},
+		{[]string{"generate", "scale", "--nodes", "2"}, exitBadInput},
+		{[]string{"generate", "scale", "--pods-per-node", "0"}, exitBadInput},
 		{[]string{"help"}, exitOK},
 	}
 	for _, tc := range tests {

@@ -5,15 +5,36 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/clustersim/clustersim/scenarios"
 )
 
+// TestGenerateScale checks that `generate scale` prints a scenario that
+// validates.
+func TestGenerateScale(t *testing.T) {
+	code, out, errOut := runMain("generate", "scale", "--nodes", "30")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	file := filepath.Join(t.TempDir(), "scale.yaml")
+	if err := os.WriteFile(file, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := runMain("validate", file); code != exitOK {
+		t.Fatalf("validate: exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "name: scale-30") || strings.Count(out, "crashNode:") != 1 {
+		t.Errorf("unexpected scenario:\n%s", out)
+	}
+}
+
 // BenchmarkScaleRun runs the whole scale probe (`clustersim generate scale
 // --nodes N`, then `clustersim run` on it, report included) for one
-// virtual hour at each size. `make bench` runs it; it is too slow for
-// `make test`. The figures and the machine are in docs/PERFORMANCE.md.
+// virtual hour at each size. `make bench-scale` runs it (SCALE=300 for
+// one size); `make bench` and `make test` leave it out, it is slow. The
+// figures and the machine are in docs/PERFORMANCE.md.
 func BenchmarkScaleRun(b *testing.B) {
 	for _, nodes := range []int{300, 1000, 5000} {
 		b.Run(fmt.Sprintf("nodes=%d", nodes), func(b *testing.B) {

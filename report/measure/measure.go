@@ -116,7 +116,11 @@ type Set struct {
 // with an attributed actor (Options.ControllerActors), no accepted write
 // by that actor changed a measured field; without one, no write by
 // anyone did. Bookkeeping changes (Options.Ignore) do not count as
-// change, so heartbeats and lease renewals do not hide a hot loop.
+// change, so heartbeats and lease renewals do not hide a hot loop. A
+// window is hot only if its keys come back (more than two reconciles per
+// key) and it has more than two reconciles per accepted write that is
+// not a heartbeat: a controller working through the events of a cluster
+// starting up, or of a zone failing, is not looping.
 type HotLoop struct {
 	Controller string
 	// Start is the first window's start, from the start of the run;
@@ -480,18 +484,31 @@ func hotLoops(res *runner.Result, o Options) []HotLoop {
 	slices.Sort(names)
 	w := o.HotWindow
 	limit := o.HotRate * w.Seconds()
+	audit := res.Audit
+	// window returns the audit records of [start, start+w): the log is in
+	// time order.
+	byTime := func(r store.AuditRecord, t time.Duration) int { return cmp.Compare(r.Time.Duration(), t) }
+	window := func(start time.Duration) []store.AuditRecord {
+		lo, _ := slices.BinarySearchFunc(audit, start, byTime)
+		hi, _ := slices.BinarySearchFunc(audit[lo:], start+w, byTime)
+		return audit[lo : lo+hi]
+	}
 	var out []HotLoop
 	for _, name := range names {
-		type bucket struct{ reconciles, errors int }
+		type bucket struct {
+			reconciles, errors int
+			keys               map[api.Key]bool
+		}
 		buckets := map[int64]*bucket{}
 		var idx []int64
 		for _, rc := range byCtl[name] {
 			b := int64(rc.Start / w)
 			if buckets[b] == nil {
-				buckets[b] = &bucket{}
+				buckets[b] = &bucket{keys: map[api.Key]bool{}}
 				idx = append(idx, b)
 			}
 			buckets[b].reconciles++
+			buckets[b].keys[rc.Key] = true
 			if rc.Err != "" {
 				buckets[b].errors++
 			}
@@ -502,14 +519,17 @@ func hotLoops(res *runner.Result, o Options) []HotLoop {
 		for _, b := range idx {
 			bk := buckets[b]
 			start := time.Duration(b) * w
-			hot := float64(bk.reconciles) > limit
-			writes := 0
+			// A loop goes round: its keys come back (more than twice each
+			// on average). Many keys reconciled once each is a controller
+			// working through a backlog.
+			hot := float64(bk.reconciles) > limit && bk.reconciles > hotRepeat*len(bk.keys)
+			writes, triggers := 0, 0
 			if hot {
-				for i := range res.Audit {
-					r := &res.Audit[i]
-					t := r.Time.Duration()
-					if t < start || t >= start+w {
-						continue
+				recs := window(start)
+				for i := range recs {
+					r := &recs[i]
+					if !r.NoOp && !heartbeat(r) {
+						triggers++
 					}
 					if attributed && r.Actor != actor {
 						continue
@@ -521,6 +541,13 @@ func hotLoops(res *runner.Result, o Options) []HotLoop {
 						hot = false
 						break
 					}
+				}
+				// Every accepted change is a watch event some controller
+				// may have to look at: reconciles in proportion to the
+				// changes (a cluster starting up, a zone failing) are
+				// event-driven work, not a loop.
+				if bk.reconciles <= hotRepeat*triggers {
+					hot = false
 				}
 			}
 			if !hot {
@@ -543,6 +570,29 @@ func hotLoops(res *runner.Result, o Options) []HotLoop {
 	}
 	return out
 }
+
+// heartbeat reports whether a write only renewed a lease or a node's
+// heartbeat time: thousands of nodes write these every ten seconds, and
+// they give no controller anything to do.
+func heartbeat(r *store.AuditRecord) bool {
+	if len(r.Changes) == 0 {
+		return false
+	}
+	for _, c := range r.Changes {
+		switch {
+		case r.Kind == api.KindLease && (c.Path == "spec.renewTime" || c.Path == "spec.acquireTime"):
+		case r.Kind == api.KindNode && strings.HasPrefix(c.Path, "status.conditions[") && strings.HasSuffix(c.Path, "].lastHeartbeatTime"):
+		case c.Path == "metadata.generation" || strings.HasSuffix(c.Path, "Timestamp"):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// hotRepeat is how many reconciles per key, and per accepted change in
+// the store, a hot window has more than.
+const hotRepeat = 2
 
 func cost(res *runner.Result) Cost {
 	var c Cost
@@ -629,32 +679,124 @@ func cost(res *runner.Result) Cost {
 	return c
 }
 
+// FoldAbove is the most findings of one sort (one kind and path, or one
+// kind written by one group of actors) that Summary prints one line
+// each; more are folded into one line with counts, so that a cluster of
+// thousands of nodes gets a line, not thousands.
+const FoldAbove = 3
+
+// actorGroup returns the group an actor is folded into: every kubelet
+// (system:node:<name>) is one group; any other actor is its own.
+func actorGroup(actor string) (string, bool) {
+	if strings.HasPrefix(actor, "system:node:") {
+		return "system:node:*", true
+	}
+	return actor, false
+}
+
+// names lists up to FoldAbove names and an ellipsis for the rest.
+func names(all []string) string {
+	if len(all) > FoldAbove {
+		return strings.Join(all[:FoldAbove], ", ") + ", …"
+	}
+	return strings.Join(all, ", ")
+}
+
 // Summary returns one line per finding, in the report's order: fights,
-// flaps, no-op writes, generation growth, hot loops.
+// flaps, no-op writes, generation growth, hot loops. More than FoldAbove
+// findings that differ only in the object (a flap of every node's Ready
+// condition) or in the kubelet that wrote (no-op writes by every node)
+// are folded into one line with counts, where the first of them was.
 func (r *Report) Summary() []string {
 	var out []string
-	for _, f := range r.Fights {
-		out = append(out, fmt.Sprintf("fight: %s %s %s between %s, %d alternations from %s to %s",
-			strings.ToLower(string(f.Kind)), f.Key, f.Path, strings.Join(f.Actors, " and "), f.Alternations, clock(f.First), clock(f.Last)))
-	}
-	for _, f := range r.Flaps {
+	out = fold(out, r.Fights, func(f Fight) (string, bool) {
+		return string(f.Kind) + "\x00" + f.Path + "\x00" + strings.Join(f.Actors, "\x00"), true
+	}, func(f Fight) string {
+		return fmt.Sprintf("fight: %s %s %s between %s, %d alternations from %s to %s",
+			strings.ToLower(string(f.Kind)), f.Key, f.Path, strings.Join(f.Actors, " and "), f.Alternations, clock(f.First), clock(f.Last))
+	}, func(g []Fight) string {
+		alt, first, last, keys := 0, g[0].First, g[0].Last, []string{}
+		for _, f := range g {
+			alt += f.Alternations
+			first, last = min(first, f.First), max(last, f.Last)
+			keys = append(keys, f.Key.String())
+		}
+		return fmt.Sprintf("fight: %d %s objects (%s) %s between %s, %d alternations in all from %s to %s",
+			len(g), strings.ToLower(string(g[0].Kind)), names(keys), g[0].Path, strings.Join(g[0].Actors, " and "), alt, clock(first), clock(last))
+	})
+	out = fold(out, r.Flaps, func(f Flap) (string, bool) { return string(f.Kind) + "\x00" + f.Path, true }, func(f Flap) string {
 		when := fmt.Sprintf("%d times from %s to %s", f.Reversals, clock(f.First), clock(f.Last))
 		if f.Reversals == 1 {
 			when = "once, at " + clock(f.First)
 		}
-		out = append(out, fmt.Sprintf("flap: %s %s %s reversed %s (%s)",
-			strings.ToLower(string(f.Kind)), f.Key, f.Path, when, strings.Join(f.Values, "→")))
-	}
-	for _, n := range r.NoOpWrites {
-		out = append(out, fmt.Sprintf("no-op writes: %s wrote %d unchanged %s objects", n.Actor, n.Count, strings.ToLower(string(n.Kind))))
-	}
-	for _, g := range r.GenerationGrowth {
-		out = append(out, fmt.Sprintf("generation growth: %s %s grew %d generations, %d with spec intent (by %s)",
-			strings.ToLower(string(g.Kind)), g.Key, g.Generations, g.SpecIntentWrites, strings.Join(g.Actors, ", ")))
-	}
+		return fmt.Sprintf("flap: %s %s %s reversed %s (%s)",
+			strings.ToLower(string(f.Kind)), f.Key, f.Path, when, strings.Join(f.Values, "→"))
+	}, func(g []Flap) string {
+		rev, first, last, keys := 0, g[0].First, g[0].Last, []string{}
+		for _, f := range g {
+			rev += f.Reversals
+			first, last = min(first, f.First), max(last, f.Last)
+			keys = append(keys, f.Key.String())
+		}
+		return fmt.Sprintf("flap: %d %s objects (%s) %s reversed %d times in all from %s to %s",
+			len(g), strings.ToLower(string(g[0].Kind)), names(keys), g[0].Path, rev, clock(first), clock(last))
+	})
+	out = fold(out, r.NoOpWrites, func(n NoOps) (string, bool) {
+		grp, folds := actorGroup(n.Actor)
+		return grp + "\x00" + string(n.Kind), folds
+	}, func(n NoOps) string {
+		return fmt.Sprintf("no-op writes: %s wrote %d unchanged %s objects", n.Actor, n.Count, strings.ToLower(string(n.Kind)))
+	}, func(g []NoOps) string {
+		total := 0
+		for _, n := range g {
+			total += n.Count
+		}
+		grp, _ := actorGroup(g[0].Actor)
+		return fmt.Sprintf("no-op writes: %d kubelets (%s) wrote %d unchanged %s objects", len(g), grp, total, strings.ToLower(string(g[0].Kind)))
+	})
+	out = fold(out, r.GenerationGrowth, func(g Growth) (string, bool) {
+		return string(g.Kind) + "\x00" + strings.Join(g.Actors, "\x00"), true
+	}, func(x Growth) string {
+		return fmt.Sprintf("generation growth: %s %s grew %d generations, %d with spec intent (by %s)",
+			strings.ToLower(string(x.Kind)), x.Key, x.Generations, x.SpecIntentWrites, strings.Join(x.Actors, ", "))
+	}, func(g []Growth) string {
+		gens, intent, keys := 0, 0, []string{}
+		for _, x := range g {
+			gens += x.Generations
+			intent += x.SpecIntentWrites
+			keys = append(keys, x.Key.String())
+		}
+		return fmt.Sprintf("generation growth: %d %s objects (%s) grew %d generations in all, %d with spec intent (by %s)",
+			len(g), strings.ToLower(string(g[0].Kind)), names(keys), gens, intent, strings.Join(g[0].Actors, ", "))
+	})
 	for _, h := range r.HotLoops {
 		out = append(out, fmt.Sprintf("hot loop: %s reconciled %d times in %s (%.1f/s) from %s without changing the store",
 			h.Controller, h.Reconciles, h.Window, h.PerSecond, clock(h.Start)))
+	}
+	return out
+}
+
+// fold appends a line per finding of xs to out, in order, except that the
+// findings of a foldable group (same key) of more than FoldAbove are one
+// line, many's, where the group's first finding was.
+func fold[T any](out []string, xs []T, key func(T) (string, bool), one func(T) string, many func([]T) string) []string {
+	groups := map[string][]T{}
+	for _, x := range xs {
+		if k, ok := key(x); ok {
+			groups[k] = append(groups[k], x)
+		}
+	}
+	done := map[string]bool{}
+	for _, x := range xs {
+		k, ok := key(x)
+		if g := groups[k]; ok && len(g) > FoldAbove {
+			if !done[k] {
+				done[k] = true
+				out = append(out, many(g))
+			}
+			continue
+		}
+		out = append(out, one(x))
 	}
 	return out
 }

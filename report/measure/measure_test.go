@@ -2,6 +2,7 @@ package measure
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -167,6 +168,36 @@ func TestNoOpsAndGrowth(t *testing.T) {
 	}
 }
 
+// distinct returns n reconciles of n different keys in one second.
+func distinct(ctl string, n int) []runner.Reconcile {
+	var out []runner.Reconcile
+	for i := range n {
+		at := time.Duration(i) * 10 * time.Millisecond
+		out = append(out, runner.Reconcile{Controller: ctl, Key: api.Key{Namespace: "default", Name: strconv.Itoa(i)}, Start: at, End: at})
+	}
+	return out
+}
+
+// statusWrites returns n pod status changes by kubelets in the first 10s.
+func statusWrites(n int) []store.AuditRecord {
+	var out []store.AuditRecord
+	for i := range n {
+		r := rec(0, "system:node:a", api.KindPod, "status.phase", "Pending", "Running")
+		r.Time = kernel.Time(time.Duration(i) * 10 * time.Second / time.Duration(n))
+		out = append(out, r)
+	}
+	return out
+}
+
+// leaseRenewals returns n lease renewals by kubelets in the first 10s.
+func leaseRenewals(n int) []store.AuditRecord {
+	out := statusWrites(n)
+	for i := range out {
+		out[i].Kind, out[i].Changes[0].Path = api.KindLease, "spec.renewTime"
+	}
+	return out
+}
+
 func TestHotLoops(t *testing.T) {
 	many := func(ctl string, from, n int, every time.Duration) []runner.Reconcile {
 		var out []runner.Reconcile
@@ -193,6 +224,17 @@ func TestHotLoops(t *testing.T) {
 		{"other actor's change, attributed", many("naive", 0, 100, 100*time.Millisecond),
 			[]store.AuditRecord{rec(5, "x", api.KindDeployment, "spec.replicas", "1", "2")},
 			Options{ControllerActors: map[string]string{"naive": "naive-actor"}}, 1, 100},
+		// A built-in controller at start-up: a reconcile per pod, each
+		// pod once (a backlog), is not a loop.
+		{"many keys once each", distinct("scheduler", 100), nil, Options{ControllerActors: map[string]string{"scheduler": "sched"}}, 0, 0},
+		// Reconciles in proportion to the changes others make (status
+		// writes while pods start) are event-driven, not a loop.
+		{"as many reconciles as changes", many("rs", 0, 100, 100*time.Millisecond), statusWrites(60),
+			Options{ControllerActors: map[string]string{"rs": "rs-actor"}}, 0, 0},
+		{"lease renewals are not changes", many("rs", 0, 100, 100*time.Millisecond), leaseRenewals(60),
+			Options{ControllerActors: map[string]string{"rs": "rs-actor"}}, 1, 100},
+		{"far more reconciles than changes", many("rs", 0, 100, 100*time.Millisecond), statusWrites(10),
+			Options{ControllerActors: map[string]string{"rs": "rs-actor"}}, 1, 100},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -259,4 +301,58 @@ func TestGlob(t *testing.T) {
 
 func statOf(actor, verb, outcome string, n uint64) cluster.Stat {
 	return cluster.Stat{Actor: actor, Verb: verb, Kind: "Pod", Outcome: outcome, Count: n}
+}
+
+// TestSummaryFolds checks that findings differing only in the object or
+// the kubelet are one line each up to FoldAbove of them, and one line
+// with counts beyond, in the place of the first.
+func TestSummaryFolds(t *testing.T) {
+	noops := func(n int) []NoOps {
+		out := []NoOps{{Actor: "alice", Kind: api.KindConfigMap, Count: 2}}
+		for i := range n {
+			out = append(out, NoOps{Actor: "system:node:n-" + strconv.Itoa(i), Kind: api.KindNode, Count: i + 1})
+		}
+		return append(out, NoOps{Actor: "system:serviceaccount:x", Kind: api.KindPod, Count: 1})
+	}
+	flaps := func(n int) []Flap {
+		var out []Flap
+		for i := range n {
+			out = append(out, Flap{Kind: api.KindNode, Key: api.Key{Name: "n-" + strconv.Itoa(i)}, Path: "status.conditions[Ready].status",
+				Reversals: 1, Values: []string{"True", "Unknown", "True"}, First: time.Duration(i) * time.Minute, Last: time.Duration(i) * time.Minute})
+		}
+		return out
+	}
+	tests := []struct {
+		name string
+		rep  Report
+		want []string
+	}{
+		{"three kubelets, a line each", Report{NoOpWrites: noops(3)}, []string{
+			"no-op writes: alice wrote 2 unchanged configmap objects",
+			"no-op writes: system:node:n-0 wrote 1 unchanged node objects",
+			"no-op writes: system:node:n-1 wrote 2 unchanged node objects",
+			"no-op writes: system:node:n-2 wrote 3 unchanged node objects",
+			"no-op writes: system:serviceaccount:x wrote 1 unchanged pod objects",
+		}},
+		{"five thousand kubelets, one line", Report{NoOpWrites: noops(5000)}, []string{
+			"no-op writes: alice wrote 2 unchanged configmap objects",
+			"no-op writes: 5000 kubelets (system:node:*) wrote 12502500 unchanged node objects",
+			"no-op writes: system:serviceaccount:x wrote 1 unchanged pod objects",
+		}},
+		{"three flapping nodes", Report{Flaps: flaps(3)}, []string{
+			"flap: node n-0 status.conditions[Ready].status reversed once, at 0:00 (True→Unknown→True)",
+			"flap: node n-1 status.conditions[Ready].status reversed once, at 1:00 (True→Unknown→True)",
+			"flap: node n-2 status.conditions[Ready].status reversed once, at 2:00 (True→Unknown→True)",
+		}},
+		{"fifty flapping nodes", Report{Flaps: flaps(50)}, []string{
+			"flap: 50 node objects (n-0, n-1, n-2, …) status.conditions[Ready].status reversed 50 times in all from 0:00 to 49:00",
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.rep.Summary(); !slices.Equal(got, tt.want) {
+				t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+		})
+	}
 }

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/clustersim/clustersim/controllers/gitops"
 	"github.com/clustersim/clustersim/controllers/iac"
@@ -119,6 +120,13 @@ func (r *run) startControllers() error {
 		m := r.c.AddManager(name, actor, setup)
 		if settings.Resync != nil {
 			opts.Resync = settings.Resync.Duration
+		}
+		if settings.QPS > 0 {
+			opts.Client.QPS = settings.QPS
+			opts.Client.Burst = settings.Burst
+			if opts.Client.Burst == 0 {
+				opts.Client.Burst = int(math.Ceil(settings.QPS))
+			}
 		}
 		opts.Observer = func(o controller.Observation) {
 			if _, ok := r.res.ControllerActors[o.Controller]; !ok {

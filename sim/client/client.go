@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/clustersim/clustersim/sim/api"
@@ -187,6 +188,16 @@ type Options struct {
 	// TimeoutTransport (the network transport); a transport without it
 	// (Direct) answers at once or applies its own configured timeout.
 	RequestTimeout time.Duration
+	// QPS and Burst pace the client's requests with a token bucket, as
+	// client-go's rest.Config does (flowcontrol.NewTokenBucketRateLimiter):
+	// Burst requests at once, then QPS a second; a request over the
+	// budget waits in virtual time before it is sent. QPS 0 means
+	// unpaced. Burst below 1 with a positive QPS means 1.
+	// kube-controller-manager's defaults are 20 and 30
+	// (--kube-api-qps, --kube-api-burst; k8s.io/controller-manager
+	// config/v1alpha1/defaults.go), each controller with its own client.
+	QPS   float64
+	Burst int
 }
 
 // TimeoutTransport is a Transport that bounds a request by a timeout the
@@ -206,9 +217,43 @@ type client struct {
 	timed   TimeoutTransport
 	actor   string
 	timeout time.Duration
+	bucket  *TokenBucket
 }
 
 var _ Client = (*client)(nil)
+
+// TokenBucket is golang.org/x/time/rate's limiter on virtual time, as
+// client-go's token-bucket rate limiter uses it: it starts full (Burst
+// tokens), refills at QPS tokens a second up to Burst, and each request
+// takes a token, waiting for it when there is none (a reservation: the
+// tokens may go below zero, and later requests wait behind it).
+type TokenBucket struct {
+	qps    float64
+	burst  float64
+	tokens float64
+	last   kernel.Time
+}
+
+// NewTokenBucket returns a full bucket of burst tokens refilled at qps a
+// second; burst below 1 means 1.
+func NewTokenBucket(qps float64, burst int, now kernel.Time) *TokenBucket {
+	b := float64(max(burst, 1))
+	return &TokenBucket{qps: qps, burst: b, tokens: b, last: now}
+}
+
+// Reserve takes a token at now and returns how long to wait before using
+// it (0: at once).
+func (b *TokenBucket) Reserve(now kernel.Time) time.Duration {
+	if elapsed := now.Sub(b.last); elapsed > 0 {
+		b.tokens = min(b.burst, b.tokens+elapsed.Seconds()*b.qps)
+		b.last = now
+	}
+	b.tokens--
+	if b.tokens >= 0 {
+		return 0
+	}
+	return time.Duration(math.Ceil(-b.tokens / b.qps * float64(time.Second)))
+}
 
 // New returns a Client that sends requests through t as actor, blocking
 // the calling kernel process (k.Current()) until each reply. Calling it
@@ -219,6 +264,9 @@ func New(k *kernel.Kernel, t Transport, actor string, opts Options) Client {
 		c.timeout = DefaultRequestTimeout
 	}
 	c.timed, _ = t.(TimeoutTransport)
+	if opts.QPS > 0 {
+		c.bucket = NewTokenBucket(opts.QPS, opts.Burst, k.Now())
+	}
 	return c
 }
 
@@ -232,6 +280,11 @@ func (c *client) do(req *apiserver.Request) *apiserver.Response {
 		panic(fmt.Sprintf("client invariant in-process: %s %s called by %q outside a kernel process", req.Verb, req.Kind, c.actor))
 	}
 	req.Actor = c.actor
+	if c.bucket != nil {
+		if wait := c.bucket.Reserve(c.k.Now()); wait > 0 {
+			p.Sleep(wait)
+		}
+	}
 	if c.timed != nil {
 		return c.timed.DoTimeout(p, req, c.timeout)
 	}

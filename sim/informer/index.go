@@ -63,6 +63,34 @@ type index struct {
 type indexSet struct {
 	objs map[api.Key]api.Object
 	keys sortedKeys[api.Key, api.Object]
+	// list is objs in key order and pos each key's place in it, valid
+	// until a key comes or goes: replacing an object (a status update,
+	// the common case) updates list in place, so a read after it costs
+	// no sort and no map lookups.
+	list  []api.Object
+	pos   map[api.Key]int
+	valid bool
+}
+
+// objects returns the set's objects in namespace/name order; the slice
+// is owned by the set.
+func (s *indexSet) objects() []api.Object {
+	if s.valid {
+		return s.list
+	}
+	keys := s.keys.list(s.objs)
+	s.list = s.list[:0]
+	if s.pos == nil {
+		s.pos = make(map[api.Key]int, len(keys))
+	} else {
+		clear(s.pos)
+	}
+	for i, k := range keys {
+		s.list = append(s.list, s.objs[k])
+		s.pos[k] = i
+	}
+	s.valid = true
+	return s.list
 }
 
 // update moves key from old's values to cur's (either may be nil).
@@ -92,6 +120,9 @@ func (ix *index) put(v string, key api.Key, o api.Object) {
 	}
 	if _, ok := s.objs[key]; !ok {
 		s.keys.add(key)
+		s.valid = false
+	} else if s.valid {
+		s.list[s.pos[key]] = o
 	}
 	s.objs[key] = o
 }
@@ -110,6 +141,7 @@ func (ix *index) remove(v string, key api.Key) {
 		return
 	}
 	s.keys.remove()
+	s.valid = false
 }
 
 // addIndex adds an index over what the cache holds now and keeps it up to
@@ -135,9 +167,7 @@ func (c *cache) byIndex(out []api.Object, name, value string) ([]api.Object, boo
 			continue
 		}
 		if s := ix.sets[value]; s != nil {
-			for _, k := range s.keys.list(s.objs) {
-				out = append(out, s.objs[k])
-			}
+			out = append(out, s.objects()...)
 		}
 		return out, true
 	}

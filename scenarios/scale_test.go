@@ -1,0 +1,51 @@
+package scenarios
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestScaleYAML checks that the generated probe loads strictly, has the
+// nodes, Deployments, crashes and expectation asked for, and that bad
+// sizes are refused.
+func TestScaleYAML(t *testing.T) {
+	tests := []struct {
+		probe                ScaleProbe
+		nodes, pods, crashes int
+		wantErr              string
+	}{
+		{probe: ScaleProbe{Nodes: 3}, nodes: 3, pods: 90, crashes: 1},
+		{probe: ScaleProbe{Nodes: 301, PodsPerNode: 7, CrashPercent: 2}, nodes: 301, pods: 2107, crashes: 6},
+		{probe: ScaleProbe{Nodes: 5000}, nodes: 5000, pods: 150000, crashes: 50},
+		{probe: ScaleProbe{Nodes: 2}, wantErr: "at least 3"},
+		{probe: ScaleProbe{Nodes: 30, PodsPerNode: 101}, wantErr: "want 1 to 100"},
+		{probe: ScaleProbe{Nodes: 30, CrashPercent: 34}, wantErr: "want 0 to 33"},
+	}
+	for _, tt := range tests {
+		data, err := ScaleYAML(tt.probe)
+		if tt.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("%+v: error %v, want %q", tt.probe, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%+v: %v", tt.probe, err)
+		}
+		s, err := Load("scale.yaml", ".", nil, data)
+		if err != nil {
+			t.Fatalf("%+v: %v", tt.probe, err)
+		}
+		nodes := 0
+		for _, g := range s.Spec.Cluster.NodeGroups {
+			nodes += g.Count
+		}
+		if nodes != tt.nodes || len(s.Spec.Timeline) != tt.crashes {
+			t.Errorf("%+v: %d nodes, %d timeline steps, want %d and %d", tt.probe, nodes, len(s.Spec.Timeline), tt.nodes, tt.crashes)
+		}
+		if want := "equals: " + strconv.Itoa(tt.pods); !strings.Contains(string(data), want) {
+			t.Errorf("%+v: no %q in\n%s", tt.probe, want, data)
+		}
+	}
+}

@@ -1,0 +1,42 @@
+package client_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/clustersim/clustersim/sim/client"
+	"github.com/clustersim/clustersim/sim/kernel"
+)
+
+// TestTokenBucket checks the waits of golang.org/x/time/rate's
+// reservations: a full bucket lets burst requests through at once, then
+// one every 1/qps; idle time refills it up to burst and no further.
+func TestTokenBucket(t *testing.T) {
+	at := func(d time.Duration) kernel.Time { return kernel.Time(d) }
+	tests := []struct {
+		name     string
+		qps      float64
+		burst    int
+		requests []time.Duration // when each request is made
+		waits    []time.Duration
+	}{
+		{"burst then paced", 20, 3, []time.Duration{0, 0, 0, 0, 0},
+			[]time.Duration{0, 0, 0, 50 * time.Millisecond, 100 * time.Millisecond}},
+		{"refilled by idle time", 20, 3, []time.Duration{0, 0, 0, 0, 200 * time.Millisecond},
+			[]time.Duration{0, 0, 0, 50 * time.Millisecond, 0}},
+		{"never above burst", 10, 2, []time.Duration{0, time.Hour, time.Hour, time.Hour},
+			[]time.Duration{0, 0, 0, 100 * time.Millisecond}},
+		{"burst 0 means 1", 1, 0, []time.Duration{0, 0},
+			[]time.Duration{0, time.Second}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := client.NewTokenBucket(tt.qps, tt.burst, 0)
+			for i, r := range tt.requests {
+				if got := b.Reserve(at(r)); got != tt.waits[i] {
+					t.Errorf("request %d at %v waits %v, want %v", i, r, got, tt.waits[i])
+				}
+			}
+		})
+	}
+}
