@@ -48,7 +48,7 @@ tidy-check: ## fail if go mod tidy would change go.mod or go.sum
 bench: ## every benchmark once, with allocations (figures go to docs/PERFORMANCE.md)
 	$(GO) test -run=NONE -bench=. -benchmem -count=1 $(PKGS)
 
-fuzz: ## each fuzz target for FUZZTIME (default 10s)
+fuzz: ## each fuzz target for FUZZTIME (default 10s); each states in its doc comment what it checks beyond not panicking
 	$(GO) test -run=NONE -fuzz='^FuzzQueue$$' -fuzztime=$(FUZZTIME) ./sim/kernel/
 	$(GO) test -run=NONE -fuzz='^FuzzParseQuantity$$' -fuzztime=$(FUZZTIME) ./sim/api/
 	$(GO) test -run=NONE -fuzz='^FuzzParseSelector$$' -fuzztime=$(FUZZTIME) ./sim/api/
