@@ -53,7 +53,7 @@ SCALE ?= 300|1000|5000
 bench-scale: ## whole runs of the scale probe (clustersim generate scale) at SCALE nodes (default 300|1000|5000; slow)
 	$(GO) test -run=NONE -bench='BenchmarkScaleRun/nodes=($(SCALE))$$' -benchtime=1x -timeout=0 -count=1 ./cmd/clustersim
 
-fuzz: ## each fuzz target for FUZZTIME (default 10s)
+fuzz: ## each fuzz target for FUZZTIME (default 10s); each states in its doc comment what it checks beyond not panicking
 	$(GO) test -run=NONE -fuzz='^FuzzQueue$$' -fuzztime=$(FUZZTIME) ./sim/kernel/
 	$(GO) test -run=NONE -fuzz='^FuzzParseQuantity$$' -fuzztime=$(FUZZTIME) ./sim/api/
 	$(GO) test -run=NONE -fuzz='^FuzzParseSelector$$' -fuzztime=$(FUZZTIME) ./sim/api/

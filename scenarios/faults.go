@@ -411,8 +411,10 @@ func cloneNode(n *yaml.Node) *yaml.Node {
 	return &c
 }
 
+// mapValue returns the value of key in the mapping m, or nil (also for a
+// nil m).
 func mapValue(m *yaml.Node, key string) *yaml.Node {
-	if m.Kind != yaml.MappingNode {
+	if m == nil || m.Kind != yaml.MappingNode {
 		return nil
 	}
 	for i := 0; i+1 < len(m.Content); i += 2 {

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"math"
 	"os"
-	"path"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -38,13 +37,15 @@ type Error = manifest.Error
 // are started.
 var Controllers = []string{"resourcequota", "garbage-collector", "replicaset", "deployment", "scheduler",
 	"node-lifecycle", "endpoints", "horizontal-pod-autoscaler", "naive-app-operator", "polling-app-operator",
-	"app-operator", "retrying-app-operator", "edge-app-operator", "level-app-operator"}
+	"app-operator", "retrying-app-operator", "edge-app-operator", "level-app-operator",
+	"panicking-app-operator", "busy-app-operator"}
 
 // OptInControllers run only when spec.controllers lists them (and does not
 // set enabled: false): specimens of common operator mistakes
 // (controllers/naive), not part of a Kubernetes control plane.
 var OptInControllers = []string{"naive-app-operator", "polling-app-operator",
-	"app-operator", "retrying-app-operator", "edge-app-operator", "level-app-operator"}
+	"app-operator", "retrying-app-operator", "edge-app-operator", "level-app-operator",
+	"panicking-app-operator", "busy-app-operator"}
 
 func init() { controller.Reserve(Controllers...) }
 
@@ -71,28 +72,67 @@ const DefaultNamespace = "default"
 
 var dnsLabel = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
 
-// LoadFile reads and loads the scenario file at p; relative file
-// references in it are resolved against its directory.
-func LoadFile(p string) (*Scenario, error) {
-	data, err := os.ReadFile(p)
+// LoadFile reads and loads the scenario file at p under the default
+// limits; relative file references in it are resolved against its
+// directory and may not leave it.
+func LoadFile(p string) (*Scenario, error) { return LoadFileWith(p, Options{}) }
+
+// LoadFileWith reads and loads the scenario file at p. Its relative file
+// references are resolved against its directory and must stay inside
+// opts.Root (default: that directory) after symbolic links are resolved.
+func LoadFileWith(p string, opts Options) (*Scenario, error) {
+	lim := opts.Limits.WithDefaults()
+	data, err := ReadFile(p, lim)
 	if err != nil {
 		return nil, err
 	}
-	abs, err := filepath.Abs(filepath.Dir(p))
+	dir, err := filepath.Abs(filepath.Dir(p))
 	if err != nil {
 		return nil, err
 	}
-	// References are read through the root file system, so that a
-	// scenario may name ../manifests/app.yaml.
-	return Load(p, strings.TrimPrefix(filepath.ToSlash(abs), "/"), os.DirFS("/"), data)
+	root := dir
+	if opts.Root != "" {
+		if root, err = filepath.Abs(opts.Root); err != nil {
+			return nil, err
+		}
+	}
+	rel, err := filepath.Rel(root, dir)
+	if err != nil || !fs.ValidPath(filepath.ToSlash(rel)) {
+		return nil, fmt.Errorf("%s: the scenario is not inside --root %s", p, opts.Root)
+	}
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	l := &loader{dir: filepath.ToSlash(rel), fsys: r.FS(), limits: lim}
+	if opts.Root != "" {
+		l.rootDir = opts.Root
+	}
+	return l.loadData(p, data)
 }
 
-// Load loads a scenario from data. file names it in errors; its relative
-// file references are resolved against dir inside fsys (the scenario's own
-// directory, or the built-in scenarios' embedded tree), and named in errors
-// relative to file's directory. Nothing in the scenario runs if Load
+// Load loads a scenario from data under the default limits. file names it
+// in errors; its relative file references are resolved against dir inside
+// fsys (the scenario's own directory, or the built-in scenarios' embedded
+// tree) and may not leave fsys. Nothing in the scenario runs if Load
 // fails.
 func Load(file, dir string, fsys fs.FS, data []byte) (*Scenario, error) {
+	return LoadWith(file, dir, fsys, data, Limits{})
+}
+
+// LoadWith is Load under the limits lim (zero fields take their
+// defaults).
+func LoadWith(file, dir string, fsys fs.FS, data []byte, lim Limits) (*Scenario, error) {
+	l := &loader{dir: dir, fsys: fsys, limits: lim.WithDefaults()}
+	return l.loadData(file, data)
+}
+
+func (l *loader) loadData(file string, data []byte) (*Scenario, error) {
+	l.file = file
+	if int64(len(data)) > l.limits.FileBytes {
+		return nil, &Error{File: file, Line: 1, Column: 1, Msg: capError("file-bytes", fmt.Sprintf("%d bytes", len(data)), l.limits.FileBytes)}
+	}
 	docs, err := manifest.Documents(file, data)
 	if err != nil {
 		return nil, err
@@ -104,8 +144,16 @@ func Load(file, dir string, fsys fs.FS, data []byte) (*Scenario, error) {
 	default:
 		return nil, &Error{File: file, Line: docs[1].Line, Column: docs[1].Column, Msg: "a scenario file holds one document; found more"}
 	}
-	l := &loader{file: file, dir: dir, fsys: fsys, root: docs[0]}
-	s := &Scenario{File: file, Dir: dir, root: docs[0]}
+	l.root = docs[0]
+	// Aliases are counted once over the whole file, so that steps each
+	// expanding the same alias cannot multiply the budget.
+	if err := manifest.CheckAliases(file, docs[0]); err != nil {
+		return nil, err
+	}
+	if err := l.counts(); err != nil {
+		return nil, err
+	}
+	s := &Scenario{File: file, Dir: l.dir, root: docs[0]}
 	if err := manifest.DecodeNode(file, docs[0], "", s); err != nil {
 		return nil, err
 	}
@@ -120,6 +168,13 @@ type loader struct {
 	dir  string
 	fsys fs.FS
 	root *yaml.Node
+	// rootDir names the tree references are confined to in messages ("":
+	// the scenario's directory).
+	rootDir string
+	limits  Limits
+	// objects and pods count what the scenario declares so far, against
+	// the caps.
+	nObjects, nNodes int
 }
 
 // errorf returns an *Error at the node of the field path.
@@ -146,6 +201,9 @@ func (l *loader) validate(s *Scenario) error {
 	if s.Spec.Duration.Duration <= 0 {
 		return l.errorf("spec.duration", "required, and must be positive")
 	}
+	if d := s.Spec.Duration.Duration; d > l.limits.Duration {
+		return l.errorf("spec.duration", "%s", capError("duration", d, l.limits.Duration))
+	}
 	w := &world{nodes: map[string]bool{}, groups: map[string]bool{}, objects: map[objKey]bool{}, partitions: map[string]bool{}, controllers: map[string]bool{}, apps: map[string]bool{}}
 	if err := l.cluster(s, w); err != nil {
 		return err
@@ -167,8 +225,14 @@ func (l *loader) validate(s *Scenario) error {
 		if err != nil {
 			return err
 		}
+		if err := l.addObjects(fmt.Sprintf("spec.objects[%d]", i), len(objs)); err != nil {
+			return err
+		}
 		for _, o := range objs {
 			w.add(o)
+		}
+		if err := l.checkPods(fmt.Sprintf("spec.objects[%d]", i), w); err != nil {
+			return err
 		}
 		s.Objects = append(s.Objects, objs...)
 	}
@@ -191,10 +255,19 @@ func (l *loader) validate(s *Scenario) error {
 	slices.SortStableFunc(order, func(a, b int) int {
 		return int(s.Spec.Timeline[a].At.Duration - s.Spec.Timeline[b].At.Duration)
 	})
+	if err := l.checkPods("spec.objects", w); err != nil {
+		return err
+	}
 	for _, i := range order {
 		if err := l.step(s, i, w); err != nil {
 			return err
 		}
+		if err := l.checkPods(fmt.Sprintf("spec.timeline[%d]", i), w); err != nil {
+			return err
+		}
+	}
+	if err := l.faultPatterns(s, w); err != nil {
+		return err
 	}
 	for i := range s.Spec.Expect {
 		if err := l.expectation(s, i, w); err != nil {
@@ -211,6 +284,10 @@ type world struct {
 	nodes, groups, partitions, controllers, apps map[string]bool
 	objects                                      map[objKey]bool
 	groupSize                                    map[string]int
+	// pods is what each workload asks for, totalPods their sum, checked
+	// against the pods cap.
+	pods      map[objKey]int64
+	totalPods int64
 }
 
 type objKey struct {
@@ -224,7 +301,30 @@ func (w *world) add(o api.Object) {
 	if info, ok := api.Lookup(api.KindOf(o)); ok && info.Namespaced && ns == "" {
 		ns = DefaultNamespace
 	}
-	w.objects[objKey{api.KindOf(o), api.Key{Namespace: ns, Name: m.Name}}] = true
+	k := objKey{api.KindOf(o), api.Key{Namespace: ns, Name: m.Name}}
+	w.objects[k] = true
+	switch o := o.(type) {
+	case *api.Deployment:
+		w.setPods(k, o.Spec.Replicas)
+	case *api.ReplicaSet:
+		w.setPods(k, o.Spec.Replicas)
+	case *api.Pod:
+		one := int32(1)
+		w.setPods(k, &one)
+	}
+}
+
+// setPods records the pods the workload k asks for (nil: the default, 1).
+func (w *world) setPods(k objKey, replicas *int32) {
+	n := int64(1)
+	if replicas != nil {
+		n = int64(*replicas)
+	}
+	if w.pods == nil {
+		w.pods = map[objKey]int64{}
+	}
+	w.totalPods += n - w.pods[k]
+	w.pods[k] = n
 }
 
 func (l *loader) cluster(s *Scenario, w *world) error {
@@ -257,6 +357,9 @@ func (l *loader) cluster(s *Scenario, w *world) error {
 			default:
 				return l.errorf(fmt.Sprintf("%s.taints[%d].effect", f, j), "effect %q is not NoSchedule, PreferNoSchedule or NoExecute", t.Effect)
 			}
+		}
+		if err := l.addNodes(f+".count", g.Count); err != nil {
+			return err
 		}
 		w.groups[g.Name] = true
 		w.groupSize[g.Name] = g.Count
@@ -460,7 +563,7 @@ func (l *loader) objects(field string, n *yaml.Node) ([]api.Object, error) {
 		return nil, err
 	}
 	for _, o := range objs {
-		if err := apiserver.Validate(o, nil); err != nil {
+		if err := validate(o); err != nil {
 			return nil, l.invalid(field, n, err)
 		}
 	}
@@ -480,41 +583,48 @@ func (l *loader) invalid(field string, n *yaml.Node, err error) error {
 }
 
 func (l *loader) file2objects(field, name string) ([]api.Object, error) {
-	if name == "" {
-		return nil, l.errorf(field, "required")
-	}
-	if filepath.IsAbs(name) {
-		return nil, l.errorf(field, "%q: name files relative to the scenario", name)
-	}
-	p := path.Join(filepath.ToSlash(l.dir), filepath.ToSlash(name))
-	if !fs.ValidPath(p) {
-		return nil, l.errorf(field, "%q leaves the scenario's directory", name)
-	}
-	data, err := fs.ReadFile(l.fsys, p)
+	data, err := l.readRef(field, name)
 	if err != nil {
-		return nil, l.errorf(field, "cannot read %s: %v", name, unwrapPathError(err))
+		return nil, err
 	}
 	display := name
 	if !strings.HasPrefix(l.file, "builtin:") && !filepath.IsAbs(name) {
 		display = filepath.Join(filepath.Dir(l.file), name)
 	}
-	located, err := manifest.DecodeLocated(display, data)
+	return DecodeManifests(display, data)
+}
+
+// DecodeManifests decodes the manifests of a file strictly and validates
+// each object as the API server would on create; an error names the file,
+// the line and column and the field path of the first offending value.
+// Both `clustersim validate` and the scenario loader use it, so that they
+// accept and refuse the same manifests.
+func DecodeManifests(file string, data []byte) ([]api.Object, error) {
+	located, err := manifest.DecodeLocated(file, data)
 	if err != nil {
 		return nil, err
 	}
 	var objs []api.Object
 	for _, o := range located {
-		if err := apiserver.Validate(o.Object, nil); err != nil {
+		if err := validate(o.Object); err != nil {
 			var se *apierr.StatusError
 			if errors.As(err, &se) && len(se.Causes) > 0 {
 				line, col := o.Position(se.Causes[0].Field)
-				return nil, &Error{File: display, Line: line, Column: col, Field: se.Causes[0].Field, Msg: err.Error()}
+				return nil, &Error{File: file, Line: line, Column: col, Field: se.Causes[0].Field, Msg: err.Error()}
 			}
-			return nil, &Error{File: display, Msg: err.Error()}
+			return nil, &Error{File: file, Msg: err.Error()}
 		}
 		objs = append(objs, o.Object)
 	}
 	return objs, nil
+}
+
+// validate checks o as the API server does on create: a defaulted copy
+// against Kubernetes' validation rules.
+func validate(o api.Object) error {
+	c := o.DeepCopyObject()
+	api.SetDefaults(c)
+	return apiserver.Validate(c, nil)
 }
 
 func unwrapPathError(err error) error {
@@ -632,6 +742,13 @@ func (l *loader) step(s *Scenario, i int, w *world) error {
 		if st.Scale.Replicas < 0 {
 			return l.errorf(a+".replicas", "must not be negative")
 		}
+		if k == api.KindDeployment || k == api.KindReplicaSet {
+			ns := st.Scale.Namespace
+			if ns == "" {
+				ns = DefaultNamespace
+			}
+			w.setPods(objKey{k, api.Key{Namespace: ns, Name: st.Scale.Name}}, &st.Scale.Replicas)
+		}
 	case st.SetImage != nil:
 		if err := l.deployment(a+".deployment", st.SetImage.Deployment, w); err != nil {
 			return err
@@ -683,6 +800,9 @@ func (l *loader) step(s *Scenario, i int, w *world) error {
 		}
 		if st.AddNodes.Count <= 0 {
 			return l.errorf(a+".count", "must be positive")
+		}
+		if err := l.addNodes(a+".count", st.AddNodes.Count); err != nil {
+			return err
 		}
 		for n := 1; n <= st.AddNodes.Count; n++ {
 			w.groupSize[g]++
@@ -1079,6 +1199,9 @@ func (l *loader) iac(s *Scenario, w *world) error {
 		if err != nil {
 			return err
 		}
+		if err := l.addObjects(fmt.Sprintf("spec.iac.objects[%d]", i), len(objs)); err != nil {
+			return err
+		}
 		c.Parsed = append(c.Parsed, objs...)
 	}
 	for _, o := range c.Parsed {
@@ -1129,9 +1252,9 @@ func (l *loader) load(s *Scenario, w *world) error {
 			}
 		}
 		if r.CSV != "" {
-			data, err := fs.ReadFile(l.fsys, path.Join(filepath.ToSlash(l.dir), filepath.ToSlash(r.CSV)))
+			data, err := l.readRef(f+".rps.csv", r.CSV)
 			if err != nil {
-				return l.errorf(f+".rps.csv", "cannot read %s: %v", r.CSV, unwrapPathError(err))
+				return err
 			}
 			points, err := metrics.ParseCSV(strings.NewReader(string(data)))
 			if err != nil {
@@ -1231,6 +1354,9 @@ func (l *loader) fileOrObjects(field, file string, nodes []*yaml.Node, w *world)
 			return nil, err
 		}
 		out = append(out, objs...)
+	}
+	if err := l.addObjects(field, len(out)); err != nil {
+		return nil, err
 	}
 	for _, o := range out {
 		w.add(o)

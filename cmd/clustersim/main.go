@@ -41,9 +41,8 @@ import (
 	"github.com/clustersim/clustersim/report/measure"
 	"github.com/clustersim/clustersim/scenarios"
 	"github.com/clustersim/clustersim/scenarios/runner"
-	"github.com/clustersim/clustersim/sim/apierr"
-	"github.com/clustersim/clustersim/sim/apiserver"
 	"github.com/clustersim/clustersim/sim/cluster"
+	"github.com/clustersim/clustersim/sim/kernel"
 	"github.com/clustersim/clustersim/sim/manifest"
 )
 
@@ -103,22 +102,87 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	return exitBadInput
 }
 
+// usageLines are each command's synopsis, printed with its flags after a
+// usage error and by --help.
+var usageLines = map[string]string{
+	"clustersim run":      "clustersim run [SCENARIO] [flags]",
+	"clustersim validate": "clustersim validate FILE... [flags]",
+	"clustersim list":     "clustersim list",
+	"clustersim explain":  "clustersim explain NAME",
+	"clustersim lesson":   "clustersim lesson NAME|--all [flags]",
+	"clustersim demo":     "clustersim demo [flags]",
+}
+
+// newFlags returns a command's flag set; its usage (synopsis and flags)
+// goes to stderr.
+func newFlags(name string, stderr io.Writer) *pflag.FlagSet {
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: %s\n", usageLines[name])
+		if f := fs.FlagUsages(); f != "" {
+			fmt.Fprintf(stderr, "\nFlags:\n%s", f)
+		}
+	}
+	return fs
+}
+
+// usageError prints what was wrong with the command line and the
+// command's usage, and returns exit code 2.
+func usageError(fs *pflag.FlagSet, format string, args ...any) int {
+	fmt.Fprintf(fs.Output(), "%s: %s\n\n", fs.Name(), fmt.Sprintf(format, args...))
+	fs.Usage()
+	return exitBadInput
+}
+
 // parse parses a command's flags; done reports that Main should return
-// code (help printed, or a usage error).
+// code (help printed, or a usage error printed with the usage).
 func parse(fs *pflag.FlagSet, args []string) (code int, done bool) {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return exitOK, true
 		}
-		return exitBadInput, true
+		return usageError(fs, "%v", err), true
 	}
 	return 0, false
 }
 
+// limitFlag is --limit NAME=N, repeatable: it raises one of the caps a
+// scenario loads and runs under.
+type limitFlag struct {
+	lim  *scenarios.Limits
+	seen []string
+}
+
+func (f *limitFlag) String() string { return strings.Join(f.seen, ",") }
+func (f *limitFlag) Type() string   { return "NAME=N" }
+func (f *limitFlag) Set(v string) error {
+	name, value, ok := strings.Cut(v, "=")
+	if !ok {
+		return fmt.Errorf("want NAME=N, one of %s", strings.Join(scenarios.LimitNames, ", "))
+	}
+	if err := f.lim.Set(name, value); err != nil {
+		return err
+	}
+	f.seen = append(f.seen, v)
+	return nil
+}
+
+// loadFlags adds --limit and --root to fs; the result is filled when fs
+// is parsed.
+func loadFlags(fs *pflag.FlagSet) *scenarios.Options {
+	opts := &scenarios.Options{}
+	d := scenarios.DefaultLimits
+	fs.Var(&limitFlag{lim: &opts.Limits}, "limit", fmt.Sprintf("raise a cap on what a scenario may ask for (repeatable): file-bytes=%d, nodes=%d, pods=%d, objects=%d, timeline=%d, duration=%v, events=%d are the defaults",
+		d.FileBytes, d.Nodes, d.Pods, d.Objects, d.Timeline, d.Duration, d.Events))
+	fs.StringVar(&opts.Root, "root", "", "let the scenario's file references reach this directory's tree (default: the scenario's own directory)")
+	return opts
+}
+
 // loadScenario loads a scenario by file path or built-in name.
-func loadScenario(arg string) (*scenarios.Scenario, error) {
+func loadScenario(arg string, opts scenarios.Options) (*scenarios.Scenario, error) {
 	if _, err := os.Stat(arg); err == nil {
-		return scenarios.LoadFile(arg)
+		return scenarios.LoadFileWith(arg, opts)
 	}
 	if scenarios.IsBuiltin(arg) {
 		return scenarios.Builtin(arg)
@@ -126,12 +190,15 @@ func loadScenario(arg string) (*scenarios.Scenario, error) {
 	return nil, fmt.Errorf("%s: no such file, and no built-in scenario of that name (clustersim list shows them)", arg)
 }
 
+// runScenario runs one scenario: runner.Run, replaced by the test of exit
+// code 3 with a run that breaks an invariant.
+var runScenario = runner.Run
+
 // outputFormats are the values clustersim run's -o accepts.
 var outputFormats = []string{"table", "json", "junit", "csv", "markdown", "timeline", "gaps"}
 
 func run(args []string, stdout, stderr io.Writer) (code int) {
-	fs := pflag.NewFlagSet("clustersim run", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("clustersim run", stderr)
 	seed := fs.Uint64("seed", 0, "root seed of the run (default: the scenario's spec.seed)")
 	until := fs.Duration("until", 0, "stop the run at this virtual time (default: the scenario's spec.duration)")
 	output := fs.StringP("output", "o", "table", "output format: table, json, junit (JUnit XML, one test case per expectation per seed), csv (one row per expectation per seed), markdown, timeline (one seed: every action, write and gap change in time order), or gaps (one seed: each object's gap sampled every --sample, as CSV)")
@@ -140,39 +207,39 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	sample := fs.Duration("sample", 5*time.Second, "with -o gaps: the sampling step of the gap series")
 	faults := fs.String("faults", "", "fault profiles, comma-separated, replacing spec.faults.profiles ("+strings.Join(scenarios.ProfileNames(), ", ")+"); the seed draws their schedule")
 	plotDir := fs.String("plot", "", "write PNG and SVG plots into this directory (created if missing): the run's gap over time, or with --seeds the distribution of convergence times after each action")
+	stall := fs.Duration("stall", defaultStall, "end the run when the simulation makes no progress for this much wall-clock time (a reconciler that never yields)")
+	lopts := loadFlags(fs)
 	if c, done := parse(fs, args); done {
 		return c
 	}
 	if fs.Changed("seeds") && *seeds < 1 {
-		fmt.Fprintf(stderr, "clustersim run: --seeds %d: must be at least 1\n", *seeds)
-		return exitBadInput
+		return usageError(fs, "--seeds %d: must be at least 1", *seeds)
 	}
 	if *jobs < 1 {
-		fmt.Fprintf(stderr, "clustersim run: --jobs %d: must be at least 1\n", *jobs)
-		return exitBadInput
+		return usageError(fs, "--jobs %d: must be at least 1", *jobs)
 	}
 	if fs.NArg() > 1 {
-		fmt.Fprintf(stderr, "clustersim run: one scenario at a time; got %d arguments\n", fs.NArg())
-		return exitBadInput
+		return usageError(fs, "one scenario at a time; got %d arguments", fs.NArg())
 	}
 	if !slices.Contains(outputFormats, *output) {
-		fmt.Fprintf(stderr, "clustersim run: -o %q: want one of %s\n", *output, strings.Join(outputFormats, ", "))
-		return exitBadInput
+		return usageError(fs, "-o %q: want one of %s", *output, strings.Join(outputFormats, ", "))
 	}
 	if *until < 0 {
-		fmt.Fprintf(stderr, "clustersim run: --until %v: must not be negative\n", *until)
-		return exitBadInput
+		return usageError(fs, "--until %v: must not be negative", *until)
 	}
 	name := scenarios.Default
 	if fs.NArg() == 1 {
 		name = fs.Arg(0)
 	}
-	s, err := loadScenario(name)
+	s, err := loadScenario(name, *lopts)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return exitBadInput
 	}
-	opts := runner.Options{Until: *until, Detect: measure.Detect}
+	if *until > s.Spec.Duration.Duration {
+		return usageError(fs, "--until %v is beyond the scenario's spec.duration (%v)", *until, s.Spec.Duration.Duration)
+	}
+	opts := runner.Options{Until: *until, Detect: measure.Detect, MaxEvents: lopts.Limits.WithDefaults().Events}
 	if fs.Changed("seed") {
 		opts.Seed = seed
 	}
@@ -187,27 +254,26 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 				continue
 			}
 			if _, ok := scenarios.LookupProfile(p); !ok {
-				fmt.Fprintf(stderr, "clustersim run: --faults: unknown profile %q (known: %s)\n", p, strings.Join(scenarios.ProfileNames(), ", "))
-				return exitBadInput
+				return usageError(fs, "--faults: unknown profile %q (known: %s)", p, strings.Join(scenarios.ProfileNames(), ", "))
 			}
 			f.Profiles = append(f.Profiles, p)
 		}
 		if _, err := scenarios.FaultTarget(&scenarios.Scenario{Spec: scenarios.Spec{Controllers: s.Spec.Controllers, Faults: &f}}); err != nil && len(f.Profiles) > 0 {
-			fmt.Fprintf(stderr, "clustersim run: --faults: %v\n", err)
-			return exitBadInput
+			return usageError(fs, "--faults: %v", err)
 		}
 		opts.Faults = &f
 	}
 	if *seeds > 0 && (*output == "timeline" || *output == "gaps") {
-		fmt.Fprintf(stderr, "clustersim run: -o %s shows one seed's run; it does not go with --seeds\n", *output)
-		return exitBadInput
+		return usageError(fs, "-o %s shows one seed's run; it does not go with --seeds", *output)
 	}
 	if *sample <= 0 {
-		fmt.Fprintf(stderr, "clustersim run: --sample %v: must be positive\n", *sample)
-		return exitBadInput
+		return usageError(fs, "--sample %v: must be positive", *sample)
+	}
+	if *stall <= 0 {
+		return usageError(fs, "--stall %v: must be positive", *stall)
 	}
 	if *seeds > 0 {
-		return runSeeds(name, s, opts, *seeds, *jobs, *output, *plotDir, stdout, stderr)
+		return runSeeds(name, *lopts, *stall, s, opts, *seeds, *jobs, *output, *plotDir, stdout, stderr)
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -215,7 +281,16 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 			code = exitInternal
 		}
 	}()
-	res, err := runner.Run(s, opts)
+	res, err := watch(*stall, func(p *kernel.Progress) (*runner.Result, error) {
+		o := opts
+		o.Progress = p
+		return runScenario(s, o)
+	})
+	var stalled *stallError
+	if errors.As(err, &stalled) {
+		fmt.Fprintf(stderr, "FAIL %s: %v\n", name, err)
+		return exitFailed
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "clustersim run %s: %v\n", name, err)
 		return exitBadInput
@@ -263,14 +338,25 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 // across the seeds. Every run is independent and deterministic, so the
 // summary is the same whatever jobs and GOMAXPROCS are. It exits 1 if any
 // seed failed an expectation, and names those seeds.
-func runSeeds(name string, s *scenarios.Scenario, opts runner.Options, n, jobs int, output, plotDir string, stdout, stderr io.Writer) int {
+func runSeeds(name string, lopts scenarios.Options, stall time.Duration, s *scenarios.Scenario, opts runner.Options, n, jobs int, output, plotDir string, stdout, stderr io.Writer) int {
 	base := runner.RootSeed(s, opts)
 	results := make([]*runner.Result, n)
 	errs := make([]error, n)
-	parallel(n, jobs, func(i int) { results[i], errs[i] = runSeed(name, base+uint64(i), opts) })
+	parallel(n, jobs, func(i int) {
+		results[i], errs[i] = watch(stall, func(p *kernel.Progress) (*runner.Result, error) {
+			o := opts
+			o.Progress = p
+			return runSeed(name, lopts, base+uint64(i), o)
+		})
+	})
 	for i, err := range errs {
 		if err == nil {
 			continue
+		}
+		var stalled *stallError
+		if errors.As(err, &stalled) {
+			fmt.Fprintf(stderr, "FAIL %s (seed %d; replay with clustersim run %s --seed %d): %v\n", name, base+uint64(i), name, base+uint64(i), err)
+			return exitFailed
 		}
 		var internal internalError
 		if errors.As(err, &internal) {
@@ -351,18 +437,18 @@ func (e internalError) Error() string { return fmt.Sprint(e.cause) }
 
 // runSeed loads the scenario afresh (runs do not share a scenario value)
 // and runs it with one seed.
-func runSeed(name string, seed uint64, opts runner.Options) (res *runner.Result, err error) {
+func runSeed(name string, lopts scenarios.Options, seed uint64, opts runner.Options) (res *runner.Result, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			res, err = nil, internalError{r}
 		}
 	}()
-	s, err := loadScenario(name)
+	s, err := loadScenario(name, lopts)
 	if err != nil {
 		return nil, err
 	}
 	opts.Seed = &seed
-	res, err = runner.Run(s, opts)
+	res, err = runScenario(s, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -380,18 +466,17 @@ func runSeed(name string, seed uint64, opts runner.Options) (res *runner.Result,
 // validate checks scenario files and manifests; it reports every bad file
 // and exits 2 if any.
 func validate(args []string, stdout, stderr io.Writer) int {
-	fs := pflag.NewFlagSet("clustersim validate", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("clustersim validate", stderr)
+	lopts := loadFlags(fs)
 	if c, done := parse(fs, args); done {
 		return c
 	}
 	if fs.NArg() == 0 {
-		fmt.Fprintln(stderr, "clustersim validate: name at least one file")
-		return exitBadInput
+		return usageError(fs, "name at least one file")
 	}
 	code := exitOK
 	for _, path := range fs.Args() {
-		msg, err := validateFile(path)
+		msg, err := validateFile(path, *lopts)
 		if err != nil {
 			fmt.Fprintln(stderr, err)
 			code = exitBadInput
@@ -403,33 +488,25 @@ func validate(args []string, stdout, stderr io.Writer) int {
 }
 
 // validateFile checks one file: a scenario if its kind is Scenario, else
-// manifests.
-func validateFile(path string) (string, error) {
-	data, err := os.ReadFile(path)
+// manifests, with the same rules and messages as a run.
+func validateFile(path string, opts scenarios.Options) (string, error) {
+	data, err := scenarios.ReadFile(path, opts.Limits)
 	if err != nil {
 		return "", err
 	}
 	if isScenario(data) {
-		s, err := scenarios.LoadFile(path)
+		s, err := scenarios.LoadFileWith(path, opts)
 		if err != nil {
 			return "", err
 		}
 		return fmt.Sprintf("scenario %s valid (%d objects, %d steps, %d expectations)", s.Metadata.Name, len(s.Objects), len(s.Spec.Timeline), len(s.Spec.Expect)), nil
 	}
-	objs, err := manifest.DecodeLocated(path, data)
+	objs, err := scenarios.DecodeManifests(path, data)
 	if err != nil {
 		return "", err
 	}
-	for _, o := range objs {
-		if err := apiserver.Validate(o.Object, nil); err != nil {
-			var se *apierr.StatusError
-			if errors.As(err, &se) && len(se.Causes) > 0 {
-				// Point at the first offending field in the source.
-				line, col := o.Position(se.Causes[0].Field)
-				return "", fmt.Errorf("%s:%d:%d: %s: %v", path, line, col, se.Causes[0].Field, err)
-			}
-			return "", fmt.Errorf("%s: %v", path, err)
-		}
+	if len(objs) == 0 {
+		return "", &manifest.Error{File: path, Line: 1, Column: 1, Msg: "no object in the file (it is empty or holds only comments)"}
 	}
 	return fmt.Sprintf("%d object(s) valid", len(objs)), nil
 }
@@ -446,8 +523,7 @@ func isScenario(data []byte) bool {
 }
 
 func list(args []string, stdout, stderr io.Writer) int {
-	fs := pflag.NewFlagSet("clustersim list", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("clustersim list", stderr)
 	if c, done := parse(fs, args); done {
 		return c
 	}
@@ -477,14 +553,12 @@ func list(args []string, stdout, stderr io.Writer) int {
 }
 
 func explain(args []string, stdout, stderr io.Writer) int {
-	fs := pflag.NewFlagSet("clustersim explain", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("clustersim explain", stderr)
 	if c, done := parse(fs, args); done {
 		return c
 	}
 	if fs.NArg() != 1 {
-		fmt.Fprintln(stderr, "clustersim explain: name one built-in scenario or lesson (clustersim list shows them)")
-		return exitBadInput
+		return usageError(fs, "name one built-in scenario or lesson (clustersim list shows them)")
 	}
 	name := fs.Arg(0)
 	// A lesson by number or name explains each of its designs; a
@@ -498,7 +572,7 @@ func explain(args []string, stdout, stderr io.Writer) int {
 		todo = []string{name}
 	}
 	for i, n := range todo {
-		s, err := loadScenario(n)
+		s, err := loadScenario(n, scenarios.Options{})
 		if err != nil {
 			fmt.Fprintln(stderr, err)
 			return exitBadInput
@@ -520,8 +594,7 @@ const minDemoDuration = 3 * time.Minute
 
 // demo runs the built-in controller-runtime demo.
 func demo(args []string, stdout, stderr io.Writer) (code int) {
-	fs := pflag.NewFlagSet("clustersim demo", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("clustersim demo", stderr)
 	seed := fs.Uint64("seed", 1, "root seed of the run's random streams")
 	duration := fs.Duration("duration", 10*time.Minute, fmt.Sprintf("virtual time to simulate, at least %v", minDemoDuration))
 	output := fs.StringP("output", "o", "table", "output format: table or json")
@@ -529,16 +602,13 @@ func demo(args []string, stdout, stderr io.Writer) (code int) {
 		return c
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "clustersim demo: unexpected argument %q\n", fs.Arg(0))
-		return exitBadInput
+		return usageError(fs, "unexpected argument %q", fs.Arg(0))
 	}
 	if *output != "table" && *output != "json" {
-		fmt.Fprintf(stderr, "clustersim demo: -o %q: want table or json\n", *output)
-		return exitBadInput
+		return usageError(fs, "-o %q: want table or json", *output)
 	}
 	if *duration < minDemoDuration {
-		fmt.Fprintf(stderr, "clustersim demo: --duration %v: the demo needs at least %v\n", *duration, minDemoDuration)
-		return exitBadInput
+		return usageError(fs, "--duration %v: the demo needs at least %v", *duration, minDemoDuration)
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -570,8 +640,7 @@ func demo(args []string, stdout, stderr io.Writer) (code int) {
 // them, each design on the same seeds, and prints the figures side by
 // side with the lesson's claims. It exits 1 when a claim does not hold.
 func lesson(args []string, stdout, stderr io.Writer) int {
-	fs := pflag.NewFlagSet("clustersim lesson", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("clustersim lesson", stderr)
 	all := fs.Bool("all", false, "run every lesson (with -o markdown: docs/lessons.md)")
 	seeds := fs.Int("seeds", 0, "seeds per design (default: the lesson's own, 100 for most)")
 	seed := fs.Uint64("seed", 1, "first seed")
@@ -581,16 +650,13 @@ func lesson(args []string, stdout, stderr io.Writer) int {
 		return c
 	}
 	if *output != "table" && *output != "markdown" {
-		fmt.Fprintf(stderr, "clustersim lesson: -o %q: want table or markdown\n", *output)
-		return exitBadInput
+		return usageError(fs, "-o %q: want table or markdown", *output)
 	}
 	if fs.Changed("seeds") && *seeds < 1 {
-		fmt.Fprintf(stderr, "clustersim lesson: --seeds %d: must be at least 1\n", *seeds)
-		return exitBadInput
+		return usageError(fs, "--seeds %d: must be at least 1", *seeds)
 	}
 	if *jobs < 1 {
-		fmt.Fprintf(stderr, "clustersim lesson: --jobs %d: must be at least 1\n", *jobs)
-		return exitBadInput
+		return usageError(fs, "--jobs %d: must be at least 1", *jobs)
 	}
 	var todo []*lessons.Lesson
 	switch {
@@ -599,13 +665,11 @@ func lesson(args []string, stdout, stderr io.Writer) int {
 	case !*all && fs.NArg() == 1:
 		l, ok := lessons.Find(fs.Arg(0))
 		if !ok {
-			fmt.Fprintf(stderr, "clustersim lesson: no lesson %q (give its number, its name or one of its scenarios; clustersim list shows them)\n", fs.Arg(0))
-			return exitBadInput
+			return usageError(fs, "no lesson %q (give its number, its name or one of its scenarios; clustersim list shows them)", fs.Arg(0))
 		}
 		todo = []*lessons.Lesson{l}
 	default:
-		fmt.Fprintln(stderr, "clustersim lesson: name one lesson, or give --all")
-		return exitBadInput
+		return usageError(fs, "name one lesson, or give --all")
 	}
 	if *output == "markdown" && *all {
 		fmt.Fprint(stdout, lessons.DocHeader)
@@ -688,7 +752,7 @@ func runSeedFull(name string, seed uint64) (res *runner.Result, err error) {
 	if err != nil {
 		return nil, err
 	}
-	return runner.Run(s, runner.Options{Seed: &seed, Detect: measure.Detect})
+	return runScenario(s, runner.Options{Seed: &seed, Detect: measure.Detect})
 }
 
 // parallel calls f(0..n-1), jobs at a time. Each call must write only its

@@ -21,6 +21,7 @@ import (
 
 	"github.com/clustersim/clustersim/report/lessons"
 	"github.com/clustersim/clustersim/scenarios"
+	"github.com/clustersim/clustersim/scenarios/runner"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -144,11 +145,29 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"generate", "nope"}, exitBadInput},
 		{[]string{"generate", "scale", "--nodes", "2"}, exitBadInput},
 		{[]string{"generate", "scale", "--pods-per-node", "0"}, exitBadInput},
+		{[]string{"run", "--bogus"}, exitBadInput},
+		{[]string{"run", "--seeds", "abc"}, exitBadInput},
+		{[]string{"run", "--seed", "-1"}, exitBadInput},
+		{[]string{"run", "-f", "x"}, exitBadInput},
+		{[]string{"run", "--until", "1h"}, exitBadInput},
+		{[]string{"run", "--limit", "nodes"}, exitBadInput},
+		{[]string{"run", "--limit", "widgets=3"}, exitBadInput},
+		{[]string{"validate", "--bogus", "x.yaml"}, exitBadInput},
+		{[]string{"list", "--bogus"}, exitBadInput},
 		{[]string{"help"}, exitOK},
 	}
 	for _, tc := range tests {
-		if code, _, _ := runMain(tc.args...); code != tc.want {
+		code, _, errOut := runMain(tc.args...)
+		if code != tc.want {
 			t.Errorf("%v: exit %d, want %d", tc.args, code, tc.want)
+		}
+		// Every usage error says what was wrong, and a flag or argument
+		// error shows the command's usage too.
+		if code == exitBadInput && strings.Count(strings.TrimSpace(errOut), "\n") == 0 && !strings.Contains(errOut, ":") {
+			t.Errorf("%v: stderr does not say what was wrong: %q", tc.args, errOut)
+		}
+		if code == exitBadInput && tc.args[0] != "frobnicate" && !strings.Contains(errOut, "no such file") && !strings.Contains(errOut, "no built-in") && !strings.Contains(errOut, "Usage: clustersim "+tc.args[0]) {
+			t.Errorf("%v: stderr does not show the usage:\n%s", tc.args, errOut)
 		}
 	}
 }
@@ -390,7 +409,8 @@ func TestRunJUnit(t *testing.T) {
 
 // TestRunLivelock checks that a scenario whose actors answer each other in
 // zero virtual time (the defaults-trap fight on a network without latency)
-// stops with a clear error and exit 2 instead of running forever.
+// stops with a clear finding and exit 1 (the controllers misbehave; the
+// input is fine) instead of running forever.
 func TestRunLivelock(t *testing.T) {
 	s, err := os.ReadFile(filepath.Join("..", "..", "scenarios", "builtin", "defaults-trap.yaml"))
 	if err != nil {
@@ -405,8 +425,8 @@ func TestRunLivelock(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, errOut := runMain("run", path)
-	if code != exitBadInput || !strings.Contains(errOut, "virtual time stopped advancing at 0:00") {
-		t.Errorf("exit %d, want %d with a livelock error; stderr:\n%s", code, exitBadInput, errOut)
+	if code != exitFailed || !strings.Contains(errOut, "FAIL virtual time kept advancing: virtual time stopped advancing at 0:00") {
+		t.Errorf("exit %d, want %d with a livelock finding; stderr:\n%s", code, exitFailed, errOut)
 	}
 }
 
@@ -735,5 +755,25 @@ func jsonPaths(prefix string, v any, out map[string]string) {
 		out[prefix] = "boolean"
 	case nil:
 		out[prefix] = "null"
+	}
+}
+
+// TestInternalErrorExit3 checks that a run that breaks one of the
+// simulator's invariants (a panic outside any reconciler) exits 3 and
+// names the scenario and seed to replay, one run or many.
+func TestInternalErrorExit3(t *testing.T) {
+	saved := runScenario
+	defer func() { runScenario = saved }()
+	runScenario = func(*scenarios.Scenario, runner.Options) (*runner.Result, error) {
+		panic("kernel invariant one-runner: planted by the test")
+	}
+	for _, args := range [][]string{{"run", "rolling-update", "--seed", "4"}, {"run", "rolling-update", "--seeds", "2", "--seed", "4"}} {
+		code, _, errOut := runMain(args...)
+		if code != exitInternal {
+			t.Errorf("%v: exit %d, want %d; stderr:\n%s", args, code, exitInternal, errOut)
+		}
+		if !strings.Contains(errOut, "internal error running rolling-update") || !strings.Contains(errOut, "seed") || !strings.Contains(errOut, "planted by the test") {
+			t.Errorf("%v: stderr does not name the scenario, the seed and the cause:\n%s", args, errOut)
+		}
 	}
 }

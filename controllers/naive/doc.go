@@ -43,6 +43,14 @@
 //     Deployment by B-A, an image change sets the new image, a new app gets
 //     a Deployment if it has none. It never compares the app with the
 //     Deployment, so a change whose event never arrives is never made.
+//   - FlawNilDeployment reads the live Deployment's replicas before
+//     checking that there is one, and panics on every new app: the
+//     runtime recovers the panic, reports it and restarts the operator as
+//     a crashed one is restarted.
+//   - FlawBusyWait spins on the informer cache until the Deployment is
+//     available instead of requeueing; nothing else runs while it spins,
+//     so it spins forever and stops the whole simulation (clustersim ends
+//     the run after a wall-clock budget and names it).
 //
 // Imports: api, apierr, client, informer and the controller runtime only
 // (sim/archtest).

@@ -321,8 +321,8 @@ func TestSetupRejects(t *testing.T) {
 	}{
 		{"defaults", naive.Options{}, true},
 		{"resync", naive.Options{Resync: time.Second}, true},
-		{"every flaw", naive.Options{Flaw: naive.FlawEdgeTriggered}, true},
-		{"unknown flaw", naive.Options{Flaw: naive.FlawEdgeTriggered + 1}, false},
+		{"every flaw", naive.Options{Flaw: naive.FlawBusyWait}, true},
+		{"unknown flaw", naive.Options{Flaw: naive.FlawBusyWait + 1}, false},
 		{"negative flaw", naive.Options{Flaw: -1}, false},
 		{"negative resync", naive.Options{Resync: -time.Second}, false},
 		{"resync with a flaw", naive.Options{Flaw: naive.FlawCompareWithDefaults, Resync: time.Second}, false},

@@ -64,6 +64,15 @@ const (
 	// FlawEdgeTriggered acts on the changes watch events carry instead of
 	// comparing states.
 	FlawEdgeTriggered
+	// FlawNilDeployment reads the live Deployment's replicas before
+	// checking that it exists: the first reconcile of a new app panics
+	// with a nil pointer dereference.
+	FlawNilDeployment
+	// FlawBusyWait waits for the Deployment's rollout by spinning on the
+	// informer cache instead of asking to be reconciled again: nothing
+	// else runs while it spins, so the cache never changes and the
+	// reconcile never returns.
+	FlawBusyWait
 )
 
 // String names the flaw as the package documentation does.
@@ -79,6 +88,10 @@ func (f Flaw) String() string {
 		return "retry without back-off"
 	case FlawEdgeTriggered:
 		return "edge-triggered"
+	case FlawNilDeployment:
+		return "nil deployment"
+	case FlawBusyWait:
+		return "busy wait"
 	}
 	return "flaw(" + strconv.Itoa(int(f)) + ")"
 }
@@ -99,7 +112,7 @@ type Options struct {
 }
 
 func (o Options) validate() error {
-	if o.Flaw < FlawNone || o.Flaw > FlawEdgeTriggered {
+	if o.Flaw < FlawNone || o.Flaw > FlawBusyWait {
 		return fmt.Errorf("naive: unknown flaw %d: %w", int(o.Flaw), ErrInvalidOptions)
 	}
 	if o.Resync < 0 {
@@ -177,6 +190,10 @@ func (r *Reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 	if err != nil {
 		return r.failed(err)
 	}
+	if r.Flaw == FlawNilDeployment && *live.Spec.Replicas == *desired.Spec.Replicas {
+		// The mistake: live is nil for a new app.
+		return r.settled(), nil
+	}
 	if live == nil {
 		_, err := client.CreateAs(ctx, r.Client, desired)
 		if err != nil && !errors.Is(err, apierr.ErrAlreadyExists) {
@@ -203,6 +220,13 @@ func (r *Reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 	// other controllers' annotations are none of its business.
 	if upd, differs := correct(live, desired); differs {
 		if _, err := client.UpdateAs(ctx, r.Client, upd); err != nil {
+			return r.failed(err)
+		}
+	}
+	for r.Flaw == FlawBusyWait && live.Status.AvailableReplicas < *desired.Spec.Replicas {
+		// The mistake: wait for the rollout here. The cache is filled by
+		// other processes, which cannot run until this one yields.
+		if live, err = r.deployment(ctx, req.Key); err != nil || live == nil {
 			return r.failed(err)
 		}
 	}

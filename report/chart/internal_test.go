@@ -263,8 +263,9 @@ func TestBoldFont(t *testing.T) {
 	}
 }
 
-// FuzzGapChart renders arbitrary step series and marks as SVG: no panic,
-// and either ErrData or a whole document.
+// FuzzGapChart renders arbitrary step series and marks as SVG and checks,
+// beyond "does not panic", that the result is either ErrData or a whole
+// document.
 func FuzzGapChart(f *testing.F) {
 	f.Add([]byte{0, 3, 10, 2, 40, 1, 90, 0}, int64(600), "apply")
 	f.Add([]byte{}, int64(0), "")
@@ -294,7 +295,10 @@ func FuzzGapChart(f *testing.F) {
 	})
 }
 
-// FuzzDistribution renders arbitrary convergence times as SVG.
+// FuzzDistribution renders arbitrary convergence times (negative ones,
+// huge ones, any count of "never" and of bins) as SVG and checks, beyond
+// "does not panic", that whatever renders without an error is a whole
+// document (it ends with </svg>).
 func FuzzDistribution(f *testing.F) {
 	f.Add([]byte{1, 2, 3, 200}, 3, 0)
 	f.Add([]byte{}, 0, 0)

@@ -1,8 +1,13 @@
 package runner
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"maps"
+	"slices"
+	"strings"
+	"time"
 
 	"github.com/clustersim/clustersim/controllers/gitops"
 	"github.com/clustersim/clustersim/controllers/iac"
@@ -77,6 +82,12 @@ var controllerSpecs = map[string]controllerSpec{
 	"edge-app-operator": {naive.Actor, func(_ *run, m *controller.Manager, s scenarios.ControllerSettings) error {
 		return naive.Setup(m, naive.Options{Flaw: naive.FlawEdgeTriggered, Workers: s.Workers})
 	}},
+	"panicking-app-operator": {naive.Actor, func(_ *run, m *controller.Manager, s scenarios.ControllerSettings) error {
+		return naive.Setup(m, naive.Options{Flaw: naive.FlawNilDeployment, Workers: s.Workers})
+	}},
+	"busy-app-operator": {naive.Actor, func(_ *run, m *controller.Manager, s scenarios.ControllerSettings) error {
+		return naive.Setup(m, naive.Options{Flaw: naive.FlawBusyWait, Workers: s.Workers})
+	}},
 	// The level-triggered operator re-reads the API server every resync
 	// period (spec.controllers' resync, default naive.DefaultResync).
 	"level-app-operator": {naive.Actor, func(_ *run, m *controller.Manager, s scenarios.ControllerSettings) error {
@@ -133,6 +144,10 @@ func (r *run) startControllers() error {
 				r.res.ControllerActors[o.Controller] = actor
 			}
 			r.observeReconcile(o)
+			var pe *controller.PanicError
+			if errors.As(o.Err, &pe) {
+				r.controllerPanicked(name, pe)
+			}
 		}
 		m.SetOptions(opts)
 		if err := m.Start(); err != nil {
@@ -297,4 +312,61 @@ func (r *run) observeReconcile(o controller.Observation) {
 		rec.Err = o.Err.Error()
 	}
 	r.res.Reconciles = append(r.res.Reconciles, rec)
+}
+
+// panicked is one recovered panic of a reconciler.
+type panicked struct {
+	at  time.Duration
+	err *controller.PanicError
+}
+
+// Restart back-off of a controller that panicked: the kubelet's
+// CrashLoopBackOff for the controller manager's container, 10 s doubling
+// to 5 min.
+const (
+	crashBackoffInitial = 10 * time.Second
+	crashBackoffMax     = 5 * time.Minute
+)
+
+// controllerPanicked records a reconciler's panic as a finding and crashes
+// the controller's manager, as an unrecovered panic crashes
+// kube-controller-manager; it is restarted after the crash-loop back-off
+// and relists everything, as a restarted process does.
+func (r *run) controllerPanicked(name string, pe *controller.PanicError) {
+	if r.panics == nil {
+		r.panics = map[string][]panicked{}
+	}
+	now := r.c.K.Now().Duration()
+	r.panics[name] = append(r.panics[name], panicked{at: now, err: pe})
+	m := r.managers[name]
+	backoff := crashBackoffInitial
+	for range len(r.panics[name]) - 1 {
+		backoff = min(2*backoff, crashBackoffMax)
+	}
+	// The panic is observed on the worker that recovered it; the crash
+	// happens as the next event, not inside the worker.
+	r.c.K.At(r.c.K.Now(), func() {
+		if m.Running() {
+			m.Crash()
+		}
+	})
+	r.c.K.At(r.c.K.Now().Add(backoff), func() {
+		if !m.Running() {
+			_ = m.Start()
+		}
+	})
+}
+
+// panicFindings turns each controller's panics into a failed outcome:
+// how many, the first's time, object, value and top frames.
+func (r *run) panicFindings() []Outcome {
+	var out []Outcome
+	for _, name := range slices.Sorted(maps.Keys(r.panics)) {
+		ps := r.panics[name]
+		first := ps[0]
+		out = append(out, Outcome{Name: "controller " + name + " did not panic",
+			Detail: fmt.Sprintf("%s panicked %d time(s) and was restarted as a crashed controller is; first at %s reconciling %s: %v (at %s)",
+				name, len(ps), clock(first.at), first.err.Request.Key, first.err.Value, strings.Join(first.err.Frames, " <- "))})
+	}
+	return out
 }

@@ -48,6 +48,12 @@ type Options struct {
 	// Detect runs the detectors (report/measure.Detect) on the finished
 	// run, for the scenario's findings checks; nil means DefaultDetect.
 	Detect func(res *Result) Findings
+	// MaxEvents caps the kernel events the run fires (0: no cap); a run
+	// that reaches it fails with an error naming the events limit.
+	MaxEvents uint64
+	// Progress, when set, receives the kernel's progress, for a watchdog
+	// on another goroutine (cmd/clustersim's --stall).
+	Progress *kernel.Progress
 }
 
 // DefaultDetect is the Detect of runs whose Options leave it nil. The
@@ -73,8 +79,14 @@ type Result struct {
 	Duration time.Duration
 	// Entries are the timeline's actions and observations in time order.
 	Entries []Entry
-	// Expectations are the checks' outcomes, in spec.expect order.
+	// Expectations are the checks' outcomes, in spec.expect order, then
+	// the Failures.
 	Expectations []Outcome
+	// Failures are what went wrong with the run itself, whatever the
+	// scenario expected: a livelock, a reconciler that panicked. Each is
+	// also a failed outcome at the end of Expectations, so that every
+	// report shows it and the run fails.
+	Failures []Outcome
 	// Requests counts API requests by actor, verb, kind and outcome.
 	Requests []cluster.Stat
 	// Network is the network's totals.
@@ -306,6 +318,11 @@ type run struct {
 	syncer   *gitops.Syncer
 	iac      *iac.Tool
 	faults   *faults
+	// panics are each controller's recovered reconciler panics, by
+	// controller name, in the order they happened.
+	panics map[string][]panicked
+	// partitions are the partitions in place, by name.
+	partitions map[string]*partitionInPlace
 }
 
 // MaxEventsAtInstant is how many events may fire at one virtual time
@@ -394,11 +411,17 @@ func Run(s *scenarios.Scenario, opts Options) (*Result, error) {
 	if opts.OnStart != nil {
 		opts.OnStart(c)
 	}
-	if c.K.Run(kernel.Limits{Until: kernel.Time(until), MaxEventsAtInstant: MaxEventsAtInstant}) == kernel.Livelock {
-		return nil, fmt.Errorf("virtual time stopped advancing at %s: %d events fired at that instant. Some actors answer each other with no delay at all, which no real network allows; give spec.network a latency (for example default: {latency: 1ms})",
-			clock(c.K.Now().Duration()), MaxEventsAtInstant)
-	}
+	c.K.SetProgress(opts.Progress)
 	res := r.res
+	switch c.K.Run(kernel.Limits{Until: kernel.Time(until), MaxEvents: opts.MaxEvents, MaxEventsAtInstant: MaxEventsAtInstant}) {
+	case kernel.Livelock:
+		// Controllers that answer each other forever are a finding about
+		// them, not bad input: the run fails and says what happened.
+		res.Failures = append(res.Failures, Outcome{Name: "virtual time kept advancing", Detail: fmt.Sprintf("virtual time stopped advancing at %s: %d events fired at that instant. Some actors answer each other with no delay at all, which no real network allows; give spec.network a latency (for example default: {latency: 1ms})",
+			clock(c.K.Now().Duration()), MaxEventsAtInstant)})
+	case kernel.EventCap:
+		return nil, fmt.Errorf("the run fired %d events by %s, the events limit (raise it with --limit events=N if you mean it)", opts.MaxEvents, clock(c.K.Now().Duration()))
+	}
 	res.Gaps = gaps.Finish()
 	if r.faults != nil {
 		res.FaultsEnd = r.faults.end
@@ -421,6 +444,8 @@ func Run(s *scenarios.Scenario, opts Options) (*Result, error) {
 		detect = DefaultDetect
 	}
 	r.finishFindings(detect)
+	res.Failures = append(res.Failures, r.panicFindings()...)
+	res.Expectations = append(res.Expectations, res.Failures...)
 	return res, nil
 }
 

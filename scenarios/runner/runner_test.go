@@ -8,13 +8,15 @@ import (
 	"github.com/clustersim/clustersim/scenarios"
 	"github.com/clustersim/clustersim/scenarios/runner"
 	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/cluster"
+	"github.com/clustersim/clustersim/sim/netsim"
 )
 
 // TestEveryAction runs a scenario that uses every timeline action and
 // observation once, and checks what each printed and that the checks of
 // their effects held.
 func TestEveryAction(t *testing.T) {
-	s, err := scenarios.LoadFile("testdata/every-action.yaml")
+	s, err := scenarios.LoadFileWith("testdata/every-action.yaml", scenarios.Options{Root: "../.."}) // it names ../../../testdata/kubernetes-docs
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,5 +143,42 @@ func TestFindingsWithoutDetectors(t *testing.T) {
 	}
 	if o := res.Expectations[0]; !o.Passed || o.Name != "the detectors find no fights, at least 1 hot loops" || calls != 1 {
 		t.Errorf("with detectors: %+v (%d calls)", o, calls)
+	}
+}
+
+// TestPartitionReachesNodesThatJoinLater cuts every kubelet off the API
+// server, then adds a node: the new node's kubelet is cut off too, as a
+// network cut would do, and healing restores both.
+func TestPartitionReachesNodesThatJoinLater(t *testing.T) {
+	src := `apiVersion: clustersim.dev/v1alpha1
+kind: Scenario
+metadata: {name: partition-later}
+spec:
+  duration: 1m
+  cluster:
+    nodeGroups:
+    - {name: worker, count: 1, capacity: {cpu: "2", memory: 4Gi}}
+  network:
+    default: {latency: 1ms}
+  timeline:
+  - {at: 10s, partition: {name: cut, a: ["kubelet/*"], b: [apiserver]}}
+  - {at: 20s, addNodes: {group: worker, count: 1}}
+  - {at: 40s, heal: cut}
+`
+	for _, until := range []time.Duration{30 * time.Second, 50 * time.Second} {
+		s, err := scenarios.Load("partition-later.yaml", ".", nil, []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var c *cluster.Cluster
+		if _, err := runner.Run(s, runner.Options{Until: until, OnStart: func(cl *cluster.Cluster) { c = cl }}); err != nil {
+			t.Fatal(err)
+		}
+		for _, node := range []string{"worker-1", "worker-2"} {
+			cut := c.Net.Partitioned(netsim.Addr("kubelet/"+node), cluster.APIServerAddr)
+			if want := until < 40*time.Second; cut != want {
+				t.Errorf("at %v kubelet/%s cut off: %v, want %v", until, node, cut, want)
+			}
+		}
 	}
 }

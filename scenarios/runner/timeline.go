@@ -3,6 +3,8 @@ package runner
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/clustersim/clustersim/scenarios"
@@ -48,6 +50,8 @@ func (r *run) step(i int, st *scenarios.Step) {
 			e.Err = "error: " + err.Error()
 		} else if err := r.applyLinkRules(); err != nil {
 			e.Err = "error: " + err.Error()
+		} else if err := r.extendPartitions(); err != nil {
+			e.Err = "error: " + err.Error()
 		}
 		r.record(e)
 	case st.Partition != nil:
@@ -56,6 +60,11 @@ func (r *run) step(i int, st *scenarios.Step) {
 		e := Entry{At: st.At.Duration, Command: fmt.Sprintf("partition %s: %v %s %v", p.Name, a, arrow(p.OneWay), b)}
 		if err := r.c.Net.Partition(p.Name, a, b, p.OneWay); err != nil {
 			e.Err = "error: " + err.Error()
+		} else {
+			if r.partitions == nil {
+				r.partitions = map[string]*partitionInPlace{}
+			}
+			r.partitions[p.Name] = &partitionInPlace{spec: p, size: len(a) + len(b)}
 		}
 		r.record(e)
 	case st.Heal != "":
@@ -63,6 +72,7 @@ func (r *run) step(i int, st *scenarios.Step) {
 		if err := r.c.Net.Heal(st.Heal); err != nil {
 			e.Err = "error: " + err.Error()
 		}
+		delete(r.partitions, st.Heal)
 		r.record(e)
 	case st.CrashController != "":
 		e := Entry{At: st.At.Duration, Command: "crash controller " + st.CrashController}
@@ -132,3 +142,32 @@ func userName(as string) string {
 
 // action is a kubectl command bound to its arguments.
 type action func(ctx context.Context, c client.Client) ([]string, error)
+
+// extendPartitions applies the partitions in place to the endpoints that
+// joined since they were made (the kubelets of added nodes), as a network
+// cut does: each whose sides now match more endpoints is made again with
+// them.
+func (r *run) extendPartitions() error {
+	for _, name := range slices.Sorted(maps.Keys(r.partitions)) {
+		p := r.partitions[name]
+		a, b := r.addrs(p.spec.A), r.addrs(p.spec.B)
+		if p.size == len(a)+len(b) {
+			continue
+		}
+		p.size = len(a) + len(b)
+		if err := r.c.Net.Heal(name); err != nil {
+			return err
+		}
+		if err := r.c.Net.Partition(name, a, b, p.spec.OneWay); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// partitionInPlace is a partition step in force and how many endpoints
+// its sides held when last made.
+type partitionInPlace struct {
+	spec *scenarios.Partition
+	size int
+}

@@ -20,10 +20,12 @@ const (
 )
 
 // Validate checks an object as the API server's validation does before it
-// is stored, for the rules clustersim's controllers depend on: names,
-// non-negative replicas, a Deployment's or ReplicaSet's selector matching
-// its template, rolling-update fenceposts, containers with names and
-// images. old is the stored object for updates (nil on create). The error
+// is stored (after defaulting): names, labels, non-negative replicas, a
+// Deployment's or ReplicaSet's selector matching its template, strategy,
+// rolling-update fenceposts, history and deadline bounds, containers with
+// names and images, ports, resource quantities, HPA bounds, quota and
+// ConfigMap sizes (validate_spec.go). old is the stored object for updates
+// (nil on create). The error
 // is a 422 Invalid status error listing every field error.
 func Validate(obj, old api.Object) error {
 	if obj == nil {
@@ -60,6 +62,7 @@ func Validate(obj, old api.Object) error {
 	case *api.Pod:
 		errs = append(errs, validatePodSpec("spec", &o.Spec)...)
 	}
+	errs = validateSpec(obj, errs)
 	if len(errs) == 0 {
 		return nil
 	}

@@ -1,6 +1,7 @@
 package archtest
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -68,8 +69,10 @@ var forbiddenImports = []string{"math/rand", "unsafe"}
 // forbiddenCalls are wall-clock and real-sleep functions of package time.
 var forbiddenCalls = []string{"Now", "Sleep", "After", "AfterFunc", "NewTimer", "NewTicker", "Tick", "Since", "Until"}
 
-// goAllowed are the packages that may contain go statements.
-var goAllowed = []string{"sim/kernel", "cmd/..."}
+// goAllowed are the packages that may contain go statements: the kernel
+// (its coroutines), and the worker pools that run independent simulations
+// side by side, results kept by seed (cmd/, the harness's swarms).
+var goAllowed = []string{"sim/kernel", "cmd/...", "harness"}
 
 func root(t *testing.T) string {
 	t.Helper()
@@ -117,7 +120,13 @@ type file struct {
 
 func goFiles(t *testing.T) []file {
 	t.Helper()
-	r := root(t)
+	return goFilesIn(t, root(t))
+}
+
+// goFilesIn parses every Go file under the tree r (a module root), except
+// in hidden, testdata and docs directories.
+func goFilesIn(t *testing.T, r string) []file {
+	t.Helper()
 	var out []file
 	err := filepath.WalkDir(r, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -199,12 +208,26 @@ func TestImportsPointDown(t *testing.T) {
 	}
 }
 
-func TestNoWallClockOrGoroutines(t *testing.T) {
-	for _, f := range goFiles(t) {
-		if !(strings.HasPrefix(f.pkg, "sim/") || strings.HasPrefix(f.pkg, "controllers")) {
-			continue
-		}
-		if strings.HasSuffix(f.path, "_test.go") || f.pkg == "sim/archtest" {
+// wallClockAllowed are the packages that may read the wall clock, sleep
+// and start timers: the command line alone (its --stall watchdog, its
+// worker pool).
+var wallClockAllowed = []string{"cmd/..."}
+
+// deterministic reports whether the rules of determinism bind pkg: every
+// package of the module but the command line and the architecture test.
+func deterministic(pkg string) bool {
+	return pkg != "." && pkg != "sim/archtest" && !slices.ContainsFunc(wallClockAllowed, func(p string) bool { return match(p, pkg) })
+}
+
+// determinismViolations lists the wall-clock calls, timers and go
+// statements of the non-test files among files whose package the rules
+// bind, as "file:line:col: what" lines. TestNoWallClockOrGoroutines runs
+// it on the repository, TestDetectorCatchesPlantedViolations on a tree
+// with planted violations.
+func determinismViolations(files []file) []string {
+	var out []string
+	for _, f := range files {
+		if !deterministic(f.pkg) || strings.HasSuffix(f.path, "_test.go") {
 			continue
 		}
 		timeName := ""
@@ -216,56 +239,67 @@ func TestNoWallClockOrGoroutines(t *testing.T) {
 				}
 			}
 		}
-		goOK := false
-		for _, g := range goAllowed {
-			if match(g, f.pkg) {
-				goOK = true
-			}
-		}
+		goOK := slices.ContainsFunc(goAllowed, func(g string) bool { return match(g, f.pkg) })
 		ast.Inspect(f.ast, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.GoStmt:
 				if !goOK {
-					t.Errorf("%s: go statement (only the kernel may own goroutines)", f.fset.Position(n.Pos()))
+					out = append(out, fmt.Sprintf("%s: go statement (only the kernel and the worker pools of cmd/ and harness may own goroutines)", f.fset.Position(n.Pos())))
 				}
 			case *ast.SelectorExpr:
 				if id, ok := n.X.(*ast.Ident); ok && timeName != "" && id.Name == timeName && slices.Contains(forbiddenCalls, n.Sel.Name) {
-					t.Errorf("%s: time.%s (use the injected virtual clock)", f.fset.Position(n.Pos()), n.Sel.Name)
+					out = append(out, fmt.Sprintf("%s: time.%s (use the injected virtual clock)", f.fset.Position(n.Pos()), n.Sel.Name))
 				}
 			}
 			return true
 		})
 	}
+	return out
 }
 
-// TestRulesCatchViolations makes sure the checks above can fail: a
-// controller importing the kernel and calling time.Now is caught.
-func TestRulesCatchViolations(t *testing.T) {
+// TestNoWallClockOrGoroutines: no package but cmd/ reads the wall clock,
+// sleeps or starts a timer, and none but the kernel and cmd/ starts a
+// goroutine.
+func TestNoWallClockOrGoroutines(t *testing.T) {
+	for _, v := range determinismViolations(goFiles(t)) {
+		t.Error(v)
+	}
+}
+
+// TestDetectorCatchesPlantedViolations is the mutation test of the check
+// above: it plants time.Now(), time.Sleep and a go statement in a new
+// package under each top-level tree of the module, in a temporary copy of
+// its layout, and requires the very detector TestNoWallClockOrGoroutines
+// uses to report each of them, and to leave a package under cmd/ alone.
+func TestDetectorCatchesPlantedViolations(t *testing.T) {
 	rules, _ := rulesFor("controllers/deployment")
 	for _, r := range rules {
 		if match(r, "sim/kernel") || match(r, "sim/store") || match(r, "sim/netsim") {
 			t.Errorf("controllers may import %s through rule %s", "kernel/store/netsim", r)
 		}
 	}
-	src := "package x\nimport \"time\"\nfunc f() { go f(); _ = time.Now() }\n"
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "x.go", src, 0)
-	if err != nil {
-		t.Fatal(err)
+	const planted = "package planted\n\nimport clock \"time\"\n\nfunc F() {\n\tgo F()\n\t_ = clock.Now()\n\tclock.Sleep(1)\n}\n"
+	tmp := t.TempDir()
+	dirs := []string{"scenarios/planted", "report/planted", "sim/planted", "controllers/planted", "scenarios/runner/planted", "report/measure/planted", "cmd/planted"}
+	for _, d := range dirs {
+		if err := os.MkdirAll(filepath.Join(tmp, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(tmp, d, "planted.go"), []byte(planted), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	var gos, nows int
-	ast.Inspect(f, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.GoStmt:
-			gos++
-		case *ast.SelectorExpr:
-			if id, ok := n.X.(*ast.Ident); ok && id.Name == "time" && slices.Contains(forbiddenCalls, n.Sel.Name) {
-				nows++
+	got := strings.Join(determinismViolations(goFilesIn(t, tmp)), "\n")
+	for _, d := range dirs {
+		path := filepath.Join(tmp, d, "planted.go")
+		for _, want := range []string{path + ":6:2: go statement", path + ":7:6: time.Now", path + ":8:2: time.Sleep"} {
+			caught := strings.Contains(got, want)
+			if strings.HasPrefix(d, "cmd/") && caught {
+				t.Errorf("%s is reported, but cmd/ may use the wall clock and goroutines", want)
+			}
+			if !strings.HasPrefix(d, "cmd/") && !caught {
+				t.Errorf("planted %s not reported; the detector reported:\n%s", want, got)
 			}
 		}
-		return true
-	})
-	if gos != 1 || nows != 1 {
-		t.Errorf("detector found %d go statements and %d time.Now calls, want 1 and 1", gos, nows)
 	}
 }

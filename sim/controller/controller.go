@@ -3,7 +3,6 @@ package controller
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strconv"
 	"time"
 
@@ -271,7 +270,7 @@ func (c *Controller) reconcile(req Request) (res Result, err error) {
 				panic(v)
 			}
 			c.metrics.Panics++
-			res, err = Result{}, fmt.Errorf("panic: %v [recovered]", v)
+			res, err = Result{}, &PanicError{Controller: c.name, Request: req, Value: v, Frames: panicFrames(3)}
 		}
 	}()
 	return c.r.Reconcile(c.ctx, req)

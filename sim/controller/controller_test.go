@@ -154,7 +154,11 @@ func TestRetryTiming(t *testing.T) {
 				t.Errorf("metrics %+v, want %+v", got, tc.want)
 			}
 			for _, err := range errs {
-				if err != nil && tc.want.Panics > 0 && err.Error() != "panic: reconciler bug [recovered]" {
+				// The error names the panic and the frames that raised it,
+				// innermost first, without the runtime's.
+				var pe *controller.PanicError
+				if err != nil && tc.want.Panics > 0 && (!errors.As(err, &pe) || pe.Controller != "retry" ||
+					err.Error() != "panic: reconciler bug [recovered] (at controller_test.TestRetryTiming.func1.1 <- controller.ReconcilerFunc.Reconcile <- controller.(*Controller).reconcile)") {
 					t.Errorf("recovered panic error %q", err)
 				}
 			}

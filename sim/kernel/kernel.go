@@ -23,6 +23,8 @@ type Kernel struct {
 	// first and last are the ends of the list of unfinished processes,
 	// in spawn order (see Close).
 	first, last *Process
+	// progress, when set, is where a watchdog reads how the run goes.
+	progress *Progress
 }
 
 // New returns a kernel at virtual time 0 whose random streams derive from
@@ -169,6 +171,9 @@ func (k *Kernel) Run(lim Limits) StopReason {
 		k.now = e.at
 		k.fired++
 		n++
+		if k.progress != nil && k.fired&1023 == 0 {
+			k.progress.fired.Store(k.fired)
+		}
 		e.h.Fire(k, e.arg)
 		if k.stop {
 			return Stopped

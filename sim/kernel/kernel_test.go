@@ -387,38 +387,55 @@ func TestDeterministicTrace(t *testing.T) {
 	}
 }
 
-// FuzzQueue checks that time never goes backwards and that equal times keep
-// insertion order, for any interleaving of pushes and pops.
+// FuzzQueue drives the event queue with any interleaving of pushes (at
+// any time, past ones included) and pops, next to a reference model (the
+// plain list of pending events), and checks beyond "does not panic":
+// every pop returns exactly the model's least pending event by (time,
+// sequence), so order holds and equal times keep insertion order; nothing
+// pushed is lost or duplicated (the queue's length always equals the
+// model's, and draining it empties both); and each event keeps its
+// argument.
 func FuzzQueue(f *testing.F) {
 	f.Add([]byte{1, 2, 3, 0, 0, 9, 9, 0})
 	f.Add([]byte{255, 0, 255, 0, 1, 1, 1, 1})
+	f.Add([]byte{7, 7, 7, 7, 0, 0, 0, 0, 0})
 	f.Fuzz(func(t *testing.T, ops []byte) {
 		var q queue
+		var model []event
 		var seq uint64
-		var last event
-		havePopped := false
+		pop := func() {
+			e := q.pop()
+			least := 0
+			for i := range model {
+				// The model's own order, not the queue's less.
+				if a, b := model[i], model[least]; a.at < b.at || a.at == b.at && a.seq < b.seq {
+					least = i
+				}
+			}
+			want := model[least]
+			if e.at != want.at || e.seq != want.seq || e.arg != want.arg {
+				t.Fatalf("popped %+v, want the least pending event %+v", e, want)
+			}
+			model = slices.Delete(model, least, least+1)
+		}
 		for _, op := range ops {
 			if op%3 == 0 && q.len() > 0 {
-				e := q.pop()
-				if havePopped && e.less(&last) {
-					t.Fatalf("popped %+v after %+v", e, last)
-				}
-				last, havePopped = e, true
-				continue
+				pop()
+			} else {
+				seq++
+				e := event{at: Time(op / 3), seq: seq, arg: seq * 7}
+				q.push(e)
+				model = append(model, e)
 			}
-			seq++
-			at := Time(op / 3)
-			if havePopped && at < last.at {
-				at = last.at // the kernel never schedules in the past
+			if q.len() != len(model) {
+				t.Fatalf("queue holds %d events, %d pushed and not popped", q.len(), len(model))
 			}
-			q.push(event{at: at, seq: seq})
 		}
 		for q.len() > 0 {
-			e := q.pop()
-			if havePopped && e.less(&last) {
-				t.Fatalf("popped %+v after %+v", e, last)
-			}
-			last, havePopped = e, true
+			pop()
+		}
+		if len(model) != 0 {
+			t.Fatalf("queue empty with %d events never popped", len(model))
 		}
 	})
 }

@@ -141,7 +141,19 @@ func (p *Process) resume() {
 	prev := k.current
 	k.current = p
 	p.state = procRunning
+	if pr := k.progress; pr != nil {
+		pr.resumes.Add(1)
+		pr.now.Store(int64(k.now))
+		pr.running.Store(&p.name)
+	}
 	_, more := p.next()
+	if pr := k.progress; pr != nil {
+		if prev != nil {
+			pr.running.Store(&prev.name)
+		} else {
+			pr.running.Store(nil)
+		}
+	}
 	k.current = prev
 	if more {
 		p.state = procParked

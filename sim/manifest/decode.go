@@ -13,9 +13,9 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// MaxAliasNodes caps how many nodes one DecodeNode call (or one document
-// of Decode) may visit through YAML aliases and merge keys, counting every
-// visit. Aliases let a few bytes
+// MaxAliasNodes caps how many nodes one DecodeNode call (or one file of
+// Decode, or one CheckAliases call) may visit through YAML aliases and
+// merge keys, counting every visit. Aliases let a few bytes
 // stand for exponentially many nodes ("billion laughs"); real manifests use
 // few or none, so the cap is generous for them and fatal for a bomb.
 const MaxAliasNodes = 100_000
@@ -64,17 +64,23 @@ func DecodeNode(file string, node *yaml.Node, path string, out any) error {
 	if v.Kind() != reflect.Pointer || v.IsNil() {
 		return fmt.Errorf("manifest: decode target must be a non-nil pointer, got %T", out)
 	}
-	if node == nil {
+	if node = docRoot(node); node == nil {
 		return nil
-	}
-	if node.Kind == yaml.DocumentNode {
-		if len(node.Content) == 0 {
-			return nil
-		}
-		node = node.Content[0]
 	}
 	d := &decoder{file: file, prefix: path}
 	return d.value(node, v.Elem())
+}
+
+// docRoot is the content of a document node (nil for an empty one), or
+// node itself.
+func docRoot(node *yaml.Node) *yaml.Node {
+	if node != nil && node.Kind == yaml.DocumentNode {
+		if len(node.Content) == 0 {
+			return nil
+		}
+		return node.Content[0]
+	}
+	return node
 }
 
 // decoder holds the state of one DecodeNode call (or one document).
@@ -456,7 +462,7 @@ func (s nameSet) has(ps []pair, name string) bool {
 }
 
 func (d *decoder) aliasError(n *yaml.Node) *Error {
-	return d.errorf(n, "document contains excessive aliasing (more than %d nodes expanded)", MaxAliasNodes)
+	return d.errorf(n, "file contains excessive aliasing (more than %d nodes expanded through aliases and merge keys)", MaxAliasNodes)
 }
 
 // mergeSources returns the mappings a merge key's value names: one mapping
@@ -1023,4 +1029,33 @@ func plainKey(key string) bool {
 		}
 	}
 	return true
+}
+
+// CheckAliases walks the document under node as decoding would, following
+// aliases and merge keys, and fails with an *Error if more than
+// MaxAliasNodes nodes are reached through aliases, if an alias contains
+// itself, or if the document nests deeper than decoding allows. A format
+// that decodes parts of one file separately (a scenario decodes each
+// step's patch on its own) calls it once on the whole file, so that the
+// alias budget is the file's, not each part's.
+func CheckAliases(file string, node *yaml.Node) error {
+	if node = docRoot(node); node == nil {
+		return nil
+	}
+	d := &decoder{file: file}
+	return d.walk(node)
+}
+
+func (d *decoder) walk(n *yaml.Node) error {
+	n, token, err := d.enter(n)
+	if err != nil {
+		return err
+	}
+	defer d.leave(token)
+	for _, c := range n.Content {
+		if err := d.walk(c); err != nil {
+			return err
+		}
+	}
+	return nil
 }

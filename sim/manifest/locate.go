@@ -22,10 +22,12 @@ type Located struct {
 func DecodeLocated(file string, data []byte) ([]Located, error) {
 	var objs []api.Object
 	var roots []*yaml.Node
+	spent := 0 // the alias budget is the file's, not each document's
 	err := documents(file, data, func(root *yaml.Node) error {
-		d := &decoder{file: file, roots: &roots}
+		d := &decoder{file: file, roots: &roots, expanded: spent}
 		var err error
 		objs, err = d.object(root, objs)
+		spent = d.expanded
 		return err
 	})
 	if err != nil {

@@ -19,12 +19,16 @@ import (
 // next document is found before the current document is decoded.)
 func Decode(file string, data []byte) ([]api.Object, error) {
 	var objs []api.Object
+	spent := 0
 	err := documents(file, data, func(root *yaml.Node) error {
-		// One decoder per document: its alias budget and anchor stack
-		// cover List items too, which may be aliases of each other.
-		d := &decoder{file: file}
+		// One decoder per document: its anchor stack covers List items
+		// too, which may be aliases of each other. The alias budget is
+		// the whole file's, so that many small bombs in many documents
+		// cannot add up.
+		d := &decoder{file: file, expanded: spent}
 		var err error
 		objs, err = d.object(root, objs)
+		spent = d.expanded
 		return err
 	})
 	if err != nil {

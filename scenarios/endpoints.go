@@ -1,0 +1,102 @@
+package scenarios
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// endpoints lists every network endpoint the run will have at some point:
+// the API server, each running controller (and the GitOps syncer and IaC
+// tool), the kubelet of every node the scenario declares or adds, and each
+// user the timeline acts as ("admin" when a step names none). The names
+// are the runner's (sim/cluster, scenarios/runner).
+func endpoints(s *Scenario, w *world) []string {
+	out := []string{"apiserver"}
+	for c := range w.controllers {
+		out = append(out, "controller/"+c)
+	}
+	if s.Spec.GitOps != nil {
+		out = append(out, "controller/gitops")
+	}
+	if s.Spec.IaC != nil {
+		out = append(out, "controller/iac")
+	}
+	for n := range w.nodes {
+		out = append(out, "kubelet/"+n)
+	}
+	users := map[string]bool{}
+	for _, st := range s.Spec.Timeline {
+		as := st.As
+		if as == "" {
+			as = "admin"
+		}
+		users[as] = true
+	}
+	for u := range users {
+		out = append(out, "user/"+u)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// MatchEndpoint reports whether an endpoint name matches a pattern of
+// spec.network.links or a partition: the name itself, or a prefix ending
+// in "*".
+func MatchEndpoint(pattern, addr string) bool {
+	if p, ok := strings.CutSuffix(pattern, "*"); ok {
+		return strings.HasPrefix(addr, p)
+	}
+	return pattern == addr
+}
+
+// faultPatterns checks that every endpoint pattern of the link rules and of the
+// partitions matches an endpoint that exists at some point of the run, so
+// that a typo does not silently inject nothing.
+func (l *loader) faultPatterns(s *Scenario, w *world) error {
+	eps := endpoints(s, w)
+	check := func(field, pattern string) error {
+		if pattern == "" {
+			return l.errorf(field, "required")
+		}
+		for _, e := range eps {
+			if MatchEndpoint(pattern, e) {
+				return nil
+			}
+		}
+		return l.errorf(field, "%q matches no endpoint of this run (endpoints are apiserver, controller/<name>, kubelet/<node>, user/<name>; here: %s)", pattern, abbreviate(eps, 12))
+	}
+	for i, r := range s.Spec.Network.Links {
+		if err := check(fmt.Sprintf("spec.network.links[%d].from", i), r.From); err != nil {
+			return err
+		}
+		if err := check(fmt.Sprintf("spec.network.links[%d].to", i), r.To); err != nil {
+			return err
+		}
+	}
+	for i, st := range s.Spec.Timeline {
+		p := st.Partition
+		if p == nil {
+			continue
+		}
+		for _, side := range []struct {
+			name string
+			pats []string
+		}{{"a", p.A}, {"b", p.B}} {
+			for j, pat := range side.pats {
+				if err := check(fmt.Sprintf("spec.timeline[%d].partition.%s[%d]", i, side.name, j), pat); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// abbreviate joins the first n names and says how many more there are.
+func abbreviate(names []string, n int) string {
+	if len(names) <= n {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:n], ", "), len(names)-n)
+}

@@ -1,0 +1,294 @@
+package scenarios
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/clustersim/clustersim/sim/api"
+)
+
+// Limits caps what one scenario may ask for, so that a typo (count:
+// 1000000000) or a hostile file is refused with a message before any work
+// starts, instead of eating the machine's memory. A zero field means its
+// default (DefaultLimits). Each cap has a name (Names) that errors quote
+// and that `clustersim run --limit NAME=N` raises.
+type Limits struct {
+	// FileBytes caps the size of the scenario file and of every file it
+	// references (manifests, load CSVs). Default 1 MiB: parsing a YAML file
+	// of that size takes about a quarter of a second and 40 MB.
+	FileBytes int64
+	// Nodes caps the nodes of the run: every node group's count plus every
+	// addNodes step. Default 5,000 (Kubernetes' documented limit).
+	Nodes int
+	// Pods caps the pods the declared workloads ask for at any point of
+	// the timeline: the replicas of every Deployment and ReplicaSet, and
+	// bare pods. Default 150,000 (Kubernetes' documented limit).
+	Pods int
+	// Objects caps the objects declared (spec.objects, applies, GitOps
+	// commits, spec.iac). Default 10,000.
+	Objects int
+	// Timeline caps spec.timeline's steps. Default 10,000.
+	Timeline int
+	// Duration caps spec.duration. Default 24h.
+	Duration time.Duration
+	// Events caps the kernel events one run fires (the runner enforces
+	// it). Default 200,000,000.
+	Events uint64
+}
+
+// DefaultLimits are the caps a scenario runs under unless raised.
+var DefaultLimits = Limits{
+	FileBytes: 1 << 20,
+	Nodes:     5000,
+	Pods:      150_000,
+	Objects:   10_000,
+	Timeline:  10_000,
+	Duration:  24 * time.Hour,
+	Events:    200_000_000,
+}
+
+// LimitNames are the names of the caps, as `--limit NAME=N` takes them.
+var LimitNames = []string{"file-bytes", "nodes", "pods", "objects", "timeline", "duration", "events"}
+
+// WithDefaults returns l with every zero field set to its default.
+func (l Limits) WithDefaults() Limits {
+	d := DefaultLimits
+	return Limits{
+		FileBytes: positiveOr(l.FileBytes, d.FileBytes),
+		Nodes:     positiveOr(l.Nodes, d.Nodes),
+		Pods:      positiveOr(l.Pods, d.Pods),
+		Objects:   positiveOr(l.Objects, d.Objects),
+		Timeline:  positiveOr(l.Timeline, d.Timeline),
+		Duration:  positiveOr(l.Duration, d.Duration),
+		Events:    positiveOr(l.Events, d.Events),
+	}
+}
+
+// positiveOr is v if positive, else def.
+func positiveOr[T int | int64 | uint64 | time.Duration](v, def T) T {
+	if v > 0 {
+		return v
+	}
+	return def
+}
+
+// Set raises (or lowers) the cap name to value: a positive integer, a
+// quantity for file-bytes (4Mi) and a duration for duration (48h).
+func (l *Limits) Set(name, value string) error {
+	bad := func(what string) error { return fmt.Errorf("limit %s=%s: want %s", name, value, what) }
+	switch name {
+	case "file-bytes":
+		q, err := api.ParseQuantity(value)
+		if err != nil || q.Value() <= 0 {
+			return bad("a positive size such as 4Mi")
+		}
+		l.FileBytes = q.Value()
+	case "duration":
+		d, err := time.ParseDuration(value)
+		if err != nil || d <= 0 {
+			return bad("a positive duration such as 48h")
+		}
+		l.Duration = d
+	case "nodes", "pods", "objects", "timeline", "events":
+		n, err := strconv.ParseUint(value, 10, 63)
+		if err != nil || n == 0 {
+			return bad("a positive integer")
+		}
+		switch name {
+		case "nodes":
+			l.Nodes = int(n)
+		case "pods":
+			l.Pods = int(n)
+		case "objects":
+			l.Objects = int(n)
+		case "timeline":
+			l.Timeline = int(n)
+		case "events":
+			l.Events = n
+		}
+	default:
+		return fmt.Errorf("no limit %q (known: %s)", name, strings.Join(LimitNames, ", "))
+	}
+	return nil
+}
+
+// capError is the message of a cap that a scenario exceeds.
+func capError(name string, got, limit any) string {
+	return fmt.Sprintf("%v exceeds the %s limit of %v (raise it with --limit %s=N if you mean it)", got, name, limit, name)
+}
+
+// Options are how LoadFileWith reads a scenario.
+type Options struct {
+	// Root is the directory whose tree file references may reach; it must
+	// hold the scenario file. Default: the scenario file's directory.
+	Root string
+	// Limits are the caps; zero fields take their defaults.
+	Limits Limits
+}
+
+// readRef reads the file a scenario names at field: a path relative to
+// the scenario's directory that stays inside the loader's tree after
+// symbolic links are resolved (the file system is an os.Root, or the
+// embedded built-ins), names a regular file, and is no larger than the
+// file-bytes cap. The errors never quote the file's content.
+func (l *loader) readRef(field, name string) ([]byte, error) {
+	if name == "" {
+		return nil, l.errorf(field, "required")
+	}
+	if filepath.IsAbs(name) || strings.HasPrefix(name, "/") || strings.HasPrefix(name, `\`) {
+		return nil, l.errorf(field, "%q is an absolute path; name files relative to the scenario's directory", name)
+	}
+	p := path.Join(l.dir, filepath.ToSlash(name))
+	if !fs.ValidPath(p) {
+		return nil, l.errorf(field, "%q leaves %s (file references stay in the scenario's folder tree; clustersim's --root widens it)", name, l.rootName())
+	}
+	fi, err := fs.Stat(l.fsys, p)
+	if err != nil {
+		return nil, l.errorf(field, "%q: %s", name, refProblem(err, l.rootName()))
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, l.errorf(field, "%q is not a regular file (%s)", name, fileKind(fi.Mode()))
+	}
+	if fi.Size() > l.limits.FileBytes {
+		return nil, l.errorf(field, "%q: %s", name, capError("file-bytes", fmt.Sprintf("%d bytes", fi.Size()), l.limits.FileBytes))
+	}
+	f, err := l.fsys.Open(p)
+	if err != nil {
+		return nil, l.errorf(field, "%q: %s", name, refProblem(err, l.rootName()))
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, l.limits.FileBytes+1))
+	if err != nil {
+		return nil, l.errorf(field, "cannot read %q: %v", name, unwrapPathError(err))
+	}
+	if int64(len(data)) > l.limits.FileBytes {
+		return nil, l.errorf(field, "%q: %s", name, capError("file-bytes", "its size", l.limits.FileBytes))
+	}
+	return data, nil
+}
+
+// rootName names the tree references are confined to, for messages.
+func (l *loader) rootName() string {
+	if l.rootDir == "" {
+		return "the scenario's directory"
+	}
+	return l.rootDir
+}
+
+// refProblem says honestly why a reference cannot be opened.
+func refProblem(err error, root string) string {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "no such file"
+	case errors.Is(err, syscall.ELOOP):
+		return "a loop of symbolic links"
+	case errors.Is(err, fs.ErrPermission):
+		return "permission denied"
+	case strings.Contains(err.Error(), "path escapes from parent"):
+		return "a symbolic link on the way leads out of " + root + " (file references stay in the scenario's folder tree)"
+	}
+	return unwrapPathError(err).Error()
+}
+
+// fileKind names what a non-regular file is.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeDevice != 0 || m&fs.ModeCharDevice != 0:
+		return "a device"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	}
+	return m.Type().String()
+}
+
+// ReadFile reads the file at p, which must be a regular file no larger
+// than lim's file-bytes cap; the error names p and never quotes the
+// content.
+func ReadFile(p string, lim Limits) ([]byte, error) {
+	lim = lim.WithDefaults()
+	fi, err := os.Stat(p)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s", p, refProblem(err, ""))
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file (%s)", p, fileKind(fi.Mode()))
+	}
+	if fi.Size() > lim.FileBytes {
+		return nil, fmt.Errorf("%s: %s", p, capError("file-bytes", fmt.Sprintf("%d bytes", fi.Size()), lim.FileBytes))
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s", p, refProblem(err, ""))
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, lim.FileBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", p, unwrapPathError(err))
+	}
+	if int64(len(data)) > lim.FileBytes {
+		return nil, fmt.Errorf("%s: %s", p, capError("file-bytes", "its size", lim.FileBytes))
+	}
+	return data, nil
+}
+
+// counts checks the lengths of the big lists of the file (spec.timeline,
+// spec.objects) on the parsed YAML, before they are decoded into steps and
+// objects, so that a file of a million steps costs its parse and no more.
+func (l *loader) counts() error {
+	spec := mapValue(l.root, "spec")
+	for _, c := range []struct {
+		key, name string
+		limit     int
+	}{{"timeline", "timeline", l.limits.Timeline}, {"objects", "objects", l.limits.Objects}} {
+		n := mapValue(spec, c.key)
+		if n != nil && n.Kind == yaml.SequenceNode && len(n.Content) > c.limit {
+			return l.errorf("spec."+c.key, "%s", capError(c.name, fmt.Sprintf("%d entries", len(n.Content)), c.limit))
+		}
+	}
+	return nil
+}
+
+// addObjects counts objs against the objects cap.
+func (l *loader) addObjects(field string, objs int) error {
+	l.nObjects += objs
+	if l.nObjects > l.limits.Objects {
+		return l.errorf(field, "%s", capError("objects", fmt.Sprintf("%d objects declared so far", l.nObjects), l.limits.Objects))
+	}
+	return nil
+}
+
+// addNodes counts n more nodes against the nodes cap, before any of them
+// is listed.
+func (l *loader) addNodes(field string, n int) error {
+	if n > l.limits.Nodes-l.nNodes {
+		return l.errorf(field, "%s", capError("nodes", fmt.Sprintf("%d nodes in all", int64(l.nNodes)+int64(n)), l.limits.Nodes))
+	}
+	l.nNodes += n
+	return nil
+}
+
+// checkPods fails at field if the workloads declared so far ask for more
+// pods than the pods cap.
+func (l *loader) checkPods(field string, w *world) error {
+	if w.totalPods > int64(l.limits.Pods) {
+		return l.errorf(field, "%s", capError("pods", fmt.Sprintf("%d pods asked for by the workloads declared so far", w.totalPods), l.limits.Pods))
+	}
+	return nil
+}

@@ -1,0 +1,255 @@
+package apiserver
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/apierr"
+)
+
+// The rules below are Kubernetes' own, with its messages: k/k
+// pkg/apis/apps/validation/validation.go (ValidateDeploymentSpec,
+// ValidateDeploymentStrategy), pkg/apis/core/validation/validation.go
+// (ValidateLabels, validateContainerPorts, validateServicePort,
+// ValidateResourceRequirements, ValidateConfigMap, ValidateResourceQuota),
+// pkg/apis/autoscaling/validation/validation.go
+// (validateHorizontalPodAutoscalerSpec) and apimachinery
+// pkg/util/validation/validation.go (IsQualifiedName, IsValidLabelValue,
+// IsValidPortNum).
+
+const (
+	nonNegative    = "must be greater than or equal to 0"
+	portRange      = "must be between 1 and 65535, inclusive"
+	qualifiedName  = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
+	nameExamples   = " (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"
+	labelValueMsg  = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"
+	maxConfigBytes = 1 << 20 // core.MaxSecretSize
+)
+
+// validateSpec adds the kind-specific rules to errs (obj is defaulted, as
+// the API server validates after defaulting).
+func validateSpec(obj api.Object, errs []apierr.FieldError) []apierr.FieldError {
+	m := obj.GetObjectMeta()
+	errs = validateLabels("metadata.labels", m.Labels, errs)
+	switch o := obj.(type) {
+	case *api.Deployment:
+		errs = validateLabels("spec.template.metadata.labels", o.Spec.Template.Labels, errs)
+		errs = validateDeploymentSpec(&o.Spec, errs)
+		errs = validatePodResources("spec.template.spec", &o.Spec.Template.Spec, errs)
+	case *api.ReplicaSet:
+		errs = validateLabels("spec.template.metadata.labels", o.Spec.Template.Labels, errs)
+		errs = nonNegativeField("spec.minReadySeconds", int64(o.Spec.MinReadySeconds), errs)
+		errs = validatePodResources("spec.template.spec", &o.Spec.Template.Spec, errs)
+	case *api.Pod:
+		errs = validatePodResources("spec", &o.Spec, errs)
+	case *api.Service:
+		errs = validateServicePorts(&o.Spec, errs)
+	case *api.HorizontalPodAutoscaler:
+		errs = validateHPABounds(o.Spec.MinReplicas, o.Spec.MaxReplicas, errs)
+	case *api.HorizontalPodAutoscalerV1:
+		errs = validateHPABounds(o.Spec.MinReplicas, o.Spec.MaxReplicas, errs)
+	case *api.ResourceQuota:
+		errs = nonNegativeQuantities("spec.hard", o.Spec.Hard, errs)
+	case *api.ConfigMap:
+		size := 0
+		for _, v := range o.Data {
+			size += len(v)
+		}
+		for _, v := range o.BinaryData {
+			size += len(v)
+		}
+		if size > maxConfigBytes {
+			// Upstream reports it at the root path ("[]"); data is where
+			// a reader finds it.
+			errs = append(errs, apierr.FieldError{Field: "data", Type: "Too long", Detail: fmt.Sprintf("may not be more than %d bytes", maxConfigBytes)})
+		}
+	}
+	return errs
+}
+
+func nonNegativeField(field string, v int64, errs []apierr.FieldError) []apierr.FieldError {
+	if v < 0 {
+		errs = append(errs, apierr.FieldError{Field: field, Type: "Invalid value", Value: v, Detail: nonNegative})
+	}
+	return errs
+}
+
+// validateDeploymentSpec is ValidateDeploymentSpec's rules beyond the
+// selector, template and fenceposts.
+func validateDeploymentSpec(spec *api.DeploymentSpec, errs []apierr.FieldError) []apierr.FieldError {
+	switch spec.Strategy.Type {
+	case api.RecreateDeploymentStrategyType, api.RollingUpdateDeploymentStrategyType:
+	default:
+		// Upstream reports the whole strategy at spec.strategy; the type
+		// is the value that is wrong.
+		errs = append(errs, apierr.FieldError{Field: "spec.strategy.type", Type: "Unsupported value", Value: string(spec.Strategy.Type),
+			Detail: `supported values: "Recreate", "RollingUpdate"`})
+	}
+	errs = nonNegativeField("spec.minReadySeconds", int64(spec.MinReadySeconds), errs)
+	if l := spec.RevisionHistoryLimit; l != nil {
+		errs = nonNegativeField("spec.revisionHistoryLimit", int64(*l), errs)
+	}
+	if p := spec.ProgressDeadlineSeconds; p != nil {
+		errs = nonNegativeField("spec.progressDeadlineSeconds", int64(*p), errs)
+		if *p <= spec.MinReadySeconds {
+			errs = append(errs, apierr.FieldError{Field: "spec.progressDeadlineSeconds", Type: "Invalid value", Value: int64(*p), Detail: "must be greater than minReadySeconds"})
+		}
+	}
+	return errs
+}
+
+// validatePodResources checks each container's ports and resources.
+func validatePodResources(field string, spec *api.PodSpec, errs []apierr.FieldError) []apierr.FieldError {
+	for i := range spec.Containers {
+		c := &spec.Containers[i]
+		cf := fmt.Sprintf("%s.containers[%d]", field, i)
+		for j, p := range c.Ports {
+			pf := fmt.Sprintf("%s.ports[%d]", cf, j)
+			if p.ContainerPort == 0 {
+				errs = append(errs, apierr.FieldError{Field: pf + ".containerPort", Type: "Required value"})
+			} else if !validPort(p.ContainerPort) {
+				errs = append(errs, apierr.FieldError{Field: pf + ".containerPort", Type: "Invalid value", Value: int64(p.ContainerPort), Detail: portRange})
+			}
+			if p.HostPort != 0 && !validPort(p.HostPort) {
+				errs = append(errs, apierr.FieldError{Field: pf + ".hostPort", Type: "Invalid value", Value: int64(p.HostPort), Detail: portRange})
+			}
+		}
+		rf := cf + ".resources"
+		errs = nonNegativeQuantities(rf+".limits", c.Resources.Limits, errs)
+		errs = nonNegativeQuantities(rf+".requests", c.Resources.Requests, errs)
+		for _, name := range c.Resources.Requests.SortedNames() {
+			req := c.Resources.Requests[name]
+			if limit, ok := c.Resources.Limits[name]; ok && req.Cmp(limit) > 0 {
+				errs = append(errs, apierr.FieldError{Field: fmt.Sprintf("%s.requests[%s]", rf, name), Type: "Invalid value", Value: req.String(),
+					Detail: fmt.Sprintf("must be less than or equal to %s limit of %s", name, limit.String())})
+			}
+		}
+	}
+	return errs
+}
+
+func nonNegativeQuantities(field string, rl api.ResourceList, errs []apierr.FieldError) []apierr.FieldError {
+	for _, name := range rl.SortedNames() {
+		if q := rl[name]; q.Cmp(api.Quantity{}) < 0 {
+			errs = append(errs, apierr.FieldError{Field: fmt.Sprintf("%s[%s]", field, name), Type: "Invalid value", Value: q.String(), Detail: nonNegative})
+		}
+	}
+	return errs
+}
+
+func validPort(p int32) bool { return p >= 1 && p <= 65535 }
+
+// validateServicePorts is validateServicePort's number checks.
+func validateServicePorts(spec *api.ServiceSpec, errs []apierr.FieldError) []apierr.FieldError {
+	for i, p := range spec.Ports {
+		pf := fmt.Sprintf("spec.ports[%d]", i)
+		if !validPort(p.Port) {
+			errs = append(errs, apierr.FieldError{Field: pf + ".port", Type: "Invalid value", Value: int64(p.Port), Detail: portRange})
+		}
+		if p.TargetPort.Type == api.IntOrStringInt && p.TargetPort.IntVal != 0 && !validPort(p.TargetPort.IntVal) {
+			errs = append(errs, apierr.FieldError{Field: pf + ".targetPort", Type: "Invalid value", Value: int64(p.TargetPort.IntVal), Detail: portRange})
+		}
+		if p.NodePort != 0 && !validPort(p.NodePort) {
+			errs = append(errs, apierr.FieldError{Field: pf + ".nodePort", Type: "Invalid value", Value: int64(p.NodePort), Detail: portRange})
+		}
+	}
+	return errs
+}
+
+// validateHPABounds is validateHorizontalPodAutoscalerSpec's replica
+// bounds (minReplicas' lower bound is 1 without the HPAScaleToZero gate).
+func validateHPABounds(minReplicas *int32, maxReplicas int32, errs []apierr.FieldError) []apierr.FieldError {
+	if minReplicas != nil && *minReplicas < 1 {
+		errs = append(errs, apierr.FieldError{Field: "spec.minReplicas", Type: "Invalid value", Value: int64(*minReplicas), Detail: "must be greater than or equal to 1"})
+	}
+	if maxReplicas < 1 {
+		errs = append(errs, apierr.FieldError{Field: "spec.maxReplicas", Type: "Invalid value", Value: int64(maxReplicas), Detail: "must be greater than 0"})
+	}
+	if minReplicas != nil && maxReplicas < *minReplicas {
+		errs = append(errs, apierr.FieldError{Field: "spec.maxReplicas", Type: "Invalid value", Value: int64(maxReplicas), Detail: "must be greater than or equal to `minReplicas`"})
+	}
+	return errs
+}
+
+// validateLabels is ValidateLabels: every key a qualified name, every
+// value a valid label value, in key order.
+func validateLabels(field string, labels map[string]string, errs []apierr.FieldError) []apierr.FieldError {
+	if len(labels) == 0 {
+		return errs
+	}
+	keys := make([]string, 0, len(labels))
+	for k := range labels {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		for _, msg := range qualifiedNameProblems(k) {
+			errs = append(errs, apierr.FieldError{Field: field, Type: "Invalid value", Value: k, Detail: msg})
+		}
+		v := labels[k]
+		if len(v) > 63 {
+			errs = append(errs, apierr.FieldError{Field: field, Type: "Invalid value", Value: v, Detail: "must be no more than 63 characters"})
+		}
+		if v != "" && !isQualifiedNamePart(v) {
+			errs = append(errs, apierr.FieldError{Field: field, Type: "Invalid value", Value: v, Detail: labelValueMsg})
+		}
+	}
+	return errs
+}
+
+// qualifiedNameProblems is IsQualifiedName: an optional DNS subdomain
+// prefix and a slash, then a name of at most 63 characters.
+func qualifiedNameProblems(s string) []string {
+	var out []string
+	name := s
+	parts := 0
+	for i := range len(s) {
+		if s[i] == '/' {
+			parts++
+		}
+	}
+	switch parts {
+	case 0:
+	case 1:
+		var prefix string
+		for i := range len(s) {
+			if s[i] == '/' {
+				prefix, name = s[:i], s[i+1:]
+				break
+			}
+		}
+		if prefix == "" {
+			out = append(out, "prefix part must be non-empty")
+		} else if len(prefix) > 253 || !dns1123Subdomain.MatchString(prefix) {
+			out = append(out, "prefix part "+subdomainMsg)
+		}
+	default:
+		return []string{"a qualified name " + qualifiedName + nameExamples + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"}
+	}
+	switch {
+	case name == "":
+		out = append(out, "name part must be non-empty")
+	case len(name) > 63:
+		out = append(out, "name part must be no more than 63 characters")
+	}
+	if !isQualifiedNamePart(name) {
+		out = append(out, "name part "+qualifiedName+nameExamples)
+	}
+	return out
+}
+
+// isQualifiedNamePart matches ([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]
+// without a regular expression (labels are checked on every write).
+func isQualifiedNamePart(s string) bool {
+	alnum := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' }
+	if s == "" || !alnum(s[0]) || !alnum(s[len(s)-1]) {
+		return false
+	}
+	for i := 1; i < len(s)-1; i++ {
+		if c := s[i]; !alnum(c) && c != '-' && c != '_' && c != '.' {
+			return false
+		}
+	}
+	return true
+}
