@@ -3,8 +3,8 @@ package runner
 import (
 	"errors"
 	"fmt"
-	"math"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 	"time"
