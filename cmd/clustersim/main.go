@@ -127,14 +127,14 @@ func loadScenario(arg string) (*scenarios.Scenario, error) {
 }
 
 // outputFormats are the values clustersim run's -o accepts.
-var outputFormats = []string{"table", "json", "junit", "csv", "markdown", "timeline", "gaps"}
+var outputFormats = []string{"table", "wide", "json", "junit", "csv", "markdown", "timeline", "gaps"}
 
 func run(args []string, stdout, stderr io.Writer) (code int) {
 	fs := pflag.NewFlagSet("clustersim run", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
 	seed := fs.Uint64("seed", 0, "root seed of the run (default: the scenario's spec.seed)")
 	until := fs.Duration("until", 0, "stop the run at this virtual time (default: the scenario's spec.duration)")
-	output := fs.StringP("output", "o", "table", "output format: table, json, junit (JUnit XML, one test case per expectation per seed), csv (one row per expectation per seed), markdown, timeline (one seed: every action, write and gap change in time order), or gaps (one seed: each object's gap sampled every --sample, as CSV)")
+	output := fs.StringP("output", "o", "table", "output format: table (fitted to the terminal's width, or $COLUMNS), wide (the table at full width), json, junit (JUnit XML, one test case per expectation per seed), csv (one row per expectation per seed), markdown, timeline (one seed: every action, write and gap change in time order), or gaps (one seed: each object's gap sampled every --sample, as CSV)")
 	seeds := fs.Int("seeds", 0, "run this many seeds (--seed, or spec.seed, and the ones after it) and print a summary across them")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "with --seeds: how many runs at once (results do not depend on it)")
 	sample := fs.Duration("sample", 5*time.Second, "with -o gaps: the sampling step of the gap series")
@@ -209,6 +209,11 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	if *seeds > 0 {
 		return runSeeds(name, s, opts, *seeds, *jobs, *output, *plotDir, stdout, stderr)
 	}
+	if *output == "table" {
+		var done func()
+		stdout, done = fitted(stdout)
+		defer done()
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(stderr, "clustersim: internal error running %s (seed flag %d): %v\n", name, *seed, r)
@@ -267,7 +272,12 @@ func runSeeds(name string, s *scenarios.Scenario, opts runner.Options, n, jobs i
 	base := runner.RootSeed(s, opts)
 	results := make([]*runner.Result, n)
 	errs := make([]error, n)
-	parallel(n, jobs, func(i int) { results[i], errs[i] = runSeed(name, base+uint64(i), opts) })
+	bar := newProgress(stderr, n, name)
+	parallel(n, jobs, func(i int) {
+		results[i], errs[i] = runSeed(name, base+uint64(i), opts)
+		bar.add()
+	})
+	bar.done()
 	for i, err := range errs {
 		if err == nil {
 			continue
@@ -282,6 +292,11 @@ func runSeeds(name string, s *scenarios.Scenario, opts runner.Options, n, jobs i
 	}
 	sum := report.Summarize(results)
 	var err error
+	if output == "table" {
+		var done func()
+		stdout, done = fitted(stdout)
+		defer done()
+	}
 	switch output {
 	case "json":
 		err = report.SeedsJSON(stdout, sum)
@@ -576,12 +591,12 @@ func lesson(args []string, stdout, stderr io.Writer) int {
 	seeds := fs.Int("seeds", 0, "seeds per design (default: the lesson's own, 100 for most)")
 	seed := fs.Uint64("seed", 1, "first seed")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "how many runs at once (results do not depend on it)")
-	output := fs.StringP("output", "o", "table", "output format: table or markdown")
+	output := fs.StringP("output", "o", "table", "output format: table (fitted to the terminal's width, or $COLUMNS), wide (the table at full width) or markdown")
 	if c, done := parse(fs, args); done {
 		return c
 	}
-	if *output != "table" && *output != "markdown" {
-		fmt.Fprintf(stderr, "clustersim lesson: -o %q: want table or markdown\n", *output)
+	if *output != "table" && *output != "wide" && *output != "markdown" {
+		fmt.Fprintf(stderr, "clustersim lesson: -o %q: want table, wide or markdown\n", *output)
 		return exitBadInput
 	}
 	if fs.Changed("seeds") && *seeds < 1 {
@@ -610,13 +625,20 @@ func lesson(args []string, stdout, stderr io.Writer) int {
 	if *output == "markdown" && *all {
 		fmt.Fprint(stdout, lessons.DocHeader)
 	}
+	if *output == "table" {
+		var done func()
+		stdout, done = fitted(stdout)
+		defer done()
+	}
 	code := exitOK
 	for i, l := range todo {
 		n := l.SeedCount()
 		if *seeds > 0 {
 			n = *seeds
 		}
-		t, err := runLesson(l, *seed, n, *jobs)
+		bar := newProgress(stderr, len(l.Designs)*n, fmt.Sprintf("lesson %d", l.Number))
+		t, err := runLesson(l, *seed, n, *jobs, bar.add)
+		bar.done()
 		if err != nil {
 			fmt.Fprintf(stderr, "clustersim lesson %d: %v\n", l.Number, err)
 			var internal internalError
@@ -648,8 +670,8 @@ func lesson(args []string, stdout, stderr io.Writer) int {
 }
 
 // runLesson runs every design of a lesson on seeds first..first+n-1, jobs
-// at a time, and measures each run.
-func runLesson(l *lessons.Lesson, first uint64, n, jobs int) (*lessons.Table, error) {
+// at a time, and measures each run; ran is called after each run.
+func runLesson(l *lessons.Lesson, first uint64, n, jobs int, ran func()) (*lessons.Table, error) {
 	seeds := make([]uint64, n)
 	for i := range seeds {
 		seeds[i] = first + uint64(i)
@@ -667,6 +689,7 @@ func runLesson(l *lessons.Lesson, first uint64, n, jobs int) (*lessons.Table, er
 			return
 		}
 		runs[d][i] = l.Measure(res)
+		ran()
 	})
 	for _, err := range errs {
 		if err != nil {

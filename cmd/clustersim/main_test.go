@@ -585,7 +585,7 @@ func BenchmarkLessonCommands(b *testing.B) {
 		b.Fatal("no lesson 1")
 	}
 	for b.Loop() {
-		if _, err := runLesson(l, 1, l.SeedCount(), runtime.NumCPU()); err != nil {
+		if _, err := runLesson(l, 1, l.SeedCount(), runtime.NumCPU(), func() {}); err != nil {
 			b.Fatal(err)
 		}
 	}
