@@ -65,6 +65,9 @@ func newProgress(stderr io.Writer, n int, what string) *progress {
 		progressbar.OptionFullWidth(),
 		progressbar.OptionClearOnFinish(),
 		progressbar.OptionUseANSICodes(true),
+		// Drawn at once: the user sees the work started, and the rate
+		// counts from now, not from the first finished run.
+		progressbar.OptionSetRenderBlankState(true),
 	)}
 }
 

@@ -1,10 +1,16 @@
 package main
 
 import (
+	"bytes"
+	"io"
 	"os"
+	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/creack/pty"
 )
 
 // TestMain runs the tests with no $COLUMNS (a developer's shell may export
@@ -52,5 +58,33 @@ func TestColumns(t *testing.T) {
 				t.Errorf("widest line %d columns: want the report unfitted", widest)
 			}
 		})
+	}
+}
+
+// TestLessonProgress drives clustersim lesson 8 through a pseudo-terminal:
+// stderr being a terminal, it shows a progress bar counting the runs, with
+// the rate and the time left (TestLesson checks that a pipe gets none).
+func TestLessonProgress(t *testing.T) {
+	args := []string{"lesson", "8", "--seeds", "1", "--jobs", "1"}
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "CLUSTERSIM_AS_MAIN=1")
+	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: 100, Rows: 40})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var screen bytes.Buffer
+	_, _ = io.Copy(&screen, tty) // ends with EIO when the command exits
+	tty.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("clustersim %s: %v\n%s", strings.Join(args, " "), err, screen.String())
+	}
+	out := screen.String()
+	for _, want := range []string{"lesson 8", "0/2", "1/2", "Lesson 8: The defaults trap"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("terminal shows no %q:\n%s", want, out)
+		}
+	}
+	if !regexp.MustCompile(`\(1/2, [0-9]+ runs/(s|min|hr)\) \[[0-9hms]+:[0-9hms]+\]`).MatchString(out) {
+		t.Errorf("the bar shows no rate and time elapsed:time left:\n%s", out)
 	}
 }
