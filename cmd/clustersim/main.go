@@ -140,6 +140,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	sample := fs.Duration("sample", 5*time.Second, "with -o gaps: the sampling step of the gap series")
 	faults := fs.String("faults", "", "fault profiles, comma-separated, replacing spec.faults.profiles ("+strings.Join(scenarios.ProfileNames(), ", ")+"); the seed draws their schedule")
 	plotDir := fs.String("plot", "", "write PNG and SVG plots into this directory (created if missing): the run's gap over time, or with --seeds the distribution of convergence times after each action")
+	htmlPath := fs.String("html", "", "also write the report as one self-contained HTML file (charts inline, nothing loaded from anywhere)")
 	if c, done := parse(fs, args); done {
 		return c
 	}
@@ -207,7 +208,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		return exitBadInput
 	}
 	if *seeds > 0 {
-		return runSeeds(name, s, opts, *seeds, *jobs, *output, *plotDir, stdout, stderr)
+		return runSeeds(name, s, opts, *seeds, *jobs, *output, *plotDir, *htmlPath, stdout, stderr)
 	}
 	if *output == "table" {
 		var done func()
@@ -252,6 +253,12 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 			return exitBadInput
 		}
 	}
+	if *htmlPath != "" {
+		if err := writeHTML(*htmlPath, stdout, stderr, func(w io.Writer) error { return report.HTML(w, res) }); err != nil {
+			fmt.Fprintf(stderr, "clustersim run: --html: %v\n", err)
+			return exitBadInput
+		}
+	}
 	if !res.Passed() {
 		for _, o := range res.Expectations {
 			if !o.Passed {
@@ -268,7 +275,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 // across the seeds. Every run is independent and deterministic, so the
 // summary is the same whatever jobs and GOMAXPROCS are. It exits 1 if any
 // seed failed an expectation, and names those seeds.
-func runSeeds(name string, s *scenarios.Scenario, opts runner.Options, n, jobs int, output, plotDir string, stdout, stderr io.Writer) int {
+func runSeeds(name string, s *scenarios.Scenario, opts runner.Options, n, jobs int, output, plotDir, htmlPath string, stdout, stderr io.Writer) int {
 	base := runner.RootSeed(s, opts)
 	results := make([]*runner.Result, n)
 	errs := make([]error, n)
@@ -320,6 +327,12 @@ func runSeeds(name string, s *scenarios.Scenario, opts runner.Options, n, jobs i
 				fmt.Fprintf(stderr, "clustersim run: --plot: %v\n", err)
 				return exitBadInput
 			}
+		}
+	}
+	if htmlPath != "" {
+		if err := writeHTML(htmlPath, stdout, stderr, func(w io.Writer) error { return report.SeedsHTML(w, sum) }); err != nil {
+			fmt.Fprintf(stderr, "clustersim run: --html: %v\n", err)
+			return exitBadInput
 		}
 	}
 	if len(sum.Failed) > 0 {
@@ -592,6 +605,7 @@ func lesson(args []string, stdout, stderr io.Writer) int {
 	seed := fs.Uint64("seed", 1, "first seed")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "how many runs at once (results do not depend on it)")
 	output := fs.StringP("output", "o", "table", "output format: table (fitted to the terminal's width, or $COLUMNS), wide (the table at full width) or markdown")
+	htmlPath := fs.String("html", "", "also write the lessons as one self-contained HTML file: designs side by side, the picture that makes each lesson's point, figures and claims")
 	if c, done := parse(fs, args); done {
 		return c
 	}
@@ -631,6 +645,7 @@ func lesson(args []string, stdout, stderr io.Writer) int {
 		defer done()
 	}
 	code := exitOK
+	var tables []*lessons.Table
 	for i, l := range todo {
 		n := l.SeedCount()
 		if *seeds > 0 {
@@ -664,6 +679,13 @@ func lesson(args []string, stdout, stderr io.Writer) int {
 				fmt.Fprintf(stderr, "FAIL lesson %d: %s\n", l.Number, c.Text)
 				code = exitFailed
 			}
+		}
+		tables = append(tables, t)
+	}
+	if *htmlPath != "" {
+		if err := writeHTML(*htmlPath, stdout, stderr, func(w io.Writer) error { return lessons.HTML(w, tables) }); err != nil {
+			fmt.Fprintf(stderr, "clustersim lesson: --html: %v\n", err)
+			return exitBadInput
 		}
 	}
 	return code

@@ -50,7 +50,7 @@ var allowed = map[string][]string{
 	// Printers (report/kubectl) below the reports that use them.
 	"report/kubectl": {"sim/api", "controllers/...", "scenarios/kubectl", "github.com/olekukonko/tablewriter"},
 	"report/measure": {"sim/...", "scenarios/...", "controllers/..."},
-	"report/lessons": {"sim/...", "scenarios/...", "report", "report/measure"},
+	"report/lessons": {"sim/...", "scenarios/...", "report", "report/measure", "report/chart"},
 	"report/chart":   {"gonum.org/v1/plot/...", "gonum.org/v1/gonum/..."},
 	"report":         {"sim/...", "controllers/...", "scenarios/...", "report/kubectl", "report/measure", "report/chart", "github.com/olekukonko/tablewriter", "github.com/olekukonko/tablewriter/tw", "github.com/olekukonko/tablewriter/renderer", "github.com/clipperhouse/displaywidth", "gonum.org/v1/gonum/...", "gonum.org/v1/plot/..."},
 	// The public door for outside code (registration, swarms, verdicts,
