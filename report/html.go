@@ -276,9 +276,10 @@ var runTmpl = template.Must(template.New("run").Parse(`
 `))
 
 // podPhaseChart counts the pods in each phase over the run, from the
-// audit log (a pod created without a phase counts as Pending).
+// audit log (a pod created without a phase counts as Pending), and, as
+// kubectl's STATUS column does, a pod being deleted as Terminating.
 func podPhaseChart(r *runner.Result, marks []chart.Mark) chart.GapChart {
-	phases := []string{"Pending", "Running", "Succeeded", "Failed"}
+	phases := []string{"Pending", "Running", "Terminating", "Succeeded", "Failed"}
 	phase := map[api.Key]string{}
 	counts := map[string]float64{}
 	series := make([]chart.Series, len(phases))
@@ -310,8 +311,11 @@ func podPhaseChart(r *runner.Result, marks []chart.Mark) chart.GapChart {
 			now = "Pending"
 		}
 		for _, c := range a.Changes {
-			if c.Path == "status.phase" && c.New != "" {
+			if c.Path == "status.phase" && c.New != "" && now != "Terminating" {
 				now = c.New
+			}
+			if c.Path == "metadata.deletionTimestamp" && c.NewSet {
+				now = "Terminating"
 			}
 		}
 		if had {
