@@ -8,6 +8,8 @@
 //	clustersim lesson NAME|--all [--seeds N] [--seed S] [--jobs J] [-o table|markdown]
 //	clustersim demo [--seed N] [--duration D] [-o table|json]
 //	clustersim generate scale --nodes N [--pods-per-node P] [--crash-percent C]
+//	clustersim version
+//	clustersim completion bash|zsh|fish
 //
 // SCENARIO is a scenario file or the name of a built-in scenario (default:
 // the built-in default). Exit codes: 0 every expectation held, 1 some
@@ -65,7 +67,11 @@ Usage:
   clustersim lesson NAME|--all        run a lesson's designs on the same seeds, figures side by side
   clustersim demo [flags]             run the controller-runtime demo
   clustersim generate scale [flags]   print the scale probe scenario (N nodes, 30 pods a node, an hour)
+  clustersim version                  print the version (also --version)
+  clustersim completion bash|zsh|fish print a shell completion script
   clustersim help                     show this help
+
+A FILE or SCENARIO of "-" is read from standard input.
 
 Run "clustersim COMMAND --help" for a command's flags.
 Exit codes: 0 every expectation held, 1 an expectation failed, 2 bad input, 3 internal error.
@@ -98,6 +104,12 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
+	case "version", "--version":
+		return version(args[1:], stdout, stderr)
+	case "completion":
+		return completion(args[1:], stdout, stderr)
+	case "__complete":
+		return complete(args[1:], stdout)
 	}
 	fmt.Fprintf(stderr, "clustersim: unknown command %q\n\n%s", args[0], usage)
 	return exitBadInput
@@ -115,10 +127,11 @@ func parse(fs *pflag.FlagSet, args []string) (code int, done bool) {
 	return 0, false
 }
 
-// loadScenario loads a scenario by file path or built-in name.
+// loadScenario loads a scenario by file path ("-": standard input) or
+// built-in name.
 func loadScenario(arg string) (*scenarios.Scenario, error) {
-	if _, err := os.Stat(arg); err == nil {
-		return scenarios.LoadFile(arg)
+	if _, err := os.Stat(arg); err == nil || arg == "-" {
+		return loadScenarioFile(arg)
 	}
 	if scenarios.IsBuiltin(arg) {
 		return scenarios.Builtin(arg)
@@ -425,7 +438,7 @@ func validate(args []string, stdout, stderr io.Writer) int {
 			code = exitBadInput
 			continue
 		}
-		fmt.Fprintf(stdout, "%s: %s\n", path, msg)
+		fmt.Fprintf(stdout, "%s: %s\n", inputName(path), msg)
 	}
 	return code
 }
@@ -433,17 +446,18 @@ func validate(args []string, stdout, stderr io.Writer) int {
 // validateFile checks one file: a scenario if its kind is Scenario, else
 // manifests.
 func validateFile(path string) (string, error) {
-	data, err := os.ReadFile(path)
+	data, err := readInput(path)
 	if err != nil {
 		return "", err
 	}
 	if isScenario(data) {
-		s, err := scenarios.LoadFile(path)
+		s, err := loadScenarioFile(path)
 		if err != nil {
 			return "", err
 		}
 		return fmt.Sprintf("scenario %s valid (%d objects, %d steps, %d expectations)", s.Metadata.Name, len(s.Objects), len(s.Spec.Timeline), len(s.Spec.Expect)), nil
 	}
+	path = inputName(path)
 	objs, err := manifest.DecodeLocated(path, data)
 	if err != nil {
 		return "", err
