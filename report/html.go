@@ -216,15 +216,9 @@ func HTML(w io.Writer, r *runner.Result) error {
 	if err := Scenario(&text, r); err != nil {
 		return err
 	}
-	held := 0
-	for _, o := range r.Expectations {
-		if o.Passed {
-			held++
-		}
-	}
 	var body bytes.Buffer
 	err := runTmpl.Execute(&body, map[string]any{
-		"R": r, "Passed": r.Passed(), "Held": held, "Expectations": expectationRows(r),
+		"R": r, "Passed": r.Passed(), "Held": held(r), "Expectations": expectationRows(r),
 		"Events": events, "Findings": findings, "Figures": figures,
 		"GapHeading": gapHeading(&m.Gaps), "Convergence": convergenceRows(&m.Gaps),
 		"Cost": costLine(r), "Text": text.String(),

@@ -154,8 +154,16 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	faults := fs.String("faults", "", "fault profiles, comma-separated, replacing spec.faults.profiles ("+strings.Join(scenarios.ProfileNames(), ", ")+"); the seed draws their schedule")
 	plotDir := fs.String("plot", "", "write PNG and SVG plots into this directory (created if missing): the run's gap over time, or with --seeds the distribution of convergence times after each action")
 	htmlPath := fs.String("html", "", "also write the report as one self-contained HTML file (charts inline, nothing loaded from anywhere)")
+	quiet := fs.BoolP("quiet", "q", false, "print only the verdict: one line (the exit code says it too)")
 	if c, done := parse(fs, args); done {
 		return c
+	}
+	if *quiet {
+		if fs.Changed("output") {
+			fmt.Fprintln(stderr, "clustersim run: --quiet prints only the verdict; it does not go with -o")
+			return exitBadInput
+		}
+		*output = "quiet"
 	}
 	if fs.Changed("seeds") && *seeds < 1 {
 		fmt.Fprintf(stderr, "clustersim run: --seeds %d: must be at least 1\n", *seeds)
@@ -169,7 +177,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		fmt.Fprintf(stderr, "clustersim run: one scenario at a time; got %d arguments\n", fs.NArg())
 		return exitBadInput
 	}
-	if !slices.Contains(outputFormats, *output) {
+	if !slices.Contains(outputFormats, *output) && *output != "quiet" {
 		fmt.Fprintf(stderr, "clustersim run: -o %q: want one of %s\n", *output, strings.Join(outputFormats, ", "))
 		return exitBadInput
 	}
@@ -240,6 +248,8 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		return exitBadInput
 	}
 	switch *output {
+	case "quiet":
+		_, err = fmt.Fprintln(stdout, report.Verdict(res))
 	case "json":
 		err = report.ScenarioJSON(stdout, res)
 	case "junit":
@@ -318,6 +328,8 @@ func runSeeds(name string, s *scenarios.Scenario, opts runner.Options, n, jobs i
 		defer done()
 	}
 	switch output {
+	case "quiet":
+		_, err = fmt.Fprintln(stdout, report.SeedsVerdict(sum))
 	case "json":
 		err = report.SeedsJSON(stdout, sum)
 	case "junit":

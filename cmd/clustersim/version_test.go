@@ -92,3 +92,23 @@ spec:
 		}
 	}
 }
+
+// TestQuiet: --quiet prints the verdict alone, for one seed or many, and
+// refuses -o.
+func TestQuiet(t *testing.T) {
+	tests := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"run", "-q", "rolling-update"}, exitOK, "PASS rolling-update seed 1: 6 of 6 expectations held\n"},
+		{[]string{"run", "--quiet", "rolling-update", "--seeds", "2"}, exitOK, "PASS rolling-update: every expectation held on 2 seeds\n"},
+		{[]string{"run", "-q", "-o", "json", "rolling-update"}, exitBadInput, ""},
+	}
+	for _, tc := range tests {
+		code, out, errOut := runMain(tc.args...)
+		if code != tc.code || out != tc.want {
+			t.Errorf("%q: exit %d, %q (%s); want %d, %q", tc.args, code, out, errOut, tc.code, tc.want)
+		}
+	}
+}
