@@ -99,6 +99,9 @@ func InlineSVG(c Chart) (template.HTML, error) {
 
 var svgNamespaces = regexp.MustCompile(`\s+xmlns(:xlink)?="[^"]*"`)
 
+// htmlStaleLines caps the stale-success findings of a page.
+const htmlStaleLines = 20
+
 // htmlEvent is one row of a run's timeline: an action or fault, an
 // observation, or a moment a detector or the gap judgement points at.
 type htmlEvent struct {
@@ -151,36 +154,25 @@ func HTML(w io.Writer, r *runner.Result) error {
 		add(e.At, kind, "", "$ "+e.Command, b.String())
 	}
 	var findings []htmlFinding
-	for _, f := range m.Fights {
-		text := fmt.Sprintf("fight: %s %s %s between %s, %d alternations from %s to %s",
-			strings.ToLower(string(f.Kind)), f.Key, f.Path, strings.Join(f.Actors, " and "), f.Alternations, clock(f.First), clock(f.Last))
-		findings = append(findings, htmlFinding{text, add(f.First, "fight", "finding", text, "")})
-	}
-	for _, f := range m.Flaps {
-		text := fmt.Sprintf("flap: %s %s %s reversed %d times from %s to %s",
-			strings.ToLower(string(f.Kind)), f.Key, f.Path, f.Reversals, clock(f.First), clock(f.Last))
-		findings = append(findings, htmlFinding{text, add(f.First, "flap", "finding", text, "")})
-	}
-	for _, h := range m.HotLoops {
-		text := fmt.Sprintf("hot loop: %s reconciled %d times in %s (%.1f/s) from %s without changing the store",
-			h.Controller, h.Reconciles, h.Window, h.PerSecond, clock(h.Start))
-		findings = append(findings, htmlFinding{text, add(h.Start, "hot loop", "finding", text, "")})
+	for _, l := range m.Lines() {
+		f := htmlFinding{Text: l.Text}
+		if l.Timed {
+			f.Link = add(l.At, strings.SplitN(l.Text, ":", 2)[0], "finding", l.Text, "")
+		}
+		findings = append(findings, f)
 	}
 	for _, iv := range m.Gaps.Incidents {
 		text := fmt.Sprintf("incident: %s gap opened, open %s (longer than the %s SLO)", iv.Object, measure.Seconds(iv.Duration()), m.Gaps.SLO)
 		findings = append(findings, htmlFinding{text, add(iv.From, "incident", "incident", text, "")})
 	}
-	for _, s := range m.Gaps.StaleSuccess {
+	for i, s := range m.Gaps.StaleSuccess {
+		if i == htmlStaleLines {
+			findings = append(findings, htmlFinding{Text: fmt.Sprintf("stale success: %d more stretches", len(m.Gaps.StaleSuccess)-i)})
+			break
+		}
 		text := fmt.Sprintf("stale success: %s status read as complete for generation %d while generation %d was declared, for %s",
 			s.Object, s.Observed, s.Generation, measure.Seconds(s.To-s.From))
 		findings = append(findings, htmlFinding{text, add(s.From, "stale success", "finding", text, "")})
-	}
-	for _, n := range m.NoOpWrites {
-		findings = append(findings, htmlFinding{Text: fmt.Sprintf("no-op writes: %s wrote %d unchanged %s objects", n.Actor, n.Count, strings.ToLower(string(n.Kind)))})
-	}
-	for _, g := range m.GenerationGrowth {
-		findings = append(findings, htmlFinding{Text: fmt.Sprintf("generation growth: %s %s grew %d generations, %d with spec intent (by %s)",
-			strings.ToLower(string(g.Kind)), g.Key, g.Generations, g.SpecIntentWrites, strings.Join(g.Actors, ", "))})
 	}
 	slices.SortStableFunc(events, func(a, b htmlEvent) int { return cmp.Compare(a.At, b.At) })
 

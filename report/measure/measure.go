@@ -632,29 +632,47 @@ func cost(res *runner.Result) Cost {
 // Summary returns one line per finding, in the report's order: fights,
 // flaps, no-op writes, generation growth, hot loops.
 func (r *Report) Summary() []string {
-	var out []string
+	lines := r.Lines()
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = l.Text
+	}
+	return out
+}
+
+// Line is one finding as Summary prints it, with the moment it points at
+// (the first alternation, reversal or hot second) when it has one.
+type Line struct {
+	Text  string
+	At    time.Duration
+	Timed bool
+}
+
+// Lines are Summary's lines with their moments.
+func (r *Report) Lines() []Line {
+	var out []Line
 	for _, f := range r.Fights {
-		out = append(out, fmt.Sprintf("fight: %s %s %s between %s, %d alternations from %s to %s",
-			strings.ToLower(string(f.Kind)), f.Key, f.Path, strings.Join(f.Actors, " and "), f.Alternations, clock(f.First), clock(f.Last)))
+		out = append(out, Line{fmt.Sprintf("fight: %s %s %s between %s, %d alternations from %s to %s",
+			strings.ToLower(string(f.Kind)), f.Key, f.Path, strings.Join(f.Actors, " and "), f.Alternations, clock(f.First), clock(f.Last)), f.First, true})
 	}
 	for _, f := range r.Flaps {
 		when := fmt.Sprintf("%d times from %s to %s", f.Reversals, clock(f.First), clock(f.Last))
 		if f.Reversals == 1 {
 			when = "once, at " + clock(f.First)
 		}
-		out = append(out, fmt.Sprintf("flap: %s %s %s reversed %s (%s)",
-			strings.ToLower(string(f.Kind)), f.Key, f.Path, when, strings.Join(f.Values, "→")))
+		out = append(out, Line{fmt.Sprintf("flap: %s %s %s reversed %s (%s)",
+			strings.ToLower(string(f.Kind)), f.Key, f.Path, when, strings.Join(f.Values, "→")), f.First, true})
 	}
 	for _, n := range r.NoOpWrites {
-		out = append(out, fmt.Sprintf("no-op writes: %s wrote %d unchanged %s objects", n.Actor, n.Count, strings.ToLower(string(n.Kind))))
+		out = append(out, Line{Text: fmt.Sprintf("no-op writes: %s wrote %d unchanged %s objects", n.Actor, n.Count, strings.ToLower(string(n.Kind)))})
 	}
 	for _, g := range r.GenerationGrowth {
-		out = append(out, fmt.Sprintf("generation growth: %s %s grew %d generations, %d with spec intent (by %s)",
-			strings.ToLower(string(g.Kind)), g.Key, g.Generations, g.SpecIntentWrites, strings.Join(g.Actors, ", ")))
+		out = append(out, Line{Text: fmt.Sprintf("generation growth: %s %s grew %d generations, %d with spec intent (by %s)",
+			strings.ToLower(string(g.Kind)), g.Key, g.Generations, g.SpecIntentWrites, strings.Join(g.Actors, ", "))})
 	}
 	for _, h := range r.HotLoops {
-		out = append(out, fmt.Sprintf("hot loop: %s reconciled %d times in %s (%.1f/s) from %s without changing the store",
-			h.Controller, h.Reconciles, h.Window, h.PerSecond, clock(h.Start)))
+		out = append(out, Line{fmt.Sprintf("hot loop: %s reconciled %d times in %s (%.1f/s) from %s without changing the store",
+			h.Controller, h.Reconciles, h.Window, h.PerSecond, clock(h.Start)), h.Start, true})
 	}
 	return out
 }
