@@ -2,21 +2,21 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 )
 
-// writeHTML renders a self-contained HTML report and writes it to path
-// ("-" for stdout), naming the file on stderr (reports never carry
-// paths).
-func writeHTML(path string, stdout, stderr io.Writer, render func(io.Writer) error) error {
+// writeHTML renders a self-contained HTML report into the file at path
+// and names it on stderr (reports never carry paths). Standard output
+// holds the text report, so "-" is refused rather than mixed into it.
+func writeHTML(path string, stderr io.Writer, render func(io.Writer) error) error {
+	if path == "-" {
+		return errors.New("give a file name: standard output holds the text report")
+	}
 	var buf bytes.Buffer
 	if err := render(&buf); err != nil {
-		return err
-	}
-	if path == "-" {
-		_, err := stdout.Write(buf.Bytes())
 		return err
 	}
 	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {

@@ -277,7 +277,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		}
 	}
 	if *htmlPath != "" {
-		if err := writeHTML(*htmlPath, stdout, stderr, func(w io.Writer) error { return report.HTML(w, res) }); err != nil {
+		if err := writeHTML(*htmlPath, stderr, func(w io.Writer) error { return report.HTML(w, res) }); err != nil {
 			fmt.Fprintf(stderr, "clustersim run: --html: %v\n", err)
 			return exitBadInput
 		}
@@ -355,7 +355,7 @@ func runSeeds(name string, s *scenarios.Scenario, opts runner.Options, n, jobs i
 		}
 	}
 	if htmlPath != "" {
-		if err := writeHTML(htmlPath, stdout, stderr, func(w io.Writer) error { return report.SeedsHTML(w, sum) }); err != nil {
+		if err := writeHTML(htmlPath, stderr, func(w io.Writer) error { return report.SeedsHTML(w, sum) }); err != nil {
 			fmt.Fprintf(stderr, "clustersim run: --html: %v\n", err)
 			return exitBadInput
 		}
@@ -709,7 +709,7 @@ func lesson(args []string, stdout, stderr io.Writer) int {
 		tables = append(tables, t)
 	}
 	if *htmlPath != "" {
-		if err := writeHTML(*htmlPath, stdout, stderr, func(w io.Writer) error { return lessons.HTML(w, tables) }); err != nil {
+		if err := writeHTML(*htmlPath, stderr, func(w io.Writer) error { return lessons.HTML(w, tables) }); err != nil {
 			fmt.Fprintf(stderr, "clustersim lesson: --html: %v\n", err)
 			return exitBadInput
 		}
