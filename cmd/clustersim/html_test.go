@@ -183,3 +183,14 @@ func checkScreenshot(t *testing.T, path string) {
 		t.Errorf("%s looks blank: %d of %d pixels dark, %d chart-blue", filepath.Base(path), dark, total, blue)
 	}
 }
+
+// TestHTMLErrors: an HTML file that cannot be written is bad input, and
+// "-" (standard output, which holds the text report) is refused.
+func TestHTMLErrors(t *testing.T) {
+	for _, path := range []string{"-", "/dev/null/x.html"} {
+		code, _, errOut := runMain("run", "rolling-update", "-q", "--html", path)
+		if code != exitBadInput || !strings.Contains(errOut, "--html") {
+			t.Errorf("--html %s: exit %d, %q; want %d and a message naming --html", path, code, errOut, exitBadInput)
+		}
+	}
+}
