@@ -30,6 +30,7 @@ var remoteRef = regexp.MustCompile(`(?i)https?://|\bsrc\s*=|href\s*=\s*"[^#]|<li
 // Chromium the browser part is skipped, except under CI=true (.ci/run
 // installs it), where it fails.
 func TestHTMLReports(t *testing.T) {
+	t.Parallel() // mostly waiting for the browser: overlap it with the rest
 	dir := t.TempDir()
 	pages := []struct {
 		name, shot string

@@ -65,6 +65,7 @@ func TestColumns(t *testing.T) {
 // stderr being a terminal, it shows a progress bar counting the runs, with
 // the rate and the time left (TestLesson checks that a pipe gets none).
 func TestLessonProgress(t *testing.T) {
+	t.Parallel()
 	args := []string{"lesson", "8", "--seeds", "1", "--jobs", "1"}
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), "CLUSTERSIM_AS_MAIN=1")
