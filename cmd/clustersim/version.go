@@ -105,7 +105,7 @@ func completion(args []string, stdout, stderr io.Writer) int {
 }
 
 // commands are the commands completion offers.
-var commands = []string{"run", "validate", "list", "explain", "lesson", "demo", "version", "completion", "help"}
+var commands = []string{"run", "validate", "list", "explain", "lesson", "demo", "generate", "version", "completion", "help"}
 
 // complete prints, one a line, what may replace the last of words (the
 // words after "clustersim", the last one being typed).
@@ -159,6 +159,8 @@ func argumentsOf(cmd, prev string) []string {
 		return append(out, scenarios.BuiltinNames()...)
 	case "completion":
 		return []string{"bash", "fish", "zsh"}
+	case "generate":
+		return []string{"scale"}
 	}
 	return nil
 }

@@ -35,6 +35,7 @@ func TestCompletion(t *testing.T) {
 	}{
 		{[]string{"ru"}, "run\n"},
 		{[]string{"c"}, "completion\n"},
+		{[]string{"generate", ""}, "scale\n"},
 		{[]string{"run", "--se"}, "--seed\n--seeds\n"},
 		{[]string{"run", "-o", "w"}, "wide\n"},
 		{[]string{"lesson", "-o", ""}, "table\nwide\nmarkdown\n"},
