@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -109,18 +110,28 @@ func gapsMarkdown(w io.Writer, g *measure.Gaps) error {
 }
 
 // Table renders rows with a header for a terminal (tablewriter, whose
-// default upper-cases the header).
+// default upper-cases the header). Written to a Fitted writer, the table
+// wraps its cells to fit the width.
 func Table(w io.Writer, header []string, rows [][]string) error {
-	return render(tablewriter.NewWriter(w), header, rows)
+	return render(w, header, rows, true)
 }
 
 // PlainTable is Table with the header printed as given: headers that
 // carry units or names ("AFTER (s)", a scenario's name) keep their case.
 func PlainTable(w io.Writer, header []string, rows [][]string) error {
-	return render(tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off)), header, rows)
+	return render(w, header, rows, false)
 }
 
-func render(t *tablewriter.Table, header []string, rows [][]string) error {
+func render(w io.Writer, header []string, rows [][]string, upper bool) error {
+	opts := []tablewriter.Option{}
+	if !upper {
+		opts = append(opts, tablewriter.WithHeaderAutoFormat(tw.Off))
+	}
+	if f, ok := w.(*Fitted); ok {
+		header, rows = fitCells(header, rows, f.Width())
+		opts = append(opts, tablewriter.WithRowAutoWrap(tw.WrapNone), tablewriter.WithHeaderAutoWrap(tw.WrapNone))
+	}
+	t := tablewriter.NewTable(w, opts...)
 	t.Header(header)
 	for _, r := range rows {
 		if err := t.Append(r); err != nil {
@@ -128,4 +139,99 @@ func render(t *tablewriter.Table, header []string, rows [][]string) error {
 		}
 	}
 	return t.Render()
+}
+
+// fitCells wraps the cells of a table so that, drawn with a border and
+// one space of padding on each side of a cell, it is at most width
+// columns wide: the widest columns give up room first, down to the width
+// of the narrower ones, and each cell is wrapped at spaces (a word longer
+// than its column breaks after a "/", "-" or "." where it can).
+func fitCells(header []string, rows [][]string, width int) ([]string, [][]string) {
+	n := len(header)
+	natural := make([]int, n)
+	for _, r := range append([][]string{header}, rows...) {
+		for i := 0; i < n && i < len(r); i++ {
+			natural[i] = max(natural[i], widest(r[i]))
+		}
+	}
+	room := width - (3*n + 1)
+	total := 0
+	for _, c := range natural {
+		total += c
+	}
+	if total <= room || room < n {
+		return header, rows
+	}
+	// Water-fill: the cap that makes the columns, each min(natural, cap),
+	// sum to the room.
+	limit := slices.Clone(natural)
+	for cap := slices.Max(natural); cap > 1; cap-- {
+		sum := 0
+		for i, c := range natural {
+			limit[i] = min(c, cap)
+			sum += limit[i]
+		}
+		if sum <= room {
+			break
+		}
+	}
+	wrapRow := func(r []string) []string {
+		out := slices.Clone(r)
+		for i := range out {
+			if i < n {
+				out[i] = strings.Join(wrapCell(out[i], limit[i]), "\n")
+			}
+		}
+		return out
+	}
+	fitted := make([][]string, len(rows))
+	for i, r := range rows {
+		fitted[i] = wrapRow(r)
+	}
+	return wrapRow(header), fitted
+}
+
+// wrapCell breaks a cell's text into lines at most width columns wide.
+func wrapCell(s string, width int) []string {
+	var out []string
+	for para := range strings.SplitSeq(s, "\n") {
+		line := ""
+		for _, word := range strings.Fields(para) {
+			for columns(word) > width {
+				// Break the word after the last separator that fits,
+				// or hard at the width.
+				head := cut(word, width+1)
+				head = strings.TrimSuffix(head, "…")
+				if i := strings.LastIndexAny(head, "/-.,=:"); i > 0 {
+					head = head[:i+1]
+				}
+				if line != "" {
+					out = append(out, line)
+					line = ""
+				}
+				out = append(out, head)
+				word = word[len(head):]
+			}
+			switch {
+			case line == "":
+				line = word
+			case columns(line)+1+columns(word) <= width:
+				line += " " + word
+			default:
+				out = append(out, line)
+				line = word
+			}
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// widest is the display width of the widest line of s.
+func widest(s string) int {
+	n := 0
+	for l := range strings.SplitSeq(s, "\n") {
+		n = max(n, columns(l))
+	}
+	return n
 }

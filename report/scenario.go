@@ -57,6 +57,35 @@ func Scenario(w io.Writer, r *runner.Result) error {
 	return nil
 }
 
+// Verdict is a run's verdict on one line: "PASS rolling-update seed 1: 6
+// of 6 expectations held".
+func Verdict(r *runner.Result) string {
+	v := "PASS"
+	if !r.Passed() {
+		v = "FAIL"
+	}
+	return fmt.Sprintf("%s %s seed %d: %d of %d expectations held", v, r.Scenario, r.Seed, held(r), len(r.Expectations))
+}
+
+// held counts the expectations that held.
+func held(r *runner.Result) int {
+	n := 0
+	for _, o := range r.Expectations {
+		if o.Passed {
+			n++
+		}
+	}
+	return n
+}
+
+// SeedsVerdict is a multi-seed verdict on one line.
+func SeedsVerdict(s *SeedsSummary) string {
+	if len(s.Failed) > 0 {
+		return fmt.Sprintf("FAIL %s: %d of %d seeds failed an expectation (first: seed %d)", s.Scenario, len(s.Failed), len(s.Seeds), s.Failed[0])
+	}
+	return fmt.Sprintf("PASS %s: every expectation held on %d seeds", s.Scenario, len(s.Seeds))
+}
+
 // expectationRows are the expectations table's rows: verdict, name,
 // detail.
 func expectationRows(r *runner.Result) [][]string {

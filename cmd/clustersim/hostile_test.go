@@ -18,13 +18,6 @@ import (
 // CLUSTERSIM_MAIN=1 in its environment it runs Main on its arguments, so
 // that the hostile-input corpus runs each case in a process of its own
 // and measures its CPU time and peak memory.
-func TestMain(m *testing.M) {
-	if os.Getenv("CLUSTERSIM_MAIN") == "1" {
-		os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr))
-	}
-	os.Exit(m.Run())
-}
-
 // Budgets every case of testdata/hostile must stay within, refused or run.
 const (
 	hostileCPU    = time.Second

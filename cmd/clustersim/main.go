@@ -8,6 +8,8 @@
 //	clustersim lesson NAME|--all [--seeds N] [--seed S] [--jobs J] [-o table|markdown]
 //	clustersim demo [--seed N] [--duration D] [-o table|json]
 //	clustersim generate scale --nodes N [--pods-per-node P] [--crash-percent C] [--unpaced]
+//	clustersim version
+//	clustersim completion bash|zsh|fish
 //
 // SCENARIO is a scenario file or the name of a built-in scenario (default:
 // the built-in default). Exit codes: 0 every expectation held, 1 some
@@ -64,7 +66,11 @@ Usage:
   clustersim lesson NAME|--all        run a lesson's designs on the same seeds, figures side by side
   clustersim demo [flags]             run the controller-runtime demo
   clustersim generate scale [flags]   print the scale probe scenario (N nodes, 30 pods a node, an hour)
+  clustersim version                  print the version (also --version)
+  clustersim completion bash|zsh|fish print a shell completion script
   clustersim help                     show this help
+
+A FILE or SCENARIO of "-" is read from standard input.
 
 Run "clustersim COMMAND --help" for a command's flags.
 Exit codes: 0 every expectation held, 1 an expectation failed, 2 bad input, 3 internal error.
@@ -97,6 +103,12 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
+	case "version", "--version":
+		return version(args[1:], stdout, stderr)
+	case "completion":
+		return completion(args[1:], stdout, stderr)
+	case "__complete":
+		return complete(args[1:], stdout)
 	}
 	fmt.Fprintf(stderr, "clustersim: unknown command %q\n\n%s", args[0], usage)
 	return exitBadInput
@@ -179,10 +191,11 @@ func loadFlags(fs *pflag.FlagSet) *scenarios.Options {
 	return opts
 }
 
-// loadScenario loads a scenario by file path or built-in name.
+// loadScenario loads a scenario by file path ("-": standard input) or
+// built-in name.
 func loadScenario(arg string, opts scenarios.Options) (*scenarios.Scenario, error) {
-	if _, err := os.Stat(arg); err == nil {
-		return scenarios.LoadFileWith(arg, opts)
+	if _, err := os.Stat(arg); err == nil || arg == "-" {
+		return loadScenarioFile(arg, opts)
 	}
 	if scenarios.IsBuiltin(arg) {
 		return scenarios.Builtin(arg)
@@ -195,13 +208,13 @@ func loadScenario(arg string, opts scenarios.Options) (*scenarios.Scenario, erro
 var runScenario = runner.Run
 
 // outputFormats are the values clustersim run's -o accepts.
-var outputFormats = []string{"table", "json", "junit", "csv", "markdown", "timeline", "gaps"}
+var outputFormats = []string{"table", "wide", "json", "junit", "csv", "markdown", "timeline", "gaps"}
 
 func run(args []string, stdout, stderr io.Writer) (code int) {
 	fs := newFlags("clustersim run", stderr)
 	seed := fs.Uint64("seed", 0, "root seed of the run (default: the scenario's spec.seed)")
 	until := fs.Duration("until", 0, "stop the run at this virtual time (default: the scenario's spec.duration)")
-	output := fs.StringP("output", "o", "table", "output format: table, json, junit (JUnit XML, one test case per expectation per seed), csv (one row per expectation per seed), markdown, timeline (one seed: every action, write and gap change in time order), or gaps (one seed: each object's gap sampled every --sample, as CSV)")
+	output := fs.StringP("output", "o", "table", "output format: table (fitted to the terminal's width, or $COLUMNS), wide (the table at full width), json, junit (JUnit XML, one test case per expectation per seed), csv (one row per expectation per seed), markdown, timeline (one seed: every action, write and gap change in time order), or gaps (one seed: each object's gap sampled every --sample, as CSV)")
 	seeds := fs.Int("seeds", 0, "run this many seeds (--seed, or spec.seed, and the ones after it) and print a summary across them")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "with --seeds: how many runs at once (results do not depend on it)")
 	sample := fs.Duration("sample", 5*time.Second, "with -o gaps: the sampling step of the gap series")
@@ -209,8 +222,17 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	plotDir := fs.String("plot", "", "write PNG and SVG plots into this directory (created if missing): the run's gap over time, or with --seeds the distribution of convergence times after each action")
 	stall := fs.Duration("stall", defaultStall, "end the run when the simulation makes no progress for this much wall-clock time (a reconciler that never yields)")
 	lopts := loadFlags(fs)
+	htmlPath := fs.String("html", "", "also write the report as one self-contained HTML file (charts inline, nothing loaded from anywhere)")
+	quiet := fs.BoolP("quiet", "q", false, "print only the verdict: one line (the exit code says it too)")
 	if c, done := parse(fs, args); done {
 		return c
+	}
+	if *quiet {
+		if fs.Changed("output") {
+			fmt.Fprintln(stderr, "clustersim run: --quiet prints only the verdict; it does not go with -o")
+			return exitBadInput
+		}
+		*output = "quiet"
 	}
 	if fs.Changed("seeds") && *seeds < 1 {
 		return usageError(fs, "--seeds %d: must be at least 1", *seeds)
@@ -221,7 +243,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	if fs.NArg() > 1 {
 		return usageError(fs, "one scenario at a time; got %d arguments", fs.NArg())
 	}
-	if !slices.Contains(outputFormats, *output) {
+	if !slices.Contains(outputFormats, *output) && *output != "quiet" {
 		return usageError(fs, "-o %q: want one of %s", *output, strings.Join(outputFormats, ", "))
 	}
 	if *until < 0 {
@@ -273,7 +295,12 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		return usageError(fs, "--stall %v: must be positive", *stall)
 	}
 	if *seeds > 0 {
-		return runSeeds(name, *lopts, *stall, s, opts, *seeds, *jobs, *output, *plotDir, stdout, stderr)
+		return runSeeds(name, *lopts, *stall, s, opts, *seeds, *jobs, *output, *plotDir, *htmlPath, stdout, stderr)
+	}
+	if *output == "table" {
+		var done func()
+		stdout, done = fitted(stdout)
+		defer done()
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -296,6 +323,8 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		return exitBadInput
 	}
 	switch *output {
+	case "quiet":
+		_, err = fmt.Fprintln(stdout, report.Verdict(res))
 	case "json":
 		err = report.ScenarioJSON(stdout, res)
 	case "junit":
@@ -322,6 +351,12 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 			return exitBadInput
 		}
 	}
+	if *htmlPath != "" {
+		if err := writeHTML(*htmlPath, stderr, func(w io.Writer) error { return report.HTML(w, res) }); err != nil {
+			fmt.Fprintf(stderr, "clustersim run: --html: %v\n", err)
+			return exitBadInput
+		}
+	}
 	if !res.Passed() {
 		for _, o := range res.Expectations {
 			if !o.Passed {
@@ -338,17 +373,20 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 // across the seeds. Every run is independent and deterministic, so the
 // summary is the same whatever jobs and GOMAXPROCS are. It exits 1 if any
 // seed failed an expectation, and names those seeds.
-func runSeeds(name string, lopts scenarios.Options, stall time.Duration, s *scenarios.Scenario, opts runner.Options, n, jobs int, output, plotDir string, stdout, stderr io.Writer) int {
+func runSeeds(name string, lopts scenarios.Options, stall time.Duration, s *scenarios.Scenario, opts runner.Options, n, jobs int, output, plotDir, htmlPath string, stdout, stderr io.Writer) int {
 	base := runner.RootSeed(s, opts)
 	results := make([]*runner.Result, n)
 	errs := make([]error, n)
+	bar := newProgress(stderr, n, name)
 	parallel(n, jobs, func(i int) {
 		results[i], errs[i] = watch(stall, func(p *kernel.Progress) (*runner.Result, error) {
 			o := opts
 			o.Progress = p
 			return runSeed(name, lopts, base+uint64(i), o)
 		})
+		bar.add()
 	})
+	bar.done()
 	for i, err := range errs {
 		if err == nil {
 			continue
@@ -368,7 +406,14 @@ func runSeeds(name string, lopts scenarios.Options, stall time.Duration, s *scen
 	}
 	sum := report.Summarize(results)
 	var err error
+	if output == "table" {
+		var done func()
+		stdout, done = fitted(stdout)
+		defer done()
+	}
 	switch output {
+	case "quiet":
+		_, err = fmt.Fprintln(stdout, report.SeedsVerdict(sum))
 	case "json":
 		err = report.SeedsJSON(stdout, sum)
 	case "junit":
@@ -391,6 +436,12 @@ func runSeeds(name string, lopts scenarios.Options, stall time.Duration, s *scen
 				fmt.Fprintf(stderr, "clustersim run: --plot: %v\n", err)
 				return exitBadInput
 			}
+		}
+	}
+	if htmlPath != "" {
+		if err := writeHTML(htmlPath, stderr, func(w io.Writer) error { return report.SeedsHTML(w, sum) }); err != nil {
+			fmt.Fprintf(stderr, "clustersim run: --html: %v\n", err)
+			return exitBadInput
 		}
 	}
 	if len(sum.Failed) > 0 {
@@ -482,7 +533,7 @@ func validate(args []string, stdout, stderr io.Writer) int {
 			code = exitBadInput
 			continue
 		}
-		fmt.Fprintf(stdout, "%s: %s\n", path, msg)
+		fmt.Fprintf(stdout, "%s: %s\n", inputName(path), msg)
 	}
 	return code
 }
@@ -490,17 +541,18 @@ func validate(args []string, stdout, stderr io.Writer) int {
 // validateFile checks one file: a scenario if its kind is Scenario, else
 // manifests, with the same rules and messages as a run.
 func validateFile(path string, opts scenarios.Options) (string, error) {
-	data, err := scenarios.ReadFile(path, opts.Limits)
+	data, err := readInput(path, opts.Limits)
 	if err != nil {
 		return "", err
 	}
 	if isScenario(data) {
-		s, err := scenarios.LoadFileWith(path, opts)
+		s, err := loadScenarioFile(path, opts)
 		if err != nil {
 			return "", err
 		}
 		return fmt.Sprintf("scenario %s valid (%d objects, %d steps, %d expectations)", s.Metadata.Name, len(s.Objects), len(s.Spec.Timeline), len(s.Spec.Expect)), nil
 	}
+	path = inputName(path)
 	objs, err := scenarios.DecodeManifests(path, data)
 	if err != nil {
 		return "", err
@@ -645,12 +697,13 @@ func lesson(args []string, stdout, stderr io.Writer) int {
 	seeds := fs.Int("seeds", 0, "seeds per design (default: the lesson's own, 100 for most)")
 	seed := fs.Uint64("seed", 1, "first seed")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "how many runs at once (results do not depend on it)")
-	output := fs.StringP("output", "o", "table", "output format: table or markdown")
+	output := fs.StringP("output", "o", "table", "output format: table (fitted to the terminal's width, or $COLUMNS), wide (the table at full width) or markdown")
+	htmlPath := fs.String("html", "", "also write the lessons as one self-contained HTML file: designs side by side, the picture that makes each lesson's point, figures and claims")
 	if c, done := parse(fs, args); done {
 		return c
 	}
-	if *output != "table" && *output != "markdown" {
-		return usageError(fs, "-o %q: want table or markdown", *output)
+	if *output != "table" && *output != "wide" && *output != "markdown" {
+		return usageError(fs, "-o %q: want table, wide or markdown", *output)
 	}
 	if fs.Changed("seeds") && *seeds < 1 {
 		return usageError(fs, "--seeds %d: must be at least 1", *seeds)
@@ -674,13 +727,21 @@ func lesson(args []string, stdout, stderr io.Writer) int {
 	if *output == "markdown" && *all {
 		fmt.Fprint(stdout, lessons.DocHeader)
 	}
+	if *output == "table" {
+		var done func()
+		stdout, done = fitted(stdout)
+		defer done()
+	}
 	code := exitOK
+	var tables []*lessons.Table
 	for i, l := range todo {
 		n := l.SeedCount()
 		if *seeds > 0 {
 			n = *seeds
 		}
-		t, err := runLesson(l, *seed, n, *jobs)
+		bar := newProgress(stderr, len(l.Designs)*n, fmt.Sprintf("lesson %d", l.Number))
+		t, err := runLesson(l, *seed, n, *jobs, bar.add)
+		bar.done()
 		if err != nil {
 			fmt.Fprintf(stderr, "clustersim lesson %d: %v\n", l.Number, err)
 			var internal internalError
@@ -707,13 +768,20 @@ func lesson(args []string, stdout, stderr io.Writer) int {
 				code = exitFailed
 			}
 		}
+		tables = append(tables, t)
+	}
+	if *htmlPath != "" {
+		if err := writeHTML(*htmlPath, stderr, func(w io.Writer) error { return lessons.HTML(w, tables) }); err != nil {
+			fmt.Fprintf(stderr, "clustersim lesson: --html: %v\n", err)
+			return exitBadInput
+		}
 	}
 	return code
 }
 
 // runLesson runs every design of a lesson on seeds first..first+n-1, jobs
-// at a time, and measures each run.
-func runLesson(l *lessons.Lesson, first uint64, n, jobs int) (*lessons.Table, error) {
+// at a time, and measures each run; ran is called after each run.
+func runLesson(l *lessons.Lesson, first uint64, n, jobs int, ran func()) (*lessons.Table, error) {
 	seeds := make([]uint64, n)
 	for i := range seeds {
 		seeds[i] = first + uint64(i)
@@ -731,6 +799,7 @@ func runLesson(l *lessons.Lesson, first uint64, n, jobs int) (*lessons.Table, er
 			return
 		}
 		runs[d][i] = l.Measure(res)
+		ran()
 	})
 	for _, err := range errs {
 		if err != nil {

@@ -1,8 +1,11 @@
-// Package chart draws the two plots of a clustersim report as PNG or SVG
-// images: the gap between declared and actual state over virtual time for
-// one run (GapChart), and the distribution of convergence times across
-// seeds (Distribution). Plain data goes in, image bytes come out; the
-// package knows nothing of the simulator.
+// Package chart draws the plots of a clustersim report as PNG or SVG
+// images: step series over virtual time for one run (GapChart: the gap
+// between declared and actual state, and with its YLabel and Spans any
+// other count over time, such as pods by phase or writes per actor with
+// fights shaded), the distribution of convergence times across seeds
+// (Distribution), and grouped bars (Bars: a lesson's figure, design beside
+// design). Plain data goes in, image bytes come out; the package knows
+// nothing of the simulator.
 //
 // Imports: the standard library and gonum.org/v1/plot/... only; never a
 // package of this module, so a chart cannot reach live simulation state.

@@ -61,6 +61,20 @@ type GapChart struct {
 	// SLO, when positive, is stated in the subtitle ("SLO: gap open > 5m0s
 	// is an incident"); nothing is drawn for it.
 	SLO time.Duration
+	// YLabel labels the y axis; empty means the gap's label, so the same
+	// chart draws any step series over virtual time (pods by phase,
+	// writes per actor).
+	YLabel string
+	// Spans are stretches of time shaded behind the series (fights,
+	// flapping fields); at most MaxMarks. SpanLegend names them in the
+	// legend ("fights and flaps").
+	Spans      []Span
+	SpanLegend string
+}
+
+// Span is a stretch of virtual time to highlight.
+type Span struct {
+	From, To time.Duration
 }
 
 // gapLabel is the y axis label of a GapChart.
@@ -117,6 +131,13 @@ func (g GapChart) validate() error {
 		return fmt.Errorf("%w: %d series, at most %d", ErrData, len(g.Series), MaxSeries)
 	case len(g.Marks) > MaxMarks:
 		return fmt.Errorf("%w: %d marks, at most %d", ErrData, len(g.Marks), MaxMarks)
+	case len(g.Spans) > MaxMarks:
+		return fmt.Errorf("%w: %d spans, at most %d", ErrData, len(g.Spans), MaxMarks)
+	}
+	for i, sp := range g.Spans {
+		if sp.From < 0 || sp.To < sp.From {
+			return fmt.Errorf("%w: span %d: from %v to %v", ErrData, i, sp.From, sp.To)
+		}
 	}
 	total := 0
 	for i, s := range g.Series {
@@ -177,7 +198,7 @@ func steps(pts []Point, end time.Duration) plotter.XYs {
 
 // page lays g out; g has been validated.
 func (g GapChart) page() *page {
-	p := newPlot("virtual time (min)", gapLabel)
+	p := newPlot("virtual time (min)", cmp.Or(g.YLabel, gapLabel))
 	pg := &page{title: clean(g.Title), plot: p}
 	if g.SLO > 0 {
 		pg.subtitle = fmt.Sprintf("SLO: gap open > %v is an incident", g.SLO)
@@ -211,6 +232,11 @@ func (g GapChart) page() *page {
 	p.X.Tick.Marker = ticker{target: 10}
 	p.Y.Tick.Marker = ticker{target: 5, integer: integer}
 	p.Add(grid()) // first, so it lies under everything else
+	if len(g.Spans) > 0 {
+		sp := spanLayer(g.Spans)
+		p.Add(sp)
+		pg.legend.Add(cmp.Or(g.SpanLegend, "highlighted"), sp)
+	}
 
 	marks := markLayer{marks: slices.Clone(g.Marks)}
 	slices.SortStableFunc(marks.marks, func(a, b Mark) int { return cmp.Compare(a.At, b.At) })
@@ -251,6 +277,28 @@ func headroom(v float64) float64 {
 		return w
 	}
 	return v
+}
+
+// spanLayer shades stretches of time across the data area.
+type spanLayer []Span
+
+var spanColor = color.NRGBA{R: 0xd5, G: 0x5e, B: 0x00, A: 0x40}
+
+// Plot implements plot.Plotter.
+func (s spanLayer) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, _ := p.Transforms(&c)
+	for _, sp := range s {
+		x0, x1 := trX(minutes(sp.From)), trX(minutes(sp.To))
+		if x1-x0 < 2 { // a single instant still shows
+			x0, x1 = x0-1, x1+1
+		}
+		c.FillPolygon(spanColor, []vg.Point{{X: x0, Y: c.Min.Y}, {X: x1, Y: c.Min.Y}, {X: x1, Y: c.Max.Y}, {X: x0, Y: c.Max.Y}})
+	}
+}
+
+// Thumbnail implements plot.Thumbnailer.
+func (spanLayer) Thumbnail(c *draw.Canvas) {
+	c.FillPolygon(spanColor, []vg.Point{c.Min, {X: c.Max.X, Y: c.Min.Y}, c.Max, {X: c.Min.X, Y: c.Max.Y}})
 }
 
 // markLayer draws the labels of marks (sorted by time) rotated a quarter

@@ -52,6 +52,12 @@ type Figure struct {
 	// (a convergence that never happened), left out of the statistics
 	// and counted as missing.
 	Of func(r *Run) float64
+	// Note, when set, is a footnote to the figure's row: what a reader
+	// could misread in it.
+	Note string
+	// NA says what "n/a" means for this figure, footnoted on a cell
+	// where some runs have no value ("never converged within the run").
+	NA string
 }
 
 // share turns a condition into a Share value.
@@ -80,7 +86,7 @@ func FinalField(name string, kind api.Kind, objName, path string) Figure {
 			return math.NaN()
 		}
 		return f
-	}}
+	}, NA: "the field was never written (every write to it was lost)"}
 }
 
 // finalValue is the last value the audit log shows for a field of the
@@ -211,7 +217,7 @@ func ConvergedAfter(name, substr string) Figure {
 			}
 		}
 		return math.NaN()
-	}}
+	}, NA: "never converged within the run"}
 }
 
 // Converged is 1 when the cluster converged after the first cause whose
@@ -227,20 +233,38 @@ func Converged(name, substr string) Figure {
 	}}
 }
 
-// HeldAt is the virtual time (seconds) at which the expectation whose
-// name contains substr held; NaN when it failed.
-func HeldAt(name, substr string) Figure {
+// HeldAfter is how long (seconds) after the first timeline action whose
+// command contains cause the expectation whose name contains substr held:
+// a duration from a named moment, never a time of day, so that it reads
+// like the convergence times beside it. NaN when the expectation failed
+// or the action never ran.
+func HeldAfter(name, substr, cause string) Figure {
 	return Figure{Name: name, Unit: Seconds, Of: func(r *Run) float64 {
+		since, ok := actionAt(r.Result, cause)
+		if !ok {
+			return math.NaN()
+		}
 		for _, o := range r.Result.Expectations {
 			if strings.Contains(o.Name, substr) {
 				if !o.Passed {
 					return math.NaN()
 				}
-				return o.HeldAt.Seconds()
+				return (o.HeldAt - since).Seconds()
 			}
 		}
 		return math.NaN()
-	}}
+	}, NA: "the expectation failed"}
+}
+
+// actionAt is the virtual time of the first timeline action whose command
+// contains substr.
+func actionAt(res *runner.Result, substr string) (time.Duration, bool) {
+	for _, e := range res.Entries {
+		if !e.Observation && strings.Contains(e.Command, substr) {
+			return e.At, true
+		}
+	}
+	return 0, false
 }
 
 // Held is 1 when the expectation whose name contains substr held.
@@ -282,7 +306,7 @@ func Drift(name string, kind api.Kind, objName, path, actor string) Figure {
 			return math.NaN()
 		}
 		return (r.Result.Duration - since).Seconds()
-	}}
+	}, NA: "the actor never wrote the field"}
 }
 
 // Custom wraps any computation as a figure.

@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
@@ -37,6 +38,10 @@ type Lesson struct {
 	// Claims are what the lesson asserts about the figures; a test checks
 	// each over the lesson's seeds.
 	Claims []Claim
+	// Picture names the figures whose distributions make the lesson's
+	// point in the HTML report (default: the first figure that is not a
+	// yes/no share).
+	Picture []string
 }
 
 // Design is one scenario a lesson runs.
@@ -79,6 +84,9 @@ type Table struct {
 	// Values[d][f] are figure f's values on design d, one per seed in
 	// seed order (NaN where it did not apply).
 	Values [][][]float64
+	// read, when set, is told the name of every figure a claim looks up
+	// (the test that checks claims against their figures' units).
+	read func(figure string)
 }
 
 // NewTable builds a lesson's table from per-run figures: runs[d][i] are
@@ -104,6 +112,9 @@ func NewTable(l *Lesson, seeds []uint64, runs [][][]float64) *Table {
 // figure returns the index of the figure named name (panics on a typo in
 // the registry, which the registry's test catches).
 func (t *Table) figure(name string) int {
+	if t.read != nil {
+		t.read(name)
+	}
 	for i, f := range t.Lesson.Figures {
 		if f.Name == name {
 			return i
@@ -149,8 +160,12 @@ func Write(w io.Writer, t *Table) error {
 	l := t.Lesson
 	fmt.Fprintf(w, "Lesson %d: %s\n", l.Number, l.Title)
 	fmt.Fprintf(w, "%s\n\n", seedLine(t))
-	if err := report.PlainTable(w, header(t), rows(t)); err != nil {
+	rows, notes := rows(t)
+	if err := report.PlainTable(w, header(t), rows); err != nil {
 		return err
+	}
+	for i, n := range notes {
+		fmt.Fprintf(w, "  [%d] %s\n", i+1, n)
 	}
 	for _, c := range l.Claims {
 		fmt.Fprintf(w, "  %s %s\n", verdict(c.Holds(t)), c.Text)
@@ -170,10 +185,17 @@ func WriteMarkdown(w io.Writer, t *Table) error {
 		fmt.Fprintf(w, "- `%s`%s\n", d.Scenario, summary)
 	}
 	fmt.Fprintf(w, "\n%s; `clustersim explain %d` tells the lesson and what to look at.\n\n", seedLine(t), l.Number)
-	if err := report.MarkdownTable(w, header(t), rows(t)); err != nil {
+	rows, notes := rows(t)
+	if err := report.MarkdownTable(w, header(t), rows); err != nil {
 		return err
 	}
 	fmt.Fprintln(w)
+	for i, n := range notes {
+		fmt.Fprintf(w, "[%d] %s  \n", i+1, n)
+	}
+	if len(notes) > 0 {
+		fmt.Fprintln(w)
+	}
 	for _, c := range l.Claims {
 		fmt.Fprintf(w, "- %s %s\n", verdict(c.Holds(t)), c.Text)
 	}
@@ -209,17 +231,35 @@ func header(t *Table) []string {
 	return h
 }
 
-// rows are one row per figure: each design's distribution.
-func rows(t *Table) [][]string {
-	out := make([][]string, 0, len(t.Lesson.Figures))
+// rows are one row per figure: each design's distribution; notes are
+// the footnotes the rows refer to as [1], [2]...: a figure's own note on
+// its name, and what "n/a" means on a cell that has runs without a value.
+func rows(t *Table) (out [][]string, notes []string) {
+	out = make([][]string, 0, len(t.Lesson.Figures))
+	mark := func(note string) string {
+		notes = append(notes, note)
+		return fmt.Sprintf(" [%d]", len(notes))
+	}
 	for f, fig := range t.Lesson.Figures {
-		row := []string{fig.Name + unitSuffix(fig.Unit)}
+		name := fig.Name + unitSuffix(fig.Unit)
+		if fig.Note != "" {
+			name += mark(fig.Note)
+		}
+		row := []string{name}
+		na := ""
 		for d := range t.Lesson.Designs {
-			row = append(row, cell(fig.Unit, t.Values[d][f]))
+			c := cell(fig.Unit, t.Values[d][f])
+			if strings.Contains(c, "n/a in") {
+				if na == "" {
+					na = mark("n/a: " + cmp.Or(fig.NA, "the figure does not apply to that run"))
+				}
+				c += na
+			}
+			row = append(row, c)
 		}
 		out = append(out, row)
 	}
-	return out
+	return out, notes
 }
 
 func unitSuffix(u Unit) string {
@@ -257,8 +297,10 @@ func cell(u Unit, vals []float64) string {
 		out = fmt.Sprintf("%.1f%% (%d of %d)", 100*float64(n)/float64(len(s)), n, len(s))
 	default:
 		d := report.Describe(s)
-		if d.Min == d.Max {
-			out = num(d.Min)
+		if num(d.Min) == num(d.Max) {
+			// Equal at the precision printed: one number, not "30.0 ±
+			// 0.003 (30.0–30.0)".
+			out = num(d.Mean)
 		} else {
 			out = fmt.Sprintf("%s ± %s (median %s, %s–%s)", num(d.Mean), num(d.StdDev), num(d.Median), num(d.Min), num(d.Max))
 		}
@@ -294,7 +336,11 @@ table; ` + "`clustersim run NAME`" + ` runs one seed of a design.
 
 Each table shows, per figure and design, the mean ± standard deviation
 (median, min–max) over the seeds, or for yes/no figures the share of seeds.
-"[holds]" marks each claim the lesson makes that the figures bear out.
+Every figure in seconds is a duration, measured from the moment its name
+gives ("after the hang"), never a time of day. A number in brackets points
+at a footnote under the table: what a cell could be misread as, and what
+"n/a" means for it. "[holds]" marks each claim the lesson makes that the
+figures bear out.
 
 `
 

@@ -2,6 +2,7 @@ package lessons
 
 import (
 	"math"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -101,5 +102,70 @@ func TestTableClaims(t *testing.T) {
 	var b strings.Builder
 	if err := WriteMarkdown(&b, tab); err != nil || !strings.Contains(b.String(), "a and b over 3 seeds (1 to 3)") {
 		t.Errorf("markdown: %v\n%s", err, b.String())
+	}
+}
+
+// durationRE finds a duration stated in a claim: "600 s", "11 minutes".
+var durationRE = regexp.MustCompile(`\b\d+(\.\d+)?\s*(s|ms|seconds?|minutes?)\b`)
+
+// afterRE finds the moment a claim measures from: "after the hang".
+var afterRE = regexp.MustCompile(`\bafter the [a-z]+`)
+
+// TestClaimUnits checks each claim's text against the units of the
+// figures it reads (recorded as the claim looks them up):
+//   - every figure in seconds is a duration from a moment its name gives,
+//     never a time of day (no "... at"), so that durations and times never
+//     share a column;
+//   - a claim that states a duration reads a figure in seconds, and when it
+//     says what the duration is measured from ("after the hang"), a figure
+//     measured from the same moment;
+//   - a claim that states a ratio ("10 times") reads counts or rates.
+func TestClaimUnits(t *testing.T) {
+	for _, l := range All() {
+		for _, f := range l.Figures {
+			if f.Unit != Seconds {
+				continue
+			}
+			if strings.HasSuffix(f.Name, " at") || !regexp.MustCompile(`\b(after|for|by|open)\b`).MatchString(f.Name) {
+				t.Errorf("lesson %d: figure %q is in seconds but its name does not say it is a duration from a named moment", l.Number, f.Name)
+			}
+		}
+		runs := make([][][]float64, len(l.Designs))
+		for _, c := range l.Claims {
+			var read []Figure
+			tab := NewTable(l, []uint64{1}, runs)
+			tab.read = func(name string) {
+				for _, f := range l.Figures {
+					if f.Name == name {
+						read = append(read, f)
+					}
+				}
+			}
+			c.Holds(tab)
+			units := map[Unit]bool{}
+			for _, f := range read {
+				units[f.Unit] = true
+			}
+			if len(read) == 0 {
+				t.Errorf("lesson %d, claim %q reads no figure", l.Number, c.Text)
+			}
+			if durationRE.MatchString(c.Text) {
+				if !units[Seconds] {
+					t.Errorf("lesson %d, claim %q states a duration but reads no figure in seconds", l.Number, c.Text)
+				}
+				for _, after := range afterRE.FindAllString(c.Text, -1) {
+					ok := false
+					for _, f := range read {
+						ok = ok || f.Unit == Seconds && strings.Contains(f.Name, after)
+					}
+					if !ok {
+						t.Errorf("lesson %d, claim %q measures %q, but no figure in seconds it reads does", l.Number, c.Text, after)
+					}
+				}
+			}
+			if strings.Contains(c.Text, " times ") && !units[Count] && !units[Rate] {
+				t.Errorf("lesson %d, claim %q states a ratio but reads no count or rate", l.Number, c.Text)
+			}
+		}
 	}
 }

@@ -708,70 +708,89 @@ func names(all []string) string {
 // condition) or in the kubelet that wrote (no-op writes by every node)
 // are folded into one line with counts, where the first of them was.
 func (r *Report) Summary() []string {
-	var out []string
+	lines := r.Lines()
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = l.Text
+	}
+	return out
+}
+
+// Line is one finding as Summary prints it, with the moment it points at
+// (the first alternation, reversal or hot second) when it has one.
+type Line struct {
+	Text  string
+	At    time.Duration
+	Timed bool
+}
+
+// Lines are Summary's lines with their moments; a folded line points at
+// the earliest moment of the findings it folds.
+func (r *Report) Lines() []Line {
+	var out []Line
 	out = fold(out, r.Fights, func(f Fight) (string, bool) {
 		return string(f.Kind) + "\x00" + f.Path + "\x00" + strings.Join(f.Actors, "\x00"), true
-	}, func(f Fight) string {
-		return fmt.Sprintf("fight: %s %s %s between %s, %d alternations from %s to %s",
-			strings.ToLower(string(f.Kind)), f.Key, f.Path, strings.Join(f.Actors, " and "), f.Alternations, clock(f.First), clock(f.Last))
-	}, func(g []Fight) string {
+	}, func(f Fight) Line {
+		return Line{fmt.Sprintf("fight: %s %s %s between %s, %d alternations from %s to %s",
+			strings.ToLower(string(f.Kind)), f.Key, f.Path, strings.Join(f.Actors, " and "), f.Alternations, clock(f.First), clock(f.Last)), f.First, true}
+	}, func(g []Fight) Line {
 		alt, first, last, keys := 0, g[0].First, g[0].Last, []string{}
 		for _, f := range g {
 			alt += f.Alternations
 			first, last = min(first, f.First), max(last, f.Last)
 			keys = append(keys, f.Key.String())
 		}
-		return fmt.Sprintf("fight: %d %s objects (%s) %s between %s, %d alternations in all from %s to %s",
-			len(g), strings.ToLower(string(g[0].Kind)), names(keys), g[0].Path, strings.Join(g[0].Actors, " and "), alt, clock(first), clock(last))
+		return Line{fmt.Sprintf("fight: %d %s objects (%s) %s between %s, %d alternations in all from %s to %s",
+			len(g), strings.ToLower(string(g[0].Kind)), names(keys), g[0].Path, strings.Join(g[0].Actors, " and "), alt, clock(first), clock(last)), first, true}
 	})
-	out = fold(out, r.Flaps, func(f Flap) (string, bool) { return string(f.Kind) + "\x00" + f.Path, true }, func(f Flap) string {
+	out = fold(out, r.Flaps, func(f Flap) (string, bool) { return string(f.Kind) + "\x00" + f.Path, true }, func(f Flap) Line {
 		when := fmt.Sprintf("%d times from %s to %s", f.Reversals, clock(f.First), clock(f.Last))
 		if f.Reversals == 1 {
 			when = "once, at " + clock(f.First)
 		}
-		return fmt.Sprintf("flap: %s %s %s reversed %s (%s)",
-			strings.ToLower(string(f.Kind)), f.Key, f.Path, when, strings.Join(f.Values, "→"))
-	}, func(g []Flap) string {
+		return Line{fmt.Sprintf("flap: %s %s %s reversed %s (%s)",
+			strings.ToLower(string(f.Kind)), f.Key, f.Path, when, strings.Join(f.Values, "→")), f.First, true}
+	}, func(g []Flap) Line {
 		rev, first, last, keys := 0, g[0].First, g[0].Last, []string{}
 		for _, f := range g {
 			rev += f.Reversals
 			first, last = min(first, f.First), max(last, f.Last)
 			keys = append(keys, f.Key.String())
 		}
-		return fmt.Sprintf("flap: %d %s objects (%s) %s reversed %d times in all from %s to %s",
-			len(g), strings.ToLower(string(g[0].Kind)), names(keys), g[0].Path, rev, clock(first), clock(last))
+		return Line{fmt.Sprintf("flap: %d %s objects (%s) %s reversed %d times in all from %s to %s",
+			len(g), strings.ToLower(string(g[0].Kind)), names(keys), g[0].Path, rev, clock(first), clock(last)), first, true}
 	})
 	out = fold(out, r.NoOpWrites, func(n NoOps) (string, bool) {
 		grp, folds := actorGroup(n.Actor)
 		return grp + "\x00" + string(n.Kind), folds
-	}, func(n NoOps) string {
-		return fmt.Sprintf("no-op writes: %s wrote %d unchanged %s objects", n.Actor, n.Count, strings.ToLower(string(n.Kind)))
-	}, func(g []NoOps) string {
+	}, func(n NoOps) Line {
+		return Line{Text: fmt.Sprintf("no-op writes: %s wrote %d unchanged %s objects", n.Actor, n.Count, strings.ToLower(string(n.Kind)))}
+	}, func(g []NoOps) Line {
 		total := 0
 		for _, n := range g {
 			total += n.Count
 		}
 		grp, _ := actorGroup(g[0].Actor)
-		return fmt.Sprintf("no-op writes: %d kubelets (%s) wrote %d unchanged %s objects", len(g), grp, total, strings.ToLower(string(g[0].Kind)))
+		return Line{Text: fmt.Sprintf("no-op writes: %d kubelets (%s) wrote %d unchanged %s objects", len(g), grp, total, strings.ToLower(string(g[0].Kind)))}
 	})
 	out = fold(out, r.GenerationGrowth, func(g Growth) (string, bool) {
 		return string(g.Kind) + "\x00" + strings.Join(g.Actors, "\x00"), true
-	}, func(x Growth) string {
-		return fmt.Sprintf("generation growth: %s %s grew %d generations, %d with spec intent (by %s)",
-			strings.ToLower(string(x.Kind)), x.Key, x.Generations, x.SpecIntentWrites, strings.Join(x.Actors, ", "))
-	}, func(g []Growth) string {
+	}, func(x Growth) Line {
+		return Line{Text: fmt.Sprintf("generation growth: %s %s grew %d generations, %d with spec intent (by %s)",
+			strings.ToLower(string(x.Kind)), x.Key, x.Generations, x.SpecIntentWrites, strings.Join(x.Actors, ", "))}
+	}, func(g []Growth) Line {
 		gens, intent, keys := 0, 0, []string{}
 		for _, x := range g {
 			gens += x.Generations
 			intent += x.SpecIntentWrites
 			keys = append(keys, x.Key.String())
 		}
-		return fmt.Sprintf("generation growth: %d %s objects (%s) grew %d generations in all, %d with spec intent (by %s)",
-			len(g), strings.ToLower(string(g[0].Kind)), names(keys), gens, intent, strings.Join(g[0].Actors, ", "))
+		return Line{Text: fmt.Sprintf("generation growth: %d %s objects (%s) grew %d generations in all, %d with spec intent (by %s)",
+			len(g), strings.ToLower(string(g[0].Kind)), names(keys), gens, intent, strings.Join(g[0].Actors, ", "))}
 	})
 	for _, h := range r.HotLoops {
-		out = append(out, fmt.Sprintf("hot loop: %s reconciled %d times in %s (%.1f/s) from %s without changing the store",
-			h.Controller, h.Reconciles, h.Window, h.PerSecond, clock(h.Start)))
+		out = append(out, Line{fmt.Sprintf("hot loop: %s reconciled %d times in %s (%.1f/s) from %s without changing the store",
+			h.Controller, h.Reconciles, h.Window, h.PerSecond, clock(h.Start)), h.Start, true})
 	}
 	return out
 }
@@ -779,7 +798,7 @@ func (r *Report) Summary() []string {
 // fold appends a line per finding of xs to out, in order, except that the
 // findings of a foldable group (same key) of more than FoldAbove are one
 // line, many's, where the group's first finding was.
-func fold[T any](out []string, xs []T, key func(T) (string, bool), one func(T) string, many func([]T) string) []string {
+func fold[T any](out []Line, xs []T, key func(T) (string, bool), one func(T) Line, many func([]T) Line) []Line {
 	groups := map[string][]T{}
 	for _, x := range xs {
 		if k, ok := key(x); ok {

@@ -51,16 +51,16 @@ var allowed = map[string][]string{
 	// Printers (report/kubectl) below the reports that use them.
 	"report/kubectl": {"sim/api", "controllers/...", "scenarios/kubectl", "github.com/olekukonko/tablewriter"},
 	"report/measure": {"sim/...", "scenarios/...", "controllers/..."},
-	"report/lessons": {"sim/...", "scenarios/...", "report", "report/measure"},
+	"report/lessons": {"sim/...", "scenarios/...", "report", "report/measure", "report/chart"},
 	"report/chart":   {"gonum.org/v1/plot/...", "gonum.org/v1/gonum/..."},
-	"report":         {"sim/...", "controllers/...", "scenarios/...", "report/kubectl", "report/measure", "report/chart", "github.com/olekukonko/tablewriter", "github.com/olekukonko/tablewriter/tw", "github.com/olekukonko/tablewriter/renderer", "gonum.org/v1/gonum/...", "gonum.org/v1/plot/..."},
+	"report":         {"sim/...", "controllers/...", "scenarios/...", "report/kubectl", "report/measure", "report/chart", "github.com/olekukonko/tablewriter", "github.com/olekukonko/tablewriter/tw", "github.com/olekukonko/tablewriter/renderer", "github.com/clipperhouse/displaywidth", "gonum.org/v1/gonum/...", "gonum.org/v1/plot/..."},
 	// The public door for outside code (registration, swarms, verdicts,
 	// shrinking), above the runner and the detectors.
 	"harness": {"sim/...", "controllers/...", "scenarios/...", "report/measure"},
 	// Examples are written as an outside module would write them: the
 	// controller runtime, API types and the harness only.
 	"examples/...": {"harness", "sim/api", "sim/apierr", "sim/client", "sim/controller", "sim/informer", "sim/workqueue"},
-	"cmd/...":      {"sim/...", "controllers/...", "scenarios/...", "report/...", "harness", "examples/...", "github.com/spf13/pflag", "github.com/olekukonko/tablewriter"},
+	"cmd/...":      {"sim/...", "controllers/...", "scenarios/...", "report/...", "harness", "examples/...", "github.com/spf13/pflag", "github.com/olekukonko/tablewriter", "github.com/schollz/progressbar/v3", "golang.org/x/term", "github.com/creack/pty"},
 }
 
 // forbiddenImports may not appear in sim/ or controllers/ at all.

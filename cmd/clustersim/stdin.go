@@ -1,0 +1,95 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/clustersim/clustersim/scenarios"
+)
+
+// stdinName is the file name "-" stands for in messages.
+const stdinName = "<stdin>"
+
+// stdin is what "-" reads, once: --seeds loads the scenario once per
+// seed, from the same bytes. Tests replace r and clear read.
+var stdin = struct {
+	sync.Mutex
+	r    io.Reader
+	read bool
+	data []byte
+}{r: os.Stdin}
+
+// stdinData is standard input's bytes, read on first use.
+func stdinData() ([]byte, error) {
+	stdin.Lock()
+	defer stdin.Unlock()
+	if !stdin.read {
+		data, err := io.ReadAll(stdin.r)
+		if err != nil {
+			return nil, err
+		}
+		stdin.data, stdin.read = data, true
+	}
+	return stdin.data, nil
+}
+
+// readInput reads a file, or standard input for "-", under lim's
+// file-bytes cap.
+func readInput(path string, lim scenarios.Limits) ([]byte, error) {
+	if path != "-" {
+		return scenarios.ReadFile(path, lim)
+	}
+	data, err := stdinData()
+	if err != nil {
+		return nil, err
+	}
+	if lim = lim.WithDefaults(); int64(len(data)) > lim.FileBytes {
+		return nil, fmt.Errorf("%s: %d bytes exceeds the file-bytes limit of %d (raise it with --limit file-bytes=N if you mean it)", stdinName, len(data), lim.FileBytes)
+	}
+	return data, nil
+}
+
+// loadScenarioFile loads a scenario file, or one from standard input for
+// "-": its relative file references are resolved against the current
+// directory and stay inside it (or inside opts.Root, which must hold it).
+func loadScenarioFile(path string, opts scenarios.Options) (*scenarios.Scenario, error) {
+	if path != "-" {
+		return scenarios.LoadFileWith(path, opts)
+	}
+	data, err := readInput(path, opts.Limits)
+	if err != nil {
+		return nil, err
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	root := wd
+	if opts.Root != "" {
+		if root, err = filepath.Abs(opts.Root); err != nil {
+			return nil, err
+		}
+	}
+	rel, err := filepath.Rel(root, wd)
+	if err != nil || !fs.ValidPath(filepath.ToSlash(rel)) {
+		return nil, fmt.Errorf("%s: the current directory is not inside --root %s", stdinName, opts.Root)
+	}
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return scenarios.LoadWith(stdinName, filepath.ToSlash(rel), r.FS(), data, opts.Limits)
+}
+
+// inputName names a path in messages.
+func inputName(path string) string {
+	if path == "-" {
+		return stdinName
+	}
+	return path
+}
