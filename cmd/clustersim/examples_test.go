@@ -84,8 +84,8 @@ func docCommands(t *testing.T) []docCommand {
 // text around each implies (an expectation held, a lesson's claims held).
 // A command's scenario argument without a dot or a slash is a built-in
 // name, so a misspelt one fails here (exit 2) rather than being skipped.
-// --seeds is capped at 3 and --plot writes into a temporary directory, to
-// keep the test fast; a lesson is only looked up, because TestLessonsDoc
+// --seeds is capped at 3 and --plot and --html write into a temporary
+// directory, to keep the test fast and the tree clean; a lesson is only looked up, because TestLessonsDoc
 // runs every lesson on its full seeds and requires exit 0.
 func TestDocCommands(t *testing.T) {
 	ran := 0
@@ -120,6 +120,8 @@ func TestDocCommands(t *testing.T) {
 				}
 			case "--plot":
 				args[i] = t.TempDir()
+			case "--html":
+				args[i] = filepath.Join(t.TempDir(), filepath.Base(args[i]))
 			}
 		}
 		ran++
