@@ -117,12 +117,15 @@ func Main(args []string, stdout, stderr io.Writer) int {
 // usageLines are each command's synopsis, printed with its flags after a
 // usage error and by --help.
 var usageLines = map[string]string{
-	"clustersim run":      "clustersim run [SCENARIO] [flags]",
-	"clustersim validate": "clustersim validate FILE... [flags]",
-	"clustersim list":     "clustersim list",
-	"clustersim explain":  "clustersim explain NAME",
-	"clustersim lesson":   "clustersim lesson NAME|--all [flags]",
-	"clustersim demo":     "clustersim demo [flags]",
+	"clustersim run":            "clustersim run [SCENARIO] [flags]",
+	"clustersim validate":       "clustersim validate FILE... [flags]",
+	"clustersim list":           "clustersim list",
+	"clustersim explain":        "clustersim explain NAME",
+	"clustersim lesson":         "clustersim lesson NAME|--all [flags]",
+	"clustersim demo":           "clustersim demo [flags]",
+	"clustersim generate scale": "clustersim generate scale [flags]",
+	"clustersim version":        "clustersim version",
+	"clustersim completion":     "clustersim completion bash|zsh|fish",
 }
 
 // newFlags returns a command's flag set; its usage (synopsis and flags)
@@ -229,8 +232,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	}
 	if *quiet {
 		if fs.Changed("output") {
-			fmt.Fprintln(stderr, "clustersim run: --quiet prints only the verdict; it does not go with -o")
-			return exitBadInput
+			return usageError(fs, "--quiet prints only the verdict; it does not go with -o")
 		}
 		*output = "quiet"
 	}
@@ -848,8 +850,7 @@ func parallel(n, jobs int, f func(i int)) {
 // generate prints a generated scenario: `generate scale --nodes N` is the
 // capacity-planning probe of scenarios.ScaleYAML.
 func generate(args []string, stdout, stderr io.Writer) int {
-	fs := pflag.NewFlagSet("clustersim generate scale", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("clustersim generate scale", stderr)
 	nodes := fs.Int("nodes", 300, "nodes, in three zones of 8 CPU / 32Gi")
 	perNode := fs.Int("pods-per-node", 30, "pods per node, over ten Deployments")
 	crash := fs.Int("crash-percent", 1, "percent of the nodes (at least one) that crash at 20 minutes")
@@ -858,17 +859,14 @@ func generate(args []string, stdout, stderr io.Writer) int {
 		return c
 	}
 	if fs.NArg() != 1 || fs.Arg(0) != "scale" {
-		fmt.Fprintln(stderr, "clustersim generate: want one generator: scale")
-		return exitBadInput
+		return usageError(fs, "want one generator: scale")
 	}
 	if *perNode < 1 {
-		fmt.Fprintf(stderr, "clustersim generate scale: --pods-per-node %d: want 1 to 100\n", *perNode)
-		return exitBadInput
+		return usageError(fs, "--pods-per-node %d: want 1 to 100", *perNode)
 	}
 	data, err := scenarios.ScaleYAML(scenarios.ScaleProbe{Nodes: *nodes, PodsPerNode: *perNode, CrashPercent: *crash, Unpaced: *unpaced})
 	if err != nil {
-		fmt.Fprintln(stderr, "clustersim generate", err)
-		return exitBadInput
+		return usageError(fs, "%v", err)
 	}
 	stdout.Write(data)
 	return exitOK

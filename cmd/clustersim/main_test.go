@@ -154,6 +154,9 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"run", "--limit", "widgets=3"}, exitBadInput},
 		{[]string{"validate", "--bogus", "x.yaml"}, exitBadInput},
 		{[]string{"list", "--bogus"}, exitBadInput},
+		{[]string{"version", "x"}, exitBadInput},
+		{[]string{"completion"}, exitBadInput},
+		{[]string{"run", "--quiet", "-o", "json"}, exitBadInput},
 		{[]string{"help"}, exitOK},
 	}
 	for _, tc := range tests {

@@ -10,8 +10,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/spf13/pflag"
-
 	"github.com/clustersim/clustersim/report/lessons"
 	"github.com/clustersim/clustersim/scenarios"
 )
@@ -19,14 +17,12 @@ import (
 // version prints the module version and, when the build recorded them,
 // the commit and whether the tree was modified, with the Go version.
 func version(args []string, stdout, stderr io.Writer) int {
-	fs := pflag.NewFlagSet("clustersim version", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("clustersim version", stderr)
 	if c, done := parse(fs, args); done {
 		return c
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "clustersim version: unexpected argument %q\n", fs.Arg(0))
-		return exitBadInput
+		return usageError(fs, "unexpected argument %q", fs.Arg(0))
 	}
 	fmt.Fprintln(stdout, versionLine())
 	return exitOK
@@ -90,15 +86,13 @@ complete -c clustersim -a '(clustersim __complete (commandline -opc)[2..-1] (com
 
 // completion prints a shell's completion script.
 func completion(args []string, stdout, stderr io.Writer) int {
-	fs := pflag.NewFlagSet("clustersim completion", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("clustersim completion", stderr)
 	if c, done := parse(fs, args); done {
 		return c
 	}
 	script, ok := completionScripts[fs.Arg(0)]
 	if fs.NArg() != 1 || !ok {
-		fmt.Fprintln(stderr, "clustersim completion: name one shell: bash, zsh or fish")
-		return exitBadInput
+		return usageError(fs, "name one shell: bash, zsh or fish")
 	}
 	fmt.Fprint(stdout, script)
 	return exitOK
