@@ -19,7 +19,7 @@ func gapHeading(g *measure.Gaps) string {
 	if len(g.Ignore) > 0 {
 		kinds := make([]string, len(g.Ignore))
 		for i, k := range g.Ignore {
-			kinds[i] = string(k)
+			kinds[i] = k.Name
 		}
 		s += "; not judged: " + strings.Join(kinds, ", ")
 	}

@@ -20,7 +20,7 @@ type objectJSON struct {
 }
 
 func objectOf(o gap.Object) objectJSON {
-	return objectJSON{Kind: string(o.Kind), Namespace: o.Key.Namespace, Name: o.Key.Name}
+	return objectJSON{Kind: o.Kind.Name, Namespace: o.Key.Namespace, Name: o.Key.Name}
 }
 
 type pointJSON struct {
@@ -87,7 +87,7 @@ func gapsOf(r *runner.Result, g *measure.Gaps) gapsJSON {
 	out := gapsJSON{SLO: secs(g.SLO), Settle: secs(g.Settle), Ignore: []string{}, Objects: []gapObjectJSON{}, Incidents: []intervalJSON{},
 		Convergence: []convergenceJSON{}, StaleSuccess: []staleJSON{}, Series: []seriesJSON{}}
 	for _, k := range g.Ignore {
-		out.Ignore = append(out.Ignore, string(k))
+		out.Ignore = append(out.Ignore, k.Name)
 	}
 	for _, o := range g.Objects {
 		out.Objects = append(out.Objects, gapObjectJSON{objectJSON: objectOf(o.Object), Opened: o.Opened, OpenTotal: secs(o.OpenTotal), Longest: secs(o.Longest),
@@ -174,7 +174,7 @@ func findingsOf(m *measure.Report) findingsJSON {
 			Values: f.Values, Actors: f.Actors, First: secs(f.First), Last: secs(f.Last)})
 	}
 	for _, n := range m.NoOpWrites {
-		out.NoOpWrites = append(out.NoOpWrites, noOpJSON{Actor: n.Actor, Kind: string(n.Kind), Count: n.Count})
+		out.NoOpWrites = append(out.NoOpWrites, noOpJSON{Actor: n.Actor, Kind: n.Kind.Name, Count: n.Count})
 	}
 	for _, g := range m.GenerationGrowth {
 		out.GenerationGrowth = append(out.GenerationGrowth, growthJSON{objectJSON: objectOf(gap.Object{Kind: g.Kind, Key: g.Key}),

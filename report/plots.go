@@ -27,7 +27,7 @@ var shortKinds = map[api.Kind]string{
 // legendName names an object as kubectl would: "rs/web-5b86644d85", with
 // its namespace when it is not default.
 func legendName(o gap.Object) string {
-	kind := cmp.Or(shortKinds[o.Kind], strings.ToLower(string(o.Kind)))
+	kind := cmp.Or(shortKinds[o.Kind], strings.ToLower(o.Kind.Name))
 	if o.Key.Namespace != "" && o.Key.Namespace != "default" {
 		return kind + "/" + o.Key.Namespace + "/" + o.Key.Name
 	}

@@ -525,7 +525,7 @@ func changesTemplate(st *Step, ns, name string) bool {
 		if rns == "" {
 			rns = DefaultNamespace
 		}
-		return k == "Deployment" && rns == ns && r.Name == name
+		return k == api.KindDeployment && rns == ns && r.Name == name
 	}
 	switch {
 	case st.SetImage != nil:

@@ -175,6 +175,7 @@ type loader struct {
 	// objects and pods count what the scenario declares so far, against
 	// the caps.
 	nObjects, nNodes int
+	crds Definitions // the definitions loaded so far
 }
 
 // errorf returns an *Error at the node of the field path.
@@ -471,7 +472,7 @@ func (l *loader) measure(s *Scenario) error {
 		if !ok || !slices.Contains(gap.Measured, k) {
 			return l.errorf(fmt.Sprintf("spec.measure.ignore[%d]", i), "%q is not a kind whose gap is measured (%s)", name, kindList(gap.Measured))
 		}
-		m.Ignore[i] = string(k)
+		m.Ignore[i] = k.Name
 	}
 	return nil
 }
@@ -480,7 +481,7 @@ func (l *loader) measure(s *Scenario) error {
 func kindList(kinds []api.Kind) string {
 	s := make([]string, len(kinds))
 	for i, k := range kinds {
-		s[i] = string(k)
+		s[i] = k.Name
 	}
 	return strings.Join(s, ", ")
 }
@@ -566,6 +567,9 @@ func (l *loader) objects(field string, n *yaml.Node) ([]api.Object, error) {
 		if err := validate(o); err != nil {
 			return nil, l.invalid(field, n, err)
 		}
+		if err := l.custom(o); err != nil {
+			return nil, l.invalid(field, n, err)
+		}
 	}
 	return objs, nil
 }
@@ -591,22 +595,41 @@ func (l *loader) file2objects(field, name string) ([]api.Object, error) {
 	if !strings.HasPrefix(l.file, "builtin:") && !filepath.IsAbs(name) {
 		display = filepath.Join(filepath.Dir(l.file), name)
 	}
-	return DecodeManifests(display, data)
+	if l.crds == nil {
+		l.crds = Definitions{}
+	}
+	return DecodeManifests(display, data, l.crds)
 }
 
 // DecodeManifests decodes the manifests of a file strictly and validates
 // each object as the API server would on create; an error names the file,
 // the line and column and the field path of the first offending value.
 // Both `clustersim validate` and the scenario loader use it, so that they
-// accept and refuse the same manifests.
-func DecodeManifests(file string, data []byte) ([]api.Object, error) {
+// accept and refuse the same manifests. A custom resource needs its
+// CustomResourceDefinition earlier in the file or in defs (the files read
+// before), and the file's definitions are added to defs; nil defs start
+// empty.
+func DecodeManifests(file string, data []byte, defs Definitions) ([]api.Object, error) {
+	if defs == nil {
+		defs = Definitions{}
+	}
 	located, err := manifest.DecodeLocated(file, data)
 	if err != nil {
 		return nil, err
 	}
 	var objs []api.Object
 	for _, o := range located {
-		if err := validate(o.Object); err != nil {
+		err := validate(o.Object)
+		if err == nil {
+			err = defs.Check(o.Object)
+			var se *apierr.StatusError
+			if err != nil && !errors.As(err, &se) {
+				// No field to point at: the kind has no definition.
+				line, col := o.Position("kind")
+				return nil, &Error{File: file, Line: line, Column: col, Field: "kind", Msg: err.Error()}
+			}
+		}
+		if err != nil {
 			var se *apierr.StatusError
 			if errors.As(err, &se) && len(se.Causes) > 0 {
 				line, col := o.Position(se.Causes[0].Field)
@@ -880,11 +903,14 @@ func sortedKeys(m map[string]bool) []string {
 // kind resolves a kind name as kubectl accepts it.
 func (l *loader) kind(field, name string) (api.Kind, error) {
 	if name == "" {
-		return "", l.errorf(field, "required")
+		return api.Kind{}, l.errorf(field, "required")
 	}
 	k, ok := ResolveKind(name)
 	if !ok {
-		return "", l.errorf(field, "unknown kind %q", name)
+		k, ok = l.customKind(name)
+	}
+	if !ok {
+		return api.Kind{}, l.errorf(field, "unknown kind %q", name)
 	}
 	return k, nil
 }

@@ -93,7 +93,7 @@ func TestEmbeddedManifestsAreTheExamples(t *testing.T) {
 
 func TestResolveKind(t *testing.T) {
 	for in, want := range map[string]string{"deploy": "Deployment", "Pods": "Pod", "rs": "ReplicaSet", "hpa": "HorizontalPodAutoscaler", "quota": "ResourceQuota"} {
-		if k, ok := ResolveKind(in); !ok || string(k) != want {
+		if k, ok := ResolveKind(in); !ok || k.Name != want {
 			t.Errorf("ResolveKind(%q) = %q, %v", in, k, ok)
 		}
 	}

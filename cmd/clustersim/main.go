@@ -555,7 +555,7 @@ func validateFile(path string, opts scenarios.Options) (string, error) {
 		return fmt.Sprintf("scenario %s valid (%d objects, %d steps, %d expectations)", s.Metadata.Name, len(s.Objects), len(s.Spec.Timeline), len(s.Spec.Expect)), nil
 	}
 	path = inputName(path)
-	objs, err := scenarios.DecodeManifests(path, data)
+	objs, err := scenarios.DecodeManifests(path, data, nil)
 	if err != nil {
 		return "", err
 	}

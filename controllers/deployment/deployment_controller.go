@@ -304,7 +304,7 @@ func (r *reconciler) deletePod(obj api.Object) {
 // that controls pod, from the caches, or nil.
 func (r *reconciler) getDeploymentForPod(pod *api.Pod) *api.Deployment {
 	ref := api.GetControllerOfNoCopy(&pod.ObjectMeta)
-	if ref == nil || ref.Kind != string(api.KindReplicaSet) {
+	if ref == nil || ref.Kind != api.KindReplicaSet.Name {
 		return nil
 	}
 	obj, ok := r.replicaSets.Get(api.Key{Namespace: pod.Namespace, Name: ref.Name})

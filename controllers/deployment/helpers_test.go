@@ -51,7 +51,7 @@ type action struct {
 	obj  api.Object // a copy of what was sent (nil for get, list, delete)
 }
 
-func (a action) String() string { return a.verb + " " + string(a.kind) + " " + a.key.String() }
+func (a action) String() string { return a.verb + " " + a.kind.Name + " " + a.key.String() }
 
 // fakeClient is an in-memory Client that records every call. fail, if
 // set, may refuse a call with an error (the call is recorded anyway).
@@ -100,7 +100,7 @@ func (c *fakeClient) Get(_ context.Context, kind api.Kind, key api.Key) (api.Obj
 	}
 	o, ok := c.objs[kind][key]
 	if !ok {
-		return nil, apierr.NewNotFound(string(kind), key.Name)
+		return nil, apierr.NewNotFound(kind.Name, key.Name)
 	}
 	return o.DeepCopyObject(), nil
 }
@@ -147,7 +147,7 @@ func (c *fakeClient) Create(_ context.Context, obj api.Object) (api.Object, erro
 		return nil, err
 	}
 	if _, ok := c.objs[kind][m.Key()]; ok {
-		return nil, apierr.NewAlreadyExists(string(kind), m.Name)
+		return nil, apierr.NewAlreadyExists(kind.Name, m.Name)
 	}
 	o := obj.DeepCopyObject()
 	om := o.GetObjectMeta()
@@ -192,7 +192,7 @@ func (c *fakeClient) Delete(_ context.Context, kind api.Kind, key api.Key, _ ...
 		return err
 	}
 	if _, ok := c.objs[kind][key]; !ok {
-		return apierr.NewNotFound(string(kind), key.Name)
+		return apierr.NewNotFound(kind.Name, key.Name)
 	}
 	delete(c.objs[kind], key)
 	return nil
@@ -213,7 +213,7 @@ func (c *fakeClient) writes() []action {
 func (c *fakeClient) verbs() []string {
 	var out []string
 	for _, a := range c.writes() {
-		out = append(out, a.verb+" "+string(a.kind)+" "+a.key.Name)
+		out = append(out, a.verb+" "+a.kind.Name+" "+a.key.Name)
 	}
 	return out
 }

@@ -132,7 +132,7 @@ func (p *pass) getNewReplicaSet(d *api.Deployment, rsList, oldRSs []*api.Replica
 	hash := ComputeHash(template, d.Status.CollisionCount)
 	template.Labels = cloneAndAddLabel(d.Spec.Template.Labels, DefaultDeploymentUniqueLabelKey, hash)
 	newRS := &api.ReplicaSet{
-		TypeMeta: api.TypeMeta{APIVersion: "apps/v1", Kind: string(api.KindReplicaSet)},
+		TypeMeta: api.TypeMeta{APIVersion: "apps/v1", Kind: api.KindReplicaSet.Name},
 		ObjectMeta: api.ObjectMeta{
 			// A deterministic name makes the create idempotent.
 			Name:            d.Name + "-" + hash,

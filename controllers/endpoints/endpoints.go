@@ -206,7 +206,7 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 	create := current == nil
 	if create {
 		current = &api.Endpoints{
-			TypeMeta:   api.TypeMeta{APIVersion: "v1", Kind: string(api.KindEndpoints)},
+			TypeMeta:   api.TypeMeta{APIVersion: "v1", Kind: api.KindEndpoints.Name},
 			ObjectMeta: api.ObjectMeta{Name: svc.Name, Namespace: svc.Namespace},
 		}
 	}

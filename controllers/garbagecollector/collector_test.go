@@ -42,7 +42,7 @@ func newFakeClient(objs ...api.Object) *fakeClient {
 }
 
 func notFound(kind api.Kind, key api.Key) error {
-	return apierr.NewNotFound(strings.ToLower(string(kind))+"s", key.Name)
+	return apierr.NewNotFound(strings.ToLower(kind.Name)+"s", key.Name)
 }
 
 func (c *fakeClient) Actor() string { return Actor }

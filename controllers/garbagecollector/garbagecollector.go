@@ -47,11 +47,27 @@ const (
 	finalizerFactor  = 5
 )
 
-// Monitored are the kinds whose objects the collector watches, as owners
-// and as dependents: those clustersim serves that carry ownerReferences
-// in practice. Append to it (before Setup) to collect more kinds, or pass
-// Options.Kinds.
-var Monitored = []api.Kind{api.KindDeployment, api.KindReplicaSet, api.KindPod}
+// Ignored are the kinds the collector never monitors, after
+// kube-controller-manager's default ignored resources (events; see
+// k8s.io/kubernetes/pkg/controller/garbagecollector/config/v1alpha1
+// defaults.go): every other kind the API serves is watched, as owner and as
+// dependent, custom kinds included.
+var Ignored = []api.Kind{api.KindEvent}
+
+// Monitored returns the kinds the collector watches in a cluster serving
+// kinds: every one but Ignored, sorted. Upstream rediscovers resources
+// every 30 seconds; here the kinds are those served when the collector
+// starts (a scenario's CustomResourceDefinitions are registered before any
+// controller starts).
+func Monitored(kinds *api.Registry) []api.Kind {
+	var out []api.Kind
+	for _, k := range kinds.Kinds() {
+		if !slices.Contains(Ignored, k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
 
 // Errors of the collector.
 var (
@@ -72,7 +88,8 @@ type Options struct {
 	// Workers is the number of workers of each of the two queues
 	// (default 20).
 	Workers int
-	// Kinds are the kinds to monitor; nil means Monitored.
+	// Kinds are the kinds to monitor; nil means Monitored(the manager's
+	// discovery).
 	Kinds []api.Kind
 }
 
@@ -81,6 +98,7 @@ type collector struct {
 	client client.Client
 	clock  client.Clock
 	graph  *graph
+	kinds  *api.Registry // discovery: how each kind is served
 }
 
 // Setup registers the garbage collector with m: an informer per monitored
@@ -90,11 +108,12 @@ func Setup(m *controller.Manager, opts Options) error {
 	if opts.Workers <= 0 {
 		opts.Workers = DefaultWorkers
 	}
+	reg := m.Kinds()
 	kinds := opts.Kinds
 	if kinds == nil {
-		kinds = Monitored
+		kinds = []api.Kind{api.KindDeployment, api.KindReplicaSet, api.KindPod}
 	}
-	gc := &collector{client: m.Client(), clock: m.Clock(), graph: newGraph()}
+	gc := &collector{client: m.Client(), clock: m.Clock(), graph: newGraph(), kinds: reg}
 	var seen []api.Kind
 	for _, k := range kinds {
 		if slices.Contains(seen, k) {
@@ -164,7 +183,7 @@ func (gc *collector) reconcileOrphan(ctx context.Context, req controller.Request
 
 // get reads the live object with identity id.
 func (gc *collector) get(ctx context.Context, id objectRef) (api.Object, error) {
-	info, ok := api.Lookup(api.Kind(id.Kind))
+	info, ok := gc.kinds.Lookup(api.KindFor(id.APIVersion, id.Kind))
 	if !ok {
 		return nil, fmt.Errorf("%w: %s %s", ErrUnknownOwnerKind, id.APIVersion, id.Kind)
 	}
@@ -289,7 +308,7 @@ func (gc *collector) isDangling(ctx context.Context, ref api.OwnerReference, ite
 	if gc.graph.absent.has(key) {
 		return true, nil, nil
 	}
-	info, ok := api.Lookup(api.Kind(ref.Kind))
+	info, ok := gc.kinds.Lookup(api.KindFor(ref.APIVersion, ref.Kind))
 	if !ok {
 		return false, nil, fmt.Errorf("%w: %s %s", ErrUnknownOwnerKind, ref.APIVersion, ref.Kind)
 	}
@@ -335,7 +354,7 @@ func (gc *collector) processDeletingDependents(ctx context.Context, item *node) 
 // If it changed, but not its owner references, the delete is retried
 // without the resourceVersion condition (upstream's deleteObject).
 func (gc *collector) deleteObject(ctx context.Context, id objectRef, resourceVersion string, owners []api.OwnerReference, policy client.Propagation) error {
-	info, ok := api.Lookup(api.Kind(id.Kind))
+	info, ok := gc.kinds.Lookup(api.KindFor(id.APIVersion, id.Kind))
 	if !ok {
 		return fmt.Errorf("%w: %s %s", ErrUnknownOwnerKind, id.APIVersion, id.Kind)
 	}

@@ -40,11 +40,10 @@ func identityOf(obj api.Object) objectRef {
 	m := obj.GetObjectMeta()
 	tm := obj.GetTypeMeta()
 	kind, apiVersion := tm.Kind, tm.APIVersion
-	if kind == "" {
-		kind = string(api.KindOf(obj))
-	}
-	if apiVersion == "" {
-		if info, ok := api.Lookup(api.Kind(kind)); ok {
+	if kind == "" || apiVersion == "" {
+		k := api.KindOf(obj)
+		kind = k.Name
+		if info, ok := api.Lookup(k); ok {
 			apiVersion = info.APIVersion()
 		}
 	}

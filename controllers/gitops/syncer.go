@@ -377,7 +377,7 @@ func (s *Syncer) kinds() []api.Kind {
 		}
 	}
 	out = append(out, s.opts.Kinds...)
-	slices.Sort(out)
+	slices.SortFunc(out, api.Kind.Compare)
 	return slices.Compact(out)
 }
 
@@ -451,12 +451,12 @@ type target struct {
 }
 
 func (t *target) status() ResourceStatus {
-	return ResourceStatus{Group: t.info.Group, Kind: string(t.info.Kind), Namespace: t.key.Namespace, Name: t.key.Name}
+	return ResourceStatus{Group: t.info.Group(), Kind: t.info.Kind.Name, Namespace: t.key.Namespace, Name: t.key.Name}
 }
 
 // trackingID is Argo CD's annotation value for an object.
 func trackingID(app string, info api.ResourceInfo, key api.Key) string {
-	return fmt.Sprintf("%s:%s/%s:%s/%s", app, info.Group, info.Kind, key.Namespace, key.Name)
+	return fmt.Sprintf("%s:%s/%s:%s/%s", app, info.Group(), info.Kind, key.Namespace, key.Name)
 }
 
 // kindRank orders a sync as Argo CD's kind order does (namespaces and
@@ -501,7 +501,7 @@ func (s *Syncer) targets(st *appState, head Commit) ([]*target, error) {
 			m.Namespace = st.app.Namespace
 		}
 		tm := obj.GetTypeMeta()
-		tm.APIVersion, tm.Kind = info.APIVersion(), string(info.Kind)
+		tm.APIVersion, tm.Kind = info.APIVersion(), info.Kind.Name
 		if m.Annotations == nil {
 			m.Annotations = map[string]string{}
 		}
@@ -512,14 +512,14 @@ func (s *Syncer) targets(st *appState, head Commit) ([]*target, error) {
 		}
 		t := &target{obj: obj, tree: tr, info: info, key: m.Key()}
 		for _, d := range st.app.IgnoreDifferences {
-			if d.Group == info.Group && d.Kind == string(info.Kind) && (d.Name == "" || d.Name == t.key.Name) && (d.Namespace == "" || d.Namespace == t.key.Namespace) {
+			if d.Group == info.Group() && d.Kind == info.Kind.Name && (d.Name == "" || d.Name == t.key.Name) && (d.Namespace == "" || d.Namespace == t.key.Namespace) {
 				t.ignore = append(t.ignore, d.JSONPointers...)
 			}
 		}
 		out = append(out, t)
 	}
 	slices.SortStableFunc(out, func(a, b *target) int {
-		return cmp.Or(cmp.Compare(kindRank(a.info.Kind), kindRank(b.info.Kind)), strings.Compare(string(a.info.Kind), string(b.info.Kind)),
+		return cmp.Or(cmp.Compare(kindRank(a.info.Kind), kindRank(b.info.Kind)), strings.Compare(a.info.Kind.Name, b.info.Kind.Name),
 			strings.Compare(a.key.Namespace, b.key.Namespace), strings.Compare(a.key.Name, b.key.Name))
 	})
 	return out, nil
@@ -556,7 +556,7 @@ func (s *Syncer) extras(inc *incarnation, st *appState) []api.Object {
 	for k := range inc.informers {
 		kinds = append(kinds, k)
 	}
-	slices.Sort(kinds)
+	slices.SortFunc(kinds, api.Kind.Compare)
 	for _, k := range kinds {
 		for _, o := range inc.informers[k].Lister().List(api.Everything(), "") {
 			m := o.GetObjectMeta()
@@ -617,7 +617,7 @@ func (s *Syncer) Reconcile(ctx context.Context, req controller.Request) (control
 	for _, o := range extras {
 		info, _ := api.Lookup(api.KindOf(o))
 		m := o.GetObjectMeta()
-		resources = append(resources, ResourceStatus{Group: info.Group, Kind: string(info.Kind), Namespace: m.Namespace, Name: m.Name,
+		resources = append(resources, ResourceStatus{Group: info.Group(), Kind: info.Kind.Name, Namespace: m.Namespace, Name: m.Name,
 			Status: OutOfSync, RequiresPruning: true})
 	}
 	sortResources(resources)
@@ -775,7 +775,7 @@ func (s *Syncer) sync(ctx context.Context, inc *incarnation, st *appState, head 
 	}
 	for i, t := range targets {
 		rs := &st.status.Resources[slices.IndexFunc(st.status.Resources, func(r ResourceStatus) bool {
-			return r.Kind == string(t.info.Kind) && r.Group == t.info.Group && r.Namespace == t.key.Namespace && r.Name == t.key.Name
+			return r.Kind == t.info.Kind.Name && r.Group == t.info.Group() && r.Namespace == t.key.Namespace && r.Name == t.key.Name
 		})]
 		if rs.Status == Synced && initiator != InitiatorManual {
 			continue
@@ -808,10 +808,10 @@ func (s *Syncer) sync(ctx context.Context, inc *incarnation, st *appState, head 
 				fail(err)
 				continue
 			}
-			name := string(kind) + "/" + m.Key().String()
+			name := kind.Name + "/" + m.Key().String()
 			rec.Pruned = append(rec.Pruned, name)
 			st.status.Resources = slices.DeleteFunc(st.status.Resources, func(r ResourceStatus) bool {
-				return r.RequiresPruning && r.Kind == string(kind) && r.Namespace == m.Namespace && r.Name == m.Name
+				return r.RequiresPruning && r.Kind == kind.Name && r.Namespace == m.Namespace && r.Name == m.Name
 			})
 		}
 	}

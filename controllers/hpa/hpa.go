@@ -229,7 +229,7 @@ func (r *reconciler) getScale(ctx context.Context, namespace string, ref api.Cro
 	if !strings.Contains(ref.APIVersion, "/") {
 		group = ""
 	}
-	kind := api.Kind(ref.Kind)
+	kind := api.Kind{Group: group, Name: ref.Kind}
 	if group != "apps" || (kind != api.KindDeployment && kind != api.KindReplicaSet) {
 		return nil, &mappingError{kind: ref.Kind, group: group}
 	}

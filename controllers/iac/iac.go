@@ -291,9 +291,9 @@ func kindRank(k api.Kind) int {
 // address returns "<kind>.<namespace>.<name>".
 func address(kind api.Kind, key api.Key) string {
 	if key.Namespace == "" {
-		return strings.ToLower(string(kind)) + "." + key.Name
+		return strings.ToLower(kind.Name) + "." + key.Name
 	}
-	return strings.ToLower(string(kind)) + "." + key.Namespace + "." + key.Name
+	return strings.ToLower(kind.Name) + "." + key.Namespace + "." + key.Name
 }
 
 // desired is one declared object, prepared.
@@ -329,7 +329,7 @@ func (t *Tool) prepare() ([]*desired, error) {
 			m.Namespace = t.opts.Namespace
 		}
 		tm := obj.GetTypeMeta()
-		tm.APIVersion, tm.Kind = info.APIVersion(), string(kind)
+		tm.APIVersion, tm.Kind = info.APIVersion(), kind.Name
 		f, err := fieldsOf(obj)
 		if err != nil {
 			return nil, err

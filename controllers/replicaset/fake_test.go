@@ -138,7 +138,7 @@ func (c *fakeClient) Get(_ context.Context, kind api.Kind, key api.Key) (api.Obj
 	}
 	o, ok := c.objs[kind][key]
 	if !ok {
-		return nil, apierr.NewNotFound(strings.ToLower(string(kind))+"s", key.Name)
+		return nil, apierr.NewNotFound(strings.ToLower(kind.Name)+"s", key.Name)
 	}
 	return o.DeepCopyObject(), nil
 }
@@ -199,7 +199,7 @@ func (c *fakeClient) Patch(_ context.Context, kind api.Kind, key api.Key, _ clie
 	}
 	o, ok := c.objs[kind][key]
 	if !ok {
-		return nil, apierr.NewNotFound(strings.ToLower(string(kind))+"s", key.Name)
+		return nil, apierr.NewNotFound(strings.ToLower(kind.Name)+"s", key.Name)
 	}
 	return o.DeepCopyObject(), nil
 }
@@ -210,7 +210,7 @@ func (c *fakeClient) Delete(_ context.Context, kind api.Kind, key api.Key, _ ...
 		return err
 	}
 	if _, ok := c.objs[kind][key]; !ok {
-		return apierr.NewNotFound(strings.ToLower(string(kind))+"s", key.Name)
+		return apierr.NewNotFound(strings.ToLower(kind.Name)+"s", key.Name)
 	}
 	delete(c.objs[kind], key)
 	return nil

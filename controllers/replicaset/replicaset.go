@@ -448,7 +448,7 @@ func PodFromTemplate(template *api.PodTemplateSpec, parent api.Object, ref *api.
 	pm := parent.GetObjectMeta()
 	t := template.DeepCopy()
 	p := &api.Pod{
-		TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: string(api.KindPod)},
+		TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: api.KindPod.Name},
 		ObjectMeta: api.ObjectMeta{
 			GenerateName: pm.Name + "-",
 			Namespace:    pm.Namespace,

@@ -36,6 +36,9 @@ type GetOptions struct {
 	// then name); ".metadata.creationTimestamp" and ".lastTimestamp"
 	// (events) sort by time, ".metadata.name" by name.
 	SortBy string
+	// Custom is how a custom kind is served (its printer columns); Get
+	// needs it for a kind a CustomResourceDefinition defines.
+	Custom *api.ResourceInfo
 }
 
 // column is one column of a kubectl table: its header and whether it is
@@ -93,6 +96,9 @@ func newTableWriter(w io.Writer) *tabwriter.Writer {
 // kind in objs are skipped.
 func Get(w io.Writer, kind api.Kind, objs []api.Object, now time.Time, opts GetOptions) error {
 	tbl, ok := tables[kind]
+	if !ok && opts.Custom != nil && opts.Custom.Kind == kind {
+		tbl, ok = customTable(*opts.Custom), true
+	}
 	if !ok {
 		return fmt.Errorf("%w: get %s", ErrUnsupportedKind, kind)
 	}
@@ -104,6 +110,9 @@ func Get(w io.Writer, kind api.Kind, objs []api.Object, now time.Time, opts GetO
 	}
 	if len(list) == 0 {
 		info, _ := api.Lookup(kind)
+		if opts.Custom != nil {
+			info = *opts.Custom
+		}
 		ns := opts.Namespace
 		if ns == "" {
 			ns = "default"

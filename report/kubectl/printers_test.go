@@ -115,7 +115,7 @@ func TestUnsupportedKinds(t *testing.T) {
 	if err := kubectl.Describe(&buf, nil, kubectl.Related{}, now); !errors.Is(err, kubectl.ErrUnsupportedKind) {
 		t.Errorf("describe nil: %v", err)
 	}
-	if err := kubectl.Get(&buf, "Widget", nil, now, kubectl.GetOptions{}); !errors.Is(err, kubectl.ErrUnsupportedKind) {
+	if err := kubectl.Get(&buf, api.Kind{Group: "example.com", Name: "Widget"}, nil, now, kubectl.GetOptions{}); !errors.Is(err, kubectl.ErrUnsupportedKind) {
 		t.Errorf("get widget: %v", err)
 	}
 	if err := kubectl.Describe(&buf, (*api.Pod)(nil), kubectl.Related{}, now); !errors.Is(err, kubectl.ErrUnsupportedKind) {

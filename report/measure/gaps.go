@@ -170,7 +170,7 @@ const maxStaleLines = 5
 // objectName renders an object as kubectl names it: "deployment
 // default/web", "node worker-1".
 func objectName(o gap.Object) string {
-	return strings.ToLower(string(o.Kind)) + " " + o.Key.String()
+	return strings.ToLower(o.Kind.Name) + " " + o.Key.String()
 }
 
 // Seconds renders a duration for people: milliseconds below a second,

@@ -215,12 +215,12 @@ type field struct {
 }
 
 func compareField(a, b field) int {
-	return cmp.Or(cmp.Compare(a.kind, b.kind), cmp.Compare(a.key.Namespace, b.key.Namespace),
+	return cmp.Or(a.kind.Compare(b.kind), cmp.Compare(a.key.Namespace, b.key.Namespace),
 		cmp.Compare(a.key.Name, b.key.Name), cmp.Compare(a.path, b.path))
 }
 
 func compareObj(ak api.Kind, a api.Key, bk api.Kind, b api.Key) int {
-	return cmp.Or(cmp.Compare(ak, bk), cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
+	return cmp.Or(ak.Compare(bk), cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
 }
 
 // value renders a change's new value, "<unset>" when the field went away.
@@ -263,7 +263,7 @@ func segments(audit []store.AuditRecord, o Options) []struct {
 			continue
 		}
 		for _, c := range r.Changes {
-			if o.ignored(string(r.Kind), c.Path) {
+			if o.ignored(r.Kind.Name, c.Path) {
 				continue
 			}
 			f := field{r.Kind, r.Key, c.Path}
@@ -336,7 +336,7 @@ func noOps(audit []store.AuditRecord) []NoOps {
 	for key, c := range n {
 		out = append(out, NoOps{Actor: key.actor, Kind: key.kind, Count: c})
 	}
-	slices.SortFunc(out, func(a, b NoOps) int { return cmp.Or(cmp.Compare(a.Actor, b.Actor), cmp.Compare(a.Kind, b.Kind)) })
+	slices.SortFunc(out, func(a, b NoOps) int { return cmp.Or(cmp.Compare(a.Actor, b.Actor), a.Kind.Compare(b.Kind)) })
 	return out
 }
 
@@ -465,7 +465,7 @@ func changed(r *store.AuditRecord, o Options) bool {
 		return true
 	}
 	for _, c := range r.Changes {
-		if !o.ignored(string(r.Kind), c.Path) {
+		if !o.ignored(r.Kind.Name, c.Path) {
 			return true
 		}
 	}
@@ -729,10 +729,10 @@ type Line struct {
 func (r *Report) Lines() []Line {
 	var out []Line
 	out = fold(out, r.Fights, func(f Fight) (string, bool) {
-		return string(f.Kind) + "\x00" + f.Path + "\x00" + strings.Join(f.Actors, "\x00"), true
+		return f.Kind.Name + "\x00" + f.Path + "\x00" + strings.Join(f.Actors, "\x00"), true
 	}, func(f Fight) Line {
 		return Line{fmt.Sprintf("fight: %s %s %s between %s, %d alternations from %s to %s",
-			strings.ToLower(string(f.Kind)), f.Key, f.Path, strings.Join(f.Actors, " and "), f.Alternations, clock(f.First), clock(f.Last)), f.First, true}
+			strings.ToLower(f.Kind.Name), f.Key, f.Path, strings.Join(f.Actors, " and "), f.Alternations, clock(f.First), clock(f.Last)), f.First, true}
 	}, func(g []Fight) Line {
 		alt, first, last, keys := 0, g[0].First, g[0].Last, []string{}
 		for _, f := range g {
@@ -741,15 +741,15 @@ func (r *Report) Lines() []Line {
 			keys = append(keys, f.Key.String())
 		}
 		return Line{fmt.Sprintf("fight: %d %s objects (%s) %s between %s, %d alternations in all from %s to %s",
-			len(g), strings.ToLower(string(g[0].Kind)), names(keys), g[0].Path, strings.Join(g[0].Actors, " and "), alt, clock(first), clock(last)), first, true}
+			len(g), strings.ToLower(g[0].Kind.Name), names(keys), g[0].Path, strings.Join(g[0].Actors, " and "), alt, clock(first), clock(last)), first, true}
 	})
-	out = fold(out, r.Flaps, func(f Flap) (string, bool) { return string(f.Kind) + "\x00" + f.Path, true }, func(f Flap) Line {
+	out = fold(out, r.Flaps, func(f Flap) (string, bool) { return f.Kind.Name + "\x00" + f.Path, true }, func(f Flap) Line {
 		when := fmt.Sprintf("%d times from %s to %s", f.Reversals, clock(f.First), clock(f.Last))
 		if f.Reversals == 1 {
 			when = "once, at " + clock(f.First)
 		}
 		return Line{fmt.Sprintf("flap: %s %s %s reversed %s (%s)",
-			strings.ToLower(string(f.Kind)), f.Key, f.Path, when, strings.Join(f.Values, "→")), f.First, true}
+			strings.ToLower(f.Kind.Name), f.Key, f.Path, when, strings.Join(f.Values, "→")), f.First, true}
 	}, func(g []Flap) Line {
 		rev, first, last, keys := 0, g[0].First, g[0].Last, []string{}
 		for _, f := range g {
@@ -758,26 +758,26 @@ func (r *Report) Lines() []Line {
 			keys = append(keys, f.Key.String())
 		}
 		return Line{fmt.Sprintf("flap: %d %s objects (%s) %s reversed %d times in all from %s to %s",
-			len(g), strings.ToLower(string(g[0].Kind)), names(keys), g[0].Path, rev, clock(first), clock(last)), first, true}
+			len(g), strings.ToLower(g[0].Kind.Name), names(keys), g[0].Path, rev, clock(first), clock(last)), first, true}
 	})
 	out = fold(out, r.NoOpWrites, func(n NoOps) (string, bool) {
 		grp, folds := actorGroup(n.Actor)
-		return grp + "\x00" + string(n.Kind), folds
+		return grp + "\x00" + n.Kind.Name, folds
 	}, func(n NoOps) Line {
-		return Line{Text: fmt.Sprintf("no-op writes: %s wrote %d unchanged %s objects", n.Actor, n.Count, strings.ToLower(string(n.Kind)))}
+		return Line{Text: fmt.Sprintf("no-op writes: %s wrote %d unchanged %s objects", n.Actor, n.Count, strings.ToLower(n.Kind.Name))}
 	}, func(g []NoOps) Line {
 		total := 0
 		for _, n := range g {
 			total += n.Count
 		}
 		grp, _ := actorGroup(g[0].Actor)
-		return Line{Text: fmt.Sprintf("no-op writes: %d kubelets (%s) wrote %d unchanged %s objects", len(g), grp, total, strings.ToLower(string(g[0].Kind)))}
+		return Line{Text: fmt.Sprintf("no-op writes: %d kubelets (%s) wrote %d unchanged %s objects", len(g), grp, total, strings.ToLower(g[0].Kind.Name))}
 	})
 	out = fold(out, r.GenerationGrowth, func(g Growth) (string, bool) {
-		return string(g.Kind) + "\x00" + strings.Join(g.Actors, "\x00"), true
+		return g.Kind.Name + "\x00" + strings.Join(g.Actors, "\x00"), true
 	}, func(x Growth) Line {
 		return Line{Text: fmt.Sprintf("generation growth: %s %s grew %d generations, %d with spec intent (by %s)",
-			strings.ToLower(string(x.Kind)), x.Key, x.Generations, x.SpecIntentWrites, strings.Join(x.Actors, ", "))}
+			strings.ToLower(x.Kind.Name), x.Key, x.Generations, x.SpecIntentWrites, strings.Join(x.Actors, ", "))}
 	}, func(g []Growth) Line {
 		gens, intent, keys := 0, 0, []string{}
 		for _, x := range g {
@@ -786,7 +786,7 @@ func (r *Report) Lines() []Line {
 			keys = append(keys, x.Key.String())
 		}
 		return Line{Text: fmt.Sprintf("generation growth: %d %s objects (%s) grew %d generations in all, %d with spec intent (by %s)",
-			len(g), strings.ToLower(string(g[0].Kind)), names(keys), gens, intent, strings.Join(g[0].Actors, ", "))}
+			len(g), strings.ToLower(g[0].Kind.Name), names(keys), gens, intent, strings.Join(g[0].Actors, ", "))}
 	})
 	for _, h := range r.HotLoops {
 		out = append(out, Line{fmt.Sprintf("hot loop: %s reconciled %d times in %s (%.1f/s) from %s without changing the store",

@@ -122,7 +122,7 @@ type DeleteOptions struct {
 func Delete(ctx context.Context, c client.Client, kind api.Kind, key api.Key, opts DeleteOptions) ([]string, error) {
 	info, ok := api.Lookup(kind)
 	if !ok {
-		return nil, newError(BadInput, "the server doesn't have a resource type %q", strings.ToLower(string(kind)))
+		return nil, newError(BadInput, "the server doesn't have a resource type %q", strings.ToLower(kind.Name))
 	}
 	var dopts []client.DeleteOption
 	switch strings.ToLower(opts.Cascade) {

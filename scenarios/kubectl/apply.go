@@ -254,7 +254,7 @@ func setTypeMeta(obj api.Object) {
 		return
 	}
 	kind := api.KindOf(obj)
-	tm.Kind = string(kind)
+	tm.Kind = kind.Name
 	if _, v1 := obj.(*api.HorizontalPodAutoscalerV1); v1 {
 		tm.APIVersion = "autoscaling/v1"
 	} else if info, ok := api.Lookup(kind); ok {

@@ -10,9 +10,9 @@ import (
 // kind in lower case, then ".<group>" for a kind outside the core group:
 // "deployment.apps", "horizontalpodautoscaler.autoscaling", "pod".
 func KindString(kind api.Kind) string {
-	k := strings.ToLower(string(kind))
-	if info, ok := api.Lookup(kind); ok && info.Group != "" {
-		return k + "." + info.Group
+	k := strings.ToLower(kind.Name)
+	if info, ok := api.Lookup(kind); ok && info.Group() != "" {
+		return k + "." + info.Group()
 	}
 	return k
 }
@@ -29,7 +29,7 @@ func resourceString(kind api.Kind) string {
 	if info, ok := api.Lookup(kind); ok {
 		return info.GroupResource()
 	}
-	return strings.ToLower(string(kind))
+	return strings.ToLower(kind.Name)
 }
 
 // resourcePath returns "<resource>/<name>" ("deployments/web"), the form
@@ -38,7 +38,7 @@ func resourcePath(kind api.Kind, name string) string {
 	if info, ok := api.Lookup(kind); ok {
 		return info.Resource + "/" + name
 	}
-	return strings.ToLower(string(kind)) + "/" + name
+	return strings.ToLower(kind.Name) + "/" + name
 }
 
 // line returns "<kind>.<group>/<name> <operation>".

@@ -158,7 +158,7 @@ func (r *run) newCheck(i int) *check {
 		if c.Reason != "" {
 			want += " (" + c.Reason + ")"
 		}
-		name = fmt.Sprintf("%s %q condition %s is %s %s", strings.ToLower(string(kind)), key.Name, c.Type, want, timing(c.Timing))
+		name = fmt.Sprintf("%s %q condition %s is %s %s", strings.ToLower(kind.Name), key.Name, c.Type, want, timing(c.Timing))
 		ck.eval = func() (bool, string) {
 			o, err := r.c.Store.Get(kind, key)
 			if err != nil {
@@ -178,7 +178,7 @@ func (r *run) newCheck(i int) *check {
 	case e.Field != nil:
 		f := e.Field
 		kind, key := r.objectKey(f.ObjectRef)
-		name = fmt.Sprintf("%s %q %s == %q %s", strings.ToLower(string(kind)), key.Name, f.Path, f.Equals, timing(f.Timing))
+		name = fmt.Sprintf("%s %q %s == %q %s", strings.ToLower(kind.Name), key.Name, f.Path, f.Equals, timing(f.Timing))
 		ck.eval = func() (bool, string) {
 			o, err := r.c.Store.Get(kind, key)
 			if err != nil {
@@ -280,9 +280,9 @@ func (r *run) newCheck(i int) *check {
 }
 
 func (r *run) objectKey(ref scenarios.ObjectRef) (api.Kind, api.Key) {
-	kind, _ := scenarios.ResolveKind(ref.Kind)
+	kind, _ := scenarios.ResolveKindIn(r.c.Store.Kinds(), ref.Kind)
 	key := api.Key{Name: ref.Name}
-	if info, ok := api.Lookup(kind); ok && info.Namespaced {
+	if info, ok := r.c.Store.Kinds().Lookup(kind); ok && info.Namespaced {
 		key.Namespace = ref.Namespace
 		if key.Namespace == "" {
 			key.Namespace = scenarios.DefaultNamespace

@@ -183,7 +183,7 @@ func nsFlag(ns string) string {
 }
 
 // typed is a kind as a user types it on a kubectl command line.
-func typed(kind api.Kind) string { return strings.ToLower(string(kind)) }
+func typed(kind api.Kind) string { return strings.ToLower(kind.Name) }
 
 // command is an imperative command with retries on timeout.
 func (r *run) command(cmd *scenarios.Command) (string, action) {

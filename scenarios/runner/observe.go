@@ -22,8 +22,8 @@ func (r *run) observe(st *scenarios.Step) Entry {
 	switch {
 	case st.Get != nil:
 		g := st.Get
-		kind, _ := scenarios.ResolveKind(g.Kind)
-		info, _ := api.Lookup(kind)
+		kind, _ := scenarios.ResolveKindIn(r.c.Store.Kinds(), g.Kind)
+		info, _ := r.c.Store.Kinds().Lookup(kind)
 		opts := store.ListOptions{}
 		cmd := []string{"kubectl", "get", info.Resource}
 		if info.Namespaced && !g.AllNamespaces {
@@ -49,13 +49,16 @@ func (r *run) observe(st *scenarios.Step) Entry {
 		objs, _, _ := r.c.Store.List(kind, opts)
 		snap.What, snap.Kind, snap.Objects, snap.Wide, snap.Namespace = "get", kind, objs, g.Wide, opts.Namespace
 		snap.AllNamespaces = info.Namespaced && g.AllNamespaces
+		if info.Custom {
+			snap.Custom = &info
+		}
 		if kind == api.KindEvent {
 			snap.Events = eventsOf(objs)
 		}
 		e.Command = strings.Join(cmd, " ")
 	case st.Describe != nil:
 		kind, key := r.objectKey(*st.Describe)
-		info, _ := api.Lookup(kind)
+		info, _ := r.c.Store.Kinds().Lookup(kind)
 		e.Command = fmt.Sprintf("kubectl describe %s %s%s", strings.TrimSuffix(info.Resource, "s"), key.Name, nsFlag(key.Namespace))
 		if kind == api.KindEndpoints {
 			e.Command = "kubectl describe endpoints " + key.Name + nsFlag(key.Namespace)
@@ -83,7 +86,7 @@ func (r *run) observe(st *scenarios.Step) Entry {
 		var objs []api.Object
 		if ev.For != nil {
 			kind, key := r.objectKey(*ev.For)
-			e.Command += fmt.Sprintf(" --for %s/%s%s", strings.ToLower(string(kind)), key.Name, nsFlag(key.Namespace))
+			e.Command += fmt.Sprintf(" --for %s/%s%s", strings.ToLower(kind.Name), key.Name, nsFlag(key.Namespace))
 			if o, err := r.c.Store.Get(kind, key); err == nil {
 				snap.Events = r.eventsFor(kind, o)
 			}
@@ -142,7 +145,7 @@ func (r *run) eventsFor(kind api.Kind, o api.Object) []*api.Event {
 	var out []*api.Event
 	for _, eo := range eventsOf(objs) {
 		io := eo.InvolvedObject
-		if io.Kind == string(kind) && io.Name == m.Name && (io.UID == "" || io.UID == m.UID) {
+		if io.Kind == kind.Name && io.Name == m.Name && (io.UID == "" || io.UID == m.UID) {
 			out = append(out, eo)
 		}
 	}

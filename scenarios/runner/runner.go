@@ -217,7 +217,9 @@ func MeasureOf(s *scenarios.Scenario) Measure {
 		m.Settle = d.Duration
 	}
 	for _, k := range s.Spec.Measure.Ignore {
-		m.Ignore = append(m.Ignore, api.Kind(k))
+		if kind, ok := scenarios.ResolveKind(k); ok {
+			m.Ignore = append(m.Ignore, kind)
+		}
 	}
 	return m
 }
@@ -290,6 +292,9 @@ type Snapshot struct {
 	AllNamespaces bool
 	// Now is the wall-clock instant of the observation, for ages.
 	Now time.Time
+	// Custom is how a custom kind is served (its printer columns), for
+	// get; nil for the built-in kinds.
+	Custom *api.ResourceInfo
 }
 
 // Outcome is one expectation's result.
@@ -431,7 +436,7 @@ func Run(s *scenarios.Scenario, opts Options) (*Result, error) {
 	res.Changes = scheduledChanges(s, c.K.Now().Duration())
 	res.Duration = c.K.Now().Duration()
 	for _, st := range c.API.Stats() {
-		res.Requests = append(res.Requests, cluster.Stat{Actor: st.Actor, Verb: st.Verb.String(), Kind: string(st.Kind), Outcome: string(st.Outcome), Count: st.Count})
+		res.Requests = append(res.Requests, cluster.Stat{Actor: st.Actor, Verb: st.Verb.String(), Kind: st.Kind.Name, Outcome: string(st.Outcome), Count: st.Count})
 	}
 	res.Network = c.Net.Stats()
 	res.Timeouts = timeouts(c)

@@ -291,7 +291,7 @@ type HorizontalPodAutoscalerV1Status struct {
 // utilisation a Resource metric status. Metadata is deep-copied.
 func (h *HorizontalPodAutoscalerV1) ToV2() *HorizontalPodAutoscaler {
 	out := &HorizontalPodAutoscaler{
-		TypeMeta:   TypeMeta{APIVersion: "autoscaling/v2", Kind: string(KindHorizontalPodAutoscaler)},
+		TypeMeta:   TypeMeta{APIVersion: "autoscaling/v2", Kind: KindHorizontalPodAutoscaler.Name},
 		ObjectMeta: *h.ObjectMeta.DeepCopy(),
 	}
 	out.Spec.ScaleTargetRef = h.Spec.ScaleTargetRef
@@ -336,7 +336,7 @@ func (h *HorizontalPodAutoscalerV1) ToV2() *HorizontalPodAutoscaler {
 // are dropped. Metadata is deep-copied.
 func HPAToV1(h *HorizontalPodAutoscaler) *HorizontalPodAutoscalerV1 {
 	out := &HorizontalPodAutoscalerV1{
-		TypeMeta:   TypeMeta{APIVersion: "autoscaling/v1", Kind: string(KindHorizontalPodAutoscaler)},
+		TypeMeta:   TypeMeta{APIVersion: "autoscaling/v1", Kind: KindHorizontalPodAutoscaler.Name},
 		ObjectMeta: *h.ObjectMeta.DeepCopy(),
 	}
 	out.Spec.ScaleTargetRef = h.Spec.ScaleTargetRef

@@ -22,6 +22,12 @@ var fillTime = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 // numbers and bools directly, one element in every slice and map, a new
 // value behind every pointer. Types with unexported fields get a valid
 // value of their own that survives JSON.
+// schemaType nests itself; fill stops at schemaDepth 1.
+var (
+	schemaType  = reflect.TypeFor[JSONSchemaProps]()
+	schemaDepth int
+)
+
 func fill(v reflect.Value) {
 	switch v.Type() {
 	case timeType:
@@ -39,6 +45,14 @@ func fill(v reflect.Value) {
 	case rawType:
 		v.Set(reflect.ValueOf(RawValue(`{"k":"v"}`)))
 		return
+	}
+	if v.Type() == schemaType {
+		// A schema nests schemas: fill one level, or fill never ends.
+		if schemaDepth > 0 {
+			return
+		}
+		schemaDepth++
+		defer func() { schemaDepth-- }()
 	}
 	switch v.Kind() {
 	case reflect.Struct:
@@ -71,6 +85,8 @@ func fill(v reflect.Value) {
 		v.SetInt(7)
 	case reflect.Uint8:
 		v.SetUint(7)
+	case reflect.Float64:
+		v.SetFloat(7)
 	default:
 		panic("fill: unhandled kind " + v.Kind().String() + " of " + v.Type().String())
 	}
@@ -124,6 +140,8 @@ func mutate(v reflect.Value) {
 		v.SetInt(v.Int() + 1)
 	case reflect.Uint8:
 		v.SetUint(v.Uint() + 1)
+	case reflect.Float64:
+		v.SetFloat(v.Float() + 1)
 	default:
 		panic("mutate: unhandled kind " + v.Kind().String())
 	}
@@ -135,15 +153,15 @@ func servedTypes(t *testing.T) map[string]Object {
 	out := map[string]Object{}
 	for _, k := range Kinds() {
 		for _, v := range APIVersions(k) {
-			o, err := New(v, string(k))
+			o, err := New(v, k.Name)
 			if err != nil {
 				t.Fatalf("New(%q, %q): %v", v, k, err)
 			}
-			out[v+"/"+string(k)] = o
+			out[v+"/"+k.Name] = o
 		}
 	}
-	if len(out) != 15 {
-		t.Fatalf("served types = %d, want 15", len(out))
+	if len(out) != 16 {
+		t.Fatalf("served types = %d, want 16", len(out))
 	}
 	return out
 }

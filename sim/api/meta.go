@@ -181,7 +181,7 @@ func NewControllerRef(owner Object) OwnerReference {
 	apiVersion, kind := tm.APIVersion, tm.Kind
 	if apiVersion == "" || kind == "" {
 		k := KindOf(owner)
-		kind = string(k)
+		kind = k.Name
 		if info, ok := Lookup(k); ok {
 			apiVersion = info.APIVersion()
 		}

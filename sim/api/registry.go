@@ -1,50 +1,125 @@
 package api
 
-import "strconv"
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
 
-// Kind is an object kind as written in manifests ("Deployment").
-type Kind string
+// Kind identifies an object kind: its API group and its name, as
+// apimachinery's schema.GroupKind ({"apps", "Deployment"}; the core group is
+// ""). It is the identity of a kind everywhere (store tables, requests,
+// informers, the audit log, the garbage collector): a custom resource's
+// "Deployment" in group "example.com" is another kind than apps/v1
+// Deployment. The version is how a kind is encoded, not who it is: it is
+// kept in the registry (ResourceInfo.Version, the apiVersions it is served
+// at).
+type Kind struct {
+	// Group is the API group, "" for core.
+	Group string
+	// Name is the kind in CamelCase, e.g. "Deployment".
+	Name string
+}
 
-// The kinds the simulator serves.
-const (
+// String returns the kind's name, as kubectl prints a kind ("Deployment");
+// GroupKind gives the qualified form.
+func (k Kind) String() string { return k.Name }
+
+// GroupKind returns "Name.group", or "Name" for the core group: the form
+// of schema.GroupKind.String() that Kubernetes' messages use
+// ("Deployment.apps").
+func (k Kind) GroupKind() string {
+	if k.Group == "" {
+		return k.Name
+	}
+	return k.Name + "." + k.Group
+}
+
+// IsZero reports whether k names no kind.
+func (k Kind) IsZero() bool { return k == Kind{} }
+
+// Compare orders kinds by name, then group (so that built-in kinds,
+// whose names are unique, sort as their names do).
+func (k Kind) Compare(o Kind) int {
+	if c := strings.Compare(k.Name, o.Name); c != 0 {
+		return c
+	}
+	return strings.Compare(k.Group, o.Group)
+}
+
+// GroupOf returns the group of an apiVersion: "apps" for "apps/v1", "" for
+// "v1".
+func GroupOf(apiVersion string) string {
+	g, _, ok := strings.Cut(apiVersion, "/")
+	if !ok {
+		return ""
+	}
+	return g
+}
+
+// KindFor returns the kind an apiVersion and a kind name denote: the group
+// comes from the apiVersion.
+func KindFor(apiVersion, kind string) Kind { return Kind{Group: GroupOf(apiVersion), Name: kind} }
+
+// The built-in kinds.
+var (
 	// KindPod is core/v1 Pod.
-	KindPod Kind = "Pod"
+	KindPod = Kind{"", "Pod"}
 	// KindNode is core/v1 Node.
-	KindNode Kind = "Node"
+	KindNode = Kind{"", "Node"}
 	// KindNamespace is core/v1 Namespace.
-	KindNamespace Kind = "Namespace"
+	KindNamespace = Kind{"", "Namespace"}
 	// KindService is core/v1 Service.
-	KindService Kind = "Service"
+	KindService = Kind{"", "Service"}
 	// KindEndpoints is core/v1 Endpoints.
-	KindEndpoints Kind = "Endpoints"
+	KindEndpoints = Kind{"", "Endpoints"}
 	// KindEvent is core/v1 Event.
-	KindEvent Kind = "Event"
+	KindEvent = Kind{"", "Event"}
 	// KindResourceQuota is core/v1 ResourceQuota.
-	KindResourceQuota Kind = "ResourceQuota"
+	KindResourceQuota = Kind{"", "ResourceQuota"}
 	// KindConfigMap is core/v1 ConfigMap.
-	KindConfigMap Kind = "ConfigMap"
+	KindConfigMap = Kind{"", "ConfigMap"}
 	// KindDeployment is apps/v1 Deployment.
-	KindDeployment Kind = "Deployment"
+	KindDeployment = Kind{"apps", "Deployment"}
 	// KindReplicaSet is apps/v1 ReplicaSet.
-	KindReplicaSet Kind = "ReplicaSet"
+	KindReplicaSet = Kind{"apps", "ReplicaSet"}
 	// KindLease is coordination.k8s.io/v1 Lease.
-	KindLease Kind = "Lease"
+	KindLease = Kind{"coordination.k8s.io", "Lease"}
 	// KindSecret is core/v1 Secret (stored, not interpreted).
-	KindSecret Kind = "Secret"
+	KindSecret = Kind{"", "Secret"}
 	// KindServiceAccount is core/v1 ServiceAccount (stored, not
 	// interpreted).
-	KindServiceAccount Kind = "ServiceAccount"
+	KindServiceAccount = Kind{"", "ServiceAccount"}
 	// KindHorizontalPodAutoscaler is autoscaling/v2 (and v1)
 	// HorizontalPodAutoscaler.
-	KindHorizontalPodAutoscaler Kind = "HorizontalPodAutoscaler"
+	KindHorizontalPodAutoscaler = Kind{"autoscaling", "HorizontalPodAutoscaler"}
+	// KindCustomResourceDefinition is apiextensions.k8s.io/v1
+	// CustomResourceDefinition: loading one registers the kind it defines.
+	KindCustomResourceDefinition = Kind{"apiextensions.k8s.io", "CustomResourceDefinition"}
 )
+
+// PrinterColumn is one of a kind's additional columns in `get`
+// (apiextensions' CustomResourceColumnDefinition).
+type PrinterColumn struct {
+	// Name is the column header, upper-cased when printed.
+	Name string `json:"name"`
+	// Type is the OpenAPI type of the value: integer, number, string,
+	// boolean or date.
+	Type string `json:"type"`
+	// Format is an optional OpenAPI format (ignored by the printers).
+	Format string `json:"format,omitempty"`
+	// Description is shown nowhere in the simulator; kept for round trips.
+	Description string `json:"description,omitempty"`
+	// Priority above 0 shows the column only in -o wide.
+	Priority int32 `json:"priority,omitempty"`
+	// JSONPath selects the value, e.g. ".spec.replicas".
+	JSONPath string `json:"jsonPath"`
+}
 
 // ResourceInfo describes how a kind is served.
 type ResourceInfo struct {
-	// Kind is the object kind.
+	// Kind is the object kind, its group included.
 	Kind Kind
-	// Group is the API group, "" for core.
-	Group string
 	// Version is the preferred (storage) version.
 	Version string
 	// Resource is the lowercase plural used in URLs and messages, e.g. "deployments".
@@ -53,23 +128,39 @@ type ResourceInfo struct {
 	Namespaced bool
 	// HasStatus reports a status subresource.
 	HasStatus bool
+	// Generation reports a kind whose strategy maintains
+	// metadata.generation (bumped by spec changes).
+	Generation bool
+	// Singular is the lowercase singular name, e.g. "deployment".
+	Singular string
+	// ShortNames are kubectl's abbreviations, e.g. "deploy".
+	ShortNames []string
+	// Columns are a custom kind's additionalPrinterColumns (nil for the
+	// built-in kinds, whose printers are kubectl's own).
+	Columns []PrinterColumn
+	// Custom marks a kind defined by a CustomResourceDefinition, whose
+	// objects are *Unstructured.
+	Custom bool
 }
+
+// Group returns the kind's API group, "" for core.
+func (r ResourceInfo) Group() string { return r.Kind.Group }
 
 // GroupResource returns "resource.group", or "resource" for the core
 // group: the form Kubernetes error messages use ("deployments.apps").
 func (r ResourceInfo) GroupResource() string {
-	if r.Group == "" {
+	if r.Kind.Group == "" {
 		return r.Resource
 	}
-	return r.Resource + "." + r.Group
+	return r.Resource + "." + r.Kind.Group
 }
 
 // APIVersion returns "group/version", or "version" for the core group.
 func (r ResourceInfo) APIVersion() string {
-	if r.Group == "" {
+	if r.Kind.Group == "" {
 		return r.Version
 	}
-	return r.Group + "/" + r.Version
+	return r.Kind.Group + "/" + r.Version
 }
 
 // kindEntry is one served kind: its info and the apiVersions it is served
@@ -88,57 +179,143 @@ func oneVersion(apiVersion string, f func() Object) []versionEntry {
 	return []versionEntry{{apiVersion, f}}
 }
 
-// registry lists served kinds sorted by kind.
-var registry = []kindEntry{
-	{ResourceInfo{KindConfigMap, "", "v1", "configmaps", true, false}, oneVersion("v1", func() Object { return &ConfigMap{} })},
-	{ResourceInfo{KindDeployment, "apps", "v1", "deployments", true, true}, oneVersion("apps/v1", func() Object { return &Deployment{} })},
-	{ResourceInfo{KindEndpoints, "", "v1", "endpoints", true, false}, oneVersion("v1", func() Object { return &Endpoints{} })},
-	{ResourceInfo{KindEvent, "", "v1", "events", true, false}, oneVersion("v1", func() Object { return &Event{} })},
-	{ResourceInfo{KindHorizontalPodAutoscaler, "autoscaling", "v2", "horizontalpodautoscalers", true, true}, []versionEntry{
+func toLower(s string) string { return strings.ToLower(s) }
+
+func builtinInfo(k Kind, version, resource string, namespaced, status, generation bool) ResourceInfo {
+	return ResourceInfo{Kind: k, Version: version, Resource: resource, Namespaced: namespaced, HasStatus: status, Generation: generation, Singular: strings.ToLower(k.Name)}
+}
+
+// builtin is the registry of the built-in kinds, sorted by kind. It is
+// never mutated: a cluster's own registry (NewRegistry) starts from it.
+var builtin = &Registry{entries: []kindEntry{
+	{builtinInfo(KindConfigMap, "v1", "configmaps", true, false, false), oneVersion("v1", func() Object { return &ConfigMap{} })},
+	{builtinInfo(KindCustomResourceDefinition, "v1", "customresourcedefinitions", false, true, false), oneVersion("apiextensions.k8s.io/v1", func() Object { return &CustomResourceDefinition{} })},
+	{builtinInfo(KindDeployment, "v1", "deployments", true, true, true), oneVersion("apps/v1", func() Object { return &Deployment{} })},
+	{builtinInfo(KindEndpoints, "v1", "endpoints", true, false, false), oneVersion("v1", func() Object { return &Endpoints{} })},
+	{builtinInfo(KindEvent, "v1", "events", true, false, false), oneVersion("v1", func() Object { return &Event{} })},
+	{builtinInfo(KindHorizontalPodAutoscaler, "v2", "horizontalpodautoscalers", true, true, true), []versionEntry{
 		{"autoscaling/v2", func() Object { return &HorizontalPodAutoscaler{} }},
 		{"autoscaling/v1", func() Object { return &HorizontalPodAutoscalerV1{} }},
 	}},
-	{ResourceInfo{KindLease, "coordination.k8s.io", "v1", "leases", true, false}, oneVersion("coordination.k8s.io/v1", func() Object { return &Lease{} })},
-	{ResourceInfo{KindNamespace, "", "v1", "namespaces", false, true}, oneVersion("v1", func() Object { return &Namespace{} })},
-	{ResourceInfo{KindNode, "", "v1", "nodes", false, true}, oneVersion("v1", func() Object { return &Node{} })},
-	{ResourceInfo{KindPod, "", "v1", "pods", true, true}, oneVersion("v1", func() Object { return &Pod{} })},
-	{ResourceInfo{KindReplicaSet, "apps", "v1", "replicasets", true, true}, oneVersion("apps/v1", func() Object { return &ReplicaSet{} })},
-	{ResourceInfo{KindResourceQuota, "", "v1", "resourcequotas", true, true}, oneVersion("v1", func() Object { return &ResourceQuota{} })},
-	{ResourceInfo{KindSecret, "", "v1", "secrets", true, false}, oneVersion("v1", func() Object { return &Secret{} })},
-	{ResourceInfo{KindService, "", "v1", "services", true, true}, oneVersion("v1", func() Object { return &Service{} })},
-	{ResourceInfo{KindServiceAccount, "", "v1", "serviceaccounts", true, false}, oneVersion("v1", func() Object { return &ServiceAccount{} })},
+	{builtinInfo(KindLease, "v1", "leases", true, false, false), oneVersion("coordination.k8s.io/v1", func() Object { return &Lease{} })},
+	{builtinInfo(KindNamespace, "v1", "namespaces", false, true, false), oneVersion("v1", func() Object { return &Namespace{} })},
+	{builtinInfo(KindNode, "v1", "nodes", false, true, false), oneVersion("v1", func() Object { return &Node{} })},
+	{builtinInfo(KindPod, "v1", "pods", true, true, true), oneVersion("v1", func() Object { return &Pod{} })},
+	{builtinInfo(KindReplicaSet, "v1", "replicasets", true, true, true), oneVersion("apps/v1", func() Object { return &ReplicaSet{} })},
+	{builtinInfo(KindResourceQuota, "v1", "resourcequotas", true, true, false), oneVersion("v1", func() Object { return &ResourceQuota{} })},
+	{builtinInfo(KindSecret, "v1", "secrets", true, false, false), oneVersion("v1", func() Object { return &Secret{} })},
+	{builtinInfo(KindService, "v1", "services", true, true, false), oneVersion("v1", func() Object { return &Service{} })},
+	{builtinInfo(KindServiceAccount, "v1", "serviceaccounts", true, false, false), oneVersion("v1", func() Object { return &ServiceAccount{} })},
+}}
+
+// Registry is a set of served kinds: the built-in ones, and those that a
+// cluster's CustomResourceDefinitions add (each simulated cluster has its
+// own, so runs side by side never see each other's custom kinds). Lookups
+// are by Kind; a registry is not safe for concurrent mutation.
+type Registry struct {
+	entries []kindEntry // built-ins first (sorted), then custom kinds in registration order
 }
 
-func find(k Kind) *kindEntry {
-	for i := range registry {
-		if registry[i].info.Kind == k {
-			return &registry[i]
+// NewRegistry returns a registry serving the built-in kinds, to which
+// Register adds custom ones.
+func NewRegistry() *Registry {
+	return &Registry{entries: slices.Clone(builtin.entries)}
+}
+
+// Builtin returns the read-only registry of the built-in kinds.
+func Builtin() *Registry { return builtin }
+
+func (r *Registry) find(k Kind) *kindEntry {
+	for i := range r.entries {
+		if r.entries[i].info.Kind == k {
+			return &r.entries[i]
 		}
 	}
 	return nil
 }
 
 // Lookup returns how kind k is served, or false for an unknown kind.
-func Lookup(k Kind) (ResourceInfo, bool) {
-	if e := find(k); e != nil {
+func (r *Registry) Lookup(k Kind) (ResourceInfo, bool) {
+	if r == nil {
+		r = builtin
+	}
+	if e := r.find(k); e != nil {
 		return e.info, true
 	}
 	return ResourceInfo{}, false
 }
 
-// Kinds returns every served kind, sorted.
-func Kinds() []Kind {
-	out := make([]Kind, len(registry))
-	for i, e := range registry {
+// Kinds returns every served kind, sorted by name and group.
+func (r *Registry) Kinds() []Kind {
+	out := make([]Kind, len(r.entries))
+	for i, e := range r.entries {
 		out[i] = e.info.Kind
 	}
+	slices.SortFunc(out, Kind.Compare)
 	return out
+}
+
+// Resolve returns the kind that a resource name denotes: its plural,
+// singular, kind name or a short name, lowercase ("deployments",
+// "deploy", "widget"), optionally qualified by its group
+// ("widgets.example.com"). A name shared by several groups resolves to
+// the built-in kind first, as kubectl prefers the core and apps groups.
+func (r *Registry) Resolve(name string) (Kind, bool) {
+	name = strings.ToLower(name)
+	for _, e := range r.entries {
+		in := e.info
+		for _, n := range append([]string{in.Resource, in.Singular, strings.ToLower(in.Kind.Name)}, in.ShortNames...) {
+			if n == "" {
+				continue
+			}
+			if name == n || in.Kind.Group != "" && name == n+"."+in.Kind.Group {
+				return in.Kind, true
+			}
+		}
+	}
+	return Kind{}, false
+}
+
+// Register adds a custom kind served at apiVersions (each "group/version"),
+// whose objects are *Unstructured. Registering a kind that is already
+// served fails, unless it is the same custom definition again.
+func (r *Registry) Register(info ResourceInfo, apiVersions ...string) error {
+	if r == builtin {
+		return &RegisterError{Kind: info.Kind, Reason: "the built-in registry is read-only"}
+	}
+	if e := r.find(info.Kind); e != nil {
+		if e.info.Custom && e.info.Resource == info.Resource && e.info.Namespaced == info.Namespaced {
+			e.info = info
+			return nil
+		}
+		return &RegisterError{Kind: info.Kind, Reason: "the kind is already served"}
+	}
+	info.Custom = true
+	e := kindEntry{info: info}
+	for _, v := range apiVersions {
+		e.versions = append(e.versions, versionEntry{apiVersion: v, new: func() Object { return &Unstructured{} }})
+	}
+	r.entries = append(r.entries, e)
+	return nil
+}
+
+// RegisterError is a kind that cannot be registered.
+type RegisterError struct {
+	// Kind is the kind asked for.
+	Kind Kind
+	// Reason says why.
+	Reason string
+}
+
+// Error returns "cannot register Widget.example.com: <reason>".
+func (e *RegisterError) Error() string {
+	return "cannot register " + e.Kind.GroupKind() + ": " + e.Reason
 }
 
 // APIVersions returns the apiVersions kind k is served at, preferred first
 // (nil for an unknown kind).
-func APIVersions(k Kind) []string {
-	e := find(k)
+func (r *Registry) APIVersions(k Kind) []string {
+	e := r.find(k)
 	if e == nil {
 		return nil
 	}
@@ -148,6 +325,38 @@ func APIVersions(k Kind) []string {
 	}
 	return out
 }
+
+// New returns a new zero object of the Go type served for apiVersion and
+// kind, with its TypeMeta set: "autoscaling/v1" HorizontalPodAutoscaler
+// gives a *HorizontalPodAutoscalerV1, a custom kind an *Unstructured.
+// Anything else is an *UnknownKindError.
+func (r *Registry) New(apiVersion, kind string) (Object, error) {
+	if e := r.find(KindFor(apiVersion, kind)); e != nil {
+		for _, v := range e.versions {
+			if v.apiVersion == apiVersion {
+				o := v.new()
+				*o.GetTypeMeta() = TypeMeta{APIVersion: apiVersion, Kind: kind}
+				return o, nil
+			}
+		}
+	}
+	return nil, &UnknownKindError{APIVersion: apiVersion, Kind: kind}
+}
+
+// Lookup returns how built-in kind k is served, or false for an unknown
+// kind.
+func Lookup(k Kind) (ResourceInfo, bool) { return builtin.Lookup(k) }
+
+// Kinds returns every built-in kind, sorted.
+func Kinds() []Kind { return builtin.Kinds() }
+
+// APIVersions returns the apiVersions built-in kind k is served at,
+// preferred first (nil for an unknown kind).
+func APIVersions(k Kind) []string { return builtin.APIVersions(k) }
+
+// New returns a new zero object of the built-in Go type served for
+// apiVersion and kind (see Registry.New).
+func New(apiVersion, kind string) (Object, error) { return builtin.New(apiVersion, kind) }
 
 // UnknownKindError reports an apiVersion/kind pair the simulator does not
 // serve.
@@ -163,27 +372,11 @@ func (e *UnknownKindError) Error() string {
 	return "no kind " + strconv.Quote(e.Kind) + " is registered for version " + strconv.Quote(e.APIVersion)
 }
 
-// New returns a new zero object of the Go type served for apiVersion and
-// kind, with its TypeMeta set; "autoscaling/v1" HorizontalPodAutoscaler
-// gives a *HorizontalPodAutoscalerV1. Anything else is an
-// *UnknownKindError.
-func New(apiVersion, kind string) (Object, error) {
-	if e := find(Kind(kind)); e != nil {
-		for _, v := range e.versions {
-			if v.apiVersion == apiVersion {
-				o := v.new()
-				*o.GetTypeMeta() = TypeMeta{APIVersion: apiVersion, Kind: kind}
-				return o, nil
-			}
-		}
-	}
-	return nil, &UnknownKindError{APIVersion: apiVersion, Kind: kind}
-}
-
-// KindOf returns the kind of o from its Go type (TypeMeta may be empty for
-// objects built in code), or "" for a type this package does not define.
+// KindOf returns the kind of o: from its Go type for the built-in types
+// (TypeMeta may be empty for objects built in code), from its TypeMeta for
+// an *Unstructured; the zero Kind for a type this package does not define.
 func KindOf(o Object) Kind {
-	switch o.(type) {
+	switch o := o.(type) {
 	case *Pod:
 		return KindPod
 	case *Node:
@@ -212,6 +405,10 @@ func KindOf(o Object) Kind {
 		return KindLease
 	case *HorizontalPodAutoscaler, *HorizontalPodAutoscalerV1:
 		return KindHorizontalPodAutoscaler
+	case *CustomResourceDefinition:
+		return KindCustomResourceDefinition
+	case *Unstructured:
+		return KindFor(o.APIVersion, o.Kind)
 	}
-	return ""
+	return Kind{}
 }

@@ -38,7 +38,7 @@ func TestNew(t *testing.T) {
 		if tm := o.GetTypeMeta(); tm.APIVersion != tt.apiVersion || tm.Kind != tt.kind {
 			t.Errorf("New(%q, %q) TypeMeta = %+v", tt.apiVersion, tt.kind, tm)
 		}
-		if KindOf(o) != Kind(tt.kind) {
+		if KindOf(o) != KindFor(tt.apiVersion, tt.kind) {
 			t.Errorf("KindOf(%T) = %q", o, KindOf(o))
 		}
 	}
@@ -84,6 +84,7 @@ func TestLookup(t *testing.T) {
 		{KindServiceAccount, "serviceaccounts", "v1", true, false},
 		{KindLease, "leases.coordination.k8s.io", "coordination.k8s.io/v1", true, false},
 		{KindHorizontalPodAutoscaler, "horizontalpodautoscalers.autoscaling", "autoscaling/v2", true, true},
+		{KindCustomResourceDefinition, "customresourcedefinitions.apiextensions.k8s.io", "apiextensions.k8s.io/v1", false, true},
 	}
 	for _, tt := range tests {
 		info, ok := Lookup(tt.kind)
@@ -92,20 +93,20 @@ func TestLookup(t *testing.T) {
 			t.Errorf("Lookup(%s) = %+v %v", tt.kind, info, ok)
 		}
 	}
-	if _, ok := Lookup("Foo"); ok {
+	if _, ok := Lookup(Kind{Name: "Foo"}); ok {
 		t.Error("Lookup(Foo) found")
 	}
 	kinds := Kinds()
-	if len(kinds) != len(tests) || !slices.IsSorted(kinds) {
+	if len(kinds) != len(tests) || !slices.IsSortedFunc(kinds, Kind.Compare) {
 		t.Errorf("Kinds() = %v", kinds)
 	}
 	if v := APIVersions(KindHorizontalPodAutoscaler); !slices.Equal(v, []string{"autoscaling/v2", "autoscaling/v1"}) {
 		t.Errorf("APIVersions(HPA) = %v", v)
 	}
-	if APIVersions("Foo") != nil {
+	if APIVersions(Kind{Name: "Foo"}) != nil {
 		t.Error("APIVersions(Foo)")
 	}
-	if KindOf(nil) != "" {
+	if !KindOf(nil).IsZero() {
 		t.Error("KindOf(nil)")
 	}
 }

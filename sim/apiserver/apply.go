@@ -61,7 +61,7 @@ func (s *Server) apply(op store.Op, req *Request, info api.ResourceInfo) *Respon
 		// Create on apply: the create needs create permission too.
 		if !s.authz.Allowed(req.Actor, "create", info.Resource, "") {
 			return &Response{Err: apierr.NewForbidden(info.GroupResource(), req.Name,
-				forbiddenMessage(req.Actor, "create", info.Resource, "", info.Group, req.Namespace))}
+				forbiddenMessage(req.Actor, "create", info.Resource, "", info.Group(), req.Namespace))}
 		}
 		obj := config
 		api.SetDefaults(obj)

@@ -36,8 +36,10 @@ func applyPatch(old api.Object, patch []byte, typ PatchType) (api.Object, error)
 		return nil, apierr.NewBadRequest(err.Error())
 	}
 	tm := old.GetTypeMeta()
-	obj, err := api.New(tm.APIVersion, tm.Kind)
-	if err != nil {
+	var obj api.Object
+	if _, custom := old.(*api.Unstructured); custom {
+		obj = &api.Unstructured{}
+	} else if obj, err = api.New(tm.APIVersion, tm.Kind); err != nil {
 		return nil, apierr.NewBadRequest(err.Error())
 	}
 	dec := json.NewDecoder(bytes.NewReader(out))

@@ -41,7 +41,7 @@ func (ResourceQuota) Admit(a *Attributes) error {
 		return nil
 	}
 	usage := api.QuotaUsage(a.Object)
-	info, _ := api.Lookup(a.Kind)
+	info, _ := a.Store.Kinds().Lookup(a.Kind)
 	name := a.Object.GetObjectMeta().Name
 	type charge struct {
 		quota *api.ResourceQuota

@@ -47,6 +47,7 @@ type Server struct {
 	validating []Admitter
 	stats      map[statKey]uint64
 	down       bool
+	crds       map[api.Kind]*api.CustomResourceDefinition // the definition of each custom kind served
 }
 
 // New returns a server over st with the default rule table and the
@@ -60,6 +61,9 @@ func New(k *kernel.Kernel, st *store.Store) *Server {
 	s.AddValidating(ResourceQuota{})
 	return s
 }
+
+// Kinds returns the registry of served kinds (the store's).
+func (s *Server) Kinds() *api.Registry { return s.store.Kinds() }
 
 // Store returns the server's store.
 func (s *Server) Store() *store.Store { return s.store }
@@ -142,7 +146,7 @@ func (s *Server) Stats() []Stat {
 		out = append(out, Stat{Actor: k.actor, Verb: k.verb, Kind: k.kind, Outcome: k.outcome, Count: n})
 	}
 	slices.SortFunc(out, func(a, b Stat) int {
-		return cmp.Or(cmp.Compare(a.Actor, b.Actor), cmp.Compare(a.Verb, b.Verb), cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Outcome, b.Outcome))
+		return cmp.Or(cmp.Compare(a.Actor, b.Actor), cmp.Compare(a.Verb, b.Verb), a.Kind.Compare(b.Kind), cmp.Compare(a.Outcome, b.Outcome))
 	})
 	return out
 }
@@ -159,9 +163,9 @@ func (s *Server) handle(req *Request) *Response {
 	if s.down {
 		return &Response{Err: apierr.NewServiceUnavailable("the server is currently unable to handle the request")}
 	}
-	info, ok := api.Lookup(req.Kind)
+	info, ok := s.store.Kinds().Lookup(req.Kind)
 	if !ok {
-		return &Response{Err: apierr.NewBadRequest(fmt.Sprintf("the server could not find the requested resource (kind %q)", req.Kind))}
+		return &Response{Err: apierr.NewBadRequest(fmt.Sprintf("the server could not find the requested resource (kind %q)", req.Kind.String()))}
 	}
 	if req.Object != nil {
 		// The server stores one version of each kind: an autoscaling/v1
@@ -171,7 +175,7 @@ func (s *Server) handle(req *Request) *Response {
 			req.Object = v1.ToV2()
 		}
 		tm := req.Object.GetTypeMeta()
-		tm.APIVersion, tm.Kind = info.APIVersion(), string(info.Kind)
+		tm.APIVersion, tm.Kind = info.APIVersion(), info.Kind.Name
 		// Take the body's name and namespace when the request leaves them
 		// out, as kubectl's REST paths would carry them.
 		m := req.Object.GetObjectMeta()
@@ -193,7 +197,7 @@ func (s *Server) handle(req *Request) *Response {
 	}
 	if verb := rbacVerb(req.Verb); !s.authz.Allowed(req.Actor, verb, info.Resource, req.Subresource) {
 		return &Response{Err: apierr.NewForbidden(info.GroupResource(), req.Name,
-			forbiddenMessage(req.Actor, verb, info.Resource, req.Subresource, info.Group, req.Namespace))}
+			forbiddenMessage(req.Actor, verb, info.Resource, req.Subresource, info.Group(), req.Namespace))}
 	}
 	op := store.Op{Actor: req.Actor, Verb: req.Verb.String(), FieldManager: req.FieldManager}
 	switch req.Verb {
@@ -221,7 +225,22 @@ func (s *Server) handle(req *Request) *Response {
 		if err := s.admit(&Attributes{Verb: Create, Kind: req.Kind, Actor: req.Actor, Object: obj, Store: s.store}); err != nil {
 			return &Response{Err: err}
 		}
+		if crd, ok := obj.(*api.CustomResourceDefinition); ok {
+			if err := s.established(crd); err != nil {
+				return &Response{Err: err}
+			}
+		}
 		o, err := s.store.Create(op, obj)
+		if crd, ok := o.(*api.CustomResourceDefinition); ok && err == nil {
+			// The apiextensions controllers accept the names and
+			// establish the kind: one status write, as theirs.
+			cp := crd.DeepCopy()
+			cp.Status = definitionStatus(cp, api.NewTime(s.k.Now().Wall()).Rfc3339Copy())
+			if st, serr := s.store.Update(store.Op{Actor: "system:apiextensions-apiserver"}, cp, "status"); serr == nil {
+				o = st
+				s.crds[crd.ResourceInfo().Kind] = st.(*api.CustomResourceDefinition)
+			}
+		}
 		return &Response{Object: o, Err: err}
 	case Update:
 		if req.Object == nil {
@@ -269,6 +288,12 @@ func (s *Server) update(op store.Op, req *Request, obj api.Object) *Response {
 		return &Response{Err: err}
 	}
 	o, err := s.store.Update(op, obj, req.Subresource)
+	if crd, ok := o.(*api.CustomResourceDefinition); ok && err == nil && req.Subresource == "" {
+		// A changed definition serves its new schema and columns.
+		if rerr := s.established(crd); rerr != nil {
+			return &Response{Err: rerr}
+		}
+	}
 	return &Response{Object: o, Err: err}
 }
 
@@ -280,6 +305,9 @@ func (s *Server) admit(a *Attributes) error {
 		}
 	}
 	if err := Validate(a.Object, a.Old); err != nil {
+		return err
+	}
+	if err := s.validateKinds(a); err != nil {
 		return err
 	}
 	return s.admitValidating(a)
@@ -315,7 +343,7 @@ func (NamespaceLifecycle) Admit(a *Attributes) error {
 		return apierr.NewNotFound("namespaces", ns)
 	}
 	if o.GetObjectMeta().DeletionTimestamp != nil {
-		info, _ := api.Lookup(a.Kind)
+		info, _ := a.Store.Kinds().Lookup(a.Kind)
 		return apierr.NewForbidden(info.GroupResource(), a.Object.GetObjectMeta().Name,
 			fmt.Sprintf("unable to create new content in namespace %s because it is being terminated", ns))
 	}
@@ -343,15 +371,15 @@ func (s *Server) startWatchCheck(req *Request) error {
 	if s.down {
 		return apierr.NewServiceUnavailable("the server is currently unable to handle the request")
 	}
-	info, ok := api.Lookup(req.Kind)
+	info, ok := s.store.Kinds().Lookup(req.Kind)
 	if !ok {
-		return apierr.NewBadRequest(fmt.Sprintf("the server could not find the requested resource (kind %q)", req.Kind))
+		return apierr.NewBadRequest(fmt.Sprintf("the server could not find the requested resource (kind %q)", req.Kind.String()))
 	}
 	if !info.Namespaced {
 		req.Namespace = ""
 	}
 	if !s.authz.Allowed(req.Actor, "watch", info.Resource, "") {
-		return apierr.NewForbidden(info.GroupResource(), "", forbiddenMessage(req.Actor, "watch", info.Resource, "", info.Group, req.Namespace))
+		return apierr.NewForbidden(info.GroupResource(), "", forbiddenMessage(req.Actor, "watch", info.Resource, "", info.Group(), req.Namespace))
 	}
 	return nil
 }

@@ -66,12 +66,7 @@ func Validate(obj, old api.Object) error {
 	if len(errs) == 0 {
 		return nil
 	}
-	info, _ := api.Lookup(api.KindOf(obj))
-	kg := string(info.Kind)
-	if info.Group != "" {
-		kg += "." + info.Group
-	}
-	return apierr.NewInvalid(kg, m.Name, errs...)
+	return apierr.NewInvalid(api.KindOf(obj).GroupKind(), m.Name, errs...)
 }
 
 func validateReplicas(field string, r *int32) []apierr.FieldError {

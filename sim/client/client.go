@@ -363,10 +363,10 @@ func typeOf(obj api.Object) (apiVersion, kind string) {
 	}
 	k := api.KindOf(obj)
 	if _, v1 := obj.(*api.HorizontalPodAutoscalerV1); v1 {
-		return "autoscaling/v1", string(k)
+		return "autoscaling/v1", k.Name
 	}
 	if info, ok := api.Lookup(k); ok {
-		return info.APIVersion(), string(k)
+		return info.APIVersion(), k.Name
 	}
 	return tm.APIVersion, tm.Kind
 }

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/apiserver"
 	"github.com/clustersim/clustersim/sim/kernel"
 	"github.com/clustersim/clustersim/sim/store"
@@ -20,6 +21,9 @@ type direct struct {
 // object cannot alias the store. For tests and benchmarks; the cluster
 // uses the network transport.
 func NewDirect(srv *apiserver.Server) Transport { return &direct{srv: srv} }
+
+// Kinds returns the server's registry (discovery).
+func (d *direct) Kinds() *api.Registry { return d.srv.Kinds() }
 
 // Do serves req at once; p is not blocked.
 func (d *direct) Do(_ *kernel.Process, req *apiserver.Request) *apiserver.Response {

@@ -22,6 +22,7 @@ type Network struct {
 	self    *netsim.Endpoint
 	server  *netsim.Endpoint
 	timeout time.Duration
+	kinds   *api.Registry
 }
 
 var _ TimeoutTransport = (*Network)(nil)
@@ -36,6 +37,12 @@ func NewNetwork(net *netsim.Network, self, server *netsim.Endpoint, timeout time
 	return &Network{net: net, self: self, server: server, timeout: timeout}
 }
 
+// SetKinds makes n's discovery answer with r, the API server's registry.
+func (n *Network) SetKinds(r *api.Registry) { n.kinds = r }
+
+// Kinds returns the registry SetKinds gave (nil: the built-in kinds).
+func (n *Network) Kinds() *api.Registry { return n.kinds }
+
 // Do sends req with the transport's timeout.
 func (n *Network) Do(p *kernel.Process, req *apiserver.Request) *apiserver.Response {
 	return n.DoTimeout(p, req, n.timeout)
@@ -45,7 +52,7 @@ func (n *Network) Do(p *kernel.Process, req *apiserver.Request) *apiserver.Respo
 func (n *Network) DoTimeout(p *kernel.Process, req *apiserver.Request, timeout time.Duration) *apiserver.Response {
 	resp, err := n.net.Call(p, n.self, n.server, req, timeout)
 	if err != nil {
-		return &apiserver.Response{Err: timeoutError(req, timeout, err)}
+		return &apiserver.Response{Err: n.timeoutError(req, timeout, err)}
 	}
 	r, ok := resp.(*apiserver.Response)
 	if !ok {
@@ -54,12 +61,12 @@ func (n *Network) DoTimeout(p *kernel.Process, req *apiserver.Request, timeout t
 	return r
 }
 
-func timeoutError(req *apiserver.Request, timeout time.Duration, err error) error {
+func (n *Network) timeoutError(req *apiserver.Request, timeout time.Duration, err error) error {
 	if err != netsim.ErrTimeout {
 		return apierr.NewServiceUnavailable(err.Error())
 	}
-	gr := string(req.Kind)
-	if info, ok := api.Lookup(req.Kind); ok {
+	gr := req.Kind.Name
+	if info, ok := n.kinds.Lookup(req.Kind); ok {
 		gr = info.GroupResource()
 	}
 	return apierr.NewTimeout(req.Verb.String(), gr, req.Name, timeout)
@@ -75,7 +82,7 @@ func (n *Network) Watch(p *kernel.Process, req *apiserver.Request, h WatchHandle
 	resp, err := n.net.Call(p, n.self, n.server, req, n.timeout)
 	if err != nil {
 		a.abandon()
-		return nil, timeoutError(req, n.timeout, err)
+		return nil, n.timeoutError(req, n.timeout, err)
 	}
 	r, ok := resp.(*apiserver.Response)
 	if !ok || r.Err != nil {

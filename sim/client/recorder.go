@@ -345,7 +345,7 @@ func (r *Recorder) create(e queued, retry bool) (*aggregate, error) {
 		Type:                e.key.eventType,
 		ReportingController: e.key.component,
 	}
-	ev.APIVersion, ev.Kind = "v1", string(api.KindEvent)
+	ev.APIVersion, ev.Kind = "v1", api.KindEvent.Name
 	agg := &aggregate{namespace: ns, name: ev.Name, count: 1, first: e.at, last: e.at}
 	if _, err := r.c.Create(context.Background(), ev); err != nil {
 		if !(retry && errors.Is(err, apierr.ErrAlreadyExists)) {
@@ -381,7 +381,7 @@ func (r *Recorder) update(agg *aggregate, e queued) error {
 			Type:                e.key.eventType,
 			ReportingController: e.key.component,
 		}
-		ev.APIVersion, ev.Kind = "v1", string(api.KindEvent)
+		ev.APIVersion, ev.Kind = "v1", api.KindEvent.Name
 		_, err = r.c.Create(context.Background(), ev)
 	}
 	if err != nil {

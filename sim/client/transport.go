@@ -1,10 +1,21 @@
 package client
 
 import (
+	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/apiserver"
 	"github.com/clustersim/clustersim/sim/kernel"
 	"github.com/clustersim/clustersim/sim/store"
 )
+
+// Discovery is implemented by transports that know which kinds their API
+// server serves (client-go's discovery client, answered from the server's
+// registry without a round trip: the simulator keeps discovery out of the
+// fault model).
+type Discovery interface {
+	// Kinds returns the server's registry of served kinds; callers must
+	// not register kinds in it.
+	Kinds() *api.Registry
+}
 
 // Transport carries requests to the API server: over the simulated network
 // (the cluster's), or straight to a Server in tests (Direct).

@@ -109,7 +109,7 @@ func New(cfg Config) (*Cluster, error) {
 // network: the state a scenario starts from.
 func (c *Cluster) Bootstrap(objs ...api.Object) error {
 	for _, o := range objs {
-		info, ok := api.Lookup(api.KindOf(o))
+		info, ok := c.Store.Kinds().Lookup(api.KindOf(o))
 		if !ok {
 			return fmt.Errorf("cluster: bootstrap: unknown kind %q", api.KindOf(o))
 		}
@@ -127,7 +127,9 @@ func (c *Cluster) Bootstrap(objs ...api.Object) error {
 // Transport returns a network transport from the endpoint at addr (created
 // on first use) to the API server.
 func (c *Cluster) Transport(addr netsim.Addr) *client.Network {
-	return client.NewNetwork(c.Net, c.Net.Endpoint(addr), c.APIEndpoint.Addr(), c.cfg.RequestTimeout)
+	t := client.NewNetwork(c.Net, c.Net.Endpoint(addr), c.APIEndpoint.Addr(), c.cfg.RequestTimeout)
+	t.SetKinds(c.Store.Kinds())
+	return t
 }
 
 // Client returns a client acting as actor from the endpoint at addr. Use

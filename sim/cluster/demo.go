@@ -189,7 +189,7 @@ func RunDemo(cfg DemoConfig) (*DemoResult, error) {
 		res.CounterGot, _ = strconv.Atoi(o.(*api.ConfigMap).Data["value"])
 	}
 	for _, s := range c.API.Stats() {
-		res.Stats = append(res.Stats, Stat{Actor: s.Actor, Verb: s.Verb.String(), Kind: string(s.Kind), Outcome: string(s.Outcome), Count: s.Count})
+		res.Stats = append(res.Stats, Stat{Actor: s.Actor, Verb: s.Verb.String(), Kind: s.Kind.Name, Outcome: string(s.Outcome), Count: s.Count})
 	}
 	res.Network = c.Net.Stats()
 	res.Writes = c.Store.Audit().Len()

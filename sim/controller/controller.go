@@ -86,7 +86,7 @@ func EnqueueOwner(kind api.Kind) MapFunc {
 		m := obj.GetObjectMeta()
 		for i := range m.OwnerReferences {
 			r := &m.OwnerReferences[i]
-			if r.Controller != nil && *r.Controller && r.Kind == string(kind) {
+			if r.Controller != nil && *r.Controller && r.Kind == kind.Name {
 				return []Request{{Key: api.Key{Namespace: m.Namespace, Name: r.Name}}}
 			}
 		}

@@ -189,6 +189,18 @@ func (m *Manager) teardown() {
 	r.factory.Stop()
 }
 
+// Kinds returns the kinds the API serves, custom ones included: the
+// transport's discovery (client.Discovery) when it has one, else the
+// built-in kinds.
+func (m *Manager) Kinds() *api.Registry {
+	if d, ok := m.t.(client.Discovery); ok {
+		if r := d.Kinds(); r != nil {
+			return r
+		}
+	}
+	return api.Builtin()
+}
+
 // Client returns the manager's client, acting as its actor.
 func (m *Manager) Client() client.Client { return m.client }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -111,23 +112,23 @@ func Register(d Definition) error {
 		return fmt.Errorf("controller %q: name must be a DNS label: %w", d.Name, ErrInvalidDefinition)
 	}
 	if d.Setup == nil {
-		if d.For == "" || d.New == nil {
+		if d.For.IsZero() || d.New == nil {
 			return fmt.Errorf("controller %s: a definition needs For and New, or Setup: %w", d.Name, ErrInvalidDefinition)
 		}
-		if _, ok := api.Lookup(d.For); !ok {
+		if !servable(d.For) {
 			return fmt.Errorf("controller %s: For: unknown kind %q: %w", d.Name, d.For, ErrInvalidDefinition)
 		}
 		for _, k := range d.Owns {
-			if _, ok := api.Lookup(k); !ok {
+			if !servable(k) {
 				return fmt.Errorf("controller %s: Owns: unknown kind %q: %w", d.Name, k, ErrInvalidDefinition)
 			}
 		}
 		for _, w := range d.Watches {
-			if _, ok := api.Lookup(w.Kind); !ok {
+			if !servable(w.Kind) {
 				return fmt.Errorf("controller %s: Watches: unknown kind %q: %w", d.Name, w.Kind, ErrInvalidDefinition)
 			}
 		}
-	} else if d.For != "" || d.New != nil || len(d.Owns) > 0 || len(d.Watches) > 0 {
+	} else if !d.For.IsZero() || d.New != nil || len(d.Owns) > 0 || len(d.Watches) > 0 {
 		return fmt.Errorf("controller %s: Setup excludes For, Owns, Watches and New: %w", d.Name, ErrInvalidDefinition)
 	}
 	if d.Workers < 0 || d.Resync < 0 {
@@ -239,4 +240,16 @@ func (d Definition) SetupFunc(s Settings) func(m *Manager) error {
 		}
 		return nil
 	}
+}
+
+// servable reports whether a cluster can serve kind k: a built-in kind,
+// or one of a custom group (with a dot, not Kubernetes' own), which a
+// scenario's CustomResourceDefinition defines at run time; an informer of
+// a kind no definition serves fails when the controller starts.
+func servable(k api.Kind) bool {
+	if _, ok := api.Lookup(k); ok {
+		return true
+	}
+	g := k.Group
+	return k.Name != "" && strings.Contains(g, ".") && g != "k8s.io" && !strings.HasSuffix(g, ".k8s.io") && !strings.HasSuffix(g, ".kubernetes.io")
 }

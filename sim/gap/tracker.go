@@ -37,10 +37,10 @@ type Object struct {
 }
 
 // String returns "Kind/namespace/name" ("Kind/name" when cluster-scoped).
-func (o Object) String() string { return string(o.Kind) + "/" + o.Key.String() }
+func (o Object) String() string { return o.Kind.Name + "/" + o.Key.String() }
 
 func (o Object) compare(p Object) int {
-	return cmp.Or(cmp.Compare(o.Kind, p.Kind), cmp.Compare(o.Key.Namespace, p.Key.Namespace), cmp.Compare(o.Key.Name, p.Key.Name))
+	return cmp.Or(o.Kind.Compare(p.Kind), cmp.Compare(o.Key.Namespace, p.Key.Namespace), cmp.Compare(o.Key.Name, p.Key.Name))
 }
 
 // Point is one change of an object's gap: Value holds from At until the

@@ -176,8 +176,13 @@ type Informer struct {
 // ErrUnknownKind; a bad selector, or a node name for a kind other than
 // Pod, is ErrInvalidOptions.
 func New(k *kernel.Kernel, t client.Transport, cfg Config, kind api.Kind, opts Options) (*Informer, error) {
-	if _, ok := api.Lookup(kind); !ok {
-		return nil, fmt.Errorf("%w %q", ErrUnknownKind, kind)
+	kinds := api.Builtin()
+	if d, ok := t.(client.Discovery); ok && d.Kinds() != nil {
+		kinds = d.Kinds()
+	}
+	info, ok := kinds.Lookup(kind)
+	if !ok {
+		return nil, fmt.Errorf("%w %q", ErrUnknownKind, kind.GroupKind())
 	}
 	inf := &Informer{k: k, t: t, actor: cfg.Actor, kind: kind, opts: opts, cache: newCache(nil)}
 	inf.timed, _ = t.(client.TimeoutTransport)
@@ -195,8 +200,14 @@ func New(k *kernel.Kernel, t client.Transport, cfg Config, kind api.Kind, opts O
 	if name == "" {
 		name = cfg.Actor
 	}
-	inf.name = name + "/informer/" + string(kind) + opts.String()
-	inf.rng = k.Rand("informer/" + name + "/" + string(kind) + opts.String())
+	// Built-in kinds keep their bare names here (process and stream names
+	// reach the trace); a custom kind is qualified by its group.
+	kn := kind.Name
+	if info.Custom {
+		kn = kind.GroupKind()
+	}
+	inf.name = name + "/informer/" + kn + opts.String()
+	inf.rng = k.Rand("informer/" + name + "/" + kn + opts.String())
 	if cfg.Resync > 0 {
 		inf.resync = max(cfg.Resync, MinResync)
 	}

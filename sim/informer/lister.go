@@ -52,7 +52,7 @@ func ResolveControllerRef[T api.Object](getter interface {
 	Get(api.Key) (api.Object, bool)
 }, kind api.Kind, namespace string, ref *api.OwnerReference) (T, bool) {
 	var zero T
-	if ref == nil || ref.Kind != string(kind) {
+	if ref == nil || ref.Kind != kind.Name {
 		return zero, false
 	}
 	o, ok := getter.Get(api.Key{Namespace: namespace, Name: ref.Name})

@@ -237,7 +237,7 @@ func TestFactory(t *testing.T) {
 		opts informer.Options
 		want error
 	}{
-		{"unknown kind", api.Kind("Widget"), informer.Options{}, informer.ErrUnknownKind},
+		{"unknown kind", api.Kind{Group: "example.com", Name: "Widget"}, informer.Options{}, informer.ErrUnknownKind},
 		{"bad selector", api.KindPod, informer.Options{LabelSelector: "a in (("}, informer.ErrInvalidOptions},
 		{"node name on a config map", api.KindConfigMap, informer.Options{NodeName: "n"}, informer.ErrInvalidOptions},
 	}

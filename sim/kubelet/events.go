@@ -154,7 +154,7 @@ func (r *recorder) attempt() {
 	ts := api.NewTime(e.at.Wall())
 	name := r.agg.name
 	ev := &api.Event{
-		TypeMeta:            api.TypeMeta{APIVersion: "v1", Kind: string(api.KindEvent)},
+		TypeMeta:            api.TypeMeta{APIVersion: "v1", Kind: api.KindEvent.Name},
 		ObjectMeta:          api.ObjectMeta{Namespace: ns, Name: name},
 		InvolvedObject:      e.ref,
 		Reason:              e.key.reason,

@@ -43,7 +43,7 @@ func (k *Kubelet) nodeObject(now kernel.Time) *api.Node {
 	}
 	maps.Copy(labels, k.cfg.Labels)
 	return &api.Node{
-		TypeMeta:   api.TypeMeta{APIVersion: "v1", Kind: string(api.KindNode)},
+		TypeMeta:   api.TypeMeta{APIVersion: "v1", Kind: api.KindNode.Name},
 		ObjectMeta: api.ObjectMeta{Name: k.cfg.NodeName, Labels: labels},
 		Spec: api.NodeSpec{
 			PodCIDR:  k.cfg.PodCIDR,
@@ -190,7 +190,7 @@ func (k *Kubelet) postNodeStatus() {
 	k.nodeBusy = true
 	k.nodeOp = k.next()
 	n := &api.Node{
-		TypeMeta:   api.TypeMeta{APIVersion: "v1", Kind: string(api.KindNode)},
+		TypeMeta:   api.TypeMeta{APIVersion: "v1", Kind: api.KindNode.Name},
 		ObjectMeta: api.ObjectMeta{Name: k.cfg.NodeName, UID: k.nodeUID},
 		Status:     k.nodeStatus(k.now()),
 	}
@@ -243,7 +243,7 @@ func (k *Kubelet) sendLease(op kind) {
 		holder := k.cfg.NodeName
 		secs := int32(k.t.LeaseDuration / time.Second)
 		l := &api.Lease{
-			TypeMeta:   api.TypeMeta{APIVersion: "coordination.k8s.io/v1", Kind: string(api.KindLease)},
+			TypeMeta:   api.TypeMeta{APIVersion: "coordination.k8s.io/v1", Kind: api.KindLease.Name},
 			ObjectMeta: api.ObjectMeta{Name: k.cfg.NodeName, Namespace: LeaseNamespace, OwnerReferences: k.leaseOwner()},
 			Spec:       api.LeaseSpec{HolderIdentity: &holder, LeaseDurationSeconds: &secs, RenewTime: &now},
 		}
@@ -267,7 +267,7 @@ func (k *Kubelet) leaseOwner() []api.OwnerReference {
 	if k.nodeUID == "" {
 		return nil
 	}
-	return []api.OwnerReference{{APIVersion: "v1", Kind: string(api.KindNode), Name: k.cfg.NodeName, UID: k.nodeUID}}
+	return []api.OwnerReference{{APIVersion: "v1", Kind: api.KindNode.Name, Name: k.cfg.NodeName, UID: k.nodeUID}}
 }
 
 func (k *Kubelet) leaseDone(op kind, r *apiserver.Response, err error) {

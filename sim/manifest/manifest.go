@@ -3,6 +3,7 @@ package manifest
 import (
 	"os"
 	"reflect"
+	"strings"
 
 	"github.com/clustersim/clustersim/sim/api"
 	"gopkg.in/yaml.v3"
@@ -91,6 +92,12 @@ func (d *decoder) object(root *yaml.Node, objs []api.Object) ([]api.Object, erro
 		return d.list(n, objs)
 	}
 	obj, err := api.New(apiVersion.Value, kind.Value)
+	if err != nil && customGroup(api.GroupOf(apiVersion.Value)) && kind.Value != "" {
+		// A kind of a custom group decodes as unstructured; whether a
+		// CustomResourceDefinition defines it is for the scenario
+		// loader or the API server to say.
+		obj, err = &api.Unstructured{}, nil
+	}
 	d.push(seg{name: "kind"})
 	switch v := reflect.ValueOf(obj); {
 	case err != nil:
@@ -158,4 +165,19 @@ func (d *decoder) typeField(n *yaml.Node, ps []pair, name string) (*yaml.Node, e
 		return v, nil
 	}
 	return nil, d.errorf(n, "missing required field %q", name)
+}
+
+// customGroup reports whether objects of group may be custom resources:
+// a group with a dot that is not one of Kubernetes' own (*.k8s.io,
+// *.kubernetes.io), as CustomResourceDefinitions require.
+func customGroup(group string) bool {
+	if !strings.Contains(group, ".") {
+		return false
+	}
+	for _, own := range []string{"k8s.io", "kubernetes.io"} {
+		if group == own || strings.HasSuffix(group, "."+own) {
+			return false
+		}
+	}
+	return true
 }

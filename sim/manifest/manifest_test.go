@@ -110,7 +110,7 @@ func TestDecodeFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(objs) != 2 || api.KindOf(objs[0]) != "Deployment" || api.KindOf(objs[1]) != "Service" {
+	if len(objs) != 2 || api.KindOf(objs[0]) != api.KindDeployment || api.KindOf(objs[1]) != api.KindService {
 		t.Fatalf("got %d objects: %v", len(objs), kinds(objs))
 	}
 	if got := objs[0].GetObjectMeta().Name; got != "php-apache" {

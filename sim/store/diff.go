@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/clustersim/clustersim/sim/api"
 )
 
 // Change is one leaf field that a write changed, with its old and new value
@@ -43,7 +45,10 @@ type differ struct {
 	out  []Change
 }
 
-var marshalerType = reflect.TypeFor[json.Marshaler]()
+var (
+	marshalerType    = reflect.TypeFor[json.Marshaler]()
+	unstructuredType = reflect.TypeFor[api.Unstructured]()
+)
 
 // fieldInfo is the JSON name of a struct field, cached per type.
 type fieldInfo struct {
@@ -90,7 +95,9 @@ func isLeaf(t reflect.Type) bool {
 		return v.(bool)
 	}
 	leaf := true
-	if !t.Implements(marshalerType) && !reflect.PointerTo(t).Implements(marshalerType) {
+	// An unstructured object marshals itself, but is walked like any
+	// object: its fields are its content.
+	if t == unstructuredType || !t.Implements(marshalerType) && !reflect.PointerTo(t).Implements(marshalerType) {
 		switch t.Kind() {
 		case reflect.Struct, reflect.Map, reflect.Slice, reflect.Array, reflect.Pointer, reflect.Interface:
 			leaf = t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 // []byte
@@ -303,6 +310,16 @@ func (d *differ) walkMap(a, b reflect.Value, aSet, bSet bool) {
 	}
 	slices.Sort(keys)
 	mark := len(d.path)
+	var t reflect.Type
+	if aSet {
+		t = a.Type()
+	} else {
+		t = b.Type()
+	}
+	// A JSON object (an unstructured object's content) is addressed like
+	// struct fields, "spec.replicas"; a map of a typed object by key,
+	// "metadata.labels[app]".
+	dotted := t.Elem().Kind() == reflect.Interface
 	for _, k := range keys {
 		var va, vb reflect.Value
 		if aSet {
@@ -311,9 +328,16 @@ func (d *differ) walkMap(a, b reflect.Value, aSet, bSet bool) {
 		if bSet {
 			vb = b.MapIndex(reflect.ValueOf(k).Convert(b.Type().Key()))
 		}
-		d.path = append(d.path, '[')
-		d.path = append(d.path, k...)
-		d.path = append(d.path, ']')
+		if dotted {
+			if mark > 0 {
+				d.path = append(d.path, '.')
+			}
+			d.path = append(d.path, k...)
+		} else {
+			d.path = append(d.path, '[')
+			d.path = append(d.path, k...)
+			d.path = append(d.path, ']')
+		}
 		d.walk(va, vb, va.IsValid(), vb.IsValid())
 		d.path = d.path[:mark]
 	}

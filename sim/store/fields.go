@@ -306,6 +306,9 @@ func canonicalKeys(t reflect.Type, raw string) (keys, elem Path, leaf bool) {
 				return nil, nil, false
 			}
 			ft, ok := fieldType(t, tok.name)
+			if !ok && t == unstructuredType {
+				return jsonKeys(keys, toks[i:])
+			}
 			if !ok {
 				return nil, nil, false
 			}
@@ -336,6 +339,20 @@ func canonicalKeys(t reflect.Type, raw string) (keys, elem Path, leaf bool) {
 		}
 	}
 	return keys, elem, isLeaf(t)
+}
+
+// jsonKeys continues keys along an unstructured object's content, which
+// has no schema here: objects are walked by field name, and a list is
+// owned whole (as a structural schema's list without x-kubernetes-list-type
+// is atomic).
+func jsonKeys(keys Path, toks []token) (Path, Path, bool) {
+	for _, tok := range toks {
+		if tok.bracket {
+			return keys, nil, false
+		}
+		keys = append(keys, "f:"+tok.name)
+	}
+	return keys, nil, true
 }
 
 func allDigits(s string) bool {

@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -90,6 +91,7 @@ type Store struct {
 	k       *kernel.Kernel
 	rv      uint64
 	tables  map[api.Kind]*table
+	kinds   *api.Registry
 	uids    *rand.Rand
 	names   *rand.Rand
 	audit   AuditLog
@@ -105,6 +107,7 @@ func New(k *kernel.Kernel) *Store {
 	return &Store{
 		k:       k,
 		tables:  make(map[api.Kind]*table),
+		kinds:   api.NewRegistry(),
 		uids:    k.Rand("store/uid"),
 		names:   k.Rand("store/names"),
 		history: DefaultHistory,
@@ -135,6 +138,11 @@ func (s *Store) Compact() {
 // latest write.
 func (s *Store) ResourceVersion() uint64 { return s.rv }
 
+// Kinds returns the registry of the kinds the store serves: the built-in
+// ones and those registered from CustomResourceDefinitions. Register a
+// kind before its first object is written.
+func (s *Store) Kinds() *api.Registry { return s.kinds }
+
 // Audit returns the audit log.
 func (s *Store) Audit() *AuditLog { return &s.audit }
 
@@ -159,9 +167,9 @@ func (s *Store) table(kind api.Kind) (*table, error) {
 	if t, ok := s.tables[kind]; ok {
 		return t, nil
 	}
-	info, ok := api.Lookup(kind)
+	info, ok := s.kinds.Lookup(kind)
 	if !ok {
-		return nil, apierr.NewBadRequest(fmt.Sprintf("the server could not find the requested resource (kind %q)", kind))
+		return nil, apierr.NewBadRequest(fmt.Sprintf("the server could not find the requested resource (kind %q)", kind.String()))
 	}
 	t := &table{info: info, objs: make(map[api.Key]api.Object), hist: make([]Event, s.history), lowest: s.rv, byNode: map[string][]*Watch{}}
 	s.tables[kind] = t
@@ -341,12 +349,12 @@ func (s *Store) Create(op Op, obj api.Object) (api.Object, error) {
 	m.CreationTimestamp = s.now()
 	m.DeletionTimestamp = nil
 	m.DeletionGracePeriodSeconds = nil
-	if tracksGeneration(kind) {
+	if t.info.Generation {
 		m.Generation = 1
 	} else {
 		m.Generation = 0
 	}
-	prepareForCreate(obj)
+	prepareForCreate(obj, t.info)
 	rv := s.nextRV()
 	m.ResourceVersion = strconv.FormatUint(rv, 10)
 	changes := auditChanges(nil, obj)
@@ -365,12 +373,7 @@ func verbOr(v, def string) string {
 	return v
 }
 
-func kindGroup(info api.ResourceInfo) string {
-	if info.Group == "" {
-		return string(info.Kind)
-	}
-	return string(info.Kind) + "." + info.Group
-}
+func kindGroup(info api.ResourceInfo) string { return info.Kind.GroupKind() }
 
 func checkScope(info api.ResourceInfo, m *api.ObjectMeta) error {
 	if info.Namespaced && m.Namespace == "" {
@@ -383,19 +386,13 @@ func checkScope(info api.ResourceInfo, m *api.ObjectMeta) error {
 	return nil
 }
 
-// tracksGeneration lists the kinds whose strategy maintains
-// metadata.generation.
-func tracksGeneration(k api.Kind) bool {
-	switch k {
-	case api.KindDeployment, api.KindReplicaSet, api.KindPod, api.KindHorizontalPodAutoscaler:
-		return true
-	}
-	return false
-}
-
 // prepareForCreate resets status as the kind's strategy does.
-func prepareForCreate(obj api.Object) {
+func prepareForCreate(obj api.Object, info api.ResourceInfo) {
 	switch o := obj.(type) {
+	case *api.Unstructured:
+		if info.HasStatus {
+			delete(o.Fields, "status")
+		}
 	case *api.Deployment:
 		o.Status = api.DeploymentStatus{}
 	case *api.ReplicaSet:
@@ -504,7 +501,7 @@ func (s *Store) Update(op Op, obj api.Object, subresource string) (api.Object, e
 		return old, nil
 	}
 	m.ManagedFields = managed
-	if subresource == "" && tracksGeneration(kind) && bumpsGeneration(kind, changes) {
+	if subresource == "" && t.info.Generation && bumpsGeneration(t.info, changes) {
 		m.Generation = om.Generation + 1
 		changes = append(changes, Change{Path: "metadata.generation", Old: strconv.FormatInt(om.Generation, 10), New: strconv.FormatInt(m.Generation, 10), OldSet: true, NewSet: true})
 	}
@@ -535,9 +532,18 @@ func (s *Store) parseRV(rv string) uint64 {
 
 // bumpsGeneration: a spec change bumps generation; for Deployments an
 // annotation change does too, because annotations are copied to
-// ReplicaSets.
-func bumpsGeneration(kind api.Kind, changes []Change) bool {
+// ReplicaSets. A custom resource's generation moves with any change but
+// to metadata and status (apiextensions-apiserver's customResourceStrategy
+// PrepareForUpdate).
+func bumpsGeneration(info api.ResourceInfo, changes []Change) bool {
+	kind := info.Kind
 	for _, c := range changes {
+		if info.Custom {
+			if !strings.HasPrefix(c.Path, "metadata.") && !(info.HasStatus && (c.Path == "status" || strings.HasPrefix(c.Path, "status."))) {
+				return true
+			}
+			continue
+		}
 		if strings.HasPrefix(c.Path, "spec.") || c.Path == "spec" {
 			return true
 		}
@@ -568,6 +574,19 @@ func statusKeepsMetadata(k api.Kind) bool {
 
 // copySpec sets dst's spec to src's (same concrete type).
 func copySpec(dst, src api.Object) {
+	if du, ok := dst.(*api.Unstructured); ok {
+		su := src.(*api.Unstructured)
+		status, hasStatus := du.Fields["status"]
+		du.Fields = maps.Clone(su.Fields)
+		delete(du.Fields, "status")
+		if hasStatus {
+			if du.Fields == nil {
+				du.Fields = api.Fields{}
+			}
+			du.Fields["status"] = status
+		}
+		return
+	}
 	dv, sv := reflect.ValueOf(dst).Elem(), reflect.ValueOf(src).Elem()
 	if df := dv.FieldByName("Spec"); df.IsValid() {
 		df.Set(sv.FieldByName("Spec"))
@@ -576,6 +595,19 @@ func copySpec(dst, src api.Object) {
 
 // copyStatus sets dst's status to src's (same concrete type).
 func copyStatus(dst, src api.Object) {
+	if du, ok := dst.(*api.Unstructured); ok {
+		su := src.(*api.Unstructured)
+		du.Fields = maps.Clone(du.Fields)
+		if status, ok := su.Fields["status"]; ok {
+			if du.Fields == nil {
+				du.Fields = api.Fields{}
+			}
+			du.Fields["status"] = status
+		} else {
+			delete(du.Fields, "status")
+		}
+		return
+	}
 	dv, sv := reflect.ValueOf(dst).Elem(), reflect.ValueOf(src).Elem()
 	df, ok := statusField(dv)
 	if !ok {

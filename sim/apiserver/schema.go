@@ -1,0 +1,347 @@
+package apiserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/apierr"
+)
+
+// ValidateCustom validates a custom resource against the definition of its
+// kind: the version must be served, and the content must match the
+// version's openAPIV3Schema. Errors carry Kubernetes' messages: the
+// schema errors of k8s.io/kube-openapi/pkg/validation/errors (schema.go:
+// "spec.replicas in body should be less than or equal to 10") turned into
+// field errors as apiextensions-apiserver's kubeOpenAPIResultToFieldErrors
+// does (pkg/apiserver/validation/validation.go): Required value,
+// Unsupported value for enums, Too long for maxLength, Too many for
+// maxItems, Invalid value for the rest. A field the schema does not
+// declare (and no x-kubernetes-preserve-unknown-fields allows) is
+// rejected as strict field validation rejects it (`unknown field
+// "spec.foo"`), never silently pruned.
+func ValidateCustom(crd *api.CustomResourceDefinition, u *api.Unstructured) error {
+	kind := api.KindOf(u)
+	version := strings.TrimPrefix(u.APIVersion, crd.Spec.Group+"/")
+	var v *api.CustomResourceDefinitionVersion
+	for i := range crd.Spec.Versions {
+		if crd.Spec.Versions[i].Name == version && crd.Spec.Versions[i].Served {
+			v = &crd.Spec.Versions[i]
+		}
+	}
+	if v == nil {
+		return &api.UnknownKindError{APIVersion: u.APIVersion, Kind: u.Kind}
+	}
+	if v.Schema == nil || v.Schema.OpenAPIV3Schema == nil {
+		return nil
+	}
+	var sv schemaValidator
+	sv.object("", v.Schema.OpenAPIV3Schema, map[string]any(u.Fields), true)
+	if len(sv.unknown) > 0 {
+		causes := make([]apierr.FieldError, len(sv.unknown))
+		quoted := make([]string, len(sv.unknown))
+		for i, f := range sv.unknown {
+			causes[i] = apierr.FieldError{Field: f, Type: "Unknown field"}
+			quoted[i] = strconv.Quote(f)
+		}
+		// k8s.io/apimachinery's strict decoding error, as the server
+		// returns it under fieldValidation=Strict (kubectl's default).
+		se := apierr.NewBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: strict decoding error: unknown field %s",
+			u.Kind, version, u.Kind, strings.Join(quoted, ", unknown field ")))
+		se.Causes = causes
+		return se
+	}
+	if len(sv.errs) == 0 {
+		return nil
+	}
+	return apierr.NewInvalid(kind.GroupKind(), u.Name, sv.errs...)
+}
+
+type schemaValidator struct {
+	errs    []apierr.FieldError
+	unknown []string
+}
+
+func child(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return path + "." + name
+}
+
+// typeName is the OpenAPI type of a decoded JSON value.
+func typeName(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case int64, uint64:
+		return "integer"
+	case float64:
+		if v == math.Trunc(v) && !math.IsInf(v, 0) {
+			return "integer"
+		}
+		return "number"
+	case string:
+		return "string"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+func typeMatches(want, got string) bool {
+	return want == got || want == "number" && got == "integer"
+}
+
+func (sv *schemaValidator) invalid(path string, value any, format string, args ...any) {
+	sv.errs = append(sv.errs, apierr.FieldError{Field: path, Type: "Invalid value", Value: value, Detail: fmt.Sprintf(format, args...)})
+}
+
+// value validates v at path against s.
+func (sv *schemaValidator) value(path string, s *api.JSONSchemaProps, v any) {
+	got := typeName(v)
+	if v == nil {
+		if s.Nullable || s.Type == "" {
+			return
+		}
+	}
+	switch {
+	case s.XIntOrString:
+		if got != "integer" && got != "string" {
+			sv.errs = append(sv.errs, apierr.FieldError{Field: path, Type: "Invalid value", Value: got,
+				Detail: fmt.Sprintf("%s in body must be of type integer,string: %q", path, got)})
+			return
+		}
+	case s.Type != "" && !typeMatches(s.Type, got):
+		// kube-openapi's typeFailWithData, as field.TypeInvalid.
+		sv.errs = append(sv.errs, apierr.FieldError{Field: path, Type: "Invalid value", Value: got,
+			Detail: fmt.Sprintf("%s in body must be of type %s: %q", path, s.Type, got)})
+		return
+	}
+	if len(s.Enum) > 0 && !inEnum(s.Enum, v) {
+		values := make([]string, len(s.Enum))
+		for i, e := range s.Enum {
+			var x any
+			if err := json.Unmarshal(e, &x); err == nil {
+				if str, ok := x.(string); ok {
+					values[i] = strconv.Quote(str)
+					continue
+				}
+			}
+			values[i] = strconv.Quote(string(e))
+		}
+		sv.errs = append(sv.errs, apierr.FieldError{Field: path, Type: "Unsupported value", Value: v, Detail: "supported values: " + strings.Join(values, ", ")})
+	}
+	switch v := v.(type) {
+	case map[string]any:
+		sv.object(path, s, v, false)
+	case []any:
+		sv.array(path, s, v)
+	case string:
+		n := int64(utf8.RuneCountInString(v))
+		if s.MaxLength != nil && n > *s.MaxLength {
+			sv.errs = append(sv.errs, apierr.FieldError{Field: path, Type: "Too long", Detail: fmt.Sprintf("may not be more than %d bytes", *s.MaxLength)})
+		}
+		if s.MinLength != nil && n < *s.MinLength {
+			sv.invalid(path, v, "%s in body should be at least %d chars long", path, *s.MinLength)
+		}
+		if s.Pattern != "" {
+			if re, err := compiledPattern(s.Pattern); err == nil && !re.MatchString(v) {
+				sv.invalid(path, v, "%s in body should match '%s'", path, s.Pattern)
+			}
+		}
+	case int64, float64, uint64:
+		f := toFloat(v)
+		if s.Maximum != nil {
+			if s.ExclusiveMaximum && f >= *s.Maximum {
+				sv.invalid(path, v, "%s in body should be less than %v", path, *s.Maximum)
+			} else if !s.ExclusiveMaximum && f > *s.Maximum {
+				sv.invalid(path, v, "%s in body should be less than or equal to %v", path, *s.Maximum)
+			}
+		}
+		if s.Minimum != nil {
+			if s.ExclusiveMinimum && f <= *s.Minimum {
+				sv.invalid(path, v, "%s in body should be greater than %v", path, *s.Minimum)
+			} else if !s.ExclusiveMinimum && f < *s.Minimum {
+				sv.invalid(path, v, "%s in body should be greater than or equal to %v", path, *s.Minimum)
+			}
+		}
+		if s.MultipleOf != nil && *s.MultipleOf != 0 {
+			if q := f / *s.MultipleOf; q != math.Trunc(q) {
+				sv.invalid(path, v, "%s in body should be a multiple of %v", path, *s.MultipleOf)
+			}
+		}
+	}
+}
+
+func toFloat(v any) float64 {
+	switch v := v.(type) {
+	case int64:
+		return float64(v)
+	case uint64:
+		return float64(v)
+	case float64:
+		return v
+	}
+	return 0
+}
+
+func inEnum(enum []api.RawValue, v any) bool {
+	got, err := json.Marshal(v)
+	if err != nil {
+		return false
+	}
+	for _, e := range enum {
+		var x any
+		if json.Unmarshal(e, &x) != nil {
+			continue
+		}
+		want, _ := json.Marshal(api.Normalize(x))
+		if string(want) == string(got) {
+			return true
+		}
+	}
+	return false
+}
+
+// object validates an object's required and declared properties; root
+// skips apiVersion, kind and metadata, which the server owns.
+func (sv *schemaValidator) object(path string, s *api.JSONSchemaProps, m map[string]any, root bool) {
+	for _, r := range s.Required {
+		if root && (r == "apiVersion" || r == "kind" || r == "metadata") {
+			continue
+		}
+		if _, ok := m[r]; !ok {
+			sv.errs = append(sv.errs, apierr.FieldError{Field: child(path, r), Type: "Required value"})
+		}
+	}
+	preserve := s.XPreserveUnknownFields != nil && *s.XPreserveUnknownFields
+	additional, allowAny := additionalSchema(s.AdditionalProperties)
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if root && (k == "apiVersion" || k == "kind" || k == "metadata") {
+			continue
+		}
+		p := child(path, k)
+		if ps, ok := s.Properties[k]; ok {
+			sv.value(p, &ps, m[k])
+			continue
+		}
+		switch {
+		case additional != nil:
+			sv.value(p, additional, m[k])
+		case preserve || allowAny:
+		default:
+			sv.unknown = append(sv.unknown, p)
+		}
+	}
+}
+
+// additionalSchema reads additionalProperties: a schema, or true (any
+// property allowed).
+func additionalSchema(raw api.RawValue) (*api.JSONSchemaProps, bool) {
+	if len(raw) == 0 {
+		return nil, false
+	}
+	if string(raw) == "true" {
+		return nil, true
+	}
+	if string(raw) == "false" {
+		return nil, false
+	}
+	var s api.JSONSchemaProps
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return nil, false
+	}
+	return &s, false
+}
+
+func (sv *schemaValidator) array(path string, s *api.JSONSchemaProps, a []any) {
+	n := int64(len(a))
+	if s.MaxItems != nil && n > *s.MaxItems {
+		sv.errs = append(sv.errs, apierr.FieldError{Field: path, Type: "Too many", Value: n, Detail: fmt.Sprintf("must have at most %d items", *s.MaxItems)})
+	}
+	if s.MinItems != nil && n < *s.MinItems {
+		sv.invalid(path, n, "%s in body should have at least %d items", path, *s.MinItems)
+	}
+	if s.Items == nil {
+		return
+	}
+	for i, e := range a {
+		// go-openapi names list elements "path.i".
+		sv.value(path+"."+strconv.Itoa(i), s.Items, e)
+	}
+}
+
+// patterns caches compiled schema patterns; several simulations may run
+// side by side, so it is a sync.Map.
+var patterns sync.Map // string -> *regexp.Regexp
+
+func compiledPattern(p string) (*regexp.Regexp, error) {
+	if re, ok := patterns.Load(p); ok {
+		return re.(*regexp.Regexp), nil
+	}
+	re, err := regexp.Compile(p)
+	if err != nil {
+		return nil, err
+	}
+	patterns.Store(p, re)
+	return re, nil
+}
+
+// ValidateDefinition checks a CustomResourceDefinition the way the
+// apiextensions strategy does, for the fields the simulator relies on
+// (k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation).
+func ValidateDefinition(crd *api.CustomResourceDefinition) error {
+	var errs []apierr.FieldError
+	sp := &crd.Spec
+	req := func(f, v string) {
+		if v == "" {
+			errs = append(errs, apierr.FieldError{Field: f, Type: "Required value"})
+		}
+	}
+	req("spec.group", sp.Group)
+	req("spec.names.plural", sp.Names.Plural)
+	req("spec.names.kind", sp.Names.Kind)
+	if sp.Group != "" && !strings.Contains(sp.Group, ".") {
+		errs = append(errs, apierr.FieldError{Field: "spec.group", Type: "Invalid value", Value: sp.Group, Detail: "should be a domain with at least one dot"})
+	}
+	if want := sp.Names.Plural + "." + sp.Group; sp.Names.Plural != "" && sp.Group != "" && crd.Name != want {
+		errs = append(errs, apierr.FieldError{Field: "metadata.name", Type: "Invalid value", Value: crd.Name, Detail: fmt.Sprintf("must be spec.names.plural+\".\"+spec.group")})
+	}
+	if sp.Scope != "Namespaced" && sp.Scope != "Cluster" {
+		errs = append(errs, apierr.FieldError{Field: "spec.scope", Type: "Unsupported value", Value: sp.Scope, Detail: `supported values: "Cluster", "Namespaced"`})
+	}
+	storage := 0
+	for i, v := range sp.Versions {
+		req(fmt.Sprintf("spec.versions[%d].name", i), v.Name)
+		if v.Storage {
+			storage++
+		}
+	}
+	switch {
+	case len(sp.Versions) == 0:
+		errs = append(errs, apierr.FieldError{Field: "spec.versions", Type: "Invalid value", Value: apierr.Literal("null"), Detail: "must have exactly one version marked as storage version"})
+	case storage != 1:
+		errs = append(errs, apierr.FieldError{Field: "spec.versions", Type: "Invalid value", Value: apierr.Literal(fmt.Sprintf("%d", storage)), Detail: "must have exactly one version marked as storage version"})
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return apierr.NewInvalid(api.KindCustomResourceDefinition.GroupKind(), crd.Name, errs...)
+}

@@ -1,0 +1,91 @@
+package store
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/kernel"
+)
+
+var widgetKind = api.Kind{Group: "example.com", Name: "Widget"}
+
+func widgetStore(t *testing.T) *Store {
+	t.Helper()
+	s := New(kernel.New(1))
+	info := api.ResourceInfo{Kind: widgetKind, Version: "v1", Resource: "widgets", Singular: "widget", Namespaced: true, HasStatus: true, Generation: true}
+	if err := s.Kinds().Register(info, "example.com/v1"); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func widget(replicas int64) *api.Unstructured {
+	u := &api.Unstructured{TypeMeta: api.TypeMeta{APIVersion: "example.com/v1", Kind: "Widget"}, ObjectMeta: api.ObjectMeta{Name: "w", Namespace: "default"}}
+	u.Set("spec.replicas", replicas)
+	return u
+}
+
+// TestCustomResourceGenerationAndStatus: a custom kind's generation moves
+// with spec changes only; the status subresource changes status only, and
+// a main-resource update keeps the stored status.
+func TestCustomResourceGenerationAndStatus(t *testing.T) {
+	s := widgetStore(t)
+	op := Op{Actor: "test"}
+	in := widget(1)
+	in.Set("status.ready", 5) // dropped on create: status has its subresource
+	o, err := s.Create(op, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := o.(*api.Unstructured)
+	if u.Generation != 1 {
+		t.Errorf("generation after create = %d, want 1", u.Generation)
+	}
+	if _, ok := u.Get("status"); ok {
+		t.Errorf("create kept status: %v", u.Fields)
+	}
+	steps := []struct {
+		name     string
+		mutate   func(u *api.Unstructured)
+		sub      string
+		wantGen  int64
+		wantPath string
+	}{
+		{"spec change", func(u *api.Unstructured) { u.Set("spec.replicas", 3) }, "", 2, "spec.replicas"},
+		{"label change", func(u *api.Unstructured) { u.Labels = map[string]string{"a": "b"} }, "", 2, "metadata.labels[a]"},
+		{"status write", func(u *api.Unstructured) { u.Set("status.ready", 3); u.Set("spec.replicas", 9) }, "status", 2, "status.ready"},
+		{"status ignored on update", func(u *api.Unstructured) { u.Set("status.ready", 7); u.Set("spec.size", "big") }, "", 3, "spec.size"},
+	}
+	for _, st := range steps {
+		cp := o.DeepCopyObject().(*api.Unstructured)
+		st.mutate(cp)
+		o, err = s.Update(op, cp, st.sub)
+		if err != nil {
+			t.Fatalf("%s: %v", st.name, err)
+		}
+		u := o.(*api.Unstructured)
+		if u.Generation != st.wantGen {
+			t.Errorf("%s: generation = %d, want %d", st.name, u.Generation, st.wantGen)
+		}
+		recs := s.Audit().Records()
+		last := recs[len(recs)-1]
+		var paths []string
+		for _, c := range last.Changes {
+			paths = append(paths, c.Path)
+		}
+		if len(paths) == 0 || paths[0] != st.wantPath {
+			t.Errorf("%s: changes %v, want first %s", st.name, paths, st.wantPath)
+		}
+	}
+	u = o.(*api.Unstructured)
+	if r, _ := u.Get("spec.replicas"); r != int64(3) {
+		t.Errorf("status write changed spec: replicas = %v", r)
+	}
+	if r, _ := u.Get("status.ready"); r != int64(3) {
+		t.Errorf("update changed status: ready = %v", r)
+	}
+	if mf := u.ManagedFields; len(mf) == 0 || !strings.Contains(mf[0].FieldsV1.String(), "f:spec") {
+		t.Errorf("managedFields = %+v", mf)
+	}
+}
