@@ -36,6 +36,29 @@ type SeedsSummary struct {
 	Convergence []ConvergenceSummary `json:"convergence"`
 	// Incidents counts the gaps open longer than the scenario's SLO.
 	Incidents IncidentSummary `json:"incidents"`
+	// Detectors are the detectors' figures (fights, flaps, hot loops,
+	// no-op writes) and the run's costs per seed, and their distributions
+	// across the seeds.
+	Detectors DetectorSummary `json:"detectors"`
+}
+
+// DetectorSummary is the detectors' figures over all seeds.
+type DetectorSummary struct {
+	// PerSeed are each seed's figures, in seed order.
+	PerSeed []Figures `json:"perSeed"`
+	// Totals are, per figure ("fights", "flaps", "hot loops", "no-op
+	// writes", ...), the sum over the seeds, the seeds with any, and the
+	// distribution per seed; in the order of countMetrics.
+	Totals []FigureSummary `json:"totals"`
+}
+
+// FigureSummary is one figure across seeds.
+type FigureSummary struct {
+	Figure string `json:"figure"`
+	Total  int    `json:"total"`
+	// Seeds are the seeds where the figure was not zero, ascending.
+	Seeds   []uint64     `json:"seeds"`
+	PerSeed Distribution `json:"perSeed"`
 }
 
 // ConvergenceSummary is one cause's convergence over all seeds.
@@ -151,13 +174,21 @@ func Describe(xs []float64) Distribution {
 func round6(x float64) float64 { return math.Round(x*1e6) / 1e6 }
 
 // Summarize aggregates results of one scenario, one per seed, in seed
-// order.
-func Summarize(results []*runner.Result) *SeedsSummary {
+// order, with each seed's figures (figs[i] is results[i]'s; nil measures
+// the results, which must then still carry their audit logs).
+func Summarize(results []*runner.Result, figs []Figures) *SeedsSummary {
 	sum := &SeedsSummary{APIVersion: SchemaVersion, Kind: "SeedsSummary", Seeds: []uint64{}, Failed: []uint64{}, Expectations: []ExpectationSummary{},
-		Convergence: []ConvergenceSummary{}, Incidents: IncidentSummary{Seeds: []uint64{}}}
+		Convergence: []ConvergenceSummary{}, Incidents: IncidentSummary{Seeds: []uint64{}}, Detectors: DetectorSummary{PerSeed: []Figures{}, Totals: []FigureSummary{}}}
 	if len(results) == 0 {
 		return sum
 	}
+	if figs == nil {
+		figs = make([]Figures, len(results))
+		for i, r := range results {
+			figs[i] = FiguresOf(r)
+		}
+	}
+	summarizeFigures(sum, figs)
 	summarizeGaps(sum, results)
 	sum.Scenario = results[0].Scenario
 	held := make([][]float64, len(results[0].Expectations))
@@ -187,6 +218,24 @@ func Summarize(results []*runner.Result) *SeedsSummary {
 		sum.Expectations[i].HeldAt = Describe(held[i])
 	}
 	return sum
+}
+
+// summarizeFigures aggregates the seeds' figures.
+func summarizeFigures(sum *SeedsSummary, figs []Figures) {
+	sum.Detectors.PerSeed = figs
+	for _, m := range countMetrics {
+		fs := FigureSummary{Figure: m.name, Seeds: []uint64{}}
+		xs := make([]float64, len(figs))
+		for i := range figs {
+			xs[i] = m.of(&figs[i])
+			fs.Total += int(xs[i])
+			if xs[i] != 0 {
+				fs.Seeds = append(fs.Seeds, figs[i].Seed)
+			}
+		}
+		fs.PerSeed = Describe(xs)
+		sum.Detectors.Totals = append(sum.Detectors.Totals, fs)
+	}
 }
 
 // summarizeGaps aggregates the runs' convergence and incidents.
@@ -259,7 +308,27 @@ func Seeds(w io.Writer, s *SeedsSummary) error {
 		return err
 	}
 	fmt.Fprintf(w, "\n%s\n", incidentLine(s))
+	if len(s.Detectors.Totals) > 0 {
+		fmt.Fprintf(w, "\nDetectors and costs per seed:\n")
+		if err := PlainTable(w, figuresHeader, figuresRows(s)); err != nil {
+			return err
+		}
+	}
 	return nil
+}
+
+// figuresHeader heads the multi-seed detectors table.
+var figuresHeader = []string{"FIGURE", "TOTAL", "SEEDS WITH ANY", "PER SEED: MEAN ± SD", "MEDIAN", "P90", "MAX", "SEEDS"}
+
+// figuresRows are one row per figure.
+func figuresRows(s *SeedsSummary) [][]string {
+	rows := make([][]string, 0, len(s.Detectors.Totals))
+	for _, f := range s.Detectors.Totals {
+		d := f.PerSeed
+		rows = append(rows, []string{f.Figure, strconv.Itoa(f.Total), fmt.Sprintf("%d/%d", len(f.Seeds), d.N),
+			fmt.Sprintf("%.1f ± %.1f", d.Mean, d.StdDev), f1(d.Median), f1(d.P90), f1(d.Max), seedList(f.Seeds, 10)})
+	}
+	return rows
 }
 
 // convergenceSeedsHeader heads the multi-seed convergence table.

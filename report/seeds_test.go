@@ -59,7 +59,7 @@ func TestSummarize(t *testing.T) {
 	res := func(seed uint64, ok bool, at time.Duration) *runner.Result {
 		return &runner.Result{Scenario: "s", Seed: seed, Expectations: []runner.Outcome{{Name: "e", Passed: ok, HeldAt: at}}}
 	}
-	s := Summarize([]*runner.Result{res(1, true, time.Second), res(2, false, 0), res(3, true, 3*time.Second)})
+	s := Summarize([]*runner.Result{res(1, true, time.Second), res(2, false, 0), res(3, true, 3*time.Second)}, nil)
 	if len(s.Seeds) != 3 || len(s.Failed) != 1 || s.Failed[0] != 2 {
 		t.Fatalf("seeds %v failed %v", s.Seeds, s.Failed)
 	}

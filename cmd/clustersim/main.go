@@ -6,6 +6,7 @@
 //	clustersim list
 //	clustersim explain NAME
 //	clustersim lesson NAME|--all [--seeds N] [--seed S] [--jobs J] [-o table|markdown]
+//	clustersim compare BASELINE CANDIDATE [--seeds N] [--seed S] [--alpha A] [--fail-on FIGURE,...] [--jobs J] [-o table|json]
 //	clustersim demo [--seed N] [--duration D] [-o table|json]
 //	clustersim generate scale --nodes N [--pods-per-node P] [--crash-percent C] [--unpaced]
 //	clustersim version
@@ -64,6 +65,7 @@ Usage:
   clustersim list                     list the built-in scenarios
   clustersim explain NAME             describe a built-in scenario and what to look at
   clustersim lesson NAME|--all        run a lesson's designs on the same seeds, figures side by side
+  clustersim compare A B [flags]      run two scenarios on the same seeds and test each figure for a difference
   clustersim demo [flags]             run the controller-runtime demo
   clustersim generate scale [flags]   print the scale probe scenario (N nodes, 30 pods a node, an hour)
   clustersim version                  print the version (also --version)
@@ -100,6 +102,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return demo(args[1:], stdout, stderr)
 	case "generate":
 		return generate(args[1:], stdout, stderr)
+	case "compare":
+		return compare(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
@@ -378,13 +382,16 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 func runSeeds(name string, lopts scenarios.Options, stall time.Duration, s *scenarios.Scenario, opts runner.Options, n, jobs int, output, plotDir, htmlPath string, stdout, stderr io.Writer) int {
 	base := runner.RootSeed(s, opts)
 	results := make([]*runner.Result, n)
+	figs := make([]report.Figures, n)
 	errs := make([]error, n)
 	bar := newProgress(stderr, n, name)
 	parallel(n, jobs, func(i int) {
 		results[i], errs[i] = watch(stall, func(p *kernel.Progress) (*runner.Result, error) {
 			o := opts
 			o.Progress = p
-			return runSeed(name, lopts, base+uint64(i), o)
+			res, f, err := runSeed(name, lopts, base+uint64(i), o)
+			figs[i] = f
+			return res, err
 		})
 		bar.add()
 	})
@@ -406,7 +413,7 @@ func runSeeds(name string, lopts scenarios.Options, stall time.Duration, s *scen
 		fmt.Fprintf(stderr, "clustersim run %s (seed %d): %v\n", name, base+uint64(i), err)
 		return exitBadInput
 	}
-	sum := report.Summarize(results)
+	sum := report.Summarize(results, figs)
 	var err error
 	if output == "table" {
 		var done func()
@@ -458,6 +465,29 @@ func runSeeds(name string, lopts scenarios.Options, stall time.Duration, s *scen
 	return exitOK
 }
 
+// runMany runs scenario name on seeds base..base+n-1, jobs at a time, and
+// returns the results (each stripped by runSeed) with their figures, or
+// nil and the exit code after printing the first error.
+func runMany(cmd, name string, lopts scenarios.Options, opts runner.Options, base uint64, n, jobs int, stderr io.Writer) ([]*runner.Result, []report.Figures, int) {
+	results := make([]*runner.Result, n)
+	figs := make([]report.Figures, n)
+	errs := make([]error, n)
+	parallel(n, jobs, func(i int) { results[i], figs[i], errs[i] = runSeed(name, lopts, base+uint64(i), opts) })
+	for i, err := range errs {
+		if err == nil {
+			continue
+		}
+		var internal internalError
+		if errors.As(err, &internal) {
+			fmt.Fprintf(stderr, "clustersim: internal error running %s (seed %d): %v\n", name, base+uint64(i), err)
+			return nil, nil, exitInternal
+		}
+		fmt.Fprintf(stderr, "clustersim %s %s (seed %d): %v\n", cmd, name, base+uint64(i), err)
+		return nil, nil, exitBadInput
+	}
+	return results, figs, exitOK
+}
+
 // plot is a chart that renders itself in a format.
 type plot interface {
 	Render(w io.Writer, f chart.Format) error
@@ -489,8 +519,9 @@ type internalError struct{ cause any }
 func (e internalError) Error() string { return fmt.Sprint(e.cause) }
 
 // runSeed loads the scenario afresh (runs do not share a scenario value)
-// and runs it with one seed.
-func runSeed(name string, lopts scenarios.Options, seed uint64, opts runner.Options) (res *runner.Result, err error) {
+// and runs it with one seed; it returns the result stripped to what the
+// summaries read, and the run's figures.
+func runSeed(name string, lopts scenarios.Options, seed uint64, opts runner.Options) (res *runner.Result, figs report.Figures, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			res, err = nil, internalError{r}
@@ -498,13 +529,14 @@ func runSeed(name string, lopts scenarios.Options, seed uint64, opts runner.Opti
 	}()
 	s, err := loadScenario(name, lopts)
 	if err != nil {
-		return nil, err
+		return nil, figs, err
 	}
 	opts.Seed = &seed
 	res, err = runScenario(s, opts)
 	if err != nil {
-		return nil, err
+		return nil, figs, err
 	}
+	figs = report.FiguresOf(res)
 	// Keep only what the summary reads (the expectations, the gap
 	// timeline, the timeline's commands): a run's audit log, reconciles
 	// and snapshots are megabytes, and a thousand seeds would hold them all.
@@ -513,7 +545,90 @@ func runSeed(name string, lopts scenarios.Options, seed uint64, opts runner.Opti
 		entries[i] = runner.Entry{At: e.At, Command: e.Command, Observation: e.Observation}
 	}
 	return &runner.Result{Scenario: res.Scenario, Seed: res.Seed, Duration: res.Duration, Entries: entries,
-		Expectations: res.Expectations, Writes: res.Writes, TraceHash: res.TraceHash, Gaps: res.Gaps, Measure: res.Measure}, nil
+		Expectations: res.Expectations, Writes: res.Writes, TraceHash: res.TraceHash, Gaps: res.Gaps, Measure: res.Measure}, figs, nil
+}
+
+// compareFormats are the values clustersim compare's -o accepts.
+var compareFormats = []string{"table", "json"}
+
+// compare runs two scenarios (a baseline and a candidate) on the same
+// seeds and tests, per figure, whether the candidate differs; it exits 1
+// when a --fail-on figure regressed.
+func compare(args []string, stdout, stderr io.Writer) int {
+	fs := pflag.NewFlagSet("clustersim compare", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	seed := fs.Uint64("seed", 0, "first seed (default: the baseline's spec.seed, else 1)")
+	seeds := fs.Int("seeds", 100, "how many seeds each scenario runs (the same seeds for both)")
+	alpha := fs.Float64("alpha", 0.05, "significance level of the verdicts, between 0 and 1")
+	failOn := fs.StringSlice("fail-on", nil, "exit 1 when one of these figures regressed: "+strings.Join(report.MetricNames(), ", "))
+	jobs := fs.Int("jobs", runtime.NumCPU(), "how many runs at once (results do not depend on it)")
+	output := fs.StringP("output", "o", "table", "output format: table or json")
+	lopts := loadFlags(fs)
+	if c, done := parse(fs, args); done {
+		return c
+	}
+	if fs.NArg() != 2 {
+		fmt.Fprintf(stderr, "clustersim compare: name a baseline and a candidate scenario; got %d arguments\n", fs.NArg())
+		return exitBadInput
+	}
+	switch {
+	case *seeds < 1:
+		fmt.Fprintf(stderr, "clustersim compare: --seeds %d: must be at least 1\n", *seeds)
+		return exitBadInput
+	case *jobs < 1:
+		fmt.Fprintf(stderr, "clustersim compare: --jobs %d: must be at least 1\n", *jobs)
+		return exitBadInput
+	case !(*alpha > 0 && *alpha < 1):
+		fmt.Fprintf(stderr, "clustersim compare: --alpha %v: must be between 0 and 1\n", *alpha)
+		return exitBadInput
+	case !slices.Contains(compareFormats, *output):
+		fmt.Fprintf(stderr, "clustersim compare: -o %q: want one of %s\n", *output, strings.Join(compareFormats, ", "))
+		return exitBadInput
+	}
+	for _, m := range *failOn {
+		if !report.ValidMetric(m) {
+			fmt.Fprintf(stderr, "clustersim compare: --fail-on %q: want some of %s\n", m, strings.Join(report.MetricNames(), ", "))
+			return exitBadInput
+		}
+	}
+	baseline, candidate := fs.Arg(0), fs.Arg(1)
+	s, err := loadScenario(baseline, *lopts)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitBadInput
+	}
+	if _, err := loadScenario(candidate, *lopts); err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitBadInput
+	}
+	opts := runner.Options{Detect: measure.Detect, MaxEvents: lopts.Limits.WithDefaults().Events}
+	if fs.Changed("seed") {
+		opts.Seed = seed
+	}
+	base := runner.RootSeed(s, opts)
+	var figs [2][]report.Figures
+	for i, name := range []string{baseline, candidate} {
+		_, f, code := runMany("compare", name, *lopts, opts, base, *seeds, *jobs, stderr)
+		if f == nil {
+			return code
+		}
+		figs[i] = f
+	}
+	c := report.Compare(baseline, candidate, figs[0], figs[1], *alpha)
+	if *output == "json" {
+		err = report.CompareJSON(stdout, c)
+	} else {
+		err = report.CompareTable(stdout, c)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "clustersim compare: %v\n", err)
+		return exitInternal
+	}
+	if reg := c.Regressions(*failOn); len(reg) > 0 {
+		fmt.Fprintf(stderr, "FAIL %s regressed against %s: %s\n", candidate, baseline, strings.Join(reg, ", "))
+		return exitFailed
+	}
+	return exitOK
 }
 
 // validate checks scenario files and manifests; it reports every bad file
