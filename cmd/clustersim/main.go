@@ -6,7 +6,7 @@
 //	clustersim list
 //	clustersim explain NAME
 //	clustersim lesson NAME|--all [--seeds N] [--seed S] [--jobs J] [-o table|markdown]
-//	clustersim compare BASELINE CANDIDATE [--seeds N] [--seed S] [--alpha A] [--fail-on FIGURE,...] [--jobs J] [-o table|json]
+//	clustersim compare BASELINE CANDIDATE [--seeds N] [--seed S] [--until D] [--alpha A] [--fail-on FIGURE,...] [--jobs J] [-o table|json]
 //	clustersim demo [--seed N] [--duration D] [-o table|json]
 //	clustersim generate scale --nodes N [--pods-per-node P] [--crash-percent C] [--unpaced]
 //	clustersim version
@@ -564,6 +564,7 @@ func compare(args []string, stdout, stderr io.Writer) int {
 	jobs := fs.Int("jobs", runtime.NumCPU(), "how many runs at once (results do not depend on it)")
 	output := fs.StringP("output", "o", "table", "output format: table or json")
 	lopts := loadFlags(fs)
+	until := fs.Duration("until", 0, "stop both runs at this virtual time (default: each scenario's spec.duration)")
 	if c, done := parse(fs, args); done {
 		return c
 	}
@@ -580,6 +581,9 @@ func compare(args []string, stdout, stderr io.Writer) int {
 		return exitBadInput
 	case !(*alpha > 0 && *alpha < 1):
 		fmt.Fprintf(stderr, "clustersim compare: --alpha %v: must be between 0 and 1\n", *alpha)
+		return exitBadInput
+	case *until < 0:
+		fmt.Fprintf(stderr, "clustersim compare: --until %v: must not be negative\n", *until)
 		return exitBadInput
 	case !slices.Contains(compareFormats, *output):
 		fmt.Fprintf(stderr, "clustersim compare: -o %q: want one of %s\n", *output, strings.Join(compareFormats, ", "))
@@ -601,7 +605,7 @@ func compare(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return exitBadInput
 	}
-	opts := runner.Options{Detect: measure.Detect, MaxEvents: lopts.Limits.WithDefaults().Events}
+	opts := runner.Options{Detect: measure.Detect, MaxEvents: lopts.Limits.WithDefaults().Events, Until: *until}
 	if fs.Changed("seed") {
 		opts.Seed = seed
 	}
@@ -643,8 +647,9 @@ func validate(args []string, stdout, stderr io.Writer) int {
 		return usageError(fs, "name at least one file")
 	}
 	code := exitOK
+	defs := scenarios.Definitions{} // a definition serves the custom resources of the files after it
 	for _, path := range fs.Args() {
-		msg, err := validateFile(path, *lopts)
+		msg, err := validateFile(path, *lopts, defs)
 		if err != nil {
 			fmt.Fprintln(stderr, err)
 			code = exitBadInput
@@ -656,8 +661,9 @@ func validate(args []string, stdout, stderr io.Writer) int {
 }
 
 // validateFile checks one file: a scenario if its kind is Scenario, else
-// manifests, with the same rules and messages as a run.
-func validateFile(path string, opts scenarios.Options) (string, error) {
+// manifests, with the same rules and messages as a run; custom resources
+// need a definition in defs (from an earlier file) or earlier in the file.
+func validateFile(path string, opts scenarios.Options, defs scenarios.Definitions) (string, error) {
 	data, err := readInput(path, opts.Limits)
 	if err != nil {
 		return "", err
@@ -670,7 +676,7 @@ func validateFile(path string, opts scenarios.Options) (string, error) {
 		return fmt.Sprintf("scenario %s valid (%d objects, %d steps, %d expectations)", s.Metadata.Name, len(s.Objects), len(s.Spec.Timeline), len(s.Spec.Expect)), nil
 	}
 	path = inputName(path)
-	objs, err := scenarios.DecodeManifests(path, data, nil)
+	objs, err := scenarios.DecodeManifests(path, data, defs)
 	if err != nil {
 		return "", err
 	}

@@ -5,7 +5,9 @@
 //
 // It keeps an ownership graph (uid → node with its owner references and
 // its dependents) built from informer events on the monitored kinds
-// (Monitored: Deployment, ReplicaSet and Pod by default; owners of other
+// (Monitored: every kind the API serves, custom kinds included, but
+// Events, as upstream's default ignored resources; the kinds come from
+// the manager's discovery when the collector starts; owners of other
 // kinds appear as "virtual" nodes, checked with live reads). Two work
 // queues act on the graph, as upstream's attemptToDelete and
 // attemptToOrphan:

@@ -111,7 +111,7 @@ func Setup(m *controller.Manager, opts Options) error {
 	reg := m.Kinds()
 	kinds := opts.Kinds
 	if kinds == nil {
-		kinds = []api.Kind{api.KindDeployment, api.KindReplicaSet, api.KindPod}
+		kinds = Monitored(reg)
 	}
 	gc := &collector{client: m.Client(), clock: m.Clock(), graph: newGraph(), kinds: reg}
 	var seen []api.Kind

@@ -30,8 +30,8 @@ type Unstructured struct {
 	Fields
 }
 
-// MarshalJSON writes apiVersion, kind, metadata and the fields, keys
-// sorted (as encoding/json writes maps).
+// MarshalJSON writes apiVersion, kind, metadata, then the fields with
+// their keys sorted (as encoding/json writes maps).
 func (u *Unstructured) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	buf.WriteByte('{')
@@ -55,14 +55,6 @@ func (u *Unstructured) MarshalJSON() ([]byte, error) {
 			return nil, err
 		}
 	}
-	for _, k := range slices.Sorted(maps.Keys(u.Fields)) {
-		if k == "kind" || k == "metadata" {
-			continue
-		}
-		if err := put(k, u.Fields[k]); err != nil {
-			return nil, err
-		}
-	}
 	if u.Kind != "" {
 		if err := put("kind", u.Kind); err != nil {
 			return nil, err
@@ -70,6 +62,14 @@ func (u *Unstructured) MarshalJSON() ([]byte, error) {
 	}
 	if err := put("metadata", &u.ObjectMeta); err != nil {
 		return nil, err
+	}
+	for _, k := range slices.Sorted(maps.Keys(u.Fields)) {
+		if k == "apiVersion" || k == "kind" || k == "metadata" {
+			continue
+		}
+		if err := put(k, u.Fields[k]); err != nil {
+			return nil, err
+		}
 	}
 	buf.WriteByte('}')
 	return buf.Bytes(), nil

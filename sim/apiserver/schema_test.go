@@ -12,7 +12,7 @@ import (
 // Kubernetes' message (kube-openapi's text inside the field error that
 // apiextensions-apiserver builds from it).
 func TestValidateCustom(t *testing.T) {
-	objs, err := manifest.DecodeFile("../../scenarios/builtin/manifests/widgets-crd.yaml")
+	objs, err := manifest.DecodeFile("../../testdata/custom-resources/widgets-crd.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -89,3 +89,56 @@ func TestCustomResourceGenerationAndStatus(t *testing.T) {
 		t.Errorf("managedFields = %+v", mf)
 	}
 }
+
+// TestCustomResourceApply: server-side apply of a custom resource merges
+// the configuration into the live object, removes what the manager
+// stopped applying, and records the manager's fields.
+func TestCustomResourceApply(t *testing.T) {
+	s := widgetStore(t)
+	live := widget(1)
+	live.Set("spec.size", "small")
+	o, err := s.Create(Op{Actor: "test", FieldManager: "creator"}, live)
+	if err != nil {
+		t.Fatal(err)
+	}
+	apply := func(cfg *api.Unstructured) *api.Unstructured {
+		t.Helper()
+		merged, conflicts, err := s.PlanApply(o, cfg, "applier")
+		if err != nil || len(conflicts) > 0 {
+			t.Fatalf("PlanApply: %v %v", err, conflicts)
+		}
+		res, err := s.Update(Op{Actor: "test", FieldManager: "applier", Applied: cfg.DeepCopyObject()}, merged, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		o = res
+		return res.(*api.Unstructured)
+	}
+	// Another manager's field with another value is a conflict.
+	if _, conflicts, _ := s.PlanApply(o, widget(4), "applier"); len(conflicts) != 1 || conflicts[0].Path.String() != ".spec.replicas" {
+		t.Errorf("conflicts = %v, want one on .spec.replicas", conflicts)
+	}
+	cfg := widget(1)
+	cfg.Set("spec.owner", "ops")
+	u := apply(cfg)
+	if r, _ := u.Get("spec.owner"); r != "ops" {
+		t.Errorf("owner = %v, want ops", r)
+	}
+	if sz, _ := u.Get("spec.size"); sz != "small" {
+		t.Errorf("size = %v, want small (another manager's)", sz)
+	}
+	var applied string
+	for _, mf := range u.ManagedFields {
+		if mf.Manager == "applier" {
+			applied = mf.FieldsV1.String()
+		}
+	}
+	if !strings.Contains(applied, `"f:owner"`) || !strings.Contains(applied, `"f:replicas"`) {
+		t.Errorf("applier's fields = %s", applied)
+	}
+	// The applier stops applying owner: it goes.
+	u = apply(widget(1))
+	if _, ok := u.Get("spec.owner"); ok {
+		t.Errorf("owner kept after the applier dropped it: %v", u.Fields)
+	}
+}

@@ -1074,6 +1074,11 @@ func step(v reflect.Value, k string) (reflect.Value, bool) {
 		switch v.Kind() {
 		case reflect.Struct:
 			idx, ok := fieldByJSON(v.Type(), name)
+			if !ok && v.Type() == unstructuredType {
+				// An unstructured object's content: a JSON object.
+				mv := v.FieldByName("Fields").MapIndex(reflect.ValueOf(name))
+				return mv, mv.IsValid()
+			}
 			if !ok {
 				return reflect.Value{}, false
 			}
@@ -1208,6 +1213,15 @@ func setAt(v reflect.Value, p Path, val reflect.Value) error {
 		v = v.Elem()
 	}
 	k := p[0]
+	if strings.HasPrefix(k, "f:") && v.Type() == unstructuredType {
+		if _, ok := fieldByJSON(v.Type(), k[2:]); !ok {
+			u := v.Addr().Interface().(*api.Unstructured)
+			if u.Fields == nil {
+				u.Fields = api.Fields{}
+			}
+			return setJSON(u.Fields, p, val)
+		}
+	}
 	switch {
 	case strings.HasPrefix(k, "f:") && v.Kind() == reflect.Struct:
 		idx, ok := fieldByJSON(v.Type(), k[2:])
@@ -1269,6 +1283,12 @@ func removeAt(v reflect.Value, p Path) {
 			v = v.Elem()
 		}
 		last := i == len(p)-1
+		if strings.HasPrefix(k, "f:") && v.Type() == unstructuredType {
+			if _, ok := fieldByJSON(v.Type(), k[2:]); !ok {
+				removeJSON(v.Addr().Interface().(*api.Unstructured).Fields, p[i:])
+				return
+			}
+		}
 		switch {
 		case last && strings.HasPrefix(k, "f:") && v.Kind() == reflect.Map:
 			if !v.IsNil() {
@@ -1293,6 +1313,48 @@ func removeAt(v reflect.Value, p Path) {
 		if last && v.CanSet() {
 			v.Set(reflect.Zero(v.Type()))
 		}
+	}
+}
+
+// setJSON sets the value at p (f: keys) in an unstructured object's
+// content to a copy of val, creating the objects on the way.
+func setJSON(m map[string]any, p Path, val reflect.Value) error {
+	for i, k := range p {
+		name, ok := strings.CutPrefix(k, "f:")
+		if !ok {
+			return fmt.Errorf("%s: lists of an unstructured object are set whole", Path(p).String())
+		}
+		if i == len(p)-1 {
+			if !val.IsValid() {
+				delete(m, name)
+				return nil
+			}
+			m[name] = api.DeepCopyJSON(val.Interface())
+			return nil
+		}
+		next, ok := m[name].(map[string]any)
+		if !ok {
+			next = map[string]any{}
+			m[name] = next
+		}
+		m = next
+	}
+	return nil
+}
+
+// removeJSON deletes the value at p (f: keys) from an unstructured
+// object's content; a missing one is fine.
+func removeJSON(m map[string]any, p Path) {
+	for i, k := range p {
+		name, ok := strings.CutPrefix(k, "f:")
+		if !ok || m == nil {
+			return
+		}
+		if i == len(p)-1 {
+			delete(m, name)
+			return
+		}
+		m, _ = m[name].(map[string]any)
 	}
 }
 

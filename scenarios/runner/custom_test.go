@@ -1,0 +1,108 @@
+package runner_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/clustersim/clustersim/scenarios"
+	"github.com/clustersim/clustersim/scenarios/runner"
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/cluster"
+	"github.com/clustersim/clustersim/sim/informer"
+	"github.com/clustersim/clustersim/sim/kernel"
+)
+
+var widgetKind = api.Kind{Group: "example.com", Name: "Widget"}
+
+// TestCustomResourceEndToEnd: a scenario's CustomResourceDefinition makes
+// the API serve Widgets. The scenario's Widget is stored with generation
+// 1; an informer of the kind sees it and its updates; a spec change bumps
+// generation and a status write does not; a ConfigMap owned by the Widget
+// is collected by the garbage collector once the Widget is deleted.
+func TestCustomResourceEndToEnd(t *testing.T) {
+	s, err := scenarios.LoadFile("../../testdata/custom-resources/scenario.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var (
+		events                   []string
+		gens                     []int64
+		cmGone, cmSeen, widgetOK bool
+		errs                     []error
+	)
+	opts := runner.Options{OnStart: func(c *cluster.Cluster) {
+		cl := c.Client("controller/widget-operator", "system:serviceaccount:default:widget-operator")
+		inf, err := informer.New(c.K, c.Transport("user/test-informer"), informer.Config{Actor: "test-user"}, widgetKind, informer.Options{})
+		if err != nil {
+			errs = append(errs, err)
+			return
+		}
+		inf.AddEventHandler(informer.HandlerFuncs{
+			AddFunc:    func(o api.Object) { events = append(events, "add "+o.GetObjectMeta().Name) },
+			UpdateFunc: func(_, o api.Object) { events = append(events, "update "+o.GetObjectMeta().Name) },
+			DeleteFunc: func(o api.Object) { events = append(events, "delete "+o.GetObjectMeta().Name) },
+		})
+		inf.Start()
+		c.Go("test", func(p *kernel.Process) {
+			ctx := context.Background()
+			key := api.Key{Namespace: "default", Name: "gear"}
+			o, err := cl.Get(ctx, widgetKind, key)
+			if err != nil {
+				errs = append(errs, err)
+				return
+			}
+			w := o.(*api.Unstructured)
+			gens = append(gens, w.Generation)
+			w.Set("spec.replicas", 5)
+			if o, err = cl.Update(ctx, w); err != nil {
+				errs = append(errs, err)
+				return
+			}
+			w = o.(*api.Unstructured)
+			gens = append(gens, w.Generation)
+			w.Set("status.ready", 5)
+			if o, err = cl.UpdateStatus(ctx, w); err != nil {
+				errs = append(errs, err)
+				return
+			}
+			w = o.(*api.Unstructured)
+			gens = append(gens, w.Generation)
+			ready, _ := w.Get("status.ready")
+			widgetOK = ready == int64(5)
+			cm := &api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "gear-config", Namespace: "default", OwnerReferences: []api.OwnerReference{api.NewControllerRef(w)}}}
+			if _, err := cl.Create(ctx, cm); err != nil {
+				errs = append(errs, err)
+				return
+			}
+			p.Sleep(5 * time.Second)
+			_, err = cl.Get(ctx, api.KindConfigMap, api.Key{Namespace: "default", Name: "gear-config"})
+			cmSeen = err == nil
+			if err := cl.Delete(ctx, widgetKind, key); err != nil {
+				errs = append(errs, err)
+				return
+			}
+			p.Sleep(20 * time.Second)
+			_, err = c.Store.Get(api.KindConfigMap, api.Key{Namespace: "default", Name: "gear-config"})
+			cmGone = err != nil
+		})
+	}}
+	if _, err := runner.Run(s, opts); err != nil {
+		t.Fatal(err)
+	}
+	for _, err := range errs {
+		t.Error(err)
+	}
+	if want := []int64{1, 2, 2}; len(gens) != 3 || gens[0] != want[0] || gens[1] != want[1] || gens[2] != want[2] {
+		t.Errorf("generations (stored, spec update, status write) = %v, want %v", gens, want)
+	}
+	if !widgetOK {
+		t.Error("status subresource did not store status.ready")
+	}
+	if len(events) < 4 || events[0] != "add gear" || events[len(events)-1] != "delete gear" {
+		t.Errorf("informer events = %v, want add, updates, delete", events)
+	}
+	if !cmSeen || !cmGone {
+		t.Errorf("owned ConfigMap: created %v, collected after its owner's deletion %v", cmSeen, cmGone)
+	}
+}
