@@ -175,7 +175,7 @@ type loader struct {
 	// objects and pods count what the scenario declares so far, against
 	// the caps.
 	nObjects, nNodes int
-	crds Definitions // the definitions loaded so far
+	crds             Definitions // the definitions loaded so far
 }
 
 // errorf returns an *Error at the node of the field path.
