@@ -46,6 +46,9 @@ func TestBrokenVariants(t *testing.T) {
 		{"testdata/configmapper-stale.yaml", "lagging-cache", "fights"},
 		{"testdata/configmapper-dup.yaml", "lossy", `invariant "at most one ConfigMap per Deployment" broken`},
 		{"testdata/configmapper-dup.yaml", "crash-after-writes", `invariant "at most one ConfigMap per Deployment" broken`},
+		// A missing ownerReference needs no fault: the schedule shrinks
+		// to nothing.
+		{"testdata/configmapper-orphans.yaml", "lossy", `eventually "no ConfigMap outlives its Deployment"`},
 	} {
 		t.Run(tc.file+"/"+tc.profile, func(t *testing.T) {
 			s, err := harness.Load(tc.file)

@@ -99,14 +99,13 @@ var NoteKept = harness.Invariant{
 // Config judges a run of the scenario testdata/configmapper.yaml (or a
 // copy naming a variant): the invariant after every change, the end state,
 // stable reconciliation within 30s of the last fault or action, and no
-// fights or hot loops. (NoOrphans joins the end-state checks once the
-// garbage collector follows ownerReferences on ConfigMaps.)
+// fights or hot loops.
 func Config(seeds int, profiles ...string) harness.Config {
 	return harness.Config{
 		Seeds:      seeds,
 		Profiles:   profiles,
 		Invariants: []harness.Invariant{OneConfigMapPerDeployment},
-		Eventually: []harness.Invariant{InSync, NoteKept},
+		Eventually: []harness.Invariant{InSync, NoOrphans, NoteKept},
 		Stable:     30 * time.Second,
 	}
 }
