@@ -55,7 +55,8 @@ func TestCompletion(t *testing.T) {
 	}
 }
 
-// TestStdin: "-" reads a scenario (clustersim run -, validate -) or
+// TestStdin (its file references reach the repository through --root, as
+// they are confined to the scenario's directory, here the working one): "-" reads a scenario (clustersim run -, validate -) or
 // manifests (validate -) from standard input.
 func TestStdin(t *testing.T) {
 	scenario := `apiVersion: clustersim.dev/v1alpha1
@@ -77,9 +78,9 @@ spec:
 		code  int
 		want  string
 	}{
-		{[]string{"run", "-"}, scenario, exitOK, "scenario from-stdin, seed"},
-		{[]string{"run", "-", "--seeds", "2", "--jobs", "2"}, scenario, exitOK, "scenario from-stdin, 2 seeds"},
-		{[]string{"validate", "-"}, scenario, exitOK, "<stdin>: scenario from-stdin valid (1 objects, 0 steps, 1 expectations)"},
+		{[]string{"run", "-", "--root", "../.."}, scenario, exitOK, "scenario from-stdin, seed"},
+		{[]string{"run", "-", "--root", "../..", "--seeds", "2", "--jobs", "2"}, scenario, exitOK, "scenario from-stdin, 2 seeds"},
+		{[]string{"validate", "-", "--root", "../.."}, scenario, exitOK, "<stdin>: scenario from-stdin valid (1 objects, 0 steps, 1 expectations)"},
 		{[]string{"validate", "-"}, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {a: b}\n", exitOK, "<stdin>: 1 object(s) valid"},
 		{[]string{"validate", "-"}, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\nspec: {}\n", exitBadInput, "<stdin>:4:1"},
 	}
