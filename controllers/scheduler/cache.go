@@ -34,6 +34,9 @@ type nodeInfo struct {
 	nonZero   resources
 	pods      int
 	ports     []hostPort
+	// entries are the pods counted on the node, in no particular order:
+	// PodTopologySpread and InterPodAffinity read their labels.
+	entries []*podEntry
 }
 
 // podEntry is a pod the cache counts on a node.
@@ -43,6 +46,13 @@ type podEntry struct {
 	req     resources
 	nonZero resources
 	ports   []hostPort
+	// pod is the object last seen (or assumed): namespace, labels and
+	// affinity for PodTopologySpread and InterPodAffinity.
+	pod *api.Pod
+	// compiled caches pod's compiled affinity terms; compiledFor is the
+	// version they were compiled from.
+	compiled    *podTerms
+	compiledFor *api.Pod
 	// assumed: bound by this scheduler, not yet seen bound in the
 	// informer (k/k cache.assumedPods).
 	assumed bool
@@ -53,6 +63,13 @@ type podEntry struct {
 type cache struct {
 	nodes map[string]*nodeInfo
 	pods  map[api.Key]*podEntry
+	// withAffinity counts the entries whose pods have pod (anti-)affinity
+	// (upstream's HavePodsWithAffinityList), so pods without any skip the
+	// scan of existing pods' terms.
+	withAffinity int
+	// added is set when setPod counts a pod anew; the scheduler reads and
+	// clears it to wake pods waiting for placement rules.
+	added bool
 	// order is the node tree's listing of the nodes that exist, rebuilt
 	// lazily when a node comes, goes or changes zone.
 	order []*nodeInfo
@@ -171,6 +188,10 @@ func (c *cache) addEntry(key api.Key, e *podEntry) {
 	ni.nonZero.add(&e.nonZero, 1)
 	ni.pods++
 	ni.ports = append(ni.ports, e.ports...)
+	ni.entries = append(ni.entries, e)
+	if hasPodAffinity(e.pod) {
+		c.withAffinity++
+	}
 }
 
 func (c *cache) removeEntry(key api.Key) *podEntry {
@@ -183,6 +204,15 @@ func (c *cache) removeEntry(key api.Key) *podEntry {
 	ni.requested.add(&e.req, -1)
 	ni.nonZero.add(&e.nonZero, -1)
 	ni.pods--
+	if i := slices.Index(ni.entries, e); i >= 0 {
+		last := len(ni.entries) - 1
+		ni.entries[i] = ni.entries[last]
+		ni.entries[last] = nil
+		ni.entries = ni.entries[:last]
+	}
+	if hasPodAffinity(e.pod) {
+		c.withAffinity--
+	}
 	for _, p := range e.ports {
 		if i := slices.Index(ni.ports, p); i >= 0 {
 			ni.ports = slices.Delete(ni.ports, i, i+1)
@@ -196,7 +226,7 @@ func (c *cache) removeEntry(key api.Key) *podEntry {
 
 func newEntry(pod *api.Pod, node string) *podEntry {
 	req, nz := podRequests(pod)
-	return &podEntry{node: node, uid: pod.UID, req: req, nonZero: nz, ports: podHostPorts(pod)}
+	return &podEntry{node: node, uid: pod.UID, req: req, nonZero: nz, ports: podHostPorts(pod), pod: pod}
 }
 
 // setPod makes the cache agree with the informer's view of pod: counted on
@@ -219,13 +249,34 @@ func (c *cache) setPod(pod *api.Pod) (freed bool) {
 	}
 	if old != nil {
 		if !old.assumed && old.node == pod.Spec.NodeName && old.uid == pod.UID {
-			return false // requests of a bound pod do not change here
+			// Requests of a bound pod do not change here; its labels
+			// may, and the placement plugins read them.
+			c.replaceObject(old, pod)
+			return false
 		}
 		c.removeEntry(key)
 		freed = old.node != pod.Spec.NodeName || old.uid != pod.UID
 	}
 	c.addEntry(key, newEntry(pod, pod.Spec.NodeName))
+	c.added = true
 	return freed
+}
+
+// replaceObject points e at a newer version of its pod.
+func (c *cache) replaceObject(e *podEntry, pod *api.Pod) {
+	if hasPodAffinity(e.pod) {
+		c.withAffinity--
+	}
+	e.pod = pod
+	if hasPodAffinity(pod) {
+		c.withAffinity++
+	}
+}
+
+// hasPodAffinity reports whether pod has pod affinity or anti-affinity.
+func hasPodAffinity(pod *api.Pod) bool {
+	a := pod.Spec.Affinity
+	return a != nil && (a.PodAffinity != nil || a.PodAntiAffinity != nil)
 }
 
 // deletePod removes pod; it reports whether it had been counted.

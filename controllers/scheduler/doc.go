@@ -13,15 +13,26 @@
 //   - filters, each with upstream's reason string: node readiness (the
 //     node lifecycle controller's not-ready taints, which clustersim may
 //     not run), NodeUnschedulable, TaintToleration, NodeAffinity (with
-//     nodeSelector), NodePorts and NodeResourcesFit (filter.go);
+//     nodeSelector), NodePorts, NodeResourcesFit (filter.go),
+//     PodTopologySpread (maxSkew, whenUnsatisfiable, minDomains, the
+//     node inclusion policies, matchLabelKeys; placement.go) and
+//     InterPodAffinity (required affinity and anti-affinity of the pod
+//     and of existing pods; interpod.go), their PreFilter state built
+//     once per attempt in one pass over the cache;
 //   - scores: TaintToleration (weight 3), NodeAffinity (2),
+//     PodTopologySpread (2, ScheduleAnyway constraints), InterPodAffinity
+//     (2, preferred terms and existing pods' terms),
 //     NodeResourcesFit LeastAllocated (1) and
 //     NodeResourcesBalancedAllocation (1), ties broken by a seeded
 //     reservoir sample as upstream's selectHost does (score.go);
+//   - not modelled: the system default spread constraints for pods
+//     without their own, and namespaceSelector terms that select by
+//     namespace labels (only {} = all namespaces is);
 //   - the scheduling queue's timing: a failed pod waits 1s doubling to
 //     10s before its next attempt, a pod that fits nowhere is parked until
 //     a cluster event that may help (a node added or changed, an assigned
-//     pod deleted or finished) or for at most 5 minutes (scheduler.go);
+//     pod deleted or finished, and for pods with placement rules an
+//     assigned pod added) or for at most 5 minutes (scheduler.go);
 //   - adaptive percentageOfNodesToScore with a round-robin start index,
 //     over nodes interleaved by zone as upstream's node tree lists them.
 //

@@ -95,6 +95,10 @@ type podInfo struct {
 	nonZero  resources
 	ports    []hostPort
 	required *api.NodeSelector
+	// spread and interPod are the PreFilter states of PodTopologySpread
+	// and InterPodAffinity; nil when the plugin has nothing to check.
+	spread   *spreadFilter
+	interPod *interPodFilter
 }
 
 func newPodInfo(pod *api.Pod) *podInfo {
@@ -127,7 +131,21 @@ func filter(pi *podInfo, ni *nodeInfo, reasons []string) []string {
 	if portsConflict(pi.ports, ni.ports) {
 		return append(reasons, ReasonNodePorts)
 	}
-	return fits(&pi.req, ni, reasons)
+	before := len(reasons)
+	if reasons = fits(&pi.req, ni, reasons); len(reasons) > before {
+		return reasons
+	}
+	if pi.spread != nil {
+		if r := pi.spread.filter(n); r != "" {
+			return append(reasons, r)
+		}
+	}
+	if pi.interPod != nil {
+		if r := pi.interPod.filter(pi.pod, n); r != "" {
+			return append(reasons, r)
+		}
+	}
+	return reasons
 }
 
 // tolerates reports whether some toleration tolerates taint.

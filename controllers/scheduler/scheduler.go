@@ -109,6 +109,9 @@ type queued struct {
 	// its tries.
 	bound       string
 	statusTries int
+	// placement: the pod has topology spread constraints or pod
+	// (anti-)affinity, so a newly bound pod may make it schedulable.
+	placement bool
 }
 
 // scheduler is the reconciler: one pod per request.
@@ -183,6 +186,7 @@ func Setup(m *controller.Manager, opts Options) error {
 			if s.cache.setPod(pod) {
 				s.moveAll(api.Key{})
 			}
+			s.wakePlacement()
 			if responsible(pod) {
 				s.ctrl.Enqueue(controller.Request{Key: pod.Key()})
 			}
@@ -192,6 +196,7 @@ func Setup(m *controller.Manager, opts Options) error {
 			if s.cache.setPod(pod) {
 				s.moveAll(api.Key{})
 			}
+			s.wakePlacement()
 			if !responsible(pod) {
 				return
 			}
@@ -324,6 +329,39 @@ func (s *scheduler) moveAll(except api.Key) {
 	}
 }
 
+// wakePlacement moves the parked pods with placement rules back to the
+// queue after a pod was newly counted on a node (upstream's
+// AssignedPodAdd event for PodTopologySpread and InterPodAffinity). Pods
+// without such rules do not care, and nothing changes for them.
+func (s *scheduler) wakePlacement() {
+	if !s.cache.added {
+		return
+	}
+	s.cache.added = false
+	keys := make([]api.Key, 0)
+	for k, q := range s.queue {
+		if q.parked && q.placement {
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) == 0 {
+		return
+	}
+	s.moveSeq++
+	slices.SortFunc(keys, func(a, b api.Key) int {
+		return cmp.Or(strings.Compare(a.Namespace, b.Namespace), strings.Compare(a.Name, b.Name))
+	})
+	for _, k := range keys {
+		s.unpark(k, s.queue[k])
+	}
+}
+
+// hasPlacementRules reports whether pod has topology spread constraints
+// or pod (anti-)affinity.
+func hasPlacementRules(pod *api.Pod) bool {
+	return len(pod.Spec.TopologySpreadConstraints) > 0 || hasPodAffinity(pod)
+}
+
 // Reconcile tries to schedule the pod req names, unless it is not due yet
 // (backing off, or parked as unschedulable), or finishes a binding whose
 // status write failed.
@@ -365,6 +403,7 @@ func (s *scheduler) Reconcile(ctx context.Context, req controller.Request) (cont
 	if pod.Spec.Priority != nil {
 		q.priority = *pod.Spec.Priority
 	}
+	q.placement = hasPlacementRules(pod)
 	now := s.clock.Now()
 	if q.parked {
 		if due := q.parkedAt.Add(s.opts.MaxInUnschedulable); now.Before(due) {
@@ -540,6 +579,8 @@ func (s *scheduler) schedule(pod *api.Pod) (string, error) {
 		return "", ErrNoNodesAvailable
 	}
 	pi := newPodInfo(pod)
+	pi.spread = newSpreadFilter(pi, nodes)
+	pi.interPod = newInterPodFilter(pi, nodes, s.cache.withAffinity)
 	want := numFeasibleNodesToFind(s.opts.PercentageOfNodesToScore, len(nodes))
 	feasible := s.feasible[:0]
 	var reasons map[string]int
@@ -567,6 +608,6 @@ func (s *scheduler) schedule(pod *api.Pod) (string, error) {
 	case 1:
 		return feasible[0].name, nil
 	}
-	scores := s.sc.score(pi, feasible)
+	scores := s.sc.score(pi, nodes, feasible, s.cache.withAffinity)
 	return feasible[selectHost(scores, s.rng)].name, nil
 }

@@ -147,16 +147,20 @@ func normalize(scores []int64, reverse bool) {
 
 // scorer holds the per-cycle scratch slices, reused across cycles.
 type scorer struct {
-	taint, affinity, total []int64
+	taint, affinity, spread, interPod, total []int64
 }
 
 // score returns each feasible node's weighted total score, in the order
 // given. The slice is the scorer's own and valid until the next call.
-func (s *scorer) score(pi *podInfo, nodes []*nodeInfo) []int64 {
+func (s *scorer) score(pi *podInfo, all, nodes []*nodeInfo, withAffinity int) []int64 {
 	n := len(nodes)
 	s.taint = grow(s.taint, n)
 	s.affinity = grow(s.affinity, n)
+	s.spread = grow(s.spread, n)
+	s.interPod = grow(s.interPod, n)
 	s.total = grow(s.total, n)
+	spread := spreadScore(pi, all, nodes, s.spread)
+	interPod := interPodScore(pi, all, nodes, withAffinity, s.interPod)
 	for i, ni := range nodes {
 		s.taint[i] = intolerablePreferNoSchedule(ni.node.Spec.Taints, pi.pod.Spec.Tolerations)
 		s.affinity[i] = preferredAffinity(pi.pod, ni.node)
@@ -167,6 +171,12 @@ func (s *scorer) score(pi *podInfo, nodes []*nodeInfo) []int64 {
 		t := weightTaintToleration*s.taint[i] + weightNodeAffinity*s.affinity[i] + weightFit*leastAllocated(pi, ni)
 		if b, ok := balancedAllocation(pi, ni); ok {
 			t += weightBalancedAllocated * b
+		}
+		if spread {
+			t += weightTopologySpread * s.spread[i]
+		}
+		if interPod {
+			t += weightInterPod * s.interPod[i]
 		}
 		s.total[i] = t
 	}

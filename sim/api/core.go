@@ -255,7 +255,7 @@ type PodSpec struct {
 	Hostname string `json:"hostname,omitempty"`
 	// Subdomain sets the pod's DNS subdomain.
 	Subdomain string `json:"subdomain,omitempty"`
-	// Affinity holds node affinity (modelled) and pod (anti-)affinity (opaque).
+	// Affinity holds node affinity and pod (anti-)affinity.
 	Affinity *Affinity `json:"affinity,omitempty"`
 	// SchedulerName defaults to "default-scheduler".
 	SchedulerName string `json:"schedulerName,omitempty"`
@@ -280,8 +280,8 @@ type PodSpec struct {
 	PreemptionPolicy *PreemptionPolicy `json:"preemptionPolicy,omitempty"`
 	// Overhead is the runtime class's per-pod overhead.
 	Overhead ResourceList `json:"overhead,omitempty"`
-	// TopologySpreadConstraints are kept opaque.
-	TopologySpreadConstraints []RawValue `json:"topologySpreadConstraints,omitempty"`
+	// TopologySpreadConstraints spread the pod's kind over domains.
+	TopologySpreadConstraints []TopologySpreadConstraint `json:"topologySpreadConstraints,omitempty"`
 	// SetHostnameAsFQDN sets the hostname to the pod's FQDN.
 	SetHostnameAsFQDN *bool `json:"setHostnameAsFQDN,omitempty"`
 	// OS names the pod's operating system, kept opaque ({"name": "linux"}).
@@ -550,10 +550,10 @@ func (v *Volume) UnmarshalJSON(b []byte) error {
 type Affinity struct {
 	// NodeAffinity constrains the nodes the pod may run on.
 	NodeAffinity *NodeAffinity `json:"nodeAffinity,omitempty"`
-	// PodAffinity is kept opaque.
-	PodAffinity *RawValue `json:"podAffinity,omitempty"`
-	// PodAntiAffinity is kept opaque.
-	PodAntiAffinity *RawValue `json:"podAntiAffinity,omitempty"`
+	// PodAffinity attracts the pod to domains of matching pods.
+	PodAffinity *PodAffinity `json:"podAffinity,omitempty"`
+	// PodAntiAffinity repels the pod from domains of matching pods.
+	PodAntiAffinity *PodAntiAffinity `json:"podAntiAffinity,omitempty"`
 }
 
 // NodeAffinity holds hard and soft node-selection rules.

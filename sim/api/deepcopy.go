@@ -29,16 +29,8 @@ func (in *Affinity) DeepCopyInto(out *Affinity) {
 		*out = new(NodeAffinity)
 		(*in).DeepCopyInto(*out)
 	}
-	if in.PodAffinity != nil {
-		in, out := &in.PodAffinity, &out.PodAffinity
-		*out = new(RawValue)
-		**out = (*in).DeepCopy()
-	}
-	if in.PodAntiAffinity != nil {
-		in, out := &in.PodAntiAffinity, &out.PodAntiAffinity
-		*out = new(RawValue)
-		**out = (*in).DeepCopy()
-	}
+	out.PodAffinity = in.PodAffinity.DeepCopy()
+	out.PodAntiAffinity = in.PodAntiAffinity.DeepCopy()
 }
 
 // DeepCopy returns a new Affinity sharing no memory with in (nil for nil).
@@ -1930,9 +1922,9 @@ func (in *PodSpec) DeepCopyInto(out *PodSpec) {
 	out.Overhead = in.Overhead.DeepCopy()
 	if in.TopologySpreadConstraints != nil {
 		in, out := &in.TopologySpreadConstraints, &out.TopologySpreadConstraints
-		*out = make([]RawValue, len(*in))
+		*out = make([]TopologySpreadConstraint, len(*in))
 		for i := range *in {
-			(*out)[i] = (*in)[i].DeepCopy()
+			(*in)[i].DeepCopyInto(&(*out)[i])
 		}
 	}
 	if in.SetHostnameAsFQDN != nil {

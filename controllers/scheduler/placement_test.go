@@ -1,0 +1,273 @@
+package scheduler
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/clustersim/clustersim/sim/api"
+)
+
+// zoneNode is a node with zone and hostname labels and room for plenty.
+func zoneNode(name, zone string) *api.Node {
+	n := testNode(name, rl("cpu", "100", "memory", "100Gi", "pods", "110"))
+	n.Labels[labelHostname] = name
+	if zone != "" {
+		n.Labels[labelZone] = zone
+	}
+	return n
+}
+
+// labelled is a request-less pod with labels, bound to node when given.
+func labelled(name, node string, labels ...string) *api.Pod {
+	p := testPod(name)
+	p.Labels = map[string]string{}
+	for i := 0; i+1 < len(labels); i += 2 {
+		p.Labels[labels[i]] = labels[i+1]
+	}
+	p.Spec.NodeName = node
+	return p
+}
+
+func spread(key string, maxSkew int32, action api.UnsatisfiableConstraintAction, sel *api.LabelSelector) api.TopologySpreadConstraint {
+	return api.TopologySpreadConstraint{MaxSkew: maxSkew, TopologyKey: key, WhenUnsatisfiable: action, LabelSelector: sel}
+}
+
+var selFooExists = &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: "foo", Operator: api.LabelSelectorOpExists}}}
+
+// filterAll runs the filters (with the placement PreFilters) for pod on
+// every node and returns, per node name, the reasons joined.
+func filterAll(pod *api.Pod, nodes []*api.Node, pods []*api.Pod) map[string]string {
+	c := newTestCache(nodes, pods...)
+	all := c.list()
+	pi := newPodInfo(pod)
+	pi.spread = newSpreadFilter(pi, all)
+	pi.interPod = newInterPodFilter(pi, all, c.withAffinity)
+	out := map[string]string{}
+	for _, ni := range all {
+		r := filter(pi, ni, nil)
+		if len(r) > 0 {
+			out[ni.name] = r[0]
+		}
+	}
+	return out
+}
+
+// fourNodes are upstream's node-a, node-b (zone1), node-x, node-y (zone2).
+func fourNodes() []*api.Node {
+	return []*api.Node{zoneNode("node-a", "zone1"), zoneNode("node-b", "zone1"), zoneNode("node-x", "zone2"), zoneNode("node-y", "zone2")}
+}
+
+// podsOn puts n pods labelled foo on each node, in order.
+func podsOn(nodes []string, n ...int) []*api.Pod {
+	var out []*api.Pod
+	for i, node := range nodes {
+		for j := range n[i] {
+			out = append(out, labelled(node+"-p"+string(rune('0'+j)), node, "foo", ""))
+		}
+	}
+	return out
+}
+
+// TestPodTopologySpreadFilter ports rows of k/k podtopologyspread's
+// TestSingleConstraint (filtering_test.go); the names are upstream's.
+func TestPodTopologySpreadFilter(t *testing.T) {
+	names := []string{"node-a", "node-b", "node-x", "node-y"}
+	honor, ignore := api.NodeInclusionPolicyHonor, api.NodeInclusionPolicyIgnore
+	three := int32(3)
+	tests := []struct {
+		name   string
+		pod    func(p *api.Pod)
+		nodes  []*api.Node
+		pods   []*api.Pod
+		failed []string // nodes failing with ReasonTopologySpread
+	}{
+		{"no existing pods", func(p *api.Pod) {
+			p.Spec.TopologySpreadConstraints = []api.TopologySpreadConstraint{spread(labelZone, 1, api.DoNotSchedule, selFooExists)}
+		}, fourNodes(), nil, nil},
+		{"pods spread across zones as 3/3, all nodes fit", func(p *api.Pod) {
+			p.Spec.TopologySpreadConstraints = []api.TopologySpreadConstraint{spread(labelZone, 1, api.DoNotSchedule, selFooExists)}
+		}, fourNodes(), podsOn(names, 1, 2, 1, 2), nil},
+		{"pods spread across nodes as 2/1/0/3, only node-x fits", func(p *api.Pod) {
+			p.Spec.TopologySpreadConstraints = []api.TopologySpreadConstraint{spread(labelHostname, 1, api.DoNotSchedule, selFooExists)}
+		}, fourNodes(), podsOn(names, 2, 1, 0, 3), []string{"node-a", "node-b", "node-y"}},
+		{"pods spread across nodes as 2/1/0/3, maxSkew is 2, node-b and node-x fit", func(p *api.Pod) {
+			p.Spec.TopologySpreadConstraints = []api.TopologySpreadConstraint{spread(labelHostname, 2, api.DoNotSchedule, selFooExists)}
+		}, fourNodes(), podsOn(names, 2, 1, 0, 3), []string{"node-a", "node-y"}},
+		{"pods spread across nodes as 2/1/0/3, but pod doesn't match itself", func(p *api.Pod) {
+			delete(p.Labels, "foo")
+			p.Spec.TopologySpreadConstraints = []api.TopologySpreadConstraint{spread(labelHostname, 1, api.DoNotSchedule, selFooExists)}
+		}, fourNodes(), podsOn(names, 2, 1, 0, 3), []string{"node-a", "node-y"}},
+		{"pods spread across zone as 2/1, maxSkew is 2 and the number of domains < minDomains, then the min match number is 0", func(p *api.Pod) {
+			c := spread(labelZone, 2, api.DoNotSchedule, selFooExists)
+			c.MinDomains = &three
+			p.Spec.TopologySpreadConstraints = []api.TopologySpreadConstraint{c}
+		}, fourNodes(), podsOn(names, 1, 1, 1, 0), []string{"node-a", "node-b"}},
+		{"pods spread across zone as 2/1, maxSkew is 2 and minDomains is met", func(p *api.Pod) {
+			p.Spec.TopologySpreadConstraints = []api.TopologySpreadConstraint{spread(labelZone, 2, api.DoNotSchedule, selFooExists)}
+		}, fourNodes(), podsOn(names, 1, 1, 1, 0), nil},
+		{"NodeTaintsPolicy honored, the tainted node's domain is not counted", func(p *api.Pod) {
+			c := spread(labelHostname, 1, api.DoNotSchedule, selFooExists)
+			c.NodeTaintsPolicy = &honor
+			p.Spec.TopologySpreadConstraints = []api.TopologySpreadConstraint{c}
+		}, taintedX(), podsOn(names[:3], 1, 1, 0), nil},
+		{"NodeTaintsPolicy ignored, the tainted node's empty domain is the minimum", func(p *api.Pod) {
+			c := spread(labelHostname, 1, api.DoNotSchedule, selFooExists)
+			c.NodeTaintsPolicy = &ignore
+			p.Spec.TopologySpreadConstraints = []api.TopologySpreadConstraint{c}
+		}, taintedX(), podsOn(names[:3], 1, 1, 0), []string{"node-a", "node-b"}},
+		{"NodeAffinityPolicy ignored, the excluded nodes' empty domains are the minimum", func(p *api.Pod) {
+			c := spread(labelHostname, 1, api.DoNotSchedule, selFooExists)
+			c.NodeAffinityPolicy = &ignore
+			p.Spec.NodeSelector = map[string]string{labelZone: "zone1"}
+			p.Spec.TopologySpreadConstraints = []api.TopologySpreadConstraint{c}
+		}, fourNodes(), podsOn(names, 1, 1, 0, 0), []string{"node-a", "node-b"}},
+		{"NodeAffinityPolicy honored with nodeSelector", func(p *api.Pod) {
+			p.Spec.NodeSelector = map[string]string{labelZone: "zone1"}
+			p.Spec.TopologySpreadConstraints = []api.TopologySpreadConstraint{spread(labelHostname, 1, api.DoNotSchedule, selFooExists)}
+		}, fourNodes(), podsOn(names, 1, 1, 0, 0), nil},
+		{"matchLabelKeys narrows the selector to the pod's own version", func(p *api.Pod) {
+			p.Labels["version"] = "v2"
+			c := spread(labelHostname, 1, api.DoNotSchedule, selFooExists)
+			c.MatchLabelKeys = []string{"version"}
+			p.Spec.TopologySpreadConstraints = []api.TopologySpreadConstraint{c}
+		}, fourNodes(), versioned(podsOn(names, 2, 0, 0, 0), "v1"), nil},
+		{"without matchLabelKeys every version counts", func(p *api.Pod) {
+			p.Labels["version"] = "v2"
+			p.Spec.TopologySpreadConstraints = []api.TopologySpreadConstraint{spread(labelHostname, 1, api.DoNotSchedule, selFooExists)}
+		}, fourNodes(), versioned(podsOn(names, 2, 0, 0, 0), "v1"), []string{"node-a"}},
+		{"ScheduleAnyway constraints do not filter", func(p *api.Pod) {
+			p.Spec.TopologySpreadConstraints = []api.TopologySpreadConstraint{spread(labelHostname, 1, api.ScheduleAnyway, selFooExists)}
+		}, fourNodes(), podsOn(names, 2, 1, 0, 3), nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			pod := labelled("p", "", "foo", "")
+			tc.pod(pod)
+			got := filterAll(pod, tc.nodes, tc.pods)
+			var failed []string
+			for name, r := range got {
+				if r == taintReason(&api.Taint{Key: "dedicated", Value: "x", Effect: api.TaintEffectNoSchedule}) || r == ReasonNodeAffinity {
+					continue
+				}
+				if r != ReasonTopologySpread {
+					t.Errorf("%s: reason %q", name, r)
+				}
+				failed = append(failed, name)
+			}
+			slices.Sort(failed)
+			if !slices.Equal(failed, tc.failed) {
+				t.Errorf("failed nodes %v, want %v", failed, tc.failed)
+			}
+		})
+	}
+}
+
+func taintedX() []*api.Node {
+	x := zoneNode("node-x", "zone2")
+	x.Spec.Taints = []api.Taint{{Key: "dedicated", Value: "x", Effect: api.TaintEffectNoSchedule}}
+	return []*api.Node{zoneNode("node-a", "zone1"), zoneNode("node-b", "zone1"), x}
+}
+
+func versioned(pods []*api.Pod, v string) []*api.Pod {
+	for _, p := range pods {
+		p.Labels["version"] = v
+	}
+	return pods
+}
+
+// TestPodTopologySpreadMissingLabel: a node without the topology key fails
+// with upstream's "(missing required label)" reason.
+func TestPodTopologySpreadMissingLabel(t *testing.T) {
+	pod := labelled("p", "", "foo", "")
+	pod.Spec.TopologySpreadConstraints = []api.TopologySpreadConstraint{spread(labelZone, 1, api.DoNotSchedule, selFooExists)}
+	got := filterAll(pod, []*api.Node{zoneNode("node-a", "zone1"), zoneNode("node-b", "")}, nil)
+	if got["node-b"] != ReasonTopologySpreadLabel || got["node-a"] != "" {
+		t.Fatalf("got %v", got)
+	}
+}
+
+func term(key string, sel map[string]string, ns ...string) api.PodAffinityTerm {
+	return api.PodAffinityTerm{TopologyKey: key, LabelSelector: &api.LabelSelector{MatchLabels: sel}, Namespaces: ns}
+}
+
+// TestInterPodAffinityFilter ports rows of k/k interpodaffinity's
+// TestRequiredAffinitySingleNode and TestRequiredAffinityMultipleNodes
+// (filtering_test.go), with their reasons.
+func TestInterPodAffinityFilter(t *testing.T) {
+	sec := map[string]string{"service": "securityscan"}
+	affinity := func(terms ...api.PodAffinityTerm) *api.Affinity {
+		return &api.Affinity{PodAffinity: &api.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: terms}}
+	}
+	anti := func(terms ...api.PodAffinityTerm) *api.Affinity {
+		return &api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: terms}}
+	}
+	tests := []struct {
+		name     string
+		labels   []string
+		affinity *api.Affinity
+		existing []*api.Pod
+		want     map[string]string
+	}{
+		{"A pod that has no required pod affinity scheduling rules can schedule onto a node with no existing pods",
+			nil, nil, nil, map[string]string{}},
+		{"satisfies with requiredDuringSchedulingIgnoredDuringExecution in PodAffinity using In operator that matches the existing pod",
+			nil, affinity(term(labelZone, sec)), []*api.Pod{labelled("e", "node-a", "service", "securityscan")},
+			map[string]string{"node-x": ReasonPodAffinity, "node-y": ReasonPodAffinity}},
+		{"Does not satisfy the PodAffinity with labelSelector because of diff Namespace",
+			nil, affinity(term(labelZone, sec, "DiffNameSpace")), []*api.Pod{labelled("e", "node-a", "service", "securityscan")},
+			map[string]string{"node-a": ReasonPodAffinity, "node-b": ReasonPodAffinity, "node-x": ReasonPodAffinity, "node-y": ReasonPodAffinity}},
+		{"the first pod of a group with affinity to itself schedules anywhere",
+			[]string{"service", "securityscan"}, affinity(term(labelZone, sec)), nil, map[string]string{}},
+		{"satisfies the PodAntiAffinity when the existing pod is in another domain",
+			nil, anti(term(labelHostname, sec)), []*api.Pod{labelled("e", "node-a", "service", "securityscan")},
+			map[string]string{"node-a": ReasonPodAntiAffinity}},
+		{"anti-affinity per zone rules out the whole zone",
+			nil, anti(term(labelZone, sec)), []*api.Pod{labelled("e", "node-a", "service", "securityscan")},
+			map[string]string{"node-a": ReasonPodAntiAffinity, "node-b": ReasonPodAntiAffinity}},
+		{"verify that PodAntiAffinity from existing pod is respected when pod has no AntiAffinity constraints",
+			[]string{"service", "securityscan"}, nil, []*api.Pod{withAffinity(labelled("e", "node-x", "app", "db"), anti(term(labelZone, sec)))},
+			map[string]string{"node-x": ReasonExistingAntiAffinity, "node-y": ReasonExistingAntiAffinity}},
+		{"existing pod's anti-affinity in another namespace does not select the pod",
+			[]string{"service", "securityscan"}, nil, []*api.Pod{inNamespace(withAffinity(labelled("e", "node-x", "app", "db"), anti(term(labelZone, sec))), "other")},
+			map[string]string{}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			pod := labelled("p", "", tc.labels...)
+			pod.Spec.Affinity = tc.affinity
+			got := filterAll(pod, fourNodes(), tc.existing)
+			if !mapsEqual(got, tc.want) {
+				t.Errorf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func withAffinity(p *api.Pod, a *api.Affinity) *api.Pod { p.Spec.Affinity = a; return p }
+
+func inNamespace(p *api.Pod, ns string) *api.Pod { p.Namespace = ns; return p }
+
+// TestPlacementFitError: four replicas with required anti-affinity per
+// host on three nodes; the fourth fits nowhere, with upstream's message.
+func TestPlacementFitError(t *testing.T) {
+	nodes := []*api.Node{zoneNode("n1", "z1"), zoneNode("n2", "z2"), zoneNode("n3", "z3")}
+	a := &api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{
+		term(labelHostname, map[string]string{"app": "web"})}}}
+	s := &scheduler{cache: newTestCache(nodes), rng: rand.New(rand.NewPCG(1, 2))}
+	for i := range 4 {
+		pod := withAffinity(labelled("web-"+string(rune('0'+i)), "", "app", "web"), a)
+		node, err := s.schedule(pod)
+		if i < 3 {
+			if err != nil {
+				t.Fatalf("replica %d: %v", i, err)
+			}
+			s.cache.setPod(bindTo(pod, node))
+			continue
+		}
+		const want = "0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules."
+		if err == nil || err.Error() != want {
+			t.Fatalf("fourth replica: %v, want %q", err, want)
+		}
+	}
+}
