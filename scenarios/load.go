@@ -22,6 +22,7 @@ import (
 	"github.com/clustersim/clustersim/sim/apiserver"
 	"github.com/clustersim/clustersim/sim/controller"
 	"github.com/clustersim/clustersim/sim/gap"
+	"github.com/clustersim/clustersim/sim/kubelet"
 	"github.com/clustersim/clustersim/sim/manifest"
 	"github.com/clustersim/clustersim/sim/metrics"
 	"github.com/clustersim/clustersim/sim/netsim"
@@ -350,6 +351,15 @@ func (l *loader) cluster(s *Scenario, w *world) error {
 		for _, r := range g.Capacity.SortedNames() {
 			if r != api.ResourceCPU && r != api.ResourceMemory && r != api.ResourcePods && r != api.ResourceEphemeralStorage {
 				return l.errorf(f+".capacity["+string(r)+"]", "unknown resource %q (cpu, memory, pods, ephemeral-storage)", r)
+			}
+		}
+		for _, part := range []struct {
+			field        string
+			kube, system api.ResourceList
+			eviction     map[string]string
+		}{{".kubeReserved", g.KubeReserved, nil, nil}, {".systemReserved", nil, g.SystemReserved, nil}, {".evictionHard", nil, nil, g.EvictionHard}} {
+			if _, err := kubelet.NodeAllocatable(g.Capacity, part.kube, part.system, part.eviction); err != nil {
+				return l.errorf(f+part.field, "%v", err)
 			}
 		}
 		for j, t := range g.Taints {

@@ -233,6 +233,16 @@ type NodeGroup struct {
 	Taints []api.Taint `json:"taints,omitempty"`
 	// Unschedulable cordons the nodes from the start.
 	Unschedulable bool `json:"unschedulable,omitempty"`
+	// KubeReserved and SystemReserved are subtracted from the capacity to
+	// give the nodes' allocatable (the kubelet's kubeReserved and
+	// systemReserved; default none).
+	KubeReserved   api.ResourceList `json:"kubeReserved,omitempty"`
+	SystemReserved api.ResourceList `json:"systemReserved,omitempty"`
+	// EvictionHard are the kubelet's hard eviction thresholds that
+	// reserve resources: memory.available and nodefs.available, each a
+	// quantity or a percentage of the capacity (default none; the
+	// kubelet's own default is memory.available: 100Mi).
+	EvictionHard map[string]string `json:"evictionHard,omitempty"`
 }
 
 // Registry is the simulated image registry.

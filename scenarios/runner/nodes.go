@@ -99,13 +99,18 @@ func (n *nodes) create(group string, count int, bootstrap bool) ([]string, error
 		name := fmt.Sprintf("%s-%d", group, n.size[group])
 		idx := n.count
 		n.count++
+		alloc, err := kubelet.NodeAllocatable(g.Capacity, g.KubeReserved, g.SystemReserved, g.EvictionHard)
+		if err != nil {
+			return nil, fmt.Errorf("node group %s: %w", group, err)
+		}
 		k, err := kubelet.New(n.r.c.Net, n.r.c.APIEndpoint.Addr(), kubelet.Config{
-			NodeName: name,
-			Capacity: g.Capacity,
-			Labels:   g.Labels,
-			Taints:   g.Taints,
-			PodCIDR:  podCIDR(idx),
-			Registry: n.registry,
+			NodeName:    name,
+			Capacity:    g.Capacity,
+			Allocatable: alloc,
+			Labels:      g.Labels,
+			Taints:      g.Taints,
+			PodCIDR:     podCIDR(idx),
+			Registry:    n.registry,
 		})
 		if err != nil {
 			return nil, err

@@ -112,9 +112,13 @@ type Config struct {
 	// NodeName is the Node's name; the kubelet acts as
 	// "system:node:<NodeName>" from endpoint "kubelet/<NodeName>".
 	NodeName string
-	// Capacity is the node's capacity, also reported as allocatable:
-	// cpu, memory, pods (110 if absent) and any extended resources.
+	// Capacity is the node's capacity: cpu, memory, pods (110 if absent)
+	// and any extended resources.
 	Capacity api.ResourceList
+	// Allocatable is what pods may request of the node (see
+	// NodeAllocatable); nil means Capacity. Keys missing from it are
+	// taken from Capacity.
+	Allocatable api.ResourceList
 	// Labels are added to the Node's well-known labels
 	// (kubernetes.io/hostname, kubernetes.io/os, kubernetes.io/arch), e.g.
 	// topology.kubernetes.io/zone.
@@ -157,6 +161,11 @@ func (c *Config) validate() error {
 	if _, ok := c.Capacity[api.ResourcePods]; !ok {
 		c.Capacity[api.ResourcePods] = api.NewQuantity(defaultMaxPods, api.DecimalSI)
 	}
+	alloc := c.Capacity.DeepCopy()
+	for name, q := range c.Allocatable {
+		alloc[name] = q
+	}
+	c.Allocatable = alloc
 	if c.InternalIP == "" {
 		p, err := netip.ParsePrefix(c.PodCIDR)
 		if err != nil || !p.Addr().Is4() {

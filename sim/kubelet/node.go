@@ -55,7 +55,7 @@ func (k *Kubelet) nodeObject(now kernel.Time) *api.Node {
 }
 
 // nodeStatus is the status the kubelet reports: capacity, allocatable
-// (the same: no reservations are simulated), the four conditions with
+// (Config.Allocatable), the four conditions with
 // this heartbeat, addresses and node info.
 func (k *Kubelet) nodeStatus(now kernel.Time) api.NodeStatus {
 	hb := wallTime(now)
@@ -65,7 +65,7 @@ func (k *Kubelet) nodeStatus(now kernel.Time) api.NodeStatus {
 	}
 	return api.NodeStatus{
 		Capacity:    k.cfg.Capacity,
-		Allocatable: k.cfg.Capacity,
+		Allocatable: k.cfg.Allocatable,
 		Conditions: []api.NodeCondition{
 			cond(api.NodeMemoryPressure, api.ConditionFalse, since, reasonMemoryOK, messageMemoryOK),
 			cond(api.NodeDiskPressure, api.ConditionFalse, since, reasonDiskOK, messageDiskOK),

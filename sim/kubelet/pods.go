@@ -361,13 +361,13 @@ func (k *Kubelet) fits(ps *podState) (reason, msg string, ok bool) {
 	insufficient := func(res string, req, used, capacity int64) (string, string, bool) {
 		return "OutOf" + res, fmt.Sprintf("Node didn't have enough resource: %s, requested: %d, used: %d, capacity: %d", res, req, used, capacity), false
 	}
-	if allowed := k.cfg.Capacity.Pods().Value(); pods+1 > allowed {
+	if allowed := k.cfg.Allocatable.Pods().Value(); pods+1 > allowed {
 		return insufficient("pods", 1, pods, allowed)
 	}
-	if c := k.cfg.Capacity.Cpu().MilliValue(); ps.cpu > 0 && cpu+ps.cpu > c {
+	if c := k.cfg.Allocatable.Cpu().MilliValue(); ps.cpu > 0 && cpu+ps.cpu > c {
 		return insufficient("cpu", ps.cpu, cpu, c)
 	}
-	if m := k.cfg.Capacity.Memory().Value(); ps.mem > 0 && mem+ps.mem > m {
+	if m := k.cfg.Allocatable.Memory().Value(); ps.mem > 0 && mem+ps.mem > m {
 		return insufficient("memory", ps.mem, mem, m)
 	}
 	return "", "", true
