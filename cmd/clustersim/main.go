@@ -267,6 +267,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	if *until > s.Spec.Duration.Duration {
 		return usageError(fs, "--until %v is beyond the scenario's spec.duration (%v)", *until, s.Spec.Duration.Duration)
 	}
+	printWarnings(stderr, s)
 	opts := runner.Options{Until: *until, Detect: measure.Detect, MaxEvents: lopts.Limits.WithDefaults().Events}
 	if fs.Changed("seed") {
 		opts.Seed = seed
@@ -649,7 +650,7 @@ func validate(args []string, stdout, stderr io.Writer) int {
 	code := exitOK
 	defs := scenarios.Definitions{} // a definition serves the custom resources of the files after it
 	for _, path := range fs.Args() {
-		msg, err := validateFile(path, *lopts, defs)
+		msg, err := validateFile(path, *lopts, defs, stderr)
 		if err != nil {
 			fmt.Fprintln(stderr, err)
 			code = exitBadInput
@@ -660,10 +661,18 @@ func validate(args []string, stdout, stderr io.Writer) int {
 	return code
 }
 
-// validateFile checks one file: a scenario if its kind is Scenario, else
-// manifests, with the same rules and messages as a run; custom resources
-// need a definition in defs (from an earlier file) or earlier in the file.
-func validateFile(path string, opts scenarios.Options, defs scenarios.Definitions) (string, error) {
+// printWarnings prints the scenario's accepted-but-unmodelled fields.
+func printWarnings(stderr io.Writer, s *scenarios.Scenario) {
+	for _, w := range s.Warnings() {
+		fmt.Fprintln(stderr, w)
+	}
+}
+
+// validateFile checks one file: a scenario if its kind is Scenario (its
+// warnings go to stderr), else manifests, with the same rules and messages
+// as a run; custom resources need a definition in defs (from an earlier
+// file) or earlier in the file.
+func validateFile(path string, opts scenarios.Options, defs scenarios.Definitions, stderr io.Writer) (string, error) {
 	data, err := readInput(path, opts.Limits)
 	if err != nil {
 		return "", err
@@ -673,6 +682,7 @@ func validateFile(path string, opts scenarios.Options, defs scenarios.Definition
 		if err != nil {
 			return "", err
 		}
+		printWarnings(stderr, s)
 		return fmt.Sprintf("scenario %s valid (%d objects, %d steps, %d expectations)", s.Metadata.Name, len(s.Objects), len(s.Spec.Timeline), len(s.Spec.Expect)), nil
 	}
 	path = inputName(path)
