@@ -6,7 +6,7 @@ BIN      := bin/clustersim
 PKGS     := ./...
 FUZZTIME ?= 10s
 
-.PHONY: help build run test vet fmt-check lint bench bench-scale fuzz update tidy-check clean lessons outside soak
+.PHONY: help build run test vet fmt-check lint bench bench-scale fuzz update tidy-check clean lessons lessons-check outside soak
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | sort
@@ -63,13 +63,24 @@ fuzz: ## each fuzz target for FUZZTIME (default 10s); each states in its doc com
 	$(GO) test -run=NONE -fuzz='^FuzzGapChart$$' -fuzztime=$(FUZZTIME) ./report/chart/
 	$(GO) test -run=NONE -fuzz='^FuzzDistribution$$' -fuzztime=$(FUZZTIME) ./report/chart/
 
-lessons: build ## regenerate docs/lessons.md: every lesson's figures from a fresh run (about a minute)
+lessons: build ## regenerate docs/lessons.md: every lesson's figures from a fresh run (about three minutes)
 	./$(BIN) lesson --all -o markdown > docs/lessons.md
+
+# Every lesson on its full seeds takes about three minutes on the
+# two-core machine, more than make test's budget of two, so it is a check
+# of its own; .ci/run runs it after make test.
+lessons-check: build ## every lesson on its seeds: each claim must hold (exit 0) and docs/lessons.md must equal the fresh output
+	@./$(BIN) lesson --all -o markdown > bin/lessons.md
+	@if ! cmp -s bin/lessons.md docs/lessons.md; then \
+	  echo "docs/lessons.md differs from a fresh run of every lesson; run make lessons and read the diff:"; \
+	  diff -u docs/lessons.md bin/lessons.md | head -40; exit 1; fi
+	@echo "docs/lessons.md matches a fresh run of every lesson"
 
 GOLDEN_PKGS := ./cmd/clustersim ./report/chart ./report/kubectl ./scenarios ./sim/manifest
 
 update: ## regenerate golden files and docs/lessons.md (read the diff before committing)
 	$(GO) test -count=1 $(GOLDEN_PKGS) -update
+	$(MAKE) lessons
 
 clean: ## remove build output
 	rm -rf bin

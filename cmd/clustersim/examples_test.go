@@ -85,8 +85,8 @@ func docCommands(t *testing.T) []docCommand {
 // A command's scenario argument without a dot or a slash is a built-in
 // name, so a misspelt one fails here (exit 2) rather than being skipped.
 // --seeds is capped at 3 and --plot and --html write into a temporary
-// directory, to keep the test fast and the tree clean; a lesson is only looked up, because TestLessonsDoc
-// runs every lesson on its full seeds and requires exit 0.
+// directory, to keep the test fast and the tree clean; a lesson is only looked up, because `make
+// lessons-check` (run by CI) runs every lesson on its full seeds and requires exit 0.
 func TestDocCommands(t *testing.T) {
 	ran := 0
 	for _, c := range docCommands(t) {

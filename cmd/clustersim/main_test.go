@@ -555,33 +555,6 @@ func TestRunPlot(t *testing.T) {
 	}
 }
 
-// TestLessonsDoc runs every lesson on its seeds, as `make lessons` does:
-// every claim must hold (exit 0), and docs/lessons.md must be exactly
-// what the run prints, so the lessons' figures and the code cannot
-// disagree. -update rewrites the doc.
-func TestLessonsDoc(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs every lesson on its seeds (about a minute)")
-	}
-	code, out, errOut := runMain("lesson", "--all", "-o", "markdown")
-	if code != exitOK {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
-	path := filepath.Join("..", "..", "docs", "lessons.md")
-	if *update {
-		if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	doc, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(doc) != out {
-		t.Errorf("docs/lessons.md differs from a fresh run of every lesson; run make lessons and read the diff")
-	}
-}
-
 // TestLesson runs one lesson by each of its names on a few seeds: its
 // table names both designs and every claim gets a verdict; stderr, not a
 // terminal, gets nothing.

@@ -329,8 +329,8 @@ const DocHeader = `# Lessons of desired state, with their numbers
 This file is generated: ` + "`make lessons`" + ` runs
 ` + "`clustersim lesson --all -o markdown > docs/lessons.md`" + `, which runs every
 lesson's scenarios on the same seeds and measures them. Do not edit it by
-hand: cmd/clustersim's TestLessonsDoc runs the same command and fails when
-this file and a fresh run disagree. ` + "`clustersim explain NAME`" + ` prints a
+hand: ` + "`make lessons-check`" + ` (which CI runs) runs the same command and fails
+when this file and a fresh run disagree. ` + "`clustersim explain NAME`" + ` prints a
 lesson's text and what to look at; ` + "`clustersim lesson NAME`" + ` prints its
 table; ` + "`clustersim run NAME`" + ` runs one seed of a design.
 
