@@ -238,12 +238,20 @@ func ReadFile(p string, lim Limits) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %s", p, refProblem(err, ""))
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, lim.FileBytes+1))
+	return ReadAll(p, f, lim)
+}
+
+// ReadAll reads r, named name in messages, under lim's file-bytes cap: it
+// stops reading one byte past the cap, so an endless input (a pipe from
+// /dev/zero) costs no more memory than the cap.
+func ReadAll(name string, r io.Reader, lim Limits) ([]byte, error) {
+	lim = lim.WithDefaults()
+	data, err := io.ReadAll(io.LimitReader(r, lim.FileBytes+1))
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", p, unwrapPathError(err))
+		return nil, fmt.Errorf("%s: %v", name, unwrapPathError(err))
 	}
 	if int64(len(data)) > lim.FileBytes {
-		return nil, fmt.Errorf("%s: %s", p, capError("file-bytes", "its size", lim.FileBytes))
+		return nil, fmt.Errorf("%s: %s", name, capError("file-bytes", "its size", lim.FileBytes))
 	}
 	return data, nil
 }

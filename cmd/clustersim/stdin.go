@@ -21,36 +21,28 @@ var stdin = struct {
 	r    io.Reader
 	read bool
 	data []byte
+	err  error
 }{r: os.Stdin}
 
-// stdinData is standard input's bytes, read on first use.
-func stdinData() ([]byte, error) {
+// stdinData is standard input's bytes under lim's file-bytes cap, read on
+// first use (every later call gets the first one's bytes or error).
+func stdinData(lim scenarios.Limits) ([]byte, error) {
 	stdin.Lock()
 	defer stdin.Unlock()
 	if !stdin.read {
-		data, err := io.ReadAll(stdin.r)
-		if err != nil {
-			return nil, err
-		}
-		stdin.data, stdin.read = data, true
+		stdin.data, stdin.err = scenarios.ReadAll(stdinName, stdin.r, lim)
+		stdin.read = true
 	}
-	return stdin.data, nil
+	return stdin.data, stdin.err
 }
 
 // readInput reads a file, or standard input for "-", under lim's
 // file-bytes cap.
 func readInput(path string, lim scenarios.Limits) ([]byte, error) {
-	if path != "-" {
-		return scenarios.ReadFile(path, lim)
+	if path == "-" {
+		return stdinData(lim)
 	}
-	data, err := stdinData()
-	if err != nil {
-		return nil, err
-	}
-	if lim = lim.WithDefaults(); int64(len(data)) > lim.FileBytes {
-		return nil, fmt.Errorf("%s: %d bytes exceeds the file-bytes limit of %d (raise it with --limit file-bytes=N if you mean it)", stdinName, len(data), lim.FileBytes)
-	}
-	return data, nil
+	return scenarios.ReadFile(path, lim)
 }
 
 // loadScenarioFile loads a scenario file, or one from standard input for

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"io"
 	"strings"
 	"testing"
 )
@@ -92,6 +94,37 @@ spec:
 		if code != tc.code || !strings.Contains(out+errOut, tc.want) {
 			t.Errorf("%q: exit %d, want %d and %q in\n%s%s", tc.args, code, tc.code, tc.want, out, errOut)
 		}
+	}
+}
+
+// zeros is a reader of n zero bytes that counts what was read of it.
+type zeros struct{ n, read int64 }
+
+func (z *zeros) Read(p []byte) (int, error) {
+	if z.read >= z.n {
+		return 0, io.EOF
+	}
+	k := min(int64(len(p)), z.n-z.read)
+	clear(p[:k])
+	z.read += k
+	return int(k), nil
+}
+
+// TestStdinCap: standard input over the file-bytes cap is refused (exit
+// 2, the cap named) after reading no more than the cap and a buffer's
+// worth, so an endless pipe cannot take unbounded memory.
+func TestStdinCap(t *testing.T) {
+	const limit = 1 << 10
+	z := &zeros{n: 64 << 20}
+	stdin.Lock()
+	stdin.r, stdin.read = z, false
+	stdin.Unlock()
+	code, out, errOut := runMain("validate", "-", "--limit", fmt.Sprintf("file-bytes=%d", limit))
+	if code != exitBadInput || !strings.Contains(errOut, "<stdin>: its size exceeds the file-bytes limit of 1024") {
+		t.Errorf("exit %d, want %d and the cap named in\n%s%s", code, exitBadInput, out, errOut)
+	}
+	if z.read > 1<<20 {
+		t.Errorf("read %d bytes of standard input under a cap of %d", z.read, limit)
 	}
 }
 
