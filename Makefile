@@ -27,8 +27,9 @@ test: vet fmt-check outside ## go vet, gofmt check, then every test (with the ra
 outside: ## vet and test examples/outside, a module outside this one that registers its controller through package harness
 	cd examples/outside && $(GO) vet ./... && $(GO) test -count=1 ./...
 
-soak: ## the example operator's swarms at 1,000 seeds per fault profile (a few minutes)
+soak: ## the example operator's swarms at 1,000 seeds per fault profile, the rolling-update invariants at 500 seeds per profile (a few minutes)
 	$(GO) test -count=1 -run '^TestCorrect$$' -v ./examples/configmapper/ -args -clustersim.seeds=1000
+	$(GO) test -count=1 -run '^TestRollingUpdateInvariantsUnderFaults$$' -v ./scenarios/runner/ -args -runner.invariant-seeds=500
 
 vet: ## go vet
 	$(GO) vet $(PKGS)

@@ -331,7 +331,7 @@ func TestReadmeExcerpts(t *testing.T) {
 }
 
 // TestRunSeeds runs a scenario across seeds: the table matches its golden
-// file, and the JSON summary of 200 seeds is the same bytes with
+// file, and the JSON summary of 100 seeds is the same bytes with
 // GOMAXPROCS 1 and 2 and whatever the number of parallel runs.
 func TestRunSeeds(t *testing.T) {
 	code, out, errOut := runMain("run", "node-failure", "--seeds", "6", "--seed", "3")
@@ -343,7 +343,7 @@ func TestRunSeeds(t *testing.T) {
 	var first string
 	for _, tc := range []struct{ procs, jobs int }{{1, 1}, {2, 2}, {2, 5}} {
 		prev := runtime.GOMAXPROCS(tc.procs)
-		code, out, errOut := runMain("run", "rolling-update", "--seeds", "200", "--jobs", strconv.Itoa(tc.jobs), "-o", "json")
+		code, out, errOut := runMain("run", "rolling-update", "--seeds", "100", "--jobs", strconv.Itoa(tc.jobs), "-o", "json")
 		runtime.GOMAXPROCS(prev)
 		if code != exitOK {
 			t.Fatalf("GOMAXPROCS %d, jobs %d: exit %d: %s", tc.procs, tc.jobs, code, errOut)
