@@ -23,6 +23,9 @@ const SchemaVersion = "clustersim.dev/report/v1alpha1"
 // expectations with a verdict, then what the run cost.
 func Scenario(w io.Writer, r *runner.Result) error {
 	fmt.Fprintf(w, "scenario %s, seed %d, %v of virtual time\n", r.Scenario, r.Seed, r.Duration)
+	if len(r.AssumedImages) > 0 {
+		fmt.Fprintf(w, "images assumed to exist (spec.registry lists none): %s\n", strings.Join(r.AssumedImages, ", "))
+	}
 	for _, e := range r.Entries {
 		fmt.Fprintf(w, "\n[%s] $ %s\n", clock(e.At), e.Command)
 		for _, l := range e.Lines {

@@ -250,8 +250,9 @@ type Registry struct {
 	// Images are the repositories that exist. An image reference whose
 	// repository or tag is not listed fails to pull (ErrImagePull). When
 	// the list is empty, a registry of common images is used (nginx,
-	// busybox, httpd, redis, registry.k8s.io/hpa-example and others; see
-	// docs/scenario-format.md).
+	// busybox, httpd, redis, registry.k8s.io/hpa-example and others, with
+	// their real tags; see docs/scenario-format.md) and every other
+	// repository is assumed to exist (ImageRegistry).
 	Images []Image `json:"images,omitempty"`
 	// PullTime is the default time a pull takes (default 2s).
 	PullTime *api.Duration `json:"pullTime,omitempty"`

@@ -1,10 +1,13 @@
 package scenarios
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/clustersim/clustersim/controllers/scheduler"
 	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/kubelet"
 )
 
 // Warning is a field the scenario sets that the simulator accepts but does
@@ -16,12 +19,18 @@ type Warning struct {
 	Object string
 	// Field is the field's path in the object.
 	Field string
-	// Msg says what is not simulated.
+	// Msg says what is not simulated, or why Image would not pull.
 	Msg string
+	// Image, when set, makes this a warning about an image that would
+	// fail to pull rather than about an unsimulated field.
+	Image string
 }
 
 // String formats the warning for stderr.
 func (w Warning) String() string {
+	if w.Image != "" {
+		return fmt.Sprintf("warning: %s: %s: %s: image %q would fail to pull: %s", w.File, w.Object, w.Field, w.Image, w.Msg)
+	}
 	return fmt.Sprintf("warning: %s: %s: %s: accepted but not simulated: %s", w.File, w.Object, w.Field, w.Msg)
 }
 
@@ -35,11 +44,7 @@ func (s *Scenario) Warnings() []Warning {
 			if spec == nil {
 				continue
 			}
-			m := o.GetObjectMeta()
-			name := api.KindOf(o).String() + "/" + m.Name
-			if m.Namespace != "" {
-				name = api.KindOf(o).String() + "/" + m.Namespace + "/" + m.Name
-			}
+			name := objectName(o)
 			for _, u := range scheduler.UnmodelledFields(spec) {
 				out = append(out, Warning{File: s.File, Object: name, Field: prefix + u.Field, Msg: u.Why})
 			}
@@ -69,4 +74,103 @@ func podSpecOf(o api.Object) (*api.PodSpec, string) {
 		return &o.Spec.Template.Spec, "spec.template.spec."
 	}
 	return nil, ""
+}
+
+// objectName is kind/namespace/name (kind/name for cluster objects).
+func objectName(o api.Object) string {
+	m := o.GetObjectMeta()
+	if m.Namespace != "" {
+		return api.KindOf(o).String() + "/" + m.Namespace + "/" + m.Name
+	}
+	return api.KindOf(o).String() + "/" + m.Name
+}
+
+// ImageWarnings lists the container images of the scenario's objects, of
+// its timeline's applies and of its setImage steps that would fail to
+// pull from the scenario's registry (spec.registry): a tag a known
+// repository does not have, a repository a listed registry lacks, a
+// reference that does not parse.
+func (s *Scenario) ImageWarnings() []Warning {
+	reg, err := s.ImageRegistry()
+	if err != nil {
+		return nil // the loader has already refused such a registry
+	}
+	strict := len(s.Spec.Registry.Images) > 0
+	out := imageWarnings(s.File, reg, strict, s.Objects)
+	for i := range s.Spec.Timeline {
+		st := &s.Spec.Timeline[i]
+		if st.Apply != nil {
+			out = append(out, imageWarnings(s.File, reg, strict, st.Apply.Parsed)...)
+		}
+		if st.ServerSideApply != nil {
+			out = append(out, imageWarnings(s.File, reg, strict, st.ServerSideApply.Parsed)...)
+		}
+		if si := st.SetImage; si != nil {
+			if msg := pullProblem(reg, strict, si.Image); msg != "" {
+				out = append(out, Warning{File: s.File, Object: "Deployment/" + si.Deployment,
+					Field: fmt.Sprintf("spec.timeline[%d].setImage.image", i), Image: si.Image, Msg: msg})
+			}
+		}
+	}
+	return out
+}
+
+// ManifestImageWarnings lists the container images of objs (a manifest
+// file's objects) that would fail to pull in a scenario that lists no
+// registry: tags the built-in registry's repositories do not have,
+// references that do not parse.
+func ManifestImageWarnings(file string, objs []api.Object) []Warning {
+	reg := kubelet.DefaultRegistry()
+	reg.AssumeUnknown(kubelet.AssumedImage)
+	return imageWarnings(file, reg, false, objs)
+}
+
+// imageWarnings lists the container images of objs that would fail to
+// pull from reg; strict says the registry is the scenario's own list
+// (else unknown repositories are assumed to exist).
+func imageWarnings(file string, reg *kubelet.Registry, strict bool, objs []api.Object) []Warning {
+	var out []Warning
+	for _, o := range objs {
+		spec, prefix := podSpecOf(o)
+		if spec == nil {
+			continue
+		}
+		for _, list := range []struct {
+			field string
+			cs    []api.Container
+		}{{"initContainers", spec.InitContainers}, {"containers", spec.Containers}} {
+			for i, c := range list.cs {
+				if msg := pullProblem(reg, strict, c.Image); msg != "" {
+					out = append(out, Warning{File: file, Object: objectName(o),
+						Field: fmt.Sprintf("%s%s[%d].image", prefix, list.field, i), Image: c.Image, Msg: msg})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// pullProblem says why image would not pull from reg, or "".
+func pullProblem(reg *kubelet.Registry, strict bool, image string) string {
+	_, err := reg.Resolve(image)
+	switch {
+	case err == nil:
+		return ""
+	case errors.Is(err, kubelet.ErrInvalidReference):
+		return "invalid reference format"
+	case errors.Is(err, kubelet.ErrUnknownRepository):
+		if strict {
+			return "its repository is not in spec.registry.images"
+		}
+		return "its repository does not exist"
+	}
+	ref, _ := kubelet.ParseReference(image)
+	tags := reg.Tags(ref.Repository())
+	if ref.Digest != "" {
+		return fmt.Sprintf("%s has no image with digest %s", ref.Repository(), ref.Digest)
+	}
+	if strict {
+		return fmt.Sprintf("%s has no tag %q in spec.registry.images (tags: %s)", ref.Repository(), ref.Tag, strings.Join(tags, ", "))
+	}
+	return fmt.Sprintf("%s has no tag %q (its tags: %s)", ref.Repository(), ref.Tag, strings.Join(tags, ", "))
 }

@@ -53,3 +53,57 @@ spec:
 		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestImageWarnings: images that would fail to pull are named with their
+// object, field and reason: with no registry listed, only typos of known
+// repositories' tags and unparsable references (unknown repositories are
+// assumed); with a registry listed, every repository it lacks.
+func TestImageWarnings(t *testing.T) {
+	const objects = `
+  objects:
+  - apiVersion: apps/v1
+    kind: Deployment
+    metadata: {name: web}
+    spec:
+      selector: {matchLabels: {app: web}}
+      template:
+        metadata: {labels: {app: web}}
+        spec:
+          initContainers: [{name: init, image: busybox:1.28}]
+          containers: [{name: web, image: nginx:1.161}, {name: cache, image: redis:alpine}, {name: app, image: gcr.io/acme/app:v1}]
+  timeline:
+  - at: 10s
+    setImage: {deployment: web, container: web, image: "nginx:1.16.1"}
+`
+	tests := []struct {
+		name     string
+		registry string
+		want     []string
+	}{
+		{"no registry", "", []string{
+			`warning: img.yaml: Deployment/web: spec.template.spec.containers[0].image: image "nginx:1.161" would fail to pull: docker.io/library/nginx has no tag "1.161" (its tags: 1.14.2, 1.15, 1.16, 1.16.1, 1.17, 1.18, 1.19, 1.20, 1.21, 1.22, 1.23, 1.24, 1.25, 1.26, 1.27, 1.28, 1.29, 1.7.9, alpine, latest, mainline, mainline-alpine, stable, stable-alpine)`,
+		}},
+		{"registry listed", "\n  registry: {images: [{name: nginx, tags: [\"1.16.1\"]}]}", []string{
+			`warning: img.yaml: Deployment/web: spec.template.spec.initContainers[0].image: image "busybox:1.28" would fail to pull: its repository is not in spec.registry.images`,
+			`warning: img.yaml: Deployment/web: spec.template.spec.containers[0].image: image "nginx:1.161" would fail to pull: docker.io/library/nginx has no tag "1.161" in spec.registry.images (tags: 1.16.1)`,
+			`warning: img.yaml: Deployment/web: spec.template.spec.containers[1].image: image "redis:alpine" would fail to pull: its repository is not in spec.registry.images`,
+			`warning: img.yaml: Deployment/web: spec.template.spec.containers[2].image: image "gcr.io/acme/app:v1" would fail to pull: its repository is not in spec.registry.images`,
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			doc := "apiVersion: clustersim.dev/v1alpha1\nkind: Scenario\nmetadata: {name: img}\nspec:\n  duration: 1m" + tc.registry + objects
+			s, err := Load("img.yaml", ".", fstest.MapFS{}, []byte(doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, w := range s.ImageWarnings() {
+				got = append(got, w.String())
+			}
+			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+				t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+			}
+		})
+	}
+}

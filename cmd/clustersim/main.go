@@ -666,6 +666,9 @@ func printWarnings(stderr io.Writer, s *scenarios.Scenario) {
 	for _, w := range s.Warnings() {
 		fmt.Fprintln(stderr, w)
 	}
+	for _, w := range s.ImageWarnings() {
+		fmt.Fprintln(stderr, w)
+	}
 }
 
 // validateFile checks one file: a scenario if its kind is Scenario (its
@@ -692,6 +695,9 @@ func validateFile(path string, opts scenarios.Options, defs scenarios.Definition
 	}
 	if len(objs) == 0 {
 		return "", &manifest.Error{File: path, Line: 1, Column: 1, Msg: "no object in the file (it is empty or holds only comments)"}
+	}
+	for _, w := range scenarios.ManifestImageWarnings(path, objs) {
+		fmt.Fprintln(stderr, w)
 	}
 	return fmt.Sprintf("%d object(s) valid", len(objs)), nil
 }

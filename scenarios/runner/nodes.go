@@ -2,15 +2,10 @@ package runner
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/clustersim/clustersim/scenarios"
 	"github.com/clustersim/clustersim/sim/kubelet"
 )
-
-// defaultPullTime is a scenario image's pull time when neither the image
-// nor the registry gives one.
-const defaultPullTime = 2 * time.Second
 
 // nodes are the run's kubelets, by node name, and the node groups they
 // came from.
@@ -23,51 +18,11 @@ type nodes struct {
 	count    int            // nodes created, for pod CIDRs
 }
 
-// registry builds the kubelets' image registry from spec.registry.
-func registry(s *scenarios.Scenario) (*kubelet.Registry, error) {
-	spec := s.Spec.Registry
-	if len(spec.Images) == 0 {
-		reg := kubelet.DefaultRegistry()
-		if spec.PullTime != nil {
-			reg.SetPullTime(spec.PullTime.Duration)
-		}
-		return reg, nil
-	}
-	pull := defaultPullTime
-	if spec.PullTime != nil {
-		pull = spec.PullTime.Duration
-	}
-	reg := kubelet.NewRegistry()
-	for _, im := range spec.Images {
-		img := kubelet.Image{PullTime: pull}
-		if im.PullTime != nil {
-			img.PullTime = im.PullTime.Duration
-		}
-		if im.ExitAfter != nil {
-			code := int32(1)
-			if im.ExitCode != nil {
-				code = *im.ExitCode
-			}
-			img.Exit = &kubelet.Exit{After: im.ExitAfter.Duration, Code: code}
-		}
-		tags := im.Tags
-		if len(tags) == 0 {
-			tags = []string{"latest"}
-		}
-		for _, t := range tags {
-			if err := reg.Add(im.Name+":"+t, img); err != nil {
-				return nil, fmt.Errorf("registry image %s:%s: %w", im.Name, t, err)
-			}
-		}
-	}
-	return reg, nil
-}
-
 // startNodes creates every node group's nodes as they are when the run
 // starts: registered and Ready (their Node objects bootstrapped), each with
 // a running kubelet.
 func (r *run) startNodes() error {
-	reg, err := registry(r.s)
+	reg, err := r.s.ImageRegistry()
 	if err != nil {
 		return err
 	}

@@ -22,7 +22,7 @@ func TestRegistryPullTime(t *testing.T) {
 		{"built-in images, another one", "{pullTime: 7s}", "registry.k8s.io/pause:3.10", 7 * time.Second},
 		{"listed image, registry pull time", "{pullTime: 7s, images: [{name: nginx, tags: [\"1.14.2\"]}]}", "nginx:1.14.2", 7 * time.Second},
 		{"listed image, its own pull time", "{pullTime: 7s, images: [{name: nginx, tags: [\"1.14.2\"], pullTime: 4s}]}", "nginx:1.14.2", 4 * time.Second},
-		{"listed image, default pull time", "{images: [{name: nginx, tags: [\"1.14.2\"]}]}", "nginx:1.14.2", defaultPullTime},
+		{"listed image, default pull time", "{images: [{name: nginx, tags: [\"1.14.2\"]}]}", "nginx:1.14.2", scenarios.DefaultPullTime},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -31,7 +31,7 @@ func TestRegistryPullTime(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			reg, err := registry(s)
+			reg, err := s.ImageRegistry()
 			if err != nil {
 				t.Fatal(err)
 			}

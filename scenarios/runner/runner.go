@@ -121,6 +121,10 @@ type Result struct {
 	// (load steps, Git commits, IaC runs), in time order: causes that
 	// convergence is measured from, like the timeline's actions.
 	Changes []Change
+	// AssumedImages are the images no registry listed that the run
+	// assumed to exist (spec.registry lists no images), as normalized
+	// references, sorted.
+	AssumedImages []string
 }
 
 // ActorTimeouts is how many of an actor's calls timed out.
@@ -439,6 +443,7 @@ func Run(s *scenarios.Scenario, opts Options) (*Result, error) {
 		res.Requests = append(res.Requests, cluster.Stat{Actor: st.Actor, Verb: st.Verb.String(), Kind: st.Kind.Name, Outcome: string(st.Outcome), Count: st.Count})
 	}
 	res.Network = c.Net.Stats()
+	res.AssumedImages = r.nodes.registry.Assumed()
 	res.Timeouts = timeouts(c)
 	res.Writes = c.Store.Audit().Len()
 	res.Audit = c.Store.Audit().Records()

@@ -158,6 +158,11 @@ const DefaultPullTime = time.Second
 // everything on the event loop.
 type Registry struct {
 	repos map[string]map[string]*Image // repository -> tag -> image
+	// assume, when set, makes a repository the registry does not know
+	// pull anyway (see AssumeUnknown); assumed holds those images by
+	// normalized reference.
+	assume  func(Reference) Image
+	assumed map[string]*Image
 }
 
 // NewRegistry returns an empty registry.
@@ -216,6 +221,49 @@ func (r *Registry) Tags(repo string) []string {
 	return out
 }
 
+// AssumeUnknown makes every repository the registry does not know exist,
+// with every tag: a reference to one pulls an image that image(ref)
+// describes (its digest is derived from the reference) instead of failing.
+// Repositories the registry knows keep their tag lists, so a typo of a
+// known image's tag still fails. Assumed lists the images assumed so far.
+func (r *Registry) AssumeUnknown(image func(Reference) Image) {
+	r.assume = image
+	r.assumed = map[string]*Image{}
+}
+
+// AssumedImage is the image AssumeUnknown's callers use by default: its
+// pull time depends on the reference, between 1s and 4s in steps of
+// 100ms (derived from the reference's SHA-256, so the same in every run),
+// and its size is 20 MiB per second of pull.
+func AssumedImage(ref Reference) Image {
+	sum := sha256.Sum256([]byte(ref.Repository() + ":" + ref.Tag))
+	tenths := 10 + (int64(sum[0])<<8|int64(sum[1]))%31
+	return Image{PullTime: time.Duration(tenths) * 100 * time.Millisecond, Size: tenths * 2 << 20}
+}
+
+// Known reports whether the registry has the repository of ref
+// ("redis:alpine" asks about docker.io/library/redis), not counting
+// assumed ones.
+func (r *Registry) Known(ref string) bool {
+	p, err := ParseReference(ref)
+	if err != nil {
+		return false
+	}
+	_, ok := r.repos[p.Repository()]
+	return ok
+}
+
+// Assumed returns the normalized references of the images pulled (or
+// looked up) so far that AssumeUnknown let exist, sorted.
+func (r *Registry) Assumed() []string {
+	out := make([]string, 0, len(r.assumed))
+	for ref := range r.assumed {
+		out = append(out, ref)
+	}
+	slices.Sort(out)
+	return out
+}
+
 // resolved is a reference the registry knows.
 type resolved struct {
 	ref   Reference
@@ -245,6 +293,23 @@ func (r *Registry) resolve(ref string) (resolved, error) {
 	}
 	full := p.String()
 	tags, ok := r.repos[p.Repository()]
+	if !ok && r.assume != nil {
+		img := r.assumed[full]
+		if img == nil {
+			a := r.assume(p)
+			if a.PullTime <= 0 {
+				a.PullTime = DefaultPullTime
+			}
+			a.digest = p.Digest
+			if a.digest == "" {
+				sum := sha256.Sum256([]byte(full))
+				a.digest = "sha256:" + hex.EncodeToString(sum[:])
+			}
+			img = &a
+			r.assumed[full] = img
+		}
+		return resolved{ref: p, image: img, id: p.Repository() + "@" + img.digest, name: full}, nil
+	}
 	if !ok {
 		return resolved{}, &PullError{Err: ErrUnknownRepository, msg: fmt.Sprintf(
 			"rpc error: code = Unknown desc = failed to pull and unpack image %q: failed to resolve reference %q: "+
@@ -295,11 +360,19 @@ func (e *PullError) Error() string { return e.msg }
 func (e *PullError) Unwrap() error { return e.Err }
 
 // DefaultRegistry returns a registry with the images Kubernetes' examples
-// and tutorials use, with plausible pull times and sizes. Every container
-// runs until stopped; add images with an Exit to model crash loops.
+// and tutorials use, with plausible pull times and sizes. Each repository
+// carries tags that exist on its real registry (Docker Hub's official
+// images, registry.k8s.io), so a typo of a tag (nginx:1.161) fails as it
+// would in a real cluster. Every container runs until stopped; add
+// images with an Exit to model crash loops.
 func DefaultRegistry() *Registry {
 	r := NewRegistry()
 	const mb = 1 << 20
+	add := func(ref string, pull time.Duration, size int64) {
+		if err := r.Add(ref, Image{PullTime: pull, Size: size}); err != nil {
+			panic("kubelet invariant default-registry: " + err.Error())
+		}
+	}
 	for _, e := range []struct {
 		ref  string
 		pull time.Duration
@@ -322,8 +395,28 @@ func DefaultRegistry() *Registry {
 		{"registry.k8s.io/e2e-test-images/agnhost:2.39", 2 * time.Second, 50 * mb},
 		{"registry.k8s.io/hpa-example:latest", 2 * time.Second, 180 * mb},
 	} {
-		if err := r.Add(e.ref, Image{PullTime: e.pull, Size: e.size}); err != nil {
-			panic("kubelet invariant default-registry: " + err.Error())
+		add(e.ref, e.pull, e.size)
+	}
+	// More of the real tags of the same repositories (Docker Hub's tag
+	// lists), so that manifests written for them pull.
+	for _, e := range []struct {
+		repo string
+		tags []string
+		pull time.Duration
+		size int64
+	}{
+		{"nginx", []string{"1.7.9", "1.15", "1.16", "1.17", "1.18", "1.19", "1.20", "1.21", "1.22", "1.23", "1.24", "1.26", "1.28", "1.29",
+			"stable", "mainline"}, 3500 * time.Millisecond, 68 * mb},
+		{"nginx", []string{"stable-alpine", "mainline-alpine"}, 1500 * time.Millisecond, 20 * mb},
+		{"busybox", []string{"1.28", "1.29", "1.30", "1.31", "1.32", "1.33", "1.34", "1.35", "1.37", "stable", "musl", "glibc", "uclibc"},
+			800 * time.Millisecond, 2 * mb},
+		{"httpd", []string{"2.4-alpine", "alpine", "latest"}, 3 * time.Second, 55 * mb},
+		{"redis", []string{"6", "6.2", "7.0", "7.2", "7.4", "8", "latest"}, 3 * time.Second, 45 * mb},
+		{"redis", []string{"alpine", "7-alpine", "6.2-alpine"}, 1500 * time.Millisecond, 15 * mb},
+		{"registry.k8s.io/pause", []string{"3.8"}, 300 * time.Millisecond, mb / 2},
+	} {
+		for _, t := range e.tags {
+			add(e.repo+":"+t, e.pull, e.size)
 		}
 	}
 	return r

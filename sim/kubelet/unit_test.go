@@ -3,6 +3,7 @@ package kubelet
 import (
 	"errors"
 	"net/netip"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -223,5 +224,53 @@ func TestRegistry(t *testing.T) {
 	}
 	if err := r.Add("nginx@sha256:"+strings.Repeat("a", 64), Image{}); err == nil {
 		t.Error("push by digest accepted")
+	}
+}
+
+// TestAssumeUnknown: a registry that assumes unknown repositories pulls
+// any of them (with a pull time that depends on the image, the same every
+// time), keeps the tag lists of the repositories it knows, so a typo of a
+// known image still fails, and lists what it assumed once each, sorted.
+func TestAssumeUnknown(t *testing.T) {
+	r := DefaultRegistry()
+	r.AssumeUnknown(AssumedImage)
+	tests := []struct {
+		ref     string
+		wantErr error
+	}{
+		{"nginx:1.14.2", nil},
+		{"nginx:1.161", ErrUnknownTag},
+		{"redis:alpine", nil},
+		{"busybox:1.28", nil},
+		{"redis:alpine3", ErrUnknownTag},
+		{"gcr.io/google-samples/microservices-demo/frontend:v0.10.3", nil},
+		{"perl:5.34.0", nil},
+		{"perl:5.34.0", nil},
+		{"Bad Name", ErrInvalidReference},
+	}
+	for _, tc := range tests {
+		img, err := r.Resolve(tc.ref)
+		if !errors.Is(err, tc.wantErr) || (tc.wantErr == nil) != (err == nil) {
+			t.Errorf("%s: error %v, want %v", tc.ref, err, tc.wantErr)
+			continue
+		}
+		if err == nil && !r.Known(tc.ref) && (img.PullTime < time.Second || img.PullTime > 4*time.Second) {
+			t.Errorf("%s: pull time %v, want within [1s, 4s]", tc.ref, img.PullTime)
+		}
+	}
+	want := []string{"docker.io/library/perl:5.34.0", "gcr.io/google-samples/microservices-demo/frontend:v0.10.3"}
+	if got := r.Assumed(); !slices.Equal(got, want) {
+		t.Errorf("assumed %q, want %q", got, want)
+	}
+	a, _ := r.Resolve("gcr.io/google-samples/microservices-demo/frontend:v0.10.3")
+	b, _ := r.Resolve("gcr.io/google-samples/microservices-demo/cartservice:v0.10.3")
+	if a.PullTime == b.PullTime {
+		t.Errorf("two assumed images pull in the same %v: the pull time does not depend on the image", a.PullTime)
+	}
+	if !r.Known("redis:alpine") || r.Known("perl") {
+		t.Error("Known counts assumed repositories or misses known ones")
+	}
+	if _, err := NewRegistry().Resolve("perl:5.34.0"); !errors.Is(err, ErrUnknownRepository) {
+		t.Errorf("a registry that assumes nothing pulled perl: %v", err)
 	}
 }
