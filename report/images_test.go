@@ -41,7 +41,7 @@ spec:
 		line           string
 		running        int
 	}{
-		{"no registry", "", "images assumed to exist (spec.registry lists none): docker.io/acme/app:latest, gcr.io/acme/cart:v1\n", 3},
+		{"no registry", "", "images assumed to exist (spec.registry lists none):\n  docker.io/acme/app:latest\n  gcr.io/acme/cart:v1\n", 3},
 		{"registry listed", "\n  registry: {images: [{name: redis, tags: [alpine]}]}", "", 0},
 	}
 	for _, tc := range tests {

@@ -24,7 +24,10 @@ const SchemaVersion = "clustersim.dev/report/v1alpha1"
 func Scenario(w io.Writer, r *runner.Result) error {
 	fmt.Fprintf(w, "scenario %s, seed %d, %v of virtual time\n", r.Scenario, r.Seed, r.Duration)
 	if len(r.AssumedImages) > 0 {
-		fmt.Fprintf(w, "images assumed to exist (spec.registry lists none): %s\n", strings.Join(r.AssumedImages, ", "))
+		fmt.Fprintf(w, "images assumed to exist (spec.registry lists none):\n")
+		for _, im := range r.AssumedImages {
+			fmt.Fprintf(w, "  %s\n", im)
+		}
 	}
 	for _, e := range r.Entries {
 		fmt.Fprintf(w, "\n[%s] $ %s\n", clock(e.At), e.Command)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -137,25 +138,85 @@ type Options struct {
 	Limits Limits
 }
 
+// refFile is one file a reference names: its name as the scenario
+// would write it, and its bytes.
+type refFile struct {
+	name string
+	data []byte
+}
+
+// manifestExts are the extensions of the files a directory reference
+// reads, as kubectl apply -f DIR (k8s.io/cli-runtime
+// pkg/resource/visitor.go FileExtensions).
+var manifestExts = []string{".json", ".yaml", ".yml"}
+
+// readRefs reads what a scenario's file reference names: one file, or a
+// directory's manifest files (.json, .yaml, .yml, by name order, not its
+// subdirectories: kubectl apply -f DIR without -R), each checked as
+// readRef checks a file. A directory without a manifest file is an error.
+func (l *loader) readRefs(field, name string) ([]refFile, error) {
+	p, fi, err := l.statRef(field, name)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		data, err := l.readRef(field, name)
+		if err != nil {
+			return nil, err
+		}
+		return []refFile{{name, data}}, nil
+	}
+	entries, err := fs.ReadDir(l.fsys, p)
+	if err != nil {
+		return nil, l.errorf(field, "%q: %s", name, refProblem(err, l.rootName()))
+	}
+	var out []refFile
+	for _, e := range entries { // fs.ReadDir sorts by name
+		if e.IsDir() || !slices.Contains(manifestExts, path.Ext(e.Name())) {
+			continue
+		}
+		child := path.Join(filepath.ToSlash(name), e.Name())
+		data, err := l.readRef(field, child)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, refFile{child, data})
+	}
+	if len(out) == 0 {
+		return nil, l.errorf(field, "%q is a directory without a manifest file (%s)", name, strings.Join(manifestExts, ", "))
+	}
+	return out, nil
+}
+
+// statRef checks a reference's path and returns it inside the loader's
+// file system, with what it names.
+func (l *loader) statRef(field, name string) (string, fs.FileInfo, error) {
+	if name == "" {
+		return "", nil, l.errorf(field, "required")
+	}
+	if filepath.IsAbs(name) || strings.HasPrefix(name, "/") || strings.HasPrefix(name, `\`) {
+		return "", nil, l.errorf(field, "%q is an absolute path; name files relative to the scenario's directory", name)
+	}
+	p := path.Join(l.dir, filepath.ToSlash(name))
+	if !fs.ValidPath(p) {
+		return "", nil, l.errorf(field, "%q leaves %s (file references stay in the scenario's folder tree; clustersim's --root widens it)", name, l.rootName())
+	}
+	fi, err := fs.Stat(l.fsys, p)
+	if err != nil {
+		return "", nil, l.errorf(field, "%q: %s", name, refProblem(err, l.rootName()))
+	}
+	return p, fi, nil
+}
+
 // readRef reads the file a scenario names at field: a path relative to
 // the scenario's directory that stays inside the loader's tree after
 // symbolic links are resolved (the file system is an os.Root, or the
 // embedded built-ins), names a regular file, and is no larger than the
 // file-bytes cap. The errors never quote the file's content.
 func (l *loader) readRef(field, name string) ([]byte, error) {
-	if name == "" {
-		return nil, l.errorf(field, "required")
-	}
-	if filepath.IsAbs(name) || strings.HasPrefix(name, "/") || strings.HasPrefix(name, `\`) {
-		return nil, l.errorf(field, "%q is an absolute path; name files relative to the scenario's directory", name)
-	}
-	p := path.Join(l.dir, filepath.ToSlash(name))
-	if !fs.ValidPath(p) {
-		return nil, l.errorf(field, "%q leaves %s (file references stay in the scenario's folder tree; clustersim's --root widens it)", name, l.rootName())
-	}
-	fi, err := fs.Stat(l.fsys, p)
+	p, fi, err := l.statRef(field, name)
 	if err != nil {
-		return nil, l.errorf(field, "%q: %s", name, refProblem(err, l.rootName()))
+		return nil, err
 	}
 	if !fi.Mode().IsRegular() {
 		return nil, l.errorf(field, "%q is not a regular file (%s)", name, fileKind(fi.Mode()))

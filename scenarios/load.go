@@ -597,18 +597,26 @@ func (l *loader) invalid(field string, n *yaml.Node, err error) error {
 }
 
 func (l *loader) file2objects(field, name string) ([]api.Object, error) {
-	data, err := l.readRef(field, name)
+	files, err := l.readRefs(field, name)
 	if err != nil {
 		return nil, err
-	}
-	display := name
-	if !strings.HasPrefix(l.file, "builtin:") && !filepath.IsAbs(name) {
-		display = filepath.Join(filepath.Dir(l.file), name)
 	}
 	if l.crds == nil {
 		l.crds = Definitions{}
 	}
-	return DecodeManifests(display, data, l.crds)
+	var out []api.Object
+	for _, f := range files {
+		display := f.name
+		if !strings.HasPrefix(l.file, "builtin:") && !filepath.IsAbs(f.name) {
+			display = filepath.Join(filepath.Dir(l.file), f.name)
+		}
+		objs, err := DecodeManifests(display, f.data, l.crds)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, objs...)
+	}
+	return out, nil
 }
 
 // DecodeManifests decodes the manifests of a file strictly and validates

@@ -5,8 +5,12 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
+
+	"github.com/clustersim/clustersim/sim/api"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -75,7 +79,8 @@ func TestBuiltinsLoad(t *testing.T) {
 }
 
 // TestEmbeddedManifestsAreTheExamples keeps the embedded copies of the
-// Kubernetes documentation's manifests identical to testdata's.
+// Kubernetes documentation's manifests, and of the microservices demo's
+// release manifests, identical to testdata's.
 func TestEmbeddedManifestsAreTheExamples(t *testing.T) {
 	paths, _ := filepath.Glob(filepath.Join("builtin", "manifests", "*.yaml"))
 	for _, p := range paths {
@@ -89,6 +94,11 @@ func TestEmbeddedManifestsAreTheExamples(t *testing.T) {
 			t.Errorf("%s differs from testdata/kubernetes-docs", p)
 		}
 	}
+	a, _ := os.ReadFile(filepath.Join("builtin", "manifests", "microservices-demo", "kubernetes-manifests.yaml"))
+	b, _ := os.ReadFile(filepath.Join("..", "testdata", "microservices-demo", "kubernetes-manifests.yaml"))
+	if len(a) == 0 || string(a) != string(b) {
+		t.Errorf("the embedded microservices demo differs from testdata/microservices-demo/kubernetes-manifests.yaml")
+	}
 }
 
 func TestResolveKind(t *testing.T) {
@@ -99,5 +109,39 @@ func TestResolveKind(t *testing.T) {
 	}
 	if _, ok := ResolveKind("widget"); ok {
 		t.Errorf("widget resolved")
+	}
+}
+
+// TestDirectoryReference: file: naming a directory loads its manifest
+// files (.json, .yaml, .yml) in name order, not its other files or its
+// subdirectories (kubectl apply -f DIR without -R), each multi-document
+// file as tools print them; a directory without a manifest file is an
+// error naming it.
+func TestDirectoryReference(t *testing.T) {
+	fsys := fstest.MapFS{
+		"app/b-deploy.yaml": {Data: []byte("---\n# Source: chart/templates/deploy.yaml\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: web, image: nginx:1.16.0}]}\n---\n")},
+		"app/a-config.yml":  {Data: []byte("apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: one}}\n---\n--- # empty\n")},
+		"app/c-svc.json":    {Data: []byte(`{"apiVersion": "v1", "kind": "Service", "metadata": {"name": "web"}, "spec": {"selector": {"app": "web"}, "ports": [{"port": 80}]}}`)},
+		"app/NOTES.txt":     {Data: []byte("not a manifest")},
+		"app/sub/x.yaml":    {Data: []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: nested}\n")},
+		"empty/README":      {Data: []byte("nothing")},
+	}
+	const doc = "apiVersion: clustersim.dev/v1alpha1\nkind: Scenario\nmetadata: {name: dir}\nspec:\n  duration: 1m\n  objects:\n  - file: %s\n"
+	s, err := Load("dir.yaml", ".", fsys, []byte(strings.Replace(doc, "%s", "app", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, o := range s.Objects {
+		got = append(got, api.KindOf(o).String()+"/"+o.GetObjectMeta().Name)
+	}
+	want := []string{"ConfigMap/one", "Deployment/web", "Service/web"}
+	if !slices.Equal(got, want) {
+		t.Errorf("objects %v, want %v", got, want)
+	}
+	_, err = Load("dir.yaml", ".", fsys, []byte(strings.Replace(doc, "%s", "empty", 1)))
+	const msg = `dir.yaml:7:11: spec.objects[0].file: "empty" is a directory without a manifest file (.json, .yaml, .yml)`
+	if err == nil || err.Error() != msg {
+		t.Errorf("empty directory: %v, want %s", err, msg)
 	}
 }

@@ -37,27 +37,41 @@ func (w Warning) String() string {
 // Warnings lists the unmodelled fields of the scenario's objects: those
 // of spec.objects, then of the timeline's apply steps, in order.
 func (s *Scenario) Warnings() []Warning {
-	var out []Warning
-	add := func(objs []api.Object) {
-		for _, o := range objs {
-			spec, prefix := podSpecOf(o)
-			if spec == nil {
-				continue
-			}
-			name := objectName(o)
-			for _, u := range scheduler.UnmodelledFields(spec) {
-				out = append(out, Warning{File: s.File, Object: name, Field: prefix + u.Field, Msg: u.Why})
-			}
-		}
-	}
-	add(s.Objects)
+	out := objectWarnings(s.File, s.Objects)
 	for i := range s.Spec.Timeline {
 		st := &s.Spec.Timeline[i]
 		if st.Apply != nil {
-			add(st.Apply.Parsed)
+			out = append(out, objectWarnings(s.File, st.Apply.Parsed)...)
 		}
 		if st.ServerSideApply != nil {
-			add(st.ServerSideApply.Parsed)
+			out = append(out, objectWarnings(s.File, st.ServerSideApply.Parsed)...)
+		}
+	}
+	return out
+}
+
+// ManifestWarnings lists what `clustersim validate` says of a manifest
+// file's objects: their unmodelled fields, then the images that would
+// fail to pull in a scenario that lists no registry.
+func ManifestWarnings(file string, objs []api.Object) []Warning {
+	return append(objectWarnings(file, objs), ManifestImageWarnings(file, objs)...)
+}
+
+// objectWarnings lists the unmodelled fields of objs, in order: the
+// scheduler's, then the kubelet's (probes).
+func objectWarnings(file string, objs []api.Object) []Warning {
+	var out []Warning
+	for _, o := range objs {
+		spec, prefix := podSpecOf(o)
+		if spec == nil {
+			continue
+		}
+		name := objectName(o)
+		for _, u := range scheduler.UnmodelledFields(spec) {
+			out = append(out, Warning{File: file, Object: name, Field: prefix + u.Field, Msg: u.Why})
+		}
+		for _, u := range kubelet.UnmodelledFields(spec) {
+			out = append(out, Warning{File: file, Object: name, Field: prefix + u.Field, Msg: u.Why})
 		}
 	}
 	return out
@@ -169,8 +183,34 @@ func pullProblem(reg *kubelet.Registry, strict bool, image string) string {
 	if ref.Digest != "" {
 		return fmt.Sprintf("%s has no image with digest %s", ref.Repository(), ref.Digest)
 	}
+	where := ""
 	if strict {
-		return fmt.Sprintf("%s has no tag %q in spec.registry.images (tags: %s)", ref.Repository(), ref.Tag, strings.Join(tags, ", "))
+		where = " in spec.registry.images"
 	}
-	return fmt.Sprintf("%s has no tag %q (its tags: %s)", ref.Repository(), ref.Tag, strings.Join(tags, ", "))
+	return fmt.Sprintf("%s has no tag %q%s (%s)", ref.Repository(), ref.Tag, where, nearestTags(tags, ref.Tag))
+}
+
+// nearestTags names the tags sharing the longest prefix with tag (at
+// most five), and how many there are.
+func nearestTags(tags []string, tag string) string {
+	best, near := 0, []string(nil)
+	for _, t := range tags {
+		n := 0
+		for n < len(t) && n < len(tag) && t[n] == tag[n] {
+			n++
+		}
+		switch {
+		case n > best:
+			best, near = n, []string{t}
+		case n == best:
+			near = append(near, t)
+		}
+	}
+	if len(near) > 5 {
+		near = near[:5]
+	}
+	if len(tags) == len(near) {
+		return "tags: " + strings.Join(near, ", ")
+	}
+	return fmt.Sprintf("nearest of its %d tags: %s", len(tags), strings.Join(near, ", "))
 }

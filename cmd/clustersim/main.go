@@ -696,7 +696,7 @@ func validateFile(path string, opts scenarios.Options, defs scenarios.Definition
 	if len(objs) == 0 {
 		return "", &manifest.Error{File: path, Line: 1, Column: 1, Msg: "no object in the file (it is empty or holds only comments)"}
 	}
-	for _, w := range scenarios.ManifestImageWarnings(path, objs) {
+	for _, w := range scenarios.ManifestWarnings(path, objs) {
 		fmt.Fprintln(stderr, w)
 	}
 	return fmt.Sprintf("%d object(s) valid", len(objs)), nil

@@ -225,7 +225,10 @@ func (r *Registry) Tags(repo string) []string {
 // with every tag: a reference to one pulls an image that image(ref)
 // describes (its digest is derived from the reference) instead of failing.
 // Repositories the registry knows keep their tag lists, so a typo of a
-// known image's tag still fails. Assumed lists the images assumed so far.
+// known image's tag still fails; a digest pinned on one of them that the
+// registry does not know is assumed too (the built-in digests are made
+// up), as the image of its tag when it has the tag. Assumed lists the
+// images assumed so far.
 func (r *Registry) AssumeUnknown(image func(Reference) Image) {
 	r.assume = image
 	r.assumed = map[string]*Image{}
@@ -293,10 +296,19 @@ func (r *Registry) resolve(ref string) (resolved, error) {
 	}
 	full := p.String()
 	tags, ok := r.repos[p.Repository()]
+	if ok && r.assume != nil && p.Digest != "" && !hasDigest(tags, p.Digest) {
+		// The built-in registry's digests are made up, so a pinned
+		// digest of a known repository cannot be checked: it is assumed,
+		// as the image of its tag when the repository has the tag.
+		ok = false
+	}
 	if !ok && r.assume != nil {
 		img := r.assumed[full]
 		if img == nil {
 			a := r.assume(p)
+			if known := tags[p.Tag]; known != nil {
+				a = *known
+			}
 			if a.PullTime <= 0 {
 				a.PullTime = DefaultPullTime
 			}
@@ -334,6 +346,16 @@ func (r *Registry) resolve(ref string) (resolved, error) {
 		return resolved{}, notFound
 	}
 	return resolved{ref: p, image: img, id: p.Repository() + "@" + img.digest, name: full}, nil
+}
+
+// hasDigest reports whether one of tags' images has digest d.
+func hasDigest(tags map[string]*Image, d string) bool {
+	for _, img := range tags {
+		if img.digest == d {
+			return true
+		}
+	}
+	return false
 }
 
 func sortedTags(tags map[string]*Image) []string {
@@ -397,6 +419,16 @@ func DefaultRegistry() *Registry {
 	} {
 		add(e.ref, e.pull, e.size)
 	}
+	// Every nginx release from 1.14.0 to 1.29.1 is a tag (nginx.org's
+	// release history, Docker Hub's tag list), as is each minor line.
+	for i, last := range []int{2, 12, 1, 10, 0, 10, 2, 6, 1, 4, 0, 5, 3, 5, 0, 1} {
+		minor := 14 + i
+		for patch := 0; patch <= last; patch++ {
+			if ref := fmt.Sprintf("nginx:1.%d.%d", minor, patch); r.repos["docker.io/library/nginx"][ref[len("nginx:"):]] == nil {
+				add(ref, 3500*time.Millisecond, 68*mb)
+			}
+		}
+	}
 	// More of the real tags of the same repositories (Docker Hub's tag
 	// lists), so that manifests written for them pull.
 	for _, e := range []struct {
@@ -408,7 +440,7 @@ func DefaultRegistry() *Registry {
 		{"nginx", []string{"1.7.9", "1.15", "1.16", "1.17", "1.18", "1.19", "1.20", "1.21", "1.22", "1.23", "1.24", "1.26", "1.28", "1.29",
 			"stable", "mainline"}, 3500 * time.Millisecond, 68 * mb},
 		{"nginx", []string{"stable-alpine", "mainline-alpine"}, 1500 * time.Millisecond, 20 * mb},
-		{"busybox", []string{"1.28", "1.29", "1.30", "1.31", "1.32", "1.33", "1.34", "1.35", "1.37", "stable", "musl", "glibc", "uclibc"},
+		{"busybox", []string{"1.28", "1.28.4", "1.29", "1.36.0", "1.36.1", "1.37.0", "1.38", "1.38.0", "1.30", "1.31", "1.32", "1.33", "1.34", "1.35", "1.37", "stable", "musl", "glibc", "uclibc"},
 			800 * time.Millisecond, 2 * mb},
 		{"httpd", []string{"2.4-alpine", "alpine", "latest"}, 3 * time.Second, 55 * mb},
 		{"redis", []string{"6", "6.2", "7.0", "7.2", "7.4", "8", "latest"}, 3 * time.Second, 45 * mb},

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/kernel"
 )
 
@@ -247,6 +248,7 @@ func TestAssumeUnknown(t *testing.T) {
 		{"perl:5.34.0", nil},
 		{"perl:5.34.0", nil},
 		{"Bad Name", ErrInvalidReference},
+		{"busybox:1.38.0@sha256:fd8d9aa63ba2f0982b5304e1ee8d3b90a210bc1ffb5314d980eb6962f1a9715d", nil},
 	}
 	for _, tc := range tests {
 		img, err := r.Resolve(tc.ref)
@@ -258,7 +260,8 @@ func TestAssumeUnknown(t *testing.T) {
 			t.Errorf("%s: pull time %v, want within [1s, 4s]", tc.ref, img.PullTime)
 		}
 	}
-	want := []string{"docker.io/library/perl:5.34.0", "gcr.io/google-samples/microservices-demo/frontend:v0.10.3"}
+	want := []string{"docker.io/library/busybox:1.38.0@sha256:fd8d9aa63ba2f0982b5304e1ee8d3b90a210bc1ffb5314d980eb6962f1a9715d",
+		"docker.io/library/perl:5.34.0", "gcr.io/google-samples/microservices-demo/frontend:v0.10.3"}
 	if got := r.Assumed(); !slices.Equal(got, want) {
 		t.Errorf("assumed %q, want %q", got, want)
 	}
@@ -270,7 +273,32 @@ func TestAssumeUnknown(t *testing.T) {
 	if !r.Known("redis:alpine") || r.Known("perl") {
 		t.Error("Known counts assumed repositories or misses known ones")
 	}
+	if img, _ := r.Resolve("busybox:1.38.0@sha256:fd8d9aa63ba2f0982b5304e1ee8d3b90a210bc1ffb5314d980eb6962f1a9715d"); img.PullTime != 800*time.Millisecond {
+		t.Errorf("a pinned digest of a known tag pulls in %v, not as its tag (800ms)", img.PullTime)
+	}
 	if _, err := NewRegistry().Resolve("perl:5.34.0"); !errors.Is(err, ErrUnknownRepository) {
 		t.Errorf("a registry that assumes nothing pulled perl: %v", err)
+	}
+}
+
+// TestUnmodelledProbes: every probe is named with its action, since the
+// kubelet runs none of them; containers without probes give nothing.
+func TestUnmodelledProbes(t *testing.T) {
+	raw := func() *api.RawValue { v := api.RawValue(`{"port":80}`); return &v }
+	spec := &api.PodSpec{
+		InitContainers: []api.Container{{Name: "check", StartupProbe: &api.Probe{ProbeHandler: api.ProbeHandler{Exec: raw()}}}},
+		Containers: []api.Container{
+			{Name: "plain"},
+			{Name: "web", ReadinessProbe: &api.Probe{ProbeHandler: api.ProbeHandler{HTTPGet: raw()}}, LivenessProbe: &api.Probe{ProbeHandler: api.ProbeHandler{TCPSocket: raw()}}},
+			{Name: "grpc", ReadinessProbe: &api.Probe{ProbeHandler: api.ProbeHandler{GRPC: raw()}}},
+		},
+	}
+	var got []string
+	for _, u := range UnmodelledFields(spec) {
+		got = append(got, u.Field)
+	}
+	want := []string{"initContainers[0].startupProbe.exec", "containers[1].readinessProbe.httpGet", "containers[1].livenessProbe.tcpSocket", "containers[2].readinessProbe.grpc"}
+	if !slices.Equal(got, want) {
+		t.Errorf("unmodelled %q, want %q", got, want)
 	}
 }

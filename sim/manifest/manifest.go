@@ -88,7 +88,7 @@ func (d *decoder) object(root *yaml.Node, objs []api.Object) ([]api.Object, erro
 	if err != nil {
 		return objs, err
 	}
-	if apiVersion.Value == "v1" && kind.Value == "List" {
+	if apiVersion.Value == "v1" && kind.Value == "List" || typedList(apiVersion.Value, kind.Value) {
 		return d.list(n, objs)
 	}
 	obj, err := api.New(apiVersion.Value, kind.Value)
@@ -113,6 +113,18 @@ func (d *decoder) object(root *yaml.Node, objs []api.Object) ([]api.Object, erro
 		*d.roots = append(*d.roots, n)
 	}
 	return append(objs, obj), nil
+}
+
+// typedList reports whether kind is the list kind of a served kind
+// (ConfigMapList, apps/v1 DeploymentList), which kubectl reads as a List
+// (k8s.io/apimachinery pkg/api/meta IsListType: any object with items).
+func typedList(apiVersion, kind string) bool {
+	item, ok := strings.CutSuffix(kind, "List")
+	if !ok || item == "" {
+		return false
+	}
+	_, err := api.New(apiVersion, item)
+	return err == nil
 }
 
 // list decodes a v1 List document n and appends its items to objs.

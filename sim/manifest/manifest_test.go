@@ -162,6 +162,9 @@ func TestDecodeStream(t *testing.T) {
 		{"crlf line ends", "apiVersion: v1\r\nkind: Namespace\r\n---\r\napiVersion: v1\r\nkind: Node\r\n", []string{"v1/Namespace", "v1/Node"}},
 		{"byte order mark", "\ufeffapiVersion: v1\nkind: Namespace\n", []string{"v1/Namespace"}},
 		{"apiVersion and kind through a merge key", "<<: {apiVersion: v1, kind: Service}\nmetadata: {name: s}\n", []string{"v1/Service"}},
+		{"typed list", "apiVersion: apps/v1\nkind: DeploymentList\nmetadata: {resourceVersion: \"7\"}\nitems:\n- {apiVersion: apps/v1, kind: Deployment}\n", []string{"apps/v1/Deployment"}},
+		{"helm template output", "---\n# Source: chart/templates/sa.yaml\napiVersion: v1\nkind: ServiceAccount\n---\n# Source: chart/templates/empty.yaml\n# nothing rendered\n--- # Source: chart/templates/svc.yaml\napiVersion: v1\nkind: Service\n---   \n...\n---\n", []string{"v1/ServiceAccount", "v1/Service"}},
+		{"kustomize build output", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a-7h2b9\n---\napiVersion: apps/v1\nkind: Deployment\n", []string{"v1/ConfigMap", "apps/v1/Deployment"}},
 		{"hpa versions", "apiVersion: autoscaling/v1\nkind: HorizontalPodAutoscaler\n---\napiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\n", []string{"autoscaling/v1/HorizontalPodAutoscaler", "autoscaling/v2/HorizontalPodAutoscaler"}},
 	}
 	for _, tt := range tests {
