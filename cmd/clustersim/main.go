@@ -66,6 +66,7 @@ Usage:
   clustersim explain NAME             describe a built-in scenario and what to look at
   clustersim lesson NAME|--all        run a lesson's designs on the same seeds, figures side by side
   clustersim compare A B [flags]      run two scenarios on the same seeds and test each figure for a difference
+  clustersim serve [SCENARIO] [flags] run a scenario at a wall-clock pace behind a Kubernetes API that kubectl can use
   clustersim demo [flags]             run the controller-runtime demo
   clustersim generate scale [flags]   print the scale probe scenario (N nodes, 30 pods a node, an hour)
   clustersim version                  print the version (also --version)
@@ -104,6 +105,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return generate(args[1:], stdout, stderr)
 	case "compare":
 		return compare(args[1:], stdout, stderr)
+	case "serve":
+		return serveCommand(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK

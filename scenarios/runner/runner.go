@@ -54,6 +54,10 @@ type Options struct {
 	// Progress, when set, receives the kernel's progress, for a watchdog
 	// on another goroutine (cmd/clustersim's --stall).
 	Progress *kernel.Progress
+	// Users are users (endpoint user/<name>) created before the
+	// scenario's link rules are applied, so that rules naming them apply:
+	// clustersim serve's "kubectl".
+	Users []string
 }
 
 // DefaultDetect is the Detect of runs whose Options leave it nil. The
@@ -354,6 +358,35 @@ func RootSeed(s *scenarios.Scenario, opts Options) uint64 {
 
 // Run runs a loaded scenario.
 func Run(s *scenarios.Scenario, opts Options) (*Result, error) {
+	sess, err := Start(s, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer sess.Close()
+	if err := sess.Advance(sess.until); err != nil {
+		return nil, err
+	}
+	return sess.Finish(), nil
+}
+
+// Session is a run in progress that its caller advances in steps
+// (clustersim serve paces it against the wall clock and serves real
+// clients between steps). Run is Start, Advance to the scenario's end,
+// Finish. A Session is used from one goroutine.
+type Session struct {
+	r     *run
+	opts  Options
+	until time.Duration
+	gaps  *gap.Tracker
+	// stopped is set once the run has ended for a reason of its own (a
+	// livelock): Advance then does nothing.
+	stopped bool
+}
+
+// Start builds the cluster of a scenario and schedules its timeline,
+// faults and expectations up to its end (opts.Until or spec.duration),
+// without firing any event. Close it when done.
+func Start(s *scenarios.Scenario, opts Options) (*Session, error) {
 	if opts.Faults != nil {
 		// A shallow copy: the scenario may be shared by parallel runs.
 		cp := *s
@@ -381,9 +414,14 @@ func Run(s *scenarios.Scenario, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	// However the run ends, its blocked processes end too, or their
-	// coroutines would keep the whole cluster alive.
-	defer c.Close()
+	ok := false
+	// However the start ends, a failed one ends its blocked processes too,
+	// or their coroutines would keep the whole cluster alive.
+	defer func() {
+		if !ok {
+			c.Close()
+		}
+	}()
 	r := &run{s: s, c: c, res: &Result{Scenario: s.Metadata.Name, Seed: seed, ControllerActors: map[string]string{}}, managers: map[string]*controller.Manager{}, users: map[string]client.Client{}}
 	if t := s.Spec.Cluster.DefaultTolerationSeconds; t != nil {
 		c.API.SetDefaultTolerationSeconds(*t, *t)
@@ -410,6 +448,9 @@ func Run(s *scenarios.Scenario, opts Options) (*Result, error) {
 	for _, st := range s.Spec.Timeline {
 		r.user(st.As)
 	}
+	for _, u := range opts.Users {
+		r.user(u)
+	}
 	if err := r.applyLinkRules(); err != nil {
 		return nil, err
 	}
@@ -421,23 +462,58 @@ func Run(s *scenarios.Scenario, opts Options) (*Result, error) {
 		opts.OnStart(c)
 	}
 	c.K.SetProgress(opts.Progress)
-	res := r.res
-	switch c.K.Run(kernel.Limits{Until: kernel.Time(until), MaxEvents: opts.MaxEvents, MaxEventsAtInstant: MaxEventsAtInstant}) {
+	ok = true
+	return &Session{r: r, opts: opts, until: until, gaps: gaps}, nil
+}
+
+// Cluster returns the session's cluster, to be used from the goroutine
+// that advances it, between calls to Advance.
+func (s *Session) Cluster() *cluster.Cluster { return s.r.c }
+
+// Until is the end of the scenario: opts.Until or spec.duration.
+func (s *Session) Until() time.Duration { return s.until }
+
+// Now is the session's virtual time.
+func (s *Session) Now() time.Duration { return s.r.c.K.Now().Duration() }
+
+// Stopped reports whether the run ended on its own (a livelock: virtual
+// time can no longer advance); Advance does nothing after.
+func (s *Session) Stopped() bool { return s.stopped }
+
+// Advance fires every event up to virtual time to (which may lie past the
+// scenario's end: the cluster keeps running) and leaves the clock there.
+// A livelock stops the run and is reported as a failure by Finish; the
+// events cap is an error.
+func (s *Session) Advance(to time.Duration) error {
+	if s.stopped || to < s.Now() {
+		return nil
+	}
+	c, res := s.r.c, s.r.res
+	switch c.K.Run(kernel.Limits{Until: kernel.Time(to), MaxEvents: s.opts.MaxEvents, MaxEventsAtInstant: MaxEventsAtInstant}) {
 	case kernel.Livelock:
 		// Controllers that answer each other forever are a finding about
 		// them, not bad input: the run fails and says what happened.
+		s.stopped = true
 		res.Failures = append(res.Failures, Outcome{Name: "virtual time kept advancing", Detail: fmt.Sprintf("virtual time stopped advancing at %s: %d events fired at that instant. Some actors answer each other with no delay at all, which no real network allows; give spec.network a latency (for example default: {latency: 1ms})",
 			clock(c.K.Now().Duration()), MaxEventsAtInstant)})
 	case kernel.EventCap:
-		return nil, fmt.Errorf("the run fired %d events by %s, the events limit (raise it with --limit events=N if you mean it)", opts.MaxEvents, clock(c.K.Now().Duration()))
+		s.stopped = true
+		return fmt.Errorf("the run fired %d events by %s, the events limit (raise it with --limit events=N if you mean it)", s.opts.MaxEvents, clock(c.K.Now().Duration()))
 	}
-	res.Gaps = gaps.Finish()
+	return nil
+}
+
+// Finish ends the run where the clock stands and returns its result:
+// gaps, expectations, findings and the trace. Call it once.
+func (s *Session) Finish() *Result {
+	r, c, res := s.r, s.r.c, s.r.res
+	res.Gaps = s.gaps.Finish()
 	if r.faults != nil {
 		res.FaultsEnd = r.faults.end
 	}
 	r.finishExpectations(res.Gaps)
-	res.Measure = MeasureOf(s)
-	res.Changes = scheduledChanges(s, c.K.Now().Duration())
+	res.Measure = MeasureOf(r.s)
+	res.Changes = scheduledChanges(r.s, c.K.Now().Duration())
 	res.Duration = c.K.Now().Duration()
 	for _, st := range c.API.Stats() {
 		res.Requests = append(res.Requests, cluster.Stat{Actor: st.Actor, Verb: st.Verb.String(), Kind: st.Kind.Name, Outcome: string(st.Outcome), Count: st.Count})
@@ -449,15 +525,18 @@ func Run(s *scenarios.Scenario, opts Options) (*Result, error) {
 	res.Audit = c.Store.Audit().Records()
 	res.TraceHash = c.TraceHash()
 	slices.SortStableFunc(res.Entries, func(a, b Entry) int { return int(a.At - b.At) })
-	detect := opts.Detect
+	detect := s.opts.Detect
 	if detect == nil {
 		detect = DefaultDetect
 	}
 	r.finishFindings(detect)
 	res.Failures = append(res.Failures, r.panicFindings()...)
 	res.Expectations = append(res.Expectations, res.Failures...)
-	return res, nil
+	return res
 }
+
+// Close ends the simulation's processes (see cluster.Close).
+func (s *Session) Close() { s.r.c.Close() }
 
 // bootstrap creates the initial objects. A ResourceQuota gets the status
 // the quota controller would have given it by the time the scenario

@@ -46,9 +46,21 @@ func MergeKey(field string, elems []any) string {
 // merge, null deletes a key, anything else replaces), and with strategic
 // set, lists with a merge key merge element by element (an element with a
 // known key merges into it, a new one is appended), as Kubernetes'
-// strategic merge patch does without its $patch directives. field is the
-// key under which d sits ("" at the root).
+// strategic merge patch does. field is the key under which d sits (""
+// at the root). A strategic patch's directives are honoured as
+// k8s.io/apimachinery/pkg/util/strategicpatch applies them:
+// "$patch": "replace" (the map replaces the original) and "delete" (the
+// map, or the list element with that merge key, is removed),
+// "$retainKeys" (keys not listed are dropped), "$setElementOrder/<list>"
+// (the merged list follows that order) and
+// "$deleteFromPrimitiveList/<list>" (those values leave a list of
+// scalars).
 func MergePatch(d, p any, field string, strategic bool) any {
+	if strategic {
+		if pm, ok := p.(map[string]any); ok && hasDirective(pm) {
+			return strategicMap(d, pm)
+		}
+	}
 	pm, ok := p.(map[string]any)
 	if !ok {
 		if pl, isList := p.([]any); isList && strategic {
@@ -73,7 +85,11 @@ func MergePatch(d, p any, field string, strategic bool) any {
 			delete(out, k)
 			continue
 		}
-		out[k] = MergePatch(out[k], v, k, strategic)
+		if r := MergePatch(out[k], v, k, strategic); r != nil {
+			out[k] = r
+		} else {
+			delete(out, k) // a strategic "$patch": "delete"
+		}
 	}
 	return out
 }
@@ -91,13 +107,125 @@ func mergeList(d, p []any, key string) []any {
 		found := false
 		for i, de := range out {
 			if dm, ok := de.(map[string]any); ok && fmt.Sprint(dm[key]) == kv {
-				out[i] = MergePatch(dm, pm, "", true)
+				if pm["$patch"] == "delete" {
+					out = append(out[:i:i], out[i+1:]...)
+				} else {
+					out[i] = MergePatch(dm, pm, "", true)
+				}
 				found = true
 				break
 			}
 		}
-		if !found {
-			out = append(out, pe)
+		if !found && pm["$patch"] != "delete" {
+			out = append(out, MergePatch(nil, pm, "", true))
+		}
+	}
+	return out
+}
+
+// hasDirective reports whether a patch map holds a strategic merge
+// directive ("$patch", "$retainKeys", "$setElementOrder/...",
+// "$deleteFromPrimitiveList/...").
+func hasDirective(pm map[string]any) bool {
+	for k := range pm {
+		if len(k) > 0 && k[0] == '$' {
+			return true
+		}
+	}
+	return false
+}
+
+// strategicMap applies a strategic patch map carrying directives to d.
+func strategicMap(d any, pm map[string]any) any {
+	switch pm["$patch"] {
+	case "replace":
+		out := make(map[string]any, len(pm))
+		for k, v := range pm {
+			if k != "$patch" {
+				out[k] = v
+			}
+		}
+		return out
+	case "delete":
+		return nil
+	}
+	plain := make(map[string]any, len(pm))
+	for k, v := range pm {
+		if len(k) == 0 || k[0] != '$' {
+			plain[k] = v
+		}
+	}
+	merged, _ := MergePatch(d, plain, "", true).(map[string]any)
+	if merged == nil {
+		merged = map[string]any{}
+	}
+	for k, v := range pm {
+		switch {
+		case k == "$retainKeys":
+			keep := map[string]bool{}
+			if l, ok := v.([]any); ok {
+				for _, e := range l {
+					keep[fmt.Sprint(e)] = true
+				}
+			}
+			for mk := range merged {
+				if !keep[mk] {
+					delete(merged, mk)
+				}
+			}
+		case len(k) > len("$deleteFromPrimitiveList/") && k[:len("$deleteFromPrimitiveList/")] == "$deleteFromPrimitiveList/":
+			name := k[len("$deleteFromPrimitiveList/"):]
+			gone := map[string]bool{}
+			if l, ok := v.([]any); ok {
+				for _, e := range l {
+					gone[fmt.Sprint(e)] = true
+				}
+			}
+			if l, ok := merged[name].([]any); ok {
+				var kept []any
+				for _, e := range l {
+					if !gone[fmt.Sprint(e)] {
+						kept = append(kept, e)
+					}
+				}
+				merged[name] = kept
+			}
+		case len(k) > len("$setElementOrder/") && k[:len("$setElementOrder/")] == "$setElementOrder/":
+			name := k[len("$setElementOrder/"):]
+			order, _ := v.([]any)
+			if l, ok := merged[name].([]any); ok {
+				merged[name] = reorder(l, order, MergeKey(name, append(append([]any(nil), l...), order...)))
+			}
+		}
+	}
+	return merged
+}
+
+// reorder puts the elements of l that order names first, in its order,
+// then the others in their own order. key is the list's merge key (""
+// for a list of scalars).
+func reorder(l, order []any, key string) []any {
+	id := func(e any) string {
+		if m, ok := e.(map[string]any); ok && key != "" {
+			return fmt.Sprint(m[key])
+		}
+		return fmt.Sprint(e)
+	}
+	used := make([]bool, len(l))
+	out := make([]any, 0, len(l))
+	for _, o := range order {
+		want := id(o)
+		for i, e := range l {
+			if !used[i] && id(e) == want {
+				used[i] = true
+				out = append(out, e)
+				break
+			}
+		}
+	}
+	for i, e := range l {
+		if !used[i] {
+			out = append(out, e)
 		}
 	}
 	return out

@@ -47,3 +47,44 @@ func TestMergePatch(t *testing.T) {
 		})
 	}
 }
+
+func TestStrategicDirectives(t *testing.T) {
+	for _, tc := range []struct {
+		name, doc, patch, want string
+	}{
+		{"setElementOrder keeps the listed order",
+			`{"containers":[{"name":"a","image":"1"},{"name":"b","image":"1"}]}`,
+			`{"$setElementOrder/containers":[{"name":"b"},{"name":"a"}],"containers":[{"name":"a","image":"2"}]}`,
+			`{"containers":[{"image":"1","name":"b"},{"image":"2","name":"a"}]}`},
+		{"$patch delete removes a list element",
+			`{"containers":[{"name":"a"},{"name":"b"}]}`,
+			`{"containers":[{"name":"a","$patch":"delete"}]}`,
+			`{"containers":[{"name":"b"}]}`},
+		{"$patch replace replaces a map",
+			`{"spec":{"a":1,"b":2}}`,
+			`{"spec":{"$patch":"replace","c":3}}`,
+			`{"spec":{"c":3}}`},
+		{"$retainKeys drops the others",
+			`{"strategy":{"type":"RollingUpdate","rollingUpdate":{"maxSurge":1}}}`,
+			`{"strategy":{"$retainKeys":["type"],"type":"Recreate"}}`,
+			`{"strategy":{"type":"Recreate"}}`},
+		{"$deleteFromPrimitiveList",
+			`{"finalizers":["a","b","c"]}`,
+			`{"$deleteFromPrimitiveList/finalizers":["b"]}`,
+			`{"finalizers":["a","c"]}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var d, p any
+			if err := json.Unmarshal([]byte(tc.doc), &d); err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal([]byte(tc.patch), &p); err != nil {
+				t.Fatal(err)
+			}
+			b, _ := json.Marshal(MergePatch(d, p, "", true))
+			if string(b) != tc.want {
+				t.Errorf("got  %s\nwant %s", b, tc.want)
+			}
+		})
+	}
+}

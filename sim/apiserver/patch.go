@@ -12,7 +12,7 @@ import (
 // applyPatch returns a new object: old with the patch applied. old is not
 // modified.
 func applyPatch(old api.Object, patch []byte, typ PatchType) (api.Object, error) {
-	if typ != MergePatch && typ != StrategicMergePatch {
+	if typ != MergePatch && typ != StrategicMergePatch && typ != JSONPatch {
 		return nil, apierr.NewBadRequest(fmt.Sprintf("unsupported patch type %d", typ))
 	}
 	orig, err := json.Marshal(old)
@@ -23,14 +23,21 @@ func applyPatch(old api.Object, patch []byte, typ PatchType) (api.Object, error)
 	if err := decodeJSON(orig, &doc); err != nil {
 		return nil, apierr.NewBadRequest(err.Error())
 	}
-	var p any
-	if err := decodeJSON(patch, &p); err != nil {
-		return nil, apierr.NewBadRequest(fmt.Sprintf("error decoding patch: %v", err))
+	var merged any
+	if typ == JSONPatch {
+		if merged, err = applyJSONPatch(doc, patch); err != nil {
+			return nil, apierr.NewBadRequest(err.Error())
+		}
+	} else {
+		var p any
+		if err := decodeJSON(patch, &p); err != nil {
+			return nil, apierr.NewBadRequest(fmt.Sprintf("error decoding patch: %v", err))
+		}
+		if _, ok := p.(map[string]any); !ok {
+			return nil, apierr.NewBadRequest("patch is not a JSON object")
+		}
+		merged = api.MergePatch(doc, p, "", typ == StrategicMergePatch)
 	}
-	if _, ok := p.(map[string]any); !ok {
-		return nil, apierr.NewBadRequest("patch is not a JSON object")
-	}
-	merged := api.MergePatch(doc, p, "", typ == StrategicMergePatch)
 	out, err := json.Marshal(merged)
 	if err != nil {
 		return nil, apierr.NewBadRequest(err.Error())

@@ -54,6 +54,10 @@ const (
 	// key (containers by name, ports by containerPort, conditions by type,
 	// ...) are merged element by element.
 	StrategicMergePatch
+	// JSONPatch is RFC 6902 JSON patch (application/json-patch+json): a
+	// list of add, remove, replace, move, copy and test operations at
+	// JSON pointers (kubectl rollout undo sends one).
+	JSONPatch
 )
 
 // Request is one API call. Objects in a request belong to the server once

@@ -60,7 +60,10 @@ var allowed = map[string][]string{
 	// Examples are written as an outside module would write them: the
 	// controller runtime, API types and the harness only.
 	"examples/...": {"harness", "sim/api", "sim/apierr", "sim/client", "sim/controller", "sim/informer", "sim/workqueue"},
-	"cmd/...":      {"sim/...", "controllers/...", "scenarios/...", "report/...", "harness", "examples/...", "github.com/spf13/pflag", "github.com/olekukonko/tablewriter", "github.com/schollz/progressbar/v3", "golang.org/x/term", "github.com/creack/pty"},
+	// The Kubernetes HTTP API of a running simulation (clustersim serve):
+	// translation and the loop-side gateway; no clock, no goroutines.
+	"serve":   {"sim/...", "report/kubectl"},
+	"cmd/...": {"sim/...", "controllers/...", "scenarios/...", "report/...", "serve", "harness", "examples/...", "github.com/spf13/pflag", "github.com/olekukonko/tablewriter", "github.com/schollz/progressbar/v3", "golang.org/x/term", "github.com/creack/pty"},
 }
 
 // forbiddenImports may not appear in sim/ or controllers/ at all.

@@ -1,0 +1,397 @@
+package serve
+
+import (
+	"bytes"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/apierr"
+	"github.com/clustersim/clustersim/sim/apiserver"
+)
+
+// Loop is how the HTTP side reaches the simulation: Post queues fn to run
+// on the simulation's goroutine between steps and reports false when the
+// simulation has ended (fn will never run); Done is closed then.
+type Loop interface {
+	Post(fn func()) bool
+	Done() <-chan struct{}
+}
+
+// DefaultMaxBodyBytes is the largest request body accepted: the real API
+// server's limit for JSON bodies (3 MiB,
+// k8s.io/apiserver/pkg/server/config.go MaxRequestBodyBytes).
+const DefaultMaxBodyBytes = 3 << 20
+
+// DefaultMaxWatches is how many watches may be open at once.
+const DefaultMaxWatches = 64
+
+// DefaultWatchBuffer is how many events a watch may have waiting for its
+// client before the watch is ended (the client is too slow).
+const DefaultWatchBuffer = 4096
+
+// Options configure a Handler.
+type Options struct {
+	// Token is the bearer token every request must carry; empty refuses
+	// every request.
+	Token string
+	// MaxBodyBytes bounds request bodies (0: DefaultMaxBodyBytes).
+	MaxBodyBytes int64
+	// MaxWatches bounds the open watches (0: DefaultMaxWatches).
+	MaxWatches int
+	// WatchBuffer bounds each watch's queued events (0:
+	// DefaultWatchBuffer).
+	WatchBuffer int
+}
+
+// Handler serves the Kubernetes REST API of a simulation.
+type Handler struct {
+	loop    Loop
+	gw      *Gateway
+	opts    Options
+	watches atomic.Int64
+}
+
+// NewHandler returns the HTTP handler of gw's simulation, reached through
+// loop.
+func NewHandler(loop Loop, gw *Gateway, opts Options) *Handler {
+	if opts.MaxBodyBytes <= 0 {
+		opts.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if opts.MaxWatches <= 0 {
+		opts.MaxWatches = DefaultMaxWatches
+	}
+	if opts.WatchBuffer <= 0 {
+		opts.WatchBuffer = DefaultWatchBuffer
+	}
+	return &Handler{loop: loop, gw: gw, opts: opts}
+}
+
+// statusJSON is a failed request's body (metav1.Status).
+func statusJSON(code int, reason apierr.Reason, msg string, causes []apierr.FieldError) map[string]any {
+	st := map[string]any{"kind": "Status", "apiVersion": "v1", "metadata": map[string]any{},
+		"status": "Failure", "message": msg, "reason": string(reason), "code": code}
+	if len(causes) > 0 {
+		cs := make([]map[string]string, len(causes))
+		for i, c := range causes {
+			cs[i] = map[string]string{"field": c.Field, "message": c.Error()}
+		}
+		st["details"] = map[string]any{"causes": cs}
+	}
+	return st
+}
+
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		b, _ = json.Marshal(statusJSON(500, "InternalError", "encoding the response: "+err.Error(), nil))
+		code = 500
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	w.Write(append(b, '\n'))
+}
+
+func writeStatus(w http.ResponseWriter, code int, reason apierr.Reason, msg string) {
+	writeJSON(w, code, statusJSON(code, reason, msg, nil))
+}
+
+func writeErr(w http.ResponseWriter, err error) {
+	var se *apierr.StatusError
+	if errors.As(err, &se) {
+		writeJSON(w, se.Code, statusJSON(se.Code, se.Reason, se.Message, se.Causes))
+		return
+	}
+	writeStatus(w, 500, "InternalError", err.Error())
+}
+
+// call runs fn on the loop and waits for its result; ok is false when the
+// simulation ended or the client went away first.
+func call[T any](h *Handler, r *http.Request, fn func(reply func(T))) (T, bool) {
+	ch := make(chan T, 1)
+	var zero T
+	if !h.loop.Post(func() { fn(func(v T) { ch <- v }) }) {
+		return zero, false
+	}
+	select {
+	case v := <-ch:
+		return v, true
+	case <-h.loop.Done():
+		return zero, false
+	case <-r.Context().Done():
+		return zero, false
+	}
+}
+
+// ServeHTTP authenticates the request, bounds its body and serves it.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !h.authorized(r) {
+		writeStatus(w, http.StatusUnauthorized, "Unauthorized", "Unauthorized")
+		return
+	}
+	var body []byte
+	if r.Body != nil {
+		b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes))
+		if err != nil {
+			var tooLarge *http.MaxBytesError
+			if errors.As(err, &tooLarge) {
+				writeStatus(w, http.StatusRequestEntityTooLarge, "RequestEntityTooLarge",
+					fmt.Sprintf("Request entity too large: limit is %d", h.opts.MaxBodyBytes))
+				return
+			}
+			writeStatus(w, http.StatusBadRequest, apierr.BadRequest, "reading the request body: "+err.Error())
+			return
+		}
+		body = b
+	}
+	path := strings.TrimSuffix(r.URL.Path, "/")
+	switch {
+	case path == "/version":
+		writeJSON(w, 200, versionInfo())
+	case path == "/healthz" || path == "/livez" || path == "/readyz":
+		w.Header().Set("Content-Type", "text/plain")
+		io.WriteString(w, "ok")
+	case path == "/openapi/v2":
+		w.Header().Set("Content-Type", "application/com.github.proto-openapi.spec.v2.v1.0+protobuf")
+		w.Write(openAPIV2())
+	case path == "/api":
+		writeJSON(w, 200, apiVersions(r.Host))
+	case path == "/apis":
+		if v, ok := call(h, r, func(reply func(map[string]any)) { reply(apiGroupList(h.gw.c.Store.Kinds())) }); ok {
+			writeJSON(w, 200, v)
+		}
+	case strings.HasPrefix(path, "/api/") || strings.HasPrefix(path, "/apis/"):
+		h.serveAPI(w, r, path, body)
+	default:
+		writeStatus(w, http.StatusNotFound, apierr.NotFound, "the server could not find the requested resource")
+	}
+}
+
+func (h *Handler) authorized(r *http.Request) bool {
+	if h.opts.Token == "" {
+		return false
+	}
+	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	return ok && subtle.ConstantTimeCompare([]byte(got), []byte(h.opts.Token)) == 1
+}
+
+// target is a resource request's path, parsed.
+type target struct {
+	group, version string
+	namespace      string
+	resource       string
+	name           string
+	subresource    string
+	watchPath      bool // the deprecated /watch/ prefix
+}
+
+// parsePath splits /api/v1/... or /apis/<group>/<version>/...; a bare
+// group/version (no resource) has resource "".
+func parsePath(path string) (t target, ok bool) {
+	segs := strings.Split(strings.TrimPrefix(path, "/"), "/")
+	if slices.Contains(segs, "") {
+		return t, false
+	}
+	switch {
+	case segs[0] == "api" && len(segs) >= 2:
+		t.version, segs = segs[1], segs[2:]
+	case segs[0] == "apis" && len(segs) >= 3:
+		t.group, t.version, segs = segs[1], segs[2], segs[3:]
+	default:
+		return t, false
+	}
+	if len(segs) > 0 && segs[0] == "watch" {
+		t.watchPath, segs = true, segs[1:]
+	}
+	if len(segs) >= 3 && segs[0] == "namespaces" && !(len(segs) == 3 && (segs[2] == "status" || segs[2] == "finalize")) {
+		t.namespace, segs = segs[1], segs[2:]
+	}
+	switch len(segs) {
+	case 0:
+	case 1:
+		t.resource = segs[0]
+	case 2:
+		t.resource, t.name = segs[0], segs[1]
+	case 3:
+		t.resource, t.name, t.subresource = segs[0], segs[1], segs[2]
+	default:
+		return t, false
+	}
+	return t, true
+}
+
+// resolve finds the kind a target names in reg.
+func resolve(reg *api.Registry, t target) (api.ResourceInfo, error) {
+	av := t.version
+	if t.group != "" {
+		av = t.group + "/" + t.version
+	}
+	for _, k := range reg.Kinds() {
+		info, _ := reg.Lookup(k)
+		if info.Resource != t.resource || info.Kind.Group != t.group {
+			continue
+		}
+		for _, v := range reg.APIVersions(k) {
+			if v == av {
+				return info, nil
+			}
+		}
+	}
+	return api.ResourceInfo{}, &apierr.StatusError{Code: 404, Reason: apierr.NotFound, Message: "the server could not find the requested resource"}
+}
+
+// asTable reports whether the client asked for server-side printing.
+func asTable(r *http.Request) bool {
+	for _, part := range strings.Split(r.Header.Get("Accept"), ",") {
+		mt, params, err := mime.ParseMediaType(strings.TrimSpace(part))
+		if err != nil || mt != "application/json" {
+			continue
+		}
+		if params["as"] == "Table" && params["g"] == "meta.k8s.io" && (params["v"] == "v1" || params["v"] == "v1beta1") {
+			return true
+		}
+		if params["as"] == "" {
+			return false // plain JSON preferred
+		}
+	}
+	return false
+}
+
+// result is what the loop hands back for one request.
+type result struct {
+	resp  *apiserver.Response
+	info  api.ResourceInfo
+	table *tableData // the request asked for a Table: rows computed on the loop's virtual time
+	err   error      // a failure before the request was sent
+	body  any        // the response body, when it is not resp's object (a Scale)
+}
+
+func (h *Handler) serveAPI(w http.ResponseWriter, r *http.Request, path string, body []byte) {
+	t, ok := parsePath(path)
+	if !ok {
+		writeStatus(w, http.StatusNotFound, apierr.NotFound, "the server could not find the requested resource")
+		return
+	}
+	if t.resource == "" {
+		v, ok := call(h, r, func(reply func(map[string]any)) {
+			doc, ok := apiResourceList(h.gw.c.Store.Kinds(), t.group, t.version)
+			if !ok {
+				doc = nil
+			}
+			reply(doc)
+		})
+		if !ok {
+			return
+		}
+		if v == nil {
+			writeStatus(w, http.StatusNotFound, apierr.NotFound, "the server could not find the requested resource")
+			return
+		}
+		writeJSON(w, 200, v)
+		return
+	}
+	q := r.URL.Query()
+	isWatch := t.watchPath || q.Get("watch") == "true" || q.Get("watch") == "1"
+	if r.Method == http.MethodGet && isWatch {
+		h.serveWatch(w, r, t)
+		return
+	}
+	table := asTable(r) && r.Method == http.MethodGet && t.subresource == ""
+	res, ok := call(h, r, func(reply func(result)) {
+		info, err := resolve(h.gw.c.Store.Kinds(), t)
+		if err != nil {
+			reply(result{err: err})
+			return
+		}
+		req, post, err := h.request(r, t, info, body)
+		if err != nil {
+			reply(result{err: err, info: info})
+			return
+		}
+		h.gw.Do(req, func(resp *apiserver.Response) {
+			var body any
+			if post != nil && resp.Err == nil {
+				body = post(resp)
+			}
+			var td *tableData
+			if table && resp.Err == nil {
+				td = newTable(info, resp, h.gw.Now(), q.Get("includeObject"))
+			}
+			reply(result{resp: resp, info: info, table: td, body: body})
+		})
+	})
+	if !ok {
+		return
+	}
+	if res.err != nil {
+		writeErr(w, res.err)
+		return
+	}
+	if res.resp.Err != nil {
+		writeErr(w, res.resp.Err)
+		return
+	}
+	if res.table != nil {
+		writeJSON(w, 200, res.table.json())
+		return
+	}
+	if res.body != nil {
+		writeJSON(w, 200, res.body)
+		return
+	}
+	h.writeResponse(w, r, t, res)
+}
+
+// writeResponse writes a successful response's object or list.
+func (h *Handler) writeResponse(w http.ResponseWriter, r *http.Request, t target, res result) {
+	resp := res.resp
+	code := 200
+	if r.Method == http.MethodPost {
+		code = 201
+	}
+	switch {
+	case resp.Items != nil || (r.Method == http.MethodGet && t.name == ""):
+		items := resp.Items
+		if items == nil {
+			items = []api.Object{}
+		}
+		writeJSON(w, 200, map[string]any{"kind": res.info.Kind.Name + "List", "apiVersion": apiVersionOf(t),
+			"metadata": map[string]any{"resourceVersion": strconv.FormatUint(resp.ResourceVersion, 10)}, "items": items})
+	case resp.Object != nil:
+		writeJSON(w, code, resp.Object)
+	default:
+		writeJSON(w, 200, map[string]any{"kind": "Status", "apiVersion": "v1", "metadata": map[string]any{}, "status": "Success",
+			"details": map[string]any{"name": t.name, "kind": t.resource, "group": t.group}})
+	}
+}
+
+func apiVersionOf(t target) string {
+	if t.group == "" {
+		return t.version
+	}
+	return t.group + "/" + t.version
+}
+
+// mediaType is a request's Content-Type without parameters.
+func mediaType(r *http.Request) string {
+	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil {
+		return ""
+	}
+	return mt
+}
+
+// isJSON reports whether b starts like a JSON document.
+func isJSON(b []byte) bool {
+	b = bytes.TrimSpace(b)
+	return len(b) > 0 && (b[0] == '{' || b[0] == '[')
+}

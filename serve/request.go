@@ -1,0 +1,344 @@
+package serve
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/apierr"
+	"github.com/clustersim/clustersim/sim/apiserver"
+	"github.com/clustersim/clustersim/sim/manifest"
+	"github.com/clustersim/clustersim/sim/store"
+)
+
+func notFoundPath() error {
+	return &apierr.StatusError{Code: 404, Reason: apierr.NotFound, Message: "the server could not find the requested resource"}
+}
+
+func methodNotAllowed(method string) error {
+	return &apierr.StatusError{Code: 405, Reason: apierr.MethodNotAllowed, Message: fmt.Sprintf("the server does not allow this method on the requested resource (%s)", method)}
+}
+
+// request translates an HTTP request into an API request; post, when not
+// nil, runs on a successful response and returns the body to send instead
+// of its object (a Scale made from a Deployment), or nil. It runs on the
+// loop.
+func (h *Handler) request(r *http.Request, t target, info api.ResourceInfo, body []byte) (*apiserver.Request, func(*apiserver.Response) any, error) {
+	if info.Namespaced && t.namespace == "" && t.name != "" || !info.Namespaced && t.namespace != "" {
+		return nil, nil, notFoundPath()
+	}
+	switch t.subresource {
+	case "":
+	case "status":
+		if !info.HasStatus {
+			return nil, nil, notFoundPath()
+		}
+	case "scale":
+		if !scalable[info.Kind] {
+			return nil, nil, notFoundPath()
+		}
+		return h.scaleRequest(r, t, info, body)
+	default:
+		return nil, nil, notFoundPath()
+	}
+	q := r.URL.Query()
+	req := &apiserver.Request{Kind: info.Kind, Namespace: t.namespace, Name: t.name, Subresource: t.subresource, FieldManager: q.Get("fieldManager")}
+	switch r.Method {
+	case http.MethodGet:
+		if t.name != "" {
+			req.Verb = apiserver.Get
+			return req, nil, nil
+		}
+		opts, filter, err := listOptions(q, info, t.namespace)
+		if err != nil {
+			return nil, nil, err
+		}
+		req.Verb, req.ListOptions = apiserver.List, opts
+		return req, func(resp *apiserver.Response) any {
+			if filter != nil {
+				kept := resp.Items[:0:0]
+				for _, o := range resp.Items {
+					if filter(o) {
+						kept = append(kept, o)
+					}
+				}
+				resp.Items = kept
+			}
+			return nil
+		}, nil
+	case http.MethodPost:
+		if t.name != "" {
+			return nil, nil, methodNotAllowed(r.Method)
+		}
+		obj, err := decodeObject(h.gw.c.Store.Kinds(), info, body)
+		if err != nil {
+			return nil, nil, err
+		}
+		req.Verb, req.Object = apiserver.Create, obj
+		return req, nil, nil
+	case http.MethodPut:
+		if t.name == "" {
+			return nil, nil, methodNotAllowed(r.Method)
+		}
+		obj, err := decodeObject(h.gw.c.Store.Kinds(), info, body)
+		if err != nil {
+			return nil, nil, err
+		}
+		if n := obj.GetObjectMeta().Name; n != t.name {
+			return nil, nil, apierr.NewBadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", n, t.name))
+		}
+		req.Verb, req.Object = apiserver.Update, obj
+		return req, nil, nil
+	case http.MethodPatch:
+		if t.name == "" {
+			return nil, nil, methodNotAllowed(r.Method)
+		}
+		switch mt := mediaType(r); mt {
+		case "application/merge-patch+json":
+			req.Verb, req.Patch, req.PatchType = apiserver.Patch, body, apiserver.MergePatch
+		case "application/strategic-merge-patch+json":
+			if info.Custom {
+				return nil, nil, unsupportedPatch(mt + " is not supported for custom resources")
+			}
+			req.Verb, req.Patch, req.PatchType = apiserver.Patch, body, apiserver.StrategicMergePatch
+		case "application/json-patch+json":
+			req.Verb, req.Patch, req.PatchType = apiserver.Patch, body, apiserver.JSONPatch
+		case "application/apply-patch+yaml":
+			obj, err := decodeObject(h.gw.c.Store.Kinds(), info, body)
+			if err != nil {
+				return nil, nil, err
+			}
+			if req.FieldManager == "" {
+				return nil, nil, apierr.NewBadRequest("PATCH requests with apply-patch+yaml content type require a fieldManager query parameter")
+			}
+			req.Verb, req.Object, req.Force = apiserver.Apply, obj, q.Get("force") == "true"
+		default:
+			return nil, nil, unsupportedPatch(fmt.Sprintf("the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml (clustersim serve does not implement %q)", mt))
+		}
+		return req, nil, nil
+	case http.MethodDelete:
+		if t.name == "" {
+			return nil, nil, methodNotAllowed("DELETE of a collection")
+		}
+		opts, err := deleteOptions(q, body)
+		if err != nil {
+			return nil, nil, err
+		}
+		req.Verb, req.DeleteOptions = apiserver.Delete, opts
+		return req, nil, nil
+	}
+	return nil, nil, methodNotAllowed(r.Method)
+}
+
+func unsupportedPatch(msg string) error {
+	return &apierr.StatusError{Code: 415, Reason: "UnsupportedMediaType", Message: msg}
+}
+
+// decodeObject decodes a request body (JSON or YAML) strictly into an
+// object of info's kind: an unknown field is a 400, as the real API
+// server answers fieldValidation=Strict.
+func decodeObject(reg *api.Registry, info api.ResourceInfo, body []byte) (api.Object, error) {
+	if info.Custom {
+		var tm api.TypeMeta
+		if err := json.Unmarshal(body, &tm); err != nil {
+			return nil, apierr.NewBadRequest("the body of the request is not a JSON object: " + err.Error())
+		}
+		obj, err := reg.New(tm.APIVersion, tm.Kind)
+		if err != nil {
+			return nil, apierr.NewBadRequest(err.Error())
+		}
+		if err := json.Unmarshal(body, obj); err != nil {
+			return nil, apierr.NewBadRequest("decoding the request body: " + err.Error())
+		}
+		return checkKind(obj, info)
+	}
+	objs, err := manifest.Decode("request body", body)
+	if err != nil {
+		return nil, apierr.NewBadRequest("strict decoding error: " + err.Error())
+	}
+	if len(objs) != 1 {
+		return nil, apierr.NewBadRequest(fmt.Sprintf("the request body holds %d objects; want one", len(objs)))
+	}
+	return checkKind(objs[0], info)
+}
+
+func checkKind(obj api.Object, info api.ResourceInfo) (api.Object, error) {
+	if k := api.KindOf(obj); k != info.Kind {
+		return nil, apierr.NewBadRequest(fmt.Sprintf("the API version in the data (%s) does not match the expected API version (%s)", obj.GetTypeMeta().APIVersion, info.APIVersion()))
+	}
+	return obj, nil
+}
+
+// deleteOptions reads a DELETE's options from its query and its body
+// (metav1.DeleteOptions).
+func deleteOptions(q url.Values, body []byte) (store.DeleteOptions, error) {
+	var in struct {
+		PropagationPolicy  string `json:"propagationPolicy"`
+		GracePeriodSeconds *int64 `json:"gracePeriodSeconds"`
+		OrphanDependents   *bool  `json:"orphanDependents"`
+		Preconditions      *struct {
+			UID             string `json:"uid"`
+			ResourceVersion string `json:"resourceVersion"`
+		} `json:"preconditions"`
+	}
+	if isJSON(body) {
+		if err := json.Unmarshal(body, &in); err != nil {
+			return store.DeleteOptions{}, apierr.NewBadRequest("decoding DeleteOptions: " + err.Error())
+		}
+	}
+	if p := q.Get("propagationPolicy"); p != "" {
+		in.PropagationPolicy = p
+	}
+	if g := q.Get("gracePeriodSeconds"); g != "" {
+		n, err := strconv.ParseInt(g, 10, 64)
+		if err != nil {
+			return store.DeleteOptions{}, apierr.NewBadRequest("gracePeriodSeconds: " + err.Error())
+		}
+		in.GracePeriodSeconds = &n
+	}
+	var opts store.DeleteOptions
+	switch p := store.Propagation(in.PropagationPolicy); p {
+	case "", store.PropagateBackground, store.PropagateForeground, store.PropagateOrphan:
+		opts.Propagation = p
+	default:
+		return opts, apierr.NewBadRequest(fmt.Sprintf("propagationPolicy: Unsupported value: %q: supported values: \"Foreground\", \"Background\", \"Orphan\"", p))
+	}
+	if in.OrphanDependents != nil && *in.OrphanDependents && opts.Propagation == "" {
+		opts.Propagation = store.PropagateOrphan
+	}
+	opts.GracePeriodSeconds = in.GracePeriodSeconds
+	if in.Preconditions != nil {
+		opts.PreconditionUID = api.UID(in.Preconditions.UID)
+		opts.PreconditionResourceVersion = in.Preconditions.ResourceVersion
+	}
+	return opts, nil
+}
+
+// fieldLabels are the field selectors each kind supports beyond
+// metadata.name and metadata.namespace (the real API server's
+// GetAttrs/field label conversion functions).
+var fieldLabels = map[api.Kind][]string{
+	api.KindPod: {"spec.nodeName", "spec.restartPolicy", "spec.schedulerName", "spec.serviceAccountName", "spec.hostNetwork",
+		"status.phase", "status.podIP", "status.nominatedNodeName"},
+	api.KindEvent: {"involvedObject.kind", "involvedObject.namespace", "involvedObject.name", "involvedObject.uid",
+		"involvedObject.apiVersion", "involvedObject.resourceVersion", "involvedObject.fieldPath", "reason", "reportingComponent", "source", "type"},
+	api.KindNode:       {"spec.unschedulable"},
+	api.KindNamespace:  {"status.phase"},
+	api.KindReplicaSet: {"status.replicas"},
+	api.KindSecret:     {"type"},
+}
+
+type fieldReq struct {
+	path, value string
+	not         bool
+}
+
+// listOptions reads labelSelector and fieldSelector. Selectors the store
+// indexes (metadata.name, spec.nodeName of pods) go into the options; the
+// others make filter, applied to the result.
+func listOptions(q url.Values, info api.ResourceInfo, ns string) (store.ListOptions, func(api.Object) bool, error) {
+	opts := store.ListOptions{Namespace: ns}
+	if ls := q.Get("labelSelector"); ls != "" {
+		sel, err := api.ParseSelector(ls)
+		if err != nil {
+			return opts, nil, apierr.NewBadRequest("unable to parse requirement: " + err.Error())
+		}
+		opts.Labels = &sel
+	}
+	fs := q.Get("fieldSelector")
+	if fs == "" {
+		return opts, nil, nil
+	}
+	var reqs []fieldReq
+	for _, part := range strings.Split(fs, ",") {
+		var fr fieldReq
+		var ok bool
+		if fr.path, fr.value, ok = strings.Cut(part, "!="); ok {
+			fr.not = true
+		} else if fr.path, fr.value, ok = strings.Cut(part, "=="); !ok {
+			if fr.path, fr.value, ok = strings.Cut(part, "="); !ok {
+				return opts, nil, apierr.NewBadRequest(fmt.Sprintf("invalid selector: '%s'; can't understand '%s'", fs, part))
+			}
+		}
+		fr.path = strings.TrimSpace(fr.path)
+		if fr.path != "metadata.name" && fr.path != "metadata.namespace" && !contains(fieldLabels[info.Kind], fr.path) {
+			return opts, nil, apierr.NewBadRequest(fmt.Sprintf("field label not supported: %s", fr.path))
+		}
+		switch {
+		case fr.not:
+		case fr.path == "metadata.name":
+			opts.Name = fr.value
+		case fr.path == "spec.nodeName" && info.Kind == api.KindPod:
+			opts.NodeName = fr.value
+		case fr.path == "metadata.namespace" && opts.Namespace == "":
+			opts.Namespace = fr.value
+		}
+		reqs = append(reqs, fr)
+	}
+	return opts, func(o api.Object) bool { return matchFields(o, reqs) }, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, e := range list {
+		if e == s {
+			return true
+		}
+	}
+	return false
+}
+
+// matchFields evaluates field requirements on an object's JSON form.
+func matchFields(o api.Object, reqs []fieldReq) bool {
+	var doc map[string]any
+	for _, fr := range reqs {
+		var v string
+		switch fr.path {
+		case "metadata.name":
+			v = o.GetObjectMeta().Name
+		case "metadata.namespace":
+			v = o.GetObjectMeta().Namespace
+		default:
+			if doc == nil {
+				b, err := json.Marshal(o)
+				if err != nil || json.Unmarshal(b, &doc) != nil {
+					return false
+				}
+			}
+			path := fr.path
+			if path == "source" {
+				path = "source.component"
+			}
+			v = fieldString(doc, path)
+		}
+		if (v == fr.value) == fr.not {
+			return false
+		}
+	}
+	return true
+}
+
+func fieldString(doc map[string]any, path string) string {
+	var cur any = doc
+	for _, p := range strings.Split(path, ".") {
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return ""
+		}
+		cur = m[p]
+	}
+	switch v := cur.(type) {
+	case nil:
+		return ""
+	case string:
+		return v
+	case bool:
+		return strconv.FormatBool(v)
+	case float64:
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	return fmt.Sprint(cur)
+}
