@@ -119,8 +119,12 @@ func costLine(r *runner.Result) string {
 	for _, t := range r.Timeouts {
 		timedOut += t.Count
 	}
-	return fmt.Sprintf("%d API requests (%d not ok, %d timed out), %d accepted writes, %d messages (%d dropped, %d duplicated)",
-		requests, failed, timedOut, r.Writes, r.Network.Sent, r.Network.Dropped(), r.Network.Duplicated)
+	writes := fmt.Sprintf("%d accepted writes", r.Writes)
+	if h := r.Heartbeats; h.Total() > 0 {
+		writes += fmt.Sprintf(" (%d lease renewals and %d heartbeat-only node status writes counted, not kept)", h.LeaseRenewals, h.NodeStatus)
+	}
+	return fmt.Sprintf("%d API requests (%d not ok, %d timed out), %s, %d messages (%d dropped, %d duplicated)",
+		requests, failed, timedOut, writes, r.Network.Sent, r.Network.Dropped(), r.Network.Duplicated)
 }
 
 // clock renders a virtual time as m:ss (or h:mm:ss).

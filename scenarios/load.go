@@ -484,6 +484,11 @@ func (l *loader) measure(s *Scenario) error {
 		}
 		m.Ignore[i] = k.Name
 	}
+	switch m.Heartbeats {
+	case "", HeartbeatsKeep, HeartbeatsCount:
+	default:
+		return l.errorf("spec.measure.heartbeats", "%q is neither %q nor %q", m.Heartbeats, HeartbeatsKeep, HeartbeatsCount)
+	}
 	return nil
 }
 

@@ -38,7 +38,8 @@ const ScaleDeployments = 10
 // delay without loss, the kube-controller-manager's controllers paced at
 // its client defaults (unless Unpaced), one virtual hour, and
 // CrashPercent of the nodes
-// (the first of zone-a) crashing at 20 minutes. The one expectation is
+// (the first of zone-a) crashing at 20 minutes. Heartbeats are counted,
+// not kept in the audit log (spec.measure.heartbeats: count). The one expectation is
 // that every pod runs again, replaced elsewhere, by the end of the hour.
 // Load it with Load; `clustersim generate scale` prints it.
 func ScaleYAML(s ScaleProbe) ([]byte, error) {
@@ -70,6 +71,7 @@ spec:
   duration: 1h
   measure:
     ignore: [Node]
+    heartbeats: count
   cluster:
     nodeGroups:
 `, s.Nodes, s.Nodes, pods, crash)

@@ -44,6 +44,9 @@ func TestScaleYAML(t *testing.T) {
 		if nodes != tt.nodes || len(s.Spec.Timeline) != tt.crashes {
 			t.Errorf("%+v: %d nodes, %d timeline steps, want %d and %d", tt.probe, nodes, len(s.Spec.Timeline), tt.nodes, tt.crashes)
 		}
+		if s.Spec.Measure.Heartbeats != HeartbeatsCount {
+			t.Errorf("%+v: spec.measure.heartbeats %q, want %q", tt.probe, s.Spec.Measure.Heartbeats, HeartbeatsCount)
+		}
 		if want := "equals: " + strconv.Itoa(tt.pods); !strings.Contains(string(data), want) {
 			t.Errorf("%+v: no %q in\n%s", tt.probe, want, data)
 		}

@@ -107,7 +107,18 @@ type Measure struct {
 	// neither as incidents nor against convergence (for example Node,
 	// when a failed node is left failed on purpose).
 	Ignore []string `json:"ignore,omitempty"`
+	// Heartbeats is what the audit log keeps of heartbeat writes (lease
+	// renewals, node status writes that only move heartbeat times):
+	// HeartbeatsKeep (the default) keeps each in full, HeartbeatsCount
+	// counts them, so the log of a steady cluster stops growing.
+	Heartbeats string `json:"heartbeats,omitempty"`
 }
+
+// The values of Measure.Heartbeats.
+const (
+	HeartbeatsKeep  = "keep"
+	HeartbeatsCount = "count"
+)
 
 // LoadModel is the traffic one Deployment receives. Each ready pod of it
 // uses baseCPU plus rps × cpuPerRequest / (ready pods), so adding pods

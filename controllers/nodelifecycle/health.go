@@ -91,9 +91,8 @@ func checkHealth(n *api.Node, lease *api.Lease, floor, now time.Time, grace, sta
 		observed = *c
 	} else {
 		observed = api.NodeCondition{Type: api.NodeReady, Status: api.ConditionUnknown, LastHeartbeatTime: n.CreationTimestamp, LastTransitionTime: n.CreationTimestamp}
-		grace = startupGrace
 	}
-	if !now.After(heartbeat(n, lease, floor).Add(grace)) {
+	if !healthExpired(n, lease, floor, now, grace, startupGrace) {
 		return observed, false
 	}
 	ts := api.NewTime(now.Truncate(time.Second))
@@ -115,6 +114,17 @@ func checkHealth(n *api.Node, lease *api.Lease, floor, now time.Time, grace, sta
 	}
 	current := nodeCondition(&n.Status, api.NodeReady)
 	return observed, current == nil || !sameCondition(*current, observed)
+}
+
+// healthExpired reports whether n's last heartbeat (its Ready
+// condition's, its lease's, or floor) is older than the grace period (the
+// startup grace period while it has no Ready condition): only then does
+// checkHealth change n.
+func healthExpired(n *api.Node, lease *api.Lease, floor, now time.Time, grace, startupGrace time.Duration) bool {
+	if nodeCondition(&n.Status, api.NodeReady) == nil {
+		grace = startupGrace
+	}
+	return now.After(heartbeat(n, lease, floor).Add(grace))
 }
 
 func sameCondition(a, b api.NodeCondition) bool {

@@ -345,11 +345,16 @@ func (mon *monitor) monitorNodeHealth(ctx context.Context) {
 // now known, its observed and current Ready conditions.
 func (mon *monitor) updateNodeHealth(ctx context.Context, cached *api.Node) (*api.Node, api.NodeCondition, *api.NodeCondition, error) {
 	start := mon.clock.Now()
-	n := cached.DeepCopy()
+	// checkHealth changes the node only when its heartbeat is too old: a
+	// healthy node is read from the cache without a copy.
+	n, owned := cached, false
 	for {
 		var lease *api.Lease
 		if l, ok := informer.GetAs[*api.Lease](mon.leases, api.Key{Namespace: LeaseNamespace, Name: n.Name}); ok {
 			lease = l
+		}
+		if !owned && healthExpired(n, lease, mon.floor[n.Name], mon.clock.Now(), mon.opts.GracePeriod, mon.opts.StartupGracePeriod) {
+			n, owned = n.DeepCopy(), true
 		}
 		observed, write := checkHealth(n, lease, mon.floor[n.Name], mon.clock.Now(), mon.opts.GracePeriod, mon.opts.StartupGracePeriod)
 		current := nodeCondition(&n.Status, api.NodeReady)
@@ -370,7 +375,7 @@ func (mon *monitor) updateNodeHealth(ctx context.Context, cached *api.Node) (*ap
 		if gerr != nil {
 			return nil, observed, nil, gerr // probably deleted
 		}
-		n = fresh
+		n, owned = fresh, true
 	}
 }
 

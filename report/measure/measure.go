@@ -662,6 +662,7 @@ func cost(res *runner.Result) Cost {
 		c.Controllers = append(c.Controllers, *cc)
 	}
 	slices.SortFunc(c.Controllers, func(a, b ControllerCost) int { return cmp.Compare(a.Controller, b.Controller) })
+	c.Writes = res.Heartbeats.Total()
 	for i := range res.Audit {
 		r := &res.Audit[i]
 		c.Writes++

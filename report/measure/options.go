@@ -80,7 +80,14 @@ type Options struct {
 	// no attribution: its hot-loop windows look for any change in the
 	// store instead of a change by its actor.
 	ControllerActors map[string]string
+
+	// memo caches ignored's answers by kind and path (withDefaults makes
+	// it): a run has a few hundred distinct paths and millions of
+	// changes.
+	memo map[kindPath]bool
 }
+
+type kindPath struct{ kind, path string }
 
 func (o Options) withDefaults() Options {
 	if o.FlapWindow <= 0 {
@@ -107,12 +114,27 @@ func (o Options) withDefaults() Options {
 	if o.Keep == nil {
 		o.Keep = DefaultKeep
 	}
+	o.memo = map[kindPath]bool{}
 	return o
 }
 
 // ignored reports whether the change of path on an object of kind is
 // bookkeeping rather than content.
 func (o Options) ignored(kind, path string) bool {
+	if o.memo == nil {
+		return o.match(kind, path)
+	}
+	k := kindPath{kind, path}
+	v, ok := o.memo[k]
+	if !ok {
+		v = o.match(kind, path)
+		o.memo[k] = v
+	}
+	return v
+}
+
+// match is ignored without the memo.
+func (o Options) match(kind, path string) bool {
 	for _, p := range o.Keep {
 		if patternMatch(p, kind, path) {
 			return false

@@ -95,11 +95,16 @@ type Result struct {
 	Requests []cluster.Stat
 	// Network is the network's totals.
 	Network netsim.Stats
-	// Writes is the number of accepted writes (audit records).
+	// Writes is the number of accepted writes: the audit records and
+	// the heartbeats counted instead (Heartbeats).
 	Writes int
+	// Heartbeats are the heartbeat writes the audit log counted instead
+	// of keeping (spec.measure.heartbeats: count); zero when it kept them.
+	Heartbeats store.Heartbeats
 	// TraceHash identifies the run: equal hashes, equal runs.
 	TraceHash string
-	// Audit is the store's audit log: every accepted write.
+	// Audit is the store's audit log: every accepted write, but the
+	// heartbeats counted in Heartbeats.
 	Audit []store.AuditRecord
 	// Reconciles are every controller reconcile of the run, in the order
 	// they finished.
@@ -422,6 +427,7 @@ func Start(s *scenarios.Scenario, opts Options) (*Session, error) {
 			c.Close()
 		}
 	}()
+	c.Store.Audit().CountHeartbeats(s.Spec.Measure.Heartbeats == scenarios.HeartbeatsCount)
 	r := &run{s: s, c: c, res: &Result{Scenario: s.Metadata.Name, Seed: seed, ControllerActors: map[string]string{}}, managers: map[string]*controller.Manager{}, users: map[string]client.Client{}}
 	if t := s.Spec.Cluster.DefaultTolerationSeconds; t != nil {
 		c.API.SetDefaultTolerationSeconds(*t, *t)
@@ -521,7 +527,8 @@ func (s *Session) Finish() *Result {
 	res.Network = c.Net.Stats()
 	res.AssumedImages = r.nodes.registry.Assumed()
 	res.Timeouts = timeouts(c)
-	res.Writes = c.Store.Audit().Len()
+	res.Writes = c.Store.Audit().Total()
+	res.Heartbeats = c.Store.Audit().Heartbeats()
 	res.Audit = c.Store.Audit().Records()
 	res.TraceHash = c.TraceHash()
 	slices.SortStableFunc(res.Entries, func(a, b Entry) int { return int(a.At - b.At) })

@@ -1,7 +1,8 @@
 package store
 
 import (
-	"fmt"
+	"io"
+	"strconv"
 	"strings"
 
 	"github.com/clustersim/clustersim/sim/api"
@@ -30,35 +31,101 @@ type AuditRecord struct {
 }
 
 // String renders the record on one line, for traces and debugging.
-func (r AuditRecord) String() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%v %s %s %s", r.Time, r.Actor, r.Verb, r.Kind)
+func (r AuditRecord) String() string { return string(r.AppendTo(nil)) }
+
+// AppendTo appends the record's String form to b and returns the result,
+// so that a caller rendering many records reuses one buffer.
+func (r *AuditRecord) AppendTo(b []byte) []byte {
+	b = append(b, r.Time.String()...)
+	b = append(b, ' ')
+	b = append(b, r.Actor...)
+	b = append(b, ' ')
+	b = append(b, r.Verb...)
+	b = append(b, ' ')
+	b = append(b, r.Kind.Name...)
 	if r.Subresource != "" {
-		b.WriteString("/" + r.Subresource)
+		b = append(b, '/')
+		b = append(b, r.Subresource...)
 	}
-	fmt.Fprintf(&b, " %s rv=%d", r.Key, r.ResourceVersion)
+	b = append(b, ' ')
+	if r.Key.Namespace != "" {
+		b = append(b, r.Key.Namespace...)
+		b = append(b, '/')
+	}
+	b = append(b, r.Key.Name...)
+	b = append(b, " rv="...)
+	b = strconv.AppendUint(b, r.ResourceVersion, 10)
 	switch {
 	case r.NoOp:
-		b.WriteString(" no-op")
+		b = append(b, " no-op"...)
 	case r.Removed:
-		b.WriteString(" removed")
+		b = append(b, " removed"...)
 	}
 	for _, c := range r.Changes {
-		fmt.Fprintf(&b, " %s:", c.Path)
+		b = append(b, ' ')
+		b = append(b, c.Path...)
+		b = append(b, ':')
 		if c.OldSet {
-			fmt.Fprintf(&b, "%q", c.Old)
+			b = strconv.AppendQuote(b, c.Old)
 		} else {
-			b.WriteString("-")
+			b = append(b, '-')
 		}
-		b.WriteString("->")
+		b = append(b, "->"...)
 		if c.NewSet {
-			fmt.Fprintf(&b, "%q", c.New)
+			b = strconv.AppendQuote(b, c.New)
 		} else {
-			b.WriteString("-")
+			b = append(b, '-')
 		}
 	}
-	return b.String()
+	return b
 }
+
+// Heartbeat reports whether the record is a heartbeat: a Lease update
+// that only renewed it (spec.renewTime, and the generation that follows a
+// spec change), or a Node status update that only moved its conditions'
+// lastHeartbeatTime. Every node writes one of each every few seconds
+// (the kubelet's lease every 10 s, its status when something changed or
+// every 5 minutes), and neither gives a controller anything to do.
+func (r *AuditRecord) Heartbeat() bool {
+	if r.NoOp || r.Removed || len(r.Changes) == 0 || r.Verb == "create" {
+		return false
+	}
+	switch r.Kind {
+	case api.KindLease:
+		if r.Subresource != "" {
+			return false
+		}
+		for _, c := range r.Changes {
+			if c.Path != "spec.renewTime" && c.Path != "metadata.generation" {
+				return false
+			}
+		}
+		return true
+	case api.KindNode:
+		if r.Subresource != "status" {
+			return false
+		}
+		for _, c := range r.Changes {
+			if !strings.HasPrefix(c.Path, "status.conditions[") || !strings.HasSuffix(c.Path, "].lastHeartbeatTime") {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// Heartbeats counts the heartbeat writes (AuditRecord.Heartbeat) the log
+// counted instead of keeping.
+type Heartbeats struct {
+	// LeaseRenewals are Lease updates that only renewed the lease.
+	LeaseRenewals int
+	// NodeStatus are Node status updates that only moved heartbeat times.
+	NodeStatus int
+}
+
+// Total is the number of heartbeats counted.
+func (h Heartbeats) Total() int { return h.LeaseRenewals + h.NodeStatus }
 
 // auditChunk is how many records one block of the log holds. The log
 // grows block by block, so appending never copies the records already
@@ -66,12 +133,37 @@ func (r AuditRecord) String() string {
 const auditChunk = 4096
 
 // AuditLog is the append-only list of accepted writes, in the order the
-// store accepted them.
+// store accepted them. By default it keeps every write in full; with
+// CountHeartbeats it counts heartbeats (AuditRecord.Heartbeat) instead of
+// keeping them, so that a steady cluster's log does not grow with virtual
+// time. Whatever it keeps, every record goes to the trace writer
+// (SetTrace) first, so a run's trace does not depend on the policy.
 type AuditLog struct {
 	chunks [][]AuditRecord
 	n      int
 	paths  map[string]string // interned change paths: a few hundred repeat
+
+	countHeartbeats bool
+	heartbeats      Heartbeats
+	trace           io.Writer
+	line            []byte // reused by add to render the trace line
 }
+
+// CountHeartbeats sets whether heartbeat writes are counted (true) or
+// kept in full (false, the default) from now on.
+func (l *AuditLog) CountHeartbeats(count bool) { l.countHeartbeats = count }
+
+// Heartbeats returns the heartbeats counted instead of kept.
+func (l *AuditLog) Heartbeats() Heartbeats { return l.heartbeats }
+
+// Total returns the number of accepted writes: the records kept and the
+// heartbeats counted.
+func (l *AuditLog) Total() int { return l.n + l.heartbeats.Total() }
+
+// SetTrace makes the log write every record it is given from now on, kept
+// or counted, to w as one line (AuditRecord.String and a newline). Writes
+// to w must not fail (a hash, a buffer); nil stops it.
+func (l *AuditLog) SetTrace(w io.Writer) { l.trace = w }
 
 // Records returns a copy of the log as one slice.
 func (l *AuditLog) Records() []AuditRecord {
@@ -99,10 +191,25 @@ func (l *AuditLog) At(i int) *AuditRecord {
 	return &l.chunks[i/auditChunk][i%auditChunk]
 }
 
-// Len returns the number of records.
+// Len returns the number of records kept (At's range); Total counts the
+// heartbeats counted too.
 func (l *AuditLog) Len() int { return l.n }
 
 func (l *AuditLog) add(r AuditRecord) {
+	if l.trace != nil {
+		l.line = append(r.AppendTo(l.line[:0]), '\n')
+		if _, err := l.trace.Write(l.line); err != nil {
+			panic("store invariant audit-trace: " + err.Error())
+		}
+	}
+	if l.countHeartbeats && r.Heartbeat() {
+		if r.Kind == api.KindLease {
+			l.heartbeats.LeaseRenewals++
+		} else {
+			l.heartbeats.NodeStatus++
+		}
+		return
+	}
 	if l.paths == nil {
 		l.paths = map[string]string{}
 	}
@@ -128,12 +235,17 @@ func skipInAudit(path string) bool {
 	return path == "metadata.resourceVersion" || strings.HasPrefix(path, "metadata.managedFields")
 }
 
-func auditChanges(old, new api.Object) []Change {
+// auditChanges diffs old against new for the audit log, with the log's
+// interned paths.
+func (l *AuditLog) auditChanges(old, new api.Object) []Change {
 	var oldV any
 	if old != nil {
 		oldV = old
 	}
-	all := Diff(oldV, new)
+	if l.paths == nil {
+		l.paths = map[string]string{}
+	}
+	all := diff(oldV, new, l.paths)
 	out := all[:0]
 	for _, c := range all {
 		if !skipInAudit(c.Path) {

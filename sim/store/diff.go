@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/clustersim/clustersim/sim/api"
 )
@@ -33,21 +34,28 @@ type Change struct {
 // sorted. Unexported fields are ignored. Values whose type implements
 // json.Marshaler (times, quantities, int-or-strings, raw values) are leaves
 // rendered by their JSON form.
-func Diff(old, new any) []Change {
-	var d differ
+func Diff(old, new any) []Change { return diff(old, new, nil) }
+
+// diff is Diff with the paths interned in intern when it is not nil: an
+// audit log repeats a few hundred paths millions of times.
+func diff(old, new any, intern map[string]string) []Change {
+	d := differ{intern: intern}
 	a, b := reflect.ValueOf(old), reflect.ValueOf(new)
 	d.walk(a, b, a.IsValid(), b.IsValid())
 	return d.out
 }
 
 type differ struct {
-	path []byte
-	out  []Change
+	path   []byte
+	out    []Change
+	intern map[string]string
 }
 
 var (
 	marshalerType    = reflect.TypeFor[json.Marshaler]()
 	unstructuredType = reflect.TypeFor[api.Unstructured]()
+	timeType         = reflect.TypeFor[api.Time]()
+	microTimeType    = reflect.TypeFor[api.MicroTime]()
 )
 
 // fieldInfo is the JSON name of a struct field, cached per type.
@@ -132,6 +140,24 @@ func render(v reflect.Value) string {
 	case reflect.Float32, reflect.Float64:
 		return strconv.FormatFloat(v.Float(), 'g', -1, 64)
 	}
+	// Times are most of a heartbeat's changes: formatted as their
+	// MarshalJSON would, without its quotes and allocations.
+	switch v.Type() {
+	case timeType:
+		t := v.Interface().(api.Time)
+		if t.Time.IsZero() {
+			return "null"
+		}
+		var buf [len(time.RFC3339) + 8]byte
+		return string(t.UTC().AppendFormat(buf[:0], time.RFC3339))
+	case microTimeType:
+		t := v.Interface().(api.MicroTime)
+		if t.Time.IsZero() {
+			return "null"
+		}
+		var buf [len(api.RFC3339Micro) + 8]byte
+		return string(t.UTC().AppendFormat(buf[:0], api.RFC3339Micro))
+	}
 	var m json.Marshaler
 	if v.Type().Implements(marshalerType) {
 		m = v.Interface().(json.Marshaler)
@@ -162,7 +188,7 @@ func (d *differ) emit(old, new reflect.Value, oldSet, newSet bool) {
 	if !oldSet && new.IsZero() || !newSet && old.IsValid() && old.IsZero() {
 		return
 	}
-	c := Change{Path: string(d.path), OldSet: oldSet, NewSet: newSet}
+	c := Change{OldSet: oldSet, NewSet: newSet}
 	if oldSet {
 		c.Old = render(old)
 	}
@@ -171,6 +197,14 @@ func (d *differ) emit(old, new reflect.Value, oldSet, newSet bool) {
 	}
 	if oldSet && newSet && c.Old == c.New {
 		return
+	}
+	if p, ok := d.intern[string(d.path)]; ok {
+		c.Path = p
+	} else {
+		c.Path = string(d.path)
+		if d.intern != nil {
+			d.intern[c.Path] = c.Path
+		}
 	}
 	d.out = append(d.out, c)
 }

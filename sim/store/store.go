@@ -357,7 +357,7 @@ func (s *Store) Create(op Op, obj api.Object) (api.Object, error) {
 	prepareForCreate(obj, t.info)
 	rv := s.nextRV()
 	m.ResourceVersion = strconv.FormatUint(rv, 10)
-	changes := auditChanges(nil, obj)
+	changes := s.audit.auditChanges(nil, obj)
 	m.ManagedFields, _ = s.managed(op, nil, obj, changes, "", t.info.HasStatus)
 	t.objs[m.Key()] = obj
 	t.sorted = false
@@ -487,7 +487,7 @@ func (s *Store) Update(op Op, obj api.Object, subresource string) (api.Object, e
 		}
 	}
 	m.ResourceVersion = om.ResourceVersion
-	changes := auditChanges(old, obj)
+	changes := s.audit.auditChanges(old, obj)
 	verb := verbOr(op.Verb, "update")
 	// Field ownership: a server-side apply that changes no value may still
 	// change who owns what, which is a write of its own.
@@ -682,7 +682,7 @@ func (s *Store) Delete(op Op, kind api.Kind, key api.Key, opts DeleteOptions) (a
 			m.DeletionGracePeriodSeconds = &g
 		}
 		if grace > 0 || len(m.Finalizers) > 0 {
-			changes := auditChanges(old, obj)
+			changes := s.audit.auditChanges(old, obj)
 			if len(changes) == 0 {
 				return old, false, nil
 			}

@@ -1,0 +1,178 @@
+package store
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/kernel"
+)
+
+// fmtRecord is AuditRecord.String as it was written with fmt, before
+// AppendTo: the trace hash of every golden depends on the two agreeing.
+func fmtRecord(r AuditRecord) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%v %s %s %s", r.Time, r.Actor, r.Verb, r.Kind)
+	if r.Subresource != "" {
+		b.WriteString("/" + r.Subresource)
+	}
+	fmt.Fprintf(&b, " %s rv=%d", r.Key, r.ResourceVersion)
+	switch {
+	case r.NoOp:
+		b.WriteString(" no-op")
+	case r.Removed:
+		b.WriteString(" removed")
+	}
+	for _, c := range r.Changes {
+		fmt.Fprintf(&b, " %s:", c.Path)
+		if c.OldSet {
+			fmt.Fprintf(&b, "%q", c.Old)
+		} else {
+			b.WriteString("-")
+		}
+		b.WriteString("->")
+		if c.NewSet {
+			fmt.Fprintf(&b, "%q", c.New)
+		} else {
+			b.WriteString("-")
+		}
+	}
+	return b.String()
+}
+
+func TestAuditRecordString(t *testing.T) {
+	at := kernel.Time(83*time.Second + 7*time.Millisecond)
+	for _, r := range []AuditRecord{
+		{},
+		{Time: at, Actor: "system:node:n-1", Verb: "update", Kind: api.KindLease, Key: api.Key{Namespace: "kube-node-lease", Name: "n-1"}, ResourceVersion: 42,
+			Changes: []Change{{Path: "spec.renewTime", Old: "2024-01-01T00:00:00.000000Z", New: "x\"y\n\u00e9\x01", OldSet: true, NewSet: true}}},
+		{Time: at, Actor: "kubectl", Verb: "patch", Subresource: "status", Kind: api.KindNode, Key: api.Key{Name: "n"}, ResourceVersion: 7,
+			Changes: []Change{{Path: "a", NewSet: true}, {Path: "b", Old: "1", OldSet: true}, {Path: "c"}}},
+		{Time: -at, Actor: "a", Verb: "update", Kind: api.KindPod, Key: api.Key{Namespace: "ns", Name: "p"}, NoOp: true},
+		{Time: kernel.Forever, Actor: "gc", Verb: "delete", Kind: api.KindPod, Key: api.Key{Namespace: "ns", Name: "p"}, ResourceVersion: 1 << 40, Removed: true},
+	} {
+		if got, want := r.String(), fmtRecord(r); got != want {
+			t.Errorf("String() = %q, want %q", got, want)
+		}
+	}
+}
+
+// heartbeatWrites writes, through s, a lease and a node, renews the lease
+// renewals times and posts the node's heartbeat-only status as often, then
+// changes the lease's holder and the node's Ready condition: two writes
+// that are not heartbeats.
+func heartbeatWrites(t *testing.T, s *Store, renewals int) {
+	t.Helper()
+	op := Op{Actor: "system:node:n-1"}
+	holder := "n-1"
+	now := api.NewMicroTime(kernel.Epoch)
+	l, err := s.Create(op, &api.Lease{TypeMeta: api.TypeMeta{APIVersion: "coordination.k8s.io/v1", Kind: "Lease"},
+		ObjectMeta: api.ObjectMeta{Namespace: "kube-node-lease", Name: "n-1"}, Spec: api.LeaseSpec{HolderIdentity: &holder, RenewTime: &now}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := api.NewTime(kernel.Epoch)
+	n, err := s.Create(op, &api.Node{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Node"}, ObjectMeta: api.ObjectMeta{Name: "n-1"},
+		Status: api.NodeStatus{Conditions: []api.NodeCondition{{Type: api.NodeReady, Status: api.ConditionTrue, LastHeartbeatTime: ts, LastTransitionTime: ts}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= renewals; i++ {
+		renew := l.DeepCopyObject().(*api.Lease)
+		at := api.NewMicroTime(kernel.Epoch.Add(time.Duration(i) * 10 * time.Second))
+		renew.Spec.RenewTime = &at
+		if l, err = s.Update(op, renew, ""); err != nil {
+			t.Fatal(err)
+		}
+		beat := n.DeepCopyObject().(*api.Node)
+		beat.Status.Conditions[0].LastHeartbeatTime = api.NewTime(kernel.Epoch.Add(time.Duration(i) * time.Minute))
+		if n, err = s.Update(op, beat, "status"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	other := "n-2"
+	handover := l.DeepCopyObject().(*api.Lease)
+	handover.Spec.HolderIdentity = &other
+	if _, err = s.Update(op, handover, ""); err != nil {
+		t.Fatal(err)
+	}
+	down := n.DeepCopyObject().(*api.Node)
+	down.Status.Conditions[0].Status = api.ConditionFalse
+	if _, err = s.Update(op, down, "status"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestAuditCountsHeartbeats: counting heartbeats keeps the log's length
+// flat however many renewals there are, counts each kind, and leaves the
+// trace and the write total what keeping them gives.
+func TestAuditCountsHeartbeats(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		count    bool
+		renewals int
+		kept     int
+		counted  Heartbeats
+	}{
+		// 2 creates and 2 changes that are not heartbeats, plus the
+		// bootstrap of nothing: a kept log has the heartbeats too.
+		{"keep, 10 renewals", false, 10, 24, Heartbeats{}},
+		{"keep, 100 renewals", false, 100, 204, Heartbeats{}},
+		{"count, 10 renewals", true, 10, 4, Heartbeats{LeaseRenewals: 10, NodeStatus: 10}},
+		{"count, 100 renewals", true, 100, 4, Heartbeats{LeaseRenewals: 100, NodeStatus: 100}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := New(kernel.New(1))
+			var trace bytes.Buffer
+			s.Audit().SetTrace(&trace)
+			s.Audit().CountHeartbeats(tc.count)
+			heartbeatWrites(t, s, tc.renewals)
+			a := s.Audit()
+			if a.Len() != tc.kept || a.Heartbeats() != tc.counted {
+				t.Errorf("kept %d, counted %+v; want %d and %+v", a.Len(), a.Heartbeats(), tc.kept, tc.counted)
+			}
+			if want := 4 + 2*tc.renewals; a.Total() != want {
+				t.Errorf("Total() = %d, want %d", a.Total(), want)
+			}
+			if lines := strings.Count(trace.String(), "\n"); lines != a.Total() {
+				t.Errorf("the trace has %d lines for %d writes", lines, a.Total())
+			}
+			var kept strings.Builder
+			a.Each(func(r *AuditRecord) bool {
+				kept.WriteString(r.String() + "\n")
+				return true
+			})
+			if !tc.count && kept.String() != trace.String() {
+				t.Errorf("keeping everything, the log differs from the trace:\n%s\nvs\n%s", kept.String(), trace.String())
+			}
+		})
+	}
+}
+
+func TestHeartbeat(t *testing.T) {
+	lease, node := api.KindLease, api.KindNode
+	renew := []Change{{Path: "spec.renewTime", OldSet: true, NewSet: true}}
+	beat := []Change{{Path: "status.conditions[Ready].lastHeartbeatTime", OldSet: true, NewSet: true}, {Path: "status.conditions[MemoryPressure].lastHeartbeatTime", OldSet: true, NewSet: true}}
+	for _, tc := range []struct {
+		name string
+		r    AuditRecord
+		want bool
+	}{
+		{"lease renewal", AuditRecord{Kind: lease, Verb: "update", Changes: renew}, true},
+		{"lease renewal bumping the generation", AuditRecord{Kind: lease, Verb: "update", Changes: append(renew[:1:1], Change{Path: "metadata.generation"})}, true},
+		{"lease created", AuditRecord{Kind: lease, Verb: "create", Changes: renew}, false},
+		{"lease changing hands", AuditRecord{Kind: lease, Verb: "update", Changes: append(renew[:1:1], Change{Path: "spec.holderIdentity"})}, false},
+		{"lease no-op", AuditRecord{Kind: lease, Verb: "update", NoOp: true}, false},
+		{"node heartbeat", AuditRecord{Kind: node, Verb: "update", Subresource: "status", Changes: beat}, true},
+		{"node heartbeat with a condition change", AuditRecord{Kind: node, Verb: "update", Subresource: "status", Changes: append(beat[:1:1], Change{Path: "status.conditions[Ready].status"})}, false},
+		{"node heartbeat time in the main resource", AuditRecord{Kind: node, Verb: "update", Changes: beat}, false},
+		{"pod", AuditRecord{Kind: api.KindPod, Verb: "update", Subresource: "status", Changes: beat}, false},
+	} {
+		if got := tc.r.Heartbeat(); got != tc.want {
+			t.Errorf("%s: Heartbeat() = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
