@@ -341,14 +341,9 @@ func joinTypes() string {
 // run, its faults written out, for a replay or a shrunk failing case. name, when set, replaces
 // metadata.name. Comments and the order of the other fields are kept.
 func (s *Scenario) WithSchedule(name string, seed uint64, target string, faults []Fault) ([]byte, error) {
-	root := cloneNode(s.root)
-	doc := root
-	if doc.Kind == yaml.DocumentNode && len(doc.Content) > 0 {
-		doc = doc.Content[0]
-	}
-	spec := mapValue(doc, "spec")
-	if spec == nil {
-		return nil, fmt.Errorf("scenario %s: no spec", s.File)
+	root, doc, spec, err := s.cloneSpec()
+	if err != nil {
+		return nil, err
 	}
 	if name != "" {
 		if md := mapValue(doc, "metadata"); md != nil {
@@ -357,6 +352,46 @@ func (s *Scenario) WithSchedule(name string, seed uint64, target string, faults 
 			}
 		}
 	}
+	fn, err := s.faultsNode(target, faults)
+	if err != nil {
+		return nil, err
+	}
+	setMapValue(spec, "faults", fn)
+	setMapValue(spec, "seed", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.FormatUint(seed, 10)})
+	return encodeRoot(root)
+}
+
+// cloneSpec returns a copy of the scenario's YAML tree: its root, the
+// document's mapping and its spec.
+func (s *Scenario) cloneSpec() (root, doc, spec *yaml.Node, err error) {
+	if s.root == nil {
+		return nil, nil, nil, fmt.Errorf("scenario %s: no source", s.Metadata.Name)
+	}
+	root = cloneNode(s.root)
+	doc = root
+	if doc.Kind == yaml.DocumentNode && len(doc.Content) > 0 {
+		doc = doc.Content[0]
+	}
+	if spec = mapValue(doc, "spec"); spec == nil {
+		return nil, nil, nil, fmt.Errorf("scenario %s: no spec", s.File)
+	}
+	return root, doc, spec, nil
+}
+
+// encodeRoot writes a scenario's YAML tree with two-space indents.
+func encodeRoot(root *yaml.Node) ([]byte, error) {
+	var b strings.Builder
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(root); err != nil {
+		return nil, err
+	}
+	return []byte(b.String()), nil
+}
+
+// faultsNode is spec.faults as an explicit schedule: target, the faults
+// and the window of s.
+func (s *Scenario) faultsNode(target string, faults []Fault) (*yaml.Node, error) {
 	f := map[string]any{"target": target}
 	sched := []any{}
 	for _, ft := range faults {
@@ -388,15 +423,7 @@ func (s *Scenario) WithSchedule(name string, seed uint64, target string, faults 
 	if err := fn.Encode(f); err != nil {
 		return nil, err
 	}
-	setMapValue(spec, "faults", &fn)
-	setMapValue(spec, "seed", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.FormatUint(seed, 10)})
-	var b strings.Builder
-	enc := yaml.NewEncoder(&b)
-	enc.SetIndent(2)
-	if err := enc.Encode(root); err != nil {
-		return nil, err
-	}
-	return []byte(b.String()), nil
+	return &fn, nil
 }
 
 func cloneNode(n *yaml.Node) *yaml.Node {

@@ -746,6 +746,10 @@ func (l *loader) step(s *Scenario, i int, w *world) error {
 		if !w.nodes[st.StopKubelet] {
 			return l.errorf(a, "no node %q", st.StopKubelet)
 		}
+	case st.Request != nil:
+		if err := l.request(a, st.Request); err != nil {
+			return err
+		}
 	case st.Increment != nil:
 		if err := l.increment(a, st.Increment, w); err != nil {
 			return err

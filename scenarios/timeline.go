@@ -69,6 +69,9 @@ type Step struct {
 	// StopKubelet makes a node's kubelet hang (no lease renewals, no
 	// status, no pod work) while the machine stays on the network.
 	StopKubelet string `json:"stopKubelet,omitempty"`
+	// Request sends one API write as it is (clustersim serve --record
+	// writes kubectl's writes as request steps).
+	Request *Request `json:"request,omitempty"`
 	// Increment adds to a counter in a ConfigMap by read-modify-write,
 	// some number of times in a row: with the resourceVersion read
 	// (conflicts re-read and retried) or unconditionally (lost updates).

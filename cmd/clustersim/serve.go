@@ -142,7 +142,7 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	defer sess.Close()
 	gw := serve.NewGateway(sess.Cluster(), serveUser)
-	rec := newRecorder(s, runner.RootSeed(s, opts))
+	rec := newRecorder(s, runner.RootSeed(s, opts), sess.Cluster().Store.Kinds())
 	if *record != "" {
 		gw.OnWrite = rec.write
 	}
@@ -186,9 +186,14 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 	code := runServeLoop(lp, p, sess, gw, *forDur, sig, stderr)
 	lp.close()
 	res := sess.Finish()
-	fmt.Fprintf(stderr, "clustersim serve: stopped at virtual time %s; %d writes accepted, %d by %s\n", clock(res.Duration), res.Writes, rec.count(res), serveUser)
+	state, err := sess.Cluster().StateHash()
+	if err != nil {
+		fmt.Fprintf(stderr, "clustersim serve: %v\n", err)
+		return exitInternal
+	}
+	fmt.Fprintf(stderr, "clustersim serve: stopped at virtual time %s (%v); %d writes accepted, %d by %s; final state %s\n", clock(res.Duration), res.Duration, res.Writes, rec.count(res), serveUser, state)
 	if *record != "" {
-		if err := rec.save(*record, res.Duration); err != nil {
+		if err := rec.save(*record, res); err != nil {
 			fmt.Fprintf(stderr, "clustersim serve: --record: %v\n", err)
 			return exitInternal
 		}

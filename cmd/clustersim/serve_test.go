@@ -11,10 +11,15 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/clustersim/clustersim/scenarios"
+	"github.com/clustersim/clustersim/scenarios/runner"
+	"github.com/clustersim/clustersim/sim/cluster"
 )
 
 // syncBuffer is a bytes.Buffer safe for one writer and concurrent readers.
@@ -200,7 +205,9 @@ func wantHeader(t *testing.T, what, out string, want ...string) [][]string {
 // prints against a real cluster, and writes (apply, scale, set image,
 // rollout status and undo, delete, cordon) go through and converge.
 func TestKubectl(t *testing.T) {
-	s := startServe(t, filepath.Join("..", "..", "testdata", "serve", "three-nodes.yaml"), "--speed", "100")
+	dir := t.TempDir()
+	recording := filepath.Join(dir, "recorded.yaml")
+	s := startServe(t, filepath.Join("..", "..", "testdata", "serve", "three-nodes.yaml"), "--speed", "100", "--record", recording)
 	if !strings.HasPrefix(s.server, "https://127.0.0.1:") {
 		t.Errorf("serve listens on %s; want 127.0.0.1 by default", s.server)
 	}
@@ -325,6 +332,55 @@ func TestKubectl(t *testing.T) {
 		t.Errorf("a body of 3 MiB + 1: %d %s; want 413", resp.StatusCode, b)
 	}
 	if c := s.stop(); c != 0 {
-		t.Errorf("serve exited with %d:\n%s", c, s.stderr.String())
+		t.Fatalf("serve exited with %d:\n%s", c, s.stderr.String())
+	}
+	checkReplay(t, recording, s.stderr.String())
+}
+
+// checkReplay runs a recording twice with clustersim run (byte-identical
+// reports) and once more through the runner to compare its final state
+// with the one clustersim serve reported when it stopped.
+func checkReplay(t *testing.T, recording, serveLog string) {
+	t.Helper()
+	m := regexp.MustCompile(`(\d+) by kubectl; final state (sha256:[0-9a-f]+)`).FindStringSubmatch(serveLog)
+	if m == nil {
+		t.Fatalf("serve did not report its final state:\n%s", serveLog)
+	}
+	var first string
+	for i := range 2 {
+		var out, errb bytes.Buffer
+		if c := Main([]string{"run", recording, "-o", "json"}, &out, &errb); c != 0 {
+			data, _ := os.ReadFile(recording)
+			t.Fatalf("clustersim run of the recording exited with %d:\n%s\n%s\nthe recording:\n%s", c, errb.String(), out.String(), data)
+		}
+		if i == 0 {
+			first = out.String()
+		} else if out.String() != first {
+			t.Errorf("two replays of the recording differ")
+		}
+	}
+	s, err := scenarios.LoadFile(recording)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c *cluster.Cluster
+	if _, err := runner.Run(s, runner.Options{OnStart: func(cc *cluster.Cluster) { c = cc }}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.StateHash()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != m[2] {
+		t.Errorf("the replay ends in state %s; serve ended in %s", got, m[2])
+	}
+	var writes int
+	for _, a := range c.Store.Audit().Records() {
+		if a.Actor == "kubectl" {
+			writes++
+		}
+	}
+	if strconv.Itoa(writes) != m[1] {
+		t.Errorf("the replay made %d writes as kubectl; serve made %s", writes, m[1])
 	}
 }

@@ -99,6 +99,8 @@ func (r *run) step(i int, st *scenarios.Step) {
 	case st.Increment != nil:
 		cmd, fn := r.increment(st.Increment, userName(st.As))
 		r.userRun(i, st, cmd, fn)
+	case st.Request != nil:
+		r.request(i, st)
 	default:
 		r.userAction(i, st)
 	}

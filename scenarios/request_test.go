@@ -1,0 +1,34 @@
+package scenarios
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestRequestStep(t *testing.T) {
+	head := "apiVersion: clustersim.dev/v1alpha1\nkind: Scenario\nmetadata: {name: r}\nspec:\n  duration: 1m\n  timeline:\n  - at: 1s\n    as: kubectl\n    request: "
+	for _, tc := range []struct {
+		name, step, err string
+	}{
+		{"patch", `{verb: patch, apiVersion: apps/v1, kind: Deployment, namespace: default, name: web, patchType: strategic, patch: '{"spec":{"replicas":2}}'}`, ""},
+		{"create", `{verb: create, apiVersion: v1, kind: ConfigMap, namespace: default, object: {apiVersion: v1, kind: ConfigMap, metadata: {name: c}, data: {a: b}}}`, ""},
+		{"delete", `{verb: delete, apiVersion: v1, kind: Pod, namespace: default, name: p, propagation: Background}`, ""},
+		{"unknown verb", `{verb: get, apiVersion: v1, kind: Pod, name: p}`, `spec.timeline[0].request.verb: "get": want one of create, update, patch, apply, delete`},
+		{"group mismatch", `{verb: delete, apiVersion: v1, kind: Deployment, name: p}`, `spec.timeline[0].request.apiVersion: v1 does not serve kind Deployment (its group is "apps")`},
+		{"patch type", `{verb: patch, apiVersion: v1, kind: Pod, name: p, patchType: yaml, patch: '{}'}`, `spec.timeline[0].request.patchType: "yaml": want one of merge, strategic, json`},
+		{"not JSON", `{verb: patch, apiVersion: v1, kind: Pod, name: p, patchType: merge, patch: '{'}`, `spec.timeline[0].request.patch: not JSON`},
+		{"no object", `{verb: create, apiVersion: v1, kind: Pod}`, `spec.timeline[0].request.object: required for create`},
+		{"object of another kind", `{verb: create, apiVersion: v1, kind: Pod, object: {apiVersion: v1, kind: ConfigMap, metadata: {name: c}}}`, `spec.timeline[0].request.object: a ConfigMap, not the request's Pod`},
+		{"unknown field in the object", `{verb: create, apiVersion: v1, kind: ConfigMap, object: {apiVersion: v1, kind: ConfigMap, metadata: {name: c}, dta: {}}}`, `dta`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Load("r.yaml", "", nil, []byte(head+tc.step+"\n"))
+			switch {
+			case tc.err == "" && err != nil:
+				t.Fatalf("unexpected error: %v", err)
+			case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+				t.Fatalf("error %v, want one containing %q", err, tc.err)
+			}
+		})
+	}
+}
