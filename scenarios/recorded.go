@@ -20,7 +20,10 @@ import (
 // session drew (faults, cut at the original spec.duration, where the
 // session's run stopped them), and steps (timeline steps, in time order)
 // appended to its timeline.
-func (s *Scenario) WithRecording(seed uint64, end time.Duration, faults []Fault, recorded []Recorded) ([]byte, error) {
+//
+// Without timeline (the session ran with the scenario's timeline left out)
+// the file's timeline is the recorded steps alone.
+func (s *Scenario) WithRecording(seed uint64, end time.Duration, faults []Fault, timeline bool, recorded []Recorded) ([]byte, error) {
 	steps, err := recordedSteps(recorded)
 	if err != nil {
 		return nil, err
@@ -36,14 +39,15 @@ func (s *Scenario) WithRecording(seed uint64, end time.Duration, faults []Fault,
 		}
 		setMapValue(spec, "objects", &yaml.Node{Kind: yaml.SequenceNode, Content: objs})
 	}
-	timeline := mapValue(spec, "timeline")
-	if timeline == nil {
-		timeline = &yaml.Node{Kind: yaml.SequenceNode}
-		setMapValue(spec, "timeline", timeline)
+	keepTimeline := timeline
+	tl := mapValue(spec, "timeline")
+	if tl == nil {
+		tl = &yaml.Node{Kind: yaml.SequenceNode}
+		setMapValue(spec, "timeline", tl)
 	}
 	for i := range s.Spec.Timeline {
 		st := &s.Spec.Timeline[i]
-		if i >= len(timeline.Content) {
+		if i >= len(tl.Content) {
 			break
 		}
 		var parsed []api.Object
@@ -60,7 +64,7 @@ func (s *Scenario) WithRecording(seed uint64, end time.Duration, faults []Fault,
 		if err != nil {
 			return nil, err
 		}
-		a := mapValue(timeline.Content[i], action)
+		a := mapValue(tl.Content[i], action)
 		deleteMapKey(a, "file")
 		setMapValue(a, "objects", &yaml.Node{Kind: yaml.SequenceNode, Content: objs})
 	}
@@ -91,12 +95,12 @@ func (s *Scenario) WithRecording(seed uint64, end time.Duration, faults []Fault,
 	// The steps the session never reached are left out: the file's
 	// duration ends where the session did.
 	var kept []*yaml.Node
-	for i, n := range timeline.Content {
-		if i >= len(s.Spec.Timeline) || s.Spec.Timeline[i].At.Duration <= end {
+	for i, n := range tl.Content {
+		if keepTimeline && (i >= len(s.Spec.Timeline) || s.Spec.Timeline[i].At.Duration <= end) {
 			kept = append(kept, n)
 		}
 	}
-	timeline.Content = append(kept, steps...)
+	tl.Content = append(kept, steps...)
 	deleteMapKey(spec, "expect")
 	setMapValue(spec, "seed", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.FormatUint(seed, 10)})
 	setMapValue(spec, "duration", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: end.String()})

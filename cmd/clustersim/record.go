@@ -18,11 +18,13 @@ type recorder struct {
 	seed  uint64
 	kinds *api.Registry
 	steps []scenarios.Recorded
-	err   error // the first write that could not be recorded
+	// timeline is false when serve left the scenario's timeline out.
+	timeline bool
+	err      error // the first write that could not be recorded
 }
 
-func newRecorder(s *scenarios.Scenario, seed uint64, kinds *api.Registry) *recorder {
-	return &recorder{s: s, seed: seed, kinds: kinds}
+func newRecorder(s *scenarios.Scenario, seed uint64, kinds *api.Registry, timeline bool) *recorder {
+	return &recorder{s: s, seed: seed, kinds: kinds, timeline: timeline}
 }
 
 var verbNames = map[apiserver.Verb]string{apiserver.Create: "create", apiserver.Update: "update", apiserver.Patch: "patch", apiserver.Apply: "apply", apiserver.Delete: "delete"}
@@ -75,7 +77,7 @@ func (r *recorder) save(path string, res *runner.Result) error {
 	if r.err != nil {
 		return r.err
 	}
-	data, err := r.s.WithRecording(r.seed, res.Duration, res.Faults, r.steps)
+	data, err := r.s.WithRecording(r.seed, res.Duration, res.Faults, r.timeline, r.steps)
 	if err != nil {
 		return err
 	}

@@ -100,6 +100,7 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 	speed := fs.Float64("speed", 1, "virtual seconds per wall-clock second (0 starts paused; POST /clustersim/pause and /clustersim/resume, /clustersim/speed?x=N change it)")
 	seed := fs.Uint64("seed", 0, "root seed of the run (default: the scenario's spec.seed)")
 	forDur := fs.Duration("for", 0, "stop at this virtual time (default: run until interrupted, past the scenario's spec.duration)")
+	timeline := fs.Bool("timeline", true, "perform the scenario's timeline (false: only its cluster, objects, controllers and faults; you act with kubectl)")
 	record := fs.String("record", "", "when the server stops, write the scenario plus every write made through the API, at its virtual time, as a scenario file that clustersim run replays")
 	lopts := loadFlags(fs)
 	if c, done := parse(fs, args); done {
@@ -131,7 +132,7 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
 		fmt.Fprintf(stderr, "warning: --listen %s is not a loopback address: anyone who can reach it and has the token can change the simulation\n", *listen)
 	}
-	opts := runner.Options{Detect: measure.Detect, MaxEvents: lopts.Limits.WithDefaults().Events, Users: []string{serveUser}}
+	opts := runner.Options{Detect: measure.Detect, MaxEvents: lopts.Limits.WithDefaults().Events, Users: []string{serveUser}, NoTimeline: !*timeline}
 	if fs.Changed("seed") {
 		opts.Seed = seed
 	}
@@ -142,7 +143,7 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	defer sess.Close()
 	gw := serve.NewGateway(sess.Cluster(), serveUser)
-	rec := newRecorder(s, runner.RootSeed(s, opts), sess.Cluster().Store.Kinds())
+	rec := newRecorder(s, runner.RootSeed(s, opts), sess.Cluster().Store.Kinds(), *timeline)
 	if *record != "" {
 		gw.OnWrite = rec.write
 	}

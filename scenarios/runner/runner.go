@@ -54,6 +54,10 @@ type Options struct {
 	// Progress, when set, receives the kernel's progress, for a watchdog
 	// on another goroutine (cmd/clustersim's --stall).
 	Progress *kernel.Progress
+	// NoTimeline leaves the scenario's timeline out (its cluster, objects,
+	// controllers and faults stay): clustersim serve --timeline=false,
+	// where the user acts with kubectl.
+	NoTimeline bool
 	// Users are users (endpoint user/<name>) created before the
 	// scenario's link rules are applied, so that rules naming them apply:
 	// clustersim serve's "kubectl".
@@ -447,12 +451,16 @@ func Start(s *scenarios.Scenario, opts Options) (*Session, error) {
 	if err := r.scheduleFaults(until); err != nil {
 		return nil, err
 	}
-	r.scheduleTimeline(until)
+	if !opts.NoTimeline {
+		r.scheduleTimeline(until)
+	}
 	r.scheduleExpectations(until)
 	// Every user's endpoint exists before the link rules are applied, so
 	// that rules naming user/<name> reach them.
-	for _, st := range s.Spec.Timeline {
-		r.user(st.As)
+	if !opts.NoTimeline {
+		for _, st := range s.Spec.Timeline {
+			r.user(st.As)
+		}
 	}
 	for _, u := range opts.Users {
 		r.user(u)
