@@ -3,6 +3,7 @@ package scenarios
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestRequestStep(t *testing.T) {
@@ -30,5 +31,44 @@ func TestRequestStep(t *testing.T) {
 				t.Fatalf("error %v, want one containing %q", err, tc.err)
 			}
 		})
+	}
+}
+
+func TestWithRecording(t *testing.T) {
+	s, err := Builtin("deployment-bad-image")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := []Recorded{{At: time.Minute + time.Nanosecond, As: "kubectl", Request: Request{Verb: "patch", APIVersion: "apps/v1", Kind: "Deployment",
+		Namespace: "default", Name: "nginx-deployment", PatchType: "merge", Patch: `{"spec":{"replicas":2}}`}}}
+	for _, tc := range []struct {
+		timeline bool
+		steps    int
+	}{
+		{true, 5}, // the four steps up to 2m, then the request
+		{false, 1},
+	} {
+		data, err := s.WithRecording(7, 2*time.Minute, nil, tc.timeline, rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(data), "file:") {
+			t.Errorf("timeline %v: a file reference is left:\n%s", tc.timeline, data)
+		}
+		got, err := Load("recorded.yaml", "", nil, data)
+		if err != nil {
+			t.Fatalf("timeline %v: the recording does not load: %v\n%s", tc.timeline, err, data)
+		}
+		last := got.Spec.Timeline[len(got.Spec.Timeline)-1]
+		switch {
+		case len(got.Spec.Timeline) != tc.steps:
+			t.Errorf("timeline %v: %d steps, want %d", tc.timeline, len(got.Spec.Timeline), tc.steps)
+		case got.Spec.Duration.Duration != 2*time.Minute || *got.Spec.Seed != 7 || len(got.Spec.Expect) != 0:
+			t.Errorf("timeline %v: duration %v, seed %d, %d expectations", tc.timeline, got.Spec.Duration.Duration, *got.Spec.Seed, len(got.Spec.Expect))
+		case last.Request == nil || last.At.Duration != rec[0].At || last.As != "kubectl" || last.Request.Patch != rec[0].Request.Patch:
+			t.Errorf("timeline %v: last step %+v, want the recorded request", tc.timeline, last)
+		case len(got.Objects) != len(s.Objects):
+			t.Errorf("timeline %v: %d objects, want %d", tc.timeline, len(got.Objects), len(s.Objects))
+		}
 	}
 }
