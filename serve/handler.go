@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/apierr"
@@ -115,21 +116,40 @@ func writeErr(w http.ResponseWriter, err error) {
 }
 
 // call runs fn on the loop and waits for its result; ok is false when the
-// simulation ended or the client went away first.
-func call[T any](h *Handler, r *http.Request, fn func(reply func(T))) (T, bool) {
+// simulation ended or the client went away first, or fn panicked (the
+// client then gets a 500; the simulation goes on). reply never blocks:
+// it may be called from an event of the simulation.
+func call[T any](h *Handler, w http.ResponseWriter, r *http.Request, fn func(reply func(T))) (T, bool) {
 	ch := make(chan T, 1)
+	failed := make(chan any, 1)
 	var zero T
-	if !h.loop.Post(func() { fn(func(v T) { ch <- v }) }) {
+	posted := h.loop.Post(func() {
+		defer func() {
+			if p := recover(); p != nil {
+				failed <- p
+			}
+		}()
+		fn(func(v T) {
+			select {
+			case ch <- v:
+			default:
+			}
+		})
+	})
+	if !posted {
+		writeStatus(w, http.StatusServiceUnavailable, apierr.ServiceUnavailable, "the simulation has stopped")
 		return zero, false
 	}
 	select {
 	case v := <-ch:
 		return v, true
+	case p := <-failed:
+		writeStatus(w, http.StatusInternalServerError, "InternalError", fmt.Sprintf("clustersim serve: %v", p))
 	case <-h.loop.Done():
-		return zero, false
+		writeStatus(w, http.StatusServiceUnavailable, apierr.ServiceUnavailable, "the simulation has stopped")
 	case <-r.Context().Done():
-		return zero, false
 	}
+	return zero, false
 }
 
 // ServeHTTP authenticates the request, bounds its body and serves it.
@@ -166,7 +186,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case path == "/api":
 		writeJSON(w, 200, apiVersions(r.Host))
 	case path == "/apis":
-		if v, ok := call(h, r, func(reply func(map[string]any)) { reply(apiGroupList(h.gw.c.Store.Kinds())) }); ok {
+		if v, ok := call(h, w, r, func(reply func(map[string]any)) { reply(apiGroupList(h.gw.c.Store.Kinds())) }); ok {
 			writeJSON(w, 200, v)
 		}
 	case strings.HasPrefix(path, "/api/") || strings.HasPrefix(path, "/apis/"):
@@ -273,6 +293,8 @@ type result struct {
 	table *tableData // the request asked for a Table: rows computed on the loop's virtual time
 	err   error      // a failure before the request was sent
 	body  any        // the response body, when it is not resp's object (a Scale)
+	post  func(*apiserver.Response) any
+	now   time.Time // the virtual time of the response
 }
 
 func (h *Handler) serveAPI(w http.ResponseWriter, r *http.Request, path string, body []byte) {
@@ -282,7 +304,7 @@ func (h *Handler) serveAPI(w http.ResponseWriter, r *http.Request, path string, 
 		return
 	}
 	if t.resource == "" {
-		v, ok := call(h, r, func(reply func(map[string]any)) {
+		v, ok := call(h, w, r, func(reply func(map[string]any)) {
 			doc, ok := apiResourceList(h.gw.c.Store.Kinds(), t.group, t.version)
 			if !ok {
 				doc = nil
@@ -306,7 +328,7 @@ func (h *Handler) serveAPI(w http.ResponseWriter, r *http.Request, path string, 
 		return
 	}
 	table := asTable(r) && r.Method == http.MethodGet && t.subresource == ""
-	res, ok := call(h, r, func(reply func(result)) {
+	res, ok := call(h, w, r, func(reply func(result)) {
 		info, err := resolve(h.gw.c.Store.Kinds(), t)
 		if err != nil {
 			reply(result{err: err})
@@ -318,19 +340,22 @@ func (h *Handler) serveAPI(w http.ResponseWriter, r *http.Request, path string, 
 			return
 		}
 		h.gw.Do(req, func(resp *apiserver.Response) {
-			var body any
-			if post != nil && resp.Err == nil {
-				body = post(resp)
-			}
-			var td *tableData
-			if table && resp.Err == nil {
-				td = newTable(info, resp, h.gw.Now(), q.Get("includeObject"))
-			}
-			reply(result{resp: resp, info: info, table: td, body: body})
+			// Only capture here: this runs in an event of the
+			// simulation; the response is shaped on the client's
+			// goroutine, where a panic ends one request, not the run.
+			reply(result{resp: resp, info: info, post: post, now: h.gw.Now()})
 		})
 	})
 	if !ok {
 		return
+	}
+	if res.err == nil && res.resp.Err == nil {
+		if res.post != nil {
+			res.body = res.post(res.resp)
+		}
+		if table {
+			res.table = newTable(res.info, res.resp, res.now, q.Get("includeObject"))
+		}
 	}
 	if res.err != nil {
 		writeErr(w, res.err)

@@ -5,17 +5,22 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"time"
+
+	"github.com/clustersim/clustersim/report/kubectl"
 
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/apierr"
 	"github.com/clustersim/clustersim/sim/apiserver"
 )
 
-// watchFrame is one event ready to be written: the object (or its Table)
-// computed on the loop.
+// watchFrame is one event of a watch: a status or a bookmark (obj), or
+// an object (event) to print at the virtual time now.
 type watchFrame struct {
 	typ   string
 	obj   any
+	event api.Object
+	now   time.Time
 	final bool // an ERROR: the watch has ended
 }
 
@@ -39,8 +44,10 @@ func (h *Handler) serveWatch(w http.ResponseWriter, r *http.Request, t target) {
 	type opened struct {
 		cancel func()
 		err    error
+		tbl    kubectl.Table
+		filter func(api.Object) bool
 	}
-	op, ok := call(h, r, func(reply func(opened)) {
+	op, ok := call(h, w, r, func(reply func(opened)) {
 		info, err := resolve(h.gw.c.Store.Kinds(), t)
 		if err != nil {
 			reply(opened{err: err})
@@ -66,7 +73,6 @@ func (h *Handler) serveWatch(w http.ResponseWriter, r *http.Request, t target) {
 			}
 		}
 		req := &apiserver.Request{Verb: apiserver.Watch, Kind: info.Kind, Namespace: opts.Namespace, ListOptions: opts, ResourceVersion: rv}
-		tbl := tableOf(info)
 		closed := false
 		send := func(f watchFrame) bool {
 			if closed {
@@ -97,18 +103,11 @@ func (h *Handler) serveWatch(w http.ResponseWriter, r *http.Request, t target) {
 				return send(watchFrame{typ: "BOOKMARK", obj: map[string]any{"kind": info.Kind.Name, "apiVersion": info.APIVersion(),
 					"metadata": map[string]any{"resourceVersion": strconv.FormatUint(e.ResourceVersion, 10)}}})
 			}
-			o := e.Event.Object
-			if filter != nil && !filter(o) {
-				return true
-			}
-			var obj any = o
-			if table {
-				td := &tableData{cols: tbl.Columns, rows: [][]string{tbl.Row(o, h.gw.Now())}, objs: []api.Object{o}, rv: o.GetObjectMeta().ResourceVersion, include: include}
-				obj = td.json()
-			}
-			return send(watchFrame{typ: e.Type, obj: obj})
+			// The object is shaped (filtered, printed) on the client's
+			// goroutine: this runs in an event of the simulation.
+			return send(watchFrame{typ: e.Type, event: e.Event.Object, now: h.gw.Now()})
 		})
-		reply(opened{cancel: cancel})
+		reply(opened{cancel: cancel, tbl: tableOf(info), filter: filter})
 	})
 	if !ok {
 		return
@@ -131,6 +130,16 @@ func (h *Handler) serveWatch(w http.ResponseWriter, r *http.Request, t target) {
 		case f, ok := <-frames:
 			if !ok {
 				return
+			}
+			if o := f.event; o != nil {
+				if op.filter != nil && !op.filter(o) {
+					continue
+				}
+				f.obj = o
+				if table {
+					td := &tableData{cols: op.tbl.Columns, rows: [][]string{op.tbl.Row(o, f.now)}, objs: []api.Object{o}, rv: o.GetObjectMeta().ResourceVersion, include: include}
+					f.obj = td.json()
+				}
 			}
 			if err := enc.Encode(map[string]any{"type": f.typ, "object": f.obj}); err != nil {
 				return
