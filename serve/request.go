@@ -31,6 +31,18 @@ func (h *Handler) request(r *http.Request, t target, info api.ResourceInfo, body
 	if info.Namespaced && t.namespace == "" && t.name != "" || !info.Namespaced && t.namespace != "" {
 		return nil, nil, notFoundPath()
 	}
+	if r.URL.Query().Has("dryRun") {
+		// Never a silent real write: kubectl diff and --dry-run=server
+		// ask for this.
+		return nil, nil, apierr.NewBadRequest("dryRun is not supported by clustersim serve: the request would be a real write (kubectl diff and --dry-run=server need it; --dry-run=client works)")
+	}
+	if r.Method == http.MethodPost || r.Method == http.MethodPut {
+		switch mt := mediaType(r); mt {
+		case "", "application/json", "application/yaml":
+		default:
+			return nil, nil, unsupportedPatch(fmt.Sprintf("the body of the request was in an unknown format - accepted media types include: application/json, application/yaml (clustersim serve does not read %q: kubectl's typed commands such as create deployment, create configmap and create namespace send protobuf; write the object to a file and use kubectl apply -f or kubectl create -f)", mt))
+		}
+	}
 	switch t.subresource {
 	case "":
 	case "status":

@@ -120,6 +120,20 @@ func (s *served) run(args ...string) string {
 	return string(out)
 }
 
+// fail runs kubectl, which must fail, and returns its standard error.
+func (s *served) fail(args ...string) string {
+	s.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := s.command(ctx, args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if out, err := cmd.Output(); err == nil {
+		s.t.Fatalf("kubectl %s succeeded; want a failure:\n%s", strings.Join(args, " "), out)
+	}
+	return stderr.String()
+}
+
 // client is an HTTPS client that trusts any certificate (the tests check
 // the server's answers, not its certificate).
 func (s *served) client() *http.Client {
@@ -315,6 +329,15 @@ func TestKubectl(t *testing.T) {
 		t.Errorf("get pods -w never showed %s Terminating:\n%s", deleted, watched.String())
 	}
 	_ = first
+
+	// What is not served is refused, never half done: a server-side dry
+	// run would be a real write, and protobuf bodies are not read.
+	if out := s.fail("apply", "--dry-run=server", "-f", manifest); !strings.Contains(out, "dryRun is not supported by clustersim serve") {
+		t.Errorf("apply --dry-run=server: %q", out)
+	}
+	if out := s.fail("create", "deployment", "other", "--image=nginx:1.14.2"); !strings.Contains(out, `clustersim serve does not read "application/vnd.kubernetes.protobuf"`) {
+		t.Errorf("create deployment (a protobuf body): %q", out)
+	}
 
 	// Safety: no token, a wrong token, a body over the cap.
 	for _, token := range []string{"", "wrong"} {
