@@ -164,6 +164,11 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 		return exitInternal
 	}
 	addr := "https://" + ln.Addr().String()
+	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+		// Listening on every address: the kubeconfig reaches it on
+		// loopback (the certificate names 127.0.0.1).
+		addr = "https://127.0.0.1:" + strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	}
 	if err := writeKubeconfig(*kubeconfig, addr, token, caPEM); err != nil {
 		ln.Close()
 		fmt.Fprintf(stderr, "clustersim serve: %v\n", err)
@@ -391,5 +396,9 @@ users:
   user:
     token: %s
 `, addr, base64.StdEncoding.EncodeToString(caPEM), token)
-	return os.WriteFile(path, []byte(doc), 0o600)
+	if err := os.WriteFile(path, []byte(doc), 0o600); err != nil {
+		return err
+	}
+	// WriteFile keeps an existing file's mode: the token is private.
+	return os.Chmod(path, 0o600)
 }

@@ -407,3 +407,38 @@ func checkReplay(t *testing.T, recording, serveLog string) {
 		t.Errorf("the replay made %d writes as kubectl; serve made %s", writes, m[1])
 	}
 }
+
+// TestServeListen: loopback by default, and a warning for any other
+// address (whose kubeconfig still reaches the server on loopback).
+func TestServeListen(t *testing.T) {
+	for _, tc := range []struct {
+		listen, warning string
+	}{
+		{"", ""},
+		{"127.0.0.1:0", ""},
+		{"0.0.0.0:0", "warning: --listen 0.0.0.0:0 is not a loopback address"},
+	} {
+		dir := t.TempDir()
+		args := []string{"serve", filepath.Join("..", "..", "testdata", "serve", "three-nodes.yaml"), "--for", "1s", "--speed", "1000", "--kubeconfig", filepath.Join(dir, "kc")}
+		if tc.listen != "" {
+			args = append(args, "--listen", tc.listen)
+		}
+		var stderr bytes.Buffer
+		if c := Main(args, io.Discard, &stderr); c != 0 {
+			t.Fatalf("%v: exit %d\n%s", args, c, stderr.String())
+		}
+		if got := strings.Contains(stderr.String(), "warning:"); got != (tc.warning != "") || tc.warning != "" && !strings.Contains(stderr.String(), tc.warning) {
+			t.Errorf("--listen %q: stderr %q, want warning %q", tc.listen, stderr.String(), tc.warning)
+		}
+		kc, err := os.ReadFile(filepath.Join(dir, "kc"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !regexp.MustCompile(`server: https://127\.0\.0\.1:\d+\n`).Match(kc) {
+			t.Errorf("--listen %q: kubeconfig server is not https://127.0.0.1:PORT:\n%s", tc.listen, kc)
+		}
+		if fi, _ := os.Stat(filepath.Join(dir, "kc")); fi.Mode().Perm() != 0o600 {
+			t.Errorf("--listen %q: kubeconfig mode %v, want 0600", tc.listen, fi.Mode().Perm())
+		}
+	}
+}
