@@ -80,6 +80,7 @@ Exit codes: 0 every expectation held, 1 an expectation failed, 2 bad input, 3 in
 `
 
 func main() {
+	tuneGC()
 	os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr))
 }
 

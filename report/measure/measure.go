@@ -197,10 +197,11 @@ func Analyze(res *runner.Result, opts Options) *Report {
 		o.ControllerActors = res.ControllerActors
 	}
 	rep.Scenario, rep.Seed = res.Scenario, res.Seed
-	rep.Flaps = flaps(res.Audit, o)
+	segs := segments(res.Audit, o)
+	rep.Flaps = flaps(segs, o)
 	rep.NoOpWrites = noOps(res.Audit)
 	rep.GenerationGrowth = growth(res.Audit)
-	rep.Fights = fights(res.Audit, o)
+	rep.Fights = fights(segs, o)
 	rep.HotLoops = hotLoops(res, o)
 	rep.Cost = cost(res)
 	rep.Gaps = AnalyzeGaps(res)
@@ -238,25 +239,31 @@ type step struct {
 	value string
 }
 
-// segments returns each field's histories, split at removals, as
-// separate runs keyed by the field (deterministic: audit order).
-func segments(audit []store.AuditRecord, o Options) []struct {
+// segment is one field's history between removals of its object.
+type segment struct {
 	f     field
 	steps []step
-} {
-	var out []struct {
-		f     field
-		steps []step
-	}
-	open := map[field]int{} // field -> index in out of its current run
+}
+
+// object names one object.
+type object struct {
+	kind api.Kind
+	key  api.Key
+}
+
+// segments returns each field's histories, split at removals, as
+// separate runs keyed by the field (deterministic: audit order).
+func segments(audit []store.AuditRecord, o Options) []segment {
+	var out []segment
+	// open maps each object to its fields' current runs (indexes in
+	// out), so that a removal ends its object's runs without a look at
+	// any other object's.
+	open := map[object]map[string]int{}
 	for i := range audit {
 		r := &audit[i]
+		obj := object{r.Kind, r.Key}
 		if r.Removed {
-			for f := range open {
-				if f.kind == r.Kind && f.key == r.Key {
-					delete(open, f)
-				}
-			}
+			delete(open, obj)
 			continue
 		}
 		if r.NoOp {
@@ -266,15 +273,16 @@ func segments(audit []store.AuditRecord, o Options) []struct {
 			if o.ignored(r.Kind.Name, c.Path) {
 				continue
 			}
-			f := field{r.Kind, r.Key, c.Path}
-			j, ok := open[f]
+			fields := open[obj]
+			if fields == nil {
+				fields = map[string]int{}
+				open[obj] = fields
+			}
+			j, ok := fields[c.Path]
 			if !ok {
 				j = len(out)
-				open[f] = j
-				out = append(out, struct {
-					f     field
-					steps []step
-				}{f: f})
+				fields[c.Path] = j
+				out = append(out, segment{f: field{r.Kind, r.Key, c.Path}})
 				if c.OldSet {
 					// The value before the first change seen: its writer
 					// is unknown (actor "").
@@ -287,9 +295,9 @@ func segments(audit []store.AuditRecord, o Options) []struct {
 	return out
 }
 
-func flaps(audit []store.AuditRecord, o Options) []Flap {
+func flaps(segs []segment, o Options) []Flap {
 	var out []Flap
-	for _, s := range segments(audit, o) {
+	for _, s := range segs {
 		fl := Flap{Kind: s.f.kind, Key: s.f.key, Path: s.f.path}
 		for i, st := range s.steps {
 			if len(fl.Values) < o.ValueCap {
@@ -407,9 +415,9 @@ func fillsOnly(r *store.AuditRecord) bool {
 	return true
 }
 
-func fights(audit []store.AuditRecord, o Options) []Fight {
+func fights(segs []segment, o Options) []Fight {
 	var out []Fight
-	for _, s := range segments(audit, o) {
+	for _, s := range segs {
 		ft := Fight{Kind: s.f.kind, Key: s.f.key, Path: s.f.path}
 		var actors []string
 		for i, st := range s.steps {
