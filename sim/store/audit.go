@@ -245,7 +245,10 @@ func (l *AuditLog) auditChanges(old, new api.Object) []Change {
 	if l.paths == nil {
 		l.paths = map[string]string{}
 	}
-	all := diff(oldV, new, l.paths)
+	// managedFields are bookkeeping the audit leaves out (skipInAudit):
+	// walking them, entry by entry and their field sets rendered, was
+	// the most of a lease renewal's diff.
+	all := diff(oldV, new, l.paths, "metadata.managedFields")
 	out := all[:0]
 	for _, c := range all {
 		if !skipInAudit(c.Path) {

@@ -34,12 +34,13 @@ type Change struct {
 // sorted. Unexported fields are ignored. Values whose type implements
 // json.Marshaler (times, quantities, int-or-strings, raw values) are leaves
 // rendered by their JSON form.
-func Diff(old, new any) []Change { return diff(old, new, nil) }
+func Diff(old, new any) []Change { return diff(old, new, nil, "") }
 
-// diff is Diff with the paths interned in intern when it is not nil: an
-// audit log repeats a few hundred paths millions of times.
-func diff(old, new any, intern map[string]string) []Change {
-	d := differ{intern: intern}
+// diff is Diff with the paths interned in intern when it is not nil (an
+// audit log repeats a few hundred paths millions of times), and without
+// the subtree at the path skip when it is not "".
+func diff(old, new any, intern map[string]string, skip string) []Change {
+	d := differ{intern: intern, skip: skip}
 	a, b := reflect.ValueOf(old), reflect.ValueOf(new)
 	d.walk(a, b, a.IsValid(), b.IsValid())
 	return d.out
@@ -49,6 +50,7 @@ type differ struct {
 	path   []byte
 	out    []Change
 	intern map[string]string
+	skip   string
 }
 
 var (
@@ -278,6 +280,10 @@ func (d *differ) walk(a, b reflect.Value, aSet, bSet bool) {
 				d.path = append(d.path, '.')
 			}
 			d.path = append(d.path, f.name...)
+			if d.skip != "" && string(d.path) == d.skip {
+				d.path = d.path[:mark]
+				continue
+			}
 			d.walk(fa, fb, aSet && !emptyList(fa), bSet && !emptyList(fb))
 			d.path = d.path[:mark]
 		}
