@@ -37,7 +37,7 @@ type Error = manifest.Error
 // Controllers are the names spec.controllers accepts, in the order they
 // are started.
 var Controllers = []string{"resourcequota", "garbage-collector", "replicaset", "deployment", "scheduler",
-	"node-lifecycle", "endpoints", "horizontal-pod-autoscaler", "naive-app-operator", "polling-app-operator",
+	"node-lifecycle", "endpoints", "horizontal-pod-autoscaler", "disruption", "naive-app-operator", "polling-app-operator",
 	"app-operator", "retrying-app-operator", "edge-app-operator", "level-app-operator",
 	"panicking-app-operator", "busy-app-operator"}
 
@@ -48,17 +48,51 @@ var OptInControllers = []string{"naive-app-operator", "polling-app-operator",
 	"app-operator", "retrying-app-operator", "edge-app-operator", "level-app-operator",
 	"panicking-app-operator", "busy-app-operator"}
 
+// OnDemandControllers are the built-in controllers that run, unless
+// spec.controllers says otherwise, only in a scenario that holds an object
+// of a kind they act on (in spec.objects or an apply step): upstream runs
+// them always, and without such objects they would only list and watch,
+// adding requests to every run's report and trace. The disruption
+// controller runs where there is a PodDisruptionBudget.
+var OnDemandControllers = map[string]api.Kind{"disruption": api.KindPodDisruptionBudget}
+
 func init() { controller.Reserve(Controllers...) }
 
 // Enabled reports whether the named controller runs under these settings.
 // Controllers registered through controller.Register are opt-in: they run
 // only when spec.controllers names them.
+// An on-demand controller (OnDemandControllers) counts as enabled here
+// only when listed; Runs says whether it runs in a given scenario.
 func Enabled(settings map[string]ControllerSettings, name string) bool {
 	cs, listed := settings[name]
 	if !listed {
-		return slices.Contains(Controllers, name) && !slices.Contains(OptInControllers, name)
+		_, onDemand := OnDemandControllers[name]
+		return slices.Contains(Controllers, name) && !slices.Contains(OptInControllers, name) && !onDemand
 	}
 	return cs.Enabled == nil || *cs.Enabled
+}
+
+// Runs reports whether the named controller runs in s: Enabled, or an
+// on-demand controller not listed in spec.controllers whose kind is among
+// the scenario's objects or applied manifests.
+func Runs(s *Scenario, name string) bool {
+	kind, onDemand := OnDemandControllers[name]
+	if _, listed := s.Spec.Controllers[name]; listed || !onDemand {
+		return Enabled(s.Spec.Controllers, name)
+	}
+	has := func(objs []api.Object) bool {
+		return slices.ContainsFunc(objs, func(o api.Object) bool { return api.KindOf(o) == kind })
+	}
+	if has(s.Objects) {
+		return true
+	}
+	for i := range s.Spec.Timeline {
+		st := &s.Spec.Timeline[i]
+		if st.Apply != nil && has(st.Apply.Parsed) || st.ServerSideApply != nil && has(st.ServerSideApply.Parsed) {
+			return true
+		}
+	}
+	return false
 }
 
 // AllControllers are the names spec.controllers accepts, in the order a
@@ -686,7 +720,7 @@ var actionFields = func() []int {
 	t := reflect.TypeFor[Step]()
 	var out []int
 	for i := range t.NumField() {
-		if name := t.Field(i).Name; name != "At" && name != "As" {
+		if name := t.Field(i).Name; name != "At" && name != "As" && name != "DrainTimeout" {
 			out = append(out, i)
 		}
 	}
@@ -725,6 +759,14 @@ func (l *loader) step(s *Scenario, i int, w *world) error {
 		return l.errorf(f+"."+set[1], "a step holds one action; this one has %s", strings.Join(set, " and "))
 	}
 	a := f + "." + set[0]
+	if st.DrainTimeout != nil {
+		if st.Drain == "" {
+			return l.errorf(f+".drainTimeout", "goes with drain (kubectl drain --timeout)")
+		}
+		if st.DrainTimeout.Duration <= 0 {
+			return l.errorf(f+".drainTimeout", "must be positive (leave it out to retry evictions until the run ends, kubectl's default)")
+		}
+	}
 	switch {
 	case st.Apply != nil:
 		objs, err := l.fileOrObjects(a, st.Apply.File, st.Apply.Objects, w)
@@ -1142,6 +1184,7 @@ var kindAliases = map[string]api.Kind{
 	"secret": api.KindSecret, "secrets": api.KindSecret,
 	"serviceaccount": api.KindServiceAccount, "serviceaccounts": api.KindServiceAccount, "sa": api.KindServiceAccount,
 	"horizontalpodautoscaler": api.KindHorizontalPodAutoscaler, "horizontalpodautoscalers": api.KindHorizontalPodAutoscaler, "hpa": api.KindHorizontalPodAutoscaler,
+	"poddisruptionbudget": api.KindPodDisruptionBudget, "poddisruptionbudgets": api.KindPodDisruptionBudget, "pdb": api.KindPodDisruptionBudget,
 }
 
 // ResolveKind maps a kind name as kubectl accepts it (Deployment,

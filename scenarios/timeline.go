@@ -34,6 +34,10 @@ type Step struct {
 	Cordon   string `json:"cordon,omitempty"`
 	Uncordon string `json:"uncordon,omitempty"`
 	Drain    string `json:"drain,omitempty"`
+	// DrainTimeout is a drain's --timeout: how long kubectl keeps retrying
+	// evictions a disruption budget refuses. Unset, it retries until the
+	// run ends (kubectl's default is no timeout).
+	DrainTimeout *api.Duration `json:"drainTimeout,omitempty"`
 	// CrashNode stops a node's kubelet (it stops renewing its lease and
 	// serving its pods, and its network endpoint goes down); RecoverNode
 	// brings it back.

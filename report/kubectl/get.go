@@ -81,6 +81,9 @@ var tables = map[api.Kind]table{
 	api.KindConfigMap:               {cols("Name", "Data", "Age"), configMapRow},
 	api.KindNamespace:               {cols("Name", "Status", "Age"), namespaceRow},
 	api.KindLease:                   {cols("Name", "Holder", "Age"), leaseRow},
+	// k/k pkg/printers/internalversion/printers.go
+	// podDisruptionBudgetColumnDefinitions.
+	api.KindPodDisruptionBudget: {cols("Name", "Min Available", "Max Unavailable", "Allowed Disruptions", "Age"), pdbRow},
 }
 
 // newTableWriter is cli-runtime's GetNewTabWriter.
@@ -882,6 +885,19 @@ func quotaRow(o api.Object, now time.Time) []string {
 		}
 	}
 	return []string{q.Name, since(q.CreationTimestamp, now), strings.Join(requests, ", "), strings.Join(limits, ", ")}
+}
+
+// pdbRow is printPodDisruptionBudget: "N/A" for the bound not set.
+func pdbRow(o api.Object, now time.Time) []string {
+	p := o.(*api.PodDisruptionBudget)
+	minAvailable, maxUnavailable := "N/A", "N/A"
+	if p.Spec.MinAvailable != nil {
+		minAvailable = p.Spec.MinAvailable.String()
+	}
+	if p.Spec.MaxUnavailable != nil {
+		maxUnavailable = p.Spec.MaxUnavailable.String()
+	}
+	return []string{p.Name, minAvailable, maxUnavailable, strconv.Itoa(int(p.Status.DisruptionsAllowed)), since(p.CreationTimestamp, now)}
 }
 
 func configMapRow(o api.Object, now time.Time) []string {

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/apierr"
@@ -204,24 +205,56 @@ func cordon(ctx context.Context, c client.Client, node string, desired bool) ([]
 	return []string{line(api.KindNode, node, done)}, nil
 }
 
+// DrainOptions configure Drain.
+type DrainOptions struct {
+	// Clock paces the retries (kubectl's 5 s after a refused eviction)
+	// and the polls for deleted pods (every second); nil evicts each pod
+	// once and does not wait (for callers outside a kernel process).
+	Clock client.Clock
+	// Timeout is kubectl drain's --timeout: how long to keep trying
+	// before giving up; 0 means forever, kubectl's default.
+	Timeout time.Duration
+	// Out, when set, receives every line as it is printed, so that a
+	// drain still retrying when a run ends can show what it printed.
+	Out *[]string
+}
+
+// DrainRetry is how long kubectl drain waits after an eviction refused
+// with 429 TooManyRequests (kubectl pkg/drain/drain.go evictPods).
+const DrainRetry = 5 * time.Second
+
+// drainPoll is waitForDelete's interval (kubectl pkg/drain).
+const drainPoll = time.Second
+
 // Drain empties a node as `kubectl drain --ignore-daemonsets --force
-// --delete-emptydir-data` does: it cordons the node, lists its pods,
-// leaves DaemonSet-managed pods (with kubectl's warning) and mirror pods
-// alone, warns about pods without a controller or with local storage, and
-// evicts the rest in namespace/name order, printing "evicting pod
-// <ns>/<name>" for each, then "pod/<name> evicted" for each, then
-// "node/<name> drained". Eviction is a delete with the pod's grace period
-// (the simulator has no eviction subresource and no disruption budgets);
-// unlike kubectl it does not wait for the pods to be gone before printing
-// "evicted". A pod already gone counts as evicted.
-func Drain(ctx context.Context, c client.Client, node string) ([]string, error) {
+// --delete-emptydir-data` does (kubectl pkg/drain/drain.go and
+// pkg/cmd/drain/drain.go): it cordons the node, lists its pods, leaves
+// DaemonSet-managed pods (with kubectl's warning) and mirror pods alone,
+// warns about pods without a controller or with local storage, and evicts
+// the rest through the Eviction API, all at once as kubectl's one
+// goroutine per pod does: "evicting pod <ns>/<name>" before each attempt;
+// an eviction a disruption budget refuses (429) prints "error when
+// evicting pods/"<name>" -n "<ns>" (will retry after 5s): <message>" and
+// is tried again 5 s later; an evicted pod is polled every second until
+// it is gone, then "pod/<name> evicted"; at last "node/<name> drained".
+// A pod already gone counts as done without a line. With a Timeout, the
+// pods still pending then fail the drain with kubectl's "global timeout
+// reached".
+func Drain(ctx context.Context, c client.Client, node string, opts DrainOptions) ([]string, error) {
+	var own []string
+	out := opts.Out
+	if out == nil {
+		out = &own
+	}
+	emit := func(l ...string) { *out = append(*out, l...) }
 	lines, err := cordon(ctx, c, node, true)
+	emit(lines...)
 	if err != nil {
-		return lines, err
+		return *out, err
 	}
 	pods, err := client.ListAs[*api.Pod](ctx, c, client.MatchingNodeName(node))
 	if err != nil {
-		return lines, err
+		return *out, err
 	}
 	slices.SortFunc(pods, func(a, b *api.Pod) int {
 		return strings.Compare(a.Namespace+"/"+a.Name, b.Namespace+"/"+b.Name)
@@ -254,21 +287,111 @@ func Drain(ctx context.Context, c client.Client, node string) ([]string, error) 
 				msgs = append(msgs, k+": "+strings.Join(ps, ", "))
 			}
 		}
-		lines = append(lines, "Warning: "+strings.Join(msgs, "; "))
+		emit("Warning: " + strings.Join(msgs, "; "))
 	}
-	for _, p := range evict {
-		lines = append(lines, fmt.Sprintf("evicting pod %s/%s", p.Namespace, p.Name))
+	if err := evictPods(ctx, c, evict, opts, emit); err != nil {
+		return *out, err
 	}
-	for _, p := range evict {
-		err := c.Delete(ctx, api.KindPod, p.Key())
-		if err != nil && !errors.Is(err, apierr.ErrNotFound) {
-			return lines, fmt.Errorf("error when evicting pods/%q -n %q: %w", p.Name, p.Namespace, err)
+	emit(line(api.KindNode, node, "drained"))
+	return *out, nil
+}
+
+// drainState is one pod of a drain: waiting to be evicted (again) or,
+// once evicted, waiting to be gone.
+type drainState struct {
+	pod     *api.Pod
+	evicted bool
+	done    bool
+	next    time.Time
+}
+
+// evictPods is kubectl's evictPods and waitForDelete, the per-pod
+// goroutines played in one process: each pod acts at its own next time,
+// pods due at one instant in namespace/name order.
+func evictPods(ctx context.Context, c client.Client, pods []*api.Pod, opts DrainOptions, emit func(...string)) error {
+	states := make([]*drainState, len(pods))
+	for i, p := range pods {
+		states[i] = &drainState{pod: p}
+	}
+	var deadline time.Time
+	if opts.Clock != nil && opts.Timeout > 0 {
+		deadline = opts.Clock.Now().Add(opts.Timeout)
+	}
+	var errs []error
+	for {
+		var now time.Time
+		if opts.Clock != nil {
+			now = opts.Clock.Now()
+		}
+		for _, st := range states {
+			if !st.done && !deadline.IsZero() && !now.Before(deadline) {
+				st.done = true
+				errs = append(errs, fmt.Errorf("error when evicting pods/%q -n %q: global timeout reached: %v", st.pod.Name, st.pod.Namespace, opts.Timeout))
+			}
+		}
+		// The evictions due now, then (immediately, as kubectl's
+		// PollImmediate) the polls of the evicted pods.
+		for _, st := range states {
+			if st.done || st.evicted || st.next.After(now) {
+				continue
+			}
+			p := st.pod
+			emit(fmt.Sprintf("evicting pod %s/%s", p.Namespace, p.Name))
+			err := client.Evict(ctx, c, &api.Eviction{ObjectMeta: api.ObjectMeta{Name: p.Name, Namespace: p.Namespace}})
+			switch {
+			case err == nil:
+				st.evicted = true
+			case errors.Is(err, apierr.ErrNotFound):
+				st.done = true
+			case errors.Is(err, apierr.ErrTooManyRequests) && opts.Clock != nil:
+				emit(fmt.Sprintf("error when evicting pods/%q -n %q (will retry after 5s): %v", p.Name, p.Namespace, err))
+				st.next = opts.Clock.Now().Add(DrainRetry)
+			default:
+				st.done = true
+				errs = append(errs, fmt.Errorf("error when evicting pods/%q -n %q: %w", p.Name, p.Namespace, err))
+			}
+		}
+		pending := 0
+		for _, st := range states {
+			if st.done {
+				continue
+			}
+			if !st.evicted || st.next.After(now) {
+				pending++
+				continue
+			}
+			p := st.pod
+			if opts.Clock == nil {
+				st.done = true
+				emit(line(api.KindPod, p.Name, "evicted"))
+				continue
+			}
+			cur, err := c.Get(ctx, api.KindPod, p.Key())
+			if errors.Is(err, apierr.ErrNotFound) || err == nil && cur.GetObjectMeta().UID != p.UID {
+				st.done = true
+				emit(line(api.KindPod, p.Name, "evicted"))
+				continue
+			}
+			st.next = opts.Clock.Now().Add(drainPoll)
+			pending++
+		}
+		if pending == 0 {
+			break
+		}
+		wake := time.Time{}
+		for _, st := range states {
+			if !st.done && (wake.IsZero() || st.next.Before(wake)) {
+				wake = st.next
+			}
+		}
+		if !deadline.IsZero() && deadline.Before(wake) {
+			wake = deadline
+		}
+		if d := wake.Sub(opts.Clock.Now()); d > 0 {
+			opts.Clock.Sleep(d)
 		}
 	}
-	for _, p := range evict {
-		lines = append(lines, line(api.KindPod, p.Name, "evicted"))
-	}
-	return append(lines, line(api.KindNode, node, "drained")), nil
+	return errors.Join(errs...)
 }
 
 // Drain's pod filters (kubectl's pkg/drain).

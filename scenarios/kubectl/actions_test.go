@@ -186,7 +186,9 @@ func TestCordonDrain(t *testing.T) {
 			result{lines: []string{"node/n2 already uncordoned"}}},
 		{"cordon missing", func(ctx context.Context, c client.Client) ([]string, error) { return kubectl.Cordon(ctx, c, "n9") },
 			result{is: apierr.ErrNotFound, line: `Error from server (NotFound): nodes "n9" not found`}},
-		{"drain", func(ctx context.Context, c client.Client) ([]string, error) { return kubectl.Drain(ctx, c, "n1") },
+		{"drain", func(ctx context.Context, c client.Client) ([]string, error) {
+			return kubectl.Drain(ctx, c, "n1", kubectl.DrainOptions{})
+		},
 			result{lines: []string{
 				"node/n1 cordoned",
 				"Warning: ignoring DaemonSet-managed Pods: kube-system/proxy-abcde; deleting Pods that declare no controller: default/bare",

@@ -16,6 +16,7 @@ import (
 	"github.com/clustersim/clustersim/sim/metrics"
 
 	"github.com/clustersim/clustersim/controllers/deployment"
+	"github.com/clustersim/clustersim/controllers/disruption"
 	"github.com/clustersim/clustersim/controllers/endpoints"
 	"github.com/clustersim/clustersim/controllers/garbagecollector"
 	"github.com/clustersim/clustersim/controllers/hpa"
@@ -97,6 +98,9 @@ var controllerSpecs = map[string]controllerSpec{
 		}
 		return naive.Setup(m, naive.Options{Resync: resync, Workers: s.Workers})
 	}},
+	"disruption": {disruption.Actor, func(_ *run, m *controller.Manager, s scenarios.ControllerSettings) error {
+		return disruption.Setup(m, disruption.Options{Workers: s.Workers})
+	}},
 	"horizontal-pod-autoscaler": {hpa.Actor, func(r *run, m *controller.Manager, s scenarios.ControllerSettings) error {
 		return hpa.Setup(m, hpa.Options{Workers: s.Workers, Metrics: r.metrics})
 	}},
@@ -107,7 +111,7 @@ var controllerSpecs = map[string]controllerSpec{
 // order: the built-ins, then the registered ones (controller.Register).
 func (r *run) startControllers() error {
 	for _, name := range scenarios.AllControllers() {
-		if !scenarios.Enabled(r.s.Spec.Controllers, name) {
+		if !scenarios.Runs(r.s, name) {
 			continue
 		}
 		settings := r.s.Spec.Controllers[name]

@@ -97,8 +97,16 @@ func (r *run) kubectl(st *scenarios.Step) (string, action) {
 			return kubectl.Uncordon(ctx, c, st.Uncordon)
 		}
 	case st.Drain != "":
-		return "kubectl drain " + st.Drain + " --ignore-daemonsets --delete-emptydir-data --force", func(ctx context.Context, c client.Client) ([]string, error) {
-			return kubectl.Drain(ctx, c, st.Drain)
+		cmd := "kubectl drain " + st.Drain + " --ignore-daemonsets --delete-emptydir-data --force"
+		opts := kubectl.DrainOptions{Clock: client.NewClock(r.c.K)}
+		if st.DrainTimeout != nil {
+			opts.Timeout = st.DrainTimeout.Duration
+			cmd += " --timeout=" + opts.Timeout.String()
+		}
+		return cmd, func(ctx context.Context, c client.Client) ([]string, error) {
+			o := opts
+			o.Out = r.progress(st)
+			return kubectl.Drain(ctx, c, st.Drain, o)
 		}
 	case st.RolloutUndo != nil:
 		ns, name := scenarios.SplitRef(st.RolloutUndo.Deployment)

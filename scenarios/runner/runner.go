@@ -345,6 +345,10 @@ type run struct {
 	panics map[string][]panicked
 	// partitions are the partitions in place, by name.
 	partitions map[string]*partitionInPlace
+	// unfinished are the user commands started, outputs the lines of
+	// those that print as they go (see progress).
+	unfinished []*unfinished
+	outputs    map[*scenarios.Step]*[]string
 }
 
 // MaxEventsAtInstant is how many events may fire at one virtual time
@@ -521,6 +525,7 @@ func (s *Session) Advance(to time.Duration) error {
 // gaps, expectations, findings and the trace. Call it once.
 func (s *Session) Finish() *Result {
 	r, c, res := s.r, s.r.c, s.r.res
+	r.recordUnfinished()
 	res.Gaps = s.gaps.Finish()
 	if r.faults != nil {
 		res.FaultsEnd = r.faults.end

@@ -125,14 +125,52 @@ func (r *run) userAction(i int, st *scenarios.Step) {
 func (r *run) userRun(i int, st *scenarios.Step, cmd string, fn action) {
 	cl := r.user(st.As)
 	at := st.At.Duration
+	u := &unfinished{step: i, at: at, cmd: cmd}
+	r.unfinished = append(r.unfinished, u)
 	r.c.Go(fmt.Sprintf("user/%s/step-%d", userName(st.As), i), func(p *kernel.Process) {
 		lines, err := fn(context.Background(), cl)
+		u.finished = true
 		e := Entry{At: at, Command: cmd, Lines: lines}
 		if err != nil {
 			e.Err = kubectl.ErrorLine(err)
 		}
 		r.record(e)
 	})
+}
+
+// unfinished is a user command started in a process of its own.
+type unfinished struct {
+	step     int
+	at       time.Duration
+	cmd      string
+	finished bool
+}
+
+// progress returns where a long-running command (a drain retrying its
+// evictions) prints as it goes, so that the run's end can show it.
+func (r *run) progress(st *scenarios.Step) *[]string {
+	if r.outputs == nil {
+		r.outputs = map[*scenarios.Step]*[]string{}
+	}
+	out := new([]string)
+	r.outputs[st] = out
+	return out
+}
+
+// recordUnfinished records the commands still running when the run ends
+// that print as they go, with what they printed so far.
+func (r *run) recordUnfinished() {
+	for _, u := range r.unfinished {
+		if u.finished {
+			continue
+		}
+		out := r.outputs[&r.s.Spec.Timeline[u.step]]
+		if out == nil {
+			continue
+		}
+		r.record(Entry{At: u.at, Command: u.cmd, Lines: slices.Clone(*out),
+			Err: fmt.Sprintf("(still running when the run ended at %s)", clock(r.c.K.Now().Duration()))})
+	}
 }
 
 func userName(as string) string {

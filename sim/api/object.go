@@ -25,6 +25,7 @@ var (
 	_ Object = (*Deployment)(nil)
 	_ Object = (*ReplicaSet)(nil)
 	_ Object = (*Lease)(nil)
+	_ Object = (*PodDisruptionBudget)(nil)
 	_ Object = (*HorizontalPodAutoscaler)(nil)
 	_ Object = (*HorizontalPodAutoscalerV1)(nil)
 )

@@ -93,6 +93,8 @@ var (
 	// KindHorizontalPodAutoscaler is autoscaling/v2 (and v1)
 	// HorizontalPodAutoscaler.
 	KindHorizontalPodAutoscaler = Kind{"autoscaling", "HorizontalPodAutoscaler"}
+	// KindPodDisruptionBudget is policy/v1 PodDisruptionBudget.
+	KindPodDisruptionBudget = Kind{"policy", "PodDisruptionBudget"}
 	// KindCustomResourceDefinition is apiextensions.k8s.io/v1
 	// CustomResourceDefinition: loading one registers the kind it defines.
 	KindCustomResourceDefinition = Kind{"apiextensions.k8s.io", "CustomResourceDefinition"}
@@ -185,6 +187,11 @@ func builtinInfo(k Kind, version, resource string, namespaced, status, generatio
 	return ResourceInfo{Kind: k, Version: version, Resource: resource, Namespaced: namespaced, HasStatus: status, Generation: generation, Singular: strings.ToLower(k.Name)}
 }
 
+func withShortNames(info ResourceInfo, names ...string) ResourceInfo {
+	info.ShortNames = names
+	return info
+}
+
 // builtin is the registry of the built-in kinds, sorted by kind. It is
 // never mutated: a cluster's own registry (NewRegistry) starts from it.
 var builtin = &Registry{entries: []kindEntry{
@@ -201,6 +208,7 @@ var builtin = &Registry{entries: []kindEntry{
 	{builtinInfo(KindNamespace, "v1", "namespaces", false, true, false), oneVersion("v1", func() Object { return &Namespace{} })},
 	{builtinInfo(KindNode, "v1", "nodes", false, true, false), oneVersion("v1", func() Object { return &Node{} })},
 	{builtinInfo(KindPod, "v1", "pods", true, true, true), oneVersion("v1", func() Object { return &Pod{} })},
+	{withShortNames(builtinInfo(KindPodDisruptionBudget, "v1", "poddisruptionbudgets", true, true, true), "pdb"), oneVersion("policy/v1", func() Object { return &PodDisruptionBudget{} })},
 	{builtinInfo(KindReplicaSet, "v1", "replicasets", true, true, true), oneVersion("apps/v1", func() Object { return &ReplicaSet{} })},
 	{builtinInfo(KindResourceQuota, "v1", "resourcequotas", true, true, false), oneVersion("v1", func() Object { return &ResourceQuota{} })},
 	{builtinInfo(KindSecret, "v1", "secrets", true, false, false), oneVersion("v1", func() Object { return &Secret{} })},
@@ -403,6 +411,8 @@ func KindOf(o Object) Kind {
 		return KindReplicaSet
 	case *Lease:
 		return KindLease
+	case *PodDisruptionBudget:
+		return KindPodDisruptionBudget
 	case *HorizontalPodAutoscaler, *HorizontalPodAutoscalerV1:
 		return KindHorizontalPodAutoscaler
 	case *CustomResourceDefinition:

@@ -85,6 +85,7 @@ func TestLookup(t *testing.T) {
 		{KindLease, "leases.coordination.k8s.io", "coordination.k8s.io/v1", true, false},
 		{KindHorizontalPodAutoscaler, "horizontalpodautoscalers.autoscaling", "autoscaling/v2", true, true},
 		{KindCustomResourceDefinition, "customresourcedefinitions.apiextensions.k8s.io", "apiextensions.k8s.io/v1", false, true},
+		{KindPodDisruptionBudget, "poddisruptionbudgets.policy", "policy/v1", true, true},
 	}
 	for _, tt := range tests {
 		info, ok := Lookup(tt.kind)

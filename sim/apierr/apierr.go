@@ -27,6 +27,11 @@ const (
 	BadRequest         Reason = "BadRequest"
 	MethodNotAllowed   Reason = "MethodNotAllowed"
 	ServiceUnavailable Reason = "ServiceUnavailable"
+	// TooManyRequests (429) is what the eviction subresource answers
+	// when a disruption budget forbids the eviction: retry later.
+	TooManyRequests Reason = "TooManyRequests"
+	// InternalError (500) is a failure of the server itself.
+	InternalError Reason = "InternalError"
 	// Timeout is a client-side failure: the request or its reply was lost
 	// or late, so the caller cannot know whether the server acted.
 	Timeout Reason = "Timeout"
@@ -38,8 +43,12 @@ type StatusError struct {
 	Code    int
 	Reason  Reason
 	Message string
-	// Causes are the field errors of an Invalid error, in order.
+	// Causes are the field errors of an Invalid error, in order, or the
+	// causes of another error (a 429's DisruptionBudget cause: Type
+	// "DisruptionBudget", Detail the message, no Field).
 	Causes []FieldError
+	// RetryAfterSeconds is a 429's suggested wait (details.retryAfterSeconds).
+	RetryAfterSeconds int
 }
 
 // Error returns the message, as kubectl prints it after "Error from server".
@@ -65,6 +74,7 @@ var (
 	ErrMethodNotAllowed   = &StatusError{Code: 405, Reason: MethodNotAllowed, Message: "method not allowed"}
 	ErrServiceUnavailable = &StatusError{Code: 503, Reason: ServiceUnavailable, Message: "service unavailable"}
 	ErrTimeout            = &StatusError{Code: 504, Reason: Timeout, Message: "timeout"}
+	ErrTooManyRequests    = &StatusError{Code: 429, Reason: TooManyRequests, Message: "too many requests"}
 )
 
 // ReasonOf returns the reason of err if it is (or wraps) a StatusError, and
@@ -170,6 +180,12 @@ func NewInvalid(kindGroup, name string, errs ...FieldError) *StatusError {
 func NewTooOldResourceVersion(requested, oldest uint64) *StatusError {
 	return &StatusError{Code: 410, Reason: Expired,
 		Message: fmt.Sprintf("too old resource version: %d (%d)", requested, oldest)}
+}
+
+// NewTooManyRequests is apimachinery's NewTooManyRequests: a 429 with
+// the message as given and a suggested retry after retryAfterSeconds.
+func NewTooManyRequests(msg string, retryAfterSeconds int) *StatusError {
+	return &StatusError{Code: 429, Reason: TooManyRequests, Message: msg, RetryAfterSeconds: retryAfterSeconds}
 }
 
 // NewBadRequest is a 400 with the given message.

@@ -31,13 +31,15 @@ func NewAuthorizer(rules []Rule) *Authorizer {
 // DefaultRules is clustersim's default table: system actors (controllers,
 // the scheduler, kubelets, whose names start with "system:") may do
 // anything; every other actor (users, CI, GitOps tools) may do anything to
-// main resources but not write status subresources, which belong to
+// main resources and evict pods (create pods/eviction, as the edit and
+// admin roles may) but not write status subresources, which belong to
 // controllers.
 func DefaultRules() []Rule {
 	return []Rule{
 		{Actors: []string{"system:*"}, Verbs: []string{"*"}, Resources: []string{"*", "*/*"}},
 		{Actors: []string{"*"}, Verbs: []string{"*"}, Resources: []string{"*"}},
 		{Actors: []string{"*"}, Verbs: []string{"get", "list", "watch"}, Resources: []string{"*/*"}},
+		{Actors: []string{"*"}, Verbs: []string{"create"}, Resources: []string{"pods/eviction"}},
 	}
 }
 

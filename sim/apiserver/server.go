@@ -96,7 +96,9 @@ const (
 	Exists      Outcome = "already-exists"
 	Expired     Outcome = "expired"
 	Unavailable Outcome = "unavailable"
-	OtherError  Outcome = "error"
+	// TooManyRequests is a 429: an eviction a disruption budget refused.
+	TooManyRequests Outcome = "too-many-requests"
+	OtherError      Outcome = "error"
 )
 
 func outcomeOf(err error) Outcome {
@@ -118,6 +120,8 @@ func outcomeOf(err error) Outcome {
 		return Expired
 	case apierr.ServiceUnavailable:
 		return Unavailable
+	case apierr.TooManyRequests:
+		return TooManyRequests
 	}
 	return OtherError
 }
@@ -166,6 +170,9 @@ func (s *Server) handle(req *Request) *Response {
 	info, ok := s.store.Kinds().Lookup(req.Kind)
 	if !ok {
 		return &Response{Err: apierr.NewBadRequest(fmt.Sprintf("the server could not find the requested resource (kind %q)", req.Kind.String()))}
+	}
+	if req.Verb == Create && req.Kind == api.KindPod && req.Subresource == EvictionSubresource {
+		return s.evict(req)
 	}
 	if req.Object != nil {
 		// The server stores one version of each kind: an autoscaling/v1

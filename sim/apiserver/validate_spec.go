@@ -49,6 +49,8 @@ func validateSpec(obj api.Object, errs []apierr.FieldError) []apierr.FieldError 
 		errs = validateHPABounds(o.Spec.MinReplicas, o.Spec.MaxReplicas, errs)
 	case *api.HorizontalPodAutoscalerV1:
 		errs = validateHPABounds(o.Spec.MinReplicas, o.Spec.MaxReplicas, errs)
+	case *api.PodDisruptionBudget:
+		errs = validatePDBSpec(&o.Spec, errs)
 	case *api.ResourceQuota:
 		errs = nonNegativeQuantities("spec.hard", o.Spec.Hard, errs)
 	case *api.ConfigMap:

@@ -420,3 +420,29 @@ func (c *client) Delete(_ context.Context, kind api.Kind, key api.Key, opts ...D
 	}
 	return c.do(req).Err
 }
+
+// Evicter is a Client that can create a pod's eviction subresource (POST
+// pods/<name>/eviction, client-go's EvictV1).
+type Evicter interface {
+	// Evict asks the API server to evict the pod ev names: a 429
+	// TooManyRequests when a disruption budget forbids it.
+	Evict(ctx context.Context, ev *api.Eviction) error
+}
+
+// Evict sends an eviction of the pod ev names through c, which must be an
+// Evicter (every Client this package returns is).
+func Evict(ctx context.Context, c Client, ev *api.Eviction) error {
+	e, ok := c.(Evicter)
+	if !ok {
+		return apierr.NewBadRequest(fmt.Sprintf("client %T cannot create evictions", c))
+	}
+	return e.Evict(ctx, ev)
+}
+
+// Evict creates the eviction subresource of the pod ev names.
+func (c *client) Evict(_ context.Context, ev *api.Eviction) error {
+	cp := ev.DeepCopy()
+	cp.APIVersion, cp.Kind = "policy/v1", "Eviction"
+	resp := c.do(&apiserver.Request{Verb: apiserver.Create, Kind: api.KindPod, Namespace: ev.Namespace, Name: ev.Name, Subresource: "eviction", Object: cp})
+	return resp.Err
+}

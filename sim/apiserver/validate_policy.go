@@ -1,0 +1,47 @@
+package apiserver
+
+import (
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/apierr"
+)
+
+// validatePDBSpec is k/k pkg/apis/policy/validation/validation.go
+// ValidatePodDisruptionBudgetSpec: at most one of minAvailable and
+// maxUnavailable, each a non-negative count or a percentage of at most
+// 100%, a valid selector, a known unhealthyPodEvictionPolicy.
+func validatePDBSpec(spec *api.PodDisruptionBudgetSpec, errs []apierr.FieldError) []apierr.FieldError {
+	if spec.MinAvailable != nil && spec.MaxUnavailable != nil {
+		errs = append(errs, apierr.FieldError{Field: "spec", Type: "Invalid value", Value: apierr.Literal("{...}"), Detail: "minAvailable and maxUnavailable cannot be both set"})
+	}
+	errs = positiveIntOrPercent("spec.minAvailable", spec.MinAvailable, errs)
+	errs = positiveIntOrPercent("spec.maxUnavailable", spec.MaxUnavailable, errs)
+	if spec.Selector != nil {
+		if _, err := api.LabelSelectorAsSelector(spec.Selector); err != nil {
+			errs = append(errs, apierr.FieldError{Field: "spec.selector", Type: "Invalid value", Value: selectorString(spec.Selector), Detail: err.Error()})
+		}
+	}
+	if p := spec.UnhealthyPodEvictionPolicy; p != nil && *p != api.IfHealthyBudget && *p != api.AlwaysAllow {
+		errs = append(errs, apierr.FieldError{Field: "spec.unhealthyPodEvictionPolicy", Type: "Unsupported value", Value: string(*p),
+			Detail: `supported values: "AlwaysAllow", "IfHealthyBudget"`})
+	}
+	return errs
+}
+
+// positiveIntOrPercent is apps validation's ValidatePositiveIntOrPercent
+// and IsNotMoreThan100Percent.
+func positiveIntOrPercent(field string, v *api.IntOrString, errs []apierr.FieldError) []apierr.FieldError {
+	if v == nil {
+		return errs
+	}
+	if v.Type == api.IntOrStringString {
+		n, err := api.GetScaledValueFromIntOrPercent(v, 100, false)
+		if err != nil {
+			return append(errs, apierr.FieldError{Field: field, Type: "Invalid value", Value: v.String(), Detail: "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')"})
+		}
+		if n > 100 {
+			errs = append(errs, apierr.FieldError{Field: field, Type: "Invalid value", Value: v.String(), Detail: "must not be greater than 100%"})
+		}
+		return errs
+	}
+	return nonNegativeField(field, int64(v.IntVal), errs)
+}
