@@ -387,7 +387,7 @@ func (r *Reconciler) updateStatus(ctx context.Context, pdb *api.PodDisruptionBud
 		CurrentHealthy: healthy, DesiredHealthy: desired, ExpectedPods: expected, DisruptionsAllowed: allowed,
 		DisruptedPods: disrupted, ObservedGeneration: pdb.Generation, Conditions: cp.Status.Conditions,
 	}
-	updateDisruptionAllowedCondition(cp, r.now())
+	cp.UpdateDisruptionAllowedCondition(r.now())
 	_, err := r.Client.UpdateStatus(ctx, cp)
 	return err
 }
@@ -417,20 +417,6 @@ func conditionsUpToDate(pdb *api.PodDisruptionBudget) bool {
 		return c.Status == api.ConditionTrue && c.Reason == api.SufficientPodsReason
 	}
 	return c.Status == api.ConditionFalse && c.Reason == api.InsufficientPodsReason
-}
-
-// updateDisruptionAllowedCondition is component-helpers'
-// UpdateDisruptionAllowedCondition (the API server's eviction handler has
-// its own copy, as upstream's two callers share a helper package).
-func updateDisruptionAllowedCondition(pdb *api.PodDisruptionBudget, now api.Time) {
-	c := api.Condition{Type: api.DisruptionAllowedCondition, Status: api.ConditionFalse, Reason: api.InsufficientPodsReason, ObservedGeneration: pdb.Status.ObservedGeneration}
-	if pdb.Status.DisruptionsAllowed > 0 {
-		c.Status, c.Reason = api.ConditionTrue, api.SufficientPodsReason
-	}
-	if pdb.Status.Conditions == nil {
-		pdb.Status.Conditions = []api.Condition{}
-	}
-	api.SetCondition(&pdb.Status.Conditions, c, now)
 }
 
 // failSafe is upstream's: when the status cannot be computed, at least

@@ -141,6 +141,23 @@ func SetCondition(conds *[]Condition, c Condition, now Time) {
 	old.Reason, old.Message, old.ObservedGeneration = c.Reason, c.Message, c.ObservedGeneration
 }
 
+// UpdateDisruptionAllowedCondition sets the DisruptionAllowed condition
+// from status.disruptionsAllowed, as k8s.io/component-helpers
+// apps/poddisruptionbudget's helper of that name (used by both the
+// eviction subresource and the disruption controller): True
+// SufficientPods when a disruption is allowed, else False
+// InsufficientPods.
+func (in *PodDisruptionBudget) UpdateDisruptionAllowedCondition(now Time) {
+	c := Condition{Type: DisruptionAllowedCondition, Status: ConditionFalse, Reason: InsufficientPodsReason, ObservedGeneration: in.Status.ObservedGeneration}
+	if in.Status.DisruptionsAllowed > 0 {
+		c.Status, c.Reason = ConditionTrue, SufficientPodsReason
+	}
+	if in.Status.Conditions == nil {
+		in.Status.Conditions = []Condition{}
+	}
+	SetCondition(&in.Status.Conditions, c, now)
+}
+
 // Eviction is the body of a create on a pod's eviction subresource
 // (policy/v1 Eviction): evict the pod it names, if the disruption budgets
 // allow it.

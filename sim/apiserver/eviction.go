@@ -148,7 +148,7 @@ func (s *Server) checkAndDecrement(podName string, pdb *api.PodDisruptionBudget)
 	cp.Status.DisruptionsAllowed--
 	now := api.NewTime(s.k.Now().Wall()).Rfc3339Copy()
 	if cp.Status.DisruptionsAllowed == 0 {
-		UpdateDisruptionAllowedCondition(cp, now)
+		cp.UpdateDisruptionAllowedCondition(now)
 	}
 	if cp.Status.DisruptedPods == nil {
 		cp.Status.DisruptedPods = map[string]api.Time{}
@@ -156,21 +156,6 @@ func (s *Server) checkAndDecrement(podName string, pdb *api.PodDisruptionBudget)
 	cp.Status.DisruptedPods[podName] = now
 	_, err := s.store.Update(store.Op{Actor: loopbackActor}, cp, "status")
 	return err
-}
-
-// UpdateDisruptionAllowedCondition sets the DisruptionAllowed condition
-// from status.disruptionsAllowed, as k8s.io/component-helpers
-// apps/poddisruptionbudget's helper of that name: True SufficientPods
-// when a disruption is allowed, else False InsufficientPods.
-func UpdateDisruptionAllowedCondition(pdb *api.PodDisruptionBudget, now api.Time) {
-	c := api.Condition{Type: api.DisruptionAllowedCondition, Status: api.ConditionFalse, Reason: api.InsufficientPodsReason, ObservedGeneration: pdb.Status.ObservedGeneration}
-	if pdb.Status.DisruptionsAllowed > 0 {
-		c.Status, c.Reason = api.ConditionTrue, api.SufficientPodsReason
-	}
-	if pdb.Status.Conditions == nil {
-		pdb.Status.Conditions = []api.Condition{}
-	}
-	api.SetCondition(&pdb.Status.Conditions, c, now)
 }
 
 // deleteEvicted deletes the evicted pod as the requesting user; the
