@@ -28,7 +28,7 @@ var shortNames = map[string][]string{
 	"pods": {"po"}, "nodes": {"no"}, "namespaces": {"ns"}, "services": {"svc"},
 	"endpoints": {"ep"}, "events": {"ev"}, "resourcequotas": {"quota"}, "configmaps": {"cm"},
 	"serviceaccounts": {"sa"}, "deployments": {"deploy"}, "replicasets": {"rs"},
-	"horizontalpodautoscalers": {"hpa"}, "customresourcedefinitions": {"crd", "crds"},
+	"horizontalpodautoscalers": {"hpa"}, "customresourcedefinitions": {"crd", "crds"}, "poddisruptionbudgets": {"pdb"},
 }
 
 // inAll are the built-in resources in kubectl's "all" category.
@@ -145,6 +145,10 @@ func apiResourceList(reg *api.Registry, group, version string) (map[string]any, 
 			if info.HasStatus {
 				resources = append(resources, map[string]any{"name": info.Resource + "/status", "singularName": "", "namespaced": info.Namespaced,
 					"kind": info.Kind.Name, "verbs": []string{"get", "patch", "update"}})
+			}
+			if info.Kind == api.KindPod {
+				resources = append(resources, map[string]any{"name": "pods/eviction", "singularName": "", "namespaced": true,
+					"group": "policy", "version": "v1", "kind": "Eviction", "verbs": []string{"create"}})
 			}
 			if scalable[info.Kind] {
 				resources = append(resources, map[string]any{"name": info.Resource + "/scale", "singularName": "", "namespaced": info.Namespaced,

@@ -85,6 +85,11 @@ func statusJSON(code int, reason apierr.Reason, msg string, causes []apierr.Fiel
 		cs := make([]map[string]string, len(causes))
 		for i, c := range causes {
 			cs[i] = map[string]string{"field": c.Field, "message": c.Error()}
+			if c.Field == "" {
+				// A cause of another error than Invalid: its type is
+				// the cause's reason (a 429's DisruptionBudget).
+				cs[i] = map[string]string{"reason": c.Type, "message": c.Detail}
+			}
 		}
 		st["details"] = map[string]any{"causes": cs}
 	}
@@ -109,7 +114,16 @@ func writeStatus(w http.ResponseWriter, code int, reason apierr.Reason, msg stri
 func writeErr(w http.ResponseWriter, err error) {
 	var se *apierr.StatusError
 	if errors.As(err, &se) {
-		writeJSON(w, se.Code, statusJSON(se.Code, se.Reason, se.Message, se.Causes))
+		st := statusJSON(se.Code, se.Reason, se.Message, se.Causes)
+		if se.RetryAfterSeconds > 0 {
+			d, _ := st["details"].(map[string]any)
+			if d == nil {
+				d = map[string]any{}
+			}
+			d["retryAfterSeconds"] = se.RetryAfterSeconds
+			st["details"] = d
+		}
+		writeJSON(w, se.Code, st)
 		return
 	}
 	writeStatus(w, 500, "InternalError", err.Error())

@@ -54,6 +54,8 @@ func (h *Handler) request(r *http.Request, t target, info api.ResourceInfo, body
 			return nil, nil, notFoundPath()
 		}
 		return h.scaleRequest(r, t, info, body)
+	case apiserver.EvictionSubresource:
+		return evictionRequest(r, t, info, body)
 	default:
 		return nil, nil, notFoundPath()
 	}
@@ -353,4 +355,27 @@ func fieldString(doc map[string]any, path string) string {
 		return strconv.FormatFloat(v, 'f', -1, 64)
 	}
 	return fmt.Sprint(cur)
+}
+
+// evictionRequest is a POST to pods/<name>/eviction (kubectl drain's
+// Evict): a policy/v1 (or v1beta1) Eviction body; the answer on success is
+// a Status, as the API server's.
+func evictionRequest(r *http.Request, t target, info api.ResourceInfo, body []byte) (*apiserver.Request, func(*apiserver.Response) any, error) {
+	if info.Kind != api.KindPod || t.name == "" {
+		return nil, nil, notFoundPath()
+	}
+	if r.Method != http.MethodPost {
+		return nil, nil, methodNotAllowed(r.Method)
+	}
+	ev := &api.Eviction{}
+	if err := json.Unmarshal(body, ev); err != nil {
+		return nil, nil, apierr.NewBadRequest("the body of the request is not an Eviction: " + err.Error())
+	}
+	if ev.Namespace == "" {
+		ev.Namespace = t.namespace
+	}
+	req := &apiserver.Request{Verb: apiserver.Create, Kind: api.KindPod, Namespace: t.namespace, Name: t.name, Subresource: apiserver.EvictionSubresource, Object: ev}
+	return req, func(*apiserver.Response) any {
+		return map[string]any{"kind": "Status", "apiVersion": "v1", "metadata": map[string]any{}, "status": "Success"}
+	}, nil
 }

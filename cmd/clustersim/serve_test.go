@@ -442,3 +442,36 @@ func TestServeListen(t *testing.T) {
 		}
 	}
 }
+
+// TestKubectlDrain drives the real kubectl drain against clustersim serve
+// on a budget that allows no disruption (minAvailable 3 of 3): kubectl
+// finds the eviction subresource in discovery, posts Evictions, gets 429
+// with Kubernetes' message, retries after 5 s and gives up at --timeout.
+// (Planted: without pods/eviction in discovery kubectl deletes the pod
+// instead, and the drain succeeds.)
+func TestKubectlDrain(t *testing.T) {
+	s := startServe(t, filepath.Join("..", "..", "testdata", "serve", "budget.yaml"), "--speed", "5")
+	defer s.stop()
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(s.run("get", "pdb", "zk-pdb"), "zk-pdb   3               N/A               0") || strings.Count(s.run("get", "pods"), "Running") < 3 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the pods and the budget were not ready: %s", s.run("get", "pdb,pods"))
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	out, err := s.command(ctx, "drain", "worker-1", "--timeout=7s").CombinedOutput()
+	if err == nil {
+		t.Fatalf("kubectl drain succeeded through a budget that allows no disruption:\n%s", out)
+	}
+	for _, want := range []string{
+		"node/worker-1 cordoned",
+		`(will retry after 5s): Cannot evict pod as it would violate the pod's disruption budget.`,
+		"global timeout reached: 7s",
+	} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("kubectl drain printed\n%s\nwant it to contain %q", out, want)
+		}
+	}
+}
