@@ -461,14 +461,14 @@ func TestKubectlDrain(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	out, err := s.command(ctx, "drain", "worker-1", "--timeout=7s").CombinedOutput()
+	out, err := s.command(ctx, "drain", "worker-1", "--timeout=1s").CombinedOutput()
 	if err == nil {
 		t.Fatalf("kubectl drain succeeded through a budget that allows no disruption:\n%s", out)
 	}
 	for _, want := range []string{
 		"node/worker-1 cordoned",
 		`(will retry after 5s): Cannot evict pod as it would violate the pod's disruption budget.`,
-		"global timeout reached: 7s",
+		"global timeout reached: 1s",
 	} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("kubectl drain printed\n%s\nwant it to contain %q", out, want)
