@@ -56,6 +56,8 @@ func Describe(w io.Writer, obj api.Object, related Related, now time.Time) error
 		p.service(o, related)
 	case *api.Endpoints:
 		p.endpoints(o, related.Events)
+	case *api.PodDisruptionBudget:
+		p.podDisruptionBudget(o, related.Events)
 	default:
 		return fmt.Errorf("%w: describe %s", ErrUnsupportedKind, api.KindOf(obj))
 	}
@@ -1208,6 +1210,29 @@ func (p *prefixWriter) quota(q *api.ResourceQuota) {
 		}
 		p.write(level0, "%v\t%v\t%v\n", r, used.String(), hard.String())
 	}
+}
+
+// podDisruptionBudget is kubectl's describePodDisruptionBudgetV1
+// (kubectl pkg/describe/describe.go).
+func (p *prefixWriter) podDisruptionBudget(pdb *api.PodDisruptionBudget, events []*api.Event) {
+	p.write(level0, "Name:\t%s\n", pdb.Name)
+	p.write(level0, "Namespace:\t%s\n", pdb.Namespace)
+	if pdb.Spec.MinAvailable != nil {
+		p.write(level0, "Min available:\t%s\n", pdb.Spec.MinAvailable.String())
+	} else if pdb.Spec.MaxUnavailable != nil {
+		p.write(level0, "Max unavailable:\t%s\n", pdb.Spec.MaxUnavailable.String())
+	}
+	if pdb.Spec.Selector != nil {
+		p.write(level0, "Selector:\t%s\n", formatLabelSelector(pdb.Spec.Selector))
+	} else {
+		p.write(level0, "Selector:\t<unset>\n")
+	}
+	p.write(level0, "Status:\n")
+	p.write(level2, "Allowed disruptions:\t%d\n", pdb.Status.DisruptionsAllowed)
+	p.write(level2, "Current:\t%d\n", pdb.Status.CurrentHealthy)
+	p.write(level2, "Desired:\t%d\n", pdb.Status.DesiredHealthy)
+	p.write(level2, "Total:\t%d\n", pdb.Status.ExpectedPods)
+	p.events(events)
 }
 
 // scopeHelp is helpTextForResourceQuotaScope.
