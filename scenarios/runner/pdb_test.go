@@ -86,3 +86,67 @@ func TestDrainsRespectBudget(t *testing.T) {
 		t.Error("no run refused an eviction: the budget was never in the way")
 	}
 }
+
+// TestDrainStillRunning: a drain a budget blocks for good (minAvailable
+// 3 of 3) keeps retrying, as kubectl without --timeout does, and the run's
+// end prints what it printed so far; with drainTimeout it gives up with
+// kubectl's "global timeout reached".
+func TestDrainStillRunning(t *testing.T) {
+	base := `apiVersion: clustersim.dev/v1alpha1
+kind: Scenario
+metadata: {name: blocked}
+spec:
+  duration: 2m
+  cluster:
+    nodeGroups:
+    - {name: worker, count: 2, capacity: {cpu: "2", memory: 4Gi, pods: "110"}}
+  objects:
+  - apiVersion: apps/v1
+    kind: Deployment
+    metadata: {name: web}
+    spec:
+      replicas: 3
+      selector: {matchLabels: {app: web}}
+      template:
+        metadata: {labels: {app: web}}
+        spec: {containers: [{name: web, image: nginx:1.14.2}]}
+  - apiVersion: policy/v1
+    kind: PodDisruptionBudget
+    metadata: {name: all}
+    spec: {minAvailable: 3, selector: {matchLabels: {app: web}}}
+  timeline:
+  - at: 1m
+    drain: worker-1
+`
+	for _, tc := range []struct {
+		name, extra, wantErr string
+	}{
+		{"no timeout", "", "(still running when the run ended at 2:00)"},
+		{"timeout", "    drainTimeout: 20s\n", `error: error when evicting pods/`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := scenarios.Load("blocked.yaml", ".", nil, []byte(base+tc.extra))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := runner.Run(s, runner.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range res.Entries {
+				if !strings.HasPrefix(e.Command, "kubectl drain") {
+					continue
+				}
+				out := strings.Join(e.Lines, "\n")
+				if !strings.HasPrefix(e.Err, tc.wantErr) || !strings.Contains(out, "(will retry after 5s): Cannot evict pod") {
+					t.Errorf("%s\n%s\nwant the 429 retries and %q", out, e.Err, tc.wantErr)
+				}
+				if tc.extra != "" && !strings.Contains(e.Err, "global timeout reached: 20s") {
+					t.Errorf("error %q, want kubectl's global timeout", e.Err)
+				}
+				return
+			}
+			t.Error("no drain entry")
+		})
+	}
+}
