@@ -24,7 +24,8 @@ type Request struct {
 	// Namespace and Name name the object (the body's for a create).
 	Namespace string `json:"namespace,omitempty"`
 	Name      string `json:"name,omitempty"`
-	// Subresource is "" or "status".
+	// Subresource is "", "status", or "eviction" (a create on a Pod
+	// whose object is a policy/v1 Eviction: kubectl drain's evictions).
 	Subresource string `json:"subresource,omitempty"`
 	// Object is the body of a create, update or apply.
 	Object *yaml.Node `json:"object,omitempty"`
@@ -69,8 +70,12 @@ func (l *loader) request(field string, rq *Request) error {
 	}
 	switch rq.Subresource {
 	case "", "status":
+	case "eviction":
+		if k != api.KindPod || rq.Verb != "create" {
+			return l.errorf(field+".subresource", "eviction is a create on a Pod")
+		}
 	default:
-		return l.errorf(field+".subresource", "%q: want status or nothing", rq.Subresource)
+		return l.errorf(field+".subresource", "%q: want status, eviction or nothing", rq.Subresource)
 	}
 	needsObject := rq.Verb == "create" || rq.Verb == "update" || rq.Verb == "apply"
 	switch {
@@ -91,6 +96,14 @@ func (l *loader) request(field string, rq *Request) error {
 	case "", "Background", "Foreground", "Orphan":
 	default:
 		return l.errorf(field+".propagation", "%q: want Background, Foreground or Orphan", rq.Propagation)
+	}
+	if rq.Object != nil && rq.Subresource == "eviction" {
+		ev := &api.Eviction{}
+		if err := manifest.DecodeNode(l.file, rq.Object, field+".object", ev); err != nil {
+			return err
+		}
+		rq.Parsed = ev
+		return nil
 	}
 	if rq.Object != nil {
 		objs, err := manifest.DecodeObjectNode(l.file, rq.Object, field+".object")

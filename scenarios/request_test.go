@@ -14,6 +14,8 @@ func TestRequestStep(t *testing.T) {
 		{"patch", `{verb: patch, apiVersion: apps/v1, kind: Deployment, namespace: default, name: web, patchType: strategic, patch: '{"spec":{"replicas":2}}'}`, ""},
 		{"create", `{verb: create, apiVersion: v1, kind: ConfigMap, namespace: default, object: {apiVersion: v1, kind: ConfigMap, metadata: {name: c}, data: {a: b}}}`, ""},
 		{"delete", `{verb: delete, apiVersion: v1, kind: Pod, namespace: default, name: p, propagation: Background}`, ""},
+		{"eviction", `{verb: create, apiVersion: v1, kind: Pod, namespace: default, name: p, subresource: eviction, object: {apiVersion: policy/v1, kind: Eviction, metadata: {name: p, namespace: default}}}`, ""},
+		{"eviction of a Deployment", `{verb: create, apiVersion: apps/v1, kind: Deployment, name: p, subresource: eviction, object: {apiVersion: policy/v1, kind: Eviction, metadata: {name: p}}}`, `spec.timeline[0].request.subresource: eviction is a create on a Pod`},
 		{"unknown verb", `{verb: get, apiVersion: v1, kind: Pod, name: p}`, `spec.timeline[0].request.verb: "get": want one of create, update, patch, apply, delete`},
 		{"group mismatch", `{verb: delete, apiVersion: v1, kind: Deployment, name: p}`, `spec.timeline[0].request.apiVersion: v1 does not serve kind Deployment (its group is "apps")`},
 		{"patch type", `{verb: patch, apiVersion: v1, kind: Pod, name: p, patchType: yaml, patch: '{}'}`, `spec.timeline[0].request.patchType: "yaml": want one of merge, strategic, json`},

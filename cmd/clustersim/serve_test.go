@@ -447,10 +447,12 @@ func TestServeListen(t *testing.T) {
 // on a budget that allows no disruption (minAvailable 3 of 3): kubectl
 // finds the eviction subresource in discovery, posts Evictions, gets 429
 // with Kubernetes' message, retries after 5 s and gives up at --timeout.
-// (Planted: without pods/eviction in discovery kubectl deletes the pod
-// instead, and the drain succeeds.)
+// The recording of the session (cordon, the refused evictions) replays to
+// the same state. (Planted: without pods/eviction in discovery kubectl
+// deletes the pod instead, and the drain succeeds.)
 func TestKubectlDrain(t *testing.T) {
-	s := startServe(t, filepath.Join("..", "..", "testdata", "serve", "budget.yaml"), "--speed", "5")
+	recording := filepath.Join(t.TempDir(), "recorded.yaml")
+	s := startServe(t, filepath.Join("..", "..", "testdata", "serve", "budget.yaml"), "--speed", "5", "--record", recording)
 	defer s.stop()
 	deadline := time.Now().Add(30 * time.Second)
 	for !strings.Contains(s.run("get", "pdb", "zk-pdb"), "zk-pdb   3               N/A               0") || strings.Count(s.run("get", "pods"), "Running") < 3 {
@@ -474,4 +476,12 @@ func TestKubectlDrain(t *testing.T) {
 			t.Errorf("kubectl drain printed\n%s\nwant it to contain %q", out, want)
 		}
 	}
+	if c := s.stop(); c != 0 {
+		t.Fatalf("serve exited with %d:\n%s", c, s.stderr.String())
+	}
+	data, err := os.ReadFile(recording)
+	if err != nil || !strings.Contains(string(data), "subresource: eviction") {
+		t.Errorf("the recording holds no eviction (%v):\n%s", err, data)
+	}
+	checkReplay(t, recording, s.stderr.String())
 }
