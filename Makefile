@@ -28,7 +28,7 @@ outside: ## vet and test examples/outside, a module outside this one that regist
 	cd examples/outside && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 soak: ## the example operator's swarms at 1,000 seeds per fault profile, the rolling-update invariants at 500 seeds per profile (a few minutes)
-	$(GO) test -count=1 -run '^TestCorrect$$' -v ./examples/configmapper/ -args -clustersim.seeds=1000
+	$(GO) test -count=1 -run '^TestCorrect$$' -v ./examples/configset/ -args -clustersim.seeds=1000
 	$(GO) test -count=1 -run '^TestRollingUpdateInvariantsUnderFaults$$' -v ./scenarios/runner/ -args -runner.invariant-seeds=500
 
 vet: ## go vet

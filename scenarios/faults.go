@@ -3,6 +3,7 @@ package scenarios
 import (
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -357,6 +358,9 @@ func (s *Scenario) WithSchedule(name string, seed uint64, target string, faults 
 		return nil, err
 	}
 	setMapValue(spec, "faults", fn)
+	if err := s.inlineManifests(spec); err != nil {
+		return nil, err
+	}
 	setMapValue(spec, "seed", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.FormatUint(seed, 10)})
 	return encodeRoot(root)
 }
@@ -424,6 +428,75 @@ func (s *Scenario) faultsNode(target string, faults []Fault) (*yaml.Node, error)
 		return nil, err
 	}
 	return &fn, nil
+}
+
+// inlineManifests replaces the manifest files spec refers to
+// (spec.objects items {file: name} and timeline steps apply: {file: name})
+// with their documents, as read at load, so that a scenario written
+// elsewhere (a shrunk schedule in a temporary directory) loads the same
+// objects without the files beside it.
+func (s *Scenario) inlineManifests(spec *yaml.Node) error {
+	docs := func(name string) ([]*yaml.Node, error) {
+		data, ok := s.refs[name]
+		if !ok {
+			return nil, fmt.Errorf("scenario %s: file %q was not read at load", s.File, name)
+		}
+		var out []*yaml.Node
+		dec := yaml.NewDecoder(strings.NewReader(string(data)))
+		for {
+			var d yaml.Node
+			err := dec.Decode(&d)
+			if errors.Is(err, io.EOF) {
+				return out, nil
+			}
+			if err != nil {
+				return nil, fmt.Errorf("scenario %s: file %q: %w", s.File, name, err)
+			}
+			if len(d.Content) > 0 && d.Content[0].Kind != 0 && !(d.Content[0].Kind == yaml.ScalarNode && d.Content[0].Tag == "!!null") {
+				out = append(out, d.Content[0])
+			}
+		}
+	}
+	onlyFile := func(n *yaml.Node) (string, bool) {
+		if n == nil || n.Kind != yaml.MappingNode || len(n.Content) != 2 || n.Content[0].Value != "file" {
+			return "", false
+		}
+		return n.Content[1].Value, true
+	}
+	if objs := mapValue(spec, "objects"); objs != nil && objs.Kind == yaml.SequenceNode {
+		var items []*yaml.Node
+		for _, it := range objs.Content {
+			name, ok := onlyFile(it)
+			if !ok {
+				items = append(items, it)
+				continue
+			}
+			ds, err := docs(name)
+			if err != nil {
+				return err
+			}
+			items = append(items, ds...)
+		}
+		objs.Content = items
+	}
+	if tl := mapValue(spec, "timeline"); tl != nil && tl.Kind == yaml.SequenceNode {
+		for _, step := range tl.Content {
+			apply := mapValue(step, "apply")
+			name, ok := onlyFile(apply)
+			if !ok {
+				continue
+			}
+			ds, err := docs(name)
+			if err != nil {
+				return err
+			}
+			*apply = yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{
+				{Kind: yaml.ScalarNode, Tag: "!!str", Value: "objects"},
+				{Kind: yaml.SequenceNode, Tag: "!!seq", Content: ds},
+			}}
+		}
+	}
+	return nil
 }
 
 func cloneNode(n *yaml.Node) *yaml.Node {

@@ -236,6 +236,10 @@ func (l *loader) readRef(field, name string) ([]byte, error) {
 	if int64(len(data)) > l.limits.FileBytes {
 		return nil, l.errorf(field, "%q: %s", name, capError("file-bytes", "its size", l.limits.FileBytes))
 	}
+	if l.refs == nil {
+		l.refs = map[string][]byte{}
+	}
+	l.refs[name] = data
 	return data, nil
 }
 

@@ -195,6 +195,7 @@ func (l *loader) loadData(file string, data []byte) (*Scenario, error) {
 	if err := l.validate(s); err != nil {
 		return nil, err
 	}
+	s.refs = l.refs
 	return s, nil
 }
 
@@ -210,7 +211,8 @@ type loader struct {
 	// objects and pods count what the scenario declares so far, against
 	// the caps.
 	nObjects, nNodes int
-	crds             Definitions // the definitions loaded so far
+	crds             Definitions       // the definitions loaded so far
+	refs             map[string][]byte // the referenced files read, by name as written
 }
 
 // errorf returns an *Error at the node of the field path.

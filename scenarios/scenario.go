@@ -38,6 +38,9 @@ type Scenario struct {
 	// Objects are the initial objects, decoded from spec.objects.
 	Objects []api.Object `json:"-"`
 	root    *yaml.Node
+	// refs are the files the scenario references, as read at load, by
+	// name as written (WithSchedule inlines its manifests).
+	refs map[string][]byte
 }
 
 // Metadata names and describes a scenario.

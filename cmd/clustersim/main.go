@@ -37,7 +37,7 @@ import (
 	// The example operator and its broken variants, registered by name so
 	// that its scenarios and shrunk failing cases run from the CLI
 	// (docs/testing-your-controller.md).
-	_ "github.com/clustersim/clustersim/examples/configmapper"
+	_ "github.com/clustersim/clustersim/examples/configset"
 	"github.com/clustersim/clustersim/report"
 	"github.com/clustersim/clustersim/report/chart"
 	"github.com/clustersim/clustersim/report/lessons"

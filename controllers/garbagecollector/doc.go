@@ -7,8 +7,10 @@
 // its dependents) built from informer events on the monitored kinds
 // (Monitored: every kind the API serves, custom kinds included, but
 // Events, as upstream's default ignored resources; the kinds come from
-// the manager's discovery when the collector starts; owners of other
-// kinds appear as "virtual" nodes, checked with live reads). Two work
+// the manager's discovery when the collector starts, and a kind a
+// CustomResourceDefinition defines later is monitored as soon as the
+// collector's informer of definitions sees it; owners of other kinds
+// appear as "virtual" nodes, checked with live reads). Two work
 // queues act on the graph, as upstream's attemptToDelete and
 // attemptToOrphan:
 //

@@ -493,3 +493,82 @@ func TestLossyCascades(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestCustomKindDefinedDuringRun: a CustomResourceDefinition created
+// while the collector runs makes its kind monitored, so that deleting a
+// custom resource created after it collects the ConfigMap it owns; a
+// ConfigMap owned by a custom resource of a kind defined before the
+// collector started is collected the same way (the control). The owner
+// lives five minutes: by then the rate-limited re-checks of an owner the
+// collector does not watch (a virtual node) are minutes apart, so only a
+// watch of the new kind collects the ConfigMap within seconds.
+func TestCustomKindDefinedDuringRun(t *testing.T) {
+	objs, err := manifest.DecodeFile("../../testdata/custom-resources/widgets-crd.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	crd := objs[0].(*api.CustomResourceDefinition)
+	widget := api.Kind{Group: "example.com", Name: "Widget"}
+	for _, tc := range []struct {
+		name string
+		// defineAt is when a user creates the definition; 0 bootstraps
+		// it before the collector starts.
+		defineAt time.Duration
+	}{
+		{"defined at start", 0},
+		{"defined during the run", 5 * time.Second},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var boot []api.Object
+			if tc.defineAt == 0 {
+				boot = append(boot, crd.DeepCopyObject())
+			}
+			e := newEnv(t, cluster.Config{Seed: 9}, boot...)
+			if tc.defineAt > 0 {
+				e.user(t, tc.defineAt, func(ctx context.Context, cl client.Client, p *kernel.Process) error {
+					_, err := cl.Create(ctx, crd.DeepCopyObject())
+					return err
+				})
+			}
+			key := api.Key{Namespace: "default", Name: "gear"}
+			cmKey := api.Key{Namespace: "default", Name: "gear-config"}
+			e.user(t, 10*time.Second, func(ctx context.Context, cl client.Client, p *kernel.Process) error {
+				w := &api.Unstructured{TypeMeta: api.TypeMeta{APIVersion: "example.com/v1", Kind: "Widget"}, ObjectMeta: api.ObjectMeta{Namespace: key.Namespace, Name: key.Name}}
+				w.Set("spec.replicas", 2)
+				o, err := cl.Create(ctx, w)
+				if err != nil {
+					return err
+				}
+				cm := &api.ConfigMap{ObjectMeta: api.ObjectMeta{Namespace: cmKey.Namespace, Name: cmKey.Name, OwnerReferences: []api.OwnerReference{api.NewControllerRef(o)}}}
+				_, err = cl.Create(ctx, cm)
+				return err
+			})
+			del := 5 * time.Minute
+			e.user(t, del, func(ctx context.Context, cl client.Client, p *kernel.Process) error {
+				return cl.Delete(ctx, widget, key)
+			})
+			e.c.RunFor(del - time.Second)
+			monitored := false
+			for _, inf := range e.gc.Factory().Informers() {
+				monitored = monitored || inf.Kind() == widget
+			}
+			if !monitored {
+				t.Error("the collector has no informer of Widgets")
+			}
+			if e.get(api.KindConfigMap, cmKey) == nil {
+				t.Fatal("the ConfigMap was not created, or collected while its owner lived")
+			}
+			e.c.RunFor(time.Minute)
+			if e.get(widget, key) != nil {
+				t.Fatal("the Widget survived its deletion")
+			}
+			at, ok := e.removedAt(api.KindConfigMap, cmKey)
+			if !ok {
+				t.Fatal("the ConfigMap owned by the deleted Widget was not collected")
+			}
+			if at < kernel.Time(del) || at > kernel.Time(del+2*time.Second) {
+				t.Errorf("the ConfigMap was removed at %v, want within 2s of its owner's deletion at %v", time.Duration(at), del)
+			}
+		})
+	}
+}

@@ -55,10 +55,10 @@ const (
 var Ignored = []api.Kind{api.KindEvent}
 
 // Monitored returns the kinds the collector watches in a cluster serving
-// kinds: every one but Ignored, sorted. Upstream rediscovers resources
-// every 30 seconds; here the kinds are those served when the collector
-// starts (a scenario's CustomResourceDefinitions are registered before any
-// controller starts).
+// kinds: every one but Ignored, sorted. These are the kinds served when
+// the collector starts; a kind a CustomResourceDefinition defines later is
+// monitored from the moment the collector's informer of definitions sees
+// it (see monitors.defined).
 func Monitored(kinds *api.Registry) []api.Kind {
 	var out []api.Kind
 	for _, k := range kinds.Kinds() {
@@ -114,17 +114,20 @@ func Setup(m *controller.Manager, opts Options) error {
 		kinds = Monitored(reg)
 	}
 	gc := &collector{client: m.Client(), clock: m.Clock(), graph: newGraph(), kinds: reg}
-	var seen []api.Kind
+	mon := &monitors{m: m, graph: gc.graph, kinds: reg}
 	for _, k := range kinds {
-		if slices.Contains(seen, k) {
-			continue // one handler per informer
+		if err := mon.add(k); err != nil {
+			return err
 		}
-		seen = append(seen, k)
-		inf, err := m.Informer(k, informer.Options{})
+	}
+	if opts.Kinds == nil && mon.has(api.KindCustomResourceDefinition) {
+		// Kinds defined later in the run are monitored from the moment
+		// the collector sees their definition.
+		inf, err := m.Informer(api.KindCustomResourceDefinition, informer.Options{})
 		if err != nil {
 			return fmt.Errorf("garbage collector: %w", err)
 		}
-		inf.AddEventHandler(informer.HandlerFuncs{AddFunc: gc.graph.onAdd, UpdateFunc: gc.graph.onUpdate, DeleteFunc: gc.graph.onDelete})
+		inf.AddEventHandler(informer.HandlerFuncs{AddFunc: mon.defined, UpdateFunc: func(_, o api.Object) { mon.defined(o) }})
 	}
 	del, err := m.NewController(DeleteName, controller.Options{Workers: opts.Workers}, controller.ReconcilerFunc(gc.reconcileDelete))
 	if err != nil {
@@ -137,6 +140,56 @@ func Setup(m *controller.Manager, opts Options) error {
 	gc.graph.enqueueDelete = func(n *node) { del.Enqueue(requestFor(n)) }
 	gc.graph.enqueueOrphan = func(n *node) { orphan.Enqueue(requestFor(n)) }
 	return nil
+}
+
+// monitors are the collector's informers feeding the graph, one per kind
+// (upstream's GraphBuilder.monitors).
+type monitors struct {
+	m     *controller.Manager
+	graph *graph
+	kinds *api.Registry
+	seen  []api.Kind
+}
+
+// has reports whether kind is monitored.
+func (mon *monitors) has(kind api.Kind) bool { return slices.Contains(mon.seen, kind) }
+
+// add starts monitoring kind (once: one handler per informer).
+func (mon *monitors) add(kind api.Kind) error {
+	if mon.has(kind) {
+		return nil
+	}
+	mon.seen = append(mon.seen, kind)
+	inf, err := mon.m.Informer(kind, informer.Options{})
+	if err != nil {
+		return fmt.Errorf("garbage collector: %w", err)
+	}
+	inf.AddEventHandler(informer.HandlerFuncs{AddFunc: mon.graph.onAdd, UpdateFunc: mon.graph.onUpdate, DeleteFunc: mon.graph.onDelete})
+	return nil
+}
+
+// defined monitors the kind a CustomResourceDefinition defines once the
+// API serves it. Upstream's collector finds new resources by polling
+// discovery every 30 seconds (GarbageCollector.Sync, started with a 30s
+// period by kube-controller-manager's startGarbageCollectorController);
+// the simulator's collector reacts to the definition itself, so a custom
+// kind is monitored within a watch event of being defined rather than
+// within 30 seconds. A dependent created before that is not lost: its
+// owner is a virtual node checked with live reads until the kind's
+// informer lists it.
+func (mon *monitors) defined(o api.Object) {
+	crd, ok := o.(*api.CustomResourceDefinition)
+	if !ok {
+		return
+	}
+	kind := crd.ResourceInfo().Kind
+	if _, served := mon.kinds.Lookup(kind); !served || slices.Contains(Ignored, kind) {
+		return
+	}
+	if err := mon.add(kind); err != nil {
+		// An informer of a served kind with no options cannot fail.
+		panic(fmt.Sprintf("garbage collector invariant served-kind-monitor: %v", err))
+	}
 }
 
 // requestFor names a node in a work queue: its uid, with its namespace for

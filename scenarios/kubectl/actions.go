@@ -121,7 +121,7 @@ type DeleteOptions struct {
 // grace 0, "force deleted"). Unlike kubectl it does not then wait for the
 // object to disappear: the scenario observes that.
 func Delete(ctx context.Context, c client.Client, kind api.Kind, key api.Key, opts DeleteOptions) ([]string, error) {
-	info, ok := api.Lookup(kind)
+	info, ok := lookup(c, kind)
 	if !ok {
 		return nil, newError(BadInput, "the server doesn't have a resource type %q", strings.ToLower(kind.Name))
 	}

@@ -62,7 +62,7 @@ func applyOne(ctx context.Context, c client.Client, o api.Object, ns, source str
 		return nil, newError(BadInput, "apply needs an object")
 	}
 	kind := api.KindOf(o)
-	info, ok := api.Lookup(kind)
+	info, ok := lookup(c, kind)
 	if !ok {
 		tm := o.GetTypeMeta()
 		return nil, newError(BadInput, "resource mapping not found for kind %q in version %q", tm.Kind, tm.APIVersion)

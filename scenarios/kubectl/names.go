@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/client"
 )
 
 // KindString returns the kind as kubectl's name printer writes it: the
@@ -11,10 +12,24 @@ import (
 // "deployment.apps", "horizontalpodautoscaler.autoscaling", "pod".
 func KindString(kind api.Kind) string {
 	k := strings.ToLower(kind.Name)
-	if info, ok := api.Lookup(kind); ok && info.Group() != "" {
-		return k + "." + info.Group()
+	if kind.Group != "" {
+		return k + "." + kind.Group
 	}
 	return k
+}
+
+// lookup returns how kind is served: a built-in kind, else one the
+// server's discovery knows (a custom kind, defined by a
+// CustomResourceDefinition created at any time before the call), as
+// kubectl's REST mapper resolves kinds through discovery.
+func lookup(c client.Client, kind api.Kind) (api.ResourceInfo, bool) {
+	if info, ok := api.Lookup(kind); ok {
+		return info, true
+	}
+	if d, ok := c.(client.Discovery); ok && d.Kinds() != nil {
+		return d.Kinds().Lookup(kind)
+	}
+	return api.ResourceInfo{}, false
 }
 
 // ObjectName returns "<kind>.<group>/<name>", the subject of kubectl's

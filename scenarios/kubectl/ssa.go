@@ -66,7 +66,7 @@ func serverSideApplyOne(ctx context.Context, c client.Client, o api.Object, fiel
 		return "", newError(BadInput, "apply needs an object")
 	}
 	kind := api.KindOf(o)
-	info, ok := api.Lookup(kind)
+	info, ok := lookup(c, kind)
 	if !ok {
 		tm := o.GetTypeMeta()
 		return "", newError(BadInput, "resource mapping not found for kind %q in version %q", tm.Kind, tm.APIVersion)

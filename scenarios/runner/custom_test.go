@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clustersim/clustersim/controllers/garbagecollector"
 	"github.com/clustersim/clustersim/scenarios"
 	"github.com/clustersim/clustersim/scenarios/runner"
 	"github.com/clustersim/clustersim/sim/api"
@@ -104,5 +105,73 @@ func TestCustomResourceEndToEnd(t *testing.T) {
 	}
 	if !cmSeen || !cmGone {
 		t.Errorf("owned ConfigMap: created %v, collected after its owner's deletion %v", cmSeen, cmGone)
+	}
+}
+
+// TestCustomResourceDefinedLate: a CustomResourceDefinition applied at a
+// timeline step makes its kind served (the Widget applied after it is
+// stored), watched (the garbage collector lists and watches Widgets from
+// then on) and collected through owners: the ConfigMap a Widget owns goes
+// within two seconds of the Widget's deletion at 5m, when re-checks of an
+// unwatched owner would be minutes apart.
+func TestCustomResourceDefinedLate(t *testing.T) {
+	s, err := scenarios.LoadFile("../../testdata/custom-resources/defined-late.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := api.Key{Namespace: "default", Name: "gear"}
+	cmKey := api.Key{Namespace: "default", Name: "gear-config"}
+	const deleted = 5 * time.Minute
+	var (
+		errs    []error
+		removed time.Duration
+	)
+	opts := runner.Options{OnStart: func(c *cluster.Cluster) {
+		cl := c.Client("user/test", "test-user")
+		c.At(12*time.Second, func() {
+			c.Go("test", func(p *kernel.Process) {
+				ctx := context.Background()
+				w, err := cl.Get(ctx, widgetKind, key)
+				if err != nil {
+					errs = append(errs, err)
+					return
+				}
+				cm := &api.ConfigMap{ObjectMeta: api.ObjectMeta{Namespace: cmKey.Namespace, Name: cmKey.Name, OwnerReferences: []api.OwnerReference{api.NewControllerRef(w)}}}
+				if _, err := cl.Create(ctx, cm); err != nil {
+					errs = append(errs, err)
+					return
+				}
+				p.Sleep(deleted - 12*time.Second)
+				if err := cl.Delete(ctx, widgetKind, key); err != nil {
+					errs = append(errs, err)
+				}
+			})
+		})
+		c.At(deleted+30*time.Second, func() {
+			for _, r := range c.Store.Audit().Records() {
+				if r.Kind == api.KindConfigMap && r.Key == cmKey && r.Removed {
+					removed = time.Duration(r.Time)
+				}
+			}
+		})
+	}}
+	res, err := runner.Run(s, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, err := range errs {
+		t.Error(err)
+	}
+	if removed < deleted || removed > deleted+2*time.Second {
+		t.Errorf("the Widget's ConfigMap was removed at %v; want within 2s of the Widget's deletion at %v", removed, deleted)
+	}
+	lists := 0
+	for _, r := range res.Requests {
+		if r.Actor == garbagecollector.Actor && r.Kind == widgetKind.Name && r.Verb == "list" {
+			lists++
+		}
+	}
+	if lists == 0 {
+		t.Error("the garbage collector never listed Widgets")
 	}
 }

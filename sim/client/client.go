@@ -273,6 +273,16 @@ func New(k *kernel.Kernel, t Transport, actor string, opts Options) Client {
 // Actor returns the identity every request carries.
 func (c *client) Actor() string { return c.actor }
 
+// Kinds returns the kinds the API server serves, custom ones included:
+// the transport's discovery when it has one, else the built-in kinds. It
+// makes every Client of this package a Discovery.
+func (c *client) Kinds() *api.Registry {
+	if d, ok := c.t.(Discovery); ok && d.Kinds() != nil {
+		return d.Kinds()
+	}
+	return api.Builtin()
+}
+
 // do sends req as the client's actor from the running process.
 func (c *client) do(req *apiserver.Request) *apiserver.Response {
 	p := c.k.Current()

@@ -1,4 +1,4 @@
-package configmapper
+package configset
 
 import (
 	"fmt"
@@ -8,10 +8,10 @@ import (
 	"github.com/clustersim/clustersim/sim/api"
 )
 
-// OneConfigMapPerDeployment is checked after every change to the store:
-// no Deployment ever has two ConfigMaps (by OwnerLabel).
-var OneConfigMapPerDeployment = harness.Invariant{
-	Name: "at most one ConfigMap per Deployment",
+// OneConfigMapPerConfigSet is checked after every change to the store: no
+// ConfigSet ever has two ConfigMaps (by OwnerLabel).
+var OneConfigMapPerConfigSet = harness.Invariant{
+	Name: "at most one ConfigMap per ConfigSet",
 	Check: func(s harness.State) error {
 		seen := map[string]string{}
 		for _, o := range s.List(api.KindConfigMap, "") {
@@ -22,7 +22,7 @@ var OneConfigMapPerDeployment = harness.Invariant{
 			}
 			k := m.Namespace + "/" + owner
 			if prev, ok := seen[k]; ok {
-				return fmt.Errorf("deployment %s has two ConfigMaps: %s and %s", k, prev, m.Name)
+				return fmt.Errorf("configset %s has two ConfigMaps: %s and %s", k, prev, m.Name)
 			}
 			seen[k] = m.Name
 		}
@@ -30,10 +30,11 @@ var OneConfigMapPerDeployment = harness.Invariant{
 	},
 }
 
-// InSync holds once the operator has settled: every annotated Deployment
-// has a ConfigMap with its image and replicas.
+// InSync holds once the operator has settled: every ConfigSet has a
+// ConfigMap holding its data, and its status names that ConfigMap at the
+// ConfigSet's generation.
 var InSync = harness.Invariant{
-	Name: "every annotated Deployment's ConfigMap holds its image and replicas",
+	Name: "every ConfigSet's ConfigMap holds its data and its status is current",
 	Check: func(s harness.State) error {
 		byOwner := map[string]*api.ConfigMap{}
 		for _, o := range s.List(api.KindConfigMap, "") {
@@ -42,19 +43,21 @@ var InSync = harness.Invariant{
 				byOwner[cm.Namespace+"/"+owner] = cm
 			}
 		}
-		for _, o := range s.List(api.KindDeployment, "") {
-			d := o.(*api.Deployment)
-			if d.Annotations[Enabled] != "true" {
-				continue
+		for _, o := range s.List(Kind, "") {
+			cs, err := Decode(o)
+			if err != nil {
+				return err
 			}
-			cm := byOwner[d.Namespace+"/"+d.Name]
+			cm := byOwner[cs.Namespace+"/"+cs.Name]
 			if cm == nil {
-				return fmt.Errorf("deployment %s/%s has no ConfigMap", d.Namespace, d.Name)
+				return fmt.Errorf("configset %s/%s has no ConfigMap", cs.Namespace, cs.Name)
 			}
-			want := Data(d)
-			if cm.Data["image"] != want["image"] || cm.Data["replicas"] != want["replicas"] {
-				return fmt.Errorf("configmap %s/%s holds image %q replicas %q; deployment %s has %q and %q",
-					cm.Namespace, cm.Name, cm.Data["image"], cm.Data["replicas"], d.Name, want["image"], want["replicas"])
+			if !holds(cm, cs) {
+				return fmt.Errorf("configmap %s/%s holds %v; configset %s declares %v", cm.Namespace, cm.Name, cm.Data, cs.Name, cs.Spec.Data)
+			}
+			if cs.Status.ConfigMap != cm.Name || cs.Status.ObservedGeneration != cs.Generation {
+				return fmt.Errorf("configset %s/%s status says configMap %q at generation %d; want %q at %d",
+					cs.Namespace, cs.Name, cs.Status.ConfigMap, cs.Status.ObservedGeneration, cm.Name, cs.Generation)
 			}
 		}
 		return nil
@@ -62,9 +65,9 @@ var InSync = harness.Invariant{
 }
 
 // NoOrphans holds once the garbage collector has had its time: no
-// ConfigMap outlives the Deployment it is for.
+// ConfigMap outlives the ConfigSet it is for.
 var NoOrphans = harness.Invariant{
-	Name: "no ConfigMap outlives its Deployment",
+	Name: "no ConfigMap outlives its ConfigSet",
 	Check: func(s harness.State) error {
 		for _, o := range s.List(api.KindConfigMap, "") {
 			m := o.GetObjectMeta()
@@ -72,15 +75,15 @@ var NoOrphans = harness.Invariant{
 			if owner == "" {
 				continue
 			}
-			if _, ok := s.Get(api.KindDeployment, m.Namespace, owner); !ok {
-				return fmt.Errorf("configmap %s/%s outlives deployment %s", m.Namespace, m.Name, owner)
+			if _, ok := s.Get(Kind, m.Namespace, owner); !ok {
+				return fmt.Errorf("configmap %s/%s outlives configset %s", m.Namespace, m.Name, owner)
 			}
 		}
 		return nil
 	},
 }
 
-// NoteKept holds at the end of the scenario testdata/configmapper.yaml: the
+// NoteKept holds at the end of the scenario testdata/configset.yaml: the
 // user's last edit of web-config (note-4) survived the operator's writes.
 var NoteKept = harness.Invariant{
 	Name: "the user's last note on web-config is kept",
@@ -96,15 +99,15 @@ var NoteKept = harness.Invariant{
 	},
 }
 
-// Config judges a run of the scenario testdata/configmapper.yaml (or a
-// copy naming a variant): the invariant after every change, the end state,
+// Config judges a run of the scenario testdata/configset.yaml (or a copy
+// naming a variant): the invariant after every change, the end state,
 // stable reconciliation within 30s of the last fault or action, and no
 // fights or hot loops.
 func Config(seeds int, profiles ...string) harness.Config {
 	return harness.Config{
 		Seeds:      seeds,
 		Profiles:   profiles,
-		Invariants: []harness.Invariant{OneConfigMapPerDeployment},
+		Invariants: []harness.Invariant{OneConfigMapPerConfigSet},
 		Eventually: []harness.Invariant{InSync, NoOrphans, NoteKept},
 		Stable:     30 * time.Second,
 	}

@@ -1,11 +1,11 @@
-package configmapper_test
+package configset_test
 
 import (
 	"runtime"
 	"testing"
 	"time"
 
-	"github.com/clustersim/clustersim/examples/configmapper"
+	"github.com/clustersim/clustersim/examples/configset"
 	"github.com/clustersim/clustersim/harness"
 )
 
@@ -13,8 +13,8 @@ import (
 func benchConfig(seeds int) harness.Config {
 	return harness.Config{
 		Seeds:      seeds,
-		Invariants: []harness.Invariant{configmapper.OneConfigMapPerDeployment},
-		Eventually: []harness.Invariant{configmapper.InSync},
+		Invariants: []harness.Invariant{configset.OneConfigMapPerConfigSet},
+		Eventually: []harness.Invariant{configset.InSync},
 		Stable:     30 * time.Second,
 	}
 }

@@ -1,11 +1,11 @@
-package configmapper_test
+package configset_test
 
 import (
 	"flag"
 	"strings"
 	"testing"
 
-	"github.com/clustersim/clustersim/examples/configmapper"
+	"github.com/clustersim/clustersim/examples/configset"
 	"github.com/clustersim/clustersim/harness"
 )
 
@@ -20,7 +20,7 @@ func TestVariant(t *testing.T) {
 	if *variant == "" {
 		t.Skip("give -args -variant=stale|dup|orphans [-profile=...] to watch the harness find a bug")
 	}
-	harness.Test(t, "testdata/configmapper-"+*variant+".yaml", configmapper.Config(200, *profile))
+	harness.Test(t, "testdata/configset-"+*variant+".yaml", configset.Config(200, *profile))
 }
 
 // TestCorrect: the correct operator meets every verdict under three
@@ -28,7 +28,7 @@ func TestVariant(t *testing.T) {
 func TestCorrect(t *testing.T) {
 	for _, p := range []string{"lossy", "lagging-cache", "crash-after-writes"} {
 		t.Run(p, func(t *testing.T) {
-			harness.Test(t, "testdata/configmapper.yaml", configmapper.Config(16, p))
+			harness.Test(t, "testdata/configset.yaml", configset.Config(16, p))
 		})
 	}
 }
@@ -43,19 +43,19 @@ func TestBrokenVariants(t *testing.T) {
 		// failure is what the first failing seed must report.
 		failure string
 	}{
-		{"testdata/configmapper-stale.yaml", "lagging-cache", "fights"},
-		{"testdata/configmapper-dup.yaml", "lossy", `invariant "at most one ConfigMap per Deployment" broken`},
-		{"testdata/configmapper-dup.yaml", "crash-after-writes", `invariant "at most one ConfigMap per Deployment" broken`},
+		{"testdata/configset-stale.yaml", "lagging-cache", "fights"},
+		{"testdata/configset-dup.yaml", "lossy", `invariant "at most one ConfigMap per ConfigSet" broken`},
+		{"testdata/configset-dup.yaml", "crash-after-writes", `invariant "at most one ConfigMap per ConfigSet" broken`},
 		// A missing ownerReference needs no fault: the schedule shrinks
 		// to nothing.
-		{"testdata/configmapper-orphans.yaml", "lossy", `eventually "no ConfigMap outlives its Deployment"`},
+		{"testdata/configset-orphans.yaml", "lossy", `eventually "no ConfigMap outlives its ConfigSet"`},
 	} {
 		t.Run(tc.file+"/"+tc.profile, func(t *testing.T) {
 			s, err := harness.Load(tc.file)
 			if err != nil {
 				t.Fatal(err)
 			}
-			cfg := configmapper.Config(200, tc.profile)
+			cfg := configset.Config(200, tc.profile)
 			cfg.FailFast = true
 			vs, err := harness.Swarm(s, cfg)
 			if err != nil {
