@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -185,6 +186,13 @@ func (l *loader) readRefs(field, name string) ([]refFile, error) {
 	if len(out) == 0 {
 		return nil, l.errorf(field, "%q is a directory without a manifest file (%s)", name, strings.Join(manifestExts, ", "))
 	}
+	// The directory's documents in order, as one multi-document file,
+	// for a scenario written out with its manifests inlined.
+	docs := make([][]byte, len(out))
+	for i, f := range out {
+		docs[i] = f.data
+	}
+	l.refs[name] = bytes.Join(docs, []byte("\n---\n"))
 	return out, nil
 }
 

@@ -407,6 +407,18 @@ func (c *client) UpdateStatus(ctx context.Context, obj api.Object) (api.Object, 
 
 // Patch sends a copy of data as a patch of the given type.
 func (c *client) Patch(ctx context.Context, kind api.Kind, key api.Key, pt PatchType, data []byte) (api.Object, error) {
+	return c.patch(ctx, kind, key, pt, data, "")
+}
+
+// PatchStatus sends a copy of data as a patch of the status subresource
+// (controller-runtime's Status().Patch): only the status of the patched
+// object is stored. It is not part of Client, whose other implementers
+// need not have it; adapters find it with a type assertion.
+func (c *client) PatchStatus(ctx context.Context, kind api.Kind, key api.Key, pt PatchType, data []byte) (api.Object, error) {
+	return c.patch(ctx, kind, key, pt, data, "status")
+}
+
+func (c *client) patch(ctx context.Context, kind api.Kind, key api.Key, pt PatchType, data []byte, sub string) (api.Object, error) {
 	spt := pt.server()
 	if spt == 0 {
 		return nil, apierr.NewBadRequest(fmt.Sprintf("unsupported patch type %s", pt))
@@ -416,6 +428,7 @@ func (c *client) Patch(ctx context.Context, kind api.Kind, key api.Key, pt Patch
 		Kind:         kind,
 		Namespace:    key.Namespace,
 		Name:         key.Name,
+		Subresource:  sub,
 		Patch:        append([]byte(nil), data...),
 		PatchType:    spt,
 		FieldManager: FieldManagerFrom(ctx),
