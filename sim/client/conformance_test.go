@@ -245,6 +245,26 @@ var conformance = []scenario{
 		}
 		return nil
 	}},
+	{"status patch", func(ctx context.Context, c clients) error {
+		if _, err := c.sys.Create(ctx, pod("default", "web", "")); err != nil {
+			return err
+		}
+		ps, ok := c.sys.(interface {
+			PatchStatus(context.Context, api.Kind, api.Key, client.PatchType, []byte) (api.Object, error)
+		})
+		if !ok {
+			return fmt.Errorf("%T has no PatchStatus", c.sys)
+		}
+		o, err := ps.PatchStatus(ctx, api.KindPod, api.Key{Namespace: "default", Name: "web"}, client.MergePatch,
+			[]byte(`{"metadata":{"labels":{"tier":"front"}},"status":{"phase":"Running"}}`))
+		if err != nil {
+			return err
+		}
+		if p := o.(*api.Pod); p.Status.Phase != api.PodRunning || p.Labels["tier"] != "" {
+			return fmt.Errorf("status patch: phase %q labels %v, want Running and no label (a status patch leaves the main resource)", p.Status.Phase, p.Labels)
+		}
+		return nil
+	}},
 	{"patch", func(ctx context.Context, c clients) error {
 		if _, err := c.sys.Create(ctx, pod("default", "web", "")); err != nil {
 			return err
