@@ -6,7 +6,7 @@ BIN      := bin/clustersim
 PKGS     := ./...
 FUZZTIME ?= 10s
 
-.PHONY: help build run test vet fmt-check lint bench bench-scale fuzz update tidy-check clean lessons lessons-check outside soak
+.PHONY: help build run test vet fmt-check lint bench bench-scale fuzz update tidy-check clean lessons lessons-check outside soak adapter
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | sort
@@ -26,6 +26,14 @@ test: vet fmt-check outside ## go vet, gofmt check, then every test (with the ra
 # own, as an operator's repository would be.
 outside: ## vet and test examples/outside, a module outside this one that registers its controller through package harness
 	cd examples/outside && $(GO) vet ./... && $(GO) test -count=1 ./...
+
+# The controller-runtime adapter is a nested module too (crt/, whose
+# go.mod holds the Kubernetes modules the core module does without). Its
+# first build downloads and compiles some 70 modules (about a minute) and
+# its tests run a 500-seed swarm, more than make test's two-minute budget
+# allows, so it is a target of its own that .ci/run runs after make test.
+adapter: ## vet and test crt/, the controller-runtime adapter module and its example operator (a 500-seed swarm)
+	cd crt && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 soak: ## the example operator's swarms at 1,000 seeds per fault profile, the rolling-update invariants at 500 seeds per profile (a few minutes)
 	$(GO) test -count=1 -run '^TestCorrect$$' -v ./examples/configset/ -args -clustersim.seeds=1000

@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -304,5 +305,73 @@ func TestDetectorCatchesPlantedViolations(t *testing.T) {
 				t.Errorf("planted %s not reported; the detector reported:\n%s", want, got)
 			}
 		}
+	}
+}
+
+// adapterModule is the nested module of the controller-runtime adapter
+// (crt/, its own go.mod): it may import Kubernetes' modules, which the
+// core module may not.
+const adapterModule = "crt"
+
+// adapterAllowed maps the adapter module's packages (relative to crt/)
+// to what they may import: the adapter reads clustersim through its
+// public packages only; the example operator's controller code imports
+// controller-runtime and Kubernetes' types, and nothing of clustersim.
+var adapterAllowed = map[string][]string{
+	".":                  {"harness", "sim/api", "sim/apierr", "sim/client", "sim/controller", "sim/informer", "k8s.io/...", "sigs.k8s.io/...", "github.com/go-logr/logr"},
+	"example":            {"crt", "crt/example/...", "harness", "sim/api", "k8s.io/...", "sigs.k8s.io/..."},
+	"example/api/v1":     {"k8s.io/apimachinery/...", "sigs.k8s.io/controller-runtime/..."},
+	"example/controller": {"crt/example/api/v1", "sigs.k8s.io/controller-runtime/...", "k8s.io/api/...", "k8s.io/apimachinery/...", "k8s.io/client-go/tools/record"},
+}
+
+// TestAdapterModule: the core module's go.mod requires no Kubernetes
+// module; the adapter module's packages import only what adapterAllowed
+// lists; its non-test code keeps the determinism rules (no wall clock, no
+// go statements).
+func TestAdapterModule(t *testing.T) {
+	r := root(t)
+	gomod, err := os.ReadFile(filepath.Join(r, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(gomod), "\n") {
+		f := strings.Fields(strings.TrimPrefix(strings.TrimSpace(line), "require "))
+		if len(f) > 0 && (strings.HasPrefix(f[0], "k8s.io/") || strings.HasPrefix(f[0], "sigs.k8s.io/")) {
+			t.Errorf("go.mod requires %s: Kubernetes modules belong to the adapter module (%s/go.mod)", f[0], adapterModule)
+		}
+	}
+	files := goFilesIn(t, filepath.Join(r, adapterModule))
+	if len(files) == 0 {
+		t.Fatalf("no Go files under %s", adapterModule)
+	}
+	for i, f := range files {
+		rules, ok := adapterAllowed[f.pkg]
+		if !ok {
+			t.Errorf("%s: package %s/%s has no entry in adapterAllowed (add it here and to docs/ARCHITECTURE.md)", f.path, adapterModule, f.pkg)
+			continue
+		}
+		test := strings.HasSuffix(f.path, "_test.go")
+		for _, imp := range f.ast.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			var target string
+			switch {
+			case strings.HasPrefix(p, module+"/"):
+				target = strings.TrimPrefix(p, module+"/")
+			case strings.Contains(strings.SplitN(p, "/", 2)[0], "."):
+				target = p
+			default:
+				continue // standard library
+			}
+			if test && f.pkg != "example/controller" {
+				continue // tests wire the adapter to the harness
+			}
+			if !slices.ContainsFunc(rules, func(rule string) bool { return match(rule, target) }) {
+				t.Errorf("%s: %s/%s may not import %s (see docs/ARCHITECTURE.md)", f.path, adapterModule, f.pkg, target)
+			}
+		}
+		files[i].pkg = path.Join(adapterModule, f.pkg)
+	}
+	for _, v := range determinismViolations(files) {
+		t.Error(v)
 	}
 }

@@ -1,0 +1,430 @@
+package crt
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/apierr"
+	simclient "github.com/clustersim/clustersim/sim/client"
+	"github.com/clustersim/clustersim/sim/controller"
+	"github.com/clustersim/clustersim/sim/informer"
+)
+
+// Errors of the adapter.
+var (
+	// ErrUnsupportedField: the user's object sets a field the simulator's
+	// types do not carry (strict conversion).
+	ErrUnsupportedField = errors.New("crt: field not simulated")
+	// ErrUnsupported: a client call or option the adapter does not
+	// simulate (field selectors, pagination, JSON patches, apply
+	// configurations, subresources other than status).
+	ErrUnsupported = errors.New("crt: not supported by the simulator")
+)
+
+// Client is controller-runtime's client.Client over the simulator: reads
+// come from the manager's informer caches (like the manager's cached
+// client: an informer per kind, started on first use and waited for), and
+// writes go through the simulated network and API server as the
+// controller's actor. Objects cross through JSON (see Converter).
+type Client struct {
+	m      *controller.Manager
+	conv   *Converter
+	sim    simclient.Client
+	mapper meta.RESTMapper
+}
+
+var _ client.Client = (*Client)(nil)
+
+func newClient(m *controller.Manager, conv *Converter, mapper meta.RESTMapper) *Client {
+	return &Client{m: m, conv: conv, sim: m.Client(), mapper: mapper}
+}
+
+// lister returns the synced cache of kind.
+func (c *Client) lister(kind api.Kind) (informer.Lister, error) {
+	inf, err := c.m.Informer(kind, informer.Options{})
+	if err != nil {
+		return informer.Lister{}, err
+	}
+	if !inf.HasSynced() && !c.m.WaitForCacheSync() {
+		return informer.Lister{}, fmt.Errorf("crt: the cache of %s did not sync (the controller is stopping)", kind.GroupKind())
+	}
+	return inf.Lister(), nil
+}
+
+// Get reads obj from the cache.
+func (c *Client) Get(_ context.Context, key client.ObjectKey, obj client.Object, _ ...client.GetOption) error {
+	kind, err := c.conv.Kind(obj)
+	if err != nil {
+		return err
+	}
+	l, err := c.lister(kind)
+	if err != nil {
+		return err
+	}
+	o, ok := l.Get(api.Key{Namespace: key.Namespace, Name: key.Name})
+	if !ok {
+		return apierrors.NewNotFound(c.resource(kind), key.Name)
+	}
+	return c.conv.FromCache(o, obj)
+}
+
+// List reads the objects of list's item kind from the cache, sorted by
+// namespace and name. Namespaces and label selectors are served; field
+// selectors, limits and continue tokens are not (ErrUnsupported).
+func (c *Client) List(_ context.Context, list client.ObjectList, opts ...client.ListOption) error {
+	lo := (&client.ListOptions{}).ApplyOptions(opts)
+	if lo.FieldSelector != nil && !lo.FieldSelector.Empty() {
+		return fmt.Errorf("%w: field selector %q (the adapter's cache has no field indexes)", ErrUnsupported, lo.FieldSelector)
+	}
+	if lo.Limit != 0 || lo.Continue != "" {
+		return fmt.Errorf("%w: paginated lists", ErrUnsupported)
+	}
+	gvk, err := c.conv.GVK(list)
+	if err != nil {
+		return err
+	}
+	gvk.Kind = strings.TrimSuffix(gvk.Kind, "List")
+	sel := api.Selector{}
+	if lo.LabelSelector != nil {
+		if sel, err = api.ParseSelector(lo.LabelSelector.String()); err != nil {
+			return fmt.Errorf("crt: label selector %q: %w", lo.LabelSelector, err)
+		}
+	}
+	l, err := c.lister(api.Kind{Group: gvk.Group, Name: gvk.Kind})
+	if err != nil {
+		return err
+	}
+	objs := l.List(sel, lo.Namespace)
+	items := make([]runtime.Object, 0, len(objs))
+	for _, o := range objs {
+		item, err := c.conv.New(gvk)
+		if err != nil {
+			return err
+		}
+		if err := c.conv.FromCache(o, item); err != nil {
+			return err
+		}
+		items = append(items, item)
+	}
+	return meta.SetList(list, items)
+}
+
+// Create creates obj and fills it in with the stored object.
+func (c *Client) Create(ctx context.Context, obj client.Object, opts ...client.CreateOption) error {
+	co := (&client.CreateOptions{}).ApplyOptions(opts)
+	if len(co.DryRun) > 0 {
+		return fmt.Errorf("%w: dry-run", ErrUnsupported)
+	}
+	return c.write(ctx, obj, co.FieldManager, c.sim.Create)
+}
+
+// Update replaces obj's main resource (a stale resourceVersion fails with
+// a Conflict).
+func (c *Client) Update(ctx context.Context, obj client.Object, opts ...client.UpdateOption) error {
+	uo := (&client.UpdateOptions{}).ApplyOptions(opts)
+	if len(uo.DryRun) > 0 {
+		return fmt.Errorf("%w: dry-run", ErrUnsupported)
+	}
+	return c.write(ctx, obj, uo.FieldManager, c.sim.Update)
+}
+
+func (c *Client) write(ctx context.Context, obj client.Object, fieldManager string, do func(context.Context, api.Object) (api.Object, error)) error {
+	o, err := c.conv.ToSim(obj)
+	if err != nil {
+		return err
+	}
+	if fieldManager != "" {
+		ctx = simclient.WithFieldManager(ctx, fieldManager)
+	}
+	out, err := do(ctx, o)
+	if err != nil {
+		return c.statusError(err, o)
+	}
+	return c.conv.FromSim(out, obj)
+}
+
+// Patch sends a merge or strategic merge patch of obj (client.MergeFrom,
+// client.StrategicMergeFrom, client.RawPatch of those types) and fills
+// obj in with the result.
+func (c *Client) Patch(ctx context.Context, obj client.Object, patch client.Patch, opts ...client.PatchOption) error {
+	return c.patch(ctx, obj, patch, "", opts)
+}
+
+func (c *Client) patch(ctx context.Context, obj client.Object, patch client.Patch, sub string, opts []client.PatchOption) error {
+	po := (&client.PatchOptions{}).ApplyOptions(opts)
+	if len(po.DryRun) > 0 {
+		return fmt.Errorf("%w: dry-run", ErrUnsupported)
+	}
+	var pt simclient.PatchType
+	switch patch.Type() {
+	case types.MergePatchType:
+		pt = simclient.MergePatch
+	case types.StrategicMergePatchType:
+		pt = simclient.StrategicMergePatch
+	default:
+		return fmt.Errorf("%w: patch type %s", ErrUnsupported, patch.Type())
+	}
+	data, err := patch.Data(obj)
+	if err != nil {
+		return err
+	}
+	kind, err := c.conv.Kind(obj)
+	if err != nil {
+		return err
+	}
+	if po.FieldManager != "" {
+		ctx = simclient.WithFieldManager(ctx, po.FieldManager)
+	}
+	key := api.Key{Namespace: obj.GetNamespace(), Name: obj.GetName()}
+	var out api.Object
+	if sub == "" {
+		out, err = c.sim.Patch(ctx, kind, key, pt, data)
+	} else {
+		ps, ok := c.sim.(interface {
+			PatchStatus(context.Context, api.Kind, api.Key, simclient.PatchType, []byte) (api.Object, error)
+		})
+		if !ok {
+			return fmt.Errorf("%w: status patches through %T", ErrUnsupported, c.sim)
+		}
+		out, err = ps.PatchStatus(ctx, kind, key, pt, data)
+	}
+	if err != nil {
+		return c.statusErrorKind(err, kind, key.Name)
+	}
+	return c.conv.FromSim(out, obj)
+}
+
+// Delete deletes obj with the options' propagation policy, grace period
+// and preconditions.
+func (c *Client) Delete(ctx context.Context, obj client.Object, opts ...client.DeleteOption) error {
+	kind, err := c.conv.Kind(obj)
+	if err != nil {
+		return err
+	}
+	do := (&client.DeleteOptions{}).ApplyOptions(opts)
+	if len(do.DryRun) > 0 {
+		return fmt.Errorf("%w: dry-run", ErrUnsupported)
+	}
+	var sopts []simclient.DeleteOption
+	if do.PropagationPolicy != nil {
+		sopts = append(sopts, simclient.PropagationPolicy(simclient.Propagation(*do.PropagationPolicy)))
+	}
+	if do.GracePeriodSeconds != nil {
+		sopts = append(sopts, simclient.GracePeriodSeconds(*do.GracePeriodSeconds))
+	}
+	if p := do.Preconditions; p != nil {
+		var uid api.UID
+		rv := ""
+		if p.UID != nil {
+			uid = api.UID(*p.UID)
+		}
+		if p.ResourceVersion != nil {
+			rv = *p.ResourceVersion
+		}
+		sopts = append(sopts, simclient.Preconditions(uid, rv))
+	}
+	key := api.Key{Namespace: obj.GetNamespace(), Name: obj.GetName()}
+	if err := c.sim.Delete(ctx, kind, key, sopts...); err != nil {
+		return c.statusErrorKind(err, kind, key.Name)
+	}
+	return nil
+}
+
+// DeleteAllOf deletes every object of obj's kind the options select,
+// reading them from the cache.
+func (c *Client) DeleteAllOf(ctx context.Context, obj client.Object, opts ...client.DeleteAllOfOption) error {
+	dao := (&client.DeleteAllOfOptions{}).ApplyOptions(opts)
+	kind, err := c.conv.Kind(obj)
+	if err != nil {
+		return err
+	}
+	sel := api.Selector{}
+	if dao.LabelSelector != nil {
+		if sel, err = api.ParseSelector(dao.LabelSelector.String()); err != nil {
+			return err
+		}
+	}
+	if dao.FieldSelector != nil && !dao.FieldSelector.Empty() {
+		return fmt.Errorf("%w: field selector %q", ErrUnsupported, dao.FieldSelector)
+	}
+	l, err := c.lister(kind)
+	if err != nil {
+		return err
+	}
+	for _, o := range l.List(sel, dao.Namespace) {
+		m := o.GetObjectMeta()
+		victim, err := c.conv.New(schema.FromAPIVersionAndKind(o.GetTypeMeta().APIVersion, kind.Name))
+		if err != nil {
+			return err
+		}
+		victim.SetNamespace(m.Namespace)
+		victim.SetName(m.Name)
+		if err := c.Delete(ctx, victim, &dao.DeleteOptions); err != nil && !apierrors.IsNotFound(err) {
+			return err
+		}
+	}
+	return nil
+}
+
+// Apply is server-side apply of an apply configuration: not simulated
+// through this adapter (ErrUnsupported).
+func (c *Client) Apply(context.Context, runtime.ApplyConfiguration, ...client.ApplyOption) error {
+	return fmt.Errorf("%w: server-side apply of apply configurations", ErrUnsupported)
+}
+
+// Status returns the writer of the status subresource.
+func (c *Client) Status() client.SubResourceWriter { return statusWriter{c} }
+
+// SubResource returns the client of a subresource: "status" is served,
+// others fail with ErrUnsupported.
+func (c *Client) SubResource(sub string) client.SubResourceClient {
+	return subResource{c: c, name: sub}
+}
+
+// Scheme returns the user's scheme.
+func (c *Client) Scheme() *runtime.Scheme { return c.conv.scheme }
+
+// RESTMapper maps the scheme's kinds to the simulated API's resources.
+func (c *Client) RESTMapper() meta.RESTMapper { return c.mapper }
+
+// GroupVersionKindFor returns obj's kind from the scheme.
+func (c *Client) GroupVersionKindFor(obj runtime.Object) (schema.GroupVersionKind, error) {
+	return c.conv.GVK(obj)
+}
+
+// IsObjectNamespaced reports whether obj's kind is namespaced in the
+// simulated API.
+func (c *Client) IsObjectNamespaced(obj runtime.Object) (bool, error) {
+	kind, err := c.conv.Kind(obj)
+	if err != nil {
+		return false, err
+	}
+	info, ok := c.m.Kinds().Lookup(kind)
+	if !ok {
+		return false, &meta.NoKindMatchError{GroupKind: schema.GroupKind{Group: kind.Group, Kind: kind.Name}}
+	}
+	return info.Namespaced, nil
+}
+
+// resource returns kind's group and resource, for errors.
+func (c *Client) resource(kind api.Kind) schema.GroupResource {
+	if info, ok := c.m.Kinds().Lookup(kind); ok {
+		return schema.GroupResource{Group: kind.Group, Resource: info.Resource}
+	}
+	return schema.GroupResource{Group: kind.Group, Resource: strings.ToLower(kind.Name) + "s"}
+}
+
+func (c *Client) statusError(err error, o api.Object) error {
+	return c.statusErrorKind(err, api.KindOf(o), o.GetObjectMeta().Name)
+}
+
+// statusErrorKind turns the simulator's status errors into apimachinery's
+// (so that apierrors.IsNotFound, IsConflict, client.IgnoreNotFound work),
+// keeping code, reason and message.
+func (c *Client) statusErrorKind(err error, kind api.Kind, name string) error {
+	var se *apierr.StatusError
+	if !errors.As(err, &se) {
+		return err
+	}
+	gr := c.resource(kind)
+	st := metav1.Status{
+		Status:  metav1.StatusFailure,
+		Code:    int32(se.Code),
+		Reason:  metav1.StatusReason(se.Reason),
+		Message: se.Message,
+		Details: &metav1.StatusDetails{Group: gr.Group, Kind: gr.Resource, Name: name},
+	}
+	for _, fe := range se.Causes {
+		st.Details.Causes = append(st.Details.Causes, metav1.StatusCause{Type: metav1.CauseType(fe.Type), Message: fe.Detail, Field: fe.Field})
+	}
+	return &apierrors.StatusError{ErrStatus: st}
+}
+
+// statusWriter is Status(): updates and patches of the status subresource.
+type statusWriter struct{ c *Client }
+
+// Create of a subresource is not simulated.
+func (w statusWriter) Create(context.Context, client.Object, client.Object, ...client.SubResourceCreateOption) error {
+	return fmt.Errorf("%w: create of the status subresource", ErrUnsupported)
+}
+
+// Update replaces obj's status.
+func (w statusWriter) Update(ctx context.Context, obj client.Object, opts ...client.SubResourceUpdateOption) error {
+	uo := (&client.SubResourceUpdateOptions{}).ApplyOptions(opts)
+	if len(uo.DryRun) > 0 {
+		return fmt.Errorf("%w: dry-run", ErrUnsupported)
+	}
+	return w.c.write(ctx, obj, uo.FieldManager, w.c.sim.UpdateStatus)
+}
+
+// Patch patches obj's status.
+func (w statusWriter) Patch(ctx context.Context, obj client.Object, patch client.Patch, opts ...client.SubResourcePatchOption) error {
+	po := (&client.SubResourcePatchOptions{}).ApplyOptions(opts)
+	if po.SubResourceBody != nil {
+		return fmt.Errorf("%w: a status patch with a subresource body", ErrUnsupported)
+	}
+	return w.c.patch(ctx, obj, patch, "status", []client.PatchOption{&po.PatchOptions})
+}
+
+// Apply of the status subresource is not simulated.
+func (w statusWriter) Apply(context.Context, runtime.ApplyConfiguration, ...client.SubResourceApplyOption) error {
+	return fmt.Errorf("%w: server-side apply of status", ErrUnsupported)
+}
+
+// subResource is SubResource(name): status only.
+type subResource struct {
+	c    *Client
+	name string
+}
+
+func (s subResource) check() error {
+	if s.name != "status" {
+		return fmt.Errorf("%w: subresource %q", ErrUnsupported, s.name)
+	}
+	return nil
+}
+
+// Get reads obj (with its status) from the cache.
+func (s subResource) Get(ctx context.Context, obj, _ client.Object, _ ...client.SubResourceGetOption) error {
+	if err := s.check(); err != nil {
+		return err
+	}
+	return s.c.Get(ctx, client.ObjectKeyFromObject(obj), obj)
+}
+
+// Create of a subresource is not simulated.
+func (s subResource) Create(ctx context.Context, obj, sub client.Object, opts ...client.SubResourceCreateOption) error {
+	return statusWriter{s.c}.Create(ctx, obj, sub, opts...)
+}
+
+// Update replaces obj's status.
+func (s subResource) Update(ctx context.Context, obj client.Object, opts ...client.SubResourceUpdateOption) error {
+	if err := s.check(); err != nil {
+		return err
+	}
+	return statusWriter{s.c}.Update(ctx, obj, opts...)
+}
+
+// Patch patches obj's status.
+func (s subResource) Patch(ctx context.Context, obj client.Object, patch client.Patch, opts ...client.SubResourcePatchOption) error {
+	if err := s.check(); err != nil {
+		return err
+	}
+	return statusWriter{s.c}.Patch(ctx, obj, patch, opts...)
+}
+
+// Apply of a subresource is not simulated.
+func (s subResource) Apply(ctx context.Context, obj runtime.ApplyConfiguration, opts ...client.SubResourceApplyOption) error {
+	return statusWriter{s.c}.Apply(ctx, obj, opts...)
+}

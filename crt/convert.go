@@ -1,0 +1,240 @@
+package crt
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/clustersim/clustersim/sim/api"
+)
+
+// Converter turns the user's objects (k8s.io/api types, or the Go types
+// of custom resources registered in a runtime.Scheme) into the
+// simulator's objects and back, through JSON.
+//
+// To the simulator the conversion is strict: a field the user set (any
+// value but null, "", 0, false, {} or []) that the simulator's types do
+// not carry is an error naming its path, never a silent drop. From the
+// simulator it is lenient: the user's types are a superset.
+type Converter struct {
+	scheme *runtime.Scheme
+	kinds  *api.Registry
+	// cached holds, per object, the last cache object converted and its
+	// conversion: the simulator shares objects immutably between the
+	// store and the caches, so a pointer names one version.
+	cached map[cacheKey]cacheEntry
+}
+
+type cacheKey struct {
+	kind api.Kind
+	key  api.Key
+	typ  reflect.Type
+}
+
+type cacheEntry struct {
+	src api.Object
+	obj runtime.Object
+}
+
+// NewConverter returns a converter between scheme's types and the kinds
+// kinds serves.
+func NewConverter(scheme *runtime.Scheme, kinds *api.Registry) *Converter {
+	return &Converter{scheme: scheme, kinds: kinds, cached: map[cacheKey]cacheEntry{}}
+}
+
+// GVK returns obj's group, version and kind: its TypeMeta's when set,
+// else the scheme's.
+func (c *Converter) GVK(obj runtime.Object) (schema.GroupVersionKind, error) {
+	if gvk := obj.GetObjectKind().GroupVersionKind(); gvk.Kind != "" && gvk.Version != "" {
+		return gvk, nil
+	}
+	gvks, _, err := c.scheme.ObjectKinds(obj)
+	if err != nil {
+		return schema.GroupVersionKind{}, err
+	}
+	return gvks[0], nil
+}
+
+// Kind returns the simulator's kind of obj.
+func (c *Converter) Kind(obj runtime.Object) (api.Kind, error) {
+	gvk, err := c.GVK(obj)
+	if err != nil {
+		return api.Kind{}, err
+	}
+	return api.Kind{Group: gvk.Group, Name: gvk.Kind}, nil
+}
+
+// ToSim converts obj to the simulator's object of its kind, strictly.
+func (c *Converter) ToSim(obj runtime.Object) (api.Object, error) {
+	gvk, err := c.GVK(obj)
+	if err != nil {
+		return nil, err
+	}
+	src, err := json.Marshal(obj)
+	if err != nil {
+		return nil, fmt.Errorf("crt: encode %s: %w", gvk.Kind, err)
+	}
+	var tree map[string]any
+	if err := json.Unmarshal(src, &tree); err != nil {
+		return nil, fmt.Errorf("crt: encode %s: %w", gvk.Kind, err)
+	}
+	tree["apiVersion"], tree["kind"] = gvk.GroupVersion().String(), gvk.Kind
+	src, err = json.Marshal(tree)
+	if err != nil {
+		return nil, err
+	}
+	out, err := c.kinds.New(gvk.GroupVersion().String(), gvk.Kind)
+	if err != nil {
+		return nil, fmt.Errorf("crt: %s is not a kind the simulated API serves: %w", gvk, err)
+	}
+	if err := json.Unmarshal(src, out); err != nil {
+		return nil, fmt.Errorf("crt: convert %s: %w", gvk.Kind, err)
+	}
+	if _, custom := out.(*api.Unstructured); custom {
+		return out, nil // every field is kept
+	}
+	back, err := json.Marshal(out)
+	if err != nil {
+		return nil, err
+	}
+	var kept map[string]any
+	if err := json.Unmarshal(back, &kept); err != nil {
+		return nil, err
+	}
+	if lost := dropped("", tree, kept); len(lost) > 0 {
+		m := out.GetObjectMeta()
+		return nil, fmt.Errorf("%w: %s %s/%s sets %s", ErrUnsupportedField, gvk.Kind, m.Namespace, m.Name, strings.Join(lost, ", "))
+	}
+	return out, nil
+}
+
+// FromSim converts the simulator's object o into obj (a pointer to the
+// user's type), setting obj's apiVersion and kind.
+func (c *Converter) FromSim(o api.Object, obj runtime.Object) error {
+	b, err := json.Marshal(o)
+	if err != nil {
+		return fmt.Errorf("crt: encode %s: %w", api.KindOf(o), err)
+	}
+	if err := json.Unmarshal(b, obj); err != nil {
+		return fmt.Errorf("crt: decode %s into %T: %w", api.KindOf(o), obj, err)
+	}
+	tm := o.GetTypeMeta()
+	if tm.APIVersion != "" && tm.Kind != "" {
+		obj.GetObjectKind().SetGroupVersionKind(schema.FromAPIVersionAndKind(tm.APIVersion, tm.Kind))
+	} else if gvk, err := c.GVK(obj); err == nil {
+		obj.GetObjectKind().SetGroupVersionKind(gvk)
+	}
+	return nil
+}
+
+// FromCache is FromSim for an object of an informer's cache, which the
+// simulator never changes: the conversion of the last version seen of
+// each object is kept and deep-copied into obj, so that reads and events
+// of an unchanged object cost a copy, not a JSON round trip.
+func (c *Converter) FromCache(o api.Object, obj runtime.Object) error {
+	k := cacheKey{kind: api.KindOf(o), key: api.Key{Namespace: o.GetObjectMeta().Namespace, Name: o.GetObjectMeta().Name}, typ: reflect.TypeOf(obj)}
+	if e, ok := c.cached[k]; ok && e.src == o {
+		reflect.ValueOf(obj).Elem().Set(reflect.ValueOf(e.obj.DeepCopyObject()).Elem())
+		return nil
+	}
+	if err := c.FromSim(o, obj); err != nil {
+		return err
+	}
+	c.cached[k] = cacheEntry{src: o, obj: obj.DeepCopyObject()}
+	return nil
+}
+
+// New returns a new object of the user's type for the simulator's kind
+// of o (as the scheme knows it).
+func (c *Converter) New(gvk schema.GroupVersionKind) (client.Object, error) {
+	ro, err := c.scheme.New(gvk)
+	if err != nil {
+		return nil, err
+	}
+	co, ok := ro.(client.Object)
+	if !ok {
+		return nil, fmt.Errorf("crt: %T is not a client.Object", ro)
+	}
+	return co, nil
+}
+
+// dropped lists the paths under prefix where want (the user's object)
+// holds a value that got (the simulator's re-encoding) lacks or holds
+// differently; empty values (null, "", 0, false, {}, []) are not
+// compared. Paths are sorted.
+func dropped(prefix string, want, got any) []string {
+	if empty(want) {
+		return nil
+	}
+	switch w := want.(type) {
+	case map[string]any:
+		g, _ := got.(map[string]any)
+		var out []string
+		for _, k := range slices.Sorted(maps.Keys(w)) {
+			out = append(out, dropped(join(prefix, k), w[k], g[k])...)
+		}
+		return out
+	case []any:
+		g, _ := got.([]any)
+		var out []string
+		for i, v := range w {
+			var gv any
+			if i < len(g) {
+				gv = g[i]
+			}
+			out = append(out, dropped(prefix+"["+strconv.Itoa(i)+"]", v, gv)...)
+		}
+		return out
+	}
+	if !sameLeaf(want, got) {
+		return []string{prefix}
+	}
+	return nil
+}
+
+func join(prefix, k string) string {
+	if prefix == "" {
+		return k
+	}
+	return prefix + "." + k
+}
+
+// empty reports JSON's zero values.
+func empty(v any) bool {
+	switch v := v.(type) {
+	case nil:
+		return true
+	case string:
+		return v == ""
+	case float64:
+		return v == 0
+	case bool:
+		return !v
+	case map[string]any:
+		for _, e := range v {
+			if !empty(e) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		return len(v) == 0
+	}
+	return false
+}
+
+// sameLeaf compares two decoded JSON leaves by their encoding.
+func sameLeaf(a, b any) bool {
+	x, err1 := json.Marshal(a)
+	y, err2 := json.Marshal(b)
+	return err1 == nil && err2 == nil && bytes.Equal(x, y)
+}
