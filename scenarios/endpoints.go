@@ -75,6 +75,14 @@ func (l *loader) faultPatterns(s *Scenario, w *world) error {
 		}
 	}
 	for i, st := range s.Spec.Timeline {
+		if c := st.Network; c != nil {
+			if err := check(fmt.Sprintf("spec.timeline[%d].network.from", i), c.From); err != nil {
+				return err
+			}
+			if err := check(fmt.Sprintf("spec.timeline[%d].network.to", i), c.To); err != nil {
+				return err
+			}
+		}
 		p := st.Partition
 		if p == nil {
 			continue

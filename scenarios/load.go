@@ -917,6 +917,10 @@ func (l *loader) step(s *Scenario, i int, w *world) error {
 			return l.errorf(a+".b", "name at least one endpoint")
 		}
 		w.partitions[p.Name] = true
+	case st.Network != nil:
+		if err := l.networkChange(a, st, s.Spec.Duration.Duration); err != nil {
+			return err
+		}
 	case st.Heal != "":
 		if !w.partitions[st.Heal] {
 			return l.errorf(a, "no partition %q is in place at %v", st.Heal, st.At.Duration)
@@ -960,6 +964,51 @@ func (l *loader) step(s *Scenario, i int, w *world) error {
 		}
 	}
 	return nil
+}
+
+// networkChange checks a network step (its endpoint patterns are checked
+// by faultPatterns, once every endpoint is known) and decodes its link.
+func (l *loader) networkChange(a string, st *Step, duration time.Duration) error {
+	c := st.Network
+	if c.From == "" {
+		return l.errorf(a+".from", "required")
+	}
+	if c.To == "" {
+		return l.errorf(a+".to", "required")
+	}
+	if c.Link == nil || c.Link.Kind != yaml.MappingNode {
+		return l.errorf(a+".link", "a mapping of the link fields to change (drop, latency, ...) is required")
+	}
+	if err := manifest.DecodeNode(l.file, c.Link, a+".link", &c.Parsed); err != nil {
+		return err
+	}
+	var given map[string]any
+	if err := manifest.DecodeNode(l.file, c.Link, a+".link", &given); err != nil {
+		return err
+	}
+	if len(given) == 0 {
+		return l.errorf(a+".link", "name at least one link field to change")
+	}
+	// The fields in Link's order, so that the timeline prints them in
+	// one order whatever the file's.
+	t := reflect.TypeFor[Link]()
+	for i := range t.NumField() {
+		if name := jsonName(t.Field(i)); hasGiven(given, name) {
+			c.Fields = append(c.Fields, name)
+		}
+	}
+	if err := l.link(a+".link", c.Parsed); err != nil {
+		return err
+	}
+	if u := c.Until; u != nil && (u.Duration <= st.At.Duration || u.Duration > duration) {
+		return l.errorf(a+".until", "%v is not after the step (%v) and within the run (%v)", u.Duration, st.At.Duration, duration)
+	}
+	return nil
+}
+
+func hasGiven(m map[string]any, k string) bool {
+	_, ok := m[k]
+	return ok
 }
 
 func sortedKeys(m map[string]bool) []string {

@@ -1,9 +1,14 @@
 package scenarios
 
 import (
+	"fmt"
+	"reflect"
+	"strings"
+
 	"gopkg.in/yaml.v3"
 
 	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/netsim"
 )
 
 // Step is one entry of the timeline: at a virtual time, exactly one action
@@ -49,6 +54,9 @@ type Step struct {
 	// ends a partition by name.
 	Partition *Partition `json:"partition,omitempty"`
 	Heal      string     `json:"heal,omitempty"`
+	// Network changes some fields of the links between two sets of
+	// endpoints, until a later time or the end of the run.
+	Network *NetworkChange `json:"network,omitempty"`
 	// CrashController kills a controller (its memory is lost);
 	// RestartController starts it again (it relists everything).
 	CrashController   string `json:"crashController,omitempty"`
@@ -209,6 +217,84 @@ type Partition struct {
 	A      []string `json:"a"`
 	B      []string `json:"b"`
 	OneWay bool     `json:"oneWay,omitempty"`
+}
+
+// NetworkChange changes the links from endpoints matching From to
+// endpoints matching To (both ways with Both), patterns as in
+// spec.network.links: the fields Link gives replace the links' values,
+// the others keep theirs. At Until the links return to what they were
+// (absent: the change lasts to the end of the run). Changes in force
+// together apply in the order they started.
+type NetworkChange struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+	Both bool   `json:"both,omitempty"`
+	// Link holds the fields to change, named as in spec.network.default.
+	Link  *yaml.Node    `json:"link"`
+	Until *api.Duration `json:"until,omitempty"`
+	// Parsed is Link decoded and Fields the names it gives, filled in by
+	// the loader.
+	Parsed Link     `json:"-"`
+	Fields []string `json:"-"`
+}
+
+// Apply returns cfg with the fields the change gives replaced.
+func (c *NetworkChange) Apply(cfg netsim.LinkConfig) netsim.LinkConfig {
+	k := c.Parsed
+	for _, f := range c.Fields {
+		switch f {
+		case "latency":
+			cfg.Latency.Base = k.Latency.Duration
+		case "jitter":
+			cfg.Latency.Jitter = k.Jitter.Duration
+		case "distribution":
+			if d, err := LinkConfig(Link{Distribution: k.Distribution}); err == nil {
+				cfg.Latency.Dist = d.Latency.Dist
+			}
+		case "drop":
+			cfg.Drop = k.Drop
+		case "duplicate":
+			cfg.Duplicate = k.Duplicate
+		case "reorder":
+			cfg.Reorder = k.Reorder
+		case "reorderDelay":
+			cfg.ReorderDelay = k.ReorderDelay.Duration
+		case "delay":
+			cfg.Delay = k.Delay
+		case "delayExtra":
+			cfg.DelayExtra = k.DelayExtra.Duration
+		case "streamBreak":
+			cfg.StreamBreak = k.StreamBreak
+		case "streamLoss":
+			cfg.StreamLoss = k.StreamLoss
+		case "streamLag":
+			cfg.StreamLag = k.StreamLag.Duration
+		}
+	}
+	return cfg
+}
+
+// String is the change as the timeline prints it:
+// "controller/deployment -> apiserver: drop 1 until 5m0s".
+func (c *NetworkChange) String() string {
+	arrow := "->"
+	if c.Both {
+		arrow = "<->"
+	}
+	v := reflect.ValueOf(c.Parsed)
+	var parts []string
+	for _, f := range c.Fields {
+		for i := range v.NumField() {
+			if jsonName(v.Type().Field(i)) == f {
+				parts = append(parts, fmt.Sprintf("%s %v", f, v.Field(i).Interface()))
+			}
+		}
+	}
+	s := fmt.Sprintf("%s %s %s: %s", c.From, arrow, c.To, strings.Join(parts, ", "))
+	if c.Until != nil {
+		s += " until " + c.Until.Duration.String()
+	}
+	return s
 }
 
 // RolloutUndo rolls a Deployment back to ToRevision (0: the previous).

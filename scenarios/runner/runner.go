@@ -349,6 +349,8 @@ type run struct {
 	// those that print as they go (see progress).
 	unfinished []*unfinished
 	outputs    map[*scenarios.Step]*[]string
+	// net holds the network steps in force.
+	net netChanges
 }
 
 // MaxEventsAtInstant is how many events may fire at one virtual time

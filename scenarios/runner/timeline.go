@@ -52,6 +52,8 @@ func (r *run) step(i int, st *scenarios.Step) {
 			e.Err = "error: " + err.Error()
 		} else if err := r.extendPartitions(); err != nil {
 			e.Err = "error: " + err.Error()
+		} else if err := r.applyNetChanges(); err != nil {
+			e.Err = "error: " + err.Error()
 		}
 		r.record(e)
 	case st.Partition != nil:
@@ -67,6 +69,8 @@ func (r *run) step(i int, st *scenarios.Step) {
 			r.partitions[p.Name] = &partitionInPlace{spec: p, size: len(a) + len(b)}
 		}
 		r.record(e)
+	case st.Network != nil:
+		r.startNetChange(st)
 	case st.Heal != "":
 		e := Entry{At: st.At.Duration, Command: "heal partition " + st.Heal}
 		if err := r.c.Net.Heal(st.Heal); err != nil {
