@@ -1236,6 +1236,11 @@ var kindAliases = map[string]api.Kind{
 	"serviceaccount": api.KindServiceAccount, "serviceaccounts": api.KindServiceAccount, "sa": api.KindServiceAccount,
 	"horizontalpodautoscaler": api.KindHorizontalPodAutoscaler, "horizontalpodautoscalers": api.KindHorizontalPodAutoscaler, "hpa": api.KindHorizontalPodAutoscaler,
 	"poddisruptionbudget": api.KindPodDisruptionBudget, "poddisruptionbudgets": api.KindPodDisruptionBudget, "pdb": api.KindPodDisruptionBudget,
+	"ingress": api.KindIngress, "ingresses": api.KindIngress, "ing": api.KindIngress,
+	"networkpolicy": api.KindNetworkPolicy, "networkpolicies": api.KindNetworkPolicy, "netpol": api.KindNetworkPolicy,
+	"role": api.KindRole, "roles": api.KindRole, "rolebinding": api.KindRoleBinding, "rolebindings": api.KindRoleBinding,
+	"clusterrole": api.KindClusterRole, "clusterroles": api.KindClusterRole,
+	"clusterrolebinding": api.KindClusterRoleBinding, "clusterrolebindings": api.KindClusterRoleBinding,
 }
 
 // ResolveKind maps a kind name as kubectl accepts it (Deployment,

@@ -57,11 +57,27 @@ func ManifestWarnings(file string, objs []api.Object) []Warning {
 	return append(objectWarnings(file, objs), ManifestImageWarnings(file, objs)...)
 }
 
+// unsimulatedKinds says, for each kind that is stored and listed but not
+// simulated (api.Unsimulated), why nothing acts on its objects.
+var unsimulatedKinds = map[api.Kind]string{
+	api.KindIngress:            "no ingress controller runs: the Ingress is stored and listed, and routes nothing",
+	api.KindNetworkPolicy:      "the simulated network carries no pod traffic: the NetworkPolicy is stored and listed, and enforces nothing",
+	api.KindRole:               rbacWhy,
+	api.KindRoleBinding:        rbacWhy,
+	api.KindClusterRole:        rbacWhy,
+	api.KindClusterRoleBinding: rbacWhy,
+}
+
+const rbacWhy = "authorization is the simulator's own rule table: the RBAC object is stored and listed, and grants nothing"
+
 // objectWarnings lists the unmodelled fields of objs, in order: the
 // scheduler's, then the kubelet's (probes).
 func objectWarnings(file string, objs []api.Object) []Warning {
 	var out []Warning
 	for _, o := range objs {
+		if why, ok := unsimulatedKinds[api.KindOf(o)]; ok {
+			out = append(out, Warning{File: file, Object: objectName(o), Field: "kind", Msg: why})
+		}
 		spec, prefix := podSpecOf(o)
 		if spec == nil {
 			continue

@@ -107,3 +107,36 @@ func TestImageWarnings(t *testing.T) {
 		})
 	}
 }
+
+// TestUnsimulatedKindWarnings: every object of a kind that is stored and
+// not simulated is named once with why; simulated kinds are not.
+func TestUnsimulatedKindWarnings(t *testing.T) {
+	objs, err := DecodeManifests("app.yaml", []byte(`apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata: {name: deny, namespace: shop}
+spec: {podSelector: {}}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: c}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: b}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: view}
+`), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, w := range ManifestWarnings("app.yaml", objs) {
+		got = append(got, w.String())
+	}
+	want := []string{
+		"warning: app.yaml: NetworkPolicy/shop/deny: kind: accepted but not simulated: the simulated network carries no pod traffic: the NetworkPolicy is stored and listed, and enforces nothing",
+		"warning: app.yaml: ClusterRoleBinding/b: kind: accepted but not simulated: authorization is the simulator's own rule table: the RBAC object is stored and listed, and grants nothing",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -195,6 +195,8 @@ func withShortNames(info ResourceInfo, names ...string) ResourceInfo {
 // builtin is the registry of the built-in kinds, sorted by kind. It is
 // never mutated: a cluster's own registry (NewRegistry) starts from it.
 var builtin = &Registry{entries: []kindEntry{
+	{builtinInfo(KindClusterRole, "v1", "clusterroles", false, false, false), oneVersion("rbac.authorization.k8s.io/v1", func() Object { return &ClusterRole{} })},
+	{builtinInfo(KindClusterRoleBinding, "v1", "clusterrolebindings", false, false, false), oneVersion("rbac.authorization.k8s.io/v1", func() Object { return &ClusterRoleBinding{} })},
 	{builtinInfo(KindConfigMap, "v1", "configmaps", true, false, false), oneVersion("v1", func() Object { return &ConfigMap{} })},
 	{builtinInfo(KindCustomResourceDefinition, "v1", "customresourcedefinitions", false, true, false), oneVersion("apiextensions.k8s.io/v1", func() Object { return &CustomResourceDefinition{} })},
 	{builtinInfo(KindDeployment, "v1", "deployments", true, true, true), oneVersion("apps/v1", func() Object { return &Deployment{} })},
@@ -204,13 +206,17 @@ var builtin = &Registry{entries: []kindEntry{
 		{"autoscaling/v2", func() Object { return &HorizontalPodAutoscaler{} }},
 		{"autoscaling/v1", func() Object { return &HorizontalPodAutoscalerV1{} }},
 	}},
+	{withShortNames(builtinInfo(KindIngress, "v1", "ingresses", true, true, true), "ing"), oneVersion("networking.k8s.io/v1", func() Object { return &Ingress{} })},
 	{builtinInfo(KindLease, "v1", "leases", true, false, false), oneVersion("coordination.k8s.io/v1", func() Object { return &Lease{} })},
 	{builtinInfo(KindNamespace, "v1", "namespaces", false, true, false), oneVersion("v1", func() Object { return &Namespace{} })},
+	{withShortNames(builtinInfo(KindNetworkPolicy, "v1", "networkpolicies", true, false, true), "netpol"), oneVersion("networking.k8s.io/v1", func() Object { return &NetworkPolicy{} })},
 	{builtinInfo(KindNode, "v1", "nodes", false, true, false), oneVersion("v1", func() Object { return &Node{} })},
 	{builtinInfo(KindPod, "v1", "pods", true, true, true), oneVersion("v1", func() Object { return &Pod{} })},
 	{withShortNames(builtinInfo(KindPodDisruptionBudget, "v1", "poddisruptionbudgets", true, true, true), "pdb"), oneVersion("policy/v1", func() Object { return &PodDisruptionBudget{} })},
 	{builtinInfo(KindReplicaSet, "v1", "replicasets", true, true, true), oneVersion("apps/v1", func() Object { return &ReplicaSet{} })},
 	{builtinInfo(KindResourceQuota, "v1", "resourcequotas", true, true, false), oneVersion("v1", func() Object { return &ResourceQuota{} })},
+	{builtinInfo(KindRole, "v1", "roles", true, false, false), oneVersion("rbac.authorization.k8s.io/v1", func() Object { return &Role{} })},
+	{builtinInfo(KindRoleBinding, "v1", "rolebindings", true, false, false), oneVersion("rbac.authorization.k8s.io/v1", func() Object { return &RoleBinding{} })},
 	{builtinInfo(KindSecret, "v1", "secrets", true, false, false), oneVersion("v1", func() Object { return &Secret{} })},
 	{builtinInfo(KindService, "v1", "services", true, true, false), oneVersion("v1", func() Object { return &Service{} })},
 	{builtinInfo(KindServiceAccount, "v1", "serviceaccounts", true, false, false), oneVersion("v1", func() Object { return &ServiceAccount{} })},
@@ -417,6 +423,18 @@ func KindOf(o Object) Kind {
 		return KindHorizontalPodAutoscaler
 	case *CustomResourceDefinition:
 		return KindCustomResourceDefinition
+	case *Ingress:
+		return KindIngress
+	case *NetworkPolicy:
+		return KindNetworkPolicy
+	case *Role:
+		return KindRole
+	case *RoleBinding:
+		return KindRoleBinding
+	case *ClusterRole:
+		return KindClusterRole
+	case *ClusterRoleBinding:
+		return KindClusterRoleBinding
 	case *Unstructured:
 		return KindFor(o.APIVersion, o.Kind)
 	}

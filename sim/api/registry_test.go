@@ -86,6 +86,12 @@ func TestLookup(t *testing.T) {
 		{KindHorizontalPodAutoscaler, "horizontalpodautoscalers.autoscaling", "autoscaling/v2", true, true},
 		{KindCustomResourceDefinition, "customresourcedefinitions.apiextensions.k8s.io", "apiextensions.k8s.io/v1", false, true},
 		{KindPodDisruptionBudget, "poddisruptionbudgets.policy", "policy/v1", true, true},
+		{KindIngress, "ingresses.networking.k8s.io", "networking.k8s.io/v1", true, true},
+		{KindNetworkPolicy, "networkpolicies.networking.k8s.io", "networking.k8s.io/v1", true, false},
+		{KindRole, "roles.rbac.authorization.k8s.io", "rbac.authorization.k8s.io/v1", true, false},
+		{KindRoleBinding, "rolebindings.rbac.authorization.k8s.io", "rbac.authorization.k8s.io/v1", true, false},
+		{KindClusterRole, "clusterroles.rbac.authorization.k8s.io", "rbac.authorization.k8s.io/v1", false, false},
+		{KindClusterRoleBinding, "clusterrolebindings.rbac.authorization.k8s.io", "rbac.authorization.k8s.io/v1", false, false},
 	}
 	for _, tt := range tests {
 		info, ok := Lookup(tt.kind)

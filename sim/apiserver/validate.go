@@ -63,6 +63,7 @@ func Validate(obj, old api.Object) error {
 		errs = append(errs, validatePodSpec("spec", &o.Spec)...)
 	}
 	errs = validateSpec(obj, errs)
+	errs = validateUnsimulated(obj, errs)
 	if len(errs) == 0 {
 		return nil
 	}

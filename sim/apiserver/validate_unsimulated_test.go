@@ -1,0 +1,66 @@
+package apiserver
+
+import (
+	"testing"
+
+	"github.com/clustersim/clustersim/sim/api"
+)
+
+// TestValidateUnsimulated: the kinds stored and not simulated are
+// validated with Kubernetes' messages (cases after k/k
+// pkg/apis/networking/validation/validation_test.go TestValidateIngress*
+// and pkg/apis/rbac/validation/validation_test.go TestValidateRoleBinding*,
+// TestValidateClusterRoleBinding*, TestValidatePolicyRule*); valid objects
+// pass.
+func TestValidateUnsimulated(t *testing.T) {
+	prefix := func(s string) *string { return &s }
+	backend := api.IngressBackend{Service: &api.IngressServiceBackend{Name: "web", Port: api.ServiceBackendPort{Number: 80}}}
+	ingress := func(p api.HTTPIngressPath) *api.Ingress {
+		return &api.Ingress{ObjectMeta: api.ObjectMeta{Name: "web"}, Spec: api.IngressSpec{Rules: []api.IngressRule{{HTTP: &api.HTTPIngressRuleValue{Paths: []api.HTTPIngressPath{p}}}}}}
+	}
+	ref := api.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "Role", Name: "reader"}
+	tests := []struct {
+		name string
+		obj  api.Object
+		want string
+	}{
+		{"valid ingress", ingress(api.HTTPIngressPath{Path: "/", PathType: prefix("Prefix"), Backend: backend}), ""},
+		{"ingress without pathType", ingress(api.HTTPIngressPath{Path: "/", Backend: backend}),
+			`Ingress.networking.k8s.io "web" is invalid: spec.rules[0].http.paths[0].pathType: Required value: pathType must be specified`},
+		{"ingress relative path", ingress(api.HTTPIngressPath{Path: "shop", PathType: prefix("Exact"), Backend: backend}),
+			`Ingress.networking.k8s.io "web" is invalid: spec.rules[0].http.paths[0].path: Invalid value: "shop": must be an absolute path`},
+		{"ingress unknown pathType", ingress(api.HTTPIngressPath{Path: "/", PathType: prefix("Regex"), Backend: backend}),
+			`Ingress.networking.k8s.io "web" is invalid: spec.rules[0].http.paths[0].pathType: Unsupported value: "Regex": supported values: "Exact", "ImplementationSpecific", "Prefix"`},
+		{"ingress backend without port", ingress(api.HTTPIngressPath{Path: "/", PathType: prefix("Prefix"), Backend: api.IngressBackend{Service: &api.IngressServiceBackend{Name: "web"}}}),
+			`Ingress.networking.k8s.io "web" is invalid: spec.rules[0].http.paths[0].backend: Required value: port name or number is required`},
+		{"ingress without backend", ingress(api.HTTPIngressPath{Path: "/", PathType: prefix("Prefix")}),
+			`Ingress.networking.k8s.io "web" is invalid: spec.rules[0].http.paths[0].backend: Invalid value: "": resource or service backend is required`},
+		{"network policy type", &api.NetworkPolicy{ObjectMeta: api.ObjectMeta{Name: "np"}, Spec: api.NetworkPolicySpec{PolicyTypes: []string{"Ingress", "Both"}}},
+			`NetworkPolicy.networking.k8s.io "np" is invalid: spec.policyTypes[1]: Unsupported value: "Both": supported values: "Egress", "Ingress"`},
+		{"valid role", &api.Role{ObjectMeta: api.ObjectMeta{Name: "r"}, Rules: []api.PolicyRule{{Verbs: []string{"get"}, APIGroups: []string{""}, Resources: []string{"pods"}}}}, ""},
+		{"role rule without verbs and groups", &api.Role{ObjectMeta: api.ObjectMeta{Name: "r"}, Rules: []api.PolicyRule{{Resources: []string{"pods"}}}},
+			`Role.rbac.authorization.k8s.io "r" is invalid: [rules[0].verbs: Required value: verbs must contain at least one value, rules[0].apiGroups: Required value: resource rules must supply at least one api group]`},
+		{"namespaced rule on a URL", &api.Role{ObjectMeta: api.ObjectMeta{Name: "r"}, Rules: []api.PolicyRule{{Verbs: []string{"get"}, NonResourceURLs: []string{"/healthz"}}}},
+			`Role.rbac.authorization.k8s.io "r" is invalid: rules[0].nonResourceURLs: Invalid value: []string{"/healthz"}: namespaced rules cannot apply to non-resource URLs`},
+		{"valid binding", &api.RoleBinding{ObjectMeta: api.ObjectMeta{Name: "b"}, RoleRef: ref, Subjects: []api.Subject{{Kind: "User", Name: "jane"}, {Kind: "ServiceAccount", Name: "app"}}}, ""},
+		{"binding to a Pod", &api.RoleBinding{ObjectMeta: api.ObjectMeta{Name: "b"}, RoleRef: api.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "Pod", Name: "x"}},
+			`RoleBinding.rbac.authorization.k8s.io "b" is invalid: roleRef.kind: Unsupported value: "Pod": supported values: "Role", "ClusterRole"`},
+		{"cluster binding to a Role", &api.ClusterRoleBinding{ObjectMeta: api.ObjectMeta{Name: "b"}, RoleRef: ref},
+			`ClusterRoleBinding.rbac.authorization.k8s.io "b" is invalid: roleRef.kind: Unsupported value: "Role": supported values: "ClusterRole"`},
+		{"cluster binding of a ServiceAccount without namespace", &api.ClusterRoleBinding{ObjectMeta: api.ObjectMeta{Name: "b"}, RoleRef: api.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: "x"}, Subjects: []api.Subject{{Kind: "ServiceAccount", Name: "app"}}},
+			`ClusterRoleBinding.rbac.authorization.k8s.io "b" is invalid: subjects[0].namespace: Required value`},
+		{"binding of a robot", &api.RoleBinding{ObjectMeta: api.ObjectMeta{Name: "b"}, RoleRef: ref, Subjects: []api.Subject{{Kind: "Robot", Name: "r2"}}},
+			`RoleBinding.rbac.authorization.k8s.io "b" is invalid: subjects[0].kind: Unsupported value: "Robot": supported values: "ServiceAccount", "User", "Group"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := ""
+			if err := Validate(tc.obj, nil); err != nil {
+				got = err.Error()
+			}
+			if got != tc.want {
+				t.Errorf("got  %s\nwant %s", got, tc.want)
+			}
+		})
+	}
+}
