@@ -37,7 +37,7 @@ type Error = manifest.Error
 // Controllers are the names spec.controllers accepts, in the order they
 // are started.
 var Controllers = []string{"resourcequota", "garbage-collector", "replicaset", "deployment", "scheduler",
-	"node-lifecycle", "endpoints", "horizontal-pod-autoscaler", "disruption", "naive-app-operator", "polling-app-operator",
+	"node-lifecycle", "endpoints", "horizontal-pod-autoscaler", "disruption", "job", "cronjob", "naive-app-operator", "polling-app-operator",
 	"app-operator", "retrying-app-operator", "edge-app-operator", "level-app-operator",
 	"panicking-app-operator", "busy-app-operator"}
 
@@ -53,8 +53,10 @@ var OptInControllers = []string{"naive-app-operator", "polling-app-operator",
 // of a kind they act on (in spec.objects or an apply step): upstream runs
 // them always, and without such objects they would only list and watch,
 // adding requests to every run's report and trace. The disruption
-// controller runs where there is a PodDisruptionBudget.
-var OnDemandControllers = map[string]api.Kind{"disruption": api.KindPodDisruptionBudget}
+// controller runs where there is a PodDisruptionBudget, the Job controller
+// where there is a Job or a CronJob, the CronJob controller where there is
+// a CronJob.
+var OnDemandControllers = map[string][]api.Kind{"disruption": {api.KindPodDisruptionBudget}, "job": {api.KindJob, api.KindCronJob}, "cronjob": {api.KindCronJob}}
 
 func init() { controller.Reserve(Controllers...) }
 
@@ -76,12 +78,12 @@ func Enabled(settings map[string]ControllerSettings, name string) bool {
 // on-demand controller not listed in spec.controllers whose kind is among
 // the scenario's objects or applied manifests.
 func Runs(s *Scenario, name string) bool {
-	kind, onDemand := OnDemandControllers[name]
+	kinds, onDemand := OnDemandControllers[name]
 	if _, listed := s.Spec.Controllers[name]; listed || !onDemand {
 		return Enabled(s.Spec.Controllers, name)
 	}
 	has := func(objs []api.Object) bool {
-		return slices.ContainsFunc(objs, func(o api.Object) bool { return api.KindOf(o) == kind })
+		return slices.ContainsFunc(objs, func(o api.Object) bool { return slices.Contains(kinds, api.KindOf(o)) })
 	}
 	if has(s.Objects) {
 		return true
@@ -1236,6 +1238,7 @@ var kindAliases = map[string]api.Kind{
 	"serviceaccount": api.KindServiceAccount, "serviceaccounts": api.KindServiceAccount, "sa": api.KindServiceAccount,
 	"horizontalpodautoscaler": api.KindHorizontalPodAutoscaler, "horizontalpodautoscalers": api.KindHorizontalPodAutoscaler, "hpa": api.KindHorizontalPodAutoscaler,
 	"poddisruptionbudget": api.KindPodDisruptionBudget, "poddisruptionbudgets": api.KindPodDisruptionBudget, "pdb": api.KindPodDisruptionBudget,
+	"job": api.KindJob, "jobs": api.KindJob, "cronjob": api.KindCronJob, "cronjobs": api.KindCronJob, "cj": api.KindCronJob,
 	"ingress": api.KindIngress, "ingresses": api.KindIngress, "ing": api.KindIngress,
 	"networkpolicy": api.KindNetworkPolicy, "networkpolicies": api.KindNetworkPolicy, "netpol": api.KindNetworkPolicy,
 	"role": api.KindRole, "roles": api.KindRole, "rolebinding": api.KindRoleBinding, "rolebindings": api.KindRoleBinding,

@@ -70,6 +70,38 @@ var unsimulatedKinds = map[api.Kind]string{
 
 const rbacWhy = "authorization is the simulator's own rule table: the RBAC object is stored and listed, and grants nothing"
 
+// jobUnmodelled lists the Job fields the Job controller accepts and does
+// not act on (controllers/job's doc), as field and why.
+func jobUnmodelled(s *api.JobSpec) [][2]string {
+	var out [][2]string
+	if s.Suspend != nil && *s.Suspend {
+		out = append(out, [2]string{"suspend", "suspending a Job is not simulated: its pods run"})
+	}
+	if s.SuccessPolicy != nil {
+		out = append(out, [2]string{"successPolicy", "success policies are not simulated: the Job succeeds at its completions"})
+	}
+	if s.BackoffLimitPerIndex != nil {
+		out = append(out, [2]string{"backoffLimitPerIndex", "per-index back-off limits are not simulated: backoffLimit counts every failure"})
+	}
+	if s.MaxFailedIndexes != nil {
+		out = append(out, [2]string{"maxFailedIndexes", "per-index back-off limits are not simulated"})
+	}
+	if s.PodReplacementPolicy != nil && *s.PodReplacementPolicy == "Failed" && s.PodFailurePolicy == nil {
+		out = append(out, [2]string{"podReplacementPolicy", "replacement pods are created once the old pods terminate (TerminatingOrFailed) whatever the policy"})
+	}
+	if s.ManagedBy != nil && *s.ManagedBy != "kubernetes.io/job-controller" {
+		out = append(out, [2]string{"managedBy", "the built-in Job controller syncs the Job anyway"})
+	}
+	if p := s.PodFailurePolicy; p != nil {
+		for i, r := range p.Rules {
+			if r.Action == "FailIndex" {
+				out = append(out, [2]string{fmt.Sprintf("podFailurePolicy.rules[%d].action", i), "FailIndex is not simulated: the rule counts the failure"})
+			}
+		}
+	}
+	return out
+}
+
 // objectWarnings lists the unmodelled fields of objs, in order: the
 // scheduler's, then the kubelet's (probes).
 func objectWarnings(file string, objs []api.Object) []Warning {
@@ -77,6 +109,11 @@ func objectWarnings(file string, objs []api.Object) []Warning {
 	for _, o := range objs {
 		if why, ok := unsimulatedKinds[api.KindOf(o)]; ok {
 			out = append(out, Warning{File: file, Object: objectName(o), Field: "kind", Msg: why})
+		}
+		if j, ok := o.(*api.Job); ok {
+			for _, u := range jobUnmodelled(&j.Spec) {
+				out = append(out, Warning{File: file, Object: objectName(o), Field: "spec." + u[0], Msg: u[1]})
+			}
 		}
 		spec, prefix := podSpecOf(o)
 		if spec == nil {
@@ -102,6 +139,10 @@ func podSpecOf(o api.Object) (*api.PodSpec, string) {
 		return &o.Spec.Template.Spec, "spec.template.spec."
 	case *api.ReplicaSet:
 		return &o.Spec.Template.Spec, "spec.template.spec."
+	case *api.Job:
+		return &o.Spec.Template.Spec, "spec.template.spec."
+	case *api.CronJob:
+		return &o.Spec.JobTemplate.Spec.Template.Spec, "spec.jobTemplate.spec.template.spec."
 	}
 	return nil, ""
 }

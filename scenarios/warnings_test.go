@@ -140,3 +140,38 @@ roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: view}
 		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestJobWarnings: Job fields the Job controller does not act on are
+// named; a plain Job gives none.
+func TestJobWarnings(t *testing.T) {
+	objs, err := DecodeManifests("jobs.yaml", []byte(`apiVersion: batch/v1
+kind: Job
+metadata: {name: plain}
+spec:
+  template: {spec: {restartPolicy: Never, containers: [{name: c, image: busybox:1.36}]}}
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: odd}
+spec:
+  suspend: true
+  completions: 2
+  completionMode: Indexed
+  backoffLimitPerIndex: 1
+  podFailurePolicy:
+    rules:
+    - {action: FailIndex, onExitCodes: {operator: In, values: [3]}}
+  template: {spec: {restartPolicy: Never, containers: [{name: c, image: busybox:1.36}]}}
+`), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, w := range ManifestWarnings("jobs.yaml", objs) {
+		got = append(got, w.Field)
+	}
+	want := []string{"spec.suspend", "spec.backoffLimitPerIndex", "spec.podFailurePolicy.rules[0].action"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("warned about %q, want %q", got, want)
+	}
+}

@@ -95,3 +95,70 @@ func bindingRow(m api.ObjectMeta, ref api.RoleRef, subjects []api.Subject, now t
 	return []string{m.Name, ref.Kind + "/" + ref.Name, since(m.CreationTimestamp, now),
 		strings.Join(users, ", "), strings.Join(groups, ", "), strings.Join(sas, ", ")}
 }
+
+// The Job and CronJob tables (printers.go printJob, printCronJob).
+func init() {
+	tables[api.KindJob] = table{cols("Name", "Status", "Completions", "Duration", "Age", "+Containers", "+Images", "+Selector"), jobRow}
+	tables[api.KindCronJob] = table{cols("Name", "Schedule", "Timezone", "Suspend", "Active", "Last Schedule", "Age", "+Containers", "+Images", "+Selector"), cronJobRow}
+}
+
+func jobRow(o api.Object, now time.Time) []string {
+	j := o.(*api.Job)
+	var completions string
+	switch {
+	case j.Spec.Completions != nil:
+		completions = strconv.Itoa(int(j.Status.Succeeded)) + "/" + strconv.Itoa(int(*j.Spec.Completions))
+	case j.Spec.Parallelism != nil && *j.Spec.Parallelism > 1:
+		completions = strconv.Itoa(int(j.Status.Succeeded)) + "/1 of " + strconv.Itoa(int(*j.Spec.Parallelism))
+	default:
+		completions = strconv.Itoa(int(j.Status.Succeeded)) + "/1"
+	}
+	var dur string
+	switch {
+	case j.Status.StartTime == nil:
+	case j.Status.CompletionTime == nil:
+		dur = HumanDuration(now.Sub(j.Status.StartTime.Time))
+	default:
+		dur = HumanDuration(j.Status.CompletionTime.Time.Sub(j.Status.StartTime.Time))
+	}
+	has := func(t string) bool {
+		c := j.Condition(t)
+		return c != nil && c.Status == api.ConditionTrue
+	}
+	status := "Running"
+	switch {
+	case has(api.JobComplete):
+		status = "Complete"
+	case has(api.JobFailed):
+		status = "Failed"
+	case j.DeletionTimestamp != nil:
+		status = "Terminating"
+	case has(api.JobFailureTarget):
+		status = "FailureTarget"
+	case has(api.JobSuspended):
+		status = "Suspended"
+	case has(api.JobSuccessCriteriaMet):
+		status = "SuccessCriteriaMet"
+	}
+	names, images := containerCells(j.Spec.Template.Spec.Containers)
+	return []string{j.Name, status, completions, dur, since(j.CreationTimestamp, now), names, images, formatLabelSelector(j.Spec.Selector)}
+}
+
+func cronJobRow(o api.Object, now time.Time) []string {
+	c := o.(*api.CronJob)
+	last := "<none>"
+	if c.Status.LastScheduleTime != nil {
+		last = since(*c.Status.LastScheduleTime, now)
+	}
+	tz := "<none>"
+	if c.Spec.TimeZone != nil {
+		tz = *c.Spec.TimeZone
+	}
+	suspend := "False"
+	if c.Spec.Suspend != nil && *c.Spec.Suspend {
+		suspend = "True"
+	}
+	names, images := containerCells(c.Spec.JobTemplate.Spec.Template.Spec.Containers)
+	return []string{c.Name, c.Spec.Schedule, tz, suspend, strconv.Itoa(len(c.Status.Active)), last, since(c.CreationTimestamp, now),
+		names, images, formatLabelSelector(c.Spec.JobTemplate.Spec.Selector)}
+}

@@ -15,11 +15,13 @@ import (
 	"github.com/clustersim/clustersim/sim/kernel"
 	"github.com/clustersim/clustersim/sim/metrics"
 
+	"github.com/clustersim/clustersim/controllers/cronjob"
 	"github.com/clustersim/clustersim/controllers/deployment"
 	"github.com/clustersim/clustersim/controllers/disruption"
 	"github.com/clustersim/clustersim/controllers/endpoints"
 	"github.com/clustersim/clustersim/controllers/garbagecollector"
 	"github.com/clustersim/clustersim/controllers/hpa"
+	"github.com/clustersim/clustersim/controllers/job"
 	"github.com/clustersim/clustersim/controllers/naive"
 	"github.com/clustersim/clustersim/controllers/nodelifecycle"
 	"github.com/clustersim/clustersim/controllers/replicaset"
@@ -100,6 +102,12 @@ var controllerSpecs = map[string]controllerSpec{
 	}},
 	"disruption": {disruption.Actor, func(_ *run, m *controller.Manager, s scenarios.ControllerSettings) error {
 		return disruption.Setup(m, disruption.Options{Workers: s.Workers})
+	}},
+	"job": {job.Actor, func(_ *run, m *controller.Manager, s scenarios.ControllerSettings) error {
+		return job.Setup(m, job.Options{Workers: s.Workers})
+	}},
+	"cronjob": {cronjob.Actor, func(_ *run, m *controller.Manager, s scenarios.ControllerSettings) error {
+		return cronjob.Setup(m, cronjob.Options{Workers: s.Workers})
 	}},
 	"horizontal-pod-autoscaler": {hpa.Actor, func(r *run, m *controller.Manager, s scenarios.ControllerSettings) error {
 		return hpa.Setup(m, hpa.Options{Workers: s.Workers, Metrics: r.metrics})

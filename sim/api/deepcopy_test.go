@@ -160,8 +160,8 @@ func servedTypes(t *testing.T) map[string]Object {
 			out[v+"/"+k.Name] = o
 		}
 	}
-	if len(out) != 23 {
-		t.Fatalf("served types = %d, want 23", len(out))
+	if len(out) != 25 {
+		t.Fatalf("served types = %d, want 25", len(out))
 	}
 	return out
 }

@@ -32,6 +32,10 @@ func SetDefaults(o Object) {
 		SetDefaultsNamespace(t)
 	case *Node:
 		SetDefaultsNode(t)
+	case *Job:
+		SetDefaultsJob(t)
+	case *CronJob:
+		SetDefaultsCronJob(t)
 	}
 }
 

@@ -198,6 +198,7 @@ var builtin = &Registry{entries: []kindEntry{
 	{builtinInfo(KindClusterRole, "v1", "clusterroles", false, false, false), oneVersion("rbac.authorization.k8s.io/v1", func() Object { return &ClusterRole{} })},
 	{builtinInfo(KindClusterRoleBinding, "v1", "clusterrolebindings", false, false, false), oneVersion("rbac.authorization.k8s.io/v1", func() Object { return &ClusterRoleBinding{} })},
 	{builtinInfo(KindConfigMap, "v1", "configmaps", true, false, false), oneVersion("v1", func() Object { return &ConfigMap{} })},
+	{withShortNames(builtinInfo(KindCronJob, "v1", "cronjobs", true, true, true), "cj"), oneVersion("batch/v1", func() Object { return &CronJob{} })},
 	{builtinInfo(KindCustomResourceDefinition, "v1", "customresourcedefinitions", false, true, false), oneVersion("apiextensions.k8s.io/v1", func() Object { return &CustomResourceDefinition{} })},
 	{builtinInfo(KindDeployment, "v1", "deployments", true, true, true), oneVersion("apps/v1", func() Object { return &Deployment{} })},
 	{builtinInfo(KindEndpoints, "v1", "endpoints", true, false, false), oneVersion("v1", func() Object { return &Endpoints{} })},
@@ -207,6 +208,7 @@ var builtin = &Registry{entries: []kindEntry{
 		{"autoscaling/v1", func() Object { return &HorizontalPodAutoscalerV1{} }},
 	}},
 	{withShortNames(builtinInfo(KindIngress, "v1", "ingresses", true, true, true), "ing"), oneVersion("networking.k8s.io/v1", func() Object { return &Ingress{} })},
+	{builtinInfo(KindJob, "v1", "jobs", true, true, true), oneVersion("batch/v1", func() Object { return &Job{} })},
 	{builtinInfo(KindLease, "v1", "leases", true, false, false), oneVersion("coordination.k8s.io/v1", func() Object { return &Lease{} })},
 	{builtinInfo(KindNamespace, "v1", "namespaces", false, true, false), oneVersion("v1", func() Object { return &Namespace{} })},
 	{withShortNames(builtinInfo(KindNetworkPolicy, "v1", "networkpolicies", true, false, true), "netpol"), oneVersion("networking.k8s.io/v1", func() Object { return &NetworkPolicy{} })},
@@ -423,6 +425,10 @@ func KindOf(o Object) Kind {
 		return KindHorizontalPodAutoscaler
 	case *CustomResourceDefinition:
 		return KindCustomResourceDefinition
+	case *Job:
+		return KindJob
+	case *CronJob:
+		return KindCronJob
 	case *Ingress:
 		return KindIngress
 	case *NetworkPolicy:

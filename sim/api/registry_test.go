@@ -86,6 +86,8 @@ func TestLookup(t *testing.T) {
 		{KindHorizontalPodAutoscaler, "horizontalpodautoscalers.autoscaling", "autoscaling/v2", true, true},
 		{KindCustomResourceDefinition, "customresourcedefinitions.apiextensions.k8s.io", "apiextensions.k8s.io/v1", false, true},
 		{KindPodDisruptionBudget, "poddisruptionbudgets.policy", "policy/v1", true, true},
+		{KindJob, "jobs.batch", "batch/v1", true, true},
+		{KindCronJob, "cronjobs.batch", "batch/v1", true, true},
 		{KindIngress, "ingresses.networking.k8s.io", "networking.k8s.io/v1", true, true},
 		{KindNetworkPolicy, "networkpolicies.networking.k8s.io", "networking.k8s.io/v1", true, false},
 		{KindRole, "roles.rbac.authorization.k8s.io", "rbac.authorization.k8s.io/v1", true, false},

@@ -64,6 +64,7 @@ func Validate(obj, old api.Object) error {
 	}
 	errs = validateSpec(obj, errs)
 	errs = validateUnsimulated(obj, errs)
+	errs = validateBatch(obj, errs)
 	if len(errs) == 0 {
 		return nil
 	}

@@ -64,3 +64,45 @@ func TestValidateUnsimulated(t *testing.T) {
 		})
 	}
 }
+
+// TestValidateBatch: Jobs and CronJobs are validated with Kubernetes'
+// messages (k/k pkg/apis/batch/validation/validation_test.go
+// TestValidateJob, TestValidateCronJob); valid ones pass.
+func TestValidateBatch(t *testing.T) {
+	tmpl := func(rp api.RestartPolicy) api.PodTemplateSpec {
+		return api.PodTemplateSpec{Spec: api.PodSpec{RestartPolicy: rp, Containers: []api.Container{{Name: "c", Image: "busybox"}}}}
+	}
+	neg := int32(-1)
+	tz := func(s string) *string { return &s }
+	cron := func(schedule string, zone *string) *api.CronJob {
+		return &api.CronJob{ObjectMeta: api.ObjectMeta{Name: "cj"}, Spec: api.CronJobSpec{Schedule: schedule, TimeZone: zone, ConcurrencyPolicy: "Allow",
+			JobTemplate: api.JobTemplateSpec{Spec: api.JobSpec{Template: tmpl(api.RestartPolicyOnFailure)}}}}
+	}
+	tests := []struct {
+		name string
+		obj  api.Object
+		want string
+	}{
+		{"valid job", &api.Job{ObjectMeta: api.ObjectMeta{Name: "j"}, Spec: api.JobSpec{Template: tmpl(api.RestartPolicyNever)}}, ""},
+		{"job restarting always", &api.Job{ObjectMeta: api.ObjectMeta{Name: "j"}, Spec: api.JobSpec{Template: tmpl(api.RestartPolicyAlways)}},
+			`Job.batch "j" is invalid: spec.template.spec.restartPolicy: Unsupported value: "Always": supported values: "OnFailure", "Never"`},
+		{"negative backoffLimit", &api.Job{ObjectMeta: api.ObjectMeta{Name: "j"}, Spec: api.JobSpec{BackoffLimit: &neg, Template: tmpl(api.RestartPolicyNever)}},
+			`Job.batch "j" is invalid: spec.backoffLimit: Invalid value: -1: must be greater than or equal to 0`},
+		{"valid cronjob in a zone", cron("0 9 * * *", tz("Europe/Paris")), ""},
+		{"TZ in the schedule", cron("TZ=UTC 0 9 * * *", nil),
+			`CronJob.batch "cj" is invalid: spec.schedule: Invalid value: "TZ=UTC 0 9 * * *": cannot use TZ or CRON_TZ in schedule, use timeZone field instead`},
+		{"unknown zone", cron("0 9 * * *", tz("Mars/Olympus")),
+			`CronJob.batch "cj" is invalid: spec.timeZone: Invalid value: "Mars/Olympus": unknown time zone Mars/Olympus`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := ""
+			if err := Validate(tc.obj, nil); err != nil {
+				got = err.Error()
+			}
+			if got != tc.want {
+				t.Errorf("got  %s\nwant %s", got, tc.want)
+			}
+		})
+	}
+}

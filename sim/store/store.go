@@ -407,6 +407,11 @@ func prepareForCreate(obj api.Object, info api.ResourceInfo) {
 		o.Status = api.PodStatus{Phase: api.PodPending}
 	case *api.Namespace:
 		o.Status = api.NamespaceStatus{Phase: api.NamespaceActive}
+	case *api.Job:
+		o.Status = api.JobStatus{}
+		api.GenerateJobSelector(o) // needs the uid: the Job strategy's generateSelector
+	case *api.CronJob:
+		o.Status = api.CronJobStatus{}
 	}
 }
 

@@ -1,0 +1,31 @@
+// Package cronjob is Kubernetes' CronJob controller (kube-controller-manager's
+// "cronjob-controller", k/k pkg/controller/cronjob, the v2 controller): it
+// creates a CronJob's Jobs on its schedule, on the virtual clock.
+//
+// What it ports, after upstream's syncCronJob:
+//
+//   - schedules in cron syntax as robfig/cron/v3's ParseStandard reads
+//     them (schedule.go: five fields, names, steps, @hourly and the other
+//     descriptors, @every), in spec.timeZone (time.LoadLocation; the zone
+//     database is embedded with time/tzdata, so a machine without one
+//     loads the same zones), else UTC, the controller's zone;
+//   - the most recent unmet schedule time since lastScheduleTime (or the
+//     creation time), bounded by startingDeadlineSeconds; more than 100
+//     missed times is a TooManyMissedTimes warning; a time older than the
+//     deadline is skipped with a MissSchedule warning;
+//   - concurrencyPolicy: Allow, Forbid ("JobAlreadyActive") and Replace
+//     (the active Jobs deleted first);
+//   - the Job "<cronjob>-<scheduled time in minutes since the epoch>", with
+//     the batch.kubernetes.io/cronjob-scheduled-timestamp annotation and a
+//     controller reference; events SuccessfulCreate "Created job x",
+//     SawCompletedJob "Saw completed job: x, condition: Complete",
+//     SuccessfulDelete "Deleted job x";
+//   - status.active, lastScheduleTime, lastSuccessfulTime;
+//   - the history limits: the oldest finished Jobs beyond
+//     successfulJobsHistoryLimit (3) and failedJobsHistoryLimit (1) are
+//     deleted, with background propagation;
+//   - a requeue 100 ms after the next schedule time.
+//
+// It imports only the API types and the controller runtime; its time is
+// the manager's clock.
+package cronjob

@@ -1,0 +1,251 @@
+package job
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/clustersim/clustersim/sim/api"
+)
+
+// Upstream's constants (k/k pkg/controller/job/job_controller.go).
+const (
+	// DefaultJobPodFailureBackOff is the first back-off after a failure.
+	DefaultJobPodFailureBackOff = 10 * time.Second
+	// MaxJobPodFailureBackOff caps the back-off.
+	MaxJobPodFailureBackOff = 10 * time.Minute
+	// MaxPodCreateDeletePerSync caps the pods created or deleted in one
+	// sync.
+	MaxPodCreateDeletePerSync = 500
+)
+
+// Condition reasons and messages (k/k pkg/controller/job/job_controller.go,
+// k8s.io/api batch/v1 types.go).
+const (
+	ReasonBackoffLimitExceeded = "BackoffLimitExceeded"
+	MsgBackoffLimitExceeded    = "Job has reached the specified backoff limit"
+	ReasonDeadlineExceeded     = "DeadlineExceeded"
+	MsgDeadlineExceeded        = "Job was active longer than specified deadline"
+	ReasonPodFailurePolicy     = "PodFailurePolicy"
+	ReasonCompletionsReached   = "CompletionsReached"
+	MsgCompletionsReached      = "Reached expected number of succeeded pods"
+)
+
+// finishedTime is when a terminal pod finished (upstream's
+// getFinishedTime): the latest container finish time when every container
+// terminated, else the Ready=False condition's transition, else the
+// deletion time less the grace period, else the creation time.
+func finishedTime(p *api.Pod) time.Time {
+	var latest time.Time
+	all := len(p.Status.ContainerStatuses) > 0
+	for _, cs := range p.Status.ContainerStatuses {
+		t := cs.State.Terminated
+		if t == nil || t.FinishedAt.IsZero() {
+			all = false
+			break
+		}
+		if t.FinishedAt.Time.After(latest) {
+			latest = t.FinishedAt.Time
+		}
+	}
+	if all {
+		return latest
+	}
+	for _, c := range p.Status.Conditions {
+		if c.Type == api.PodReady && c.Status == api.ConditionFalse && !c.LastTransitionTime.IsZero() {
+			return c.LastTransitionTime.Time
+		}
+	}
+	if p.DeletionTimestamp != nil {
+		grace := int64(0)
+		if p.DeletionGracePeriodSeconds != nil {
+			grace = *p.DeletionGracePeriodSeconds
+		}
+		return p.DeletionTimestamp.Time.Add(-time.Duration(grace) * time.Second)
+	}
+	return p.CreationTimestamp.Time
+}
+
+// backoff is upstream's backoffRecord, computed from every finished pod
+// at once (newBackoffRecord applied to the whole history): the failures
+// that finished after the last success, and the last of them.
+type backoff struct {
+	failuresAfterLastSuccess int32
+	lastFailureTime          *time.Time
+}
+
+// newBackoff computes the back-off record of a Job's finished pods.
+func newBackoff(succeeded, failed []*api.Pod) backoff {
+	var lastSuccess time.Time
+	for _, p := range succeeded {
+		if t := finishedTime(p); t.After(lastSuccess) {
+			lastSuccess = t
+		}
+	}
+	var b backoff
+	for _, p := range failed {
+		t := finishedTime(p)
+		if len(succeeded) > 0 && !t.After(lastSuccess) {
+			continue
+		}
+		b.failuresAfterLastSuccess++
+		if b.lastFailureTime == nil || t.After(*b.lastFailureTime) {
+			b.lastFailureTime = &t
+		}
+	}
+	return b
+}
+
+// remaining is how long to wait before creating a replacement pod
+// (upstream's getRemainingTimeForFailuresCount): base doubled per failure
+// after the first, capped at max, less the time since the last failure.
+func (b backoff) remaining(now time.Time, base, max time.Duration) time.Duration {
+	if b.failuresAfterLastSuccess == 0 || b.lastFailureTime == nil {
+		return 0
+	}
+	d := base
+	for i := 1; i < int(b.failuresAfterLastSuccess); i++ {
+		d *= 2
+		if d >= max {
+			d = max
+			break
+		}
+	}
+	elapsed := now.Sub(*b.lastFailureTime)
+	if d < elapsed {
+		return 0
+	}
+	return d - elapsed
+}
+
+// policyAction is what a pod failure policy decides for one failed pod.
+type policyAction int
+
+const (
+	// actionCount counts the failure (no rule matched, or a Count rule).
+	actionCount policyAction = iota
+	// actionIgnore does not count it.
+	actionIgnore
+	// actionFailJob fails the Job.
+	actionFailJob
+)
+
+// matchPodFailurePolicy evaluates policy's rules in order against a
+// failed pod (upstream's matchPodFailurePolicy in pod_failure_policy.go):
+// the first matching rule decides; a FailJob rule also gives the Job's
+// failure message.
+func matchPodFailurePolicy(policy *api.PodFailurePolicy, p *api.Pod) (policyAction, string) {
+	if policy == nil {
+		return actionCount, ""
+	}
+	for i, rule := range policy.Rules {
+		if req := rule.OnExitCodes; req != nil {
+			if cs := matchExitCodes(req, p); cs != nil {
+				switch rule.Action {
+				case "Ignore":
+					return actionIgnore, ""
+				case "FailJob":
+					return actionFailJob, fmt.Sprintf("Container %s for pod %s/%s failed with exit code %v matching %v rule at index %d",
+						cs.Name, p.Namespace, p.Name, cs.State.Terminated.ExitCode, rule.Action, i)
+				default:
+					return actionCount, ""
+				}
+			}
+			continue
+		}
+		for _, pat := range rule.OnPodConditions {
+			for _, c := range p.Status.Conditions {
+				status := pat.Status
+				if status == "" {
+					status = api.ConditionTrue
+				}
+				if string(c.Type) != pat.Type || c.Status != status {
+					continue
+				}
+				switch rule.Action {
+				case "Ignore":
+					return actionIgnore, ""
+				case "FailJob":
+					return actionFailJob, fmt.Sprintf("Pod %s/%s has condition %v matching %v rule at index %d",
+						p.Namespace, p.Name, c.Type, rule.Action, i)
+				default:
+					return actionCount, ""
+				}
+			}
+		}
+	}
+	return actionCount, ""
+}
+
+// matchExitCodes returns the first container (init containers first) of
+// p that terminated with a non-zero code req matches, or nil.
+func matchExitCodes(req *api.PodFailurePolicyOnExitCodesRequirement, p *api.Pod) *api.ContainerStatus {
+	for _, list := range [][]api.ContainerStatus{p.Status.InitContainerStatuses, p.Status.ContainerStatuses} {
+		for i := range list {
+			cs := &list[i]
+			t := cs.State.Terminated
+			if t == nil || t.ExitCode == 0 {
+				continue
+			}
+			if req.ContainerName != nil && *req.ContainerName != cs.Name {
+				continue
+			}
+			in := slices.Contains(req.Values, t.ExitCode)
+			if (req.Operator == "In") == in {
+				return cs
+			}
+		}
+	}
+	return nil
+}
+
+// formatIndexes writes a set of indexes as upstream's completedIndexes:
+// sorted, with runs of consecutive indexes as "first-last" ("0-2,4").
+func formatIndexes(idx []int) string {
+	slices.Sort(idx)
+	idx = slices.Compact(idx)
+	var parts []string
+	for i := 0; i < len(idx); {
+		j := i
+		for j+1 < len(idx) && idx[j+1] == idx[j]+1 {
+			j++
+		}
+		if j == i {
+			parts = append(parts, strconv.Itoa(idx[i]))
+		} else {
+			parts = append(parts, strconv.Itoa(idx[i])+"-"+strconv.Itoa(idx[j]))
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ",")
+}
+
+// podIndex returns an Indexed Job pod's completion index, or -1.
+func podIndex(p *api.Pod) int {
+	v, ok := p.Annotations[api.JobCompletionIndexAnnotation]
+	if !ok {
+		return -1
+	}
+	i, err := strconv.Atoi(v)
+	if err != nil || i < 0 {
+		return -1
+	}
+	return i
+}
+
+// restartsOf sums the container restarts of pods (upstream's
+// pastBackoffLimitOnFailure counts them for restartPolicy OnFailure).
+func restartsOf(pods []*api.Pod) int32 {
+	var n int32
+	for _, p := range pods {
+		for _, cs := range p.Status.InitContainerStatuses {
+			n += cs.RestartCount
+		}
+		for _, cs := range p.Status.ContainerStatuses {
+			n += cs.RestartCount
+		}
+	}
+	return n
+}

@@ -1,0 +1,178 @@
+package job
+
+import (
+	"testing"
+	"time"
+
+	"github.com/clustersim/clustersim/sim/api"
+)
+
+var t0 = time.Date(2009, time.November, 10, 23, 0, 0, 0, time.UTC)
+
+// TestGetRemainingBackoffTime is upstream's table of the same name
+// (k/k pkg/controller/job/backoff_utils_test.go), row by row.
+func TestGetRemainingBackoffTime(t *testing.T) {
+	tests := []struct {
+		name     string
+		failures int32
+		last     *time.Time
+		now      time.Time
+		want     time.Duration
+	}{
+		{"no failures", 0, nil, t0, 0},
+		{"one failure; current time and failure time are same", 1, &t0, t0, 5 * time.Second},
+		{"one failure; current time == 1 second + failure time", 1, &t0, t0.Add(time.Second), 4 * time.Second},
+		{"one failure; current time == expected backoff time", 1, &t0, t0.Add(5 * time.Second), 0},
+		{"one failure; current time == expected backoff time + 1 Second", 1, &t0, t0.Add(6 * time.Second), 0},
+		{"three failures; current time and failure time are same", 3, &t0, t0, 20 * time.Second},
+		{"eight failures; current time and failure time are same; backoff not exceeding maxBackoff", 8, &t0, t0, 640 * time.Second},
+		{"nine failures; current time and failure time are same; backoff exceeding maxBackoff", 9, &t0, t0, 700 * time.Second},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			b := backoff{failuresAfterLastSuccess: tc.failures, lastFailureTime: tc.last}
+			if got := b.remaining(tc.now, 5*time.Second, 700*time.Second); got != tc.want {
+				t.Errorf("remaining %v, want %v", got, tc.want)
+			}
+		})
+	}
+	// With the controller's own constants: 10s, 20s, 40s, ... capped at 10m.
+	for failures, want := range map[int32]time.Duration{1: 10 * time.Second, 2: 20 * time.Second, 3: 40 * time.Second, 7: 600 * time.Second, 20: 600 * time.Second} {
+		b := backoff{failuresAfterLastSuccess: failures, lastFailureTime: &t0}
+		if got := b.remaining(t0, DefaultJobPodFailureBackOff, MaxJobPodFailureBackOff); got != want {
+			t.Errorf("%d failures: back-off %v, want %v", failures, got, want)
+		}
+	}
+}
+
+func terminated(at time.Time, code int32) api.ContainerStatus {
+	return api.ContainerStatus{Name: "main", State: api.ContainerState{Terminated: &api.ContainerStateTerminated{ExitCode: code, FinishedAt: api.NewTime(at)}}}
+}
+
+// TestGetFinishedTime follows upstream's TestGetFinishedTime
+// (backoff_utils_test.go): the containers' latest finish, else the
+// Ready=False transition, else the deletion time less the grace period,
+// else the creation time.
+func TestGetFinishedTime(t *testing.T) {
+	grace := int64(30)
+	del := api.NewTime(t0.Add(30 * time.Second))
+	tests := []struct {
+		name string
+		pod  api.Pod
+		want time.Time
+	}{
+		{"Pod with multiple containers and all containers terminated", api.Pod{Status: api.PodStatus{ContainerStatuses: []api.ContainerStatus{
+			terminated(t0.Add(-1*time.Second), 0), terminated(t0, 0), terminated(t0.Add(-2*time.Second), 0)}}}, t0},
+		{"Pod with multiple containers; two containers in terminated state and one in running state; fallback to deletionTimestamp", api.Pod{
+			ObjectMeta: api.ObjectMeta{DeletionTimestamp: &del, DeletionGracePeriodSeconds: &grace},
+			Status:     api.PodStatus{ContainerStatuses: []api.ContainerStatus{terminated(t0.Add(-1*time.Second), 0), {Name: "r", State: api.ContainerState{Running: &api.ContainerStateRunning{}}}}}}, t0},
+		{"fallback to PodReady.LastTransitionTime when status of the condition is False", api.Pod{Status: api.PodStatus{
+			ContainerStatuses: []api.ContainerStatus{{State: api.ContainerState{Terminated: &api.ContainerStateTerminated{}}}},
+			Conditions:        []api.PodCondition{{Type: api.PodReady, Status: api.ConditionFalse, LastTransitionTime: api.NewTime(t0)}}}}, t0},
+		{"fallback to creationTimestamp", api.Pod{ObjectMeta: api.ObjectMeta{CreationTimestamp: api.NewTime(t0)},
+			Status: api.PodStatus{ContainerStatuses: []api.ContainerStatus{{State: api.ContainerState{Terminated: &api.ContainerStateTerminated{}}}}}}, t0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := finishedTime(&tc.pod); !got.Equal(tc.want) {
+				t.Errorf("finished %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestNewBackoffRecord follows upstream's TestNewBackoffRecord
+// (backoff_utils_test.go) over a Job's whole history: failures after the
+// last success count, the last of them is the failure time; a success
+// after every failure resets the record.
+func TestNewBackoffRecord(t *testing.T) {
+	pod := func(at time.Duration) *api.Pod {
+		return &api.Pod{Status: api.PodStatus{ContainerStatuses: []api.ContainerStatus{terminated(t0.Add(at), 0)}}}
+	}
+	tests := []struct {
+		name              string
+		succeeded, failed []*api.Pod
+		wantFailures      int32
+		wantLastFailureAt time.Duration
+		wantNoLastFailure bool
+	}{
+		{"no pods", nil, nil, 0, 0, true},
+		{"only failures", nil, []*api.Pod{pod(-2 * time.Second), pod(-time.Second)}, 2, -time.Second, false},
+		{"success after every failure", []*api.Pod{pod(0)}, []*api.Pod{pod(-2 * time.Second), pod(-time.Second)}, 0, 0, true},
+		{"failures after the last success", []*api.Pod{pod(-3 * time.Second)}, []*api.Pod{pod(-4 * time.Second), pod(-2 * time.Second), pod(-time.Second)}, 2, -time.Second, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			b := newBackoff(tc.succeeded, tc.failed)
+			if b.failuresAfterLastSuccess != tc.wantFailures || (b.lastFailureTime == nil) != tc.wantNoLastFailure ||
+				b.lastFailureTime != nil && !b.lastFailureTime.Equal(t0.Add(tc.wantLastFailureAt)) {
+				t.Errorf("record %d failures, last %v; want %d at %v", b.failuresAfterLastSuccess, b.lastFailureTime, tc.wantFailures, tc.wantLastFailureAt)
+			}
+		})
+	}
+}
+
+// TestMatchPodFailurePolicy follows upstream's table of the same name
+// (k/k pkg/controller/job/pod_failure_policy_test.go): rules apply in
+// order, the first match decides; FailJob gives upstream's message,
+// Ignore does not count the failure, Count and no match count it.
+func TestMatchPodFailurePolicy(t *testing.T) {
+	main := "main-container"
+	failed := func(name string, code int32) *api.Pod {
+		return &api.Pod{ObjectMeta: api.ObjectMeta{Namespace: "default", Name: "mypod"}, Status: api.PodStatus{Phase: api.PodFailed,
+			ContainerStatuses: []api.ContainerStatus{{Name: name, State: api.ContainerState{Terminated: &api.ContainerStateTerminated{ExitCode: code}}}}}}
+	}
+	rule := func(action, op string, values ...int32) api.PodFailurePolicyRule {
+		return api.PodFailurePolicyRule{Action: action, OnExitCodes: &api.PodFailurePolicyOnExitCodesRequirement{Operator: op, Values: values}}
+	}
+	tests := []struct {
+		name   string
+		policy *api.PodFailurePolicy
+		pod    *api.Pod
+		want   policyAction
+		msg    string
+	}{
+		{"default; failed counted", nil, failed(main, 2), actionCount, ""},
+		{"ignore rule matched for exit codes", &api.PodFailurePolicy{Rules: []api.PodFailurePolicyRule{rule("Ignore", "In", 1, 2, 3)}}, failed(main, 2), actionIgnore, ""},
+		{"FailJob rule matched for exit codes", &api.PodFailurePolicy{Rules: []api.PodFailurePolicyRule{rule("FailJob", "In", 1, 2, 3)}}, failed(main, 2), actionFailJob,
+			"Container main-container for pod default/mypod failed with exit code 2 matching FailJob rule at index 0"},
+		{"successful containers are skipped by the rules", &api.PodFailurePolicy{Rules: []api.PodFailurePolicyRule{rule("FailJob", "NotIn", 111)}}, failed(main, 0), actionCount, ""},
+		{"FailJob rule matched for exit code with NotIn operator", &api.PodFailurePolicy{Rules: []api.PodFailurePolicyRule{rule("FailJob", "NotIn", 5, 6, 7)}}, failed(main, 42), actionFailJob,
+			"Container main-container for pod default/mypod failed with exit code 42 matching FailJob rule at index 0"},
+		{"first rule matched", &api.PodFailurePolicy{Rules: []api.PodFailurePolicyRule{rule("Count", "In", 42), rule("FailJob", "In", 42)}}, failed(main, 42), actionCount, ""},
+		{"no rule matched", &api.PodFailurePolicy{Rules: []api.PodFailurePolicyRule{rule("FailJob", "In", 1)}}, failed(main, 42), actionCount, ""},
+		{"rule for another container", &api.PodFailurePolicy{Rules: []api.PodFailurePolicyRule{{Action: "FailJob",
+			OnExitCodes: &api.PodFailurePolicyOnExitCodesRequirement{ContainerName: &main, Operator: "In", Values: []int32{42}}}}}, failed("sidecar", 42), actionCount, ""},
+		{"ignore rule matched for pod conditions", &api.PodFailurePolicy{Rules: []api.PodFailurePolicyRule{{Action: "Ignore",
+			OnPodConditions: []api.PodFailurePolicyOnPodConditionsPattern{{Type: "DisruptionTarget", Status: api.ConditionTrue}}}}},
+			&api.Pod{Status: api.PodStatus{Phase: api.PodFailed, Conditions: []api.PodCondition{{Type: "DisruptionTarget", Status: api.ConditionTrue}}}}, actionIgnore, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, msg := matchPodFailurePolicy(tc.policy, tc.pod)
+			if got != tc.want || msg != tc.msg {
+				t.Errorf("action %v %q, want %v %q", got, msg, tc.want, tc.msg)
+			}
+		})
+	}
+}
+
+// TestSucceededIndexesString follows upstream's
+// TestCalculateSucceededIndexes (indexed_job_utils_test.go) for the
+// completedIndexes format: sorted, runs as intervals.
+func TestSucceededIndexesString(t *testing.T) {
+	for _, tc := range []struct {
+		in   []int
+		want string
+	}{
+		{nil, ""},
+		{[]int{0}, "0"},
+		{[]int{2, 0, 1}, "0-2"},
+		{[]int{0, 2, 3, 4, 6, 7, 9}, "0,2-4,6-7,9"},
+		{[]int{5, 5, 6}, "5-6"},
+	} {
+		if got := formatIndexes(tc.in); got != tc.want {
+			t.Errorf("formatIndexes(%v) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,315 @@
+package api
+
+// The batch/v1 kinds (k8s.io/api batch/v1 types.go).
+var (
+	// KindJob is batch/v1 Job.
+	KindJob = Kind{"batch", "Job"}
+	// KindCronJob is batch/v1 CronJob.
+	KindCronJob = Kind{"batch", "CronJob"}
+)
+
+// Job labels and annotations (k8s.io/api batch/v1 types.go).
+const (
+	// JobControllerUIDLabel is the label the generated selector matches.
+	JobControllerUIDLabel = "batch.kubernetes.io/controller-uid"
+	// JobNameLabel carries the Job's name on its pods.
+	JobNameLabel = "batch.kubernetes.io/job-name"
+	// LegacyJobControllerUIDLabel and LegacyJobNameLabel are the older
+	// labels, still set.
+	LegacyJobControllerUIDLabel = "controller-uid"
+	LegacyJobNameLabel          = "job-name"
+	// JobCompletionIndexAnnotation is an Indexed Job's pod's index (also
+	// a label).
+	JobCompletionIndexAnnotation = "batch.kubernetes.io/job-completion-index"
+	// CronJobScheduledTimestampAnnotation is the scheduled time of a Job
+	// a CronJob created (RFC 3339).
+	CronJobScheduledTimestampAnnotation = "batch.kubernetes.io/cronjob-scheduled-timestamp"
+)
+
+// Job condition types.
+const (
+	JobComplete           = "Complete"
+	JobFailed             = "Failed"
+	JobSuspended          = "Suspended"
+	JobFailureTarget      = "FailureTarget"
+	JobSuccessCriteriaMet = "SuccessCriteriaMet"
+)
+
+// Completion modes.
+const (
+	NonIndexedCompletion = "NonIndexed"
+	IndexedCompletion    = "Indexed"
+)
+
+// Job is batch/v1 Job: pods run to completion.
+type Job struct {
+	// TypeMeta holds apiVersion and kind.
+	TypeMeta `json:",inline"`
+	// ObjectMeta is the job's metadata.
+	ObjectMeta `json:"metadata,omitempty"`
+	// Spec is the desired behaviour.
+	Spec JobSpec `json:"spec,omitempty"`
+	// Status is what the Job controller observed.
+	Status JobStatus `json:"status,omitempty"`
+}
+
+// JobSpec is a Job's desired behaviour.
+type JobSpec struct {
+	// Parallelism is how many pods run at once (default 1).
+	Parallelism *int32 `json:"parallelism,omitempty"`
+	// Completions is how many pods must succeed (default 1 when
+	// parallelism is unset too; nil: any success, once all pods end).
+	Completions *int32 `json:"completions,omitempty"`
+	// ActiveDeadlineSeconds bounds the Job's running time.
+	ActiveDeadlineSeconds *int64 `json:"activeDeadlineSeconds,omitempty"`
+	// PodFailurePolicy decides what a pod failure means.
+	PodFailurePolicy *PodFailurePolicy `json:"podFailurePolicy,omitempty"`
+	// SuccessPolicy is accepted and not simulated.
+	SuccessPolicy *RawValue `json:"successPolicy,omitempty"`
+	// BackoffLimit is how many failed pods fail the Job (default 6).
+	BackoffLimit *int32 `json:"backoffLimit,omitempty"`
+	// BackoffLimitPerIndex is accepted and not simulated.
+	BackoffLimitPerIndex *int32 `json:"backoffLimitPerIndex,omitempty"`
+	// MaxFailedIndexes is accepted and not simulated.
+	MaxFailedIndexes *int32 `json:"maxFailedIndexes,omitempty"`
+	// Selector selects the Job's pods; generated unless ManualSelector.
+	Selector *LabelSelector `json:"selector,omitempty"`
+	// ManualSelector keeps the given selector.
+	ManualSelector *bool `json:"manualSelector,omitempty"`
+	// Template is the pods' template.
+	Template PodTemplateSpec `json:"template"`
+	// TTLSecondsAfterFinished deletes the finished Job after so long.
+	TTLSecondsAfterFinished *int32 `json:"ttlSecondsAfterFinished,omitempty"`
+	// CompletionMode is NonIndexed (default) or Indexed.
+	CompletionMode *string `json:"completionMode,omitempty"`
+	// Suspend stops the Job from creating pods.
+	Suspend *bool `json:"suspend,omitempty"`
+	// PodReplacementPolicy is TerminatingOrFailed (default) or Failed.
+	PodReplacementPolicy *string `json:"podReplacementPolicy,omitempty"`
+	// ManagedBy names the Job's controller (default kubernetes.io/job-controller).
+	ManagedBy *string `json:"managedBy,omitempty"`
+}
+
+// PodFailurePolicy is a list of rules, evaluated in order.
+type PodFailurePolicy struct {
+	Rules []PodFailurePolicyRule `json:"rules"`
+}
+
+// PodFailurePolicyRule matches a failed pod by exit codes or conditions.
+type PodFailurePolicyRule struct {
+	// Action is FailJob, FailIndex, Ignore or Count.
+	Action          string                                   `json:"action"`
+	OnExitCodes     *PodFailurePolicyOnExitCodesRequirement  `json:"onExitCodes,omitempty"`
+	OnPodConditions []PodFailurePolicyOnPodConditionsPattern `json:"onPodConditions,omitempty"`
+}
+
+// PodFailurePolicyOnExitCodesRequirement matches container exit codes.
+type PodFailurePolicyOnExitCodesRequirement struct {
+	ContainerName *string `json:"containerName,omitempty"`
+	// Operator is In or NotIn.
+	Operator string  `json:"operator"`
+	Values   []int32 `json:"values"`
+}
+
+// PodFailurePolicyOnPodConditionsPattern matches a pod condition.
+type PodFailurePolicyOnPodConditionsPattern struct {
+	Type   string          `json:"type"`
+	Status ConditionStatus `json:"status,omitempty"`
+}
+
+// JobStatus is what the Job controller observed.
+type JobStatus struct {
+	Conditions     []JobCondition `json:"conditions,omitempty"`
+	StartTime      *Time          `json:"startTime,omitempty"`
+	CompletionTime *Time          `json:"completionTime,omitempty"`
+	// Active, Succeeded, Failed, Terminating and Ready count pods.
+	Active      int32  `json:"active,omitempty"`
+	Succeeded   int32  `json:"succeeded,omitempty"`
+	Failed      int32  `json:"failed,omitempty"`
+	Terminating *int32 `json:"terminating,omitempty"`
+	Ready       *int32 `json:"ready,omitempty"`
+	// CompletedIndexes lists an Indexed Job's succeeded indexes ("0-2,4").
+	CompletedIndexes string `json:"completedIndexes,omitempty"`
+	// FailedIndexes is set only with backoffLimitPerIndex (not simulated).
+	FailedIndexes *string `json:"failedIndexes,omitempty"`
+	// UncountedTerminatedPods is kept opaque (pod tracking by finalizers
+	// is not simulated).
+	UncountedTerminatedPods *RawValue `json:"uncountedTerminatedPods,omitempty"`
+}
+
+// JobCondition is one condition of a Job.
+type JobCondition struct {
+	Type               string          `json:"type"`
+	Status             ConditionStatus `json:"status"`
+	LastProbeTime      Time            `json:"lastProbeTime,omitempty"`
+	LastTransitionTime Time            `json:"lastTransitionTime,omitempty"`
+	Reason             string          `json:"reason,omitempty"`
+	Message            string          `json:"message,omitempty"`
+}
+
+// JobCondition returns the condition of type t, or nil.
+func (j *Job) Condition(t string) *JobCondition {
+	for i := range j.Status.Conditions {
+		if j.Status.Conditions[i].Type == t {
+			return &j.Status.Conditions[i]
+		}
+	}
+	return nil
+}
+
+// Finished reports whether the Job is Complete or Failed, and which.
+func (j *Job) Finished() (bool, string) {
+	for _, c := range j.Status.Conditions {
+		if (c.Type == JobComplete || c.Type == JobFailed) && c.Status == ConditionTrue {
+			return true, c.Type
+		}
+	}
+	return false, ""
+}
+
+// CronJob is batch/v1 CronJob: Jobs on a schedule.
+type CronJob struct {
+	// TypeMeta holds apiVersion and kind.
+	TypeMeta `json:",inline"`
+	// ObjectMeta is the cron job's metadata.
+	ObjectMeta `json:"metadata,omitempty"`
+	// Spec is the schedule and the Job template.
+	Spec CronJobSpec `json:"spec,omitempty"`
+	// Status is what the CronJob controller observed.
+	Status CronJobStatus `json:"status,omitempty"`
+}
+
+// CronJobSpec is a CronJob's schedule and Job template.
+type CronJobSpec struct {
+	// Schedule is in cron syntax ("*/5 * * * *", "@hourly").
+	Schedule string `json:"schedule"`
+	// TimeZone is an IANA time zone name (default the controller's: UTC).
+	TimeZone *string `json:"timeZone,omitempty"`
+	// StartingDeadlineSeconds is how late a run may start.
+	StartingDeadlineSeconds *int64 `json:"startingDeadlineSeconds,omitempty"`
+	// ConcurrencyPolicy is Allow (default), Forbid or Replace.
+	ConcurrencyPolicy string `json:"concurrencyPolicy,omitempty"`
+	// Suspend stops new runs.
+	Suspend *bool `json:"suspend,omitempty"`
+	// JobTemplate is the Jobs' template.
+	JobTemplate JobTemplateSpec `json:"jobTemplate"`
+	// SuccessfulJobsHistoryLimit keeps so many finished Jobs (default 3).
+	SuccessfulJobsHistoryLimit *int32 `json:"successfulJobsHistoryLimit,omitempty"`
+	// FailedJobsHistoryLimit keeps so many failed Jobs (default 1).
+	FailedJobsHistoryLimit *int32 `json:"failedJobsHistoryLimit,omitempty"`
+}
+
+// JobTemplateSpec is a Job's metadata and spec.
+type JobTemplateSpec struct {
+	ObjectMeta `json:"metadata,omitempty"`
+	Spec       JobSpec `json:"spec,omitempty"`
+}
+
+// CronJobStatus is what the CronJob controller observed.
+type CronJobStatus struct {
+	Active             []ObjectReference `json:"active,omitempty"`
+	LastScheduleTime   *Time             `json:"lastScheduleTime,omitempty"`
+	LastSuccessfulTime *Time             `json:"lastSuccessfulTime,omitempty"`
+}
+
+// DeepCopyObject returns a deep copy of in.
+func (in *Job) DeepCopyObject() Object { return deepCopyReflect(in) }
+
+// DeepCopy returns a deep copy of in.
+func (in *Job) DeepCopy() *Job {
+	if in == nil {
+		return nil
+	}
+	return deepCopyReflect(in).(*Job)
+}
+
+// DeepCopyObject returns a deep copy of in.
+func (in *CronJob) DeepCopyObject() Object { return deepCopyReflect(in) }
+
+// DeepCopy returns a deep copy of in.
+func (in *CronJob) DeepCopy() *CronJob {
+	if in == nil {
+		return nil
+	}
+	return deepCopyReflect(in).(*CronJob)
+}
+
+// SetDefaultsJob applies batch/v1 Job defaults (k/k
+// pkg/apis/batch/v1/defaults.go SetDefaults_Job): completions and
+// parallelism 1 when both are unset, parallelism 1, backoffLimit 6,
+// completionMode NonIndexed, suspend false, manualSelector false,
+// podReplacementPolicy TerminatingOrFailed (Failed with a
+// podFailurePolicy), and the template's pod defaults.
+func SetDefaultsJob(j *Job) {
+	s := &j.Spec
+	if s.Completions == nil && s.Parallelism == nil {
+		s.Completions = int32Ptr(1)
+	}
+	if s.Parallelism == nil {
+		s.Parallelism = int32Ptr(1)
+	}
+	if s.BackoffLimit == nil {
+		s.BackoffLimit = int32Ptr(6)
+	}
+	if s.CompletionMode == nil {
+		m := NonIndexedCompletion
+		s.CompletionMode = &m
+	}
+	if s.Suspend == nil {
+		f := false
+		s.Suspend = &f
+	}
+	if s.PodReplacementPolicy == nil {
+		p := "TerminatingOrFailed"
+		if s.PodFailurePolicy != nil {
+			p = "Failed"
+		}
+		s.PodReplacementPolicy = &p
+	}
+	if s.ManualSelector == nil {
+		f := false
+		s.ManualSelector = &f
+	}
+	SetDefaultsPodSpec(&s.Template.Spec)
+}
+
+// SetDefaultsCronJob applies batch/v1 CronJob defaults
+// (SetDefaults_CronJob): concurrencyPolicy Allow, suspend false, history
+// limits 3 successful and 1 failed, and the Job template's defaults but
+// for its selector.
+func SetDefaultsCronJob(c *CronJob) {
+	s := &c.Spec
+	if s.ConcurrencyPolicy == "" {
+		s.ConcurrencyPolicy = "Allow"
+	}
+	if s.Suspend == nil {
+		f := false
+		s.Suspend = &f
+	}
+	if s.SuccessfulJobsHistoryLimit == nil {
+		s.SuccessfulJobsHistoryLimit = int32Ptr(3)
+	}
+	if s.FailedJobsHistoryLimit == nil {
+		s.FailedJobsHistoryLimit = int32Ptr(1)
+	}
+	SetDefaultsPodSpec(&s.JobTemplate.Spec.Template.Spec)
+}
+
+// GenerateJobSelector gives a Job without a manual selector its selector
+// and pod labels from its uid (k/k pkg/registry/batch/job/strategy.go
+// generateSelector): controller-uid and job-name labels, old and new.
+func GenerateJobSelector(j *Job) {
+	if j.Spec.ManualSelector != nil && *j.Spec.ManualSelector {
+		return
+	}
+	uid := string(j.UID)
+	if j.Spec.Template.Labels == nil {
+		j.Spec.Template.Labels = map[string]string{}
+	}
+	for _, kv := range [][2]string{{LegacyJobControllerUIDLabel, uid}, {JobControllerUIDLabel, uid}, {LegacyJobNameLabel, j.Name}, {JobNameLabel, j.Name}} {
+		if _, ok := j.Spec.Template.Labels[kv[0]]; !ok {
+			j.Spec.Template.Labels[kv[0]] = kv[1]
+		}
+	}
+	j.Spec.Selector = &LabelSelector{MatchLabels: map[string]string{JobControllerUIDLabel: uid}}
+}
