@@ -14,9 +14,7 @@ import (
 func endpoints(s *Scenario, w *world) []string {
 	out := []string{"apiserver"}
 	for c := range w.controllers {
-		if s.Starts(c) { // an on-demand controller without its kinds does not start
-			out = append(out, "controller/"+c)
-		}
+		out = append(out, "controller/"+c)
 	}
 	if s.Spec.GitOps != nil {
 		out = append(out, "controller/gitops")
