@@ -34,6 +34,9 @@ type Gaps struct {
 	// StaleSuccess are the stretches during which a status read as
 	// success for an older generation than its spec's.
 	StaleSuccess []gap.StaleSuccess
+	// EmptySelectors are the stretches, at least Settle long, during
+	// which a Service's selector matched no pod.
+	EmptySelectors []gap.EmptySelector
 }
 
 // GapObject sums up one object's gap over the run.
@@ -104,6 +107,11 @@ func AnalyzeGaps(res *runner.Result) Gaps {
 	judged := tl.Without(m.Ignore)
 	g.Incidents = judged.Incidents(g.SLO)
 	g.StaleSuccess = judged.StaleSuccess
+	for _, e := range judged.EmptySelectors {
+		if e.To-e.From >= g.Settle {
+			g.EmptySelectors = append(g.EmptySelectors, e)
+		}
+	}
 	causes := Causes(res)
 	for i, c := range causes {
 		var next time.Duration
@@ -141,8 +149,8 @@ func Causes(res *runner.Result) []Convergence {
 	return out
 }
 
-// Findings are one line per incident and per stale success, for a
-// report's findings.
+// Findings are one line per incident, per stale success and per selector
+// that matched nothing, for a report's findings.
 func (g *Gaps) Findings() []string {
 	var out []string
 	for _, iv := range g.Incidents {
@@ -160,6 +168,14 @@ func (g *Gaps) Findings() []string {
 		}
 		out = append(out, fmt.Sprintf("stale success: %s status read as complete for generation %d while generation %d was declared, for %s from %s",
 			objectName(s.Object), s.Observed, s.Generation, Seconds(s.To-s.From), clock(s.From)))
+	}
+	for _, e := range g.EmptySelectors {
+		until := "until " + clock(e.To)
+		if e.Open {
+			until = "still at the end"
+		}
+		out = append(out, fmt.Sprintf("empty selector: %s selector %s matched no pod for %s from %s, %s",
+			objectName(e.Object), e.Selector, Seconds(e.To-e.From), clock(e.From), until))
 	}
 	return out
 }

@@ -209,7 +209,7 @@ func (s *Series) Sample(step, end time.Duration) []int {
 }
 
 // Without returns the timeline without the series of the given kinds
-// (their StaleSuccess stretches too); the series are shared, not copied.
+// (their StaleSuccess and EmptySelectors stretches too); the series are shared, not copied.
 func (tl *Timeline) Without(kinds []api.Kind) *Timeline {
 	if len(kinds) == 0 {
 		return tl
@@ -223,6 +223,11 @@ func (tl *Timeline) Without(kinds []api.Kind) *Timeline {
 	for _, s := range tl.StaleSuccess {
 		if !slices.Contains(kinds, s.Kind) {
 			out.StaleSuccess = append(out.StaleSuccess, s)
+		}
+	}
+	for _, e := range tl.EmptySelectors {
+		if !slices.Contains(kinds, e.Kind) {
+			out.EmptySelectors = append(out.EmptySelectors, e)
 		}
 	}
 	return out

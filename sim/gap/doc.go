@@ -16,7 +16,11 @@
 //     and availableReplicas, with the same rule for observedGeneration.
 //   - Service (with a selector, not ExternalName): the ready addresses of
 //     its Endpoints against the IPs of the ready, non-terminating pods it
-//     selects; missing and stale addresses both count.
+//     selects; missing and stale addresses both count. A Service whose
+//     selector matches no pod, or whose pods are none of them an endpoint
+//     (none ready), is open (at least 1): it serves nothing. The
+//     stretches of a selector matching nothing are kept as
+//     EmptySelectors.
 //   - HorizontalPodAutoscaler: status.desiredReplicas against
 //     status.currentReplicas (closed while there is no recommendation
 //     yet: desiredReplicas 0 with minReplicas above 0).

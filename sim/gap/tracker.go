@@ -95,6 +95,19 @@ type StaleSuccess struct {
 	From, To time.Duration
 }
 
+// EmptySelector is a stretch during which a Service's selector matched no
+// pod at all: the Service sends its traffic nowhere (a label typo, or its
+// workload gone).
+type EmptySelector struct {
+	Object
+	// Selector is the Service's selector, as kubectl prints one.
+	Selector string
+	// From and To bound the stretch; Open reports that it lasted to the
+	// run's end (To).
+	From, To time.Duration
+	Open     bool
+}
+
 // Timeline is every measured object's gap over a run.
 type Timeline struct {
 	// Series are the objects' gaps, sorted by kind, namespace and name.
@@ -102,6 +115,9 @@ type Timeline struct {
 	// StaleSuccess lists the stretches of success reported for a stale
 	// generation, in time order.
 	StaleSuccess []StaleSuccess
+	// EmptySelectors lists the stretches of a Service selecting no pod,
+	// in time order.
+	EmptySelectors []EmptySelector
 	// End is the run's end.
 	End time.Duration
 }
@@ -115,7 +131,11 @@ type Tracker struct {
 	series  map[Object]*Series
 	stale   map[Object]*StaleSuccess
 	done    []StaleSuccess
-	dirty   map[Object]bool
+	// empty are the Services whose selector matches no pod now, emptyDone
+	// the stretches that ended.
+	empty     map[Object]*EmptySelector
+	emptyDone []EmptySelector
+	dirty     map[Object]bool
 	// dirtyAt is the instant of the unflushed changes.
 	dirtyAt   time.Duration
 	hasDirty  bool
@@ -127,7 +147,7 @@ type Tracker struct {
 // current state on, reading virtual time from k.
 func Watch(s *store.Store, k *kernel.Kernel) (*Tracker, error) {
 	t := &Tracker{k: k, objs: map[api.Kind]map[api.Key]api.Object{}, series: map[Object]*Series{},
-		stale: map[Object]*StaleSuccess{}, dirty: map[Object]bool{}, namespace: map[string]bool{}}
+		stale: map[Object]*StaleSuccess{}, empty: map[Object]*EmptySelector{}, dirty: map[Object]bool{}, namespace: map[string]bool{}}
 	for _, kind := range Kinds {
 		t.objs[kind] = map[api.Key]api.Object{}
 		w, err := s.Watch(kind, 0, store.ListOptions{}, t)
@@ -212,6 +232,7 @@ func (t *Tracker) flush() {
 				t.record(s, Point{At: at, Detail: "gone"})
 			}
 			t.endStale(ob, at)
+			t.endEmpty(ob, at)
 			continue
 		}
 		if s == nil {
@@ -266,7 +287,7 @@ func (t *Tracker) measure(ob Object, o api.Object, at time.Duration) (Point, boo
 		if o.Spec.Selector == nil || o.Spec.Type == api.ServiceTypeExternalName {
 			return p, false
 		}
-		want := t.readyIPs(o)
+		want, selected := t.selected(o)
 		have := map[string]bool{}
 		if eo, ok := t.objs[api.KindEndpoints][ob.Key]; ok {
 			if ep, ok := eo.(*api.Endpoints); ok {
@@ -290,6 +311,24 @@ func (t *Tracker) measure(ob Object, o api.Object, at time.Duration) (Point, boo
 		}
 		p.Value = missing + stale
 		p.Detail = fmt.Sprintf("endpoints %d of %d ready pods, %d stale", len(want)-missing, len(want), stale)
+		switch {
+		case selected == 0:
+			// A Service that selects nothing serves nothing: declared
+			// but not in effect.
+			p.Value = max(p.Value, 1)
+			sel := api.SelectorFromSet(o.Spec.Selector).String()
+			p.Detail = "selector " + sel + " matches no pod"
+			if t.empty[ob] == nil {
+				t.empty[ob] = &EmptySelector{Object: ob, Selector: sel, From: at}
+			}
+		case len(have) == 0:
+			// Its pods exist but none is an endpoint (none ready).
+			p.Value = max(p.Value, 1)
+			p.Detail += fmt.Sprintf("; %d selected %s, none an endpoint", selected, plural(selected, "pod", "pods"))
+		}
+		if selected > 0 {
+			t.endEmpty(ob, at)
+		}
 	case *api.HorizontalPodAutoscaler:
 		st := o.Status
 		if st.DesiredReplicas == 0 && replicas(o.Spec.MinReplicas) > 0 {
@@ -360,18 +399,31 @@ func (t *Tracker) endStale(ob Object, at time.Duration) {
 	}
 }
 
-// readyIPs are the IPs of the ready, non-terminating pods svc selects.
-func (t *Tracker) readyIPs(svc *api.Service) map[string]bool {
+// selected returns the IPs of the ready, non-terminating pods svc
+// selects, and how many non-terminating pods it selects in all.
+func (t *Tracker) selected(svc *api.Service) (ips map[string]bool, pods int) {
 	sel := api.SelectorFromSet(svc.Spec.Selector)
-	ips := map[string]bool{}
+	ips = map[string]bool{}
 	for key, o := range t.objs[api.KindPod] {
 		p, ok := o.(*api.Pod)
-		if !ok || key.Namespace != svc.Namespace || p.DeletionTimestamp != nil || p.Status.PodIP == "" || !api.IsPodReady(p) || !sel.Matches(p.Labels) {
+		if !ok || key.Namespace != svc.Namespace || p.DeletionTimestamp != nil || !sel.Matches(p.Labels) {
 			continue
 		}
-		ips[p.Status.PodIP] = true
+		pods++
+		if p.Status.PodIP != "" && api.IsPodReady(p) {
+			ips[p.Status.PodIP] = true
+		}
 	}
-	return ips
+	return ips, pods
+}
+
+// endEmpty ends ob's stretch of selecting no pod, if one is open.
+func (t *Tracker) endEmpty(ob Object, at time.Duration) {
+	if e := t.empty[ob]; e != nil {
+		e.To = at
+		t.emptyDone = append(t.emptyDone, *e)
+		delete(t.empty, ob)
+	}
 }
 
 // Finish flushes the last instant's changes, stops the watches and
@@ -396,6 +448,15 @@ func (t *Tracker) Finish() *Timeline {
 	slices.SortStableFunc(tl.StaleSuccess, func(a, b StaleSuccess) int {
 		return cmp.Or(cmp.Compare(a.From, b.From), a.compare(b.Object))
 	})
+	for _, e := range t.empty {
+		e.To, e.Open = end, true
+		t.emptyDone = append(t.emptyDone, *e)
+	}
+	clear(t.empty)
+	tl.EmptySelectors = t.emptyDone
+	slices.SortStableFunc(tl.EmptySelectors, func(a, b EmptySelector) int {
+		return cmp.Or(cmp.Compare(a.From, b.From), a.compare(b.Object))
+	})
 	return tl
 }
 
@@ -405,4 +466,11 @@ func replicas(r *int32) int32 {
 		return 1
 	}
 	return *r
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
