@@ -6,7 +6,7 @@ BIN      := bin/clustersim
 PKGS     := ./...
 FUZZTIME ?= 10s
 
-.PHONY: help build run test vet fmt-check lint bench bench-scale fuzz update tidy-check clean lessons lessons-check outside soak adapter
+.PHONY: help build run test vet fmt-check lint bench bench-sweep bench-scale fuzz update tidy-check clean lessons lessons-check outside soak adapter
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | sort
@@ -55,9 +55,14 @@ tidy-check: ## fail if go mod tidy would change go.mod or go.sum
 	  echo "go mod tidy changed go.mod/go.sum"; cp /tmp/clustersim.go.mod.bak go.mod; cp /tmp/clustersim.go.sum.bak go.sum; exit 1; fi
 
 bench: ## every benchmark once, with allocations, but the whole-run scale ones (figures go to docs/PERFORMANCE.md)
-	$(GO) test -run=NONE -bench=. -skip=BenchmarkScaleRun -benchmem -count=1 $(PKGS)
+	$(GO) test -run=NONE -bench=. -skip='BenchmarkScaleRun|BenchmarkSweepOverhead' -benchmem -count=1 $(PKGS)
 
 SCALE ?= 300|1000|5000
+
+SWEEP_SEEDS ?= 100
+
+bench-sweep: ## sweep overhead: 10 values x SWEEP_SEEDS seeds of a 20-node scenario against run --seeds of 10 x SWEEP_SEEDS (default 100; slow)
+	$(GO) test -run=NONE -bench='BenchmarkSweepOverhead' -benchtime=1x -count=1 ./cmd/clustersim -args -sweep.seeds=$(SWEEP_SEEDS)
 
 bench-scale: ## whole runs of the scale probe (clustersim generate scale) at SCALE nodes (default 300|1000|5000; slow)
 	$(GO) test -run=NONE -bench='BenchmarkScaleRun/nodes=($(SCALE))$$' -benchtime=1x -timeout=0 -count=1 ./cmd/clustersim

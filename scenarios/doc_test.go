@@ -565,7 +565,7 @@ metadata: {name: doc-examples}
 spec:
   duration: 30m
   cluster:
-    nodeGroups: [{name: worker, count: 3, capacity: {cpu: "4", memory: 16Gi}}]
+    nodeGroups: [{name: worker, count: 3, capacity: {cpu: "4", memory: 16Gi}, labels: {topology.kubernetes.io/zone: zone-a}}]
   objects:
   - {apiVersion: v1, kind: Namespace, metadata: {name: team}}
   - {file: web.yaml}

@@ -13,14 +13,22 @@ import (
 // are the runner's (sim/cluster, scenarios/runner).
 func endpoints(s *Scenario, w *world) []string {
 	out := []string{"apiserver"}
-	for c := range w.controllers {
-		out = append(out, "controller/"+c)
+	for _, c := range AllControllers() {
+		if Runs(s, c) {
+			out = append(out, "controller/"+c)
+		}
 	}
 	if s.Spec.GitOps != nil {
 		out = append(out, "controller/gitops")
 	}
 	if s.Spec.IaC != nil {
 		out = append(out, "controller/iac")
+	}
+	for _, g := range s.Spec.Cluster.NodeGroups {
+		if g.Autoscaling != nil {
+			out = append(out, "controller/cluster-autoscaler")
+			break
+		}
 	}
 	for n := range w.nodes {
 		out = append(out, "kubelet/"+n)

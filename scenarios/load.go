@@ -36,7 +36,7 @@ type Error = manifest.Error
 
 // Controllers are the names spec.controllers accepts, in the order they
 // are started.
-var Controllers = []string{"resourcequota", "garbage-collector", "replicaset", "deployment", "scheduler",
+var Controllers = []string{"resourcequota", "garbage-collector", "replicaset", "deployment", "daemonset", "scheduler",
 	"node-lifecycle", "endpoints", "horizontal-pod-autoscaler", "disruption", "job", "cronjob", "naive-app-operator", "polling-app-operator",
 	"app-operator", "retrying-app-operator", "edge-app-operator", "level-app-operator",
 	"panicking-app-operator", "busy-app-operator"}
@@ -55,8 +55,8 @@ var OptInControllers = []string{"naive-app-operator", "polling-app-operator",
 // adding requests to every run's report and trace. The disruption
 // controller runs where there is a PodDisruptionBudget, the Job controller
 // where there is a Job or a CronJob, the CronJob controller where there is
-// a CronJob.
-var OnDemandControllers = map[string][]api.Kind{"disruption": {api.KindPodDisruptionBudget}, "job": {api.KindJob, api.KindCronJob}, "cronjob": {api.KindCronJob}}
+// a CronJob, the daemon set controller where there is a DaemonSet.
+var OnDemandControllers = map[string][]api.Kind{"disruption": {api.KindPodDisruptionBudget}, "job": {api.KindJob, api.KindCronJob}, "cronjob": {api.KindCronJob}, "daemonset": {api.KindDaemonSet}}
 
 func init() { controller.Reserve(Controllers...) }
 
@@ -410,6 +410,9 @@ func (l *loader) cluster(s *Scenario, w *world) error {
 		if err := l.addNodes(f+".count", g.Count); err != nil {
 			return err
 		}
+		if err := l.groupAutoscaling(f+".autoscaling", g); err != nil {
+			return err
+		}
 		w.groups[g.Name] = true
 		w.groupSize[g.Name] = g.Count
 		for n := 1; n <= g.Count; n++ {
@@ -418,6 +421,52 @@ func (l *loader) cluster(s *Scenario, w *world) error {
 	}
 	if g := s.Spec.Cluster.NodeMonitorGracePeriod; g != nil && g.Duration <= 0 {
 		return l.errorf("spec.cluster.nodeMonitorGracePeriod", "must be positive")
+	}
+	return l.autoscaler(s)
+}
+
+// groupAutoscaling checks a node group's autoscaling bounds; the nodes
+// the autoscaler may add count against the nodes cap.
+func (l *loader) groupAutoscaling(f string, g NodeGroup) error {
+	a := g.Autoscaling
+	if a == nil {
+		return nil
+	}
+	if a.MinSize < 0 {
+		return l.errorf(f+".minSize", "must not be negative")
+	}
+	if a.MaxSize < 1 || a.MaxSize < a.MinSize {
+		return l.errorf(f+".maxSize", "must be at least 1 and at least minSize (%d)", a.MinSize)
+	}
+	if d := a.ProvisioningDelay; d != nil && d.Duration < 0 {
+		return l.errorf(f+".provisioningDelay", "must not be negative")
+	}
+	if extra := a.MaxSize - g.Count; extra > 0 {
+		return l.addNodes(f+".maxSize", extra)
+	}
+	return nil
+}
+
+// autoscaler checks spec.cluster.autoscaler.
+func (l *loader) autoscaler(s *Scenario) error {
+	a := s.Spec.Cluster.Autoscaler
+	if a == nil {
+		return nil
+	}
+	const f = "spec.cluster.autoscaler"
+	for _, d := range []struct {
+		field string
+		v     *api.Duration
+	}{{".scanInterval", a.ScanInterval}, {".scaleDownUnneededTime", a.ScaleDownUnneededTime}, {".scaleDownDelayAfterAdd", a.ScaleDownDelayAfterAdd}} {
+		if d.v != nil && d.v.Duration <= 0 {
+			return l.errorf(f+d.field, "must be positive")
+		}
+	}
+	if t := a.ScaleDownUtilizationThreshold; t != nil && (*t <= 0 || *t > 1 || math.IsNaN(*t)) {
+		return l.errorf(f+".scaleDownUtilizationThreshold", "%v is not in (0, 1]", *t)
+	}
+	if !slices.ContainsFunc(s.Spec.Cluster.NodeGroups, func(g NodeGroup) bool { return g.Autoscaling != nil }) {
+		return l.errorf(f, "no node group has autoscaling: the autoscaler would resize nothing")
 	}
 	return nil
 }
@@ -889,6 +938,21 @@ func (l *loader) step(s *Scenario, i int, w *world) error {
 		if !w.nodes[name] {
 			return l.errorf(a, "no node %q (nodes are <group>-1 ... <group>-<count>)", name)
 		}
+	case st.CrashNodes != "":
+		sel, err := api.ParseSelector(st.CrashNodes)
+		if err != nil {
+			return l.errorf(a, "%v", err)
+		}
+		if sel.Empty() {
+			return l.errorf(a, "an empty selector would crash every node; name them by label, e.g. topology.kubernetes.io/zone=zone-a")
+		}
+		matched := false
+		for _, g := range s.Spec.Cluster.NodeGroups {
+			matched = matched || sel.Matches(g.Labels)
+		}
+		if !matched {
+			return l.errorf(a, "%q matches the labels of no node group", st.CrashNodes)
+		}
 	case st.AddNodes != nil:
 		g := st.AddNodes.Group
 		if !w.groups[g] {
@@ -1228,6 +1292,7 @@ var kindAliases = map[string]api.Kind{
 	"namespace": api.KindNamespace, "namespaces": api.KindNamespace, "ns": api.KindNamespace,
 	"deployment": api.KindDeployment, "deployments": api.KindDeployment, "deploy": api.KindDeployment,
 	"replicaset": api.KindReplicaSet, "replicasets": api.KindReplicaSet, "rs": api.KindReplicaSet,
+	"daemonset": api.KindDaemonSet, "daemonsets": api.KindDaemonSet, "ds": api.KindDaemonSet,
 	"service": api.KindService, "services": api.KindService, "svc": api.KindService,
 	"endpoints": api.KindEndpoints, "ep": api.KindEndpoints,
 	"event": api.KindEvent, "events": api.KindEvent, "ev": api.KindEvent,

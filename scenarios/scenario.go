@@ -232,6 +232,36 @@ type Cluster struct {
 	// not-ready node before eviction (the DefaultTolerationSeconds
 	// admission plugin; default 300).
 	DefaultTolerationSeconds *int64 `json:"defaultTolerationSeconds,omitempty"`
+	// Autoscaler tunes the cluster autoscaler, which runs when a node
+	// group has autoscaling (controllers/autoscaler; defaults are
+	// cluster-autoscaler's).
+	Autoscaler *AutoscalerSettings `json:"autoscaler,omitempty"`
+}
+
+// AutoscalerSettings are cluster-autoscaler's flags the simulator
+// models; absent fields take its defaults.
+type AutoscalerSettings struct {
+	// ScanInterval is --scan-interval (10s).
+	ScanInterval *api.Duration `json:"scanInterval,omitempty"`
+	// ScaleDownUnneededTime is --scale-down-unneeded-time (10m).
+	ScaleDownUnneededTime *api.Duration `json:"scaleDownUnneededTime,omitempty"`
+	// ScaleDownDelayAfterAdd is --scale-down-delay-after-add (10m).
+	ScaleDownDelayAfterAdd *api.Duration `json:"scaleDownDelayAfterAdd,omitempty"`
+	// ScaleDownUtilizationThreshold is
+	// --scale-down-utilization-threshold (0.5).
+	ScaleDownUtilizationThreshold *float64 `json:"scaleDownUtilizationThreshold,omitempty"`
+	// ScaleDownEnabled is --scale-down-enabled (true).
+	ScaleDownEnabled *bool `json:"scaleDownEnabled,omitempty"`
+}
+
+// GroupAutoscaling lets the cluster autoscaler resize a node group.
+type GroupAutoscaling struct {
+	// MinSize and MaxSize bound the group's size.
+	MinSize int `json:"minSize"`
+	MaxSize int `json:"maxSize"`
+	// ProvisioningDelay is how long a machine takes from the request to
+	// its kubelet starting (default 2m).
+	ProvisioningDelay *api.Duration `json:"provisioningDelay,omitempty"`
 }
 
 // NodeGroup is Count nodes named <name>-1 ... <name>-<count>.
@@ -252,6 +282,9 @@ type NodeGroup struct {
 	// systemReserved; default none).
 	KubeReserved   api.ResourceList `json:"kubeReserved,omitempty"`
 	SystemReserved api.ResourceList `json:"systemReserved,omitempty"`
+	// Autoscaling, when set, lets the cluster autoscaler resize the
+	// group between its minSize and maxSize.
+	Autoscaling *GroupAutoscaling `json:"autoscaling,omitempty"`
 	// EvictionHard are the kubelet's hard eviction thresholds that
 	// reserve resources: memory.available and nodefs.available, each a
 	// quantity or a percentage of the capacity (default none; the

@@ -48,6 +48,10 @@ type Step struct {
 	// brings it back.
 	CrashNode   string `json:"crashNode,omitempty"`
 	RecoverNode string `json:"recoverNode,omitempty"`
+	// CrashNodes crashes, as CrashNode does, every node whose labels the
+	// selector matches at that time ("topology.kubernetes.io/zone=a": a
+	// zone lost).
+	CrashNodes string `json:"crashNodes,omitempty"`
 	// AddNodes adds nodes to a node group.
 	AddNodes *AddNodes `json:"addNodes,omitempty"`
 	// Partition cuts the network between two sets of endpoints; Heal

@@ -126,8 +126,20 @@ func objectWarnings(file string, objs []api.Object) []Warning {
 		for _, u := range kubelet.UnmodelledFields(spec) {
 			out = append(out, Warning{File: file, Object: name, Field: prefix + u.Field, Msg: u.Why})
 		}
+		if ds, ok := o.(*api.DaemonSet); ok {
+			if ru := ds.Spec.UpdateStrategy.RollingUpdate; ru != nil && ru.MaxSurge != nil && surges(ru.MaxSurge) {
+				out = append(out, Warning{File: file, Object: name, Field: "spec.updateStrategy.rollingUpdate.maxSurge",
+					Msg: "the daemon set controller replaces pods with maxUnavailable only (no surge pod is started before the old one is deleted)"})
+			}
+		}
 	}
 	return out
+}
+
+// surges reports whether a daemon set's maxSurge asks for surge pods.
+func surges(v *api.IntOrString) bool {
+	n, err := api.GetScaledValueFromIntOrPercent(v, 100, true)
+	return err != nil || n != 0
 }
 
 // podSpecOf returns the pod spec an object carries and its path.
@@ -143,6 +155,8 @@ func podSpecOf(o api.Object) (*api.PodSpec, string) {
 		return &o.Spec.Template.Spec, "spec.template.spec."
 	case *api.CronJob:
 		return &o.Spec.JobTemplate.Spec.Template.Spec, "spec.jobTemplate.spec.template.spec."
+	case *api.DaemonSet:
+		return &o.Spec.Template.Spec, "spec.template.spec."
 	}
 	return nil, ""
 }

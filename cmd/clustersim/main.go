@@ -6,6 +6,7 @@
 //	clustersim list
 //	clustersim explain NAME
 //	clustersim lesson NAME|--all [--seeds N] [--seed S] [--jobs J] [-o table|markdown]
+//	clustersim sweep SCENARIO --set PATH=V1,V2,...|A..B ... [--seeds N] [--find-min PATH] [--plot DIR] [-o table|csv|json|markdown]
 //	clustersim compare BASELINE CANDIDATE [--seeds N] [--seed S] [--until D] [--alpha A] [--fail-on FIGURE,...] [--jobs J] [-o table|json]
 //	clustersim demo [--seed N] [--duration D] [-o table|json]
 //	clustersim generate scale --nodes N [--pods-per-node P] [--crash-percent C] [--unpaced]
@@ -67,6 +68,8 @@ Usage:
   clustersim lesson NAME|--all        run a lesson's designs on the same seeds, figures side by side
   clustersim compare A B [flags]      run two scenarios on the same seeds and test each figure for a difference
   clustersim serve [SCENARIO] [flags] run a scenario at a wall-clock pace behind a Kubernetes API that kubectl can use
+  clustersim sweep FILE --set P=V,... run a grid of field values x seeds: pass rate (Wilson 95%), convergence, --find-min
+  clustersim merge SHARD-OUTPUT...    print what one process prints from the outputs of run --seeds or sweep --shard I/N
   clustersim demo [flags]             run the controller-runtime demo
   clustersim generate scale [flags]   print the scale probe scenario (N nodes, 30 pods a node, an hour)
   clustersim version                  print the version (also --version)
@@ -92,6 +95,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "run":
 		return run(args[1:], stdout, stderr)
+	case "merge":
+		return merge(args[1:], stdout, stderr)
 	case "validate":
 		return validate(args[1:], stdout, stderr)
 	case "list":
@@ -108,6 +113,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return compare(args[1:], stdout, stderr)
 	case "serve":
 		return serveCommand(args[1:], stdout, stderr)
+	case "sweep":
+		return sweep(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
@@ -131,6 +138,8 @@ var usageLines = map[string]string{
 	"clustersim explain":        "clustersim explain NAME",
 	"clustersim lesson":         "clustersim lesson NAME|--all [flags]",
 	"clustersim demo":           "clustersim demo [flags]",
+	"clustersim sweep":          "clustersim sweep SCENARIO --set PATH=V1,V2,...|A..B [--set ...] [flags]",
+	"clustersim merge":          "clustersim merge SHARD-OUTPUT...",
 	"clustersim generate scale": "clustersim generate scale [flags]",
 	"clustersim version":        "clustersim version",
 	"clustersim completion":     "clustersim completion bash|zsh|fish",
@@ -221,7 +230,13 @@ var runScenario = runner.Run
 // outputFormats are the values clustersim run's -o accepts.
 var outputFormats = []string{"table", "wide", "json", "junit", "csv", "markdown", "timeline", "gaps"}
 
-func run(args []string, stdout, stderr io.Writer) (code int) {
+func run(args []string, stdout, stderr io.Writer) int {
+	return runCommand(args, stdout, stderr, nil)
+}
+
+// runCommand is clustersim run; with mg (from merge) the seeds' results
+// are the shards' instead of runs.
+func runCommand(args []string, stdout, stderr io.Writer, mg *merged) (code int) {
 	fs := newFlags("clustersim run", stderr)
 	seed := fs.Uint64("seed", 0, "root seed of the run (default: the scenario's spec.seed)")
 	until := fs.Duration("until", 0, "stop the run at this virtual time (default: the scenario's spec.duration)")
@@ -235,8 +250,19 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	lopts := loadFlags(fs)
 	htmlPath := fs.String("html", "", "also write the report as one self-contained HTML file (charts inline, nothing loaded from anywhere)")
 	quiet := fs.BoolP("quiet", "q", false, "print only the verdict: one line (the exit code says it too)")
+	shardFlag := fs.String("shard", "", "with --seeds: run only seeds I, I+N, ... of them (I/N, e.g. a Kubernetes Indexed Job's completion index over its completions) and print them for clustersim merge")
 	if c, done := parse(fs, args); done {
 		return c
+	}
+	var sh shardSpec
+	if *shardFlag != "" {
+		var err error
+		if sh, err = parseShard(*shardFlag); err != nil {
+			return usageError(fs, "%v", err)
+		}
+		if *seeds < 1 {
+			return usageError(fs, "--shard splits the seeds of --seeds")
+		}
 	}
 	if *quiet {
 		if fs.Changed("output") {
@@ -306,7 +332,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		return usageError(fs, "--stall %v: must be positive", *stall)
 	}
 	if *seeds > 0 {
-		return runSeeds(name, *lopts, *stall, s, opts, *seeds, *jobs, *output, *plotDir, *htmlPath, stdout, stderr)
+		return runSeeds(name, *lopts, *stall, s, opts, *seeds, *jobs, *output, *plotDir, *htmlPath, stdout, stderr, seedsShard{sh, mg, args})
 	}
 	if *output == "table" {
 		var done func()
@@ -384,13 +410,20 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 // across the seeds. Every run is independent and deterministic, so the
 // summary is the same whatever jobs and GOMAXPROCS are. It exits 1 if any
 // seed failed an expectation, and names those seeds.
-func runSeeds(name string, lopts scenarios.Options, stall time.Duration, s *scenarios.Scenario, opts runner.Options, n, jobs int, output, plotDir, htmlPath string, stdout, stderr io.Writer) int {
+func runSeeds(name string, lopts scenarios.Options, stall time.Duration, s *scenarios.Scenario, opts runner.Options, n, jobs int, output, plotDir, htmlPath string, stdout, stderr io.Writer, sh seedsShard) int {
 	base := runner.RootSeed(s, opts)
 	results := make([]*runner.Result, n)
 	figs := make([]report.Figures, n)
 	errs := make([]error, n)
-	bar := newProgress(stderr, n, name)
+	if sh.mg != nil {
+		copy(results, sh.mg.results)
+		copy(figs, sh.mg.figs)
+	}
+	bar := newProgress(stderr, sh.units(n), name)
 	parallel(n, jobs, func(i int) {
+		if sh.mg != nil || !sh.spec.owns(i) {
+			return
+		}
 		results[i], errs[i] = watch(stall, func(p *kernel.Progress) (*runner.Result, error) {
 			o := opts
 			o.Progress = p
@@ -417,6 +450,13 @@ func runSeeds(name string, lopts scenarios.Options, stall time.Duration, s *scen
 		}
 		fmt.Fprintf(stderr, "clustersim run %s (seed %d): %v\n", name, base+uint64(i), err)
 		return exitBadInput
+	}
+	if sh.spec.on() {
+		if err := writeShard(stdout, "run", sh.args, sh.spec, n, results, figs); err != nil {
+			fmt.Fprintf(stderr, "clustersim run: %v\n", err)
+			return exitInternal
+		}
+		return exitOK
 	}
 	sum := report.Summarize(results, figs)
 	var err error

@@ -99,7 +99,7 @@ func completion(args []string, stdout, stderr io.Writer) int {
 }
 
 // commands are the commands completion offers.
-var commands = []string{"run", "validate", "list", "explain", "lesson", "demo", "generate", "version", "completion", "help"}
+var commands = []string{"run", "validate", "list", "explain", "lesson", "compare", "sweep", "merge", "demo", "generate", "version", "completion", "help"}
 
 // complete prints, one a line, what may replace the last of words (the
 // words after "clustersim", the last one being typed).
@@ -137,6 +137,8 @@ func argumentsOf(cmd, prev string) []string {
 			return []string{"table", "wide", "markdown"}
 		case "demo":
 			return []string{"table", "json"}
+		case "sweep":
+			return sweepFormats
 		}
 	}
 	if strings.HasPrefix(prev, "-") && !slices.Contains(boolFlags(cmd), prev) {

@@ -36,7 +36,9 @@ func TestCompletion(t *testing.T) {
 		want  string
 	}{
 		{[]string{"ru"}, "run\n"},
-		{[]string{"c"}, "completion\n"},
+		{[]string{"c"}, "compare\ncompletion\n"},
+		{[]string{"sw"}, "sweep\n"},
+		{[]string{"sweep", "-o", ""}, "table\ncsv\njson\nmarkdown\n"},
 		{[]string{"generate", ""}, "scale\n"},
 		{[]string{"run", "--se"}, "--seed\n--seeds\n"},
 		{[]string{"run", "-o", "w"}, "wide\n"},

@@ -16,6 +16,7 @@ import (
 	"github.com/clustersim/clustersim/sim/metrics"
 
 	"github.com/clustersim/clustersim/controllers/cronjob"
+	"github.com/clustersim/clustersim/controllers/daemonset"
 	"github.com/clustersim/clustersim/controllers/deployment"
 	"github.com/clustersim/clustersim/controllers/disruption"
 	"github.com/clustersim/clustersim/controllers/endpoints"
@@ -44,6 +45,9 @@ var controllerSpecs = map[string]controllerSpec{
 	}},
 	"replicaset": {replicaset.Actor, func(_ *run, m *controller.Manager, s scenarios.ControllerSettings) error {
 		return replicaset.Setup(m, replicaset.Options{Workers: s.Workers})
+	}},
+	"daemonset": {daemonset.Actor, func(_ *run, m *controller.Manager, s scenarios.ControllerSettings) error {
+		return daemonset.Setup(m, daemonset.Options{Workers: s.Workers})
 	}},
 	"deployment": {deployment.Actor, func(_ *run, m *controller.Manager, s scenarios.ControllerSettings) error {
 		return deployment.Setup(m, deployment.Options{Workers: s.Workers})
@@ -292,28 +296,7 @@ func (r *run) loadModel(lm scenarios.LoadModel) (metrics.Model, error) {
 }
 
 // allDeclared lists every object the scenario declares anywhere.
-func (r *run) allDeclared() []api.Object {
-	out := append([]api.Object(nil), r.s.Objects...)
-	for _, st := range r.s.Spec.Timeline {
-		if st.Apply != nil {
-			out = append(out, st.Apply.Parsed...)
-		}
-		if st.ServerSideApply != nil {
-			out = append(out, st.ServerSideApply.Parsed...)
-		}
-	}
-	if g := r.s.Spec.GitOps; g != nil {
-		for _, a := range g.Applications {
-			for _, c := range a.Commits {
-				out = append(out, c.Parsed...)
-			}
-		}
-	}
-	if c := r.s.Spec.IaC; c != nil {
-		out = append(out, c.Parsed...)
-	}
-	return out
-}
+func (r *run) allDeclared() []api.Object { return r.s.Declared() }
 
 // observeReconcile records a finished reconcile.
 func (r *run) observeReconcile(o controller.Observation) {

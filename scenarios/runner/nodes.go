@@ -2,6 +2,10 @@ package runner
 
 import (
 	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/clustersim/clustersim/sim/api"
 
 	"github.com/clustersim/clustersim/scenarios"
 	"github.com/clustersim/clustersim/sim/kubelet"
@@ -16,6 +20,8 @@ type nodes struct {
 	groups   map[string]*scenarios.NodeGroup
 	size     map[string]int // nodes created per group so far
 	count    int            // nodes created, for pod CIDRs
+	// groupOf is each node's group.
+	groupOf map[string]string
 }
 
 // startNodes creates every node group's nodes as they are when the run
@@ -26,7 +32,7 @@ func (r *run) startNodes() error {
 	if err != nil {
 		return err
 	}
-	r.nodes = &nodes{r: r, registry: reg, kubelets: map[string]*kubelet.Kubelet{}, groups: map[string]*scenarios.NodeGroup{}, size: map[string]int{}}
+	r.nodes = &nodes{r: r, registry: reg, kubelets: map[string]*kubelet.Kubelet{}, groups: map[string]*scenarios.NodeGroup{}, size: map[string]int{}, groupOf: map[string]string{}}
 	for i := range r.s.Spec.Cluster.NodeGroups {
 		g := &r.s.Spec.Cluster.NodeGroups[i]
 		r.nodes.groups[g.Name] = g
@@ -80,6 +86,7 @@ func (n *nodes) create(group string, count int, bootstrap bool) ([]string, error
 		}
 		k.Start()
 		n.kubelets[name] = k
+		n.groupOf[name] = group
 		lines = append(lines, "node/"+name+" added")
 	}
 	return lines, nil
@@ -123,4 +130,20 @@ func (n *nodes) stop(name string) []string {
 	}
 	k.Stop()
 	return []string{"kubelet on " + name + " stopped: no lease renewals, no status, no pod work"}
+}
+
+// crashMatching crashes every running node whose group's labels the
+// selector matches, in name order.
+func (n *nodes) crashMatching(selector string) []string {
+	sel, err := api.ParseSelector(selector)
+	if err != nil {
+		return []string{"error: " + err.Error()}
+	}
+	var lines []string
+	for _, name := range slices.Sorted(maps.Keys(n.kubelets)) {
+		if g := n.groups[n.groupOf[name]]; g != nil && sel.Matches(g.Labels) {
+			lines = append(lines, n.crash(name)...)
+		}
+	}
+	return lines
 }

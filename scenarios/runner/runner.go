@@ -451,6 +451,9 @@ func Start(s *scenarios.Scenario, opts Options) (*Session, error) {
 	if err := r.startActors(); err != nil {
 		return nil, err
 	}
+	if err := r.startAutoscaler(); err != nil {
+		return nil, err
+	}
 	if err := r.startControllers(); err != nil {
 		return nil, err
 	}

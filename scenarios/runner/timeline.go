@@ -39,6 +39,8 @@ func (r *run) step(i int, st *scenarios.Step) {
 		r.record(Entry{At: st.At.Duration, Observation: true, Command: "terraform show   # runs and state so far", Lines: r.iacState()})
 	case st.StopKubelet != "":
 		r.record(Entry{At: st.At.Duration, Command: "kubelet on " + st.StopKubelet + " hangs", Lines: r.nodes.stop(st.StopKubelet)})
+	case st.CrashNodes != "":
+		r.record(Entry{At: st.At.Duration, Command: "crash nodes " + st.CrashNodes, Lines: r.nodes.crashMatching(st.CrashNodes)})
 	case st.CrashNode != "":
 		r.record(Entry{At: st.At.Duration, Command: "crash node " + st.CrashNode, Lines: r.nodes.crash(st.CrashNode)})
 	case st.RecoverNode != "":

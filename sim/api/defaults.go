@@ -18,6 +18,8 @@ func SetDefaults(o Object) {
 		SetDefaultsDeployment(t)
 	case *ReplicaSet:
 		SetDefaultsReplicaSet(t)
+	case *DaemonSet:
+		SetDefaultsDaemonSet(t)
 	case *Pod:
 		SetDefaultsPod(t)
 	case *Service:

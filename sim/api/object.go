@@ -24,6 +24,7 @@ var (
 	_ Object = (*ConfigMap)(nil)
 	_ Object = (*Deployment)(nil)
 	_ Object = (*ReplicaSet)(nil)
+	_ Object = (*DaemonSet)(nil)
 	_ Object = (*Lease)(nil)
 	_ Object = (*PodDisruptionBudget)(nil)
 	_ Object = (*HorizontalPodAutoscaler)(nil)

@@ -83,6 +83,8 @@ var (
 	KindDeployment = Kind{"apps", "Deployment"}
 	// KindReplicaSet is apps/v1 ReplicaSet.
 	KindReplicaSet = Kind{"apps", "ReplicaSet"}
+	// KindDaemonSet is apps/v1 DaemonSet.
+	KindDaemonSet = Kind{"apps", "DaemonSet"}
 	// KindLease is coordination.k8s.io/v1 Lease.
 	KindLease = Kind{"coordination.k8s.io", "Lease"}
 	// KindSecret is core/v1 Secret (stored, not interpreted).
@@ -200,6 +202,7 @@ var builtin = &Registry{entries: []kindEntry{
 	{builtinInfo(KindConfigMap, "v1", "configmaps", true, false, false), oneVersion("v1", func() Object { return &ConfigMap{} })},
 	{withShortNames(builtinInfo(KindCronJob, "v1", "cronjobs", true, true, true), "cj"), oneVersion("batch/v1", func() Object { return &CronJob{} })},
 	{builtinInfo(KindCustomResourceDefinition, "v1", "customresourcedefinitions", false, true, false), oneVersion("apiextensions.k8s.io/v1", func() Object { return &CustomResourceDefinition{} })},
+	{builtinInfo(KindDaemonSet, "v1", "daemonsets", true, true, true), oneVersion("apps/v1", func() Object { return &DaemonSet{} })},
 	{builtinInfo(KindDeployment, "v1", "deployments", true, true, true), oneVersion("apps/v1", func() Object { return &Deployment{} })},
 	{builtinInfo(KindEndpoints, "v1", "endpoints", true, false, false), oneVersion("v1", func() Object { return &Endpoints{} })},
 	{builtinInfo(KindEvent, "v1", "events", true, false, false), oneVersion("v1", func() Object { return &Event{} })},
@@ -417,6 +420,8 @@ func KindOf(o Object) Kind {
 		return KindDeployment
 	case *ReplicaSet:
 		return KindReplicaSet
+	case *DaemonSet:
+		return KindDaemonSet
 	case *Lease:
 		return KindLease
 	case *PodDisruptionBudget:

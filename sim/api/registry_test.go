@@ -84,6 +84,7 @@ func TestLookup(t *testing.T) {
 		{KindServiceAccount, "serviceaccounts", "v1", true, false},
 		{KindLease, "leases.coordination.k8s.io", "coordination.k8s.io/v1", true, false},
 		{KindHorizontalPodAutoscaler, "horizontalpodautoscalers.autoscaling", "autoscaling/v2", true, true},
+		{KindDaemonSet, "daemonsets.apps", "apps/v1", true, true},
 		{KindCustomResourceDefinition, "customresourcedefinitions.apiextensions.k8s.io", "apiextensions.k8s.io/v1", false, true},
 		{KindPodDisruptionBudget, "poddisruptionbudgets.policy", "policy/v1", true, true},
 		{KindJob, "jobs.batch", "batch/v1", true, true},

@@ -59,6 +59,8 @@ func Validate(obj, old api.Object) error {
 		errs = append(errs, validateReplicas("spec.replicas", o.Spec.Replicas)...)
 		errs = append(errs, validateSelector(o.Spec.Selector, o.Spec.Template.Labels)...)
 		errs = append(errs, validatePodSpec("spec.template.spec", &o.Spec.Template.Spec)...)
+	case *api.DaemonSet:
+		errs = append(errs, validateDaemonSet(o, old)...)
 	case *api.Pod:
 		errs = append(errs, validatePodSpec("spec", &o.Spec)...)
 	}
@@ -128,23 +130,7 @@ func selectorEqual(a, b *api.LabelSelector) bool {
 func validateFenceposts(ru *api.RollingUpdateDeployment) []apierr.FieldError {
 	var errs []apierr.FieldError
 	check := func(field string, v *api.IntOrString) {
-		if v == nil {
-			return
-		}
-		if v.Type == api.IntOrStringString {
-			n, err := api.GetScaledValueFromIntOrPercent(v, 100, false)
-			if err != nil {
-				errs = append(errs, apierr.FieldError{Field: field, Type: "Invalid value", Value: v.String(), Detail: "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')"})
-				return
-			}
-			if n > 100 && field == "spec.strategy.rollingUpdate.maxUnavailable" {
-				errs = append(errs, apierr.FieldError{Field: field, Type: "Invalid value", Value: v.String(), Detail: "must not be greater than 100%"})
-			}
-			return
-		}
-		if v.IntVal < 0 {
-			errs = append(errs, apierr.FieldError{Field: field, Type: "Invalid value", Value: int64(v.IntVal), Detail: "must be greater than or equal to 0"})
-		}
+		errs = append(errs, intOrPercent(field, v, field == "spec.strategy.rollingUpdate.maxUnavailable")...)
 	}
 	check("spec.strategy.rollingUpdate.maxUnavailable", ru.MaxUnavailable)
 	check("spec.strategy.rollingUpdate.maxSurge", ru.MaxSurge)

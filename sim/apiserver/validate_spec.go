@@ -41,6 +41,9 @@ func validateSpec(obj api.Object, errs []apierr.FieldError) []apierr.FieldError 
 		errs = validateLabels("spec.template.metadata.labels", o.Spec.Template.Labels, errs)
 		errs = nonNegativeField("spec.minReadySeconds", int64(o.Spec.MinReadySeconds), errs)
 		errs = validatePodResources("spec.template.spec", &o.Spec.Template.Spec, errs)
+	case *api.DaemonSet:
+		errs = validateLabels("spec.template.metadata.labels", o.Spec.Template.Labels, errs)
+		errs = validatePodResources("spec.template.spec", &o.Spec.Template.Spec, errs)
 	case *api.Pod:
 		errs = validatePodResources("spec", &o.Spec, errs)
 	case *api.Service:

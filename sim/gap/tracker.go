@@ -14,11 +14,11 @@ import (
 // Kinds are the kinds a Tracker watches: those with a gap definition and
 // Pods and Endpoints, which a Service's gap is computed from.
 var Kinds = []api.Kind{api.KindDeployment, api.KindReplicaSet, api.KindService, api.KindEndpoints,
-	api.KindPod, api.KindHorizontalPodAutoscaler, api.KindNode}
+	api.KindPod, api.KindHorizontalPodAutoscaler, api.KindNode, api.KindDaemonSet}
 
 // Measured are the kinds with a gap definition.
 var Measured = []api.Kind{api.KindDeployment, api.KindReplicaSet, api.KindService,
-	api.KindHorizontalPodAutoscaler, api.KindNode, api.KindPod}
+	api.KindHorizontalPodAutoscaler, api.KindNode, api.KindPod, api.KindDaemonSet}
 
 // Defaults of the judgement of gaps.
 const (
@@ -282,6 +282,15 @@ func (t *Tracker) measure(ob Object, o api.Object, at time.Duration) (Point, boo
 		p.Value = int(max(want-st.Replicas, st.Replicas-want, want-st.ReadyReplicas, want-st.AvailableReplicas, 0))
 		p.Detail = fmt.Sprintf("replicas %d/%d, ready %d/%d, available %d/%d", st.Replicas, want, st.ReadyReplicas, want, st.AvailableReplicas, want)
 		success := st.Replicas == want && st.AvailableReplicas == want
+		t.generation(ob, o.Generation, st.ObservedGeneration, success, at, &p)
+	case *api.DaemonSet:
+		// Every node that should run the pod runs an available pod of
+		// the current template, and no other node runs one.
+		st := o.Status
+		want := st.DesiredNumberScheduled
+		p.Value = int(max(want-st.UpdatedNumberScheduled, want-st.NumberAvailable, st.NumberMisscheduled, 0))
+		p.Detail = fmt.Sprintf("updated %d/%d, available %d/%d, misscheduled %d", st.UpdatedNumberScheduled, want, st.NumberAvailable, want, st.NumberMisscheduled)
+		success := st.UpdatedNumberScheduled == want && st.NumberAvailable == want && st.NumberMisscheduled == 0
 		t.generation(ob, o.Generation, st.ObservedGeneration, success, at, &p)
 	case *api.Service:
 		if o.Spec.Selector == nil || o.Spec.Type == api.ServiceTypeExternalName {

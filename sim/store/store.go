@@ -397,6 +397,8 @@ func prepareForCreate(obj api.Object, info api.ResourceInfo) {
 		o.Status = api.DeploymentStatus{}
 	case *api.ReplicaSet:
 		o.Status = api.ReplicaSetStatus{}
+	case *api.DaemonSet:
+		o.Status = api.DaemonSetStatus{}
 	case *api.HorizontalPodAutoscaler:
 		o.Status = api.HorizontalPodAutoscalerStatus{}
 	case *api.ResourceQuota:
@@ -574,7 +576,7 @@ func keepServerMeta(m, old *api.ObjectMeta) {
 // other kind's status write changes status only
 // (ResetObjectMetaForStatus).
 func statusKeepsMetadata(k api.Kind) bool {
-	return k == api.KindDeployment || k == api.KindReplicaSet
+	return k == api.KindDeployment || k == api.KindReplicaSet || k == api.KindDaemonSet
 }
 
 // copySpec sets dst's spec to src's (same concrete type).

@@ -1,0 +1,189 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/clustersim/clustersim/report"
+	"github.com/clustersim/clustersim/scenarios/runner"
+)
+
+// shardFormat names the format of a shard's output.
+const shardFormat = "clustersim-shard/v1"
+
+// shardSpec is --shard I/N: this process runs the units (seeds, or grid
+// point x seed pairs) whose index is I modulo N. The zero value runs
+// everything.
+type shardSpec struct{ I, N int }
+
+func parseShard(s string) (shardSpec, error) {
+	a, b, ok := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
+		return shardSpec{}, fmt.Errorf("--shard %q: want I/N with 0 <= I < N (a Kubernetes Indexed Job's completion index and completions)", s)
+	}
+	return shardSpec{I: i, N: n}, nil
+}
+
+func (s shardSpec) on() bool { return s.N > 0 }
+
+// owns reports whether this shard runs unit i.
+func (s shardSpec) owns(i int) bool { return !s.on() || i%s.N == s.I }
+
+// shardFile is what a shard prints: the command line (without --shard)
+// and each of its units' results, enough for merge to print what one
+// process running every unit prints.
+type shardFile struct {
+	Format string     `json:"format"`
+	Args   []string   `json:"args"`
+	Shard  int        `json:"shard"`
+	Of     int        `json:"of"`
+	Units  int        `json:"units"`
+	Runs   []shardRun `json:"runs"`
+}
+
+// shardRun is one unit's result as the summaries read it.
+type shardRun struct {
+	Unit    int            `json:"unit"`
+	Result  *runner.Result `json:"result"`
+	Figures report.Figures `json:"figures"`
+}
+
+// withoutShard returns args without --shard and its value.
+func withoutShard(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--shard" {
+			i++
+			continue
+		}
+		if strings.HasPrefix(a, "--shard=") {
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// writeShard prints this shard's results as JSON.
+func writeShard(w io.Writer, cmd string, args []string, sh shardSpec, units int, results []*runner.Result, figs []report.Figures) error {
+	f := shardFile{Format: shardFormat, Args: append([]string{cmd}, withoutShard(args)...), Shard: sh.I, Of: sh.N, Units: units}
+	for i := range units {
+		if sh.owns(i) {
+			f.Runs = append(f.Runs, shardRun{Unit: i, Result: results[i], Figures: figs[i]})
+		}
+	}
+	enc := json.NewEncoder(w)
+	return enc.Encode(&f)
+}
+
+// merged are the units of every shard, by index, for a command re-run
+// by merge instead of running anything.
+type merged struct {
+	results []*runner.Result
+	figs    []report.Figures
+}
+
+// merge reads the outputs of every shard of one command and prints what
+// that command prints when one process runs every unit.
+func merge(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("clustersim merge", stderr)
+	if c, done := parse(fs, args); done {
+		return c
+	}
+	if fs.NArg() == 0 {
+		return usageError(fs, "name the shards' output files")
+	}
+	var first *shardFile
+	seen := map[int]string{}
+	var m merged
+	for _, path := range fs.Args() {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			fmt.Fprintf(stderr, "clustersim merge: %v\n", err)
+			return exitBadInput
+		}
+		var f shardFile
+		if err := json.Unmarshal(data, &f); err != nil || f.Format != shardFormat {
+			fmt.Fprintf(stderr, "clustersim merge: %s: not the output of a --shard run (%s)\n", path, shardFormat)
+			return exitBadInput
+		}
+		if first == nil {
+			first = &f
+			m.results = make([]*runner.Result, f.Units)
+			m.figs = make([]report.Figures, f.Units)
+		} else if !slices.Equal(f.Args, first.Args) || f.Of != first.Of || f.Units != first.Units {
+			fmt.Fprintf(stderr, "clustersim merge: %s is a shard of another command (clustersim %s, %d shards) than %s (clustersim %s, %d shards)\n",
+				path, strings.Join(f.Args, " "), f.Of, fs.Arg(0), strings.Join(first.Args, " "), first.Of)
+			return exitBadInput
+		}
+		if prev, dup := seen[f.Shard]; dup {
+			fmt.Fprintf(stderr, "clustersim merge: %s and %s are both shard %d/%d\n", prev, path, f.Shard, f.Of)
+			return exitBadInput
+		}
+		seen[f.Shard] = path
+		for _, r := range f.Runs {
+			if r.Unit < 0 || r.Unit >= f.Units || r.Unit%f.Of != f.Shard || r.Result == nil {
+				fmt.Fprintf(stderr, "clustersim merge: %s: unit %d does not belong to shard %d/%d\n", path, r.Unit, f.Shard, f.Of)
+				return exitBadInput
+			}
+			m.results[r.Unit], m.figs[r.Unit] = r.Result, r.Figures
+		}
+	}
+	var missing []string
+	for i := range first.Of {
+		if _, ok := seen[i]; !ok {
+			missing = append(missing, fmt.Sprintf("%d/%d", i, first.Of))
+		}
+	}
+	if len(missing) > 0 {
+		fmt.Fprintf(stderr, "clustersim merge: missing shard(s) %s\n", strings.Join(missing, ", "))
+		return exitBadInput
+	}
+	for i, r := range m.results {
+		if r == nil {
+			fmt.Fprintf(stderr, "clustersim merge: no result for unit %d\n", i)
+			return exitBadInput
+		}
+	}
+	switch first.Args[0] {
+	case "run":
+		return runCommand(first.Args[1:], stdout, stderr, &m)
+	case "sweep":
+		return sweepCommand(first.Args[1:], stdout, stderr, &m)
+	}
+	fmt.Fprintf(stderr, "clustersim merge: shards of %q cannot be merged\n", first.Args[0])
+	return exitBadInput
+}
+
+// seedsShard is how run --seeds shares its work: the shard to run, or
+// the merged results of every shard, and the command line.
+type seedsShard struct {
+	spec shardSpec
+	mg   *merged
+	args []string
+}
+
+// units is how many runs this process makes of n.
+func (s seedsShard) units(n int) int {
+	if s.mg != nil {
+		return 0
+	}
+	if !s.spec.on() {
+		return n
+	}
+	c := 0
+	for i := range n {
+		if s.spec.owns(i) {
+			c++
+		}
+	}
+	return c
+}
