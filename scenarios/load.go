@@ -1303,6 +1303,7 @@ var kindAliases = map[string]api.Kind{
 	"serviceaccount": api.KindServiceAccount, "serviceaccounts": api.KindServiceAccount, "sa": api.KindServiceAccount,
 	"horizontalpodautoscaler": api.KindHorizontalPodAutoscaler, "horizontalpodautoscalers": api.KindHorizontalPodAutoscaler, "hpa": api.KindHorizontalPodAutoscaler,
 	"poddisruptionbudget": api.KindPodDisruptionBudget, "poddisruptionbudgets": api.KindPodDisruptionBudget, "pdb": api.KindPodDisruptionBudget,
+	"limitrange": api.KindLimitRange, "limitranges": api.KindLimitRange, "limits": api.KindLimitRange,
 	"job": api.KindJob, "jobs": api.KindJob, "cronjob": api.KindCronJob, "cronjobs": api.KindCronJob, "cj": api.KindCronJob,
 	"ingress": api.KindIngress, "ingresses": api.KindIngress, "ing": api.KindIngress,
 	"networkpolicy": api.KindNetworkPolicy, "networkpolicies": api.KindNetworkPolicy, "netpol": api.KindNetworkPolicy,

@@ -110,6 +110,14 @@ func objectWarnings(file string, objs []api.Object) []Warning {
 		if why, ok := unsimulatedKinds[api.KindOf(o)]; ok {
 			out = append(out, Warning{File: file, Object: objectName(o), Field: "kind", Msg: why})
 		}
+		if lr, ok := o.(*api.LimitRange); ok {
+			for i, it := range lr.Spec.Limits {
+				if it.Type == api.LimitTypePersistentVolumeClaim {
+					out = append(out, Warning{File: file, Object: objectName(o), Field: fmt.Sprintf("spec.limits[%d]", i),
+						Msg: "LimitRanger checks pods only: limits of PersistentVolumeClaims are not enforced"})
+				}
+			}
+		}
 		if j, ok := o.(*api.Job); ok {
 			for _, u := range jobUnmodelled(&j.Spec) {
 				out = append(out, Warning{File: file, Object: objectName(o), Field: "spec." + u[0], Msg: u[1]})

@@ -17,6 +17,7 @@ func init() {
 	tables[api.KindIngress] = table{cols("Name", "Class", "Hosts", "Address", "Ports", "Age"), ingressRow}
 	tables[api.KindNetworkPolicy] = table{cols("Name", "Pod-Selector", "Age"), networkPolicyRow}
 	tables[api.KindRole] = table{cols("Name", "Created At"), func(o api.Object, _ time.Time) []string { return createdAtRow(o) }}
+	tables[api.KindLimitRange] = table{cols("Name", "Created At"), func(o api.Object, _ time.Time) []string { return createdAtRow(o) }}
 	tables[api.KindClusterRole] = table{cols("Name", "Created At"), func(o api.Object, _ time.Time) []string { return createdAtRow(o) }}
 	tables[api.KindServiceAccount] = table{cols("Name", "Secrets", "Age"), func(o api.Object, now time.Time) []string {
 		sa := o.(*api.ServiceAccount)

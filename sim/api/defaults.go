@@ -38,6 +38,8 @@ func SetDefaults(o Object) {
 		SetDefaultsJob(t)
 	case *CronJob:
 		SetDefaultsCronJob(t)
+	case *LimitRange:
+		SetDefaultsLimitRange(t)
 	}
 }
 

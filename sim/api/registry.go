@@ -213,6 +213,7 @@ var builtin = &Registry{entries: []kindEntry{
 	{withShortNames(builtinInfo(KindIngress, "v1", "ingresses", true, true, true), "ing"), oneVersion("networking.k8s.io/v1", func() Object { return &Ingress{} })},
 	{builtinInfo(KindJob, "v1", "jobs", true, true, true), oneVersion("batch/v1", func() Object { return &Job{} })},
 	{builtinInfo(KindLease, "v1", "leases", true, false, false), oneVersion("coordination.k8s.io/v1", func() Object { return &Lease{} })},
+	{builtinInfo(KindLimitRange, "v1", "limitranges", true, false, false), oneVersion("v1", func() Object { return &LimitRange{} })},
 	{builtinInfo(KindNamespace, "v1", "namespaces", false, true, false), oneVersion("v1", func() Object { return &Namespace{} })},
 	{withShortNames(builtinInfo(KindNetworkPolicy, "v1", "networkpolicies", true, false, true), "netpol"), oneVersion("networking.k8s.io/v1", func() Object { return &NetworkPolicy{} })},
 	{builtinInfo(KindNode, "v1", "nodes", false, true, false), oneVersion("v1", func() Object { return &Node{} })},
@@ -430,6 +431,8 @@ func KindOf(o Object) Kind {
 		return KindHorizontalPodAutoscaler
 	case *CustomResourceDefinition:
 		return KindCustomResourceDefinition
+	case *LimitRange:
+		return KindLimitRange
 	case *Job:
 		return KindJob
 	case *CronJob:

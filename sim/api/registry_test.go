@@ -88,6 +88,7 @@ func TestLookup(t *testing.T) {
 		{KindCustomResourceDefinition, "customresourcedefinitions.apiextensions.k8s.io", "apiextensions.k8s.io/v1", false, true},
 		{KindPodDisruptionBudget, "poddisruptionbudgets.policy", "policy/v1", true, true},
 		{KindJob, "jobs.batch", "batch/v1", true, true},
+		{KindLimitRange, "limitranges", "v1", true, false},
 		{KindCronJob, "cronjobs.batch", "batch/v1", true, true},
 		{KindIngress, "ingresses.networking.k8s.io", "networking.k8s.io/v1", true, true},
 		{KindNetworkPolicy, "networkpolicies.networking.k8s.io", "networking.k8s.io/v1", true, false},

@@ -52,12 +52,14 @@ type Server struct {
 
 // New returns a server over st with the default rule table and the
 // admission plugins Kubernetes enables by default that clustersim models:
-// DefaultTolerationSeconds (mutating), NamespaceLifecycle and
-// ResourceQuota.
+// DefaultTolerationSeconds and LimitRanger's defaults (mutating),
+// NamespaceLifecycle, LimitRanger's constraints and ResourceQuota.
 func New(k *kernel.Kernel, st *store.Store) *Server {
 	s := &Server{k: k, store: st, authz: NewAuthorizer(DefaultRules()), stats: map[statKey]uint64{}}
 	s.AddMutating(NewDefaultTolerationSeconds())
+	s.AddMutating(LimitRanger{})
 	s.AddValidating(NamespaceLifecycle{})
+	s.AddValidating(LimitRanger{Validate: true})
 	s.AddValidating(ResourceQuota{})
 	return s
 }

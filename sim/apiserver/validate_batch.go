@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"fmt"
 	"strings"
 	"time"
 	_ "time/tzdata" // spec.timeZone is checked against the same zones on every machine
@@ -20,6 +21,15 @@ func validateBatch(obj api.Object, errs []apierr.FieldError) []apierr.FieldError
 	switch o := obj.(type) {
 	case *api.Job:
 		errs = validateJobSpec("spec", &o.Spec, errs)
+	case *api.LimitRange:
+		for i, it := range o.Spec.Limits {
+			switch it.Type {
+			case api.LimitTypePod, api.LimitTypeContainer, api.LimitTypePersistentVolumeClaim:
+			default:
+				errs = append(errs, apierr.FieldError{Field: fmt.Sprintf("spec.limits[%d].type", i), Type: "Unsupported value", Value: it.Type,
+					Detail: `supported values: "Container", "PersistentVolumeClaim", "Pod"`})
+			}
+		}
 	case *api.CronJob:
 		switch sc := o.Spec.Schedule; {
 		case sc == "":
