@@ -160,8 +160,8 @@ func servedTypes(t *testing.T) map[string]Object {
 			out[v+"/"+k.Name] = o
 		}
 	}
-	if len(out) != 26 {
-		t.Fatalf("served types = %d, want 26", len(out))
+	if len(out) != 27 {
+		t.Fatalf("served types = %d, want 27", len(out))
 	}
 	return out
 }
