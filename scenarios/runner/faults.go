@@ -14,8 +14,6 @@ import (
 // faults injects a run's fault schedule (spec.faults, or Options.Faults).
 type faults struct {
 	r *run
-	// base are the links' configurations before any fault, by direction.
-	base map[[2]netsim.Addr]netsim.LinkConfig
 	// active are the link and API server faults in force, by index.
 	active map[int]*scenarios.Fault
 	// order lists active's keys in the order the faults started.
@@ -36,7 +34,7 @@ func (r *run) scheduleFaults(until time.Duration) error {
 		return err
 	}
 	r.res.Faults = sched
-	fs := &faults{r: r, base: map[[2]netsim.Addr]netsim.LinkConfig{}, active: map[int]*scenarios.Fault{}}
+	fs := &faults{r: r, active: map[int]*scenarios.Fault{}}
 	r.faults = fs
 	for i := range sched {
 		f := &sched[i]
@@ -125,8 +123,10 @@ func (fs *faults) stop(i int, f *scenarios.Fault) {
 
 func (fs *faults) ended() { fs.end = max(fs.end, fs.r.c.K.Now().Duration()) }
 
-// apply recomputes what f's kind of fault touches (the target's links, or
-// the API server's service time) from the base and every fault in force.
+// apply recomputes what f's kind of fault touches: the API server's
+// service time from every slow-API-server fault in force, or the links
+// (see applyLinks: the scenario's rule, then the network steps, then the
+// link faults in force).
 func (fs *faults) apply(f *scenarios.Fault) error {
 	r := fs.r
 	if f.Type == scenarios.FaultSlowAPIServer {
@@ -139,38 +139,7 @@ func (fs *faults) apply(f *scenarios.Fault) error {
 		r.c.APIEndpoint.SetServiceTime(d)
 		return nil
 	}
-	ctrl := ctrlAddr(f.Target)
-	for _, dir := range [][2]netsim.Addr{{ctrl, cluster.APIServerAddr}, {cluster.APIServerAddr, ctrl}} {
-		base, ok := fs.base[dir]
-		if !ok {
-			base = r.c.Net.Link(dir[0], dir[1])
-			fs.base[dir] = base
-		}
-		cfg := base
-		for _, i := range fs.order {
-			a := fs.active[i]
-			if a.Target != f.Target {
-				continue
-			}
-			switch a.Type {
-			case scenarios.FaultLossy:
-				cfg.Drop = max(cfg.Drop, a.Drop)
-				cfg.Duplicate = max(cfg.Duplicate, a.Duplicate)
-			case scenarios.FaultBrokenWatch:
-				if dir[0] == cluster.APIServerAddr {
-					cfg.StreamBreak = max(cfg.StreamBreak, a.StreamBreak)
-				}
-			case scenarios.FaultCacheLag:
-				if dir[0] == cluster.APIServerAddr {
-					cfg.StreamLag = max(cfg.StreamLag, a.Delay.Duration)
-				}
-			}
-		}
-		if err := r.c.Net.SetLink(dir[0], dir[1], cfg); err != nil {
-			return err
-		}
-	}
-	return nil
+	return r.applyLinks()
 }
 
 // armCrashAfter watches the audit log from now on and crashes f's target

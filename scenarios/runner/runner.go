@@ -351,6 +351,9 @@ type run struct {
 	outputs    map[*scenarios.Step]*[]string
 	// net holds the network steps in force.
 	net netChanges
+	// overlaid are the link directions a network step or a link fault
+	// has set away from the scenario's rules (see applyLinks).
+	overlaid map[dir]bool
 }
 
 // MaxEventsAtInstant is how many events may fire at one virtual time

@@ -54,7 +54,7 @@ func (r *run) step(i int, st *scenarios.Step) {
 			e.Err = "error: " + err.Error()
 		} else if err := r.extendPartitions(); err != nil {
 			e.Err = "error: " + err.Error()
-		} else if err := r.applyNetChanges(); err != nil {
+		} else if err := r.applyLinks(); err != nil {
 			e.Err = "error: " + err.Error()
 		}
 		r.record(e)
