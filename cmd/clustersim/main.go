@@ -84,7 +84,10 @@ Exit codes: 0 every expectation held, 1 an expectation failed, 2 bad input, 3 in
 
 func main() {
 	tuneGC()
-	os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr))
+	stop := startProfiles()
+	code := Main(os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }
 
 // Main runs the command line args and returns the exit code.

@@ -226,7 +226,7 @@ func qualifiedNameProblems(s string) []string {
 		}
 		if prefix == "" {
 			out = append(out, "prefix part must be non-empty")
-		} else if len(prefix) > 253 || !dns1123Subdomain.MatchString(prefix) {
+		} else if len(prefix) > 253 || !isDNS1123Subdomain(prefix) {
 			out = append(out, "prefix part "+subdomainMsg)
 		}
 	default:

@@ -66,18 +66,33 @@ func (r *AuditRecord) AppendTo(b []byte) []byte {
 		b = append(b, c.Path...)
 		b = append(b, ':')
 		if c.OldSet {
-			b = strconv.AppendQuote(b, c.Old)
+			b = appendQuote(b, c.Old)
 		} else {
 			b = append(b, '-')
 		}
 		b = append(b, "->"...)
 		if c.NewSet {
-			b = strconv.AppendQuote(b, c.New)
+			b = appendQuote(b, c.New)
 		} else {
 			b = append(b, '-')
 		}
 	}
 	return b
+}
+
+// appendQuote is strconv.AppendQuote, with a fast path for the values
+// that need no escape (printable ASCII without quotes or backslashes:
+// nearly every value a trace renders), which AppendQuote would copy
+// between quotes unchanged.
+func appendQuote(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return strconv.AppendQuote(b, s)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
 
 // Heartbeat reports whether the record is a heartbeat: a Lease update

@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -173,6 +174,15 @@ func TestHeartbeat(t *testing.T) {
 	} {
 		if got := tc.r.Heartbeat(); got != tc.want {
 			t.Errorf("%s: Heartbeat() = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestAppendQuote holds appendQuote's fast path to strconv.AppendQuote.
+func TestAppendQuote(t *testing.T) {
+	for _, s := range []string{"", "plain", "2026-12-01T20:00:00Z", "100m", `say "hi"`, `back\slash`, "tab\there", "line\n", "ünïcode", "\x7f", "\x00", "~ !"} {
+		if got, want := string(appendQuote([]byte("x"), s)), strconv.Quote(s); got != "x"+want {
+			t.Errorf("appendQuote(%q) = %s, want x%s", s, got, want)
 		}
 	}
 }

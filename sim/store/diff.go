@@ -67,12 +67,45 @@ type fieldInfo struct {
 	inline bool
 }
 
-var fieldCache sync.Map // reflect.Type -> []fieldInfo
+// leafCompare is how leafEqual compares two leaves of a type.
+type leafCompare uint8
 
-func fieldsOf(t reflect.Type) []fieldInfo {
-	if f, ok := fieldCache.Load(t); ok {
-		return f.([]fieldInfo)
+const (
+	cmpString  leafCompare = iota // by their strings
+	cmpBool                       // by their bools
+	cmpInt                        // by their signed integers
+	cmpUint                       // by their unsigned integers
+	cmpFloat                      // by their floats
+	cmpEqual                      // with ==: comparable, no interface inside
+	cmpDynamic                    // with == when the values are comparable, else by render
+	cmpRender                     // by render: not comparable
+)
+
+// typeInfo is what the differ needs to know of a type, computed once per
+// type: one lookup per value walked instead of one per question asked.
+type typeInfo struct {
+	leaf   bool        // rendered whole rather than walked
+	cmp    leafCompare // for leaves
+	fields []fieldInfo // for structs
+}
+
+var typeCache sync.Map // reflect.Type -> *typeInfo
+
+func infoOf(t reflect.Type) *typeInfo {
+	if v, ok := typeCache.Load(t); ok {
+		return v.(*typeInfo)
 	}
+	info := &typeInfo{leaf: leafType(t), cmp: compareOf(t)}
+	if t.Kind() == reflect.Struct {
+		info.fields = structFields(t)
+	}
+	typeCache.Store(t, info)
+	return info
+}
+
+func fieldsOf(t reflect.Type) []fieldInfo { return infoOf(t).fields }
+
+func structFields(t reflect.Type) []fieldInfo {
 	var fs []fieldInfo
 	for i := range t.NumField() {
 		sf := t.Field(i)
@@ -93,17 +126,13 @@ func fieldsOf(t reflect.Type) []fieldInfo {
 		}
 		fs = append(fs, fieldInfo{index: i, name: name})
 	}
-	fieldCache.Store(t, fs)
 	return fs
 }
 
-var leafCache sync.Map // reflect.Type -> bool
-
 // isLeaf reports whether values of t are rendered whole rather than walked.
-func isLeaf(t reflect.Type) bool {
-	if v, ok := leafCache.Load(t); ok {
-		return v.(bool)
-	}
+func isLeaf(t reflect.Type) bool { return infoOf(t).leaf }
+
+func leafType(t reflect.Type) bool {
 	leaf := true
 	// An unstructured object marshals itself, but is walked like any
 	// object: its fields are its content.
@@ -113,8 +142,48 @@ func isLeaf(t reflect.Type) bool {
 			leaf = t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 // []byte
 		}
 	}
-	leafCache.Store(t, leaf)
 	return leaf
+}
+
+func compareOf(t reflect.Type) leafCompare {
+	switch t.Kind() {
+	case reflect.String:
+		return cmpString
+	case reflect.Bool:
+		return cmpBool
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return cmpInt
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return cmpUint
+	case reflect.Float32, reflect.Float64:
+		return cmpFloat
+	}
+	switch {
+	case !t.Comparable():
+		return cmpRender
+	case holdsInterface(t):
+		return cmpDynamic
+	}
+	return cmpEqual
+}
+
+// holdsInterface reports whether a value of t holds an interface
+// in place (not behind a pointer), whose dynamic value may not be
+// comparable.
+func holdsInterface(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Interface:
+		return true
+	case reflect.Array:
+		return holdsInterface(t.Elem())
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if holdsInterface(t.Field(i).Type) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // sameData reports whether a and b are the very same map or slice (or
@@ -254,7 +323,8 @@ func (d *differ) walk(a, b reflect.Value, aSet, bSet bool) {
 		d.emit(a, b, true, true)
 		return
 	}
-	if isLeaf(t) {
+	info := infoOf(t)
+	if info.leaf {
 		if aSet && bSet && leafEqual(a, b) {
 			return
 		}
@@ -264,7 +334,7 @@ func (d *differ) walk(a, b reflect.Value, aSet, bSet bool) {
 	switch t.Kind() {
 	case reflect.Struct:
 		mark := len(d.path)
-		for _, f := range fieldsOf(t) {
+		for _, f := range info.fields {
 			var fa, fb reflect.Value
 			if aSet {
 				fa = a.Field(f.index)
@@ -297,20 +367,23 @@ func (d *differ) walk(a, b reflect.Value, aSet, bSet bool) {
 // leafEqual compares two leaves of one type without allocating for the
 // common scalar kinds.
 func leafEqual(a, b reflect.Value) bool {
-	switch a.Kind() {
-	case reflect.String:
+	switch infoOf(a.Type()).cmp {
+	case cmpString:
 		return a.String() == b.String()
-	case reflect.Bool:
+	case cmpBool:
 		return a.Bool() == b.Bool()
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+	case cmpInt:
 		return a.Int() == b.Int()
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+	case cmpUint:
 		return a.Uint() == b.Uint()
-	case reflect.Float32, reflect.Float64:
+	case cmpFloat:
 		return a.Float() == b.Float()
-	}
-	if a.Comparable() {
+	case cmpEqual:
 		return a.Equal(b)
+	case cmpDynamic:
+		if a.Comparable() {
+			return a.Equal(b)
+		}
 	}
 	return render(a) == render(b)
 }
