@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/olekukonko/tablewriter"
@@ -28,33 +27,38 @@ func gapHeading(g *measure.Gaps) string {
 
 var gapObjectsHeader = []string{"object", "opened", "open in all", "longest", "peak", "at the peak"}
 
-// gapObjectRows are one row per object whose gap ever opened.
+// gapObjectRows are one row per object whose gap ever opened, the
+// objects of a kind folded into one row when there are at least
+// foldObjects of them (in one namespace, judged or not).
 func gapObjectRows(g *measure.Gaps) [][]string {
 	rows := make([][]string, 0, len(g.Objects))
-	for _, o := range g.Objects {
-		name := o.Object.String()
-		if o.Ignored {
-			name += " (not judged)"
+	for i := 0; i < len(g.Objects); {
+		a := &g.Objects[i]
+		j := i + 1
+		for j < len(g.Objects) {
+			b := &g.Objects[j]
+			if b.Object.Kind != a.Object.Kind || b.Object.Key.Namespace != a.Object.Key.Namespace || b.Ignored != a.Ignored {
+				break
+			}
+			j++
 		}
-		longest := measure.Seconds(o.Longest)
-		if o.OpenAtEnd {
-			longest += " (still open)"
+		if j-i >= foldObjects {
+			rows = append(rows, foldedGapRow(g.Objects[i:j]))
+		} else {
+			for k := i; k < j; k++ {
+				rows = append(rows, gapRow(&g.Objects[k]))
+			}
 		}
-		rows = append(rows, []string{name, strconv.Itoa(o.Opened), measure.Seconds(o.OpenTotal), longest, strconv.Itoa(o.Peak), o.PeakDetail})
+		i = j
 	}
 	return rows
 }
 
 var convergenceHeader = []string{"at", "cause", "converged after"}
 
-// convergenceRows are one row per cause.
-func convergenceRows(g *measure.Gaps) [][]string {
-	rows := make([][]string, 0, len(g.Convergence))
-	for _, c := range g.Convergence {
-		rows = append(rows, []string{clock(c.At), c.Cause, convergedAfter(c)})
-	}
-	return rows
-}
+// convergenceRows are one row per cause, alike causes at one instant
+// folded (foldConvergence).
+func convergenceRows(g *measure.Gaps) [][]string { return foldConvergence(g.Convergence) }
 
 // convergedAfter renders a convergence time, or that there was none.
 func convergedAfter(c measure.Convergence) string {

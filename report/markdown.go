@@ -36,7 +36,8 @@ func ScenarioMarkdown(w io.Writer, r *runner.Result) error {
 	if len(r.Entries) > 0 {
 		fmt.Fprintf(w, "\n## Timeline\n")
 	}
-	for _, e := range r.Entries {
+	for _, run := range entryRuns(r.Entries) {
+		e := &run[0]
 		fmt.Fprintf(w, "\n**%s** `%s`\n\n```\n", clock(e.At), e.Command)
 		for _, l := range e.Lines {
 			fmt.Fprintln(w, l)
@@ -48,6 +49,9 @@ func ScenarioMarkdown(w io.Writer, r *runner.Result) error {
 			if err := snapshot(w, e.Snapshot); err != nil {
 				return err
 			}
+		}
+		if len(run) > 1 {
+			fmt.Fprintln(w, foldedEntryLine(run))
 		}
 		fmt.Fprintf(w, "```\n")
 	}

@@ -29,7 +29,8 @@ func Scenario(w io.Writer, r *runner.Result) error {
 			fmt.Fprintf(w, "  %s\n", im)
 		}
 	}
-	for _, e := range r.Entries {
+	for _, run := range entryRuns(r.Entries) {
+		e := &run[0]
 		fmt.Fprintf(w, "\n[%s] $ %s\n", clock(e.At), e.Command)
 		for _, l := range e.Lines {
 			fmt.Fprintln(w, l)
@@ -41,6 +42,9 @@ func Scenario(w io.Writer, r *runner.Result) error {
 			if err := snapshot(w, e.Snapshot); err != nil {
 				return err
 			}
+		}
+		if len(run) > 1 {
+			fmt.Fprintln(w, foldedEntryLine(run))
 		}
 	}
 	if len(r.Expectations) > 0 {
