@@ -21,7 +21,7 @@ const (
 	foldSteps = 4
 	// foldObjects is the fewest gap-table rows of one kind (and
 	// namespace, and judged or not) that are folded into one.
-	foldObjects = 11
+	foldObjects = 25
 	// foldNames is how many names a folded line lists.
 	foldNames = 3
 )
