@@ -151,7 +151,7 @@ func (c *Client) write(ctx context.Context, obj client.Object, fieldManager stri
 	if err != nil {
 		return c.statusError(err, o)
 	}
-	return c.conv.FromSim(out, obj)
+	return c.conv.FromCache(out, obj)
 }
 
 // Patch sends a merge or strategic merge patch of obj (client.MergeFrom,
@@ -202,7 +202,7 @@ func (c *Client) patch(ctx context.Context, obj client.Object, patch client.Patc
 	if err != nil {
 		return c.statusErrorKind(err, kind, key.Name)
 	}
-	return c.conv.FromSim(out, obj)
+	return c.conv.FromCache(out, obj)
 }
 
 // Delete deletes obj with the options' propagation policy, grace period

@@ -28,10 +28,12 @@ import (
 type Converter struct {
 	scheme *runtime.Scheme
 	kinds  *api.Registry
-	// cached holds, per object, the last cache object converted and its
-	// conversion: the simulator shares objects immutably between the
-	// store and the caches, so a pointer names one version.
+	// cached holds, per object and user type, the last version converted
+	// (a cache read's, an event's or a write reply's): a uid and a
+	// resourceVersion name one stored version of an object.
 	cached map[cacheKey]cacheEntry
+	// misses counts FromCache's conversions, for tests.
+	misses int
 }
 
 type cacheKey struct {
@@ -41,7 +43,8 @@ type cacheKey struct {
 }
 
 type cacheEntry struct {
-	src api.Object
+	uid api.UID
+	rv  string
 	obj runtime.Object
 }
 
@@ -74,6 +77,12 @@ func (c *Converter) Kind(obj runtime.Object) (api.Kind, error) {
 }
 
 // ToSim converts obj to the simulator's object of its kind, strictly.
+//
+// The fast path decodes obj's JSON into the simulator's type refusing
+// unknown keys: when every key is known, nothing is lost (the simulator's
+// own decoders of quantities, times, volumes and opaque values keep what
+// they read). An unknown key, which may hold an empty value the check
+// must let through, takes the slow path: both encodings compared as trees.
 func (c *Converter) ToSim(obj runtime.Object) (api.Object, error) {
 	gvk, err := c.GVK(obj)
 	if err != nil {
@@ -83,24 +92,47 @@ func (c *Converter) ToSim(obj runtime.Object) (api.Object, error) {
 	if err != nil {
 		return nil, fmt.Errorf("crt: encode %s: %w", gvk.Kind, err)
 	}
+	av := gvk.GroupVersion().String()
+	out, err := c.kinds.New(av, gvk.Kind)
+	if err != nil {
+		return nil, fmt.Errorf("crt: %s is not a kind the simulated API serves: %w", gvk, err)
+	}
+	if _, custom := out.(*api.Unstructured); custom {
+		// A custom resource keeps every field.
+		if err := json.Unmarshal(src, out); err != nil {
+			return nil, fmt.Errorf("crt: convert %s: %w", gvk.Kind, err)
+		}
+		tm := out.GetTypeMeta()
+		tm.APIVersion, tm.Kind = av, gvk.Kind
+		return out, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(src))
+	dec.DisallowUnknownFields()
+	if dec.Decode(out) == nil {
+		tm := out.GetTypeMeta()
+		tm.APIVersion, tm.Kind = av, gvk.Kind
+		return out, nil
+	}
+	if out, err = c.kinds.New(av, gvk.Kind); err != nil {
+		return nil, err
+	}
+	return c.toSimSlow(gvk, src, out)
+}
+
+// toSimSlow decodes src into out (a new object of gvk's built-in kind)
+// and fails naming the paths the simulator's re-encoding lost.
+func (c *Converter) toSimSlow(gvk schema.GroupVersionKind, src []byte, out api.Object) (api.Object, error) {
 	var tree map[string]any
 	if err := json.Unmarshal(src, &tree); err != nil {
 		return nil, fmt.Errorf("crt: encode %s: %w", gvk.Kind, err)
 	}
 	tree["apiVersion"], tree["kind"] = gvk.GroupVersion().String(), gvk.Kind
-	src, err = json.Marshal(tree)
+	src, err := json.Marshal(tree)
 	if err != nil {
 		return nil, err
 	}
-	out, err := c.kinds.New(gvk.GroupVersion().String(), gvk.Kind)
-	if err != nil {
-		return nil, fmt.Errorf("crt: %s is not a kind the simulated API serves: %w", gvk, err)
-	}
 	if err := json.Unmarshal(src, out); err != nil {
 		return nil, fmt.Errorf("crt: convert %s: %w", gvk.Kind, err)
-	}
-	if _, custom := out.(*api.Unstructured); custom {
-		return out, nil // every field is kept
 	}
 	back, err := json.Marshal(out)
 	if err != nil {
@@ -136,20 +168,27 @@ func (c *Converter) FromSim(o api.Object, obj runtime.Object) error {
 	return nil
 }
 
-// FromCache is FromSim for an object of an informer's cache, which the
-// simulator never changes: the conversion of the last version seen of
-// each object is kept and deep-copied into obj, so that reads and events
-// of an unchanged object cost a copy, not a JSON round trip.
+// FromCache is FromSim for a stored version of an object (an informer
+// cache's, which the simulator never changes, or a write's reply): the
+// conversion of the last version seen of each object is kept and
+// deep-copied into obj, so that reads and events of an unchanged object
+// cost a copy, not a JSON round trip, and a read of the version a write
+// returned costs no conversion either.
 func (c *Converter) FromCache(o api.Object, obj runtime.Object) error {
-	k := cacheKey{kind: api.KindOf(o), key: api.Key{Namespace: o.GetObjectMeta().Namespace, Name: o.GetObjectMeta().Name}, typ: reflect.TypeOf(obj)}
-	if e, ok := c.cached[k]; ok && e.src == o {
+	m := o.GetObjectMeta()
+	if m.ResourceVersion == "" {
+		return c.FromSim(o, obj) // not a stored version
+	}
+	k := cacheKey{kind: api.KindOf(o), key: api.Key{Namespace: m.Namespace, Name: m.Name}, typ: reflect.TypeOf(obj)}
+	if e, ok := c.cached[k]; ok && e.rv == m.ResourceVersion && e.uid == m.UID {
 		reflect.ValueOf(obj).Elem().Set(reflect.ValueOf(e.obj.DeepCopyObject()).Elem())
 		return nil
 	}
+	c.misses++
 	if err := c.FromSim(o, obj); err != nil {
 		return err
 	}
-	c.cached[k] = cacheEntry{src: o, obj: obj.DeepCopyObject()}
+	c.cached[k] = cacheEntry{uid: m.UID, rv: m.ResourceVersion, obj: obj.DeepCopyObject()}
 	return nil
 }
 
