@@ -14,10 +14,11 @@ import (
 // UTC: the same seed writes the same bytes.
 
 // TestSwarm: the operator meets every verdict on 500 seeds with a lossy
-// network and crashes (-clustersim.seeds changes the count).
+// network, crashes, and a crash right after its k-th write in seed k
+// (-clustersim.seeds changes the count).
 func TestSwarm(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		harness.Test(t, "testdata/app.yaml", example.Config(500, "lossy", "crashes"))
+		harness.Test(t, "testdata/app.yaml", example.Config(500, "crash-after-writes", "lossy", "crashes"))
 	})
 }
 
@@ -30,7 +31,7 @@ func TestDeterminism(t *testing.T) {
 	var hashes []string
 	for range 2 {
 		synctest.Test(t, func(t *testing.T) {
-			v, err := harness.Run(s, 7, example.Config(1, "lossy", "crashes"))
+			v, err := harness.Run(s, 7, example.Config(1, "crash-after-writes", "lossy", "crashes"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -45,16 +46,20 @@ func TestDeterminism(t *testing.T) {
 	}
 }
 
-// TestPlantedBug: the harness finds the operator with a Service created
-// without an owner reference (deleting the App leaks it), replays the
-// failing seed to the same trace, and shrinks its schedule.
+// TestPlantedBug: the harness finds the operator that creates its Service
+// without an owner reference and adds one by a second write, which a
+// fault can prevent (deleting the App then leaks the Service), replays the
+// failing seed to the same trace, shrinks its schedule to a 1-minimal one
+// (removing any fault makes the run pass) of at most three faults, and
+// the shrunk schedule written out as a scenario replays to the shrunk
+// run's trace.
 func TestPlantedBug(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s, err := harness.Load("testdata/app-orphans.yaml")
 		if err != nil {
 			t.Fatal(err)
 		}
-		cfg := example.Config(50, "lossy", "crashes")
+		cfg := example.Config(50, "crash-after-writes", "lossy", "crashes")
 		cfg.FailFast = true
 		vs, err := harness.Swarm(s, cfg)
 		if err != nil {
@@ -72,16 +77,34 @@ func TestPlantedBug(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if again.TraceHash != bad.TraceHash {
-			t.Errorf("replay of seed %d: trace %s; the swarm saw %s", bad.Seed, again.TraceHash, bad.TraceHash)
+		if again.TraceHash != bad.TraceHash || again.Passed() {
+			t.Errorf("replay of seed %d: trace %s passed=%v; the swarm saw %s failing", bad.Seed, again.TraceHash, again.Passed(), bad.TraceHash)
 		}
 		sh, err := harness.Shrink(s, bad, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(sh.Faults) > 3 || sh.Verdict.Passed() {
-			t.Errorf("shrunk to %d faults (passed=%v)", len(sh.Faults), sh.Verdict.Passed())
+		if len(sh.Faults) > 3 || !sh.Complete || sh.Verdict.Passed() || sh.Verdict.Failures[0] != want {
+			t.Errorf("shrunk to %d faults (1-minimal: %v), failing with %q", len(sh.Faults), sh.Complete, sh.Verdict.Failures)
 		}
-		t.Logf("seed %d fails; %d faults shrunk to %d in %d runs", bad.Seed, len(bad.Faults), len(sh.Faults), sh.Runs)
+		// The shrunk schedule, written out as a scenario, replays the
+		// shrunk run to the same trace.
+		p, err := harness.WriteShrunk(s, t.TempDir(), bad.Seed, bad.Target, sh.Faults)
+		if err != nil {
+			t.Fatal(err)
+		}
+		written, err := harness.Load(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Profiles = nil
+		w, err := harness.Run(written, bad.Seed, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w.Passed() || w.TraceHash != sh.Verdict.TraceHash {
+			t.Errorf("the written scenario %s: trace %s passed=%v; the shrunk run was %s", p, w.TraceHash, w.Passed(), sh.Verdict.TraceHash)
+		}
+		t.Logf("seed %d fails (trace %s); %d faults shrunk to %d in %d runs: %v (trace %s)", bad.Seed, bad.TraceHash, len(bad.Faults), len(sh.Faults), sh.Runs, sh.Faults, sh.Verdict.TraceHash)
 	})
 }

@@ -2,7 +2,7 @@
 // kubebuilder-style controller-runtime operator) with the simulator, as
 // its main.go would set it up with a manager: app-operator is the
 // operator, app-operator-orphans the same with a planted bug (its Service
-// has no owner reference).
+// gets its owner reference by a second write, which a fault can prevent).
 package example
 
 import (
@@ -37,13 +37,13 @@ func init() {
 }
 
 // setup is what the operator's main.go does with its manager.
-func setup(omitServiceOwner bool) func(mgr *crt.Manager) error {
+func setup(adoptServiceLate bool) func(mgr *crt.Manager) error {
 	return func(mgr *crt.Manager) error {
 		r := &controller.AppReconciler{
 			Client:           mgr.GetClient(),
 			Scheme:           mgr.GetScheme(),
 			Recorder:         mgr.GetEventRecorderFor("app-controller"),
-			OmitServiceOwner: omitServiceOwner,
+			AdoptServiceLate: adoptServiceLate,
 		}
 		return crt.NewControllerManagedBy(mgr).
 			For(&webappv1.App{}).

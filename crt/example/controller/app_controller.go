@@ -36,9 +36,12 @@ type AppReconciler struct {
 	Scheme   *runtime.Scheme
 	Recorder record.EventRecorder
 
-	// OmitServiceOwner is a planted bug for the tests: the Service is
-	// created without an owner reference, so it outlives its App.
-	OmitServiceOwner bool
+	// AdoptServiceLate is a planted bug for the tests: the Service is
+	// created without an owner reference and given one by a second
+	// write. A fault between the two (a lost request, a crash) leaves it
+	// without one: the next reconcile finds the Service and moves on, and
+	// the Service outlives its App. Without faults the bug never shows.
+	AdoptServiceLate bool
 }
 
 // Reconcile moves the cluster towards the App's spec: a finalizer, a
@@ -157,10 +160,17 @@ func (r *AppReconciler) reconcileService(ctx context.Context, app *webappv1.App)
 			Ports:    []corev1.ServicePort{{Port: app.Spec.Port, TargetPort: intstr.FromInt32(app.Spec.Port), Protocol: corev1.ProtocolTCP}},
 		},
 	}
-	if !r.OmitServiceOwner {
+	if r.AdoptServiceLate {
+		if err := r.Create(ctx, svc); err != nil {
+			return client.IgnoreAlreadyExists(err)
+		}
 		if err := ctrl.SetControllerReference(app, svc, r.Scheme); err != nil {
 			return err
 		}
+		return r.Update(ctx, svc)
+	}
+	if err := ctrl.SetControllerReference(app, svc, r.Scheme); err != nil {
+		return err
 	}
 	err = r.Create(ctx, svc)
 	if apierrors.IsAlreadyExists(err) {
