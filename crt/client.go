@@ -2,10 +2,13 @@ package crt
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
+	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -27,8 +30,8 @@ var (
 	// types do not carry (strict conversion).
 	ErrUnsupportedField = errors.New("crt: field not simulated")
 	// ErrUnsupported: a client call or option the adapter does not
-	// simulate (field selectors, pagination, JSON patches, apply
-	// configurations, subresources other than status).
+	// simulate (pagination, JSON patches, dry runs, server-side apply of
+	// a subresource, subresources other than status and scale).
 	ErrUnsupported = errors.New("crt: not supported by the simulator")
 )
 
@@ -42,6 +45,8 @@ type Client struct {
 	conv   *Converter
 	sim    simclient.Client
 	mapper meta.RESTMapper
+	// indexes lists the fields indexed per kind (Manager.GetFieldIndexer).
+	indexes map[api.Kind][]string
 }
 
 var _ client.Client = (*Client)(nil)
@@ -80,13 +85,12 @@ func (c *Client) Get(_ context.Context, key client.ObjectKey, obj client.Object,
 }
 
 // List reads the objects of list's item kind from the cache, sorted by
-// namespace and name. Namespaces and label selectors are served; field
-// selectors, limits and continue tokens are not (ErrUnsupported).
+// namespace and name. Namespaces, label selectors and field selectors of
+// field=value requirements on indexed fields (IndexField; as the
+// manager's cache, which serves nothing else) are served; limits and
+// continue tokens are not (ErrUnsupported).
 func (c *Client) List(_ context.Context, list client.ObjectList, opts ...client.ListOption) error {
 	lo := (&client.ListOptions{}).ApplyOptions(opts)
-	if lo.FieldSelector != nil && !lo.FieldSelector.Empty() {
-		return fmt.Errorf("%w: field selector %q (the adapter's cache has no field indexes)", ErrUnsupported, lo.FieldSelector)
-	}
 	if lo.Limit != 0 || lo.Continue != "" {
 		return fmt.Errorf("%w: paginated lists", ErrUnsupported)
 	}
@@ -95,17 +99,26 @@ func (c *Client) List(_ context.Context, list client.ObjectList, opts ...client.
 		return err
 	}
 	gvk.Kind = strings.TrimSuffix(gvk.Kind, "List")
-	sel := api.Selector{}
+	sel := api.Everything()
 	if lo.LabelSelector != nil {
 		if sel, err = api.ParseSelector(lo.LabelSelector.String()); err != nil {
 			return fmt.Errorf("crt: label selector %q: %w", lo.LabelSelector, err)
 		}
 	}
-	l, err := c.lister(api.Kind{Group: gvk.Group, Name: gvk.Kind})
+	kind := api.Kind{Group: gvk.Group, Name: gvk.Kind}
+	l, err := c.lister(kind)
 	if err != nil {
 		return err
 	}
-	objs := l.List(sel, lo.Namespace)
+	var objs []api.Object
+	if lo.FieldSelector != nil {
+		if objs, err = c.byFields(l, kind, lo.FieldSelector, lo.Namespace); err != nil {
+			return err
+		}
+		objs = slices.DeleteFunc(objs, func(o api.Object) bool { return !sel.Matches(o.GetObjectMeta().Labels) })
+	} else {
+		objs = l.List(sel, lo.Namespace)
+	}
 	items := make([]runtime.Object, 0, len(objs))
 	for _, o := range objs {
 		item, err := c.conv.New(gvk)
@@ -155,8 +168,9 @@ func (c *Client) write(ctx context.Context, obj client.Object, fieldManager stri
 }
 
 // Patch sends a merge or strategic merge patch of obj (client.MergeFrom,
-// client.StrategicMergeFrom, client.RawPatch of those types) and fills
-// obj in with the result.
+// client.StrategicMergeFrom, client.RawPatch of those types), or obj
+// itself as a server-side apply (client.Apply, with client.FieldOwner and
+// optionally client.ForceOwnership), and fills obj in with the result.
 func (c *Client) Patch(ctx context.Context, obj client.Object, patch client.Patch, opts ...client.PatchOption) error {
 	return c.patch(ctx, obj, patch, "", opts)
 }
@@ -168,6 +182,23 @@ func (c *Client) patch(ctx context.Context, obj client.Object, patch client.Patc
 	}
 	var pt simclient.PatchType
 	switch patch.Type() {
+	case types.ApplyPatchType:
+		if sub != "" {
+			return fmt.Errorf("%w: server-side apply of the %s subresource", ErrUnsupported, sub)
+		}
+		data, err := patch.Data(obj)
+		if err != nil {
+			return err
+		}
+		gvk, err := c.conv.GVK(obj)
+		if err != nil {
+			return err
+		}
+		out, err := c.apply(ctx, gvk, data, po.FieldManager, po.Force)
+		if err != nil {
+			return err
+		}
+		return c.conv.FromCache(out, obj)
 	case types.MergePatchType:
 		pt = simclient.MergePatch
 	case types.StrategicMergePatchType:
@@ -249,7 +280,7 @@ func (c *Client) DeleteAllOf(ctx context.Context, obj client.Object, opts ...cli
 	if err != nil {
 		return err
 	}
-	sel := api.Selector{}
+	sel := api.Everything()
 	if dao.LabelSelector != nil {
 		if sel, err = api.ParseSelector(dao.LabelSelector.String()); err != nil {
 			return err
@@ -277,17 +308,59 @@ func (c *Client) DeleteAllOf(ctx context.Context, obj client.Object, opts ...cli
 	return nil
 }
 
-// Apply is server-side apply of an apply configuration: not simulated
-// through this adapter (ErrUnsupported).
-func (c *Client) Apply(context.Context, runtime.ApplyConfiguration, ...client.ApplyOption) error {
-	return fmt.Errorf("%w: server-side apply of apply configurations", ErrUnsupported)
+// Apply server-side applies an apply configuration (client-go's
+// applyconfigurations, or client.ApplyConfigurationFromUnstructured)
+// through the simulated API server's server-side apply as
+// client.FieldOwner's manager (required, as upstream), taking conflicting
+// fields with client.ForceOwnership, and fills obj in with the stored
+// object, as controller-runtime's client does. The configuration converts
+// strictly, like any write.
+func (c *Client) Apply(ctx context.Context, obj runtime.ApplyConfiguration, opts ...client.ApplyOption) error {
+	ao := (&client.ApplyOptions{}).ApplyOptions(opts)
+	if len(ao.DryRun) > 0 {
+		return fmt.Errorf("%w: dry-run", ErrUnsupported)
+	}
+	src, err := json.Marshal(obj)
+	if err != nil {
+		return fmt.Errorf("crt: encode %T: %w", obj, err)
+	}
+	var head struct {
+		APIVersion string `json:"apiVersion"`
+		Kind       string `json:"kind"`
+	}
+	if err := json.Unmarshal(src, &head); err != nil || head.APIVersion == "" || head.Kind == "" {
+		return fmt.Errorf("crt: the apply configuration %T sets no apiVersion and kind", obj)
+	}
+	out, err := c.apply(ctx, schema.FromAPIVersionAndKind(head.APIVersion, head.Kind), src, ao.FieldManager, ao.Force)
+	if err != nil {
+		return err
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(b, obj)
+}
+
+// apply sends src, the JSON of an apply configuration of kind gvk, as a
+// server-side apply.
+func (c *Client) apply(ctx context.Context, gvk schema.GroupVersionKind, src []byte, fieldManager string, force *bool) (api.Object, error) {
+	o, err := c.conv.toSimJSON(gvk, src)
+	if err != nil {
+		return nil, err
+	}
+	out, err := simclient.Apply(ctx, c.sim, o, fieldManager, force != nil && *force)
+	if err != nil {
+		return nil, c.statusError(err, o)
+	}
+	return out, nil
 }
 
 // Status returns the writer of the status subresource.
 func (c *Client) Status() client.SubResourceWriter { return statusWriter{c} }
 
-// SubResource returns the client of a subresource: "status" is served,
-// others fail with ErrUnsupported.
+// SubResource returns the client of a subresource: "status" and "scale"
+// are served, others fail with ErrUnsupported.
 func (c *Client) SubResource(sub string) client.SubResourceClient {
 	return subResource{c: c, name: sub}
 }
@@ -382,25 +455,44 @@ func (w statusWriter) Apply(context.Context, runtime.ApplyConfiguration, ...clie
 	return fmt.Errorf("%w: server-side apply of status", ErrUnsupported)
 }
 
-// subResource is SubResource(name): status only.
+// subResource is SubResource(name): status and scale.
 type subResource struct {
 	c    *Client
 	name string
 }
 
 func (s subResource) check() error {
-	if s.name != "status" {
+	if s.name != "status" && s.name != "scale" {
 		return fmt.Errorf("%w: subresource %q", ErrUnsupported, s.name)
 	}
 	return nil
 }
 
-// Get reads obj (with its status) from the cache.
-func (s subResource) Get(ctx context.Context, obj, _ client.Object, _ ...client.SubResourceGetOption) error {
+// Get reads the subresource of obj from the API server (not the cache:
+// controller-runtime's subresource client is not cached) into sub: the
+// whole object for status, an autoscaling/v1 Scale for scale.
+func (s subResource) Get(ctx context.Context, obj, sub client.Object, _ ...client.SubResourceGetOption) error {
 	if err := s.check(); err != nil {
 		return err
 	}
-	return s.c.Get(ctx, client.ObjectKeyFromObject(obj), obj)
+	kind, err := s.c.conv.Kind(obj)
+	if err != nil {
+		return err
+	}
+	key := api.Key{Namespace: obj.GetNamespace(), Name: obj.GetName()}
+	if s.name == "scale" {
+		if err := scalable(kind); err != nil {
+			return err
+		}
+	}
+	o, err := s.c.sim.Get(ctx, kind, key)
+	if err != nil {
+		return s.c.statusErrorKind(err, kind, key.Name)
+	}
+	if s.name == "scale" {
+		return scaleOf(o, sub)
+	}
+	return s.c.conv.FromCache(o, sub)
 }
 
 // Create of a subresource is not simulated.
@@ -408,18 +500,57 @@ func (s subResource) Create(ctx context.Context, obj, sub client.Object, opts ..
 	return statusWriter{s.c}.Create(ctx, obj, sub, opts...)
 }
 
-// Update replaces obj's status.
+// Update replaces obj's status, or sets obj's replicas from the Scale
+// given with client.WithSubResourceBody (its resourceVersion, when set,
+// is a precondition) and fills that Scale in with the result.
 func (s subResource) Update(ctx context.Context, obj client.Object, opts ...client.SubResourceUpdateOption) error {
 	if err := s.check(); err != nil {
 		return err
 	}
-	return statusWriter{s.c}.Update(ctx, obj, opts...)
+	if s.name == "status" {
+		return statusWriter{s.c}.Update(ctx, obj, opts...)
+	}
+	uo := (&client.SubResourceUpdateOptions{}).ApplyOptions(opts)
+	if len(uo.DryRun) > 0 {
+		return fmt.Errorf("%w: dry-run", ErrUnsupported)
+	}
+	if uo.SubResourceBody == nil {
+		return fmt.Errorf("crt: an update of the scale subresource needs its Scale (client.WithSubResourceBody)")
+	}
+	kind, err := s.c.conv.Kind(obj)
+	if err != nil {
+		return err
+	}
+	if err := scalable(kind); err != nil {
+		return err
+	}
+	var scale autoscalingv1.Scale
+	if err := convertJSON(uo.SubResourceBody, &scale); err != nil {
+		return err
+	}
+	patch := map[string]any{"spec": map[string]any{"replicas": scale.Spec.Replicas}}
+	if rv := scale.ResourceVersion; rv != "" {
+		patch["metadata"] = map[string]any{"resourceVersion": rv}
+	}
+	data, err := json.Marshal(patch)
+	if err != nil {
+		return err
+	}
+	if uo.FieldManager != "" {
+		ctx = simclient.WithFieldManager(ctx, uo.FieldManager)
+	}
+	key := api.Key{Namespace: obj.GetNamespace(), Name: obj.GetName()}
+	out, err := s.c.sim.Patch(ctx, kind, key, simclient.MergePatch, data)
+	if err != nil {
+		return s.c.statusErrorKind(err, kind, key.Name)
+	}
+	return scaleOf(out, uo.SubResourceBody)
 }
 
-// Patch patches obj's status.
+// Patch patches obj's status (scale patches are not simulated).
 func (s subResource) Patch(ctx context.Context, obj client.Object, patch client.Patch, opts ...client.SubResourcePatchOption) error {
-	if err := s.check(); err != nil {
-		return err
+	if s.name != "status" {
+		return fmt.Errorf("%w: patches of the %q subresource", ErrUnsupported, s.name)
 	}
 	return statusWriter{s.c}.Patch(ctx, obj, patch, opts...)
 }
@@ -427,4 +558,60 @@ func (s subResource) Patch(ctx context.Context, obj client.Object, patch client.
 // Apply of a subresource is not simulated.
 func (s subResource) Apply(ctx context.Context, obj runtime.ApplyConfiguration, opts ...client.SubResourceApplyOption) error {
 	return statusWriter{s.c}.Apply(ctx, obj, opts...)
+}
+
+// scalable reports whether kind has a scale subresource the adapter
+// serves: the simulated API server has none, so the adapter serves those
+// of the built-in workloads (spec.replicas, status.replicas and a label
+// selector in spec.selector) over the main resource; custom resources'
+// (a CRD's subresources.scale) are not simulated.
+func scalable(kind api.Kind) error {
+	if kind.Group == "apps" && (kind.Name == "Deployment" || kind.Name == "ReplicaSet" || kind.Name == "StatefulSet") {
+		return nil
+	}
+	return fmt.Errorf("%w: the scale subresource of %s", ErrUnsupported, kind.GroupKind())
+}
+
+// scaleOf fills sub in with o's autoscaling/v1 Scale, as the API
+// server's scale subresource of a Deployment serves it
+// (k8s.io/kubernetes pkg/registry/apps/deployment/storage
+// scaleFromDeployment): identity, spec.replicas, status.replicas, and the
+// selector in its string form.
+func scaleOf(o api.Object, sub client.Object) error {
+	var w struct {
+		Spec struct {
+			Replicas *int32               `json:"replicas"`
+			Selector *metav1.LabelSelector `json:"selector"`
+		} `json:"spec"`
+		Status struct {
+			Replicas int32 `json:"replicas"`
+		} `json:"status"`
+	}
+	if err := convertJSON(o, &w); err != nil {
+		return err
+	}
+	sel, err := metav1.LabelSelectorAsSelector(w.Spec.Selector)
+	if err != nil {
+		return err
+	}
+	m := o.GetObjectMeta()
+	scale := &autoscalingv1.Scale{
+		TypeMeta: metav1.TypeMeta{APIVersion: "autoscaling/v1", Kind: "Scale"},
+		ObjectMeta: metav1.ObjectMeta{Name: m.Name, Namespace: m.Namespace, UID: types.UID(m.UID), ResourceVersion: m.ResourceVersion,
+			CreationTimestamp: metav1.NewTime(m.CreationTimestamp.Time)},
+		Status: autoscalingv1.ScaleStatus{Replicas: w.Status.Replicas, Selector: sel.String()},
+	}
+	if w.Spec.Replicas != nil {
+		scale.Spec.Replicas = *w.Spec.Replicas
+	}
+	return convertJSON(scale, sub)
+}
+
+// convertJSON copies in into out through JSON.
+func convertJSON(in, out any) error {
+	b, err := json.Marshal(in)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(b, out)
 }

@@ -92,6 +92,12 @@ func (c *Converter) ToSim(obj runtime.Object) (api.Object, error) {
 	if err != nil {
 		return nil, fmt.Errorf("crt: encode %s: %w", gvk.Kind, err)
 	}
+	return c.toSimJSON(gvk, src)
+}
+
+// toSimJSON converts src, the JSON of an object of kind gvk (its
+// apiVersion and kind may be absent), as ToSim does.
+func (c *Converter) toSimJSON(gvk schema.GroupVersionKind, src []byte) (api.Object, error) {
 	av := gvk.GroupVersion().String()
 	out, err := c.kinds.New(av, gvk.Kind)
 	if err != nil {

@@ -28,12 +28,18 @@
 //
 //   - Client, controller-runtime's client.Client: reads from the
 //     simulated manager's informer caches (the manager's cached client;
-//     namespace and label selection, no field indexes), writes through
+//     namespace and label selection, and field selection on the indexes
+//     Manager.GetFieldIndexer().IndexField adds, with controller-runtime's
+//     refusals of non-exact matches and unindexed fields), writes through
 //     the simulated network and API server (create, update, merge and
-//     strategic merge patches, delete with propagation and
-//     preconditions, the status subresource), apimachinery's status
-//     errors (apierrors.IsNotFound, IsConflict work), the scheme and a
-//     REST mapper of the simulated API's kinds;
+//     strategic merge patches, server-side apply of apply configurations
+//     and Patch with client.Apply, delete with propagation and
+//     preconditions), the status subresource and the scale subresource
+//     of Deployments, ReplicaSets and StatefulSets (an autoscaling/v1
+//     Scale over the main resource: the simulated API server has no scale
+//     subresource; subresource reads are live, not cached, as upstream),
+//     apimachinery's status errors (apierrors.IsNotFound, IsConflict
+//     work), the scheme and a REST mapper of the simulated API's kinds;
 //   - Converter: objects cross through JSON, strictly towards the
 //     simulator: a field the user set that the simulator's types do not
 //     carry is an error (ErrUnsupportedField) naming its path, never a
@@ -49,9 +55,10 @@
 //     (record.EventRecorder) over the simulated manager's.
 //
 // What it refuses, with ErrUnsupported rather than a silent difference:
-// server-side apply of apply configurations, JSON patches, field
-// selectors, paginated lists, dry runs, subresources other than status,
-// and controller options that replace the work queue or its rate limiter.
+// server-side apply of a subresource, JSON patches, paginated lists, dry
+// runs, subresources other than status and scale (and the scale of
+// custom resources), and controller options that replace the work queue
+// or its rate limiter.
 //
 // Determinism contract for the operator's code: the simulator makes a run
 // a pure function of the scenario and the seed only if the operator's
