@@ -580,7 +580,7 @@ func scalable(kind api.Kind) error {
 func scaleOf(o api.Object, sub client.Object) error {
 	var w struct {
 		Spec struct {
-			Replicas *int32               `json:"replicas"`
+			Replicas *int32                `json:"replicas"`
 			Selector *metav1.LabelSelector `json:"selector"`
 		} `json:"spec"`
 		Status struct {

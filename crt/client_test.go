@@ -275,7 +275,6 @@ func TestSubresources(t *testing.T) {
 
 func ptr[T any](v T) *T { return &v }
 
-
 func mustParseFields(s string) fields.Selector {
 	sel, err := fields.ParseSelector(s)
 	if err != nil {
