@@ -69,7 +69,9 @@
 // clock, run the simulation inside a testing/synctest bubble under go
 // test (synctest.Test): the bubble's clock stands still at 2000-01-01
 // 00:00 UTC while virtual time advances, so time.Now returns the same
-// instant in every run. Two runs of a seed giving different trace hashes
+// instant in every run. (It does not follow virtual time: a swarm's
+// parallel runs share one bubble and its one monotonic clock; see
+// docs/testing-your-controller.md.) Two runs of a seed giving different trace hashes
 // (harness.Run twice) is the check that the contract holds.
 //
 // The adapter itself keeps the contract: no wall clock, no goroutines, no
