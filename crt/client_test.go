@@ -282,3 +282,29 @@ func mustParseFields(s string) fields.Selector {
 	}
 	return sel
 }
+
+// TestCheckDeterminism: a script whose writes depend on something kept
+// across runs (a counter, like a global random source or the wall clock)
+// is reported at its first diverging write, naming the object and the
+// field; a deterministic script gives its hash.
+func TestCheckDeterminism(t *testing.T) {
+	script = func(ctx context.Context, c client.Client) []string { return nil }
+	hash, err := crt.CheckDeterminism("testdata/client.yaml", 1, harness.Config{Profiles: []string{}, MaxFights: -1, MaxHotLoops: -1})
+	if err != nil || len(hash) != 64 {
+		t.Errorf("a deterministic script: %q, %v", hash, err)
+	}
+	n := 0
+	script = func(ctx context.Context, c client.Client) []string {
+		n++
+		cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "out", Namespace: "default"}, Data: map[string]string{"n": fmt.Sprint(n)}}
+		if err := c.Create(ctx, cm); err != nil {
+			return []string{err.Error()}
+		}
+		return nil
+	}
+	_, err = crt.CheckDeterminism("testdata/client.yaml", 1, harness.Config{Profiles: []string{}, MaxFights: -1, MaxHotLoops: -1})
+	if err == nil || !strings.Contains(err.Error(), "first differ at write") || !strings.Contains(err.Error(), "ConfigMap default/out") {
+		t.Fatalf("a script writing a counter: %v", err)
+	}
+	t.Log(err)
+}

@@ -71,8 +71,9 @@
 // 00:00 UTC while virtual time advances, so time.Now returns the same
 // instant in every run. (It does not follow virtual time: a swarm's
 // parallel runs share one bubble and its one monotonic clock; see
-// docs/testing-your-controller.md.) Two runs of a seed giving different trace hashes
-// (harness.Run twice) is the check that the contract holds.
+// docs/testing-your-controller.md.) CheckDeterminism is the check that
+// the contract holds: it runs a seed twice and, when the trace hashes
+// differ, names the first write the two runs disagree on.
 //
 // The adapter itself keeps the contract: no wall clock, no goroutines, no
 // random source; it reads clustersim only through its public packages.
