@@ -36,6 +36,14 @@ func SetDefaults(o Object) {
 		SetDefaultsNode(t)
 	case *Job:
 		SetDefaultsJob(t)
+	case *StatefulSet:
+		SetDefaultsStatefulSet(t)
+	case *PersistentVolumeClaim:
+		SetDefaultsPersistentVolumeClaim(t)
+	case *PersistentVolume:
+		SetDefaultsPersistentVolume(t)
+	case *StorageClass:
+		SetDefaultsStorageClass(t)
 	case *CronJob:
 		SetDefaultsCronJob(t)
 	case *LimitRange:

@@ -217,6 +217,8 @@ var builtin = &Registry{entries: []kindEntry{
 	{builtinInfo(KindNamespace, "v1", "namespaces", false, true, false), oneVersion("v1", func() Object { return &Namespace{} })},
 	{withShortNames(builtinInfo(KindNetworkPolicy, "v1", "networkpolicies", true, false, true), "netpol"), oneVersion("networking.k8s.io/v1", func() Object { return &NetworkPolicy{} })},
 	{builtinInfo(KindNode, "v1", "nodes", false, true, false), oneVersion("v1", func() Object { return &Node{} })},
+	{withShortNames(builtinInfo(KindPersistentVolume, "v1", "persistentvolumes", false, true, false), "pv"), oneVersion("v1", func() Object { return &PersistentVolume{} })},
+	{withShortNames(builtinInfo(KindPersistentVolumeClaim, "v1", "persistentvolumeclaims", true, true, false), "pvc"), oneVersion("v1", func() Object { return &PersistentVolumeClaim{} })},
 	{builtinInfo(KindPod, "v1", "pods", true, true, true), oneVersion("v1", func() Object { return &Pod{} })},
 	{withShortNames(builtinInfo(KindPodDisruptionBudget, "v1", "poddisruptionbudgets", true, true, true), "pdb"), oneVersion("policy/v1", func() Object { return &PodDisruptionBudget{} })},
 	{builtinInfo(KindReplicaSet, "v1", "replicasets", true, true, true), oneVersion("apps/v1", func() Object { return &ReplicaSet{} })},
@@ -226,6 +228,8 @@ var builtin = &Registry{entries: []kindEntry{
 	{builtinInfo(KindSecret, "v1", "secrets", true, false, false), oneVersion("v1", func() Object { return &Secret{} })},
 	{builtinInfo(KindService, "v1", "services", true, true, false), oneVersion("v1", func() Object { return &Service{} })},
 	{builtinInfo(KindServiceAccount, "v1", "serviceaccounts", true, false, false), oneVersion("v1", func() Object { return &ServiceAccount{} })},
+	{withShortNames(builtinInfo(KindStatefulSet, "v1", "statefulsets", true, true, true), "sts"), oneVersion("apps/v1", func() Object { return &StatefulSet{} })},
+	{withShortNames(builtinInfo(KindStorageClass, "v1", "storageclasses", false, false, false), "sc"), oneVersion("storage.k8s.io/v1", func() Object { return &StorageClass{} })},
 }}
 
 // Registry is a set of served kinds: the built-in ones, and those that a
@@ -449,6 +453,14 @@ func KindOf(o Object) Kind {
 		return KindClusterRole
 	case *ClusterRoleBinding:
 		return KindClusterRoleBinding
+	case *StatefulSet:
+		return KindStatefulSet
+	case *PersistentVolumeClaim:
+		return KindPersistentVolumeClaim
+	case *PersistentVolume:
+		return KindPersistentVolume
+	case *StorageClass:
+		return KindStorageClass
 	case *Unstructured:
 		return KindFor(o.APIVersion, o.Kind)
 	}

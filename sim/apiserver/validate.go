@@ -106,6 +106,7 @@ func Validate(obj, old api.Object) error {
 	errs = validateSpec(obj, errs)
 	errs = validateUnsimulated(obj, errs)
 	errs = validateBatch(obj, errs)
+	errs = validateStorage(obj, errs)
 	if len(errs) == 0 {
 		return nil
 	}

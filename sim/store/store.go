@@ -414,6 +414,12 @@ func prepareForCreate(obj api.Object, info api.ResourceInfo) {
 		api.GenerateJobSelector(o) // needs the uid: the Job strategy's generateSelector
 	case *api.CronJob:
 		o.Status = api.CronJobStatus{}
+	case *api.StatefulSet:
+		o.Status = api.StatefulSetStatus{}
+	case *api.PersistentVolumeClaim:
+		o.Status = api.PersistentVolumeClaimStatus{Phase: api.ClaimPending} // the strategy's PrepareForCreate keeps a Pending phase
+	case *api.PersistentVolume:
+		o.Status = api.PersistentVolumeStatus{Phase: api.VolumePending}
 	}
 }
 

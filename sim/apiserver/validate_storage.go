@@ -1,0 +1,182 @@
+package apiserver
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/apierr"
+)
+
+// supportedAccessModes as upstream lists them (sorted).
+var supportedAccessModes = []string{api.ReadOnlyMany, api.ReadWriteMany, api.ReadWriteOnce, api.ReadWriteOncePod}
+
+// quoted formats values as field.NotSupported does: `"a", "b"`.
+func quoted(vals ...string) string {
+	out := "supported values: "
+	for i, v := range vals {
+		if i > 0 {
+			out += ", "
+		}
+		out += fmt.Sprintf("%q", v)
+	}
+	return out
+}
+
+// validateStorage adds the rules of StatefulSets, PersistentVolumeClaims,
+// PersistentVolumes and StorageClasses with Kubernetes' messages (k/k
+// pkg/apis/apps/validation/validation.go ValidateStatefulSetSpec,
+// pkg/apis/core/validation/validation.go ValidatePersistentVolumeClaimSpec
+// and ValidatePersistentVolumeSpec, pkg/apis/storage/validation
+// ValidateStorageClass).
+func validateStorage(obj api.Object, errs []apierr.FieldError) []apierr.FieldError {
+	switch o := obj.(type) {
+	case *api.StatefulSet:
+		errs = validateStatefulSetSpec(&o.Spec, errs)
+	case *api.PersistentVolumeClaim:
+		errs = validateClaimSpec("spec", &o.Spec, errs)
+	case *api.PersistentVolume:
+		errs = validatePVSpec(&o.Spec, errs)
+	case *api.StorageClass:
+		if o.Provisioner == "" {
+			errs = append(errs, apierr.FieldError{Field: "provisioner", Type: "Required value"})
+		}
+		if p := o.ReclaimPolicy; p != nil && *p != api.ReclaimDelete && *p != api.ReclaimRetain {
+			errs = append(errs, apierr.FieldError{Field: "reclaimPolicy", Type: "Unsupported value", Value: *p, Detail: quoted(api.ReclaimDelete, api.ReclaimRetain)})
+		}
+		if m := o.VolumeBindingMode; m != nil && *m != api.VolumeBindingImmediate && *m != api.VolumeBindingWaitForFirstConsumer {
+			errs = append(errs, apierr.FieldError{Field: "volumeBindingMode", Type: "Unsupported value", Value: *m, Detail: quoted(api.VolumeBindingImmediate, api.VolumeBindingWaitForFirstConsumer)})
+		}
+		for i, t := range o.AllowedTopologies {
+			if len(t.MatchLabelExpressions) == 0 {
+				errs = append(errs, apierr.FieldError{Field: fmt.Sprintf("allowedTopologies[%d].matchLabelExpressions", i), Type: "Required value", Detail: "must have at least one label selector requirement"})
+			}
+			for j, r := range t.MatchLabelExpressions {
+				if len(r.Values) == 0 {
+					errs = append(errs, apierr.FieldError{Field: fmt.Sprintf("allowedTopologies[%d].matchLabelExpressions[%d].values", i, j), Type: "Required value", Detail: "must specify as least one value"})
+				}
+			}
+		}
+	}
+	return errs
+}
+
+func validateStatefulSetSpec(spec *api.StatefulSetSpec, errs []apierr.FieldError) []apierr.FieldError {
+	switch spec.PodManagementPolicy {
+	case api.OrderedReadyPodManagement, api.ParallelPodManagement:
+	default:
+		errs = append(errs, apierr.FieldError{Field: "spec.podManagementPolicy", Type: "Invalid value", Value: spec.PodManagementPolicy, Detail: "must be 'OrderedReady' or 'Parallel'"})
+	}
+	switch st := spec.UpdateStrategy; st.Type {
+	case api.OnDeleteStatefulSetStrategyType:
+		if st.RollingUpdate != nil {
+			errs = append(errs, apierr.FieldError{Field: "spec.updateStrategy.rollingUpdate", Type: "Invalid value", Value: apierr.Literal("{...}"), Detail: "only allowed for updateStrategy 'RollingUpdate'"})
+		}
+	case api.RollingUpdateStatefulSetStrategyType:
+		if ru := st.RollingUpdate; ru != nil {
+			errs = nonNegative32("spec.updateStrategy.rollingUpdate.partition", ru.Partition, errs)
+			if mu := ru.MaxUnavailable; mu != nil {
+				if errs2 := intOrPercent("spec.updateStrategy.rollingUpdate.maxUnavailable", mu, true); len(errs2) > 0 {
+					errs = append(errs, errs2...)
+				} else if n, _ := api.GetScaledValueFromIntOrPercent(mu, 100, false); n == 0 {
+					errs = append(errs, apierr.FieldError{Field: "spec.updateStrategy.rollingUpdate.maxUnavailable", Type: "Invalid value", Value: mu.String(), Detail: "must be greater than 0"})
+				}
+			}
+		}
+	default:
+		errs = append(errs, apierr.FieldError{Field: "spec.updateStrategy", Type: "Invalid value", Value: st.Type, Detail: "must be 'RollingUpdate' or 'OnDelete'"})
+	}
+	if p := spec.PersistentVolumeClaimRetentionPolicy; p != nil {
+		for _, f := range []struct{ name, v string }{{"whenDeleted", p.WhenDeleted}, {"whenScaled", p.WhenScaled}} {
+			if f.v != api.RetainPersistentVolumeClaimRetentionPolicyType && f.v != api.DeletePersistentVolumeClaimRetentionPolicyType {
+				errs = append(errs, apierr.FieldError{Field: "spec.persistentVolumeClaimRetentionPolicy." + f.name, Type: "Unsupported value", Value: f.v,
+					Detail: quoted(api.RetainPersistentVolumeClaimRetentionPolicyType, api.DeletePersistentVolumeClaimRetentionPolicyType)})
+			}
+		}
+	}
+	errs = append(errs, validateReplicas("spec.replicas", spec.Replicas)...)
+	errs = nonNegativeField("spec.minReadySeconds", int64(spec.MinReadySeconds), errs)
+	if o := spec.Ordinals; o != nil {
+		errs = nonNegativeField("spec.ordinals.start", int64(o.Start), errs)
+	}
+	if spec.Selector == nil {
+		errs = append(errs, apierr.FieldError{Field: "spec.selector", Type: "Required value"})
+	} else if s, err := api.LabelSelectorAsSelector(spec.Selector); err != nil {
+		errs = append(errs, apierr.FieldError{Field: "spec.selector", Type: "Invalid value", Value: selectorString(spec.Selector), Detail: err.Error()})
+	} else if s.Empty() {
+		errs = append(errs, apierr.FieldError{Field: "spec.selector", Type: "Invalid value", Value: "{}", Detail: "empty selector is invalid for statefulset"})
+	} else if !s.Matches(spec.Template.Labels) {
+		errs = append(errs, apierr.FieldError{Field: "spec.template.metadata.labels", Type: "Invalid value", Value: apierr.Literal(labelMap(spec.Template.Labels)), Detail: "`selector` does not match template `labels`"})
+	}
+	errs = append(errs, validatePodSpec("spec.template.spec", &spec.Template.Spec)...)
+	if rp := spec.Template.Spec.RestartPolicy; rp != "" && rp != api.RestartPolicyAlways {
+		errs = append(errs, apierr.FieldError{Field: "spec.template.spec.restartPolicy", Type: "Unsupported value", Value: string(rp), Detail: `supported values: "Always"`})
+	}
+	if spec.Template.Spec.ActiveDeadlineSeconds != nil {
+		errs = append(errs, apierr.FieldError{Field: "spec.template.spec.activeDeadlineSeconds", Type: "Forbidden", Detail: "activeDeadlineSeconds in StatefulSet is not Supported"})
+	}
+	return errs
+}
+
+// validateClaimSpec is ValidatePersistentVolumeClaimSpec's rules: access
+// modes, a positive storage request, a supported volume mode.
+func validateClaimSpec(f string, spec *api.PersistentVolumeClaimSpec, errs []apierr.FieldError) []apierr.FieldError {
+	if len(spec.AccessModes) == 0 {
+		errs = append(errs, apierr.FieldError{Field: f + ".accessModes", Type: "Required value", Detail: "at least 1 access mode is required"})
+	}
+	errs = validateAccessModes(f, spec.AccessModes, errs)
+	switch q, ok := spec.Resources.Requests[api.ResourceStorage]; {
+	case !ok:
+		errs = append(errs, apierr.FieldError{Field: f + ".resources[storage]", Type: "Required value"})
+	case q.Cmp(api.Quantity{}) <= 0:
+		errs = append(errs, apierr.FieldError{Field: f + ".resources[storage]", Type: "Invalid value", Value: q.String(), Detail: "must be greater than zero"})
+	}
+	return validateVolumeMode(f, spec.VolumeMode, errs)
+}
+
+func validateAccessModes(f string, modes []string, errs []apierr.FieldError) []apierr.FieldError {
+	for _, m := range modes {
+		if !slices.Contains(supportedAccessModes, m) {
+			errs = append(errs, apierr.FieldError{Field: f + ".accessModes", Type: "Unsupported value", Value: m, Detail: quoted(supportedAccessModes...)})
+		}
+	}
+	return errs
+}
+
+func validateVolumeMode(f string, m *string, errs []apierr.FieldError) []apierr.FieldError {
+	if m != nil && *m != api.VolumeModeBlock && *m != api.VolumeModeFilesystem {
+		errs = append(errs, apierr.FieldError{Field: f + ".volumeMode", Type: "Unsupported value", Value: *m, Detail: quoted(api.VolumeModeBlock, api.VolumeModeFilesystem)})
+	}
+	return errs
+}
+
+// validatePVSpec is ValidatePersistentVolumeSpec's rules: access modes,
+// a storage capacity, a reclaim policy, exactly one volume source.
+func validatePVSpec(spec *api.PersistentVolumeSpec, errs []apierr.FieldError) []apierr.FieldError {
+	if len(spec.AccessModes) == 0 {
+		errs = append(errs, apierr.FieldError{Field: "spec.accessModes", Type: "Required value"})
+	}
+	errs = validateAccessModes("spec", spec.AccessModes, errs)
+	if len(spec.Capacity) == 0 {
+		errs = append(errs, apierr.FieldError{Field: "spec.capacity", Type: "Required value"})
+	}
+	if _, ok := spec.Capacity[api.ResourceStorage]; !ok || len(spec.Capacity) > 1 {
+		errs = append(errs, apierr.FieldError{Field: "spec.capacity", Type: "Unsupported value", Value: apierr.Literal(fmt.Sprint(len(spec.Capacity)) + " resources"), Detail: `supported values: "storage"`})
+	}
+	switch p := spec.PersistentVolumeReclaimPolicy; p {
+	case "", api.ReclaimDelete, api.ReclaimRecycle, api.ReclaimRetain:
+	default:
+		errs = append(errs, apierr.FieldError{Field: "spec.persistentVolumeReclaimPolicy", Type: "Unsupported value", Value: p, Detail: quoted(api.ReclaimDelete, api.ReclaimRecycle, api.ReclaimRetain)})
+	}
+	switch len(spec.Source) {
+	case 0:
+		errs = append(errs, apierr.FieldError{Field: "spec", Type: "Required value", Detail: "must specify a volume type"})
+	case 1:
+	default:
+		errs = append(errs, apierr.FieldError{Field: "spec", Type: "Forbidden", Detail: "may not specify more than 1 volume type"})
+	}
+	if na := spec.NodeAffinity; na != nil && na.Required != nil && len(na.Required.NodeSelectorTerms) == 0 {
+		errs = append(errs, apierr.FieldError{Field: "spec.nodeAffinity.required.nodeSelectorTerms", Type: "Required value", Detail: "must have at least one node selector term"})
+	}
+	return validateVolumeMode("spec", spec.VolumeMode, errs)
+}
