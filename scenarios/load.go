@@ -37,7 +37,7 @@ type Error = manifest.Error
 // Controllers are the names spec.controllers accepts, in the order they
 // are started.
 var Controllers = []string{"resourcequota", "garbage-collector", "replicaset", "deployment", "daemonset", "scheduler",
-	"node-lifecycle", "endpoints", "horizontal-pod-autoscaler", "disruption", "job", "cronjob", "naive-app-operator", "polling-app-operator",
+	"node-lifecycle", "endpoints", "horizontal-pod-autoscaler", "disruption", "job", "cronjob", "statefulset", "persistentvolume-binder", "naive-app-operator", "polling-app-operator",
 	"app-operator", "retrying-app-operator", "edge-app-operator", "level-app-operator",
 	"panicking-app-operator", "busy-app-operator"}
 
@@ -55,8 +55,13 @@ var OptInControllers = []string{"naive-app-operator", "polling-app-operator",
 // adding requests to every run's report and trace. The disruption
 // controller runs where there is a PodDisruptionBudget, the Job controller
 // where there is a Job or a CronJob, the CronJob controller where there is
-// a CronJob, the daemon set controller where there is a DaemonSet.
-var OnDemandControllers = map[string][]api.Kind{"disruption": {api.KindPodDisruptionBudget}, "job": {api.KindJob, api.KindCronJob}, "cronjob": {api.KindCronJob}, "daemonset": {api.KindDaemonSet}}
+// a CronJob, the daemon set controller where there is a DaemonSet, the
+// StatefulSet controller where there is a StatefulSet and the persistent
+// volume controller (with the scheduler's volume plugins) where there is
+// a StatefulSet, a claim, a volume or a class.
+var OnDemandControllers = map[string][]api.Kind{"disruption": {api.KindPodDisruptionBudget}, "job": {api.KindJob, api.KindCronJob}, "cronjob": {api.KindCronJob}, "daemonset": {api.KindDaemonSet},
+	"statefulset":             {api.KindStatefulSet},
+	"persistentvolume-binder": {api.KindStatefulSet, api.KindPersistentVolumeClaim, api.KindPersistentVolume, api.KindStorageClass}}
 
 func init() { controller.Reserve(Controllers...) }
 

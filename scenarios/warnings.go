@@ -123,11 +123,18 @@ func objectWarnings(file string, objs []api.Object) []Warning {
 				out = append(out, Warning{File: file, Object: objectName(o), Field: "spec." + u[0], Msg: u[1]})
 			}
 		}
+		out = append(out, storageWarnings(file, o)...)
 		spec, prefix := podSpecOf(o)
 		if spec == nil {
 			continue
 		}
 		name := objectName(o)
+		for i, v := range spec.Volumes {
+			if _, ok := v.Source["ephemeral"]; ok {
+				out = append(out, Warning{File: file, Object: name, Field: fmt.Sprintf("%svolumes[%d].ephemeral", prefix, i),
+					Msg: "generic ephemeral volumes are not simulated: no claim is created for the volume"})
+			}
+		}
 		for _, u := range scheduler.UnmodelledFields(spec) {
 			out = append(out, Warning{File: file, Object: name, Field: prefix + u.Field, Msg: u.Why})
 		}
@@ -139,6 +146,37 @@ func objectWarnings(file string, objs []api.Object) []Warning {
 				out = append(out, Warning{File: file, Object: name, Field: "spec.updateStrategy.rollingUpdate.maxSurge",
 					Msg: "the daemon set controller replaces pods with maxUnavailable only (no surge pod is started before the old one is deleted)"})
 			}
+		}
+	}
+	return out
+}
+
+// storageWarnings lists the storage fields an object sets that the
+// persistent volume controller accepts and does not act on
+// (controllers/volume's doc).
+func storageWarnings(file string, o api.Object) []Warning {
+	var out []Warning
+	claim := func(field string, c *api.PersistentVolumeClaimSpec) {
+		if c.DataSource != nil || c.DataSourceRef != nil {
+			out = append(out, Warning{File: file, Object: objectName(o), Field: field + ".dataSource",
+				Msg: "data sources (snapshots, clones, populators) are not simulated: the volume is provisioned empty"})
+		}
+		if c.VolumeAttributesClassName != nil {
+			out = append(out, Warning{File: file, Object: objectName(o), Field: field + ".volumeAttributesClassName",
+				Msg: "volume attributes classes are not simulated"})
+		}
+	}
+	switch o := o.(type) {
+	case *api.PersistentVolumeClaim:
+		claim("spec", &o.Spec)
+	case *api.StatefulSet:
+		for i := range o.Spec.VolumeClaimTemplates {
+			claim(fmt.Sprintf("spec.volumeClaimTemplates[%d].spec", i), &o.Spec.VolumeClaimTemplates[i].Spec)
+		}
+	case *api.StorageClass:
+		if o.AllowVolumeExpansion != nil && *o.AllowVolumeExpansion {
+			out = append(out, Warning{File: file, Object: objectName(o), Field: "allowVolumeExpansion",
+				Msg: "volume expansion is not simulated: a claim's larger request leaves its volume as it is"})
 		}
 	}
 	return out
@@ -164,6 +202,8 @@ func podSpecOf(o api.Object) (*api.PodSpec, string) {
 	case *api.CronJob:
 		return &o.Spec.JobTemplate.Spec.Template.Spec, "spec.jobTemplate.spec.template.spec."
 	case *api.DaemonSet:
+		return &o.Spec.Template.Spec, "spec.template.spec."
+	case *api.StatefulSet:
 		return &o.Spec.Template.Spec, "spec.template.spec."
 	}
 	return nil, ""

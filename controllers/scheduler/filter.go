@@ -99,6 +99,10 @@ type podInfo struct {
 	// and InterPodAffinity; nil when the plugin has nothing to check.
 	spread   *spreadFilter
 	interPod *interPodFilter
+	// volumes is VolumeBinding's PreFilter state (volumebinding.go); nil
+	// for a pod without claims or without the volume plugins.
+	volumes *volumeState
+	binder  *volumeBinder
 }
 
 func newPodInfo(pod *api.Pod) *podInfo {
@@ -134,6 +138,11 @@ func filter(pi *podInfo, ni *nodeInfo, reasons []string) []string {
 	before := len(reasons)
 	if reasons = fits(&pi.req, ni, reasons); len(reasons) > before {
 		return reasons
+	}
+	if pi.volumes != nil {
+		if reasons = pi.volumes.filter(pi.binder, n, reasons); len(reasons) > before {
+			return reasons
+		}
 	}
 	if pi.spread != nil {
 		if r := pi.spread.filter(n); r != "" {

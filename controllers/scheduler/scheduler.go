@@ -70,6 +70,11 @@ type Options struct {
 	// means upstream's adaptive default, 50% minus 1% per 125 nodes, at
 	// least 5%.
 	PercentageOfNodesToScore int32
+	// Volumes runs the VolumeBinding and VolumeZone plugins, with
+	// informers on claims, volumes and classes (volumebinding.go); the
+	// runner sets it where the scenario has storage, so that other runs
+	// do not list and watch those kinds.
+	Volumes bool
 }
 
 func (o *Options) defaults() {
@@ -135,6 +140,11 @@ type scheduler struct {
 	reasons  []string
 	feasible []*nodeInfo
 	sc       scorer
+
+	// vol is the volume plugins' state (nil without Options.Volumes);
+	// volState is what the last schedule found of the pod's claims.
+	vol      *volumeBinder
+	volState *volumeState
 }
 
 // Setup registers the scheduler with m: informers on Pods and Nodes, the
@@ -166,6 +176,11 @@ func Setup(m *controller.Manager, opts Options) error {
 		return err
 	}
 	s.ctrl = c
+	if opts.Volumes {
+		if s.vol, err = newVolumeBinder(m, s); err != nil {
+			return err
+		}
+	}
 	nodeInf.AddEventHandler(informer.HandlerFuncs{
 		AddFunc: func(obj api.Object) {
 			s.cache.setNode(obj.(*api.Node))
@@ -426,6 +441,16 @@ func (s *scheduler) attempt(ctx context.Context, pod *api.Pod, q *queued) (contr
 		return s.failed(ctx, pod, q, api.PodReasonUnschedulable, err, cycle)
 	}
 	key := pod.Key()
+	if s.vol != nil {
+		wait, err := s.vol.preBind(ctx, s.volState, node)
+		if err != nil {
+			return s.failed(ctx, pod, q, PodReasonSchedulerError, err, cycle)
+		}
+		if wait {
+			q.parked, q.parkedAt = true, s.clock.Now()
+			return controller.Result{RequeueAfter: s.opts.MaxInUnschedulable}, nil
+		}
+	}
 	s.cache.assume(pod, node)
 	upd := pod.DeepCopyObject().(*api.Pod)
 	upd.Spec.NodeName = node
@@ -579,6 +604,13 @@ func (s *scheduler) schedule(pod *api.Pod) (string, error) {
 		return "", ErrNoNodesAvailable
 	}
 	pi := newPodInfo(pod)
+	if s.vol != nil {
+		st, err := s.vol.preFilter(pod, len(nodes))
+		if err != nil {
+			return "", err
+		}
+		pi.volumes, pi.binder, s.volState = st, s.vol, st
+	}
 	pi.spread = newSpreadFilter(pi, nodes)
 	pi.interPod = newInterPodFilter(pi, nodes, s.cache.withAffinity)
 	want := numFeasibleNodesToFind(s.opts.PercentageOfNodesToScore, len(nodes))

@@ -28,6 +28,8 @@ import (
 	"github.com/clustersim/clustersim/controllers/replicaset"
 	"github.com/clustersim/clustersim/controllers/resourcequota"
 	"github.com/clustersim/clustersim/controllers/scheduler"
+	"github.com/clustersim/clustersim/controllers/statefulset"
+	"github.com/clustersim/clustersim/controllers/volume"
 	"github.com/clustersim/clustersim/scenarios"
 	"github.com/clustersim/clustersim/sim/controller"
 )
@@ -55,8 +57,8 @@ var controllerSpecs = map[string]controllerSpec{
 	"garbage-collector": {garbagecollector.Actor, func(_ *run, m *controller.Manager, s scenarios.ControllerSettings) error {
 		return garbagecollector.Setup(m, garbagecollector.Options{Workers: s.Workers})
 	}},
-	"scheduler": {scheduler.Actor, func(_ *run, m *controller.Manager, s scenarios.ControllerSettings) error {
-		return scheduler.Setup(m, scheduler.Options{Workers: s.Workers})
+	"scheduler": {scheduler.Actor, func(r *run, m *controller.Manager, s scenarios.ControllerSettings) error {
+		return scheduler.Setup(m, scheduler.Options{Workers: s.Workers, Volumes: scenarios.Runs(r.s, "persistentvolume-binder")})
 	}},
 	// The node lifecycle controller and the taint-based eviction (the
 	// NoExecute taint manager) run in one manager, as in
@@ -106,6 +108,12 @@ var controllerSpecs = map[string]controllerSpec{
 	}},
 	"disruption": {disruption.Actor, func(_ *run, m *controller.Manager, s scenarios.ControllerSettings) error {
 		return disruption.Setup(m, disruption.Options{Workers: s.Workers})
+	}},
+	"statefulset": {statefulset.Actor, func(_ *run, m *controller.Manager, s scenarios.ControllerSettings) error {
+		return statefulset.Setup(m, statefulset.Options{Workers: s.Workers})
+	}},
+	"persistentvolume-binder": {volume.Actor, func(_ *run, m *controller.Manager, s scenarios.ControllerSettings) error {
+		return volume.Setup(m, volume.Options{Workers: s.Workers})
 	}},
 	"job": {job.Actor, func(_ *run, m *controller.Manager, s scenarios.ControllerSettings) error {
 		return job.Setup(m, job.Options{Workers: s.Workers})

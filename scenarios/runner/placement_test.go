@@ -65,16 +65,7 @@ func runPlacement(t *testing.T, doc string) *runner.Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := runner.Run(s, runner.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, o := range res.Expectations {
-		if !o.Passed {
-			t.Errorf("%s: %s", o.Name, o.Detail)
-		}
-	}
-	return res
+	return runChecked(t, s)
 }
 
 // failedScheduling returns the messages of the FailedScheduling events the

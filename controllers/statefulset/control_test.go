@@ -1,0 +1,460 @@
+package statefulset
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/clustersim/clustersim/sim/api"
+)
+
+var t0 = time.Date(2026, time.January, 1, 0, 0, 0, 0, time.UTC)
+
+// fakeCluster is the podControl of the tests (upstream's
+// fakeObjectManager): pods and claims in maps, a log of operations.
+type fakeCluster struct {
+	set    *api.StatefulSet
+	revs   map[string]*api.PodTemplateSpec
+	pods   map[string]*api.Pod
+	claims map[string]*api.PersistentVolumeClaim
+	log    []string
+	uid    int
+	now    time.Time
+}
+
+func newFakeCluster(set *api.StatefulSet) *fakeCluster {
+	return &fakeCluster{set: set, revs: map[string]*api.PodTemplateSpec{}, pods: map[string]*api.Pod{}, claims: map[string]*api.PersistentVolumeClaim{}, now: t0}
+}
+
+func (f *fakeCluster) createPod(_ context.Context, set *api.StatefulSet, p *api.Pod) error {
+	for _, c := range getPersistentVolumeClaims(set, p) {
+		if _, ok := f.claims[c.Name]; !ok {
+			f.claims[c.Name] = c
+			f.log = append(f.log, "create claim "+c.Name)
+		}
+	}
+	if _, ok := f.pods[p.Name]; ok {
+		return fmt.Errorf("pod %s already exists", p.Name)
+	}
+	p = p.DeepCopy()
+	f.uid++
+	p.UID = api.UID(fmt.Sprint("uid-", f.uid))
+	p.Status.Phase = api.PodPending
+	f.pods[p.Name] = p
+	f.log = append(f.log, "create "+p.Name)
+	return nil
+}
+
+func (f *fakeCluster) deletePod(_ context.Context, _ *api.StatefulSet, p *api.Pod) error {
+	cur, ok := f.pods[p.Name]
+	if !ok {
+		return fmt.Errorf("pod %s not found", p.Name)
+	}
+	ts := api.NewTime(f.now)
+	cur.DeletionTimestamp = &ts
+	f.log = append(f.log, "delete "+p.Name)
+	return nil
+}
+
+func (f *fakeCluster) updatePod(_ context.Context, set *api.StatefulSet, p *api.Pod) error {
+	updateIdentity(set, p)
+	updateStorage(set, p)
+	f.pods[p.Name] = p
+	for _, c := range getPersistentVolumeClaims(set, p) {
+		if cur, ok := f.claims[c.Name]; ok {
+			updateClaimOwnerRefForSetAndPod(cur, set, p)
+		}
+	}
+	f.log = append(f.log, "update "+p.Name)
+	return nil
+}
+
+func (f *fakeCluster) createMissingClaims(_ context.Context, set *api.StatefulSet, p *api.Pod) error {
+	for _, c := range getPersistentVolumeClaims(set, p) {
+		if _, ok := f.claims[c.Name]; !ok {
+			f.claims[c.Name] = c
+			f.log = append(f.log, "create claim "+c.Name)
+		}
+	}
+	return nil
+}
+
+func (f *fakeCluster) claimsMatchRetentionPolicy(set *api.StatefulSet, p *api.Pod) bool {
+	for _, c := range getPersistentVolumeClaims(set, p) {
+		if cur, ok := f.claims[c.Name]; ok && !isClaimOwnerUpToDate(cur, set, p) {
+			return false
+		}
+	}
+	return true
+}
+
+func (f *fakeCluster) updateClaimsForRetentionPolicy(_ context.Context, set *api.StatefulSet, p *api.Pod) error {
+	for _, c := range getPersistentVolumeClaims(set, p) {
+		if cur, ok := f.claims[c.Name]; ok {
+			updateClaimOwnerRefForSetAndPod(cur, set, p)
+		}
+	}
+	return nil
+}
+
+func (f *fakeCluster) claimIsStale(*api.StatefulSet, *api.Pod) bool { return false }
+
+func (f *fakeCluster) podList() []*api.Pod {
+	var out []*api.Pod
+	for _, p := range f.pods {
+		out = append(out, p)
+	}
+	slices.SortFunc(out, func(a, b *api.Pod) int { return getOrdinal(a) - getOrdinal(b) })
+	return out
+}
+
+// sync runs one pass and stores the status, as the controller does.
+func (f *fakeCluster) sync(t *testing.T) {
+	t.Helper()
+	st, err := syncSet(context.Background(), f.set, f.podList(), f.revs, f, f.now)
+	if err != nil {
+		t.Fatalf("sync: %v", err)
+	}
+	f.set.Status = *st
+}
+
+// kubelet moves the world one step: terminating pods go away, pending
+// ones run and become ready.
+func (f *fakeCluster) kubelet() {
+	f.now = f.now.Add(time.Second)
+	for name, p := range f.pods {
+		switch {
+		case p.DeletionTimestamp != nil:
+			delete(f.pods, name)
+		case p.Status.Phase == api.PodPending:
+			p.Status.Phase = api.PodRunning
+			p.Status.Conditions = []api.PodCondition{{Type: api.PodReady, Status: api.ConditionTrue, LastTransitionTime: api.NewTime(f.now)}}
+		}
+	}
+}
+
+// unhealthy counts pods not running and ready or terminating.
+func (f *fakeCluster) unhealthy() int {
+	n := 0
+	for _, p := range f.pods {
+		if !isHealthy(p) {
+			n++
+		}
+	}
+	return n
+}
+
+// converge syncs and steps until the set's pods are as specified, checking
+// upstream's assertMonotonicInvariants after each sync for OrderedReady
+// sets: at most one unhealthy pod (maxUnavailable during an update), and every pod's predecessors exist.
+func (f *fakeCluster) converge(t *testing.T) {
+	t.Helper()
+	for i := 0; i < 100; i++ {
+		f.sync(t)
+		if !allowsBurst(f.set) {
+			allowed := 1
+			if ru := f.set.Spec.UpdateStrategy.RollingUpdate; ru != nil {
+				allowed, _ = getStatefulSetMaxUnavailable(ru.MaxUnavailable, replicasOf(f.set))
+			}
+			if n := f.unhealthy(); n > allowed {
+				t.Fatalf("monotonic: %d unhealthy pods at once", n)
+			}
+			for _, p := range f.pods {
+				if f.set.Status.CurrentRevision != f.set.Status.UpdateRevision {
+					break // a rolling update replaces pods highest first, maxUnavailable at once
+				}
+				for o := getStartOrdinal(f.set); o < getOrdinal(p) && o <= getEndOrdinal(f.set); o++ {
+					if _, ok := f.pods[getPodName(f.set, o)]; !ok {
+						t.Fatalf("monotonic: %s exists before its predecessor %s", p.Name, getPodName(f.set, o))
+					}
+				}
+			}
+		}
+		st := f.set.Status
+		want := int32(replicasOf(f.set))
+		if int32(len(f.pods)) == want && st.ReadyReplicas == want && st.UpdatedReplicas == want && f.unhealthy() == 0 {
+			return
+		}
+		f.kubelet()
+	}
+	t.Fatalf("no convergence: status %+v, pods %d", f.set.Status, len(f.pods))
+}
+
+func newStatefulSet(replicas int32) *api.StatefulSet {
+	s := &api.StatefulSet{
+		TypeMeta:   api.TypeMeta{APIVersion: "apps/v1", Kind: "StatefulSet"},
+		ObjectMeta: api.ObjectMeta{Name: "foo", Namespace: "default", UID: "test", Generation: 1},
+		Spec: api.StatefulSetSpec{
+			Replicas: &replicas,
+			Selector: &api.LabelSelector{MatchLabels: map[string]string{"foo": "bar"}},
+			Template: api.PodTemplateSpec{ObjectMeta: api.ObjectMeta{Labels: map[string]string{"foo": "bar"}},
+				Spec: api.PodSpec{Containers: []api.Container{{Name: "nginx", Image: "nginx"}}}},
+			VolumeClaimTemplates: []api.PersistentVolumeClaim{{ObjectMeta: api.ObjectMeta{Name: "datadir"}}},
+			ServiceName:          "governingsvc",
+		},
+	}
+	api.SetDefaultsStatefulSet(s)
+	return s
+}
+
+func burst(s *api.StatefulSet) *api.StatefulSet {
+	s.Spec.PodManagementPolicy = api.ParallelPodManagement
+	return s
+}
+
+func images(f *fakeCluster) []string {
+	var out []string
+	for _, p := range f.podList() {
+		out = append(out, p.Spec.Containers[0].Image)
+	}
+	return out
+}
+
+// TestStatefulSetControl ports upstream's table of the same name (k/k
+// pkg/controller/statefulset/stateful_set_control_test.go): each scenario
+// for OrderedReady (assertMonotonicInvariants) and Parallel
+// (assertBurstInvariants).
+func TestStatefulSetControl(t *testing.T) {
+	tests := []struct {
+		name string
+		run  func(t *testing.T, f *fakeCluster)
+	}{
+		{"CreatesPods", func(t *testing.T, f *fakeCluster) {
+			f.converge(t)
+			if len(f.pods) != 3 || len(f.claims) != 3 {
+				t.Fatalf("pods %d claims %d, want 3 and 3", len(f.pods), len(f.claims))
+			}
+			for i := 0; i < 3; i++ {
+				p := f.pods[fmt.Sprint("foo-", i)]
+				if p == nil || !identityMatches(f.set, p) || !storageMatches(f.set, p) {
+					t.Fatalf("pod foo-%d missing or without identity and storage: %+v", i, p)
+				}
+				if p.Spec.Hostname != p.Name || p.Spec.Subdomain != "governingsvc" {
+					t.Errorf("pod %s hostname %q subdomain %q", p.Name, p.Spec.Hostname, p.Spec.Subdomain)
+				}
+			}
+			if st := f.set.Status; st.Replicas != 3 || st.ReadyReplicas != 3 || st.CurrentReplicas != 3 || st.UpdatedReplicas != 3 || st.AvailableReplicas != 3 {
+				t.Errorf("status %+v", st)
+			}
+		}},
+		{"ScalesUp", func(t *testing.T, f *fakeCluster) {
+			f.converge(t)
+			*f.set.Spec.Replicas = 4
+			f.converge(t)
+			if f.set.Status.Replicas != 4 || f.pods["foo-3"] == nil {
+				t.Fatalf("status %+v", f.set.Status)
+			}
+		}},
+		{"ScalesDown", func(t *testing.T, f *fakeCluster) {
+			f.converge(t)
+			*f.set.Spec.Replicas = 0
+			f.converge(t)
+			if len(f.pods) != 0 || f.set.Status.Replicas != 0 {
+				t.Fatalf("pods %d status %+v", len(f.pods), f.set.Status)
+			}
+			if len(f.claims) != 3 {
+				t.Errorf("claims %d, want 3 retained", len(f.claims))
+			}
+		}},
+		{"ReplacesPods", func(t *testing.T, f *fakeCluster) {
+			f.converge(t)
+			delete(f.pods, "foo-0")
+			delete(f.pods, "foo-2")
+			f.converge(t)
+			if len(f.pods) != 3 {
+				t.Fatalf("pods %d", len(f.pods))
+			}
+		}},
+		{"RecreatesFailedPod", func(t *testing.T, f *fakeCluster) {
+			f.converge(t)
+			uid := f.pods["foo-0"].UID
+			f.pods["foo-0"].Status.Phase = api.PodFailed
+			f.converge(t)
+			if f.pods["foo-0"].UID == uid {
+				t.Fatal("failed pod not recreated")
+			}
+		}},
+		{"RecreatesSucceededPod", func(t *testing.T, f *fakeCluster) {
+			f.converge(t)
+			uid := f.pods["foo-0"].UID
+			f.pods["foo-0"].Status.Phase = api.PodSucceeded
+			f.converge(t)
+			if f.pods["foo-0"].UID == uid {
+				t.Fatal("succeeded pod not recreated")
+			}
+		}},
+	}
+	for _, tc := range tests {
+		for _, policy := range []string{api.OrderedReadyPodManagement, api.ParallelPodManagement} {
+			t.Run(tc.name+"/"+policy, func(t *testing.T) {
+				set := newStatefulSet(3)
+				set.Spec.PodManagementPolicy = policy
+				tc.run(t, newFakeCluster(set))
+			})
+		}
+	}
+}
+
+// TestOrderedReadyCreatesOneAtATime: OrderedReady creates foo-1 only
+// once foo-0 is running and ready; Parallel creates all three at once.
+func TestOrderedReadyCreatesOneAtATime(t *testing.T) {
+	f := newFakeCluster(newStatefulSet(3))
+	f.sync(t)
+	f.sync(t)
+	if got := fmt.Sprint(f.log); got != "[create claim datadir-foo-0 create foo-0]" {
+		t.Fatalf("OrderedReady first syncs: %s", got)
+	}
+	f.kubelet()
+	f.sync(t)
+	if got := fmt.Sprint(f.log[2:]); got != "[create claim datadir-foo-1 create foo-1]" {
+		t.Fatalf("after foo-0 is ready: %s", got)
+	}
+	b := newFakeCluster(burst(newStatefulSet(3)))
+	b.sync(t)
+	if len(b.pods) != 3 {
+		t.Fatalf("Parallel first sync created %d pods, want 3", len(b.pods))
+	}
+}
+
+// TestStatefulSetControlRollingUpdateWithPartition ports upstream's table
+// of the same name: with partition 2, pods below it keep the original
+// image, the others get the new one.
+func TestStatefulSetControlRollingUpdateWithPartition(t *testing.T) {
+	tests := []struct {
+		name     string
+		initial  func() *api.StatefulSet
+		replicas int32
+	}{
+		{"monotonic image update", func() *api.StatefulSet { return newStatefulSet(3) }, 3},
+		{"monotonic image update and scale up", func() *api.StatefulSet { return newStatefulSet(3) }, 5},
+		{"burst image update", func() *api.StatefulSet { return burst(newStatefulSet(3)) }, 3},
+		{"burst image update and scale up", func() *api.StatefulSet { return burst(newStatefulSet(3)) }, 5},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			set := tc.initial()
+			two := int32(2)
+			set.Spec.UpdateStrategy.RollingUpdate.Partition = &two
+			f := newFakeCluster(set)
+			f.converge(t)
+			set.Spec.Replicas = &tc.replicas
+			set.Spec.Template.Spec.Containers[0].Image = "foo"
+			set.Generation++
+			for i := 0; i < 40; i++ {
+				f.sync(t)
+				f.kubelet()
+			}
+			for i, img := range images(f) {
+				want := "foo"
+				if i < 2 {
+					want = "nginx"
+				}
+				if img != want {
+					t.Errorf("pod foo-%d image %s, want %s (all: %v)", i, img, want, images(f))
+				}
+			}
+			if st := f.set.Status; st.CurrentRevision == st.UpdateRevision || st.UpdatedReplicas != tc.replicas-2 || st.CurrentReplicas != 2 {
+				t.Errorf("status %+v", st)
+			}
+		})
+	}
+}
+
+// TestStatefulSetControlRollingUpdate ports the rows of upstream's
+// TestStatefulSetControlRollingUpdate that map (image update, with scale
+// up and down): every pod ends at the new image and the update revision
+// becomes the current one.
+func TestStatefulSetControlRollingUpdate(t *testing.T) {
+	for _, tc := range []struct {
+		name            string
+		initial, target int32
+		burst           bool
+	}{
+		{"monotonic image update", 3, 3, false},
+		{"monotonic image update and scale up", 3, 5, false},
+		{"monotonic image update and scale down", 5, 3, false},
+		{"burst image update", 3, 3, true},
+		{"burst image update and scale up", 3, 5, true},
+		{"burst image update and scale down", 5, 3, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			set := newStatefulSet(tc.initial)
+			if tc.burst {
+				burst(set)
+			}
+			f := newFakeCluster(set)
+			f.converge(t)
+			old := f.set.Status.CurrentRevision
+			set.Spec.Replicas = &tc.target
+			set.Spec.Template.Spec.Containers[0].Image = "foo"
+			set.Generation++
+			f.converge(t)
+			for _, img := range images(f) {
+				if img != "foo" {
+					t.Fatalf("images %v", images(f))
+				}
+			}
+			if st := f.set.Status; st.CurrentRevision != st.UpdateRevision || st.CurrentRevision == old || st.CurrentReplicas != tc.target {
+				t.Errorf("status %+v (old revision %s)", st, old)
+			}
+		})
+	}
+}
+
+// TestStatefulSetControlRollingUpdateWithMaxUnavailable after upstream's
+// test of the same name: maxUnavailable 2 deletes two pods at a time,
+// highest ordinals first.
+func TestStatefulSetControlRollingUpdateWithMaxUnavailable(t *testing.T) {
+	set := newStatefulSet(5)
+	mu := api.FromInt32(2)
+	set.Spec.UpdateStrategy.RollingUpdate.MaxUnavailable = &mu
+	f := newFakeCluster(set)
+	f.converge(t)
+	f.log = nil
+	set.Spec.Template.Spec.Containers[0].Image = "foo"
+	f.sync(t)
+	if got := fmt.Sprint(f.log); got != "[delete foo-4 delete foo-3]" {
+		t.Fatalf("first update sync: %s", got)
+	}
+	f.converge(t)
+	for _, img := range images(f) {
+		if img != "foo" {
+			t.Fatalf("images %v", images(f))
+		}
+	}
+}
+
+// TestScaleDownOrder: OrderedReady deletes the highest ordinal first, one
+// at a time.
+func TestScaleDownOrder(t *testing.T) {
+	f := newFakeCluster(newStatefulSet(3))
+	f.converge(t)
+	f.log = nil
+	*f.set.Spec.Replicas = 1
+	f.converge(t)
+	if got := fmt.Sprint(f.log); got != "[delete foo-2 delete foo-1]" {
+		t.Fatalf("scale down: %s", got)
+	}
+}
+
+// TestRetentionPolicyOwnerRefs: whenDeleted Delete gives each claim the
+// set as owner; whenScaled Delete gives a scaled-down pod's claim the pod.
+func TestRetentionPolicyOwnerRefs(t *testing.T) {
+	set := newStatefulSet(2)
+	set.Spec.PersistentVolumeClaimRetentionPolicy = &api.StatefulSetPersistentVolumeClaimRetentionPolicy{WhenDeleted: "Delete", WhenScaled: "Delete"}
+	f := newFakeCluster(set)
+	f.converge(t)
+	for name, c := range f.claims {
+		if len(c.OwnerReferences) != 1 || c.OwnerReferences[0].Kind != "StatefulSet" {
+			t.Fatalf("claim %s owners %+v, want the set", name, c.OwnerReferences)
+		}
+	}
+	*set.Spec.Replicas = 1
+	f.sync(t)
+	c := f.claims["datadir-foo-1"]
+	if len(c.OwnerReferences) != 1 || c.OwnerReferences[0].Kind != "Pod" || c.OwnerReferences[0].Name != "foo-1" {
+		t.Fatalf("scaled-down claim owners %+v, want pod foo-1", c.OwnerReferences)
+	}
+}

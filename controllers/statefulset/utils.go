@@ -1,0 +1,385 @@
+package statefulset
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/clustersim/clustersim/controllers/replicaset"
+	"github.com/clustersim/clustersim/sim/api"
+)
+
+// The helpers of k/k pkg/controller/statefulset/stateful_set_utils.go.
+
+// statefulPodRegex extracts the parent StatefulSet and the ordinal from a
+// pod's name.
+var statefulPodRegex = regexp.MustCompile("(.*)-([0-9]+)$")
+
+// getParentNameAndOrdinal returns the name of the pod's parent set and its
+// ordinal, or "" and -1 for a name without an ordinal.
+func getParentNameAndOrdinal(p *api.Pod) (string, int) {
+	m := statefulPodRegex.FindStringSubmatch(p.Name)
+	if len(m) < 3 {
+		return "", -1
+	}
+	i, err := strconv.ParseInt(m[2], 10, 32)
+	if err != nil {
+		return m[1], -1
+	}
+	return m[1], int(i)
+}
+
+func getOrdinal(p *api.Pod) int {
+	_, o := getParentNameAndOrdinal(p)
+	return o
+}
+
+func getParentName(p *api.Pod) string {
+	n, _ := getParentNameAndOrdinal(p)
+	return n
+}
+
+// getPodName is "<set>-<ordinal>".
+func getPodName(set *api.StatefulSet, ordinal int) string {
+	return fmt.Sprintf("%s-%d", set.Name, ordinal)
+}
+
+// getPersistentVolumeClaimName is "<template>-<set>-<ordinal>".
+func getPersistentVolumeClaimName(set *api.StatefulSet, claim *api.PersistentVolumeClaim, ordinal int) string {
+	return fmt.Sprintf("%s-%s-%d", claim.Name, set.Name, ordinal)
+}
+
+// isMemberOf: the pod's name makes it one of set's.
+func isMemberOf(set *api.StatefulSet, p *api.Pod) bool { return getParentName(p) == set.Name }
+
+// getStartOrdinal is spec.ordinals.start (0 by default).
+func getStartOrdinal(set *api.StatefulSet) int {
+	if set.Spec.Ordinals != nil {
+		return int(set.Spec.Ordinals.Start)
+	}
+	return 0
+}
+
+func replicasOf(set *api.StatefulSet) int {
+	if set.Spec.Replicas != nil {
+		return int(*set.Spec.Replicas)
+	}
+	return 1
+}
+
+// getEndOrdinal is the last ordinal in range.
+func getEndOrdinal(set *api.StatefulSet) int { return getStartOrdinal(set) + replicasOf(set) - 1 }
+
+// podInOrdinalRange: the pod's ordinal is in [start, end].
+func podInOrdinalRange(p *api.Pod, set *api.StatefulSet) bool {
+	o := getOrdinal(p)
+	return o >= getStartOrdinal(set) && o <= getEndOrdinal(set)
+}
+
+// identityMatches: the pod has the name, namespace and pod-name label of a
+// member of set.
+func identityMatches(set *api.StatefulSet, p *api.Pod) bool {
+	parent, ordinal := getParentNameAndOrdinal(p)
+	return ordinal >= 0 && set.Name == parent && p.Name == getPodName(set, ordinal) &&
+		p.Namespace == set.Namespace && p.Labels != nil && p.Labels[api.StatefulSetPodNameLabel] == p.Name
+}
+
+// claimNameOf returns the claimName of a persistentVolumeClaim volume
+// source, or "" for another source.
+func claimNameOf(v *api.Volume) string {
+	raw, ok := v.Source["persistentVolumeClaim"]
+	if !ok {
+		return ""
+	}
+	var src struct {
+		ClaimName string `json:"claimName"`
+	}
+	if raw.Decode(&src) != nil {
+		return ""
+	}
+	return src.ClaimName
+}
+
+// claimVolume is a persistentVolumeClaim volume.
+func claimVolume(name, claim string) api.Volume {
+	src, _ := api.NewRawValue(map[string]string{"claimName": claim})
+	return api.Volume{Name: name, Source: map[string]api.RawValue{"persistentVolumeClaim": src}}
+}
+
+// storageMatches: the pod's volumes name the claims of set's templates.
+func storageMatches(set *api.StatefulSet, p *api.Pod) bool {
+	ordinal := getOrdinal(p)
+	if ordinal < 0 {
+		return false
+	}
+	for i := range set.Spec.VolumeClaimTemplates {
+		c := &set.Spec.VolumeClaimTemplates[i]
+		j := slices.IndexFunc(p.Spec.Volumes, func(v api.Volume) bool { return v.Name == c.Name })
+		if j < 0 || claimNameOf(&p.Spec.Volumes[j]) != getPersistentVolumeClaimName(set, c, ordinal) {
+			return false
+		}
+	}
+	return true
+}
+
+// getPersistentVolumeClaims returns the claims of pod, in template order:
+// each template named for the pod, in set's namespace, with the template's
+// labels and the selector's matchLabels.
+func getPersistentVolumeClaims(set *api.StatefulSet, p *api.Pod) []*api.PersistentVolumeClaim {
+	ordinal := getOrdinal(p)
+	out := make([]*api.PersistentVolumeClaim, 0, len(set.Spec.VolumeClaimTemplates))
+	for i := range set.Spec.VolumeClaimTemplates {
+		c := set.Spec.VolumeClaimTemplates[i].DeepCopy()
+		c.TypeMeta = api.TypeMeta{APIVersion: "v1", Kind: api.KindPersistentVolumeClaim.Name}
+		c.Name = getPersistentVolumeClaimName(set, &set.Spec.VolumeClaimTemplates[i], ordinal)
+		c.Namespace = set.Namespace
+		if set.Spec.Selector != nil && len(set.Spec.Selector.MatchLabels) > 0 {
+			if c.Labels == nil {
+				c.Labels = map[string]string{}
+			}
+			for k, v := range set.Spec.Selector.MatchLabels {
+				c.Labels[k] = v
+			}
+		}
+		c.Status = api.PersistentVolumeClaimStatus{}
+		out = append(out, c)
+	}
+	return out
+}
+
+// updateStorage makes the pod's volumes name its claims: the claim
+// volumes first, in template order (upstream iterates a map), then the
+// pod's other volumes.
+func updateStorage(set *api.StatefulSet, p *api.Pod) {
+	claims := getPersistentVolumeClaims(set, p)
+	vols := make([]api.Volume, 0, len(claims)+len(p.Spec.Volumes))
+	names := map[string]bool{}
+	for i, c := range claims {
+		name := set.Spec.VolumeClaimTemplates[i].Name
+		names[name] = true
+		vols = append(vols, claimVolume(name, c.Name))
+	}
+	for _, v := range p.Spec.Volumes {
+		if !names[v.Name] {
+			vols = append(vols, v)
+		}
+	}
+	p.Spec.Volumes = vols
+}
+
+// updateIdentity sets the pod's name, namespace, pod-name and pod-index
+// labels.
+func updateIdentity(set *api.StatefulSet, p *api.Pod) {
+	ordinal := getOrdinal(p)
+	p.Name = getPodName(set, ordinal)
+	p.Namespace = set.Namespace
+	if p.Labels == nil {
+		p.Labels = map[string]string{}
+	}
+	p.Labels[api.StatefulSetPodNameLabel] = p.Name
+	p.Labels[api.PodIndexLabel] = strconv.Itoa(ordinal)
+}
+
+// initIdentity is updateIdentity plus the hostname and subdomain.
+func initIdentity(set *api.StatefulSet, p *api.Pod) {
+	updateIdentity(set, p)
+	p.Spec.Hostname = p.Name
+	p.Spec.Subdomain = set.Spec.ServiceName
+}
+
+// isRunningAndReady: phase Running and the Ready condition True.
+func isRunningAndReady(p *api.Pod) bool {
+	return p.Status.Phase == api.PodRunning && api.IsPodReady(p)
+}
+
+// isRunningAndAvailable: running and ready for minReadySeconds.
+func isRunningAndAvailable(p *api.Pod, minReadySeconds int32, now time.Time) bool {
+	return p.Status.Phase == api.PodRunning && replicaset.IsPodAvailable(p, minReadySeconds, now)
+}
+
+// isCreated: the apiserver has the pod (it has a phase).
+func isCreated(p *api.Pod) bool { return p.Status.Phase != "" }
+
+func isPending(p *api.Pod) bool   { return p.Status.Phase == api.PodPending }
+func isFailed(p *api.Pod) bool    { return p.Status.Phase == api.PodFailed }
+func isSucceeded(p *api.Pod) bool { return p.Status.Phase == api.PodSucceeded }
+
+// isTerminating: the pod has a deletion timestamp.
+func isTerminating(p *api.Pod) bool { return p.DeletionTimestamp != nil }
+
+// isHealthy: running, ready, not terminating.
+func isHealthy(p *api.Pod) bool { return isRunningAndReady(p) && !isTerminating(p) }
+
+// isUnavailable: not healthy or not yet available.
+func isUnavailable(p *api.Pod, minReadySeconds int32, now time.Time) bool {
+	return !isHealthy(p) || !replicaset.IsPodAvailable(p, minReadySeconds, now)
+}
+
+// allowsBurst: Parallel pod management.
+func allowsBurst(set *api.StatefulSet) bool {
+	return set.Spec.PodManagementPolicy == api.ParallelPodManagement
+}
+
+// getPodRevision is the pod's controller-revision-hash label.
+func getPodRevision(p *api.Pod) string {
+	if p.Labels == nil {
+		return ""
+	}
+	return p.Labels[api.LabelControllerRevisionHash]
+}
+
+func setPodRevision(p *api.Pod, revision string) {
+	if p.Labels == nil {
+		p.Labels = map[string]string{}
+	}
+	p.Labels[api.LabelControllerRevisionHash] = revision
+}
+
+// newStatefulSetPod is a pod of set's template with ordinal's identity and
+// storage, owned by set.
+func newStatefulSetPod(set *api.StatefulSet, ordinal int) *api.Pod {
+	ref := api.NewControllerRef(set)
+	p := replicaset.PodFromTemplate(&set.Spec.Template, set, &ref)
+	p.Name = getPodName(set, ordinal)
+	initIdentity(set, p)
+	updateStorage(set, p)
+	return p
+}
+
+// newVersionedStatefulSetPod creates the pod of ordinal at the current
+// revision when the rolling update keeps it there (below the partition),
+// at the update revision otherwise.
+func newVersionedStatefulSetPod(currentSet, updateSet *api.StatefulSet, currentRevision, updateRevision string, ordinal int) *api.Pod {
+	us := currentSet.Spec.UpdateStrategy
+	if us.Type == api.RollingUpdateStatefulSetStrategyType &&
+		(us.RollingUpdate == nil && ordinal < getStartOrdinal(currentSet)+int(currentSet.Status.CurrentReplicas)) ||
+		(us.RollingUpdate != nil && us.RollingUpdate.Partition != nil && ordinal < getStartOrdinal(currentSet)+int(*us.RollingUpdate.Partition)) {
+		p := newStatefulSetPod(currentSet, ordinal)
+		setPodRevision(p, currentRevision)
+		return p
+	}
+	p := newStatefulSetPod(updateSet, ordinal)
+	setPodRevision(p, updateRevision)
+	return p
+}
+
+// getStatefulSetMaxUnavailable resolves maxUnavailable against the
+// replicas, rounding down, at least 1 (default 1).
+func getStatefulSetMaxUnavailable(maxUnavailable *api.IntOrString, replicaCount int) (int, error) {
+	mu := api.FromInt32(1)
+	if maxUnavailable != nil {
+		mu = *maxUnavailable
+	}
+	n, err := api.GetScaledValueFromIntOrPercent(&mu, replicaCount, false)
+	if err != nil {
+		return 0, err
+	}
+	return max(n, 1), nil
+}
+
+// completeRollingUpdate finishes a rolling update whose pods are all
+// updated and ready: the update revision becomes the current one.
+func completeRollingUpdate(set *api.StatefulSet, st *api.StatefulSetStatus) {
+	if set.Spec.UpdateStrategy.Type == api.RollingUpdateStatefulSetStrategyType &&
+		st.UpdatedReplicas == st.Replicas && st.ReadyReplicas == st.Replicas {
+		st.CurrentReplicas = st.UpdatedReplicas
+		st.CurrentRevision = st.UpdateRevision
+	}
+}
+
+// inconsistentStatus: the computed status differs from the stored one.
+func inconsistentStatus(set *api.StatefulSet, st *api.StatefulSetStatus) bool {
+	s := &set.Status
+	return st.ObservedGeneration > s.ObservedGeneration || st.Replicas != s.Replicas ||
+		st.CurrentReplicas != s.CurrentReplicas || st.ReadyReplicas != s.ReadyReplicas ||
+		st.UpdatedReplicas != s.UpdatedReplicas || st.CurrentRevision != s.CurrentRevision ||
+		st.AvailableReplicas != s.AvailableReplicas || st.UpdateRevision != s.UpdateRevision
+}
+
+// retentionPolicy returns the set's policy, Retain/Retain when unset.
+func retentionPolicy(set *api.StatefulSet) api.StatefulSetPersistentVolumeClaimRetentionPolicy {
+	p := api.StatefulSetPersistentVolumeClaimRetentionPolicy{WhenDeleted: api.RetainPersistentVolumeClaimRetentionPolicyType, WhenScaled: api.RetainPersistentVolumeClaimRetentionPolicyType}
+	if s := set.Spec.PersistentVolumeClaimRetentionPolicy; s != nil {
+		if s.WhenDeleted != "" {
+			p.WhenDeleted = s.WhenDeleted
+		}
+		if s.WhenScaled != "" {
+			p.WhenScaled = s.WhenScaled
+		}
+	}
+	return p
+}
+
+// matchesRef: ref names obj of kind (apiVersion, kind and name; the uid
+// is not compared, as upstream's matchesRef).
+func matchesRef(ref *api.OwnerReference, m *api.ObjectMeta, apiVersion, kind string) bool {
+	return ref.APIVersion == apiVersion && ref.Kind == kind && ref.Name == m.Name
+}
+
+func hasRef(claim *api.PersistentVolumeClaim, m *api.ObjectMeta, apiVersion, kind string) bool {
+	return slices.ContainsFunc(claim.OwnerReferences, func(r api.OwnerReference) bool { return matchesRef(&r, m, apiVersion, kind) })
+}
+
+// wantedClaimRefs says which owners the retention policy wants on a claim
+// of pod: the set (whenDeleted Delete, pod in range), the pod (whenScaled
+// Delete, pod condemned by a scale-down).
+func wantedClaimRefs(set *api.StatefulSet, p *api.Pod) (podRef, setRef bool) {
+	pol := retentionPolicy(set)
+	del := api.DeletePersistentVolumeClaimRetentionPolicyType
+	scaledDown := !podInOrdinalRange(p, set)
+	switch {
+	case pol.WhenScaled != del && pol.WhenDeleted != del:
+		return false, false
+	case pol.WhenScaled != del:
+		return false, true
+	case pol.WhenDeleted != del:
+		return scaledDown, false
+	default:
+		return scaledDown, !scaledDown
+	}
+}
+
+// isClaimOwnerUpToDate: the claim's set and pod owner references are as
+// the retention policy wants.
+func isClaimOwnerUpToDate(claim *api.PersistentVolumeClaim, set *api.StatefulSet, p *api.Pod) bool {
+	podRef, setRef := wantedClaimRefs(set, p)
+	return hasRef(claim, &p.ObjectMeta, "v1", api.KindPod.Name) == podRef &&
+		hasRef(claim, &set.ObjectMeta, "apps/v1", api.KindStatefulSet.Name) == setRef
+}
+
+// updateClaimOwnerRefForSetAndPod adds and removes the set's and the
+// pod's controller references on claim as the retention policy wants; it
+// reports a change.
+func updateClaimOwnerRefForSetAndPod(claim *api.PersistentVolumeClaim, set *api.StatefulSet, p *api.Pod) bool {
+	podRef, setRef := wantedClaimRefs(set, p)
+	changed := false
+	fix := func(m *api.ObjectMeta, apiVersion, kind string, want bool, owner api.Object) {
+		has := hasRef(claim, m, apiVersion, kind)
+		switch {
+		case want && !has:
+			ref := api.NewControllerRef(owner)
+			ref.APIVersion, ref.Kind = apiVersion, kind
+			claim.OwnerReferences = append(claim.OwnerReferences, ref)
+			changed = true
+		case !want && has:
+			claim.OwnerReferences = slices.DeleteFunc(claim.OwnerReferences, func(r api.OwnerReference) bool { return matchesRef(&r, m, apiVersion, kind) })
+			changed = true
+		}
+	}
+	// Remove before adding, so that a claim never has two controllers.
+	if !podRef {
+		fix(&p.ObjectMeta, "v1", api.KindPod.Name, false, p)
+	}
+	if !setRef {
+		fix(&set.ObjectMeta, "apps/v1", api.KindStatefulSet.Name, false, set)
+	}
+	if podRef && p.UID != "" {
+		fix(&p.ObjectMeta, "v1", api.KindPod.Name, true, p)
+	}
+	if setRef {
+		fix(&set.ObjectMeta, "apps/v1", api.KindStatefulSet.Name, true, set)
+	}
+	return changed
+}
