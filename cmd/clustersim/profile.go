@@ -3,14 +3,17 @@ package main
 import (
 	"fmt"
 	"os"
-	"runtime"
+	"runtime/metrics"
 	"runtime/pprof"
+	"time"
 )
 
 // Profiling a whole command: CLUSTERSIM_CPUPROFILE=FILE writes a CPU
 // profile of the command to FILE, CLUSTERSIM_MEMPROFILE=FILE a heap
-// profile (allocations included) when it ends; read them with `go tool
-// pprof -top bin/clustersim FILE`. Environment variables rather than
+// profile (allocations included) taken when the live heap was largest
+// (checked every half second: what a run holds before it ends, not after
+// it has let go); read them with `go tool pprof -top bin/clustersim
+// FILE` (`-sample_index=inuse_space` for what was live). Environment variables rather than
 // flags so that every command (run, sweep, lesson, ...) can be profiled
 // without a flag of its own; they change nothing a run computes.
 const (
@@ -33,22 +36,64 @@ func startProfiles() (stop func()) {
 			cpu = f
 		}
 	}
+	var heap *peakHeap
+	if path := os.Getenv(memProfileEnv); path != "" {
+		heap = &peakHeap{path: path, done: make(chan struct{}), stopped: make(chan struct{})}
+		go heap.watch()
+	}
 	return func() {
 		if cpu != nil {
 			pprof.StopCPUProfile()
 			cpu.Close()
 		}
-		if path := os.Getenv(memProfileEnv); path != "" {
-			f, err := os.Create(path)
-			if err != nil {
-				fmt.Fprintf(os.Stderr, "clustersim: %s: %v\n", memProfileEnv, err)
-				return
-			}
-			runtime.GC()
-			if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
-				fmt.Fprintf(os.Stderr, "clustersim: %s: %v\n", memProfileEnv, err)
-			}
-			f.Close()
+		if heap != nil {
+			close(heap.done)
+			<-heap.stopped
 		}
 	}
+}
+
+// peakHeap writes a heap profile to path whenever the live heap has grown
+// a tenth past the largest it has written one at.
+type peakHeap struct {
+	path          string
+	done, stopped chan struct{}
+}
+
+func (h *peakHeap) watch() {
+	defer close(h.stopped)
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	var written uint64
+	tick := time.NewTicker(500 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-h.done:
+			if written == 0 {
+				h.write()
+			}
+			return
+		case <-tick.C:
+		}
+		metrics.Read(sample)
+		if live := sample[0].Value.Uint64(); live > written+written/10 {
+			if h.write() {
+				written = live
+			}
+		}
+	}
+}
+
+func (h *peakHeap) write() bool {
+	f, err := os.Create(h.path)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "clustersim: %s: %v\n", memProfileEnv, err)
+		return false
+	}
+	defer f.Close()
+	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
+		fmt.Fprintf(os.Stderr, "clustersim: %s: %v\n", memProfileEnv, err)
+		return false
+	}
+	return true
 }

@@ -263,7 +263,7 @@ func (l *AuditLog) auditChanges(old, new api.Object) []Change {
 	// managedFields are bookkeeping the audit leaves out (skipInAudit):
 	// walking them, entry by entry and their field sets rendered, was
 	// the most of a lease renewal's diff.
-	all := diff(oldV, new, l.paths, "metadata.managedFields")
+	all := diffWith(differ{intern: l.paths, skip: "metadata.managedFields", audit: true}, oldV, new)
 	out := all[:0]
 	for _, c := range all {
 		if !skipInAudit(c.Path) {

@@ -2,6 +2,7 @@ package store
 
 import (
 	"encoding/json"
+	"maps"
 	"reflect"
 	"slices"
 	"strconv"
@@ -40,7 +41,10 @@ func Diff(old, new any) []Change { return diff(old, new, nil, "") }
 // audit log repeats a few hundred paths millions of times), and without
 // the subtree at the path skip when it is not "".
 func diff(old, new any, intern map[string]string, skip string) []Change {
-	d := differ{intern: intern, skip: skip}
+	return diffWith(differ{intern: intern, skip: skip}, old, new)
+}
+
+func diffWith(d differ, old, new any) []Change {
 	a, b := reflect.ValueOf(old), reflect.ValueOf(new)
 	d.walk(a, b, a.IsValid(), b.IsValid())
 	return d.out
@@ -51,11 +55,17 @@ type differ struct {
 	out    []Change
 	intern map[string]string
 	skip   string
+	// audit is set for the audit log, which drops the changes of
+	// metadata.resourceVersion and metadata.managedFields: the differ
+	// may then skip an object's metadata when nothing else in it
+	// changed (metaUnchanged), which most updates are.
+	audit bool
 }
 
 var (
 	marshalerType    = reflect.TypeFor[json.Marshaler]()
 	unstructuredType = reflect.TypeFor[api.Unstructured]()
+	objectMetaType   = reflect.TypeFor[api.ObjectMeta]()
 	timeType         = reflect.TypeFor[api.Time]()
 	microTimeType    = reflect.TypeFor[api.MicroTime]()
 )
@@ -334,7 +344,14 @@ func (d *differ) walk(a, b reflect.Value, aSet, bSet bool) {
 	switch t.Kind() {
 	case reflect.Struct:
 		mark := len(d.path)
+		// Metadata unchanged but for the fields the audit log drops
+		// and the generation: only the generation can be a change.
+		onlyGeneration := d.audit && t == objectMetaType && aSet && bSet && a.CanAddr() && b.CanAddr() &&
+			metaUnchanged(a.Addr().Interface().(*api.ObjectMeta), b.Addr().Interface().(*api.ObjectMeta))
 		for _, f := range info.fields {
+			if onlyGeneration && f.name != "generation" {
+				continue
+			}
 			var fa, fb reflect.Value
 			if aSet {
 				fa = a.Field(f.index)
@@ -362,6 +379,31 @@ func (d *differ) walk(a, b reflect.Value, aSet, bSet bool) {
 	case reflect.Slice, reflect.Array:
 		d.walkList(a, b, aSet, bSet)
 	}
+}
+
+// metaUnchanged reports whether a and b are equal in every field of
+// ObjectMeta but resourceVersion, generation and managedFields (the
+// fields an update's bookkeeping changes), so that the walk of metadata
+// can stop at the generation. It may say false of metadata that only
+// render the same (then the walk compares them as always), never true of
+// metadata that differ. TestMetaUnchangedFields fails when ObjectMeta or
+// OwnerReference gain a field this does not compare.
+func metaUnchanged(a, b *api.ObjectMeta) bool {
+	return a.Name == b.Name && a.GenerateName == b.GenerateName && a.Namespace == b.Namespace &&
+		a.SelfLink == b.SelfLink && a.UID == b.UID && a.CreationTimestamp == b.CreationTimestamp &&
+		samePtr(a.DeletionTimestamp, b.DeletionTimestamp) && samePtr(a.DeletionGracePeriodSeconds, b.DeletionGracePeriodSeconds) &&
+		maps.Equal(a.Labels, b.Labels) && maps.Equal(a.Annotations, b.Annotations) &&
+		slices.EqualFunc(a.OwnerReferences, b.OwnerReferences, sameOwnerRef) && slices.Equal(a.Finalizers, b.Finalizers)
+}
+
+// samePtr reports whether a and b are both nil or point to equal values.
+func samePtr[T comparable](a, b *T) bool {
+	return a == b || a != nil && b != nil && *a == *b
+}
+
+func sameOwnerRef(a, b api.OwnerReference) bool {
+	return a.APIVersion == b.APIVersion && a.Kind == b.Kind && a.Name == b.Name && a.UID == b.UID &&
+		samePtr(a.Controller, b.Controller) && samePtr(a.BlockOwnerDeletion, b.BlockOwnerDeletion)
 }
 
 // leafEqual compares two leaves of one type without allocating for the
