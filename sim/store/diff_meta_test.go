@@ -92,3 +92,42 @@ func TestAuditDiffSkipsUnchangedMeta(t *testing.T) {
 		})
 	}
 }
+
+// TestSameBits checks the shortcut for structs that are the same bytes: a
+// shallow copy (a status write's spec and metadata) is, a deep copy or a
+// changed field is not, and a status write lists the same changes either
+// way.
+func TestSameBits(t *testing.T) {
+	pod := &api.Pod{
+		ObjectMeta: api.ObjectMeta{Name: "p", Namespace: "default", Labels: map[string]string{"app": "web"}},
+		Spec:       api.PodSpec{NodeName: "n1", Containers: []api.Container{{Name: "c", Image: "nginx"}}},
+		Status:     api.PodStatus{Phase: api.PodPending},
+	}
+	shallow := *pod
+	deep := pod.DeepCopy()
+	changed := pod.DeepCopy()
+	changed.Spec.NodeName = "n2"
+	for _, tc := range []struct {
+		name string
+		b    *api.Pod
+		want bool
+	}{
+		{"itself", pod, true},
+		{"shallow copy", &shallow, true},
+		{"deep copy", deep, false},
+		{"changed", changed, false},
+	} {
+		if got := sameBits(reflect.ValueOf(pod).Elem(), reflect.ValueOf(tc.b).Elem()); got != tc.want {
+			t.Errorf("%s: sameBits = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	// A status write: the stored pod copied shallowly, a new status.
+	upd := *pod
+	upd.Status = api.PodStatus{Phase: api.PodRunning, HostIP: "10.0.0.1"}
+	var l AuditLog
+	got := l.auditChanges(pod, &upd)
+	want := l.auditChanges(pod.DeepCopy(), upd.DeepCopy())
+	if fmt.Sprint(got) != fmt.Sprint(want) || len(got) != 2 {
+		t.Errorf("status write changes %v, want the deep copies' %v (two)", got, want)
+	}
+}
