@@ -581,6 +581,11 @@ func (l *loader) measure(s *Scenario) error {
 	default:
 		return l.errorf("spec.measure.heartbeats", "%q is neither %q nor %q", m.Heartbeats, HeartbeatsKeep, HeartbeatsCount)
 	}
+	switch m.Events {
+	case "", EventsKeep, EventsBrief:
+	default:
+		return l.errorf("spec.measure.events", "%q is neither %q nor %q", m.Events, EventsKeep, EventsBrief)
+	}
 	return nil
 }
 

@@ -72,6 +72,7 @@ spec:
   measure:
     ignore: [Node]
     heartbeats: count
+    events: brief
   cluster:
     nodeGroups:
 `, s.Nodes, s.Nodes, pods, crash)

@@ -115,7 +115,19 @@ type Measure struct {
 	// HeartbeatsKeep (the default) keeps each in full, HeartbeatsCount
 	// counts them, so the log of a steady cluster stops growing.
 	Heartbeats string `json:"heartbeats,omitempty"`
+	// Events is what the audit log keeps of Event writes: EventsKeep (the
+	// default) keeps each with every field it changed, EventsBrief keeps
+	// each as a record without its field changes (who wrote which Event
+	// when, and how), so the detectors still count it but a large
+	// cluster's thousands of Events do not hold their fields twice.
+	Events string `json:"events,omitempty"`
 }
+
+// The values of Measure.Events.
+const (
+	EventsKeep  = "keep"
+	EventsBrief = "brief"
+)
 
 // The values of Measure.Heartbeats.
 const (

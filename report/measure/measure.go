@@ -472,6 +472,13 @@ func changed(r *store.AuditRecord, o Options) bool {
 	if r.Removed {
 		return true
 	}
+	if r.Brief {
+		// An Event write kept without its changes (spec.measure.events:
+		// brief) changed some field of it: measured unless the options
+		// ignore every path of its kind, as DefaultIgnore's "Event:*"
+		// does (a pattern matching the path "*" matches any).
+		return !o.ignored(r.Kind.Name, "*")
+	}
 	for _, c := range r.Changes {
 		if !o.ignored(r.Kind.Name, c.Path) {
 			return true

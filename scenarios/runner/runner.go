@@ -441,6 +441,7 @@ func Start(s *scenarios.Scenario, opts Options) (*Session, error) {
 		}
 	}()
 	c.Store.Audit().CountHeartbeats(s.Spec.Measure.Heartbeats == scenarios.HeartbeatsCount)
+	c.Store.Audit().BriefEvents(s.Spec.Measure.Events == scenarios.EventsBrief)
 	r := &run{s: s, c: c, res: &Result{Scenario: s.Metadata.Name, Seed: seed, ControllerActors: map[string]string{}}, managers: map[string]*controller.Manager{}, users: map[string]client.Client{}}
 	if t := s.Spec.Cluster.DefaultTolerationSeconds; t != nil {
 		c.API.SetDefaultTolerationSeconds(*t, *t)

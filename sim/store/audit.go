@@ -28,6 +28,10 @@ type AuditRecord struct {
 	NoOp bool
 	// Removed is true when the object left the store with this write.
 	Removed bool
+	// Brief is true for an Event write the log kept without its Changes
+	// (AuditLog.BriefEvents): it changed something (it is no no-op), but
+	// what is not kept.
+	Brief bool
 }
 
 // String renders the record on one line, for traces and debugging.
@@ -160,6 +164,7 @@ type AuditLog struct {
 
 	countHeartbeats bool
 	heartbeats      Heartbeats
+	briefEvents     bool
 	trace           io.Writer
 	line            []byte // reused by add to render the trace line
 }
@@ -167,6 +172,11 @@ type AuditLog struct {
 // CountHeartbeats sets whether heartbeat writes are counted (true) or
 // kept in full (false, the default) from now on.
 func (l *AuditLog) CountHeartbeats(count bool) { l.countHeartbeats = count }
+
+// BriefEvents sets whether Event writes are kept without their field
+// changes (true; AuditRecord.Brief) or in full (false, the default) from
+// now on. Their trace lines are whole either way.
+func (l *AuditLog) BriefEvents(brief bool) { l.briefEvents = brief }
 
 // Heartbeats returns the heartbeats counted instead of kept.
 func (l *AuditLog) Heartbeats() Heartbeats { return l.heartbeats }
@@ -224,6 +234,9 @@ func (l *AuditLog) add(r AuditRecord) {
 			l.heartbeats.NodeStatus++
 		}
 		return
+	}
+	if l.briefEvents && r.Kind == api.KindEvent && !r.NoOp {
+		r.Changes, r.Brief = nil, true
 	}
 	if l.paths == nil {
 		l.paths = map[string]string{}
