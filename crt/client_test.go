@@ -62,6 +62,15 @@ func init() {
 		if err != nil {
 			return err
 		}
+		err = mgr.GetFieldIndexer().IndexField(context.Background(), &corev1.ConfigMap{}, "color", func(o client.Object) []string {
+			if v, ok := o.GetLabels()["color"]; ok {
+				return []string{v}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
 		return crt.NewControllerManagedBy(mgr).For(&corev1.ConfigMap{}).Complete(&scriptReconciler{c: mgr.GetClient(), problems: &problems})
 	}})
 }
@@ -118,6 +127,9 @@ func TestListFieldIndex(t *testing.T) {
 			{[]client.ListOption{client.MatchingFields{"data.owner": "alice"}, client.InNamespace("other")}, ""},
 			{[]client.ListOption{client.MatchingFields{"data.owner": "alice"}, client.MatchingLabels{"color": "green"}}, "green"},
 			{[]client.ListOption{client.MatchingFields{"data.owner": "carol"}}, ""},
+			{[]client.ListOption{client.MatchingFields{"data.owner": "alice", "color": "green"}}, "green"},
+			{[]client.ListOption{client.MatchingFields{"data.owner": "alice", "color": "blue"}}, ""},
+			{[]client.ListOption{client.MatchingFields{"data.owner": "bob", "color": "blue"}, client.InNamespace("default")}, "blue"},
 			{[]client.ListOption{client.MatchingFields{"data.color": "red"}}, "Index with name field:data.color does not exist"},
 			{[]client.ListOption{client.MatchingFieldsSelector{Selector: mustParseFields("data.owner!=alice")}}, "non-exact field matches are not supported by the cache"},
 		} {

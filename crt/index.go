@@ -1,10 +1,12 @@
 package crt
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/selection"
@@ -127,17 +129,5 @@ func (c *Client) byFields(l informer.Lister, kind api.Kind, sel fields.Selector,
 // the cache orders its lists.
 func compareMeta(o api.Object, m *api.ObjectMeta) int {
 	om := o.GetObjectMeta()
-	if om.Namespace != m.Namespace {
-		if om.Namespace < m.Namespace {
-			return -1
-		}
-		return 1
-	}
-	switch {
-	case om.Name < m.Name:
-		return -1
-	case om.Name > m.Name:
-		return 1
-	}
-	return 0
+	return cmp.Or(strings.Compare(om.Namespace, m.Namespace), strings.Compare(om.Name, m.Name))
 }
