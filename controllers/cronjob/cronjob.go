@@ -13,6 +13,7 @@ import (
 	"github.com/clustersim/clustersim/sim/apierr"
 	"github.com/clustersim/clustersim/sim/client"
 	"github.com/clustersim/clustersim/sim/controller"
+	"github.com/clustersim/clustersim/sim/cron"
 	"github.com/clustersim/clustersim/sim/informer"
 )
 
@@ -179,13 +180,13 @@ func (r *reconciler) syncCronJob(ctx context.Context, cj *api.CronJob, jobs []*a
 	if cj.Spec.Suspend != nil && *cj.Spec.Suspend {
 		return 0, nil
 	}
-	sched, err := ParseStandard(cj.Spec.Schedule)
+	sched, err := cron.ParseStandard(cj.Spec.Schedule)
 	if err != nil {
 		r.recorder.Eventf(cj, client.EventTypeWarning, "UnparseableSchedule", "unparseable schedule: %q : %s", cj.Spec.Schedule, err)
 		return 0, nil
 	}
-	if sched.loc == nil {
-		sched.loc = loc
+	if sched.Location() == nil {
+		sched.SetLocation(loc)
 	}
 	scheduled, missed, err := mostRecentScheduleTime(cj, now, sched, true)
 	if err != nil {
@@ -262,7 +263,7 @@ const (
 // many were missed (upstream's mostRecentScheduleTime in utils.go,
 // including its estimate of the missed count from the interval between
 // two schedule times).
-func mostRecentScheduleTime(cj *api.CronJob, now time.Time, sched *Schedule, withDeadline bool) (*time.Time, missedSchedules, error) {
+func mostRecentScheduleTime(cj *api.CronJob, now time.Time, sched *cron.Schedule, withDeadline bool) (*time.Time, missedSchedules, error) {
 	earliest := earliestTime(cj, now, withDeadline)
 	t1 := sched.Next(earliest)
 	t2 := sched.Next(t1)
@@ -308,7 +309,7 @@ func earliestTime(cj *api.CronJob, now time.Time, withDeadline bool) time.Time {
 
 // nextScheduleTimeDuration is how long until 100 ms after the next
 // schedule time (upstream's nextScheduleTimeDuration).
-func nextScheduleTimeDuration(cj *api.CronJob, now time.Time, sched *Schedule) time.Duration {
+func nextScheduleTimeDuration(cj *api.CronJob, now time.Time, sched *cron.Schedule) time.Duration {
 	mostRecent, _, err := mostRecentScheduleTime(cj, now, sched, false)
 	if err != nil {
 		return 0
@@ -333,15 +334,15 @@ func jobName(cj *api.CronJob, scheduled time.Time) string {
 // jobFromTemplate is upstream's getJobFromTemplate2: the template's
 // labels, annotations and spec, the scheduled-timestamp annotation in the
 // schedule's zone, a controller reference to the CronJob.
-func jobFromTemplate(cj *api.CronJob, scheduled time.Time, sched *Schedule) *api.Job {
+func jobFromTemplate(cj *api.CronJob, scheduled time.Time, sched *cron.Schedule) *api.Job {
 	t := cj.DeepCopy().Spec.JobTemplate
 	ann := t.Annotations
 	if ann == nil {
 		ann = map[string]string{}
 	}
 	ts := scheduled
-	if sched.loc != nil {
-		ts = ts.In(sched.loc)
+	if l := sched.Location(); l != nil {
+		ts = ts.In(l)
 	}
 	ann[api.CronJobScheduledTimestampAnnotation] = ts.Format(time.RFC3339)
 	ref := api.NewControllerRef(cj)

@@ -5,7 +5,7 @@
 // What it ports, after upstream's syncCronJob:
 //
 //   - schedules in cron syntax as robfig/cron/v3's ParseStandard reads
-//     them (schedule.go: five fields, names, steps, @hourly and the other
+//     them (sim/cron: five fields, names, steps, @hourly and the other
 //     descriptors, @every), in spec.timeZone (time.LoadLocation; the zone
 //     database is embedded with time/tzdata, so a machine without one
 //     loads the same zones), else UTC, the controller's zone;

@@ -8,15 +8,15 @@ import (
 
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/apierr"
+	"github.com/clustersim/clustersim/sim/cron"
 )
 
 // validateBatch adds the rules of Jobs and CronJobs, with Kubernetes'
 // messages (k/k pkg/apis/batch/validation/validation.go validateJobSpec,
 // ValidateCronJobSpec, validateTimeZone): non-negative counts, a
 // restartPolicy of OnFailure or Never, the pod template's own rules, a
-// schedule without TZ, a time zone time.LoadLocation knows. The schedule's
-// syntax is checked by the CronJob controller (an UnparseableSchedule
-// event), not here.
+// schedule that parses (sim/cron, robfig/cron's ParseStandard) without
+// TZ, a time zone time.LoadLocation knows.
 func validateBatch(obj api.Object, errs []apierr.FieldError) []apierr.FieldError {
 	switch o := obj.(type) {
 	case *api.Job:
@@ -34,8 +34,15 @@ func validateBatch(obj api.Object, errs []apierr.FieldError) []apierr.FieldError
 		switch sc := o.Spec.Schedule; {
 		case sc == "":
 			errs = append(errs, apierr.FieldError{Field: "spec.schedule", Type: "Required value"})
-		case strings.Contains(sc, "TZ"):
-			errs = append(errs, apierr.FieldError{Field: "spec.schedule", Type: "Invalid value", Value: sc, Detail: "cannot use TZ or CRON_TZ in schedule, use timeZone field instead"})
+		default:
+			// validateScheduleFormat: the schedule must parse as the
+			// controller's parser reads it, and carry no time zone.
+			if _, err := cron.ParseStandard(sc); err != nil {
+				errs = append(errs, apierr.FieldError{Field: "spec.schedule", Type: "Invalid value", Value: sc, Detail: err.Error()})
+			}
+			if strings.Contains(sc, "TZ") {
+				errs = append(errs, apierr.FieldError{Field: "spec.schedule", Type: "Invalid value", Value: sc, Detail: "cannot use TZ or CRON_TZ in schedule, use timeZone field instead"})
+			}
 		}
 		if tz := o.Spec.TimeZone; tz != nil {
 			switch _, err := time.LoadLocation(*tz); {

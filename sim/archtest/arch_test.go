@@ -24,13 +24,14 @@ const module = "github.com/clustersim/clustersim"
 var allowed = map[string][]string{
 	"sim/kernel":     {},
 	"sim/api":        {},
+	"sim/cron":       {},
 	"sim/apierr":     {},
 	"sim/archtest":   {},
 	"sim/manifest":   {"sim/api", "gopkg.in/yaml.v3"},
 	"sim/store":      {"sim/kernel", "sim/api", "sim/apierr"},
 	"sim/netsim":     {"sim/kernel"},
 	"sim/workqueue":  {"sim/kernel"},
-	"sim/apiserver":  {"sim/kernel", "sim/api", "sim/apierr", "sim/store", "sim/netsim"},
+	"sim/apiserver":  {"sim/kernel", "sim/api", "sim/apierr", "sim/store", "sim/netsim", "sim/cron"},
 	"sim/client":     {"sim/kernel", "sim/api", "sim/apierr", "sim/store", "sim/netsim", "sim/apiserver"},
 	"sim/informer":   {"sim/kernel", "sim/api", "sim/apierr", "sim/store", "sim/netsim", "sim/apiserver", "sim/client"},
 	"sim/controller": {"sim/kernel", "sim/api", "sim/apierr", "sim/client", "sim/informer", "sim/workqueue"},
@@ -40,7 +41,7 @@ var allowed = map[string][]string{
 	"sim/cluster":    {"sim/...", "controllers/..."},
 	// Controllers see API types, errors and the controller runtime only:
 	// never the kernel, the store, the network or the API server.
-	"controllers/...": {"sim/api", "sim/apierr", "sim/client", "sim/informer", "sim/workqueue", "sim/controller", "controllers/..."},
+	"controllers/...": {"sim/api", "sim/apierr", "sim/cron", "sim/client", "sim/informer", "sim/workqueue", "sim/controller", "controllers/..."},
 	// The scenario format; kubectl's user actions; the runner on top of
 	// both.
 	"scenarios":         {"sim/...", "controllers/...", "gopkg.in/yaml.v3"},

@@ -1,4 +1,4 @@
-package cronjob
+package cron
 
 import (
 	"fmt"
@@ -305,3 +305,10 @@ func (s *Schedule) dayMatches(t time.Time) bool {
 	}
 	return domMatch || dowMatch
 }
+
+// Location returns the zone the schedule is read in (a TZ= or CRON_TZ=
+// prefix), nil for the time's own.
+func (s *Schedule) Location() *time.Location { return s.loc }
+
+// SetLocation sets the zone the schedule is read in.
+func (s *Schedule) SetLocation(loc *time.Location) { s.loc = loc }
