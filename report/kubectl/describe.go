@@ -32,7 +32,8 @@ type Related struct {
 }
 
 // Describe prints obj as `kubectl describe` does at now, for Deployments,
-// ReplicaSets, Pods, Nodes, Services, Endpoints and ResourceQuotas; other
+// ReplicaSets, Pods, Nodes, Services, Endpoints, ResourceQuotas,
+// PodDisruptionBudgets, Jobs and CronJobs; other
 // kinds fail with ErrUnsupportedKind.
 func Describe(w io.Writer, obj api.Object, related Related, now time.Time) error {
 	if obj == nil || reflect.ValueOf(obj).IsNil() {
@@ -58,6 +59,10 @@ func Describe(w io.Writer, obj api.Object, related Related, now time.Time) error
 		p.endpoints(o, related.Events)
 	case *api.PodDisruptionBudget:
 		p.podDisruptionBudget(o, related.Events)
+	case *api.Job:
+		p.job(o, related.Events)
+	case *api.CronJob:
+		p.cronJob(o, related.Events)
 	default:
 		return fmt.Errorf("%w: describe %s", ErrUnsupportedKind, api.KindOf(obj))
 	}

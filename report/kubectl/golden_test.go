@@ -117,6 +117,63 @@ func goldenCases() map[string]func(w io.Writer) error {
 		"events-all-namespaces": func(w io.Writer) error {
 			return kubectl.Events(w, allEvents()[:2], now, kubectl.EventsAllNamespaces())
 		},
+		"describe-job": func(w io.Writer) error {
+			start, done := api.NewTime(now.Add(-5*time.Minute)), api.NewTime(now.Add(-4*time.Minute-30*time.Second))
+			j := &api.Job{ObjectMeta: api.ObjectMeta{Name: "pi", Namespace: "default", UID: "2b4c"},
+				Spec: api.JobSpec{Parallelism: ptr(int32(1)), Completions: ptr(int32(1)), CompletionMode: ptr(api.NonIndexedCompletion), Suspend: ptr(false), BackoffLimit: ptr(int32(4)),
+					Selector: &api.LabelSelector{MatchLabels: map[string]string{api.JobControllerUIDLabel: "2b4c"}},
+					Template: api.PodTemplateSpec{ObjectMeta: api.ObjectMeta{Labels: map[string]string{api.JobNameLabel: "pi"}},
+						Spec: api.PodSpec{RestartPolicy: api.RestartPolicyNever, Containers: []api.Container{{Name: "pi", Image: "perl:5.34.0", Command: []string{"perl", "-Mbignum=bpi", "-wle", "print bpi(2000)"}}}}}},
+				Status: api.JobStatus{StartTime: &start, CompletionTime: &done, Succeeded: 1, Ready: ptr(int32(0))}}
+			return kubectl.Describe(w, j, kubectl.Related{Events: []*api.Event{
+				event("pi.1", "Job", "pi", "Normal", "SuccessfulCreate", "Created pod: pi-xh2lk", "job-controller", 1, 5*time.Minute, 5*time.Minute),
+				event("pi.2", "Job", "pi", "Normal", "Completed", "Job completed", "job-controller", 1, 4*time.Minute+30*time.Second, 4*time.Minute+30*time.Second)}}, now)
+		},
+		"describe-cronjob": func(w io.Writer) error {
+			last := api.NewTime(now.Add(-time.Minute))
+			c := &api.CronJob{ObjectMeta: api.ObjectMeta{Name: "hello", Namespace: "default"},
+				Spec: api.CronJobSpec{Schedule: "* * * * *", ConcurrencyPolicy: "Allow", Suspend: ptr(false), SuccessfulJobsHistoryLimit: ptr(int32(3)), FailedJobsHistoryLimit: ptr(int32(1)),
+					JobTemplate: api.JobTemplateSpec{Spec: api.JobSpec{Template: api.PodTemplateSpec{
+						Spec: api.PodSpec{RestartPolicy: api.RestartPolicyOnFailure, Containers: []api.Container{{Name: "hello", Image: "busybox:1.28"}}}}}}},
+				Status: api.CronJobStatus{LastScheduleTime: &last, Active: []api.ObjectReference{{Name: "hello-29430001"}, {Name: "hello-29430002"}}}}
+			return kubectl.Describe(w, c, kubectl.Related{}, now)
+		},
+		"get-storage": func(w io.Writer) error {
+			gi, class, fs := qty("1Gi"), "my-storage-class", api.VolumeModeFilesystem
+			created := api.NewTime(now.Add(-2 * time.Minute))
+			three := int32(3)
+			sts := &api.StatefulSet{ObjectMeta: api.ObjectMeta{Name: "web", Namespace: "default", CreationTimestamp: created},
+				Spec:   api.StatefulSetSpec{Replicas: &three, Template: api.PodTemplateSpec{Spec: api.PodSpec{Containers: []api.Container{{Name: "nginx", Image: "registry.k8s.io/nginx-slim:0.24"}}}}},
+				Status: api.StatefulSetStatus{ReadyReplicas: 2}}
+			bound := &api.PersistentVolumeClaim{ObjectMeta: api.ObjectMeta{Name: "www-web-0", Namespace: "default", CreationTimestamp: created},
+				Spec:   api.PersistentVolumeClaimSpec{StorageClassName: &class, VolumeName: "pvc-0a1b", VolumeMode: &fs, AccessModes: []string{api.ReadWriteOnce}},
+				Status: api.PersistentVolumeClaimStatus{Phase: api.ClaimBound, AccessModes: []string{api.ReadWriteOnce}, Capacity: api.ResourceList{api.ResourceStorage: gi}}}
+			pending := &api.PersistentVolumeClaim{ObjectMeta: api.ObjectMeta{Name: "www-web-1", Namespace: "default", CreationTimestamp: created},
+				Spec: api.PersistentVolumeClaimSpec{StorageClassName: &class, VolumeMode: &fs}, Status: api.PersistentVolumeClaimStatus{Phase: api.ClaimPending}}
+			pv := &api.PersistentVolume{ObjectMeta: api.ObjectMeta{Name: "pvc-0a1b", CreationTimestamp: created},
+				Spec: api.PersistentVolumeSpec{Capacity: api.ResourceList{api.ResourceStorage: gi}, AccessModes: []string{api.ReadWriteOnce, api.ReadOnlyMany},
+					PersistentVolumeReclaimPolicy: api.ReclaimDelete, StorageClassName: class, VolumeMode: &fs,
+					ClaimRef: &api.ObjectReference{Namespace: "default", Name: "www-web-0"}}, Status: api.PersistentVolumeStatus{Phase: api.VolumeBound}}
+			sc := &api.StorageClass{ObjectMeta: api.ObjectMeta{Name: class, CreationTimestamp: created, Annotations: map[string]string{api.AnnDefaultStorageClass: "true"}},
+				Provisioner: "ebs.csi.aws.com", ReclaimPolicy: ptr(api.ReclaimDelete), VolumeBindingMode: ptr(api.VolumeBindingWaitForFirstConsumer)}
+			for _, f := range []func() error{
+				func() error {
+					return kubectl.Get(w, api.KindStatefulSet, []api.Object{sts}, now, kubectl.GetOptions{Wide: true})
+				},
+				func() error {
+					return kubectl.Get(w, api.KindPersistentVolumeClaim, []api.Object{bound, pending}, now, kubectl.GetOptions{})
+				},
+				func() error {
+					return kubectl.Get(w, api.KindPersistentVolume, []api.Object{pv}, now, kubectl.GetOptions{})
+				},
+				func() error { return kubectl.Get(w, api.KindStorageClass, []api.Object{sc}, now, kubectl.GetOptions{}) },
+			} {
+				if err := f(); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
 		"describe-deployment": func(w io.Writer) error {
 			return kubectl.Describe(w, d, kubectl.Related{Objects: objects(rss), Events: deploymentEvents()}, now)
 		},
