@@ -52,6 +52,10 @@ func (s *Scenario) ImageRegistry() (*kubelet.Registry, error) {
 			}
 			img.Exit = &kubelet.Exit{After: im.ExitAfter.Duration, Code: code}
 		}
+		if im.StopTime != nil {
+			img.StopTime = im.StopTime.Duration
+		}
+		img.IgnoresSigterm = im.IgnoresSigterm
 		tags := im.Tags
 		if len(tags) == 0 {
 			tags = []string{"latest"}

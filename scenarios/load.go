@@ -502,6 +502,12 @@ func (l *loader) registry(s *Scenario) error {
 		if im.ExitCode != nil && im.ExitAfter == nil {
 			return l.errorf(f+".exitCode", "needs exitAfter")
 		}
+		if im.StopTime != nil && im.StopTime.Duration <= 0 {
+			return l.errorf(f+".stopTime", "must be positive")
+		}
+		if im.StopTime != nil && im.IgnoresSigterm {
+			return l.errorf(f+".stopTime", "an image that ignores SIGTERM has no stop time")
+		}
 	}
 	return nil
 }

@@ -329,6 +329,12 @@ type Image struct {
 	// this long, with ExitCode (default 1): a crash-looping image.
 	ExitAfter *api.Duration `json:"exitAfter,omitempty"`
 	ExitCode  *int32        `json:"exitCode,omitempty"`
+	// StopTime is how long its containers take to exit after SIGTERM
+	// (default 100ms).
+	StopTime *api.Duration `json:"stopTime,omitempty"`
+	// IgnoresSigterm makes its containers ignore SIGTERM: they run until
+	// the grace period ends and are killed (exit code 137).
+	IgnoresSigterm bool `json:"ignoresSigterm,omitempty"`
 }
 
 // Network is the simulated network.

@@ -21,9 +21,11 @@
 // start latency, readiness (at once, or after a readiness probe's initial
 // delay), containers that exit as their image says with restarts backing
 // off 10s doubling to 300s and reset after 10 minutes of clean running
-// (CrashLoopBackOff), graceful termination (containers stop when their
-// image's stop time or the grace period ends, then the kubelet writes the
-// terminal status and deletes the pod with grace period 0). Events are the
+// (CrashLoopBackOff), graceful termination as killContainer does it (the
+// preStop hook, then SIGTERM: a container exits after its image's stop
+// time, or is killed when the grace period ends if its image ignores
+// SIGTERM; then the kubelet writes the terminal status and deletes the
+// pod with grace period 0). Events are the
 // kubelet's own, with their reasons and messages, aggregated by count.
 //
 // Faults: Stop (the kubelet hangs or crashes while the node runs), Crash

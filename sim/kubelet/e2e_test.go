@@ -183,7 +183,7 @@ func TestCrashLoop(t *testing.T) {
 func TestGracefulDeletion(t *testing.T) {
 	e := newEnv(t, cluster.Config{Seed: 1})
 	k := e.addNode("node-1", 1, nil)
-	pod := boundPod("web", "node-1", "nginx:1.14.2")
+	pod := boundPod("web", "node-1", "busybox:1.36")
 	grace := int64(20)
 	pod.Spec.TerminationGracePeriodSeconds = &grace
 	graceful := boundPod("quick", "node-1", "example.com/graceful:v1")

@@ -69,12 +69,14 @@ type cstate struct {
 	resolvedOK      bool
 	queuedAt        kernel.Time
 	startedAt       kernel.Time
-	readyAt         kernel.Time
-	ready           bool
-	everStarted     bool
-	restarts        int32
-	id              string
-	stopCode        int32
+	// stopFrom is when the kubelet asked the running container to stop.
+	stopFrom    kernel.Time
+	readyAt     kernel.Time
+	ready       bool
+	everStarted bool
+	restarts    int32
+	id          string
+	stopCode    int32
 	// term is the latest dead container, prevTerm the one before.
 	term, prevTerm       api.ContainerStateTerminated
 	hasTerm, hasPrevTerm bool
@@ -204,9 +206,14 @@ func statusDiffers(stored *api.PodStatus, own api.PodStatus) bool {
 
 // admit takes a pod on: checks that it fits, posts its first status and
 // starts its sandbox. Pods that finished before (Succeeded, Failed) are
-// left alone.
+// left alone, but for those being deleted: the kubelet deletes them, as
+// the status manager does for a finished pod with a deletion timestamp
+// (a kubelet that crashed between the terminal status and the delete).
 func (k *Kubelet) admit(p *api.Pod) {
 	if p.Status.Phase == api.PodSucceeded || p.Status.Phase == api.PodFailed {
+		if p.DeletionTimestamp != nil {
+			k.deleteFinished(p)
+		}
 		return
 	}
 	s, ok := k.allocSlot()
@@ -257,6 +264,20 @@ func (k *Kubelet) admit(p *api.Pod) {
 	}
 	k.markDirty(ps)
 	k.at(k.t.SandboxStart, tSandbox, noContainer, ps.slot, ps.tok)
+}
+
+// deleteFinished deletes a finished pod that is being deleted, after a
+// restart of the kubelet: it keeps the pod's status as it is.
+func (k *Kubelet) deleteFinished(p *api.Pod) {
+	s, ok := k.allocSlot()
+	if !ok {
+		return
+	}
+	ps := &podState{slot: s, tok: k.next(), key: p.Key(), uid: p.UID, pod: p,
+		desc: p.Name + "_" + p.Namespace + "(" + string(p.UID) + ")", final: true, terminating: true}
+	k.slots[s] = ps
+	k.byKey[ps.key] = ps
+	k.sendDelete(ps)
 }
 
 // carryOver continues a container's restart count from what the API
@@ -875,6 +896,7 @@ func (k *Kubelet) terminate(ps *podState) {
 		switch c.phase {
 		case cRunning:
 			k.event(ps, c, api.EventTypeNormal, "Killing", "Stopping container "+c.spec.Name)
+			c.stopFrom = now
 			k.scheduleStop(ps, i)
 		case cPulling, cCreating:
 			c.phase = cWaiting
@@ -888,24 +910,14 @@ func (k *Kubelet) terminate(ps *podState) {
 	k.maybeFinish(ps)
 }
 
-// scheduleStop arms a running container's stop: it exits with 0 after its
-// image's StopTime if that comes before the kill, else it is killed
-// (137) when the grace period ends.
+// scheduleStop arms a running container's stop (stopPlan): from when it
+// was asked to stop, with the grace period left until the pod's kill time.
 func (k *Kubelet) scheduleStop(ps *podState, i int) {
 	c := &ps.cs[i]
-	now := k.now()
 	c.tok = k.next()
-	stop := time.Duration(0)
-	if c.resolvedOK {
-		stop = c.res.image.StopTime
-	}
-	if stop > 0 && now.Add(stop) < ps.killAt {
-		c.stopCode = 0
-		k.at(stop, tStop, uint8(i), ps.slot, c.tok)
-		return
-	}
-	c.stopCode = 137
-	k.at(ps.killAt.Sub(now), tStop, uint8(i), ps.slot, c.tok)
+	at, code := c.stopPlan(c.stopFrom, ps.killAt.Sub(c.stopFrom))
+	c.stopCode = code
+	k.at(max(0, at.Sub(k.now())), tStop, uint8(i), ps.slot, c.tok)
 }
 
 // stopped: a container of a terminating pod exited.

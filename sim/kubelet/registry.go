@@ -140,10 +140,18 @@ type Image struct {
 	// Exit, if set, makes containers exit on their own: a crash-looping
 	// image is Exit{After: 5 * time.Second, Code: 1}.
 	Exit *Exit
-	// StopTime is how long a container takes to exit after SIGTERM. 0
-	// means it does not react, and is killed (exit code 137) when the
-	// pod's grace period ends.
+	// StopTime is how long a container takes to exit (with code 0) after
+	// SIGTERM, or after the image's own stop signal (nginx's SIGQUIT,
+	// httpd's SIGWINCH: containerd sends the image's STOPSIGNAL); 0 means
+	// DefaultStopTime. It is killed (exit code 137) if the grace period
+	// ends first.
 	StopTime time.Duration
+	// IgnoresSigterm: the container's main process does not exit on the
+	// stop signal (a shell or "sleep" running as PID 1 without a handler):
+	// it runs until it is killed with SIGKILL (exit code 137) when the
+	// grace period ends, as every container did before images reacted to
+	// SIGTERM.
+	IgnoresSigterm bool
 	// digest is "sha256:<hex>", derived from the reference.
 	digest string
 }
@@ -237,11 +245,13 @@ func (r *Registry) AssumeUnknown(image func(Reference) Image) {
 // AssumedImage is the image AssumeUnknown's callers use by default: its
 // pull time depends on the reference, between 1s and 4s in steps of
 // 100ms (derived from the reference's SHA-256, so the same in every run),
-// and its size is 20 MiB per second of pull.
+// its size is 20 MiB per second of pull, and it exits on SIGTERM within
+// 100ms to 1s (in steps of 100ms, from the same hash).
 func AssumedImage(ref Reference) Image {
 	sum := sha256.Sum256([]byte(ref.Repository() + ":" + ref.Tag))
 	tenths := 10 + (int64(sum[0])<<8|int64(sum[1]))%31
-	return Image{PullTime: time.Duration(tenths) * 100 * time.Millisecond, Size: tenths * 2 << 20}
+	stop := time.Duration(1+int64(sum[2])%10) * 100 * time.Millisecond
+	return Image{PullTime: time.Duration(tenths) * 100 * time.Millisecond, Size: tenths * 2 << 20, StopTime: stop}
 }
 
 // Known reports whether the registry has the repository of ref
@@ -381,17 +391,46 @@ func (e *PullError) Error() string { return e.msg }
 // Unwrap returns the sentinel.
 func (e *PullError) Unwrap() error { return e.Err }
 
+// defaultStops is how the built-in registry's images react to being
+// stopped. nginx's image stops with SIGQUIT (its STOPSIGNAL: a graceful
+// shutdown that ends at once on idle connections), httpd's with SIGWINCH
+// (graceful, likewise), redis exits on SIGTERM after closing its clients
+// (no persistence configured in the image), the pause container exits on
+// SIGTERM at once; the PHP/Apache samples (gb-frontend, hpa-example)
+// stop like httpd. busybox's containers run a shell or "sleep" as PID 1,
+// which ignores SIGTERM: they wait for the grace period and are killed.
+var defaultStops = map[string]struct {
+	stop    time.Duration
+	ignores bool
+}{
+	"docker.io/library/nginx":                                     {stop: 100 * time.Millisecond},
+	"docker.io/library/httpd":                                     {stop: 200 * time.Millisecond},
+	"docker.io/library/redis":                                     {stop: 200 * time.Millisecond},
+	"docker.io/library/busybox":                                   {ignores: true},
+	"registry.k8s.io/pause":                                       {stop: 10 * time.Millisecond},
+	"registry.k8s.io/e2e-test-images/agnhost":                     {stop: 100 * time.Millisecond},
+	"registry.k8s.io/hpa-example":                                 {stop: 300 * time.Millisecond},
+	"gcr.io/google-samples/gb-frontend":                           {stop: 300 * time.Millisecond},
+	"us-docker.pkg.dev/google-samples/containers/gke/gb-frontend": {stop: 300 * time.Millisecond},
+}
+
 // DefaultRegistry returns a registry with the images Kubernetes' examples
 // and tutorials use, with plausible pull times and sizes. Each repository
 // carries tags that exist on its real registry (Docker Hub's official
 // images, registry.k8s.io), so a typo of a tag (nginx:1.161) fails as it
-// would in a real cluster. Every container runs until stopped; add
-// images with an Exit to model crash loops.
+// would in a real cluster. Every container runs until stopped and reacts
+// to its stop signal as defaultStops says; add images with an Exit to
+// model crash loops.
 func DefaultRegistry() *Registry {
 	r := NewRegistry()
 	const mb = 1 << 20
 	add := func(ref string, pull time.Duration, size int64) {
-		if err := r.Add(ref, Image{PullTime: pull, Size: size}); err != nil {
+		img := Image{PullTime: pull, Size: size}
+		if p, err := ParseReference(ref); err == nil {
+			s := defaultStops[p.Repository()]
+			img.StopTime, img.IgnoresSigterm = s.stop, s.ignores
+		}
+		if err := r.Add(ref, img); err != nil {
 			panic("kubelet invariant default-registry: " + err.Error())
 		}
 	}

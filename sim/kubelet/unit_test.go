@@ -302,3 +302,44 @@ func TestUnmodelledProbes(t *testing.T) {
 		t.Errorf("unmodelled %q, want %q", got, want)
 	}
 }
+
+// TestStopPlan: when a container asked to stop exits, and how, after
+// killContainer (k/k pkg/kubelet/kuberuntime/kuberuntime_container.go):
+// preStop hook first (bounded by the grace period), then what is left of
+// the grace period in whole seconds, at least 2s, before SIGKILL.
+func TestStopPlan(t *testing.T) {
+	life := func(js string) *api.RawValue { v := api.RawValue(js); return &v }
+	prompt := &Image{StopTime: 300 * time.Millisecond}
+	ignores := &Image{IgnoresSigterm: true}
+	sleep10 := life(`{"preStop":{"sleep":{"seconds":10}}}`)
+	execSleep := life(`{"preStop":{"exec":{"command":["/bin/sh","-c","sleep 5.5"]}}}`)
+	httpHook := life(`{"preStop":{"httpGet":{"path":"/quit","port":80}}}`)
+	for _, tc := range []struct {
+		name      string
+		image     *Image
+		lifecycle *api.RawValue
+		grace     time.Duration
+		at        time.Duration
+		code      int32
+	}{
+		{"prompt image exits after its stop time", prompt, nil, 30 * time.Second, 300 * time.Millisecond, 0},
+		{"no stop time: the default", &Image{}, nil, 30 * time.Second, DefaultStopTime, 0},
+		{"ignores SIGTERM: killed at the end of the grace period", ignores, nil, 30 * time.Second, 30 * time.Second, 137},
+		{"stop time longer than the grace period: killed", &Image{StopTime: 40 * time.Second}, nil, 30 * time.Second, 30 * time.Second, 137},
+		{"grace 0 still gets the 2s minimum", ignores, nil, 0, 2 * time.Second, 137},
+		{"preStop sleep, then prompt exit", prompt, sleep10, 30 * time.Second, 10*time.Second + 300*time.Millisecond, 0},
+		{"preStop sleep, then ignored SIGTERM: killed at the grace period", ignores, sleep10, 30 * time.Second, 30 * time.Second, 137},
+		{"preStop longer than grace: cut at grace, then 2s", ignores, sleep10, 4 * time.Second, 6 * time.Second, 137},
+		{"exec sleep 5.5 counts 5 whole seconds off the grace period", ignores, execSleep, 30 * time.Second, 5500*time.Millisecond + 25*time.Second, 137},
+		{"an httpGet hook returns at once", prompt, httpHook, 30 * time.Second, 300 * time.Millisecond, 0},
+		{"grace 0 skips the hook", prompt, sleep10, 0, 300 * time.Millisecond, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := &cstate{spec: &api.Container{Name: "app", Lifecycle: tc.lifecycle}, resolvedOK: true, res: resolved{image: tc.image}}
+			at, code := c.stopPlan(kernel.Time(time.Minute), tc.grace)
+			if got := at.Sub(kernel.Time(time.Minute)); got != tc.at || code != tc.code {
+				t.Errorf("stops after %v with %d, want %v with %d", got, code, tc.at, tc.code)
+			}
+		})
+	}
+}

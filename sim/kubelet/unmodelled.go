@@ -36,6 +36,9 @@ func UnmodelledFields(spec *api.PodSpec) []Unmodelled {
 			if p := c.StartupProbe; p != nil {
 				out = append(out, Unmodelled{at + "startupProbe." + probeAction(p), "the probe is not run: the container counts as started at once"})
 			}
+			if h := preStopOf(c); h.set && !h.modelled {
+				out = append(out, Unmodelled{at + "lifecycle.preStop", "the hook is not run: it is taken to return at once (only sleep, and an exec of sleep N, take their time)"})
+			}
 		}
 	}
 	return out
