@@ -33,7 +33,7 @@ type Related struct {
 
 // Describe prints obj as `kubectl describe` does at now, for Deployments,
 // ReplicaSets, Pods, Nodes, Services, Endpoints, ResourceQuotas,
-// PodDisruptionBudgets, Jobs and CronJobs; other
+// PodDisruptionBudgets, Jobs, CronJobs and PersistentVolumeClaims; other
 // kinds fail with ErrUnsupportedKind.
 func Describe(w io.Writer, obj api.Object, related Related, now time.Time) error {
 	if obj == nil || reflect.ValueOf(obj).IsNil() {
@@ -63,6 +63,8 @@ func Describe(w io.Writer, obj api.Object, related Related, now time.Time) error
 		p.job(o, related.Events)
 	case *api.CronJob:
 		p.cronJob(o, related.Events)
+	case *api.PersistentVolumeClaim:
+		p.claim(o, related)
 	default:
 		return fmt.Errorf("%w: describe %s", ErrUnsupportedKind, api.KindOf(obj))
 	}

@@ -2,6 +2,7 @@ package kubectl
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/clustersim/clustersim/sim/api"
 )
@@ -153,4 +154,54 @@ func boolPtrText(b *bool) string {
 		return "<unset>"
 	}
 	return fmt.Sprint(*b)
+}
+
+// claim is kubectl's describePersistentVolumeClaim: the claim (class,
+// status, volume, labels, annotations, finalizers, capacity and access
+// modes once bound, volume mode), the pods that use it, its events.
+// related holds the namespace's pods; those naming the claim in a volume
+// are listed as "Used By".
+func (p *prefixWriter) claim(c *api.PersistentVolumeClaim, related Related) {
+	p.write(level0, "Name:\t%s\n", c.Name)
+	p.write(level0, "Namespace:\t%s\n", c.Namespace)
+	p.write(level0, "StorageClass:\t%s\n", c.StorageClassName())
+	if c.DeletionTimestamp != nil {
+		p.write(level0, "Status:\tTerminating (lasts %s)\n", since(*c.DeletionTimestamp, p.now))
+	} else {
+		p.write(level0, "Status:\t%v\n", c.Status.Phase)
+	}
+	p.write(level0, "Volume:\t%s\n", c.Spec.VolumeName)
+	p.labels("Labels", c.Labels)
+	p.annotations("Annotations", c.Annotations)
+	p.write(level0, "Finalizers:\t%v\n", c.Finalizers)
+	capacity, modes := "", ""
+	if c.Spec.VolumeName != "" {
+		modes = accessModes(c.Status.AccessModes)
+		q := c.Status.Capacity[api.ResourceStorage]
+		capacity = q.String()
+	}
+	p.write(level0, "Capacity:\t%s\n", capacity)
+	p.write(level0, "Access Modes:\t%s\n", modes)
+	if c.Spec.VolumeMode != nil {
+		p.write(level0, "VolumeMode:\t%v\n", *c.Spec.VolumeMode)
+	}
+	// printPodsMultiline: the pods whose volumes name the claim, by name.
+	var users []string
+	for _, o := range related.Objects {
+		if pod, ok := o.(*api.Pod); ok && pod.Namespace == c.Namespace && slices.Contains(api.ClaimNames(pod), c.Name) {
+			users = append(users, pod.Name)
+		}
+	}
+	slices.Sort(users)
+	p.write(level0, "Used By:\t")
+	if len(users) == 0 {
+		p.writeLine("<none>")
+	}
+	for i, u := range users {
+		if i != 0 {
+			p.write(level0, "\t")
+		}
+		p.write(level0, "%s\n", u)
+	}
+	p.events(related.Events)
 }

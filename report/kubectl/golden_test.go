@@ -138,6 +138,19 @@ func goldenCases() map[string]func(w io.Writer) error {
 				Status: api.CronJobStatus{LastScheduleTime: &last, Active: []api.ObjectReference{{Name: "hello-29430001"}, {Name: "hello-29430002"}}}}
 			return kubectl.Describe(w, c, kubectl.Related{}, now)
 		},
+		"describe-pvc": func(w io.Writer) error {
+			class, fs := "my-storage-class", api.VolumeModeFilesystem
+			c := &api.PersistentVolumeClaim{ObjectMeta: api.ObjectMeta{Name: "www-web-0", Namespace: "default", Labels: map[string]string{"app": "nginx"},
+				Annotations: map[string]string{api.AnnBindCompleted: "yes", api.AnnSelectedNode: "zone-a-1"}},
+				Spec:   api.PersistentVolumeClaimSpec{StorageClassName: &class, VolumeName: "pvc-0a1b", VolumeMode: &fs, AccessModes: []string{api.ReadWriteOnce}},
+				Status: api.PersistentVolumeClaimStatus{Phase: api.ClaimBound, AccessModes: []string{api.ReadWriteOnce}, Capacity: api.ResourceList{api.ResourceStorage: qty("1Gi")}}}
+			user := pod("web-0", api.PodRunning)
+			raw, _ := api.NewRawValue(map[string]string{"claimName": "www-web-0"})
+			user.Spec.Volumes = []api.Volume{{Name: "www", Source: map[string]api.RawValue{"persistentVolumeClaim": raw}}}
+			return kubectl.Describe(w, c, kubectl.Related{Objects: []api.Object{user, pod("web-1", api.PodRunning)},
+				Events: []*api.Event{event("www.1", "PersistentVolumeClaim", "www-web-0", "Normal", "WaitForFirstConsumer", "waiting for first consumer to be created before binding",
+					"persistentvolume-controller", 1, 2*time.Minute, 2*time.Minute)}}, now)
+		},
 		"get-storage": func(w io.Writer) error {
 			gi, class, fs := qty("1Gi"), "my-storage-class", api.VolumeModeFilesystem
 			created := api.NewTime(now.Add(-2 * time.Minute))

@@ -134,6 +134,8 @@ func (r *run) related(kind api.Kind, o api.Object) []api.Object {
 		if ep, err := r.c.Store.Get(api.KindEndpoints, m.Key()); err == nil {
 			out = append(out, ep)
 		}
+	case api.KindPersistentVolumeClaim:
+		out, _, _ = r.c.Store.List(api.KindPod, store.ListOptions{Namespace: m.Namespace})
 	}
 	return out
 }
