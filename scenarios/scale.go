@@ -2,6 +2,8 @@ package scenarios
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 )
 
@@ -20,6 +22,13 @@ type ScaleProbe struct {
 	// kube-controller-manager's controllers get its client defaults, 20
 	// QPS and burst 30 (see spec.controllers' qps and burst).
 	Unpaced bool
+	// QPS and Burst pace each of those controllers' clients (default
+	// ControllerManagerQPS and ControllerManagerBurst). Large clusters
+	// raise them, as their operators raise --kube-api-qps: at 20 QPS the
+	// ReplicaSet controller creates fewer pods in an hour than 3,000
+	// nodes run.
+	QPS   float64
+	Burst int
 }
 
 // The kube-controller-manager's client defaults (--kube-api-qps,
@@ -58,6 +67,18 @@ func ScaleYAML(s ScaleProbe) ([]byte, error) {
 	if s.CrashPercent < 0 || s.CrashPercent > 33 {
 		return nil, fmt.Errorf("scale: --crash-percent %d: want 0 to 33 (the crashed nodes are in zone-a)", s.CrashPercent)
 	}
+	if s.QPS == 0 {
+		s.QPS = ControllerManagerQPS
+	}
+	if s.Burst == 0 {
+		s.Burst = ControllerManagerBurst
+	}
+	if s.QPS < 0 || math.IsNaN(s.QPS) || math.IsInf(s.QPS, 0) || s.Burst < 0 {
+		return nil, fmt.Errorf("scale: --qps %v --burst %d: want positive values", s.QPS, s.Burst)
+	}
+	if s.Unpaced && (s.QPS != ControllerManagerQPS || s.Burst != ControllerManagerBurst) {
+		return nil, fmt.Errorf("scale: --unpaced with --qps or --burst: an unpaced client has no rate")
+	}
 	pods := s.Nodes * s.PodsPerNode
 	crash := max(1, s.Nodes*s.CrashPercent/100)
 	var b strings.Builder
@@ -90,7 +111,7 @@ spec:
 	if !s.Unpaced {
 		b.WriteString("  controllers:\n")
 		for _, c := range []string{"deployment", "endpoints", "garbage-collector", "horizontal-pod-autoscaler", "node-lifecycle", "replicaset", "resourcequota"} {
-			fmt.Fprintf(&b, "    %s: {qps: %d, burst: %d}\n", c, ControllerManagerQPS, ControllerManagerBurst)
+			fmt.Fprintf(&b, "    %s: {qps: %s, burst: %d}\n", c, strconv.FormatFloat(s.QPS, 'g', -1, 64), s.Burst)
 		}
 	}
 	b.WriteString(`  network:

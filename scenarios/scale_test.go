@@ -13,6 +13,8 @@ func TestScaleYAML(t *testing.T) {
 	tests := []struct {
 		probe                ScaleProbe
 		nodes, pods, crashes int
+		qps                  float64 // 0: kube-controller-manager's
+		burst                int
 		wantErr              string
 	}{
 		{probe: ScaleProbe{Nodes: 3}, nodes: 3, pods: 90, crashes: 1},
@@ -21,6 +23,10 @@ func TestScaleYAML(t *testing.T) {
 		{probe: ScaleProbe{Nodes: 2}, wantErr: "at least 3"},
 		{probe: ScaleProbe{Nodes: 30, PodsPerNode: 101}, wantErr: "want 1 to 100"},
 		{probe: ScaleProbe{Nodes: 30, CrashPercent: 34}, wantErr: "want 0 to 33"},
+		{probe: ScaleProbe{Nodes: 5000, QPS: 200, Burst: 300}, nodes: 5000, pods: 150000, crashes: 50, qps: 200, burst: 300},
+		{probe: ScaleProbe{Nodes: 30, QPS: 2.5}, nodes: 30, pods: 900, crashes: 1, qps: 2.5, burst: 30},
+		{probe: ScaleProbe{Nodes: 30, QPS: -1}, wantErr: "want positive values"},
+		{probe: ScaleProbe{Nodes: 30, Unpaced: true, QPS: 50}, wantErr: "--unpaced with --qps"},
 	}
 	for _, tt := range tests {
 		data, err := ScaleYAML(tt.probe)
@@ -46,6 +52,13 @@ func TestScaleYAML(t *testing.T) {
 		}
 		if s.Spec.Measure.Heartbeats != HeartbeatsCount {
 			t.Errorf("%+v: spec.measure.heartbeats %q, want %q", tt.probe, s.Spec.Measure.Heartbeats, HeartbeatsCount)
+		}
+		qps, burst := tt.qps, tt.burst
+		if qps == 0 {
+			qps, burst = ControllerManagerQPS, ControllerManagerBurst
+		}
+		if rs := s.Spec.Controllers["replicaset"]; rs.QPS != qps || rs.Burst != burst {
+			t.Errorf("%+v: the ReplicaSet controller paced at %v QPS, burst %d, want %v and %d", tt.probe, rs.QPS, rs.Burst, qps, burst)
 		}
 		if want := "equals: " + strconv.Itoa(tt.pods); !strings.Contains(string(data), want) {
 			t.Errorf("%+v: no %q in\n%s", tt.probe, want, data)

@@ -9,7 +9,7 @@
 //	clustersim sweep SCENARIO --set PATH=V1,V2,...|A..B ... [--seeds N] [--find-min PATH] [--plot DIR] [-o table|csv|json|markdown]
 //	clustersim compare BASELINE CANDIDATE [--seeds N] [--seed S] [--until D] [--alpha A] [--fail-on FIGURE,...] [--jobs J] [-o table|json]
 //	clustersim demo [--seed N] [--duration D] [-o table|json]
-//	clustersim generate scale --nodes N [--pods-per-node P] [--crash-percent C] [--unpaced]
+//	clustersim generate scale --nodes N [--pods-per-node P] [--crash-percent C] [--unpaced | --qps Q --burst B]
 //	clustersim version
 //	clustersim completion bash|zsh|fish
 //
@@ -1039,6 +1039,8 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	perNode := fs.Int("pods-per-node", 30, "pods per node, over ten Deployments")
 	crash := fs.Int("crash-percent", 1, "percent of the nodes (at least one) that crash at 20 minutes")
 	unpaced := fs.Bool("unpaced", false, "leave the controllers' API clients unpaced (default: kube-controller-manager's 20 QPS, burst 30)")
+	qps := fs.Float64("qps", scenarios.ControllerManagerQPS, "each controller client's QPS (kube-controller-manager's --kube-api-qps; large clusters raise it)")
+	burst := fs.Int("burst", scenarios.ControllerManagerBurst, "each controller client's burst (--kube-api-burst)")
 	if c, done := parse(fs, args); done {
 		return c
 	}
@@ -1048,7 +1050,13 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	if *perNode < 1 {
 		return usageError(fs, "--pods-per-node %d: want 1 to 100", *perNode)
 	}
-	data, err := scenarios.ScaleYAML(scenarios.ScaleProbe{Nodes: *nodes, PodsPerNode: *perNode, CrashPercent: *crash, Unpaced: *unpaced})
+	if *unpaced && (fs.Changed("qps") || fs.Changed("burst")) {
+		return usageError(fs, "--unpaced with --qps or --burst: an unpaced client has no rate")
+	}
+	if *qps <= 0 || *burst < 1 {
+		return usageError(fs, "--qps %v --burst %d: want a positive rate and a burst of at least 1", *qps, *burst)
+	}
+	data, err := scenarios.ScaleYAML(scenarios.ScaleProbe{Nodes: *nodes, PodsPerNode: *perNode, CrashPercent: *crash, Unpaced: *unpaced, QPS: *qps, Burst: *burst})
 	if err != nil {
 		return usageError(fs, "%v", err)
 	}
