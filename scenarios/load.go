@@ -1319,6 +1319,7 @@ var kindAliases = map[string]api.Kind{
 	"serviceaccount": api.KindServiceAccount, "serviceaccounts": api.KindServiceAccount, "sa": api.KindServiceAccount,
 	"horizontalpodautoscaler": api.KindHorizontalPodAutoscaler, "horizontalpodautoscalers": api.KindHorizontalPodAutoscaler, "hpa": api.KindHorizontalPodAutoscaler,
 	"poddisruptionbudget": api.KindPodDisruptionBudget, "poddisruptionbudgets": api.KindPodDisruptionBudget, "pdb": api.KindPodDisruptionBudget,
+	"priorityclass": api.KindPriorityClass, "priorityclasses": api.KindPriorityClass, "pc": api.KindPriorityClass,
 	"limitrange": api.KindLimitRange, "limitranges": api.KindLimitRange, "limits": api.KindLimitRange,
 	"job": api.KindJob, "jobs": api.KindJob, "cronjob": api.KindCronJob, "cronjobs": api.KindCronJob, "cj": api.KindCronJob,
 	"statefulset": api.KindStatefulSet, "statefulsets": api.KindStatefulSet, "sts": api.KindStatefulSet,

@@ -46,7 +46,6 @@ spec:
 		got = append(got, w.String())
 	}
 	want := []string{
-		"warning: warn.yaml: Deployment/web: spec.template.spec.priorityClassName: accepted but not simulated: priority classes are not resolved and preemption is not simulated",
 		"warning: warn.yaml: Deployment/web: spec.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].podAffinityTerm.namespaceSelector: accepted but not simulated: namespaces are not selected by label; only the listed namespaces (or {} for all) count",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {

@@ -20,12 +20,6 @@ type Unmodelled struct {
 // ignoring them silently.
 func UnmodelledFields(spec *api.PodSpec) []Unmodelled {
 	var out []Unmodelled
-	if spec.PriorityClassName != "" {
-		out = append(out, Unmodelled{"priorityClassName", "priority classes are not resolved and preemption is not simulated"})
-	}
-	if spec.PreemptionPolicy != nil {
-		out = append(out, Unmodelled{"preemptionPolicy", "preemption is not simulated"})
-	}
 	if len(spec.ResourceClaims) > 0 {
 		out = append(out, Unmodelled{"resourceClaims", "dynamic resource allocation is not simulated"})
 	}

@@ -18,6 +18,15 @@ func init() {
 	tables[api.KindNetworkPolicy] = table{cols("Name", "Pod-Selector", "Age"), networkPolicyRow}
 	tables[api.KindRole] = table{cols("Name", "Created At"), func(o api.Object, _ time.Time) []string { return createdAtRow(o) }}
 	tables[api.KindLimitRange] = table{cols("Name", "Created At"), func(o api.Object, _ time.Time) []string { return createdAtRow(o) }}
+	// printPriorityClass.
+	tables[api.KindPriorityClass] = table{cols("Name", "Value", "Global-Default", "Age", "PreemptionPolicy"), func(o api.Object, now time.Time) []string {
+		pc := o.(*api.PriorityClass)
+		policy := ""
+		if pc.PreemptionPolicy != nil {
+			policy = string(*pc.PreemptionPolicy)
+		}
+		return []string{pc.Name, strconv.Itoa(int(pc.Value)), strconv.FormatBool(pc.GlobalDefault), since(pc.CreationTimestamp, now), policy}
+	}}
 	tables[api.KindClusterRole] = table{cols("Name", "Created At"), func(o api.Object, _ time.Time) []string { return createdAtRow(o) }}
 	tables[api.KindServiceAccount] = table{cols("Name", "Secrets", "Age"), func(o api.Object, now time.Time) []string {
 		sa := o.(*api.ServiceAccount)

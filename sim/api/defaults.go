@@ -48,6 +48,8 @@ func SetDefaults(o Object) {
 		SetDefaultsCronJob(t)
 	case *LimitRange:
 		SetDefaultsLimitRange(t)
+	case *PriorityClass:
+		SetDefaultsPriorityClass(t)
 	}
 }
 

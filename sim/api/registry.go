@@ -221,6 +221,7 @@ var builtin = &Registry{entries: []kindEntry{
 	{withShortNames(builtinInfo(KindPersistentVolumeClaim, "v1", "persistentvolumeclaims", true, true, false), "pvc"), oneVersion("v1", func() Object { return &PersistentVolumeClaim{} })},
 	{builtinInfo(KindPod, "v1", "pods", true, true, true), oneVersion("v1", func() Object { return &Pod{} })},
 	{withShortNames(builtinInfo(KindPodDisruptionBudget, "v1", "poddisruptionbudgets", true, true, true), "pdb"), oneVersion("policy/v1", func() Object { return &PodDisruptionBudget{} })},
+	{withShortNames(builtinInfo(KindPriorityClass, "v1", "priorityclasses", false, false, false), "pc"), oneVersion("scheduling.k8s.io/v1", func() Object { return &PriorityClass{} })},
 	{builtinInfo(KindReplicaSet, "v1", "replicasets", true, true, true), oneVersion("apps/v1", func() Object { return &ReplicaSet{} })},
 	{builtinInfo(KindResourceQuota, "v1", "resourcequotas", true, true, false), oneVersion("v1", func() Object { return &ResourceQuota{} })},
 	{builtinInfo(KindRole, "v1", "roles", true, false, false), oneVersion("rbac.authorization.k8s.io/v1", func() Object { return &Role{} })},
@@ -437,6 +438,8 @@ func KindOf(o Object) Kind {
 		return KindCustomResourceDefinition
 	case *LimitRange:
 		return KindLimitRange
+	case *PriorityClass:
+		return KindPriorityClass
 	case *Job:
 		return KindJob
 	case *CronJob:

@@ -93,6 +93,7 @@ func TestLookup(t *testing.T) {
 		{KindPersistentVolume, "persistentvolumes", "v1", false, true},
 		{KindStorageClass, "storageclasses.storage.k8s.io", "storage.k8s.io/v1", false, false},
 		{KindLimitRange, "limitranges", "v1", true, false},
+		{KindPriorityClass, "priorityclasses.scheduling.k8s.io", "scheduling.k8s.io/v1", false, false},
 		{KindCronJob, "cronjobs.batch", "batch/v1", true, true},
 		{KindIngress, "ingresses.networking.k8s.io", "networking.k8s.io/v1", true, true},
 		{KindNetworkPolicy, "networkpolicies.networking.k8s.io", "networking.k8s.io/v1", true, false},

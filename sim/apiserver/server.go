@@ -52,14 +52,17 @@ type Server struct {
 
 // New returns a server over st with the default rule table and the
 // admission plugins Kubernetes enables by default that clustersim models:
-// DefaultTolerationSeconds and LimitRanger's defaults (mutating),
-// NamespaceLifecycle, LimitRanger's constraints and ResourceQuota.
+// DefaultTolerationSeconds, LimitRanger's defaults and Priority
+// (mutating), NamespaceLifecycle, LimitRanger's constraints, Priority's
+// single-default check and ResourceQuota.
 func New(k *kernel.Kernel, st *store.Store) *Server {
 	s := &Server{k: k, store: st, authz: NewAuthorizer(DefaultRules()), stats: map[statKey]uint64{}}
 	s.AddMutating(NewDefaultTolerationSeconds())
 	s.AddMutating(LimitRanger{})
+	s.AddMutating(Priority{})
 	s.AddValidating(NamespaceLifecycle{})
 	s.AddValidating(LimitRanger{Validate: true})
+	s.AddValidating(Priority{Validate: true})
 	s.AddValidating(ResourceQuota{})
 	return s
 }

@@ -107,6 +107,7 @@ func Validate(obj, old api.Object) error {
 	errs = validateUnsimulated(obj, errs)
 	errs = validateBatch(obj, errs)
 	errs = validateStorage(obj, errs)
+	errs = validatePriorityClass(obj, old, errs)
 	if len(errs) == 0 {
 		return nil
 	}
