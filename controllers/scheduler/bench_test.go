@@ -30,7 +30,7 @@ func BenchmarkScheduleCycle(b *testing.B) {
 		p.Name = fmt.Sprintf("p-%d", i)
 		p.UID = api.UID(p.Name)
 		i++
-		node, err := s.schedule(p)
+		node, err := s.schedule(p, "")
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -56,6 +56,8 @@ type podEntry struct {
 	// assumed: bound by this scheduler, not yet seen bound in the
 	// informer (k/k cache.assumedPods).
 	assumed bool
+	// priority is the pod's spec.priority (0 when unset).
+	priority int32
 }
 
 // cache is the scheduler's cache: nodes and the pods counted on them.
@@ -74,10 +76,86 @@ type cache struct {
 	// lazily when a node comes, goes or changes zone.
 	order []*nodeInfo
 	stale bool
+	// priorities counts the counted pods per priority (a handful of
+	// distinct values), so that preemption knows at once when no pod
+	// anywhere is below the preemptor.
+	priorities map[int32]int
+	// nominated are the pending pods nominated to a node by preemption,
+	// per node; nominee indexes them by pod.
+	nominated map[string][]*nominee
+	nominee   map[api.Key]*nominee
+}
+
+// nominee is a pending pod nominated to a node (k/k's pod nominator): its
+// requests are held for it there against pods of lower priority.
+type nominee struct {
+	key      api.Key
+	uid      api.UID
+	node     string
+	priority int32
+	req      resources
 }
 
 func newCache() *cache {
-	return &cache{nodes: map[string]*nodeInfo{}, pods: map[api.Key]*podEntry{}}
+	return &cache{nodes: map[string]*nodeInfo{}, pods: map[api.Key]*podEntry{}, priorities: map[int32]int{},
+		nominated: map[string][]*nominee{}, nominee: map[api.Key]*nominee{}}
+}
+
+// podPriority is corev1helpers.PodPriority: spec.priority, 0 when unset.
+func podPriority(pod *api.Pod) int32 {
+	if pod.Spec.Priority != nil {
+		return *pod.Spec.Priority
+	}
+	return 0
+}
+
+// lowestPriority returns the lowest priority of a counted pod, false if
+// no pod is counted.
+func (c *cache) lowestPriority() (int32, bool) {
+	var low int32
+	found := false
+	for p, n := range c.priorities {
+		if n > 0 && (!found || p < low) {
+			low, found = p, true
+		}
+	}
+	return low, found
+}
+
+// nominate holds pod's requests on node until it is bound or gone.
+func (c *cache) nominate(pod *api.Pod, node string) {
+	key := pod.Key()
+	c.unnominate(key)
+	req, _ := podRequests(pod)
+	n := &nominee{key: key, uid: pod.UID, node: node, priority: podPriority(pod), req: req}
+	c.nominee[key] = n
+	c.nominated[node] = append(c.nominated[node], n)
+}
+
+// unnominate drops pod key's nomination, if any.
+func (c *cache) unnominate(key api.Key) {
+	n := c.nominee[key]
+	if n == nil {
+		return
+	}
+	delete(c.nominee, key)
+	list := c.nominated[n.node]
+	if i := slices.Index(list, n); i >= 0 {
+		list = slices.Delete(list, i, i+1)
+	}
+	if len(list) == 0 {
+		delete(c.nominated, n.node)
+	} else {
+		c.nominated[n.node] = list
+	}
+}
+
+// nominatedNode returns the node pod key is nominated to, or "".
+func (c *cache) nominatedNode(key api.Key) string {
+	if n := c.nominee[key]; n != nil {
+		return n.node
+	}
+	return ""
 }
 
 // zoneOf is the node tree's zone key: region and zone labels
@@ -192,6 +270,7 @@ func (c *cache) addEntry(key api.Key, e *podEntry) {
 	if hasPodAffinity(e.pod) {
 		c.withAffinity++
 	}
+	c.priorities[e.priority]++
 }
 
 func (c *cache) removeEntry(key api.Key) *podEntry {
@@ -213,6 +292,9 @@ func (c *cache) removeEntry(key api.Key) *podEntry {
 	if hasPodAffinity(e.pod) {
 		c.withAffinity--
 	}
+	if c.priorities[e.priority]--; c.priorities[e.priority] == 0 {
+		delete(c.priorities, e.priority)
+	}
 	for _, p := range e.ports {
 		if i := slices.Index(ni.ports, p); i >= 0 {
 			ni.ports = slices.Delete(ni.ports, i, i+1)
@@ -226,7 +308,7 @@ func (c *cache) removeEntry(key api.Key) *podEntry {
 
 func newEntry(pod *api.Pod, node string) *podEntry {
 	req, nz := podRequests(pod)
-	return &podEntry{node: node, uid: pod.UID, req: req, nonZero: nz, ports: podHostPorts(pod), pod: pod}
+	return &podEntry{node: node, uid: pod.UID, req: req, nonZero: nz, ports: podHostPorts(pod), pod: pod, priority: podPriority(pod)}
 }
 
 // setPod makes the cache agree with the informer's view of pod: counted on

@@ -102,7 +102,7 @@ func events(c *cluster.Cluster, pod, reason string) []*api.Event {
 func TestUnschedulableThenNodeAdded(t *testing.T) {
 	c, _ := newCluster(t, cluster.Config{Seed: 1},
 		readyNode("node-1", "1"), readyNode("node-2", "1"), readyNode("node-3", "1"), pendingPod("big", "2"))
-	const msg = "0/3 nodes are available: 3 Insufficient cpu."
+	const msg = "0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod."
 	for step := range 12 {
 		c.RunFor(time.Minute)
 		p := getPod(t, c, "big")
@@ -188,7 +188,7 @@ func TestSpreadAndCapacity(t *testing.T) {
 	}
 	for _, name := range pending {
 		cond := condition(getPod(t, c, name), api.PodScheduled)
-		if want := "0/3 nodes are available: 3 Insufficient cpu."; cond == nil || cond.Message != want {
+		if want := "0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod."; cond == nil || cond.Message != want {
 			t.Errorf("%s: PodScheduled %+v, want message %q", name, cond, want)
 		}
 	}
@@ -310,5 +310,104 @@ func TestWithKubelets(t *testing.T) {
 	}
 	if len(perNode) != 3 {
 		t.Errorf("pods per node %v, want all three used", perNode)
+	}
+}
+
+func priorityClass(name string, value int32, policy api.PreemptionPolicy) *api.PriorityClass {
+	return &api.PriorityClass{TypeMeta: api.TypeMeta{APIVersion: "scheduling.k8s.io/v1", Kind: "PriorityClass"},
+		ObjectMeta: api.ObjectMeta{Name: name}, Value: value, PreemptionPolicy: &policy}
+}
+
+func classPod(name, cpu, class string) *api.Pod {
+	p := pendingPod(name, cpu)
+	p.Spec.PriorityClassName = class
+	return p
+}
+
+// TestPreemptionEndToEnd: a full cluster of low-priority pods (two 2-CPU
+// nodes, four 1-CPU pods) and a high-priority 1-CPU pod: the scheduler
+// reports the failed attempt, preempts exactly one low-priority pod (the
+// condition DisruptionTarget, the event "Preempted by pod <uid> on node
+// <node>"), nominates the node, and binds the pod there once the victim
+// is gone; a pod of the same priority with preemptionPolicy Never only
+// waits, with upstream's message.
+func TestPreemptionEndToEnd(t *testing.T) {
+	c, err := cluster.New(cluster.Config{Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := range 2 {
+		k, err := kubelet.New(c.Net, c.APIEndpoint.Addr(), kubelet.Config{
+			NodeName: fmt.Sprintf("node-%d", n),
+			Capacity: quantities("cpu", "2", "memory", "4Gi", "pods", "110"),
+			PodCIDR:  fmt.Sprintf("10.244.%d.0/24", n),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		k.Start()
+	}
+	m := c.AddManager("kube-scheduler", scheduler.Actor, func(m *controller.Manager) error {
+		return scheduler.Setup(m, scheduler.Options{})
+	})
+	if err := m.Start(); err != nil {
+		t.Fatal(err)
+	}
+	objs := []api.Object{priorityClass("low", 10, api.PreemptLowerPriority), priorityClass("high", 1000, api.PreemptLowerPriority),
+		priorityClass("high-never", 1000, api.PreemptNever)}
+	for i := range 4 {
+		objs = append(objs, classPod(fmt.Sprintf("low-%d", i), "1", "low"))
+	}
+	if err := c.Bootstrap(objs...); err != nil {
+		t.Fatal(err)
+	}
+	c.RunFor(30 * time.Second)
+	if err := c.Bootstrap(classPod("patient", "1", "high-never")); err != nil {
+		t.Fatal(err)
+	}
+	c.RunFor(10 * time.Second)
+	if err := c.Bootstrap(classPod("urgent", "1", "high")); err != nil {
+		t.Fatal(err)
+	}
+	// The victim terminates within its 30s grace period; meanwhile the
+	// preemptor waits, nominated to the victim's node.
+	c.RunFor(5 * time.Second)
+	nominated := getPod(t, c, "urgent").Status.NominatedNodeName
+	if n := getPod(t, c, "urgent").Spec.NodeName; nominated == "" || n != "" {
+		t.Fatalf("urgent 5s after creation: nominated %q, node %q; want nominated and not bound", nominated, n)
+	}
+	c.RunFor(2 * time.Minute)
+
+	urgent := getPod(t, c, "urgent")
+	if urgent.Status.Phase != api.PodRunning || urgent.Spec.NodeName != nominated {
+		t.Fatalf("urgent: phase %s on %q; want Running on its nominated node %s", urgent.Status.Phase, urgent.Spec.NodeName, nominated)
+	}
+	if *urgent.Spec.Priority != 1000 {
+		t.Errorf("urgent priority = %d, want 1000", *urgent.Spec.Priority)
+	}
+	failed := events(c, "urgent", scheduler.EventFailedScheduling)
+	if len(failed) != 1 || failed[0].Message != "0/2 nodes are available: 2 Insufficient cpu." {
+		t.Errorf("urgent FailedScheduling = %+v, want one with the filter message only", failed)
+	}
+	var preempted []string
+	for i := range 4 {
+		name := fmt.Sprintf("low-%d", i)
+		if _, err := c.Store.Get(api.KindPod, api.Key{Namespace: "default", Name: name}); err != nil {
+			preempted = append(preempted, name)
+			evs := events(c, name, scheduler.EventPreempted)
+			want := fmt.Sprintf("Preempted by pod %v on node %v", urgent.UID, urgent.Spec.NodeName)
+			if len(evs) != 1 || evs[0].Message != want || evs[0].Type != "Normal" {
+				t.Errorf("%s: Preempted events %+v, want %q", name, evs, want)
+			}
+		}
+	}
+	if len(preempted) != 1 {
+		t.Errorf("preempted %v, want exactly one low-priority pod", preempted)
+	}
+	patient := getPod(t, c, "patient")
+	cond := condition(patient, api.PodScheduled)
+	const never = "0/2 nodes are available: 2 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never."
+	if patient.Spec.NodeName != "" || cond == nil || cond.Message != never {
+		t.Errorf("patient: node %q, PodScheduled %+v; want Pending with %q", patient.Spec.NodeName, cond, never)
 	}
 }

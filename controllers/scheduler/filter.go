@@ -67,13 +67,18 @@ type FitError struct {
 	// Reasons counts nodes per reason; a node may count for several
 	// reasons of one plugin (Insufficient cpu and Insufficient memory).
 	Reasons map[string]int
+	// PostFilterMsg is what preemption (the PostFilter plugin) said, such
+	// as "preemption: 0/3 nodes are available: 3 No preemption victims
+	// found for incoming pod."; empty when it found victims.
+	PostFilterMsg string
 }
 
-// Error formats upstream's message: "0/<N> nodes are available: " then
-// "<count> <reason>" strings sorted as strings, joined with ", ", and a
-// final ".", e.g. "0/3 nodes are available: 1 node(s) were unschedulable,
-// 2 Insufficient cpu.". Sorting is lexical, as upstream's is, so "10 ..."
-// sorts before "2 ...".
+// Error formats upstream's message (k/k pkg/scheduler/framework/types.go
+// FitError.Error): "0/<N> nodes are available: " then "<count> <reason>"
+// strings sorted as strings, joined with ", ", and a final ".", e.g. "0/3
+// nodes are available: 1 node(s) were unschedulable, 2 Insufficient
+// cpu.", then a space and PostFilterMsg when there is one. Sorting is
+// lexical, as upstream's is, so "10 ..." sorts before "2 ...".
 func (e *FitError) Error() string {
 	parts := make([]string, 0, len(e.Reasons))
 	for reason, n := range e.Reasons {
@@ -84,7 +89,26 @@ func (e *FitError) Error() string {
 	if len(parts) > 0 {
 		msg += " " + strings.Join(parts, ", ") + "."
 	}
+	if e.PostFilterMsg != "" {
+		msg += " " + e.PostFilterMsg
+	}
 	return msg
+}
+
+// unresolvable reports whether a filter reason is one upstream's plugins
+// return as UnschedulableAndUnresolvable: removing pods from the node
+// cannot help, so preemption does not try the node (TaintToleration,
+// NodeUnschedulable, NodeAffinity, PodTopologySpread's missing label,
+// InterPodAffinity's unmatched affinity, VolumeBinding's and VolumeZone's
+// conflicts). Resources, ports, skew and anti-affinity are plain
+// Unschedulable.
+func unresolvable(reason string) bool {
+	switch reason {
+	case ReasonNotReady, ReasonUnschedulable, ReasonNodeAffinity, ReasonTopologySpreadLabel, ReasonPodAffinity,
+		ReasonVolumeNodeConflict, ReasonVolumeBindConflict, ReasonPVNotExist, ReasonVolumeZoneConflict:
+		return true
+	}
+	return strings.HasPrefix(reason, "node(s) had untolerated taint")
 }
 
 // podInfo is what the filters and scorers need of the pod being

@@ -257,7 +257,7 @@ func TestPlacementFitError(t *testing.T) {
 	s := &scheduler{cache: newTestCache(nodes), rng: rand.New(rand.NewPCG(1, 2))}
 	for i := range 4 {
 		pod := withAffinity(labelled("web-"+string(rune('0'+i)), "", "app", "web"), a)
-		node, err := s.schedule(pod)
+		node, err := s.schedule(pod, "")
 		if i < 3 {
 			if err != nil {
 				t.Fatalf("replica %d: %v", i, err)

@@ -228,3 +228,9 @@ func (a hostPort) conflicts(b hostPort) bool {
 	}
 	return a.ip == b.ip || a.ip == "0.0.0.0" || b.ip == "0.0.0.0"
 }
+
+// clone returns a copy of r sharing no memory with it.
+func (r resources) clone() resources {
+	r.scalars = slices.Clone(r.scalars)
+	return r
+}

@@ -117,6 +117,9 @@ type queued struct {
 	// placement: the pod has topology spread constraints or pod
 	// (anti-)affinity, so a newly bound pod may make it schedulable.
 	placement bool
+	// nominated is the node preemption made room on for the pod
+	// (status.nominatedNodeName), "" if none.
+	nominated string
 }
 
 // scheduler is the reconciler: one pod per request.
@@ -125,7 +128,10 @@ type scheduler struct {
 	rec    client.EventRecorder
 	clock  client.Clock
 	rng    *rand.Rand
-	pods   informer.Lister
+	// prng draws preemption's dry-run offset (stream "preemption").
+	prng      *rand.Rand
+	pods      informer.Lister
+	pdbLister informer.Lister
 	opts   Options
 	ctrl   *controller.Controller
 
@@ -145,12 +151,20 @@ type scheduler struct {
 	// volState is what the last schedule found of the pod's claims.
 	vol      *volumeBinder
 	volState *volumeState
+	// potential are the nodes the last failed attempt found Unschedulable
+	// (not UnschedulableAndUnresolvable): preemption's candidates.
+	potential []*nodeInfo
+	// nominatedUnresolvable: the last attempt found the pod's nominated
+	// node UnschedulableAndUnresolvable.
+	nominatedUnresolvable bool
 }
 
-// Setup registers the scheduler with m: informers on Pods and Nodes, the
-// scheduler's cache fed by them, and a controller named "scheduler" whose
-// requests are pods to schedule. Events carry the component
-// "default-scheduler"; ties are broken from m.Rand("scheduler").
+// Setup registers the scheduler with m: informers on Pods, Nodes and
+// PodDisruptionBudgets (for preemption), the scheduler's cache fed by
+// them, and a controller named "scheduler" whose requests are pods to
+// schedule. Events carry the component "default-scheduler"; ties are
+// broken from m.Rand("scheduler"), preemption's dry run starts at an
+// offset drawn from m.Rand("preemption").
 func Setup(m *controller.Manager, opts Options) error {
 	opts.defaults()
 	podInf, err := m.Informer(api.KindPod, informer.Options{})
@@ -161,15 +175,21 @@ func Setup(m *controller.Manager, opts Options) error {
 	if err != nil {
 		return err
 	}
+	pdbInf, err := m.Informer(api.KindPodDisruptionBudget, informer.Options{})
+	if err != nil {
+		return err
+	}
 	s := &scheduler{
 		client: m.Client(),
 		rec:    m.Recorder(SchedulerName),
 		clock:  m.Clock(),
-		rng:    m.Rand("scheduler"),
-		pods:   podInf.Lister(),
-		opts:   opts,
-		cache:  newCache(),
-		queue:  map[api.Key]*queued{},
+		rng:       m.Rand("scheduler"),
+		prng:      m.Rand("preemption"),
+		pods:      podInf.Lister(),
+		pdbLister: pdbInf.Lister(),
+		opts:      opts,
+		cache:     newCache(),
+		queue:     map[api.Key]*queued{},
 	}
 	c, err := m.NewController("scheduler", controller.Options{Workers: opts.Workers}, s)
 	if err != nil {
@@ -201,6 +221,7 @@ func Setup(m *controller.Manager, opts Options) error {
 			if s.cache.setPod(pod) {
 				s.moveAll(api.Key{})
 			}
+			s.trackNomination(pod)
 			s.wakePlacement()
 			if responsible(pod) {
 				s.ctrl.Enqueue(controller.Request{Key: pod.Key()})
@@ -211,6 +232,7 @@ func Setup(m *controller.Manager, opts Options) error {
 			if s.cache.setPod(pod) {
 				s.moveAll(api.Key{})
 			}
+			s.trackNomination(pod)
 			s.wakePlacement()
 			if !responsible(pod) {
 				return
@@ -225,12 +247,29 @@ func Setup(m *controller.Manager, opts Options) error {
 		DeleteFunc: func(obj api.Object) {
 			key := obj.GetObjectMeta().Key()
 			delete(s.queue, key)
+			s.cache.unnominate(key)
 			if s.cache.deletePod(key) {
 				s.moveAll(api.Key{})
 			}
 		},
 	})
 	return nil
+}
+
+// trackNomination keeps the cache's nominations in step with pod: a pod
+// bound or finished holds nothing; a pending pod whose status names a
+// nominated node the cache does not know (set before a restart) holds
+// room there. The scheduler's own nominations are not undone by an older
+// status that lacks them.
+func (s *scheduler) trackNomination(pod *api.Pod) {
+	key := pod.Key()
+	if !responsible(pod) {
+		s.cache.unnominate(key)
+		return
+	}
+	if nn := pod.Status.NominatedNodeName; nn != "" && s.cache.nominatedNode(key) == "" {
+		s.cache.nominate(pod, nn)
+	}
 }
 
 // responsible reports whether pod waits for this scheduler: unbound, not
@@ -436,8 +475,14 @@ func (s *scheduler) Reconcile(ctx context.Context, req controller.Request) (cont
 func (s *scheduler) attempt(ctx context.Context, pod *api.Pod, q *queued) (controller.Result, error) {
 	q.attempts++
 	cycle := s.moveSeq
-	node, err := s.schedule(pod)
+	if q.nominated == "" {
+		q.nominated = s.cache.nominatedNode(pod.Key())
+	}
+	node, err := s.schedule(pod, q.nominated)
 	if err != nil {
+		if fe, ok := errors.AsType[*FitError](err); ok {
+			s.preempt(ctx, pod, q, fe)
+		}
 		return s.failed(ctx, pod, q, api.PodReasonUnschedulable, err, cycle)
 	}
 	key := pod.Key()
@@ -451,6 +496,8 @@ func (s *scheduler) attempt(ctx context.Context, pod *api.Pod, q *queued) (contr
 			return controller.Result{RequeueAfter: s.opts.MaxInUnschedulable}, nil
 		}
 	}
+	s.cache.unnominate(key)
+	q.nominated = ""
 	s.cache.assume(pod, node)
 	upd := pod.DeepCopyObject().(*api.Pod)
 	upd.Spec.NodeName = node
@@ -531,7 +578,13 @@ func (s *scheduler) failed(ctx context.Context, pod *api.Pod, q *queued, reason 
 	s.rec.Eventf(pod, client.EventTypeWarning, EventFailedScheduling, "%s", msg)
 	if cur, ok := informer.GetAs[*api.Pod](s.pods, pod.Key()); ok && cur.UID == pod.UID && cur.Spec.NodeName == "" {
 		st := cur.Status.DeepCopy()
-		if updateCondition(st, api.PodCondition{Type: api.PodScheduled, Status: api.ConditionFalse, Reason: reason, Message: msg}, s.clock.Now()) {
+		changed := updateCondition(st, api.PodCondition{Type: api.PodScheduled, Status: api.ConditionFalse, Reason: reason, Message: msg}, s.clock.Now())
+		if reason == api.PodReasonUnschedulable && st.NominatedNodeName != q.nominated {
+			// updatePod with the PostFilter's nominating info.
+			st.NominatedNodeName = q.nominated
+			changed = true
+		}
+		if changed {
 			upd := *cur
 			upd.Status = *st
 			// Best effort: a conflict or timeout is settled by the next
@@ -598,12 +651,14 @@ func numFeasibleNodesToFind(percentage int32, numAllNodes int) int {
 // schedule picks a node for pod (schedulePod): filter from where the last
 // search stopped until enough feasible nodes are found, then score them;
 // a FitError or ErrNoNodesAvailable if none fits.
-func (s *scheduler) schedule(pod *api.Pod) (string, error) {
+func (s *scheduler) schedule(pod *api.Pod, nominated string) (string, error) {
 	nodes := s.cache.list()
 	if len(nodes) == 0 {
 		return "", ErrNoNodesAvailable
 	}
 	pi := newPodInfo(pod)
+	s.potential = s.potential[:0]
+	s.nominatedUnresolvable = false
 	if s.vol != nil {
 		st, err := s.vol.preFilter(pod, len(nodes))
 		if err != nil {
@@ -613,6 +668,13 @@ func (s *scheduler) schedule(pod *api.Pod) (string, error) {
 	}
 	pi.spread = newSpreadFilter(pi, nodes)
 	pi.interPod = newInterPodFilter(pi, nodes, s.cache.withAffinity)
+	if ni := s.cache.nodes[nominated]; ni != nil && ni.node != nil {
+		// evaluateNominatedNode: the node preemption made room on is
+		// taken without a search if the pod fits it now.
+		if len(filter(pi, s.withNominated(pi, ni), s.reasons[:0])) == 0 {
+			return ni.name, nil
+		}
+	}
 	want := numFeasibleNodesToFind(s.opts.PercentageOfNodesToScore, len(nodes))
 	feasible := s.feasible[:0]
 	var reasons map[string]int
@@ -620,7 +682,7 @@ func (s *scheduler) schedule(pod *api.Pod) (string, error) {
 	for i := 0; i < len(nodes) && len(feasible) < want; i++ {
 		ni := nodes[(s.nextStart+i)%len(nodes)]
 		processed++
-		s.reasons = filter(pi, ni, s.reasons[:0])
+		s.reasons = filter(pi, s.withNominated(pi, ni), s.reasons[:0])
 		if len(s.reasons) == 0 {
 			feasible = append(feasible, ni)
 			continue
@@ -630,6 +692,11 @@ func (s *scheduler) schedule(pod *api.Pod) (string, error) {
 		}
 		for _, r := range s.reasons {
 			reasons[r]++
+		}
+		if unresolvable(s.reasons[0]) {
+			s.nominatedUnresolvable = s.nominatedUnresolvable || ni.name == nominated
+		} else {
+			s.potential = append(s.potential, ni)
 		}
 	}
 	s.nextStart = (s.nextStart + processed) % len(nodes)

@@ -259,7 +259,7 @@ func TestScheduleFitError(t *testing.T) {
 	s := &scheduler{cache: newTestCache(nodes, bindTo(testPod("hog", rl("cpu", "1", "memory", "2Gi")), "full")),
 		rng: rand.New(rand.NewPCG(1, 2))}
 	s.opts.defaults()
-	_, err := s.schedule(testPod("big", rl("cpu", "2", "memory", "512Mi")))
+	_, err := s.schedule(testPod("big", rl("cpu", "2", "memory", "512Mi")), "")
 	var fe *FitError
 	if !errors.As(err, &fe) {
 		t.Fatalf("err = %v, want a FitError", err)
@@ -270,11 +270,11 @@ func TestScheduleFitError(t *testing.T) {
 	if fe.Error() != want {
 		t.Errorf("message = %q\nwant      %q", fe.Error(), want)
 	}
-	_, err = (&scheduler{cache: newCache()}).schedule(testPod("p", nil))
+	_, err = (&scheduler{cache: newCache()}).schedule(testPod("p", nil), "")
 	if !errors.Is(err, ErrNoNodesAvailable) {
 		t.Errorf("empty cluster: err = %v, want ErrNoNodesAvailable", err)
 	}
-	node, err := s.schedule(testPod("small", rl("cpu", "500m")))
+	node, err := s.schedule(testPod("small", rl("cpu", "500m")), "")
 	if err != nil || (node != "a" && node != "b") {
 		t.Errorf("small pod: node = %q, err = %v; want a or b", node, err)
 	}

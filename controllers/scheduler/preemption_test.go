@@ -1,0 +1,243 @@
+package scheduler
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/clustersim/clustersim/sim/api"
+)
+
+// The sizes and priorities of upstream's preemption tables (k/k
+// pkg/scheduler/core/generic_scheduler_test.go, the rows now in
+// pkg/scheduler/framework/plugins/defaultpreemption/
+// default_preemption_test.go): containers of 1, 2, 3 and 5 times the
+// default request on nodes of 5 times it.
+var (
+	negPrio, lowPrio, midPrio, highPrio, veryHighPrio = int32(-100), int32(0), int32(100), int32(1000), int32(10000)
+	small, medium, large, veryLarge                   = rl("cpu", "100m"), rl("cpu", "200m"), rl("cpu", "300m"), rl("cpu", "500m")
+	day                                               = func(d int) time.Time { return time.Date(2019, 1, d, 1, 1, 1, 0, time.UTC) }
+)
+
+func prioPod(name, node string, prio int32, reqs ...api.ResourceList) *api.Pod {
+	p := testPod(name, reqs...)
+	p.Spec.Priority = &prio
+	p.Spec.NodeName = node
+	return p
+}
+
+func started(p *api.Pod, t time.Time) *api.Pod {
+	st := api.NewTime(t)
+	p.Status.StartTime = &st
+	return p
+}
+
+func labelledNode(name string, kv ...string) *api.Node {
+	n := testNode(name, rl("cpu", "500m", "memory", "1Gi", "pods", "110"))
+	for i := 0; i+1 < len(kv); i += 2 {
+		n.Labels[kv[i]] = kv[i+1]
+	}
+	return n
+}
+
+func machines(names ...string) []*api.Node {
+	var out []*api.Node
+	for _, n := range names {
+		out = append(out, labelledNode(n, "hostname", n))
+	}
+	return out
+}
+
+// dryRun schedules pod (which must fail) and runs preemption's dry run.
+func dryRun(t *testing.T, nodes []*api.Node, pods []*api.Pod, pod *api.Pod, pdbs []*api.PodDisruptionBudget) ([]candidate, map[string]int, int) {
+	t.Helper()
+	s := &scheduler{cache: newTestCache(nodes, pods...), rng: rand.New(rand.NewPCG(1, 2)), prng: rand.New(rand.NewPCG(3, 4))}
+	if node, err := s.schedule(pod, ""); err == nil {
+		t.Fatalf("pod fits %s without preemption", node)
+	}
+	return s.findCandidates(pod, pdbs, day(10))
+}
+
+func victimNames(c candidate) []string {
+	var out []string
+	for _, v := range c.victims {
+		out = append(out, v.pod.Name)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestSelectVictims ports the rows of upstream's
+// TestSelectNodesForPreemption (now TestSelectCandidate's and
+// DryRunPreemption's tables) that map onto the simulated filters: per
+// candidate node, the victims.
+func TestSelectVictims(t *testing.T) {
+	anti := &api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{{
+		LabelSelector: &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: "pod", Operator: api.LabelSelectorOpIn, Values: []string{"preemptor", "value2"}}}},
+		TopologyKey:   "hostname"}}}}
+	spreadOn := func(key string) api.TopologySpreadConstraint {
+		return api.TopologySpreadConstraint{MaxSkew: 1, TopologyKey: key, WhenUnsatisfiable: api.DoNotSchedule,
+			LabelSelector: &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: "foo", Operator: api.LabelSelectorOpExists}}}}
+	}
+	foo := func(p *api.Pod) *api.Pod { p.Labels = map[string]string{"foo": ""}; return p }
+	spreadPod := foo(prioPod("p", "", highPrio))
+	spreadPod.Spec.TopologySpreadConstraints = []api.TopologySpreadConstraint{spreadOn("zone"), spreadOn("hostname")}
+	preemptor := prioPod("machine1", "", highPrio, small)
+	preemptor.Labels = map[string]string{"pod": "preemptor"}
+	securityscan := prioPod("a", "machine1", lowPrio, small)
+	securityscan.Labels = map[string]string{"service": "securityscan"}
+	securityscan.Spec.Affinity = anti
+	tests := []struct {
+		name     string
+		nodes    []*api.Node
+		pods     []*api.Pod
+		pod      *api.Pod
+		want     map[string][]string
+		statuses string
+	}{
+		{"a pod that fits on both machines when lower priority pods are preempted", machines("machine1", "machine2"),
+			[]*api.Pod{prioPod("a", "machine1", midPrio, large), prioPod("b", "machine2", midPrio, large)},
+			prioPod("machine1", "", highPrio, large), map[string][]string{"machine1": {"a"}, "machine2": {"b"}}, ""},
+		{"a pod that would fit on the machines, but other pods running are higher priority", machines("machine1", "machine2"),
+			[]*api.Pod{prioPod("a", "machine1", midPrio, large), prioPod("b", "machine2", midPrio, large)},
+			prioPod("machine1", "", lowPrio, large), map[string][]string{}, "2 No preemption victims found for incoming pod"},
+		{"medium priority pod is preempted, but lower priority one stays as it is small", machines("machine1", "machine2"),
+			[]*api.Pod{prioPod("a", "machine1", lowPrio, small), prioPod("b", "machine1", midPrio, large), prioPod("c", "machine2", midPrio, large)},
+			prioPod("machine1", "", highPrio, large), map[string][]string{"machine1": {"b"}, "machine2": {"c"}}, ""},
+		{"mixed priority pods are preempted", machines("machine1", "machine2"),
+			[]*api.Pod{prioPod("a", "machine1", midPrio, small), prioPod("b", "machine1", lowPrio, small), prioPod("c", "machine1", midPrio, medium),
+				prioPod("d", "machine1", highPrio, small), prioPod("e", "machine2", highPrio, large)},
+			prioPod("machine1", "", highPrio, large), map[string][]string{"machine1": {"b", "c"}}, "1 No preemption victims found for incoming pod"},
+		{"mixed priority pods are preempted, pick later StartTime one when priorities are equal", machines("machine1", "machine2"),
+			[]*api.Pod{started(prioPod("a", "machine1", lowPrio, small), day(7)), started(prioPod("b", "machine1", lowPrio, small), day(6)),
+				started(prioPod("c", "machine1", midPrio, medium), day(5)), started(prioPod("d", "machine1", highPrio, small), day(4)),
+				started(prioPod("e", "machine2", highPrio, large), day(3))},
+			prioPod("machine1", "", highPrio, large), map[string][]string{"machine1": {"a", "c"}}, "1 No preemption victims found for incoming pod"},
+		// Upstream's row also has machine2, where the preemptor fits
+		// without preemption; here it would simply be scheduled there.
+		{"pod with anti-affinity is preempted", machines("machine1"),
+			[]*api.Pod{securityscan, prioPod("b", "machine1", midPrio, small), prioPod("d", "machine1", highPrio, small)},
+			preemptor, map[string][]string{"machine1": {"a"}}, ""},
+		{"preemption to resolve even pods spread FitError",
+			[]*api.Node{labelledNode("node-a", "zone", "zone1", "hostname", "node-a"), labelledNode("node-b", "zone", "zone1", "hostname", "node-b"),
+				labelledNode("node-x", "zone", "zone2", "hostname", "node-x")},
+			[]*api.Pod{foo(prioPod("pod-a1", "node-a", midPrio)), foo(prioPod("pod-a2", "node-a", lowPrio)), foo(prioPod("pod-b1", "node-b", lowPrio)),
+				foo(prioPod("pod-x1", "node-x", highPrio)), foo(prioPod("pod-x2", "node-x", highPrio))},
+			spreadPod, map[string][]string{"node-a": {"pod-a2"}, "node-b": {"pod-b1"}}, "1 No preemption victims found for incoming pod"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cands, statuses, _ := dryRun(t, tc.nodes, tc.pods, tc.pod, nil)
+			got := map[string][]string{}
+			for _, c := range cands {
+				got[c.node] = victimNames(c)
+			}
+			if len(got) != len(tc.want) {
+				t.Errorf("candidates %v, want %v", got, tc.want)
+			}
+			for n, v := range tc.want {
+				if !slices.Equal(got[n], v) {
+					t.Errorf("%s: victims %v, want %v", n, got[n], v)
+				}
+			}
+			var parts []string
+			for r, n := range statuses {
+				parts = append(parts, strconv.Itoa(n)+" "+r)
+			}
+			slices.Sort(parts)
+			if s := strings.Join(parts, ", "); s != tc.statuses {
+				t.Errorf("statuses %q, want %q", s, tc.statuses)
+			}
+		})
+	}
+}
+
+// TestPickOneNodeForPreemption ports upstream's table of that name: the
+// node preemption takes among the candidates.
+func TestPickOneNodeForPreemption(t *testing.T) {
+	m3 := machines("machine1", "machine2", "machine3")
+	tests := []struct {
+		name  string
+		nodes []*api.Node
+		pods  []*api.Pod
+		pod   *api.Pod
+		want  []string // any of them
+	}{
+		{"a pod that fits on both machines when lower priority pods are preempted", machines("machine1", "machine2"),
+			[]*api.Pod{prioPod("m1.1", "machine1", midPrio, large), prioPod("m2.1", "machine2", midPrio, large)},
+			prioPod("machine1", "", highPrio, large), []string{"machine1", "machine2"}},
+		{"machine with min highest priority pod is picked", m3,
+			[]*api.Pod{prioPod("m1.1", "machine1", midPrio, medium), prioPod("m1.2", "machine1", midPrio, large),
+				prioPod("m2.1", "machine2", midPrio, medium), prioPod("m2.2", "machine2", lowPrio, medium),
+				prioPod("m3.1", "machine3", lowPrio, medium), prioPod("m3.2", "machine3", lowPrio, medium)},
+			prioPod("machine1", "", highPrio, veryLarge), []string{"machine3"}},
+		{"when highest priorities are the same, minimum sum of priorities is picked", m3,
+			[]*api.Pod{prioPod("m1.1", "machine1", midPrio, medium), prioPod("m1.2", "machine1", midPrio, large),
+				prioPod("m2.1", "machine2", midPrio, large), prioPod("m2.2", "machine2", lowPrio, medium),
+				prioPod("m3.1", "machine3", midPrio, medium), prioPod("m3.2", "machine3", midPrio, medium)},
+			prioPod("machine1", "", highPrio, veryLarge), []string{"machine2"}},
+		{"when highest priority and sum are the same, minimum number of pods is picked", m3,
+			[]*api.Pod{prioPod("m1.1", "machine1", midPrio, small), prioPod("m1.2", "machine1", negPrio, small),
+				prioPod("m1.3", "machine1", midPrio, small), prioPod("m1.4", "machine1", negPrio, small),
+				prioPod("m2.1", "machine2", midPrio, large), prioPod("m2.2", "machine2", negPrio, medium),
+				prioPod("m3.1", "machine3", midPrio, medium), prioPod("m3.2", "machine3", negPrio, small), prioPod("m3.3", "machine3", lowPrio, small)},
+			prioPod("machine1", "", highPrio, veryLarge), []string{"machine2"}},
+		{"sum of adjusted priorities is considered", m3,
+			[]*api.Pod{prioPod("m1.1", "machine1", midPrio, small), prioPod("m1.2", "machine1", negPrio, small), prioPod("m1.3", "machine1", negPrio, small),
+				prioPod("m2.1", "machine2", midPrio, large), prioPod("m2.2", "machine2", negPrio, medium),
+				prioPod("m3.1", "machine3", midPrio, medium), prioPod("m3.2", "machine3", negPrio, small), prioPod("m3.3", "machine3", lowPrio, small)},
+			prioPod("machine1", "", highPrio, veryLarge), []string{"machine2"}},
+		{"non-overlapping lowest high priority, sum priorities, and number of pods", machines("machine1", "machine2", "machine3", "machine4"),
+			[]*api.Pod{prioPod("m1.1", "machine1", midPrio, small), prioPod("m1.2", "machine1", lowPrio, small), prioPod("m1.3", "machine1", lowPrio, small),
+				prioPod("m2.1", "machine2", highPrio, large),
+				prioPod("m3.1", "machine3", midPrio, medium), prioPod("m3.2", "machine3", lowPrio, small), prioPod("m3.3", "machine3", lowPrio, small), prioPod("m3.4", "machine3", lowPrio, medium),
+				prioPod("m4.1", "machine4", midPrio, medium), prioPod("m4.2", "machine4", midPrio, small), prioPod("m4.3", "machine4", midPrio, small), prioPod("m4.4", "machine4", negPrio, small)},
+			prioPod("pod1", "", veryHighPrio, veryLarge), []string{"machine1"}},
+		{"same priority, same number of victims, different start time for all pods", m3,
+			[]*api.Pod{started(prioPod("m1.1", "machine1", midPrio, medium), day(5)), started(prioPod("m1.2", "machine1", midPrio, medium), day(3)),
+				started(prioPod("m2.1", "machine2", midPrio, medium), day(6)), started(prioPod("m2.2", "machine2", midPrio, medium), day(2)),
+				started(prioPod("m3.1", "machine3", midPrio, medium), day(4)), started(prioPod("m3.2", "machine3", midPrio, medium), day(7))},
+			prioPod("machine1", "", highPrio, veryLarge), []string{"machine3"}},
+		{"different priority, same number of victims, different start time for all pods", m3,
+			[]*api.Pod{started(prioPod("m1.1", "machine1", lowPrio, medium), day(5)), started(prioPod("m1.2", "machine1", midPrio, medium), day(3)),
+				started(prioPod("m2.1", "machine2", midPrio, medium), day(7)), started(prioPod("m2.2", "machine2", lowPrio, medium), day(2)),
+				started(prioPod("m3.1", "machine3", lowPrio, medium), day(4)), started(prioPod("m3.2", "machine3", midPrio, medium), day(6))},
+			prioPod("machine1", "", highPrio, veryLarge), []string{"machine2"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cands, _, _ := dryRun(t, tc.nodes, tc.pods, tc.pod, nil)
+			if len(cands) == 0 {
+				t.Fatal("no candidates")
+			}
+			if got := pickOneNodeForPreemption(cands, day(10)).node; !slices.Contains(tc.want, got) {
+				t.Errorf("picked %s, want one of %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestPreemptionBudgets: a victim whose PodDisruptionBudget allows no
+// disruption is reprieved first, and a node needing no budget violation
+// is preferred (filterPodsWithPDBViolation, pickOneNodeForPreemption's
+// first rule).
+func TestPreemptionBudgets(t *testing.T) {
+	// The guarded pod has the lower priority: without the budget rule its
+	// node would be picked.
+	guarded := prioPod("guarded", "machine1", negPrio, large)
+	guarded.Labels = map[string]string{"app": "db"}
+	pdb := &api.PodDisruptionBudget{ObjectMeta: api.ObjectMeta{Namespace: "default", Name: "db"},
+		Spec:   api.PodDisruptionBudgetSpec{Selector: &api.LabelSelector{MatchLabels: map[string]string{"app": "db"}}},
+		Status: api.PodDisruptionBudgetStatus{DisruptionsAllowed: 0}}
+	pods := []*api.Pod{guarded, prioPod("free", "machine2", lowPrio, large)}
+	cands, _, _ := dryRun(t, machines("machine1", "machine2"), pods, prioPod("p", "", highPrio, large), []*api.PodDisruptionBudget{pdb})
+	if len(cands) != 2 || cands[0].node != "machine2" || cands[0].pdbViolations != 0 || cands[1].pdbViolations != 1 {
+		t.Fatalf("candidates %+v, want machine2 without violation first, machine1 with one", cands)
+	}
+	if got := pickOneNodeForPreemption([]candidate{cands[1], cands[0]}, day(10)).node; got != "machine2" {
+		t.Errorf("picked %s, want machine2 (no budget violated)", got)
+	}
+}
