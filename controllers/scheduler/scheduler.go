@@ -132,8 +132,8 @@ type scheduler struct {
 	prng      *rand.Rand
 	pods      informer.Lister
 	pdbLister informer.Lister
-	opts   Options
-	ctrl   *controller.Controller
+	opts      Options
+	ctrl      *controller.Controller
 
 	cache *cache
 	queue map[api.Key]*queued
@@ -180,9 +180,9 @@ func Setup(m *controller.Manager, opts Options) error {
 		return err
 	}
 	s := &scheduler{
-		client: m.Client(),
-		rec:    m.Recorder(SchedulerName),
-		clock:  m.Clock(),
+		client:    m.Client(),
+		rec:       m.Recorder(SchedulerName),
+		clock:     m.Clock(),
 		rng:       m.Rand("scheduler"),
 		prng:      m.Rand("preemption"),
 		pods:      podInf.Lister(),
