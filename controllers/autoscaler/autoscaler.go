@@ -160,6 +160,12 @@ type state struct {
 	// daemonSets are the DaemonSet pods' specs by owner, to charge a
 	// template node what its daemons would request.
 	daemons []*api.Pod
+	// sim holds every node (template nodes included) and the pods placed
+	// on them, for the scheduler's topology spread and inter-pod affinity
+	// filters.
+	sim *scheduler.Simulation
+	// templates counts the template nodes made this scan, for their names.
+	templates int
 }
 
 type nodeState struct {
@@ -172,16 +178,30 @@ type nodeState struct {
 	maxPods  int64
 	ready    bool
 	deleting bool
+	sim      *scheduler.Simulation
 }
 
 func (n *nodeState) fits(p *api.Pod, cpu, mem int64) bool {
-	if n.deleting || !n.ready || int64(len(n.pods))+1 > n.maxPods {
-		return false
+	return n.why(p, cpu, mem) == ""
+}
+
+// why is the reason p does not fit n, "" if it does: cordon, readiness,
+// the pod count, resources, taints and node affinity, then topology
+// spread and inter-pod affinity against every pod the simulation holds.
+func (n *nodeState) why(p *api.Pod, cpu, mem int64) string {
+	if n.deleting || !n.ready || n.node.Spec.Unschedulable {
+		return "node(s) were unschedulable"
 	}
-	if cpu > n.cpu-n.usedCPU || mem > n.mem-n.usedMem {
-		return false
+	if int64(len(n.pods))+1 > n.maxPods || cpu > n.cpu-n.usedCPU || mem > n.mem-n.usedMem {
+		return "Insufficient cpu or memory on a new node"
 	}
-	return placeable(p, n.node)
+	if r := why(p, n.node); r != "" {
+		return r
+	}
+	if n.sim != nil {
+		return n.sim.Placement(p, n.node.Name)
+	}
+	return ""
 }
 
 // newNodeState is n with nothing placed yet: its allocatable CPU,
@@ -218,6 +238,9 @@ func (n *nodeState) place(p *api.Pod, cpu, mem int64) {
 	n.usedCPU += cpu
 	n.usedMem += mem
 	n.pods = append(n.pods, p)
+	if n.sim != nil {
+		n.sim.AddPod(p, n.node.Name)
+	}
 }
 
 // placeable is the non-resource part of the scheduler's filters that a
@@ -272,13 +295,15 @@ func unschedulable(p *api.Pod) bool {
 }
 
 func (a *autoscaler) snapshot() *state {
-	s := &state{byName: map[string]*nodeState{}}
+	s := &state{byName: map[string]*nodeState{}, sim: scheduler.NewSimulation()}
 	for _, o := range a.nodes.List(api.Everything(), "") {
 		n, ok := o.(*api.Node)
 		if !ok {
 			continue
 		}
 		ns := newNodeState(n, a.opts.Provider.NodeGroupForNode(n), nodeReady(n))
+		ns.sim = s.sim
+		s.sim.AddNode(n)
 		for _, t := range n.Spec.Taints {
 			if t.Key == TaintToBeDeleted {
 				ns.deleting = true
@@ -326,10 +351,22 @@ func (a *autoscaler) decided(format string, args ...any) {
 }
 
 // templateFor returns a new, empty node of group g with what its
-// DaemonSets would take already charged.
+// DaemonSets would take already charged, added to the simulation under a
+// name of its own ("template-node-for-<group>-<n>", also its hostname
+// label, as cluster-autoscaler's sanitized template nodes are named).
 func (a *autoscaler) templateFor(g NodeGroup, s *state) *nodeState {
-	t := g.Template
+	t := g.Template.DeepCopy()
+	s.templates++
+	t.Name = fmt.Sprintf("template-node-for-%s-%d", g.Name, s.templates)
+	labels := make(map[string]string, len(t.Labels)+1)
+	for k, v := range t.Labels {
+		labels[k] = v
+	}
+	labels["kubernetes.io/hostname"] = t.Name
+	t.Labels = labels
 	ns := newNodeState(t, g.Name, true)
+	ns.sim = s.sim
+	s.sim.AddNode(t)
 	// One pod of each DaemonSet that would run there (the daemon pods of
 	// the cluster, one per owner).
 	seen := map[api.UID]bool{}
@@ -343,7 +380,10 @@ func (a *autoscaler) templateFor(g NodeGroup, s *state) *nodeState {
 		probe.Spec.Affinity = nil // the daemon pod's own node name
 		if placeable(probe, t) {
 			cpu, mem := scheduler.PodRequests(p)
-			ns.place(p, cpu, mem)
+			// A daemon pod of its own, not the one on its real node.
+			d := p.DeepCopy()
+			d.Name = p.Name + "-" + t.Name
+			ns.place(d, cpu, mem)
 		}
 	}
 	return ns
@@ -421,6 +461,9 @@ func (a *autoscaler) scaleUp(ctx context.Context, s *state) bool {
 		room := g.MaxSize - target
 		var bins []*nodeState
 		var helped []*api.Pod
+		// Each group is tried on its own copy of the simulation
+		// (the snapshot's Fork and Revert).
+		mark := s.sim.Mark()
 		for _, p := range unhelped {
 			if r := why(p, g.Template); r != "" {
 				note(p, r)
@@ -436,14 +479,16 @@ func (a *autoscaler) scaleUp(ctx context.Context, s *state) bool {
 				continue
 			}
 			b := a.templateFor(g, s)
-			if !b.fits(p, cpu, mem) {
-				note(p, "Insufficient cpu or memory on a new node")
+			if r := b.why(p, cpu, mem); r != "" {
+				note(p, r)
+				s.sim.RemoveNode(b.node.Name)
 				continue
 			}
 			b.place(p, cpu, mem)
 			bins = append(bins, b)
 			helped = append(helped, p)
 		}
+		s.sim.Revert(mark)
 		if len(bins) == 0 {
 			continue
 		}

@@ -37,8 +37,15 @@
 // to join, deleting a machine) is the CloudProvider interface, which the
 // scenario runner implements on the simulated cluster.
 //
-// Not modelled: the scheduler's inter-pod and topology spread rules in the
-// fit simulation, pod disruption budgets, balance-similar-node-groups,
+// The fit checks run the scheduler's topology spread and inter-pod
+// affinity filters (scheduler.Simulation) against every pod of the
+// cluster and every pod already placed in the simulation, on real nodes
+// and on template nodes named "template-node-for-<group>-<n>" (also their
+// hostname label), each group tried on its own fork of the simulation;
+// a scale-down candidate leaves the simulation with its pods before they
+// are placed elsewhere.
+//
+// Not modelled: pod disruption budgets, balance-similar-node-groups,
 // scale-down of unready nodes, failed scale-ups and back-off.
 //
 // Imports: api, client, informer, controller and the scheduler's node

@@ -25,8 +25,20 @@ func utilization(n *nodeState) float64 {
 
 // movable reports whether every pod of n but its daemon pods fits on the
 // other nodes (not n, not those being removed), placing them there in
-// the simulation so that two removals do not count the same room.
+// the simulation so that two removals do not count the same room; n
+// leaves the simulation (with its pods) if they all fit, and stays if
+// not.
 func movable(n *nodeState, s *state, gone map[string]bool) bool {
+	mark := s.sim.Mark()
+	s.sim.RemoveNode(n.node.Name)
+	if !moveAll(n, s, gone) {
+		s.sim.Revert(mark)
+		return false
+	}
+	return true
+}
+
+func moveAll(n *nodeState, s *state, gone map[string]bool) bool {
 	for _, p := range n.pods {
 		if isDaemonPod(p) {
 			continue

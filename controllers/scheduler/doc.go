@@ -25,6 +25,13 @@
 //     NodeResourcesFit LeastAllocated (1) and
 //     NodeResourcesBalancedAllocation (1), ties broken by a seeded
 //     reservoir sample as upstream's selectHost does (score.go);
+//   - preemption, as the DefaultPreemption PostFilter plugin does it
+//     (preemption.go): when a pod fits nowhere, lower-priority pods on the
+//     nodes that failed for a reason removal can mend are dry-run away and
+//     reprieved, the best candidate's victims are marked DisruptionTarget
+//     and deleted ("Preempted by pod <uid> on node <node>"), the pod is
+//     nominated there and the room held for it; FailedScheduling ends with
+//     upstream's "preemption: ..." part;
 //   - not modelled: the system default spread constraints for pods
 //     without their own, and namespaceSelector terms that select by
 //     namespace labels (only {} = all namespaces is);
@@ -43,8 +50,9 @@
 // never the kernel, store, network or API server.
 //
 // Determinism contract: no wall clock (time comes from the manager's
-// Clock), no goroutines, and the only randomness is the manager's stream
-// "scheduler" used to break score ties. Nodes are visited in a fixed
+// Clock), no goroutines, and the only randomness is the manager's streams
+// "scheduler", used to break score ties, and "preemption", the dry run's
+// start offset. Nodes are visited in a fixed
 // order (zones sorted by name, nodes by name within a zone, interleaved);
 // parked pods are moved back to the queue sorted by priority, the time
 // they were parked and their key; map iteration never decides an outcome.
