@@ -22,14 +22,14 @@ spec:
     kind: Pod
     metadata: {name: p}
     spec:
-      preemptionPolicy: Never
+      resourceClaims: [{name: gpu, resourceClaimName: gpu-claim}]
       containers: [{name: c, image: nginx:1.14.2}]
 `
 	path := filepath.Join(t.TempDir(), "warn.yaml")
 	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	const want = "Pod/p: spec.preemptionPolicy: accepted but not simulated: preemption is not simulated"
+	const want = "Pod/p: spec.resourceClaims: accepted but not simulated: dynamic resource allocation is not simulated"
 	for _, args := range [][]string{{"validate", path}, {"run", path}} {
 		code, _, errOut := runMain(args...)
 		if code != exitOK || !strings.Contains(errOut, "warning: ") || !strings.Contains(errOut, want) {

@@ -72,7 +72,11 @@ func (s *scheduler) preempt(ctx context.Context, pod *api.Pod, q *queued, fe *Fi
 		fe.PostFilterMsg = "preemption: " + msg
 		return
 	}
-	cands, statuses, checked := s.findCandidates(pod, s.pdbs(), s.clock.Now())
+	cands, statuses, checked, err := s.findCandidates(pod, func() ([]*api.PodDisruptionBudget, error) { return s.pdbs(ctx) }, s.clock.Now())
+	if err != nil {
+		fe.PostFilterMsg = "preemption: " + err.Error()
+		return
+	}
 	if len(cands) == 0 {
 		inner := &FitError{NumAllNodes: fe.NumAllNodes, Reasons: statuses}
 		if absent := fe.NumAllNodes - checked; absent > 0 {
@@ -140,19 +144,23 @@ func terminatingByPreemption(p *api.Pod) bool {
 // over the nodes the last attempt found Unschedulable (s.potential): the
 // candidates (those violating no budget first) and, per failure reason,
 // how many of the checked nodes failed for it; checked is how many nodes
-// have a status.
-func (s *scheduler) findCandidates(pod *api.Pod, pdbs []*api.PodDisruptionBudget, now time.Time) (cands []candidate, statuses map[string]int, checked int) {
+// have a status. listPDBs is called only when a dry run is needed.
+func (s *scheduler) findCandidates(pod *api.Pod, listPDBs func() ([]*api.PodDisruptionBudget, error), now time.Time) (cands []candidate, statuses map[string]int, checked int, err error) {
 	statuses = map[string]int{}
 	potential := s.potential
 	if len(potential) == 0 {
-		return nil, statuses, 0
+		return nil, statuses, 0, nil
 	}
 	prio := podPriority(pod)
 	if low, ok := s.cache.lowestPriority(); !ok || low >= prio {
 		// No pod anywhere is below the preemptor: every potential node
 		// ends as upstream's dry run would, without one.
 		statuses[ReasonNoVictims] = len(potential)
-		return nil, statuses, len(potential)
+		return nil, statuses, len(potential), nil
+	}
+	pdbs, err := listPDBs()
+	if err != nil {
+		return nil, nil, 0, err
 	}
 	n := len(potential)
 	want := max(n*minCandidateNodesPercentage/100, minCandidateNodesAbsolute)
@@ -181,17 +189,15 @@ func (s *scheduler) findCandidates(pod *api.Pod, pdbs []*api.PodDisruptionBudget
 			statuses[r]++
 		}
 	}
-	return append(cands, violating...), statuses, checked
+	return append(cands, violating...), statuses, checked, nil
 }
 
-// pdbs lists the PodDisruptionBudgets the scheduler's informer holds.
-func (s *scheduler) pdbs() []*api.PodDisruptionBudget {
-	objs := s.pdbLister.List(api.Everything(), "")
-	out := make([]*api.PodDisruptionBudget, 0, len(objs))
-	for _, o := range objs {
-		out = append(out, o.(*api.PodDisruptionBudget))
-	}
-	return out
+// pdbs lists the PodDisruptionBudgets. Upstream reads them from an
+// informer; clustersim lists them when a dry run needs them, so that
+// clusters without preemption pay no list and watch and the scheduler's
+// start waits for no extra cache.
+func (s *scheduler) pdbs(ctx context.Context) ([]*api.PodDisruptionBudget, error) {
+	return client.ListAs[*api.PodDisruptionBudget](ctx, s.client)
 }
 
 // trial is a node as a dry run sees it: a copy of the cache's node from

@@ -52,13 +52,17 @@ func machines(names ...string) []*api.Node {
 }
 
 // dryRun schedules pod (which must fail) and runs preemption's dry run.
-func dryRun(t *testing.T, nodes []*api.Node, pods []*api.Pod, pod *api.Pod, pdbs []*api.PodDisruptionBudget) ([]candidate, map[string]int, int) {
+func dryRun(t *testing.T, nodes []*api.Node, pods []*api.Pod, pod *api.Pod, pdbs []*api.PodDisruptionBudget) ([]candidate, map[string]int) {
 	t.Helper()
 	s := &scheduler{cache: newTestCache(nodes, pods...), rng: rand.New(rand.NewPCG(1, 2)), prng: rand.New(rand.NewPCG(3, 4))}
 	if node, err := s.schedule(pod, ""); err == nil {
 		t.Fatalf("pod fits %s without preemption", node)
 	}
-	return s.findCandidates(pod, pdbs, day(10))
+	cands, statuses, _, err := s.findCandidates(pod, func() ([]*api.PodDisruptionBudget, error) { return pdbs, nil }, day(10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cands, statuses
 }
 
 func victimNames(c candidate) []string {
@@ -130,7 +134,7 @@ func TestSelectVictims(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			cands, statuses, _ := dryRun(t, tc.nodes, tc.pods, tc.pod, nil)
+			cands, statuses := dryRun(t, tc.nodes, tc.pods, tc.pod, nil)
 			got := map[string][]string{}
 			for _, c := range cands {
 				got[c.node] = victimNames(c)
@@ -209,7 +213,7 @@ func TestPickOneNodeForPreemption(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			cands, _, _ := dryRun(t, tc.nodes, tc.pods, tc.pod, nil)
+			cands, _ := dryRun(t, tc.nodes, tc.pods, tc.pod, nil)
 			if len(cands) == 0 {
 				t.Fatal("no candidates")
 			}
@@ -233,7 +237,7 @@ func TestPreemptionBudgets(t *testing.T) {
 		Spec:   api.PodDisruptionBudgetSpec{Selector: &api.LabelSelector{MatchLabels: map[string]string{"app": "db"}}},
 		Status: api.PodDisruptionBudgetStatus{DisruptionsAllowed: 0}}
 	pods := []*api.Pod{guarded, prioPod("free", "machine2", lowPrio, large)}
-	cands, _, _ := dryRun(t, machines("machine1", "machine2"), pods, prioPod("p", "", highPrio, large), []*api.PodDisruptionBudget{pdb})
+	cands, _ := dryRun(t, machines("machine1", "machine2"), pods, prioPod("p", "", highPrio, large), []*api.PodDisruptionBudget{pdb})
 	if len(cands) != 2 || cands[0].node != "machine2" || cands[0].pdbViolations != 0 || cands[1].pdbViolations != 1 {
 		t.Fatalf("candidates %+v, want machine2 without violation first, machine1 with one", cands)
 	}

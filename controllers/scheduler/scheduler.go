@@ -129,11 +129,10 @@ type scheduler struct {
 	clock  client.Clock
 	rng    *rand.Rand
 	// prng draws preemption's dry-run offset (stream "preemption").
-	prng      *rand.Rand
-	pods      informer.Lister
-	pdbLister informer.Lister
-	opts      Options
-	ctrl      *controller.Controller
+	prng *rand.Rand
+	pods informer.Lister
+	opts Options
+	ctrl *controller.Controller
 
 	cache *cache
 	queue map[api.Key]*queued
@@ -159,9 +158,8 @@ type scheduler struct {
 	nominatedUnresolvable bool
 }
 
-// Setup registers the scheduler with m: informers on Pods, Nodes and
-// PodDisruptionBudgets (for preemption), the scheduler's cache fed by
-// them, and a controller named "scheduler" whose requests are pods to
+// Setup registers the scheduler with m: informers on Pods and Nodes,
+// the scheduler's cache fed by them, and a controller named "scheduler" whose requests are pods to
 // schedule. Events carry the component "default-scheduler"; ties are
 // broken from m.Rand("scheduler"), preemption's dry run starts at an
 // offset drawn from m.Rand("preemption").
@@ -175,21 +173,16 @@ func Setup(m *controller.Manager, opts Options) error {
 	if err != nil {
 		return err
 	}
-	pdbInf, err := m.Informer(api.KindPodDisruptionBudget, informer.Options{})
-	if err != nil {
-		return err
-	}
 	s := &scheduler{
-		client:    m.Client(),
-		rec:       m.Recorder(SchedulerName),
-		clock:     m.Clock(),
-		rng:       m.Rand("scheduler"),
-		prng:      m.Rand("preemption"),
-		pods:      podInf.Lister(),
-		pdbLister: pdbInf.Lister(),
-		opts:      opts,
-		cache:     newCache(),
-		queue:     map[api.Key]*queued{},
+		client: m.Client(),
+		rec:    m.Recorder(SchedulerName),
+		clock:  m.Clock(),
+		rng:    m.Rand("scheduler"),
+		prng:   m.Rand("preemption"),
+		pods:   podInf.Lister(),
+		opts:   opts,
+		cache:  newCache(),
+		queue:  map[api.Key]*queued{},
 	}
 	c, err := m.NewController("scheduler", controller.Options{Workers: opts.Workers}, s)
 	if err != nil {

@@ -99,3 +99,55 @@ spec:
 		t.Errorf("scale-ups %q, want one of pool 1->3", ups)
 	}
 }
+
+// TestAutoscalerHonoursSpread: a zone spread (maxSkew 1, DoNotSchedule)
+// over two autoscaled groups, one per zone, each node holding two
+// replicas. Scaled from 4 to 6, the two pending replicas need a node in
+// each zone: a new node of either group may take only one of them, so
+// the first scale-up is for one pod, and the second grows the other zone.
+func TestAutoscalerHonoursSpread(t *testing.T) {
+	const doc = `apiVersion: clustersim.dev/v1alpha1
+kind: Scenario
+metadata: {name: autoscale-spread}
+spec:
+  seed: 1
+  duration: 12m
+  measure: {ignore: [Node]}
+  cluster:
+    nodeGroups:
+    - {name: a, count: 1, labels: {topology.kubernetes.io/zone: zone-a}, capacity: {cpu: "4", memory: 8Gi}, autoscaling: {minSize: 1, maxSize: 3, provisioningDelay: 3m}}
+    - {name: b, count: 1, labels: {topology.kubernetes.io/zone: zone-b}, capacity: {cpu: "4", memory: 8Gi}, autoscaling: {minSize: 1, maxSize: 3, provisioningDelay: 3m}}
+  objects:
+  - apiVersion: apps/v1
+    kind: Deployment
+    metadata: {name: web}
+    spec:
+      replicas: 4
+      selector: {matchLabels: {app: web}}
+      template:
+        metadata: {labels: {app: web}}
+        spec:
+          topologySpreadConstraints:
+          - {maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: web}}}
+          containers:
+          - name: web
+            image: nginx:1.14.2
+            resources: {requests: {cpu: 1500m, memory: 64Mi}}
+  timeline:
+  - at: 1m
+    scale: {kind: deployment, name: web, replicas: 6}
+  expect:
+  - pods: {selector: app=web, phase: Running, equals: 6, at: 11m}
+`
+	res := runPlacement(t, doc)
+	var ups []string
+	for _, e := range res.Entries {
+		if strings.HasPrefix(e.Command, "cluster-autoscaler scale-up:") {
+			ups = append(ups, strings.TrimPrefix(e.Command, "cluster-autoscaler scale-up: "))
+		}
+	}
+	want := []string{"a 1->2 (max: 3) for 1 pending pod(s)", "b 1->2 (max: 3) for 1 pending pod(s)"}
+	if len(ups) != 2 || !strings.HasPrefix(ups[0], want[0]) || !strings.HasPrefix(ups[1], want[1]) {
+		t.Errorf("scale-ups %q, want %q", ups, want)
+	}
+}

@@ -124,7 +124,7 @@ func TestRequiredAntiAffinityPerHost(t *testing.T) {
 	expect := `  - pods: {selector: app=web, phase: Running, equals: 3, at: 10m}
   - pods: {selector: app=web, phase: Pending, equals: 1, at: 10m}`
 	res := runPlacement(t, placementScenario(4, rules, "    - {name: worker, count: 3, capacity: {cpu: \"4\", memory: 16Gi}}\n", "", expect))
-	const want = "0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules."
+	const want = "0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod."
 	msgs := failedScheduling(res)
 	if len(msgs) == 0 || msgs[len(msgs)-1] != want {
 		t.Errorf("FailedScheduling messages %q, want the last to be %q", msgs, want)
