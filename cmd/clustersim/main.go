@@ -878,6 +878,12 @@ func demo(args []string, stdout, stderr io.Writer) (code int) {
 // them, each design on the same seeds, and prints the figures side by
 // side with the lesson's claims. It exits 1 when a claim does not hold.
 func lesson(args []string, stdout, stderr io.Writer) int {
+	return lessonCommand(args, stdout, stderr, nil)
+}
+
+// lessonCommand runs lessons, or with mg prints them from the measures
+// merged from the outputs of lesson --shard I/N.
+func lessonCommand(args []string, stdout, stderr io.Writer, mg *merged) int {
 	fs := newFlags("clustersim lesson", stderr)
 	all := fs.Bool("all", false, "run every lesson (with -o markdown: docs/lessons.md)")
 	seeds := fs.Int("seeds", 0, "seeds per design (default: the lesson's own, 100 for most)")
@@ -885,8 +891,16 @@ func lesson(args []string, stdout, stderr io.Writer) int {
 	jobs := fs.Int("jobs", runtime.NumCPU(), "how many runs at once (results do not depend on it)")
 	output := fs.StringP("output", "o", "table", "output format: table (fitted to the terminal's width, or $COLUMNS), wide (the table at full width) or markdown")
 	htmlPath := fs.String("html", "", "also write the lessons as one self-contained HTML file: designs side by side, the picture that makes each lesson's point, figures and claims")
+	shardFlag := fs.String("shard", "", "run only the runs I, I+N, ... of every (lesson, design, seed) (I/N, e.g. a Kubernetes Indexed Job's completion index over its completions) and print them for clustersim merge")
 	if c, done := parse(fs, args); done {
 		return c
+	}
+	var sh shardSpec
+	if *shardFlag != "" {
+		var err error
+		if sh, err = parseShard(*shardFlag); err != nil {
+			return usageError(fs, "%v", err)
+		}
 	}
 	if *output != "table" && *output != "wide" && *output != "markdown" {
 		return usageError(fs, "-o %q: want table, wide or markdown", *output)
@@ -910,24 +924,42 @@ func lesson(args []string, stdout, stderr io.Writer) int {
 	default:
 		return usageError(fs, "name one lesson, or give --all")
 	}
-	if *output == "markdown" && *all {
+	if *output == "markdown" && *all && !sh.on() {
 		fmt.Fprint(stdout, lessons.DocHeader)
 	}
-	if *output == "table" {
+	if *output == "table" && !sh.on() {
 		var done func()
 		stdout, done = fitted(stdout)
 		defer done()
 	}
 	code := exitOK
 	var tables []*lessons.Table
+	var shardMeasures [][]float64
+	base := 0
 	for i, l := range todo {
 		n := l.SeedCount()
 		if *seeds > 0 {
 			n = *seeds
 		}
-		bar := newProgress(stderr, len(l.Designs)*n, fmt.Sprintf("lesson %d", l.Number))
-		t, err := runLesson(l, *seed, n, *jobs, bar.add)
+		units := len(l.Designs) * n
+		b := base
+		owns := func(k int) bool { return sh.owns(b + k) }
+		var done func(k int) []float64
+		if mg != nil {
+			done = func(k int) []float64 { return mg.measures[b+k] }
+			if b+units > len(mg.measures) {
+				fmt.Fprintf(stderr, "clustersim merge: the shards hold %d runs, the lessons need more\n", len(mg.measures))
+				return exitBadInput
+			}
+		}
+		base += units
+		bar := newProgress(stderr, units, fmt.Sprintf("lesson %d", l.Number))
+		t, ms, err := runLesson(l, *seed, n, *jobs, bar.add, owns, done)
 		bar.done()
+		if sh.on() && err == nil {
+			shardMeasures = append(shardMeasures, ms...)
+			continue
+		}
 		if err != nil {
 			fmt.Fprintf(stderr, "clustersim lesson %d: %v\n", l.Number, err)
 			var internal internalError
@@ -956,6 +988,13 @@ func lesson(args []string, stdout, stderr io.Writer) int {
 		}
 		tables = append(tables, t)
 	}
+	if sh.on() {
+		if err := writeLessonShard(stdout, args, sh, shardMeasures); err != nil {
+			fmt.Fprintf(stderr, "clustersim lesson: %v\n", err)
+			return exitInternal
+		}
+		return exitOK
+	}
 	if *htmlPath != "" {
 		if err := writeHTML(*htmlPath, stderr, func(w io.Writer) error { return lessons.HTML(w, tables) }); err != nil {
 			fmt.Fprintf(stderr, "clustersim lesson: --html: %v\n", err)
@@ -966,8 +1005,11 @@ func lesson(args []string, stdout, stderr io.Writer) int {
 }
 
 // runLesson runs every design of a lesson on seeds first..first+n-1, jobs
-// at a time, and measures each run; ran is called after each run.
-func runLesson(l *lessons.Lesson, first uint64, n, jobs int, ran func()) (*lessons.Table, error) {
+// at a time, and measures each run; ran is called after each run. Run k
+// (design k/n, seed k%n) is made only if owns(k), and taken from done(k)
+// instead when done is set (the merged shards'). It returns the table
+// (nil when some runs belong to other shards) and every run's measures.
+func runLesson(l *lessons.Lesson, first uint64, n, jobs int, ran func(), owns func(int) bool, done func(int) []float64) (*lessons.Table, [][]float64, error) {
 	seeds := make([]uint64, n)
 	for i := range seeds {
 		seeds[i] = first + uint64(i)
@@ -977,22 +1019,41 @@ func runLesson(l *lessons.Lesson, first uint64, n, jobs int, ran func()) (*lesso
 		runs[d] = make([][]float64, n)
 	}
 	errs := make([]error, len(l.Designs)*n)
+	flat := make([][]float64, len(l.Designs)*n)
+	complete := true
+	for k := range flat {
+		if done == nil && !owns(k) {
+			complete = false
+		}
+	}
 	parallel(len(l.Designs)*n, jobs, func(k int) {
 		d, i := k/n, k%n
+		if done != nil {
+			runs[d][i], flat[k] = done(k), done(k)
+			ran()
+			return
+		}
+		if !owns(k) {
+			return
+		}
 		res, err := runSeedFull(l.Designs[d].Scenario, seeds[i])
 		if err != nil {
 			errs[k] = fmt.Errorf("%s seed %d: %w", l.Designs[d].Scenario, seeds[i], err)
 			return
 		}
 		runs[d][i] = l.Measure(res)
+		flat[k] = runs[d][i]
 		ran()
 	})
 	for _, err := range errs {
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return lessons.NewTable(l, seeds, runs), nil
+	if !complete {
+		return nil, flat, nil
+	}
+	return lessons.NewTable(l, seeds, runs), flat, nil
 }
 
 // runSeedFull runs a built-in scenario with one seed and keeps the whole

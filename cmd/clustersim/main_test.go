@@ -586,7 +586,7 @@ func BenchmarkLessonCommands(b *testing.B) {
 		b.Fatal("no lesson 1")
 	}
 	for b.Loop() {
-		if _, err := runLesson(l, 1, l.SeedCount(), runtime.NumCPU(), func() {}); err != nil {
+		if _, _, err := runLesson(l, 1, l.SeedCount(), runtime.NumCPU(), func() {}, func(int) bool { return true }, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -48,11 +48,13 @@ type shardFile struct {
 	Runs   []shardRun `json:"runs"`
 }
 
-// shardRun is one unit's result as the summaries read it.
+// shardRun is one unit's result as the summaries read it: a run's
+// result and figures, or for lesson a run's measures.
 type shardRun struct {
-	Unit    int            `json:"unit"`
-	Result  *runner.Result `json:"result"`
-	Figures report.Figures `json:"figures"`
+	Unit     int            `json:"unit"`
+	Result   *runner.Result `json:"result,omitempty"`
+	Figures  report.Figures `json:"figures"`
+	Measures []float64      `json:"measures,omitempty"`
 }
 
 // withoutShard returns args without --shard and its value.
@@ -84,11 +86,25 @@ func writeShard(w io.Writer, cmd string, args []string, sh shardSpec, units int,
 	return enc.Encode(&f)
 }
 
+// writeLessonShard prints this shard's lesson measures as JSON; units
+// are every (lesson, design, seed) in order, measures[k] nil for the
+// units of other shards.
+func writeLessonShard(w io.Writer, args []string, sh shardSpec, measures [][]float64) error {
+	f := shardFile{Format: shardFormat, Args: append([]string{"lesson"}, withoutShard(args)...), Shard: sh.I, Of: sh.N, Units: len(measures)}
+	for k, m := range measures {
+		if sh.owns(k) {
+			f.Runs = append(f.Runs, shardRun{Unit: k, Measures: m})
+		}
+	}
+	return json.NewEncoder(w).Encode(&f)
+}
+
 // merged are the units of every shard, by index, for a command re-run
 // by merge instead of running anything.
 type merged struct {
-	results []*runner.Result
-	figs    []report.Figures
+	results  []*runner.Result
+	figs     []report.Figures
+	measures [][]float64
 }
 
 // merge reads the outputs of every shard of one command and prints what
@@ -104,6 +120,7 @@ func merge(args []string, stdout, stderr io.Writer) int {
 	var first *shardFile
 	seen := map[int]string{}
 	var m merged
+	var have []bool
 	for _, path := range fs.Args() {
 		data, err := os.ReadFile(path)
 		if err != nil {
@@ -119,6 +136,8 @@ func merge(args []string, stdout, stderr io.Writer) int {
 			first = &f
 			m.results = make([]*runner.Result, f.Units)
 			m.figs = make([]report.Figures, f.Units)
+			m.measures = make([][]float64, f.Units)
+			have = make([]bool, f.Units)
 		} else if !slices.Equal(f.Args, first.Args) || f.Of != first.Of || f.Units != first.Units {
 			fmt.Fprintf(stderr, "clustersim merge: %s is a shard of another command (clustersim %s, %d shards) than %s (clustersim %s, %d shards)\n",
 				path, strings.Join(f.Args, " "), f.Of, fs.Arg(0), strings.Join(first.Args, " "), first.Of)
@@ -129,12 +148,14 @@ func merge(args []string, stdout, stderr io.Writer) int {
 			return exitBadInput
 		}
 		seen[f.Shard] = path
+		isLesson := len(f.Args) > 0 && f.Args[0] == "lesson"
 		for _, r := range f.Runs {
-			if r.Unit < 0 || r.Unit >= f.Units || r.Unit%f.Of != f.Shard || r.Result == nil {
+			if r.Unit < 0 || r.Unit >= f.Units || r.Unit%f.Of != f.Shard || (!isLesson && r.Result == nil) || have[r.Unit] {
 				fmt.Fprintf(stderr, "clustersim merge: %s: unit %d does not belong to shard %d/%d\n", path, r.Unit, f.Shard, f.Of)
 				return exitBadInput
 			}
-			m.results[r.Unit], m.figs[r.Unit] = r.Result, r.Figures
+			m.results[r.Unit], m.figs[r.Unit], m.measures[r.Unit] = r.Result, r.Figures, r.Measures
+			have[r.Unit] = true
 		}
 	}
 	var missing []string
@@ -147,13 +168,15 @@ func merge(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "clustersim merge: missing shard(s) %s\n", strings.Join(missing, ", "))
 		return exitBadInput
 	}
-	for i, r := range m.results {
-		if r == nil {
+	for i := range m.results {
+		if !have[i] {
 			fmt.Fprintf(stderr, "clustersim merge: no result for unit %d\n", i)
 			return exitBadInput
 		}
 	}
 	switch first.Args[0] {
+	case "lesson":
+		return lessonCommand(first.Args[1:], stdout, stderr, &m)
 	case "run":
 		return runCommand(first.Args[1:], stdout, stderr, &m)
 	case "sweep":

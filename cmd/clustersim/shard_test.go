@@ -45,7 +45,7 @@ func runShards(t *testing.T, args ...string) []string {
 	return files
 }
 
-// TestShardMerge: run --seeds and sweep split over 4 processes with
+// TestShardMerge: run --seeds, sweep and lesson split over 4 processes with
 // --shard I/4, merged, print byte for byte what one process prints (with
 // the same exit code), in the output format of their command line; merge
 // refuses a missing or repeated shard.
@@ -57,6 +57,7 @@ func TestShardMerge(t *testing.T) {
 		{"run", "rolling-update", "--seeds", "6", "--until", "1m", "-o", "json"},
 		sweepArgs,
 		append(append([]string(nil), sweepArgs...), "-o", "csv"),
+		{"lesson", "3", "--seeds", "3"},
 	}
 	for _, args := range tests {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
