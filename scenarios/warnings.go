@@ -141,12 +141,6 @@ func objectWarnings(file string, objs []api.Object) []Warning {
 		for _, u := range kubelet.UnmodelledFields(spec) {
 			out = append(out, Warning{File: file, Object: name, Field: prefix + u.Field, Msg: u.Why})
 		}
-		if ds, ok := o.(*api.DaemonSet); ok {
-			if ru := ds.Spec.UpdateStrategy.RollingUpdate; ru != nil && ru.MaxSurge != nil && surges(ru.MaxSurge) {
-				out = append(out, Warning{File: file, Object: name, Field: "spec.updateStrategy.rollingUpdate.maxSurge",
-					Msg: "the daemon set controller replaces pods with maxUnavailable only (no surge pod is started before the old one is deleted)"})
-			}
-		}
 	}
 	return out
 }
@@ -180,12 +174,6 @@ func storageWarnings(file string, o api.Object) []Warning {
 		}
 	}
 	return out
-}
-
-// surges reports whether a daemon set's maxSurge asks for surge pods.
-func surges(v *api.IntOrString) bool {
-	n, err := api.GetScaledValueFromIntOrPercent(v, 100, true)
-	return err != nil || n != 0
 }
 
 // podSpecOf returns the pod spec an object carries and its path.

@@ -419,8 +419,8 @@ func olderFirst(a, b *api.Pod) int {
 	return strings.Compare(a.Name, b.Name)
 }
 
-// podsShouldBeOnNode is upstream's function of that name without surge:
-// whether node needs a pod, and which of its pods to delete.
+// podsShouldBeOnNode is upstream's function of that name: whether node
+// needs a pod, and which of its pods to delete.
 func (r *reconciler) podsShouldBeOnNode(node *api.Node, pods []*api.Pod, ds *api.DaemonSet) (needs bool, del []*api.Pod) {
 	shouldRun, shouldContinue := NodeShouldRunDaemonPod(node, ds)
 	switch {
@@ -449,10 +449,7 @@ func (r *reconciler) podsShouldBeOnNode(node *api.Node, pods []*api.Pod, ds *api
 				running = append(running, p)
 			}
 		}
-		// Without surge, keep the oldest running pod only.
-		if len(running) > 1 {
-			del = append(del, running[1:]...)
-		}
+		del = append(del, r.extraPods(ds, running)...)
 	case len(pods) > 0:
 		for _, p := range pods {
 			if p.DeletionTimestamp == nil {
@@ -461,6 +458,43 @@ func (r *reconciler) podsShouldBeOnNode(node *api.Node, pods []*api.Pod, ds *api
 		}
 	}
 	return false, del
+}
+
+// extraPods are the running pods of a node (oldest first) beyond the
+// one it keeps. Without surge only the oldest stays. With surge the
+// oldest pod of the current template and the oldest of an old one may
+// both stay while the old one is ready and the new one not yet
+// available; if the old one is not ready it goes, if the new one is
+// available the old one goes.
+func (r *reconciler) extraPods(ds *api.DaemonSet, running []*api.Pod) []*api.Pod {
+	if len(running) <= 1 {
+		return nil
+	}
+	if maxSurge(ds, 1) == 0 {
+		return running[1:]
+	}
+	hash := deployment.ComputeHash(&ds.Spec.Template, ds.Status.CollisionCount)
+	var del []*api.Pod
+	var oldestNew, oldestOld *api.Pod
+	for _, p := range running {
+		switch {
+		case p.Labels[api.LabelControllerRevisionHash] == hash && oldestNew == nil:
+			oldestNew = p
+		case p.Labels[api.LabelControllerRevisionHash] != hash && oldestOld == nil:
+			oldestOld = p
+		default:
+			del = append(del, p)
+		}
+	}
+	if oldestNew != nil && oldestOld != nil {
+		switch {
+		case !api.IsPodReady(oldestOld):
+			del = append(del, oldestOld)
+		case replicaset.IsPodAvailable(oldestNew, ds.Spec.MinReadySeconds, r.clock.Now()):
+			del = append(del, oldestOld)
+		}
+	}
+	return del
 }
 
 // manage creates the missing daemon pods and deletes those that must go

@@ -193,8 +193,7 @@ func daemonPod(name, node, hash string, ready bool) *api.Pod {
 }
 
 // TestRollingUpdateBudget ports the decisions of upstream's update_test.go
-// (TestDaemonSetUpdatesPods, TestDaemonSetUpdatesPodsWithMaxSurge is not
-// simulated, TestDaemonSetUpdatesWhenNewPodIsNotReady,
+// (TestDaemonSetUpdatesPods, TestDaemonSetUpdatesWhenNewPodIsNotReady,
 // TestDaemonSetUpdatesAllOldPodsNotReady, TestGetUnavailableNumbers): how
 // many old pods one rolling-update pass deletes.
 func TestRollingUpdateBudget(t *testing.T) {
@@ -236,11 +235,73 @@ func TestRollingUpdateBudget(t *testing.T) {
 			ds := newDaemonSet(resourcePodSpec("", "50M", "0.5"))
 			mu := tt.maxUnavailable
 			ds.Spec.UpdateStrategy.RollingUpdate.MaxUnavailable = &mu
-			got := podsToReplace(ds, ns, byNode, "new", epoch.Add(time.Hour))
+			got, create := podsToReplace(ds, ns, byNode, "new", epoch.Add(time.Hour))
+			if len(create) != 0 {
+				t.Errorf("created %v without surge", create)
+			}
 			if len(got) != tt.wantDeleted {
 				t.Errorf("deleted %d pods, want %d", len(got), tt.wantDeleted)
 			}
 			for _, p := range got {
+				if p.Labels[api.LabelControllerRevisionHash] == "new" {
+					t.Errorf("deleted a pod of the current template: %s", p.Name)
+				}
+			}
+		})
+	}
+}
+
+// TestRollingUpdateSurge ports the decisions of upstream's
+// TestDaemonSetUpdatesPodsWithMaxSurge and TestDaemonSetUpdatesSomeOldPodsNotReady
+// (update_test.go) with maxSurge: new pods are created beside old ones,
+// at most maxSurge waiting to become available at a time, at once where
+// the old pod is not available; an old pod goes when the new one beside
+// it is available.
+func TestRollingUpdateSurge(t *testing.T) {
+	type podState struct {
+		old, oldReady bool
+		new, newReady bool
+	}
+	old := podState{old: true, oldReady: true}
+	oldNotReady := podState{old: true}
+	surging := podState{old: true, oldReady: true, new: true}
+	surged := podState{old: true, oldReady: true, new: true, newReady: true}
+	tests := []struct {
+		name        string
+		maxSurge    api.IntOrString
+		nodes       []podState
+		wantDeleted int
+		wantCreated int
+	}{
+		{"5 old ready pods, maxSurge 2: two new pods", api.FromInt32(2), []podState{old, old, old, old, old}, 0, 2},
+		{"two new pods not available yet: nothing more", api.FromInt32(2), []podState{surging, surging, old, old, old}, 0, 0},
+		{"two new pods available: their old pods go, two more new pods", api.FromInt32(2), []podState{surged, surged, old, old, old}, 2, 2},
+		{"old pods not ready get new pods at once whatever maxSurge", api.FromInt32(1), []podState{oldNotReady, oldNotReady, oldNotReady}, 0, 3},
+		{"50% of 5 rounds up to 3", api.FromString("50%"), []podState{old, old, old, old, old}, 0, 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			byNode := map[string][]*api.Pod{}
+			var ns []*api.Node
+			for i, ps := range tt.nodes {
+				n := newNode(fmt.Sprintf("node-%d", i), simpleDaemonSetLabel)
+				ns = append(ns, n)
+				if ps.old {
+					byNode[n.Name] = append(byNode[n.Name], daemonPod(fmt.Sprintf("old-%d", i), n.Name, "old", ps.oldReady))
+				}
+				if ps.new {
+					byNode[n.Name] = append(byNode[n.Name], daemonPod(fmt.Sprintf("new-%d", i), n.Name, "new", ps.newReady))
+				}
+			}
+			ds := newDaemonSet(resourcePodSpec("", "50M", "0.5"))
+			zero, ms := api.FromInt32(0), tt.maxSurge
+			ds.Spec.UpdateStrategy.RollingUpdate.MaxUnavailable = &zero
+			ds.Spec.UpdateStrategy.RollingUpdate.MaxSurge = &ms
+			del, create := podsToReplace(ds, ns, byNode, "new", epoch.Add(time.Hour))
+			if len(del) != tt.wantDeleted || len(create) != tt.wantCreated {
+				t.Errorf("deleted %d, created %d; want %d and %d", len(del), len(create), tt.wantDeleted, tt.wantCreated)
+			}
+			for _, p := range del {
 				if p.Labels[api.LabelControllerRevisionHash] == "new" {
 					t.Errorf("deleted a pod of the current template: %s", p.Name)
 				}

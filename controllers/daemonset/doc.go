@@ -28,7 +28,9 @@
 //     on nodes that should not run them are deleted, and pending pods
 //     whose node is gone are deleted;
 //   - RollingUpdate with maxUnavailable (rounded up; 0 with maxSurge 0
-//     means 1), OnDelete; the status fields desiredNumberScheduled,
+//     means 1) or maxSurge (rounded up: new pods start beside the old
+//     ones, at most maxSurge not yet available at a time, and an old pod
+//     goes when the new one beside it is available; update.go), OnDelete; the status fields desiredNumberScheduled,
 //     currentNumberScheduled, numberMisscheduled, numberReady,
 //     updatedNumberScheduled, numberAvailable, numberUnavailable and
 //     observedGeneration; the events SuccessfulCreate, FailedCreate,
@@ -36,8 +38,7 @@
 //
 // Not modelled: ControllerRevisions (the template hash is computed as the
 // deployment controller computes pod-template-hash, and kept in the pods'
-// controller-revision-hash label), maxSurge (named by a warning at
-// validate and run), adoption of orphan pods.
+// controller-revision-hash label), adoption of orphan pods.
 //
 // Imports: api, apierr, client, informer, controller, and the scheduler's
 // node checks; never the kernel, store, network or API server.

@@ -25,22 +25,117 @@ func maxUnavailable(ds *api.DaemonSet, desired int) int {
 	return n
 }
 
-// rollingUpdate deletes pods of an old template, keeping the number of
-// unavailable desired nodes at most maxUnavailable (upstream's
-// rollingUpdate without surge): old pods that are not available go at
-// once, available ones while the budget allows, nodes in name order. The
-// pods are re-created by the next sync's manage.
+// maxSurge is updatedDesiredNodeCounts' surge: maxSurge scaled up from
+// the desired count (util.SurgeCount); 0 without a rolling update.
+func maxSurge(ds *api.DaemonSet, desired int) int {
+	ru := ds.Spec.UpdateStrategy.RollingUpdate
+	if ds.Spec.UpdateStrategy.Type != api.RollingUpdateDaemonSetStrategyType || ru == nil || ru.MaxSurge == nil {
+		return 0
+	}
+	n, err := api.GetScaledValueFromIntOrPercent(ru.MaxSurge, desired, true)
+	if err != nil {
+		return 0
+	}
+	return n
+}
+
+// rollingUpdate replaces pods of an old template (upstream's
+// rollingUpdate in pkg/controller/daemon/update.go). Without surge it
+// deletes old pods, keeping the number of unavailable desired nodes at
+// most maxUnavailable: old pods that are not available go at once,
+// available ones while the budget allows, nodes in name order; the pods
+// are re-created by the next sync's manage. With maxSurge it creates new
+// pods beside the old ones, at most maxSurge at a time (at once where the
+// old pod is not available), and deletes an old pod when the new pod on
+// its node is available.
 func (r *reconciler) rollingUpdate(ctx context.Context, ds *api.DaemonSet, nodes []*api.Node, hash string) error {
-	del := podsToReplace(ds, nodes, r.nodeToDaemonPods(ds), hash, r.clock.Now())
-	if len(del) == 0 {
+	del, create := podsToReplace(ds, nodes, r.nodeToDaemonPods(ds), hash, r.clock.Now())
+	if len(del) == 0 && len(create) == 0 {
 		return nil
 	}
-	return r.syncNodes(ctx, ds, del, nil, hash)
+	return r.syncNodes(ctx, ds, del, create, hash)
 }
 
 // podsToReplace is the decision of rollingUpdate: the old pods to delete
-// now, given the pods by node (each node's oldest first).
-func podsToReplace(ds *api.DaemonSet, nodes []*api.Node, byNode map[string][]*api.Pod, hash string, now time.Time) []*api.Pod {
+// and the nodes to create a new pod on now, given the pods by node (each
+// node's oldest first).
+func podsToReplace(ds *api.DaemonSet, nodes []*api.Node, byNode map[string][]*api.Pod, hash string, now time.Time) (del []*api.Pod, create []string) {
+	desired := 0
+	for _, n := range nodes {
+		if shouldRun, _ := NodeShouldRunDaemonPod(n, ds); shouldRun {
+			desired++
+		}
+	}
+	if surge := maxSurge(ds, desired); surge > 0 {
+		return surgeReplace(ds, nodes, byNode, hash, now, surge, desired)
+	}
+	return replaceWithoutSurge(ds, nodes, byNode, hash, now), nil
+}
+
+// surgeReplace is rollingUpdate's surge branch: a node whose old pod is
+// not available gets its new pod at once (or loses the old one if it
+// should not run the pod any more); nodes with an available old pod get
+// new pods while fewer than maxSurge new pods are not yet available; an
+// old pod goes when the new pod beside it is available. Old pods on nodes
+// that should no longer run the pod go only while more pods are
+// available than desired.
+func surgeReplace(ds *api.DaemonSet, nodes []*api.Node, byNode map[string][]*api.Pod, hash string, now time.Time, surge, desired int) (del []*api.Pod, create []string) {
+	var shouldNotRun []*api.Pod
+	var candidates, allowed []string
+	numSurge, numAvailable := 0, 0
+	for _, n := range nodes {
+		pods, ok := byNode[n.Name]
+		if !ok {
+			continue
+		}
+		newPod, oldPod, ok := findUpdatedPodsOnNode(pods, hash)
+		if !ok {
+			numSurge++ // the manage loop cleans up this node
+			continue
+		}
+		switch {
+		case oldPod != nil && replicaset.IsPodAvailable(oldPod, ds.Spec.MinReadySeconds, now):
+			numAvailable++
+		case oldPod == nil && newPod != nil && replicaset.IsPodAvailable(newPod, ds.Spec.MinReadySeconds, now):
+			numAvailable++
+		}
+		shouldRun, _ := NodeShouldRunDaemonPod(n, ds)
+		switch {
+		case oldPod == nil:
+			// The manage loop handles the node.
+		case newPod == nil && !replicaset.IsPodAvailable(oldPod, ds.Spec.MinReadySeconds, now):
+			if !shouldRun {
+				del = append(del, oldPod)
+				continue
+			}
+			allowed = append(allowed, n.Name)
+		case newPod == nil:
+			if !shouldRun {
+				shouldNotRun = append(shouldNotRun, oldPod)
+				continue
+			}
+			candidates = append(candidates, n.Name)
+		case !replicaset.IsPodAvailable(newPod, ds.Spec.MinReadySeconds, now):
+			numSurge++ // waiting for the new pod
+		default:
+			del = append(del, oldPod)
+		}
+	}
+	// Pods on nodes that should not run them go only while the others
+	// keep more than the desired number available.
+	if deletable := min(numAvailable-desired, len(shouldNotRun)); deletable > 0 {
+		for _, p := range shouldNotRun[:deletable] {
+			if p.DeletionTimestamp == nil {
+				del = append(del, p)
+			}
+		}
+	}
+	remaining := min(max(surge-numSurge, 0), len(candidates))
+	return del, append(allowed, candidates[:remaining]...)
+}
+
+// replaceWithoutSurge is rollingUpdate's branch for maxSurge 0.
+func replaceWithoutSurge(ds *api.DaemonSet, nodes []*api.Node, byNode map[string][]*api.Pod, hash string, now time.Time) []*api.Pod {
 	desired := 0
 	var names []string
 	for _, n := range nodes {

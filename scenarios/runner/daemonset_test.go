@@ -91,3 +91,17 @@ func TestDaemonSetOnEveryNode(t *testing.T) {
 		t.Errorf("status at 11m = %+v, want %+v", ds.Status, want)
 	}
 }
+
+// TestDaemonSetSurge: with maxSurge 1 (maxUnavailable 0) the image change
+// starts the new agent pod beside the old one on one node at a time, the
+// old pod going once the new one is available; the update completes.
+func TestDaemonSetSurge(t *testing.T) {
+	doc := strings.Replace(daemonSetScenario, "      selector: {matchLabels: {app: agent}}\n",
+		"      selector: {matchLabels: {app: agent}}\n      updateStrategy: {type: RollingUpdate, rollingUpdate: {maxSurge: 1, maxUnavailable: 0}}\n", 1)
+	expect := `  - pods: {selector: app=agent, node: n-1, equals: 2, at: 5m2s}
+  - pods: {selector: app=agent, node: n-2, equals: 1, at: 5m2s}
+  - pods: {selector: app=agent, node: n-3, equals: 1, at: 5m2s}
+  - pods: {selector: app=agent, phase: Running, equals: 3, at: 10m}
+  - converged: {within: 6m}`
+	runPlacement(t, strings.Replace(strings.Replace(doc, "%s", "", 1), "%s", expect, 1))
+}
