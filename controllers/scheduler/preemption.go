@@ -65,37 +65,35 @@ type candidate struct {
 	pdbViolations int
 }
 
-// preempt is DefaultPreemption's PostFilter for pod, which fit no node
-// (fe). It sets fe.PostFilterMsg and q's nomination.
-func (s *scheduler) preempt(ctx context.Context, pod *api.Pod, q *queued, fe *FitError) {
+// preempt is DefaultPreemption's PostFilter for pod, which fit none of
+// the cluster's numAllNodes nodes. It returns the PostFilter message
+// ("" when it found victims) and sets q's nomination.
+func (s *scheduler) preempt(ctx context.Context, pod *api.Pod, q *queued, numAllNodes int) string {
 	if msg, ok := s.eligible(pod, q); !ok {
-		fe.PostFilterMsg = "preemption: " + msg
-		return
+		return "preemption: " + msg
 	}
 	cands, statuses, checked, err := s.findCandidates(pod, func() ([]*api.PodDisruptionBudget, error) { return s.pdbs(ctx) }, s.clock.Now())
 	if err != nil {
-		fe.PostFilterMsg = "preemption: " + err.Error()
-		return
+		return "preemption: " + err.Error()
 	}
 	if len(cands) == 0 {
-		inner := &FitError{NumAllNodes: fe.NumAllNodes, Reasons: statuses}
-		if absent := fe.NumAllNodes - checked; absent > 0 {
+		inner := &FitError{NumAllNodes: numAllNodes, Reasons: statuses}
+		if absent := numAllNodes - checked; absent > 0 {
 			inner.Reasons[ReasonPreemptionNotHelpful] += absent
 		}
-		fe.PostFilterMsg = "preemption: " + inner.Error()
 		// The pod's nomination is cleared (a PostFilterResult with an
 		// empty nominated node).
 		q.nominated = ""
 		s.cache.unnominate(pod.Key())
-		return
+		return "preemption: " + inner.Error()
 	}
 	best := pickOneNodeForPreemption(cands, s.clock.Now())
 	if err := s.prepareCandidate(ctx, pod, best); err != nil {
-		fe.PostFilterMsg = "preemption: " + err.Error()
-		return
+		return "preemption: " + err.Error()
 	}
 	q.nominated = best.node
 	s.cache.nominate(pod, best.node)
+	return ""
 }
 
 // eligible is PodEligibleToPreemptOthers: a pod with preemptionPolicy

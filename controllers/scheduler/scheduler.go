@@ -473,8 +473,11 @@ func (s *scheduler) attempt(ctx context.Context, pod *api.Pod, q *queued) (contr
 	}
 	node, err := s.schedule(pod, q.nominated)
 	if err != nil {
+		// PostFilter runs after a Filter or a PreFilter failure.
 		if fe, ok := errors.AsType[*FitError](err); ok {
-			s.preempt(ctx, pod, q, fe)
+			fe.PostFilterMsg = s.preempt(ctx, pod, q, fe.NumAllNodes)
+		} else if pe, ok := errors.AsType[*PreFilterError](err); ok {
+			pe.PostFilterMsg = s.preempt(ctx, pod, q, pe.NumAllNodes)
 		}
 		return s.failed(ctx, pod, q, api.PodReasonUnschedulable, err, cycle)
 	}

@@ -40,11 +40,21 @@ type PreFilterError struct {
 	NumAllNodes int
 	// Msg is the plugin's message.
 	Msg string
+	// PostFilterMsg is what preemption said after the PreFilter failure
+	// ("preemption: 0/3 nodes are available: 3 Preemption is not helpful
+	// for scheduling."), if it ran.
+	PostFilterMsg string
 }
 
-// Error returns upstream's FitError text for a PreFilter failure.
+// Error returns upstream's FitError text for a PreFilter failure, and
+// preemption's message after it (k/k pkg/scheduler/framework/types.go
+// FitError.Error).
 func (e *PreFilterError) Error() string {
-	return fmt.Sprintf("0/%v nodes are available: %s.", e.NumAllNodes, e.Msg)
+	msg := fmt.Sprintf("0/%v nodes are available: %s.", e.NumAllNodes, e.Msg)
+	if e.PostFilterMsg != "" {
+		msg += " " + e.PostFilterMsg
+	}
+	return msg
 }
 
 // volumeBinder is the scheduler's view of claims, volumes and classes
