@@ -96,7 +96,7 @@ func TestStatefulSetWebInOrder(t *testing.T) {
 // Pending with the VolumeBinding plugin's message.
 func TestStatefulSetZoneLoss(t *testing.T) {
 	res := runBuiltin(t, "statefulset-zone-loss")
-	const want = "0/3 nodes are available: 1 node(s) were not ready, 2 node(s) had volume node affinity conflict."
+	const want = "0/3 nodes are available: 1 node(s) were not ready, 2 node(s) had volume node affinity conflict. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling."
 	var msg string
 	for _, a := range res.Audit {
 		if a.Kind == api.KindPod && a.Key.Name == "web-1" {
