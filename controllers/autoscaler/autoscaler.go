@@ -273,6 +273,17 @@ func nodeReady(n *api.Node) bool {
 	return false
 }
 
+// ExpendablePodsPriorityCutoff is cluster-autoscaler's
+// --expendable-pods-priority-cutoff default (config/flags/flags.go): pods
+// of a lower priority are expendable, they trigger no scale-up and are
+// not moved elsewhere before a scale-down.
+const ExpendablePodsPriorityCutoff = -10
+
+// expendable reports whether p's priority is below the cutoff.
+func expendable(p *api.Pod) bool {
+	return p.Spec.Priority != nil && *p.Spec.Priority < ExpendablePodsPriorityCutoff
+}
+
 func isDaemonPod(p *api.Pod) bool {
 	ref := api.GetControllerOfNoCopy(&p.ObjectMeta)
 	return ref != nil && ref.Kind == api.KindDaemonSet.Name
@@ -324,7 +335,7 @@ func (a *autoscaler) snapshot() *state {
 		if ns := s.byName[p.Spec.NodeName]; ns != nil && p.Spec.NodeName != "" {
 			cpu, mem := scheduler.PodRequests(p)
 			ns.place(p, cpu, mem)
-		} else if unschedulable(p) {
+		} else if unschedulable(p) && !expendable(p) {
 			s.pending = append(s.pending, p)
 		}
 	}

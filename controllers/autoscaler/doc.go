@@ -13,6 +13,8 @@
 //     config/flags/flags.go: --scan-interval 10s,
 //     --scale-down-unneeded-time 10m, --scale-down-utilization-threshold
 //     0.5, --scale-down-delay-after-add 10m;
+//   - --expendable-pods-priority-cutoff -10: pods of a lower priority
+//     trigger no scale-up and are not moved before a scale-down;
 //   - scale-up: pods that are Unschedulable and would not fit an existing
 //     node nor a node already asked for (an upcoming node) are packed by
 //     first-fit decreasing onto template nodes of each group that has not

@@ -40,7 +40,7 @@ func movable(n *nodeState, s *state, gone map[string]bool) bool {
 
 func moveAll(n *nodeState, s *state, gone map[string]bool) bool {
 	for _, p := range n.pods {
-		if isDaemonPod(p) {
+		if isDaemonPod(p) || expendable(p) {
 			continue
 		}
 		cpu, mem := requests(p)

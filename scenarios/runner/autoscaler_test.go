@@ -151,3 +151,53 @@ spec:
 		t.Errorf("scale-ups %q, want %q", ups, want)
 	}
 }
+
+// TestAutoscalerIgnoresExpendablePods: a pending pod of priority -100,
+// below cluster-autoscaler's --expendable-pods-priority-cutoff (-10),
+// triggers no scale-up; the same pod at priority 0 does.
+func TestAutoscalerIgnoresExpendablePods(t *testing.T) {
+	doc := func(value string) string {
+		return `apiVersion: clustersim.dev/v1alpha1
+kind: Scenario
+metadata: {name: autoscale-expendable}
+spec:
+  seed: 1
+  duration: 3m
+  measure: {ignore: [Node]}
+  cluster:
+    nodeGroups:
+    - {name: pool, count: 1, capacity: {cpu: "2", memory: 8Gi}, autoscaling: {minSize: 1, maxSize: 3, provisioningDelay: 1m}}
+  objects:
+  - {apiVersion: scheduling.k8s.io/v1, kind: PriorityClass, metadata: {name: filler}, value: ` + value + `}
+  - apiVersion: apps/v1
+    kind: Deployment
+    metadata: {name: filler}
+    spec:
+      replicas: 2
+      selector: {matchLabels: {app: filler}}
+      template:
+        metadata: {labels: {app: filler}}
+        spec:
+          priorityClassName: filler
+          containers:
+          - name: filler
+            image: nginx:1.14.2
+            resources: {requests: {cpu: 1500m, memory: 64Mi}}
+`
+	}
+	for _, tc := range []struct {
+		value string
+		ups   int
+	}{{"-100", 0}, {"0", 1}} {
+		res := runPlacement(t, doc(tc.value))
+		ups := 0
+		for _, e := range res.Entries {
+			if strings.HasPrefix(e.Command, "cluster-autoscaler scale-up:") {
+				ups++
+			}
+		}
+		if ups != tc.ups {
+			t.Errorf("priority %s: %d scale-ups, want %d", tc.value, ups, tc.ups)
+		}
+	}
+}
