@@ -56,6 +56,12 @@ func (s *Scenario) ImageRegistry() (*kubelet.Registry, error) {
 			img.StopTime = im.StopTime.Duration
 		}
 		img.IgnoresSigterm = im.IgnoresSigterm
+		if im.ReadyAfter != nil {
+			img.ReadyAfter = im.ReadyAfter.Duration
+		}
+		if im.UnhealthyAfter != nil {
+			img.UnhealthyAfter = im.UnhealthyAfter.Duration
+		}
 		tags := im.Tags
 		if len(tags) == 0 {
 			tags = []string{"latest"}

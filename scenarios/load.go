@@ -505,6 +505,12 @@ func (l *loader) registry(s *Scenario) error {
 		if im.StopTime != nil && im.StopTime.Duration <= 0 {
 			return l.errorf(f+".stopTime", "must be positive")
 		}
+		if im.ReadyAfter != nil && im.ReadyAfter.Duration < 0 {
+			return l.errorf(f+".readyAfter", "must not be negative")
+		}
+		if im.UnhealthyAfter != nil && im.UnhealthyAfter.Duration <= 0 {
+			return l.errorf(f+".unhealthyAfter", "must be positive")
+		}
 		if im.StopTime != nil && im.IgnoresSigterm {
 			return l.errorf(f+".stopTime", "an image that ignores SIGTERM has no stop time")
 		}

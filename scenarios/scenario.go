@@ -335,6 +335,13 @@ type Image struct {
 	// IgnoresSigterm makes its containers ignore SIGTERM: they run until
 	// the grace period ends and are killed (exit code 137).
 	IgnoresSigterm bool `json:"ignoresSigterm,omitempty"`
+	// ReadyAfter is how long after a container starts its application
+	// answers probes (before, they fail: connection refused).
+	ReadyAfter *api.Duration `json:"readyAfter,omitempty"`
+	// UnhealthyAfter is how long after a container starts its
+	// application hangs: from then its httpGet, exec and grpc probes
+	// fail after their timeoutSeconds.
+	UnhealthyAfter *api.Duration `json:"unhealthyAfter,omitempty"`
 }
 
 // Network is the simulated network.

@@ -18,8 +18,10 @@
 // one at a time per node against a Registry (IfNotPresent uses the node's
 // image cache, Always pulls every time; failures back off 10s doubling to
 // 300s per pod and image: ErrImagePull, then ImagePullBackOff), container
-// start latency, readiness (at once, or after a readiness probe's initial
-// delay), containers that exit as their image says with restarts backing
+// start latency, startup, readiness and liveness probes run as the
+// prober's workers run them against the image's simulated application
+// (probes.go; a failed liveness or startup probe kills the container),
+// containers that exit as their image says with restarts backing
 // off 10s doubling to 300s and reset after 10 minutes of clean running
 // (CrashLoopBackOff), graceful termination as killContainer does it (the
 // preStop hook, then SIGTERM: a container exits after its image's stop

@@ -46,9 +46,16 @@ const (
 	// Container timers.
 	tSync
 	tCreated
-	tReady
 	tExit
 	tStop
+	// Probe timers, in probeType order: a probe's tick, then the result
+	// of one that waited for its timeout.
+	tProbeStartup
+	tProbeReadiness
+	tProbeLiveness
+	tProbeDoneStartup
+	tProbeDoneReadiness
+	tProbeDoneLiveness
 )
 
 // noContainer is the container index of pod-level timers and calls.

@@ -70,8 +70,14 @@ type cstate struct {
 	queuedAt        kernel.Time
 	startedAt       kernel.Time
 	// stopFrom is when the kubelet asked the running container to stop.
-	stopFrom    kernel.Time
-	readyAt     kernel.Time
+	stopFrom kernel.Time
+	// killing: the container failed its liveness or startup probe and
+	// is being stopped, to start again.
+	killing bool
+	// started: its startup probe succeeded (or it has none); the other
+	// probes run only then (ContainerStatus.Started).
+	started     bool
+	probes      [nProbes]probeRun
 	ready       bool
 	everStarted bool
 	restarts    int32
@@ -679,19 +685,22 @@ func (k *Kubelet) containerTimer(ps *podState, i int, kd kind) {
 	case tCreated:
 		c.busy = false
 		k.started(ps, i)
-	case tReady:
-		if c.phase == cRunning && !c.ready {
-			c.ready = true
-			k.markDirty(ps)
-		}
 	case tExit:
 		if c.phase == cRunning && !ps.terminating {
 			k.exited(ps, i, c.exitCode())
 		}
 	case tStop:
-		if c.phase == cRunning {
+		switch {
+		case c.phase != cRunning:
+		case c.killing && !ps.terminating:
+			k.probeKilled(ps, i)
+		default:
 			k.stopped(ps, i)
 		}
+	case tProbeStartup, tProbeReadiness, tProbeLiveness:
+		k.probeTick(ps, i, probeType(kd-tProbeStartup))
+	case tProbeDoneStartup, tProbeDoneReadiness, tProbeDoneLiveness:
+		k.probeResult(ps, i, probeType(kd-tProbeDoneStartup), oHung)
 	}
 }
 
@@ -711,7 +720,8 @@ func (k *Kubelet) started(ps *podState, i int) {
 	c.everStarted = true
 	c.startedAt = now
 	c.id = fmt.Sprintf("containerd://%016x%016x%016x%016x", k.rng.Uint64(), k.rng.Uint64(), k.rng.Uint64(), k.rng.Uint64())
-	c.ready = false
+	c.resetProbes()
+	c.killing = false
 	k.scheduleRunning(ps, i)
 	k.markDirty(ps)
 	if c.init {
@@ -719,24 +729,16 @@ func (k *Kubelet) started(ps *podState, i int) {
 	}
 }
 
-// scheduleRunning arms a running container's timers: readiness (at once
-// without a readiness probe, after its initial delay with one; init
-// containers are ready only once they completed) and its exit, if its
-// image exits by itself.
+// scheduleRunning arms a running container's timers: its probes
+// (armProbes: init containers have none and are ready only once they
+// completed) and its exit, if its image exits by itself.
 func (k *Kubelet) scheduleRunning(ps *podState, i int) {
 	c := &ps.cs[i]
 	now := k.now()
 	if !c.init || c.sidecar {
-		c.readyAt = c.startedAt
-		if p := c.spec.ReadinessProbe; p != nil {
-			c.readyAt = c.startedAt.Add(time.Duration(p.InitialDelaySeconds) * time.Second)
-		}
-		switch {
-		case !c.readyAt.After(now):
-			c.ready = true
-		case !c.ready:
-			k.at(c.readyAt.Sub(now), tReady, uint8(i), ps.slot, c.tok)
-		}
+		k.armProbes(ps, i)
+	} else {
+		c.started = true
 	}
 	switch {
 	case c.resolvedOK && c.res.image.Exit != nil:
@@ -808,11 +810,19 @@ func (k *Kubelet) exited(ps *podState, i int, code int32) {
 // sync back-off), otherwise its back-off grows and it starts again.
 func (k *Kubelet) restart(ps *podState, i int) {
 	c := &ps.cs[i]
-	now := k.now()
 	finished := kernel.FromWall(c.term.FinishedAt.Time)
 	if !c.hasTerm {
-		finished = now
+		finished = k.now()
 	}
+	k.restartSince(ps, i, finished)
+}
+
+// restartSince restarts the container, or has it wait in
+// CrashLoopBackOff, judging the back-off from finished: when the
+// container that died last finished.
+func (k *Kubelet) restartSince(ps *podState, i int, finished kernel.Time) {
+	c := &ps.cs[i]
+	now := k.now()
 	key := string(ps.uid) + "/" + c.spec.Name
 	if k.crashBackoff.IsInBackOffSince(key, finished, now) {
 		k.event(ps, c, api.EventTypeWarning, "BackOff",

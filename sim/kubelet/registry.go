@@ -152,6 +152,14 @@ type Image struct {
 	// grace period ends, as every container did before images reacted to
 	// SIGTERM.
 	IgnoresSigterm bool
+	// ReadyAfter is how long after a container starts its application
+	// answers: before, every probe of it fails (the connection is
+	// refused; an exec probe's command fails). 0: at once.
+	ReadyAfter time.Duration
+	// UnhealthyAfter, if positive, is how long after a container starts
+	// its application hangs: from then its httpGet, exec and grpc probes
+	// fail after their timeoutSeconds (a tcpSocket probe still connects).
+	UnhealthyAfter time.Duration
 	// digest is "sha256:<hex>", derived from the reference.
 	digest string
 }

@@ -211,7 +211,9 @@ func (k *Kubelet) containerStatus(ps *podState, c *cstate) api.ContainerStatus {
 	case vRunning:
 		cs.State.Running = &api.ContainerStateRunning{StartedAt: wallTime(c.startedAt)}
 		cs.ContainerID = c.id
-		cs.Started = &startedTrue
+		if c.started {
+			cs.Started = &startedTrue
+		}
 		if c.hasTerm {
 			t := c.term
 			cs.LastTerminationState.Terminated = &t

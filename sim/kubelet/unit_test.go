@@ -281,23 +281,25 @@ func TestAssumeUnknown(t *testing.T) {
 	}
 }
 
-// TestUnmodelledProbes: every probe is named with its action, since the
-// kubelet runs none of them; containers without probes give nothing.
-func TestUnmodelledProbes(t *testing.T) {
-	raw := func() *api.RawValue { v := api.RawValue(`{"port":80}`); return &v }
+// TestUnmodelledFields: probes are run, so they are not named; a
+// preStop hook is named only when its duration is not known.
+func TestUnmodelledFields(t *testing.T) {
+	raw := func(js string) *api.RawValue { v := api.RawValue(js); return &v }
 	spec := &api.PodSpec{
-		InitContainers: []api.Container{{Name: "check", StartupProbe: &api.Probe{ProbeHandler: api.ProbeHandler{Exec: raw()}}}},
+		InitContainers: []api.Container{{Name: "check", StartupProbe: &api.Probe{ProbeHandler: api.ProbeHandler{Exec: raw(`{"command":["true"]}`)}}}},
 		Containers: []api.Container{
 			{Name: "plain"},
-			{Name: "web", ReadinessProbe: &api.Probe{ProbeHandler: api.ProbeHandler{HTTPGet: raw()}}, LivenessProbe: &api.Probe{ProbeHandler: api.ProbeHandler{TCPSocket: raw()}}},
-			{Name: "grpc", ReadinessProbe: &api.Probe{ProbeHandler: api.ProbeHandler{GRPC: raw()}}},
+			{Name: "web", ReadinessProbe: &api.Probe{ProbeHandler: api.ProbeHandler{HTTPGet: raw(`{"port":80}`)}}, LivenessProbe: &api.Probe{ProbeHandler: api.ProbeHandler{TCPSocket: raw(`{"port":80}`)}},
+				Lifecycle: raw(`{"preStop":{"httpGet":{"path":"/quit","port":80}}}`)},
+			{Name: "grpc", ReadinessProbe: &api.Probe{ProbeHandler: api.ProbeHandler{GRPC: raw(`{"port":9555}`)}}, Lifecycle: raw(`{"preStop":{"sleep":{"seconds":5}}}`)},
+			{Name: "sh", Lifecycle: raw(`{"preStop":{"exec":{"command":["/bin/sh","-c","nginx -s quit; sleep 3"]}}}`)},
 		},
 	}
 	var got []string
 	for _, u := range UnmodelledFields(spec) {
 		got = append(got, u.Field)
 	}
-	want := []string{"initContainers[0].startupProbe.exec", "containers[1].readinessProbe.httpGet", "containers[1].livenessProbe.tcpSocket", "containers[2].readinessProbe.grpc"}
+	want := []string{"containers[1].lifecycle.preStop", "containers[3].lifecycle.preStop"}
 	if !slices.Equal(got, want) {
 		t.Errorf("unmodelled %q, want %q", got, want)
 	}
