@@ -199,7 +199,7 @@ func TestLivenessRestartsWithBackoff(t *testing.T) {
 	var waits []time.Duration
 	prev := e.startedAt("web")
 	for i := range at {
-		waits = append(waits, (at[i]-prev-cycle).Round(time.Second))
+		waits = append(waits, (at[i] - prev - cycle).Round(time.Second))
 		prev = at[i]
 	}
 	if len(waits) < len(want) || !slices.Equal(waits[:len(want)], want) {
