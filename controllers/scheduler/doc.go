@@ -35,6 +35,9 @@
 //   - not modelled: the system default spread constraints for pods
 //     without their own, and namespaceSelector terms that select by
 //     namespace labels (only {} = all namespaces is);
+//   - the active queue's order, as the PrioritySort queue-sort plugin
+//     sets it: higher spec.priority first, then the pod queued earlier
+//     (a workqueue.NewPriority heap; scheduler.go queuePriority);
 //   - the scheduling queue's timing: a failed pod waits 1s doubling to
 //     10s before its next attempt, a pod that fits nowhere is parked until
 //     a cluster event that may help (a node added or changed, an assigned

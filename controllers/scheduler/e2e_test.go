@@ -424,3 +424,30 @@ func TestPreemptionEndToEnd(t *testing.T) {
 		t.Errorf("patient: node %q, PodScheduled %+v; want Pending with %q", patient.Spec.NodeName, cond, never)
 	}
 }
+
+// TestActiveQueueByPriority: two low-priority pods created before a
+// high-priority one, in a cluster with room for one of them: the
+// scheduler's active queue hands out the high-priority pod first
+// (PrioritySort), so it is bound on its first attempt and nothing is
+// preempted (the classes never preempt, so a FIFO queue would bind
+// low-1 and leave urgent Pending).
+func TestActiveQueueByPriority(t *testing.T) {
+	c, _ := newCluster(t, cluster.Config{Seed: 3},
+		priorityClass("low", 10, api.PreemptNever), priorityClass("high", 1000, api.PreemptNever),
+		readyNode("node-1", "1"),
+		classPod("low-1", "1", "low"), classPod("low-2", "1", "low"), classPod("urgent", "1", "high"))
+	c.RunFor(30 * time.Second)
+	if p := getPod(t, c, "urgent"); p.Spec.NodeName != "node-1" {
+		t.Fatalf("urgent on %q, want node-1: the higher priority is scheduled first", p.Spec.NodeName)
+	}
+	if evs := events(c, "urgent", scheduler.EventFailedScheduling); len(evs) != 0 {
+		t.Errorf("urgent FailedScheduling %+v, want none", evs)
+	}
+	for _, name := range []string{"low-1", "low-2"} {
+		p := getPod(t, c, name)
+		cond := condition(p, api.PodScheduled)
+		if p.Spec.NodeName != "" || cond == nil || cond.Reason != api.PodReasonUnschedulable {
+			t.Errorf("%s: node %q, PodScheduled %+v; want Pending, Unschedulable", name, p.Spec.NodeName, cond)
+		}
+	}
+}

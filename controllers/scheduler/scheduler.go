@@ -184,7 +184,7 @@ func Setup(m *controller.Manager, opts Options) error {
 		cache:  newCache(),
 		queue:  map[api.Key]*queued{},
 	}
-	c, err := m.NewController("scheduler", controller.Options{Workers: opts.Workers}, s)
+	c, err := m.NewController("scheduler", controller.Options{Workers: opts.Workers, Priority: s.queuePriority}, s)
 	if err != nil {
 		return err
 	}
@@ -247,6 +247,25 @@ func Setup(m *controller.Manager, opts Options) error {
 		},
 	})
 	return nil
+}
+
+// queuePriority orders the scheduler's active queue as upstream's
+// PrioritySort queue-sort plugin does (k/k
+// pkg/scheduler/framework/plugins/queuesort/priority_sort.go): the pod of
+// the higher spec.priority first; the work queue hands out pods of equal
+// priority in the order they were queued, which is upstream's tie-break
+// on the time a pod was added to the queue.
+func (s *scheduler) queuePriority(req controller.Request) int64 {
+	return queuedPriority(s.pods.Get(req.Key))
+}
+
+// queuedPriority is the queue priority of a pod looked up by key: its
+// spec.priority, 0 if it is gone.
+func queuedPriority(obj api.Object, ok bool) int64 {
+	if !ok {
+		return 0
+	}
+	return int64(podPriority(obj.(*api.Pod)))
 }
 
 // trackNomination keeps the cache's nominations in step with pod: a pod

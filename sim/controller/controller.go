@@ -25,6 +25,11 @@ type Options struct {
 	// Observer, if set, is told of every reconcile; nil means the
 	// manager's observer, if any.
 	Observer Observer
+	// Priority, if set, makes the work queue hand out the ready request
+	// of the highest priority first, requests of equal priority in the
+	// order they were queued (workqueue.NewPriority); it is asked once
+	// each time a request is queued. nil means a FIFO queue.
+	Priority func(Request) int64
 }
 
 // Observation is one finished reconcile, for measurement.
@@ -135,7 +140,7 @@ func New(k *kernel.Kernel, name string, r Reconciler, opts Options) *Controller 
 		r:      r,
 		opts:   opts,
 		ctx:    context.Background(),
-		q:      workqueue.New(k, opts.RateLimiter),
+		q:      workqueue.NewPriority(k, opts.RateLimiter, opts.Priority),
 	}
 }
 

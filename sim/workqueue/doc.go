@@ -13,7 +13,10 @@
 //     Done; an Add while it is being processed marks it dirty and Done puts
 //     it back at the tail of the queue;
 //   - otherwise items come out in the order they were added, and Get blocks
-//     the calling process while the queue is empty;
+//     the calling process while the queue is empty; a queue made with
+//     NewPriority hands out the highest priority first instead, items of
+//     equal priority in the order they were added (kube-scheduler's active
+//     queue, not a client-go queue);
 //   - after ShutDown, Add and AddAfter are ignored and delayed items are
 //     dropped, but items already queued are still handed out; Get reports
 //     shutdown only once the queue is empty;

@@ -33,8 +33,9 @@ type Queue[T comparable] struct {
 	k       *kernel.Kernel
 	limiter RateLimiter[T]
 
-	// fifo holds the items ready for Get, each dirty and not processing.
-	fifo ring[T]
+	// fifo holds the items ready for Get, each dirty and not processing:
+	// in the order they were queued, or by priority (NewPriority).
+	fifo readyQ[T]
 	// state holds every item that is dirty, processing or both. It is
 	// looked up, never iterated.
 	state map[T]slot
@@ -62,6 +63,18 @@ func New[T comparable](k *kernel.Kernel, limiter RateLimiter[T]) *Queue[T] {
 	}
 	q := &Queue[T]{k: k, limiter: limiter, state: make(map[T]slot)}
 	q.delay.init(q)
+	return q
+}
+
+// NewPriority returns a queue like New's whose Get hands out the ready
+// item of the highest priority first, and items of equal priority in the
+// order they were queued (as a FIFO queue would). prio is asked once each
+// time an item is queued (by Add, a delayed item becoming ready, or Done
+// of an item added while it was processed); an item keeps that priority
+// while it waits. A nil prio makes a FIFO queue.
+func NewPriority[T comparable](k *kernel.Kernel, limiter RateLimiter[T], prio func(T) int64) *Queue[T] {
+	q := New(k, limiter)
+	q.fifo.prio = prio
 	return q
 }
 

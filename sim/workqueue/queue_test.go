@@ -547,3 +547,63 @@ func TestGetWithoutProcessPanicsOnlyWhenItMustBlock(t *testing.T) {
 	}()
 	q.Get(nil)
 }
+
+// TestPriorityQueueOrder: a NewPriority queue hands out the highest
+// priority first and equal priorities in the order they were queued; an
+// item re-queued by Done goes behind the items of its priority already
+// waiting; with every priority equal the order is the FIFO queue's.
+func TestPriorityQueueOrder(t *testing.T) {
+	prios := map[string]int64{"hi-1": 10, "hi-2": 10, "neg": -5}
+	prio := func(s string) int64 { return prios[s] }
+	cases := []struct {
+		name string
+		prio func(string) int64
+		adds []string
+		want []string
+	}{
+		{"fifo", nil, []string{"a", "hi-1", "neg", "b", "hi-2"}, []string{"a", "hi-1", "neg", "b", "hi-2"}},
+		{"priority", prio, []string{"a", "hi-1", "neg", "b", "hi-2"}, []string{"hi-1", "hi-2", "a", "b", "neg"}},
+		{"equal priorities keep arrival order", func(string) int64 { return 0 }, []string{"e", "d", "c", "b", "a", "f", "g", "h"}, []string{"e", "d", "c", "b", "a", "f", "g", "h"}},
+		{"duplicate add keeps the first place", prio, []string{"a", "b", "a", "hi-1"}, []string{"hi-1", "a", "b"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			k := kernel.New(1)
+			q := NewPriority[string](k, nil, tc.prio)
+			for _, a := range tc.adds {
+				q.Add(a)
+			}
+			var got []string
+			for q.Len() > 0 {
+				item, _ := q.Get(nil)
+				got = append(got, item)
+				q.Done(item)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("order %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestPriorityQueueRequeue: an item added while processing is queued again
+// at Done with a fresh place behind waiting items of its priority.
+func TestPriorityQueueRequeue(t *testing.T) {
+	k := kernel.New(1)
+	q := NewPriority[string](k, nil, func(s string) int64 { return int64(len(s)) })
+	q.Add("aa")
+	first, _ := q.Get(nil)
+	q.Add("aa") // dirty while processing
+	q.Add("bb")
+	q.Add("c")
+	q.Done(first)
+	var got []string
+	for q.Len() > 0 {
+		item, _ := q.Get(nil)
+		got = append(got, item)
+		q.Done(item)
+	}
+	if want := []string{"bb", "aa", "c"}; !slices.Equal(got, want) {
+		t.Errorf("order %v, want %v", got, want)
+	}
+}
