@@ -25,7 +25,8 @@ type timelineLine struct {
 // heartbeats and the events that narrate what the other writes did.
 var timelineQuiet = []api.Kind{api.KindLease, api.KindEvent}
 
-// Timeline writes one run as a text timeline: every timeline action,
+// Timeline writes one run as a text timeline: every timeline action and
+// what the system did by itself (a leader lease lost, acquired again),
 // every accepted write to the store (by actor, with the fields it
 // changed; lease renewals, events and heartbeat-only status writes left
 // out) and every change of an object's gap, in time order. Repeats of one
@@ -33,6 +34,10 @@ var timelineQuiet = []api.Kind{api.KindLease, api.KindEvent}
 func Timeline(w io.Writer, r *runner.Result) error {
 	var lines []timelineLine
 	for _, e := range r.Entries {
+		if e.System {
+			lines = append(lines, timelineLine{at: e.At, order: 0, actor: "system", what: e.Command})
+			continue
+		}
 		if e.Observation {
 			continue
 		}

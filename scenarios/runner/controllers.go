@@ -173,6 +173,9 @@ func (r *run) startControllers() error {
 				r.controllerPanicked(name, pe)
 			}
 		}
+		if lease, ok := leaseNames[name]; ok {
+			opts.LeaderElection = r.leaderElection(name, lease)
+		}
 		m.SetOptions(opts)
 		if err := m.Start(); err != nil {
 			return fmt.Errorf("runner: start %s: %w", name, err)
@@ -180,6 +183,51 @@ func (r *run) startControllers() error {
 		r.managers[name] = m
 	}
 	return nil
+}
+
+// leaseNames are the Leases (in kube-system) of the built-in controllers
+// that elect a leader. kube-scheduler's is upstream's; the controllers
+// of kube-controller-manager run here each in its own manager at its
+// own endpoint (so that a fault can reach one of them), so each holds
+// its own lease, named after upstream's kube-controller-manager lease
+// and the controller.
+var leaseNames = map[string]string{
+	"scheduler":                 "kube-scheduler",
+	"deployment":                "kube-controller-manager-deployment",
+	"replicaset":                "kube-controller-manager-replicaset",
+	"daemonset":                 "kube-controller-manager-daemonset",
+	"garbage-collector":         "kube-controller-manager-garbage-collector",
+	"node-lifecycle":            "kube-controller-manager-node-lifecycle",
+	"endpoints":                 "kube-controller-manager-endpoints",
+	"resourcequota":             "kube-controller-manager-resourcequota",
+	"disruption":                "kube-controller-manager-disruption",
+	"job":                       "kube-controller-manager-job",
+	"cronjob":                   "kube-controller-manager-cronjob",
+	"horizontal-pod-autoscaler": "kube-controller-manager-horizontal-pod-autoscaler",
+}
+
+// leaderElection is the leader election of controller name, with
+// upstream's durations: a lost lease is a timeline entry, and the
+// manager is started again at once, as the kubelet restarts a static
+// pod's container that exited (its first restart has no back-off); the
+// new incarnation acquires the lease again once the old holder's lease
+// expired, and its acquisition is an entry too.
+func (r *run) leaderElection(name, lease string) *controller.LeaderElection {
+	return &controller.LeaderElection{
+		Name:     lease,
+		Identity: "control-plane",
+		OnAcquired: func(m *controller.Manager, id string) {
+			if m.Starts() > 1 {
+				r.record(Entry{At: r.c.K.Now().Duration(), Observation: true, System: true,
+					Command: fmt.Sprintf("leader election: %s acquired lease kube-system/%s as %s (fresh caches)", name, lease, id)})
+			}
+		},
+		OnLost: func(m *controller.Manager, id string) {
+			r.record(Entry{At: r.c.K.Now().Duration(), Observation: true, System: true,
+				Command: fmt.Sprintf("leader election: %s (%s) could not renew lease kube-system/%s within %v: leaderelection lost, the process exits and is restarted", name, id, lease, controller.DefaultRenewDeadline)})
+			_ = m.Start()
+		},
+	}
 }
 
 // startActors starts the scenario's other actors: the metrics source fed

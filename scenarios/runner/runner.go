@@ -283,6 +283,10 @@ type Entry struct {
 	// events, rollout status, audit log, app status, IaC state): it
 	// changed nothing, so it is not a cause convergence is measured from.
 	Observation bool
+	// System marks what the simulated system did by itself, no step of
+	// the timeline (a controller losing its leader lease and restarting):
+	// an observation that -o timeline shows.
+	System bool
 }
 
 // Snapshot is what an observation saw: objects as they were at that

@@ -38,6 +38,10 @@ type ManagerOptions struct {
 	// Observer, if set, is told of every reconcile of every controller
 	// that has no observer of its own.
 	Observer Observer
+	// LeaderElection, if set, makes the manager hold a Lease before its
+	// informers, controllers and runnables start, and crash when it
+	// loses it (see LeaderElection).
+	LeaderElection *LeaderElection
 }
 
 // Manager is one controller process, e.g. the kube-controller-manager's
@@ -69,6 +73,8 @@ type run struct {
 	controllers []*Controller
 	runnables   []runnable
 	spawned     bool
+	// elector is the leader election's process, when the manager has one.
+	elector *kernel.Process
 }
 
 // runnable is a process registered with Add.
@@ -135,6 +141,18 @@ func (m *Manager) Start() error {
 			return fmt.Errorf("manager %s: setup: %w", m.name, err)
 		}
 	}
+	if m.opts.LeaderElection != nil {
+		// Only the elector runs until the lease is held.
+		r.elector = m.k.Spawn(m.name+"/leader-election", func(*kernel.Process) { m.runElection(ctx, r) })
+		return nil
+	}
+	m.startWorkload(r)
+	return nil
+}
+
+// startWorkload starts the incarnation's informers, recorder,
+// controllers and runnables.
+func (m *Manager) startWorkload(r *run) {
 	r.factory.Start()
 	r.recorder.Start()
 	for _, c := range r.controllers {
@@ -144,7 +162,6 @@ func (m *Manager) Start() error {
 		m.spawn(&r.runnables[i])
 	}
 	r.spawned = true
-	return nil
 }
 
 func (m *Manager) spawn(rn *runnable) {
@@ -184,6 +201,9 @@ func (m *Manager) teardown() {
 		if rn.proc != nil {
 			rn.proc.Kill()
 		}
+	}
+	if r.elector != nil {
+		r.elector.Kill()
 	}
 	r.recorder.Stop()
 	r.factory.Stop()
