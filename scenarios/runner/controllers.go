@@ -14,6 +14,7 @@ import (
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/kernel"
 	"github.com/clustersim/clustersim/sim/metrics"
+	"github.com/clustersim/clustersim/sim/netsim"
 
 	"github.com/clustersim/clustersim/controllers/cronjob"
 	"github.com/clustersim/clustersim/controllers/daemonset"
@@ -185,6 +186,15 @@ func (r *run) startControllers() error {
 	return nil
 }
 
+// LeaderElectionSuffix ends the endpoint of a controller's leader
+// election: "controller/deployment/leader-election". It has links of its
+// own (so its requests draw nothing from the controller's link's random
+// stream and leave every other message of a run as it was), and every
+// endpoint pattern that names the controller names it too (matchAddr), so
+// a partition or a link fault of the controller reaches its lease
+// renewals, as they share one process and connection in reality.
+const LeaderElectionSuffix = "/leader-election"
+
 // leaseNames are the Leases (in kube-system) of the built-in controllers
 // that elect a leader. kube-scheduler's is upstream's; the controllers
 // of kube-controller-manager run here each in its own manager at its
@@ -213,9 +223,12 @@ var leaseNames = map[string]string{
 // new incarnation acquires the lease again once the old holder's lease
 // expired, and its acquisition is an entry too.
 func (r *run) leaderElection(name, lease string) *controller.LeaderElection {
+	addr := netsim.Addr("controller/" + name + LeaderElectionSuffix)
+	r.c.SetActor(addr, controllerSpecs[name].actor)
 	return &controller.LeaderElection{
-		Name:     lease,
-		Identity: "control-plane",
+		Name:      lease,
+		Identity:  "control-plane",
+		Transport: r.c.Transport(addr),
 		OnAcquired: func(m *controller.Manager, id string) {
 			if m.Starts() > 1 {
 				r.record(Entry{At: r.c.K.Now().Duration(), Observation: true, System: true,

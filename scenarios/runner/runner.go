@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/clustersim/clustersim/controllers/gitops"
@@ -655,6 +656,9 @@ func (r *run) applyLinkRules() error {
 // matchAddr matches an endpoint name against a pattern that may end in
 // "*".
 func matchAddr(pattern, addr string) bool {
+	if base, ok := strings.CutSuffix(addr, LeaderElectionSuffix); ok && matchAddr(pattern, base) {
+		return true
+	}
 	if p, ok := cutStar(pattern); ok {
 		return len(addr) >= len(p) && addr[:len(p)] == p
 	}

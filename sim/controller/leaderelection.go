@@ -46,6 +46,9 @@ type LeaderElection struct {
 	// Identity names the holder; the incarnation number is appended
 	// ("<Identity>_<n>"), as a restarted process takes a new one.
 	Identity string
+	// Transport, if set, carries the elector's requests instead of the
+	// manager's (upstream's leader election has a client of its own).
+	Transport client.Transport
 	// LeaseDuration, RenewDeadline and RetryPeriod default to 15s, 10s
 	// and 2s.
 	LeaseDuration, RenewDeadline, RetryPeriod time.Duration
@@ -95,7 +98,11 @@ func (m *Manager) runElection(ctx context.Context, r *run) {
 	// network loses whole requests where a real connection retransmits
 	// within the round, so a single lost message would otherwise lose
 	// the lease. A renewal round still polls until RenewDeadline.
-	cl := client.New(m.k, m.t, m.actor, client.Options{RequestTimeout: cfg.RetryPeriod})
+	t := cfg.Transport
+	if t == nil {
+		t = m.t
+	}
+	cl := client.New(m.k, t, m.actor, client.Options{RequestTimeout: cfg.RetryPeriod})
 	e := &elector{m: m, c: cl, cfg: cfg, identity: fmt.Sprintf("%s_%d", cfg.Identity, m.starts),
 		key: api.Key{Namespace: LeaseNamespace, Name: cfg.Name}}
 	rng := m.Rand("leader-election")
