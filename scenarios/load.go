@@ -265,6 +265,7 @@ func (l *loader) validate(s *Scenario) error {
 	if err := l.faults(s, w); err != nil {
 		return err
 	}
+	entries := make([]entry, 0, len(s.Spec.Objects))
 	for i, n := range s.Spec.Objects {
 		objs, err := l.objects(fmt.Sprintf("spec.objects[%d]", i), n)
 		if err != nil {
@@ -280,6 +281,10 @@ func (l *loader) validate(s *Scenario) error {
 			return err
 		}
 		s.Objects = append(s.Objects, objs...)
+		entries = append(entries, entry{field: fmt.Sprintf("spec.objects[%d]", i), node: n, objs: objs})
+	}
+	if err := l.checkPodClasses(entries, s.Objects); err != nil {
+		return err
 	}
 	if err := l.gitops(s, w); err != nil {
 		return err
@@ -720,10 +725,7 @@ func (l *loader) file2objects(field, name string) ([]api.Object, error) {
 	}
 	var out []api.Object
 	for _, f := range files {
-		display := f.name
-		if !strings.HasPrefix(l.file, "builtin:") && !filepath.IsAbs(f.name) {
-			display = filepath.Join(filepath.Dir(l.file), f.name)
-		}
+		display := l.display(f.name)
 		objs, err := DecodeManifests(display, f.data, l.crds)
 		if err != nil {
 			return nil, err
@@ -731,6 +733,15 @@ func (l *loader) file2objects(field, name string) ([]api.Object, error) {
 		out = append(out, objs...)
 	}
 	return out, nil
+}
+
+// display is how messages name a referenced file: relative to the
+// scenario's directory, as the scenario names it.
+func (l *loader) display(name string) string {
+	if !strings.HasPrefix(l.file, "builtin:") && !filepath.IsAbs(name) {
+		return filepath.Join(filepath.Dir(l.file), name)
+	}
+	return name
 }
 
 // DecodeManifests decodes the manifests of a file strictly and validates

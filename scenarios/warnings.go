@@ -3,6 +3,7 @@ package scenarios
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/clustersim/clustersim/controllers/scheduler"
@@ -24,12 +25,19 @@ type Warning struct {
 	// Image, when set, makes this a warning about an image that would
 	// fail to pull rather than about an unsimulated field.
 	Image string
+	// Refused makes this a warning about a value the API server will
+	// refuse at run time (Msg says what happens then), not about an
+	// unsimulated field.
+	Refused bool
 }
 
 // String formats the warning for stderr.
 func (w Warning) String() string {
 	if w.Image != "" {
 		return fmt.Sprintf("warning: %s: %s: %s: image %q would fail to pull: %s", w.File, w.Object, w.Field, w.Image, w.Msg)
+	}
+	if w.Refused {
+		return fmt.Sprintf("warning: %s: %s: %s: %s", w.File, w.Object, w.Field, w.Msg)
 	}
 	return fmt.Sprintf("warning: %s: %s: %s: accepted but not simulated: %s", w.File, w.Object, w.Field, w.Msg)
 }
@@ -38,14 +46,39 @@ func (w Warning) String() string {
 // of spec.objects, then of the timeline's apply steps, in order.
 func (s *Scenario) Warnings() []Warning {
 	out := objectWarnings(s.File, s.Objects)
+	all := slices.Clone(s.Objects)
 	for i := range s.Spec.Timeline {
 		st := &s.Spec.Timeline[i]
 		if st.Apply != nil {
 			out = append(out, objectWarnings(s.File, st.Apply.Parsed)...)
+			all = append(all, st.Apply.Parsed...)
 		}
 		if st.ServerSideApply != nil {
 			out = append(out, objectWarnings(s.File, st.ServerSideApply.Parsed)...)
+			all = append(all, st.ServerSideApply.Parsed...)
 		}
+	}
+	return append(out, templateClassWarnings(s.File, all)...)
+}
+
+// templateClassWarnings names the workloads among objs whose pod template
+// names a priorityClassName that is neither a system class nor a
+// PriorityClass of objs: Kubernetes accepts the workload, and the
+// Priority admission plugin refuses each pod its controller creates
+// (FailedCreate). Bare pods are the loader's error instead.
+func templateClassWarnings(file string, objs []api.Object) []Warning {
+	classes := priorityClasses(objs)
+	var out []Warning
+	for _, o := range objs {
+		if _, ok := o.(*api.Pod); ok {
+			continue
+		}
+		spec, prefix := podSpecOf(o)
+		if spec == nil || spec.PriorityClassName == "" || classes[spec.PriorityClassName] {
+			continue
+		}
+		out = append(out, Warning{File: file, Object: objectName(o), Field: prefix + "priorityClassName", Refused: true,
+			Msg: fmt.Sprintf("no PriorityClass with name %v was found: the Priority admission plugin will refuse every pod of the template (the controller reports FailedCreate)", spec.PriorityClassName)})
 	}
 	return out
 }
