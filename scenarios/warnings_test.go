@@ -17,6 +17,7 @@ spec:
   cluster:
     nodeGroups: [{name: worker, count: 1, capacity: {cpu: "4", memory: 16Gi}}]
   objects:
+  - {apiVersion: scheduling.k8s.io/v1, kind: PriorityClass, metadata: {name: high}, value: 1000}
   - apiVersion: apps/v1
     kind: Deployment
     metadata: {name: web}
