@@ -37,7 +37,7 @@ type Error = manifest.Error
 // Controllers are the names spec.controllers accepts, in the order they
 // are started.
 var Controllers = []string{"resourcequota", "garbage-collector", "replicaset", "deployment", "daemonset", "scheduler",
-	"node-lifecycle", "endpoints", "horizontal-pod-autoscaler", "disruption", "job", "cronjob", "statefulset", "persistentvolume-binder", "naive-app-operator", "polling-app-operator",
+	"node-lifecycle", "endpoints", "endpointslice", "horizontal-pod-autoscaler", "disruption", "job", "cronjob", "statefulset", "persistentvolume-binder", "naive-app-operator", "polling-app-operator",
 	"app-operator", "retrying-app-operator", "edge-app-operator", "level-app-operator",
 	"panicking-app-operator", "busy-app-operator"}
 
@@ -58,9 +58,11 @@ var OptInControllers = []string{"naive-app-operator", "polling-app-operator",
 // a CronJob, the daemon set controller where there is a DaemonSet, the
 // StatefulSet controller where there is a StatefulSet and the persistent
 // volume controller (with the scheduler's volume plugins) where there is
-// a StatefulSet, a claim, a volume or a class.
+// a StatefulSet, a claim, a volume or a class, and the EndpointSlice
+// controller where there is a Service.
 var OnDemandControllers = map[string][]api.Kind{"disruption": {api.KindPodDisruptionBudget}, "job": {api.KindJob, api.KindCronJob}, "cronjob": {api.KindCronJob}, "daemonset": {api.KindDaemonSet},
 	"statefulset":             {api.KindStatefulSet},
+	"endpointslice":           {api.KindService},
 	"persistentvolume-binder": {api.KindStatefulSet, api.KindPersistentVolumeClaim, api.KindPersistentVolume, api.KindStorageClass}}
 
 func init() { controller.Reserve(Controllers...) }
@@ -1339,6 +1341,7 @@ var kindAliases = map[string]api.Kind{
 	"priorityclass": api.KindPriorityClass, "priorityclasses": api.KindPriorityClass, "pc": api.KindPriorityClass,
 	"limitrange": api.KindLimitRange, "limitranges": api.KindLimitRange, "limits": api.KindLimitRange,
 	"job": api.KindJob, "jobs": api.KindJob, "cronjob": api.KindCronJob, "cronjobs": api.KindCronJob, "cj": api.KindCronJob,
+	"endpointslice": api.KindEndpointSlice, "endpointslices": api.KindEndpointSlice,
 	"statefulset": api.KindStatefulSet, "statefulsets": api.KindStatefulSet, "sts": api.KindStatefulSet,
 	"persistentvolumeclaim": api.KindPersistentVolumeClaim, "persistentvolumeclaims": api.KindPersistentVolumeClaim, "pvc": api.KindPersistentVolumeClaim,
 	"persistentvolume": api.KindPersistentVolume, "persistentvolumes": api.KindPersistentVolume, "pv": api.KindPersistentVolume,

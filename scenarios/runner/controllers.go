@@ -21,6 +21,7 @@ import (
 	"github.com/clustersim/clustersim/controllers/deployment"
 	"github.com/clustersim/clustersim/controllers/disruption"
 	"github.com/clustersim/clustersim/controllers/endpoints"
+	"github.com/clustersim/clustersim/controllers/endpointslice"
 	"github.com/clustersim/clustersim/controllers/garbagecollector"
 	"github.com/clustersim/clustersim/controllers/hpa"
 	"github.com/clustersim/clustersim/controllers/job"
@@ -109,6 +110,9 @@ var controllerSpecs = map[string]controllerSpec{
 	}},
 	"disruption": {disruption.Actor, func(_ *run, m *controller.Manager, s scenarios.ControllerSettings) error {
 		return disruption.Setup(m, disruption.Options{Workers: s.Workers})
+	}},
+	"endpointslice": {endpointslice.Actor, func(_ *run, m *controller.Manager, s scenarios.ControllerSettings) error {
+		return endpointslice.Setup(m, endpointslice.Options{Workers: s.Workers})
 	}},
 	"statefulset": {statefulset.Actor, func(_ *run, m *controller.Manager, s scenarios.ControllerSettings) error {
 		return statefulset.Setup(m, statefulset.Options{Workers: s.Workers})

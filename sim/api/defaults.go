@@ -26,6 +26,8 @@ func SetDefaults(o Object) {
 		SetDefaultsService(t)
 	case *Endpoints:
 		SetDefaultsEndpoints(t)
+	case *EndpointSlice:
+		SetDefaultsEndpointSlice(t)
 	case *HorizontalPodAutoscaler:
 		SetDefaultsHPA(t)
 	case *HorizontalPodAutoscalerV1:

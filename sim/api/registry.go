@@ -204,6 +204,7 @@ var builtin = &Registry{entries: []kindEntry{
 	{builtinInfo(KindCustomResourceDefinition, "v1", "customresourcedefinitions", false, true, false), oneVersion("apiextensions.k8s.io/v1", func() Object { return &CustomResourceDefinition{} })},
 	{builtinInfo(KindDaemonSet, "v1", "daemonsets", true, true, true), oneVersion("apps/v1", func() Object { return &DaemonSet{} })},
 	{builtinInfo(KindDeployment, "v1", "deployments", true, true, true), oneVersion("apps/v1", func() Object { return &Deployment{} })},
+	{builtinInfo(KindEndpointSlice, "v1", "endpointslices", true, false, false), oneVersion("discovery.k8s.io/v1", func() Object { return &EndpointSlice{} })},
 	{builtinInfo(KindEndpoints, "v1", "endpoints", true, false, false), oneVersion("v1", func() Object { return &Endpoints{} })},
 	{builtinInfo(KindEvent, "v1", "events", true, false, false), oneVersion("v1", func() Object { return &Event{} })},
 	{builtinInfo(KindHorizontalPodAutoscaler, "v2", "horizontalpodautoscalers", true, true, true), []versionEntry{
@@ -412,6 +413,8 @@ func KindOf(o Object) Kind {
 		return KindService
 	case *Endpoints:
 		return KindEndpoints
+	case *EndpointSlice:
+		return KindEndpointSlice
 	case *Event:
 		return KindEvent
 	case *ResourceQuota:

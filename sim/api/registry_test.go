@@ -89,6 +89,7 @@ func TestLookup(t *testing.T) {
 		{KindPodDisruptionBudget, "poddisruptionbudgets.policy", "policy/v1", true, true},
 		{KindJob, "jobs.batch", "batch/v1", true, true},
 		{KindStatefulSet, "statefulsets.apps", "apps/v1", true, true},
+		{KindEndpointSlice, "endpointslices.discovery.k8s.io", "discovery.k8s.io/v1", true, false},
 		{KindPersistentVolumeClaim, "persistentvolumeclaims", "v1", true, true},
 		{KindPersistentVolume, "persistentvolumes", "v1", false, true},
 		{KindStorageClass, "storageclasses.storage.k8s.io", "storage.k8s.io/v1", false, false},

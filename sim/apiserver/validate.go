@@ -108,6 +108,7 @@ func Validate(obj, old api.Object) error {
 	errs = validateBatch(obj, errs)
 	errs = validateStorage(obj, errs)
 	errs = validatePriorityClass(obj, old, errs)
+	errs = validateDiscovery(obj, errs)
 	if len(errs) == 0 {
 		return nil
 	}

@@ -1,0 +1,210 @@
+package endpointslice
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"strings"
+
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/apierr"
+	"github.com/clustersim/clustersim/sim/client"
+	"github.com/clustersim/clustersim/sim/controller"
+	"github.com/clustersim/clustersim/sim/informer"
+)
+
+// Actor is the identity kube-controller-manager runs this controller as.
+const Actor = "system:serviceaccount:kube-system:endpointslice-controller"
+
+// Component is the source component of the controller's events.
+const Component = "endpoint-slice-controller"
+
+// Name is the controller's name in its manager.
+const Name = "endpointslice-controller"
+
+// DefaultWorkers is --concurrent-service-endpoint-syncs: 5.
+const DefaultWorkers = 5
+
+// Options configure the controller; zero fields take the defaults.
+type Options struct {
+	// Workers is the number of services synced at once (default 5).
+	Workers int
+	// MaxEndpointsPerSlice is --max-endpoints-per-slice (default 100).
+	MaxEndpointsPerSlice int
+	// Observer, if set, is told of every reconcile.
+	Observer controller.Observer
+}
+
+// lister is what the reconciler reads from informer caches.
+type lister interface {
+	Get(key api.Key) (api.Object, bool)
+	List(sel api.Selector, namespace string) []api.Object
+}
+
+type reconciler struct {
+	client   client.Client
+	recorder client.EventRecorder
+	services lister
+	pods     lister
+	slices   lister
+	nodes    lister
+	max      int
+}
+
+// Setup registers the EndpointSlice controller with m: informers on
+// Services, Pods, EndpointSlices and Nodes; a service is synced when it
+// changes, when a pod it selects (or selected) changes in a way that
+// matters, and when one of its slices is deleted.
+func Setup(m *controller.Manager, opts Options) error {
+	if opts.Workers <= 0 {
+		opts.Workers = DefaultWorkers
+	}
+	if opts.MaxEndpointsPerSlice <= 0 {
+		opts.MaxEndpointsPerSlice = DefaultMaxEndpointsPerSlice
+	}
+	infs := map[api.Kind]*informer.Informer{}
+	for _, k := range []api.Kind{api.KindService, api.KindPod, api.KindEndpointSlice, api.KindNode} {
+		inf, err := m.Informer(k, informer.Options{})
+		if err != nil {
+			return err
+		}
+		infs[k] = inf
+	}
+	r := &reconciler{client: m.Client(), recorder: m.Recorder(Component), services: infs[api.KindService].Lister(),
+		pods: infs[api.KindPod].Lister(), slices: infs[api.KindEndpointSlice].Lister(), nodes: infs[api.KindNode].Lister(), max: opts.MaxEndpointsPerSlice}
+	c, err := m.NewController(Name, controller.Options{Workers: opts.Workers, Observer: opts.Observer}, r)
+	if err != nil {
+		return err
+	}
+	c.Watch(infs[api.KindService], controller.EnqueueObject())
+	enqueue := func(p *api.Pod) {
+		for _, k := range r.servicesOf(p) {
+			c.Enqueue(controller.Request{Key: k})
+		}
+	}
+	infs[api.KindPod].AddEventHandler(informer.HandlerFuncs{
+		AddFunc: func(obj api.Object) {
+			if p, ok := obj.(*api.Pod); ok {
+				enqueue(p)
+			}
+		},
+		UpdateFunc: func(old, obj api.Object) {
+			o, ok1 := old.(*api.Pod)
+			p, ok2 := obj.(*api.Pod)
+			if !ok1 || !ok2 || o == p {
+				return
+			}
+			if !maps.Equal(o.Labels, p.Labels) {
+				enqueue(o)
+				enqueue(p)
+				return
+			}
+			if endpointChanged(o, p) {
+				enqueue(p)
+			}
+		},
+		DeleteFunc: func(obj api.Object) {
+			if p, ok := obj.(*api.Pod); ok {
+				enqueue(p)
+			}
+		},
+	})
+	// A managed slice someone deleted is replaced (upstream's
+	// onEndpointSliceDelete).
+	infs[api.KindEndpointSlice].AddEventHandler(informer.HandlerFuncs{DeleteFunc: func(obj api.Object) {
+		s, ok := obj.(*api.EndpointSlice)
+		if ok && s.Labels[api.LabelManagedBy] == ManagedBy && s.Labels[api.LabelServiceName] != "" {
+			c.Enqueue(controller.Request{Key: api.Key{Namespace: s.Namespace, Name: s.Labels[api.LabelServiceName]}})
+		}
+	}})
+	return nil
+}
+
+// servicesOf returns the keys of the services of p's namespace whose
+// selector matches p, in name order.
+func (r *reconciler) servicesOf(p *api.Pod) []api.Key {
+	var out []api.Key
+	for _, o := range r.services.List(api.Everything(), p.Namespace) {
+		svc, ok := o.(*api.Service)
+		if ok && svc.Spec.Selector != nil && api.SelectorFromSet(svc.Spec.Selector).Matches(p.Labels) {
+			out = append(out, svc.Key())
+		}
+	}
+	return out
+}
+
+// endpointChanged is upstream's podEndpointsChanged for a pod whose
+// labels did not change: readiness, deletion, IPs, node, hostname,
+// subdomain, phase.
+func endpointChanged(o, p *api.Pod) bool {
+	return api.IsPodReady(o) != api.IsPodReady(p) || (o.DeletionTimestamp == nil) != (p.DeletionTimestamp == nil) ||
+		o.Status.PodIP != p.Status.PodIP || !same(o.Status.PodIPs, p.Status.PodIPs) || o.Spec.NodeName != p.Spec.NodeName ||
+		o.Spec.Hostname != p.Spec.Hostname || o.Spec.Subdomain != p.Spec.Subdomain || o.Status.Phase != p.Status.Phase ||
+		!same(o.Spec.Containers, p.Spec.Containers)
+}
+
+// Reconcile makes the EndpointSlices of the service req names match its
+// pods (upstream's syncService).
+func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (controller.Result, error) {
+	o, ok := r.services.Get(req.Key)
+	svc, isSvc := o.(*api.Service)
+	if !ok || !isSvc {
+		return controller.Result{}, nil // the garbage collector deletes the slices it owned
+	}
+	if svc.Spec.Type == api.ServiceTypeExternalName || svc.Spec.Selector == nil {
+		return controller.Result{}, nil
+	}
+	var pods []*api.Pod
+	for _, po := range r.pods.List(api.SelectorFromSet(svc.Spec.Selector), svc.Namespace) {
+		if p, ok := po.(*api.Pod); ok {
+			pods = append(pods, p)
+		}
+	}
+	var existing []*api.EndpointSlice
+	sel := api.SelectorFromSet(map[string]string{api.LabelServiceName: svc.Name, api.LabelManagedBy: ManagedBy})
+	for _, so := range r.slices.List(sel, svc.Namespace) {
+		if s, ok := so.(*api.EndpointSlice); ok {
+			existing = append(existing, s)
+		}
+	}
+	node := func(name string) *api.Node {
+		if no, ok := r.nodes.Get(api.Key{Name: name}); ok {
+			n, _ := no.(*api.Node)
+			return n
+		}
+		return nil
+	}
+	plan := Reconcile(svc, pods, node, existing, r.max)
+	if err := r.write(ctx, svc, plan); err != nil {
+		r.recorder.Eventf(svc, client.EventTypeWarning, "FailedToUpdateEndpointSlices", "Error updating Endpoint Slices for Service %s/%s: %v", svc.Namespace, svc.Name, err)
+		return controller.Result{}, err
+	}
+	return controller.Result{}, nil
+}
+
+// write is upstream's finalize: creates (not for a service being
+// deleted), updates, then deletes.
+func (r *reconciler) write(ctx context.Context, svc *api.Service, plan Plan) error {
+	if svc.DeletionTimestamp == nil {
+		for _, s := range plan.Create {
+			if _, err := r.client.Create(ctx, s); err != nil {
+				if errors.Is(err, apierr.ErrForbidden) && strings.Contains(err.Error(), "because it is being terminated") {
+					return nil // the namespace is terminating: creates keep failing
+				}
+				return fmt.Errorf("failed to create EndpointSlice for Service %s/%s: %w", svc.Namespace, svc.Name, err)
+			}
+		}
+	}
+	for _, s := range plan.Update {
+		if _, err := r.client.Update(ctx, s); err != nil {
+			return fmt.Errorf("failed to update %s EndpointSlice for Service %s/%s: %w", s.Name, svc.Namespace, svc.Name, err)
+		}
+	}
+	for _, s := range plan.Delete {
+		if err := r.client.Delete(ctx, api.KindEndpointSlice, s.Key()); err != nil && !errors.Is(err, apierr.ErrNotFound) {
+			return fmt.Errorf("failed to delete %s EndpointSlice for Service %s/%s: %w", s.Name, svc.Namespace, svc.Name, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,463 @@
+package endpointslice
+
+import (
+	"bytes"
+	"encoding/json"
+	"maps"
+	"net/netip"
+	"slices"
+	"strings"
+
+	"github.com/clustersim/clustersim/controllers/endpoints"
+	"github.com/clustersim/clustersim/sim/api"
+)
+
+// DefaultMaxEndpointsPerSlice is --max-endpoints-per-slice: 100.
+const DefaultMaxEndpointsPerSlice = 100
+
+// ManagedBy is the endpointslice.kubernetes.io/managed-by value of the
+// slices this controller owns (upstream's ControllerName).
+const ManagedBy = "endpointslice-controller.k8s.io"
+
+// Plan is what one sync of a service writes: slices to create (with a
+// generateName), to update and to delete, in that order.
+type Plan struct {
+	Create, Update, Delete []*api.EndpointSlice
+}
+
+// Empty reports whether the plan writes nothing.
+func (p Plan) Empty() bool { return len(p.Create)+len(p.Update)+len(p.Delete) == 0 }
+
+// NodeGetter returns a node by name, or nil.
+type NodeGetter func(name string) *api.Node
+
+// Reconcile is upstream's Reconciler.Reconcile (staging/src/k8s.io/
+// endpointslice/reconciler.go): from the service, the pods its selector
+// matches (in name order) and the service's existing slices, it plans the
+// writes that make one set of slices per address type the service
+// supports, grouped by the ports the endpoints serve, at most max
+// endpoints each.
+func Reconcile(svc *api.Service, pods []*api.Pod, node NodeGetter, existing []*api.EndpointSlice, max int) Plan {
+	if max <= 0 {
+		max = DefaultMaxEndpointsPerSlice
+	}
+	types := addressTypes(svc)
+	var plan Plan
+	byType := map[string][]*api.EndpointSlice{}
+	for _, s := range existing {
+		if !slices.Contains(types, s.AddressType) {
+			plan.Delete = append(plan.Delete, s) // an address type the service no longer has
+			continue
+		}
+		byType[s.AddressType] = append(byType[s.AddressType], s)
+	}
+	var deletes []*api.EndpointSlice
+	for _, t := range types {
+		p := reconcileByAddressType(svc, pods, node, byType[t], t, max)
+		plan.Create = append(plan.Create, p.Create...)
+		plan.Update = append(plan.Update, p.Update...)
+		deletes = append(deletes, p.Delete...)
+	}
+	plan.Delete = append(deletes, plan.Delete...)
+	return plan
+}
+
+// addressTypes is getAddressTypesForService: the service's IP families;
+// without them, its cluster IP's family, and both for a headless
+// service. The simulator allocates no cluster IPs: a service without one
+// (and without families) is taken as the IPv4 service the API server of a
+// single-stack cluster would have made it.
+func addressTypes(svc *api.Service) []string {
+	var out []string
+	for _, f := range svc.Spec.IPFamilies {
+		t := api.AddressTypeIPv4
+		if f == api.IPv6Protocol {
+			t = api.AddressTypeIPv6
+		}
+		if !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	if ip := svc.Spec.ClusterIP; ip == "" {
+		return []string{api.AddressTypeIPv4}
+	} else if ip != "None" {
+		if isIPv6(ip) {
+			return []string{api.AddressTypeIPv6}
+		}
+		return []string{api.AddressTypeIPv4}
+	}
+	return []string{api.AddressTypeIPv4, api.AddressTypeIPv6}
+}
+
+func isIPv6(s string) bool {
+	a, err := netip.ParseAddr(s)
+	return err == nil && a.Is6() && !a.Is4In6()
+}
+
+// endpointSet is upstream's EndpointSet keeping insertion (pod name)
+// order, so that the endpoints popped into new slices are deterministic
+// (upstream pops in hash order).
+type endpointSet struct {
+	keys []string
+	eps  map[string]*api.Endpoint
+}
+
+func (s *endpointSet) insert(ep *api.Endpoint) {
+	k := endpointKey(ep)
+	if _, ok := s.eps[k]; ok {
+		return
+	}
+	if s.eps == nil {
+		s.eps = map[string]*api.Endpoint{}
+	}
+	s.keys = append(s.keys, k)
+	s.eps[k] = ep
+}
+
+func (s *endpointSet) len() int { return len(s.eps) }
+
+// take removes and returns the endpoint with ep's identity, if any.
+func (s *endpointSet) take(ep *api.Endpoint) *api.Endpoint {
+	k := endpointKey(ep)
+	got, ok := s.eps[k]
+	if ok {
+		delete(s.eps, k)
+	}
+	return got
+}
+
+// pop removes and returns the first endpoint left.
+func (s *endpointSet) pop() *api.Endpoint {
+	for len(s.keys) > 0 {
+		k := s.keys[0]
+		s.keys = s.keys[1:]
+		if ep, ok := s.eps[k]; ok {
+			delete(s.eps, k)
+			return ep
+		}
+	}
+	return nil
+}
+
+// endpointKey is upstream's hashEndpoint identity: the target's namespace
+// and name, the addresses and the hostname; conditions, node and zone may
+// change in place.
+func endpointKey(ep *api.Endpoint) string {
+	var b strings.Builder
+	if r := ep.TargetRef; r != nil {
+		b.WriteString(r.Namespace + "/" + r.Name)
+	}
+	b.WriteString("|" + strings.Join(slices.Sorted(slices.Values(ep.Addresses)), ","))
+	if ep.Hostname != nil {
+		b.WriteString("|" + *ep.Hostname)
+	}
+	return b.String()
+}
+
+// same reports whether two values serialize alike.
+func same(a, b any) bool {
+	ja, err1 := json.Marshal(a)
+	jb, err2 := json.Marshal(b)
+	return err1 == nil && err2 == nil && bytes.Equal(ja, jb)
+}
+
+// portsKey is NewPortMapKey: the ports as one comparable string.
+func portsKey(ports []api.EndpointSlicePort) string {
+	j, _ := json.Marshal(ports)
+	return string(j)
+}
+
+func reconcileByAddressType(svc *api.Service, pods []*api.Pod, node NodeGetter, existing []*api.EndpointSlice, addrType string, max int) Plan {
+	var plan Plan
+	existingByPorts := map[string][]*api.EndpointSlice{}
+	var existingOrder []string
+	for _, s := range existing {
+		if !ownedBy(s, svc) {
+			plan.Delete = append(plan.Delete, s)
+			continue
+		}
+		k := portsKey(s.Ports)
+		if _, ok := existingByPorts[k]; !ok {
+			existingOrder = append(existingOrder, k)
+		}
+		existingByPorts[k] = append(existingByPorts[k], s)
+	}
+	desired := map[string]*endpointSet{}
+	desiredPorts := map[string][]api.EndpointSlicePort{}
+	var desiredOrder []string
+	for _, p := range pods {
+		if !endpoints.ShouldPodBeInEndpoints(p, true) {
+			continue
+		}
+		ports := endpointPorts(svc, p)
+		k := portsKey(ports)
+		if _, ok := desired[k]; !ok {
+			desired[k] = &endpointSet{}
+			desiredPorts[k] = ports
+			desiredOrder = append(desiredOrder, k)
+		}
+		n := node(p.Spec.NodeName)
+		if n == nil && !svc.Spec.PublishNotReadyAddresses {
+			continue // upstream skips the pod and retries: its node is not known yet
+		}
+		if ep := PodToEndpoint(p, n, svc, addrType); len(ep.Addresses) > 0 {
+			desired[k].insert(&ep)
+		}
+	}
+	for _, k := range desiredOrder {
+		c, u, d := reconcileByPortMapping(svc, existingByPorts[k], desired[k], desiredPorts[k], addrType, max)
+		plan.Create = append(plan.Create, c...)
+		plan.Update = append(plan.Update, u...)
+		plan.Delete = append(plan.Delete, d...)
+	}
+	for _, k := range existingOrder {
+		if _, ok := desired[k]; !ok {
+			plan.Delete = append(plan.Delete, existingByPorts[k]...)
+		}
+	}
+	// When no slice would exist, a placeholder without endpoints stands
+	// for the service.
+	if len(existing) == len(plan.Delete) && len(plan.Create) == 0 {
+		ph := newSlice(svc, []api.EndpointSlicePort{}, addrType)
+		if len(plan.Delete) == 1 && placeholderEqual(plan.Delete[0], ph) {
+			plan.Delete = nil
+		} else {
+			plan.Create = append(plan.Create, ph)
+		}
+	}
+	return finalize(svc, plan)
+}
+
+// placeholderEqual is placeholderSliceCompare: same namespace, labels,
+// owner references, address type, and no endpoints or ports.
+func placeholderEqual(a, b *api.EndpointSlice) bool {
+	return a.Namespace == b.Namespace && maps.Equal(a.Labels, b.Labels) && same(a.OwnerReferences, b.OwnerReferences) &&
+		a.AddressType == b.AddressType && len(a.Endpoints) == 0 && len(b.Endpoints) == 0 && len(a.Ports) == 0 && len(b.Ports) == 0
+}
+
+// finalize turns creates into updates of slices that would be deleted
+// (same address type, owned by the service), as upstream's finalize.
+func finalize(svc *api.Service, p Plan) Plan {
+	for i := 0; i < len(p.Delete) && len(p.Create) > 0; {
+		del := p.Delete[i]
+		s := p.Create[len(p.Create)-1]
+		if del.AddressType == s.AddressType && ownedBy(del, svc) {
+			u := del.DeepCopy()
+			u.Labels, u.OwnerReferences = s.Labels, s.OwnerReferences
+			u.Endpoints, u.Ports = s.Endpoints, s.Ports
+			p.Create = p.Create[:len(p.Create)-1]
+			p.Update = append(p.Update, u)
+			p.Delete = slices.Delete(p.Delete, i, i+1)
+		} else {
+			i++
+		}
+	}
+	return p
+}
+
+// reconcileByPortMapping is upstream's: existing slices keep the desired
+// endpoints they hold (updated in place when their conditions, node or
+// zone changed) and lose the others, an emptied slice is deleted; the
+// endpoints left fill the updated slices (fullest first), then an
+// unchanged slice they fit in best, then new slices.
+func reconcileByPortMapping(svc *api.Service, existing []*api.EndpointSlice, desired *endpointSet, ports []api.EndpointSlicePort, addrType string, max int) (create, update, del []*api.EndpointSlice) {
+	var unchanged []*api.EndpointSlice
+	for _, s := range existing {
+		var kept []api.Endpoint
+		changed := false
+		for i := range s.Endpoints {
+			got := desired.take(&s.Endpoints[i])
+			if got == nil {
+				changed = true
+				continue
+			}
+			if !same(got, &s.Endpoints[i]) {
+				changed = true
+			}
+			kept = append(kept, *got)
+		}
+		labels, labelsChanged := sliceLabels(s, svc)
+		switch {
+		case !changed && !labelsChanged:
+			unchanged = append(unchanged, s)
+		case len(kept) == 0:
+			del = append(del, s)
+		default:
+			u := s.DeepCopy()
+			u.Endpoints, u.Labels = kept, labels
+			update = append(update, u)
+		}
+	}
+	if desired.len() > 0 {
+		slices.SortStableFunc(update, func(a, b *api.EndpointSlice) int { return len(b.Endpoints) - len(a.Endpoints) })
+		for _, s := range update {
+			for len(s.Endpoints) < max && desired.len() > 0 {
+				s.Endpoints = append(s.Endpoints, *desired.pop())
+			}
+		}
+	}
+	for desired.len() > 0 {
+		var fill *api.EndpointSlice
+		if desired.len() < max && len(unchanged) > 0 {
+			if i := sliceToFill(unchanged, desired.len(), max); i >= 0 {
+				fill = unchanged[i].DeepCopy()
+				unchanged = slices.Delete(unchanged, i, i+1)
+			}
+		}
+		if fill == nil {
+			fill = newSlice(svc, ports, addrType)
+		}
+		for len(fill.Endpoints) < max && desired.len() > 0 {
+			fill.Endpoints = append(fill.Endpoints, *desired.pop())
+		}
+		if fill.Name != "" {
+			update = append(update, fill)
+		} else {
+			create = append(create, fill)
+		}
+	}
+	return create, update, del
+}
+
+// sliceToFill is getSliceToFill: the slice closest to full once n
+// endpoints are added, or -1.
+func sliceToFill(ss []*api.EndpointSlice, n, max int) int {
+	best, closest := -1, max
+	for i, s := range ss {
+		diff := max - (n + len(s.Endpoints))
+		if diff >= 0 && diff < closest {
+			best, closest = i, diff
+			if diff == 0 {
+				break
+			}
+		}
+	}
+	return best
+}
+
+// ownedBy reports whether a Service reference with svc's UID owns s.
+func ownedBy(s *api.EndpointSlice, svc *api.Service) bool {
+	for _, o := range s.OwnerReferences {
+		if o.UID == svc.UID && o.Kind == api.KindService.Name && o.APIVersion == "v1" {
+			return true
+		}
+	}
+	return false
+}
+
+// newSlice is newEndpointSlice: generateName "<service>-", a controller
+// reference to the service, and the service's labels.
+func newSlice(svc *api.Service, ports []api.EndpointSlicePort, addrType string) *api.EndpointSlice {
+	s := &api.EndpointSlice{
+		TypeMeta: api.TypeMeta{APIVersion: "discovery.k8s.io/v1", Kind: api.KindEndpointSlice.Name},
+		ObjectMeta: api.ObjectMeta{GenerateName: svc.Name + "-", Namespace: svc.Namespace,
+			OwnerReferences: []api.OwnerReference{api.NewControllerRef(svc)}},
+		AddressType: addrType,
+		Ports:       ports,
+		Endpoints:   []api.Endpoint{},
+	}
+	s.OwnerReferences[0].APIVersion, s.OwnerReferences[0].Kind = "v1", api.KindService.Name
+	s.Labels, _ = sliceLabels(s, svc)
+	return s
+}
+
+// reserved are the labels the controller sets itself.
+func reserved(k string) bool {
+	return k == api.LabelServiceName || k == api.LabelManagedBy || k == endpoints.LabelHeadless
+}
+
+// sliceLabels is setEndpointSliceLabels: the service's labels (but the
+// reserved ones), the headless label for a service without a cluster IP,
+// the service name and the manager; and whether the non-reserved labels
+// differ from the slice's.
+func sliceLabels(s *api.EndpointSlice, svc *api.Service) (map[string]string, bool) {
+	cur, want := map[string]string{}, map[string]string{}
+	for k, v := range s.Labels {
+		if !reserved(k) {
+			cur[k] = v
+		}
+	}
+	for k, v := range svc.Labels {
+		if !reserved(k) {
+			want[k] = v
+		}
+	}
+	changed := !maps.Equal(cur, want)
+	if svc.Spec.ClusterIP == "None" { // upstream's !isServiceIPSet; no cluster IP is allocated here
+		want[endpoints.LabelHeadless] = ""
+	}
+	want[api.LabelServiceName] = svc.Name
+	want[api.LabelManagedBy] = ManagedBy
+	return want, changed
+}
+
+// endpointPorts is getEndpointPorts: each service port the pod serves
+// (a named targetPort resolved through its containers).
+func endpointPorts(svc *api.Service, p *api.Pod) []api.EndpointSlicePort {
+	out := []api.EndpointSlicePort{}
+	for i := range svc.Spec.Ports {
+		sp := &svc.Spec.Ports[i]
+		n, err := endpoints.FindPort(p, sp)
+		if err != nil {
+			continue
+		}
+		name, proto := sp.Name, sp.Protocol
+		if proto == "" {
+			proto = api.ProtocolTCP
+		}
+		out = append(out, api.EndpointSlicePort{Name: &name, Port: &n, Protocol: &proto, AppProtocol: sp.AppProtocol})
+	}
+	return out
+}
+
+// PodToEndpoint is upstream's podToEndpoint: the pod's addresses of the
+// slice's type, serving when the pod is ready, terminating when it is
+// being deleted, ready when serving and not terminating (or the service
+// publishes not-ready addresses); its node, the node's zone, a targetRef
+// and the hostname when the pod's subdomain is the service.
+func PodToEndpoint(p *api.Pod, node *api.Node, svc *api.Service, addrType string) api.Endpoint {
+	serving := api.IsPodReady(p)
+	terminating := p.DeletionTimestamp != nil
+	ready := svc.Spec.PublishNotReadyAddresses || (serving && !terminating)
+	ep := api.Endpoint{
+		Addresses:  addresses(p, addrType),
+		Conditions: api.EndpointConditions{Ready: &ready, Serving: &serving, Terminating: &terminating},
+		TargetRef:  &api.ObjectReference{Kind: "Pod", Namespace: p.Namespace, Name: p.Name, UID: p.UID},
+	}
+	if p.Spec.NodeName != "" {
+		n := p.Spec.NodeName
+		ep.NodeName = &n
+	}
+	if node != nil && node.Labels[api.LabelTopologyZone] != "" {
+		z := node.Labels[api.LabelTopologyZone]
+		ep.Zone = &z
+	}
+	if p.Spec.Hostname != "" && p.Spec.Subdomain == svc.Name && p.Namespace == svc.Namespace {
+		h := p.Spec.Hostname
+		ep.Hostname = &h
+	}
+	return ep
+}
+
+// addresses is getEndpointAddresses: the pod IPs of the address type.
+func addresses(p *api.Pod, addrType string) []string {
+	out := []string{}
+	ips := p.Status.PodIPs
+	if len(ips) == 0 && p.Status.PodIP != "" {
+		ips = []api.PodIP{{IP: p.Status.PodIP}}
+	}
+	for _, ip := range ips {
+		a, err := netip.ParseAddr(ip.IP)
+		if err != nil {
+			continue
+		}
+		v6 := a.Is6() && !a.Is4In6()
+		if v6 == (addrType == api.AddressTypeIPv6) {
+			out = append(out, a.Unmap().String())
+		}
+	}
+	return out
+}
