@@ -1151,7 +1151,7 @@ func (l *loader) ref(field string, r ObjectRef, w *world) error {
 		return l.errorf(field+".name", "%q: a name has no namespace in it; give it as a key of its own: {kind: %s, namespace: %s, name: %s}", r.Name, r.Kind, ns, name)
 	}
 	switch k {
-	case api.KindPod, api.KindEvent, api.KindReplicaSet, api.KindEndpoints, api.KindLease:
+	case api.KindPod, api.KindEvent, api.KindReplicaSet, api.KindEndpoints, api.KindEndpointSlice, api.KindLease:
 		return nil // made by controllers at run time
 	case api.KindNode:
 		if !w.nodes[r.Name] {

@@ -27,7 +27,9 @@ const (
 // (resourceVersion, managedFields, generation, timestamps, heartbeats,
 // lease renewals, event counters) and observed status (counters a
 // controller recomputes from the world, such as a Deployment's
-// status.replicas going 3→4→3 during a healthy rolling update). A pattern
+// status.replicas going 3→4→3 during a healthy rolling update, or the
+// endpoints of Endpoints and EndpointSlices, whose conditions follow their
+// pods' and whose list positions shift as pods come and go). A pattern
 // is "Kind:path" or "path"; "*" matches any run of characters. Paths kept
 // by DefaultKeep win over this list.
 var DefaultIgnore = []string{
@@ -41,6 +43,7 @@ var DefaultIgnore = []string{
 	"Lease:spec.leaseTransitions",
 	"Event:*",
 	"Endpoints:subsets*",
+	"EndpointSlice:endpoints*",
 }
 
 // DefaultKeep are the paths measured even though DefaultIgnore covers
