@@ -160,8 +160,8 @@ func servedTypes(t *testing.T) map[string]Object {
 			out[v+"/"+k.Name] = o
 		}
 	}
-	if len(out) != 32 {
-		t.Fatalf("served types = %d, want 32", len(out))
+	if len(out) != 33 {
+		t.Fatalf("served types = %d, want 33", len(out))
 	}
 	return out
 }
