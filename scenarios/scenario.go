@@ -103,7 +103,7 @@ type Measure struct {
 	// incident (default 5m).
 	GapSLO *api.Duration `json:"gapSLO,omitempty"`
 	// Settle is how long every gap must stay closed for the cluster to
-	// count as converged (default 1m: longer than the 40s a dead
+	// count as converged (default 1m: longer than the 50s a dead
 	// kubelet takes to be noticed).
 	Settle *api.Duration `json:"settle,omitempty"`
 	// Ignore are kinds whose gaps are measured and shown but count
@@ -238,7 +238,7 @@ type Cluster struct {
 	NodeGroups []NodeGroup `json:"nodeGroups,omitempty"`
 	// NodeMonitorGracePeriod is how long a node may go without renewing
 	// its lease before it is marked Unknown (the node lifecycle
-	// controller's --node-monitor-grace-period; default 40s).
+	// controller's --node-monitor-grace-period; default 50s).
 	NodeMonitorGracePeriod *api.Duration `json:"nodeMonitorGracePeriod,omitempty"`
 	// DefaultTolerationSeconds is how long pods tolerate an unreachable or
 	// not-ready node before eviction (the DefaultTolerationSeconds

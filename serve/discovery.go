@@ -7,15 +7,14 @@ import (
 	"github.com/clustersim/clustersim/sim/api"
 )
 
-// KubernetesVersion is the version /version reports: the minor version
-// whose behaviour the simulator follows, so that kubectl 1.31 to 1.33 see
-// no version skew.
-const KubernetesVersion = "v1.32.0"
+// KubernetesVersion is the version /version reports: the release whose
+// behaviour the simulator follows (api.KubernetesRelease).
+const KubernetesVersion = api.KubernetesRelease
 
 // versionInfo is /version (k8s.io/apimachinery/pkg/version.Info).
 func versionInfo() map[string]any {
 	return map[string]any{
-		"major": "1", "minor": "32", "gitVersion": KubernetesVersion + "+clustersim",
+		"major": api.KubernetesMajor, "minor": api.KubernetesMinor, "gitVersion": KubernetesVersion + "+clustersim",
 		"gitCommit": "", "gitTreeState": "clean", "buildDate": "2026-01-01T00:00:00Z",
 		"goVersion": "go1.26", "compiler": "gc", "platform": "linux/amd64",
 	}

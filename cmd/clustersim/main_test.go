@@ -489,7 +489,7 @@ func TestRunTimeline(t *testing.T) {
 		"2:00.000  timeline",
 		"$ kubelet on worker-1 hangs",
 		"gap opens Node/worker-1: 0 → 1 (Ready=Unknown (NodeStatusUnknown))",
-		"7:40.000  node-controller",
+		"7:50.000  node-controller",
 		"delete Pod default/nginx-deployment-5b86644d85-",
 	} {
 		if !strings.Contains(out, want) {

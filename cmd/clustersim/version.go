@@ -12,6 +12,7 @@ import (
 
 	"github.com/clustersim/clustersim/report/lessons"
 	"github.com/clustersim/clustersim/scenarios"
+	"github.com/clustersim/clustersim/sim/api"
 )
 
 // version prints the module version and, when the build recorded them,
@@ -28,8 +29,15 @@ func version(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// versionLine is "clustersim VERSION (commit REV[, modified]) GOVERSION".
+// versionLine is "clustersim VERSION (commit REV[, modified]) GOVERSION,
+// simulating Kubernetes RELEASE": the last part names the one release
+// whose defaults and messages the simulator follows.
 func versionLine() string {
+	return buildLine() + ", simulating Kubernetes " + api.KubernetesRelease
+}
+
+// buildLine is "clustersim VERSION (commit REV[, modified]) GOVERSION".
+func buildLine() string {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
 		return "clustersim (unknown version)"

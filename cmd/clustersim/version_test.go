@@ -5,12 +5,14 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/clustersim/clustersim/sim/api"
 )
 
 // TestVersion: clustersim version and --version print the same line.
 func TestVersion(t *testing.T) {
 	code, out, _ := runMain("version")
-	if code != exitOK || !strings.HasPrefix(out, "clustersim ") || !strings.Contains(out, " go1.") {
+	if code != exitOK || !strings.HasPrefix(out, "clustersim ") || !strings.Contains(out, " go1.") || !strings.HasSuffix(out, ", simulating Kubernetes "+api.KubernetesRelease+"\n") {
 		t.Errorf("version: exit %d, %q", code, out)
 	}
 	if _, again, _ := runMain("--version"); again != out {

@@ -87,8 +87,9 @@ const (
 	// RollbackDone is the Normal event reason of a rollback.
 	RollbackDone = "DeploymentRollback"
 	// ScalingReplicaSetReason is the Normal event reason of every resize:
-	// "Scaled up replica set %s to %d" on create, "Scaled %s replica set %s
-	// to %d from %d" later.
+	// "Scaled up replica set %s from 0 to %d" on create, "Scaled %s replica
+	// set %s from %d to %d" later (the order since Kubernetes 1.32, PR
+	// #125118; "to %d from %d" before).
 	ScalingReplicaSetReason = "ScalingReplicaSet"
 	// SelectingAllReason is the Warning event reason of a Deployment with
 	// an empty selector.

@@ -101,7 +101,7 @@ func TestE2ENginxRollsOut(t *testing.T) {
 			t.Errorf("pod %s: labels %v, ready %v", p.Name, p.Labels, api.IsPodReady(p))
 		}
 	}
-	if got, want := e.events(nginx), []string{"Normal ScalingReplicaSet Scaled up replica set " + rsName + " to 3"}; !slices.Equal(got, want) {
+	if got, want := e.events(nginx), []string{"Normal ScalingReplicaSet Scaled up replica set " + rsName + " from 0 to 3"}; !slices.Equal(got, want) {
 		t.Errorf("events %q, want %q", got, want)
 	}
 }
@@ -156,13 +156,13 @@ func TestE2EImageChangeRollsWithinBudget(t *testing.T) {
 	}
 	// The familiar kubectl describe sequence.
 	want := []string{
-		"Normal ScalingReplicaSet Scaled up replica set " + oldRS.Name + " to 3",
-		"Normal ScalingReplicaSet Scaled up replica set " + newRS.Name + " to 1",
-		"Normal ScalingReplicaSet Scaled down replica set " + oldRS.Name + " to 2 from 3",
-		"Normal ScalingReplicaSet Scaled up replica set " + newRS.Name + " to 2 from 1",
-		"Normal ScalingReplicaSet Scaled down replica set " + oldRS.Name + " to 1 from 2",
-		"Normal ScalingReplicaSet Scaled up replica set " + newRS.Name + " to 3 from 2",
-		"Normal ScalingReplicaSet Scaled down replica set " + oldRS.Name + " to 0 from 1",
+		"Normal ScalingReplicaSet Scaled up replica set " + oldRS.Name + " from 0 to 3",
+		"Normal ScalingReplicaSet Scaled up replica set " + newRS.Name + " from 0 to 1",
+		"Normal ScalingReplicaSet Scaled down replica set " + oldRS.Name + " from 3 to 2",
+		"Normal ScalingReplicaSet Scaled up replica set " + newRS.Name + " from 1 to 2",
+		"Normal ScalingReplicaSet Scaled down replica set " + oldRS.Name + " from 2 to 1",
+		"Normal ScalingReplicaSet Scaled up replica set " + newRS.Name + " from 2 to 3",
+		"Normal ScalingReplicaSet Scaled down replica set " + oldRS.Name + " from 1 to 0",
 	}
 	if got := e.events(nginx); !slices.Equal(got, want) {
 		t.Errorf("events\n%q\nwant\n%q", got, want)
@@ -304,9 +304,9 @@ func TestE2ERecreate(t *testing.T) {
 		}
 	}
 	want := []string{
-		"Normal ScalingReplicaSet Scaled up replica set " + e.replicaSet("nginx:1.14.2").Name + " to 3",
-		"Normal ScalingReplicaSet Scaled down replica set " + e.replicaSet("nginx:1.14.2").Name + " to 0 from 3",
-		"Normal ScalingReplicaSet Scaled up replica set " + newRS.Name + " to 3",
+		"Normal ScalingReplicaSet Scaled up replica set " + e.replicaSet("nginx:1.14.2").Name + " from 0 to 3",
+		"Normal ScalingReplicaSet Scaled down replica set " + e.replicaSet("nginx:1.14.2").Name + " from 3 to 0",
+		"Normal ScalingReplicaSet Scaled up replica set " + newRS.Name + " from 0 to 3",
 	}
 	if got := e.events(nginx); !slices.Equal(got, want) {
 		t.Errorf("events\n%q\nwant\n%q", got, want)
@@ -379,8 +379,8 @@ func TestE2EProportionalScaling(t *testing.T) {
 	events := e.events(nginx)
 	tail := events[len(events)-2:]
 	want := []string{
-		"Normal ScalingReplicaSet Scaled up replica set " + oldRS.Name + " to 11 from 8",
-		"Normal ScalingReplicaSet Scaled up replica set " + newRS.Name + " to 7 from 5",
+		"Normal ScalingReplicaSet Scaled up replica set " + oldRS.Name + " from 8 to 11",
+		"Normal ScalingReplicaSet Scaled up replica set " + newRS.Name + " from 5 to 7",
 	}
 	if !slices.Equal(tail, want) {
 		t.Errorf("last events %q, want %q", tail, want)

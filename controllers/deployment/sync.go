@@ -196,7 +196,7 @@ func (p *pass) getNewReplicaSet(d *api.Deployment, rsList, oldRSs []*api.Replica
 		return nil, err
 	}
 	if !alreadyExists && newReplicasCount > 0 {
-		p.recorder.Eventf(d, client.EventTypeNormal, ScalingReplicaSetReason, "Scaled up replica set %s to %d", createdRS.Name, newReplicasCount)
+		p.recorder.Eventf(d, client.EventTypeNormal, ScalingReplicaSetReason, "Scaled up replica set %s from 0 to %d", createdRS.Name, newReplicasCount)
 	}
 
 	needsUpdate := SetDeploymentRevision(d, newRevision)
@@ -314,7 +314,7 @@ func (p *pass) scaleReplicaSet(rs *api.ReplicaSet, newScale int32, d *api.Deploy
 	if !sizeNeedsUpdate {
 		return false, updated, nil
 	}
-	p.recorder.Eventf(d, client.EventTypeNormal, ScalingReplicaSetReason, "Scaled %s replica set %s to %d from %d", op, updated.Name, newScale, oldScale)
+	p.recorder.Eventf(d, client.EventTypeNormal, ScalingReplicaSetReason, "Scaled %s replica set %s from %d to %d", op, updated.Name, oldScale, newScale)
 	return true, updated, nil
 }
 

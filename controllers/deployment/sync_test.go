@@ -285,8 +285,8 @@ func TestScaleEvents(t *testing.T) {
 		msgs = append(msgs, e.typ+" "+e.reason+" "+e.message)
 	}
 	want := []string{
-		"Normal ScalingReplicaSet Scaled up replica set foo-v1 to 6 from 3",
-		"Normal ScalingReplicaSet Scaled up replica set foo-v2 to 4 from 2",
+		"Normal ScalingReplicaSet Scaled up replica set foo-v1 from 3 to 6",
+		"Normal ScalingReplicaSet Scaled up replica set foo-v2 from 2 to 4",
 	}
 	if !slices.Equal(msgs, want) {
 		t.Errorf("events = %q, want %q", msgs, want)
@@ -506,7 +506,7 @@ func TestGetNewReplicaSetCreates(t *testing.T) {
 	if c == nil || c.Status != api.ConditionTrue || c.Reason != NewReplicaSetReason || c.Message != `Created new replica set "foo-`+hash+`"` {
 		t.Errorf("Progressing = %+v", c)
 	}
-	want := []event{{object: "foo", typ: "Normal", reason: ScalingReplicaSetReason, message: "Scaled up replica set foo-" + hash + " to 2"}}
+	want := []event{{object: "foo", typ: "Normal", reason: ScalingReplicaSetReason, message: "Scaled up replica set foo-" + hash + " from 0 to 2"}}
 	if !slices.Equal(f.recorder.events, want) {
 		t.Errorf("events = %+v, want %+v", f.recorder.events, want)
 	}

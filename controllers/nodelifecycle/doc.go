@@ -6,7 +6,7 @@
 // The node lifecycle controller (Setup) runs a health pass every monitor
 // period (5s): a node whose last heartbeat, the later of its Lease's
 // renewTime in kube-node-lease and its Ready condition's
-// lastHeartbeatTime, is older than the grace period (40s; 60s for a node
+// lastHeartbeatTime, is older than the grace period (50s; 60s for a node
 // that never posted a Ready condition) gets Ready, MemoryPressure,
 // DiskPressure and PIDPressure set to Unknown, reason NodeStatusUnknown,
 // message "Kubelet stopped posting node status." (NodeStatusNeverUpdated,
@@ -44,8 +44,8 @@
 // tainting runs right after each health pass and whenever a zone's bucket
 // next has a token, instead of polling every 100ms; a taint swap is one
 // write, not an add and a remove; eviction counts tolerationSeconds from
-// the taint's timeAdded. The default grace period is 40s, upstream's
-// through 1.31 (50s since 1.32).
+// the taint's timeAdded. The default grace period is 50s, upstream's
+// since 1.32 (40s before).
 //
 // Imports: api, apierr, client, informer and controller only.
 //

@@ -30,10 +30,11 @@ const LeaseNamespace = "kube-node-lease"
 const (
 	// DefaultMonitorPeriod is --node-monitor-period: 5s.
 	DefaultMonitorPeriod = 5 * time.Second
-	// DefaultGracePeriod is --node-monitor-grace-period: 40s, its value
-	// through Kubernetes 1.31 (1.32 raised it to 50s, PR #126287); set
-	// Options.GracePeriod to 50s for a newer cluster.
-	DefaultGracePeriod = 40 * time.Second
+	// DefaultGracePeriod is --node-monitor-grace-period: 50s since
+	// Kubernetes 1.32 (PR #126287; 40s before), as in the pinned release
+	// (api.KubernetesRelease; k/k
+	// pkg/controller/nodelifecycle/config/v1alpha1/defaults.go).
+	DefaultGracePeriod = 50 * time.Second
 	// DefaultStartupGracePeriod is --node-startup-grace-period: 60s, the
 	// grace of a node that never posted a Ready condition.
 	DefaultStartupGracePeriod = 60 * time.Second
@@ -71,7 +72,7 @@ type Options struct {
 	MonitorPeriod time.Duration
 	// GracePeriod is how long a node may go without a heartbeat (Lease
 	// renewal or status post) before its conditions become Unknown
-	// (default 40s, upstream's through 1.31; 50s from 1.32).
+	// (default 50s, upstream's since 1.32; 40s before).
 	GracePeriod time.Duration
 	// StartupGracePeriod is the grace of a node that never posted a Ready
 	// condition, counted from its creation (default 60s).

@@ -254,14 +254,14 @@ func lessons() []*Lesson {
 				Incidents("incidents"),
 			},
 			Claims: []Claim{
-				{"the node is marked Unknown only when its last heartbeat is 40 s old: 30 to 45 s after the hang (heartbeats every 10 s, a check every 5 s)", func(t *Table) bool {
-					return t.All(0, "node marked Ready=Unknown after the hang", func(v float64) bool { return v >= 30 && v <= 45 })
+				{"the node is marked Unknown only when its last heartbeat is 50 s old (--node-monitor-grace-period since Kubernetes 1.32): 40 to 55 s after the hang (heartbeats every 10 s, a check every 5 s)", func(t *Table) bool {
+					return t.All(0, "node marked Ready=Unknown after the hang", func(v float64) bool { return v >= 40 && v <= 55 })
 				}},
 				{"the Deployment's gap opens when the node turns Unknown and stays open for the 300 s toleration plus under 30 s to replace the pod: over 5 minutes, an incident", func(t *Table) bool {
 					return t.All(0, "Deployment's gap open", func(v float64) bool { return v >= 300 && v <= 330 }) && t.All(0, "incidents", ge(1))
 				}},
-				{"the cluster converges once the replacement runs elsewhere: 30 to 45 s (Unknown) plus 300 s (toleration) after the hang, then the replacement's start", func(t *Table) bool {
-					return t.All(0, "converged after the hang", func(v float64) bool { return v >= 330 && v <= 400 })
+				{"the cluster converges once the replacement runs elsewhere: 40 to 55 s (Unknown) plus 300 s (toleration) after the hang, then the replacement's start", func(t *Table) bool {
+					return t.All(0, "converged after the hang", func(v float64) bool { return v >= 340 && v <= 410 })
 				}},
 			},
 		},

@@ -25,7 +25,7 @@ const (
 	// DefaultSLO is the gap duration beyond which a gap is an incident.
 	DefaultSLO = 5 * time.Minute
 	// DefaultSettle is how long every gap must stay closed to count as
-	// converged: longer than the 40s node monitor grace period, so that a
+	// converged: longer than the 50s node monitor grace period, so that a
 	// silent node is noticed inside it.
 	DefaultSettle = time.Minute
 )

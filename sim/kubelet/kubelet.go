@@ -215,7 +215,7 @@ func New(net *netsim.Network, server *netsim.Endpoint, cfg Config) (*Kubelet, er
 		k.images[res.name] = true
 	}
 	k.nodeInfo = api.RawValue(`{"architecture":"amd64","bootID":"","containerRuntimeVersion":"containerd://1.7.27",` +
-		`"kernelVersion":"6.8.0","kubeProxyVersion":"","kubeletVersion":"v1.33.0","machineID":"",` +
+		`"kernelVersion":"6.8.0","kubeProxyVersion":"","kubeletVersion":"` + api.KubernetesRelease + `","machineID":"",` +
 		`"operatingSystem":"linux","osImage":"clustersim","systemUUID":""}`)
 	k.daemonEPs = api.RawValue(`{"kubeletEndpoint":{"Port":10250}}`)
 	return k, nil
