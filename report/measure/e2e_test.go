@@ -23,7 +23,7 @@ func TestScenarios(t *testing.T) {
 		{"gitops-hpa-truce", false, false, false, false},
 		{"gitops-hpa-fight", true, true, false, false},
 		{"no-backoff", false, false, true, false},
-		// The pod on the dead node is not ready for the 40s grace plus
+		// The pod on the dead node is not ready for the 50s grace plus
 		// the 300s toleration: the Deployment's gap is an incident.
 		{"node-failure", false, false, false, true},
 		// The pod stays Pending for ten minutes.
@@ -124,7 +124,7 @@ func TestConvergence(t *testing.T) {
 	}{
 		{"rolling-update", 0, "kubectl set image deployment/nginx-deployment nginx=nginx:1.16.1", 20 * time.Second, 60 * time.Second},
 		{"rolling-update", 0, StartCause, time.Second, 10 * time.Second},
-		{"node-failure", 0, "kubelet on worker-1 hangs", 340 * time.Second, 345 * time.Second},
+		{"node-failure", 0, "kubelet on worker-1 hangs", 350 * time.Second, 355 * time.Second},
 		{"deployment-bad-image", 11 * time.Minute, "kubectl set image deployment/nginx-deployment nginx=nginx:1.161", 0, 0},
 		{"unschedulable-pod", 0, StartCause, 10 * time.Minute, 11 * time.Minute},
 	}
