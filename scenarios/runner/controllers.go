@@ -220,6 +220,24 @@ var leaseNames = map[string]string{
 	"horizontal-pod-autoscaler": "kube-controller-manager-horizontal-pod-autoscaler",
 }
 
+// kubeControllerManagerActor is the user kube-controller-manager
+// authenticates as with its own credentials (not a controller's service
+// account), which its leader election uses: upstream builds the
+// leader-election client from the manager's root client
+// (cmd/kube-controller-manager/app/controllermanager.go).
+const kubeControllerManagerActor = "system:kube-controller-manager"
+
+// leaseActor is the user whose requests renew controller name's lease:
+// kube-scheduler's own for the scheduler, kube-controller-manager's for
+// the controllers it runs, so that a controller's own request and write
+// counts do not include lease renewals.
+func leaseActor(name string) string {
+	if name == "scheduler" {
+		return scheduler.Actor
+	}
+	return kubeControllerManagerActor
+}
+
 // leaderElection is the leader election of controller name, with
 // upstream's durations: a lost lease is a timeline entry, and the
 // manager is started again at once, as the kubelet restarts a static
@@ -228,7 +246,7 @@ var leaseNames = map[string]string{
 // expired, and its acquisition is an entry too.
 func (r *run) leaderElection(name, lease string) *controller.LeaderElection {
 	addr := netsim.Addr("controller/" + name + LeaderElectionSuffix)
-	r.c.SetActor(addr, controllerSpecs[name].actor)
+	r.c.SetActor(addr, leaseActor(name))
 	return &controller.LeaderElection{
 		Name:      lease,
 		Identity:  "control-plane",
