@@ -177,7 +177,8 @@ func (c *Converter) FromSim(o api.Object, obj runtime.Object) error {
 // FromCache is FromSim for a stored version of an object (an informer
 // cache's, which the simulator never changes, or a write's reply): the
 // conversion of the last version seen of each object is kept and
-// deep-copied into obj, so that reads and events of an unchanged object
+// deep-copied into obj (replacing all of it, as controller-runtime's
+// cache reader does), so that reads and events of an unchanged object
 // cost a copy, not a JSON round trip, and a read of the version a write
 // returned costs no conversion either.
 func (c *Converter) FromCache(o api.Object, obj runtime.Object) error {
@@ -191,10 +192,16 @@ func (c *Converter) FromCache(o api.Object, obj runtime.Object) error {
 		return nil
 	}
 	c.misses++
-	if err := c.FromSim(o, obj); err != nil {
+	// Convert into a new object, never into obj: decoding into the
+	// caller's object would keep the fields the stored version omits
+	// (an empty status's observedGeneration set by the caller), and the
+	// cache would then serve them as that version to every later read.
+	fresh := reflect.New(reflect.TypeOf(obj).Elem()).Interface().(runtime.Object)
+	if err := c.FromSim(o, fresh); err != nil {
 		return err
 	}
-	c.cached[k] = cacheEntry{uid: m.UID, rv: m.ResourceVersion, obj: obj.DeepCopyObject()}
+	c.cached[k] = cacheEntry{uid: m.UID, rv: m.ResourceVersion, obj: fresh}
+	reflect.ValueOf(obj).Elem().Set(reflect.ValueOf(fresh.DeepCopyObject()).Elem())
 	return nil
 }
 
