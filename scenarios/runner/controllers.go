@@ -251,6 +251,7 @@ func (r *run) leaderElection(name, lease string) *controller.LeaderElection {
 		Name:      lease,
 		Identity:  "control-plane",
 		Transport: r.c.Transport(addr),
+		Actor:     leaseActor(name),
 		OnAcquired: func(m *controller.Manager, id string) {
 			if m.Starts() > 1 {
 				r.record(Entry{At: r.c.K.Now().Duration(), Observation: true, System: true,

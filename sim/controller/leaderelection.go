@@ -49,6 +49,10 @@ type LeaderElection struct {
 	// Transport, if set, carries the elector's requests instead of the
 	// manager's (upstream's leader election has a client of its own).
 	Transport client.Transport
+	// Actor, if set, is the user the elector's requests act as instead
+	// of the manager's (kube-controller-manager renews as its own user,
+	// not as a controller's service account).
+	Actor string
 	// LeaseDuration, RenewDeadline and RetryPeriod default to 15s, 10s
 	// and 2s.
 	LeaseDuration, RenewDeadline, RetryPeriod time.Duration
@@ -102,7 +106,11 @@ func (m *Manager) runElection(ctx context.Context, r *run) {
 	if t == nil {
 		t = m.t
 	}
-	cl := client.New(m.k, t, m.actor, client.Options{RequestTimeout: cfg.RetryPeriod})
+	actor := cfg.Actor
+	if actor == "" {
+		actor = m.actor
+	}
+	cl := client.New(m.k, t, actor, client.Options{RequestTimeout: cfg.RetryPeriod})
 	e := &elector{m: m, c: cl, cfg: cfg, identity: fmt.Sprintf("%s_%d", cfg.Identity, m.starts),
 		key: api.Key{Namespace: LeaseNamespace, Name: cfg.Name}}
 	rng := m.Rand("leader-election")
