@@ -2,6 +2,7 @@ package store
 
 import (
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -167,6 +168,7 @@ type AuditLog struct {
 	briefEvents     bool
 	trace           io.Writer
 	line            []byte // reused by add to render the trace line
+	scratch         differ // reused by auditChanges: its buffers
 }
 
 // CountHeartbeats sets whether heartbeat writes are counted (true) or
@@ -241,6 +243,13 @@ func (l *AuditLog) add(r AuditRecord) {
 	if l.paths == nil {
 		l.paths = map[string]string{}
 	}
+	// The changes may be auditChanges' scratch: the record keeps a copy
+	// of its own, its paths interned.
+	if len(r.Changes) == 0 {
+		r.Changes = nil
+	} else {
+		r.Changes = slices.Clone(r.Changes)
+	}
 	for i := range r.Changes {
 		p := r.Changes[i].Path
 		if q, ok := l.paths[p]; ok {
@@ -264,7 +273,8 @@ func skipInAudit(path string) bool {
 }
 
 // auditChanges diffs old against new for the audit log, with the log's
-// interned paths.
+// interned paths. The changes are the log's scratch: valid until the
+// next diff; add copies those it keeps.
 func (l *AuditLog) auditChanges(old, new api.Object) []Change {
 	var oldV any
 	if old != nil {
@@ -276,12 +286,18 @@ func (l *AuditLog) auditChanges(old, new api.Object) []Change {
 	// managedFields are bookkeeping the audit leaves out (skipInAudit):
 	// walking them, entry by entry and their field sets rendered, was
 	// the most of a lease renewal's diff.
-	all := diffWith(differ{intern: l.paths, skip: "metadata.managedFields", audit: true}, oldV, new)
+	d := l.scratch
+	d.intern, d.skip, d.audit = l.paths, "metadata.managedFields", true
+	d.out, d.path = d.out[:0], d.path[:0]
+	all := diffWith(d, oldV, new)
 	out := all[:0]
 	for _, c := range all {
 		if !skipInAudit(c.Path) {
 			out = append(out, c)
 		}
 	}
+	clear(all[len(out):])
+	d.out = all
+	l.scratch = d
 	return out
 }

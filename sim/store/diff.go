@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -57,6 +58,11 @@ type differ struct {
 	out    []Change
 	intern map[string]string
 	skip   string
+	// keys is a stack of the list keys and map entries the walk is
+	// comparing, reused across levels (and across diffs by the audit
+	// log) instead of allocated per list.
+	keys    []string
+	entries []mapEntry
 	// audit is set for the audit log, which drops the changes of
 	// metadata.resourceVersion and metadata.managedFields: the differ
 	// may then skip an object's metadata when nothing else in it
@@ -101,17 +107,35 @@ type typeInfo struct {
 	fields []fieldInfo // for structs
 }
 
-var typeCache sync.Map // reflect.Type -> *typeInfo
+// typeCache maps reflect.Type to *typeInfo. Readers load the map without
+// a lock; a new type copies it under typeMu (a few dozen types ever, so
+// copies are rare). Simulations may run side by side (run --seeds).
+var (
+	typeCache atomic.Pointer[map[reflect.Type]*typeInfo]
+	typeMu    sync.Mutex
+)
 
 func infoOf(t reflect.Type) *typeInfo {
-	if v, ok := typeCache.Load(t); ok {
-		return v.(*typeInfo)
+	if m := typeCache.Load(); m != nil {
+		if info, ok := (*m)[t]; ok {
+			return info
+		}
 	}
 	info := &typeInfo{leaf: leafType(t), cmp: compareOf(t)}
 	if t.Kind() == reflect.Struct {
 		info.fields = structFields(t)
 	}
-	typeCache.Store(t, info)
+	typeMu.Lock()
+	defer typeMu.Unlock()
+	next := map[reflect.Type]*typeInfo{}
+	if m := typeCache.Load(); m != nil {
+		if old, ok := (*m)[t]; ok {
+			return old
+		}
+		maps.Copy(next, *m)
+	}
+	next[t] = info
+	typeCache.Store(&next)
 	return info
 }
 
@@ -227,14 +251,14 @@ func render(v reflect.Value) string {
 	// MarshalJSON would, without its quotes and allocations.
 	switch v.Type() {
 	case timeType:
-		t := v.Interface().(api.Time)
+		t := timeOf[api.Time](v)
 		if t.Time.IsZero() {
 			return "null"
 		}
 		var buf [len(time.RFC3339) + 8]byte
 		return string(t.UTC().AppendFormat(buf[:0], time.RFC3339))
 	case microTimeType:
-		t := v.Interface().(api.MicroTime)
+		t := timeOf[api.MicroTime](v)
 		if t.Time.IsZero() {
 			return "null"
 		}
@@ -263,6 +287,15 @@ func render(v reflect.Value) string {
 	}
 	b, _ := json.Marshal(v.Interface())
 	return string(b)
+}
+
+// timeOf returns v's value of type T, through its address when it has
+// one: v.Interface() copies the value to the heap.
+func timeOf[T any](v reflect.Value) T {
+	if v.CanAddr() {
+		return *v.Addr().Interface().(*T)
+	}
+	return v.Interface().(T)
 }
 
 func (d *differ) emit(old, new reflect.Value, oldSet, newSet bool) {
@@ -472,23 +505,32 @@ func emptyList(v reflect.Value) bool {
 	return false
 }
 
-func (d *differ) walkMap(a, b reflect.Value, aSet, bSet bool) {
-	var keys []string
-	seen := map[string]bool{}
-	for _, m := range []reflect.Value{a, b} {
-		if !m.IsValid() {
-			continue
-		}
+// mapEntry is one entry of a map the walk compares.
+type mapEntry struct {
+	key string
+	val reflect.Value
+}
+
+// mapEntries appends m's entries to the differ's entry stack, sorted by
+// key, and returns them.
+func (d *differ) mapEntries(m reflect.Value) []mapEntry {
+	base := len(d.entries)
+	if m.IsValid() {
 		iter := m.MapRange()
 		for iter.Next() {
-			k := iter.Key().String()
-			if !seen[k] {
-				seen[k] = true
-				keys = append(keys, k)
-			}
+			d.entries = append(d.entries, mapEntry{iter.Key().String(), iter.Value()})
 		}
 	}
-	slices.Sort(keys)
+	es := d.entries[base:]
+	slices.SortFunc(es, func(x, y mapEntry) int { return strings.Compare(x.key, y.key) })
+	return es
+}
+
+func (d *differ) walkMap(a, b reflect.Value, aSet, bSet bool) {
+	base := len(d.entries)
+	defer func() { clear(d.entries[base:]); d.entries = d.entries[:base] }()
+	ea := d.mapEntries(a)
+	eb := d.mapEntries(b)
 	mark := len(d.path)
 	var t reflect.Type
 	if aSet {
@@ -500,13 +542,21 @@ func (d *differ) walkMap(a, b reflect.Value, aSet, bSet bool) {
 	// struct fields, "spec.replicas"; a map of a typed object by key,
 	// "metadata.labels[app]".
 	dotted := t.Elem().Kind() == reflect.Interface
-	for _, k := range keys {
+	// Both sides are sorted by key (map keys are unique): merge them.
+	for i, j := 0, 0; i < len(ea) || j < len(eb); {
+		var k string
 		var va, vb reflect.Value
-		if aSet {
-			va = a.MapIndex(reflect.ValueOf(k).Convert(a.Type().Key()))
-		}
-		if bSet {
-			vb = b.MapIndex(reflect.ValueOf(k).Convert(b.Type().Key()))
+		switch {
+		case j == len(eb) || i < len(ea) && ea[i].key < eb[j].key:
+			k, va = ea[i].key, ea[i].val
+			i++
+		case i == len(ea) || eb[j].key < ea[i].key:
+			k, vb = eb[j].key, eb[j].val
+			j++
+		default:
+			k, va, vb = ea[i].key, ea[i].val, eb[j].val
+			i++
+			j++
 		}
 		if dotted {
 			if mark > 0 {
@@ -546,34 +596,54 @@ func elemKey(v reflect.Value) (string, bool) {
 	return "", false
 }
 
+// keyedList returns the keys of v's elements, or false when some
+// element has no key or shares one.
 func keyedList(v reflect.Value) (keys []string, ok bool) {
+	var d differ
+	return d.keyedList(v)
+}
+
+// keyedList appends the keys of v's elements to the differ's key stack
+// and returns them, or reports false (and appends nothing) when some
+// element has no key or shares one.
+func (d *differ) keyedList(v reflect.Value) (keys []string, ok bool) {
 	if !v.IsValid() {
 		return nil, true
 	}
+	base := len(d.keys)
 	for i := range v.Len() {
 		k, ok := elemKey(v.Index(i))
-		if !ok || k == "" || slices.Contains(keys, k) {
+		if !ok || k == "" || slices.Contains(d.keys[base:], k) {
+			d.keys = d.keys[:base]
 			return nil, false
 		}
-		keys = append(keys, k)
+		d.keys = append(d.keys, k)
 	}
-	return keys, true
+	return d.keys[base:], true
 }
 
 func (d *differ) walkList(a, b reflect.Value, aSet, bSet bool) {
 	mark := len(d.path)
-	ka, okA := keyedList(present(a, aSet))
-	kb, okB := keyedList(present(b, bSet))
+	// The keys of both sides stay on the key stack while the elements
+	// are walked (nested lists push theirs above them).
+	base := len(d.keys)
+	defer func() { clear(d.keys[base:]); d.keys = d.keys[:base] }()
+	ka, okA := d.keyedList(present(a, aSet))
+	kb, okB := d.keyedList(present(b, bSet))
 	if okA && okB && (len(ka) > 0 || len(kb) > 0) {
-		order := append([]string(nil), ka...)
-		for _, k := range kb {
-			if !slices.Contains(ka, k) {
-				order = append(order, k)
+		// A's keys in their order, then b's that a lacks.
+		for n := range len(ka) + len(kb) {
+			var k string
+			if n < len(ka) {
+				k = ka[n]
+			} else if k = kb[n-len(ka)]; slices.Contains(ka, k) {
+				continue
 			}
-		}
-		for _, k := range order {
 			var va, vb reflect.Value
-			ia := slices.Index(ka, k)
+			ia := n
+			if n >= len(ka) {
+				ia = -1
+			}
 			ib := slices.Index(kb, k)
 			inA, inB := ia >= 0, ib >= 0
 			if inA {
