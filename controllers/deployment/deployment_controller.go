@@ -425,8 +425,10 @@ func (p *pass) syncDeployment(key api.Key) error {
 		return err
 	}
 	// The pods of those ReplicaSets, for Recreate's "old pods gone" check.
-	podMap, err := p.getPodMapForDeployment(d, rsList)
-	if err != nil {
+	// Upstream lists them on every sync; only Recreate reads them, so
+	// they are gathered there (the selector, whose error upstream returns
+	// here, is still parsed here).
+	if _, err := api.LabelSelectorAsSelector(d.Spec.Selector); err != nil {
 		return err
 	}
 	if d.DeletionTimestamp != nil {
@@ -454,6 +456,10 @@ func (p *pass) syncDeployment(key api.Key) error {
 	}
 	switch d.Spec.Strategy.Type {
 	case api.RecreateDeploymentStrategyType:
+		podMap, err := p.getPodMapForDeployment(d, rsList)
+		if err != nil {
+			return err
+		}
 		return p.rolloutRecreate(d, rsList, podMap)
 	case api.RollingUpdateDeploymentStrategyType:
 		return p.rolloutRolling(d, rsList)
