@@ -289,7 +289,13 @@ func (l *AuditLog) auditChanges(old, new api.Object) []Change {
 	d := l.scratch
 	d.intern, d.skip, d.audit = l.paths, "metadata.managedFields", true
 	d.out, d.path = d.out[:0], d.path[:0]
-	all := diffWith(d, oldV, new)
+	var all []Change
+	if a, b, ok := leases(old, new); ok && d.leaseRenewal(a, b) {
+		all = d.out
+	} else {
+		d.out = d.out[:0]
+		all = diffWith(d, oldV, new)
+	}
 	out := all[:0]
 	for _, c := range all {
 		if !skipInAudit(c.Path) {

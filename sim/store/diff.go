@@ -68,6 +68,9 @@ type differ struct {
 	// may then skip an object's metadata when nothing else in it
 	// changed (metaUnchanged), which most updates are.
 	audit bool
+	// walkEqual turns off the == shortcut of equalTypes (for tests
+	// that compare it with the walk).
+	walkEqual bool
 }
 
 var (
@@ -105,6 +108,31 @@ type typeInfo struct {
 	leaf   bool        // rendered whole rather than walked
 	cmp    leafCompare // for leaves
 	fields []fieldInfo // for structs
+	// eq compares two values of a comparable struct type with ==, for
+	// the types in equalTypes: equal values have no change to walk.
+	eq func(a, b unsafe.Pointer) bool
+}
+
+// equalOf returns == on values of T behind two pointers.
+func equalOf[T comparable]() func(a, b unsafe.Pointer) bool {
+	return func(a, b unsafe.Pointer) bool { return *(*T)(a) == *(*T)(b) }
+}
+
+// equalTypes are the comparable struct types (no interface inside, so ==
+// cannot panic) that lists of hot writes hold, mostly unchanged from one
+// write to the next: a pod's or node's conditions. Values equal under ==
+// render the same field by field (equal strings and numbers, times of
+// the same instant and location, the same pointers), so the walk may skip
+// them; unequal ones are walked as before.
+var equalTypes = map[reflect.Type]func(a, b unsafe.Pointer) bool{
+	reflect.TypeFor[api.PodCondition]():        equalOf[api.PodCondition](),
+	reflect.TypeFor[api.NodeCondition]():       equalOf[api.NodeCondition](),
+	reflect.TypeFor[api.DeploymentCondition](): equalOf[api.DeploymentCondition](),
+	reflect.TypeFor[api.ReplicaSetCondition](): equalOf[api.ReplicaSetCondition](),
+	reflect.TypeFor[api.NodeAddress]():         equalOf[api.NodeAddress](),
+	reflect.TypeFor[api.ContainerPort]():       equalOf[api.ContainerPort](),
+	reflect.TypeFor[api.PodIP]():               equalOf[api.PodIP](),
+	reflect.TypeFor[api.HostIP]():              equalOf[api.HostIP](),
 }
 
 // typeCache maps reflect.Type to *typeInfo. Readers load the map without
@@ -121,7 +149,7 @@ func infoOf(t reflect.Type) *typeInfo {
 			return info
 		}
 	}
-	info := &typeInfo{leaf: leafType(t), cmp: compareOf(t)}
+	info := &typeInfo{leaf: leafType(t), cmp: compareOf(t), eq: equalTypes[t]}
 	if t.Kind() == reflect.Struct {
 		info.fields = structFields(t)
 	}
@@ -251,19 +279,9 @@ func render(v reflect.Value) string {
 	// MarshalJSON would, without its quotes and allocations.
 	switch v.Type() {
 	case timeType:
-		t := timeOf[api.Time](v)
-		if t.Time.IsZero() {
-			return "null"
-		}
-		var buf [len(time.RFC3339) + 8]byte
-		return string(t.UTC().AppendFormat(buf[:0], time.RFC3339))
+		return renderTime(timeOf[api.Time](v))
 	case microTimeType:
-		t := timeOf[api.MicroTime](v)
-		if t.Time.IsZero() {
-			return "null"
-		}
-		var buf [len(api.RFC3339Micro) + 8]byte
-		return string(t.UTC().AppendFormat(buf[:0], api.RFC3339Micro))
+		return renderMicroTime(timeOf[api.MicroTime](v))
 	}
 	var m json.Marshaler
 	if v.Type().Implements(marshalerType) {
@@ -287,6 +305,24 @@ func render(v reflect.Value) string {
 	}
 	b, _ := json.Marshal(v.Interface())
 	return string(b)
+}
+
+// renderTime is render of a Time: its MarshalJSON without the quotes.
+func renderTime(t api.Time) string {
+	if t.Time.IsZero() {
+		return "null"
+	}
+	var buf [len(time.RFC3339) + 8]byte
+	return string(t.UTC().AppendFormat(buf[:0], time.RFC3339))
+}
+
+// renderMicroTime is render of a MicroTime.
+func renderMicroTime(t api.MicroTime) string {
+	if t.Time.IsZero() {
+		return "null"
+	}
+	var buf [len(api.RFC3339Micro) + 8]byte
+	return string(t.UTC().AppendFormat(buf[:0], api.RFC3339Micro))
 }
 
 // timeOf returns v's value of type T, through its address when it has
@@ -381,6 +417,10 @@ func (d *differ) walk(a, b reflect.Value, aSet, bSet bool) {
 		if aSet && bSet && sameBits(a, b) {
 			return
 		}
+		if info.eq != nil && !d.walkEqual && aSet && bSet && a.CanAddr() && b.CanAddr() &&
+			info.eq(unsafe.Pointer(a.UnsafeAddr()), unsafe.Pointer(b.UnsafeAddr())) {
+			return
+		}
 		mark := len(d.path)
 		// Metadata unchanged but for the fields the audit log drops
 		// and the generation: only the generation can be a change.
@@ -462,6 +502,50 @@ func samePtr[T comparable](a, b *T) bool {
 func sameOwnerRef(a, b api.OwnerReference) bool {
 	return a.APIVersion == b.APIVersion && a.Kind == b.Kind && a.Name == b.Name && a.UID == b.UID &&
 		samePtr(a.Controller, b.Controller) && samePtr(a.BlockOwnerDeletion, b.BlockOwnerDeletion)
+}
+
+// leases returns old and new as Leases when both are.
+func leases(old, new api.Object) (a, b *api.Lease, ok bool) {
+	a, okA := old.(*api.Lease)
+	b, okB := new.(*api.Lease)
+	return a, b, okA && okB && a != nil && b != nil
+}
+
+// leaseRenewal is the audit diff of a lease update that changes at most
+// spec.renewTime (and resourceVersion or managedFields, which the audit
+// leaves out), without the reflective walk: more than half of a
+// cluster's writes are such renewals (every kubelet's every 10 s). It
+// appends what the walk would (TestAuditDiffSkipsUnchangedMeta compares
+// them) and reports true, or reports false and appends nothing when the
+// update changes anything else: the walk then diffs it.
+// TestLeaseRenewalFields fails when Lease or LeaseSpec gain a field.
+func (d *differ) leaseRenewal(a, b *api.Lease) bool {
+	sa, sb := &a.Spec, &b.Spec
+	if a.TypeMeta != b.TypeMeta || a.Generation != b.Generation || !metaUnchanged(&a.ObjectMeta, &b.ObjectMeta) ||
+		!samePtr(sa.HolderIdentity, sb.HolderIdentity) || !samePtr(sa.LeaseDurationSeconds, sb.LeaseDurationSeconds) ||
+		!samePtr(sa.AcquireTime, sb.AcquireTime) || !samePtr(sa.LeaseTransitions, sb.LeaseTransitions) ||
+		!samePtr(sa.Strategy, sb.Strategy) || !samePtr(sa.PreferredHolder, sb.PreferredHolder) ||
+		(sa.RenewTime == nil) != (sb.RenewTime == nil) {
+		return false
+	}
+	if samePtr(sa.RenewTime, sb.RenewTime) {
+		return true
+	}
+	c := Change{Old: renderMicroTime(*sa.RenewTime), New: renderMicroTime(*sb.RenewTime), OldSet: true, NewSet: true}
+	if c.Old == c.New {
+		return true
+	}
+	const path = "spec.renewTime"
+	if p, ok := d.intern[path]; ok {
+		c.Path = p
+	} else {
+		c.Path = path
+		if d.intern != nil {
+			d.intern[path] = path
+		}
+	}
+	d.out = append(d.out, c)
+	return true
 }
 
 // leafEqual compares two leaves of one type without allocating for the

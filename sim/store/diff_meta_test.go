@@ -45,6 +45,8 @@ func TestAuditDiffSkipsUnchangedMeta(t *testing.T) {
 	}
 	no := false
 	grace := int64(30)
+	holder := "node-1"
+	dur := int32(40)
 	for _, tc := range []struct {
 		name   string
 		change func(l *api.Lease)
@@ -72,6 +74,20 @@ func TestAuditDiffSkipsUnchangedMeta(t *testing.T) {
 			l.OwnerReferences = append(l.OwnerReferences, api.OwnerReference{APIVersion: "v1", Kind: "Pod", Name: "p", UID: "p1"})
 		}},
 		{"finalizer", func(l *api.Lease) { l.Finalizers = append(l.Finalizers, "g") }},
+		{"renewal and label", func(l *api.Lease) {
+			l.Spec.RenewTime = &api.MicroTime{Time: l.Spec.RenewTime.Add(time.Second)}
+			l.Labels["a"] = "z"
+		}},
+		{"same renewal, new pointer", func(l *api.Lease) { l.Spec.RenewTime = &api.MicroTime{Time: l.Spec.RenewTime.Time} }},
+		{"renewal gone", func(l *api.Lease) { l.Spec.RenewTime = nil }},
+		{"holder", func(l *api.Lease) { l.Spec.HolderIdentity = &holder }},
+		{"holder changed", func(l *api.Lease) { other := "node-2"; l.Spec.HolderIdentity = &other }},
+		{"duration", func(l *api.Lease) { l.Spec.LeaseDurationSeconds = &dur }},
+		{"acquired", func(l *api.Lease) { l.Spec.AcquireTime = &api.MicroTime{Time: l.Spec.RenewTime.Time} }},
+		{"transitions", func(l *api.Lease) { l.Spec.LeaseTransitions = &dur }},
+		{"strategy", func(l *api.Lease) { l.Spec.Strategy = &holder }},
+		{"preferred holder", func(l *api.Lease) { l.Spec.PreferredHolder = &holder }},
+		{"apiVersion", func(l *api.Lease) { l.APIVersion = "coordination.k8s.io/v1beta1" }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			old := base()
@@ -90,6 +106,23 @@ func TestAuditDiffSkipsUnchangedMeta(t *testing.T) {
 				t.Errorf("audit changes\n%v\nwant (the full walk's)\n%v", got, want)
 			}
 		})
+	}
+}
+
+// TestLeaseRenewalFields fails when Lease or LeaseSpec gain (or lose) a
+// field: leaseRenewal must then compare it too, or the audit log would
+// miss its changes.
+func TestLeaseRenewalFields(t *testing.T) {
+	for _, tc := range []struct {
+		typ  reflect.Type
+		want int
+	}{
+		{reflect.TypeFor[api.Lease](), 3},
+		{reflect.TypeFor[api.LeaseSpec](), 7},
+	} {
+		if n := tc.typ.NumField(); n != tc.want {
+			t.Errorf("%v has %d fields, leaseRenewal compares %d: compare the new ones, then update this test", tc.typ, n, tc.want)
+		}
 	}
 }
 
@@ -129,5 +162,55 @@ func TestSameBits(t *testing.T) {
 	want := l.auditChanges(pod.DeepCopy(), upd.DeepCopy())
 	if fmt.Sprint(got) != fmt.Sprint(want) || len(got) != 2 {
 		t.Errorf("status write changes %v, want the deep copies' %v (two)", got, want)
+	}
+}
+
+// TestEqualTypesShortcut checks that skipping list elements equal under
+// == (equalTypes) lists the same changes as walking them, for pod and
+// node conditions copied deeply (as a client's write is) and changed in
+// each field.
+func TestEqualTypesShortcut(t *testing.T) {
+	at := func(s int) api.Time { return api.NewTime(benchEpoch.Add(time.Duration(s) * time.Second)) }
+	pending, running := kubeletStatuses()
+	node := &api.Node{ObjectMeta: api.ObjectMeta{Name: "n1"}, Status: api.NodeStatus{
+		Conditions: []api.NodeCondition{
+			{Type: "Ready", Status: "True", LastHeartbeatTime: at(1), LastTransitionTime: at(0), Reason: "KubeletReady", Message: "kubelet is posting ready status"},
+			{Type: "MemoryPressure", Status: "False", LastHeartbeatTime: at(1), LastTransitionTime: at(0), Reason: "KubeletHasSufficientMemory"},
+		},
+		Addresses: []api.NodeAddress{{Type: "InternalIP", Address: "10.0.0.1"}},
+	}}
+	pod := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "p", Namespace: "default"}, Status: pending}
+	for _, tc := range []struct {
+		name   string
+		old    api.Object
+		change func(o api.Object)
+	}{
+		{"pod unchanged", pod, func(api.Object) {}},
+		{"pod running", pod, func(o api.Object) { o.(*api.Pod).Status = *running.DeepCopy() }},
+		{"pod condition reason", pod, func(o api.Object) { o.(*api.Pod).Status.Conditions[2].Reason = "x" }},
+		{"pod condition probe time", pod, func(o api.Object) { o.(*api.Pod).Status.Conditions[0].LastProbeTime = at(9) }},
+		{"pod condition generation", pod, func(o api.Object) { o.(*api.Pod).Status.Conditions[1].ObservedGeneration = 2 }},
+		{"pod condition location", pod, func(o api.Object) {
+			c := &o.(*api.Pod).Status.Conditions[1]
+			c.LastTransitionTime = api.Time{Time: c.LastTransitionTime.In(time.FixedZone("x", 3600))}
+		}},
+		{"pod ip", pod, func(o api.Object) { o.(*api.Pod).Status.PodIPs[0].IP = "10.244.0.3" }},
+		{"node heartbeat", node, func(o api.Object) {
+			for i := range o.(*api.Node).Status.Conditions {
+				o.(*api.Node).Status.Conditions[i].LastHeartbeatTime = at(11)
+			}
+		}},
+		{"node not ready", node, func(o api.Object) { o.(*api.Node).Status.Conditions[0].Status = "Unknown" }},
+		{"node address", node, func(o api.Object) { o.(*api.Node).Status.Addresses[0].Address = "10.0.0.2" }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			nw := tc.old.DeepCopyObject()
+			tc.change(nw)
+			got := diffWith(differ{}, tc.old, nw)
+			want := diffWith(differ{walkEqual: true}, tc.old, nw)
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("changes with the shortcut\n%v\nwant (the walk's)\n%v", got, want)
+			}
+		})
 	}
 }
