@@ -253,12 +253,20 @@ type object struct {
 
 // segments returns each field's histories, split at removals, as
 // separate runs keyed by the field (deterministic: audit order).
+//
+// Two passes over the log: the first finds each change's run and counts
+// the steps of every run, the second fills the steps into one array cut
+// into runs, instead of growing a slice per run (a run of thousands of
+// pods has a million runs, most of one or two steps).
 func segments(audit []store.AuditRecord, o Options) []segment {
 	var out []segment
+	counts := []int32{}
+	// runOf is the run of each change the first pass kept, in log order.
+	var runOf []int32
 	// open maps each object to its fields' current runs (indexes in
 	// out), so that a removal ends its object's runs without a look at
 	// any other object's.
-	open := map[object]map[string]int{}
+	open := map[object]map[string]int32{}
 	for i := range audit {
 		r := &audit[i]
 		obj := object{r.Kind, r.Key}
@@ -275,21 +283,52 @@ func segments(audit []store.AuditRecord, o Options) []segment {
 			}
 			fields := open[obj]
 			if fields == nil {
-				fields = map[string]int{}
+				fields = map[string]int32{}
 				open[obj] = fields
 			}
 			j, ok := fields[c.Path]
 			if !ok {
-				j = len(out)
+				j = int32(len(out))
 				fields[c.Path] = j
 				out = append(out, segment{f: field{r.Kind, r.Key, c.Path}})
+				counts = append(counts, 0)
 				if c.OldSet {
-					// The value before the first change seen: its writer
-					// is unknown (actor "").
-					out[j].steps = append(out[j].steps, step{r.Time.Duration(), "", c.Old})
+					// The value before the first change seen.
+					counts[j]++
 				}
 			}
-			out[j].steps = append(out[j].steps, step{r.Time.Duration(), r.Actor, value(c)})
+			counts[j]++
+			runOf = append(runOf, j)
+		}
+	}
+	total := 0
+	for _, n := range counts {
+		total += int(n)
+	}
+	steps := make([]step, total)
+	for j := range out {
+		n := int(counts[j])
+		out[j].steps = steps[:0:n]
+		steps = steps[n:]
+	}
+	next := 0
+	for i := range audit {
+		r := &audit[i]
+		if r.Removed || r.NoOp {
+			continue
+		}
+		for _, c := range r.Changes {
+			if o.ignored(r.Kind.Name, c.Path) {
+				continue
+			}
+			s := &out[runOf[next]]
+			next++
+			if len(s.steps) == 0 && c.OldSet {
+				// The value before the first change seen: its writer
+				// is unknown (actor "").
+				s.steps = append(s.steps, step{r.Time.Duration(), "", c.Old})
+			}
+			s.steps = append(s.steps, step{r.Time.Duration(), r.Actor, value(c)})
 		}
 	}
 	return out
