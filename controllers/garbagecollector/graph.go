@@ -338,6 +338,11 @@ func startsWaiting(old, obj api.Object, f string) bool {
 // referencesDiffs compares two owner reference lists by uid: references
 // only in cur, only in old (in old's order), and changed pairs {old, cur}.
 func referencesDiffs(old, cur []api.OwnerReference) (added, removed []api.OwnerReference, changed [][2]api.OwnerReference) {
+	if sameReferences(old, cur) {
+		// Nearly every update (a status write) keeps the references:
+		// nothing to diff, and no maps to build.
+		return nil, nil, nil
+	}
 	byUID := make(map[api.UID]api.OwnerReference, len(old))
 	for _, r := range old {
 		byUID[r.UID] = r
@@ -359,6 +364,26 @@ func referencesDiffs(old, cur []api.OwnerReference) (added, removed []api.OwnerR
 		}
 	}
 	return added, removed, changed
+}
+
+// sameReferences reports whether cur holds old's references in the same
+// order, each deeply equal, and old's uids are distinct: then
+// referencesDiffs finds nothing added, removed or changed.
+func sameReferences(old, cur []api.OwnerReference) bool {
+	if len(old) != len(cur) {
+		return false
+	}
+	for i := range old {
+		if !reflect.DeepEqual(old[i], cur[i]) {
+			return false
+		}
+		for j := range i {
+			if old[j].UID == old[i].UID {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // partitionDependents splits deps into those whose reference to owner's

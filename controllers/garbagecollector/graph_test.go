@@ -257,6 +257,14 @@ func TestReferencesDiffs(t *testing.T) {
 		wantChanged            [][2]api.OwnerReference
 	}{
 		{name: "same", old: []api.OwnerReference{a, b}, cur: []api.OwnerReference{b, a}},
+		{name: "same order", old: []api.OwnerReference{a, b}, cur: []api.OwnerReference{a, b}},
+		{name: "none", old: nil, cur: nil},
+		// Two references to one uid: the diff compares with the last
+		// (upstream's map), so the first looks changed even in the
+		// same order.
+		{name: "same order, one uid twice", old: []api.OwnerReference{b, bUnblocked}, cur: []api.OwnerReference{b, bUnblocked},
+			wantChanged: [][2]api.OwnerReference{{bUnblocked, b}}},
+		{name: "changed in place", old: []api.OwnerReference{a, b}, cur: []api.OwnerReference{a, bUnblocked}, wantChanged: [][2]api.OwnerReference{{b, bUnblocked}}},
 		{name: "added", old: []api.OwnerReference{a}, cur: []api.OwnerReference{a, c}, wantAdded: []api.OwnerReference{c}},
 		{name: "removed", old: []api.OwnerReference{a, b, c}, cur: []api.OwnerReference{b}, wantRemoved: []api.OwnerReference{a, c}},
 		{name: "changed", old: []api.OwnerReference{a, b}, cur: []api.OwnerReference{a, bUnblocked}, wantChanged: [][2]api.OwnerReference{{b, bUnblocked}}},
