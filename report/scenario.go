@@ -63,8 +63,40 @@ func Scenario(w io.Writer, r *runner.Result) error {
 	if err := gapsText(w, &m.Gaps); err != nil {
 		return err
 	}
+	throttlingText(w, r.Throttling)
 	fmt.Fprintf(w, "\n%s, trace %s\n", costLine(r), r.TraceHash[:16])
 	return nil
+}
+
+// throttlingText writes one line per actor whose paced client waited for
+// its token bucket: how many requests waited and how long, and its
+// longest saturated stretch.
+func throttlingText(w io.Writer, ts []runner.ActorThrottling) {
+	if len(ts) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nClient-side throttling (requests that waited for their client's token bucket, as client-go logs \"Waited for ... due to client-side throttling\"):\n")
+	for i := range ts {
+		fmt.Fprintf(w, "  %s\n", throttlingLine(&ts[i]))
+	}
+}
+
+// throttlingLine is one actor's client-side throttling on one line:
+// "system:serviceaccount:kube-system:replicaset-controller (20 QPS, burst
+// 30): 2560 of 3380 requests waited, 41 over 1s, longest 1.2s; 3
+// stretches of waiting requests, the longest 2m13s from 11:14 (2660
+// requests)".
+func throttlingLine(t *runner.ActorThrottling) string {
+	line := fmt.Sprintf("%s (%s): %d of %d requests waited", t.Actor, t.Pacing, t.Waited, t.Requests)
+	if t.Long > 0 {
+		line += fmt.Sprintf(", %d over %v", t.Long, runner.LongThrottle)
+	}
+	line += fmt.Sprintf(", longest %v", t.LongestWait.Round(time.Millisecond))
+	if st, ok := t.Longest(); ok {
+		line += fmt.Sprintf("; %s of waiting requests, the longest %v from %s (%s)", plural(len(t.Stretches), "stretch", "stretches"),
+			st.Duration().Round(time.Millisecond), clock(st.Start), plural(int(st.Waited), "request", "requests"))
+	}
+	return line
 }
 
 // Verdict is a run's verdict on one line: "PASS rolling-update seed 1: 6
@@ -215,4 +247,12 @@ func ScenarioJSON(w io.Writer, r *runner.Result) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
+}
+
+// plural is "1 stretch", "3 stretches".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

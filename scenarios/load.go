@@ -657,14 +657,17 @@ func (l *loader) controllers(s *Scenario, w *world) error {
 		if cs.Resync != nil && cs.Resync.Duration < 0 {
 			return l.errorf(f+".resync", "must not be negative")
 		}
-		if cs.QPS < 0 || math.IsNaN(cs.QPS) || math.IsInf(cs.QPS, 0) {
-			return l.errorf(f+".qps", "must be a non-negative number")
+		if q := cs.QPS; q != nil && !(*q > 0 && !math.IsInf(*q, 0)) {
+			return l.errorf(f+".qps", "must be a positive number (absent: the default %s; unpaced: true leaves the client unpaced)", DefaultPacing(name))
 		}
 		if cs.Burst < 0 {
 			return l.errorf(f+".burst", "must not be negative")
 		}
-		if cs.Burst > 0 && cs.QPS == 0 {
-			return l.errorf(f+".burst", "needs qps: a burst without a rate paces nothing")
+		if cs.Unpaced && (cs.QPS != nil || cs.Burst != 0) {
+			return l.errorf(f+".unpaced", "an unpaced client has no qps or burst: set unpaced or qps and burst, not both")
+		}
+		if cs.Burst > 0 && cs.QPS == nil && DefaultPacing(name).Unpaced() {
+			return l.errorf(f+".burst", "needs qps: %s is unpaced by default, and a burst without a rate paces nothing", name)
 		}
 	}
 	for _, name := range AllControllers() {

@@ -18,9 +18,11 @@ type ScaleProbe struct {
 	// CrashPercent is the share of nodes that crash at CrashAt (default 1;
 	// at least one node).
 	CrashPercent int
-	// Unpaced leaves the controllers' clients unpaced; by default the
+	// Unpaced leaves the controllers' and the scheduler's clients
+	// unpaced (spec.controllers' unpaced: true); by default the
 	// kube-controller-manager's controllers get its client defaults, 20
-	// QPS and burst 30 (see spec.controllers' qps and burst).
+	// QPS and burst 30, and the scheduler kube-scheduler's, 50 and 100
+	// (see spec.controllers' qps and burst).
 	Unpaced bool
 	// QPS and Burst pace each of those controllers' clients (default
 	// ControllerManagerQPS and ControllerManagerBurst). Large clusters
@@ -108,11 +110,16 @@ spec:
       labels: {topology.kubernetes.io/zone: %s}
 `, zone, n, zone)
 	}
-	if !s.Unpaced {
-		b.WriteString("  controllers:\n")
-		for _, c := range []string{"deployment", "endpoints", "garbage-collector", "horizontal-pod-autoscaler", "node-lifecycle", "replicaset", "resourcequota"} {
+	b.WriteString("  controllers:\n")
+	for _, c := range []string{"deployment", "endpoints", "garbage-collector", "horizontal-pod-autoscaler", "node-lifecycle", "replicaset", "resourcequota"} {
+		if s.Unpaced {
+			fmt.Fprintf(&b, "    %s: {unpaced: true}\n", c)
+		} else {
 			fmt.Fprintf(&b, "    %s: {qps: %s, burst: %d}\n", c, strconv.FormatFloat(s.QPS, 'g', -1, 64), s.Burst)
 		}
+	}
+	if s.Unpaced {
+		b.WriteString("    scheduler: {unpaced: true}\n")
 	}
 	b.WriteString(`  network:
     default: {latency: 1ms, jitter: 4ms}

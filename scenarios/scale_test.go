@@ -27,6 +27,7 @@ func TestScaleYAML(t *testing.T) {
 		{probe: ScaleProbe{Nodes: 30, QPS: 2.5}, nodes: 30, pods: 900, crashes: 1, qps: 2.5, burst: 30},
 		{probe: ScaleProbe{Nodes: 30, QPS: -1}, wantErr: "want positive values"},
 		{probe: ScaleProbe{Nodes: 30, Unpaced: true, QPS: 50}, wantErr: "--unpaced with --qps"},
+		{probe: ScaleProbe{Nodes: 30, Unpaced: true}, nodes: 30, pods: 900, crashes: 1, qps: -1},
 	}
 	for _, tt := range tests {
 		data, err := ScaleYAML(tt.probe)
@@ -53,12 +54,20 @@ func TestScaleYAML(t *testing.T) {
 		if s.Spec.Measure.Heartbeats != HeartbeatsCount {
 			t.Errorf("%+v: spec.measure.heartbeats %q, want %q", tt.probe, s.Spec.Measure.Heartbeats, HeartbeatsCount)
 		}
-		qps, burst := tt.qps, tt.burst
-		if qps == 0 {
-			qps, burst = ControllerManagerQPS, ControllerManagerBurst
+		want := Pacing{QPS: tt.qps, Burst: tt.burst}
+		switch tt.qps {
+		case 0:
+			want = Pacing{QPS: ControllerManagerQPS, Burst: ControllerManagerBurst}
+		case -1:
+			want = Pacing{}
 		}
-		if rs := s.Spec.Controllers["replicaset"]; rs.QPS != qps || rs.Burst != burst {
-			t.Errorf("%+v: the ReplicaSet controller paced at %v QPS, burst %d, want %v and %d", tt.probe, rs.QPS, rs.Burst, qps, burst)
+		for _, name := range []string{"replicaset", "deployment", "node-lifecycle"} {
+			if got := s.Spec.Controllers[name].Pacing(name); got != want {
+				t.Errorf("%+v: the %s controller paced at %v, want %v", tt.probe, name, got, want)
+			}
+		}
+		if got, want := s.Spec.Controllers["scheduler"].Pacing("scheduler"), (Pacing{QPS: SchedulerQPS, Burst: SchedulerBurst}); tt.qps == -1 && !got.Unpaced() || tt.qps != -1 && got != want {
+			t.Errorf("%+v: the scheduler paced at %v", tt.probe, got)
 		}
 		if want := "equals: " + strconv.Itoa(tt.pods); !strings.Contains(string(data), want) {
 			t.Errorf("%+v: no %q in\n%s", tt.probe, want, data)

@@ -401,10 +401,17 @@ type ControllerSettings struct {
 	// Resync is the informers' resync period (default none).
 	Resync *api.Duration `json:"resync,omitempty"`
 	// QPS and Burst pace the controller's API client with a token bucket
-	// (client.Options); QPS 0 (the default) leaves it unpaced. Burst
-	// defaults to QPS rounded up.
-	QPS   float64 `json:"qps,omitempty"`
-	Burst int     `json:"burst,omitempty"`
+	// (client.Options): Burst requests at once, then QPS a second. Absent,
+	// each takes the controller's DefaultPacing (kube-controller-manager's
+	// 20 and 30, kube-scheduler's 50 and 100, none for the opt-in
+	// operators); a QPS without a default burst takes a burst of the QPS
+	// rounded up. QPS must be positive: Unpaced, not qps 0, leaves the
+	// client unpaced.
+	QPS   *float64 `json:"qps,omitempty"`
+	Burst int      `json:"burst,omitempty"`
+	// Unpaced leaves the controller's client without a token bucket (as
+	// a client-go rest.Config with a negative QPS has none).
+	Unpaced bool `json:"unpaced,omitempty"`
 }
 
 // ObjectRef names an object for an action or an expectation.

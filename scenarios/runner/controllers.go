@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"math"
 	"slices"
 	"strings"
 	"time"
@@ -161,12 +160,10 @@ func (r *run) startControllers() error {
 		if settings.Resync != nil {
 			opts.Resync = settings.Resync.Duration
 		}
-		if settings.QPS > 0 {
-			opts.Client.QPS = settings.QPS
-			opts.Client.Burst = settings.Burst
-			if opts.Client.Burst == 0 {
-				opts.Client.Burst = int(math.Ceil(settings.QPS))
-			}
+		pacing := settings.Pacing(name)
+		opts.Client.QPS, opts.Client.Burst = pacing.QPS, pacing.Burst
+		if !pacing.Unpaced() {
+			opts.Client.Paced = r.throttle.paced(actor, pacing, func() time.Duration { return r.c.K.Now().Duration() })
 		}
 		opts.Observer = func(o controller.Observation) {
 			if _, ok := r.res.ControllerActors[o.Controller]; !ok {

@@ -1,29 +1,39 @@
 package runner_test
 
 import (
+	"fmt"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/clustersim/clustersim/controllers/replicaset"
+	"github.com/clustersim/clustersim/controllers/scheduler"
 	"github.com/clustersim/clustersim/scenarios"
 	"github.com/clustersim/clustersim/scenarios/runner"
 	"github.com/clustersim/clustersim/sim/api"
 )
 
-// zoneLoss runs 1,000 pods on the ten nodes of zone-a (zone-b cordoned), then at 2m
-// uncordons zone-b and crashes zone-a: 340 s later (grace period and
-// toleration) the pods are evicted and the ReplicaSet controller,
-// paced at qps and burst, replaces all 1,000 in zone-b.
-const zoneLoss = `apiVersion: clustersim.dev/v1alpha1
+// zoneLoss runs replicas pods on the ten nodes of zone-a (zone-b
+// cordoned), then at 5m (the paced start-up done) uncordons zone-b and crashes
+// zone-a: 340 s later
+// (grace period and toleration) the pods are evicted, the ReplicaSet
+// controller replaces them all and the scheduler binds the replacements
+// in zone-b, each at its client's pace. controllers is spec.controllers'
+// body ("" for the defaults).
+func zoneLoss(replicas int, controllers string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, `apiVersion: clustersim.dev/v1alpha1
 kind: Scenario
 metadata: {name: zone-loss-paced}
 spec:
-  duration: 14m
+  duration: 17m
   measure: {ignore: [Node]}
-  controllers:
-    replicaset: {qps: 20, burst: 30}
-  cluster:
+`)
+	if controllers != "" {
+		fmt.Fprintf(&b, "  controllers:\n    %s\n", controllers)
+	}
+	fmt.Fprintf(&b, `  cluster:
     nodeGroups:
     - {name: zone-a, count: 10, capacity: {cpu: "8", memory: 32Gi, pods: "110"}}
     - {name: zone-b, count: 10, capacity: {cpu: "8", memory: 32Gi, pods: "110"}, unschedulable: true}
@@ -32,90 +42,147 @@ spec:
     kind: Deployment
     metadata: {name: web}
     spec:
-      replicas: 1000
+      replicas: %d
       selector: {matchLabels: {app: web}}
       template:
         metadata: {labels: {app: web}}
         spec: {containers: [{name: web, image: nginx:1.25, resources: {requests: {cpu: 10m, memory: 16Mi}}}]}
   timeline:
-  - {at: 2m, uncordon: zone-b-1}
-  - {at: 2m, uncordon: zone-b-2}
-  - {at: 2m, uncordon: zone-b-3}
-  - {at: 2m, uncordon: zone-b-4}
-  - {at: 2m, uncordon: zone-b-5}
-  - {at: 2m, uncordon: zone-b-6}
-  - {at: 2m, uncordon: zone-b-7}
-  - {at: 2m, uncordon: zone-b-8}
-  - {at: 2m, uncordon: zone-b-9}
-  - {at: 2m, uncordon: zone-b-10}
-  - {at: 2m, crashNode: zone-a-1}
-  - {at: 2m, crashNode: zone-a-2}
-  - {at: 2m, crashNode: zone-a-3}
-  - {at: 2m, crashNode: zone-a-4}
-  - {at: 2m, crashNode: zone-a-5}
-  - {at: 2m, crashNode: zone-a-6}
-  - {at: 2m, crashNode: zone-a-7}
-  - {at: 2m, crashNode: zone-a-8}
-  - {at: 2m, crashNode: zone-a-9}
-  - {at: 2m, crashNode: zone-a-10}
-  expect:
-  - pods: {selector: app=web, phase: Running, ready: true, equals: 1000, at: 14m}
-`
+`, replicas)
+	for i := 1; i <= 10; i++ {
+		fmt.Fprintf(&b, "  - {at: 5m, uncordon: zone-b-%d}\n", i)
+	}
+	for i := 1; i <= 10; i++ {
+		fmt.Fprintf(&b, "  - {at: 5m, crashNode: zone-a-%d}\n", i)
+	}
+	fmt.Fprintf(&b, "  expect:\n  - pods: {selector: app=web, phase: Running, ready: true, equals: %d, at: 17m}\n", replicas)
+	return b.String()
+}
 
-// TestPacedZoneLoss checks that the recovery from a lost zone of 1,000
-// pods takes the time the ReplicaSet controller's QPS budget implies: a
-// token bucket of burst B refilled at Q a second lets R requests through
-// in (R - B) / Q seconds, no faster. R is every write the controller
-// made while it replaced the pods (the 1,000 creates, its status updates
-// and events); the test computes the expected time from the configured
-// QPS and burst and compares it with the span of the creates.
+// TestPacedZoneLoss checks that the recovery from a lost zone takes the
+// time the paced client's QPS budget implies: a token bucket of burst B
+// refilled at Q a second lets R requests through in (R - B) / Q seconds,
+// no faster. The paced actor is the bottleneck of each case: the
+// ReplicaSet controller at kube-controller-manager's defaults (20 QPS,
+// burst 30) replacing 1,000 pods, the same at a lower QPS, and the
+// scheduler paced below the ReplicaSet controller. R is every write the
+// actor made from its first replacement (a create, a bind) to its last
+// (the creates or binds, its status writes and events: all take tokens);
+// the test computes the expected span from the scenario's configured
+// (or default) QPS and burst and compares it with the span measured.
 func TestPacedZoneLoss(t *testing.T) {
-	s, err := scenarios.Load("zone-loss.yaml", ".", nil, []byte(zoneLoss))
-	if err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		name        string
+		replicas    int
+		controllers string
+		controller  string // whose pacing decides
+		actor, verb string // its replacement writes (on Pods)
+		stretches   bool   // judge by the throttled stretches only
+	}{
+		{name: "kube-controller-manager defaults", replicas: 1000, controller: "replicaset", actor: replicaset.Actor, verb: "create"},
+		// The scheduler makes more requests than it writes (a status
+		// write that conflicts with the kubelet's, then a read), so its
+		// case judges the throttled stretches, not the audit log.
+		{name: "scheduler at 3 QPS, burst 10", replicas: 200, controllers: "scheduler: {qps: 3, burst: 10}", controller: "scheduler", actor: scheduler.Actor, verb: "update", stretches: true},
+		{name: "replicaset at 3 QPS, burst 5", replicas: 200, controllers: "replicaset: {qps: 3, burst: 5}", controller: "replicaset", actor: replicaset.Actor, verb: "create"},
 	}
-	res, err := runner.Run(s, runner.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !res.Passed() {
-		t.Fatalf("the pods did not all come back: %+v", res.Expectations)
-	}
-	settings := s.Spec.Controllers["replicaset"]
-	qps, burst := settings.QPS, float64(settings.Burst)
-	var first, last time.Duration
-	creates := 0
-	for _, r := range res.Audit {
-		if at := r.Time.Duration(); r.Actor == replicaset.Actor && r.Kind == api.KindPod && r.Verb == "create" && at > 2*time.Minute {
-			if creates == 0 {
-				first = at
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := scenarios.Load("zone-loss.yaml", ".", nil, []byte(zoneLoss(tt.replicas, tt.controllers)))
+			if err != nil {
+				t.Fatal(err)
 			}
-			last = at
-			creates++
-		}
-	}
-	if creates != 1000 {
-		t.Fatalf("%d replacement pods created after the zone failed, want 1000", creates)
-	}
-	writes := 0
-	for _, r := range res.Audit {
-		// Lease renewals go through the leader election's own client,
-		// unpaced (kube-controller-manager's leader-election client).
-		if at := r.Time.Duration(); r.Actor == replicaset.Actor && r.Kind != api.KindLease && at >= first && at <= last {
-			writes++
-		}
-	}
-	span := (last - first).Seconds()
-	// The first request of the window took the first token of a full
-	// bucket, the last the writes-th: writes-1 tokens after the first,
-	// burst-1 of them there already.
-	want := (float64(writes) - burst) / qps
-	floor := (1000 - burst) / qps
-	t.Logf("1000 creates (%d writes) from %v to %v: %.2f s; budget %.2f s; creates alone %.2f s", writes, first, last, span, want, floor)
-	if span < floor-1/qps {
-		t.Errorf("the creates took %.2f s, faster than %v QPS with burst %v allows for 1000 of them (%.2f s)", span, qps, burst, floor)
-	}
-	if math.Abs(span-want) > 1 {
-		t.Errorf("the creates took %.2f s, want %.2f s ± 1 s: (%d writes − burst %v) / %v QPS", span, want, writes, burst, qps)
+			res, err := runner.Run(s, runner.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !res.Passed() {
+				t.Fatalf("the pods did not all come back: %+v", res.Expectations)
+			}
+			pacing := s.Spec.Controllers[tt.controller].Pacing(tt.controller)
+			if pacing.Unpaced() {
+				t.Fatalf("%s is unpaced", tt.controller)
+			}
+			qps, burst := pacing.QPS, float64(pacing.Burst)
+			var first, last time.Duration
+			replaced := 0
+			for _, r := range res.Audit {
+				if at := r.Time.Duration(); r.Actor == tt.actor && r.Kind == api.KindPod && r.Verb == tt.verb && r.Subresource == "" && at > 5*time.Minute {
+					if replaced == 0 {
+						first = at
+					}
+					last = at
+					replaced++
+				}
+			}
+			if replaced != tt.replicas {
+				t.Fatalf("%d replacement pods (%s by %s) after the zone failed, want %d", replaced, tt.verb, tt.actor, tt.replicas)
+			}
+			// Every stretch of waiting requests lasts as long as the
+			// bucket takes to refill a token for each: the first waited
+			// for the part of a token the bucket lacked, each later one a
+			// whole token.
+			var th *runner.ActorThrottling
+			for i := range res.Throttling {
+				if res.Throttling[i].Actor == tt.actor {
+					th = &res.Throttling[i]
+				}
+			}
+			if th == nil {
+				t.Fatalf("%s never waited for a token: %+v", tt.actor, res.Throttling)
+			}
+			if th.Pacing != pacing {
+				t.Errorf("%s throttled at %v, want %v", tt.actor, th.Pacing, pacing)
+			}
+			window := uint64(0)
+			for _, st := range th.Stretches {
+				d := st.Duration().Seconds()
+				if lo, hi := float64(st.Waited-1)/qps-1e-6, float64(st.Waited)/qps+1e-6; d < lo || d > hi {
+					t.Errorf("%s: a stretch of %d waiting requests from %v lasted %.3f s, want %.3f to %.3f s at %v", tt.actor, st.Waited, st.Start, d, lo, hi, pacing)
+				}
+				if st.End > first && st.Start < last {
+					window += st.Waited
+				}
+			}
+			if tt.stretches {
+				span := (last - first).Seconds()
+				want := float64(window) / qps
+				floor := (2*float64(tt.replicas) - burst) / qps // a bind and an event each
+				t.Logf("%d replacements by %s from %v to %v: %.2f s; %d requests waited meanwhile: %.2f s; binds and events alone %.2f s", replaced, tt.actor, first, last, span, window, want, floor)
+				if span < floor-1/qps {
+					t.Errorf("the replacements took %.2f s, faster than %v allows for %d binds and their events (%.2f s)", span, pacing, tt.replicas, floor)
+				}
+				// The events go out after their binds (the recorder
+				// sends them from its own process through the same
+				// client), so the stretch outlasts the binds, never the
+				// other way round.
+				if span > want+1/qps {
+					t.Errorf("the replacements took %.2f s, longer than the %d waiting requests at %v QPS (%.2f s)", span, window, qps, want)
+				}
+				return
+			}
+			writes := 0
+			for _, r := range res.Audit {
+				// Lease renewals go through the leader election's own
+				// client, unpaced (kube-controller-manager's and
+				// kube-scheduler's leader-election clients).
+				if at := r.Time.Duration(); r.Actor == tt.actor && r.Kind != api.KindLease && at >= first && at <= last {
+					writes++
+				}
+			}
+			span := (last - first).Seconds()
+			// The first request of the window took the first token of a
+			// full bucket, the last the writes-th: writes-1 tokens after
+			// the first, burst-1 of them there already.
+			want := (float64(writes) - burst) / qps
+			floor := (float64(tt.replicas) - burst) / qps
+			t.Logf("%d replacements (%d writes by %s) from %v to %v: %.2f s; budget %.2f s; replacements alone %.2f s", replaced, writes, tt.actor, first, last, span, want, floor)
+			if span < floor-1/qps {
+				t.Errorf("the replacements took %.2f s, faster than %v allows for %d of them (%.2f s)", span, pacing, tt.replicas, floor)
+			}
+			if math.Abs(span-want) > 1 {
+				t.Errorf("the replacements took %.2f s, want %.2f s ± 1 s: (%d writes − burst %v) / %v QPS", span, want, writes, burst, qps)
+			}
+		})
 	}
 }

@@ -126,6 +126,10 @@ type Result struct {
 	// (a lost request or reply: the API server never counted them), in
 	// actor order; actors without a timeout are left out.
 	Timeouts []ActorTimeouts
+	// Throttling is, by actor, how the paced clients (the controllers'
+	// and the scheduler's) waited for their token buckets; actors that
+	// never waited are left out.
+	Throttling []ActorThrottling
 	// Faults are the faults the run injected (spec.faults' profiles drawn
 	// by the seed, and its schedule), by start time.
 	Faults []scenarios.Fault
@@ -359,6 +363,8 @@ type run struct {
 	// overlaid are the link directions a network step or a link fault
 	// has set away from the scenario's rules (see applyLinks).
 	overlaid map[dir]bool
+	// throttle counts the paced clients' waits.
+	throttle throttling
 }
 
 // MaxEventsAtInstant is how many events may fire at one virtual time
@@ -554,6 +560,7 @@ func (s *Session) Finish() *Result {
 	res.Network = c.Net.Stats()
 	res.AssumedImages = r.nodes.registry.Assumed()
 	res.Timeouts = timeouts(c)
+	res.Throttling = r.throttle.result()
 	res.Writes = c.Store.Audit().Total()
 	res.Heartbeats = c.Store.Audit().Heartbeats()
 	res.Audit = c.Store.Audit().Records()

@@ -198,6 +198,12 @@ type Options struct {
 	// config/v1alpha1/defaults.go), each controller with its own client.
 	QPS   float64
 	Burst int
+	// Paced, when set with a positive QPS, is told of every request the
+	// token bucket lets through, with how long it waited for its token
+	// (0: at once), before it is sent: the runner counts client-side
+	// throttling per actor with it, as client-go logs "Waited for ... due
+	// to client-side throttling" (k8s.io/client-go rest/request.go).
+	Paced func(wait time.Duration)
 }
 
 // TimeoutTransport is a Transport that bounds a request by a timeout the
@@ -218,6 +224,7 @@ type client struct {
 	actor   string
 	timeout time.Duration
 	bucket  *TokenBucket
+	paced   func(wait time.Duration)
 }
 
 var _ Client = (*client)(nil)
@@ -266,6 +273,7 @@ func New(k *kernel.Kernel, t Transport, actor string, opts Options) Client {
 	c.timed, _ = t.(TimeoutTransport)
 	if opts.QPS > 0 {
 		c.bucket = NewTokenBucket(opts.QPS, opts.Burst, k.Now())
+		c.paced = opts.Paced
 	}
 	return c
 }
@@ -291,7 +299,11 @@ func (c *client) do(req *apiserver.Request) *apiserver.Response {
 	}
 	req.Actor = c.actor
 	if c.bucket != nil {
-		if wait := c.bucket.Reserve(c.k.Now()); wait > 0 {
+		wait := c.bucket.Reserve(c.k.Now())
+		if c.paced != nil {
+			c.paced(wait)
+		}
+		if wait > 0 {
 			p.Sleep(wait)
 		}
 	}
