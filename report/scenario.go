@@ -185,8 +185,8 @@ func snapshot(w io.Writer, s *runner.Snapshot) error {
 		return kubectl.Get(w, s.Kind, s.Objects, s.Now, kubectl.GetOptions{Wide: s.Wide, Namespace: s.Namespace, AllNamespaces: s.AllNamespaces, Custom: s.Custom})
 	case "describe":
 		return kubectl.Describe(w, s.Objects[0], kubectl.Related{Objects: s.Related, Events: s.Events}, s.Now)
-	case "rollout-status":
-		return kubectl.RolloutStatus(w, s.Objects[0].(*api.Deployment), s.Now)
+	case "rollout-history":
+		return kubectl.RolloutHistory(w, s.History, s.Revision)
 	case "events":
 		return kubectl.Events(w, s.Events, s.Now)
 	}

@@ -43,7 +43,10 @@ type schemaPath struct {
 
 var (
 	jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
-	yamlNodePtr     = reflect.TypeFor[*yaml.Node]()
+	// refOrMap types decode themselves from a name or a mapping of
+	// their fields: their fields are walked.
+	refOrMap    = reflect.TypeFor[interface{ nameOrMapping() }]()
+	yamlNodePtr = reflect.TypeFor[*yaml.Node]()
 )
 
 // loaderPaths lists every path the strict decoder accepts in a scenario
@@ -53,6 +56,9 @@ func loaderPaths() []schemaPath {
 	var out []schemaPath
 	var walk func(t reflect.Type, p fieldPath)
 	opaque := func(t reflect.Type) bool {
+		if reflect.PointerTo(t).Implements(refOrMap) {
+			return false
+		}
 		if t == yamlNodePtr || t.Implements(jsonUnmarshaler) || reflect.PointerTo(t).Implements(jsonUnmarshaler) {
 			return true
 		}

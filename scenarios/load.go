@@ -1043,9 +1043,20 @@ func (l *loader) step(s *Scenario, i int, w *world) error {
 		if st.RolloutUndo.ToRevision < 0 {
 			return l.errorf(a+".toRevision", "must not be negative")
 		}
-	case st.RolloutRestart != "" || st.RolloutPause != "" || st.RolloutResume != "" || st.RolloutStatus != "":
-		if err := l.deployment(a, st.RolloutRestart+st.RolloutPause+st.RolloutResume+st.RolloutStatus, w); err != nil {
+	case st.RolloutRestart != "" || st.RolloutPause != "" || st.RolloutResume != "":
+		if err := l.deployment(a, st.RolloutRestart+st.RolloutPause+st.RolloutResume, w); err != nil {
 			return err
+		}
+	case st.RolloutStatus != nil:
+		return l.rolloutStatus(a, st.RolloutStatus, w)
+	case st.RolloutHistory != nil:
+		// A name written as a string is pointed at by its .deployment
+		// path as well (manifest.Position stops at the scalar).
+		if err := l.deployment(a+".deployment", st.RolloutHistory.Deployment, w); err != nil {
+			return err
+		}
+		if st.RolloutHistory.Revision < 0 {
+			return l.errorf(a+".revision", "must be positive (kubectl: revision must be a positive integer)")
 		}
 	case st.Get != nil:
 		if _, err := l.kind(a+".kind", st.Get.Kind); err != nil {
@@ -1192,6 +1203,42 @@ func (l *loader) deployment(field, ref string, w *world) error {
 	return nil
 }
 
+// rolloutStatus checks a rolloutStatus step: one object named, of a
+// kind with a rollout status, existing by then; a positive timeout.
+func (l *loader) rolloutStatus(a string, rs *RolloutStatus, w *world) error {
+	var set []string
+	for _, f := range []struct{ name, ref string }{{"deployment", rs.Deployment}, {"daemonSet", rs.DaemonSet}, {"statefulSet", rs.StatefulSet}} {
+		if f.ref != "" {
+			set = append(set, f.name)
+		}
+	}
+	switch len(set) {
+	case 0:
+		return l.errorf(a, "name the object: deployment, daemonSet or statefulSet")
+	case 1:
+	default:
+		return l.errorf(a+"."+set[1], "name one object; this step has %s", strings.Join(set, " and "))
+	}
+	kind, ref := rs.Ref()
+	if kind == api.KindDeployment {
+		if err := l.deployment(a+".deployment", ref, w); err != nil {
+			return err
+		}
+	} else {
+		ns, name := SplitRef(ref)
+		if !w.objects[objKey{kind, api.Key{Namespace: ns, Name: name}}] {
+			return l.errorf(a+"."+set[0], "no %s %q in spec.objects or an earlier apply", kind.Name, ns+"/"+name)
+		}
+	}
+	if rs.Timeout != nil && rs.Timeout.Duration <= 0 {
+		return l.errorf(a+".timeout", "must be positive (leave it out to wait until the rollout ends, kubectl's default)")
+	}
+	if rs.Timeout != nil && !rs.Watching() {
+		return l.errorf(a+".timeout", "goes with a watch; --watch=false looks once")
+	}
+	return nil
+}
+
 // SplitRef splits "namespace/name" (or "name", in the default namespace).
 func SplitRef(ref string) (namespace, name string) {
 	if ns, n, ok := strings.Cut(ref, "/"); ok {
@@ -1217,7 +1264,7 @@ func (l *loader) expectation(s *Scenario, i int, w *world) error {
 	set := setFields(reflect.ValueOf(e).Elem(), expectFields)
 	switch len(set) {
 	case 0:
-		return l.errorf(f, "an expectation needs one check (rolloutComplete, condition, field, pods, converged, incidents, findings)")
+		return l.errorf(f, "an expectation needs one check (rolloutComplete, rolloutStatus, condition, field, pods, converged, incidents, findings)")
 	case 1:
 	default:
 		return l.errorf(f+"."+set[1], "an expectation holds one check; this one has %s", strings.Join(set, " and "))
@@ -1247,6 +1294,8 @@ func (l *loader) expectation(s *Scenario, i int, w *world) error {
 		if af := e.RolloutComplete.After; af != nil && (af.Duration < 0 || af.Duration >= e.RolloutComplete.Within.Duration) {
 			return l.errorf(a+".after", "must be before within (%v)", e.RolloutComplete.Within.Duration)
 		}
+	case e.RolloutStatus != nil:
+		return l.rolloutStatusCheck(s, a, e.RolloutStatus)
 	case e.Converged != nil:
 		if d := e.Converged.Within.Duration; d <= 0 || d > s.Spec.Duration.Duration {
 			return l.errorf(a+".within", "must be positive and within the run (%v)", s.Spec.Duration.Duration)
@@ -1321,6 +1370,61 @@ func (l *loader) expectation(s *Scenario, i int, w *world) error {
 		return timing(e.Pods.Timing)
 	}
 	return nil
+}
+
+// rolloutStatusCheck checks a rolloutStatus expectation: it must name
+// exactly one rolloutStatus step of the timeline and a known outcome.
+func (l *loader) rolloutStatusCheck(s *Scenario, a string, c *RolloutStatusCheck) error {
+	n := 0
+	for _, r := range []string{c.Deployment, c.DaemonSet, c.StatefulSet} {
+		if r != "" {
+			n++
+		}
+	}
+	if n != 1 {
+		return l.errorf(a, "name one object: deployment, daemonSet or statefulSet")
+	}
+	if !slices.Contains(StatusOutcomes, c.Outcome) {
+		return l.errorf(a+".outcome", "%q is not one of %s", c.Outcome, strings.Join(StatusOutcomes, ", "))
+	}
+	if c.Within != nil && c.Within.Duration <= 0 {
+		return l.errorf(a+".within", "must be positive")
+	}
+	kind, ref := c.Ref()
+	var at []string
+	found := 0
+	for i := range s.Spec.Timeline {
+		st := &s.Spec.Timeline[i]
+		if st.RolloutStatus == nil {
+			continue
+		}
+		if k, r := st.RolloutStatus.Ref(); k != kind || !sameRef(r, ref) {
+			continue
+		}
+		at = append(at, st.At.Duration.String())
+		if c.Step == nil || c.Step.Duration == st.At.Duration {
+			found++
+		}
+	}
+	switch {
+	case len(at) == 0:
+		return l.errorf(a, "no rolloutStatus step of %s %q in spec.timeline", kind.Name, ref)
+	case found == 0:
+		return l.errorf(a+".step", "no rolloutStatus step of %s %q at %v (steps at %s)", kind.Name, ref, c.Step.Duration, strings.Join(at, ", "))
+	case found > 1 && c.Step == nil:
+		return l.errorf(a, "%d rolloutStatus steps of %s %q (at %s): give step, the time of the one to check", found, kind.Name, ref, strings.Join(at, ", "))
+	case found > 1:
+		return l.errorf(a+".step", "%d rolloutStatus steps of %s %q at %v: the check cannot tell them apart", found, kind.Name, ref, c.Step.Duration)
+	}
+	return nil
+}
+
+// sameRef reports whether two "[namespace/]name" references name the
+// same object.
+func sameRef(a, b string) bool {
+	na, a2 := SplitRef(a)
+	nb, b2 := SplitRef(b)
+	return na == nb && a2 == b2
 }
 
 // kindAliases are the names kubectl accepts for each kind.

@@ -1,6 +1,8 @@
 package scenarios
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
@@ -97,9 +99,13 @@ type Step struct {
 	Get *Get `json:"get,omitempty"`
 	// Describe prints an object like `kubectl describe`.
 	Describe *ObjectRef `json:"describe,omitempty"`
-	// RolloutStatus prints `kubectl rollout status` of a Deployment once
-	// (it does not wait).
-	RolloutStatus string `json:"rolloutStatus,omitempty"`
+	// RolloutStatus runs `kubectl rollout status`: it watches a
+	// Deployment (or a DaemonSet or StatefulSet), prints a line at each
+	// change, and exits when the rollout completes, fails (progress
+	// deadline exceeded) or its timeout passes.
+	RolloutStatus *RolloutStatus `json:"rolloutStatus,omitempty"`
+	// RolloutHistory prints `kubectl rollout history` of a Deployment.
+	RolloutHistory *RolloutHistory `json:"rolloutHistory,omitempty"`
 	// Events prints events like `kubectl get events`.
 	Events *Events `json:"events,omitempty"`
 	// Writes prints, from the audit log, every accepted write so far that
@@ -307,6 +313,91 @@ type RolloutUndo struct {
 	ToRevision int64  `json:"toRevision,omitempty"`
 }
 
+// RolloutStatus is `kubectl rollout status TYPE/NAME [--watch=false]
+// [--timeout=d]`. Written as a string, it names a Deployment
+// ("[namespace/]name") and takes kubectl's defaults: watch, no timeout.
+// As a mapping, exactly one of Deployment, DaemonSet and StatefulSet
+// names the object.
+type RolloutStatus struct {
+	Deployment  string `json:"deployment,omitempty"`
+	DaemonSet   string `json:"daemonSet,omitempty"`
+	StatefulSet string `json:"statefulSet,omitempty"`
+	// Watch false prints the status once and exits (--watch=false);
+	// absent or true watches until the rollout is done (kubectl's
+	// default).
+	Watch *bool `json:"watch,omitempty"`
+	// Timeout is --timeout: how long the watch may last before kubectl
+	// gives up with "timed out waiting for the condition". Absent, it
+	// waits until done or the run ends (kubectl's default, 0: never).
+	Timeout *api.Duration `json:"timeout,omitempty"`
+}
+
+// UnmarshalJSON reads a Deployment reference string or the mapping.
+func (r *RolloutStatus) UnmarshalJSON(b []byte) error {
+	type plain RolloutStatus
+	return refOrMapping(b, &r.Deployment, (*plain)(r))
+}
+
+// nameOrMapping marks a type written as a name or as a mapping of its
+// fields (the format's documentation test walks its fields).
+func (*RolloutStatus) nameOrMapping() {}
+
+// Ref returns the kind and "[namespace/]name" the step watches.
+func (r *RolloutStatus) Ref() (api.Kind, string) {
+	switch {
+	case r.DaemonSet != "":
+		return api.KindDaemonSet, r.DaemonSet
+	case r.StatefulSet != "":
+		return api.KindStatefulSet, r.StatefulSet
+	}
+	return api.KindDeployment, r.Deployment
+}
+
+// Watching reports whether the step watches (kubectl's --watch, default
+// true).
+func (r *RolloutStatus) Watching() bool { return r.Watch == nil || *r.Watch }
+
+// RolloutHistory is `kubectl rollout history deployment/NAME
+// [--revision=n]`. Written as a string, it names the Deployment
+// ("[namespace/]name").
+type RolloutHistory struct {
+	Deployment string `json:"deployment"`
+	// Revision, when set, prints that revision's pod template instead of
+	// the table of revisions.
+	Revision int64 `json:"revision,omitempty"`
+}
+
+// UnmarshalJSON reads a Deployment reference string or the mapping.
+func (r *RolloutHistory) UnmarshalJSON(b []byte) error {
+	type plain RolloutHistory
+	return refOrMapping(b, &r.Deployment, (*plain)(r))
+}
+
+func (*RolloutHistory) nameOrMapping() {}
+
+// refOrMapping decodes b, a JSON string into *ref or a JSON object into
+// v strictly (an unknown key is an error).
+func refOrMapping(b []byte, ref *string, v any) error {
+	if len(b) > 0 && b[0] == '"' {
+		return json.Unmarshal(b, ref)
+	}
+	if len(b) == 0 || b[0] != '{' {
+		return fmt.Errorf("want a name (\"[namespace/]name\") or a mapping")
+	}
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.DisallowUnknownFields()
+	err := d.Decode(v)
+	if err != nil && strings.HasPrefix(err.Error(), "json: unknown field ") {
+		var known []string
+		t := reflect.TypeOf(v).Elem()
+		for i := range t.NumField() {
+			known = append(known, jsonName(t.Field(i)))
+		}
+		return fmt.Errorf("%s (known: %s)", strings.TrimPrefix(err.Error(), "json: "), strings.Join(known, ", "))
+	}
+	return err
+}
+
 // Get lists objects of a kind.
 type Get struct {
 	Kind      string `json:"kind"`
@@ -332,6 +423,9 @@ type Expectation struct {
 	// RolloutComplete: the Deployment completes its rollout (as `kubectl
 	// rollout status` reports success) by Within.
 	RolloutComplete *RolloutComplete `json:"rolloutComplete,omitempty"`
+	// RolloutStatus: a rolloutStatus step of the timeline ended the way
+	// Outcome says (succeeded, progressDeadlineExceeded, timedOut, ...).
+	RolloutStatus *RolloutStatusCheck `json:"rolloutStatus,omitempty"`
 	// Condition: the object's condition reaches status (and reason) by
 	// Within, or holds at At.
 	Condition *ConditionCheck `json:"condition,omitempty"`
@@ -401,6 +495,55 @@ type RolloutComplete struct {
 	// observedGeneration`, so that the status of the previous rollout
 	// passes it until the Deployment controller has seen the change.
 	IgnoreObservedGeneration bool `json:"ignoreObservedGeneration,omitempty"`
+}
+
+// How a rolloutStatus step ended, as expectations name it.
+const (
+	// StatusSucceeded: the rollout completed ("successfully rolled
+	// out"); kubectl exits 0.
+	StatusSucceeded = "succeeded"
+	// StatusInProgress: --watch=false looked once at a rollout not yet
+	// done; kubectl exits 0.
+	StatusInProgress = "inProgress"
+	// StatusProgressDeadlineExceeded: the Deployment's Progressing
+	// condition turned ProgressDeadlineExceeded; kubectl exits 1.
+	StatusProgressDeadlineExceeded = "progressDeadlineExceeded"
+	// StatusTimedOut: --timeout passed first; kubectl exits 1.
+	StatusTimedOut = "timedOut"
+	// StatusFailed: another error (the object missing or deleted, a
+	// strategy without rollout status); kubectl exits 1.
+	StatusFailed = "failed"
+	// StatusRunning: still watching when the run ended.
+	StatusRunning = "running"
+)
+
+// StatusOutcomes are the outcomes a rolloutStatus step can end with.
+var StatusOutcomes = []string{StatusSucceeded, StatusInProgress, StatusProgressDeadlineExceeded, StatusTimedOut, StatusFailed, StatusRunning}
+
+// RolloutStatusCheck checks how a rolloutStatus step ended. It names the
+// step by the object it watches (one of Deployment, DaemonSet,
+// StatefulSet, "[namespace/]name") and, when the timeline has more than
+// one such step, by its time Step.
+type RolloutStatusCheck struct {
+	Deployment  string `json:"deployment,omitempty"`
+	DaemonSet   string `json:"daemonSet,omitempty"`
+	StatefulSet string `json:"statefulSet,omitempty"`
+	// Step is the step's at.
+	Step *api.Duration `json:"step,omitempty"`
+	// Outcome is how the command ended: succeeded (exit 0, rolled out),
+	// inProgress (exit 0, --watch=false on a rollout not done),
+	// progressDeadlineExceeded, timedOut (--timeout passed), failed
+	// (another error), or running (still watching when the run ended).
+	Outcome string `json:"outcome"`
+	// Within, when set, bounds how long after the step the command may
+	// end.
+	Within *api.Duration `json:"within,omitempty"`
+}
+
+// Ref returns the kind and "[namespace/]name" the check names.
+func (c *RolloutStatusCheck) Ref() (api.Kind, string) {
+	r := RolloutStatus{Deployment: c.Deployment, DaemonSet: c.DaemonSet, StatefulSet: c.StatefulSet}
+	return r.Ref()
 }
 
 // Timing says when a check is evaluated: exactly At, or at any time up to

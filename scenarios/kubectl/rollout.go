@@ -53,6 +53,81 @@ func RolloutStatus(d *api.Deployment) (msg string, done bool, err error) {
 	return "Waiting for deployment spec update to be observed...", false, nil
 }
 
+// TimedOutMessage is what `kubectl rollout status --timeout=d` prints
+// after "error: " when the rollout is not done within d: the text of
+// wait.ErrWaitTimeout, which client-go's watchtools.UntilWithoutRetry
+// returns when its context ends (k8s.io/client-go/tools/watch/until.go).
+const TimedOutMessage = "timed out waiting for the condition"
+
+// DeletedMessage is what `kubectl rollout status` prints after "error: "
+// when the object it watches is deleted
+// (k8s.io/kubectl/pkg/cmd/rollout/rollout_status.go).
+const DeletedMessage = "object has been deleted"
+
+// RolloutStatusOf returns what one look of `kubectl rollout status`
+// prints for a Deployment, DaemonSet or StatefulSet and whether the
+// rollout is done: polymorphichelpers' StatusViewer for the kind
+// (k8s.io/kubectl/pkg/polymorphichelpers/rollout_status.go), without
+// the trailing newline. Another kind fails with Unsupported.
+func RolloutStatusOf(o api.Object) (msg string, done bool, err error) {
+	switch x := o.(type) {
+	case *api.Deployment:
+		return RolloutStatus(x)
+	case *api.DaemonSet:
+		return daemonSetStatus(x)
+	case *api.StatefulSet:
+		return statefulSetStatus(x)
+	}
+	return "", false, newError(Unsupported, "no status viewer has been implemented for %T", o)
+}
+
+// daemonSetStatus is kubectl's DaemonSetStatusViewer.
+func daemonSetStatus(ds *api.DaemonSet) (string, bool, error) {
+	if ds.Spec.UpdateStrategy.Type != api.RollingUpdateDaemonSetStrategyType {
+		// kubectl names the StatefulSet constant here; both are
+		// "RollingUpdate".
+		return "", true, newError(Unsupported, "rollout status is only available for RollingUpdate strategy type")
+	}
+	st := ds.Status
+	if ds.Generation <= st.ObservedGeneration {
+		if st.UpdatedNumberScheduled < st.DesiredNumberScheduled {
+			return fmt.Sprintf("Waiting for daemon set %q rollout to finish: %d out of %d new pods have been updated...", ds.Name, st.UpdatedNumberScheduled, st.DesiredNumberScheduled), false, nil
+		}
+		if st.NumberAvailable < st.DesiredNumberScheduled {
+			return fmt.Sprintf("Waiting for daemon set %q rollout to finish: %d of %d updated pods are available...", ds.Name, st.NumberAvailable, st.DesiredNumberScheduled), false, nil
+		}
+		return fmt.Sprintf("daemon set %q successfully rolled out", ds.Name), true, nil
+	}
+	return "Waiting for daemon set spec update to be observed...", false, nil
+}
+
+// statefulSetStatus is kubectl's StatefulSetStatusViewer, quirk
+// included: a RollingUpdate strategy with its rollingUpdate parameters
+// set (the API server defaults partition to 0) ends at "partitioned roll
+// out complete" once the pods above the partition are updated.
+func statefulSetStatus(sts *api.StatefulSet) (string, bool, error) {
+	if sts.Spec.UpdateStrategy.Type != api.RollingUpdateStatefulSetStrategyType {
+		return "", true, newError(Unsupported, "rollout status is only available for RollingUpdate strategy type")
+	}
+	st := sts.Status
+	if st.ObservedGeneration == 0 || sts.Generation > st.ObservedGeneration {
+		return "Waiting for statefulset spec update to be observed...", false, nil
+	}
+	if sts.Spec.Replicas != nil && st.ReadyReplicas < *sts.Spec.Replicas {
+		return fmt.Sprintf("Waiting for %d pods to be ready...", *sts.Spec.Replicas-st.ReadyReplicas), false, nil
+	}
+	if ru := sts.Spec.UpdateStrategy.RollingUpdate; ru != nil {
+		if sts.Spec.Replicas != nil && ru.Partition != nil && st.UpdatedReplicas < *sts.Spec.Replicas-*ru.Partition {
+			return fmt.Sprintf("Waiting for partitioned roll out to finish: %d out of %d new pods have been updated...", st.UpdatedReplicas, *sts.Spec.Replicas-*ru.Partition), false, nil
+		}
+		return fmt.Sprintf("partitioned roll out complete: %d new pods have been updated...", st.UpdatedReplicas), true, nil
+	}
+	if st.UpdateRevision != st.CurrentRevision {
+		return fmt.Sprintf("waiting for statefulset rolling update to complete %d pods at revision %s...", st.UpdatedReplicas, st.UpdateRevision), false, nil
+	}
+	return fmt.Sprintf("statefulset rolling update complete %d pods at revision %s...", st.CurrentReplicas, st.CurrentRevision), true, nil
+}
+
 // annotationsToSkip are the Deployment annotations rollout undo keeps from
 // the Deployment rather than taking from the ReplicaSet.
 var annotationsToSkip = []string{

@@ -236,3 +236,58 @@ func TestRolloutWithController(t *testing.T) {
 		t.Errorf("image after undo %s", img)
 	}
 }
+
+// TestRolloutStatusOf covers kubectl's DaemonSetStatusViewer and
+// StatefulSetStatusViewer (polymorphichelpers/rollout_status.go) branch
+// by branch, and a kind without a viewer. Planted: the StatefulSet's
+// partition check comparing the partition, not the updated pods,
+// failed the partitioned-done row.
+func TestRolloutStatusOf(t *testing.T) {
+	ds := func(strategy api.DaemonSetUpdateStrategyType, gen, observed int64, desired, updated, available int32) *api.DaemonSet {
+		return &api.DaemonSet{ObjectMeta: api.ObjectMeta{Name: "agent", Generation: gen},
+			Spec:   api.DaemonSetSpec{UpdateStrategy: api.DaemonSetUpdateStrategy{Type: strategy}},
+			Status: api.DaemonSetStatus{ObservedGeneration: observed, DesiredNumberScheduled: desired, UpdatedNumberScheduled: updated, NumberAvailable: available}}
+	}
+	sts := func(strategy string, partition *int32, gen, observed int64, replicas, ready, updated, current int32, cur, upd string) *api.StatefulSet {
+		s := &api.StatefulSet{ObjectMeta: api.ObjectMeta{Name: "db", Generation: gen},
+			Spec: api.StatefulSetSpec{Replicas: ptr(replicas), UpdateStrategy: api.StatefulSetUpdateStrategy{Type: strategy}},
+			Status: api.StatefulSetStatus{ObservedGeneration: observed, ReadyReplicas: ready, UpdatedReplicas: updated, CurrentReplicas: current,
+				CurrentRevision: cur, UpdateRevision: upd}}
+		if partition != nil {
+			s.Spec.UpdateStrategy.RollingUpdate = &api.RollingUpdateStatefulSetStrategy{Partition: partition}
+		}
+		return s
+	}
+	const rolling = api.RollingUpdateDaemonSetStrategyType
+	for _, tc := range []struct {
+		name string
+		o    api.Object
+		msg  string
+		done bool
+		line string
+	}{
+		{"daemon set not observed", ds(rolling, 2, 1, 3, 3, 3), "Waiting for daemon set spec update to be observed...", false, ""},
+		{"daemon set updating", ds(rolling, 2, 2, 3, 1, 3), `Waiting for daemon set "agent" rollout to finish: 1 out of 3 new pods have been updated...`, false, ""},
+		{"daemon set available", ds(rolling, 2, 2, 3, 3, 2), `Waiting for daemon set "agent" rollout to finish: 2 of 3 updated pods are available...`, false, ""},
+		{"daemon set done", ds(rolling, 2, 2, 3, 3, 3), `daemon set "agent" successfully rolled out`, true, ""},
+		{"daemon set on delete", ds(api.OnDeleteDaemonSetStrategyType, 2, 2, 3, 3, 3), "", true, "error: rollout status is only available for RollingUpdate strategy type"},
+		{"statefulset not observed", sts("RollingUpdate", nil, 1, 0, 3, 0, 0, 0, "", ""), "Waiting for statefulset spec update to be observed...", false, ""},
+		{"statefulset pods not ready", sts("RollingUpdate", nil, 2, 2, 3, 1, 0, 0, "", ""), "Waiting for 2 pods to be ready...", false, ""},
+		{"statefulset partitioned", sts("RollingUpdate", ptr(int32(1)), 2, 2, 3, 3, 1, 2, "db-1", "db-2"), "Waiting for partitioned roll out to finish: 1 out of 2 new pods have been updated...", false, ""},
+		{"statefulset partitioned done", sts("RollingUpdate", ptr(int32(0)), 2, 2, 3, 3, 3, 0, "db-1", "db-2"), "partitioned roll out complete: 3 new pods have been updated...", true, ""},
+		{"statefulset updating", sts("RollingUpdate", nil, 2, 2, 3, 3, 1, 2, "db-1", "db-2"), "waiting for statefulset rolling update to complete 1 pods at revision db-2...", false, ""},
+		{"statefulset done", sts("RollingUpdate", nil, 2, 2, 3, 3, 3, 3, "db-2", "db-2"), "statefulset rolling update complete 3 pods at revision db-2...", true, ""},
+		{"statefulset on delete", sts("OnDelete", nil, 2, 2, 3, 3, 3, 3, "db-2", "db-2"), "", true, "error: rollout status is only available for RollingUpdate strategy type"},
+		{"a pod", &api.Pod{}, "", false, "error: no status viewer has been implemented for *api.Pod"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			msg, done, err := kubectl.RolloutStatusOf(tc.o)
+			if msg != tc.msg || done != tc.done {
+				t.Errorf("got %q %v, want %q %v", msg, done, tc.msg, tc.done)
+			}
+			if got := kubectl.ErrorLine(err); got != tc.line {
+				t.Errorf("error line %q, want %q", got, tc.line)
+			}
+		})
+	}
+}

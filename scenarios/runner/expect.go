@@ -151,6 +151,8 @@ func (r *run) newCheck(i int) *check {
 		if e.RolloutComplete.IgnoreObservedGeneration {
 			name = r.naiveRolloutCheck(ck, api.Key{Namespace: ns, Name: n}, e.RolloutComplete.After != nil)
 		}
+	case e.RolloutStatus != nil:
+		name = r.rolloutStatusCheck(ck, e.RolloutStatus)
 	case e.Condition != nil:
 		c := e.Condition
 		kind, key := r.objectKey(c.ObjectRef)

@@ -71,15 +71,6 @@ func (r *run) observe(st *scenarios.Step) Entry {
 		snap.What, snap.Kind, snap.Objects = "describe", kind, []api.Object{o}
 		snap.Related = r.related(kind, o)
 		snap.Events = r.eventsFor(kind, o)
-	case st.RolloutStatus != "":
-		ns, name := scenarios.SplitRef(st.RolloutStatus)
-		e.Command = "kubectl rollout status deployment/" + name + nsFlag(ns)
-		o, err := r.c.Store.Get(api.KindDeployment, api.Key{Namespace: ns, Name: name})
-		if err != nil {
-			e.Err = kubectl.ErrorLine(err)
-			return e
-		}
-		snap.What, snap.Kind, snap.Objects = "rollout-status", api.KindDeployment, []api.Object{o}
 	case st.Events != nil:
 		ev := st.Events
 		e.Command = "kubectl events"

@@ -20,6 +20,7 @@ import (
 	"github.com/clustersim/clustersim/controllers/gitops"
 	"github.com/clustersim/clustersim/controllers/iac"
 	"github.com/clustersim/clustersim/scenarios"
+	"github.com/clustersim/clustersim/scenarios/kubectl"
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/client"
 	"github.com/clustersim/clustersim/sim/cluster"
@@ -297,7 +298,7 @@ type Entry struct {
 // Snapshot is what an observation saw: objects as they were at that
 // instant (immutable: shared with the store's history).
 type Snapshot struct {
-	// What is "get", "describe", "rollout-status" or "events".
+	// What is "get", "describe", "events" or "rollout-history".
 	What string
 	// Kind is the kind listed or described.
 	Kind api.Kind
@@ -321,6 +322,10 @@ type Snapshot struct {
 	// Custom is how a custom kind is served (its printer columns), for
 	// get; nil for the built-in kinds.
 	Custom *api.ResourceInfo
+	// History is a Deployment's rollout history (rollout-history), and
+	// Revision the revision whose template to print (0: the table).
+	History  *kubectl.History
+	Revision int64
 }
 
 // Outcome is one expectation's result.
@@ -357,7 +362,9 @@ type run struct {
 	// unfinished are the user commands started, outputs the lines of
 	// those that print as they go (see progress).
 	unfinished []*unfinished
-	outputs    map[*scenarios.Step]*[]string
+	// statusWatches are the rolloutStatus steps started.
+	statusWatches []*statusWatch
+	outputs       map[*scenarios.Step]*[]string
 	// net holds the network steps in force.
 	net netChanges
 	// overlaid are the link directions a network step or a link fault
@@ -546,6 +553,7 @@ func (s *Session) Advance(to time.Duration) error {
 func (s *Session) Finish() *Result {
 	r, c, res := s.r, s.r.c, s.r.res
 	r.recordUnfinished()
+	r.recordRunningStatus()
 	res.Gaps = s.gaps.Finish()
 	if r.faults != nil {
 		res.FaultsEnd = r.faults.end

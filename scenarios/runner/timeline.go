@@ -28,8 +28,12 @@ func (r *run) scheduleTimeline(until time.Duration) {
 // step performs one timeline step at its time.
 func (r *run) step(i int, st *scenarios.Step) {
 	switch {
-	case st.Get != nil, st.Describe != nil, st.RolloutStatus != "", st.Events != nil:
+	case st.Get != nil, st.Describe != nil, st.Events != nil:
 		r.record(r.observe(st))
+	case st.RolloutStatus != nil:
+		r.rolloutStatus(i, st)
+	case st.RolloutHistory != nil:
+		r.rolloutHistory(i, st)
 	case st.Writes != nil:
 		kind, key := r.objectKey(st.Writes.ObjectRef)
 		r.record(Entry{At: st.At.Duration, Observation: true, Command: fmt.Sprintf("audit log: writes to %s of %s/%s", st.Writes.Path, typed(kind), key.Name), Lines: r.fieldWrites(kind, key, st.Writes.Path)})
