@@ -891,8 +891,8 @@ func (l *loader) step(s *Scenario, i int, w *world) error {
 		if err := l.ref(a, st.Writes.ObjectRef, w); err != nil {
 			return err
 		}
-		if st.Writes.Path == "" {
-			return l.errorf(a+".path", "required")
+		if err := l.path(a+".path", st.Writes.Path); err != nil {
+			return err
 		}
 	case st.AppStatus != "":
 		if !w.apps[st.AppStatus] {
@@ -1239,6 +1239,17 @@ func (l *loader) rolloutStatus(a string, rs *RolloutStatus, w *world) error {
 	return nil
 }
 
+// path checks a field path (manifest.ParsePath).
+func (l *loader) path(field, p string) error {
+	if p == "" {
+		return l.errorf(field, "required")
+	}
+	if _, err := manifest.ParsePath(p); err != nil {
+		return l.errorf(field, "bad path: %v; a key holding dots or slashes goes in brackets (metadata.annotations[deployment.kubernetes.io/revision]) or has its dots escaped (metadata.annotations.deployment\\.kubernetes\\.io/revision)", err)
+	}
+	return nil
+}
+
 // SplitRef splits "namespace/name" (or "name", in the default namespace).
 func SplitRef(ref string) (namespace, name string) {
 	if ns, n, ok := strings.Cut(ref, "/"); ok {
@@ -1351,8 +1362,8 @@ func (l *loader) expectation(s *Scenario, i int, w *world) error {
 		if err := l.ref(a, e.Field.ObjectRef, w); err != nil {
 			return err
 		}
-		if e.Field.Path == "" {
-			return l.errorf(a+".path", "required")
+		if err := l.path(a+".path", e.Field.Path); err != nil {
+			return err
 		}
 		return timing(e.Field.Timing)
 	case e.Pods != nil:

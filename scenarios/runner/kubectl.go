@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/client"
 	"github.com/clustersim/clustersim/sim/kernel"
+	"github.com/clustersim/clustersim/sim/manifest"
 	"github.com/clustersim/clustersim/sim/store"
 )
 
@@ -310,12 +312,15 @@ func clock(d time.Duration) string {
 // fieldWrites lists the accepted writes so far that changed one field.
 func (r *run) fieldWrites(kind api.Kind, key api.Key, path string) []string {
 	var lines []string
+	// The path as written or any other spelling of it (an escaped dot
+	// for a bracketed key).
+	want := manifest.SplitPath(path)
 	r.c.Store.Audit().Each(func(rec *store.AuditRecord) bool {
 		if rec.Kind != kind || rec.Key != key {
 			return true
 		}
 		for _, c := range rec.Changes {
-			if c.Path != path {
+			if c.Path != path && (!strings.HasPrefix(c.Path, want[0]) || !slices.Equal(manifest.SplitPath(c.Path), want)) {
 				continue
 			}
 			old, now := c.Old, c.New

@@ -114,8 +114,12 @@ func Position(root *yaml.Node, path string) (line, col int) {
 
 // SplitPath splits a field path such as "a.b[0].c[key]" into its
 // segments: a, b, 0, c, key. Field errors, audit changes and scenario
-// checks all write paths this way.
+// checks all write paths this way. It is ParsePath, lenient: a path
+// ParsePath refuses is split at every dot and bracket.
 func SplitPath(path string) []string {
+	if segs, err := ParsePath(path); err == nil {
+		return segs
+	}
 	var out []string
 	for _, part := range strings.Split(path, ".") {
 		for part != "" {
