@@ -175,8 +175,10 @@ func (r *run) startControllers() error {
 				r.controllerPanicked(name, pe)
 			}
 		}
-		if lease, ok := leaseNames[name]; ok {
-			opts.LeaderElection = r.leaderElection(name, lease)
+		if _, builtin := controllerSpecs[name]; builtin {
+			if lease, ok := leaseName(name, actor); ok {
+				opts.LeaderElection = r.leaderElection(name, lease)
+			}
 		}
 		m.SetOptions(opts)
 		if err := m.Start(); err != nil {
@@ -196,25 +198,31 @@ func (r *run) startControllers() error {
 // renewals, as they share one process and connection in reality.
 const LeaderElectionSuffix = "/leader-election"
 
-// leaseNames are the Leases (in kube-system) of the built-in controllers
-// that elect a leader. kube-scheduler's is upstream's; the controllers
-// of kube-controller-manager run here each in its own manager at its
-// own endpoint (so that a fault can reach one of them), so each holds
-// its own lease, named after upstream's kube-controller-manager lease
-// and the controller.
-var leaseNames = map[string]string{
-	"scheduler":                 "kube-scheduler",
-	"deployment":                "kube-controller-manager-deployment",
-	"replicaset":                "kube-controller-manager-replicaset",
-	"daemonset":                 "kube-controller-manager-daemonset",
-	"garbage-collector":         "kube-controller-manager-garbage-collector",
-	"node-lifecycle":            "kube-controller-manager-node-lifecycle",
-	"endpoints":                 "kube-controller-manager-endpoints",
-	"resourcequota":             "kube-controller-manager-resourcequota",
-	"disruption":                "kube-controller-manager-disruption",
-	"job":                       "kube-controller-manager-job",
-	"cronjob":                   "kube-controller-manager-cronjob",
-	"horizontal-pod-autoscaler": "kube-controller-manager-horizontal-pod-autoscaler",
+// kubeSystemServiceAccount prefixes the users kube-controller-manager's
+// controllers act as: it runs each with its own service account in
+// kube-system (--use-service-account-credentials, as kubeadm and every
+// managed cluster start it), which is what makes a built-in controller
+// one of kube-controller-manager's here.
+const kubeSystemServiceAccount = "system:serviceaccount:kube-system:"
+
+// leaseName is the Lease (in kube-system) that built-in controller name,
+// acting as actor, holds while it leads, and whether it elects a leader
+// at all. kube-scheduler's is upstream's; the controllers of
+// kube-controller-manager run here each in its own manager at its own
+// endpoint (so that a fault can reach one of them), so each holds its
+// own lease, named after upstream's kube-controller-manager lease and
+// the controller. It is derived from controllerSpecs, not listed, so a
+// controller added there elects a leader with no further wiring; the
+// application operators of controllers/naive are no component of the
+// control plane and elect none.
+func leaseName(name, actor string) (string, bool) {
+	switch {
+	case name == "scheduler":
+		return "kube-scheduler", true
+	case strings.HasPrefix(actor, kubeSystemServiceAccount):
+		return "kube-controller-manager-" + name, true
+	}
+	return "", false
 }
 
 // kubeControllerManagerActor is the user kube-controller-manager
