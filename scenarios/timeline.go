@@ -136,10 +136,13 @@ type ServerSideApply struct {
 }
 
 // Command is one imperative command, retried on timeout (Retries, default
-// 3). Exactly one of the commands is set.
+// 3): each attempt runs the whole command again, its reads included. Its
+// output lists every attempt and how it ended (a timed-out write marked
+// ambiguous) and, once the run is over, what the audit log shows the
+// user's writes did. Exactly one of the commands is set.
 type Command struct {
-	// CreatePod creates a pod from a Deployment's or ReplicaSet's template
-	// ("create one more replica"), named by generateName.
+	// CreatePod reads a Deployment's or ReplicaSet's template and creates
+	// a pod from it ("create one more replica"), named by generateName.
 	CreatePod *ObjectRef `json:"createPod,omitempty"`
 	// DeletePod deletes one pod matching a selector ("delete one
 	// replica").

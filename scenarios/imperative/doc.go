@@ -19,9 +19,12 @@
 // lose none when they send it, get a 409 Conflict and read again.
 //
 // Commands run in a kernel process through a client.Client and wait
-// between retries on a client.Clock. Every command returns a Result (what
-// was sent, how often, what came back) and keeps it in Results for a
-// runner to report.
+// between retries on a client.Clock. A retry runs the whole command
+// again, its reads included (CreateReplicaFrom reads the template in each
+// attempt). Every command returns a Result (what was sent, how often,
+// what came back, and in Log every attempt: its last request, target,
+// value written and outcome, a timed-out write marked Ambiguous: it may
+// have been applied) and keeps it in Results for a runner to report.
 //
 // Imports: sim/api, sim/apierr, sim/client and the standard library, like
 // scenarios/kubectl; never the kernel, the store, the network or the API

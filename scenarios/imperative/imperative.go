@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/clustersim/clustersim/sim/api"
@@ -105,6 +106,76 @@ var (
 	ErrNotCounter = errors.New("not an integer counter")
 )
 
+// The outcomes of one attempt, as Attempt.Outcome names them.
+const (
+	// OutcomeOK: the server answered success.
+	OutcomeOK = "ok"
+	// OutcomeRefused: the server answered an error status (409
+	// Conflict, 404 NotFound, ...): it did not act.
+	OutcomeRefused = "refused"
+	// OutcomeTimedOut: no answer in time. For a write the client cannot
+	// know whether the server acted (Attempt.Ambiguous).
+	OutcomeTimedOut = "timed out"
+	// OutcomeFailed: the command gave up before or without a request
+	// (no replica to delete, a value that is not a counter).
+	OutcomeFailed = "failed"
+)
+
+// Attempt is one run of a command's requests: what it sent, and how it
+// ended.
+type Attempt struct {
+	// Start and End are the virtual times the attempt began and ended.
+	Start, End time.Time
+	// Request is the last request the attempt sent: "get", "list",
+	// "create", "update" or "delete" ("" when it sent none).
+	Request string
+	// Target names what the request acted on: the object read or
+	// written, the pod created (unknown, "", when the create's answer
+	// was lost: the server names it).
+	Target string
+	// Sent is the value the attempt wrote, when it wrote one ("4" for
+	// ScaleUp's replicas, "7" for Increment's counter).
+	Sent string
+	// Outcome is OutcomeOK, OutcomeRefused, OutcomeTimedOut or
+	// OutcomeFailed.
+	Outcome string
+	// Ambiguous marks a write that timed out: it may have been applied.
+	Ambiguous bool
+	// Err is the attempt's error (nil when ok).
+	Err error
+}
+
+// String is the attempt as a report prints it: "create pod web-x7k2p:
+// ok", "update deployment default/web (replicas 4): timed out:
+// ambiguous, may have been applied", "update configmap default/counter
+// (count 7): refused: 409 Conflict".
+func (a Attempt) String() string {
+	s := a.Request
+	if s == "" {
+		s = "no request"
+	}
+	if a.Target != "" {
+		s += " " + a.Target
+	}
+	if a.Sent != "" {
+		s += " (" + a.Sent + ")"
+	}
+	s += ": " + a.Outcome
+	var se *apierr.StatusError
+	switch {
+	case a.Outcome == OutcomeRefused && errors.As(a.Err, &se):
+		s += fmt.Sprintf(": %d %s", se.Code, se.Reason)
+	case a.Outcome == OutcomeFailed && a.Err != nil:
+		s += ": " + a.Err.Error()
+	}
+	if a.Ambiguous {
+		s += ": ambiguous, may have been applied"
+	} else if a.Outcome == OutcomeTimedOut {
+		s += " (a read: nothing written)"
+	}
+	return s
+}
+
 // Result is what one command did.
 type Result struct {
 	// Command is CommandCreateReplica, CommandDeleteReplica,
@@ -125,6 +196,10 @@ type Result struct {
 	// Err is the last attempt's error, nil when it succeeded. A command
 	// that failed may still have acted.
 	Err error
+	// Log holds every attempt, in order.
+	Log []Attempt
+	// current is the attempt in progress.
+	current *Attempt
 	// Start and End are the virtual times the command began and ended.
 	Start, End time.Time
 }
@@ -159,7 +234,13 @@ func (c *Commands) run(command string, attempt func(r *Result) error) (Result, e
 	wait := c.opts.Backoff
 	for {
 		r.Attempts++
+		a := Attempt{Start: c.clock.Now()}
+		r.current = &a
 		err := attempt(&r)
+		r.current = nil
+		a.End, a.Err, a.Outcome = c.clock.Now(), err, outcome(err, a.Request)
+		a.Ambiguous = a.Outcome == OutcomeTimedOut && isWrite(a.Request)
+		r.Log = append(r.Log, a)
 		r.Err = err
 		if err == nil {
 			break
@@ -186,25 +267,82 @@ func (c *Commands) run(command string, attempt func(r *Result) error) (Result, e
 	return r, r.Err
 }
 
+// outcome classifies an attempt's error; request is the last request it
+// sent.
+func outcome(err error, request string) string {
+	var se *apierr.StatusError
+	switch {
+	case err == nil:
+		return OutcomeOK
+	case errors.Is(err, apierr.ErrTimeout):
+		return OutcomeTimedOut
+	case errors.As(err, &se) && request != "":
+		return OutcomeRefused
+	}
+	return OutcomeFailed
+}
+
+func isWrite(request string) bool {
+	return request == "create" || request == "update" || request == "delete"
+}
+
+// sending records the request an attempt is about to send.
+func (r *Result) sending(request, target, sent string) {
+	if a := r.current; a != nil {
+		a.Request, a.Target, a.Sent = request, target, sent
+	}
+}
+
+// CreateReplicaFrom is "create one more replica from this Deployment's
+// (or ReplicaSet's) template": each attempt reads the object and creates
+// a pod from its template as CreateReplica does, so a read that times
+// out is retried like the create.
+func (c *Commands) CreateReplicaFrom(ctx context.Context, kind api.Kind, key api.Key) (Result, error) {
+	return c.run(CommandCreateReplica, func(r *Result) error {
+		r.sending("get", strings.ToLower(kind.Name)+" "+key.String(), "")
+		o, err := c.c.Get(ctx, kind, key)
+		if err != nil {
+			return err
+		}
+		var tmpl api.PodTemplateSpec
+		switch t := o.(type) {
+		case *api.Deployment:
+			tmpl = t.Spec.Template
+		case *api.ReplicaSet:
+			tmpl = t.Spec.Template
+		default:
+			return fmt.Errorf("%w: %s", ErrNotScalable, kind)
+		}
+		return c.createPod(ctx, r, key.Namespace, key.Name+"-", tmpl)
+	})
+}
+
+// createPod creates a pod from template, named by generateName.
+func (c *Commands) createPod(ctx context.Context, r *Result, namespace, generateName string, template api.PodTemplateSpec) error {
+	tmpl := template.DeepCopy()
+	pod := &api.Pod{
+		TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Pod"},
+		ObjectMeta: api.ObjectMeta{GenerateName: generateName, Namespace: namespace,
+			Labels: tmpl.Labels, Annotations: tmpl.Annotations},
+		Spec: tmpl.Spec,
+	}
+	r.sending("create", "pod "+namespace+"/"+generateName+"?????", "")
+	o, err := c.c.Create(ctx, pod)
+	if err != nil {
+		return err
+	}
+	r.Target = o.GetObjectMeta().Key().String()
+	r.sending("create", "pod "+r.Target, "")
+	return nil
+}
+
 // CreateReplica is "create one more replica": it creates a Pod named
 // generateName plus five random characters from template (its labels,
 // annotations and spec), owned by no controller. A retry creates another
 // pod: the server names each create anew.
 func (c *Commands) CreateReplica(ctx context.Context, namespace, generateName string, template api.PodTemplateSpec) (Result, error) {
 	return c.run(CommandCreateReplica, func(r *Result) error {
-		tmpl := template.DeepCopy()
-		pod := &api.Pod{
-			TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Pod"},
-			ObjectMeta: api.ObjectMeta{GenerateName: generateName, Namespace: namespace,
-				Labels: tmpl.Labels, Annotations: tmpl.Annotations},
-			Spec: tmpl.Spec,
-		}
-		o, err := c.c.Create(ctx, pod)
-		if err != nil {
-			return err
-		}
-		r.Target = o.GetObjectMeta().Key().String()
-		return nil
+		return c.createPod(ctx, r, namespace, generateName, template)
 	})
 }
 
@@ -213,6 +351,7 @@ func (c *Commands) CreateReplica(ctx context.Context, namespace, generateName st
 // already being deleted. A retry lists again and may delete another.
 func (c *Commands) DeleteReplica(ctx context.Context, namespace string, selector map[string]string) (Result, error) {
 	return c.run(CommandDeleteReplica, func(r *Result) error {
+		r.sending("list", "pods "+namespace, "")
 		pods, err := client.ListAs[*api.Pod](ctx, c.c, client.InNamespace(namespace), client.MatchingLabels(selector))
 		if err != nil {
 			return err
@@ -222,6 +361,7 @@ func (c *Commands) DeleteReplica(ctx context.Context, namespace string, selector
 				continue
 			}
 			r.Target = p.Key().String()
+			r.sending("delete", "pod "+r.Target, "")
 			return c.c.Delete(ctx, api.KindPod, p.Key())
 		}
 		return fmt.Errorf("%w matching %v in namespace %s", ErrNoReplica, selector, namespace)
@@ -235,6 +375,7 @@ func (c *Commands) DeleteReplica(ctx context.Context, namespace string, selector
 func (c *Commands) ScaleUp(ctx context.Context, kind api.Kind, key api.Key) (Result, error) {
 	return c.run(CommandScaleUp, func(r *Result) error {
 		r.Target = key.String()
+		r.sending("get", strings.ToLower(kind.Name)+" "+r.Target, "")
 		o, err := c.c.Get(ctx, kind, key)
 		if err != nil {
 			return err
@@ -257,6 +398,7 @@ func (c *Commands) ScaleUp(ctx context.Context, kind api.Kind, key api.Key) (Res
 		if !c.opts.UseResourceVersion {
 			o.GetObjectMeta().ResourceVersion = ""
 		}
+		r.sending("update", strings.ToLower(kind.Name)+" "+r.Target, fmt.Sprintf("replicas %d", n))
 		if _, err := c.c.Update(ctx, o); err != nil {
 			return err
 		}
@@ -277,6 +419,7 @@ func (c *Commands) ScaleUp(ctx context.Context, kind api.Kind, key api.Key) (Res
 func (c *Commands) Increment(ctx context.Context, key api.Key, field string, by int64) (Result, error) {
 	return c.run(CommandIncrement, func(r *Result) error {
 		r.Target = key.String()
+		r.sending("get", "configmap "+r.Target, "")
 		o, err := c.c.Get(ctx, api.KindConfigMap, key)
 		if err != nil {
 			return err
@@ -300,6 +443,7 @@ func (c *Commands) Increment(ctx context.Context, key api.Key, field string, by 
 		if !c.opts.UseResourceVersion {
 			cm.ResourceVersion = ""
 		}
+		r.sending("update", "configmap "+r.Target, fmt.Sprintf("%s %d", field, n))
 		if _, err := c.c.Update(ctx, cm); err != nil {
 			return err
 		}

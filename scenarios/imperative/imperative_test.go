@@ -441,3 +441,116 @@ func keyOf(s string) api.Key {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// scripted is a client whose Get and Create fail as scripted, call by
+// call: "timeout" fails before sending, "lost" sends (the server acts)
+// and then reports a timeout, as a lost reply does; "" passes through.
+type scripted struct {
+	client.Client
+	gets, creates []string
+}
+
+func (s *scripted) next(list *[]string) string {
+	if len(*list) == 0 {
+		return ""
+	}
+	v := (*list)[0]
+	*list = (*list)[1:]
+	return v
+}
+
+func (s *scripted) Get(ctx context.Context, kind api.Kind, key api.Key) (api.Object, error) {
+	switch s.next(&s.gets) {
+	case "timeout":
+		return nil, apierr.NewTimeout("get", "deployments.apps", key.Name, time.Duration(0))
+	case "missing":
+		return nil, apierr.NewNotFound("deployments.apps", key.Name)
+	}
+	return s.Client.Get(ctx, kind, key)
+}
+
+func (s *scripted) Create(ctx context.Context, obj api.Object) (api.Object, error) {
+	switch s.next(&s.creates) {
+	case "timeout":
+		return nil, apierr.NewTimeout("create", "pods", "", time.Duration(0))
+	case "lost":
+		if _, err := s.Client.Create(ctx, obj); err != nil {
+			return nil, err
+		}
+		return nil, apierr.NewTimeout("create", "pods", "", time.Duration(0))
+	}
+	return s.Client.Create(ctx, obj)
+}
+
+// TestCreateReplicaFromRetriesEveryRequest: CreateReplicaFrom retries a
+// timed-out read of the template as it retries a timed-out create, and
+// logs every attempt: the request it sent, its target, its outcome, a
+// timed-out write marked ambiguous. Planted: reading the template once,
+// outside the retried attempt (what the runner did), failed the "read
+// times out" row with a timeout after one attempt.
+func TestCreateReplicaFromRetriesEveryRequest(t *testing.T) {
+	dep := &api.Deployment{
+		TypeMeta:   api.TypeMeta{APIVersion: "apps/v1", Kind: "Deployment"},
+		ObjectMeta: api.ObjectMeta{Name: "web", Namespace: "default"},
+		Spec: api.DeploymentSpec{Selector: &api.LabelSelector{MatchLabels: map[string]string{"tier": "frontend"}},
+			Template: template},
+	}
+	for _, tc := range []struct {
+		name          string
+		gets, creates []string
+		retries       int
+		attempts      []string // each attempt's request and outcome, "get timed out"
+		ambiguous     int
+		pods          int
+		failed        bool
+	}{
+		{"read times out", []string{"timeout"}, nil, 0, []string{"get timed out", "create ok"}, 0, 1, false},
+		{"create applied, reply lost", nil, []string{"lost"}, 0, []string{"create timed out", "create ok"}, 1, 2, false},
+		{"retries exhausted", nil, []string{"timeout", "lost", "lost"}, 2, []string{"create timed out", "create timed out", "create timed out"}, 3, 2, true},
+		{"template missing", []string{"missing"}, nil, 0, []string{"get refused"}, 0, 0, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := cluster.New(cluster.Config{Seed: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := c.Bootstrap(dep); err != nil {
+				t.Fatal(err)
+			}
+			var res imperative.Result
+			var cerr error
+			cl := &scripted{Client: c.Client(userAddr, user), gets: tc.gets, creates: tc.creates}
+			done := false
+			c.Go("user", func(*kernel.Process) {
+				res, cerr = imperative.New(cl, client.NewClock(c.K), imperative.Options{Retries: tc.retries}).
+					CreateReplicaFrom(context.Background(), api.KindDeployment, api.Key{Namespace: "default", Name: "web"})
+				done = true
+			})
+			c.RunFor(time.Minute)
+			if !done {
+				t.Fatal("the command did not finish")
+			}
+			var got []string
+			ambiguous := 0
+			for _, a := range res.Log {
+				got = append(got, a.Request+" "+a.Outcome)
+				if a.Ambiguous {
+					ambiguous++
+				}
+				t.Log(a)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tc.attempts) || ambiguous != tc.ambiguous {
+				t.Errorf("attempts %q (%d ambiguous), want %q (%d)", got, ambiguous, tc.attempts, tc.ambiguous)
+			}
+			if res.Attempts != len(res.Log) {
+				t.Errorf("Attempts %d, Log %d", res.Attempts, len(res.Log))
+			}
+			if n := activePods(c); n != tc.pods {
+				t.Errorf("%d pods, want %d", n, tc.pods)
+			}
+			if (cerr != nil) != tc.failed {
+				t.Errorf("error %v, want failed %v", cerr, tc.failed)
+			}
+		})
+	}
+}

@@ -58,8 +58,6 @@ func (r *run) kubectl(st *scenarios.Step) (string, action) {
 			}
 			return kubectl.ServerSideApply(ctx, c, copies, manager, ssa.Force)
 		}
-	case st.Command != nil:
-		return r.command(st.Command)
 	case st.Delete != nil:
 		kind, key := r.objectKey(st.Delete.ObjectRef)
 		cmd := fmt.Sprintf("kubectl delete %s %s%s", typed(kind), key.Name, nsFlag(key.Namespace))
@@ -195,8 +193,11 @@ func nsFlag(ns string) string {
 // typed is a kind as a user types it on a kubectl command line.
 func typed(kind api.Kind) string { return strings.ToLower(kind.Name) }
 
-// command is an imperative command with retries on timeout.
-func (r *run) command(cmd *scenarios.Command) (string, action) {
+// command is an imperative command with retries on timeout, run by
+// user from at: its output lists every attempt and how it ended (a
+// timed-out write marked ambiguous), then the command's result; once the
+// run is over, final adds what the audit log shows the user's writes did.
+func (r *run) command(cmd *scenarios.Command, user string, at window) (string, action, func() []string) {
 	opts := imperative.Options{}
 	if cmd.Retries != nil {
 		opts.Retries = *cmd.Retries
@@ -208,28 +209,31 @@ func (r *run) command(cmd *scenarios.Command) (string, action) {
 	if cmd.Retries != nil {
 		retries = fmt.Sprint(*cmd.Retries)
 	}
+	acked := new(int) // the writes answered ok
 	report := func(res imperative.Result, err error) ([]string, error) {
-		line := fmt.Sprintf("%s %s: %d attempt(s), %d timeout(s)", res.Command, res.Target, res.Attempts, res.Timeouts)
-		return []string{line}, err
+		ok, ambiguous := 0, 0
+		for _, a := range res.Log {
+			if a.Outcome == imperative.OutcomeOK {
+				ok++
+				*acked++
+			}
+			if a.Ambiguous {
+				ambiguous++
+			}
+		}
+		line := fmt.Sprintf("%s %s: %d attempt(s), %d timeout(s), %d ok, %d ambiguous", res.Command, res.Target, res.Attempts, res.Timeouts, ok, ambiguous)
+		return append([]string{line}, attemptLines(res)...), err
+	}
+	newCmds := func(c client.Client) *imperative.Commands {
+		return imperative.New(c, client.NewClock(r.c.K), opts)
 	}
 	switch {
 	case cmd.CreatePod != nil:
 		kind, key := r.objectKey(*cmd.CreatePod)
 		return fmt.Sprintf("create one more pod from %s/%s   # a command, retried up to %s times on timeout", typed(kind), key.Name, retries),
 			func(ctx context.Context, c client.Client) ([]string, error) {
-				o, err := c.Get(ctx, kind, key)
-				if err != nil {
-					return nil, err
-				}
-				var tmpl api.PodTemplateSpec
-				switch t := o.(type) {
-				case *api.Deployment:
-					tmpl = t.Spec.Template
-				case *api.ReplicaSet:
-					tmpl = t.Spec.Template
-				}
-				return report(imperative.New(c, client.NewClock(r.c.K), opts).CreateReplica(ctx, key.Namespace, key.Name+"-", tmpl))
-			}
+				return report(newCmds(c).CreateReplicaFrom(ctx, kind, key))
+			}, r.storeShows(user, at, "pod(s) created", acked, createdPods(key.Namespace, key.Name+"-"))
 	case cmd.DeletePod != "":
 		sel := map[string]string{}
 		for _, kv := range strings.Split(cmd.DeletePod, ",") {
@@ -238,14 +242,14 @@ func (r *run) command(cmd *scenarios.Command) (string, action) {
 		}
 		return fmt.Sprintf("delete one pod matching %s   # a command, retried up to %s times on timeout", cmd.DeletePod, retries),
 			func(ctx context.Context, c client.Client) ([]string, error) {
-				return report(imperative.New(c, client.NewClock(r.c.K), opts).DeleteReplica(ctx, scenarios.DefaultNamespace, sel))
-			}
+				return report(newCmds(c).DeleteReplica(ctx, scenarios.DefaultNamespace, sel))
+			}, r.storeShows(user, at, "pod deletion(s)", acked, deletedPods(scenarios.DefaultNamespace))
 	default:
 		kind, key := r.objectKey(*cmd.ScaleUp)
 		return fmt.Sprintf("scale %s/%s up by one   # a command, retried up to %s times on timeout", typed(kind), key.Name, retries),
 			func(ctx context.Context, c client.Client) ([]string, error) {
-				return report(imperative.New(c, client.NewClock(r.c.K), opts).ScaleUp(ctx, kind, key))
-			}
+				return report(newCmds(c).ScaleUp(ctx, kind, key))
+			}, r.storeShows(user, at, "change(s) of spec.replicas", acked, fieldChanges(kind, key, "spec.replicas"))
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/clustersim/clustersim/scenarios/imperative"
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/client"
+	"github.com/clustersim/clustersim/sim/kernel"
 )
 
 // This file holds what the teaching scenarios need beyond kubectl: the
@@ -21,7 +22,7 @@ import (
 // through package imperative. Its output counts the writes accepted, the
 // conflicts and timeouts, and lists the values written, so that two
 // writers' entries side by side show an increment written twice.
-func (r *run) increment(inc *scenarios.Increment, user string) (string, action) {
+func (r *run) increment(inc *scenarios.Increment, user string, at window) (string, action, func() []string) {
 	ns, name := scenarios.SplitRef(inc.ConfigMap)
 	key := api.Key{Namespace: ns, Name: name}
 	by, times := int64(1), max(inc.Times, 1)
@@ -40,30 +41,39 @@ func (r *run) increment(inc *scenarios.Increment, user string) (string, action) 
 		how = "replace without a resourceVersion (unconditional)"
 	}
 	cmd := fmt.Sprintf("increment configmap/%s data.%s by %d, %d time(s), as %s: get, add, %s", name, inc.Key, by, times, user, how)
+	acked := new(int)
 	return cmd, func(ctx context.Context, c client.Client) ([]string, error) {
 		cmds := imperative.New(c, client.NewClock(r.c.K), opts)
-		var written []string
-		done, conflicts, timeouts := 0, 0, 0
+		var written, attempts []string
+		done, conflicts, timeouts, ambiguous := 0, 0, 0, 0
 		var last error
-		for range times {
+		for n := range times {
 			res, err := cmds.Increment(ctx, key, inc.Key, by)
 			conflicts += res.Conflicts
 			timeouts += res.Timeouts
+			for i, a := range res.Log {
+				if a.Ambiguous {
+					ambiguous++
+				}
+				attempts = append(attempts, fmt.Sprintf("  increment %d, attempt %d at %s: %s", n+1, i+1, clockMillis(a.Start.Sub(kernel.Epoch)), a))
+			}
 			if err != nil {
 				last = err
 				continue
 			}
 			done++
+			*acked = done
 			written = append(written, strconv.FormatInt(res.Value, 10))
 		}
 		lines := []string{
-			fmt.Sprintf("%d of %d increment(s) written, %d conflict(s) retried, %d timeout(s)", done, times, conflicts, timeouts),
+			fmt.Sprintf("%d of %d increment(s) acknowledged, %d conflict(s) retried, %d timeout(s) (%d of them on a write: ambiguous, may have been applied)", done, times, conflicts, timeouts, ambiguous),
 		}
 		if len(written) > 0 {
-			lines = append(lines, fmt.Sprintf("values written to data.%s: %s", inc.Key, strings.Join(written, " ")))
+			lines = append(lines, fmt.Sprintf("values sent and acknowledged for data.%s: %s", inc.Key, strings.Join(written, " ")))
 		}
+		lines = append(lines, attempts...)
 		return lines, last
-	}
+	}, r.storeShows(user, at, "accepted change(s) of data."+inc.Key, acked, fieldChanges(api.KindConfigMap, key, "data["+inc.Key+"]"))
 }
 
 // naiveRolloutCheck makes ck the rolloutComplete check with

@@ -293,6 +293,9 @@ type Entry struct {
 	// the timeline (a controller losing its leader lease and restarting):
 	// an observation that -o timeline shows.
 	System bool
+	// final adds lines when the run is over (a writer's "the store
+	// shows"); nil once applied.
+	final func() []string
 }
 
 // Snapshot is what an observation saw: objects as they were at that
@@ -554,6 +557,12 @@ func (s *Session) Finish() *Result {
 	r, c, res := s.r, s.r.c, s.r.res
 	r.recordUnfinished()
 	r.recordRunningStatus()
+	for i := range res.Entries {
+		if e := &res.Entries[i]; e.final != nil {
+			e.Lines = append(slices.Clip(e.Lines), e.final()...)
+			e.final = nil
+		}
+	}
 	res.Gaps = s.gaps.Finish()
 	if r.faults != nil {
 		res.FaultsEnd = r.faults.end

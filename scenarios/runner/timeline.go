@@ -107,13 +107,39 @@ func (r *run) step(i int, st *scenarios.Step) {
 		r.c.API.SetAvailable(true)
 		r.record(Entry{At: st.At.Duration, Command: "API server up"})
 	case st.Increment != nil:
-		cmd, fn := r.increment(st.Increment, userName(st.As))
-		r.userRun(i, st, cmd, fn)
+		cmd, fn, final := r.increment(st.Increment, userName(st.As), r.writerWindow(i))
+		r.userRunWith(i, st, cmd, fn, final)
+	case st.Command != nil:
+		cmd, fn, final := r.command(st.Command, userName(st.As), r.writerWindow(i))
+		r.userRunWith(i, st, cmd, fn, final)
 	case st.Request != nil:
 		r.request(i, st)
 	default:
 		r.userAction(i, st)
 	}
+}
+
+// window is a span of virtual time, [from, until); until 0: to the
+// end of the run.
+type window struct{ from, until time.Duration }
+
+// writerWindow is when the writes of step i, a command or an increment,
+// can land: from its start to the start of the next command or
+// increment by the same user (whose writes the audit log cannot tell
+// apart from this one's), or the end of the run.
+func (r *run) writerWindow(i int) window {
+	tl := r.s.Spec.Timeline
+	w := window{from: tl[i].At.Duration}
+	for j := range tl {
+		st := &tl[j]
+		if j == i || st.At.Duration <= w.from || userName(st.As) != userName(tl[i].As) || (st.Command == nil && st.Increment == nil) {
+			continue
+		}
+		if w.until == 0 || st.At.Duration < w.until {
+			w.until = st.At.Duration
+		}
+	}
+	return w
 }
 
 func arrow(oneWay bool) string {
@@ -133,6 +159,12 @@ func (r *run) userAction(i int, st *scenarios.Step) {
 // process of its own: its requests cross the network and may time out,
 // and its output is recorded when it finishes.
 func (r *run) userRun(i int, st *scenarios.Step, cmd string, fn action) {
+	r.userRunWith(i, st, cmd, fn, nil)
+}
+
+// userRunWith is userRun with final, when not nil, adding lines to the
+// output once the run is over (what the store shows the command did).
+func (r *run) userRunWith(i int, st *scenarios.Step, cmd string, fn action, final func() []string) {
 	cl := r.user(st.As)
 	at := st.At.Duration
 	u := &unfinished{step: i, at: at, cmd: cmd}
@@ -140,7 +172,7 @@ func (r *run) userRun(i int, st *scenarios.Step, cmd string, fn action) {
 	r.c.Go(fmt.Sprintf("user/%s/step-%d", userName(st.As), i), func(p *kernel.Process) {
 		lines, err := fn(context.Background(), cl)
 		u.finished = true
-		e := Entry{At: at, Command: cmd, Lines: lines}
+		e := Entry{At: at, Command: cmd, Lines: lines, final: final}
 		if err != nil {
 			e.Err = kubectl.ErrorLine(err)
 		}
