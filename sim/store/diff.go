@@ -406,7 +406,7 @@ func (d *differ) walk(a, b reflect.Value, aSet, bSet bool) {
 	}
 	info := infoOf(t)
 	if info.leaf {
-		if aSet && bSet && leafEqual(a, b) {
+		if aSet && bSet && leafEqual(a, b, info.cmp) {
 			return
 		}
 		d.emit(a, b, aSet, bSet)
@@ -548,10 +548,10 @@ func (d *differ) leaseRenewal(a, b *api.Lease) bool {
 	return true
 }
 
-// leafEqual compares two leaves of one type without allocating for the
-// common scalar kinds.
-func leafEqual(a, b reflect.Value) bool {
-	switch infoOf(a.Type()).cmp {
+// leafEqual compares two leaves of one type (compared as cmp says)
+// without allocating for the common scalar kinds.
+func leafEqual(a, b reflect.Value, cmp leafCompare) bool {
+	switch cmp {
 	case cmpString:
 		return a.String() == b.String()
 	case cmpBool:
