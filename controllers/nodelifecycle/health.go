@@ -136,17 +136,43 @@ func sameCondition(a, b api.NodeCondition) bool {
 // the deprecated beta ones) joined by ":\x00:", or "" when the node has
 // neither.
 func zoneKey(n *api.Node) string {
-	region, zone := n.Labels[LabelRegion], n.Labels[LabelZone]
+	return joinZone(zoneOf(n))
+}
+
+// zoneOf returns a node's region and zone labels (the stable ones, else
+// the deprecated beta ones).
+func zoneOf(n *api.Node) (region, zone string) {
+	region, zone = n.Labels[LabelRegion], n.Labels[LabelZone]
 	if region == "" {
 		region = n.Labels[labelRegionBeta]
 	}
 	if zone == "" {
 		zone = n.Labels[labelZoneBeta]
 	}
+	return region, zone
+}
+
+func joinZone(region, zone string) string {
 	if region == "" && zone == "" {
 		return ""
 	}
 	return region + ":\x00:" + zone
+}
+
+// zoneKey is zoneKey(n), each key built once: the health pass asks for
+// every node's zone every 5 seconds, and building the key allocated.
+func (mon *monitor) zoneKey(n *api.Node) string {
+	rz := [2]string{}
+	rz[0], rz[1] = zoneOf(n)
+	k, ok := mon.zoneKeys[rz]
+	if !ok {
+		k = joinZone(rz[0], rz[1])
+		if mon.zoneKeys == nil {
+			mon.zoneKeys = map[[2]string]string{}
+		}
+		mon.zoneKeys[rz] = k
+	}
+	return k
 }
 
 // zoneState is the health of a zone.

@@ -154,6 +154,11 @@ type monitor struct {
 	// pods bound to it since.
 	ready       map[string]api.ConditionStatus
 	nextMonitor time.Time
+	// zoneKeys are the zone keys built so far, by region and zone.
+	zoneKeys map[[2]string]string
+	// seen is the health pass's set of the nodes it lists, kept to be
+	// reused by the next pass.
+	seen map[string]bool
 }
 
 // Setup registers the node lifecycle controller with m: informers on
@@ -262,7 +267,7 @@ func (mon *monitor) listNodes() []*api.Node {
 
 // addZone starts tracking a node's zone (upstream's addPodEvictorForNewZone).
 func (mon *monitor) addZone(n *api.Node) {
-	z := zoneKey(n)
+	z := mon.zoneKey(n)
 	if _, ok := mon.zoneStates[z]; !ok {
 		mon.zoneStates[z] = stateInitial
 		mon.tainters[z] = newTimedQueue(newTokenBucket(mon.opts.EvictionRate, EvictionBurst, mon.clock.Now()))
@@ -276,13 +281,17 @@ func (mon *monitor) addZone(n *api.Node) {
 // and tainting rates.
 func (mon *monitor) monitorNodeHealth(ctx context.Context) {
 	nodes := mon.listNodes()
-	seen := map[string]bool{}
+	if mon.seen == nil {
+		mon.seen = map[string]bool{}
+	}
+	seen := mon.seen
+	clear(seen)
 	var added []*api.Node
 	for _, n := range nodes {
 		seen[n.Name] = true
 		if _, ok := mon.known[n.Name]; !ok {
 			added = append(added, n)
-		} else if _, ok := mon.zoneStates[zoneKey(n)]; !ok {
+		} else if _, ok := mon.zoneStates[mon.zoneKey(n)]; !ok {
 			mon.addZone(n)
 		}
 	}
@@ -317,7 +326,7 @@ func (mon *monitor) monitorNodeHealth(ctx context.Context) {
 			continue // upstream: "Skipping - no pods will be evicted"
 		}
 		if _, excluded := n.Labels[LabelExcludeDisruption]; !excluded {
-			z := zoneKey(n)
+			z := mon.zoneKey(n)
 			zoneConds[z] = append(zoneConds[z], current)
 		}
 		if current == nil {
@@ -417,10 +426,10 @@ func (mon *monitor) processTaintBaseEviction(ctx context.Context, n *api.Node, o
 // markNodeForTainting queues a node in its zone's tainting queue,
 // re-queueing it when it lacks the taint its status calls for.
 func (mon *monitor) markNodeForTainting(n *api.Node, status api.ConditionStatus) bool {
-	q := mon.tainters[zoneKey(n)]
+	q := mon.tainters[mon.zoneKey(n)]
 	if q == nil {
 		mon.addZone(n)
-		q = mon.tainters[zoneKey(n)]
+		q = mon.tainters[mon.zoneKey(n)]
 	}
 	if status == api.ConditionFalse && !taintExists(n.Spec.Taints, &notReadyNoExecute) {
 		q.remove(n.Name)
@@ -440,7 +449,7 @@ func (mon *monitor) markNodeAsReachable(ctx context.Context, n *api.Node) (bool,
 			return false, err
 		}
 	}
-	q := mon.tainters[zoneKey(n)]
+	q := mon.tainters[mon.zoneKey(n)]
 	if q == nil {
 		return false, nil
 	}
