@@ -1,0 +1,43 @@
+package measure
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/kernel"
+	"github.com/clustersim/clustersim/sim/store"
+)
+
+// BenchmarkSegments builds the field histories of an audit log shaped like
+// the 300-node scale probe's: each pod created with 40 fields, then three
+// status writes of 8 fields.
+func BenchmarkSegments(b *testing.B) {
+	const pods = 9000
+	var audit []store.AuditRecord
+	create := make([]store.Change, 40)
+	for i := range create {
+		create[i] = store.Change{Path: fmt.Sprintf("spec.field%d", i), New: "v", NewSet: true}
+	}
+	status := make([]store.Change, 8)
+	for i := range status {
+		status[i] = store.Change{Path: fmt.Sprintf("status.field%d", i), Old: "a", New: "b", OldSet: true, NewSet: true}
+	}
+	for p := range pods {
+		key := api.Key{Namespace: "default", Name: fmt.Sprintf("pod-%d", p)}
+		audit = append(audit, store.AuditRecord{Time: kernel.Time(p), Actor: "rs", Verb: "create", Kind: api.KindPod, Key: key, Changes: create})
+	}
+	for w := range 3 {
+		for p := range pods {
+			key := api.Key{Namespace: "default", Name: fmt.Sprintf("pod-%d", p)}
+			audit = append(audit, store.AuditRecord{Time: kernel.Time(pods*(w+1) + p), Actor: "kubelet", Verb: "update", Subresource: "status", Kind: api.KindPod, Key: key, Changes: status})
+		}
+	}
+	o := Options{}
+	b.ReportAllocs()
+	for b.Loop() {
+		if len(segments(audit, o)) != pods*48 {
+			b.Fatal("wrong number of runs")
+		}
+	}
+}
