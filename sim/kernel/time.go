@@ -44,15 +44,21 @@ func (t Time) After(u Time) bool { return t > u }
 // String formats t as seconds since the start of the run with millisecond
 // precision, for example "t=12.345s"; Forever prints as "t=forever".
 func (t Time) String() string {
+	var buf [24]byte
+	return string(t.AppendTo(buf[:0]))
+}
+
+// AppendTo appends t's String form to b and returns the result, so that
+// a caller rendering many times reuses one buffer.
+func (t Time) AppendTo(buf []byte) []byte {
 	if t == Forever {
-		return "t=forever"
+		return append(buf, "t=forever"...)
 	}
 	ms := int64(t) / int64(time.Millisecond)
 	neg := ms < 0
 	if neg {
 		ms = -ms
 	}
-	buf := make([]byte, 0, 24)
 	buf = append(buf, "t="...)
 	if neg {
 		buf = append(buf, '-')
@@ -61,8 +67,7 @@ func (t Time) String() string {
 	buf = append(buf, '.')
 	frac := ms % 1000
 	buf = append(buf, byte('0'+frac/100), byte('0'+frac/10%10), byte('0'+frac%10))
-	buf = append(buf, 's')
-	return string(buf)
+	return append(buf, 's')
 }
 
 // FromWall converts a wall-clock instant to virtual time. Instants before

@@ -41,7 +41,7 @@ func (r AuditRecord) String() string { return string(r.AppendTo(nil)) }
 // AppendTo appends the record's String form to b and returns the result,
 // so that a caller rendering many records reuses one buffer.
 func (r *AuditRecord) AppendTo(b []byte) []byte {
-	b = append(b, r.Time.String()...)
+	b = r.Time.AppendTo(b)
 	b = append(b, ' ')
 	b = append(b, r.Actor...)
 	b = append(b, ' ')
