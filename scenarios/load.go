@@ -434,6 +434,9 @@ func (l *loader) cluster(s *Scenario, w *world) error {
 	if g := s.Spec.Cluster.NodeMonitorGracePeriod; g != nil && g.Duration <= 0 {
 		return l.errorf("spec.cluster.nodeMonitorGracePeriod", "must be positive")
 	}
+	if err := l.kubelet(s); err != nil {
+		return err
+	}
 	return l.autoscaler(s)
 }
 
@@ -457,6 +460,58 @@ func (l *loader) groupAutoscaling(f string, g NodeGroup) error {
 		return l.addNodes(f+".maxSize", extra)
 	}
 	return nil
+}
+
+// kubelet checks spec.cluster.kubelet.
+func (l *loader) kubelet(s *Scenario) error {
+	k := s.Spec.Cluster.Kubelet
+	if k == nil {
+		return nil
+	}
+	const f = "spec.cluster.kubelet"
+	for _, c := range []struct {
+		qps          *float64
+		burst        int
+		qpsF, burstF string
+	}{{k.KubeAPIQPS, k.KubeAPIBurst, "kubeAPIQPS", "kubeAPIBurst"}, {k.EventRecordQPS, k.EventBurst, "eventRecordQPS", "eventBurst"}} {
+		if c.qps != nil && !(*c.qps > 0 && !math.IsInf(*c.qps, 0)) {
+			return l.errorf(f+"."+c.qpsF, "must be a positive number (absent: the kubelet's default 50; unpaced: true leaves its clients unpaced)")
+		}
+		if c.burst < 0 {
+			return l.errorf(f+"."+c.burstF, "must not be negative")
+		}
+		if k.Unpaced && (c.qps != nil || c.burst != 0) {
+			return l.errorf(f+".unpaced", "unpaced clients have no %s or %s: set unpaced or the rates, not both", c.qpsF, c.burstF)
+		}
+	}
+	return nil
+}
+
+// KubeletPacing is the pacing of every kubelet's API and event clients
+// under s's spec.cluster.kubelet: the kubelet's defaults where it sets
+// none.
+func KubeletPacing(s *Scenario) (api, events Pacing) {
+	api, events = Pacing{QPS: KubeletQPS, Burst: KubeletBurst}, Pacing{QPS: KubeletQPS, Burst: KubeletBurst}
+	k := s.Spec.Cluster.Kubelet
+	if k == nil {
+		return api, events
+	}
+	if k.Unpaced {
+		return Pacing{}, Pacing{}
+	}
+	if k.KubeAPIQPS != nil {
+		api.QPS = *k.KubeAPIQPS
+	}
+	if k.KubeAPIBurst > 0 {
+		api.Burst = k.KubeAPIBurst
+	}
+	if k.EventRecordQPS != nil {
+		events.QPS = *k.EventRecordQPS
+	}
+	if k.EventBurst > 0 {
+		events.Burst = k.EventBurst
+	}
+	return api, events
 }
 
 // autoscaler checks spec.cluster.autoscaler.

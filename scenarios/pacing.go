@@ -16,6 +16,12 @@ const (
 	// about QPS/Burst, setting specific defaults for itself").
 	SchedulerQPS   = 50
 	SchedulerBurst = 100
+	// KubeletQPS and KubeletBurst are the kubelet's client defaults, for
+	// its API client (kubeAPIQPS, kubeAPIBurst) and its event client
+	// (eventRecordQPS, eventBurst) alike
+	// (pkg/kubelet/apis/config/v1beta1/defaults.go).
+	KubeletQPS   = 50
+	KubeletBurst = 100
 )
 
 // Pacing is a client's token bucket: Burst requests at once, then QPS a

@@ -18,8 +18,9 @@ type ScaleProbe struct {
 	// CrashPercent is the share of nodes that crash at CrashAt (default 1;
 	// at least one node).
 	CrashPercent int
-	// Unpaced leaves the controllers' and the scheduler's clients
-	// unpaced (spec.controllers' unpaced: true); by default the
+	// Unpaced leaves the controllers', the scheduler's and the kubelets'
+	// clients unpaced (unpaced: true in spec.controllers and
+	// spec.cluster.kubelet); by default the
 	// kube-controller-manager's controllers get its client defaults, 20
 	// QPS and burst 30, and the scheduler kube-scheduler's, 50 and 100
 	// (see spec.controllers' qps and burst).
@@ -97,8 +98,11 @@ spec:
     heartbeats: count
     events: brief
   cluster:
-    nodeGroups:
 `, s.Nodes, s.Nodes, pods, crash)
+	if s.Unpaced {
+		b.WriteString("    kubelet: {unpaced: true}\n")
+	}
+	b.WriteString("    nodeGroups:\n")
 	for i, zone := range []string{"zone-a", "zone-b", "zone-c"} {
 		n := s.Nodes / 3
 		if i < s.Nodes%3 {

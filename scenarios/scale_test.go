@@ -66,6 +66,9 @@ func TestScaleYAML(t *testing.T) {
 				t.Errorf("%+v: the %s controller paced at %v, want %v", tt.probe, name, got, want)
 			}
 		}
+		if api, events := KubeletPacing(s); (tt.qps == -1) != (api.Unpaced() && events.Unpaced()) {
+			t.Errorf("%+v: kubelets paced at %v and %v", tt.probe, api, events)
+		}
 		if got, want := s.Spec.Controllers["scheduler"].Pacing("scheduler"), (Pacing{QPS: SchedulerQPS, Burst: SchedulerBurst}); tt.qps == -1 && !got.Unpaced() || tt.qps != -1 && got != want {
 			t.Errorf("%+v: the scheduler paced at %v", tt.probe, got)
 		}

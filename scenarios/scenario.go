@@ -248,6 +248,25 @@ type Cluster struct {
 	// group has autoscaling (controllers/autoscaler; defaults are
 	// cluster-autoscaler's).
 	Autoscaler *AutoscalerSettings `json:"autoscaler,omitempty"`
+	// Kubelet paces every kubelet's clients (the kubelet's
+	// configuration; defaults are its own).
+	Kubelet *KubeletSettings `json:"kubelet,omitempty"`
+}
+
+// KubeletSettings are the kubelet configuration's client pacing fields;
+// absent fields take the kubelet's defaults (kubelet.DefaultKubeAPI and
+// kubelet.DefaultEvents: 50 QPS, burst 100 each).
+type KubeletSettings struct {
+	// KubeAPIQPS and KubeAPIBurst pace its API client: registration, the
+	// pod list and watch, pod status writes and pod deletes (node status
+	// and Lease writes go through its heartbeat client, unpaced).
+	KubeAPIQPS   *float64 `json:"kubeAPIQPS,omitempty"`
+	KubeAPIBurst int      `json:"kubeAPIBurst,omitempty"`
+	// EventRecordQPS and EventBurst pace its event client.
+	EventRecordQPS *float64 `json:"eventRecordQPS,omitempty"`
+	EventBurst     int      `json:"eventBurst,omitempty"`
+	// Unpaced leaves both clients unpaced.
+	Unpaced bool `json:"unpaced,omitempty"`
 }
 
 // AutoscalerSettings are cluster-autoscaler's flags the simulator

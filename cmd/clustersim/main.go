@@ -1099,7 +1099,7 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	nodes := fs.Int("nodes", 300, "nodes, in three zones of 8 CPU / 32Gi")
 	perNode := fs.Int("pods-per-node", 30, "pods per node, over ten Deployments")
 	crash := fs.Int("crash-percent", 1, "percent of the nodes (at least one) that crash at 20 minutes")
-	unpaced := fs.Bool("unpaced", false, "leave the controllers' and the scheduler's API clients unpaced (default: kube-controller-manager's 20 QPS, burst 30; kube-scheduler's 50, 100)")
+	unpaced := fs.Bool("unpaced", false, "leave the controllers', the scheduler's and the kubelets' API clients unpaced (default: kube-controller-manager's 20 QPS, burst 30; kube-scheduler's and the kubelet's 50, 100)")
 	qps := fs.Float64("qps", scenarios.ControllerManagerQPS, "each controller client's QPS (kube-controller-manager's --kube-api-qps; large clusters raise it)")
 	burst := fs.Int("burst", scenarios.ControllerManagerBurst, "each controller client's burst (--kube-api-burst)")
 	if c, done := parse(fs, args); done {

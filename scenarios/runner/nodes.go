@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"time"
 
 	"github.com/clustersim/clustersim/sim/api"
 
@@ -22,6 +23,10 @@ type nodes struct {
 	count    int            // nodes created, for pod CIDRs
 	// groupOf is each node's group.
 	groupOf map[string]string
+	// kubeAPI and events pace every kubelet's API and event clients;
+	// paced folds their waits into the run's throttling.
+	kubeAPI, events kubelet.Pacing
+	paced           func(events bool, wait time.Duration)
 }
 
 // startNodes creates every node group's nodes as they are when the run
@@ -33,6 +38,24 @@ func (r *run) startNodes() error {
 		return err
 	}
 	r.nodes = &nodes{r: r, registry: reg, kubelets: map[string]*kubelet.Kubelet{}, groups: map[string]*scenarios.NodeGroup{}, size: map[string]int{}, groupOf: map[string]string{}}
+	apiPacing, evPacing := scenarios.KubeletPacing(r.s)
+	r.nodes.kubeAPI = kubelet.Pacing{QPS: apiPacing.QPS, Burst: apiPacing.Burst}
+	r.nodes.events = kubelet.Pacing{QPS: evPacing.QPS, Burst: evPacing.Burst}
+	now := func() time.Duration { return r.c.K.Now().Duration() }
+	var apiPaced, evPaced func(time.Duration)
+	if !apiPacing.Unpaced() {
+		apiPaced = r.throttle.foldedPaced(KubeletsActor, apiPacing, now)
+	}
+	if !evPacing.Unpaced() {
+		evPaced = r.throttle.foldedPaced(KubeletsActor+" (event client)", evPacing, now)
+	}
+	r.nodes.paced = func(events bool, wait time.Duration) {
+		if events {
+			evPaced(wait)
+		} else {
+			apiPaced(wait)
+		}
+	}
 	for i := range r.s.Spec.Cluster.NodeGroups {
 		g := &r.s.Spec.Cluster.NodeGroups[i]
 		r.nodes.groups[g.Name] = g
@@ -72,6 +95,9 @@ func (n *nodes) create(group string, count int, bootstrap bool) ([]string, error
 			Taints:      g.Taints,
 			PodCIDR:     podCIDR(idx),
 			Registry:    n.registry,
+			KubeAPI:     n.kubeAPI,
+			Events:      n.events,
+			Paced:       n.paced,
 		})
 		if err != nil {
 			return nil, err

@@ -12,6 +12,7 @@ import (
 	"github.com/clustersim/clustersim/scenarios"
 	"github.com/clustersim/clustersim/scenarios/runner"
 	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/kubelet"
 )
 
 // zoneLoss runs replicas pods on the ten nodes of zone-a (zone-b
@@ -184,5 +185,89 @@ func TestPacedZoneLoss(t *testing.T) {
 				t.Errorf("the replacements took %.2f s, want %.2f s ± 1 s: (%d writes − burst %v) / %v QPS", span, want, writes, burst, qps)
 			}
 		})
+	}
+}
+
+// TestKubeletPacing checks that every kubelet's API client keeps to
+// spec.cluster.kubelet's budget: 40 pods start on two nodes whose
+// kubelets may send 1 request a second after a burst of 5, so no node's
+// pod status writes and deletes, at any stretch of time T, number more
+// than 5 + T seconds' worth (with a little slack for the network's
+// jitter between sending and the store's write), and the run's throttling
+// counts the kubelets' waits under one folded actor.
+func TestKubeletPacing(t *testing.T) {
+	const src = `apiVersion: clustersim.dev/v1alpha1
+kind: Scenario
+metadata: {name: kubelet-paced}
+spec:
+  duration: 3m
+  cluster:
+    kubelet: {kubeAPIQPS: 1, kubeAPIBurst: 5}
+    nodeGroups:
+    - {name: worker, count: 2, capacity: {cpu: "8", memory: 32Gi, pods: "110"}}
+  network:
+    default: {latency: 1ms, jitter: 2ms}
+  objects:
+  - apiVersion: apps/v1
+    kind: Deployment
+    metadata: {name: web}
+    spec:
+      replicas: 40
+      selector: {matchLabels: {app: web}}
+      template:
+        metadata: {labels: {app: web}}
+        spec: {containers: [{name: web, image: nginx:1.25, resources: {requests: {cpu: 10m, memory: 16Mi}}}]}
+  expect:
+  - pods: {selector: app=web, phase: Running, ready: true, equals: 40, at: 3m}
+`
+	s, err := scenarios.Load("kubelet-paced.yaml", ".", nil, []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	apiPacing, _ := scenarios.KubeletPacing(s)
+	if apiPacing != (scenarios.Pacing{QPS: 1, Burst: 5}) {
+		t.Fatalf("kubelets paced at %v, want 1 QPS, burst 5", apiPacing)
+	}
+	res, err := runner.Run(s, runner.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Passed() {
+		t.Fatalf("the pods did not all start: %+v", res.Expectations)
+	}
+	for _, node := range []string{"worker-1", "worker-2"} {
+		var at []time.Duration
+		for _, r := range res.Audit {
+			if r.Actor == kubelet.Actor(node) && r.Kind == api.KindPod && (r.Subresource == "status" || r.Verb == "delete") {
+				at = append(at, r.Time.Duration())
+			}
+		}
+		if len(at) < 20 {
+			t.Fatalf("%s wrote %d pod statuses, want at least 20", node, len(at))
+		}
+		// The i-th to j-th writes need j-i+1 tokens: burst of them at
+		// once, the rest refilled at QPS over the stretch (plus the
+		// jitter the earliest's send could have had over the latest's).
+		const slack = 5 * time.Millisecond
+		worst := 0.0
+		for i := range at {
+			for j := i; j < len(at); j++ {
+				over := float64(j-i+1) - float64(apiPacing.Burst) - apiPacing.QPS*(at[j]-at[i]+slack).Seconds()
+				worst = max(worst, over)
+			}
+		}
+		if worst > 1e-9 {
+			t.Errorf("%s: %d pod status writes exceed %v by %.2f requests in some stretch", node, len(at), apiPacing, worst)
+		}
+		t.Logf("%s: %d pod status writes from %v to %v", node, len(at), at[0], at[len(at)-1])
+	}
+	var folded *runner.ActorThrottling
+	for i := range res.Throttling {
+		if res.Throttling[i].Actor == runner.KubeletsActor {
+			folded = &res.Throttling[i]
+		}
+	}
+	if folded == nil || folded.Waited == 0 || folded.Pacing != apiPacing {
+		t.Errorf("no folded kubelet throttling %q at %v in %+v", runner.KubeletsActor, apiPacing, res.Throttling)
 	}
 }

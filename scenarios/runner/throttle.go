@@ -66,7 +66,14 @@ type throttling struct {
 type actorThrottle struct {
 	ActorThrottling
 	open bool
+	// folded tallies many clients (every kubelet's) as one actor: no
+	// stretches, which would mix theirs.
+	folded bool
 }
+
+// KubeletsActor is the actor the kubelets' throttling is folded under,
+// one line for every node.
+const KubeletsActor = "system:node:*"
 
 // paced returns the client.Options.Paced of actor's client paced at p,
 // reading the virtual clock with now.
@@ -92,6 +99,9 @@ func (t *throttling) paced(actor string, p scenarios.Pacing, now func() time.Dur
 		if wait > LongThrottle {
 			a.Long++
 		}
+		if a.folded {
+			return
+		}
 		if !a.open {
 			a.Stretches = append(a.Stretches, ThrottleStretch{Start: at})
 			a.open = true
@@ -100,6 +110,14 @@ func (t *throttling) paced(actor string, p scenarios.Pacing, now func() time.Dur
 		st.End = max(st.End, at+wait)
 		st.Waited++
 	}
+}
+
+// foldedPaced is paced for the many clients tallied as actor (every
+// kubelet's API client, say), without stretches.
+func (t *throttling) foldedPaced(actor string, p scenarios.Pacing, now func() time.Duration) func(time.Duration) {
+	f := t.paced(actor, p, now)
+	t.by[actor].folded = true
+	return f
 }
 
 // result is every actor that waited at least once, in actor order.

@@ -3,12 +3,12 @@ package client
 import (
 	"context"
 	"fmt"
-	"math"
 	"time"
 
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/apierr"
 	"github.com/clustersim/clustersim/sim/apiserver"
+	"github.com/clustersim/clustersim/sim/flowcontrol"
 	"github.com/clustersim/clustersim/sim/kernel"
 	"github.com/clustersim/clustersim/sim/store"
 )
@@ -229,37 +229,14 @@ type client struct {
 
 var _ Client = (*client)(nil)
 
-// TokenBucket is golang.org/x/time/rate's limiter on virtual time, as
-// client-go's token-bucket rate limiter uses it: it starts full (Burst
-// tokens), refills at QPS tokens a second up to Burst, and each request
-// takes a token, waiting for it when there is none (a reservation: the
-// tokens may go below zero, and later requests wait behind it).
-type TokenBucket struct {
-	qps    float64
-	burst  float64
-	tokens float64
-	last   kernel.Time
-}
+// TokenBucket is the token bucket a paced client takes a token from
+// for each request (flowcontrol.TokenBucket).
+type TokenBucket = flowcontrol.TokenBucket
 
 // NewTokenBucket returns a full bucket of burst tokens refilled at qps a
-// second; burst below 1 means 1.
+// second (flowcontrol.NewTokenBucket).
 func NewTokenBucket(qps float64, burst int, now kernel.Time) *TokenBucket {
-	b := float64(max(burst, 1))
-	return &TokenBucket{qps: qps, burst: b, tokens: b, last: now}
-}
-
-// Reserve takes a token at now and returns how long to wait before using
-// it (0: at once).
-func (b *TokenBucket) Reserve(now kernel.Time) time.Duration {
-	if elapsed := now.Sub(b.last); elapsed > 0 {
-		b.tokens = min(b.burst, b.tokens+elapsed.Seconds()*b.qps)
-		b.last = now
-	}
-	b.tokens--
-	if b.tokens >= 0 {
-		return 0
-	}
-	return time.Duration(math.Ceil(-b.tokens / b.qps * float64(time.Second)))
+	return flowcontrol.NewTokenBucket(qps, burst, now)
 }
 
 // New returns a Client that sends requests through t as actor, blocking

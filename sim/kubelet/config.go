@@ -140,7 +140,34 @@ type Config struct {
 	Timings Timings
 	// NoEvents turns off core/v1 Events, for very large runs.
 	NoEvents bool
+	// KubeAPI paces the kubelet's API client (kubeAPIQPS, kubeAPIBurst):
+	// its registration, pod list and watch, pod status writes and pod
+	// deletes. Events paces its event client (eventRecordQPS,
+	// eventBurst). Node status and Lease writes go through the heartbeat
+	// client, which upstream leaves unpaced (heartbeatClientConfig.QPS =
+	// -1, cmd/kubelet/app/server.go). A zero Pacing is unpaced; the
+	// kubelet's own defaults are DefaultKubeAPI and DefaultEvents.
+	KubeAPI, Events Pacing
+	// Paced, when set, is told of every request a paced client lets
+	// through (events: the event client's), with how long it waited for
+	// its token (0: at once).
+	Paced func(events bool, wait time.Duration)
 }
+
+// Pacing is a client's token bucket: Burst requests at once, then QPS a
+// second; QPS 0 is unpaced.
+type Pacing struct {
+	QPS   float64
+	Burst int
+}
+
+// The kubelet's client pacing defaults: kubeAPIQPS 50 and kubeAPIBurst
+// 100, eventRecordQPS 50 and eventBurst 100
+// (pkg/kubelet/apis/config/v1beta1/defaults.go).
+var (
+	DefaultKubeAPI = Pacing{QPS: 50, Burst: 100}
+	DefaultEvents  = Pacing{QPS: 50, Burst: 100}
+)
 
 // defaultMaxPods is the kubelet's maxPods default.
 const defaultMaxPods = 110

@@ -8,6 +8,7 @@ import (
 
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/apiserver"
+	"github.com/clustersim/clustersim/sim/flowcontrol"
 	"github.com/clustersim/clustersim/sim/kernel"
 	"github.com/clustersim/clustersim/sim/netsim"
 )
@@ -38,6 +39,9 @@ const (
 	tReflector
 	tEvent
 	tPull
+	// tPaced sends the head of a paced queue (its slot: pacedAPI or
+	// pacedEvents) once its token is there.
+	tPaced
 	// Pod timers.
 	tSandbox
 	tFlush
@@ -118,6 +122,11 @@ type Kubelet struct {
 	running bool
 	seq     uint32
 
+	// pacedAPI and pacedEv are the API and event clients' calls waiting
+	// for a token; pacedTok marks their timers of this incarnation.
+	pacedAPI, pacedEv pacedQueue
+	pacedTok          uint32
+
 	// node registration and status
 	nodeUID    api.UID
 	registered bool
@@ -126,15 +135,15 @@ type Kubelet struct {
 	nodeTok    uint32 // the report timer
 	nodeOp     uint32 // the post in flight
 	nodeBusy   bool
-	// lastNodePost is when the node status was last written, and
-	// postedSinceStart whether it was since the last Start.
-	lastNodePost     kernel.Time
-	postedSinceStart bool
-	// nodeConds are the Node's conditions as the kubelet last read or
-	// wrote them: what its condition setters compare with.
-	nodeConds []api.NodeCondition
-	nodeInfo  api.RawValue
-	daemonEPs api.RawValue
+	// lastNodePost is when the node status was last written.
+	lastNodePost kernel.Time
+	announced    bool // the pressure conditions' events were recorded
+	readyNoted   bool // NodeReady was recorded since the last Start
+	firstStart   kernel.Time
+	readySince   kernel.Time
+	everStarted  bool
+	nodeInfo     api.RawValue
+	daemonEPs    api.RawValue
 
 	// lease
 	lease     *api.Lease
@@ -253,10 +262,94 @@ func (k *Kubelet) at(d time.Duration, kd kind, cidx uint8, slot uint16, token ui
 	k.k.After(d, (*timers)(k), pack(kd, cidx, slot, token))
 }
 
-// call sends req asynchronously as the kubelet's actor.
+// call sends req asynchronously as the kubelet's actor: at once, or,
+// through a paced client whose bucket has no token, once the token is
+// there.
 func (k *Kubelet) call(req *apiserver.Request, kd kind, cidx uint8, slot uint16, token uint32) {
 	req.Actor = k.actor
-	k.net.CallAsync(k.self, k.server, req, k.t.RequestTimeout, (*completer)(k), pack(kd, cidx, slot, token))
+	arg := pack(kd, cidx, slot, token)
+	if q := k.pacedFor(kd); q != nil && q.bucket != nil {
+		wait := q.bucket.Reserve(k.now())
+		if k.cfg.Paced != nil {
+			k.cfg.Paced(q.id == pacedEvents, wait)
+		}
+		if wait > 0 {
+			q.calls = append(q.calls, pacedCall{req: req, arg: arg})
+			k.at(wait, tPaced, noContainer, q.id, k.pacedTok)
+			return
+		}
+	}
+	k.net.CallAsync(k.self, k.server, req, k.t.RequestTimeout, (*completer)(k), arg)
+}
+
+// The paced queues' ids.
+const (
+	pacedAPI uint16 = iota
+	pacedEvents
+)
+
+// pacedQueue holds the calls of one paced client that wait for their
+// tokens, in reservation order, which is also the order of their send
+// times.
+type pacedQueue struct {
+	id     uint16
+	bucket *flowcontrol.TokenBucket
+	calls  []pacedCall
+	head   int
+}
+
+// pacedCall is a call waiting for its token.
+type pacedCall struct {
+	req *apiserver.Request
+	arg uint64
+}
+
+// pacedFor is the paced client a call of kind kd goes through: the event
+// client's, the API client's, or none (the heartbeat client's: node
+// status, node reads and Lease writes).
+func (k *Kubelet) pacedFor(kd kind) *pacedQueue {
+	switch kd {
+	case opEvent:
+		return &k.pacedEv
+	case opRegister, opList, opWatch, opPodStatus, opPodDelete:
+		return &k.pacedAPI
+	}
+	return nil
+}
+
+// sendPaced sends the head of queue id, whose token is there.
+func (k *Kubelet) sendPaced(id uint16) {
+	q := &k.pacedAPI
+	if id == pacedEvents {
+		q = &k.pacedEv
+	}
+	if q.head >= len(q.calls) {
+		return
+	}
+	c := q.calls[q.head]
+	q.calls[q.head] = pacedCall{}
+	q.head++
+	if q.head == len(q.calls) {
+		q.calls, q.head = q.calls[:0], 0
+	}
+	k.net.CallAsync(k.self, k.server, c.req, k.t.RequestTimeout, (*completer)(k), c.arg)
+}
+
+// resetPacing gives a (re)started kubelet full buckets and empty queues:
+// a new process has new clients.
+func (k *Kubelet) resetPacing() {
+	now := k.now()
+	for _, q := range []struct {
+		q *pacedQueue
+		p Pacing
+	}{{&k.pacedAPI, k.cfg.KubeAPI}, {&k.pacedEv, k.cfg.Events}} {
+		clear(q.q.calls)
+		q.q.calls, q.q.head, q.q.bucket = q.q.calls[:0], 0, nil
+		if q.p.QPS > 0 {
+			q.q.bucket = flowcontrol.NewTokenBucket(q.p.QPS, q.p.Burst, now)
+		}
+	}
+	k.pacedAPI.id, k.pacedEv.id = pacedAPI, pacedEvents
 }
 
 // Start starts the kubelet, or restarts it after Stop or Crash: it
@@ -268,11 +361,19 @@ func (k *Kubelet) Start() {
 		return
 	}
 	k.running = true
-	k.postedSinceStart, k.nodeConds = false, nil
+	now := k.now()
+	if !k.everStarted {
+		k.firstStart = now
+		k.everStarted = true
+	}
+	k.readySince = now
+	k.readyNoted = false
 	k.lease = nil
 	k.leaseBusy, k.nodeBusy = false, false
 	// Timers armed before a Stop are stale from here on.
 	k.nodeTok, k.reflTok, k.pullTok = k.next(), k.next(), k.next()
+	k.pacedTok = k.next()
+	k.resetPacing()
 	k.ev.restart()
 	k.ev.emit(k.nodeRef(), "", api.EventTypeNormal, "Starting", "Starting kubelet.")
 	for _, ps := range k.slots {
@@ -281,11 +382,7 @@ func (k *Kubelet) Start() {
 		}
 	}
 	if k.registered {
-		// Upstream registers again (AlreadyExists) with a Node built by
-		// initialNode, whose setters record every condition's event.
-		_, events := k.nodeObject(k.now())
-		k.recordNodeEvents(events)
-		k.checkNodeStatus()
+		k.postNodeStatus()
 	} else {
 		k.regStep = 100 * time.Millisecond
 		k.register()
@@ -357,6 +454,10 @@ func (t *timers) Fire(_ *kernel.Kernel, arg uint64) {
 		}
 	case tEvent:
 		k.ev.fire(token)
+	case tPaced:
+		if token == k.pacedTok {
+			k.sendPaced(slot)
+		}
 	case tPull:
 		if token == k.pullTok && k.pulling {
 			k.pullDone()

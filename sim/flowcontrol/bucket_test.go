@@ -1,10 +1,10 @@
-package client_test
+package flowcontrol_test
 
 import (
 	"testing"
 	"time"
 
-	"github.com/clustersim/clustersim/sim/client"
+	"github.com/clustersim/clustersim/sim/flowcontrol"
 	"github.com/clustersim/clustersim/sim/kernel"
 )
 
@@ -31,7 +31,7 @@ func TestTokenBucket(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			b := client.NewTokenBucket(tt.qps, tt.burst, 0)
+			b := flowcontrol.NewTokenBucket(tt.qps, tt.burst, 0)
 			for i, r := range tt.requests {
 				if got := b.Reserve(at(r)); got != tt.waits[i] {
 					t.Errorf("request %d at %v waits %v, want %v", i, r, got, tt.waits[i])
