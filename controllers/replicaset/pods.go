@@ -67,11 +67,15 @@ func readyCondition(s *api.PodStatus) *api.PodCondition {
 	return nil
 }
 
-// IsPodAvailable reports whether p is ready and has been ready for more
-// than minReadySeconds at now, judged by the lastTransitionTime of its
-// Ready condition (k/k pkg/api/v1/pod IsPodAvailable). With
-// minReadySeconds 0 every ready pod is available; a ready pod without a
-// transition time is never available otherwise.
+// IsPodAvailable reports whether p is ready and has been ready for at
+// least minReadySeconds at now, judged by the lastTransitionTime of its
+// Ready condition: available from lastTransitionTime + minReadySeconds
+// on, that instant included (k/k pkg/api/v1/pod/util.go IsPodAvailable
+// as the ReplicaSet controller uses it since kubernetes/kubernetes PR
+// #132121, in 1.34, which schedules the availability check at exactly
+// that instant; kubectl's own copy, pkg/util/podutils, still compares
+// strictly). With minReadySeconds 0 every ready pod is available; a ready
+// pod without a transition time is never available otherwise.
 func IsPodAvailable(p *api.Pod, minReadySeconds int32, now time.Time) bool {
 	if !api.IsPodReady(p) {
 		return false
@@ -81,7 +85,45 @@ func IsPodAvailable(p *api.Pod, minReadySeconds int32, now time.Time) bool {
 	}
 	c := readyCondition(&p.Status)
 	return !c.LastTransitionTime.IsZero() &&
-		c.LastTransitionTime.Add(time.Duration(minReadySeconds)*time.Second).Before(now)
+		!c.LastTransitionTime.Add(time.Duration(minReadySeconds)*time.Second).After(now)
+}
+
+// nextAvailabilityCheck is upstream's nextPodAvailabilityCheck (k/k
+// pkg/controller/controller_utils.go): how long after now a ready pod
+// becomes available, or false when it is not ready, has no transition
+// time, or is available already.
+func nextAvailabilityCheck(p *api.Pod, minReadySeconds int32, now time.Time) (time.Duration, bool) {
+	if minReadySeconds <= 0 || !api.IsPodReady(p) {
+		return 0, false
+	}
+	c := readyCondition(&p.Status)
+	if c.LastTransitionTime.IsZero() {
+		return 0, false
+	}
+	next := c.LastTransitionTime.Add(time.Duration(minReadySeconds) * time.Second).Sub(now)
+	return next, next > 0
+}
+
+// NextAvailabilityCheck is upstream's FindMinNextPodAvailabilityCheck:
+// when the earliest of pods (judged at evaluated, when the owner's status
+// was computed) becomes available, counted from the clock's now; 0 when
+// that pod is available by now already; false when no pod is waiting.
+func NextAvailabilityCheck(pods []*api.Pod, minReadySeconds int32, evaluated, now time.Time) (time.Duration, bool) {
+	var first *api.Pod
+	var soonest time.Duration
+	for _, p := range pods {
+		if d, ok := nextAvailabilityCheck(p, minReadySeconds, evaluated); ok && (first == nil || d < soonest) {
+			first, soonest = p, d
+		}
+	}
+	if first == nil {
+		return 0, false
+	}
+	d, ok := nextAvailabilityCheck(first, minReadySeconds, now)
+	if !ok {
+		return 0, true
+	}
+	return d, true
 }
 
 // podReadyTime is the time p last became ready, or the zero time.

@@ -228,7 +228,8 @@ func TestIsPodAvailable(t *testing.T) {
 		{"no conditions", &api.Pod{}, 0, false},
 		{"ready, minReadySeconds 0", readyAt(now), 0, true},
 		{"ready without transition time, minReadySeconds 1", readyAt(time.Time{}), 1, false},
-		{"ready for exactly minReadySeconds", readyAt(now.Add(-10 * time.Second)), 10, false},
+		{"ready for exactly minReadySeconds", readyAt(now.Add(-10 * time.Second)), 10, true},
+		{"ready for a nanosecond less than minReadySeconds", readyAt(now.Add(-10*time.Second + time.Nanosecond)), 10, false},
 		{"ready for longer than minReadySeconds", readyAt(now.Add(-11 * time.Second)), 10, true},
 		{"ready for less", readyAt(now.Add(-9 * time.Second)), 10, false},
 	}
@@ -236,6 +237,45 @@ func TestIsPodAvailable(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := IsPodAvailable(tc.pod, tc.minReady, now); got != tc.want {
 				t.Errorf("IsPodAvailable = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestNextAvailabilityCheck checks when the ReplicaSet controller looks
+// again for availability (upstream's FindMinNextPodAvailabilityCheck):
+// at the earliest waiting pod's lastTransitionTime + minReadySeconds,
+// counted from the clock's now; at once when that pod became available
+// since the status was computed; never when no pod waits.
+func TestNextAvailabilityCheck(t *testing.T) {
+	evaluated := testEpoch.Add(time.Hour)
+	readyAt := func(name string, at time.Time) *api.Pod {
+		return &api.Pod{ObjectMeta: api.ObjectMeta{Name: name}, Status: api.PodStatus{Phase: api.PodRunning,
+			Conditions: []api.PodCondition{{Type: api.PodReady, Status: api.ConditionTrue, LastTransitionTime: api.NewTime(at)}}}}
+	}
+	notReady := &api.Pod{Status: api.PodStatus{Phase: api.PodRunning, Conditions: []api.PodCondition{{Type: api.PodReady, Status: api.ConditionFalse}}}}
+	tests := []struct {
+		name     string
+		pods     []*api.Pod
+		minReady int32
+		now      time.Time
+		want     time.Duration
+		wantOK   bool
+	}{
+		{"no pods", nil, 10, evaluated, 0, false},
+		{"minReadySeconds 0", []*api.Pod{readyAt("a", evaluated)}, 0, evaluated, 0, false},
+		{"not ready", []*api.Pod{notReady}, 10, evaluated, 0, false},
+		{"ready just now", []*api.Pod{readyAt("a", evaluated)}, 10, evaluated, 10 * time.Second, true},
+		{"the earliest of two", []*api.Pod{readyAt("a", evaluated), readyAt("b", evaluated.Add(-4*time.Second))}, 10, evaluated, 6 * time.Second, true},
+		{"available already", []*api.Pod{readyAt("a", evaluated.Add(-10*time.Second))}, 10, evaluated, 0, false},
+		{"counted from the clock's now", []*api.Pod{readyAt("a", evaluated)}, 10, evaluated.Add(250 * time.Millisecond), 9750 * time.Millisecond, true},
+		{"available since the evaluation: at once", []*api.Pod{readyAt("a", evaluated.Add(-9*time.Second))}, 10, evaluated.Add(2 * time.Second), 0, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, ok := NextAvailabilityCheck(tc.pods, tc.minReady, evaluated, tc.now)
+			if got != tc.want || ok != tc.wantOK {
+				t.Errorf("NextAvailabilityCheck = %v, %v; want %v, %v", got, ok, tc.want, tc.wantOK)
 			}
 		})
 	}

@@ -309,7 +309,8 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 	}
 	terminating := claimed(rs, sel, FilterTerminatingPods(all))
 	rs = rs.DeepCopy()
-	st := calculateStatus(rs, active, terminating, manageErr, r.clock.Now())
+	evaluated := r.clock.Now()
+	st := calculateStatus(rs, active, terminating, manageErr, evaluated)
 	updated, err := r.updateStatus(ctx, rs, st)
 	if err != nil {
 		return controller.Result{}, err
@@ -317,10 +318,17 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 	if manageErr != nil {
 		return controller.Result{}, manageErr
 	}
-	if mrs := updated.Spec.MinReadySeconds; mrs > 0 && updated.Status.ReadyReplicas > updated.Status.AvailableReplicas {
-		// Some pods are ready but not available yet: look again when they
-		// may be, in case no other event comes.
-		return controller.Result{RequeueAfter: time.Duration(mrs) * time.Second}, nil
+	if mrs := updated.Spec.MinReadySeconds; mrs > 0 && updated.Status.ReadyReplicas != updated.Status.AvailableReplicas {
+		// Some pods are ready but not available yet: look again when the
+		// first of them becomes available, minReadySeconds from now if
+		// none is waiting (upstream's syncReplicaSet since 1.34).
+		next := time.Duration(mrs) * time.Second
+		if d, ok := NextAvailabilityCheck(active, mrs, evaluated, r.clock.Now()); ok {
+			// Upstream's AddAfter(0) adds at once; a RequeueAfter must
+			// be positive, so 0 becomes the shortest delay there is.
+			next = max(d, time.Nanosecond)
+		}
+		return controller.Result{RequeueAfter: next}, nil
 	}
 	return controller.Result{}, nil
 }

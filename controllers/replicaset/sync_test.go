@@ -183,7 +183,7 @@ func TestCalculateStatus(t *testing.T) {
 		{"1 ready but non-available pod", longMinReady, []*api.Pod{newPod("pod1", longMinReady, api.PodRunning, nil, true)},
 			api.ReplicaSetStatus{Replicas: 1, FullyLabeledReplicas: 1, ReadyReplicas: 1, AvailableReplicas: 0, TerminatingReplicas: &zero}},
 		{"1 pod ready for exactly minReadySeconds", longMinReady, []*api.Pod{newPod("pod1", longMinReady, api.PodRunning, &readyLongAgo, true)},
-			api.ReplicaSetStatus{Replicas: 1, FullyLabeledReplicas: 1, ReadyReplicas: 1, AvailableReplicas: 0, TerminatingReplicas: &zero}},
+			api.ReplicaSetStatus{Replicas: 1, FullyLabeledReplicas: 1, ReadyReplicas: 1, AvailableReplicas: 1, TerminatingReplicas: &zero}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -750,6 +750,70 @@ func TestRequeueForAvailability(t *testing.T) {
 	}
 	if res.RequeueAfter != 30*time.Second {
 		t.Errorf("RequeueAfter %v, want 30s", res.RequeueAfter)
+	}
+}
+
+// TestAvailableAtMinReadySeconds follows a pod that turns Ready at t
+// (its Ready condition's lastTransitionTime is t to the second, as the
+// API stores it): the sync that sees it ready asks to look again exactly
+// when lastTransitionTime + minReadySeconds comes, and the sync then
+// counts the pod available and writes the status; a nanosecond earlier
+// it is not available yet. A pod Ready on a whole second is thus
+// available minReadySeconds later, not one requeue period later.
+func TestAvailableAtMinReadySeconds(t *testing.T) {
+	tests := []struct {
+		name    string
+		readyAt time.Duration // after testEpoch
+	}{
+		{"ready on a whole second", 5 * time.Second},
+		{"ready within a second", 5*time.Second + 300*time.Millisecond},
+	}
+	const minReady = 10
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(BurstReplicas)
+			rs := newReplicaSet(1, map[string]string{"foo": "bar"})
+			rs.Spec.MinReadySeconds = minReady
+			h.addRS(rs)
+			ready := testEpoch.Add(tc.readyAt)
+			transition := ready.Truncate(time.Second)
+			h.addPods(newPod("pod0", rs, api.PodRunning, &transition, true))
+			h.clock.now = ready
+			available := func() int32 {
+				t.Helper()
+				o := h.client.objs[api.KindReplicaSet][rs.GetObjectMeta().Key()]
+				return o.(*api.ReplicaSet).Status.AvailableReplicas
+			}
+			res, err := reconcile(t, h, rs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := transition.Add(minReady * time.Second)
+			if got := ready.Add(res.RequeueAfter); !got.Equal(want) {
+				t.Fatalf("next look at %v, want lastTransitionTime + minReadySeconds = %v", got, want)
+			}
+			if n := available(); n != 0 {
+				t.Fatalf("available %d at readiness, want 0", n)
+			}
+			h.clock.now = want.Add(-time.Nanosecond)
+			if _, err := reconcile(t, h, rs); err != nil {
+				t.Fatal(err)
+			}
+			if n := available(); n != 0 {
+				t.Errorf("available %d a nanosecond before %v, want 0", n, want)
+			}
+			h.clock.now = want
+			res, err = reconcile(t, h, rs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := available(); n != 1 {
+				t.Errorf("available %d at %v, want 1 written then", n, want)
+			}
+			if !res.IsZero() {
+				t.Errorf("result %+v once available, want no requeue", res)
+			}
+		})
 	}
 }
 
