@@ -52,8 +52,12 @@ func TestAvailableAfterMinReadySeconds(t *testing.T) {
 	var availableAt []kernel.Time
 	for _, a := range res.Audit {
 		switch {
-		case a.Kind == api.KindPod && changedTo(a, "status.conditions[Ready].status", "True"):
-			readyAt = append(readyAt, a.Time.Wall().Truncate(time.Second))
+		case a.Kind == api.KindPod:
+			for _, c := range a.Changes {
+				if c.Path == "status.conditions[Ready].status" && c.New == "True" {
+					readyAt = append(readyAt, a.Time.Wall().Truncate(time.Second))
+				}
+			}
 		case a.Kind == api.KindReplicaSet && a.Actor == replicaset.Actor:
 			for _, c := range a.Changes {
 				if c.Path == "status.availableReplicas" && c.Old == "0" {
