@@ -56,6 +56,7 @@ func Timeline(w io.Writer, r *runner.Result) error {
 			lines = append(lines, timelineLine{at: a.Time.Duration(), order: 1, actor: shortActor(a.Actor), what: what})
 		}
 	}
+	lines = append(lines, activityLines(r.Activity)...)
 	if r.Gaps != nil {
 		for _, s := range r.Gaps.Series {
 			prev := 0
@@ -97,6 +98,106 @@ func Timeline(w io.Writer, r *runner.Result) error {
 		i = j
 	}
 	return nil
+}
+
+// activityFold is how long after its first one activities of one kind
+// and reason fold into one line: a partition's heal, a compaction or a
+// start makes many informers relist or watch again within seconds of
+// each other, and a big cluster must not get a line per informer.
+const activityFold = time.Minute
+
+// activityMaxNamed is how many controllers a folded activity line names
+// before it says how many more.
+const activityMaxNamed = 8
+
+// activityMaxKinds is how many informers of one controller a folded
+// activity line names before it says how many more.
+const activityMaxKinds = 3
+
+// activityLines folds the controllers' activity (relists, reopened
+// watches, resyncs, first lease acquisitions) into timeline lines: one
+// line per kind of activity and reason for every activityFold, at the
+// first one's time, naming each controller with the informers concerned.
+func activityLines(acts []runner.Activity) []timelineLine {
+	type group struct {
+		first, last time.Duration
+		what        string
+		reason      string
+		failed      int
+		objects     int
+		n           int
+		order       []string
+		subjects    map[string][]string
+	}
+	var groups []*group
+	open := map[[2]string]*group{}
+	for _, a := range acts {
+		key := [2]string{a.What, a.Reason}
+		g := open[key]
+		if g == nil || a.At-g.first >= activityFold {
+			g = &group{first: a.At, what: a.What, reason: a.Reason, subjects: map[string][]string{}}
+			open[key] = g
+			groups = append(groups, g)
+		}
+		g.last = a.At
+		g.n++
+		g.failed = max(g.failed, a.Failed)
+		g.objects += a.Objects
+		if _, ok := g.subjects[a.Controller]; !ok {
+			g.order = append(g.order, a.Controller)
+		}
+		if !slices.Contains(g.subjects[a.Controller], a.Subject) {
+			g.subjects[a.Controller] = append(g.subjects[a.Controller], a.Subject)
+		}
+	}
+	lines := make([]timelineLine, 0, len(groups))
+	for _, g := range groups {
+		var who []string
+		for i, c := range g.order {
+			if i == activityMaxNamed {
+				who = append(who, fmt.Sprintf("+%d more", len(g.order)-i))
+				break
+			}
+			switch subj := g.subjects[c]; {
+			case g.what == "lease":
+				who = append(who, c)
+			case len(subj) > activityMaxKinds:
+				who = append(who, fmt.Sprintf("%s %s, +%d more", c, strings.Join(subj[:activityMaxKinds], ", "), len(subj)-activityMaxKinds))
+			default:
+				who = append(who, c+" "+strings.Join(subj, ", "))
+			}
+		}
+		var what string
+		after := g.reason
+		if g.failed > 0 {
+			after += fmt.Sprintf(" (%s)", plural(g.failed, "failed request", "failed requests"))
+		}
+		list := strings.Join(who, "; ")
+		switch g.what {
+		case "lease":
+			if g.n == 1 {
+				what = fmt.Sprintf("leader election: %s acquired its lease kube-system/%s", g.order[0], g.subjects[g.order[0]][0])
+			} else {
+				what = fmt.Sprintf("leader election: %d controllers acquired their leases: %s", g.n, strings.Join(who, ", "))
+			}
+		case "relist":
+			what = fmt.Sprintf("relist after %s, %s listed %d objects afresh: %s", after, plural(g.n, "informer", "informers"), g.objects, list)
+		case "rewatch":
+			what = fmt.Sprintf("watch restart after %s, %s resumed from the last resourceVersion: %s", after, plural(g.n, "informer", "informers"), list)
+		case "resync":
+			what = fmt.Sprintf("resync, %s replayed %d cached objects to the handlers (nothing read): %s", plural(g.n, "informer", "informers"), g.objects, list)
+		default:
+			what = g.what + ": " + list
+		}
+		if g.last > g.first {
+			what += " (last at " + stamp(g.last) + ")"
+		}
+		lines = append(lines, timelineLine{at: g.first, order: 0, actor: "(informers)", what: what})
+		if g.what == "lease" {
+			lines[len(lines)-1].actor = "system"
+		}
+	}
+	return lines
 }
 
 // stamp renders a virtual time as m:ss.mmm.

@@ -76,6 +76,7 @@ func (r *run) startAutoscaler() error {
 		}
 	}
 	m := r.c.AddManager("cluster-autoscaler", autoscaler.Actor, func(m *controller.Manager) error { return autoscaler.Setup(m, opts) })
+	r.observeInformers(m, "cluster-autoscaler")
 	if err := m.Start(); err != nil {
 		return err
 	}

@@ -33,6 +33,7 @@ import (
 	"github.com/clustersim/clustersim/controllers/volume"
 	"github.com/clustersim/clustersim/scenarios"
 	"github.com/clustersim/clustersim/sim/controller"
+	"github.com/clustersim/clustersim/sim/informer"
 )
 
 // controllerSpec is how the runner starts one named controller.
@@ -165,6 +166,7 @@ func (r *run) startControllers() error {
 		if !pacing.Unpaced() {
 			opts.Client.Paced = r.throttle.paced(actor, pacing, func() time.Duration { return r.c.K.Now().Duration() })
 		}
+		opts.OnInformer = r.onInformer(name)
 		opts.Observer = func(o controller.Observation) {
 			if _, ok := r.res.ControllerActors[o.Controller]; !ok {
 				r.res.ControllerActors[o.Controller] = actor
@@ -258,6 +260,9 @@ func (r *run) leaderElection(name, lease string) *controller.LeaderElection {
 		Transport: r.c.Transport(addr),
 		Actor:     leaseActor(name),
 		OnAcquired: func(m *controller.Manager, id string) {
+			if m.Starts() == 1 {
+				r.res.Activity = append(r.res.Activity, Activity{At: r.c.K.Now().Duration(), Controller: name, What: "lease", Subject: lease})
+			}
 			if m.Starts() > 1 {
 				r.record(Entry{At: r.c.K.Now().Duration(), Observation: true, System: true,
 					Command: fmt.Sprintf("leader election: %s acquired lease kube-system/%s as %s (fresh caches)", name, lease, id)})
@@ -269,6 +274,23 @@ func (r *run) leaderElection(name, lease string) *controller.LeaderElection {
 			_ = m.Start()
 		},
 	}
+}
+
+// onInformer records the informer activity of controller name's
+// manager.
+func (r *run) onInformer(name string) func(informer.Activity) {
+	return func(a informer.Activity) {
+		r.res.Activity = append(r.res.Activity, Activity{At: r.c.K.Now().Duration(), Controller: name, What: a.Op.String(),
+			Reason: a.Reason, Subject: a.Kind.Name + a.Options.String(), Failed: a.Failed, Objects: a.Objects})
+	}
+}
+
+// observeInformers makes manager m (named name) report its informers'
+// activity.
+func (r *run) observeInformers(m *controller.Manager, name string) {
+	o := r.c.ManagerOptions()
+	o.OnInformer = r.onInformer(name)
+	m.SetOptions(o)
 }
 
 // startActors starts the scenario's other actors: the metrics source fed
@@ -317,6 +339,7 @@ func (r *run) startActors() error {
 		}
 		r.syncer = syncer
 		m := r.c.AddManager("gitops", gitops.Actor, syncer.Setup)
+		r.observeInformers(m, "gitops")
 		if err := m.Start(); err != nil {
 			return err
 		}
@@ -336,6 +359,7 @@ func (r *run) startActors() error {
 		}
 		r.iac = iac.New(decl, opts)
 		m := r.c.AddManager("iac", iac.Actor, r.iac.Setup)
+		r.observeInformers(m, "iac")
 		if err := m.Start(); err != nil {
 			return err
 		}

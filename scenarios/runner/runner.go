@@ -118,6 +118,10 @@ type Result struct {
 	// ControllerActors maps each controller that reconciled (by its name
 	// in Reconciles) to the actor its writes are audited under.
 	ControllerActors map[string]string
+	// Activity is what the controllers' machinery did by itself, in time
+	// order: their informers' relists, reopened watches and resyncs, and
+	// the leases they first acquired (-o timeline shows them, folded).
+	Activity []Activity
 	// Gaps are every measured object's gap between declared and actual
 	// state over the run.
 	Gaps *gap.Timeline
@@ -296,6 +300,30 @@ type Entry struct {
 	// final adds lines when the run is over (a writer's "the store
 	// shows"); nil once applied.
 	final func() []string
+}
+
+// Activity is one thing a controller's machinery did by itself: an
+// informer relisted, reopened its watch or resynced (informer.Activity),
+// or the controller first acquired its leader lease. A lease lost, and
+// acquired again by the restarted process, is a System Entry instead.
+type Activity struct {
+	// At is the virtual time it happened.
+	At time.Duration
+	// Controller is the controller's name (spec.controllers).
+	Controller string
+	// What is "relist", "rewatch", "resync" or "lease".
+	What string
+	// Reason says why the informer's last watch ended or it listed
+	// again (informer.Reason*, or a refused request's error); empty for
+	// a resync and a lease.
+	Reason string
+	// Subject is the informer's kind and selection ("Pod",
+	// "Pod{node=worker-1}"), or the lease's name.
+	Subject string
+	// Failed counts the lists and watches that failed before it.
+	Failed int
+	// Objects is how many objects a relist listed or a resync replayed.
+	Objects int
 }
 
 // Snapshot is what an observation saw: objects as they were at that

@@ -37,8 +37,9 @@ type DemoConfig struct {
 // DemoLink is the demo's default network: 1-5 ms latency; 5% of requests
 // and replies dropped, 3% duplicated, 5% reordered by 20 ms; 1% of watch
 // messages break their stream (the informer watches again). Watch events
-// are not silently lost here: a level-triggered controller recovers from
-// that only at its next relist, which is a lesson of its own.
+// are not silently lost here (streamLoss): an informer repairs such a loss
+// only when it hears of the object again (a later event, a watch restart
+// that replays it, a relist), which is a lesson of its own.
 var DemoLink = netsim.LinkConfig{
 	Latency:      netsim.Latency{Base: time.Millisecond, Jitter: 4 * time.Millisecond},
 	Drop:         0.05,

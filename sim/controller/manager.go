@@ -38,6 +38,9 @@ type ManagerOptions struct {
 	// Observer, if set, is told of every reconcile of every controller
 	// that has no observer of its own.
 	Observer Observer
+	// OnInformer, if set, is told of every relist, reopened watch and
+	// resync of the manager's informers (informer.Config.OnActivity).
+	OnInformer func(informer.Activity)
 	// LeaderElection, if set, makes the manager hold a Lease before its
 	// informers, controllers and runnables start, and crash when it
 	// loses it (see LeaderElection).
@@ -130,7 +133,7 @@ func (m *Manager) Start() error {
 	r := &run{
 		ctx:      ctx,
 		cancel:   cancel,
-		factory:  informer.NewFactory(m.k, m.t, informer.Config{Name: m.name, Actor: m.actor, Resync: m.opts.Resync}),
+		factory:  informer.NewFactory(m.k, m.t, informer.Config{Name: m.name, Actor: m.actor, Resync: m.opts.Resync, OnActivity: m.opts.OnInformer}),
 		recorder: client.NewRecorder(m.k, m.client, m.name, ropts),
 	}
 	m.run = r

@@ -96,7 +96,79 @@ type Config struct {
 	// the handlers as an update; 0 disables resync, and positive periods
 	// below MinResync are raised to it.
 	Resync time.Duration
+	// OnActivity, if set, is told of every relist, watch reopened after
+	// a watch ended, and resync (see Activity); never of the first list.
+	// It is called on the event loop and must not block.
+	OnActivity func(Activity)
 }
+
+// ActivityOp is what a reflector did besides applying watch events.
+type ActivityOp uint8
+
+// The reflector's activities.
+const (
+	// Relisted: a list after the first one replaced the cache (a relist:
+	// handlers told OnAdd, OnUpdate for every object still present,
+	// OnDelete for what is gone).
+	Relisted ActivityOp = iota + 1
+	// Rewatched: a watch was opened again from the last resourceVersion
+	// seen, after the previous one ended, with no list.
+	Rewatched
+	// Resynced: the resync timer replayed every cached object to the
+	// handlers as an update (the cache as it is: nothing is read).
+	Resynced
+)
+
+// String returns "relist", "rewatch" or "resync".
+func (o ActivityOp) String() string {
+	switch o {
+	case Relisted:
+		return "relist"
+	case Rewatched:
+		return "rewatch"
+	case Resynced:
+		return "resync"
+	}
+	return fmt.Sprintf("ActivityOp(%d)", uint8(o))
+}
+
+// Activity is one relist, watch reopened or resync of an informer.
+type Activity struct {
+	// Op is what happened.
+	Op ActivityOp
+	// Informer is the informer's name; Kind and Options its selection.
+	Informer string
+	Kind     api.Kind
+	Options  Options
+	// Reason says why the previous watch ended or the informer listed
+	// again: one of the Reason constants, or a refused request's error.
+	// Empty for a resync.
+	Reason string
+	// Failed counts the lists and watches that failed between the end of
+	// the previous watch and this success.
+	Failed int
+	// Objects is how many objects the relist returned or the resync
+	// replayed; 0 for a rewatch.
+	Objects int
+}
+
+// Why a watch ended or an informer listed again (Activity.Reason).
+const (
+	// ReasonTimeout: the informer closed its watch after its random 5–10
+	// minutes (client-go's minWatchTimeout), as every watch ends.
+	ReasonTimeout = "watch timeout"
+	// ReasonClosed: the server ended the watch.
+	ReasonClosed = "watch closed by the server"
+	// ReasonShort: the server ended the watch within a second with no
+	// event (client-go's "very short watch").
+	ReasonShort = "very short watch"
+	// ReasonExpired: the watch could not resume from the last
+	// resourceVersion (410 Expired, "too old resource version").
+	ReasonExpired = "410 Expired"
+	// ReasonBroken: the watch ended with an error: its stream broke (the
+	// connection was lost) or the server went away.
+	ReasonBroken = "stream broken"
+)
 
 // Stats count what an informer's reflector did.
 type Stats struct {
@@ -169,6 +241,15 @@ type Informer struct {
 	backoff backoff
 	resyncT resyncTimer
 	stats   Stats
+
+	onActivity func(Activity)
+	// listed is set once a list succeeded: a later one is a relist.
+	// why and failed are what ended the last watch (or refused the
+	// last list or watch) and how many lists and watches failed since,
+	// for the next Activity.
+	listed bool
+	why    string
+	failed int
 }
 
 // New returns an unstarted informer of kind for the objects opts selects,
@@ -184,7 +265,7 @@ func New(k *kernel.Kernel, t client.Transport, cfg Config, kind api.Kind, opts O
 	if !ok {
 		return nil, fmt.Errorf("%w %q", ErrUnknownKind, kind.GroupKind())
 	}
-	inf := &Informer{k: k, t: t, actor: cfg.Actor, kind: kind, opts: opts, cache: newCache(nil)}
+	inf := &Informer{k: k, t: t, actor: cfg.Actor, kind: kind, opts: opts, cache: newCache(nil), onActivity: cfg.OnActivity}
 	inf.timed, _ = t.(client.TimeoutTransport)
 	if opts.LabelSelector != "" {
 		sel, err := api.ParseSelector(opts.LabelSelector)
@@ -302,8 +383,6 @@ func (inf *Informer) run(p *kernel.Process) {
 			needList = false
 		}
 		switch inf.watch(p) {
-		case relist:
-			needList = true
 		case backOff:
 			p.Sleep(inf.backoff.next(inf.k.Now(), inf.rng))
 		case backOffRelist:
@@ -333,11 +412,43 @@ func (inf *Informer) list(p *kernel.Process) bool {
 	}
 	if resp.Err != nil {
 		inf.stats.ListErrors++
+		inf.fail(resp.Err.Error())
 		return false
 	}
 	inf.stats.Lists++
 	inf.replace(resp.Items, resp.ResourceVersion)
+	if inf.listed {
+		inf.tell(Activity{Op: Relisted, Objects: len(resp.Items)})
+	}
+	inf.listed = true
+	inf.why, inf.failed = "", 0
 	return true
+}
+
+// ended records why the current watch ended, for the next Activity.
+func (inf *Informer) ended(why string) {
+	if inf.why == "" {
+		inf.why = why
+	}
+}
+
+// fail counts a failed list or watch; its error is the reason when no
+// ended watch gave one.
+func (inf *Informer) fail(why string) {
+	inf.failed++
+	inf.ended(why)
+}
+
+// tell completes a and hands it to the OnActivity hook, if any.
+func (inf *Informer) tell(a Activity) {
+	if inf.onActivity == nil {
+		return
+	}
+	a.Informer, a.Kind, a.Options = inf.name, inf.kind, inf.opts
+	if a.Op != Resynced {
+		a.Reason, a.Failed = inf.why, inf.failed
+	}
+	inf.onActivity(a)
 }
 
 func keyOf(o api.Object) api.Key { return o.GetObjectMeta().Key() }
@@ -396,14 +507,18 @@ func (inf *Informer) replace(items []api.Object, rv uint64) {
 	}
 }
 
-// outcome is what the reflector does after a watch.
+// outcome is what the reflector does after a watch, as client-go's
+// Reflector.watch decides (tools/cache/reflector.go): it opens a watch
+// again at once after a watch that ended normally, backs off and watches
+// again only when the server is overloaded (429) or refuses connections,
+// and in every other case returns from ListAndWatch, so that its caller
+// (wait.BackoffUntil in Reflector.Run) lists again after the back-off.
 type outcome uint8
 
 const (
 	watchAgain    outcome = iota // from the last resourceVersion, at once
-	relist                       // the resourceVersion expired
-	backOff                      // the watch broke or the server was unreachable
-	backOffRelist                // the server refused the watch for good
+	backOff                      // watch again after the back-off (429)
+	backOffRelist                // list again after the back-off
 )
 
 // watch opens a watch from the last resourceVersion and blocks p until it
@@ -420,19 +535,33 @@ func (inf *Informer) watch(p *kernel.Process) outcome {
 		inf.gen++ // nothing of this watch may reach the cache any more
 		if errors.Is(err, apierr.ErrExpired) {
 			inf.stats.Relists++
-			return relist
+			inf.ended(ReasonExpired)
+			return backOffRelist
 		}
 		inf.stats.WatchErrors++
-		if errors.Is(err, apierr.ErrTimeout) || errors.Is(err, apierr.ErrServiceUnavailable) {
+		inf.fail(err.Error())
+		if errors.Is(err, apierr.ErrTooManyRequests) || errors.Is(err, apierr.ErrTimeout) {
+			// isWatchErrorRetriable: 429 (and connection refused,
+			// which the simulated network never answers). A timeout
+			// here is a watch request the network lost; a real
+			// connection would retransmit it (a partition delays TCP, it
+			// loses nothing), so the informer watches again after the
+			// back-off as if the request had been slow, rather than
+			// relisting through a 60s list timeout as client-go would
+			// once its connection is declared lost (a deviation).
 			return backOff
 		}
-		// Refused for another reason (forbidden, bad request): watching
-		// from the same resourceVersion again will not help; start over
-		// with a list, as client-go's ListAndWatch does.
+		// Any other failure (503, forbidden, bad request): ListAndWatch
+		// returns the error and the reflector lists again after the
+		// back-off.
 		return backOffRelist
 	}
 	inf.stats.Watches++
 	inf.stream = s
+	if inf.why != "" {
+		inf.tell(Activity{Op: Rewatched})
+	}
+	inf.why, inf.failed = "", 0
 	opened, events := inf.k.Now(), inf.stats.Events
 	deadline := inf.k.Now().Add(MinWatchTimeout + time.Duration(inf.rng.Float64()*float64(MinWatchTimeout)))
 	for !inf.closed {
@@ -450,26 +579,39 @@ func (inf *Informer) watch(p *kernel.Process) outcome {
 	if !inf.closed {
 		inf.stats.Timeouts++
 		inf.endWatch()
+		inf.ended(ReasonTimeout)
 		return watchAgain
 	}
 	inf.stream = nil
 	inf.gen++ // the ended watch may say nothing more
-	switch err := inf.closeErr; {
-	case err == nil && (inf.k.Now().Sub(opened) >= time.Second || inf.stats.Events > events):
-		return watchAgain
-	case err == nil:
-		// client-go's "very short watch": a watch closed within a second
-		// with no event is treated as broken, so a server that keeps
-		// closing watches cannot spin the reflector at one instant.
-		inf.stats.Breaks++
-		return backOff
-	case errors.Is(err, apierr.ErrExpired):
+	err = inf.closeErr
+	if errors.Is(err, apierr.ErrExpired) {
+		// An ERROR event with 410 Expired: handleWatch returns it and
+		// the reflector lists again after the back-off.
 		inf.stats.Relists++
-		return relist
-	default:
-		inf.stats.Breaks++
-		return backOff
+		inf.ended(ReasonExpired)
+		return backOffRelist
 	}
+	// A stream that broke ends like one the server closed: client-go's
+	// StreamWatcher takes a lost connection (a probable EOF) for the end
+	// of the watch and closes its result channel.
+	why := ReasonClosed
+	if err != nil {
+		inf.stats.Breaks++
+		why = ReasonBroken
+	}
+	if inf.k.Now().Sub(opened) < time.Second && inf.stats.Events == events {
+		// client-go's "very short watch": a watch that ended within a
+		// second with no event is an error, so a server that keeps
+		// closing watches cannot spin the reflector at one instant.
+		if err == nil {
+			inf.stats.Breaks++
+		}
+		inf.ended(ReasonShort)
+		return backOffRelist
+	}
+	inf.ended(why)
+	return watchAgain
 }
 
 // endWatch stops the current watch, if any, ignoring its last callbacks.
@@ -575,9 +717,11 @@ func (r *resyncTimer) Fire(_ *kernel.Kernel, token uint64) {
 	inf := r.inf
 	if inf.synced {
 		inf.stats.Resyncs++
-		for _, o := range inf.cache.list(nil, "", nil) {
+		objs := inf.cache.list(nil, "", nil)
+		for _, o := range objs {
 			inf.fireUpdate(o, o)
 		}
+		inf.tell(Activity{Op: Resynced, Objects: len(objs)})
 	}
 	r.arm()
 }

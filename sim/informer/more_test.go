@@ -308,14 +308,22 @@ func TestCacheOrderUnderChurn(t *testing.T) {
 	}
 }
 
+// TestRefusedWatch: as client-go's Reflector.watch, 429 Too Many
+// Requests (isWatchErrorRetriable) makes the informer watch again after
+// the back-off, and so does a lost watch request (a timeout: a real
+// connection would have retransmitted it); any other refusal (503,
+// forbidden) ends ListAndWatch and the informer lists again after the
+// back-off. Planted: the old rule (503 watched again) failed the
+// unavailable row.
 func TestRefusedWatch(t *testing.T) {
 	tests := []struct {
 		name      string
 		err       error
 		wantLists uint64
 	}{
-		{"unavailable: watch again", apierr.NewServiceUnavailable("down"), 1},
-		{"timeout: watch again", apierr.NewTimeout("watch", "configmaps", "", time.Second), 1},
+		{"too many requests: watch again", apierr.ErrTooManyRequests, 1},
+		{"unavailable: start over with a list", apierr.NewServiceUnavailable("down"), 2},
+		{"timeout (a lost request): watch again", apierr.NewTimeout("watch", "configmaps", "", time.Second), 1},
 		{"forbidden: start over with a list", apierr.NewForbidden("configmaps", "", "no"), 2},
 	}
 	for _, tc := range tests {
@@ -333,6 +341,47 @@ func TestRefusedWatch(t *testing.T) {
 			if len(times) != 2 || times[1]-times[0] < informer.InitialBackoff {
 				t.Errorf("watch attempts at %v, want a second one after a back-off", times)
 			}
+		})
+	}
+}
+
+// TestActivity: the informer tells its OnActivity hook of every relist,
+// reopened watch and resync, with why the last watch ended, and of
+// nothing else (not the first list, not a watch event). Planted: telling
+// the first list as a relist failed every row.
+func TestActivity(t *testing.T) {
+	tests := []struct {
+		name   string
+		resync time.Duration
+		act    func(h *harness)
+		until  time.Duration
+		want   []string
+	}{
+		{"nothing happens", 0, func(*harness) {}, time.Minute, nil},
+		{"stream broken: watch reopened at once", 0, func(h *harness) { h.tr.cut(errors.New("connection reset")) }, time.Minute,
+			[]string{"rewatch stream broken failed=0 objects=0"}},
+		{"410 Expired: relist after the back-off", 0, func(h *harness) { h.tr.cut(apierr.NewTooOldResourceVersion(5, 9)) }, time.Minute,
+			[]string{"relist 410 Expired failed=0 objects=1"}},
+		{"watch timeout: watch reopened", 0, func(*harness) {}, 11 * time.Minute,
+			[]string{"rewatch watch timeout failed=0 objects=0"}},
+		{"resync replays the cache", 25 * time.Second, func(*harness) {}, time.Minute,
+			[]string{"resync  failed=0 objects=1", "resync  failed=0 objects=1"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, 0)
+			h.create(configMap("default", "a", nil))
+			var got []string
+			inf, err := informer.New(h.k, h.tr, informer.Config{Name: "test", Actor: system, Resync: tc.resync, OnActivity: func(a informer.Activity) {
+				got = append(got, fmt.Sprintf("%s %s failed=%d objects=%d", a.Op, a.Reason, a.Failed, a.Objects))
+			}}, api.KindConfigMap, informer.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			inf.Start()
+			h.at(5*time.Second, func() { tc.act(h) })
+			h.runUntil(tc.until)
+			same(t, "activity", got, tc.want)
 		})
 	}
 }
