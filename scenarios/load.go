@@ -724,6 +724,9 @@ func (l *loader) controllers(s *Scenario, w *world) error {
 		if cs.Burst > 0 && cs.QPS == nil && DefaultPacing(name).Unpaced() {
 			return l.errorf(f+".burst", "needs qps: %s is unpaced by default, and a burst without a rate paces nothing", name)
 		}
+		if cs.Standbys < 0 || cs.Standbys > MaxStandbys {
+			return l.errorf(f+".standbys", "must be between 0 and %d", MaxStandbys)
+		}
 	}
 	for _, name := range AllControllers() {
 		if Enabled(s.Spec.Controllers, name) {

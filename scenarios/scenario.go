@@ -431,7 +431,16 @@ type ControllerSettings struct {
 	// Unpaced leaves the controller's client without a token bucket (as
 	// a client-go rest.Config with a negative QPS has none).
 	Unpaced bool `json:"unpaced,omitempty"`
+	// Standbys is how many standby replicas run beside a controller that
+	// elects a leader (the scheduler, kube-controller-manager's
+	// controllers), each at endpoint controller/<name>/standby-<i>,
+	// waiting for the lease; default 0, at most MaxStandbys.
+	Standbys int `json:"standbys,omitempty"`
 }
+
+// MaxStandbys caps spec.controllers.<name>.standbys: a control plane of
+// five nodes runs four standbys of each component.
+const MaxStandbys = 4
 
 // ObjectRef names an object for an action or an expectation.
 type ObjectRef struct {

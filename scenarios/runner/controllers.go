@@ -157,7 +157,6 @@ func (r *run) startControllers() error {
 		} else {
 			return fmt.Errorf("runner: controller %q is not wired", name)
 		}
-		m := r.c.AddManager(name, actor, setup)
 		if settings.Resync != nil {
 			opts.Resync = settings.Resync.Duration
 		}
@@ -166,30 +165,56 @@ func (r *run) startControllers() error {
 		if !pacing.Unpaced() {
 			opts.Client.Paced = r.throttle.paced(actor, pacing, func() time.Duration { return r.c.K.Now().Duration() })
 		}
-		opts.OnInformer = r.onInformer(name)
-		opts.Observer = func(o controller.Observation) {
-			if _, ok := r.res.ControllerActors[o.Controller]; !ok {
-				r.res.ControllerActors[o.Controller] = actor
-			}
-			r.observeReconcile(o)
-			var pe *controller.PanicError
-			if errors.As(o.Err, &pe) {
-				r.controllerPanicked(name, pe)
-			}
-		}
+		lease, elects := "", false
 		if _, builtin := controllerSpecs[name]; builtin {
-			if lease, ok := leaseName(name, actor); ok {
-				opts.LeaderElection = r.leaderElection(name, lease)
+			lease, elects = leaseName(name, actor)
+		}
+		if settings.Standbys > 0 && !elects {
+			return fmt.Errorf("spec.controllers.%s.standbys: %s elects no leader (only the scheduler and the controllers of kube-controller-manager do), so a standby would run beside it, not wait for it", name, name)
+		}
+		// The leader candidate first, then its standbys: each replica is
+		// a manager of its own at an endpoint of its own, as each
+		// replica of kube-controller-manager runs on its own
+		// control-plane node.
+		for replica := range 1 + settings.Standbys {
+			rname := name
+			if replica > 0 {
+				rname = fmt.Sprintf("%s/%s%d", name, standbySuffix, replica)
 			}
+			ropts := opts
+			ropts.OnInformer = r.onInformer(rname)
+			ropts.Observer = func(o controller.Observation) {
+				if _, ok := r.res.ControllerActors[o.Controller]; !ok {
+					r.res.ControllerActors[o.Controller] = actor
+				}
+				r.observeReconcile(o)
+				var pe *controller.PanicError
+				if errors.As(o.Err, &pe) {
+					r.controllerPanicked(rname, pe)
+				}
+			}
+			// The manager's endpoint first, then its leader election's:
+			// endpoints are listed in the order they were made.
+			m := r.c.AddManager(rname, actor, setup)
+			if elects {
+				ropts.LeaderElection = r.leaderElection(rname, lease, replica)
+			}
+			m.SetOptions(ropts)
+			if err := m.Start(); err != nil {
+				return fmt.Errorf("runner: start %s: %w", rname, err)
+			}
+			r.managers[rname] = m
 		}
-		m.SetOptions(opts)
-		if err := m.Start(); err != nil {
-			return fmt.Errorf("runner: start %s: %w", name, err)
-		}
-		r.managers[name] = m
 	}
 	return nil
 }
+
+// standbySuffix names a standby replica of a controller after the
+// controller: "deployment/standby-1", at endpoint
+// "controller/deployment/standby-1". A pattern naming the controller
+// ("controller/deployment") does not name its standbys, which run on
+// other nodes; "controller/deployment*" names them all.
+const standbySuffix = "standby-"
 
 // LeaderElectionSuffix ends the endpoint of a controller's leader
 // election: "controller/deployment/leader-election". It has links of its
@@ -245,26 +270,40 @@ func leaseActor(name string) string {
 	return kubeControllerManagerActor
 }
 
-// leaderElection is the leader election of controller name, with
+// leaderElection is the leader election of controller name (a standby
+// replica's name, "deployment/standby-1", for replica > 0), with
 // upstream's durations: a lost lease is a timeline entry, and the
 // manager is started again at once, as the kubelet restarts a static
 // pod's container that exited (its first restart has no back-off); the
 // new incarnation acquires the lease again once the old holder's lease
-// expired, and its acquisition is an entry too.
-func (r *run) leaderElection(name, lease string) *controller.LeaderElection {
+// expired, and its acquisition is an entry too, as is a standby's taking
+// the lease over. Each replica has its own identity: the leader candidate
+// "control-plane", standby i "control-plane-<i+1>" (the node it would run
+// on), each followed by its incarnation.
+func (r *run) leaderElection(name, lease string, replica int) *controller.LeaderElection {
 	addr := netsim.Addr("controller/" + name + LeaderElectionSuffix)
-	r.c.SetActor(addr, leaseActor(name))
+	base, _, _ := strings.Cut(name, "/")
+	r.c.SetActor(addr, leaseActor(base))
+	identity := "control-plane"
+	if replica > 0 {
+		identity = fmt.Sprintf("control-plane-%d", replica+1)
+	}
 	return &controller.LeaderElection{
 		Name:      lease,
-		Identity:  "control-plane",
+		Identity:  identity,
 		Transport: r.c.Transport(addr),
-		Actor:     leaseActor(name),
+		Actor:     leaseActor(base),
 		OnAcquired: func(m *controller.Manager, id string) {
-			if m.Starts() == 1 {
-				r.res.Activity = append(r.res.Activity, Activity{At: r.c.K.Now().Duration(), Controller: name, What: "lease", Subject: lease})
+			now := r.c.K.Now().Duration()
+			if m.Starts() == 1 && replica == 0 {
+				r.res.Activity = append(r.res.Activity, Activity{At: now, Controller: name, What: "lease", Subject: lease})
 			}
-			if m.Starts() > 1 {
-				r.record(Entry{At: r.c.K.Now().Duration(), Observation: true, System: true,
+			switch {
+			case m.Starts() == 1 && replica > 0:
+				r.record(Entry{At: now, Observation: true, System: true,
+					Command: fmt.Sprintf("leader election: %s acquired lease kube-system/%s as %s: the standby leads now (fresh caches)", name, lease, id)})
+			case m.Starts() > 1:
+				r.record(Entry{At: now, Observation: true, System: true,
 					Command: fmt.Sprintf("leader election: %s acquired lease kube-system/%s as %s (fresh caches)", name, lease, id)})
 			}
 		},
