@@ -25,7 +25,9 @@ type nodeInfo struct {
 	// allocatable is node.status.allocatable, parsed once per node update.
 	allocatable resources
 	allowedPods int64
-	// ready caches readyStatus(node).
+	// ready is false when the scheduler's own readiness check rejects
+	// the node: it makes one (cache.readyCheck) and the node's Ready
+	// condition is not True.
 	ready bool
 	zone  string
 	// requested sums the requests of the pods on the node; nonZero sums
@@ -63,8 +65,11 @@ type podEntry struct {
 // cache is the scheduler's cache: nodes and the pods counted on them.
 // It is fed by informer handlers and by assume/forget around bindings.
 type cache struct {
-	nodes map[string]*nodeInfo
-	pods  map[api.Key]*podEntry
+	// readyCheck makes nodes whose Ready condition is not True fail the
+	// filters (Options.NodeLifecycleTaints false).
+	readyCheck bool
+	nodes      map[string]*nodeInfo
+	pods       map[api.Key]*podEntry
 	// withAffinity counts the entries whose pods have pod (anti-)affinity
 	// (upstream's HavePodsWithAffinityList), so pods without any skip the
 	// scan of existing pods' terms.
@@ -97,7 +102,7 @@ type nominee struct {
 }
 
 func newCache() *cache {
-	return &cache{nodes: map[string]*nodeInfo{}, pods: map[api.Key]*podEntry{}, priorities: map[int32]int{},
+	return &cache{readyCheck: true, nodes: map[string]*nodeInfo{}, pods: map[api.Key]*podEntry{}, priorities: map[int32]int{},
 		nominated: map[string][]*nominee{}, nominee: map[api.Key]*nominee{}}
 }
 
@@ -199,7 +204,7 @@ func (c *cache) setNode(n *api.Node) {
 	if q, ok := n.Status.Allocatable[api.ResourcePods]; ok {
 		ni.allowedPods = q.Value()
 	}
-	ni.ready = readyStatus(n)
+	ni.ready = !c.readyCheck || readyStatus(n)
 	ni.zone = zoneOf(n)
 }
 

@@ -10,9 +10,13 @@
 //   - a cache of nodes with the summed requests of the pods bound to each,
 //     updated from informer events and by assuming a pod on its node the
 //     moment it is bound, before the API has confirmed it (cache.go);
-//   - filters, each with upstream's reason string: node readiness (the
-//     node lifecycle controller's not-ready taints, which clustersim may
-//     not run), NodeUnschedulable, TaintToleration, NodeAffinity (with
+//   - filters, each with upstream's reason string: NodeUnschedulable,
+//     TaintToleration (which keeps pods off a node that is not Ready
+//     through the node lifecycle controller's not-ready and unreachable
+//     NoSchedule taints, as upstream's since 1.17; only when that
+//     controller does not run, Options.NodeLifecycleTaints false, does
+//     the scheduler reject such a node itself, "node(s) were not
+//     ready"), NodeAffinity (with
 //     nodeSelector), NodePorts, NodeResourcesFit (filter.go),
 //     PodTopologySpread (maxSkew, whenUnsatisfiable, minDomains, the
 //     node inclusion policies, matchLabelKeys; placement.go) and

@@ -12,16 +12,18 @@ import (
 
 // Filter failure reasons, verbatim from upstream's plugins.
 const (
-	// ReasonNotReady is the reason for a node whose Ready condition is not
-	// True. Upstream's scheduler has no such filter since 1.17: the node
-	// lifecycle controller taints such nodes node.kubernetes.io/not-ready
-	// or .../unreachable with NoSchedule, and TaintToleration rejects
-	// them. clustersim may run without that controller, so the check is
-	// made here directly, with the wording of the retired
-	// CheckNodeCondition predicate (k/k algorithm/predicates/error.go,
-	// ErrNodeNotReady), used for False and Unknown alike, as that
-	// predicate did. A node without a Ready condition has not reported yet
-	// and is not ready either.
+	// ReasonNotReady is the scheduler's own reason for a node whose Ready
+	// condition is not True, given only when no node lifecycle
+	// controller runs (Options.NodeLifecycleTaints false). Upstream's
+	// scheduler has no such filter since 1.17: the node lifecycle
+	// controller taints such nodes node.kubernetes.io/not-ready or
+	// .../unreachable with NoSchedule (TaintNodesByCondition) and
+	// TaintToleration rejects them. Without that controller nothing would
+	// keep pods off a dead node, so the check is made here directly, with
+	// the wording of the retired CheckNodeCondition predicate (k/k
+	// algorithm/predicates/error.go, ErrNodeNotReady), used for False and
+	// Unknown alike, as that predicate did. A node without a Ready
+	// condition has not reported yet and is not ready either.
 	ReasonNotReady = "node(s) were not ready"
 	// ReasonUnschedulable is NodeUnschedulable's reason for a cordoned
 	// node (spec.unschedulable) the pod does not tolerate.
@@ -35,17 +37,19 @@ const (
 	// ReasonTooManyPods is NodeResourcesFit's reason when the node runs
 	// as many pods as its allocatable "pods" allows.
 	ReasonTooManyPods = "Too many pods"
+	// ReasonUntoleratedTaint is TaintToleration's reason for a node with
+	// a NoSchedule or NoExecute taint the pod does not tolerate. It names
+	// no taint since 1.35 (kubernetes/kubernetes PR #134740, also in
+	// 1.34.2: taint keys and values may be sensitive; before, "node(s) had
+	// untolerated taint {key: value}"; k/k
+	// pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go).
+	ReasonUntoleratedTaint = "node(s) had untolerated taint(s)"
 )
 
 // ErrNoNodesAvailable is upstream's error when the cluster has no nodes at
 // all; its text is the pod's PodScheduled message and the FailedScheduling
 // event's message.
 var ErrNoNodesAvailable = errors.New("no nodes available to schedule pods")
-
-// taintReason is TaintToleration's reason for an untolerated taint.
-func taintReason(t *api.Taint) string {
-	return fmt.Sprintf("node(s) had untolerated taint {%s: %s}", t.Key, t.Value)
-}
 
 // NodeResourcesFit's reasons for the resources every node has.
 const (
@@ -104,11 +108,11 @@ func (e *FitError) Error() string {
 // Unschedulable.
 func unresolvable(reason string) bool {
 	switch reason {
-	case ReasonNotReady, ReasonUnschedulable, ReasonNodeAffinity, ReasonTopologySpreadLabel, ReasonPodAffinity,
+	case ReasonNotReady, ReasonUnschedulable, ReasonUntoleratedTaint, ReasonNodeAffinity, ReasonTopologySpreadLabel, ReasonPodAffinity,
 		ReasonVolumeNodeConflict, ReasonVolumeBindConflict, ReasonPVNotExist, ReasonVolumeZoneConflict:
 		return true
 	}
-	return strings.HasPrefix(reason, "node(s) had untolerated taint")
+	return reason == ReasonUntoleratedTaint
 }
 
 // podInfo is what the filters and scorers need of the pod being
@@ -151,7 +155,7 @@ func filter(pi *podInfo, ni *nodeInfo, reasons []string) []string {
 		return append(reasons, ReasonUnschedulable)
 	}
 	if t := untoleratedTaint(n.Spec.Taints, pi.pod.Spec.Tolerations); t != nil {
-		return append(reasons, taintReason(t))
+		return append(reasons, ReasonUntoleratedTaint)
 	}
 	if !matchesNodeSelector(pi.pod, pi.required, n) {
 		return append(reasons, ReasonNodeAffinity)

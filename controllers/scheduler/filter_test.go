@@ -38,28 +38,28 @@ func TestTaintTolerationFilter(t *testing.T) {
 		want   []string
 	}{
 		{"no tolerations, tainted node", nil, []api.Taint{taint("dedicated", "user1", ns)},
-			[]string{"node(s) had untolerated taint {dedicated: user1}"}},
+			[]string{ReasonUntoleratedTaint}},
 		{"tolerates the dedicated node of user1", []api.Toleration{tol("dedicated", api.TolerationOpEqual, "user1", ns)},
 			[]api.Taint{taint("dedicated", "user1", ns)}, nil},
 		{"toleration for user2 on a node for user1", []api.Toleration{tol("dedicated", api.TolerationOpEqual, "user2", ns)},
-			[]api.Taint{taint("dedicated", "user1", ns)}, []string{"node(s) had untolerated taint {dedicated: user1}"}},
+			[]api.Taint{taint("dedicated", "user1", ns)}, []string{ReasonUntoleratedTaint}},
 		{"Exists tolerates any value", []api.Toleration{tol("foo", api.TolerationOpExists, "", ns)},
 			[]api.Taint{taint("foo", "bar", ns)}, nil},
 		{"several tolerations, several taints, all tolerated",
 			[]api.Toleration{tol("dedicated", api.TolerationOpEqual, "user2", ns), tol("foo", api.TolerationOpExists, "", ns)},
 			[]api.Taint{taint("dedicated", "user2", ns), taint("foo", "bar", ns)}, nil},
 		{"key and value match but the effect does not", []api.Toleration{tol("foo", api.TolerationOpEqual, "bar", pns)},
-			[]api.Taint{taint("foo", "bar", ns)}, []string{"node(s) had untolerated taint {foo: bar}"}},
+			[]api.Taint{taint("foo", "bar", ns)}, []string{ReasonUntoleratedTaint}},
 		{"empty toleration effect matches NoSchedule", []api.Toleration{tol("foo", api.TolerationOpEqual, "bar", "")},
 			[]api.Taint{taint("foo", "bar", ns)}, nil},
 		{"PreferNoSchedule taints do not filter", []api.Toleration{tol("dedicated", api.TolerationOpEqual, "user2", ns)},
 			[]api.Taint{taint("dedicated", "user1", pns)}, nil},
 		{"no toleration, PreferNoSchedule taint", nil, []api.Taint{taint("dedicated", "user1", pns)}, nil},
 		{"NoExecute filters too", nil, []api.Taint{taint("node.kubernetes.io/unreachable", "", ne)},
-			[]string{"node(s) had untolerated taint {node.kubernetes.io/unreachable: }"}},
-		{"first untolerated taint is reported", []api.Toleration{tol("a", api.TolerationOpExists, "", "")},
+			[]string{ReasonUntoleratedTaint}},
+		{"one of several taints untolerated: the reason names none", []api.Toleration{tol("a", api.TolerationOpExists, "", "")},
 			[]api.Taint{taint("a", "1", ns), taint("b", "2", ns), taint("c", "3", ns)},
-			[]string{"node(s) had untolerated taint {b: 2}"}},
+			[]string{ReasonUntoleratedTaint}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -75,35 +75,56 @@ func TestTaintTolerationFilter(t *testing.T) {
 }
 
 // TestNodeUnschedulableAndReady covers NodeUnschedulable (k/k
-// nodeunschedulable's TestNodeUnschedulable) and the readiness check.
+// nodeunschedulable's TestNodeUnschedulable) and readiness: without a
+// node lifecycle controller the scheduler rejects a node that is not
+// Ready itself; with one (lifecycle) it relies on the NoSchedule taints
+// that controller gives such nodes, as upstream's TaintToleration does,
+// so a node not tainted yet is still a candidate.
 func TestNodeUnschedulableAndReady(t *testing.T) {
 	unschedTol := tol(api.TaintNodeUnschedulable, api.TolerationOpExists, "", api.TaintEffectNoSchedule)
+	unreachable := []api.Taint{taint(api.TaintNodeUnreachable, "", api.TaintEffectNoSchedule)}
+	notReady := []api.Taint{taint(api.TaintNodeNotReady, "", api.TaintEffectNoSchedule)}
 	tests := []struct {
 		name          string
+		lifecycle     bool // the node lifecycle controller runs
 		unschedulable bool
 		ready         api.ConditionStatus // "" means no Ready condition
+		taints        []api.Taint
 		tols          []api.Toleration
 		want          []string
 	}{
-		{"schedulable ready node", false, api.ConditionTrue, nil, nil},
-		{"cordoned node", true, api.ConditionTrue, nil, []string{ReasonUnschedulable}},
-		{"cordoned node, pod tolerates unschedulable", true, api.ConditionTrue, []api.Toleration{unschedTol}, nil},
-		{"not ready", false, api.ConditionFalse, nil, []string{ReasonNotReady}},
-		{"unknown", false, api.ConditionUnknown, nil, []string{ReasonNotReady}},
-		{"never reported", false, "", nil, []string{ReasonNotReady}},
-		{"not ready wins over cordoned", true, api.ConditionFalse, nil, []string{ReasonNotReady}},
+		{"schedulable ready node", false, false, api.ConditionTrue, nil, nil, nil},
+		{"cordoned node", false, true, api.ConditionTrue, nil, nil, []string{ReasonUnschedulable}},
+		{"cordoned node, pod tolerates unschedulable", false, true, api.ConditionTrue, nil, []api.Toleration{unschedTol}, nil},
+		{"not ready", false, false, api.ConditionFalse, nil, nil, []string{ReasonNotReady}},
+		{"unknown", false, false, api.ConditionUnknown, nil, nil, []string{ReasonNotReady}},
+		{"never reported", false, false, "", nil, nil, []string{ReasonNotReady}},
+		{"not ready wins over cordoned", false, true, api.ConditionFalse, nil, nil, []string{ReasonNotReady}},
+		{"lifecycle: ready node", true, false, api.ConditionTrue, nil, nil, nil},
+		{"lifecycle: unknown, not tainted yet", true, false, api.ConditionUnknown, nil, nil, nil},
+		{"lifecycle: unknown, tainted unreachable", true, false, api.ConditionUnknown, unreachable, nil, []string{ReasonUntoleratedTaint}},
+		{"lifecycle: not ready, tainted not-ready", true, false, api.ConditionFalse, notReady, nil, []string{ReasonUntoleratedTaint}},
+		{"lifecycle: the pod tolerates the taint", true, false, api.ConditionUnknown, unreachable,
+			[]api.Toleration{tol(api.TaintNodeUnreachable, api.TolerationOpExists, "", api.TaintEffectNoSchedule)}, nil},
+		{"lifecycle: a NoExecute toleration does not tolerate NoSchedule", true, false, api.ConditionUnknown, unreachable,
+			[]api.Toleration{tol(api.TaintNodeUnreachable, api.TolerationOpExists, "", api.TaintEffectNoExecute)}, []string{ReasonUntoleratedTaint}},
+		{"lifecycle: cordoned wins over the taint", true, true, api.ConditionUnknown, unreachable, nil, []string{ReasonUnschedulable}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			node := testNode("n", rl("cpu", "1", "memory", "1Gi", "pods", "10"))
 			node.Spec.Unschedulable = tc.unschedulable
+			node.Spec.Taints = tc.taints
 			node.Status.Conditions = nil
 			if tc.ready != "" {
 				node.Status.Conditions = []api.NodeCondition{{Type: api.NodeReady, Status: tc.ready}}
 			}
 			pod := testPod("p", nil)
 			pod.Spec.Tolerations = tc.tols
-			if got := runFilter(t, pod, node); !slices.Equal(got, tc.want) {
+			c := newCache()
+			c.readyCheck = !tc.lifecycle
+			c.setNode(node)
+			if got := filter(newPodInfo(pod), c.nodes[node.Name], nil); !slices.Equal(got, tc.want) {
 				t.Errorf("reasons = %q, want %q", got, tc.want)
 			}
 		})
@@ -313,7 +334,7 @@ func TestFilterOrder(t *testing.T) {
 		want string
 	}{
 		{func() {}, ReasonUnschedulable},
-		{func() { node.Spec.Unschedulable = false }, "node(s) had untolerated taint {foo: bar}"},
+		{func() { node.Spec.Unschedulable = false }, ReasonUntoleratedTaint},
 		{func() { node.Spec.Taints = nil }, ReasonNodeAffinity},
 		{func() { pod.Spec.NodeSelector = nil }, "Insufficient cpu"},
 	}

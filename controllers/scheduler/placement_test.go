@@ -147,7 +147,7 @@ func TestPodTopologySpreadFilter(t *testing.T) {
 			got := filterAll(pod, tc.nodes, tc.pods)
 			var failed []string
 			for name, r := range got {
-				if r == taintReason(&api.Taint{Key: "dedicated", Value: "x", Effect: api.TaintEffectNoSchedule}) || r == ReasonNodeAffinity {
+				if r == ReasonUntoleratedTaint || r == ReasonNodeAffinity {
 					continue
 				}
 				if r != ReasonTopologySpread {

@@ -75,6 +75,17 @@ type Options struct {
 	// runner sets it where the scenario has storage, so that other runs
 	// do not list and watch those kinds.
 	Volumes bool
+	// NodeLifecycleTaints says that the node lifecycle controller runs:
+	// it taints a node whose Ready condition is False or Unknown
+	// node.kubernetes.io/not-ready or node.kubernetes.io/unreachable with
+	// NoSchedule (TaintNodesByCondition), and the scheduler relies on
+	// those taints through TaintToleration, as upstream's has since 1.17
+	// ("node(s) had untolerated taint(s)"); a node is a candidate until
+	// the controller has tainted it. False (a scheduler without that
+	// controller): nothing would keep pods off a dead node, so the
+	// scheduler rejects a node whose Ready condition is not True itself,
+	// with ReasonNotReady.
+	NodeLifecycleTaints bool
 }
 
 func (o *Options) defaults() {
@@ -184,6 +195,7 @@ func Setup(m *controller.Manager, opts Options) error {
 		cache:  newCache(),
 		queue:  map[api.Key]*queued{},
 	}
+	s.cache.readyCheck = !opts.NodeLifecycleTaints
 	c, err := m.NewController("scheduler", controller.Options{Workers: opts.Workers, Priority: s.queuePriority}, s)
 	if err != nil {
 		return err

@@ -226,8 +226,8 @@ func TestFitErrorMessage(t *testing.T) {
 	}{
 		{"one reason", 3, map[string]int{"Insufficient cpu": 3}, "0/3 nodes are available: 3 Insufficient cpu."},
 		{"several reasons, sorted", 4, map[string]int{
-			ReasonUnschedulable: 1, "Insufficient cpu": 2, "node(s) had untolerated taint {foo: bar}": 1,
-		}, "0/4 nodes are available: 1 node(s) had untolerated taint {foo: bar}, 1 node(s) were unschedulable, 2 Insufficient cpu."},
+			ReasonUnschedulable: 1, "Insufficient cpu": 2, ReasonUntoleratedTaint: 1,
+		}, "0/4 nodes are available: 1 node(s) had untolerated taint(s), 1 node(s) were unschedulable, 2 Insufficient cpu."},
 		{"sorting is lexical, as upstream's", 12, map[string]int{"Insufficient memory": 2, "Insufficient cpu": 10},
 			"0/12 nodes are available: 10 Insufficient cpu, 2 Insufficient memory."},
 		{"a node may count for two reasons", 2, map[string]int{"Insufficient cpu": 2, "Insufficient memory": 1},
@@ -266,7 +266,7 @@ func TestScheduleFitError(t *testing.T) {
 	}
 	// The full node fails for memory as well as cpu: NodeResourcesFit
 	// reports every resource that does not fit.
-	want := "0/5 nodes are available: 1 Insufficient memory, 1 node(s) had untolerated taint {dedicated: infra}, 1 node(s) were unschedulable, 3 Insufficient cpu."
+	want := "0/5 nodes are available: 1 Insufficient memory, 1 node(s) had untolerated taint(s), 1 node(s) were unschedulable, 3 Insufficient cpu."
 	if fe.Error() != want {
 		t.Errorf("message = %q\nwant      %q", fe.Error(), want)
 	}

@@ -93,10 +93,12 @@ func TestStatefulSetWebInOrder(t *testing.T) {
 // TestStatefulSetZoneLoss runs the built-in statefulset-zone-loss: after
 // zone-a is lost and its pod force-deleted, the StatefulSet recreates
 // web-1, whose claim's volume lives in zone-a; the scheduler leaves it
-// Pending with the VolumeBinding plugin's message.
+// Pending with the VolumeBinding plugin's message; zone-a's node is kept
+// off by the node lifecycle controller's unreachable taint
+// (TaintToleration), not by a readiness check of the scheduler's own.
 func TestStatefulSetZoneLoss(t *testing.T) {
 	res := runBuiltin(t, "statefulset-zone-loss")
-	const want = "0/3 nodes are available: 1 node(s) were not ready, 2 node(s) had volume node affinity conflict. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling."
+	const want = "0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 node(s) had volume node affinity conflict. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling."
 	var msg string
 	for _, a := range res.Audit {
 		if a.Kind == api.KindPod && a.Key.Name == "web-1" {
