@@ -135,15 +135,15 @@ type Kubelet struct {
 	nodeTok    uint32 // the report timer
 	nodeOp     uint32 // the post in flight
 	nodeBusy   bool
-	// lastNodePost is when the node status was last written.
-	lastNodePost kernel.Time
-	announced    bool // the pressure conditions' events were recorded
-	readyNoted   bool // NodeReady was recorded since the last Start
-	firstStart   kernel.Time
-	readySince   kernel.Time
-	everStarted  bool
-	nodeInfo     api.RawValue
-	daemonEPs    api.RawValue
+	// lastNodePost is when the node status was last written, and
+	// postedSinceStart whether it was since the last Start.
+	lastNodePost     kernel.Time
+	postedSinceStart bool
+	// nodeConds are the Node's conditions as the kubelet last read or
+	// wrote them: what its condition setters compare with.
+	nodeConds []api.NodeCondition
+	nodeInfo  api.RawValue
+	daemonEPs api.RawValue
 
 	// lease
 	lease     *api.Lease
@@ -361,13 +361,7 @@ func (k *Kubelet) Start() {
 		return
 	}
 	k.running = true
-	now := k.now()
-	if !k.everStarted {
-		k.firstStart = now
-		k.everStarted = true
-	}
-	k.readySince = now
-	k.readyNoted = false
+	k.postedSinceStart, k.nodeConds = false, nil
 	k.lease = nil
 	k.leaseBusy, k.nodeBusy = false, false
 	// Timers armed before a Stop are stale from here on.
@@ -382,7 +376,11 @@ func (k *Kubelet) Start() {
 		}
 	}
 	if k.registered {
-		k.postNodeStatus()
+		// Upstream registers again (AlreadyExists) with a Node built by
+		// initialNode, whose setters record every condition's event.
+		_, events := k.nodeObject(k.now())
+		k.recordNodeEvents(events)
+		k.checkNodeStatus()
 	} else {
 		k.regStep = 100 * time.Millisecond
 		k.register()

@@ -2,6 +2,7 @@ package kubelet
 
 import (
 	"errors"
+	"fmt"
 	"maps"
 	"slices"
 	"time"
@@ -32,8 +33,10 @@ func (k *Kubelet) nodeRef() api.ObjectReference {
 	return api.ObjectReference{Kind: "Node", APIVersion: "v1", Name: k.cfg.NodeName, UID: api.UID(k.cfg.NodeName)}
 }
 
-// nodeObject is the Node the kubelet registers.
-func (k *Kubelet) nodeObject(now kernel.Time) *api.Node {
+// nodeObject is the Node the kubelet registers, with its conditions as
+// upstream's initialNode sets them on a fresh Node (every condition new,
+// transitioned now); it also returns the events those setters record.
+func (k *Kubelet) nodeObject(now kernel.Time) (*api.Node, []string) {
 	labels := map[string]string{
 		"kubernetes.io/hostname":  k.cfg.NodeName,
 		"kubernetes.io/os":        "linux",
@@ -42,6 +45,7 @@ func (k *Kubelet) nodeObject(now kernel.Time) *api.Node {
 		"beta.kubernetes.io/arch": "amd64",
 	}
 	maps.Copy(labels, k.cfg.Labels)
+	conds, events := setConditions(nil, wallTime(now))
 	return &api.Node{
 		TypeMeta:   api.TypeMeta{APIVersion: "v1", Kind: api.KindNode.Name},
 		ObjectMeta: api.ObjectMeta{Name: k.cfg.NodeName, Labels: labels},
@@ -50,28 +54,17 @@ func (k *Kubelet) nodeObject(now kernel.Time) *api.Node {
 			PodCIDRs: []string{k.cfg.PodCIDR},
 			Taints:   slices.Clone(k.cfg.Taints),
 		},
-		Status: k.nodeStatus(now),
-	}
+		Status: k.nodeStatus(conds),
+	}, events
 }
 
 // nodeStatus is the status the kubelet reports: capacity, allocatable
-// (Config.Allocatable), the four conditions with
-// this heartbeat, addresses and node info.
-func (k *Kubelet) nodeStatus(now kernel.Time) api.NodeStatus {
-	hb := wallTime(now)
-	since := wallTime(k.firstStart)
-	cond := func(t api.NodeConditionType, s api.ConditionStatus, tr api.Time, reason, msg string) api.NodeCondition {
-		return api.NodeCondition{Type: t, Status: s, LastHeartbeatTime: hb, LastTransitionTime: tr, Reason: reason, Message: msg}
-	}
+// (Config.Allocatable), the conditions given, addresses and node info.
+func (k *Kubelet) nodeStatus(conds []api.NodeCondition) api.NodeStatus {
 	return api.NodeStatus{
 		Capacity:    k.cfg.Capacity,
 		Allocatable: k.cfg.Allocatable,
-		Conditions: []api.NodeCondition{
-			cond(api.NodeMemoryPressure, api.ConditionFalse, since, reasonMemoryOK, messageMemoryOK),
-			cond(api.NodeDiskPressure, api.ConditionFalse, since, reasonDiskOK, messageDiskOK),
-			cond(api.NodePIDPressure, api.ConditionFalse, since, reasonPIDOK, messagePIDOK),
-			cond(api.NodeReady, api.ConditionTrue, wallTime(k.readySince), reasonReady, messageReady),
-		},
+		Conditions:  conds,
 		Addresses: []api.NodeAddress{
 			{Type: api.NodeInternalIP, Address: k.cfg.InternalIP},
 			{Type: api.NodeHostName, Address: k.cfg.NodeName},
@@ -81,11 +74,95 @@ func (k *Kubelet) nodeStatus(now kernel.Time) api.NodeStatus {
 	}
 }
 
+// kubeletCondition is one condition the kubelet's setters own, as a
+// healthy node reports it, with the event recorded when it becomes so.
+type kubeletCondition struct {
+	typ                    api.NodeConditionType
+	status                 api.ConditionStatus
+	reason, message, event string
+}
+
+// kubeletConditions are the kubelet's condition setters in upstream's
+// order (k/k pkg/kubelet/kubelet_node_status.go defaultNodeStatusFuncs:
+// MemoryPressureCondition, DiskPressureCondition, PIDPressureCondition,
+// ReadyCondition, from pkg/kubelet/nodestatus/setters.go). The simulated
+// node is never under pressure and its runtime never fails.
+var kubeletConditions = [...]kubeletCondition{
+	{api.NodeMemoryPressure, api.ConditionFalse, reasonMemoryOK, messageMemoryOK, "NodeHasSufficientMemory"},
+	{api.NodeDiskPressure, api.ConditionFalse, reasonDiskOK, messageDiskOK, "NodeHasNoDiskPressure"},
+	{api.NodePIDPressure, api.ConditionFalse, reasonPIDOK, messagePIDOK, "NodeHasSufficientPID"},
+	{api.NodeReady, api.ConditionTrue, reasonReady, messageReady, "NodeReady"},
+}
+
+// setConditions applies the kubelet's condition setters to the
+// conditions of the Node as last read from the API server (nil for a
+// Node being built, as initialNode does): each of the kubelet's
+// conditions gets this heartbeat; it keeps its lastTransitionTime when
+// its status is unchanged and takes now when it changes (the node
+// lifecycle controller set it to Unknown while the kubelet was cut off,
+// say), and each change records an event (NodeReady, NodeHasSufficientMemory,
+// ...), in setter order. Conditions the kubelet does not own are kept, in
+// place; new ones are appended. It returns a new slice; stored is not
+// changed.
+func setConditions(stored []api.NodeCondition, now api.Time) ([]api.NodeCondition, []string) {
+	out := make([]api.NodeCondition, len(stored), len(stored)+len(kubeletConditions))
+	copy(out, stored)
+	var events []string
+	for _, kc := range kubeletConditions {
+		c := api.NodeCondition{Type: kc.typ, Status: kc.status, Reason: kc.reason, Message: kc.message,
+			LastHeartbeatTime: now, LastTransitionTime: now}
+		i := slices.IndexFunc(out, func(o api.NodeCondition) bool { return o.Type == kc.typ })
+		switch {
+		case i < 0:
+			out = append(out, c)
+			events = append(events, kc.event)
+		case out[i].Status == kc.status:
+			// ReadyCondition replaces the whole condition but keeps the
+			// transition time; the pressure setters touch only the
+			// heartbeat: both amount to this.
+			c.LastTransitionTime = out[i].LastTransitionTime
+			out[i] = c
+		default:
+			out[i] = c
+			events = append(events, kc.event)
+		}
+	}
+	return out, events
+}
+
+// conditionsChanged is upstream's nodeStatusHasChanged for conditions:
+// whether any differs other than by its heartbeat.
+func conditionsChanged(a, b []api.NodeCondition) bool {
+	if len(a) != len(b) {
+		return true
+	}
+	for i := range a {
+		x, y := a[i], b[i]
+		if x.Type != y.Type || x.Status != y.Status || x.Reason != y.Reason || x.Message != y.Message ||
+			!x.LastTransitionTime.Equal(&y.LastTransitionTime) {
+			return true
+		}
+	}
+	return false
+}
+
+// recordNodeEvents records what the condition setters noticed, as the
+// kubelet's recordNodeStatusEvent does (k/k
+// pkg/kubelet/kubelet_node_status.go).
+func (k *Kubelet) recordNodeEvents(events []string) {
+	for _, e := range events {
+		k.ev.emit(k.nodeRef(), "", api.EventTypeNormal, e, fmt.Sprintf("Node %s status is now: %s", k.cfg.NodeName, e))
+	}
+}
+
 // register creates the Node; AlreadyExists counts as registered (a
-// restarted kubelet, or a create whose reply was lost).
+// restarted kubelet, or a create whose reply was lost). Each attempt
+// builds the Node afresh and records its setters' events, as upstream's
+// registerWithAPIServer calling initialNode.
 func (k *Kubelet) register() {
 	k.regTok = k.next()
-	n := k.nodeObject(k.now())
+	n, events := k.nodeObject(k.now())
+	k.recordNodeEvents(events)
 	k.call(&apiserver.Request{Verb: apiserver.Create, Kind: api.KindNode, Name: n.Name, Object: n}, opRegister, noContainer, 0, k.regTok)
 }
 
@@ -94,14 +171,14 @@ func (k *Kubelet) registerDone(r *apiserver.Response, err error) {
 	case err == nil:
 		k.registered = true
 		k.stats.Registrations++
-		k.nodeUID = r.Object.GetObjectMeta().UID
+		k.noteNode(r.Object)
 		k.lastNodePost = k.now() // the Node was created with its status
-		k.noteConditions()
+		k.postedSinceStart = true
 		k.scheduleNodeStatus(k.t.StatusUpdateFrequency)
 	case errors.Is(err, apierr.ErrAlreadyExists):
 		k.registered = true
 		k.stats.Registrations++
-		k.postNodeStatus()
+		k.checkNodeStatus()
 	default:
 		// registerWithAPIServer: 100ms doubling to 7s.
 		d := k.regStep
@@ -111,20 +188,15 @@ func (k *Kubelet) registerDone(r *apiserver.Response, err error) {
 	}
 }
 
-// noteConditions records the node condition events once the status is
-// out: the pressure conditions once per kubelet, NodeReady once per Start.
-func (k *Kubelet) noteConditions() {
-	msg := func(s string) string { return "Node " + k.cfg.NodeName + " status is now: " + s }
-	if !k.announced {
-		k.announced = true
-		for _, r := range []string{"NodeHasSufficientMemory", "NodeHasNoDiskPressure", "NodeHasSufficientPID"} {
-			k.ev.emit(k.nodeRef(), "", api.EventTypeNormal, r, msg(r))
-		}
+// noteNode keeps what the kubelet learnt of its stored Node: its uid and
+// conditions.
+func (k *Kubelet) noteNode(o api.Object) {
+	n, ok := o.(*api.Node)
+	if !ok {
+		return
 	}
-	if !k.readyNoted {
-		k.readyNoted = true
-		k.ev.emit(k.nodeRef(), "", api.EventTypeNormal, "NodeReady", msg("NodeReady"))
-	}
+	k.nodeUID = n.UID
+	k.nodeConds = n.Status.Conditions
 }
 
 func (k *Kubelet) scheduleNodeStatus(d time.Duration) {
@@ -132,19 +204,13 @@ func (k *Kubelet) scheduleNodeStatus(d time.Duration) {
 	k.at(d, tNodeStatus, noContainer, 0, k.nodeTok)
 }
 
-// checkNodeStatus is the status loop's tick, every StatusUpdateFrequency:
-// post the status when StatusReportFrequency has passed since the last
-// post; otherwise read the stored Node and post only if its conditions
-// differ from the kubelet's own (the node lifecycle controller marked it
-// Unknown while the kubelet was cut off, say), as the kubelet's
-// tryUpdateNodeStatus does.
+// checkNodeStatus is the status loop's tick, every StatusUpdateFrequency,
+// as upstream's tryUpdateNodeStatus: read the Node, apply the condition
+// setters to what it shows, and write the status when it changed, when
+// StatusReportFrequency has passed since the last write, or first
+// after a Start.
 func (k *Kubelet) checkNodeStatus() {
 	if k.nodeBusy || !k.registered {
-		k.postNodeStatus()
-		return
-	}
-	if k.now().Sub(k.lastNodePost) >= k.t.StatusReportFrequency {
-		k.postNodeStatus()
 		return
 	}
 	k.nodeBusy = true
@@ -152,47 +218,33 @@ func (k *Kubelet) checkNodeStatus() {
 	k.call(&apiserver.Request{Verb: apiserver.Get, Kind: api.KindNode, Name: k.cfg.NodeName}, opNodeGet, noContainer, 0, k.nodeOp)
 }
 
-// nodeGetDone compares the stored Node's conditions with the kubelet's.
+// nodeGetDone applies the setters to the stored Node and writes the
+// result when it must.
 func (k *Kubelet) nodeGetDone(r *apiserver.Response, err error) {
 	k.nodeBusy = false
 	if err != nil {
 		k.scheduleNodeStatus(k.t.StatusUpdateFrequency)
 		return
 	}
-	stored := r.Object.(*api.Node).Status.Conditions
-	for _, own := range k.nodeStatus(k.now()).Conditions {
-		found := false
-		for _, c := range stored {
-			if c.Type == own.Type {
-				found = c.Status == own.Status
-				break
-			}
-		}
-		if !found {
-			k.postNodeStatus()
-			return
-		}
-	}
-	k.scheduleNodeStatus(k.t.StatusUpdateFrequency)
-}
-
-// postNodeStatus writes the node's status subresource, with a new
-// heartbeat: when the kubelet starts, every StatusReportFrequency, and
-// when the stored status differs from the kubelet's; a failed write is
-// retried every StatusUpdateFrequency.
-func (k *Kubelet) postNodeStatus() {
-	if k.nodeBusy {
+	k.noteNode(r.Object)
+	conds, events := setConditions(k.nodeConds, wallTime(k.now()))
+	if k.postedSinceStart && k.now().Sub(k.lastNodePost) < k.t.StatusReportFrequency && !conditionsChanged(k.nodeConds, conds) {
+		k.scheduleNodeStatus(k.t.StatusUpdateFrequency)
 		return
 	}
-	if !k.registered {
-		return // register() posts the status with the Node
-	}
+	k.recordNodeEvents(events)
+	k.postNodeStatus(conds)
+}
+
+// postNodeStatus writes the node's status subresource with conds; a
+// failed write is tried again at the next tick.
+func (k *Kubelet) postNodeStatus(conds []api.NodeCondition) {
 	k.nodeBusy = true
 	k.nodeOp = k.next()
 	n := &api.Node{
 		TypeMeta:   api.TypeMeta{APIVersion: "v1", Kind: api.KindNode.Name},
 		ObjectMeta: api.ObjectMeta{Name: k.cfg.NodeName, UID: k.nodeUID},
-		Status:     k.nodeStatus(k.now()),
+		Status:     k.nodeStatus(conds),
 	}
 	k.call(&apiserver.Request{Verb: apiserver.Update, Kind: api.KindNode, Name: n.Name, Subresource: "status", Object: n},
 		opNodeStatus, noContainer, 0, k.nodeOp)
@@ -210,9 +262,9 @@ func (k *Kubelet) nodeStatusDone(r *apiserver.Response, err error) {
 		return
 	}
 	k.stats.NodeStatusPosts++
-	k.nodeUID = r.Object.GetObjectMeta().UID
+	k.noteNode(r.Object)
 	k.lastNodePost = k.now()
-	k.noteConditions()
+	k.postedSinceStart = true
 	k.scheduleNodeStatus(k.t.StatusUpdateFrequency)
 }
 
@@ -301,4 +353,7 @@ func (k *Kubelet) leaseDone(op kind, r *apiserver.Response, err error) {
 // Node returns the Node object the kubelet registers, with the status it
 // would report now: what a scenario bootstraps for a node that has been up
 // since before the run started.
-func (k *Kubelet) Node() *api.Node { return k.nodeObject(k.now()) }
+func (k *Kubelet) Node() *api.Node {
+	n, _ := k.nodeObject(k.now())
+	return n
+}
