@@ -227,7 +227,11 @@ func (p *prefixWriter) tolerations(initial, title string, tolerations []api.Tole
 }
 
 // events is DescribeEvents: the tab writer is flushed first, so the
-// table aligns on its own; events sort by lastTimestamp.
+// table aligns on its own; events sort by lastTimestamp; an event about a
+// container shows its fieldPath before the message ("spec.containers{app}:
+// Container started"), as kubectl's describe.go does since the kubelet's
+// messages stopped naming the container (kubectl
+// pkg/describe/describe.go at v0.37.0-beta.0).
 func (p *prefixWriter) events(events []*api.Event) {
 	var list []*api.Event
 	for _, e := range events {
@@ -244,7 +248,11 @@ func (p *prefixWriter) events(events []*api.Event) {
 	p.write(level0, "Events:\n  Type\tReason\tAge\tFrom\tMessage\n")
 	p.write(level1, "----\t------\t----\t----\t-------\n")
 	for _, e := range list {
-		p.write(level1, "%v\t%v\t%s\t%v\t%v\n", e.Type, e.Reason, eventInterval(e, p.now), cmpOr(e.Source.Component, e.ReportingController), strings.TrimSpace(e.Message))
+		msg := strings.TrimSpace(e.Message)
+		if e.InvolvedObject.FieldPath != "" {
+			msg = fmt.Sprintf("%s: %s", e.InvolvedObject.FieldPath, msg)
+		}
+		p.write(level1, "%v\t%v\t%s\t%v\t%v\n", e.Type, e.Reason, eventInterval(e, p.now), cmpOr(e.Source.Component, e.ReportingController), msg)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -55,8 +56,8 @@ func TestPodRunsAndIsReady(t *testing.T) {
 	for _, want := range []struct{ reason, msg string }{
 		{"Pulling", `Pulling image "nginx:1.14.2"`},
 		{"Pulled", `Successfully pulled image "nginx:1.14.2" in 3s (3s including waiting). Image size: 46137344 bytes.`},
-		{"Created", "Created container app"},
-		{"Started", "Started container app"},
+		{"Created", "Container created"},
+		{"Started", "Container started"},
 	} {
 		ev := e.findEvent("web", want.reason, want.msg)
 		if ev == nil {
@@ -96,7 +97,7 @@ func TestUnknownImage(t *testing.T) {
 	// failure, so it pulls again (and fails, backing off 20s); 10s later
 	// it is backing off.
 	e.run(20 * time.Second)
-	if w := waiting(); w == nil || w.Reason != "ImagePullBackOff" || w.Message != `Back-off pulling image "nginx:1.99"` {
+	if w := waiting(); w == nil || w.Reason != "ImagePullBackOff" || w.Message != `Back-off pulling image "nginx:1.99": ErrImagePull: `+pullErr {
 		t.Fatalf("later: waiting %+v, want ImagePullBackOff", w)
 	}
 	if ev := e.findEvent("bad", "BackOff", `Back-off pulling image "nginx:1.99"`); ev == nil || ev.Type != "Normal" {
@@ -439,7 +440,7 @@ func TestInitContainers(t *testing.T) {
 	started := map[string]time.Time{}
 	for _, n := range []string{"setup", "migrate", "app"} {
 		for _, ev := range e.events("init", "Started") {
-			if ev.InvolvedObject.FieldPath != "" && ev.Message == "Started container "+n {
+			if ev.Message == "Container started" && strings.HasSuffix(ev.InvolvedObject.FieldPath, "{"+n+"}") {
 				started[n] = ev.FirstTimestamp.Time
 			}
 		}
@@ -465,7 +466,7 @@ func TestSerialPulls(t *testing.T) {
 	// A third pod with the image present and IfNotPresent does not pull.
 	e.create(boundPod("c", "node-1", "nginx:1.14.2"))
 	e.run(5 * time.Second)
-	if e.findEvent("c", "Pulled", `Container image "nginx:1.14.2" already present on machine`) == nil || len(e.events("c", "Pulling")) != 0 {
+	if e.findEvent("c", "Pulled", `Container image "nginx:1.14.2" already present on machine and can be accessed by the pod`) == nil || len(e.events("c", "Pulling")) != 0 {
 		t.Errorf("c: %v", e.events("c", ""))
 	}
 	// imagePullPolicy Always pulls again, quickly.

@@ -174,6 +174,9 @@ type Kubelet struct {
 	pullTok      uint32
 	imageBackoff *Backoff
 	crashBackoff *Backoff
+	// prevPullErr is the last failed pull's error per image back-off key
+	// ("ErrImagePull: <error>"), shown while the pull backs off.
+	prevPullErr map[string]string
 
 	ev    recorder
 	stats Stats
@@ -212,6 +215,7 @@ func New(net *netsim.Network, server *netsim.Endpoint, cfg Config) (*Kubelet, er
 		images:       map[string]bool{},
 		imageBackoff: NewBackoff(cfg.Timings.ImageBackoffInitial, cfg.Timings.ImageBackoffMax),
 		crashBackoff: NewBackoff(cfg.Timings.CrashBackoffInitial, cfg.Timings.CrashBackoffMax),
+		prevPullErr:  map[string]string{},
 	}
 	k.t = &k.cfg.Timings
 	k.rng = k.k.Rand("kubelet/" + cfg.NodeName)

@@ -350,6 +350,7 @@ func (k *Kubelet) drop(ps *podState) {
 		// Idle node: a good moment to let go of old back-off entries.
 		k.imageBackoff.GC(k.now())
 		k.crashBackoff.GC(k.now())
+		clear(k.prevPullErr) // no pod is left to back off
 	}
 }
 
@@ -568,7 +569,9 @@ func (k *Kubelet) ensureImage(ps *podState, i int) {
 		k.waitSync(ps, i)
 		return
 	case policy != api.PullAlways && present:
-		k.event(ps, c, api.EventTypeNormal, "Pulled", fmt.Sprintf("Container image %q already present on machine", image))
+		// KubeletEnsureSecretPulledImages (beta, on by default) words it so
+		// (k/k pkg/kubelet/images/image_manager.go EnsureImageExists).
+		k.event(ps, c, api.EventTypeNormal, "Pulled", fmt.Sprintf("Container image %q already present on machine and can be accessed by the pod", image))
 		k.create(ps, i)
 		return
 	}
@@ -577,10 +580,16 @@ func (k *Kubelet) ensureImage(ps *podState, i int) {
 		msg := fmt.Sprintf("Back-off pulling image %q", image)
 		k.event(ps, c, api.EventTypeNormal, "BackOff", msg)
 		k.event(ps, c, api.EventTypeWarning, "Failed", "Error: "+ReasonImagePullBackOff)
+		// The waiting message wraps the last pull's error (image_manager.go
+		// pullImage: prevPullErrMsg, "%s: %s" of ErrImagePull and its text).
+		if prev, ok := k.prevPullErr[key]; ok {
+			msg += ": " + prev
+		}
 		k.setWaiting(ps, c, ReasonImagePullBackOff, msg)
 		k.waitSync(ps, i)
 		return
 	}
+	delete(k.prevPullErr, key)
 	k.event(ps, c, api.EventTypeNormal, "Pulling", fmt.Sprintf("Pulling image %q", image))
 	c.phase, c.busy, c.queuedAt = cPulling, true, k.now()
 	k.pulls = append(k.pulls, pullRequest{slot: ps.slot, cidx: uint8(i), tok: c.tok})
@@ -653,7 +662,9 @@ func (k *Kubelet) pullDone() {
 			return
 		}
 		k.event(ps, c, api.EventTypeWarning, "Failed", fmt.Sprintf("Failed to pull image %q: %v", image, err))
-		k.imageBackoff.Next(string(ps.uid)+"_"+image, k.now(), k.now())
+		key := string(ps.uid) + "_" + image
+		k.imageBackoff.Next(key, k.now(), k.now())
+		k.prevPullErr[key] = ReasonErrImagePull + ": " + err.Error()
 		k.event(ps, c, api.EventTypeWarning, "Failed", "Error: "+ReasonErrImagePull)
 		k.setWaiting(ps, c, ReasonErrImagePull, err.Error())
 		k.waitSync(ps, i)
@@ -713,8 +724,11 @@ func (k *Kubelet) started(ps *podState, i int) {
 		k.stats.Restarts++
 	}
 	k.stats.Starts++
-	k.event(ps, c, api.EventTypeNormal, "Created", "Created container "+c.spec.Name)
-	k.event(ps, c, api.EventTypeNormal, "Started", "Started container "+c.spec.Name)
+	// Since 1.35 (kubernetes/kubernetes PR #134043) the messages no longer
+	// name the container; the event's fieldPath does
+	// (kuberuntime_container.go startContainer).
+	k.event(ps, c, api.EventTypeNormal, "Created", "Container created")
+	k.event(ps, c, api.EventTypeNormal, "Started", "Container started")
 	c.phase = cRunning
 	c.reason, c.message = "", ""
 	c.everStarted = true
@@ -905,7 +919,7 @@ func (k *Kubelet) terminate(ps *podState) {
 		c.done = true
 		switch c.phase {
 		case cRunning:
-			k.event(ps, c, api.EventTypeNormal, "Killing", "Stopping container "+c.spec.Name)
+			k.event(ps, c, api.EventTypeNormal, "Killing", fmt.Sprintf("Stopping container %s", c.spec.Name))
 			c.stopFrom = now
 			k.scheduleStop(ps, i)
 		case cPulling, cCreating:
