@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/clustersim/clustersim/controllers/nodelifecycle"
-	"github.com/clustersim/clustersim/scenarios"
 	"github.com/clustersim/clustersim/scenarios/runner"
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/cluster"
@@ -68,15 +67,8 @@ func TestNodeConditionsAfterHeal(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, err := scenarios.Load("heal.yaml", ".", nil, []byte(healScenario(tt.heal)))
-			if err != nil {
-				t.Fatal(err)
-			}
 			var c *cluster.Cluster
-			res, err := runner.Run(s, runner.Options{OnStart: func(cl *cluster.Cluster) { c = cl }})
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := runDoc(t, "heal.yaml", healScenario(tt.heal), runner.Options{OnStart: func(cl *cluster.Cluster) { c = cl }})
 			kubeletActor := kubelet.Actor(node)
 			var wentUnknown, backTrue, lastPost kernel.Time = -1, -1, -1
 			var podsNotReady int

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/clustersim/clustersim/controllers/deployment"
-	"github.com/clustersim/clustersim/scenarios"
 	"github.com/clustersim/clustersim/scenarios/runner"
 	"github.com/clustersim/clustersim/sim/api"
 )
@@ -56,14 +55,7 @@ func TestOneWayOutageRecoversThroughLeaseLoss(t *testing.T) {
 			heal := time.Minute + outage
 			d := func(x time.Duration) string { return x.String() }
 			src := fmt.Sprintf(oneWayOutage, d(heal+4*time.Minute), d(heal), d(heal), d(heal+2*time.Minute))
-			s, err := scenarios.Load("one-way.yaml", ".", nil, []byte(src))
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := runner.Run(s, runner.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := runDoc(t, "one-way.yaml", src, runner.Options{})
 			if !res.Passed() {
 				t.Errorf("the rollout did not complete after the heal: %+v", res.Expectations)
 			}

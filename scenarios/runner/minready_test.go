@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/clustersim/clustersim/controllers/replicaset"
-	"github.com/clustersim/clustersim/scenarios"
 	"github.com/clustersim/clustersim/scenarios/runner"
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/kernel"
@@ -40,14 +39,7 @@ spec:
 // the second) + 10s, the status written then (within the write's network
 // round trip), and never before.
 func TestAvailableAfterMinReadySeconds(t *testing.T) {
-	s, err := scenarios.Load("min-ready.yaml", ".", nil, []byte(minReady))
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := runner.Run(s, runner.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := runDoc(t, "min-ready.yaml", minReady, runner.Options{})
 	var readyAt []time.Time // each pod's lastTransitionTime, in write order
 	var availableAt []kernel.Time
 	for _, a := range res.Audit {

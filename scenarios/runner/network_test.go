@@ -48,15 +48,8 @@ spec:
 // controller writes nothing while its requests are lost, and writes (and
 // completes the rollout) once the link is restored at 5m.
 func TestWindowedDrop(t *testing.T) {
-	s, err := scenarios.Load("windowed-drop.yaml", ".", nil, []byte(windowedDrop))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var c *cluster.Cluster
-	res, err := runner.Run(s, runner.Options{OnStart: func(cl *cluster.Cluster) { c = cl }})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := runDoc(t, "windowed-drop.yaml", windowedDrop, runner.Options{OnStart: func(cl *cluster.Cluster) { c = cl }})
 	var in, after int
 	for _, a := range res.Audit {
 		if a.Actor != deployment.Actor {

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/clustersim/clustersim/controllers/replicaset"
-	"github.com/clustersim/clustersim/scenarios"
 	"github.com/clustersim/clustersim/scenarios/runner"
 	"github.com/clustersim/clustersim/sim/api"
 )
@@ -60,14 +59,7 @@ func TestReadinessPacesRollingUpdate(t *testing.T) {
 		delay      time.Duration
 	}{{"0s", 0}, {"20s", 20 * time.Second}} {
 		t.Run(tc.readyAfter, func(t *testing.T) {
-			s, err := scenarios.Load("readiness.yaml", ".", nil, fmt.Appendf(nil, readinessRollout, tc.readyAfter))
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := runner.Run(s, runner.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := runDoc(t, "readiness.yaml", fmt.Sprintf(readinessRollout, tc.readyAfter), runner.Options{})
 			if !res.Passed() {
 				t.Fatalf("the rollout did not complete: %+v", res.Expectations)
 			}

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/clustersim/clustersim/scenarios"
 	"github.com/clustersim/clustersim/scenarios/runner"
 )
 
@@ -91,19 +90,7 @@ spec:
 // at its first line (one look) failed every watching row; the timeout
 // counted from the run's start failed the timeout row.
 func TestRolloutStatusWatch(t *testing.T) {
-	s, err := scenarios.Load("rollout-status.yaml", ".", nil, []byte(rolloutStatusScenario))
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := runner.Run(s, runner.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, o := range res.Expectations {
-		if !o.Passed {
-			t.Errorf("%s: %s", o.Name, o.Detail)
-		}
-	}
+	res := runChecked(t, loadDoc(t, "rollout-status.yaml", rolloutStatusScenario))
 	entry := func(at, cmd string) runner.Entry {
 		t.Helper()
 		for _, e := range res.Entries {
@@ -182,14 +169,7 @@ func TestRolloutStatusWatch(t *testing.T) {
 // fails and says how the step ended.
 func TestRolloutStatusOutcomeFails(t *testing.T) {
 	src := strings.Replace(rolloutStatusScenario, "{deployment: web, step: 1m1s, outcome: succeeded, within: 2m}", "{deployment: web, step: 1m1s, outcome: timedOut}", 1)
-	s, err := scenarios.Load("rollout-status.yaml", ".", nil, []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := runner.Run(s, runner.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := runDoc(t, "rollout-status.yaml", src, runner.Options{})
 	o := res.Expectations[0]
 	if o.Passed || !strings.HasPrefix(o.Detail, "ended succeeded at 1m") {
 		t.Errorf("%s: passed %v, %q", o.Name, o.Passed, o.Detail)

@@ -66,14 +66,7 @@ func TestStandbyTakesOver(t *testing.T) {
 	}
 	for _, standbys := range []int{0, 1} {
 		src := strings.Replace(standbyTakeover, "%d", string(rune('0'+standbys)), 1)
-		s, err := scenarios.Load("standby.yaml", ".", nil, []byte(src))
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := runner.Run(s, runner.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := runDoc(t, "standby.yaml", src, runner.Options{})
 		var took []time.Duration
 		for _, e := range res.Entries {
 			if e.System && strings.Contains(e.Command, "deployment/standby-1 acquired lease kube-system/kube-controller-manager-deployment as control-plane-2_1: the standby leads now") {

@@ -18,6 +18,27 @@ func runBuiltin(t *testing.T, name string) *runner.Result {
 	return runChecked(t, s)
 }
 
+// loadDoc loads a scenario document written in a test as file.
+func loadDoc(t *testing.T, file, doc string) *scenarios.Scenario {
+	t.Helper()
+	s, err := scenarios.Load(file, ".", nil, []byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// runDoc loads the scenario document doc as file and runs it with opts,
+// leaving its expectations to the caller.
+func runDoc(t *testing.T, file, doc string, opts runner.Options) *runner.Result {
+	t.Helper()
+	res, err := runner.Run(loadDoc(t, file, doc), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
 // runChecked runs s and reports every expectation that failed.
 func runChecked(t *testing.T, s *scenarios.Scenario) *runner.Result {
 	t.Helper()
