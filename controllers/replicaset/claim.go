@@ -28,12 +28,20 @@ type claimer struct {
 	// the first adoption.
 	checked    bool
 	canAdoptEr error
+	// dryRun counts the adoptions and releases the claim would make, in
+	// writes, instead of making them (verify.go).
+	dryRun bool
+	writes int
 }
 
 // claimPods returns the pods of pods rs owns after adopting and releasing;
 // the error joins every failed adoption or release.
 func (r *reconciler) claimPods(ctx context.Context, rs *api.ReplicaSet, sel api.Selector, pods []*api.Pod) ([]*api.Pod, error) {
-	c := &claimer{r: r, rs: rs, sel: sel}
+	return (&claimer{r: r, rs: rs, sel: sel}).claimAll(ctx, pods)
+}
+
+// claimAll claims each of pods in turn.
+func (c *claimer) claimAll(ctx context.Context, pods []*api.Pod) ([]*api.Pod, error) {
 	var claimed []*api.Pod
 	var errs []error
 	for _, p := range pods {
@@ -122,6 +130,10 @@ type objectPatch struct {
 // the pod's resourceVersion: a pod adopted meanwhile by someone else makes
 // the patch fail with Conflict instead.
 func (c *claimer) adopt(ctx context.Context, p *api.Pod) error {
+	if c.dryRun {
+		c.writes++
+		return nil
+	}
 	if err := c.canAdopt(ctx); err != nil {
 		return fmt.Errorf("can't adopt Pod %s/%s (%s): %w", p.Namespace, p.Name, p.UID, err)
 	}
@@ -142,6 +154,10 @@ func (c *claimer) adopt(ctx context.Context, p *api.Pod) error {
 // patch of the whole remaining list, guarded by the pod's uid and
 // resourceVersion.
 func (c *claimer) release(ctx context.Context, p *api.Pod) error {
+	if c.dryRun {
+		c.writes++
+		return nil
+	}
 	body, err := removeOwnerPatch(p, c.rs.UID)
 	if err != nil {
 		return err

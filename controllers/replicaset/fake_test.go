@@ -20,9 +20,11 @@ import (
 // the recorder and the clock, so that the reconciler can be driven call by
 // call, as upstream's unit tests drive syncReplicaSet with fake clients.
 
-// fakeLister is a map-backed informer cache.
+// fakeLister is a map-backed informer cache. Like an informer, it tells
+// its handlers of every change, after making it.
 type fakeLister struct {
-	objs map[api.Key]api.Object
+	objs     map[api.Key]api.Object
+	handlers []informer.Handler
 }
 
 func newFakeLister(objs ...api.Object) *fakeLister {
@@ -33,7 +35,31 @@ func newFakeLister(objs ...api.Object) *fakeLister {
 	return l
 }
 
-func (l *fakeLister) add(o api.Object) { l.objs[o.GetObjectMeta().Key()] = o }
+// add puts o in the cache, replacing the object of its key.
+func (l *fakeLister) add(o api.Object) {
+	key := o.GetObjectMeta().Key()
+	old, ok := l.objs[key]
+	l.objs[key] = o
+	for _, h := range l.handlers {
+		if ok {
+			h.OnUpdate(old, o)
+		} else {
+			h.OnAdd(o)
+		}
+	}
+}
+
+// remove takes the object of key out of the cache.
+func (l *fakeLister) remove(key api.Key) {
+	old, ok := l.objs[key]
+	if !ok {
+		return
+	}
+	delete(l.objs, key)
+	for _, h := range l.handlers {
+		h.OnDelete(old)
+	}
+}
 
 func (l *fakeLister) Get(key api.Key) (api.Object, bool) {
 	o, ok := l.objs[key]
@@ -274,12 +300,14 @@ func newHarness(burst int) *harness {
 		rss:      h.rss,
 		pods:     h.pods,
 		exp:      NewExpectations(h.clock),
+		agg:      newPodAggregates(),
 		burst:    burst,
 		enqueue:  func(k api.Key) { h.queued = append(h.queued, k) },
 		enqueueAfter: func(k api.Key, d time.Duration) {
 			h.after[k] = d
 		},
 	}
+	h.pods.handlers = append(h.pods.handlers, h.r.agg.handler())
 	return h
 }
 

@@ -70,7 +70,13 @@ type reconciler struct {
 	rss      lister
 	pods     lister
 	exp      *Expectations
-	burst    int
+	// agg counts each synced ReplicaSet's pods by state, kept by the pod
+	// event handlers (aggregate.go).
+	agg *podAggregates
+	// fastSyncs and fullSyncs count the syncs that read the counts from
+	// agg and those that listed and claimed the pods.
+	fastSyncs, fullSyncs int
+	burst                int
 	// enqueue and enqueueAfter add a ReplicaSet key to the work queue.
 	enqueue      func(key api.Key)
 	enqueueAfter func(key api.Key, d time.Duration)
@@ -107,6 +113,7 @@ func Setup(m *controller.Manager, opts Options) error {
 		rss:      rsInf.Lister(),
 		pods:     podInf.Lister(),
 		exp:      NewExpectations(m.Clock()),
+		agg:      newPodAggregates(),
 		burst:    opts.BurstReplicas,
 	}
 	c, err := m.NewController(Name, controller.Options{Workers: opts.Workers}, r)
@@ -116,6 +123,9 @@ func Setup(m *controller.Manager, opts Options) error {
 	r.enqueue = func(key api.Key) { c.Enqueue(controller.Request{Key: key}) }
 	r.enqueueAfter = func(key api.Key, d time.Duration) { c.EnqueueAfter(controller.Request{Key: key}, d) }
 	rsInf.AddEventHandler(informer.HandlerFuncs{AddFunc: r.addRS, UpdateFunc: r.updateRS, DeleteFunc: r.deleteRS})
+	// The aggregates are kept first, so that whatever the other handler
+	// enqueues is synced against counts that include this event.
+	podInf.AddEventHandler(r.agg.handler())
 	podInf.AddEventHandler(informer.HandlerFuncs{AddFunc: r.addPod, UpdateFunc: r.updatePod, DeleteFunc: r.deletePod})
 	return nil
 }
@@ -152,6 +162,7 @@ func (r *reconciler) deleteRS(obj api.Object) {
 	}
 	key := keyOf(obj)
 	r.exp.Delete(key.String())
+	r.agg.forget(obj.GetObjectMeta().UID)
 	r.enqueue(key)
 }
 
@@ -298,19 +309,39 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 		// enqueues it again.
 		return controller.Result{}, nil
 	}
-	all := r.listPods(rs)
-	active, err := r.claimPods(ctx, rs, sel, FilterActivePods(all))
-	if err != nil {
-		return controller.Result{}, err
+	if verifyFastPath != nil {
+		r.verifyAggregate(rs)
+	}
+	// The counts are read before any write, as the full path lists the
+	// pods before claiming: manageReplicas's calls take virtual time,
+	// during which the cache moves on.
+	counts, fast := r.countsFromAggregate(rs, sel, needsSync)
+	var active, terminating []*api.Pod
+	if fast {
+		r.fastSyncs++
+		if verifyFastPath != nil {
+			r.verifyFastSync(ctx, rs, sel, counts)
+		}
+	} else {
+		r.fullSyncs++
+		all := r.listPods(rs)
+		active, err = r.claimPods(ctx, rs, sel, FilterActivePods(all))
+		if err != nil {
+			return controller.Result{}, err
+		}
+		terminating = claimed(rs, sel, FilterTerminatingPods(all))
+		counts.replicas = int32(len(active))
 	}
 	var manageErr error
 	if needsSync && rs.DeletionTimestamp == nil {
-		manageErr = r.manageReplicas(ctx, active, rs)
+		manageErr = r.manageReplicas(ctx, rs, counts.replicas, active)
 	}
-	terminating := claimed(rs, sel, FilterTerminatingPods(all))
 	rs = rs.DeepCopy()
 	evaluated := r.clock.Now()
-	st := calculateStatus(rs, active, terminating, manageErr, evaluated)
+	if !fast {
+		counts = countPods(rs, active, terminating, evaluated)
+	}
+	st := statusFromCounts(rs, counts, manageErr, evaluated)
 	updated, err := r.updateStatus(ctx, rs, st)
 	if err != nil {
 		return controller.Result{}, err
@@ -370,11 +401,13 @@ func claimed(rs *api.ReplicaSet, sel api.Selector, pods []*api.Pod) []*api.Pod {
 	return out
 }
 
-// manageReplicas creates or deletes pods so that len(pods) moves towards
-// spec.replicas, at most burst per sync.
-func (r *reconciler) manageReplicas(ctx context.Context, pods []*api.Pod, rs *api.ReplicaSet) error {
+// manageReplicas creates or deletes pods so that the number of active
+// claimed pods, replicas, moves towards spec.replicas, at most burst per
+// sync. Only a scale-down reads pods, the active claimed pods: a sync that
+// counted from the aggregate has no list, and never scales down.
+func (r *reconciler) manageReplicas(ctx context.Context, rs *api.ReplicaSet, replicas int32, pods []*api.Pod) error {
 	key := keyOf(rs).String()
-	diff := len(pods) - int(replicasOf(rs))
+	diff := int(replicas) - int(replicasOf(rs))
 	switch {
 	case diff < 0:
 		n := min(-diff, r.burst)

@@ -90,25 +90,17 @@ func replicasOf(rs *api.ReplicaSet) int32 {
 // ReplicaFailure condition is added on a failure only if it is absent, and
 // removed after a sync without failure.
 func calculateStatus(rs *api.ReplicaSet, active, terminating []*api.Pod, manageErr error, now time.Time) api.ReplicaSetStatus {
+	return statusFromCounts(rs, countPods(rs, active, terminating, now), manageErr, now)
+}
+
+// statusFromCounts is calculateStatus from the pods' counts.
+func statusFromCounts(rs *api.ReplicaSet, c podCounts, manageErr error, now time.Time) api.ReplicaSetStatus {
 	st := *rs.Status.DeepCopy()
-	templateLabels := api.SelectorFromSet(rs.Spec.Template.Labels)
-	var labeled, ready, available int32
-	for _, p := range active {
-		if templateLabels.Matches(p.Labels) {
-			labeled++
-		}
-		if api.IsPodReady(p) {
-			ready++
-			if IsPodAvailable(p, rs.Spec.MinReadySeconds, now) {
-				available++
-			}
-		}
-	}
 	failure := GetCondition(rs.Status, api.ReplicaSetReplicaFailure)
 	switch {
 	case manageErr != nil && failure == nil:
 		var reason string
-		switch diff := len(active) - int(replicasOf(rs)); {
+		switch diff := int(c.replicas) - int(replicasOf(rs)); {
 		case diff < 0:
 			reason = ReasonFailedCreate
 		case diff > 0:
@@ -118,12 +110,12 @@ func calculateStatus(rs *api.ReplicaSet, active, terminating []*api.Pod, manageE
 	case manageErr == nil && failure != nil:
 		RemoveCondition(&st, api.ReplicaSetReplicaFailure)
 	}
-	terminatingCount := int32(len(terminating))
-	st.Replicas = int32(len(active))
-	st.FullyLabeledReplicas = labeled
-	st.ReadyReplicas = ready
-	st.AvailableReplicas = available
-	st.TerminatingReplicas = &terminatingCount
+	terminating := c.terminating
+	st.Replicas = c.replicas
+	st.FullyLabeledReplicas = c.fullyLabeled
+	st.ReadyReplicas = c.ready
+	st.AvailableReplicas = c.available
+	st.TerminatingReplicas = &terminating
 	return st
 }
 

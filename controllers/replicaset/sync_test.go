@@ -242,7 +242,11 @@ func TestCalculateStatusConditions(t *testing.T) {
 
 func reconcile(t *testing.T, h *harness, rs *api.ReplicaSet) (controller.Result, error) {
 	t.Helper()
-	return h.r.Reconcile(context.Background(), controller.Request{Key: rs.GetObjectMeta().Key()})
+	res, err := h.r.Reconcile(context.Background(), controller.Request{Key: rs.GetObjectMeta().Key()})
+	for _, msg := range takeVerifyFailures() {
+		t.Error(msg)
+	}
+	return res, err
 }
 
 func TestSyncReplicaSetDoesNothing(t *testing.T) {
