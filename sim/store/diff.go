@@ -86,6 +86,7 @@ type fieldInfo struct {
 	index  int
 	name   string // "" for an inlined embedded struct
 	inline bool
+	info   *typeInfo // of the field's type
 }
 
 // leafCompare is how leafEqual compares two leaves of a type.
@@ -105,12 +106,23 @@ const (
 // typeInfo is what the differ needs to know of a type, computed once per
 // type: one lookup per value walked instead of one per question asked.
 type typeInfo struct {
+	typ    reflect.Type
+	kind   reflect.Kind
+	size   uintptr
 	leaf   bool        // rendered whole rather than walked
 	cmp    leafCompare // for leaves
 	fields []fieldInfo // for structs
 	// eq compares two values of a comparable struct type with ==, for
 	// the types in equalTypes: equal values have no change to walk.
 	eq func(a, b unsafe.Pointer) bool
+	// elem is the element type's info for pointers, slices, arrays
+	// and maps: the walk goes down a value's static types without a
+	// cache lookup per value.
+	elem *typeInfo
+	// keyField is the position in fields of the field that keys a
+	// list of this struct type (elemKey: the first string field named
+	// "type" or "name"), or -1.
+	keyField int
 }
 
 // equalOf returns == on values of T behind two pointers.
@@ -149,21 +161,46 @@ func infoOf(t reflect.Type) *typeInfo {
 			return info
 		}
 	}
-	info := &typeInfo{leaf: leafType(t), cmp: compareOf(t), eq: equalTypes[t]}
-	if t.Kind() == reflect.Struct {
-		info.fields = structFields(t)
-	}
 	typeMu.Lock()
 	defer typeMu.Unlock()
-	next := map[reflect.Type]*typeInfo{}
-	if m := typeCache.Load(); m != nil {
-		if old, ok := (*m)[t]; ok {
-			return old
+	cur := typeCache.Load()
+	if cur != nil {
+		if info, ok := (*cur)[t]; ok {
+			return info
 		}
-		maps.Copy(next, *m)
 	}
-	next[t] = info
+	next := map[reflect.Type]*typeInfo{}
+	if cur != nil {
+		maps.Copy(next, *cur)
+	}
+	info := buildInfo(t, next)
 	typeCache.Store(&next)
+	return info
+}
+
+// buildInfo returns t's info from m, or adds it and the infos of the
+// types it holds (in place or behind pointers) to m. It registers t's
+// info before building the others, so recursive types end.
+func buildInfo(t reflect.Type, m map[reflect.Type]*typeInfo) *typeInfo {
+	if info, ok := m[t]; ok {
+		return info
+	}
+	info := &typeInfo{typ: t, kind: t.Kind(), size: t.Size(), leaf: leafType(t), cmp: compareOf(t), eq: equalTypes[t], keyField: -1}
+	m[t] = info
+	switch t.Kind() {
+	case reflect.Struct:
+		info.fields = structFields(t)
+		for i := range info.fields {
+			f := &info.fields[i]
+			ft := t.Field(f.index).Type
+			f.info = buildInfo(ft, m)
+			if info.keyField < 0 && (f.name == "type" || f.name == "name") && ft.Kind() == reflect.String {
+				info.keyField = i
+			}
+		}
+	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
+		info.elem = buildInfo(t.Elem(), m)
+	}
 	return info
 }
 
@@ -252,8 +289,8 @@ func holdsInterface(t reflect.Type) bool {
 
 // sameData reports whether a and b are the very same map or slice (or
 // pointer): objects share unchanged parts, so this skips whole subtrees.
-func sameData(a, b reflect.Value) bool {
-	switch a.Kind() {
+func sameData(a, b reflect.Value, kind reflect.Kind) bool {
+	switch kind {
 	case reflect.Pointer, reflect.Map:
 		return a.Pointer() == b.Pointer()
 	case reflect.Slice:
@@ -364,47 +401,65 @@ func (d *differ) emit(old, new reflect.Value, oldSet, newSet bool) {
 // walk compares a and b (either may be invalid: absent). aSet/bSet say
 // whether the field exists on each side.
 func (d *differ) walk(a, b reflect.Value, aSet, bSet bool) {
-	if aSet && bSet && a.IsValid() && b.IsValid() && a.Type() == b.Type() && sameData(a, b) {
+	var ta, tb *typeInfo
+	if a.IsValid() {
+		ta = infoOf(a.Type())
+	}
+	if b.IsValid() {
+		tb = infoOf(b.Type())
+	}
+	d.walkInfo(a, b, aSet, bSet, ta, tb)
+}
+
+// walkInfo is walk with the infos of a's and b's types (for a valid
+// value) known: a field's, an element's, the type a pointer points to.
+func (d *differ) walkInfo(a, b reflect.Value, aSet, bSet bool, ta, tb *typeInfo) {
+	if aSet && bSet && a.IsValid() && b.IsValid() && ta == tb && sameData(a, b, ta.kind) {
 		return
 	}
 	// Dereference pointers and interfaces; a nil pointer is an absent
 	// value.
-	for a.IsValid() && (a.Kind() == reflect.Pointer || a.Kind() == reflect.Interface) {
+	for a.IsValid() && (ta.kind == reflect.Pointer || ta.kind == reflect.Interface) {
 		if a.IsNil() {
 			a, aSet = reflect.Value{}, false
 			break
 		}
-		if a.Kind() == reflect.Pointer && isLeaf(a.Type().Elem()) {
-			a = a.Elem()
-			break
-		}
 		a = a.Elem()
+		if ta.kind == reflect.Pointer {
+			ta = ta.elem
+			if ta.leaf {
+				break
+			}
+		} else {
+			ta = infoOf(a.Type())
+		}
 	}
-	for b.IsValid() && (b.Kind() == reflect.Pointer || b.Kind() == reflect.Interface) {
+	for b.IsValid() && (tb.kind == reflect.Pointer || tb.kind == reflect.Interface) {
 		if b.IsNil() {
 			b, bSet = reflect.Value{}, false
 			break
 		}
-		if b.Kind() == reflect.Pointer && isLeaf(b.Type().Elem()) {
-			b = b.Elem()
-			break
-		}
 		b = b.Elem()
+		if tb.kind == reflect.Pointer {
+			tb = tb.elem
+			if tb.leaf {
+				break
+			}
+		} else {
+			tb = infoOf(b.Type())
+		}
 	}
 	if !aSet && !bSet {
 		return
 	}
-	var t reflect.Type
+	info := tb
 	if aSet {
-		t = a.Type()
-	} else {
-		t = b.Type()
+		info = ta
 	}
-	if aSet && bSet && a.Type() != b.Type() {
+	if aSet && bSet && ta != tb {
 		d.emit(a, b, true, true)
 		return
 	}
-	info := infoOf(t)
 	if info.leaf {
 		if aSet && bSet && leafEqual(a, b, info.cmp) {
 			return
@@ -412,9 +467,9 @@ func (d *differ) walk(a, b reflect.Value, aSet, bSet bool) {
 		d.emit(a, b, aSet, bSet)
 		return
 	}
-	switch t.Kind() {
+	switch info.kind {
 	case reflect.Struct:
-		if aSet && bSet && sameBits(a, b) {
+		if aSet && bSet && sameBits(a, b, info.size) {
 			return
 		}
 		if info.eq != nil && !d.walkEqual && aSet && bSet && a.CanAddr() && b.CanAddr() &&
@@ -424,9 +479,10 @@ func (d *differ) walk(a, b reflect.Value, aSet, bSet bool) {
 		mark := len(d.path)
 		// Metadata unchanged but for the fields the audit log drops
 		// and the generation: only the generation can be a change.
-		onlyGeneration := d.audit && t == objectMetaType && aSet && bSet && a.CanAddr() && b.CanAddr() &&
-			metaUnchanged(a.Addr().Interface().(*api.ObjectMeta), b.Addr().Interface().(*api.ObjectMeta))
-		for _, f := range info.fields {
+		onlyGeneration := d.audit && info.typ == objectMetaType && aSet && bSet && a.CanAddr() && b.CanAddr() &&
+			metaUnchanged((*api.ObjectMeta)(unsafe.Pointer(a.UnsafeAddr())), (*api.ObjectMeta)(unsafe.Pointer(b.UnsafeAddr())))
+		for i := range info.fields {
+			f := &info.fields[i]
 			if onlyGeneration && f.name != "generation" {
 				continue
 			}
@@ -438,7 +494,7 @@ func (d *differ) walk(a, b reflect.Value, aSet, bSet bool) {
 				fb = b.Field(f.index)
 			}
 			if f.inline {
-				d.walk(fa, fb, aSet, bSet)
+				d.walkInfo(fa, fb, aSet, bSet, f.info, f.info)
 				continue
 			}
 			if mark > 0 {
@@ -449,13 +505,13 @@ func (d *differ) walk(a, b reflect.Value, aSet, bSet bool) {
 				d.path = d.path[:mark]
 				continue
 			}
-			d.walk(fa, fb, aSet && !emptyList(fa), bSet && !emptyList(fb))
+			d.walkInfo(fa, fb, aSet && !emptyList(fa), bSet && !emptyList(fb), f.info, f.info)
 			d.path = d.path[:mark]
 		}
 	case reflect.Map:
-		d.walkMap(a, b, aSet, bSet)
+		d.walkMap(a, b, aSet, bSet, info)
 	case reflect.Slice, reflect.Array:
-		d.walkList(a, b, aSet, bSet)
+		d.walkList(a, b, aSet, bSet, info)
 	}
 }
 
@@ -467,11 +523,10 @@ func (d *differ) walk(a, b reflect.Value, aSet, bSet bool) {
 // cost of one memory comparison instead of a field-by-field walk. It may
 // say false of equal values (padding, or equal data in different
 // places: the walk then compares them), never true of different ones.
-func sameBits(a, b reflect.Value) bool {
+func sameBits(a, b reflect.Value, n uintptr) bool {
 	if !a.CanAddr() || !b.CanAddr() {
 		return false
 	}
-	n := a.Type().Size()
 	if n == 0 {
 		return true
 	}
@@ -610,22 +665,17 @@ func (d *differ) mapEntries(m reflect.Value) []mapEntry {
 	return es
 }
 
-func (d *differ) walkMap(a, b reflect.Value, aSet, bSet bool) {
+func (d *differ) walkMap(a, b reflect.Value, aSet, bSet bool, info *typeInfo) {
 	base := len(d.entries)
 	defer func() { clear(d.entries[base:]); d.entries = d.entries[:base] }()
 	ea := d.mapEntries(a)
 	eb := d.mapEntries(b)
 	mark := len(d.path)
-	var t reflect.Type
-	if aSet {
-		t = a.Type()
-	} else {
-		t = b.Type()
-	}
 	// A JSON object (an unstructured object's content) is addressed like
 	// struct fields, "spec.replicas"; a map of a typed object by key,
 	// "metadata.labels[app]".
-	dotted := t.Elem().Kind() == reflect.Interface
+	elem := info.elem
+	dotted := elem.kind == reflect.Interface
 	// Both sides are sorted by key (map keys are unique): merge them.
 	for i, j := 0, 0; i < len(ea) || j < len(eb); {
 		var k string
@@ -652,7 +702,7 @@ func (d *differ) walkMap(a, b reflect.Value, aSet, bSet bool) {
 			d.path = append(d.path, k...)
 			d.path = append(d.path, ']')
 		}
-		d.walk(va, vb, va.IsValid(), vb.IsValid())
+		d.walkInfo(va, vb, va.IsValid(), vb.IsValid(), elem, elem)
 		d.path = d.path[:mark]
 	}
 }
@@ -660,43 +710,44 @@ func (d *differ) walkMap(a, b reflect.Value, aSet, bSet bool) {
 // elemKey returns the value of a list element's "type" or "name" field, the
 // key by which such lists are addressed.
 func elemKey(v reflect.Value) (string, bool) {
-	for v.Kind() == reflect.Pointer {
+	return elemKeyInfo(v, infoOf(v.Type()))
+}
+
+// elemKeyInfo is elemKey of a value whose type's info is info.
+func elemKeyInfo(v reflect.Value, info *typeInfo) (string, bool) {
+	for info.kind == reflect.Pointer {
 		if v.IsNil() {
 			return "", false
 		}
 		v = v.Elem()
+		info = info.elem
 	}
-	if v.Kind() != reflect.Struct {
+	if info.kind != reflect.Struct || info.keyField < 0 {
 		return "", false
 	}
-	for _, f := range fieldsOf(v.Type()) {
-		if f.name == "type" || f.name == "name" {
-			fv := v.Field(f.index)
-			if fv.Kind() == reflect.String {
-				return fv.String(), true
-			}
-		}
-	}
-	return "", false
+	return v.Field(info.fields[info.keyField].index).String(), true
 }
 
 // keyedList returns the keys of v's elements, or false when some
 // element has no key or shares one.
 func keyedList(v reflect.Value) (keys []string, ok bool) {
 	var d differ
-	return d.keyedList(v)
+	if !v.IsValid() {
+		return nil, true
+	}
+	return d.keyedList(v, infoOf(v.Type()).elem)
 }
 
-// keyedList appends the keys of v's elements to the differ's key stack
-// and returns them, or reports false (and appends nothing) when some
-// element has no key or shares one.
-func (d *differ) keyedList(v reflect.Value) (keys []string, ok bool) {
+// keyedList appends the keys of v's elements (of a type whose info is
+// elem) to the differ's key stack and returns them, or reports false (and
+// appends nothing) when some element has no key or shares one.
+func (d *differ) keyedList(v reflect.Value, elem *typeInfo) (keys []string, ok bool) {
 	if !v.IsValid() {
 		return nil, true
 	}
 	base := len(d.keys)
 	for i := range v.Len() {
-		k, ok := elemKey(v.Index(i))
+		k, ok := elemKeyInfo(v.Index(i), elem)
 		if !ok || k == "" || slices.Contains(d.keys[base:], k) {
 			d.keys = d.keys[:base]
 			return nil, false
@@ -706,14 +757,15 @@ func (d *differ) keyedList(v reflect.Value) (keys []string, ok bool) {
 	return d.keys[base:], true
 }
 
-func (d *differ) walkList(a, b reflect.Value, aSet, bSet bool) {
+func (d *differ) walkList(a, b reflect.Value, aSet, bSet bool, info *typeInfo) {
 	mark := len(d.path)
+	elem := info.elem
 	// The keys of both sides stay on the key stack while the elements
 	// are walked (nested lists push theirs above them).
 	base := len(d.keys)
 	defer func() { clear(d.keys[base:]); d.keys = d.keys[:base] }()
-	ka, okA := d.keyedList(present(a, aSet))
-	kb, okB := d.keyedList(present(b, bSet))
+	ka, okA := d.keyedList(present(a, aSet), elem)
+	kb, okB := d.keyedList(present(b, bSet), elem)
 	if okA && okB && (len(ka) > 0 || len(kb) > 0) {
 		// A's keys in their order, then b's that a lacks.
 		for n := range len(ka) + len(kb) {
@@ -739,7 +791,7 @@ func (d *differ) walkList(a, b reflect.Value, aSet, bSet bool) {
 			d.path = append(d.path, '[')
 			d.path = append(d.path, k...)
 			d.path = append(d.path, ']')
-			d.walk(va, vb, inA, inB)
+			d.walkInfo(va, vb, inA, inB, elem, elem)
 			d.path = d.path[:mark]
 		}
 		return
@@ -764,7 +816,7 @@ func (d *differ) walkList(a, b reflect.Value, aSet, bSet bool) {
 		d.path = append(d.path, '[')
 		d.path = strconv.AppendInt(d.path, int64(i), 10)
 		d.path = append(d.path, ']')
-		d.walk(va, vb, inA, inB)
+		d.walkInfo(va, vb, inA, inB, elem, elem)
 		d.path = d.path[:mark]
 	}
 }

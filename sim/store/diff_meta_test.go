@@ -150,7 +150,7 @@ func TestSameBits(t *testing.T) {
 		{"deep copy", deep, false},
 		{"changed", changed, false},
 	} {
-		if got := sameBits(reflect.ValueOf(pod).Elem(), reflect.ValueOf(tc.b).Elem()); got != tc.want {
+		if got := sameBits(reflect.ValueOf(pod).Elem(), reflect.ValueOf(tc.b).Elem(), reflect.TypeFor[api.Pod]().Size()); got != tc.want {
 			t.Errorf("%s: sameBits = %v, want %v", tc.name, got, tc.want)
 		}
 	}
