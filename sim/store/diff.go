@@ -49,6 +49,19 @@ func diff(old, new any, intern map[string]string, skip string) []Change {
 
 func diffWith(d differ, old, new any) []Change {
 	a, b := reflect.ValueOf(old), reflect.ValueOf(new)
+	if !d.reflective && b.Kind() == reflect.Pointer && (!a.IsValid() || a.Type() == b.Type()) {
+		// Objects are pointers to structs: walk their memory.
+		var pa unsafe.Pointer
+		if a.IsValid() {
+			pa = a.UnsafePointer()
+		}
+		pb := b.UnsafePointer()
+		if pa == pb && pa != nil {
+			return d.out // the very same object (walk's sameData)
+		}
+		d.walkPtr(pa, pb, infoOf(b.Type()).elem)
+		return d.out
+	}
 	d.walk(a, b, a.IsValid(), b.IsValid())
 	return d.out
 }
@@ -71,6 +84,9 @@ type differ struct {
 	// walkEqual turns off the == shortcut of equalTypes (for tests
 	// that compare it with the walk).
 	walkEqual bool
+	// reflective makes the walk go through reflect.Values all the way
+	// (walkInfo), not through memory (walkPtr): tests compare the two.
+	reflective bool
 }
 
 var (
@@ -87,6 +103,7 @@ type fieldInfo struct {
 	name   string // "" for an inlined embedded struct
 	inline bool
 	info   *typeInfo // of the field's type
+	offset uintptr   // in the struct
 }
 
 // leafCompare is how leafEqual compares two leaves of a type.
@@ -123,6 +140,7 @@ type typeInfo struct {
 	// list of this struct type (elemKey: the first string field named
 	// "type" or "name"), or -1.
 	keyField int
+	arrayLen int // for arrays
 }
 
 // equalOf returns == on values of T behind two pointers.
@@ -192,13 +210,17 @@ func buildInfo(t reflect.Type, m map[reflect.Type]*typeInfo) *typeInfo {
 		info.fields = structFields(t)
 		for i := range info.fields {
 			f := &info.fields[i]
-			ft := t.Field(f.index).Type
-			f.info = buildInfo(ft, m)
+			sf := t.Field(f.index)
+			ft := sf.Type
+			f.info, f.offset = buildInfo(ft, m), sf.Offset
 			if info.keyField < 0 && (f.name == "type" || f.name == "name") && ft.Kind() == reflect.String {
 				info.keyField = i
 			}
 		}
-	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
+	case reflect.Array:
+		info.arrayLen = t.Len()
+		info.elem = buildInfo(t.Elem(), m)
+	case reflect.Pointer, reflect.Slice, reflect.Map:
 		info.elem = buildInfo(t.Elem(), m)
 	}
 	return info
@@ -384,7 +406,12 @@ func (d *differ) emit(old, new reflect.Value, oldSet, newSet bool) {
 	if newSet {
 		c.New = render(new)
 	}
-	if oldSet && newSet && c.Old == c.New {
+	d.add(c)
+}
+
+// add appends c at the current path unless its values render the same.
+func (d *differ) add(c Change) {
+	if c.OldSet && c.NewSet && c.Old == c.New {
 		return
 	}
 	if p, ok := d.intern[string(d.path)]; ok {
@@ -758,7 +785,6 @@ func (d *differ) keyedList(v reflect.Value, elem *typeInfo) (keys []string, ok b
 }
 
 func (d *differ) walkList(a, b reflect.Value, aSet, bSet bool, info *typeInfo) {
-	mark := len(d.path)
 	elem := info.elem
 	// The keys of both sides stay on the key stack while the elements
 	// are walked (nested lists push theirs above them).
@@ -766,57 +792,372 @@ func (d *differ) walkList(a, b reflect.Value, aSet, bSet bool, info *typeInfo) {
 	defer func() { clear(d.keys[base:]); d.keys = d.keys[:base] }()
 	ka, okA := d.keyedList(present(a, aSet), elem)
 	kb, okB := d.keyedList(present(b, bSet), elem)
-	if okA && okB && (len(ka) > 0 || len(kb) > 0) {
-		// A's keys in their order, then b's that a lacks.
+	na, nb := 0, 0
+	if aSet {
+		na = a.Len()
+	}
+	if bSet {
+		nb = b.Len()
+	}
+	d.eachPair(ka, kb, okA && okB && (len(ka) > 0 || len(kb) > 0), na, nb, func(ia, ib int) {
+		var va, vb reflect.Value
+		if ia >= 0 {
+			va = a.Index(ia)
+		}
+		if ib >= 0 {
+			vb = b.Index(ib)
+		}
+		d.walkInfo(va, vb, ia >= 0, ib >= 0, elem, elem)
+	})
+}
+
+// eachPair calls fn with the positions of each pair of elements of two
+// lists of na and nb elements to compare, -1 for an element one side
+// lacks, with the path at the pair's element: by key when keyed (a's
+// keys ka in their order, then b's keys kb that a lacks), else by index.
+func (d *differ) eachPair(ka, kb []string, keyed bool, na, nb int, fn func(ia, ib int)) {
+	mark := len(d.path)
+	if keyed {
 		for n := range len(ka) + len(kb) {
 			var k string
+			ia := n
 			if n < len(ka) {
 				k = ka[n]
-			} else if k = kb[n-len(ka)]; slices.Contains(ka, k) {
+			} else if k, ia = kb[n-len(ka)], -1; slices.Contains(ka, k) {
 				continue
-			}
-			var va, vb reflect.Value
-			ia := n
-			if n >= len(ka) {
-				ia = -1
-			}
-			ib := slices.Index(kb, k)
-			inA, inB := ia >= 0, ib >= 0
-			if inA {
-				va = a.Index(ia)
-			}
-			if inB {
-				vb = b.Index(ib)
 			}
 			d.path = append(d.path, '[')
 			d.path = append(d.path, k...)
 			d.path = append(d.path, ']')
-			d.walkInfo(va, vb, inA, inB, elem, elem)
+			fn(ia, slices.Index(kb, k))
 			d.path = d.path[:mark]
 		}
 		return
 	}
-	n := 0
-	if aSet {
-		n = a.Len()
-	}
-	if bSet && b.Len() > n {
-		n = b.Len()
-	}
-	for i := range n {
-		var va, vb reflect.Value
-		inA := aSet && i < a.Len()
-		inB := bSet && i < b.Len()
-		if inA {
-			va = a.Index(i)
+	for i := range max(na, nb) {
+		ia, ib := i, i
+		if i >= na {
+			ia = -1
 		}
-		if inB {
-			vb = b.Index(i)
+		if i >= nb {
+			ib = -1
 		}
 		d.path = append(d.path, '[')
 		d.path = strconv.AppendInt(d.path, int64(i), 10)
 		d.path = append(d.path, ']')
-		d.walkInfo(va, vb, inA, inB, elem, elem)
+		fn(ia, ib)
 		d.path = d.path[:mark]
 	}
+}
+
+// The walk through memory. Objects are pointers to structs, and every
+// value reached from one through fields, pointers, slice and array
+// elements is addressable: walkPtr compares such values where they lie,
+// with the field offsets and element sizes of their types' infos, instead
+// of through reflect.Values (an allocation-free but costly indirection per
+// field). It finds exactly the changes walkInfo would (a value is absent
+// when its pointer is nil: a nil pointer field, an empty list, a missing
+// element), and hands the values it does not walk in place (interfaces,
+// maps) to walkInfo. TestWalkPtrMatchesReflect compares the two.
+
+// valueAt returns the value of info's type at p, addressable, or the
+// invalid Value (absent) for nil.
+func valueAt(p unsafe.Pointer, info *typeInfo) reflect.Value {
+	if p == nil {
+		return reflect.Value{}
+	}
+	return reflect.NewAt(info.typ, p).Elem()
+}
+
+// at returns p+off, or nil for nil.
+func at(p unsafe.Pointer, off uintptr) unsafe.Pointer {
+	if p == nil {
+		return nil
+	}
+	return unsafe.Add(p, off)
+}
+
+// sliceHeader is the memory layout of a slice.
+type sliceHeader struct {
+	data unsafe.Pointer
+	len  int
+	cap  int
+}
+
+// listOf returns the length and first element of the slice or array of
+// info's type at p (0 and nil when absent).
+func listOf(p unsafe.Pointer, info *typeInfo) (int, unsafe.Pointer) {
+	if p == nil {
+		return 0, nil
+	}
+	if info.kind == reflect.Array {
+		return info.arrayLen, p
+	}
+	h := (*sliceHeader)(p)
+	return h.len, h.data
+}
+
+// emptyAt is emptyList of the value of info's type at p.
+func emptyAt(p unsafe.Pointer, info *typeInfo) bool {
+	switch info.kind {
+	case reflect.Slice:
+		return (*sliceHeader)(p).len == 0
+	case reflect.Map:
+		return *(*unsafe.Pointer)(p) == nil || valueAt(p, info).Len() == 0
+	}
+	return false
+}
+
+// leafEqualAt is leafEqual of two leaves of info's type in memory.
+func leafEqualAt(a, b unsafe.Pointer, info *typeInfo) bool {
+	switch info.kind {
+	case reflect.String:
+		return *(*string)(a) == *(*string)(b)
+	case reflect.Bool:
+		return *(*bool)(a) == *(*bool)(b)
+	case reflect.Int:
+		return *(*int)(a) == *(*int)(b)
+	case reflect.Int8, reflect.Uint8:
+		return *(*uint8)(a) == *(*uint8)(b)
+	case reflect.Int16, reflect.Uint16:
+		return *(*uint16)(a) == *(*uint16)(b)
+	case reflect.Int32, reflect.Uint32:
+		return *(*uint32)(a) == *(*uint32)(b)
+	case reflect.Int64, reflect.Uint64:
+		return *(*uint64)(a) == *(*uint64)(b)
+	case reflect.Uint:
+		return *(*uint)(a) == *(*uint)(b)
+	}
+	// Times are most leaves of a status: == as leafEqual's cmpEqual.
+	switch info.typ {
+	case timeType:
+		return *(*api.Time)(a) == *(*api.Time)(b)
+	case microTimeType:
+		return *(*api.MicroTime)(a) == *(*api.MicroTime)(b)
+	}
+	return leafEqual(valueAt(a, info), valueAt(b, info), info.cmp)
+}
+
+// walkPtr is walkInfo of the values of info's type at a and b (nil:
+// absent).
+func (d *differ) walkPtr(a, b unsafe.Pointer, info *typeInfo) {
+	if a != nil && b != nil {
+		switch info.kind {
+		case reflect.Pointer, reflect.Map:
+			if *(*unsafe.Pointer)(a) == *(*unsafe.Pointer)(b) {
+				return // the same data (sameData)
+			}
+		case reflect.Slice:
+			ha, hb := (*sliceHeader)(a), (*sliceHeader)(b)
+			if ha.len == hb.len && (ha.len == 0 || ha.data == hb.data) {
+				return
+			}
+		}
+	}
+	// Dereference pointers; a nil pointer is an absent value. Both
+	// sides have the same static type. A pointer to a leaf is
+	// dereferenced once and the leaf compared (even an interface).
+	toLeaf := false
+	for info.kind == reflect.Pointer {
+		if a != nil {
+			a = *(*unsafe.Pointer)(a)
+		}
+		if b != nil {
+			b = *(*unsafe.Pointer)(b)
+		}
+		info = info.elem
+		if info.leaf {
+			toLeaf = true
+			break
+		}
+	}
+	if a == nil && b == nil {
+		return
+	}
+	if info.kind == reflect.Interface && !toLeaf {
+		// Dynamic types: walkInfo dereferences the interfaces.
+		d.walkInfo(valueAt(a, info), valueAt(b, info), a != nil, b != nil, info, info)
+		return
+	}
+	if info.leaf {
+		if a != nil && b != nil && leafEqualAt(a, b, info) {
+			return
+		}
+		d.emitAt(a, b, info)
+		return
+	}
+	switch info.kind {
+	case reflect.Map:
+		d.walkMap(valueAt(a, info), valueAt(b, info), a != nil, b != nil, info)
+	case reflect.Slice, reflect.Array:
+		d.walkListPtr(a, b, info)
+	case reflect.Struct:
+		d.walkStructPtr(a, b, info)
+	}
+}
+
+func (d *differ) walkStructPtr(a, b unsafe.Pointer, info *typeInfo) {
+	if a != nil && b != nil {
+		if a == b || bytes.Equal(unsafe.Slice((*byte)(a), info.size), unsafe.Slice((*byte)(b), info.size)) {
+			return // the same bytes (sameBits)
+		}
+		if info.eq != nil && !d.walkEqual && info.eq(a, b) {
+			return
+		}
+	}
+	mark := len(d.path)
+	// Metadata unchanged but for the fields the audit log drops and
+	// the generation: only the generation can be a change.
+	onlyGeneration := d.audit && info.typ == objectMetaType && a != nil && b != nil &&
+		metaUnchanged((*api.ObjectMeta)(a), (*api.ObjectMeta)(b))
+	for i := range info.fields {
+		f := &info.fields[i]
+		if onlyGeneration && f.name != "generation" {
+			continue
+		}
+		fa, fb := at(a, f.offset), at(b, f.offset)
+		if f.inline {
+			d.walkPtr(fa, fb, f.info)
+			continue
+		}
+		if mark > 0 {
+			d.path = append(d.path, '.')
+		}
+		d.path = append(d.path, f.name...)
+		if d.skip != "" && string(d.path) == d.skip {
+			d.path = d.path[:mark]
+			continue
+		}
+		if fa != nil && emptyAt(fa, f.info) {
+			fa = nil
+		}
+		if fb != nil && emptyAt(fb, f.info) {
+			fb = nil
+		}
+		d.walkPtr(fa, fb, f.info)
+		d.path = d.path[:mark]
+	}
+}
+
+// elemKeyAt is elemKey of the element of info's type at p.
+func elemKeyAt(p unsafe.Pointer, info *typeInfo) (string, bool) {
+	for info.kind == reflect.Pointer {
+		p = *(*unsafe.Pointer)(p)
+		if p == nil {
+			return "", false
+		}
+		info = info.elem
+	}
+	if info.kind != reflect.Struct || info.keyField < 0 {
+		return "", false
+	}
+	return *(*string)(unsafe.Add(p, info.fields[info.keyField].offset)), true
+}
+
+// keyedListAt is keyedList of n elements of info's type from p.
+func (d *differ) keyedListAt(n int, p unsafe.Pointer, info *typeInfo) (keys []string, ok bool) {
+	base := len(d.keys)
+	for i := range n {
+		k, ok := elemKeyAt(unsafe.Add(p, uintptr(i)*info.size), info)
+		if !ok || k == "" || slices.Contains(d.keys[base:], k) {
+			d.keys = d.keys[:base]
+			return nil, false
+		}
+		d.keys = append(d.keys, k)
+	}
+	return d.keys[base:], true
+}
+
+// walkListPtr is walkList of the lists of info's type at a and b.
+func (d *differ) walkListPtr(a, b unsafe.Pointer, info *typeInfo) {
+	elem := info.elem
+	na, da := listOf(a, info)
+	nb, db := listOf(b, info)
+	base := len(d.keys)
+	defer func() { clear(d.keys[base:]); d.keys = d.keys[:base] }()
+	ka, okA := d.keyedListAt(na, da, elem)
+	kb, okB := d.keyedListAt(nb, db, elem)
+	d.eachPair(ka, kb, okA && okB && (len(ka) > 0 || len(kb) > 0), na, nb, func(ia, ib int) {
+		var va, vb unsafe.Pointer
+		if ia >= 0 {
+			va = unsafe.Add(da, uintptr(ia)*elem.size)
+		}
+		if ib >= 0 {
+			vb = unsafe.Add(db, uintptr(ib)*elem.size)
+		}
+		d.walkPtr(va, vb, elem)
+	})
+}
+
+// emitAt is emit of the leaves of info's type at a and b (nil: absent).
+func (d *differ) emitAt(a, b unsafe.Pointer, info *typeInfo) {
+	if a == nil && zeroAt(b, info) || b == nil && zeroAt(a, info) {
+		return
+	}
+	c := Change{OldSet: a != nil, NewSet: b != nil}
+	if a != nil {
+		c.Old = renderAt(a, info)
+	}
+	if b != nil {
+		c.New = renderAt(b, info)
+	}
+	d.add(c)
+}
+
+// zeroAt is IsZero of the value of info's type at p.
+func zeroAt(p unsafe.Pointer, info *typeInfo) bool {
+	switch info.kind {
+	case reflect.String:
+		return len(*(*string)(p)) == 0
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		switch info.size {
+		case 1:
+			return *(*uint8)(p) == 0
+		case 2:
+			return *(*uint16)(p) == 0
+		case 4:
+			return *(*uint32)(p) == 0
+		case 8:
+			return *(*uint64)(p) == 0
+		}
+	}
+	return valueAt(p, info).IsZero()
+}
+
+// renderAt is render of the value of info's type at p.
+func renderAt(p unsafe.Pointer, info *typeInfo) string {
+	switch info.kind {
+	case reflect.String:
+		return *(*string)(p)
+	case reflect.Bool:
+		return strconv.FormatBool(*(*bool)(p))
+	case reflect.Int:
+		return strconv.FormatInt(int64(*(*int)(p)), 10)
+	case reflect.Int8:
+		return strconv.FormatInt(int64(*(*int8)(p)), 10)
+	case reflect.Int16:
+		return strconv.FormatInt(int64(*(*int16)(p)), 10)
+	case reflect.Int32:
+		return strconv.FormatInt(int64(*(*int32)(p)), 10)
+	case reflect.Int64:
+		return strconv.FormatInt(*(*int64)(p), 10)
+	case reflect.Uint8:
+		return strconv.FormatUint(uint64(*(*uint8)(p)), 10)
+	case reflect.Uint16:
+		return strconv.FormatUint(uint64(*(*uint16)(p)), 10)
+	case reflect.Uint32:
+		return strconv.FormatUint(uint64(*(*uint32)(p)), 10)
+	case reflect.Uint64:
+		return strconv.FormatUint(*(*uint64)(p), 10)
+	case reflect.Uint:
+		return strconv.FormatUint(uint64(*(*uint)(p)), 10)
+	}
+	switch info.typ {
+	case timeType:
+		return renderTime(*(*api.Time)(p))
+	case microTimeType:
+		return renderMicroTime(*(*api.MicroTime)(p))
+	}
+	return render(valueAt(p, info))
 }

@@ -1,0 +1,315 @@
+package store
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/clustersim/clustersim/sim/api"
+)
+
+// randObj builds random values of the API types for the comparison of
+// the two walks: small pools of strings (so that list elements share
+// keys, or lack them, and values are often equal), nil and empty values,
+// times, quantities and JSON content.
+type randObj struct {
+	r     *rand.Rand
+	depth int
+}
+
+var (
+	quantityType    = reflect.TypeFor[api.Quantity]()
+	intOrStringType = reflect.TypeFor[api.IntOrString]()
+	rawValueType    = reflect.TypeFor[api.RawValue]()
+	fieldsType      = reflect.TypeFor[api.Fields]()
+)
+
+func (g *randObj) pick(n int) int { return g.r.IntN(n) }
+
+// json returns a random JSON value as an unstructured object holds it.
+func (g *randObj) json(depth int) any {
+	switch n := g.pick(7); {
+	case n == 0 || depth > 2:
+		return []string{"a", "b", "Ready", ""}[g.pick(4)]
+	case n == 1:
+		return float64(g.pick(3))
+	case n == 2:
+		return g.pick(2) == 0
+	case n == 3:
+		return nil
+	case n == 4:
+		l := make([]any, g.pick(3))
+		for i := range l {
+			l[i] = g.json(depth + 1)
+		}
+		return l
+	default:
+		m := map[string]any{}
+		for range g.pick(4) {
+			m[[]string{"name", "type", "spec", "x"}[g.pick(4)]] = g.json(depth + 1)
+		}
+		return m
+	}
+}
+
+func (g *randObj) fill(v reflect.Value) {
+	at := func(s int) time.Time { return benchEpoch.Add(time.Duration(s) * time.Second) }
+	switch v.Type() {
+	case timeType:
+		if g.pick(4) > 0 {
+			v.Set(reflect.ValueOf(api.NewTime(at(g.pick(3)))))
+		}
+		return
+	case microTimeType:
+		if g.pick(4) > 0 {
+			v.Set(reflect.ValueOf(api.NewMicroTime(at(g.pick(3)).Add(time.Duration(g.pick(3)) * time.Microsecond))))
+		}
+		return
+	case quantityType:
+		v.Set(reflect.ValueOf(api.MustParseQuantity([]string{"0", "100m", "1", "1Gi"}[g.pick(4)])))
+		return
+	case intOrStringType:
+		if g.pick(2) == 0 {
+			v.Set(reflect.ValueOf(api.FromInt32(int32(g.pick(3)))))
+		} else {
+			v.Set(reflect.ValueOf(api.FromString([]string{"25%", "1", ""}[g.pick(3)])))
+		}
+		return
+	case rawValueType:
+		v.Set(reflect.ValueOf(api.RawValue([]string{`{"k":"v"}`, `{"k":"w"}`, `[]`}[g.pick(3)])))
+		return
+	case fieldsType:
+		m := api.Fields{}
+		for range g.pick(4) {
+			m[[]string{"spec", "status", "data", "metadata"}[g.pick(4)]] = g.json(0)
+		}
+		v.Set(reflect.ValueOf(m))
+		return
+	}
+	if g.depth > 4 {
+		return
+	}
+	g.depth++
+	defer func() { g.depth-- }()
+	switch v.Kind() {
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() && g.pick(3) > 0 {
+				g.fill(v.Field(i))
+			}
+		}
+	case reflect.Pointer:
+		if g.pick(3) > 0 {
+			p := reflect.New(v.Type().Elem())
+			g.fill(p.Elem())
+			v.Set(p)
+		}
+	case reflect.Slice:
+		if g.pick(5) == 0 {
+			v.Set(reflect.MakeSlice(v.Type(), 0, 0)) // empty, not nil
+			return
+		}
+		s := reflect.MakeSlice(v.Type(), g.pick(4), 4)
+		for i := range s.Len() {
+			g.fill(s.Index(i))
+		}
+		v.Set(s)
+	case reflect.Array:
+		for i := range v.Len() {
+			g.fill(v.Index(i))
+		}
+	case reflect.Map:
+		m := reflect.MakeMap(v.Type())
+		for range g.pick(4) {
+			k := reflect.New(v.Type().Key()).Elem()
+			k.SetString([]string{"a", "b", "cpu", "memory"}[g.pick(4)])
+			e := reflect.New(v.Type().Elem()).Elem()
+			g.fill(e)
+			m.SetMapIndex(k, e)
+		}
+		v.Set(m)
+	case reflect.Interface:
+		if j := g.json(0); j != nil {
+			v.Set(reflect.ValueOf(j))
+		}
+	case reflect.String:
+		v.SetString([]string{"", "x", "y", "Ready", "nginx"}[g.pick(5)])
+	case reflect.Bool:
+		v.SetBool(g.pick(2) == 0)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		v.SetInt([]int64{0, 1, -1, 300, 1 << 20, 1 << 40}[g.pick(6)]) // truncated to the size
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		v.SetUint(uint64(g.pick(3)))
+	case reflect.Float32, reflect.Float64:
+		v.SetFloat([]float64{0, 0.5, 1}[g.pick(3)])
+	}
+}
+
+// mutate changes some of v in place: fields refilled, list elements
+// refilled, dropped, swapped or added, map entries refilled or dropped.
+func (g *randObj) mutate(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Struct:
+		if v.Type() == timeType || v.Type() == microTimeType || v.Type() == quantityType || v.Type() == intOrStringType {
+			g.fill(v)
+			return
+		}
+		for i := range v.NumField() {
+			if !v.Type().Field(i).IsExported() {
+				continue
+			}
+			switch g.pick(10) {
+			case 0:
+				v.Field(i).SetZero()
+				g.fill(v.Field(i))
+			case 1, 2:
+				g.mutate(v.Field(i))
+			}
+		}
+	case reflect.Pointer:
+		if v.IsNil() || g.pick(6) == 0 {
+			v.SetZero()
+			g.fill(v)
+			return
+		}
+		g.mutate(v.Elem())
+	case reflect.Slice:
+		if v.Len() == 0 || g.pick(4) == 0 {
+			v.SetZero()
+			g.fill(v)
+			return
+		}
+		switch g.pick(4) {
+		case 0:
+			v.Set(v.Slice(1, v.Len()))
+		case 1:
+			i, j := g.pick(v.Len()), g.pick(v.Len())
+			a, b := v.Index(i).Interface(), v.Index(j).Interface()
+			v.Index(i).Set(reflect.ValueOf(b))
+			v.Index(j).Set(reflect.ValueOf(a))
+		case 2:
+			e := reflect.New(v.Type().Elem()).Elem()
+			g.fill(e)
+			v.Set(reflect.Append(v, e))
+		default:
+			g.mutate(v.Index(g.pick(v.Len())))
+		}
+	case reflect.Map:
+		if v.Type() == fieldsType || v.Len() == 0 || g.pick(3) == 0 {
+			v.SetZero()
+			g.fill(v)
+			return
+		}
+		keys := v.MapKeys()
+		slices.SortFunc(keys, func(a, b reflect.Value) int { return compareStrings(a.String(), b.String()) })
+		k := keys[g.pick(len(keys))]
+		if g.pick(2) == 0 {
+			v.SetMapIndex(k, reflect.Value{})
+		} else {
+			e := reflect.New(v.Type().Elem()).Elem()
+			e.Set(v.MapIndex(k))
+			g.mutate(e)
+			v.SetMapIndex(k, e)
+		}
+	default:
+		g.fill(v)
+	}
+}
+
+func compareStrings(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// diffBoth returns the audit diff and the plain diff of old and new,
+// walked through memory (walkPtr) or through reflect.Values (walkInfo).
+func diffBoth(old, new api.Object, reflective bool) (audit, plain []Change) {
+	var oldV any
+	if old != nil {
+		oldV = old
+	}
+	a := differ{intern: map[string]string{}, skip: "metadata.managedFields", audit: true, reflective: reflective}
+	p := differ{reflective: reflective}
+	return slices.Clone(diffWith(a, oldV, new)), slices.Clone(diffWith(p, oldV, new))
+}
+
+// TestWalkPtrMatchesReflect checks that the walk through memory finds
+// exactly the changes of the walk through reflect.Values, for random
+// objects of every built-in kind: creates, unrelated pairs, mutated deep
+// copies, and status writes that share the old object's other parts
+// (withStatusOf) so that the shortcuts for shared data apply.
+// A planted bug (Int32 fields compared by their low 16 bits in
+// leafEqualAt) made it fail.
+func TestWalkPtrMatchesReflect(t *testing.T) {
+	g := &randObj{r: rand.New(rand.NewPCG(11, 23))}
+	kinds := api.Builtin().Kinds()
+	newObj := func(k api.Kind) api.Object {
+		info, _ := api.Builtin().Lookup(k)
+		o, err := api.New(info.APIVersion(), k.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.fill(reflect.ValueOf(o).Elem())
+		return o
+	}
+	n, changes := 0, 0
+	check := func(name string, old, new api.Object) {
+		t.Helper()
+		n++
+		wa, wp := diffBoth(old, new, true)
+		ga, gp := diffBoth(old, new, false)
+		changes += len(wp)
+		if !slices.Equal(ga, wa) {
+			t.Fatalf("%s: audit diff through memory\n%v\nthrough reflect\n%v", name, ga, wa)
+		}
+		if !slices.Equal(gp, wp) {
+			t.Fatalf("%s: diff through memory\n%v\nthrough reflect\n%v", name, gp, wp)
+		}
+	}
+	for round := range 15 {
+		for _, k := range kinds {
+			name := fmt.Sprintf("%s round %d", k.Name, round)
+			a, b := newObj(k), newObj(k)
+			check(name+" create", nil, a)
+			check(name+" unrelated", a, b)
+			c := a.DeepCopyObject()
+			g.mutate(reflect.ValueOf(c).Elem())
+			check(name+" mutated", a, c)
+			check(name+" same", a, a)
+			check(name+" copy", a, a.DeepCopyObject())
+			if f := reflect.ValueOf(a).Elem().FieldByName("Status"); f.IsValid() {
+				s := reflect.New(f.Type()).Elem()
+				s.Set(f)
+				g.mutate(s)
+				check(name+" status", a, withStatus(a, s))
+			}
+		}
+		u := &api.Unstructured{}
+		g.fill(reflect.ValueOf(u).Elem())
+		w := u.DeepCopyObject().(*api.Unstructured)
+		g.mutate(reflect.ValueOf(w).Elem())
+		check("unstructured", nil, u)
+		check("unstructured mutated", u, w)
+	}
+	if changes < 5*n {
+		t.Errorf("%d changes in %d diffs: the random objects differ too little", changes, n)
+	}
+}
+
+// withStatus is a shallow copy of o (sharing all but its status) with
+// status s, as withStatusOf makes for a status write.
+func withStatus(o api.Object, s reflect.Value) api.Object {
+	ov := reflect.ValueOf(o).Elem()
+	nv := reflect.New(ov.Type())
+	nv.Elem().Set(ov)
+	nv.Elem().FieldByName("Status").Set(s)
+	return nv.Interface().(api.Object)
+}
