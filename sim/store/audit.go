@@ -286,7 +286,7 @@ func (l *AuditLog) auditChanges(old, new api.Object) []Change {
 	// managedFields are bookkeeping the audit leaves out (skipInAudit):
 	// walking them, entry by entry and their field sets rendered, was
 	// the most of a lease renewal's diff.
-	d := l.scratch
+	d := &l.scratch
 	d.intern, d.skip, d.audit = l.paths, "metadata.managedFields", true
 	d.out, d.path = d.out[:0], d.path[:0]
 	var all []Change
@@ -304,6 +304,5 @@ func (l *AuditLog) auditChanges(old, new api.Object) []Change {
 	}
 	clear(all[len(out):])
 	d.out = all
-	l.scratch = d
 	return out
 }

@@ -44,10 +44,11 @@ func Diff(old, new any) []Change { return diff(old, new, nil, "") }
 // audit log repeats a few hundred paths millions of times), and without
 // the subtree at the path skip when it is not "".
 func diff(old, new any, intern map[string]string, skip string) []Change {
-	return diffWith(differ{intern: intern, skip: skip}, old, new)
+	return diffWith(&differ{intern: intern, skip: skip}, old, new)
 }
 
-func diffWith(d differ, old, new any) []Change {
+// diffWith diffs with d, whose buffers it grows (and keeps, for reuse).
+func diffWith(d *differ, old, new any) []Change {
 	a, b := reflect.ValueOf(old), reflect.ValueOf(new)
 	if !d.reflective && b.Kind() == reflect.Pointer && (!a.IsValid() || a.Type() == b.Type()) {
 		// Objects are pointers to structs: walk their memory.
@@ -87,12 +88,23 @@ type differ struct {
 	// reflective makes the walk go through reflect.Values all the way
 	// (walkInfo), not through memory (walkPtr): tests compare the two.
 	reflective bool
+	// leaves holds the two values of a map entry that walkLeafMap
+	// compares (allocated once: the audit log reuses its differ).
+	leaves *leafPair
+}
+
+// leafPair is where walkLeafMap puts the two values it compares.
+type leafPair struct {
+	str [2]string
+	qty [2]api.Quantity
 }
 
 var (
 	marshalerType    = reflect.TypeFor[json.Marshaler]()
 	unstructuredType = reflect.TypeFor[api.Unstructured]()
 	objectMetaType   = reflect.TypeFor[api.ObjectMeta]()
+	stringMapType    = reflect.TypeFor[map[string]string]()
+	resourceListType = reflect.TypeFor[api.ResourceList]()
 	timeType         = reflect.TypeFor[api.Time]()
 	microTimeType    = reflect.TypeFor[api.MicroTime]()
 )
@@ -988,7 +1000,17 @@ func (d *differ) walkPtr(a, b unsafe.Pointer, info *typeInfo) {
 	}
 	switch info.kind {
 	case reflect.Map:
-		d.walkMap(valueAt(a, info), valueAt(b, info), a != nil, b != nil, info)
+		if (info.typ == stringMapType || info.typ == resourceListType) && d.leaves == nil {
+			d.leaves = new(leafPair)
+		}
+		switch info.typ {
+		case stringMapType:
+			walkLeafMap(d, mapAt[map[string]string](a), mapAt[map[string]string](b), info.elem, &d.leaves.str)
+		case resourceListType:
+			walkLeafMap(d, mapAt[api.ResourceList](a), mapAt[api.ResourceList](b), info.elem, &d.leaves.qty)
+		default:
+			d.walkMap(valueAt(a, info), valueAt(b, info), a != nil, b != nil, info)
+		}
 	case reflect.Slice, reflect.Array:
 		d.walkListPtr(a, b, info)
 	case reflect.Struct:
@@ -1160,4 +1182,54 @@ func renderAt(p unsafe.Pointer, info *typeInfo) string {
 		return renderMicroTime(*(*api.MicroTime)(p))
 	}
 	return render(valueAt(p, info))
+}
+
+// mapAt returns the map of type M at p, or nil for nil.
+func mapAt[M any](p unsafe.Pointer) M {
+	var m M
+	if p != nil {
+		m = *(*M)(p)
+	}
+	return m
+}
+
+// walkLeafMap is walkMap of two maps of leaves (labels, annotations,
+// resource lists) without reflection: the entries in key order, each
+// pair of values copied to v (the differ's) and compared there.
+func walkLeafMap[K ~string, V any](d *differ, a, b map[K]V, elem *typeInfo, v *[2]V) {
+	base := len(d.keys)
+	defer func() { clear(d.keys[base:]); d.keys = d.keys[:base] }()
+	for k := range a {
+		d.keys = append(d.keys, string(k))
+	}
+	mid := len(d.keys)
+	for k := range b {
+		d.keys = append(d.keys, string(k))
+	}
+	ka, kb := d.keys[base:mid], d.keys[mid:]
+	slices.Sort(ka)
+	slices.Sort(kb)
+	mark := len(d.path)
+	for i, j := 0, 0; i < len(ka) || j < len(kb); {
+		var k string
+		var pa, pb unsafe.Pointer
+		inA := j == len(kb) || i < len(ka) && ka[i] <= kb[j]
+		inB := i == len(ka) || j < len(kb) && kb[j] <= ka[i]
+		if inA {
+			k = ka[i]
+			v[0], pa = a[K(k)], unsafe.Pointer(&v[0])
+			i++
+		}
+		if inB {
+			k = kb[j]
+			v[1], pb = b[K(k)], unsafe.Pointer(&v[1])
+			j++
+		}
+		d.path = append(d.path, '[')
+		d.path = append(d.path, k...)
+		d.path = append(d.path, ']')
+		d.walkPtr(pa, pb, elem)
+		d.path = d.path[:mark]
+	}
+	clear(v[:])
 }

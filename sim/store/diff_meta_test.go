@@ -206,8 +206,8 @@ func TestEqualTypesShortcut(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			nw := tc.old.DeepCopyObject()
 			tc.change(nw)
-			got := diffWith(differ{}, tc.old, nw)
-			want := diffWith(differ{walkEqual: true}, tc.old, nw)
+			got := diffWith(&differ{}, tc.old, nw)
+			want := diffWith(&differ{walkEqual: true}, tc.old, nw)
 			if fmt.Sprint(got) != fmt.Sprint(want) {
 				t.Errorf("changes with the shortcut\n%v\nwant (the walk's)\n%v", got, want)
 			}

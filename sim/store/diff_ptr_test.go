@@ -238,7 +238,7 @@ func diffBoth(old, new api.Object, reflective bool) (audit, plain []Change) {
 	}
 	a := differ{intern: map[string]string{}, skip: "metadata.managedFields", audit: true, reflective: reflective}
 	p := differ{reflective: reflective}
-	return slices.Clone(diffWith(a, oldV, new)), slices.Clone(diffWith(p, oldV, new))
+	return slices.Clone(diffWith(&a, oldV, new)), slices.Clone(diffWith(&p, oldV, new))
 }
 
 // TestWalkPtrMatchesReflect checks that the walk through memory finds
