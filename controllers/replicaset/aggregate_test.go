@@ -1,6 +1,7 @@
 package replicaset
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"math/rand/v2"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/controller"
 )
 
 // TestAggregatesMatchFullPath drives two ReplicaSets with overlapping
@@ -174,4 +176,52 @@ func randomChange(rng *rand.Rand, h *harness, rss []*api.ReplicaSet, names []str
 	rss[i] = rs
 	h.addRS(rs)
 	return what + " of " + rs.Name
+}
+
+// BenchmarkSyncOnePodChange measures a sync after one pod of a ReplicaSet
+// of n ready pods became unready or ready again (the status changes every
+// time): the fast path, which reads the aggregate, against the full path,
+// forced by minReadySeconds 1 (nothing else differs: every pod has been
+// ready for an hour). The fast path's cost should not grow with n.
+func BenchmarkSyncOnePodChange(b *testing.B) {
+	saved := verifyFastPath
+	verifyFastPath = nil // the check runs the full path
+	defer func() { verifyFastPath = saved }()
+	for _, path := range []string{"fast", "full"} {
+		for _, n := range []int{100, 1000, 10000} {
+			b.Run(fmt.Sprintf("path=%s/pods=%d", path, n), func(b *testing.B) {
+				h := newHarness(BurstReplicas)
+				rs := newReplicaSet(int32(n), map[string]string{"foo": "bar"})
+				if path == "full" {
+					rs.Spec.MinReadySeconds = 1
+				}
+				h.addRS(rs)
+				readySince := testEpoch.Add(-time.Hour)
+				pods := make([]*api.Pod, n)
+				for i := range pods {
+					pods[i] = newPod(fmt.Sprintf("pod-%05d", i), rs, api.PodRunning, &readySince, true)
+					h.pods.add(pods[i])
+				}
+				req := controller.Request{Key: keyOf(rs)}
+				ctx := context.Background()
+				if _, err := h.r.Reconcile(ctx, req); err != nil {
+					b.Fatal(err)
+				}
+				unready := pods[0].DeepCopy()
+				unready.Status.Conditions[0].Status = api.ConditionFalse
+				fast := h.r.fastSyncs
+				i := 0
+				for b.Loop() {
+					i++
+					h.pods.add([]*api.Pod{unready, pods[0]}[i%2])
+					if _, err := h.r.Reconcile(ctx, req); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if gotFast := h.r.fastSyncs > fast; gotFast != (path == "fast") {
+					b.Fatalf("path %s: fast syncs %d -> %d", path, fast, h.r.fastSyncs)
+				}
+			})
+		}
+	}
 }

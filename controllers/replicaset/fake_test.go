@@ -25,10 +25,12 @@ import (
 type fakeLister struct {
 	objs     map[api.Key]api.Object
 	handlers []informer.Handler
+	// byController is the informer.IndexController index.
+	byController map[string]map[api.Key]api.Object
 }
 
 func newFakeLister(objs ...api.Object) *fakeLister {
-	l := &fakeLister{objs: map[api.Key]api.Object{}}
+	l := &fakeLister{objs: map[api.Key]api.Object{}, byController: map[string]map[api.Key]api.Object{}}
 	for _, o := range objs {
 		l.add(o)
 	}
@@ -40,6 +42,10 @@ func (l *fakeLister) add(o api.Object) {
 	key := o.GetObjectMeta().Key()
 	old, ok := l.objs[key]
 	l.objs[key] = o
+	if ok {
+		l.unindex(key, old)
+	}
+	l.index(key, o)
 	for _, h := range l.handlers {
 		if ok {
 			h.OnUpdate(old, o)
@@ -56,8 +62,24 @@ func (l *fakeLister) remove(key api.Key) {
 		return
 	}
 	delete(l.objs, key)
+	l.unindex(key, old)
 	for _, h := range l.handlers {
 		h.OnDelete(old)
+	}
+}
+
+func (l *fakeLister) index(key api.Key, o api.Object) {
+	for _, v := range informer.ByController(o, nil) {
+		if l.byController[v] == nil {
+			l.byController[v] = map[api.Key]api.Object{}
+		}
+		l.byController[v][key] = o
+	}
+}
+
+func (l *fakeLister) unindex(key api.Key, o api.Object) {
+	for _, v := range informer.ByController(o, nil) {
+		delete(l.byController[v], key)
 	}
 }
 
@@ -73,24 +95,28 @@ func (l *fakeLister) List(sel api.Selector, ns string) []api.Object {
 			out = append(out, o)
 		}
 	}
-	slices.SortFunc(out, func(a, b api.Object) int {
-		ka, kb := a.GetObjectMeta().Key(), b.GetObjectMeta().Key()
-		return cmp.Or(strings.Compare(ka.Namespace, kb.Namespace), strings.Compare(ka.Name, kb.Name))
-	})
+	slices.SortFunc(out, compareObjects)
 	return out
 }
 
-// ByIndex filters the objects by the index function informer names name.
+// compareObjects orders objects by namespace and name, as informers list
+// them.
+func compareObjects(a, b api.Object) int {
+	ka, kb := a.GetObjectMeta().Key(), b.GetObjectMeta().Key()
+	return cmp.Or(strings.Compare(ka.Namespace, kb.Namespace), strings.Compare(ka.Name, kb.Name))
+}
+
+// ByIndex lists the objects filed under value by the index function
+// informer names name, in namespace/name order.
 func (l *fakeLister) ByIndex(name, value string) []api.Object {
 	if name != informer.IndexController {
 		panic("fakeLister: no index " + name)
 	}
 	var out []api.Object
-	for _, o := range l.List(api.Everything(), "") {
-		if slices.Contains(informer.ByController(o, nil), value) {
-			out = append(out, o)
-		}
+	for _, o := range l.byController[value] {
+		out = append(out, o)
 	}
+	slices.SortFunc(out, compareObjects)
 	return out
 }
 
