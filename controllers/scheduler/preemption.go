@@ -443,7 +443,7 @@ func (s *scheduler) prepareCandidate(ctx context.Context, pod *api.Pod, c candid
 	}
 	for _, n := range lower {
 		s.cache.unnominate(n.key)
-		if q := s.queue[n.key]; q != nil {
+		if q := s.queue.get(n.key); q != nil {
 			q.nominated = ""
 			if q.parked {
 				s.unpark(n.key, q)

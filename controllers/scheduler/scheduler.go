@@ -1,12 +1,10 @@
 package scheduler
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/clustersim/clustersim/sim/api"
@@ -105,6 +103,7 @@ func (o *Options) defaults() {
 
 // queued is a pending pod's place in the scheduling queue.
 type queued struct {
+	key api.Key
 	uid api.UID
 	// attempts counts scheduling attempts; the back-off before the next
 	// is InitialBackoff·2^(attempts-1), capped at MaxBackoff.
@@ -112,7 +111,8 @@ type queued struct {
 	// lastFailure is when the last attempt failed.
 	lastFailure time.Time
 	// parked: in the unschedulable pool, waiting for a cluster event or
-	// MaxInUnschedulable after parkedAt.
+	// MaxInUnschedulable after parkedAt. Set through podQueue.park and
+	// unpark, which index it.
 	parked   bool
 	parkedAt time.Time
 	priority int32
@@ -126,7 +126,8 @@ type queued struct {
 	bound       string
 	statusTries int
 	// placement: the pod has topology spread constraints or pod
-	// (anti-)affinity, so a newly bound pod may make it schedulable.
+	// (anti-)affinity, so a newly bound pod may make it schedulable. Set
+	// through podQueue.setPlacement.
 	placement bool
 	// nominated is the node preemption made room on for the pod
 	// (status.nominatedNodeName), "" if none.
@@ -146,7 +147,7 @@ type scheduler struct {
 	ctrl *controller.Controller
 
 	cache *cache
-	queue map[api.Key]*queued
+	queue *podQueue
 	// moveSeq counts moves of the unschedulable pool: an attempt that
 	// saw it change failed while the cluster changed, and is retried
 	// after its back-off rather than parked (upstream's moveRequestCycle).
@@ -193,7 +194,7 @@ func Setup(m *controller.Manager, opts Options) error {
 		pods:   podInf.Lister(),
 		opts:   opts,
 		cache:  newCache(),
-		queue:  map[api.Key]*queued{},
+		queue:  newPodQueue(),
 	}
 	s.cache.readyCheck = !opts.NodeLifecycleTaints
 	c, err := m.NewController("scheduler", controller.Options{Workers: opts.Workers, Priority: s.queuePriority}, s)
@@ -243,7 +244,7 @@ func Setup(m *controller.Manager, opts Options) error {
 				return
 			}
 			key := pod.Key()
-			if q := s.queue[key]; q != nil && q.parked && podChangeMayHelp(o, pod) {
+			if q := s.queue.get(key); q != nil && q.parked && podChangeMayHelp(o, pod) {
 				s.unpark(key, q)
 				return
 			}
@@ -251,7 +252,7 @@ func Setup(m *controller.Manager, opts Options) error {
 		},
 		DeleteFunc: func(obj api.Object) {
 			key := obj.GetObjectMeta().Key()
-			delete(s.queue, key)
+			s.queue.remove(key)
 			s.cache.unnominate(key)
 			if s.cache.deletePod(key) {
 				s.moveAll(api.Key{})
@@ -375,7 +376,7 @@ func (s *scheduler) backoffLeft(q *queued, now time.Time) time.Duration {
 // unpark moves one parked pod back to the queue, after what remains of its
 // back-off (the backoffQ) or at once (the activeQ).
 func (s *scheduler) unpark(key api.Key, q *queued) {
-	q.parked = false
+	s.queue.unpark(q)
 	if d := s.backoffLeft(q, s.clock.Now()); d > 0 {
 		s.ctrl.EnqueueAfter(controller.Request{Key: key}, d)
 		return
@@ -388,23 +389,10 @@ func (s *scheduler) unpark(key api.Key, q *queued) {
 // the longest parked, then by key.
 func (s *scheduler) moveAll(except api.Key) {
 	s.moveSeq++
-	type parked struct {
-		key api.Key
-		q   *queued
+	for _, q := range s.queue.parkedInMoveOrder(except) {
+		s.unpark(q.key, q)
 	}
-	var ps []parked
-	for k, q := range s.queue {
-		if q.parked && k != except {
-			ps = append(ps, parked{k, q})
-		}
-	}
-	slices.SortFunc(ps, func(a, b parked) int {
-		return cmp.Or(cmp.Compare(b.q.priority, a.q.priority), a.q.parkedAt.Compare(b.q.parkedAt),
-			strings.Compare(a.key.Namespace, b.key.Namespace), strings.Compare(a.key.Name, b.key.Name))
-	})
-	for _, p := range ps {
-		s.unpark(p.key, p.q)
-	}
+	s.queue.release()
 }
 
 // wakePlacement moves the parked pods with placement rules back to the
@@ -416,22 +404,15 @@ func (s *scheduler) wakePlacement() {
 		return
 	}
 	s.cache.added = false
-	keys := make([]api.Key, 0)
-	for k, q := range s.queue {
-		if q.parked && q.placement {
-			keys = append(keys, k)
-		}
-	}
-	if len(keys) == 0 {
+	ps := s.queue.parkedWithPlacement()
+	if len(ps) == 0 {
 		return
 	}
 	s.moveSeq++
-	slices.SortFunc(keys, func(a, b api.Key) int {
-		return cmp.Or(strings.Compare(a.Namespace, b.Namespace), strings.Compare(a.Name, b.Name))
-	})
-	for _, k := range keys {
-		s.unpark(k, s.queue[k])
+	for _, q := range ps {
+		s.unpark(q.key, q)
 	}
+	s.queue.release()
 }
 
 // hasPlacementRules reports whether pod has topology spread constraints
@@ -446,13 +427,13 @@ func hasPlacementRules(pod *api.Pod) bool {
 func (s *scheduler) Reconcile(ctx context.Context, req controller.Request) (controller.Result, error) {
 	obj, ok := s.pods.Get(req.Key)
 	if !ok {
-		delete(s.queue, req.Key)
+		s.queue.remove(req.Key)
 		return controller.Result{}, nil
 	}
 	pod := obj.(*api.Pod)
-	q := s.queue[req.Key]
+	q := s.queue.get(req.Key)
 	if q != nil && q.uid != pod.UID {
-		delete(s.queue, req.Key)
+		s.queue.remove(req.Key)
 		q = nil
 	}
 	if q != nil && q.bound == "" && q.binding != "" && pod.Spec.NodeName == q.binding {
@@ -462,11 +443,11 @@ func (s *scheduler) Reconcile(ctx context.Context, req controller.Request) (cont
 		return s.finishBinding(ctx, req.Key, q)
 	}
 	if !responsible(pod) {
-		delete(s.queue, req.Key)
+		s.queue.remove(req.Key)
 		return controller.Result{}, nil
 	}
 	if pod.DeletionTimestamp != nil {
-		delete(s.queue, req.Key)
+		s.queue.remove(req.Key)
 		s.rec.Eventf(pod, client.EventTypeWarning, EventFailedScheduling, "skip schedule deleting pod: %v/%v", pod.Namespace, pod.Name)
 		return controller.Result{}, nil
 	}
@@ -476,18 +457,18 @@ func (s *scheduler) Reconcile(ctx context.Context, req controller.Request) (cont
 	}
 	if q == nil {
 		q = &queued{uid: pod.UID}
-		s.queue[req.Key] = q
+		s.queue.add(req.Key, q)
 	}
 	if pod.Spec.Priority != nil {
 		q.priority = *pod.Spec.Priority
 	}
-	q.placement = hasPlacementRules(pod)
+	s.queue.setPlacement(q, hasPlacementRules(pod))
 	now := s.clock.Now()
 	if q.parked {
 		if due := q.parkedAt.Add(s.opts.MaxInUnschedulable); now.Before(due) {
 			return controller.Result{RequeueAfter: due.Sub(now)}, nil
 		}
-		q.parked = false // flushUnschedulablePodsLeftover
+		s.queue.unpark(q) // flushUnschedulablePodsLeftover
 	}
 	if d := s.backoffLeft(q, now); d > 0 {
 		return controller.Result{RequeueAfter: d}, nil
@@ -519,7 +500,7 @@ func (s *scheduler) attempt(ctx context.Context, pod *api.Pod, q *queued) (contr
 			return s.failed(ctx, pod, q, PodReasonSchedulerError, err, cycle)
 		}
 		if wait {
-			q.parked, q.parkedAt = true, s.clock.Now()
+			s.queue.park(q, s.clock.Now())
 			return controller.Result{RequeueAfter: s.opts.MaxInUnschedulable}, nil
 		}
 	}
@@ -538,7 +519,7 @@ func (s *scheduler) attempt(ctx context.Context, pod *api.Pod, q *queued) (contr
 		s.cache.forget(key, pod.UID)
 		s.moveAll(key)
 		if errors.Is(err, apierr.ErrNotFound) {
-			delete(s.queue, key)
+			s.queue.remove(key)
 			return controller.Result{}, nil
 		}
 		return s.failed(ctx, pod, q, PodReasonSchedulerError, err, cycle)
@@ -546,7 +527,7 @@ func (s *scheduler) attempt(ctx context.Context, pod *api.Pod, q *queued) (contr
 	s.rec.Eventf(bound, client.EventTypeNormal, EventScheduled, "Successfully assigned %v/%v to %v", pod.Namespace, pod.Name, node)
 	q.bound = node
 	if s.writeScheduled(ctx, bound) {
-		delete(s.queue, key)
+		s.queue.remove(key)
 		return controller.Result{}, nil
 	}
 	q.statusTries = 1
@@ -572,16 +553,16 @@ func (s *scheduler) finishBinding(ctx context.Context, key api.Key, q *queued) (
 	pod, err := client.GetAs[*api.Pod](ctx, s.client, key)
 	switch {
 	case errors.Is(err, apierr.ErrNotFound):
-		delete(s.queue, key)
+		s.queue.remove(key)
 		return controller.Result{}, nil
 	case err != nil:
 		return s.retryStatus(key, q)
 	case pod.UID != q.uid || pod.Spec.NodeName != q.bound:
-		delete(s.queue, key)
+		s.queue.remove(key)
 		return controller.Result{}, nil
 	}
 	if s.writeScheduled(ctx, pod) {
-		delete(s.queue, key)
+		s.queue.remove(key)
 		return controller.Result{}, nil
 	}
 	return s.retryStatus(key, q)
@@ -590,7 +571,7 @@ func (s *scheduler) finishBinding(ctx context.Context, key api.Key, q *queued) (
 func (s *scheduler) retryStatus(key api.Key, q *queued) (controller.Result, error) {
 	q.statusTries++
 	if q.statusTries >= maxStatusTries {
-		delete(s.queue, key)
+		s.queue.remove(key)
 		return controller.Result{}, nil
 	}
 	return controller.Result{Requeue: true}, nil
@@ -622,8 +603,7 @@ func (s *scheduler) failed(ctx context.Context, pod *api.Pod, q *queued, reason 
 	now := s.clock.Now()
 	q.lastFailure = now
 	if reason == api.PodReasonUnschedulable && s.moveSeq == cycle {
-		q.parked = true
-		q.parkedAt = now
+		s.queue.park(q, now)
 		return controller.Result{RequeueAfter: s.opts.MaxInUnschedulable}, nil
 	}
 	return controller.Result{RequeueAfter: s.backoff(q.attempts)}, nil
