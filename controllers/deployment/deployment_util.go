@@ -585,11 +585,37 @@ func ListReplicaSets(d *api.Deployment, list RSListFunc) ([]*api.ReplicaSet, err
 // apart from the pod-template-hash label (which a Deployment's own template
 // never has): quantities compare by value, times by instant, and nil and
 // empty maps and slices are equal.
+//
+// Upstream deep-copies both templates to delete the label from the copies;
+// this compares the labels apart and the rest on shallow copies without
+// labels, which semanticEqual only reads: the same comparison without
+// copying two pod specs on every sync of every Deployment.
 func EqualIgnoreHash(template1, template2 *api.PodTemplateSpec) bool {
-	t1, t2 := template1.DeepCopy(), template2.DeepCopy()
-	delete(t1.Labels, DefaultDeploymentUniqueLabelKey)
-	delete(t2.Labels, DefaultDeploymentUniqueLabelKey)
-	return semanticEqual(t1, t2)
+	if !labelsEqualIgnoring(template1.Labels, template2.Labels, DefaultDeploymentUniqueLabelKey) {
+		return false
+	}
+	t1, t2 := *template1, *template2
+	t1.Labels, t2.Labels = nil, nil
+	return semanticEqual(&t1, &t2)
+}
+
+// labelsEqualIgnoring reports whether a and b hold the same labels apart
+// from key (nil and empty are equal, as semanticEqual has them).
+func labelsEqualIgnoring(a, b map[string]string, key string) bool {
+	n := 0
+	for k, v := range a {
+		if k == key {
+			continue
+		}
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+		n++
+	}
+	if _, ok := b[key]; ok {
+		n++
+	}
+	return n == len(b)
 }
 
 // FindNewReplicaSet returns the ReplicaSet of rsList whose template equals

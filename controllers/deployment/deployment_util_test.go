@@ -107,6 +107,15 @@ func TestEqualIgnoreHash(t *testing.T) {
 		{"nil and empty annotations",
 			generatePodTemplateSpec("foo", "n", nil, map[string]string{"a": "b"}),
 			generatePodTemplateSpec("foo", "n", map[string]string{}, map[string]string{"a": "b"}), true},
+		{"only the pod-template-hash label against no labels",
+			generatePodTemplateSpec("foo", "n", nil, map[string]string{h: "value-1"}),
+			generatePodTemplateSpec("foo", "n", nil, nil), true},
+		{"nil and empty labels",
+			generatePodTemplateSpec("foo", "n", nil, map[string]string{}),
+			generatePodTemplateSpec("foo", "n", nil, nil), true},
+		{"same label keys, a value differs",
+			generatePodTemplateSpec("foo", "n", nil, map[string]string{h: "value-1", "a": "b"}),
+			generatePodTemplateSpec("foo", "n", nil, map[string]string{h: "value-1", "a": "c"}), false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -336,7 +336,6 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 	if needsSync && rs.DeletionTimestamp == nil {
 		manageErr = r.manageReplicas(ctx, rs, counts.replicas, active)
 	}
-	rs = rs.DeepCopy()
 	evaluated := r.clock.Now()
 	if !fast {
 		counts = countPods(rs, active, terminating, evaluated)

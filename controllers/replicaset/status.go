@@ -140,14 +140,17 @@ func int32PtrEqual(a, b *int32) bool {
 }
 
 // updateStatus writes st (with observedGeneration) as the status of rs,
-// unless nothing changed; rs is the caller's own copy. A failed write is
-// retried once after re-reading the ReplicaSet, as upstream's
+// unless nothing changed; rs is the cache's, never modified. A failed
+// write is retried once after re-reading the ReplicaSet, as upstream's
 // updateReplicaSetStatus does; the error of the re-read wins over the
-// update's. It returns the ReplicaSet as stored.
+// update's. It returns the ReplicaSet as stored (rs itself when nothing
+// changed: upstream deep-copies rs on every sync, this copies it only to
+// write, as most syncs change nothing).
 func (r *reconciler) updateStatus(ctx context.Context, rs *api.ReplicaSet, st api.ReplicaSetStatus) (*api.ReplicaSet, error) {
 	if statusUnchanged(rs, &st) {
 		return rs, nil
 	}
+	rs = rs.DeepCopy()
 	// The generation acted on is saved now: a re-read below must not
 	// claim a newer spec was observed.
 	st.ObservedGeneration = rs.Generation
