@@ -21,6 +21,24 @@ type Endpoint struct {
 	serviceTime time.Duration
 	pending     []pendingReply // replies waiting for their service time, FIFO
 	head        int
+	box         eventBox // the last event sent, boxed
+}
+
+// eventBox is the last watch event a feed sent, with the interface value
+// that carried it: a change goes to every watcher of its kind one after
+// the other, and they all may carry the one boxed copy (receivers only
+// read it) instead of one allocation each.
+type eventBox struct {
+	event store.Event
+	boxed any
+}
+
+// of returns e boxed, reusing the last box when e is the same event.
+func (b *eventBox) of(e store.Event) any {
+	if b.boxed == nil || b.event != e {
+		b.event, b.boxed = e, e
+	}
+	return b.boxed
 }
 
 type pendingReply struct {
@@ -96,7 +114,7 @@ func (e *Endpoint) watch(c netsim.Call, req *Request) *Response {
 		return &Response{Err: badRequest("a watch needs a receiver")}
 	}
 	stream := e.net.OpenStream(e.ep, c.From, req.WatchReceiver)
-	f := &feed{stream: stream}
+	f := &feed{stream: stream, box: &e.box}
 	w, err := e.srv.StartWatch(req, f)
 	if err != nil {
 		stream.Stop()
@@ -114,6 +132,7 @@ func (e *Endpoint) watch(c netsim.Call, req *Request) *Response {
 type feed struct {
 	stream *netsim.Stream
 	w      *store.Watch
+	box    *eventBox // the endpoint's
 }
 
 // Deliver sends e on the stream.
@@ -124,5 +143,5 @@ func (f *feed) Deliver(e store.Event) {
 		}
 		return
 	}
-	_ = f.stream.Send(e)
+	_ = f.stream.Send(f.box.of(e))
 }

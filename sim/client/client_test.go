@@ -3,6 +3,7 @@ package client_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/clustersim/clustersim/sim/apiserver"
 	"github.com/clustersim/clustersim/sim/client"
 	"github.com/clustersim/clustersim/sim/kernel"
+	"github.com/clustersim/clustersim/sim/netsim"
 	"github.com/clustersim/clustersim/sim/store"
 )
 
@@ -189,4 +191,99 @@ func TestClock(t *testing.T) {
 		}
 	}()
 	c.Sleep(time.Second)
+}
+
+// TestStatusWriteDoesNotAliasCaller checks that after a status write the
+// caller may change every part of its object in place without touching
+// what the server stored: for pods and nodes the body shares the metadata
+// and spec with the caller's object (the server stores only the status),
+// for the apps kinds, whose status writes keep the request's metadata,
+// nothing is shared. Planting Deployment among statusBody's shallow kinds
+// made it fail.
+func TestStatusWriteDoesNotAliasCaller(t *testing.T) {
+	nodeObj := &api.Node{ObjectMeta: api.ObjectMeta{Name: "n1"}}
+	replicas := int32(2)
+	deploy := &api.Deployment{ObjectMeta: api.ObjectMeta{Namespace: "default", Name: "d"},
+		Spec: api.DeploymentSpec{Replicas: &replicas, Selector: &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
+			Template: api.PodTemplateSpec{ObjectMeta: api.ObjectMeta{Labels: map[string]string{"app": "web"}},
+				Spec: api.PodSpec{Containers: []api.Container{{Name: "web", Image: "nginx:1.25"}}}}}}
+	tests := []struct {
+		name string
+		obj  api.Object
+		// status sets a status on the caller's object; scribble changes
+		// the caller's object in place everywhere.
+		status, scribble func(o api.Object)
+	}{
+		{"pod", pod("default", "p", "n1"),
+			func(o api.Object) {
+				o.(*api.Pod).Status.Conditions = []api.PodCondition{{Type: "Ready", Status: "True"}}
+			},
+			func(o api.Object) {
+				p := o.(*api.Pod)
+				p.Labels["app"] = "scribbled"
+				p.Annotations["a"] = "scribbled"
+				p.Spec.Containers[0].Image = "scribbled"
+				p.Status.Conditions[0].Status = "scribbled"
+			}},
+		{"node", nodeObj,
+			func(o api.Object) {
+				o.(*api.Node).Status.Capacity = api.ResourceList{"cpu": api.MustParseQuantity("8")}
+			},
+			func(o api.Object) {
+				n := o.(*api.Node)
+				n.Labels["app"] = "scribbled"
+				n.Annotations["a"] = "scribbled"
+				n.Status.Capacity["cpu"] = api.MustParseQuantity("1")
+			}},
+		{"deployment", deploy,
+			func(o api.Object) { o.(*api.Deployment).Status.Replicas = 2 },
+			func(o api.Object) {
+				d := o.(*api.Deployment)
+				d.Labels["app"] = "scribbled"
+				d.Annotations["a"] = "scribbled"
+				d.Spec.Template.Spec.Containers[0].Image = "scribbled"
+			}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t)
+			// Over the network: the direct transport copies every body
+			// again (a wire's decoding).
+			net := netsim.New(h.k)
+			ep := apiserver.Serve(h.srv, net, "apiserver")
+			tr := client.NewNetwork(net, net.Endpoint("client"), ep.Addr(), 0)
+			h.inProcess(t, func(p *kernel.Process) {
+				c := client.New(h.k, tr, system, client.Options{})
+				ctx := context.Background()
+				created, err := c.Create(ctx, tc.obj)
+				if err != nil {
+					t.Fatal(err)
+				}
+				m := created.GetObjectMeta()
+				m.Labels = map[string]string{"app": "web"}
+				m.Annotations = map[string]string{"a": "b"}
+				if created, err = c.Update(ctx, created); err != nil {
+					t.Fatal(err)
+				}
+				tc.status(created)
+				if _, err := c.UpdateStatus(ctx, created); err != nil {
+					t.Fatal(err)
+				}
+				kind, key := api.KindOf(created), created.GetObjectMeta().Key()
+				before, err := h.st.Get(kind, key)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := store.Diff(nil, before)
+				tc.scribble(created)
+				after, _ := h.st.Get(kind, key)
+				if d := store.Diff(before, after); after != before || len(d) != 0 {
+					t.Fatalf("the stored object changed with the caller's: %v", d)
+				}
+				if got := store.Diff(nil, after); !slices.Equal(got, want) {
+					t.Errorf("the stored object changed with the caller's:\n%v\nwant\n%v", got, want)
+				}
+			})
+		})
+	}
 }

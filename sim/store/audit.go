@@ -2,7 +2,6 @@ package store
 
 import (
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -169,6 +168,24 @@ type AuditLog struct {
 	trace           io.Writer
 	line            []byte // reused by add to render the trace line
 	scratch         differ // reused by auditChanges: its buffers
+	// changes is the rest of the block that kept records' changes are
+	// copied to: one allocation for many records instead of one each.
+	changes []Change
+}
+
+// changeBlock is how many changes one block of kept changes holds.
+const changeBlock = 4096
+
+// keep returns a copy of cs in the log's block of kept changes (capped:
+// appending to it never reaches the next record's).
+func (l *AuditLog) keep(cs []Change) []Change {
+	if len(cs) > len(l.changes) {
+		l.changes = make([]Change, max(changeBlock, len(cs)))
+	}
+	out := l.changes[:len(cs):len(cs)]
+	copy(out, cs)
+	l.changes = l.changes[len(cs):]
+	return out
 }
 
 // CountHeartbeats sets whether heartbeat writes are counted (true) or
@@ -248,7 +265,7 @@ func (l *AuditLog) add(r AuditRecord) {
 	if len(r.Changes) == 0 {
 		r.Changes = nil
 	} else {
-		r.Changes = slices.Clone(r.Changes)
+		r.Changes = l.keep(r.Changes)
 	}
 	for i := range r.Changes {
 		p := r.Changes[i].Path
