@@ -108,6 +108,9 @@ func validateDeploymentSpec(spec *api.DeploymentSpec, errs []apierr.FieldError) 
 func validatePodResources(field string, spec *api.PodSpec, errs []apierr.FieldError) []apierr.FieldError {
 	for i := range spec.Containers {
 		c := &spec.Containers[i]
+		if containerValid(c) {
+			continue // nothing to report: no field names to build
+		}
 		cf := fmt.Sprintf("%s.containers[%d]", field, i)
 		for j, p := range c.Ports {
 			pf := fmt.Sprintf("%s.ports[%d]", cf, j)
@@ -132,6 +135,30 @@ func validatePodResources(field string, spec *api.PodSpec, errs []apierr.FieldEr
 		}
 	}
 	return errs
+}
+
+// containerValid reports whether validatePodResources finds nothing
+// wrong with c's ports and resources.
+func containerValid(c *api.Container) bool {
+	for _, p := range c.Ports {
+		if !validPort(p.ContainerPort) || p.HostPort != 0 && !validPort(p.HostPort) {
+			return false
+		}
+	}
+	for _, q := range c.Resources.Limits {
+		if q.Cmp(api.Quantity{}) < 0 {
+			return false
+		}
+	}
+	for name, q := range c.Resources.Requests {
+		if q.Cmp(api.Quantity{}) < 0 {
+			return false
+		}
+		if limit, ok := c.Resources.Limits[name]; ok && q.Cmp(limit) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func nonNegativeQuantities(field string, rl api.ResourceList, errs []apierr.FieldError) []apierr.FieldError {
