@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/clustersim/clustersim/sim/api"
 )
@@ -173,6 +174,48 @@ type fieldIndex struct {
 	paths []pathInfo
 	sets  map[uint64][]*fieldSet
 	byRaw map[*api.RawValue]*fieldSet
+	buf   []uint32 // scratch for the ids of a set being computed
+	memos [64]changedMemo
+}
+
+// changedMemo remembers the ids a list of changes, all setting a value,
+// changed: writes of one kind by one component change the same fields
+// over and over (an event's create, a pod's status), and the audit log
+// hands them over as the same interned path strings.
+type changedMemo struct {
+	skipStatus bool
+	paths      []string
+	ids        []uint32
+}
+
+// memo returns the memo of changes (skipping status or not) and whether
+// it holds their ids; nil when a change removes a value (whose ids depend
+// on the object, not only on the paths). Paths are compared by their
+// data and length: the same interned strings.
+func (fi *fieldIndex) memo(changes []Change, skipStatus bool) (*changedMemo, bool) {
+	h := uint64(14695981039346656037)
+	if skipStatus {
+		h ^= 1
+	}
+	for i := range changes {
+		c := &changes[i]
+		if !c.NewSet {
+			return nil, false
+		}
+		h ^= uint64(uintptr(unsafe.Pointer(unsafe.StringData(c.Path)))) ^ uint64(len(c.Path))<<48
+		h *= 1099511628211
+	}
+	m := &fi.memos[h%uint64(len(fi.memos))]
+	if m.skipStatus != skipStatus || len(m.paths) != len(changes) || m.paths == nil {
+		return m, false
+	}
+	for i, p := range m.paths {
+		q := changes[i].Path
+		if len(p) != len(q) || unsafe.StringData(p) != unsafe.StringData(q) {
+			return m, false
+		}
+	}
+	return m, true
 }
 
 // fieldsFor returns the field index of obj's Go type.
@@ -726,12 +769,13 @@ func (fi *fieldIndex) minus(set *fieldSet, drop idSet) *fieldSet {
 	if !hit {
 		return set
 	}
-	ids := make([]uint32, 0, len(set.ids))
+	ids := fi.buf[:0]
 	for _, id := range set.ids {
 		if !drop.has(id) {
 			ids = append(ids, id)
 		}
 	}
+	fi.buf = ids
 	return fi.intern(ids)
 }
 
@@ -740,6 +784,7 @@ func (fi *fieldIndex) union(set *fieldSet, add idSet) *fieldSet {
 	if len(add) == 0 {
 		return set
 	}
+	var have []uint32
 	if set != nil {
 		all := true
 		for _, id := range add {
@@ -751,17 +796,27 @@ func (fi *fieldIndex) union(set *fieldSet, add idSet) *fieldSet {
 		if all {
 			return set
 		}
+		have = set.ids
 	}
-	var ids []uint32
-	if set != nil {
-		ids = slices.Clone(set.ids)
-	}
-	for _, id := range add {
-		i, found := slices.BinarySearch(ids, id)
-		if !found {
-			ids = slices.Insert(ids, i, id)
+	// Merge the two ascending lists into the scratch buffer (intern
+	// copies what it keeps).
+	ids := fi.buf[:0]
+	i, j := 0, 0
+	for i < len(have) || j < len(add) {
+		switch {
+		case j == len(add) || i < len(have) && have[i] < add[j]:
+			ids = append(ids, have[i])
+			i++
+		case i == len(have) || add[j] < have[i]:
+			ids = append(ids, add[j])
+			j++
+		default:
+			ids = append(ids, have[i])
+			i++
+			j++
 		}
 	}
+	fi.buf = ids
 	return fi.intern(ids)
 }
 
@@ -775,18 +830,31 @@ func (s *Store) managed(op Op, old, obj api.Object, changes []Change, subresourc
 	// sets that are kept are interned copies).
 	changed, removed := s.scratch[0][:0], s.scratch[1][:0]
 	defer func() { s.scratch[0], s.scratch[1] = changed[:0], removed[:0] }()
-	for _, c := range changes {
-		cn := fi.canon(c.Path)
-		for i := range cn.n {
-			id := cn.ids[i]
-			if skipStatus && fi.paths[id].status {
-				continue
+	memo, hit := fi.memo(changes, skipStatus)
+	if hit {
+		changed = append(changed, memo.ids...)
+	} else {
+		for _, c := range changes {
+			cn := fi.canon(c.Path)
+			for i := range cn.n {
+				id := cn.ids[i]
+				if skipStatus && fi.paths[id].status {
+					continue
+				}
+				if c.NewSet {
+					changed.add(id)
+				} else {
+					removed.add(id)
+				}
 			}
-			if c.NewSet {
-				changed.add(id)
-			} else {
-				removed.add(id)
+		}
+		if memo != nil {
+			memo.skipStatus = skipStatus
+			memo.paths = memo.paths[:0]
+			for _, c := range changes {
+				memo.paths = append(memo.paths, c.Path)
 			}
+			memo.ids = append(memo.ids[:0], changed...)
 		}
 	}
 	// A removal of part of an atomic node (one element of a list of

@@ -310,3 +310,46 @@ func BenchmarkManagedUpdate(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/write")
 }
+
+// TestChangedMemo checks when managed may reuse the ids of earlier
+// changes: the same path strings (the audit log's interned ones) setting
+// values, for the same status handling; never for a removal, other
+// strings of the same text, or other status handling. Planting a memo
+// that compares the paths' lengths only made it fail.
+func TestChangedMemo(t *testing.T) {
+	fi := New(kernel.New(1)).fieldsFor(&api.Pod{})
+	path := func(s string) string { return string([]byte(s)) } // a string of its own
+	image, phase := path("spec.containers[c].image"), path("status.phase")
+	set := func(paths ...string) []Change {
+		var cs []Change
+		for _, p := range paths {
+			cs = append(cs, Change{Path: p, New: "x", NewSet: true})
+		}
+		return cs
+	}
+	tests := []struct {
+		name       string
+		changes    []Change
+		skipStatus bool
+		want       bool
+	}{
+		{"same strings", set(image, phase), true, true},
+		{"other status handling", set(image, phase), false, false},
+		{"same text, other strings", set(path(image), path(phase)), true, false},
+		{"fewer changes", set(image), true, false},
+		{"a removal", []Change{{Path: image, Old: "x", OldSet: true}, {Path: phase, New: "x", NewSet: true}}, true, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			// Whatever slot the changes hash to holds the memo of the
+			// first ones.
+			if m, _ := fi.memo(tc.changes, tc.skipStatus); m != nil {
+				m.skipStatus, m.paths, m.ids = true, []string{image, phase}, []uint32{7}
+			}
+			got, hit := fi.memo(tc.changes, tc.skipStatus)
+			if hit != tc.want || hit && !slices.Equal(got.ids, []uint32{7}) {
+				t.Errorf("hit %v, want %v", hit, tc.want)
+			}
+		})
+	}
+}
