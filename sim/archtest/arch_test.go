@@ -77,7 +77,10 @@ var forbiddenImports = []string{"math/rand", "unsafe"}
 // (sameBits) to skip the audit walk of a status write's unchanged spec
 // and metadata; it may only say "different" of equal values (the walk
 // then compares them), so the diff, and hence the trace, cannot depend
-// on it.
+// on it. It also walks objects through memory, by the field offsets and
+// element sizes reflect gives (walkPtr, checked against the reflective
+// walk by TestWalkPtrMatchesReflect), and tells interned strings apart
+// by address (sameString, for the managedFields memo).
 var importExceptions = map[string]string{
 	"sim/store/diff.go": "unsafe",
 }

@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unsafe"
 
 	"github.com/clustersim/clustersim/sim/api"
 )
@@ -202,7 +201,7 @@ func (fi *fieldIndex) memo(changes []Change, skipStatus bool) (*changedMemo, boo
 		if !c.NewSet {
 			return nil, false
 		}
-		h ^= uint64(uintptr(unsafe.Pointer(unsafe.StringData(c.Path)))) ^ uint64(len(c.Path))<<48
+		h ^= uint64(stringAddr(c.Path)) ^ uint64(len(c.Path))<<48
 		h *= 1099511628211
 	}
 	m := &fi.memos[h%uint64(len(fi.memos))]
@@ -211,7 +210,7 @@ func (fi *fieldIndex) memo(changes []Change, skipStatus bool) (*changedMemo, boo
 	}
 	for i, p := range m.paths {
 		q := changes[i].Path
-		if len(p) != len(q) || unsafe.StringData(p) != unsafe.StringData(q) {
+		if !sameString(p, q) {
 			return m, false
 		}
 	}
