@@ -236,7 +236,7 @@ func describeWrite(a *store.AuditRecord) (string, bool) {
 		return head + " (no-op: nothing changed)", true
 	case a.Removed:
 		return head + " (removed)", true
-	case a.Verb == "create":
+	case a.Verb == "create" && a.Subresource == "":
 		return head, true
 	case a.Verb == "delete":
 		return head + " (deletion started)", true

@@ -146,8 +146,10 @@ func apiResourceList(reg *api.Registry, group, version string) (map[string]any, 
 					"kind": info.Kind.Name, "verbs": []string{"get", "patch", "update"}})
 			}
 			if info.Kind == api.KindPod {
-				resources = append(resources, map[string]any{"name": "pods/eviction", "singularName": "", "namespaced": true,
-					"group": "policy", "version": "v1", "kind": "Eviction", "verbs": []string{"create"}})
+				resources = append(resources, map[string]any{"name": "pods/binding", "singularName": "", "namespaced": true,
+					"kind": "Binding", "verbs": []string{"create"}},
+					map[string]any{"name": "pods/eviction", "singularName": "", "namespaced": true,
+						"group": "policy", "version": "v1", "kind": "Eviction", "verbs": []string{"create"}})
 			}
 			if scalable[info.Kind] {
 				resources = append(resources, map[string]any{"name": info.Resource + "/scale", "singularName": "", "namespaced": info.Namespaced,

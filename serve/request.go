@@ -55,7 +55,9 @@ func (h *Handler) request(r *http.Request, t target, info api.ResourceInfo, body
 		}
 		return h.scaleRequest(r, t, info, body)
 	case apiserver.EvictionSubresource:
-		return evictionRequest(r, t, info, body)
+		return podCreateRequest(r, t, info, body, apiserver.EvictionSubresource, &api.Eviction{}, "an Eviction")
+	case apiserver.BindingSubresource:
+		return podCreateRequest(r, t, info, body, apiserver.BindingSubresource, &api.Binding{}, "a Binding")
 	default:
 		return nil, nil, notFoundPath()
 	}
@@ -357,24 +359,25 @@ func fieldString(doc map[string]any, path string) string {
 	return fmt.Sprint(cur)
 }
 
-// evictionRequest is a POST to pods/<name>/eviction (kubectl drain's
-// Evict): a policy/v1 (or v1beta1) Eviction body; the answer on success is
-// a Status, as the API server's.
-func evictionRequest(r *http.Request, t target, info api.ResourceInfo, body []byte) (*apiserver.Request, func(*apiserver.Response) any, error) {
+// podCreateRequest is a POST to a pod's create-only subresource sub, whose
+// body obj is (what names it in the error of a bad body):
+// pods/<name>/eviction (kubectl drain's Evict) takes a policy/v1 (or
+// v1beta1) Eviction, pods/<name>/binding (a scheduler's Bind) a v1
+// Binding. The answer on success is a Status, as the API server's.
+func podCreateRequest(r *http.Request, t target, info api.ResourceInfo, body []byte, sub string, obj api.Object, what string) (*apiserver.Request, func(*apiserver.Response) any, error) {
 	if info.Kind != api.KindPod || t.name == "" {
 		return nil, nil, notFoundPath()
 	}
 	if r.Method != http.MethodPost {
 		return nil, nil, methodNotAllowed(r.Method)
 	}
-	ev := &api.Eviction{}
-	if err := json.Unmarshal(body, ev); err != nil {
-		return nil, nil, apierr.NewBadRequest("the body of the request is not an Eviction: " + err.Error())
+	if err := json.Unmarshal(body, obj); err != nil {
+		return nil, nil, apierr.NewBadRequest("the body of the request is not " + what + ": " + err.Error())
 	}
-	if ev.Namespace == "" {
-		ev.Namespace = t.namespace
+	if m := obj.GetObjectMeta(); m.Namespace == "" {
+		m.Namespace = t.namespace
 	}
-	req := &apiserver.Request{Verb: apiserver.Create, Kind: api.KindPod, Namespace: t.namespace, Name: t.name, Subresource: apiserver.EvictionSubresource, Object: ev}
+	req := &apiserver.Request{Verb: apiserver.Create, Kind: api.KindPod, Namespace: t.namespace, Name: t.name, Subresource: sub, Object: obj}
 	return req, func(*apiserver.Response) any {
 		return map[string]any{"kind": "Status", "apiVersion": "v1", "metadata": map[string]any{}, "status": "Success"}
 	}, nil

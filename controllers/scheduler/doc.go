@@ -50,8 +50,10 @@
 //   - adaptive percentageOfNodesToScore with a round-robin start index,
 //     over nodes interleaved by zone as upstream's node tree lists them.
 //
-// Binding is a client Update of spec.nodeName (the simulated API has no
-// binding subresource), then a status update setting PodScheduled=True.
+// Binding is upstream's DefaultBinder: a create of the pod's binding
+// subresource (POST pods/<name>/binding, the pod's uid as a
+// precondition), in which the API server sets spec.nodeName and
+// PodScheduled=True in one write; then the Normal event Scheduled.
 //
 // Imports: api, apierr, client, informer, workqueue and controller only;
 // never the kernel, store, network or API server.

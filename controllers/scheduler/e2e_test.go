@@ -139,7 +139,7 @@ func TestUnschedulableThenNodeAdded(t *testing.T) {
 	}
 	var boundAt time.Duration
 	for _, r := range c.Store.Audit().Records() {
-		if r.Kind == api.KindPod && r.Key.Name == "big" && r.Actor == scheduler.Actor && r.Subresource == "" && r.Verb == "update" {
+		if r.Kind == api.KindPod && r.Key.Name == "big" && r.Actor == scheduler.Actor && r.Subresource == "binding" && r.Verb == "create" {
 			boundAt = r.Time.Duration()
 		}
 	}

@@ -47,10 +47,6 @@ const (
 	DefaultMaxInUnschedulable = 5 * time.Minute
 )
 
-// maxStatusTries bounds the tries to write PodScheduled=True after a
-// binding; the kubelet writes the condition too, so giving up is safe.
-const maxStatusTries = 5
-
 // Options configure the scheduler. Zero fields take the defaults.
 type Options struct {
 	// Workers is the number of pods scheduled at once; default 1, as
@@ -116,15 +112,6 @@ type queued struct {
 	parked   bool
 	parkedAt time.Time
 	priority int32
-	// binding is the node of the last binding sent. When the pod shows
-	// up bound there although the call failed (it timed out, the write
-	// happened), the binding is finished like a successful one.
-	binding string
-	// bound is the node this scheduler bound the pod to while the
-	// PodScheduled=True status write is still owed; statusTries counts
-	// its tries.
-	bound       string
-	statusTries int
 	// placement: the pod has topology spread constraints or pod
 	// (anti-)affinity, so a newly bound pod may make it schedulable. Set
 	// through podQueue.setPlacement.
@@ -422,8 +409,7 @@ func hasPlacementRules(pod *api.Pod) bool {
 }
 
 // Reconcile tries to schedule the pod req names, unless it is not due yet
-// (backing off, or parked as unschedulable), or finishes a binding whose
-// status write failed.
+// (backing off, or parked as unschedulable).
 func (s *scheduler) Reconcile(ctx context.Context, req controller.Request) (controller.Result, error) {
 	obj, ok := s.pods.Get(req.Key)
 	if !ok {
@@ -435,12 +421,6 @@ func (s *scheduler) Reconcile(ctx context.Context, req controller.Request) (cont
 	if q != nil && q.uid != pod.UID {
 		s.queue.remove(req.Key)
 		q = nil
-	}
-	if q != nil && q.bound == "" && q.binding != "" && pod.Spec.NodeName == q.binding {
-		q.bound = q.binding
-	}
-	if q != nil && q.bound != "" {
-		return s.finishBinding(ctx, req.Key, q)
 	}
 	if !responsible(pod) {
 		s.queue.remove(req.Key)
@@ -507,15 +487,19 @@ func (s *scheduler) attempt(ctx context.Context, pod *api.Pod, q *queued) (contr
 	s.cache.unnominate(key)
 	q.nominated = ""
 	s.cache.assume(pod, node)
-	upd := pod.DeepCopyObject().(*api.Pod)
-	upd.Spec.NodeName = node
-	q.binding = node
-	bound, err := client.UpdateAs(ctx, s.client, upd)
+	// DefaultBinder: POST pods/<name>/binding with the pod's uid as a
+	// precondition; the API server sets spec.nodeName and PodScheduled=True
+	// in one write.
+	err = client.Bind(ctx, s.client, &api.Binding{
+		ObjectMeta: api.ObjectMeta{Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID},
+		Target:     api.ObjectReference{Kind: "Node", Name: node},
+	})
 	if err != nil {
 		// The binding failed, or timed out and may have happened: give
 		// the node's resources back (a timed-out binding that did happen
-		// comes back through the informer) and retry after the back-off,
-		// as a binding cycle error does upstream.
+		// comes back through the informer, and the next attempt finds the
+		// pod bound) and retry after the back-off, as a binding cycle
+		// error does upstream.
 		s.cache.forget(key, pod.UID)
 		s.moveAll(key)
 		if errors.Is(err, apierr.ErrNotFound) {
@@ -524,57 +508,9 @@ func (s *scheduler) attempt(ctx context.Context, pod *api.Pod, q *queued) (contr
 		}
 		return s.failed(ctx, pod, q, PodReasonSchedulerError, err, cycle)
 	}
-	s.rec.Eventf(bound, client.EventTypeNormal, EventScheduled, "Successfully assigned %v/%v to %v", pod.Namespace, pod.Name, node)
-	q.bound = node
-	if s.writeScheduled(ctx, bound) {
-		s.queue.remove(key)
-		return controller.Result{}, nil
-	}
-	q.statusTries = 1
-	return controller.Result{Requeue: true}, nil
-}
-
-// writeScheduled sets PodScheduled=True on a bound pod; it reports whether
-// nothing more is to be done (written, not needed, or the pod is gone).
-func (s *scheduler) writeScheduled(ctx context.Context, pod *api.Pod) bool {
-	st := pod.Status.DeepCopy()
-	if !updateCondition(st, api.PodCondition{Type: api.PodScheduled, Status: api.ConditionTrue}, s.clock.Now()) {
-		return true
-	}
-	upd := *pod
-	upd.Status = *st
-	_, err := s.client.UpdateStatus(ctx, &upd)
-	return err == nil || errors.Is(err, apierr.ErrNotFound)
-}
-
-// finishBinding retries the PodScheduled=True write of a bound pod from a
-// fresh read, a few times.
-func (s *scheduler) finishBinding(ctx context.Context, key api.Key, q *queued) (controller.Result, error) {
-	pod, err := client.GetAs[*api.Pod](ctx, s.client, key)
-	switch {
-	case errors.Is(err, apierr.ErrNotFound):
-		s.queue.remove(key)
-		return controller.Result{}, nil
-	case err != nil:
-		return s.retryStatus(key, q)
-	case pod.UID != q.uid || pod.Spec.NodeName != q.bound:
-		s.queue.remove(key)
-		return controller.Result{}, nil
-	}
-	if s.writeScheduled(ctx, pod) {
-		s.queue.remove(key)
-		return controller.Result{}, nil
-	}
-	return s.retryStatus(key, q)
-}
-
-func (s *scheduler) retryStatus(key api.Key, q *queued) (controller.Result, error) {
-	q.statusTries++
-	if q.statusTries >= maxStatusTries {
-		s.queue.remove(key)
-		return controller.Result{}, nil
-	}
-	return controller.Result{Requeue: true}, nil
+	s.rec.Eventf(pod, client.EventTypeNormal, EventScheduled, "Successfully assigned %v/%v to %v", pod.Namespace, pod.Name, node)
+	s.queue.remove(key)
+	return controller.Result{}, nil
 }
 
 // failed records a failed attempt (handleSchedulingFailure): a Warning

@@ -77,7 +77,7 @@ func (r *run) storeShows(actor string, w window, noun string, acked *int, what f
 // ns with a name starting prefix.
 func createdPods(ns, prefix string) func(rec *store.AuditRecord) string {
 	return func(rec *store.AuditRecord) string {
-		if rec.Kind != api.KindPod || rec.Verb != "create" || rec.Key.Namespace != ns || !strings.HasPrefix(rec.Key.Name, prefix) {
+		if rec.Kind != api.KindPod || rec.Verb != "create" || rec.Subresource != "" || rec.Key.Namespace != ns || !strings.HasPrefix(rec.Key.Name, prefix) {
 			return ""
 		}
 		return fmt.Sprintf("%s at %s", rec.Key.Name, clockMillis(rec.Time.Duration()))

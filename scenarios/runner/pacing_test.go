@@ -78,13 +78,16 @@ func TestPacedZoneLoss(t *testing.T) {
 		controllers string
 		controller  string // whose pacing decides
 		actor, verb string // its replacement writes (on Pods)
+		subresource string // ... of this subresource of the Pod ("": none)
 		stretches   bool   // judge by the throttled stretches only
 	}{
 		{name: "kube-controller-manager defaults", replicas: 1000, controller: "replicaset", actor: replicaset.Actor, verb: "create"},
-		// The scheduler makes more requests than it writes (a status
-		// write that conflicts with the kubelet's, then a read), so its
-		// case judges the throttled stretches, not the audit log.
-		{name: "scheduler at 3 QPS, burst 10", replicas: 200, controllers: "scheduler: {qps: 3, burst: 10}", controller: "scheduler", actor: scheduler.Actor, verb: "update", stretches: true},
+		// The scheduler binds (a create of pods/binding); it makes
+		// requests the audit log does not count as its writes (its
+		// FailedScheduling status writes while the zone is down are
+		// rejected or no-ops), so its case judges the throttled
+		// stretches, not the audit log.
+		{name: "scheduler at 3 QPS, burst 10", replicas: 200, controllers: "scheduler: {qps: 3, burst: 10}", controller: "scheduler", actor: scheduler.Actor, verb: "create", subresource: "binding", stretches: true},
 		{name: "replicaset at 3 QPS, burst 5", replicas: 200, controllers: "replicaset: {qps: 3, burst: 5}", controller: "replicaset", actor: replicaset.Actor, verb: "create"},
 	}
 	for _, tt := range tests {
@@ -108,7 +111,7 @@ func TestPacedZoneLoss(t *testing.T) {
 			var first, last time.Duration
 			replaced := 0
 			for _, r := range res.Audit {
-				if at := r.Time.Duration(); r.Actor == tt.actor && r.Kind == api.KindPod && r.Verb == tt.verb && r.Subresource == "" && at > 5*time.Minute {
+				if at := r.Time.Duration(); r.Actor == tt.actor && r.Kind == api.KindPod && r.Verb == tt.verb && r.Subresource == tt.subresource && at > 5*time.Minute {
 					if replaced == 0 {
 						first = at
 					}
@@ -117,7 +120,7 @@ func TestPacedZoneLoss(t *testing.T) {
 				}
 			}
 			if replaced != tt.replicas {
-				t.Fatalf("%d replacement pods (%s by %s) after the zone failed, want %d", replaced, tt.verb, tt.actor, tt.replicas)
+				t.Fatalf("%d replacement pods (%s %s by %s) after the zone failed, want %d", replaced, tt.verb, tt.subresource, tt.actor, tt.replicas)
 			}
 			// Every stretch of waiting requests lasts as long as the
 			// bucket takes to refill a token for each: the first waited
@@ -150,7 +153,10 @@ func TestPacedZoneLoss(t *testing.T) {
 				want := float64(window) / qps
 				floor := (2*float64(tt.replicas) - burst) / qps // a bind and an event each
 				t.Logf("%d replacements by %s from %v to %v: %.2f s; %d requests waited meanwhile: %.2f s; binds and events alone %.2f s", replaced, tt.actor, first, last, span, window, want, floor)
-				if span < floor-1/qps {
+				// Two tokens of slack: the first bind took its token
+				// before the span began, and the last bind's event goes
+				// out after it ended.
+				if span < floor-2/qps {
 					t.Errorf("the replacements took %.2f s, faster than %v allows for %d binds and their events (%.2f s)", span, pacing, tt.replicas, floor)
 				}
 				// The events go out after their binds (the recorder

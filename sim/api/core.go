@@ -875,6 +875,47 @@ type ContainerStateTerminated struct {
 	ContainerID string `json:"containerID,omitempty"`
 }
 
+// ---- Binding ----
+
+// Binding is the body of a create on a pod's binding subresource (v1
+// Binding, POST pods/<name>/binding): it assigns the pod it names to the
+// node Target names. kube-scheduler binds this way (its DefaultBinder);
+// the API server sets spec.nodeName and the PodScheduled condition in one
+// write (k/k pkg/registry/core/pod/storage/storage.go, BindingREST).
+type Binding struct {
+	// TypeMeta holds apiVersion (v1) and kind (Binding).
+	TypeMeta `json:",inline"`
+	// ObjectMeta names the pod (name, namespace); a uid, when set, must
+	// be the pod's (a precondition).
+	ObjectMeta `json:"metadata,omitempty"`
+	// Target is the node the pod is bound to (kind Node, name).
+	Target ObjectReference `json:"target"`
+}
+
+// DeepCopyInto copies in into out.
+func (in *Binding) DeepCopyInto(out *Binding) {
+	*out = *in
+	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+}
+
+// DeepCopy returns a deep copy of in.
+func (in *Binding) DeepCopy() *Binding {
+	if in == nil {
+		return nil
+	}
+	out := new(Binding)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyObject returns a deep copy of in as an Object.
+func (in *Binding) DeepCopyObject() Object {
+	if c := in.DeepCopy(); c != nil {
+		return c
+	}
+	return nil
+}
+
 // ---- Node ----
 
 // Node is a worker machine.

@@ -179,6 +179,9 @@ func (s *Server) handle(req *Request) *Response {
 	if req.Verb == Create && req.Kind == api.KindPod && req.Subresource == EvictionSubresource {
 		return s.evict(req)
 	}
+	if req.Verb == Create && req.Kind == api.KindPod && req.Subresource == BindingSubresource {
+		return s.bind(req)
+	}
 	if req.Object != nil {
 		// The server stores one version of each kind: an autoscaling/v1
 		// HPA is converted to autoscaling/v2, and every stored object

@@ -486,3 +486,30 @@ func (c *client) Evict(_ context.Context, ev *api.Eviction) error {
 	resp := c.do(&apiserver.Request{Verb: apiserver.Create, Kind: api.KindPod, Namespace: ev.Namespace, Name: ev.Name, Subresource: "eviction", Object: cp})
 	return resp.Err
 }
+
+// Binder is a Client that can create a pod's binding subresource (POST
+// pods/<name>/binding, client-go's Pods(ns).Bind).
+type Binder interface {
+	// Bind asks the API server to assign the pod b names to the node
+	// b.Target names: a 409 Conflict when the pod is bound already, is
+	// terminating or has scheduling gates, or its uid is not b's.
+	Bind(ctx context.Context, b *api.Binding) error
+}
+
+// Bind sends a binding of the pod b names through c, which must be a
+// Binder (every Client this package returns is).
+func Bind(ctx context.Context, c Client, b *api.Binding) error {
+	bd, ok := c.(Binder)
+	if !ok {
+		return apierr.NewBadRequest(fmt.Sprintf("client %T cannot create bindings", c))
+	}
+	return bd.Bind(ctx, b)
+}
+
+// Bind creates the binding subresource of the pod b names.
+func (c *client) Bind(_ context.Context, b *api.Binding) error {
+	cp := b.DeepCopy()
+	cp.APIVersion, cp.Kind = "v1", "Binding"
+	resp := c.do(&apiserver.Request{Verb: apiserver.Create, Kind: api.KindPod, Namespace: b.Namespace, Name: b.Name, Subresource: apiserver.BindingSubresource, Object: cp})
+	return resp.Err
+}

@@ -21,6 +21,12 @@ import (
 // comparable window). A watch from before the window gets 410 Expired.
 const DefaultHistory = 1024
 
+// BindingSubresource is the subresource of a pod's binding: an Update
+// with it sets the pod's spec and status in one write, leaving
+// metadata.generation and managedFields as they are (the API server's
+// pods/binding writes to storage directly).
+const BindingSubresource = "binding"
+
 // Finalizers the store itself understands.
 const (
 	// FinalizerForeground holds an owner until its blocking dependents are
@@ -472,7 +478,10 @@ func (s *Store) Update(op Op, obj api.Object, subresource string) (api.Object, e
 	if !ok {
 		return nil, apierr.NewNotFound(gr, m.Name)
 	}
-	if subresource != "" && (subresource != "status" || !t.info.HasStatus) {
+	// A pod's binding (the API server's pods/binding) writes spec and
+	// status at once, past the strategy and the field manager.
+	binding := subresource == BindingSubresource && kind == api.KindPod
+	if subresource != "" && !binding && (subresource != "status" || !t.info.HasStatus) {
 		return nil, apierr.NewBadRequest(fmt.Sprintf("the server could not find the requested resource (%s %s/%s)", gr, m.Name, subresource))
 	}
 	om := old.GetObjectMeta()
@@ -495,7 +504,7 @@ func (s *Store) Update(op Op, obj api.Object, subresource string) (api.Object, e
 		}
 	} else {
 		keepServerMeta(m, om)
-		if t.info.HasStatus {
+		if t.info.HasStatus && !binding {
 			copyStatus(obj, old)
 		}
 	}
@@ -504,9 +513,9 @@ func (s *Store) Update(op Op, obj api.Object, subresource string) (api.Object, e
 	verb := verbOr(op.Verb, "update")
 	// Field ownership: a server-side apply that changes no value may still
 	// change who owns what, which is a write of its own.
-	var managed []api.ManagedFieldsEntry
+	managed := om.ManagedFields
 	ownersChanged := false
-	if len(changes) > 0 || op.Applied != nil {
+	if (len(changes) > 0 || op.Applied != nil) && !binding {
 		managed, ownersChanged = s.managed(op, old, obj, changes, subresource, t.info.HasStatus)
 	}
 	if len(changes) == 0 && !ownersChanged {
