@@ -257,23 +257,13 @@ func (l *AuditLog) add(r AuditRecord) {
 	if l.briefEvents && r.Kind == api.KindEvent && !r.NoOp {
 		r.Changes, r.Brief = nil, true
 	}
-	if l.paths == nil {
-		l.paths = map[string]string{}
-	}
 	// The changes may be auditChanges' scratch: the record keeps a copy
-	// of its own, its paths interned.
+	// of its own. Their paths are interned already (auditChanges'), but
+	// for the generation a spec change adds, a constant.
 	if len(r.Changes) == 0 {
 		r.Changes = nil
 	} else {
 		r.Changes = l.keep(r.Changes)
-	}
-	for i := range r.Changes {
-		p := r.Changes[i].Path
-		if q, ok := l.paths[p]; ok {
-			r.Changes[i].Path = q
-		} else {
-			l.paths[p] = p
-		}
 	}
 	if len(l.chunks) == 0 || len(l.chunks[len(l.chunks)-1]) == auditChunk {
 		l.chunks = append(l.chunks, make([]AuditRecord, 0, auditChunk))

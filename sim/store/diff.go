@@ -60,7 +60,8 @@ func diffWith(d *differ, old, new any) []Change {
 		if pa == pb && pa != nil {
 			return d.out // the very same object (walk's sameData)
 		}
-		d.walkPtr(pa, pb, infoOf(b.Type()).elem)
+		info := infoOf(b.Type()).elem
+		d.walkPtr(pa, pb, info, d.root(info))
 		return d.out
 	}
 	d.walk(a, b, a.IsValid(), b.IsValid())
@@ -91,6 +92,102 @@ type differ struct {
 	// leaves holds the two values of a map entry that walkLeafMap
 	// compares (allocated once: the audit log reuses its differ).
 	leaves *leafPair
+	// roots are the path trees of the object types walked, when paths
+	// are interned.
+	roots map[*typeInfo]*pathNode
+	// renewTime is the interned "spec.renewTime", once leaseRenewal
+	// has looked it up.
+	renewTime string
+}
+
+// pathNode is one interned path of the walk through memory with the
+// paths below it: the walk goes down the tree beside the path it builds,
+// so that a change takes its path from its node instead of looking its
+// text up in the interned paths (most changes of a create or a status
+// write: a few hundred distinct paths, millions of changes).
+type pathNode struct {
+	path   string               // interned when a change first needs it
+	named  bool                 // path is set
+	fields []*pathNode          // by position in the struct type's fields
+	keys   map[string]*pathNode // by list or map key
+	index  []*pathNode          // by list position
+}
+
+// root returns the path tree of objects of info's type, nil when paths
+// are not interned.
+func (d *differ) root(info *typeInfo) *pathNode {
+	if d.intern == nil {
+		return nil
+	}
+	n := d.roots[info]
+	if n == nil {
+		if d.roots == nil {
+			d.roots = map[*typeInfo]*pathNode{}
+		}
+		n = &pathNode{}
+		d.roots[info] = n
+	}
+	return n
+}
+
+// internPath returns the current path, interned.
+func (d *differ) internPath() string {
+	if p, ok := d.intern[string(d.path)]; ok {
+		return p
+	}
+	p := string(d.path)
+	d.intern[p] = p
+	return p
+}
+
+// field returns n's child for the field at position i of n's struct
+// type (of n fields); nil below nil. A node's path is the walk's path
+// where it is reached.
+func (n *pathNode) field(d *differ, i, fields int) *pathNode {
+	if n == nil {
+		return nil
+	}
+	if n.fields == nil {
+		n.fields = make([]*pathNode, fields)
+	}
+	c := n.fields[i]
+	if c == nil {
+		c = &pathNode{}
+		n.fields[i] = c
+	}
+	return c
+}
+
+// key returns n's child for list or map key k.
+func (n *pathNode) key(d *differ, k string) *pathNode {
+	if n == nil {
+		return nil
+	}
+	c := n.keys[k]
+	if c == nil {
+		if n.keys == nil {
+			n.keys = map[string]*pathNode{}
+		}
+		c = &pathNode{}
+		n.keys[k] = c
+	}
+	return c
+}
+
+// at returns n's child for list position i.
+func (n *pathNode) at(d *differ, i int) *pathNode {
+	if n == nil {
+		return nil
+	}
+	for len(n.index) <= i {
+		n.index = append(n.index, nil)
+	}
+	c := n.index[i]
+	if c == nil {
+		c = &pathNode{}
+		n.index[i] = c
+	}
+	return c
 }
 
 // leafPair is where walkLeafMap puts the two values it compares.
@@ -418,15 +515,21 @@ func (d *differ) emit(old, new reflect.Value, oldSet, newSet bool) {
 	if newSet {
 		c.New = render(new)
 	}
-	d.add(c)
+	d.add(c, nil)
 }
 
-// add appends c at the current path unless its values render the same.
-func (d *differ) add(c Change) {
+// add appends c at the current path (node's, when known) unless its
+// values render the same.
+func (d *differ) add(c Change, node *pathNode) {
 	if c.OldSet && c.NewSet && c.Old == c.New {
 		return
 	}
-	if p, ok := d.intern[string(d.path)]; ok {
+	if node != nil {
+		if !node.named {
+			node.path, node.named = d.internPath(), true
+		}
+		c.Path = node.path
+	} else if p, ok := d.intern[string(d.path)]; ok {
 		c.Path = p
 	} else {
 		c.Path = string(d.path)
@@ -630,12 +733,15 @@ func (d *differ) leaseRenewal(a, b *api.Lease) bool {
 		return true
 	}
 	const path = "spec.renewTime"
-	if p, ok := d.intern[path]; ok {
-		c.Path = p
+	if d.renewTime != "" {
+		c.Path = d.renewTime
+	} else if p, ok := d.intern[path]; ok {
+		c.Path, d.renewTime = p, p
 	} else {
 		c.Path = path
 		if d.intern != nil {
 			d.intern[path] = path
+			d.renewTime = path
 		}
 	}
 	d.out = append(d.out, c)
@@ -811,7 +917,7 @@ func (d *differ) walkList(a, b reflect.Value, aSet, bSet bool, info *typeInfo) {
 	if bSet {
 		nb = b.Len()
 	}
-	d.eachPair(ka, kb, okA && okB && (len(ka) > 0 || len(kb) > 0), na, nb, func(ia, ib int) {
+	d.eachPair(ka, kb, okA && okB && (len(ka) > 0 || len(kb) > 0), na, nb, nil, func(ia, ib int, _ *pathNode) {
 		var va, vb reflect.Value
 		if ia >= 0 {
 			va = a.Index(ia)
@@ -826,8 +932,9 @@ func (d *differ) walkList(a, b reflect.Value, aSet, bSet bool, info *typeInfo) {
 // eachPair calls fn with the positions of each pair of elements of two
 // lists of na and nb elements to compare, -1 for an element one side
 // lacks, with the path at the pair's element: by key when keyed (a's
-// keys ka in their order, then b's keys kb that a lacks), else by index.
-func (d *differ) eachPair(ka, kb []string, keyed bool, na, nb int, fn func(ia, ib int)) {
+// keys ka in their order, then b's keys kb that a lacks), else by index;
+// and with the element's node below node.
+func (d *differ) eachPair(ka, kb []string, keyed bool, na, nb int, node *pathNode, fn func(ia, ib int, child *pathNode)) {
 	mark := len(d.path)
 	if keyed {
 		for n := range len(ka) + len(kb) {
@@ -841,7 +948,7 @@ func (d *differ) eachPair(ka, kb []string, keyed bool, na, nb int, fn func(ia, i
 			d.path = append(d.path, '[')
 			d.path = append(d.path, k...)
 			d.path = append(d.path, ']')
-			fn(ia, slices.Index(kb, k))
+			fn(ia, slices.Index(kb, k), node.key(d, k))
 			d.path = d.path[:mark]
 		}
 		return
@@ -857,7 +964,7 @@ func (d *differ) eachPair(ka, kb []string, keyed bool, na, nb int, fn func(ia, i
 		d.path = append(d.path, '[')
 		d.path = strconv.AppendInt(d.path, int64(i), 10)
 		d.path = append(d.path, ']')
-		fn(ia, ib)
+		fn(ia, ib, node.at(d, i))
 		d.path = d.path[:mark]
 	}
 }
@@ -952,7 +1059,8 @@ func leafEqualAt(a, b unsafe.Pointer, info *typeInfo) bool {
 
 // walkPtr is walkInfo of the values of info's type at a and b (nil:
 // absent).
-func (d *differ) walkPtr(a, b unsafe.Pointer, info *typeInfo) {
+// node is the path's node, nil when paths are not interned.
+func (d *differ) walkPtr(a, b unsafe.Pointer, info *typeInfo, node *pathNode) {
 	if a != nil && b != nil {
 		switch info.kind {
 		case reflect.Pointer, reflect.Map:
@@ -995,7 +1103,7 @@ func (d *differ) walkPtr(a, b unsafe.Pointer, info *typeInfo) {
 		if a != nil && b != nil && leafEqualAt(a, b, info) {
 			return
 		}
-		d.emitAt(a, b, info)
+		d.emitAt(a, b, info, node)
 		return
 	}
 	switch info.kind {
@@ -1005,20 +1113,20 @@ func (d *differ) walkPtr(a, b unsafe.Pointer, info *typeInfo) {
 		}
 		switch info.typ {
 		case stringMapType:
-			walkLeafMap(d, mapAt[map[string]string](a), mapAt[map[string]string](b), info.elem, &d.leaves.str)
+			walkLeafMap(d, mapAt[map[string]string](a), mapAt[map[string]string](b), info.elem, &d.leaves.str, node)
 		case resourceListType:
-			walkLeafMap(d, mapAt[api.ResourceList](a), mapAt[api.ResourceList](b), info.elem, &d.leaves.qty)
+			walkLeafMap(d, mapAt[api.ResourceList](a), mapAt[api.ResourceList](b), info.elem, &d.leaves.qty, node)
 		default:
 			d.walkMap(valueAt(a, info), valueAt(b, info), a != nil, b != nil, info)
 		}
 	case reflect.Slice, reflect.Array:
-		d.walkListPtr(a, b, info)
+		d.walkListPtr(a, b, info, node)
 	case reflect.Struct:
-		d.walkStructPtr(a, b, info)
+		d.walkStructPtr(a, b, info, node)
 	}
 }
 
-func (d *differ) walkStructPtr(a, b unsafe.Pointer, info *typeInfo) {
+func (d *differ) walkStructPtr(a, b unsafe.Pointer, info *typeInfo, node *pathNode) {
 	if a != nil && b != nil {
 		if a == b || bytes.Equal(unsafe.Slice((*byte)(a), info.size), unsafe.Slice((*byte)(b), info.size)) {
 			return // the same bytes (sameBits)
@@ -1039,7 +1147,7 @@ func (d *differ) walkStructPtr(a, b unsafe.Pointer, info *typeInfo) {
 		}
 		fa, fb := at(a, f.offset), at(b, f.offset)
 		if f.inline {
-			d.walkPtr(fa, fb, f.info)
+			d.walkPtr(fa, fb, f.info, node.field(d, i, len(info.fields)))
 			continue
 		}
 		if mark > 0 {
@@ -1056,7 +1164,7 @@ func (d *differ) walkStructPtr(a, b unsafe.Pointer, info *typeInfo) {
 		if fb != nil && emptyAt(fb, f.info) {
 			fb = nil
 		}
-		d.walkPtr(fa, fb, f.info)
+		d.walkPtr(fa, fb, f.info, node.field(d, i, len(info.fields)))
 		d.path = d.path[:mark]
 	}
 }
@@ -1091,7 +1199,7 @@ func (d *differ) keyedListAt(n int, p unsafe.Pointer, info *typeInfo) (keys []st
 }
 
 // walkListPtr is walkList of the lists of info's type at a and b.
-func (d *differ) walkListPtr(a, b unsafe.Pointer, info *typeInfo) {
+func (d *differ) walkListPtr(a, b unsafe.Pointer, info *typeInfo, node *pathNode) {
 	elem := info.elem
 	na, da := listOf(a, info)
 	nb, db := listOf(b, info)
@@ -1099,7 +1207,7 @@ func (d *differ) walkListPtr(a, b unsafe.Pointer, info *typeInfo) {
 	defer func() { clear(d.keys[base:]); d.keys = d.keys[:base] }()
 	ka, okA := d.keyedListAt(na, da, elem)
 	kb, okB := d.keyedListAt(nb, db, elem)
-	d.eachPair(ka, kb, okA && okB && (len(ka) > 0 || len(kb) > 0), na, nb, func(ia, ib int) {
+	d.eachPair(ka, kb, okA && okB && (len(ka) > 0 || len(kb) > 0), na, nb, node, func(ia, ib int, child *pathNode) {
 		var va, vb unsafe.Pointer
 		if ia >= 0 {
 			va = unsafe.Add(da, uintptr(ia)*elem.size)
@@ -1107,12 +1215,12 @@ func (d *differ) walkListPtr(a, b unsafe.Pointer, info *typeInfo) {
 		if ib >= 0 {
 			vb = unsafe.Add(db, uintptr(ib)*elem.size)
 		}
-		d.walkPtr(va, vb, elem)
+		d.walkPtr(va, vb, elem, child)
 	})
 }
 
 // emitAt is emit of the leaves of info's type at a and b (nil: absent).
-func (d *differ) emitAt(a, b unsafe.Pointer, info *typeInfo) {
+func (d *differ) emitAt(a, b unsafe.Pointer, info *typeInfo, node *pathNode) {
 	if a == nil && zeroAt(b, info) || b == nil && zeroAt(a, info) {
 		return
 	}
@@ -1123,7 +1231,7 @@ func (d *differ) emitAt(a, b unsafe.Pointer, info *typeInfo) {
 	if b != nil {
 		c.New = renderAt(b, info)
 	}
-	d.add(c)
+	d.add(c, node)
 }
 
 // zeroAt is IsZero of the value of info's type at p.
@@ -1196,7 +1304,7 @@ func mapAt[M any](p unsafe.Pointer) M {
 // walkLeafMap is walkMap of two maps of leaves (labels, annotations,
 // resource lists) without reflection: the entries in key order, each
 // pair of values copied to v (the differ's) and compared there.
-func walkLeafMap[K ~string, V any](d *differ, a, b map[K]V, elem *typeInfo, v *[2]V) {
+func walkLeafMap[K ~string, V any](d *differ, a, b map[K]V, elem *typeInfo, v *[2]V, node *pathNode) {
 	base := len(d.keys)
 	defer func() { clear(d.keys[base:]); d.keys = d.keys[:base] }()
 	for k := range a {
@@ -1228,7 +1336,7 @@ func walkLeafMap[K ~string, V any](d *differ, a, b map[K]V, elem *typeInfo, v *[
 		d.path = append(d.path, '[')
 		d.path = append(d.path, k...)
 		d.path = append(d.path, ']')
-		d.walkPtr(pa, pb, elem)
+		d.walkPtr(pa, pb, elem, node.key(d, k))
 		d.path = d.path[:mark]
 	}
 	clear(v[:])
