@@ -6,7 +6,7 @@ BIN      := bin/clustersim
 PKGS     := ./...
 FUZZTIME ?= 10s
 
-.PHONY: help build run test vet fmt-check lint bench bench-sweep bench-scale fuzz update tidy-check clean lessons lessons-check outside soak adapter
+.PHONY: help build run test vet fmt-check lint bench bench-sweep bench-scale verify-replicaset fuzz update tidy-check clean lessons lessons-check outside soak adapter
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | sort
@@ -66,6 +66,12 @@ bench-sweep: ## sweep overhead: 10 values x SWEEP_SEEDS seeds of a 20-node scena
 
 bench-scale: ## whole runs of the scale probe (clustersim generate scale) at SCALE nodes (default 300|1000|5000; 5000,qps=200 paces the controllers at 200 QPS; slow)
 	$(GO) test -run=NONE -bench='BenchmarkScaleRun/nodes=($(SCALE))$$' -benchtime=1x -timeout=0 -count=1 ./cmd/clustersim
+
+verify-replicaset: ## every scenario test and the 300-node probe with the ReplicaSet controller checking, on every sync, its pod aggregates against the full path (exit 3 at the first difference; slow)
+	$(GO) test -count=1 -tags replicasetverify ./cmd/clustersim ./scenarios/...
+	$(GO) run -tags replicasetverify ./cmd/clustersim generate scale --nodes 300 > /tmp/clustersim-verify-300.yaml
+	$(GO) run -tags replicasetverify ./cmd/clustersim run /tmp/clustersim-verify-300.yaml > /tmp/clustersim-verify-300.txt
+	tail -1 /tmp/clustersim-verify-300.txt
 
 fuzz: ## each fuzz target for FUZZTIME (default 10s); each states in its doc comment what it checks beyond not panicking
 	$(GO) test -run=NONE -fuzz='^FuzzQueue$$' -fuzztime=$(FUZZTIME) ./sim/kernel/
