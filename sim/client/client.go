@@ -339,7 +339,7 @@ func body(verb apiserver.Verb, obj api.Object, sub string) (*apiserver.Request, 
 	m := obj.GetObjectMeta()
 	cp := statusBody(obj, sub)
 	if cp == nil {
-		cp = obj.DeepCopyObject()
+		cp = copyBody(obj)
 	}
 	if tm := cp.GetTypeMeta(); tm.APIVersion == "" || tm.Kind == "" {
 		// A serializer always writes apiVersion and kind, even for
@@ -379,6 +379,38 @@ func statusBody(obj api.Object, sub string) api.Object {
 		return &cp
 	}
 	return nil
+}
+
+// copyBody returns a deep copy of obj for a create or update, but for
+// its managedFields, shared with obj: the server never reads a request's
+// managedFields (the store computes them from the stored object's and
+// the write's changes, the audit diff leaves them out) and replaces them
+// before it stores the object. It saves copying every entry with its
+// time and field set on the updates written most with managedFields: a
+// lease renewal's body was half managedFields, and the ReplicaSet and
+// Deployment controllers' status writes keep their metadata.
+func copyBody(obj api.Object) api.Object {
+	switch o := obj.(type) {
+	case *api.Lease:
+		src := *o
+		src.ManagedFields = nil
+		cp := src.DeepCopy()
+		cp.ManagedFields = o.ManagedFields
+		return cp
+	case *api.ReplicaSet:
+		src := *o
+		src.ManagedFields = nil
+		cp := src.DeepCopy()
+		cp.ManagedFields = o.ManagedFields
+		return cp
+	case *api.Deployment:
+		src := *o
+		src.ManagedFields = nil
+		cp := src.DeepCopy()
+		cp.ManagedFields = o.ManagedFields
+		return cp
+	}
+	return obj.DeepCopyObject()
 }
 
 // typeOf returns the apiVersion and kind of obj: its TypeMeta's, or those

@@ -193,14 +193,17 @@ func TestClock(t *testing.T) {
 	c.Sleep(time.Second)
 }
 
-// TestStatusWriteDoesNotAliasCaller checks that after a status write the
-// caller may change every part of its object in place without touching
-// what the server stored: for pods and nodes the body shares the metadata
-// and spec with the caller's object (the server stores only the status),
-// for the apps kinds, whose status writes keep the request's metadata,
-// nothing is shared. Planting Deployment among statusBody's shallow kinds
-// made it fail.
-func TestStatusWriteDoesNotAliasCaller(t *testing.T) {
+// TestWriteDoesNotAliasCaller checks that after a write the caller may
+// change every part of its object in place without touching what the
+// server stored: for pods' and nodes' status writes the body shares the
+// metadata and spec with the caller's object (the server stores only the
+// status), for the apps kinds, whose status writes keep the request's
+// metadata, and for updates of leases only the managedFields are shared
+// (the server replaces them). Planting Deployment among statusBody's
+// shallow kinds made it fail.
+func TestWriteDoesNotAliasCaller(t *testing.T) {
+	holder := "n1"
+	lease := &api.Lease{ObjectMeta: api.ObjectMeta{Namespace: "default", Name: "n1"}, Spec: api.LeaseSpec{HolderIdentity: &holder}}
 	nodeObj := &api.Node{ObjectMeta: api.ObjectMeta{Name: "n1"}}
 	replicas := int32(2)
 	deploy := &api.Deployment{ObjectMeta: api.ObjectMeta{Namespace: "default", Name: "d"},
@@ -210,8 +213,9 @@ func TestStatusWriteDoesNotAliasCaller(t *testing.T) {
 	tests := []struct {
 		name string
 		obj  api.Object
-		// status sets a status on the caller's object; scribble changes
-		// the caller's object in place everywhere.
+		// status changes the caller's object (its status, but for a
+		// lease); scribble changes the caller's object in place
+		// everywhere.
 		status, scribble func(o api.Object)
 	}{
 		{"pod", pod("default", "p", "n1"),
@@ -243,6 +247,17 @@ func TestStatusWriteDoesNotAliasCaller(t *testing.T) {
 				d.Annotations["a"] = "scribbled"
 				d.Spec.Template.Spec.Containers[0].Image = "scribbled"
 			}},
+		{"lease", lease,
+			func(o api.Object) {
+				renew := api.NewMicroTime(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+				o.(*api.Lease).Spec.RenewTime = &renew
+			},
+			func(o api.Object) {
+				l := o.(*api.Lease)
+				l.Labels["app"] = "scribbled"
+				*l.Spec.HolderIdentity = "scribbled"
+				l.Spec.RenewTime.Time = time.Time{}
+			}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -266,7 +281,11 @@ func TestStatusWriteDoesNotAliasCaller(t *testing.T) {
 					t.Fatal(err)
 				}
 				tc.status(created)
-				if _, err := c.UpdateStatus(ctx, created); err != nil {
+				write := c.UpdateStatus
+				if _, lease := created.(*api.Lease); lease {
+					write = c.Update
+				}
+				if _, err := write(ctx, created); err != nil {
 					t.Fatal(err)
 				}
 				kind, key := api.KindOf(created), created.GetObjectMeta().Key()
@@ -276,6 +295,16 @@ func TestStatusWriteDoesNotAliasCaller(t *testing.T) {
 				}
 				want := store.Diff(nil, before)
 				tc.scribble(created)
+				mf := created.GetObjectMeta().ManagedFields
+				if len(mf) == 0 {
+					t.Fatal("the caller's object has no managedFields to scribble")
+				}
+				for i := range mf {
+					e := &mf[i]
+					e.Manager = "scribbled"
+					*e.Time = api.Time{}
+					*e.FieldsV1 = append((*e.FieldsV1)[:0], "{}"...)
+				}
 				after, _ := h.st.Get(kind, key)
 				if d := store.Diff(before, after); after != before || len(d) != 0 {
 					t.Fatalf("the stored object changed with the caller's: %v", d)
