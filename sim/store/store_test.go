@@ -159,3 +159,19 @@ func BenchmarkUpdate(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "updates/s")
 }
+
+// TestNewUID checks the uid's format against fmt's, which it spells out
+// by hand (a planted digit order reversed made it fail).
+func TestNewUID(t *testing.T) {
+	s := New(kernel.New(7))
+	check := New(kernel.New(7))
+	for range 100 {
+		hi, lo := check.uids.Uint64(), check.uids.Uint64()
+		hi = hi&^0xf000 | 0x4000
+		lo = lo&^(0xc<<60) | (0x8 << 60)
+		want := fmt.Sprintf("%08x-%04x-%04x-%04x-%012x", hi>>32, (hi>>16)&0xffff, hi&0xffff, lo>>48, lo&0xffffffffffff)
+		if got := s.newUID(); string(got) != want {
+			t.Fatalf("uid %s, want %s", got, want)
+		}
+	}
+}
