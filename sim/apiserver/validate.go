@@ -195,21 +195,46 @@ func validatePodSpec(field string, spec *api.PodSpec) []apierr.FieldError {
 	if len(spec.Containers) == 0 {
 		errs = append(errs, apierr.FieldError{Field: field + ".containers", Type: "Required value"})
 	}
-	seen := map[string]bool{}
-	for i, c := range spec.Containers {
-		cf := fmt.Sprintf("%s.containers[%d]", field, i)
+	var seen map[string]bool // the names before, once there are many
+	for i := range spec.Containers {
+		c := &spec.Containers[i]
+		// The field is named only for an error (most specs have none).
+		cf := func() string { return fmt.Sprintf("%s.containers[%d]", field, i) }
 		switch {
 		case c.Name == "":
-			errs = append(errs, apierr.FieldError{Field: cf + ".name", Type: "Required value"})
+			errs = append(errs, apierr.FieldError{Field: cf() + ".name", Type: "Required value"})
 		case !isDNS1123Label(c.Name):
-			errs = append(errs, apierr.FieldError{Field: cf + ".name", Type: "Invalid value", Value: c.Name, Detail: labelMsg})
-		case seen[c.Name]:
-			errs = append(errs, apierr.FieldError{Field: cf + ".name", Type: "Duplicate value", Value: c.Name})
+			errs = append(errs, apierr.FieldError{Field: cf() + ".name", Type: "Invalid value", Value: c.Name, Detail: labelMsg})
+		case nameBefore(spec.Containers, i, &seen):
+			errs = append(errs, apierr.FieldError{Field: cf() + ".name", Type: "Duplicate value", Value: c.Name})
 		}
-		seen[c.Name] = true
 		if c.Image == "" {
-			errs = append(errs, apierr.FieldError{Field: cf + ".image", Type: "Required value"})
+			errs = append(errs, apierr.FieldError{Field: cf() + ".image", Type: "Required value"})
 		}
 	}
 	return errs
+}
+
+// nameBefore reports whether a container before cs[i] has its name: by
+// a scan for a few containers, by a set of the names (seen, built on
+// first use) for many.
+func nameBefore(cs []api.Container, i int, seen *map[string]bool) bool {
+	const scan = 8
+	if i <= scan {
+		for j := range i {
+			if cs[j].Name == cs[i].Name {
+				return true
+			}
+		}
+		return false
+	}
+	if *seen == nil {
+		*seen = make(map[string]bool, len(cs))
+		for j := range i {
+			(*seen)[cs[j].Name] = true
+		}
+	}
+	dup := (*seen)[cs[i].Name]
+	(*seen)[cs[i].Name] = true
+	return dup
 }

@@ -207,7 +207,7 @@ func validateHPABounds(minReplicas *int32, maxReplicas int32, errs []apierr.Fiel
 // validateLabels is ValidateLabels: every key a qualified name, every
 // value a valid label value, in key order.
 func validateLabels(field string, labels map[string]string, errs []apierr.FieldError) []apierr.FieldError {
-	if len(labels) == 0 {
+	if len(labels) == 0 || labelsValid(labels) {
 		return errs
 	}
 	keys := make([]string, 0, len(labels))
@@ -228,6 +228,17 @@ func validateLabels(field string, labels map[string]string, errs []apierr.FieldE
 		}
 	}
 	return errs
+}
+
+// labelsValid reports whether validateLabels finds nothing wrong with
+// labels: then it need not sort the keys to report in order.
+func labelsValid(labels map[string]string) bool {
+	for k, v := range labels {
+		if len(qualifiedNameProblems(k)) > 0 || len(v) > 63 || v != "" && !isQualifiedNamePart(v) {
+			return false
+		}
+	}
+	return true
 }
 
 // qualifiedNameProblems is IsQualifiedName: an optional DNS subdomain

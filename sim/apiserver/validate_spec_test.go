@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -43,5 +44,69 @@ func TestValidatePodResources(t *testing.T) {
 				t.Errorf("errors %q, want %q", g, tc.want)
 			}
 		})
+	}
+}
+
+// TestValidatePodSpecContainers checks the containers' names and images,
+// reported in order with their field names: duplicates found by a scan
+// among a few containers and by a set among many (a planted set that
+// forgot each name once checked made the late duplicate's case fail).
+func TestValidatePodSpecContainers(t *testing.T) {
+	named := func(names ...string) []api.Container {
+		var cs []api.Container
+		for _, n := range names {
+			cs = append(cs, api.Container{Name: n, Image: "nginx"})
+		}
+		return cs
+	}
+	many := func(extra ...string) []api.Container {
+		var names []string
+		for i := range 12 {
+			names = append(names, fmt.Sprintf("c%d", i))
+		}
+		return named(append(names, extra...)...)
+	}
+	tests := []struct {
+		name string
+		cs   []api.Container
+		want string
+	}{
+		{"valid", named("a", "b"), ""},
+		{"none", nil, "spec.containers: Required value"},
+		{"duplicate", named("a", "b", "a"), `spec.containers[2].name: Duplicate value: "a"`},
+		{"duplicate among many", many("c3"), `spec.containers[12].name: Duplicate value: "c3"`},
+		{"duplicate of a late one among many", many("x", "y", "x"), `spec.containers[14].name: Duplicate value: "x"`},
+		{"empty name and image", []api.Container{{}}, "spec.containers[0].name: Required value; spec.containers[0].image: Required value"},
+		{"invalid name", named("A"), `spec.containers[0].name: Invalid value: "A": ` + labelMsg},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			for _, e := range validatePodSpec("spec", &api.PodSpec{Containers: tc.cs}) {
+				got = append(got, e.Error())
+			}
+			if g := strings.Join(got, "; "); g != tc.want {
+				t.Errorf("errors %q, want %q", g, tc.want)
+			}
+		})
+	}
+}
+
+// TestValidateLabelsOrder checks that label errors come in key order
+// whatever the map's order (the check that finds none skips the sort).
+func TestValidateLabelsOrder(t *testing.T) {
+	labels := map[string]string{"b/c/d": "ok", "a": "-bad-", "ok": "fine", "z": "x_"}
+	var got []string
+	for range 5 {
+		got = got[:0]
+		for _, e := range validateLabels("metadata.labels", labels, nil) {
+			got = append(got, e.Error())
+		}
+		if len(got) != 3 || !strings.Contains(got[0], `"-bad-"`) || !strings.Contains(got[1], `"b/c/d"`) || !strings.Contains(got[2], `"x_"`) {
+			t.Fatalf("errors %q", got)
+		}
+	}
+	if errs := validateLabels("metadata.labels", map[string]string{"app": "web", "example.com/tier": "front"}, nil); len(errs) != 0 {
+		t.Errorf("valid labels: %v", errs)
 	}
 }
