@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -312,4 +313,26 @@ func withStatus(o api.Object, s reflect.Value) api.Object {
 	nv.Elem().Set(ov)
 	nv.Elem().FieldByName("Status").Set(s)
 	return nv.Interface().(api.Object)
+}
+
+// TestWithStatusOf checks the typed status writes of pods and nodes
+// against the reflective one, on random objects: the old object's all
+// but status, the update's status (a planted typed copy that kept the
+// old status made it fail).
+func TestWithStatusOf(t *testing.T) {
+	g := &randObj{r: rand.New(rand.NewPCG(5, 8))}
+	for round := range 20 {
+		for _, newObj := range []func() api.Object{func() api.Object { return &api.Pod{} }, func() api.Object { return &api.Node{} }} {
+			old, upd := newObj(), newObj()
+			g.fill(reflect.ValueOf(old).Elem())
+			g.fill(reflect.ValueOf(upd).Elem())
+			got, want := withStatusOf(old, upd), withStatusOfReflect(old, upd)
+			if d := Diff(want, got); len(d) != 0 || got == old || got == upd {
+				t.Fatalf("round %d %T: typed status write differs from the reflective one: %v", round, old, d)
+			}
+			if d := Diff(old, got); len(d) > 0 && !strings.HasPrefix(d[0].Path, "status") {
+				t.Fatalf("round %d %T: not only status changed: %v", round, old, d)
+			}
+		}
+	}
 }

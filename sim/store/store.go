@@ -665,6 +665,26 @@ func copyStatus(dst, src api.Object) {
 // are immutable) carrying upd's status: a status update changes nothing
 // else.
 func withStatusOf(old, upd api.Object) api.Object {
+	// The kubelets' pod and node status writes, without reflection.
+	switch o := old.(type) {
+	case *api.Pod:
+		if u, ok := upd.(*api.Pod); ok {
+			cp := *o
+			cp.Status = u.Status
+			return &cp
+		}
+	case *api.Node:
+		if u, ok := upd.(*api.Node); ok {
+			cp := *o
+			cp.Status = u.Status
+			return &cp
+		}
+	}
+	return withStatusOfReflect(old, upd)
+}
+
+// withStatusOfReflect is withStatusOf of any kind.
+func withStatusOfReflect(old, upd api.Object) api.Object {
 	ov := reflect.ValueOf(old).Elem()
 	nv := reflect.New(ov.Type())
 	nv.Elem().Set(ov)
