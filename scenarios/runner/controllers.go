@@ -166,6 +166,17 @@ func (r *run) startControllers() error {
 		if !pacing.Unpaced() {
 			opts.Client.Paced = r.throttle.paced(actor, pacing, func() time.Duration { return r.c.K.Now().Duration() })
 		}
+		if name == "scheduler" {
+			// kube-scheduler's events go through an event client of
+			// their own, made from the same kubeconfig (same QPS and
+			// burst, a bucket of its own): createClients in
+			// cmd/kube-scheduler/app/options/options.go.
+			ev := opts.Client
+			if !pacing.Unpaced() {
+				ev.Paced = r.throttle.paced(actor+" (event client)", pacing, func() time.Duration { return r.c.K.Now().Duration() })
+			}
+			opts.EventClient = &ev
+		}
 		lease, elects := "", false
 		if _, builtin := controllerSpecs[name]; builtin {
 			lease, elects = leaseName(name, actor)

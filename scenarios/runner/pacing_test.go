@@ -82,12 +82,14 @@ func TestPacedZoneLoss(t *testing.T) {
 		stretches   bool   // judge by the throttled stretches only
 	}{
 		{name: "kube-controller-manager defaults", replicas: 1000, controller: "replicaset", actor: replicaset.Actor, verb: "create"},
-		// The scheduler binds (a create of pods/binding); it makes
-		// requests the audit log does not count as its writes (its
+		// The scheduler binds (a create of pods/binding) through its API
+		// client and sends the Scheduled events through its event client,
+		// each with a bucket of its own; it makes requests the audit log
+		// does not count as its writes (its
 		// FailedScheduling status writes while the zone is down are
 		// rejected or no-ops), so its case judges the throttled
 		// stretches, not the audit log.
-		{name: "scheduler at 3 QPS, burst 10", replicas: 200, controllers: "scheduler: {qps: 3, burst: 10}", controller: "scheduler", actor: scheduler.Actor, verb: "create", subresource: "binding", stretches: true},
+		{name: "scheduler at 1.5 QPS, burst 10", replicas: 200, controllers: "scheduler: {qps: 1.5, burst: 10}", controller: "scheduler", actor: scheduler.Actor, verb: "create", subresource: "binding", stretches: true},
 		{name: "replicaset at 3 QPS, burst 5", replicas: 200, controllers: "replicaset: {qps: 3, burst: 5}", controller: "replicaset", actor: replicaset.Actor, verb: "create"},
 	}
 	for _, tt := range tests {
@@ -151,20 +153,32 @@ func TestPacedZoneLoss(t *testing.T) {
 			if tt.stretches {
 				span := (last - first).Seconds()
 				want := float64(window) / qps
-				floor := (2*float64(tt.replicas) - burst) / qps // a bind and an event each
-				t.Logf("%d replacements by %s from %v to %v: %.2f s; %d requests waited meanwhile: %.2f s; binds and events alone %.2f s", replaced, tt.actor, first, last, span, window, want, floor)
-				// Two tokens of slack: the first bind took its token
-				// before the span began, and the last bind's event goes
-				// out after it ended.
-				if span < floor-2/qps {
-					t.Errorf("the replacements took %.2f s, faster than %v allows for %d binds and their events (%.2f s)", span, pacing, tt.replicas, floor)
+				// The binds alone draw on the API client's bucket: the
+				// Scheduled events go through kube-scheduler's event
+				// client, a bucket of its own at the same pacing.
+				floor := (float64(tt.replicas) - burst) / qps
+				t.Logf("%d replacements by %s from %v to %v: %.2f s; %d requests waited meanwhile: %.2f s; binds alone %.2f s", replaced, tt.actor, first, last, span, window, want, floor)
+				// A token of slack: the first bind took its token
+				// before the span began.
+				if span < floor-1/qps {
+					t.Errorf("the replacements took %.2f s, faster than %v allows for %d binds (%.2f s)", span, pacing, tt.replicas, floor)
 				}
-				// The events go out after their binds (the recorder
-				// sends them from its own process through the same
-				// client), so the stretch outlasts the binds, never the
-				// other way round.
-				if span > want+1/qps {
-					t.Errorf("the replacements took %.2f s, longer than the %d waiting requests at %v QPS (%.2f s)", span, window, qps, want)
+				// At most a token period a bind: were the events drawing
+				// on the binds' bucket, 2×replicas requests would take
+				// twice as long.
+				if ceil := float64(tt.replicas+1) / qps; span > ceil {
+					t.Errorf("the replacements took %.2f s, longer than %d binds alone at %v QPS (%.2f s): the events share the binds' bucket", span, tt.replicas, qps, ceil)
+				}
+				if window > uint64(tt.replicas) {
+					t.Errorf("%d requests waited while %d binds went out: the events share the binds' bucket", window, tt.replicas)
+				}
+				// The events follow their binds at the binds' pace, so
+				// the event client, at the same pacing, never waits: it
+				// has no throttling entry.
+				for _, a := range res.Throttling {
+					if a.Actor == tt.actor+" (event client)" {
+						t.Errorf("%s's event client waited: %+v", tt.actor, a)
+					}
 				}
 				return
 			}

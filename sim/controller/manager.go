@@ -35,6 +35,15 @@ type ManagerOptions struct {
 	// the default source of Recorder("") events, the manager's name if
 	// empty.
 	Recorder client.RecorderOptions
+	// EventClient, if set, gives the recorder a client of its own, with
+	// a token bucket of its own: kube-scheduler sends its events through
+	// an event client made apart from its API client, from the same
+	// kubeconfig (cmd/kube-scheduler/app/options createClients), so
+	// events and bindings do not draw on one budget. Unset, events go
+	// through the manager's client, as kube-controller-manager's
+	// controllers send theirs (each controller's recorder sinks into its
+	// own client).
+	EventClient *client.Options
 	// Observer, if set, is told of every reconcile of every controller
 	// that has no observer of its own.
 	Observer Observer
@@ -134,7 +143,7 @@ func (m *Manager) Start() error {
 		ctx:      ctx,
 		cancel:   cancel,
 		factory:  informer.NewFactory(m.k, m.t, informer.Config{Name: m.name, Actor: m.actor, Resync: m.opts.Resync, OnActivity: m.opts.OnInformer}),
-		recorder: client.NewRecorder(m.k, m.client, m.name, ropts),
+		recorder: client.NewRecorder(m.k, m.eventClient(), m.name, ropts),
 	}
 	m.run = r
 	m.starts++
@@ -151,6 +160,15 @@ func (m *Manager) Start() error {
 	}
 	m.startWorkload(r)
 	return nil
+}
+
+// eventClient returns the client the recorder sends events through: one
+// of its own when the options ask for it, else the manager's.
+func (m *Manager) eventClient() client.Client {
+	if m.opts.EventClient == nil {
+		return m.client
+	}
+	return client.New(m.k, m.t, m.actor, *m.opts.EventClient)
 }
 
 // startWorkload starts the incarnation's informers, recorder,
