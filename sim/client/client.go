@@ -336,11 +336,17 @@ func body(verb apiserver.Verb, obj api.Object, sub string) (*apiserver.Request, 
 	if obj == nil {
 		return nil, apierr.NewBadRequest(fmt.Sprintf("%s needs an object", verb))
 	}
-	m := obj.GetObjectMeta()
 	cp := statusBody(obj, sub)
 	if cp == nil {
 		cp = copyBody(obj)
 	}
+	return request(verb, obj, sub, cp), nil
+}
+
+// request builds a write request of obj that sends cp, obj's copy or
+// obj itself.
+func request(verb apiserver.Verb, obj api.Object, sub string, cp api.Object) *apiserver.Request {
+	m := obj.GetObjectMeta()
 	if tm := cp.GetTypeMeta(); tm.APIVersion == "" || tm.Kind == "" {
 		// A serializer always writes apiVersion and kind, even for
 		// objects built in code without them.
@@ -353,7 +359,7 @@ func body(verb apiserver.Verb, obj api.Object, sub string) (*apiserver.Request, 
 		Name:        m.Name,
 		Subresource: sub,
 		Object:      cp,
-	}, nil
+	}
 }
 
 // statusBody returns the body of a status write of a pod or node, or nil
@@ -437,6 +443,25 @@ func (c *client) write(ctx context.Context, verb apiserver.Verb, obj api.Object,
 	}
 	req.FieldManager = FieldManagerFrom(ctx)
 	return single(c.do(req))
+}
+
+// ownedCreator is a Client that can create an object its caller gives
+// away.
+type ownedCreator interface {
+	createOwned(ctx context.Context, obj api.Object) error
+}
+
+// createOwned sends obj itself to be created, and drops the reply: for a
+// caller that built obj for this write alone and never reads or changes
+// it again (the event recorder), so neither obj nor the stored object
+// needs a copy.
+func (c *client) createOwned(ctx context.Context, obj api.Object) error {
+	if obj == nil {
+		return apierr.NewBadRequest(fmt.Sprintf("%s needs an object", apiserver.Create))
+	}
+	req := request(apiserver.Create, obj, "", obj)
+	req.FieldManager = FieldManagerFrom(ctx)
+	return c.do(req).Err
 }
 
 // Create sends a copy of obj to be created.

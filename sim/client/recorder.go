@@ -322,6 +322,16 @@ func (r *Recorder) send(p *kernel.Process, e queued) {
 	}
 }
 
+// createEvent creates ev, which the recorder built for this write
+// alone: handed over without a copy when the client can (ownedCreator).
+func (r *Recorder) createEvent(ev *api.Event) error {
+	if oc, ok := r.c.(ownedCreator); ok {
+		return oc.createOwned(context.Background(), ev)
+	}
+	_, err := r.c.Create(context.Background(), ev)
+	return err
+}
+
 // create writes a new Event for e with count 1. On a retry, AlreadyExists
 // means an earlier try that timed out did create it.
 func (r *Recorder) create(e queued, retry bool) (*aggregate, error) {
@@ -347,7 +357,7 @@ func (r *Recorder) create(e queued, retry bool) (*aggregate, error) {
 	}
 	ev.APIVersion, ev.Kind = "v1", api.KindEvent.Name
 	agg := &aggregate{namespace: ns, name: ev.Name, count: 1, first: e.at, last: e.at}
-	if _, err := r.c.Create(context.Background(), ev); err != nil {
+	if err := r.createEvent(ev); err != nil {
 		if !(retry && errors.Is(err, apierr.ErrAlreadyExists)) {
 			return nil, err
 		}
@@ -382,7 +392,7 @@ func (r *Recorder) update(agg *aggregate, e queued) error {
 			ReportingController: e.key.component,
 		}
 		ev.APIVersion, ev.Kind = "v1", api.KindEvent.Name
-		_, err = r.c.Create(context.Background(), ev)
+		err = r.createEvent(ev)
 	}
 	if err != nil {
 		return err
