@@ -15,6 +15,7 @@ func TestScaleYAML(t *testing.T) {
 		nodes, pods, crashes int
 		qps                  float64 // 0: kube-controller-manager's
 		burst                int
+		sched                Pacing // zero: kube-scheduler's
 		wantErr              string
 	}{
 		{probe: ScaleProbe{Nodes: 3}, nodes: 3, pods: 90, crashes: 1},
@@ -28,6 +29,10 @@ func TestScaleYAML(t *testing.T) {
 		{probe: ScaleProbe{Nodes: 30, QPS: -1}, wantErr: "want positive values"},
 		{probe: ScaleProbe{Nodes: 30, Unpaced: true, QPS: 50}, wantErr: "--unpaced with --qps"},
 		{probe: ScaleProbe{Nodes: 30, Unpaced: true}, nodes: 30, pods: 900, crashes: 1, qps: -1},
+		{probe: ScaleProbe{Nodes: 5000, QPS: 200, Burst: 300, SchedulerQPS: 300, SchedulerBurst: 400}, nodes: 5000, pods: 150000, crashes: 50, qps: 200, burst: 300, sched: Pacing{QPS: 300, Burst: 400}},
+		{probe: ScaleProbe{Nodes: 30, SchedulerQPS: 100}, wantErr: "want both positive, or neither"},
+		{probe: ScaleProbe{Nodes: 30, SchedulerQPS: -5, SchedulerBurst: 10}, wantErr: "want both positive, or neither"},
+		{probe: ScaleProbe{Nodes: 30, Unpaced: true, SchedulerQPS: 100, SchedulerBurst: 10}, wantErr: "--unpaced with --scheduler-qps"},
 	}
 	for _, tt := range tests {
 		data, err := ScaleYAML(tt.probe)
@@ -69,7 +74,11 @@ func TestScaleYAML(t *testing.T) {
 		if api, events := KubeletPacing(s); (tt.qps == -1) != (api.Unpaced() && events.Unpaced()) {
 			t.Errorf("%+v: kubelets paced at %v and %v", tt.probe, api, events)
 		}
-		if got, want := s.Spec.Controllers["scheduler"].Pacing("scheduler"), (Pacing{QPS: SchedulerQPS, Burst: SchedulerBurst}); tt.qps == -1 && !got.Unpaced() || tt.qps != -1 && got != want {
+		wantSched := tt.sched
+		if wantSched == (Pacing{}) {
+			wantSched = Pacing{QPS: SchedulerQPS, Burst: SchedulerBurst}
+		}
+		if got := s.Spec.Controllers["scheduler"].Pacing("scheduler"); tt.qps == -1 && !got.Unpaced() || tt.qps != -1 && got != wantSched {
 			t.Errorf("%+v: the scheduler paced at %v", tt.probe, got)
 		}
 		if want := "equals: " + strconv.Itoa(tt.pods); !strings.Contains(string(data), want) {

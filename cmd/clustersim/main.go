@@ -9,7 +9,7 @@
 //	clustersim sweep SCENARIO --set PATH=V1,V2,...|A..B ... [--seeds N] [--find-min PATH] [--plot DIR] [-o table|csv|json|markdown]
 //	clustersim compare BASELINE CANDIDATE [--seeds N] [--seed S] [--until D] [--alpha A] [--fail-on FIGURE,...] [--jobs J] [-o table|json]
 //	clustersim demo [--seed N] [--duration D] [-o table|json]
-//	clustersim generate scale --nodes N [--pods-per-node P] [--crash-percent C] [--unpaced | --qps Q --burst B]
+//	clustersim generate scale --nodes N [--pods-per-node P] [--crash-percent C] [--unpaced | --qps Q --burst B --scheduler-qps Q --scheduler-burst B]
 //	clustersim version
 //	clustersim completion bash|zsh|fish
 //
@@ -1102,6 +1102,8 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	unpaced := fs.Bool("unpaced", false, "leave the controllers', the scheduler's and the kubelets' API clients unpaced (default: kube-controller-manager's 20 QPS, burst 30; kube-scheduler's and the kubelet's 50, 100)")
 	qps := fs.Float64("qps", scenarios.ControllerManagerQPS, "each controller client's QPS (kube-controller-manager's --kube-api-qps; large clusters raise it)")
 	burst := fs.Int("burst", scenarios.ControllerManagerBurst, "each controller client's burst (--kube-api-burst)")
+	schedQPS := fs.Float64("scheduler-qps", scenarios.SchedulerQPS, "the scheduler's QPS, for its API client and its event client each (kube-scheduler's --kube-api-qps)")
+	schedBurst := fs.Int("scheduler-burst", scenarios.SchedulerBurst, "the scheduler's burst (kube-scheduler's --kube-api-burst)")
 	if c, done := parse(fs, args); done {
 		return c
 	}
@@ -1117,7 +1119,18 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	if *qps <= 0 || *burst < 1 {
 		return usageError(fs, "--qps %v --burst %d: want a positive rate and a burst of at least 1", *qps, *burst)
 	}
-	data, err := scenarios.ScaleYAML(scenarios.ScaleProbe{Nodes: *nodes, PodsPerNode: *perNode, CrashPercent: *crash, Unpaced: *unpaced, QPS: *qps, Burst: *burst})
+	sched := fs.Changed("scheduler-qps") || fs.Changed("scheduler-burst")
+	if *unpaced && sched {
+		return usageError(fs, "--unpaced with --scheduler-qps or --scheduler-burst: an unpaced client has no rate")
+	}
+	if *schedQPS <= 0 || *schedBurst < 1 {
+		return usageError(fs, "--scheduler-qps %v --scheduler-burst %d: want a positive rate and a burst of at least 1", *schedQPS, *schedBurst)
+	}
+	probe := scenarios.ScaleProbe{Nodes: *nodes, PodsPerNode: *perNode, CrashPercent: *crash, Unpaced: *unpaced, QPS: *qps, Burst: *burst}
+	if sched {
+		probe.SchedulerQPS, probe.SchedulerBurst = *schedQPS, *schedBurst
+	}
+	data, err := scenarios.ScaleYAML(probe)
 	if err != nil {
 		return usageError(fs, "%v", err)
 	}

@@ -145,6 +145,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"generate", "nope"}, exitBadInput},
 		{[]string{"generate", "scale", "--nodes", "2"}, exitBadInput},
 		{[]string{"generate", "scale", "--pods-per-node", "0"}, exitBadInput},
+		{[]string{"generate", "scale", "--scheduler-qps", "0"}, exitBadInput},
+		{[]string{"generate", "scale", "--unpaced", "--scheduler-burst", "5"}, exitBadInput},
 		{[]string{"run", "--bogus"}, exitBadInput},
 		{[]string{"run", "--seeds", "abc"}, exitBadInput},
 		{[]string{"run", "--seed", "-1"}, exitBadInput},
