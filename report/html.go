@@ -296,7 +296,7 @@ func podPhaseChart(r *runner.Result, marks []chart.Mark) chart.GapChart {
 		if !had {
 			now = "Pending"
 		}
-		for _, c := range a.Changes {
+		for c := range a.EachChange() {
 			if c.Path == "status.phase" && c.New != "" && now != "Terminating" {
 				now = c.New
 			}

@@ -242,7 +242,7 @@ func describeWrite(a *store.AuditRecord) (string, bool) {
 		return head + " (deletion started)", true
 	}
 	var parts []string
-	for _, c := range a.Changes {
+	for c := range a.EachChange() {
 		if slices.ContainsFunc(timelineBookkeeping, func(b string) bool { return strings.Contains(c.Path, b) }) {
 			continue
 		}

@@ -147,7 +147,7 @@ func TestPHPApacheEndpoints(t *testing.T) {
 		if r.Kind != api.KindEndpoints || r.Actor != endpoints.Actor {
 			continue
 		}
-		for _, ch := range r.Changes {
+		for ch := range r.EachChange() {
 			if len(ch.Path) > 25 && ch.Path[:25] == "subsets[0].notReadyAddres" {
 				sawNotReady = true
 			}

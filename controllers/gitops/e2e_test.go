@@ -141,7 +141,7 @@ func (e *env) replicaWriters() []string {
 		if r.Kind != api.KindDeployment || r.Key != depKey {
 			continue
 		}
-		if slices.ContainsFunc(r.Changes, func(c store.Change) bool { return c.Path == "spec.replicas" }) {
+		if slices.ContainsFunc(r.Changes(), func(c store.Change) bool { return c.Path == "spec.replicas" }) {
 			out = append(out, r.Actor)
 		}
 	}
@@ -169,7 +169,7 @@ func TestManualEditReverted(t *testing.T) {
 		// The audit log shows the edit and the revert, seconds apart.
 		var writes []string
 		for _, r := range e.c.Store.Audit().Records() {
-			for _, c := range r.Changes {
+			for c := range r.EachChange() {
 				if c.Path == "spec.template.spec.containers[nginx].image" {
 					writes = append(writes, r.Actor+" "+c.New+" at "+r.Time.String())
 				}

@@ -139,7 +139,7 @@ func hpaWrites(c *cluster.Cluster) (values []string, at []time.Duration) {
 		if r.Actor != hpa.Actor || r.Kind != api.KindDeployment || r.Subresource != "" {
 			continue
 		}
-		for _, ch := range r.Changes {
+		for ch := range r.EachChange() {
 			if ch.Path == "spec.replicas" {
 				values = append(values, ch.New)
 				at = append(at, r.Time.Duration())
@@ -164,7 +164,7 @@ func firstIdle(c *cluster.Cluster) time.Duration {
 		if !scaled || r.Kind != api.KindHorizontalPodAutoscaler {
 			continue
 		}
-		for _, ch := range r.Changes {
+		for ch := range r.EachChange() {
 			if strings.HasSuffix(ch.Path, ".averageUtilization") && ch.New == "0" {
 				return r.Time.Duration()
 			}

@@ -146,7 +146,7 @@ func (e *env) unknownAt(node string) time.Duration {
 		if r.Actor != nodelifecycle.Actor || r.Kind != api.KindNode || r.Key.Name != node || r.Subresource != "status" {
 			continue
 		}
-		for _, ch := range r.Changes {
+		for ch := range r.EachChange() {
 			if ch.Path == "status.conditions[Ready].status" && ch.New == "Unknown" {
 				return r.Time.Duration()
 			}

@@ -378,7 +378,7 @@ func TestPreemptionEndToEnd(t *testing.T) {
 		if r.Kind != api.KindPod || r.Key.Name != "urgent" || r.Actor != scheduler.Actor {
 			continue
 		}
-		for _, ch := range r.Changes {
+		for ch := range r.EachChange() {
 			switch {
 			case ch.Path == "status.nominatedNodeName" && nominated == "":
 				nominated, nominatedAt = ch.New, r.Time.Duration()

@@ -102,7 +102,7 @@ func finalValue(res *runner.Result, kind api.Kind, objName, path string) (string
 			v, set = "", false
 			continue
 		}
-		for _, c := range a.Changes {
+		for c := range a.EachChange() {
 			if c.Path == path {
 				v, set = c.New, c.NewSet
 			}
@@ -290,7 +290,7 @@ func Drift(name string, kind api.Kind, objName, path, actor string) Figure {
 			if a.Kind != kind || a.Key.Name != objName {
 				continue
 			}
-			for _, c := range a.Changes {
+			for c := range a.EachChange() {
 				if c.Path != path {
 					continue
 				}

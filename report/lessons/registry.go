@@ -37,7 +37,7 @@ func fieldWrites(name string, kind api.Kind, objName, path string) Figure {
 			if a.Kind != kind || a.Key.Name != objName {
 				continue
 			}
-			for _, c := range a.Changes {
+			for c := range a.EachChange() {
 				if c.Path == path {
 					n++
 				}

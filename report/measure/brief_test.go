@@ -38,13 +38,13 @@ func TestBriefEvents(t *testing.T) {
 				r := &brief.Audit[i]
 				if r.Kind == api.KindEvent && !r.NoOp {
 					events++
-					if !r.Brief || r.Changes != nil {
+					if !r.Brief || r.NumChanges() != 0 {
 						t.Errorf("record %d, an Event write, kept in full: %v", i, r)
 					}
 				} else if r.Brief {
 					t.Errorf("record %d kept brief: %v", i, r)
 				}
-				kept += len(r.Changes)
+				kept += r.NumChanges()
 			}
 			if events == 0 {
 				t.Fatal("no Event writes: the test shows nothing")
@@ -69,7 +69,7 @@ func TestBriefEvents(t *testing.T) {
 // ignore the fields of a full one), but when the options measure Events.
 func TestChangedBrief(t *testing.T) {
 	brief := &store.AuditRecord{Kind: api.KindEvent, Verb: "create", Brief: true}
-	full := &store.AuditRecord{Kind: api.KindEvent, Verb: "create", Changes: []store.Change{{Path: "reason", New: "Killing", NewSet: true}}}
+	full := new(store.AuditRecord{Kind: api.KindEvent, Verb: "create"}.WithChanges(store.Change{Path: "reason", New: "Killing", NewSet: true}))
 	for _, tc := range []struct {
 		name string
 		o    Options

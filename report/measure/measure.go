@@ -277,7 +277,7 @@ func segments(audit []store.AuditRecord, o Options) []segment {
 		if r.NoOp {
 			continue
 		}
-		for _, c := range r.Changes {
+		for c := range r.EachChange() {
 			if o.ignored(r.Kind.Name, c.Path) {
 				continue
 			}
@@ -317,7 +317,7 @@ func segments(audit []store.AuditRecord, o Options) []segment {
 		if r.Removed || r.NoOp {
 			continue
 		}
-		for _, c := range r.Changes {
+		for c := range r.EachChange() {
 			if o.ignored(r.Kind.Name, c.Path) {
 				continue
 			}
@@ -408,7 +408,7 @@ func growth(audit []store.AuditRecord) []Growth {
 		if r.NoOp {
 			continue
 		}
-		for _, c := range r.Changes {
+		for c := range r.EachChange() {
 			if c.Path != "metadata.generation" {
 				continue
 			}
@@ -446,7 +446,7 @@ func growth(audit []store.AuditRecord) []Growth {
 // that was unset or empty: completing an object (the scheduler binding a pod to a
 // node) rather than changing what someone asked for.
 func fillsOnly(r *store.AuditRecord) bool {
-	for _, c := range r.Changes {
+	for c := range r.EachChange() {
 		if strings.HasPrefix(c.Path, "spec.") && c.OldSet && c.Old != "" {
 			return false
 		}
@@ -518,7 +518,7 @@ func changed(r *store.AuditRecord, o Options) bool {
 		// does (a pattern matching the path "*" matches any).
 		return !o.ignored(r.Kind.Name, "*")
 	}
-	for _, c := range r.Changes {
+	for c := range r.EachChange() {
 		if !o.ignored(r.Kind.Name, c.Path) {
 			return true
 		}
@@ -629,10 +629,10 @@ func hotLoops(res *runner.Result, o Options) []HotLoop {
 // heartbeat time: thousands of nodes write these every ten seconds, and
 // they give no controller anything to do.
 func heartbeat(r *store.AuditRecord) bool {
-	if len(r.Changes) == 0 {
+	if r.NumChanges() == 0 {
 		return false
 	}
-	for _, c := range r.Changes {
+	for c := range r.EachChange() {
 		switch {
 		case r.Kind == api.KindLease && (c.Path == "spec.renewTime" || c.Path == "spec.acquireTime"):
 		case r.Kind == api.KindNode && strings.HasPrefix(c.Path, "status.conditions[") && strings.HasSuffix(c.Path, "].lastHeartbeatTime"):

@@ -24,8 +24,8 @@ var web = api.Key{Namespace: "default", Name: "web"}
 
 // rec builds an audit record at second s changing one path.
 func rec(s int, actor string, kind api.Kind, path, old, new string) store.AuditRecord {
-	return store.AuditRecord{Time: kernel.Time(time.Duration(s) * time.Second), Actor: actor, Verb: "update", Kind: kind, Key: web,
-		Changes: []store.Change{{Path: path, Old: old, New: new, OldSet: old != "", NewSet: new != ""}}}
+	return store.AuditRecord{Time: kernel.Time(time.Duration(s) * time.Second), Actor: actor, Verb: "update", Kind: kind, Key: web}.
+		WithChanges(store.Change{Path: path, Old: old, New: new, OldSet: old != "", NewSet: new != ""})
 }
 
 func replicas(vals ...string) []store.AuditRecord {
@@ -141,7 +141,7 @@ func TestNoOpsAndGrowth(t *testing.T) {
 	gen := func(s int, actor, old, new string, spec ...string) store.AuditRecord {
 		r := rec(s, actor, api.KindDeployment, "metadata.generation", old, new)
 		for _, p := range spec {
-			r.Changes = append(r.Changes, store.Change{Path: p, Old: "1", New: "2", OldSet: true, NewSet: true})
+			r = r.WithChanges(append(r.Changes(), store.Change{Path: p, Old: "1", New: "2", OldSet: true, NewSet: true})...)
 		}
 		return r
 	}
@@ -193,7 +193,10 @@ func statusWrites(n int) []store.AuditRecord {
 func leaseRenewals(n int) []store.AuditRecord {
 	out := statusWrites(n)
 	for i := range out {
-		out[i].Kind, out[i].Changes[0].Path = api.KindLease, "spec.renewTime"
+		cs := out[i].Changes()
+		cs[0].Path = "spec.renewTime"
+		out[i] = out[i].WithChanges(cs...)
+		out[i].Kind = api.KindLease
 	}
 	return out
 }

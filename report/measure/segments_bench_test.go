@@ -25,12 +25,12 @@ func BenchmarkSegments(b *testing.B) {
 	}
 	for p := range pods {
 		key := api.Key{Namespace: "default", Name: fmt.Sprintf("pod-%d", p)}
-		audit = append(audit, store.AuditRecord{Time: kernel.Time(p), Actor: "rs", Verb: "create", Kind: api.KindPod, Key: key, Changes: create})
+		audit = append(audit, store.AuditRecord{Time: kernel.Time(p), Actor: "rs", Verb: "create", Kind: api.KindPod, Key: key}.WithChanges(create...))
 	}
 	for w := range 3 {
 		for p := range pods {
 			key := api.Key{Namespace: "default", Name: fmt.Sprintf("pod-%d", p)}
-			audit = append(audit, store.AuditRecord{Time: kernel.Time(pods*(w+1) + p), Actor: "kubelet", Verb: "update", Subresource: "status", Kind: api.KindPod, Key: key, Changes: status})
+			audit = append(audit, store.AuditRecord{Time: kernel.Time(pods*(w+1) + p), Actor: "kubelet", Verb: "update", Subresource: "status", Kind: api.KindPod, Key: key}.WithChanges(status...))
 		}
 	}
 	o := Options{}

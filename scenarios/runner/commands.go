@@ -101,7 +101,7 @@ func fieldChanges(kind api.Kind, key api.Key, path string) func(rec *store.Audit
 		if rec.Kind != kind || rec.Key != key {
 			return ""
 		}
-		for _, c := range rec.Changes {
+		for c := range rec.EachChange() {
 			if c.Path == path {
 				return fmt.Sprintf("%s -> %s at %s", orNone(c.Old, c.OldSet), orNone(c.New, c.NewSet), clockMillis(rec.Time.Duration()))
 			}

@@ -158,7 +158,7 @@ func TestNodeConditionsAfterHeal(t *testing.T) {
 
 // changedTo reports whether a write set path to value.
 func changedTo(a store.AuditRecord, path, value string) bool {
-	for _, c := range a.Changes {
+	for c := range a.EachChange() {
 		if c.Path == path && c.New == value {
 			return true
 		}

@@ -323,7 +323,7 @@ func (r *run) fieldWrites(kind api.Kind, key api.Key, path string) []string {
 		if rec.Kind != kind || rec.Key != key {
 			return true
 		}
-		for _, c := range rec.Changes {
+		for c := range rec.EachChange() {
 			if c.Path != path && (!strings.HasPrefix(c.Path, want[0]) || !slices.Equal(manifest.SplitPath(c.Path), want)) {
 				continue
 			}

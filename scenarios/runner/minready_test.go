@@ -45,13 +45,13 @@ func TestAvailableAfterMinReadySeconds(t *testing.T) {
 	for _, a := range res.Audit {
 		switch {
 		case a.Kind == api.KindPod:
-			for _, c := range a.Changes {
+			for c := range a.EachChange() {
 				if c.Path == "status.conditions[Ready].status" && c.New == "True" {
 					readyAt = append(readyAt, a.Time.Wall().Truncate(time.Second))
 				}
 			}
 		case a.Kind == api.KindReplicaSet && a.Actor == replicaset.Actor:
-			for _, c := range a.Changes {
+			for c := range a.EachChange() {
 				if c.Path == "status.availableReplicas" && c.Old == "0" {
 					availableAt = append(availableAt, a.Time)
 				}

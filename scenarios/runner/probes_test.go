@@ -76,7 +76,7 @@ func TestReadinessPacesRollingUpdate(t *testing.T) {
 					created[r.Key.Name] = at
 					names = append(names, r.Key.Name)
 				}
-				for _, c := range r.Changes {
+				for c := range r.EachChange() {
 					switch {
 					case c.Path == "status.containerStatuses[nginx].state.running.startedAt" && started[r.Key.Name] == 0:
 						started[r.Key.Name] = at

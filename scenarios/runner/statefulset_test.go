@@ -65,7 +65,7 @@ func firstWrite(audit []store.AuditRecord, kind api.Kind, name, path, value stri
 		if path == "" && a.Verb == "create" {
 			return i
 		}
-		for _, c := range a.Changes {
+		for c := range a.EachChange() {
 			if c.Path == path && c.New == value {
 				return i
 			}
@@ -87,7 +87,7 @@ func TestStatefulSetWebInOrder(t *testing.T) {
 		scheduled := -1
 		for j, a := range res.Audit {
 			if j > created && a.Kind == api.KindPod && a.Key.Name == pod && scheduled < 0 {
-				for _, c := range a.Changes {
+				for c := range a.EachChange() {
 					if c.Path == "spec.nodeName" {
 						scheduled = j
 					}
@@ -123,7 +123,7 @@ func TestStatefulSetZoneLoss(t *testing.T) {
 	var msg string
 	for _, a := range res.Audit {
 		if a.Kind == api.KindPod && a.Key.Name == "web-1" {
-			for _, c := range a.Changes {
+			for c := range a.EachChange() {
 				if c.Path == "status.conditions[PodScheduled].message" {
 					msg = c.New
 				}

@@ -381,7 +381,7 @@ func TestAuditRecordsChangedFields(t *testing.T) {
 		t.Fatalf("record = %v", last)
 	}
 	var got []string
-	for _, c := range last.Changes {
+	for c := range last.EachChange() {
 		got = append(got, c.Path+"="+c.Old+"->"+c.New)
 	}
 	want := "spec.replicas=3->5,spec.template.spec.containers[nginx].image=nginx:1.14.2->nginx:1.16.1,metadata.generation=1->2"

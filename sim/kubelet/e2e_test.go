@@ -228,7 +228,7 @@ func TestGracefulDeletion(t *testing.T) {
 		if r.Removed {
 			gone = r.Time.Sub(deleted)
 		}
-		for _, c := range r.Changes {
+		for c := range r.EachChange() {
 			switch c.Path {
 			case "status.phase":
 				finalPhase = c.New

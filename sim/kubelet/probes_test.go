@@ -26,7 +26,7 @@ func (e *env) fieldChanges(name, path string) (at []time.Duration, values []stri
 		if r.Kind != api.KindPod || r.Key.Name != name {
 			continue
 		}
-		for _, c := range r.Changes {
+		for c := range r.EachChange() {
 			if c.Path == path {
 				at = append(at, r.Time.Duration())
 				values = append(values, c.New)

@@ -351,7 +351,15 @@ func (k *Kubelet) condStatuses(ps *podState, phase api.PodPhase) [nConds]api.Con
 // messages upstream gives, and keeps the others the pod carries
 // (DisruptionTarget, readiness gates' conditions, ...).
 func (k *Kubelet) conditions(ps *podState, phase api.PodPhase) []api.PodCondition {
-	conds := make([]api.PodCondition, 0, nConds+len(ps.pod.Status.Conditions))
+	// Sized exactly: the slice is the stored pod's conditions from the
+	// status write on (a cluster holds one per pod).
+	n := len(ps.conds)
+	for _, c := range ps.pod.Status.Conditions {
+		if !owned(c.Type) {
+			n++
+		}
+	}
+	conds := make([]api.PodCondition, 0, n)
 	for i := range ps.conds {
 		c := api.PodCondition{Type: condTypes[i], Status: ps.conds[i].status, LastTransitionTime: wallTime(ps.conds[i].since)}
 		switch {

@@ -2,6 +2,7 @@ package store
 
 import (
 	"io"
+	"iter"
 	"strconv"
 	"strings"
 
@@ -20,9 +21,18 @@ type AuditRecord struct {
 	Kind            api.Kind
 	Key             api.Key
 	ResourceVersion uint64 // the object's resourceVersion after the write
-	// Changes are the leaf fields the write changed (for a create: every
-	// field set). resourceVersion and managedFields are never listed.
-	Changes []Change
+	// changes are the leaf fields the write changed (for a create: every
+	// field set; resourceVersion and managedFields are never listed), as
+	// the record's maker gave them (WithChanges, or the store before the
+	// log keeps them); a kept record has them in kept instead. Read them
+	// with EachChange, Changes or NumChanges.
+	changes []Change
+	// kept are the changes of a record the log kept, compact: paths and
+	// values are indexes into vals, so that the blocks holding them have
+	// no pointers for the garbage collector to follow (a large run keeps
+	// tens of millions).
+	kept []keptChange
+	vals *valueTable
 	// NoOp is true for an update that changed nothing: the store kept the
 	// object and its resourceVersion, and sent no watch event.
 	NoOp bool
@@ -32,6 +42,118 @@ type AuditRecord struct {
 	// (AuditLog.BriefEvents): it changed something (it is no no-op), but
 	// what is not kept.
 	Brief bool
+}
+
+// WithChanges returns r carrying cs as its changes (which it keeps, not
+// a copy): for records built outside a store, such as tests'.
+func (r AuditRecord) WithChanges(cs ...Change) AuditRecord {
+	r.changes, r.kept, r.vals = cs, nil, nil
+	return r
+}
+
+// NumChanges returns how many fields the write changed.
+func (r *AuditRecord) NumChanges() int {
+	if r.vals != nil {
+		return len(r.kept)
+	}
+	return len(r.changes)
+}
+
+// Change returns the i-th change, 0 <= i < NumChanges().
+func (r *AuditRecord) Change(i int) Change {
+	if r.vals != nil {
+		return r.vals.change(r.kept[i])
+	}
+	return r.changes[i]
+}
+
+// EachChange yields the changes in order, without allocating.
+func (r *AuditRecord) EachChange() iter.Seq[Change] {
+	return func(yield func(Change) bool) {
+		if r.vals != nil {
+			for _, k := range r.kept {
+				if !yield(r.vals.change(k)) {
+					return
+				}
+			}
+			return
+		}
+		for _, c := range r.changes {
+			if !yield(c) {
+				return
+			}
+		}
+	}
+}
+
+// Changes returns the changes in a new slice (nil when there are none),
+// the caller's to keep; EachChange reads them without allocating.
+func (r *AuditRecord) Changes() []Change {
+	n := r.NumChanges()
+	if n == 0 {
+		return nil
+	}
+	out := make([]Change, 0, n)
+	for c := range r.EachChange() {
+		out = append(out, c)
+	}
+	return out
+}
+
+// keptChange is a Change as the log keeps it: its path and values are
+// indexes into the log's valueTable, its two flags bits of set.
+type keptChange struct {
+	path, old, new uint32
+	set            uint8 // keptOldSet | keptNewSet
+}
+
+const (
+	keptOldSet = 1 << iota
+	keptNewSet
+)
+
+// valueTable interns the paths and values of kept changes: each
+// distinct string once, numbered in the order first seen. A cluster's
+// writes repeat a few hundred paths and a few values ("True",
+// "ClusterFirst", an image) millions of times; the rest (names, uids,
+// times) once or a few times each.
+type valueTable struct {
+	strs []string
+	ids  map[string]uint32
+}
+
+// id returns s's index, adding s when it is new.
+func (t *valueTable) id(s string) uint32 {
+	if i, ok := t.ids[s]; ok {
+		return i
+	}
+	if t.ids == nil {
+		t.ids = map[string]uint32{}
+	}
+	if len(t.strs) == 1<<32-1 {
+		panic("store invariant audit-values: more than 2^32-1 distinct paths and values kept")
+	}
+	i := uint32(len(t.strs))
+	t.strs = append(t.strs, s)
+	t.ids[s] = i
+	return i
+}
+
+// compact returns c as the table keeps it.
+func (t *valueTable) compact(c Change) keptChange {
+	k := keptChange{path: t.id(c.Path), old: t.id(c.Old), new: t.id(c.New)}
+	if c.OldSet {
+		k.set |= keptOldSet
+	}
+	if c.NewSet {
+		k.set |= keptNewSet
+	}
+	return k
+}
+
+// change returns k as a Change.
+func (t *valueTable) change(k keptChange) Change {
+	return Change{Path: t.strs[k.path], Old: t.strs[k.old], New: t.strs[k.new], OldSet: k.set&keptOldSet != 0, NewSet: k.set&keptNewSet != 0}
 }
 
 // String renders the record on one line, for traces and debugging.
@@ -65,7 +187,7 @@ func (r *AuditRecord) AppendTo(b []byte) []byte {
 	case r.Removed:
 		b = append(b, " removed"...)
 	}
-	for _, c := range r.Changes {
+	for c := range r.EachChange() {
 		b = append(b, ' ')
 		b = append(b, c.Path...)
 		b = append(b, ':')
@@ -106,7 +228,7 @@ func appendQuote(b []byte, s string) []byte {
 // (the kubelet's lease every 10 s, its status when something changed or
 // every 5 minutes), and neither gives a controller anything to do.
 func (r *AuditRecord) Heartbeat() bool {
-	if r.NoOp || r.Removed || len(r.Changes) == 0 || r.Verb == "create" {
+	if r.NoOp || r.Removed || r.NumChanges() == 0 || r.Verb == "create" {
 		return false
 	}
 	switch r.Kind {
@@ -114,7 +236,7 @@ func (r *AuditRecord) Heartbeat() bool {
 		if r.Subresource != "" {
 			return false
 		}
-		for _, c := range r.Changes {
+		for c := range r.EachChange() {
 			if c.Path != "spec.renewTime" && c.Path != "metadata.generation" {
 				return false
 			}
@@ -124,7 +246,7 @@ func (r *AuditRecord) Heartbeat() bool {
 		if r.Subresource != "status" {
 			return false
 		}
-		for _, c := range r.Changes {
+		for c := range r.EachChange() {
 			if !strings.HasPrefix(c.Path, "status.conditions[") || !strings.HasSuffix(c.Path, "].lastHeartbeatTime") {
 				return false
 			}
@@ -169,8 +291,11 @@ type AuditLog struct {
 	line            []byte // reused by add to render the trace line
 	scratch         differ // reused by auditChanges: its buffers
 	// changes is the rest of the block that kept records' changes are
-	// copied to: one allocation for many records instead of one each.
-	changes []Change
+	// copied to, compact: one allocation for many records instead of one
+	// each, and no pointers in it.
+	changes []keptChange
+	// vals interns the kept changes' paths and values.
+	vals valueTable
 }
 
 // changeBlock is how many changes one block of kept changes holds.
@@ -178,12 +303,14 @@ const changeBlock = 4096
 
 // keep returns a copy of cs in the log's block of kept changes (capped:
 // appending to it never reaches the next record's).
-func (l *AuditLog) keep(cs []Change) []Change {
+func (l *AuditLog) keep(cs []Change) []keptChange {
 	if len(cs) > len(l.changes) {
-		l.changes = make([]Change, max(changeBlock, len(cs)))
+		l.changes = make([]keptChange, max(changeBlock, len(cs)))
 	}
 	out := l.changes[:len(cs):len(cs)]
-	copy(out, cs)
+	for i, c := range cs {
+		out[i] = l.vals.compact(c)
+	}
 	l.changes = l.changes[len(cs):]
 	return out
 }
@@ -255,16 +382,14 @@ func (l *AuditLog) add(r AuditRecord) {
 		return
 	}
 	if l.briefEvents && r.Kind == api.KindEvent && !r.NoOp {
-		r.Changes, r.Brief = nil, true
+		r.changes, r.Brief = nil, true
 	}
-	// The changes may be auditChanges' scratch: the record keeps a copy
-	// of its own. Their paths are interned already (auditChanges'), but
-	// for the generation a spec change adds, a constant.
-	if len(r.Changes) == 0 {
-		r.Changes = nil
-	} else {
-		r.Changes = l.keep(r.Changes)
+	// The changes may be auditChanges' scratch: the record keeps a
+	// compact copy of its own.
+	if r.vals == nil && len(r.changes) > 0 {
+		r.kept, r.vals = l.keep(r.changes), &l.vals
 	}
+	r.changes = nil
 	if len(l.chunks) == 0 || len(l.chunks[len(l.chunks)-1]) == auditChunk {
 		l.chunks = append(l.chunks, make([]AuditRecord, 0, auditChunk))
 	}

@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -27,7 +28,7 @@ func fmtRecord(r AuditRecord) string {
 	case r.Removed:
 		b.WriteString(" removed")
 	}
-	for _, c := range r.Changes {
+	for c := range r.EachChange() {
 		fmt.Fprintf(&b, " %s:", c.Path)
 		if c.OldSet {
 			fmt.Fprintf(&b, "%q", c.Old)
@@ -49,9 +50,9 @@ func TestAuditRecordString(t *testing.T) {
 	for _, r := range []AuditRecord{
 		{},
 		{Time: at, Actor: "system:node:n-1", Verb: "update", Kind: api.KindLease, Key: api.Key{Namespace: "kube-node-lease", Name: "n-1"}, ResourceVersion: 42,
-			Changes: []Change{{Path: "spec.renewTime", Old: "2024-01-01T00:00:00.000000Z", New: "x\"y\n\u00e9\x01", OldSet: true, NewSet: true}}},
+			changes: []Change{{Path: "spec.renewTime", Old: "2024-01-01T00:00:00.000000Z", New: "x\"y\n\u00e9\x01", OldSet: true, NewSet: true}}},
 		{Time: at, Actor: "kubectl", Verb: "patch", Subresource: "status", Kind: api.KindNode, Key: api.Key{Name: "n"}, ResourceVersion: 7,
-			Changes: []Change{{Path: "a", NewSet: true}, {Path: "b", Old: "1", OldSet: true}, {Path: "c"}}},
+			changes: []Change{{Path: "a", NewSet: true}, {Path: "b", Old: "1", OldSet: true}, {Path: "c"}}},
 		{Time: -at, Actor: "a", Verb: "update", Kind: api.KindPod, Key: api.Key{Namespace: "ns", Name: "p"}, NoOp: true},
 		{Time: kernel.Forever, Actor: "gc", Verb: "delete", Kind: api.KindPod, Key: api.Key{Namespace: "ns", Name: "p"}, ResourceVersion: 1 << 40, Removed: true},
 	} {
@@ -162,15 +163,15 @@ func TestHeartbeat(t *testing.T) {
 		r    AuditRecord
 		want bool
 	}{
-		{"lease renewal", AuditRecord{Kind: lease, Verb: "update", Changes: renew}, true},
-		{"lease renewal bumping the generation", AuditRecord{Kind: lease, Verb: "update", Changes: append(renew[:1:1], Change{Path: "metadata.generation"})}, true},
-		{"lease created", AuditRecord{Kind: lease, Verb: "create", Changes: renew}, false},
-		{"lease changing hands", AuditRecord{Kind: lease, Verb: "update", Changes: append(renew[:1:1], Change{Path: "spec.holderIdentity"})}, false},
+		{"lease renewal", AuditRecord{Kind: lease, Verb: "update", changes: renew}, true},
+		{"lease renewal bumping the generation", AuditRecord{Kind: lease, Verb: "update", changes: append(renew[:1:1], Change{Path: "metadata.generation"})}, true},
+		{"lease created", AuditRecord{Kind: lease, Verb: "create", changes: renew}, false},
+		{"lease changing hands", AuditRecord{Kind: lease, Verb: "update", changes: append(renew[:1:1], Change{Path: "spec.holderIdentity"})}, false},
 		{"lease no-op", AuditRecord{Kind: lease, Verb: "update", NoOp: true}, false},
-		{"node heartbeat", AuditRecord{Kind: node, Verb: "update", Subresource: "status", Changes: beat}, true},
-		{"node heartbeat with a condition change", AuditRecord{Kind: node, Verb: "update", Subresource: "status", Changes: append(beat[:1:1], Change{Path: "status.conditions[Ready].status"})}, false},
-		{"node heartbeat time in the main resource", AuditRecord{Kind: node, Verb: "update", Changes: beat}, false},
-		{"pod", AuditRecord{Kind: api.KindPod, Verb: "update", Subresource: "status", Changes: beat}, false},
+		{"node heartbeat", AuditRecord{Kind: node, Verb: "update", Subresource: "status", changes: beat}, true},
+		{"node heartbeat with a condition change", AuditRecord{Kind: node, Verb: "update", Subresource: "status", changes: append(beat[:1:1], Change{Path: "status.conditions[Ready].status"})}, false},
+		{"node heartbeat time in the main resource", AuditRecord{Kind: node, Verb: "update", changes: beat}, false},
+		{"pod", AuditRecord{Kind: api.KindPod, Verb: "update", Subresource: "status", changes: beat}, false},
 	} {
 		if got := tc.r.Heartbeat(); got != tc.want {
 			t.Errorf("%s: Heartbeat() = %v, want %v", tc.name, got, tc.want)
@@ -184,5 +185,49 @@ func TestAppendQuote(t *testing.T) {
 		if got, want := string(appendQuote([]byte("x"), s)), strconv.Quote(s); got != "x"+want {
 			t.Errorf("appendQuote(%q) = %s, want x%s", s, got, want)
 		}
+	}
+}
+
+// TestKeptChanges checks that the log gives back every change it kept
+// (compact, its paths and values interned) as the store handed it over,
+// through EachChange, Changes and Change alike, with every combination
+// of set flags and values shared between records; that a caller's
+// slice is not the one kept; and that a repeated value is stored once.
+func TestKeptChanges(t *testing.T) {
+	var l AuditLog
+	given := [][]Change{
+		{{Path: "spec.a", New: "1", NewSet: true}, {Path: "spec.b", Old: "x", OldSet: true}, {Path: "spec.c"}, {Path: "spec.d", Old: "1", New: "2", OldSet: true, NewSet: true}},
+		{{Path: "spec.a", Old: "1", New: "", OldSet: true, NewSet: true}, {Path: "metadata.labels[app]", Old: "", New: "1", OldSet: false, NewSet: true}},
+		nil,
+		{{Path: "spec.d", Old: "2", New: "1", OldSet: true, NewSet: true}},
+	}
+	for i, cs := range given {
+		scratch := slices.Clone(cs)
+		l.add(AuditRecord{Verb: "update", Key: api.Key{Name: strconv.Itoa(i)}, changes: scratch})
+		for j := range scratch {
+			scratch[j] = Change{Path: "scribbled"} // the store reuses its scratch
+		}
+	}
+	for i, cs := range given {
+		r := l.At(i)
+		if r.NumChanges() != len(cs) {
+			t.Fatalf("record %d: %d changes, want %d", i, r.NumChanges(), len(cs))
+		}
+		var each []Change
+		for c := range r.EachChange() {
+			each = append(each, c)
+		}
+		if !slices.Equal(each, cs) || !slices.Equal(r.Changes(), cs) {
+			t.Errorf("record %d: EachChange %+v, Changes %+v, want %+v", i, each, r.Changes(), cs)
+		}
+		for j := range cs {
+			if got := r.Change(j); got != cs[j] {
+				t.Errorf("record %d: Change(%d) = %+v, want %+v", i, j, got, cs[j])
+			}
+		}
+	}
+	// "", "1", "2", "x" and five paths.
+	if n := len(l.vals.strs); n != 9 {
+		t.Errorf("%d distinct paths and values kept, want 9: %q", n, l.vals.strs)
 	}
 }

@@ -71,7 +71,7 @@ func TestCustomResourceGenerationAndStatus(t *testing.T) {
 		recs := s.Audit().Records()
 		last := recs[len(recs)-1]
 		var paths []string
-		for _, c := range last.Changes {
+		for c := range last.EachChange() {
 			paths = append(paths, c.Path)
 		}
 		if len(paths) == 0 || paths[0] != st.wantPath {
