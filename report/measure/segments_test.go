@@ -1,0 +1,112 @@
+package measure
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/kernel"
+	"github.com/clustersim/clustersim/sim/store"
+)
+
+// referenceSegments is the plain reading of segments: every field's runs
+// in the order they first appear in the log, split at its object's
+// removals, then those of two steps or more, ordered object by object
+// (by each object's first appearance), each object's in log order.
+func referenceSegments(audit []store.AuditRecord, o Options) []segment {
+	var all []segment
+	var objs []object
+	open := map[object]map[string]int{}
+	for i := range audit {
+		r := &audit[i]
+		ob := object{r.Kind, r.Key}
+		if r.NoOp && !r.Removed {
+			continue
+		}
+		if !slices.Contains(objs, ob) {
+			objs = append(objs, ob)
+		}
+		if r.Removed {
+			delete(open, ob)
+			continue
+		}
+		for c := range r.EachChange() {
+			if o.ignored(r.Kind.Name, c.Path) {
+				continue
+			}
+			if open[ob] == nil {
+				open[ob] = map[string]int{}
+			}
+			j, ok := open[ob][c.Path]
+			if !ok {
+				j = len(all)
+				open[ob][c.Path] = j
+				all = append(all, segment{f: field{r.Kind, r.Key, c.Path}})
+				if c.OldSet {
+					all[j].steps = append(all[j].steps, step{r.Time.Duration(), "", c.Old})
+				}
+			}
+			all[j].steps = append(all[j].steps, step{r.Time.Duration(), r.Actor, value(c)})
+		}
+	}
+	var out []segment
+	for _, ob := range objs {
+		for _, s := range all {
+			if s.f.kind == ob.kind && s.f.key == ob.key && len(s.steps) >= 2 {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// TestSegmentsMatchReference compares segments with referenceSegments on
+// random logs: a few objects of two kinds written by a few actors, with
+// creates, updates, no-ops, removals and re-creates, fields set, changed
+// and unset, and an ignored path.
+func TestSegmentsMatchReference(t *testing.T) {
+	paths := []string{"spec.a", "spec.b", "status.c", "metadata.labels[x]"}
+	kinds := []api.Kind{api.KindPod, api.KindDeployment}
+	actors := []string{"alice", "system:node:n", "system:kube-scheduler"}
+	o := Options{Ignore: []string{"Deployment:spec.b"}}.withDefaults()
+	for seed := range uint64(200) {
+		rng := rand.New(rand.NewPCG(seed, 7))
+		var audit []store.AuditRecord
+		for i := range 10 + rng.IntN(60) {
+			r := store.AuditRecord{
+				Time:  kernel.Time(i),
+				Actor: actors[rng.IntN(len(actors))],
+				Verb:  "update",
+				Kind:  kinds[rng.IntN(len(kinds))],
+				Key:   api.Key{Namespace: "ns", Name: fmt.Sprintf("o%d", rng.IntN(4))},
+			}
+			switch rng.IntN(10) {
+			case 0:
+				r.Removed, r.Verb = true, "delete"
+			case 1:
+				r.NoOp = true
+			default:
+				var cs []store.Change
+				for _, p := range paths {
+					if rng.IntN(2) == 0 {
+						continue
+					}
+					old, new := fmt.Sprint(rng.IntN(3)), fmt.Sprint(rng.IntN(3))
+					cs = append(cs, store.Change{Path: p, Old: old, New: new, OldSet: rng.IntN(3) > 0, NewSet: rng.IntN(4) > 0})
+				}
+				r = r.WithChanges(cs...)
+			}
+			audit = append(audit, r)
+		}
+		got, want := segments(audit, o), referenceSegments(audit, o)
+		if len(got) == 0 && len(want) == 0 {
+			continue
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("seed %d: segments\n%+v\nwant\n%+v", seed, got, want)
+		}
+	}
+}
