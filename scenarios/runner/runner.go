@@ -608,7 +608,8 @@ func (s *Session) Finish() *Result {
 	res.Throttling = r.throttle.result()
 	res.Writes = c.Store.Audit().Total()
 	res.Heartbeats = c.Store.Audit().Heartbeats()
-	res.Audit = c.Store.Audit().Records()
+	// The last use of the log: taken, not copied (Call Finish once).
+	res.Audit = c.Store.Audit().TakeRecords()
 	res.TraceHash = c.TraceHash()
 	slices.SortStableFunc(res.Entries, func(a, b Entry) int { return int(a.At - b.At) })
 	detect := s.opts.Detect

@@ -336,6 +336,20 @@ func (l *AuditLog) Total() int { return l.n + l.heartbeats.Total() }
 // to w must not fail (a hash, a buffer); nil stops it.
 func (l *AuditLog) SetTrace(w io.Writer) { l.trace = w }
 
+// TakeRecords returns the log as one slice and empties it (Len 0; the
+// heartbeats counted stay counted), letting go of each block once it is
+// copied: a run's end holds its records once, not twice. The kept
+// changes stay valid in the records returned.
+func (l *AuditLog) TakeRecords() []AuditRecord {
+	out := make([]AuditRecord, 0, l.n)
+	for i, c := range l.chunks {
+		out = append(out, c...)
+		l.chunks[i] = nil
+	}
+	l.chunks, l.n = nil, 0
+	return out
+}
+
 // Records returns a copy of the log as one slice.
 func (l *AuditLog) Records() []AuditRecord {
 	out := make([]AuditRecord, 0, l.n)

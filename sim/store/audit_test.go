@@ -231,3 +231,33 @@ func TestKeptChanges(t *testing.T) {
 		t.Errorf("%d distinct paths and values kept, want 9: %q", n, l.vals.strs)
 	}
 }
+
+// TestTakeRecords checks that TakeRecords returns what Records would,
+// over several blocks, leaves the log empty but counting, and that the
+// log goes on keeping records after it.
+func TestTakeRecords(t *testing.T) {
+	var l AuditLog
+	l.CountHeartbeats(true)
+	n := 2*auditChunk + 5
+	for i := range n {
+		l.add(AuditRecord{Verb: "update", Key: api.Key{Name: strconv.Itoa(i)}, changes: []Change{{Path: "spec.a", New: strconv.Itoa(i), NewSet: true}}})
+	}
+	l.add(AuditRecord{Kind: api.KindLease, Verb: "update", changes: []Change{{Path: "spec.renewTime", OldSet: true, NewSet: true}}})
+	want := l.Records()
+	got := l.TakeRecords()
+	if len(got) != n || len(want) != n {
+		t.Fatalf("took %d records, Records had %d, want %d", len(got), len(want), n)
+	}
+	for i := range got {
+		if got[i].Key != want[i].Key || !slices.Equal(got[i].Changes(), want[i].Changes()) || got[i].Changes()[0].New != strconv.Itoa(i) {
+			t.Fatalf("record %d: took %v, Records had %v", i, got[i], want[i])
+		}
+	}
+	if l.Len() != 0 || len(l.Records()) != 0 || l.Heartbeats().LeaseRenewals != 1 {
+		t.Errorf("after TakeRecords: Len %d, %d records, %+v heartbeats; want 0, 0 and one renewal", l.Len(), len(l.Records()), l.Heartbeats())
+	}
+	l.add(AuditRecord{Verb: "create", Key: api.Key{Name: "after"}})
+	if l.Len() != 1 || l.At(0).Key.Name != "after" {
+		t.Errorf("after TakeRecords and an add: Len %d", l.Len())
+	}
+}
