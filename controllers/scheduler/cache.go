@@ -22,20 +22,27 @@ const (
 type nodeInfo struct {
 	name string
 	node *api.Node
-	// allocatable is node.status.allocatable, parsed once per node update.
-	allocatable resources
-	allowedPods int64
 	// ready is false when the scheduler's own readiness check rejects
 	// the node: it makes one (cache.readyCheck) and the node's Ready
 	// condition is not True.
 	ready bool
-	zone  string
+	// unschedulable and taints are node.spec's, copied at each node
+	// update beside the other fields the filters read for every node
+	// and pod, so that a filter reads the node object itself only for
+	// what a pod asks of its labels: at thousands of nodes, loading each
+	// node object was most of the filters' time.
+	unschedulable bool
+	taints        []api.Taint
+	ports         []hostPort
+	pods          int
+	allowedPods   int64
+	// allocatable is node.status.allocatable, parsed once per node update.
+	allocatable resources
 	// requested sums the requests of the pods on the node; nonZero sums
 	// them with request-less containers counted at the defaults.
 	requested resources
 	nonZero   resources
-	pods      int
-	ports     []hostPort
+	zone      string
 	// entries are the pods counted on the node, in no particular order:
 	// PodTopologySpread and InterPodAffinity read their labels.
 	entries []*podEntry
@@ -205,6 +212,7 @@ func (c *cache) setNode(n *api.Node) {
 		ni.allowedPods = q.Value()
 	}
 	ni.ready = !c.readyCheck || readyStatus(n)
+	ni.unschedulable, ni.taints = n.Spec.Unschedulable, n.Spec.Taints
 	ni.zone = zoneOf(n)
 }
 
@@ -214,7 +222,7 @@ func (c *cache) removeNode(name string) {
 	if ni == nil {
 		return
 	}
-	ni.node = nil
+	ni.node, ni.unschedulable, ni.taints = nil, false, nil
 	c.stale = true
 	if ni.pods == 0 {
 		delete(c.nodes, name)

@@ -151,10 +151,10 @@ func filter(pi *podInfo, ni *nodeInfo, reasons []string) []string {
 	if !ni.ready {
 		return append(reasons, ReasonNotReady)
 	}
-	if n.Spec.Unschedulable && !tolerates(pi.pod.Spec.Tolerations, &api.Taint{Key: api.TaintNodeUnschedulable, Effect: api.TaintEffectNoSchedule}) {
+	if ni.unschedulable && !tolerates(pi.pod.Spec.Tolerations, &api.Taint{Key: api.TaintNodeUnschedulable, Effect: api.TaintEffectNoSchedule}) {
 		return append(reasons, ReasonUnschedulable)
 	}
-	if t := untoleratedTaint(n.Spec.Taints, pi.pod.Spec.Tolerations); t != nil {
+	if t := untoleratedTaint(ni.taints, pi.pod.Spec.Tolerations); t != nil {
 		return append(reasons, ReasonUntoleratedTaint)
 	}
 	if !matchesNodeSelector(pi.pod, pi.required, n) {

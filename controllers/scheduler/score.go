@@ -162,7 +162,7 @@ func (s *scorer) score(pi *podInfo, all, nodes []*nodeInfo, withAffinity int) []
 	spread := spreadScore(pi, all, nodes, s.spread)
 	interPod := interPodScore(pi, all, nodes, withAffinity, s.interPod)
 	for i, ni := range nodes {
-		s.taint[i] = intolerablePreferNoSchedule(ni.node.Spec.Taints, pi.pod.Spec.Tolerations)
+		s.taint[i] = intolerablePreferNoSchedule(ni.taints, pi.pod.Spec.Tolerations)
 		s.affinity[i] = preferredAffinity(pi.pod, ni.node)
 	}
 	normalize(s.taint, true)
