@@ -608,8 +608,9 @@ func (s *Session) Finish() *Result {
 	res.Throttling = r.throttle.result()
 	res.Writes = c.Store.Audit().Total()
 	res.Heartbeats = c.Store.Audit().Heartbeats()
-	// The last use of the log: taken, not copied (Call Finish once).
-	res.Audit = c.Store.Audit().TakeRecords()
+	// Gathered into one slice the result shares with the log, not
+	// copied beside it.
+	res.Audit = c.Store.Audit().Flatten()
 	res.TraceHash = c.TraceHash()
 	slices.SortStableFunc(res.Entries, func(a, b Entry) int { return int(a.At - b.At) })
 	detect := s.opts.Detect

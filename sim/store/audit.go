@@ -280,6 +280,10 @@ const auditChunk = 4096
 // time. Whatever it keeps, every record goes to the trace writer
 // (SetTrace) first, so a run's trace does not depend on the policy.
 type AuditLog struct {
+	// flat is the log's first records gathered in one slice (Flatten),
+	// chunks the blocks of those kept after, each auditChunk long but
+	// the last.
+	flat   []AuditRecord
 	chunks [][]AuditRecord
 	n      int
 	paths  map[string]string // interned change paths: a few hundred repeat
@@ -336,23 +340,29 @@ func (l *AuditLog) Total() int { return l.n + l.heartbeats.Total() }
 // to w must not fail (a hash, a buffer); nil stops it.
 func (l *AuditLog) SetTrace(w io.Writer) { l.trace = w }
 
-// TakeRecords returns the log as one slice and empties it (Len 0; the
-// heartbeats counted stay counted), letting go of each block once it is
-// copied: a run's end holds its records once, not twice. The kept
-// changes stay valid in the records returned.
-func (l *AuditLog) TakeRecords() []AuditRecord {
+// Flatten gathers the log into one slice and returns it, shared with the
+// log, which goes on reading and appending as before: the caller must
+// not change it. Each block is let go once copied, so a run's end holds
+// its records once, not twice (Records would copy them beside the log).
+func (l *AuditLog) Flatten() []AuditRecord {
+	if len(l.chunks) == 0 {
+		return l.flat[:len(l.flat):len(l.flat)]
+	}
 	out := make([]AuditRecord, 0, l.n)
+	out = append(out, l.flat...)
+	l.flat = nil
 	for i, c := range l.chunks {
 		out = append(out, c...)
 		l.chunks[i] = nil
 	}
-	l.chunks, l.n = nil, 0
-	return out
+	l.flat, l.chunks = out, nil
+	return out[:len(out):len(out)]
 }
 
 // Records returns a copy of the log as one slice.
 func (l *AuditLog) Records() []AuditRecord {
 	out := make([]AuditRecord, 0, l.n)
+	out = append(out, l.flat...)
 	for _, c := range l.chunks {
 		out = append(out, c...)
 	}
@@ -362,6 +372,11 @@ func (l *AuditLog) Records() []AuditRecord {
 // Each calls fn with every record in order, without copying the log, and
 // stops early when fn returns false.
 func (l *AuditLog) Each(fn func(r *AuditRecord) bool) {
+	for i := range l.flat {
+		if !fn(&l.flat[i]) {
+			return
+		}
+	}
 	for _, c := range l.chunks {
 		for i := range c {
 			if !fn(&c[i]) {
@@ -373,6 +388,10 @@ func (l *AuditLog) Each(fn func(r *AuditRecord) bool) {
 
 // At returns the i-th record (0 is the oldest); it must not be changed.
 func (l *AuditLog) At(i int) *AuditRecord {
+	if i < len(l.flat) {
+		return &l.flat[i]
+	}
+	i -= len(l.flat)
 	return &l.chunks[i/auditChunk][i%auditChunk]
 }
 

@@ -232,32 +232,56 @@ func TestKeptChanges(t *testing.T) {
 	}
 }
 
-// TestTakeRecords checks that TakeRecords returns what Records would,
-// over several blocks, leaves the log empty but counting, and that the
-// log goes on keeping records after it.
-func TestTakeRecords(t *testing.T) {
+// TestFlatten checks that Flatten returns what Records would, over
+// several blocks, that the log reads the same after it (Len, At, Each,
+// Records), and that it goes on keeping records, which the next Flatten
+// gathers too.
+func TestFlatten(t *testing.T) {
 	var l AuditLog
-	l.CountHeartbeats(true)
 	n := 2*auditChunk + 5
-	for i := range n {
+	add := func(i int) {
 		l.add(AuditRecord{Verb: "update", Key: api.Key{Name: strconv.Itoa(i)}, changes: []Change{{Path: "spec.a", New: strconv.Itoa(i), NewSet: true}}})
 	}
-	l.add(AuditRecord{Kind: api.KindLease, Verb: "update", changes: []Change{{Path: "spec.renewTime", OldSet: true, NewSet: true}}})
-	want := l.Records()
-	got := l.TakeRecords()
-	if len(got) != n || len(want) != n {
-		t.Fatalf("took %d records, Records had %d, want %d", len(got), len(want), n)
+	for i := range n {
+		add(i)
 	}
-	for i := range got {
-		if got[i].Key != want[i].Key || !slices.Equal(got[i].Changes(), want[i].Changes()) || got[i].Changes()[0].New != strconv.Itoa(i) {
-			t.Fatalf("record %d: took %v, Records had %v", i, got[i], want[i])
+	check := func(when string, got []AuditRecord, n int) {
+		t.Helper()
+		if len(got) != n || l.Len() != n || len(l.Records()) != n {
+			t.Fatalf("%s: %d records gathered, Len %d, Records %d; want %d", when, len(got), l.Len(), len(l.Records()), n)
+		}
+		i := 0
+		l.Each(func(r *AuditRecord) bool {
+			if r != l.At(i) || r.Key.Name != strconv.Itoa(i) || got[i].Key != r.Key || r.Changes()[0].New != strconv.Itoa(i) {
+				t.Fatalf("%s: record %d: Each %v, At %v, gathered %v", when, i, r, l.At(i), got[i])
+			}
+			i++
+			return true
+		})
+		if i != n {
+			t.Fatalf("%s: Each saw %d records, want %d", when, i, n)
 		}
 	}
-	if l.Len() != 0 || len(l.Records()) != 0 || l.Heartbeats().LeaseRenewals != 1 {
-		t.Errorf("after TakeRecords: Len %d, %d records, %+v heartbeats; want 0, 0 and one renewal", l.Len(), len(l.Records()), l.Heartbeats())
+	want := l.Records()
+	got := l.Flatten()
+	check("after Flatten", got, n)
+	for i := range want {
+		if want[i].Key != got[i].Key {
+			t.Fatalf("record %d: gathered %v, Records had %v", i, got[i], want[i])
+		}
 	}
-	l.add(AuditRecord{Verb: "create", Key: api.Key{Name: "after"}})
-	if l.Len() != 1 || l.At(0).Key.Name != "after" {
-		t.Errorf("after TakeRecords and an add: Len %d", l.Len())
+	if cap(got) != len(got) {
+		t.Errorf("Flatten's slice has room to append into the log: cap %d, len %d", cap(got), len(got))
+	}
+	if again := l.Flatten(); len(again) != n || &again[0] != &got[0] {
+		t.Errorf("a second Flatten with nothing added copied the log")
+	}
+	for i := n; i < n+auditChunk+1; i++ {
+		add(i)
+	}
+	check("after adding", l.Records(), n+auditChunk+1)
+	check("after a second Flatten", l.Flatten(), n+auditChunk+1)
+	if got[n-1].Key.Name != strconv.Itoa(n-1) {
+		t.Errorf("the first slice changed under its holder")
 	}
 }
