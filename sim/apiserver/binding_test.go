@@ -1,6 +1,8 @@
 package apiserver
 
 import (
+	"maps"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -26,6 +28,7 @@ func TestBinding(t *testing.T) {
 		urlName  string // "" is the binding's name
 		wantErr  string
 		wantNode string
+		wantAnno map[string]string
 	}{
 		{
 			name:     "binds an unbound pod",
@@ -42,6 +45,14 @@ func TestBinding(t *testing.T) {
 			status:   []api.PodCondition{{Type: api.PodScheduled, Status: api.ConditionFalse, Reason: api.PodReasonUnschedulable, Message: "0/1 nodes are available"}},
 			binding:  api.Binding{ObjectMeta: api.ObjectMeta{Name: "p", Namespace: "default"}, Target: api.ObjectReference{Kind: "Node", Name: "node-1"}},
 			wantNode: "node-1",
+		},
+		{
+			name:     "adds the binding's annotations to the pod's",
+			pod:      func(p *api.Pod) { p.Annotations = map[string]string{"a": "1", "b": "1"} },
+			status:   []api.PodCondition{{Type: api.PodScheduled, Status: api.ConditionFalse, Reason: api.PodReasonUnschedulable, Message: "0/1 nodes are available"}},
+			binding:  api.Binding{ObjectMeta: api.ObjectMeta{Name: "p", Namespace: "default", Annotations: map[string]string{"b": "2", "c": "2"}}, Target: api.ObjectReference{Kind: "Node", Name: "node-1"}},
+			wantNode: "node-1",
+			wantAnno: map[string]string{"a": "1", "b": "2", "c": "2"},
 		},
 		{
 			name:    "already bound",
@@ -113,6 +124,10 @@ func TestBinding(t *testing.T) {
 			}
 			f.k.RunFor(90 * time.Second)
 			before, _ := f.srv.Store().Get(api.KindPod, pod.Key())
+			var snapshot api.Object
+			if before != nil {
+				snapshot = before.DeepCopyObject()
+			}
 			b := tc.binding
 			url := tc.urlName
 			if url == "" {
@@ -137,6 +152,15 @@ func TestBinding(t *testing.T) {
 			want1 := api.PodCondition{Type: api.PodScheduled, Status: api.ConditionTrue, LastTransitionTime: api.NewTime(f.k.Now().Wall()).Rfc3339Copy()}
 			if n := len(p.Status.Conditions); n != 1 || !podConditionEqual(p.Status.Conditions[0], want1) {
 				t.Errorf("conditions = %+v, want only %+v", p.Status.Conditions, want1)
+			}
+			if !maps.Equal(p.Annotations, tc.wantAnno) {
+				t.Errorf("annotations %v, want %v", p.Annotations, tc.wantAnno)
+			}
+			// The pod replaced is what watchers and caches still hold:
+			// the bound pod shares its unchanged parts and must not have
+			// written through them.
+			if !reflect.DeepEqual(before, snapshot) {
+				t.Errorf("the binding changed the pod it replaced:\n%+v\nwas\n%+v", before, snapshot)
 			}
 			bm := before.GetObjectMeta()
 			if p.Generation != bm.Generation || len(p.ManagedFields) != len(bm.ManagedFields) {
