@@ -285,24 +285,9 @@ func (e *evictor) conditionAndDelete(ctx context.Context, key api.Key) error {
 	return e.client.Delete(ctx, api.KindPod, key, client.Preconditions(p.UID, ""))
 }
 
-// updatePodCondition is upstream's podutil.UpdatePodCondition: it sets
-// cond in status, keeping lastTransitionTime when the status is unchanged,
-// and reports whether anything changed.
+// updatePodCondition is api.UpdatePodCondition (upstream's
+// podutil.UpdatePodCondition) at now, to the second as the API
+// serializes times.
 func updatePodCondition(status *api.PodStatus, cond api.PodCondition, now time.Time) bool {
-	cond.LastTransitionTime = api.NewTime(now.Truncate(time.Second))
-	for i := range status.Conditions {
-		old := &status.Conditions[i]
-		if old.Type != cond.Type {
-			continue
-		}
-		if cond.Status == old.Status {
-			cond.LastTransitionTime = old.LastTransitionTime
-		}
-		same := cond.Status == old.Status && cond.Reason == old.Reason && cond.Message == old.Message &&
-			cond.LastProbeTime.Equal(&old.LastProbeTime) && cond.LastTransitionTime.Equal(&old.LastTransitionTime)
-		*old = cond
-		return !same
-	}
-	status.Conditions = append(status.Conditions, cond)
-	return true
+	return api.UpdatePodCondition(status, cond, api.NewTime(now.Truncate(time.Second)))
 }

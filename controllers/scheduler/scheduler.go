@@ -545,28 +545,18 @@ func (s *scheduler) failed(ctx context.Context, pod *api.Pod, q *queued, reason 
 	return controller.Result{RequeueAfter: s.backoff(q.attempts)}, nil
 }
 
-// updateCondition sets cond in st as podutil.UpdatePodCondition does: the
-// transition time is now when the status changes and kept otherwise; it
-// reports whether anything changed. Times are kept to the second, as the
-// API serializes them.
+// updateCondition sets cond in st as podutil.UpdatePodCondition does
+// (api.UpdatePodCondition), keeping the condition's observedGeneration,
+// and reports whether anything changed. Times are kept to the second, as
+// the API serializes them.
 func updateCondition(st *api.PodStatus, cond api.PodCondition, now time.Time) bool {
-	cond.LastTransitionTime = api.NewTime(now.Truncate(time.Second))
 	for i := range st.Conditions {
-		old := &st.Conditions[i]
-		if old.Type != cond.Type {
-			continue
+		if st.Conditions[i].Type == cond.Type {
+			cond.ObservedGeneration = st.Conditions[i].ObservedGeneration
+			break
 		}
-		if cond.Status == old.Status {
-			cond.LastTransitionTime = old.LastTransitionTime
-		}
-		cond.ObservedGeneration = old.ObservedGeneration
-		same := cond.Status == old.Status && cond.Reason == old.Reason && cond.Message == old.Message &&
-			cond.LastProbeTime.Equal(&old.LastProbeTime) && cond.LastTransitionTime.Equal(&old.LastTransitionTime)
-		*old = cond
-		return !same
 	}
-	st.Conditions = append(st.Conditions, cond)
-	return true
+	return api.UpdatePodCondition(st, cond, api.NewTime(now.Truncate(time.Second)))
 }
 
 // numFeasibleNodesToFind is how many feasible nodes end the search

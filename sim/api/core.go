@@ -1413,6 +1413,30 @@ type ConfigMap struct {
 	BinaryData map[string][]byte `json:"binaryData,omitempty"`
 }
 
+// UpdatePodCondition sets cond in st as Kubernetes' podutil.UpdatePodCondition
+// does: the condition replaces the one of its type (or is appended), its
+// lastTransitionTime now when it is new or its status changes, kept
+// otherwise. It reports whether anything changed: status, reason,
+// message, lastProbeTime or lastTransitionTime.
+func UpdatePodCondition(st *PodStatus, cond PodCondition, now Time) bool {
+	cond.LastTransitionTime = now
+	for i := range st.Conditions {
+		old := &st.Conditions[i]
+		if old.Type != cond.Type {
+			continue
+		}
+		if cond.Status == old.Status {
+			cond.LastTransitionTime = old.LastTransitionTime
+		}
+		same := cond.Status == old.Status && cond.Reason == old.Reason && cond.Message == old.Message &&
+			cond.LastProbeTime.Equal(&old.LastProbeTime) && cond.LastTransitionTime.Equal(&old.LastTransitionTime)
+		*old = cond
+		return !same
+	}
+	st.Conditions = append(st.Conditions, cond)
+	return true
+}
+
 // IsPodReady reports whether the pod's Ready condition is True
 // (Kubernetes' podutil.IsPodReady): the kubelet's verdict, whatever the
 // phase.

@@ -77,7 +77,7 @@ func (s *Server) bind(req *Request) *Response {
 		maps.Copy(cp.Annotations, b.Annotations)
 	}
 	cp.Status.Conditions = slices.Clone(pod.Status.Conditions)
-	updatePodCondition(&cp.Status, api.PodCondition{Type: api.PodScheduled, Status: api.ConditionTrue}, api.NewTime(s.k.Now().Wall()).Rfc3339Copy())
+	api.UpdatePodCondition(&cp.Status, api.PodCondition{Type: api.PodScheduled, Status: api.ConditionTrue}, api.NewTime(s.k.Now().Wall()).Rfc3339Copy())
 	o, err := s.store.Update(store.Op{Actor: req.Actor, Verb: "create"}, cp, BindingSubresource)
 	return &Response{Object: o, Err: err}
 }
@@ -98,23 +98,4 @@ func validatePodBinding(b *api.Binding) string {
 		return "[" + msg + ", " + req + "]"
 	}
 	return msg
-}
-
-// updatePodCondition sets cond in st as k/k's podutil.UpdatePodCondition
-// does: the transition time is now when the condition is new or its
-// status changes, and kept otherwise; the whole condition is replaced.
-func updatePodCondition(st *api.PodStatus, cond api.PodCondition, now api.Time) {
-	cond.LastTransitionTime = now
-	for i := range st.Conditions {
-		old := &st.Conditions[i]
-		if old.Type != cond.Type {
-			continue
-		}
-		if cond.Status == old.Status {
-			cond.LastTransitionTime = old.LastTransitionTime
-		}
-		*old = cond
-		return
-	}
-	st.Conditions = append(st.Conditions, cond)
 }

@@ -540,8 +540,13 @@ func Evict(ctx context.Context, c Client, ev *api.Eviction) error {
 func (c *client) Evict(_ context.Context, ev *api.Eviction) error {
 	cp := ev.DeepCopy()
 	cp.APIVersion, cp.Kind = "policy/v1", "Eviction"
-	resp := c.do(&apiserver.Request{Verb: apiserver.Create, Kind: api.KindPod, Namespace: ev.Namespace, Name: ev.Name, Subresource: "eviction", Object: cp})
-	return resp.Err
+	return c.createPodSubresource(ev.Namespace, ev.Name, "eviction", cp)
+}
+
+// createPodSubresource creates the subresource sub of pod namespace/name
+// with body, the caller's own copy.
+func (c *client) createPodSubresource(namespace, name, sub string, body api.Object) error {
+	return c.do(&apiserver.Request{Verb: apiserver.Create, Kind: api.KindPod, Namespace: namespace, Name: name, Subresource: sub, Object: body}).Err
 }
 
 // Binder is a Client that can create a pod's binding subresource (POST
@@ -567,6 +572,5 @@ func Bind(ctx context.Context, c Client, b *api.Binding) error {
 func (c *client) Bind(_ context.Context, b *api.Binding) error {
 	cp := b.DeepCopy()
 	cp.APIVersion, cp.Kind = "v1", "Binding"
-	resp := c.do(&apiserver.Request{Verb: apiserver.Create, Kind: api.KindPod, Namespace: b.Namespace, Name: b.Name, Subresource: apiserver.BindingSubresource, Object: cp})
-	return resp.Err
+	return c.createPodSubresource(b.Namespace, b.Name, apiserver.BindingSubresource, cp)
 }

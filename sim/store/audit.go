@@ -59,14 +59,6 @@ func (r *AuditRecord) NumChanges() int {
 	return len(r.changes)
 }
 
-// Change returns the i-th change, 0 <= i < NumChanges().
-func (r *AuditRecord) Change(i int) Change {
-	if r.vals != nil {
-		return r.vals.change(r.kept[i])
-	}
-	return r.changes[i]
-}
-
 // EachChange yields the changes in order, without allocating.
 func (r *AuditRecord) EachChange() iter.Seq[Change] {
 	return func(yield func(Change) bool) {

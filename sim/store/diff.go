@@ -143,7 +143,7 @@ func (d *differ) internPath() string {
 // field returns n's child for the field at position i of n's struct
 // type (of n fields); nil below nil. A node's path is the walk's path
 // where it is reached.
-func (n *pathNode) field(d *differ, i, fields int) *pathNode {
+func (n *pathNode) field(i, fields int) *pathNode {
 	if n == nil {
 		return nil
 	}
@@ -159,7 +159,7 @@ func (n *pathNode) field(d *differ, i, fields int) *pathNode {
 }
 
 // key returns n's child for list or map key k.
-func (n *pathNode) key(d *differ, k string) *pathNode {
+func (n *pathNode) key(k string) *pathNode {
 	if n == nil {
 		return nil
 	}
@@ -175,7 +175,7 @@ func (n *pathNode) key(d *differ, k string) *pathNode {
 }
 
 // at returns n's child for list position i.
-func (n *pathNode) at(d *differ, i int) *pathNode {
+func (n *pathNode) at(i int) *pathNode {
 	if n == nil {
 		return nil
 	}
@@ -948,7 +948,7 @@ func (d *differ) eachPair(ka, kb []string, keyed bool, na, nb int, node *pathNod
 			d.path = append(d.path, '[')
 			d.path = append(d.path, k...)
 			d.path = append(d.path, ']')
-			fn(ia, slices.Index(kb, k), node.key(d, k))
+			fn(ia, slices.Index(kb, k), node.key(k))
 			d.path = d.path[:mark]
 		}
 		return
@@ -964,7 +964,7 @@ func (d *differ) eachPair(ka, kb []string, keyed bool, na, nb int, node *pathNod
 		d.path = append(d.path, '[')
 		d.path = strconv.AppendInt(d.path, int64(i), 10)
 		d.path = append(d.path, ']')
-		fn(ia, ib, node.at(d, i))
+		fn(ia, ib, node.at(i))
 		d.path = d.path[:mark]
 	}
 }
@@ -1147,7 +1147,7 @@ func (d *differ) walkStructPtr(a, b unsafe.Pointer, info *typeInfo, node *pathNo
 		}
 		fa, fb := at(a, f.offset), at(b, f.offset)
 		if f.inline {
-			d.walkPtr(fa, fb, f.info, node.field(d, i, len(info.fields)))
+			d.walkPtr(fa, fb, f.info, node.field(i, len(info.fields)))
 			continue
 		}
 		if mark > 0 {
@@ -1164,7 +1164,7 @@ func (d *differ) walkStructPtr(a, b unsafe.Pointer, info *typeInfo, node *pathNo
 		if fb != nil && emptyAt(fb, f.info) {
 			fb = nil
 		}
-		d.walkPtr(fa, fb, f.info, node.field(d, i, len(info.fields)))
+		d.walkPtr(fa, fb, f.info, node.field(i, len(info.fields)))
 		d.path = d.path[:mark]
 	}
 }
@@ -1336,7 +1336,7 @@ func walkLeafMap[K ~string, V any](d *differ, a, b map[K]V, elem *typeInfo, v *[
 		d.path = append(d.path, '[')
 		d.path = append(d.path, k...)
 		d.path = append(d.path, ']')
-		d.walkPtr(pa, pb, elem, node.key(d, k))
+		d.walkPtr(pa, pb, elem, node.key(k))
 		d.path = d.path[:mark]
 	}
 	clear(v[:])
