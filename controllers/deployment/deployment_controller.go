@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -235,7 +234,7 @@ func (r *reconciler) updateReplicaSet(old, cur api.Object) {
 	}
 	curRef := api.GetControllerOfNoCopy(&curRS.ObjectMeta)
 	oldRef := api.GetControllerOfNoCopy(&oldRS.ObjectMeta)
-	refChanged := !reflect.DeepEqual(curRef, oldRef)
+	refChanged := !api.SameControllerRef(curRef, oldRef)
 	if refChanged && oldRef != nil {
 		if d := r.resolveControllerRef(oldRS.Namespace, oldRef); d != nil {
 			r.enqueueObject(d)

@@ -3,7 +3,6 @@ package garbagecollector
 import (
 	"cmp"
 	"fmt"
-	"reflect"
 	"slices"
 	"strings"
 
@@ -353,7 +352,7 @@ func referencesDiffs(old, cur []api.OwnerReference) (added, removed []api.OwnerR
 		switch {
 		case !ok:
 			added = append(added, r)
-		case !reflect.DeepEqual(o, r):
+		case !o.Equal(r):
 			changed = append(changed, [2]api.OwnerReference{o, r})
 		}
 		seen[r.UID] = true
@@ -374,7 +373,7 @@ func sameReferences(old, cur []api.OwnerReference) bool {
 		return false
 	}
 	for i := range old {
-		if !reflect.DeepEqual(old[i], cur[i]) {
+		if !old[i].Equal(cur[i]) {
 			return false
 		}
 		for j := range i {

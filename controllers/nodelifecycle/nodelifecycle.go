@@ -140,25 +140,52 @@ type monitor struct {
 	index    *podIndex
 	opts     Options
 
-	// known are the nodes registered with the controller, by name.
-	known map[string]api.UID
-	// floor holds a node's heartbeat no earlier than its value: set for
-	// every node when the cluster leaves full disruption, as upstream
-	// resets its probe timestamps.
-	floor map[string]time.Time
-	// retry are nodes whose pods still have to be marked not ready.
-	retry      map[string]bool
-	zoneStates map[string]zoneState
-	tainters   map[string]*timedQueue
-	// ready is the Ready condition each node had at the last pass, for
-	// pods bound to it since.
-	ready       map[string]api.ConditionStatus
+	// registered are the nodes registered with the controller, by name:
+	// what the health pass keeps of each (one lookup per node a pass).
+	registered map[string]*nodeState
+	// pass counts the health passes; a node the latest did not list is
+	// gone.
+	pass        uint64
+	zoneStates  map[string]zoneState
+	tainters    map[string]*timedQueue
 	nextMonitor time.Time
 	// zoneKeys are the zone keys built so far, by region and zone.
 	zoneKeys map[[2]string]string
-	// seen is the health pass's set of the nodes it lists, kept to be
-	// reused by the next pass.
-	seen map[string]bool
+}
+
+// nodeState is what the controller keeps of a registered node between
+// health passes (upstream keeps the same in several maps by name).
+type nodeState struct {
+	uid api.UID
+	// floor holds the node's heartbeat no earlier than its value: set
+	// for every node when the cluster leaves full disruption, as
+	// upstream resets its probe timestamps.
+	floor time.Time
+	// retry is set while the node's pods still have to be marked not
+	// ready.
+	retry bool
+	// ready is the Ready condition the node had at the last pass (when
+	// hasReady), for pods bound to it since.
+	ready    api.ConditionStatus
+	hasReady bool
+	// pass is the last health pass that listed the node.
+	pass uint64
+	// labeled is the node object zone and excluded were read from: the
+	// informer replaces an object it changes, so the same pointer has
+	// the same labels.
+	labeled  *api.Node
+	zone     string
+	excluded bool
+}
+
+// labels returns n's zone key and whether n is excluded from the zones'
+// disruption counts, read once per node object.
+func (mon *monitor) labels(st *nodeState, n *api.Node) (zone string, excluded bool) {
+	if st.labeled != n {
+		_, ex := n.Labels[LabelExcludeDisruption]
+		st.labeled, st.zone, st.excluded = n, mon.zoneKey(n), ex
+	}
+	return st.zone, st.excluded
 }
 
 // Setup registers the node lifecycle controller with m: informers on
@@ -185,8 +212,8 @@ func Setup(m *controller.Manager, opts Options) error {
 	mon := &monitor{
 		client: m.Client(), recorder: m.Recorder(Component), clock: m.Clock(),
 		nodes: nodeInf.Lister(), leases: leaseInf.Lister(), pods: podInf.Lister(), index: newPodIndex(), opts: opts,
-		known: map[string]api.UID{}, floor: map[string]time.Time{}, retry: map[string]bool{},
-		zoneStates: map[string]zoneState{}, tainters: map[string]*timedQueue{}, ready: map[string]api.ConditionStatus{},
+		registered: map[string]*nodeState{},
+		zoneStates: map[string]zoneState{}, tainters: map[string]*timedQueue{},
 	}
 	c, err := m.NewController(Name, controller.Options{Workers: opts.Workers, Observer: opts.Observer}, mon)
 	if err != nil {
@@ -196,7 +223,11 @@ func Setup(m *controller.Manager, opts Options) error {
 	nodeInf.AddEventHandler(informer.HandlerFuncs{
 		AddFunc:    nodeKey,
 		UpdateFunc: func(_, obj api.Object) { nodeKey(obj) },
-		DeleteFunc: func(obj api.Object) { delete(mon.retry, obj.GetObjectMeta().Name) },
+		DeleteFunc: func(obj api.Object) {
+			if st := mon.registered[obj.GetObjectMeta().Name]; st != nil {
+				st.retry = false
+			}
+		},
 	})
 	podInf.AddEventHandler(informer.HandlerFuncs{
 		AddFunc: func(obj api.Object) {
@@ -281,23 +312,22 @@ func (mon *monitor) addZone(n *api.Node) {
 // and tainting rates.
 func (mon *monitor) monitorNodeHealth(ctx context.Context) {
 	nodes := mon.listNodes()
-	if mon.seen == nil {
-		mon.seen = map[string]bool{}
-	}
-	seen := mon.seen
-	clear(seen)
+	mon.pass++
 	var added []*api.Node
 	for _, n := range nodes {
-		seen[n.Name] = true
-		if _, ok := mon.known[n.Name]; !ok {
+		st := mon.registered[n.Name]
+		if st == nil {
 			added = append(added, n)
-		} else if _, ok := mon.zoneStates[mon.zoneKey(n)]; !ok {
+			continue
+		}
+		st.pass = mon.pass
+		if z, _ := mon.labels(st, n); mon.zoneStates[z] == "" {
 			mon.addZone(n)
 		}
 	}
 	for _, n := range added {
 		mon.recorder.Eventf(n, client.EventTypeNormal, "RegisteredNode", "Node %s event: Registered Node %s in Controller", n.Name, n.Name)
-		mon.known[n.Name] = n.UID
+		mon.registered[n.Name] = &nodeState{uid: n.UID, pass: mon.pass}
 		mon.addZone(n)
 		// Upstream untaints every node it registers, a restarted
 		// controller included; a node still silent is tainted again by
@@ -305,46 +335,44 @@ func (mon *monitor) monitorNodeHealth(ctx context.Context) {
 		_, _ = mon.markNodeAsReachable(ctx, n)
 	}
 	var gone []string
-	for name := range mon.known {
-		if !seen[name] {
+	for name, st := range mon.registered {
+		if st.pass != mon.pass {
 			gone = append(gone, name)
 		}
 	}
 	slices.Sort(gone)
 	for _, name := range gone {
-		ref := &api.Node{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Node"}, ObjectMeta: api.ObjectMeta{Name: name, UID: mon.known[name]}}
+		ref := &api.Node{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Node"}, ObjectMeta: api.ObjectMeta{Name: name, UID: mon.registered[name].uid}}
 		mon.recorder.Eventf(ref, client.EventTypeNormal, "RemovingNode", "Node %s event: Removing Node %s from Controller", name, name)
-		delete(mon.known, name)
-		delete(mon.ready, name)
-		delete(mon.floor, name)
+		delete(mon.registered, name)
 	}
 
 	zoneConds := map[string][]*api.NodeCondition{}
 	for _, cached := range nodes {
-		n, observed, current, err := mon.updateNodeHealth(ctx, cached)
+		st := mon.registered[cached.Name]
+		n, observed, current, err := mon.updateNodeHealth(ctx, cached, st)
 		if err != nil {
 			continue // upstream: "Skipping - no pods will be evicted"
 		}
-		if _, excluded := n.Labels[LabelExcludeDisruption]; !excluded {
-			z := mon.zoneKey(n)
+		if z, excluded := mon.labels(st, n); !excluded {
 			zoneConds[z] = append(zoneConds[z], current)
 		}
 		if current == nil {
 			continue
 		}
-		mon.ready[n.Name] = current.Status
+		st.ready, st.hasReady = current.Status, true
 		mon.processTaintBaseEviction(ctx, n, &observed)
 		switch {
 		case current.Status != api.ConditionTrue && observed.Status == api.ConditionTrue:
 			mon.recorder.Eventf(n, client.EventTypeNormal, "NodeNotReady", "Node %s status is now: %s", n.Name, "NodeNotReady")
 			fallthrough
-		case mon.retry[n.Name] && observed.Status != api.ConditionTrue:
+		case st.retry && observed.Status != api.ConditionTrue:
 			if err := mon.markPodsNotReady(ctx, n.Name, mon.podsOn(n.Name)); err != nil {
-				mon.retry[n.Name] = true
+				st.retry = true
 				continue
 			}
 		}
-		delete(mon.retry, n.Name)
+		st.retry = false
 	}
 	mon.handleDisruption(ctx, zoneConds, nodes)
 }
@@ -353,7 +381,7 @@ func (mon *monitor) monitorNodeHealth(ctx context.Context) {
 // retrying from a fresh read for up to 100ms (upstream's
 // tryUpdateNodeHealth under wait.PollImmediate). It returns the node as
 // now known, its observed and current Ready conditions.
-func (mon *monitor) updateNodeHealth(ctx context.Context, cached *api.Node) (*api.Node, api.NodeCondition, *api.NodeCondition, error) {
+func (mon *monitor) updateNodeHealth(ctx context.Context, cached *api.Node, st *nodeState) (*api.Node, api.NodeCondition, *api.NodeCondition, error) {
 	start := mon.clock.Now()
 	// checkHealth changes the node only when its heartbeat is too old: a
 	// healthy node is read from the cache without a copy.
@@ -363,10 +391,10 @@ func (mon *monitor) updateNodeHealth(ctx context.Context, cached *api.Node) (*ap
 		if l, ok := informer.GetAs[*api.Lease](mon.leases, api.Key{Namespace: LeaseNamespace, Name: n.Name}); ok {
 			lease = l
 		}
-		if !owned && healthExpired(n, lease, mon.floor[n.Name], mon.clock.Now(), mon.opts.GracePeriod, mon.opts.StartupGracePeriod) {
+		if !owned && healthExpired(n, lease, st.floor, mon.clock.Now(), mon.opts.GracePeriod, mon.opts.StartupGracePeriod) {
 			n, owned = n.DeepCopy(), true
 		}
-		observed, write := checkHealth(n, lease, mon.floor[n.Name], mon.clock.Now(), mon.opts.GracePeriod, mon.opts.StartupGracePeriod)
+		observed, write := checkHealth(n, lease, st.floor, mon.clock.Now(), mon.opts.GracePeriod, mon.opts.StartupGracePeriod)
 		current := nodeCondition(&n.Status, api.NodeReady)
 		if !write {
 			return n, observed, current, nil
@@ -577,7 +605,9 @@ func (mon *monitor) handleDisruption(ctx context.Context, zoneConds map[string][
 	case allWasFull:
 		// Leaving it: fresh grace for every node, rates per zone state.
 		for _, n := range nodes {
-			mon.floor[n.Name] = now
+			if st := mon.registered[n.Name]; st != nil {
+				st.floor = now
+			}
 		}
 		for _, z := range mon.zones() {
 			mon.setLimiter(z, len(zoneConds[z]), newStates[z], now)
@@ -656,8 +686,8 @@ func (mon *monitor) processPod(ctx context.Context, key api.Key) error {
 	if !ok || p.Spec.NodeName == "" {
 		return nil
 	}
-	st, known := mon.ready[p.Spec.NodeName]
-	if !known || st == api.ConditionTrue {
+	st := mon.registered[p.Spec.NodeName]
+	if st == nil || !st.hasReady || st.ready == api.ConditionTrue {
 		return nil
 	}
 	if _, ok := mon.nodes.Get(api.Key{Name: p.Spec.NodeName}); !ok {

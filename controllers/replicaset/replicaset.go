@@ -243,7 +243,7 @@ func (r *reconciler) updatePod(old, cur api.Object) {
 	}
 	curRef := api.GetControllerOfNoCopy(&cp.ObjectMeta)
 	oldRef := api.GetControllerOfNoCopy(&op.ObjectMeta)
-	refChanged := !reflect.DeepEqual(curRef, oldRef)
+	refChanged := !api.SameControllerRef(curRef, oldRef)
 	if refChanged && oldRef != nil {
 		if rs := r.resolveControllerRef(op.Namespace, oldRef); rs != nil {
 			r.enqueue(keyOf(rs))

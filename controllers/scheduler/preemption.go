@@ -499,6 +499,12 @@ func (s *scheduler) preemptPod(ctx context.Context, preemptor, victim *api.Pod, 
 // addGENominatedPods), so that a lower-priority pod does not take the
 // room preemption freed for them.
 func (s *scheduler) withNominated(pi *podInfo, ni *nodeInfo) *nodeInfo {
+	if len(s.cache.nominated) == 0 {
+		// Nearly always: no pod waits for a preemption's room, and the
+		// filters visit every node without a lookup by name (an eighth of
+		// the 3,000-node probe's scheduling).
+		return ni
+	}
 	noms := s.cache.nominated[ni.name]
 	if len(noms) == 0 {
 		return ni

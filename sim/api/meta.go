@@ -87,6 +87,26 @@ type OwnerReference struct {
 	BlockOwnerDeletion *bool `json:"blockOwnerDeletion,omitempty"`
 }
 
+// Equal reports whether r and o are the same reference: the same
+// strings, and Controller and BlockOwnerDeletion each unset in both or
+// set to the same value in both. It is what reflect.DeepEqual reports,
+// without reflection (owner references are compared on every pod
+// update: by the garbage collector's graph and the ReplicaSet
+// controller's handlers).
+func (r OwnerReference) Equal(o OwnerReference) bool {
+	return r.APIVersion == o.APIVersion && r.Kind == o.Kind && r.Name == o.Name && r.UID == o.UID &&
+		sameBool(r.Controller, o.Controller) && sameBool(r.BlockOwnerDeletion, o.BlockOwnerDeletion)
+}
+
+// SameControllerRef reports whether a and b, controller references
+// such as GetControllerOfNoCopy returns, are both nil or both point to
+// equal references.
+func SameControllerRef(a, b *OwnerReference) bool {
+	return a == b || a != nil && b != nil && a.Equal(*b)
+}
+
+func sameBool(a, b *bool) bool { return a == b || a != nil && b != nil && *a == *b }
+
 // ManagedFieldsEntry is one manager's field set (server-side apply).
 type ManagedFieldsEntry struct {
 	// Manager is the field manager's name, e.g. "kubectl-client-side-apply".

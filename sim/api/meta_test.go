@@ -3,6 +3,7 @@ package api
 import (
 	"encoding/json"
 	"errors"
+	"reflect"
 	"testing"
 	"time"
 )
@@ -232,5 +233,48 @@ func TestToleratesTaint(t *testing.T) {
 		if got := tt.tol.ToleratesTaint(taint); got != tt.want {
 			t.Errorf("%+v tolerates = %v, want %v", tt.tol, got, tt.want)
 		}
+	}
+}
+
+// TestOwnerReferenceEqual checks Equal and SameControllerRef against
+// reflect.DeepEqual, which they replace on the hot paths: every pair of
+// references built from a few values of each field, pointers to equal
+// values at different addresses included. A field added to
+// OwnerReference fails the count until Equal compares it.
+func TestOwnerReferenceEqual(t *testing.T) {
+	if n := reflect.TypeFor[OwnerReference]().NumField(); n != 6 {
+		t.Fatalf("OwnerReference has %d fields; Equal compares 6: compare the new one and update this count", n)
+	}
+	bools := func() []*bool { f, t1, t2 := false, true, true; return []*bool{nil, &f, &t1, &t2} }
+	var refs []OwnerReference
+	for _, api := range []string{"apps/v1", "v1"} {
+		for _, kind := range []string{"ReplicaSet", "Job"} {
+			for _, name := range []string{"a", "b"} {
+				for _, uid := range []UID{"u1", "u2"} {
+					for _, c := range bools() {
+						for _, b := range bools() {
+							refs = append(refs, OwnerReference{APIVersion: api, Kind: kind, Name: name, UID: uid, Controller: c, BlockOwnerDeletion: b})
+						}
+					}
+				}
+			}
+		}
+	}
+	for i := range refs {
+		for j := range refs {
+			a, b := refs[i], refs[j]
+			if got, want := a.Equal(b), reflect.DeepEqual(a, b); got != want {
+				t.Fatalf("%+v.Equal(%+v) = %v, reflect.DeepEqual says %v", a, b, got, want)
+			}
+			if got, want := SameControllerRef(&a, &b), reflect.DeepEqual(&a, &b); got != want {
+				t.Fatalf("SameControllerRef(%+v, %+v) = %v, reflect.DeepEqual says %v", a, b, got, want)
+			}
+		}
+		if SameControllerRef(&refs[i], nil) || SameControllerRef(nil, &refs[i]) {
+			t.Fatalf("SameControllerRef of %+v and nil is true", refs[i])
+		}
+	}
+	if !SameControllerRef(nil, nil) {
+		t.Fatal("SameControllerRef(nil, nil) is false")
 	}
 }

@@ -142,8 +142,11 @@ type Kubelet struct {
 	// nodeConds are the Node's conditions as the kubelet last read or
 	// wrote them: what its condition setters compare with.
 	nodeConds []api.NodeCondition
-	nodeInfo  api.RawValue
-	daemonEPs api.RawValue
+	// condScratch is the status check's buffer for the conditions it
+	// computes (setConditionsIn); a write clones what it sends.
+	condScratch []api.NodeCondition
+	nodeInfo    api.RawValue
+	daemonEPs   api.RawValue
 
 	// lease
 	lease     *api.Lease

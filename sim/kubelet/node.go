@@ -105,8 +105,15 @@ var kubeletConditions = [...]kubeletCondition{
 // place; new ones are appended. It returns a new slice; stored is not
 // changed.
 func setConditions(stored []api.NodeCondition, now api.Time) ([]api.NodeCondition, []string) {
-	out := make([]api.NodeCondition, len(stored), len(stored)+len(kubeletConditions))
-	copy(out, stored)
+	return setConditionsIn(make([]api.NodeCondition, 0, len(stored)+len(kubeletConditions)), stored, now)
+}
+
+// setConditionsIn is setConditions writing into buf's array (from its
+// start; it grows when too small), which must not be stored's: the
+// status check every 10 s, which nearly always writes nothing, reuses
+// one buffer instead of allocating.
+func setConditionsIn(buf, stored []api.NodeCondition, now api.Time) ([]api.NodeCondition, []string) {
+	out := append(buf[:0], stored...)
 	var events []string
 	for _, kc := range kubeletConditions {
 		c := api.NodeCondition{Type: kc.typ, Status: kc.status, Reason: kc.reason, Message: kc.message,
@@ -227,13 +234,15 @@ func (k *Kubelet) nodeGetDone(r *apiserver.Response, err error) {
 		return
 	}
 	k.noteNode(r.Object)
-	conds, events := setConditions(k.nodeConds, wallTime(k.now()))
+	conds, events := setConditionsIn(k.condScratch, k.nodeConds, wallTime(k.now()))
+	k.condScratch = conds[:0]
 	if k.postedSinceStart && k.now().Sub(k.lastNodePost) < k.t.StatusReportFrequency && !conditionsChanged(k.nodeConds, conds) {
 		k.scheduleNodeStatus(k.t.StatusUpdateFrequency)
 		return
 	}
 	k.recordNodeEvents(events)
-	k.postNodeStatus(conds)
+	// The write's node keeps its conditions: its own copy, sized exactly.
+	k.postNodeStatus(slices.Clone(conds))
 }
 
 // postNodeStatus writes the node's status subresource with conds; a

@@ -688,17 +688,12 @@ func metaUnchanged(a, b *api.ObjectMeta) bool {
 		a.SelfLink == b.SelfLink && a.UID == b.UID && a.CreationTimestamp == b.CreationTimestamp &&
 		samePtr(a.DeletionTimestamp, b.DeletionTimestamp) && samePtr(a.DeletionGracePeriodSeconds, b.DeletionGracePeriodSeconds) &&
 		maps.Equal(a.Labels, b.Labels) && maps.Equal(a.Annotations, b.Annotations) &&
-		slices.EqualFunc(a.OwnerReferences, b.OwnerReferences, sameOwnerRef) && slices.Equal(a.Finalizers, b.Finalizers)
+		slices.EqualFunc(a.OwnerReferences, b.OwnerReferences, api.OwnerReference.Equal) && slices.Equal(a.Finalizers, b.Finalizers)
 }
 
 // samePtr reports whether a and b are both nil or point to equal values.
 func samePtr[T comparable](a, b *T) bool {
 	return a == b || a != nil && b != nil && *a == *b
-}
-
-func sameOwnerRef(a, b api.OwnerReference) bool {
-	return a.APIVersion == b.APIVersion && a.Kind == b.Kind && a.Name == b.Name && a.UID == b.UID &&
-		samePtr(a.Controller, b.Controller) && samePtr(a.BlockOwnerDeletion, b.BlockOwnerDeletion)
 }
 
 // leases returns old and new as Leases when both are.
