@@ -58,10 +58,16 @@ func (s *sortedKeys[K, V]) list(m map[K]V) []K {
 	return out
 }
 
+// slot holds one cached object. The bucket and the index sets it is
+// filed in share it, so that replacing an object whose index values did
+// not change (a status update, the common case) writes the slot and
+// touches no index at all.
+type slot struct{ obj api.Object }
+
 // bucket holds one namespace's objects by name.
 type bucket struct {
-	objs  map[string]api.Object
-	names sortedKeys[string, api.Object]
+	objs  map[string]*slot
+	names sortedKeys[string, *slot]
 }
 
 // cache holds objects by namespace and name, and lists them in namespace
@@ -87,26 +93,34 @@ func (c *cache) get(key api.Key) (api.Object, bool) {
 	if b == nil {
 		return nil, false
 	}
-	o, ok := b.objs[key.Name]
-	return o, ok
+	if s := b.objs[key.Name]; s != nil {
+		return s.obj, true
+	}
+	return nil, false
 }
 
 // put stores o under key and returns what it replaced.
 func (c *cache) put(key api.Key, o api.Object) (api.Object, bool) {
 	b := c.spaces[key.Namespace]
 	if b == nil {
-		b = &bucket{objs: make(map[string]api.Object), names: sortedKeys[string, api.Object]{cmp: strings.Compare}}
+		b = &bucket{objs: make(map[string]*slot), names: sortedKeys[string, *slot]{cmp: strings.Compare}}
 		c.spaces[key.Namespace] = b
 		c.nsKeys.add(key.Namespace)
 	}
-	old, ok := b.objs[key.Name]
-	b.objs[key.Name] = o
-	if !ok {
+	s := b.objs[key.Name]
+	var old api.Object
+	ok := s != nil
+	if ok {
+		old = s.obj
+	} else {
+		s = &slot{}
+		b.objs[key.Name] = s
 		b.names.add(key.Name)
 		c.n++
 	}
+	s.obj = o
 	for _, ix := range c.indexes {
-		ix.update(key, old, o)
+		ix.update(key, old, o, s)
 	}
 	return old, ok
 }
@@ -117,15 +131,16 @@ func (c *cache) del(key api.Key) (api.Object, bool) {
 	if b == nil {
 		return nil, false
 	}
-	old, ok := b.objs[key.Name]
-	if !ok {
+	s := b.objs[key.Name]
+	if s == nil {
 		return nil, false
 	}
+	old := s.obj
 	delete(b.objs, key.Name)
 	b.names.remove()
 	c.n--
 	for _, ix := range c.indexes {
-		ix.update(key, old, nil)
+		ix.update(key, old, nil, s)
 	}
 	if len(b.objs) == 0 {
 		delete(c.spaces, key.Namespace)
@@ -151,7 +166,7 @@ func (c *cache) list(out []api.Object, ns string, keep func(api.Object) bool) []
 
 func (b *bucket) list(out []api.Object, keep func(api.Object) bool) []api.Object {
 	for _, name := range b.names.list(b.objs) {
-		o := b.objs[name]
+		o := b.objs[name].obj
 		if keep == nil || keep(o) {
 			out = append(out, o)
 		}

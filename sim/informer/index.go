@@ -61,40 +61,36 @@ type index struct {
 }
 
 type indexSet struct {
-	objs map[api.Key]api.Object
-	keys sortedKeys[api.Key, api.Object]
-	// list is objs in key order and pos each key's place in it, valid
-	// until a key comes or goes: replacing an object (a status update,
-	// the common case) updates list in place, so a read after it costs
+	objs map[api.Key]*slot
+	keys sortedKeys[api.Key, *slot]
+	// list is objs in key order, valid until a key comes or goes: the
+	// slots are the cache's, so replacing an object (a status update,
+	// the common case) needs no change here, and a read after it costs
 	// no sort and no map lookups.
-	list  []api.Object
-	pos   map[api.Key]int
+	list  []*slot
 	valid bool
 }
 
-// objects returns the set's objects in namespace/name order; the slice
-// is owned by the set.
-func (s *indexSet) objects() []api.Object {
-	if s.valid {
-		return s.list
+// appendObjects appends the set's objects to out in namespace/name
+// order.
+func (s *indexSet) appendObjects(out []api.Object) []api.Object {
+	if !s.valid {
+		s.list = s.list[:0]
+		for _, k := range s.keys.list(s.objs) {
+			s.list = append(s.list, s.objs[k])
+		}
+		s.valid = true
 	}
-	keys := s.keys.list(s.objs)
-	s.list = s.list[:0]
-	if s.pos == nil {
-		s.pos = make(map[api.Key]int, len(keys))
-	} else {
-		clear(s.pos)
+	for _, sl := range s.list {
+		out = append(out, sl.obj)
 	}
-	for i, k := range keys {
-		s.list = append(s.list, s.objs[k])
-		s.pos[k] = i
-	}
-	s.valid = true
-	return s.list
+	return out
 }
 
-// update moves key from old's values to cur's (either may be nil).
-func (ix *index) update(key api.Key, old, cur api.Object) {
+// update moves key, whose object went from old to cur in slot sl (old
+// or cur may be nil), from old's values to cur's. A value both have
+// keeps the slot, which already holds cur.
+func (ix *index) update(key api.Key, old, cur api.Object, sl *slot) {
 	ix.old, ix.cur = ix.old[:0], ix.cur[:0]
 	if old != nil {
 		ix.old = ix.fn(old, ix.old)
@@ -108,23 +104,23 @@ func (ix *index) update(key api.Key, old, cur api.Object) {
 		}
 	}
 	for _, v := range ix.cur {
-		ix.put(v, key, cur)
+		if !slices.Contains(ix.old, v) {
+			ix.put(v, key, sl)
+		}
 	}
 }
 
-func (ix *index) put(v string, key api.Key, o api.Object) {
+func (ix *index) put(v string, key api.Key, sl *slot) {
 	s := ix.sets[v]
 	if s == nil {
-		s = &indexSet{objs: make(map[api.Key]api.Object), keys: sortedKeys[api.Key, api.Object]{cmp: compareKeys}}
+		s = &indexSet{objs: make(map[api.Key]*slot), keys: sortedKeys[api.Key, *slot]{cmp: compareKeys}}
 		ix.sets[v] = s
 	}
 	if _, ok := s.objs[key]; !ok {
 		s.keys.add(key)
 		s.valid = false
-	} else if s.valid {
-		s.list[s.pos[key]] = o
 	}
-	s.objs[key] = o
+	s.objs[key] = sl
 }
 
 func (ix *index) remove(v string, key api.Key) {
@@ -153,8 +149,12 @@ func (c *cache) addIndex(d indexDef) {
 		}
 	}
 	ix := &index{indexDef: d, sets: make(map[string]*indexSet)}
-	for _, o := range c.list(nil, "", nil) {
-		ix.update(keyOf(o), nil, o)
+	for _, ns := range c.nsKeys.list(c.spaces) {
+		b := c.spaces[ns]
+		for _, name := range b.names.list(b.objs) {
+			sl := b.objs[name]
+			ix.update(api.Key{Namespace: ns, Name: name}, nil, sl.obj, sl)
+		}
 	}
 	c.indexes = append(c.indexes, ix)
 }
@@ -167,7 +167,7 @@ func (c *cache) byIndex(out []api.Object, name, value string) ([]api.Object, boo
 			continue
 		}
 		if s := ix.sets[value]; s != nil {
-			out = append(out, s.objects()...)
+			out = s.appendObjects(out)
 		}
 		return out, true
 	}
