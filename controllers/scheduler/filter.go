@@ -215,9 +215,13 @@ func untoleratedTaint(taints []api.Taint, tols []api.Toleration) *api.Taint {
 // must be a node label, and if required node affinity is set, one of its
 // terms must match.
 func matchesNodeSelector(pod *api.Pod, required *api.NodeSelector, n *api.Node) bool {
-	for k, v := range pod.Spec.NodeSelector {
-		if lv, ok := n.Labels[k]; !ok || lv != v {
-			return false
+	// Most pods have no nodeSelector: no map iteration for them, on a
+	// path taken for every pod and every node it visits.
+	if len(pod.Spec.NodeSelector) > 0 {
+		for k, v := range pod.Spec.NodeSelector {
+			if lv, ok := n.Labels[k]; !ok || lv != v {
+				return false
+			}
 		}
 	}
 	if required == nil {

@@ -266,10 +266,19 @@ type object struct {
 // to count every run's steps, once to fill the runs of two steps or
 // more into one array.
 func segments(audit []store.AuditRecord, o Options) []segment {
-	ids := map[object]int32{}
-	var objs []object
+	// Every object's history starts with a create: their number sizes
+	// the table of objects, which grows by copying otherwise (a fifth of
+	// this function's time at 3,000 nodes went to growing it).
+	creates := 0
+	for i := range audit {
+		if audit[i].Verb == "create" {
+			creates++
+		}
+	}
+	ids := make(map[object]int32, creates)
+	objs := make([]object, 0, creates)
 	recObj := make([]int32, len(audit))
-	var count []int32
+	count := make([]int32, 0, creates)
 	for i := range audit {
 		r := &audit[i]
 		if r.NoOp && !r.Removed {
