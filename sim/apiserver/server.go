@@ -45,7 +45,7 @@ type Server struct {
 	authz      *Authorizer
 	mutating   []Admitter
 	validating []Admitter
-	stats      map[statKey]uint64
+	stats      map[string]*actorStats
 	down       bool
 	crds       map[api.Kind]*api.CustomResourceDefinition // the definition of each custom kind served
 }
@@ -56,7 +56,7 @@ type Server struct {
 // (mutating), NamespaceLifecycle, LimitRanger's constraints, Priority's
 // single-default check and ResourceQuota.
 func New(k *kernel.Kernel, st *store.Store) *Server {
-	s := &Server{k: k, store: st, authz: NewAuthorizer(DefaultRules()), stats: map[statKey]uint64{}}
+	s := &Server{k: k, store: st, authz: NewAuthorizer(DefaultRules()), stats: map[string]*actorStats{}}
 	s.AddMutating(NewDefaultTolerationSeconds())
 	s.AddMutating(LimitRanger{})
 	s.AddMutating(Priority{})
@@ -131,11 +131,36 @@ func outcomeOf(err error) Outcome {
 	return OtherError
 }
 
-type statKey struct {
-	actor   string
+// actorStats are one actor's request counts, by verb, kind and
+// outcome: an actor uses few of those, so a short scan finds its count
+// once one lookup by the actor's name found the list (a map keyed by all
+// four hashed five strings on every request).
+type actorStats struct {
+	counts []statCount
+}
+
+type statCount struct {
 	verb    Verb
 	kind    api.Kind
 	outcome Outcome
+	n       uint64
+}
+
+// count adds one request to the statistics.
+func (s *Server) count(actor string, verb Verb, kind api.Kind, outcome Outcome) {
+	a := s.stats[actor]
+	if a == nil {
+		a = &actorStats{}
+		s.stats[actor] = a
+	}
+	for i := range a.counts {
+		c := &a.counts[i]
+		if c.verb == verb && c.outcome == outcome && c.kind == kind {
+			c.n++
+			return
+		}
+	}
+	a.counts = append(a.counts, statCount{verb: verb, kind: kind, outcome: outcome, n: 1})
 }
 
 // Stat is the number of requests one actor made with one verb on one kind
@@ -150,9 +175,11 @@ type Stat struct {
 
 // Stats returns the request counts, sorted by actor, verb, kind, outcome.
 func (s *Server) Stats() []Stat {
-	out := make([]Stat, 0, len(s.stats))
-	for k, n := range s.stats {
-		out = append(out, Stat{Actor: k.actor, Verb: k.verb, Kind: k.kind, Outcome: k.outcome, Count: n})
+	var out []Stat
+	for actor, a := range s.stats {
+		for _, c := range a.counts {
+			out = append(out, Stat{Actor: actor, Verb: c.verb, Kind: c.kind, Outcome: c.outcome, Count: c.n})
+		}
 	}
 	slices.SortFunc(out, func(a, b Stat) int {
 		return cmp.Or(cmp.Compare(a.Actor, b.Actor), cmp.Compare(a.Verb, b.Verb), a.Kind.Compare(b.Kind), cmp.Compare(a.Outcome, b.Outcome))
@@ -164,7 +191,7 @@ func (s *Server) Stats() []Stat {
 // becomes the server's.
 func (s *Server) Handle(req *Request) *Response {
 	resp := s.handle(req)
-	s.stats[statKey{req.Actor, req.Verb, req.Kind, outcomeOf(resp.Err)}]++
+	s.count(req.Actor, req.Verb, req.Kind, outcomeOf(resp.Err))
 	return resp
 }
 
@@ -375,10 +402,10 @@ func (s *Server) StartWatch(req *Request, sink store.Sink) (*store.Watch, error)
 		opts.Namespace = req.Namespace
 		var w *store.Watch
 		w, err = s.store.Watch(req.Kind, req.ResourceVersion, opts, sink)
-		s.stats[statKey{req.Actor, Watch, req.Kind, outcomeOf(err)}]++
+		s.count(req.Actor, Watch, req.Kind, outcomeOf(err))
 		return w, err
 	}
-	s.stats[statKey{req.Actor, Watch, req.Kind, outcomeOf(err)}]++
+	s.count(req.Actor, Watch, req.Kind, outcomeOf(err))
 	return nil, err
 }
 

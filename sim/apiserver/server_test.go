@@ -1,7 +1,9 @@
 package apiserver
 
 import (
+	"cmp"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -387,5 +389,38 @@ func TestAuditRecordsChangedFields(t *testing.T) {
 	want := "spec.replicas=3->5,spec.template.spec.containers[nginx].image=nginx:1.14.2->nginx:1.16.1,metadata.generation=1->2"
 	if strings.Join(got, ",") != want {
 		t.Errorf("changes = %v\nwant      %s", got, want)
+	}
+}
+
+// TestStats checks the request counts by actor, verb, kind and outcome:
+// each combination counted apart (the same actor and verb on another
+// kind or with another outcome is another row), in sorted order.
+func TestStats(t *testing.T) {
+	f := newFixture(t) // the controller creates the namespace "default"
+	cm := func(name string) *api.ConfigMap {
+		return &api.ConfigMap{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"}, ObjectMeta: api.ObjectMeta{Name: name, Namespace: "default"}}
+	}
+	f.must(t, &Request{Verb: Create, Kind: api.KindConfigMap, Actor: user, Object: cm("a")})
+	f.must(t, &Request{Verb: Create, Kind: api.KindConfigMap, Actor: user, Object: cm("b")})
+	f.do(&Request{Verb: Create, Kind: api.KindConfigMap, Actor: user, Object: cm("a")}) // AlreadyExists
+	f.must(t, &Request{Verb: Get, Kind: api.KindConfigMap, Actor: user, Namespace: "default", Name: "a"})
+	f.do(&Request{Verb: Get, Kind: api.KindConfigMap, Actor: user, Namespace: "default", Name: "zz"}) // NotFound
+	f.must(t, &Request{Verb: Get, Kind: api.KindNamespace, Actor: user, Name: "default"})
+	f.must(t, &Request{Verb: Get, Kind: api.KindConfigMap, Actor: controller, Namespace: "default", Name: "b"})
+	got := f.srv.Stats()
+	want := []Stat{
+		{Actor: user, Verb: Get, Kind: api.KindConfigMap, Outcome: OK, Count: 1},
+		{Actor: user, Verb: Get, Kind: api.KindConfigMap, Outcome: NotFound, Count: 1},
+		{Actor: user, Verb: Get, Kind: api.KindNamespace, Outcome: OK, Count: 1},
+		{Actor: user, Verb: Create, Kind: api.KindConfigMap, Outcome: OK, Count: 2},
+		{Actor: user, Verb: Create, Kind: api.KindConfigMap, Outcome: Exists, Count: 1},
+		{Actor: controller, Verb: Get, Kind: api.KindConfigMap, Outcome: OK, Count: 1},
+		{Actor: controller, Verb: Create, Kind: api.KindNamespace, Outcome: OK, Count: 1},
+	}
+	slices.SortFunc(want, func(a, b Stat) int {
+		return cmp.Or(cmp.Compare(a.Actor, b.Actor), cmp.Compare(a.Verb, b.Verb), a.Kind.Compare(b.Kind), cmp.Compare(a.Outcome, b.Outcome))
+	})
+	if !slices.Equal(got, want) {
+		t.Fatalf("Stats() =\n%+v\nwant\n%+v", got, want)
 	}
 }
