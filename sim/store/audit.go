@@ -3,6 +3,7 @@ package store
 import (
 	"io"
 	"iter"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -21,16 +22,13 @@ type AuditRecord struct {
 	Kind            api.Kind
 	Key             api.Key
 	ResourceVersion uint64 // the object's resourceVersion after the write
-	// changes are the leaf fields the write changed (for a create: every
-	// field set; resourceVersion and managedFields are never listed), as
-	// the record's maker gave them (WithChanges, or the store before the
-	// log keeps them); a kept record has them in kept instead. Read them
-	// with EachChange, Changes or NumChanges.
-	changes []Change
-	// kept are the changes of a record the log kept, compact: paths and
-	// values are indexes into vals, so that the blocks holding them have
-	// no pointers for the garbage collector to follow (a large run keeps
-	// tens of millions).
+	// kept are the leaf fields the write changed (for a create: every
+	// field set; resourceVersion and managedFields are never listed),
+	// compact: paths and values are indexes into vals (the log's table,
+	// or one of the record's own from WithChanges), so that the blocks
+	// holding them have no pointers for the garbage collector to follow
+	// (a large run keeps tens of millions). Read them with EachChange,
+	// Changes or NumChanges.
 	kept []keptChange
 	vals *valueTable
 	// NoOp is true for an update that changed nothing: the store kept the
@@ -44,34 +42,28 @@ type AuditRecord struct {
 	Brief bool
 }
 
-// WithChanges returns r carrying cs as its changes (which it keeps, not
-// a copy): for records built outside a store, such as tests'.
+// WithChanges returns r carrying a copy of cs as its changes: for
+// records built outside a store, such as tests'.
 func (r AuditRecord) WithChanges(cs ...Change) AuditRecord {
-	r.changes, r.kept, r.vals = cs, nil, nil
+	r.kept, r.vals = nil, nil
+	if len(cs) > 0 {
+		r.vals = &valueTable{}
+		r.kept = make([]keptChange, len(cs))
+		for i, c := range cs {
+			r.kept[i] = r.vals.compact(c)
+		}
+	}
 	return r
 }
 
 // NumChanges returns how many fields the write changed.
-func (r *AuditRecord) NumChanges() int {
-	if r.vals != nil {
-		return len(r.kept)
-	}
-	return len(r.changes)
-}
+func (r *AuditRecord) NumChanges() int { return len(r.kept) }
 
 // EachChange yields the changes in order, without allocating.
 func (r *AuditRecord) EachChange() iter.Seq[Change] {
 	return func(yield func(Change) bool) {
-		if r.vals != nil {
-			for _, k := range r.kept {
-				if !yield(r.vals.change(k)) {
-					return
-				}
-			}
-			return
-		}
-		for _, c := range r.changes {
-			if !yield(c) {
+		for _, k := range r.kept {
+			if !yield(r.vals.change(k)) {
 				return
 			}
 		}
@@ -105,22 +97,45 @@ const (
 )
 
 // valueTable interns the paths and values of kept changes: each
-// distinct string once, numbered in the order first seen. A cluster's
-// writes repeat a few hundred paths and a few values ("True",
-// "ClusterFirst", an image) millions of times; the rest (names, uids,
-// times) once or a few times each.
+// distinct string once, numbered in the order first seen (the empty
+// string first). A cluster's writes repeat a few hundred paths and a few
+// values ("True", "ClusterFirst", an image) millions of times; the rest
+// (names, uids, times) once or a few times each.
 type valueTable struct {
 	strs []string
 	ids  map[string]uint32
+	// paths are the ids of the paths alone: a few hundred, so that
+	// their lookups stay in the cache while ids grows to millions.
+	paths map[string]uint32
 }
 
-// id returns s's index, adding s when it is new.
-func (t *valueTable) id(s string) uint32 {
-	if i, ok := t.ids[s]; ok {
+// pathID is id for a change's path.
+func (t *valueTable) pathID(p string) uint32 {
+	if i, ok := t.paths[p]; ok {
 		return i
 	}
+	i := t.id(p)
+	if t.paths == nil {
+		t.paths = map[string]uint32{}
+	}
+	t.paths[p] = i
+	return i
+}
+
+// id returns s's index, adding s when it is new. The empty string is
+// index 0 without a lookup: it is the old value of every change of a
+// create, and the table's map, millions of entries in a large run, costs
+// a cache miss a lookup.
+func (t *valueTable) id(s string) uint32 {
 	if t.ids == nil {
-		t.ids = map[string]uint32{}
+		t.ids = map[string]uint32{"": 0}
+		t.strs = append(t.strs[:0], "")
+	}
+	if s == "" {
+		return 0
+	}
+	if i, ok := t.ids[s]; ok {
+		return i
 	}
 	if len(t.strs) == 1<<32-1 {
 		panic("store invariant audit-values: more than 2^32-1 distinct paths and values kept")
@@ -133,7 +148,7 @@ func (t *valueTable) id(s string) uint32 {
 
 // compact returns c as the table keeps it.
 func (t *valueTable) compact(c Change) keptChange {
-	k := keptChange{path: t.id(c.Path), old: t.id(c.Old), new: t.id(c.New)}
+	k := keptChange{path: t.pathID(c.Path), old: t.id(c.Old), new: t.id(c.New)}
 	if c.OldSet {
 		k.set |= keptOldSet
 	}
@@ -153,7 +168,11 @@ func (r AuditRecord) String() string { return string(r.AppendTo(nil)) }
 
 // AppendTo appends the record's String form to b and returns the result,
 // so that a caller rendering many records reuses one buffer.
-func (r *AuditRecord) AppendTo(b []byte) []byte {
+func (r *AuditRecord) AppendTo(b []byte) []byte { return r.appendTo(b, r.EachChange()) }
+
+// appendTo is AppendTo with the record's changes given apart (the log's
+// trace line of a record not kept yet).
+func (r *AuditRecord) appendTo(b []byte, changes iter.Seq[Change]) []byte {
 	b = r.Time.AppendTo(b)
 	b = append(b, ' ')
 	b = append(b, r.Actor...)
@@ -179,7 +198,7 @@ func (r *AuditRecord) AppendTo(b []byte) []byte {
 	case r.Removed:
 		b = append(b, " removed"...)
 	}
-	for c := range r.EachChange() {
+	for c := range changes {
 		b = append(b, ' ')
 		b = append(b, c.Path...)
 		b = append(b, ':')
@@ -219,8 +238,11 @@ func appendQuote(b []byte, s string) []byte {
 // lastHeartbeatTime. Every node writes one of each every few seconds
 // (the kubelet's lease every 10 s, its status when something changed or
 // every 5 minutes), and neither gives a controller anything to do.
-func (r *AuditRecord) Heartbeat() bool {
-	if r.NoOp || r.Removed || r.NumChanges() == 0 || r.Verb == "create" {
+func (r *AuditRecord) Heartbeat() bool { return r.heartbeat(r.NumChanges(), r.EachChange()) }
+
+// heartbeat is Heartbeat with the record's n changes given apart.
+func (r *AuditRecord) heartbeat(n int, changes iter.Seq[Change]) bool {
+	if r.NoOp || r.Removed || n == 0 || r.Verb == "create" {
 		return false
 	}
 	switch r.Kind {
@@ -228,7 +250,7 @@ func (r *AuditRecord) Heartbeat() bool {
 		if r.Subresource != "" {
 			return false
 		}
-		for c := range r.EachChange() {
+		for c := range changes {
 			if c.Path != "spec.renewTime" && c.Path != "metadata.generation" {
 				return false
 			}
@@ -238,7 +260,7 @@ func (r *AuditRecord) Heartbeat() bool {
 		if r.Subresource != "status" {
 			return false
 		}
-		for c := range r.EachChange() {
+		for c := range changes {
 			if !strings.HasPrefix(c.Path, "status.conditions[") || !strings.HasSuffix(c.Path, "].lastHeartbeatTime") {
 				return false
 			}
@@ -391,14 +413,21 @@ func (l *AuditLog) At(i int) *AuditRecord {
 // heartbeats counted too.
 func (l *AuditLog) Len() int { return l.n }
 
-func (l *AuditLog) add(r AuditRecord) {
+// add takes a record and the changes of its write (the store's scratch,
+// which add copies what it keeps of; nil for a record that has its own,
+// from WithChanges).
+func (l *AuditLog) add(r AuditRecord, changes []Change) {
+	each, n := slices.Values(changes), len(changes)
+	if r.vals != nil {
+		each, n = r.EachChange(), r.NumChanges()
+	}
 	if l.trace != nil {
-		l.line = append(r.AppendTo(l.line[:0]), '\n')
+		l.line = append(r.appendTo(l.line[:0], each), '\n')
 		if _, err := l.trace.Write(l.line); err != nil {
 			panic("store invariant audit-trace: " + err.Error())
 		}
 	}
-	if l.countHeartbeats && r.Heartbeat() {
+	if l.countHeartbeats && r.heartbeat(n, each) {
 		if r.Kind == api.KindLease {
 			l.heartbeats.LeaseRenewals++
 		} else {
@@ -407,14 +436,13 @@ func (l *AuditLog) add(r AuditRecord) {
 		return
 	}
 	if l.briefEvents && r.Kind == api.KindEvent && !r.NoOp {
-		r.changes, r.Brief = nil, true
+		changes, r.kept, r.vals, r.Brief = nil, nil, nil, true
 	}
 	// The changes may be auditChanges' scratch: the record keeps a
 	// compact copy of its own.
-	if r.vals == nil && len(r.changes) > 0 {
-		r.kept, r.vals = l.keep(r.changes), &l.vals
+	if r.vals == nil && len(changes) > 0 {
+		r.kept, r.vals = l.keep(changes), &l.vals
 	}
-	r.changes = nil
 	if len(l.chunks) == 0 || len(l.chunks[len(l.chunks)-1]) == auditChunk {
 		l.chunks = append(l.chunks, make([]AuditRecord, 0, auditChunk))
 	}

@@ -49,10 +49,10 @@ func TestAuditRecordString(t *testing.T) {
 	at := kernel.Time(83*time.Second + 7*time.Millisecond)
 	for _, r := range []AuditRecord{
 		{},
-		{Time: at, Actor: "system:node:n-1", Verb: "update", Kind: api.KindLease, Key: api.Key{Namespace: "kube-node-lease", Name: "n-1"}, ResourceVersion: 42,
-			changes: []Change{{Path: "spec.renewTime", Old: "2024-01-01T00:00:00.000000Z", New: "x\"y\n\u00e9\x01", OldSet: true, NewSet: true}}},
-		{Time: at, Actor: "kubectl", Verb: "patch", Subresource: "status", Kind: api.KindNode, Key: api.Key{Name: "n"}, ResourceVersion: 7,
-			changes: []Change{{Path: "a", NewSet: true}, {Path: "b", Old: "1", OldSet: true}, {Path: "c"}}},
+		AuditRecord{Time: at, Actor: "system:node:n-1", Verb: "update", Kind: api.KindLease, Key: api.Key{Namespace: "kube-node-lease", Name: "n-1"}, ResourceVersion: 42}.
+			WithChanges(Change{Path: "spec.renewTime", Old: "2024-01-01T00:00:00.000000Z", New: "x\"y\n\u00e9\x01", OldSet: true, NewSet: true}),
+		AuditRecord{Time: at, Actor: "kubectl", Verb: "patch", Subresource: "status", Kind: api.KindNode, Key: api.Key{Name: "n"}, ResourceVersion: 7}.
+			WithChanges(Change{Path: "a", NewSet: true}, Change{Path: "b", Old: "1", OldSet: true}, Change{Path: "c"}),
 		{Time: -at, Actor: "a", Verb: "update", Kind: api.KindPod, Key: api.Key{Namespace: "ns", Name: "p"}, NoOp: true},
 		{Time: kernel.Forever, Actor: "gc", Verb: "delete", Kind: api.KindPod, Key: api.Key{Namespace: "ns", Name: "p"}, ResourceVersion: 1 << 40, Removed: true},
 	} {
@@ -163,15 +163,15 @@ func TestHeartbeat(t *testing.T) {
 		r    AuditRecord
 		want bool
 	}{
-		{"lease renewal", AuditRecord{Kind: lease, Verb: "update", changes: renew}, true},
-		{"lease renewal bumping the generation", AuditRecord{Kind: lease, Verb: "update", changes: append(renew[:1:1], Change{Path: "metadata.generation"})}, true},
-		{"lease created", AuditRecord{Kind: lease, Verb: "create", changes: renew}, false},
-		{"lease changing hands", AuditRecord{Kind: lease, Verb: "update", changes: append(renew[:1:1], Change{Path: "spec.holderIdentity"})}, false},
+		{"lease renewal", AuditRecord{Kind: lease, Verb: "update"}.WithChanges(renew...), true},
+		{"lease renewal bumping the generation", AuditRecord{Kind: lease, Verb: "update"}.WithChanges(append(renew[:1:1], Change{Path: "metadata.generation"})...), true},
+		{"lease created", AuditRecord{Kind: lease, Verb: "create"}.WithChanges(renew...), false},
+		{"lease changing hands", AuditRecord{Kind: lease, Verb: "update"}.WithChanges(append(renew[:1:1], Change{Path: "spec.holderIdentity"})...), false},
 		{"lease no-op", AuditRecord{Kind: lease, Verb: "update", NoOp: true}, false},
-		{"node heartbeat", AuditRecord{Kind: node, Verb: "update", Subresource: "status", changes: beat}, true},
-		{"node heartbeat with a condition change", AuditRecord{Kind: node, Verb: "update", Subresource: "status", changes: append(beat[:1:1], Change{Path: "status.conditions[Ready].status"})}, false},
-		{"node heartbeat time in the main resource", AuditRecord{Kind: node, Verb: "update", changes: beat}, false},
-		{"pod", AuditRecord{Kind: api.KindPod, Verb: "update", Subresource: "status", changes: beat}, false},
+		{"node heartbeat", AuditRecord{Kind: node, Verb: "update", Subresource: "status"}.WithChanges(beat...), true},
+		{"node heartbeat with a condition change", AuditRecord{Kind: node, Verb: "update", Subresource: "status"}.WithChanges(append(beat[:1:1], Change{Path: "status.conditions[Ready].status"})...), false},
+		{"node heartbeat time in the main resource", AuditRecord{Kind: node, Verb: "update"}.WithChanges(beat...), false},
+		{"pod", AuditRecord{Kind: api.KindPod, Verb: "update", Subresource: "status"}.WithChanges(beat...), false},
 	} {
 		if got := tc.r.Heartbeat(); got != tc.want {
 			t.Errorf("%s: Heartbeat() = %v, want %v", tc.name, got, tc.want)
@@ -203,7 +203,7 @@ func TestKeptChanges(t *testing.T) {
 	}
 	for i, cs := range given {
 		scratch := slices.Clone(cs)
-		l.add(AuditRecord{Verb: "update", Key: api.Key{Name: strconv.Itoa(i)}, changes: scratch})
+		l.add(AuditRecord{Verb: "update", Key: api.Key{Name: strconv.Itoa(i)}}, scratch)
 		for j := range scratch {
 			scratch[j] = Change{Path: "scribbled"} // the store reuses its scratch
 		}
@@ -235,7 +235,7 @@ func TestFlatten(t *testing.T) {
 	var l AuditLog
 	n := 2*auditChunk + 5
 	add := func(i int) {
-		l.add(AuditRecord{Verb: "update", Key: api.Key{Name: strconv.Itoa(i)}, changes: []Change{{Path: "spec.a", New: strconv.Itoa(i), NewSet: true}}})
+		l.add(AuditRecord{Verb: "update", Key: api.Key{Name: strconv.Itoa(i)}}, []Change{{Path: "spec.a", New: strconv.Itoa(i), NewSet: true}})
 	}
 	for i := range n {
 		add(i)

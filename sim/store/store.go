@@ -389,7 +389,7 @@ func (s *Store) Create(op Op, obj api.Object) (api.Object, error) {
 	m.ManagedFields, _ = s.managed(op, nil, obj, changes, "", t.info.HasStatus)
 	t.objs[m.Key()] = obj
 	t.sorted = false
-	s.audit.add(AuditRecord{Time: s.k.Now(), Actor: op.Actor, Verb: verbOr(op.Verb, "create"), Kind: kind, Key: m.Key(), ResourceVersion: rv, changes: changes})
+	s.audit.add(AuditRecord{Time: s.k.Now(), Actor: op.Actor, Verb: verbOr(op.Verb, "create"), Kind: kind, Key: m.Key(), ResourceVersion: rv}, changes)
 	s.notify(t, Added, nil, obj, rv)
 	return obj, nil
 }
@@ -541,7 +541,7 @@ func (s *Store) Update(op Op, obj api.Object, subresource string) (api.Object, e
 		managed, ownersChanged = s.managed(op, old, obj, changes, subresource, t.info.HasStatus)
 	}
 	if len(changes) == 0 && !ownersChanged {
-		s.audit.add(AuditRecord{Time: s.k.Now(), Actor: op.Actor, Verb: verb, Subresource: subresource, Kind: kind, Key: m.Key(), ResourceVersion: s.parseRV(om.ResourceVersion), NoOp: true})
+		s.audit.add(AuditRecord{Time: s.k.Now(), Actor: op.Actor, Verb: verb, Subresource: subresource, Kind: kind, Key: m.Key(), ResourceVersion: s.parseRV(om.ResourceVersion), NoOp: true}, nil)
 		return old, nil
 	}
 	m.ManagedFields = managed
@@ -551,7 +551,7 @@ func (s *Store) Update(op Op, obj api.Object, subresource string) (api.Object, e
 	}
 	rv := s.nextRV()
 	m.ResourceVersion = strconv.FormatUint(rv, 10)
-	rec := AuditRecord{Time: s.k.Now(), Actor: op.Actor, Verb: verb, Subresource: subresource, Kind: kind, Key: m.Key(), ResourceVersion: rv, changes: changes}
+	rec := AuditRecord{Time: s.k.Now(), Actor: op.Actor, Verb: verb, Subresource: subresource, Kind: kind, Key: m.Key(), ResourceVersion: rv}
 	if m.DeletionTimestamp != nil && len(m.Finalizers) == 0 && (m.DeletionGracePeriodSeconds == nil || *m.DeletionGracePeriodSeconds == 0) {
 		// The last finalizer of a terminating object is gone: the object
 		// leaves the store with this write. (A pod in its grace period
@@ -559,12 +559,12 @@ func (s *Store) Update(op Op, obj api.Object, subresource string) (api.Object, e
 		delete(t.objs, m.Key())
 		t.sorted = false
 		rec.Removed = true
-		s.audit.add(rec)
+		s.audit.add(rec, changes)
 		s.notify(t, Deleted, old, obj, rv)
 		return obj, nil
 	}
 	t.objs[m.Key()] = obj
-	s.audit.add(rec)
+	s.audit.add(rec, changes)
 	s.notify(t, Modified, old, obj, rv)
 	return obj, nil
 }
@@ -753,7 +753,7 @@ func (s *Store) Delete(op Op, kind api.Kind, key api.Key, opts DeleteOptions) (a
 			rv := s.nextRV()
 			m.ResourceVersion = strconv.FormatUint(rv, 10)
 			t.objs[key] = obj
-			s.audit.add(AuditRecord{Time: s.k.Now(), Actor: op.Actor, Verb: verb, Kind: kind, Key: key, ResourceVersion: rv, changes: changes})
+			s.audit.add(AuditRecord{Time: s.k.Now(), Actor: op.Actor, Verb: verb, Kind: kind, Key: key, ResourceVersion: rv}, changes)
 			s.notify(t, Modified, old, obj, rv)
 			return obj, false, nil
 		}
@@ -763,7 +763,7 @@ func (s *Store) Delete(op Op, kind api.Kind, key api.Key, opts DeleteOptions) (a
 	m.ResourceVersion = strconv.FormatUint(rv, 10)
 	delete(t.objs, key)
 	t.sorted = false
-	s.audit.add(AuditRecord{Time: s.k.Now(), Actor: op.Actor, Verb: verb, Kind: kind, Key: key, ResourceVersion: rv, Removed: true})
+	s.audit.add(AuditRecord{Time: s.k.Now(), Actor: op.Actor, Verb: verb, Kind: kind, Key: key, ResourceVersion: rv, Removed: true}, nil)
 	s.notify(t, Deleted, old, obj, rv)
 	return obj, true, nil
 }
