@@ -114,7 +114,6 @@ type evictor struct {
 	clock    client.Clock
 	nodes    informer.Lister
 	pods     informer.Lister
-	index    *podIndex
 	enqueue  func(api.Key)
 	// scheduled are the pods with a deletion pending, for the
 	// cancellation event.
@@ -141,9 +140,11 @@ func SetupEviction(m *controller.Manager, opts EvictionOptions) error {
 	if err != nil {
 		return err
 	}
+	// The pods of a node, as upstream's spec.nodeName indexer files them.
+	podInf.AddIndex(informer.IndexNodeName, informer.ByNodeName)
 	e := &evictor{
 		client: m.Client(), recorder: m.Recorder(EvictionName), clock: m.Clock(),
-		nodes: nodeInf.Lister(), pods: podInf.Lister(), index: newPodIndex(), scheduled: map[api.Key]time.Time{},
+		nodes: nodeInf.Lister(), pods: podInf.Lister(), scheduled: map[api.Key]time.Time{},
 	}
 	c, err := m.NewController(EvictionName, controller.Options{Workers: opts.Workers, Observer: opts.Observer}, e)
 	if err != nil {
@@ -152,11 +153,9 @@ func SetupEviction(m *controller.Manager, opts EvictionOptions) error {
 	e.enqueue = func(k api.Key) { c.Enqueue(controller.Request{Key: k}) }
 	podInf.AddEventHandler(informer.HandlerFuncs{
 		AddFunc: func(obj api.Object) {
-			e.index.onAdd(obj)
 			e.enqueue(obj.GetObjectMeta().Key())
 		},
 		UpdateFunc: func(old, obj api.Object) {
-			e.index.onAdd(obj)
 			o, ok1 := old.(*api.Pod)
 			p, ok2 := obj.(*api.Pod)
 			if ok1 && ok2 && o.Spec.NodeName == p.Spec.NodeName && slices.EqualFunc(o.Spec.Tolerations, p.Spec.Tolerations, sameToleration) {
@@ -165,7 +164,6 @@ func SetupEviction(m *controller.Manager, opts EvictionOptions) error {
 			e.enqueue(obj.GetObjectMeta().Key())
 		},
 		DeleteFunc: func(obj api.Object) {
-			e.index.onDelete(obj)
 			e.enqueue(obj.GetObjectMeta().Key())
 		},
 	})
@@ -199,8 +197,8 @@ func sameToleration(a, b api.Toleration) bool {
 // or cancel).
 func (e *evictor) Reconcile(ctx context.Context, req controller.Request) (controller.Result, error) {
 	if req.Namespace == "" {
-		for _, k := range e.index.keys(req.Name) {
-			e.enqueue(k)
+		for _, o := range e.pods.ByIndex(informer.IndexNodeName, req.Name) {
+			e.enqueue(o.GetObjectMeta().Key())
 		}
 		return controller.Result{}, nil
 	}

@@ -137,7 +137,6 @@ type monitor struct {
 	nodes    informer.Lister
 	leases   informer.Lister
 	pods     informer.Lister
-	index    *podIndex
 	opts     Options
 
 	// registered are the nodes registered with the controller, by name:
@@ -209,9 +208,11 @@ func Setup(m *controller.Manager, opts Options) error {
 	if err != nil {
 		return err
 	}
+	// The pods of a node, as upstream's spec.nodeName indexer files them.
+	podInf.AddIndex(informer.IndexNodeName, informer.ByNodeName)
 	mon := &monitor{
 		client: m.Client(), recorder: m.Recorder(Component), clock: m.Clock(),
-		nodes: nodeInf.Lister(), leases: leaseInf.Lister(), pods: podInf.Lister(), index: newPodIndex(), opts: opts,
+		nodes: nodeInf.Lister(), leases: leaseInf.Lister(), pods: podInf.Lister(), opts: opts,
 		registered: map[string]*nodeState{},
 		zoneStates: map[string]zoneState{}, tainters: map[string]*timedQueue{},
 	}
@@ -231,20 +232,17 @@ func Setup(m *controller.Manager, opts Options) error {
 	})
 	podInf.AddEventHandler(informer.HandlerFuncs{
 		AddFunc: func(obj api.Object) {
-			mon.index.onAdd(obj)
 			if p, ok := obj.(*api.Pod); ok && p.Spec.NodeName != "" {
 				c.Enqueue(controller.Request{Key: p.Key()})
 			}
 		},
 		UpdateFunc: func(old, obj api.Object) {
-			mon.index.onAdd(obj)
 			o, ok1 := old.(*api.Pod)
 			p, ok2 := obj.(*api.Pod)
 			if ok1 && ok2 && p.Spec.NodeName != "" && p.Spec.NodeName != o.Spec.NodeName {
 				c.Enqueue(controller.Request{Key: p.Key()})
 			}
 		},
-		DeleteFunc: mon.index.onDelete,
 	})
 	c.Enqueue(controller.Request{}) // the periodic pass
 	return nil
@@ -420,8 +418,8 @@ func (mon *monitor) updateNodeHealth(ctx context.Context, cached *api.Node, st *
 // podsOn returns the cached pods bound to node, in namespace/name order.
 func (mon *monitor) podsOn(node string) []*api.Pod {
 	var out []*api.Pod
-	for _, k := range mon.index.keys(node) {
-		if p, ok := informer.GetAs[*api.Pod](mon.pods, k); ok && p.Spec.NodeName == node {
+	for _, o := range mon.pods.ByIndex(informer.IndexNodeName, node) {
+		if p, ok := o.(*api.Pod); ok && p.Spec.NodeName == node {
 			out = append(out, p)
 		}
 	}
