@@ -104,7 +104,8 @@ const (
 type valueTable struct {
 	strs []string
 	ids  map[string]uint32
-	// paths are the ids of the paths alone: a few hundred, so that
+	// paths are the ids of the paths alone: far fewer than the values
+	// (a kind's fields, and list keys such as container names), so that
 	// their lookups stay in the cache while ids grows to millions.
 	paths map[string]uint32
 }
