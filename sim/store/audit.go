@@ -313,8 +313,12 @@ type AuditLog struct {
 	// copied to, compact: one allocation for many records instead of one
 	// each, and no pointers in it.
 	changes []keptChange
-	// vals interns the kept changes' paths and values.
-	vals valueTable
+	// vals interns the kept changes' paths and values. It is an object
+	// of its own, not part of the log: the records point to it, and a
+	// pointer into the log would keep the whole store alive (every
+	// object, and through it the cluster) for as long as any record
+	// is read, such as while a report is computed after the run.
+	vals *valueTable
 }
 
 // changeBlock is how many changes one block of kept changes holds.
@@ -325,6 +329,9 @@ const changeBlock = 4096
 func (l *AuditLog) keep(cs []Change) []keptChange {
 	if len(cs) > len(l.changes) {
 		l.changes = make([]keptChange, max(changeBlock, len(cs)))
+	}
+	if l.vals == nil {
+		l.vals = &valueTable{}
 	}
 	out := l.changes[:len(cs):len(cs)]
 	for i, c := range cs {
@@ -442,7 +449,8 @@ func (l *AuditLog) add(r AuditRecord, changes []Change) {
 	// The changes may be auditChanges' scratch: the record keeps a
 	// compact copy of its own.
 	if r.vals == nil && len(changes) > 0 {
-		r.kept, r.vals = l.keep(changes), &l.vals
+		r.kept = l.keep(changes)
+		r.vals = l.vals // made by keep when nil
 	}
 	if len(l.chunks) == 0 || len(l.chunks[len(l.chunks)-1]) == auditChunk {
 		l.chunks = append(l.chunks, make([]AuditRecord, 0, auditChunk))

@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"fmt"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -279,4 +280,37 @@ func TestFlatten(t *testing.T) {
 	if got[n-1].Key.Name != strconv.Itoa(n-1) {
 		t.Errorf("the first slice changed under its holder")
 	}
+}
+
+// TestRecordsLetStoreGo checks that the records a run hands over do not
+// keep the store alive: a report computed from them after the run
+// (Result.Audit) must not hold every object of the cluster, and through
+// the store the cluster itself, for the collector to mark. The records
+// point to the log's value table, which must be an object of its own,
+// not a field of the store.
+func TestRecordsLetStoreGo(t *testing.T) {
+	collected := make(chan struct{})
+	records := func() []AuditRecord {
+		s := New(kernel.New(1))
+		if _, err := s.Create(Op{Actor: "test"}, &api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "cm", Namespace: "default"}, Data: map[string]string{"k": "v"}}); err != nil {
+			t.Fatal(err)
+		}
+		runtime.AddCleanup(s, func(ch chan struct{}) { close(ch) }, collected)
+		return s.Audit().Flatten()
+	}()
+	if len(records) != 1 || records[0].NumChanges() == 0 {
+		t.Fatalf("records %v, want one create with its changes", records)
+	}
+	for range 20 {
+		runtime.GC()
+		select {
+		case <-collected:
+			if c := records[0].Changes(); len(c) == 0 {
+				t.Fatal("the record lost its changes")
+			}
+			return
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	t.Fatal("the store was not collected while its audit records were still in use")
 }
