@@ -159,9 +159,20 @@ func joinZone(region, zone string) string {
 	return region + ":\x00:" + zone
 }
 
-// zoneKey is zoneKey(n), each key built once: the health pass asks for
-// every node's zone every 5 seconds, and building the key allocated.
+// zoneKey is zoneKey(n): for a registered node, read once per node
+// object (nodeState.labels); the health pass and the tainting it does
+// ask for every node's zone every 5 seconds.
 func (mon *monitor) zoneKey(n *api.Node) string {
+	if st := mon.registered[n.Name]; st != nil {
+		z, _ := mon.labels(st, n)
+		return z
+	}
+	return mon.buildZoneKey(n)
+}
+
+// buildZoneKey is zoneKey(n), each key built once (building the key
+// allocated).
+func (mon *monitor) buildZoneKey(n *api.Node) string {
 	rz := [2]string{}
 	rz[0], rz[1] = zoneOf(n)
 	k, ok := mon.zoneKeys[rz]

@@ -140,7 +140,8 @@ type monitor struct {
 	opts     Options
 
 	// registered are the nodes registered with the controller, by name:
-	// what the health pass keeps of each (one lookup per node a pass).
+	// what the health pass keeps of each, in one record instead of a map
+	// by name for each thing kept.
 	registered map[string]*nodeState
 	// pass counts the health passes; a node the latest did not list is
 	// gone.
@@ -182,7 +183,7 @@ type nodeState struct {
 func (mon *monitor) labels(st *nodeState, n *api.Node) (zone string, excluded bool) {
 	if st.labeled != n {
 		_, ex := n.Labels[LabelExcludeDisruption]
-		st.labeled, st.zone, st.excluded = n, mon.zoneKey(n), ex
+		st.labeled, st.zone, st.excluded = n, mon.buildZoneKey(n), ex
 	}
 	return st.zone, st.excluded
 }

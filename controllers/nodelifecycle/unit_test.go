@@ -442,3 +442,35 @@ func TestZoneKey(t *testing.T) {
 		}
 	}
 }
+
+// TestZoneKeyFollowsNodeObject checks the zone key and disruption
+// exclusion a registered node's record keeps: read again whenever the
+// informer hands over another object of the node (relabelled into
+// another zone, excluded, included again), the same answer as zoneKey
+// computes from scratch, and for an unregistered node too.
+func TestZoneKeyFollowsNodeObject(t *testing.T) {
+	node := func(zone string, excluded bool) *api.Node {
+		n := &api.Node{ObjectMeta: api.ObjectMeta{Name: "n1", Labels: map[string]string{LabelRegion: "r", LabelZone: zone}}}
+		if excluded {
+			n.Labels[LabelExcludeDisruption] = ""
+		}
+		return n
+	}
+	mon := &monitor{registered: map[string]*nodeState{}}
+	if got, want := mon.zoneKey(node("a", false)), zoneKey(node("a", false)); got != want {
+		t.Fatalf("unregistered: zoneKey = %q, want %q", got, want)
+	}
+	st := &nodeState{}
+	mon.registered["n1"] = st
+	for i, n := range []*api.Node{node("a", false), node("b", false), node("b", true), node("c", false)} {
+		for range 2 { // the second read comes from the record
+			if got, want := mon.zoneKey(n), zoneKey(n); got != want {
+				t.Fatalf("object %d: zoneKey = %q, want %q", i, got, want)
+			}
+			_, wantEx := n.Labels[LabelExcludeDisruption]
+			if z, ex := mon.labels(st, n); z != zoneKey(n) || ex != wantEx {
+				t.Fatalf("object %d: labels = %q, %v; want %q, %v", i, z, ex, zoneKey(n), wantEx)
+			}
+		}
+	}
+}

@@ -501,8 +501,8 @@ func (s *scheduler) preemptPod(ctx context.Context, preemptor, victim *api.Pod, 
 func (s *scheduler) withNominated(pi *podInfo, ni *nodeInfo) *nodeInfo {
 	if len(s.cache.nominated) == 0 {
 		// Nearly always: no pod waits for a preemption's room, and the
-		// filters visit every node without a lookup by name (an eighth of
-		// the 3,000-node probe's scheduling).
+		// filters visit every node without a lookup by name (a seventh of
+		// the 3,000-node probe's scheduling: 2.4 of 16.3 s).
 		return ni
 	}
 	noms := s.cache.nominated[ni.name]

@@ -267,8 +267,9 @@ type object struct {
 // more into one array.
 func segments(audit []store.AuditRecord, o Options) []segment {
 	// Every object's history starts with a create: their number sizes
-	// the table of objects, which grows by copying otherwise (a fifth of
-	// this function's time at 3,000 nodes went to growing it).
+	// the table of objects, which grows by copying otherwise (at 3,000
+	// nodes, filling the map and the slice of objects took 3.8 of this
+	// function's 6.3 s, growth included).
 	creates := 0
 	for i := range audit {
 		if audit[i].Verb == "create" {
