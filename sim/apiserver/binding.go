@@ -67,8 +67,9 @@ func (s *Server) bind(req *Request) *Response {
 	// stored pod, which the store never writes: its own copies are the
 	// spec and metadata structs (nodeName; the resourceVersion and
 	// managedFields the store sets), the annotations when the binding
-	// adds some, and the conditions. A deep copy of every bound pod was
-	// a sixth of a large cluster's allocations.
+	// adds some, and the conditions. The bindings' deep copies were a
+	// third of the pod deep copies, which were a sixth of the 1,000-node
+	// probe's allocations.
 	cp := new(*pod)
 	cp.Spec.NodeName = b.Target.Name
 	if len(b.Annotations) > 0 {
