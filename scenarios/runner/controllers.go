@@ -478,7 +478,42 @@ func (r *run) observeReconcile(o controller.Observation) {
 	if o.Err != nil {
 		rec.Err = o.Err.Error()
 	}
-	r.res.Reconciles = append(r.res.Reconciles, rec)
+	r.reconciles.add(rec)
+}
+
+// reconcileLog keeps a run's reconciles in blocks of a fixed size until
+// Finish gathers them: appending to one slice copied it at each doubling,
+// a third of a gigabyte of garbage at 5,000 nodes (680,000 reconciles)
+// for the collector to chase.
+type reconcileLog struct {
+	blocks [][]Reconcile
+	n      int
+}
+
+const reconcileBlock = 4096
+
+func (l *reconcileLog) add(rec Reconcile) {
+	if len(l.blocks) == 0 || len(l.blocks[len(l.blocks)-1]) == reconcileBlock {
+		l.blocks = append(l.blocks, make([]Reconcile, 0, reconcileBlock))
+	}
+	last := &l.blocks[len(l.blocks)-1]
+	*last = append(*last, rec)
+	l.n++
+}
+
+// gather returns the reconciles in one slice, in order, and lets the
+// blocks go.
+func (l *reconcileLog) gather() []Reconcile {
+	if l.n == 0 {
+		return nil
+	}
+	out := make([]Reconcile, 0, l.n)
+	for i, b := range l.blocks {
+		out = append(out, b...)
+		l.blocks[i] = nil
+	}
+	l.blocks, l.n = nil, 0
+	return out
 }
 
 // panicked is one recovered panic of a reconciler.

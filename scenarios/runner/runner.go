@@ -374,17 +374,19 @@ type Outcome struct {
 
 // run is one run in progress.
 type run struct {
-	s        *scenarios.Scenario
-	c        *cluster.Cluster
-	res      *Result
-	managers map[string]*controller.Manager
-	users    map[string]client.Client
-	nodes    *nodes
-	checks   []*check
-	metrics  *metrics.Source
-	syncer   *gitops.Syncer
-	iac      *iac.Tool
-	faults   *faults
+	s   *scenarios.Scenario
+	c   *cluster.Cluster
+	res *Result
+	// reconciles are kept apart until Finish gathers them into res.
+	reconciles reconcileLog
+	managers   map[string]*controller.Manager
+	users      map[string]client.Client
+	nodes      *nodes
+	checks     []*check
+	metrics    *metrics.Source
+	syncer     *gitops.Syncer
+	iac        *iac.Tool
+	faults     *faults
 	// panics are each controller's recovered reconciler panics, by
 	// controller name, in the order they happened.
 	panics map[string][]panicked
@@ -585,6 +587,7 @@ func (s *Session) Finish() *Result {
 	r, c, res := s.r, s.r.c, s.r.res
 	r.recordUnfinished()
 	r.recordRunningStatus()
+	res.Reconciles = r.reconciles.gather()
 	for i := range res.Entries {
 		if e := &res.Entries[i]; e.final != nil {
 			e.Lines = append(slices.Clip(e.Lines), e.final()...)

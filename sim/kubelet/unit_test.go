@@ -345,3 +345,30 @@ func TestStopPlan(t *testing.T) {
 		})
 	}
 }
+
+// TestEventHashSeparatesFields checks that the aggregation cache's key
+// tells apart events whose fields differ only in where one ends and the
+// next begins, and that it does not depend on the scratch it is given.
+func TestEventHashSeparatesFields(t *testing.T) {
+	keys := []eventKey{
+		{kind: "Pod", namespace: "default", name: "ab", fieldPath: "c", reason: "Started", message: "m"},
+		{kind: "Pod", namespace: "default", name: "a", fieldPath: "bc", reason: "Started", message: "m"},
+		{kind: "Pod", namespace: "default", name: "a", fieldPath: "b", reason: "cStarted", message: "m"},
+		{kind: "Pod", namespace: "defaulta", fieldPath: "bc", reason: "Started", message: "m"},
+		{kind: "Pod", namespace: "default", name: "ab", fieldPath: "c", reason: "Started", message: "m", uid: "u"},
+		{kind: "Pod", namespace: "default", name: "ab", fieldPath: "c", reason: "Started", message: "m", typ: "Normal"},
+	}
+	seen := map[eventHash]int{}
+	var buf []byte
+	for i := range keys {
+		var h eventHash
+		h, buf = keys[i].hash(buf)
+		if j, dup := seen[h]; dup {
+			t.Errorf("keys %d and %d hash alike: %+v, %+v", j, i, keys[j], keys[i])
+		}
+		seen[h] = i
+		if again, _ := keys[i].hash(make([]byte, 3, 100)); again != h {
+			t.Errorf("key %d hashes differently with other scratch", i)
+		}
+	}
+}

@@ -105,6 +105,8 @@ type Store struct {
 	fields  map[reflect.Type]*fieldIndex // managedFields paths and sets, per Go type
 	nowTime *api.Time                    // the current second, shared by managedFields entries
 	scratch [2]idSet                     // reused by managed
+	// resources are the pods' requests and limits, shared between pods.
+	resources resourceLists
 }
 
 // New returns an empty store on kernel k keeping DefaultHistory watch
@@ -387,6 +389,9 @@ func (s *Store) Create(op Op, obj api.Object) (api.Object, error) {
 	m.ResourceVersion = strconv.FormatUint(rv, 10)
 	changes := s.audit.auditChanges(nil, obj)
 	m.ManagedFields, _ = s.managed(op, nil, obj, changes, "", t.info.HasStatus)
+	if p, ok := obj.(*api.Pod); ok {
+		s.resources.internPod(p)
+	}
 	t.objs[m.Key()] = obj
 	t.sorted = false
 	s.audit.add(AuditRecord{Time: s.k.Now(), Actor: op.Actor, Verb: verbOr(op.Verb, "create"), Kind: kind, Key: m.Key(), ResourceVersion: rv}, changes)
