@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"fmt"
+	"reflect"
 	"runtime"
 	"slices"
 	"strconv"
@@ -230,8 +231,8 @@ func TestKeptChanges(t *testing.T) {
 
 // TestFlatten checks that Flatten returns what Records would, over
 // several blocks, that the log reads the same after it (Len, At, Each,
-// Records), and that it goes on keeping records, which the next Flatten
-// gathers too.
+// Records: each record as it was added), and that it goes on keeping
+// records, which the next Flatten gathers too.
 func TestFlatten(t *testing.T) {
 	var l AuditLog
 	n := 2*auditChunk + 5
@@ -248,7 +249,7 @@ func TestFlatten(t *testing.T) {
 		}
 		i := 0
 		l.Each(func(r *AuditRecord) bool {
-			if r != l.At(i) || r.Key.Name != strconv.Itoa(i) || got[i].Key != r.Key || r.Changes()[0].New != strconv.Itoa(i) {
+			if r.String() != l.At(i).String() || r.Key.Name != strconv.Itoa(i) || got[i].Key != r.Key || r.Changes()[0].New != strconv.Itoa(i) {
 				t.Fatalf("%s: record %d: Each %v, At %v, gathered %v", when, i, r, l.At(i), got[i])
 			}
 			i++
@@ -313,4 +314,80 @@ func TestRecordsLetStoreGo(t *testing.T) {
 		}
 	}
 	t.Fatal("the store was not collected while its audit records were still in use")
+}
+
+// TestAuditRecordsRoundTrip checks that the log gives back every field
+// of every record it keeps, whether the changes came as the store's
+// scratch or as the record's own (WithChanges), across blocks of records
+// and of changes, through At, Each, Records and Flatten; and that what it
+// keeps per record holds no pointer for the collector to follow.
+func TestAuditRecordsRoundTrip(t *testing.T) {
+	for i := range reflect.TypeFor[auditEntry]().NumField() {
+		f := reflect.TypeFor[auditEntry]().Field(i)
+		switch f.Type.Kind() {
+		case reflect.Pointer, reflect.String, reflect.Slice, reflect.Map, reflect.Interface, reflect.Struct:
+			t.Errorf("auditEntry.%s is a %s: the entries would hold pointers", f.Name, f.Type)
+		}
+	}
+	var l AuditLog
+	l.BriefEvents(true)
+	var want []AuditRecord
+	kinds := []api.Kind{api.KindPod, api.KindDeployment, {Group: "example.com", Name: "Widget"}, api.KindEvent}
+	for i := range 3*auditChunk + 7 {
+		r := AuditRecord{
+			Time: kernel.Time(i) * kernel.Time(time.Millisecond), Actor: fmt.Sprintf("actor-%d", i%5), Verb: []string{"create", "update", "patch"}[i%3],
+			Kind: kinds[i%len(kinds)], Key: api.Key{Namespace: fmt.Sprint("ns-", i%2), Name: fmt.Sprint("obj-", i)},
+			ResourceVersion: uint64(i + 1), NoOp: i%7 == 0, Removed: i%11 == 0,
+		}
+		if i%4 == 1 {
+			r.Subresource = "status"
+		}
+		// Up to 40 changes a record, so that change blocks fill, and one
+		// record with more than a block holds.
+		n := (i % 3) * (i % 1000) / 50
+		if i == 100 {
+			n = changeBlock + 10
+		}
+		var cs []Change
+		for j := range n {
+			cs = append(cs, Change{Path: fmt.Sprint("spec.f", j), Old: fmt.Sprint(i), New: fmt.Sprint(i + j), OldSet: j%2 == 0, NewSet: true})
+		}
+		if r.NoOp {
+			cs = nil
+		}
+		w := r.WithChanges(cs...)
+		if r.Kind == api.KindEvent && !r.NoOp {
+			w = r.WithChanges()
+			w.Brief = true
+		}
+		want = append(want, w)
+		if i%2 == 0 {
+			l.add(r, cs)
+		} else {
+			l.add(r.WithChanges(cs...), nil)
+		}
+	}
+	same := func(how string, i int, got *AuditRecord) {
+		t.Helper()
+		w := &want[i]
+		if got.String() != w.String() || got.Time != w.Time || got.Actor != w.Actor || got.Verb != w.Verb || got.Subresource != w.Subresource ||
+			got.Kind != w.Kind || got.Key != w.Key || got.ResourceVersion != w.ResourceVersion || got.NoOp != w.NoOp ||
+			got.Removed != w.Removed || got.Brief != w.Brief || !slices.Equal(got.Changes(), w.Changes()) {
+			t.Fatalf("%s: record %d is %+v\nwant %+v", how, i, got, w)
+		}
+	}
+	for i := range want {
+		same("At", i, l.At(i))
+	}
+	i := 0
+	l.Each(func(r *AuditRecord) bool { same("Each", i, r); i++; return true })
+	for i, r := range l.Records() {
+		same("Records", i, &r)
+	}
+	for i, r := range l.Flatten() {
+		same("Flatten", i, &r)
+	}
+	if l.Len() != len(want) {
+		t.Fatalf("Len %d, want %d", l.Len(), len(want))
+	}
 }
