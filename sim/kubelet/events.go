@@ -89,15 +89,55 @@ type recorder struct {
 	curKey eventHash // r.cur's key, hashed
 	seen   map[eventHash]eventAgg
 	buf    []byte // scratch of eventKey.hash
-	prune  int
-	paused bool
+	// words are the field paths the recorder built before, present the
+	// "already present" messages by image: every pod of a node repeats
+	// them, and each Event kept a copy of its own.
+	words   map[string]string
+	present map[string]string
+	prune   int
+	paused  bool
 }
 
 func (r *recorder) init(k *Kubelet) {
 	r.k = k
 	r.seen = map[eventHash]eventAgg{}
+	r.words = map[string]string{}
+	r.present = map[string]string{}
 	r.prune = eventMinPrune
 }
+
+// word returns the string prefix+name+suffix, built once per recorder:
+// a node has a few distinct ones (its pods' container names).
+func (r *recorder) word(prefix, name, suffix string) string {
+	if w, ok := r.words[prefix+name+suffix]; ok {
+		return w
+	}
+	w := prefix + name + suffix
+	if len(r.words) < maxWords {
+		r.words[w] = w
+	}
+	return w
+}
+
+// presentMessage returns the Pulled event's message for an image already
+// on the node, built once per recorder and image.
+func (r *recorder) presentMessage(image string) string {
+	if m, ok := r.present[image]; ok {
+		return m
+	}
+	// KubeletEnsureSecretPulledImages (beta, on by default) words it so
+	// (k/k pkg/kubelet/images/image_manager.go EnsureImageExists).
+	m := fmt.Sprintf("Container image %q already present on machine and can be accessed by the pod", image)
+	if len(r.present) < maxWords {
+		r.present[image] = m
+	}
+	return m
+}
+
+// maxWords bounds a recorder's words and messages: a node running pods
+// of thousands of different containers or images builds the rest each
+// time.
+const maxWords = 1024
 
 // stop drops what is queued: a stopped kubelet loses its recorder's
 // memory of pending events (not its aggregation cache, which is cheap to

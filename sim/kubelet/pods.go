@@ -136,11 +136,13 @@ func (k *Kubelet) slot(s uint16) *podState {
 	return nil
 }
 
-func (c *cstate) fieldPath() string {
+// fieldPath returns the container's field path, the involvedObject's
+// fieldPath of its events.
+func (k *Kubelet) fieldPath(c *cstate) string {
 	if c.init {
-		return "spec.initContainers{" + c.spec.Name + "}"
+		return k.ev.word("spec.initContainers{", c.spec.Name, "}")
 	}
-	return "spec.containers{" + c.spec.Name + "}"
+	return k.ev.word("spec.containers{", c.spec.Name, "}")
 }
 
 // podRef is the involvedObject of a pod's events.
@@ -151,7 +153,7 @@ func podRef(p *api.Pod) api.ObjectReference {
 func (k *Kubelet) event(ps *podState, c *cstate, typ, reason, msg string) {
 	fp := ""
 	if c != nil {
-		fp = c.fieldPath()
+		fp = k.fieldPath(c)
 	}
 	k.ev.emit(podRef(ps.pod), fp, typ, reason, msg)
 }
@@ -569,9 +571,7 @@ func (k *Kubelet) ensureImage(ps *podState, i int) {
 		k.waitSync(ps, i)
 		return
 	case policy != api.PullAlways && present:
-		// KubeletEnsureSecretPulledImages (beta, on by default) words it so
-		// (k/k pkg/kubelet/images/image_manager.go EnsureImageExists).
-		k.event(ps, c, api.EventTypeNormal, "Pulled", fmt.Sprintf("Container image %q already present on machine and can be accessed by the pod", image))
+		k.event(ps, c, api.EventTypeNormal, "Pulled", k.ev.presentMessage(image))
 		k.create(ps, i)
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/netip"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -370,5 +371,36 @@ func TestEventHashSeparatesFields(t *testing.T) {
 		if again, _ := keys[i].hash(make([]byte, 3, 100)); again != h {
 			t.Errorf("key %d hashes differently with other scratch", i)
 		}
+	}
+}
+
+// TestRecorderWords checks that the recorder's field paths and "already
+// present" messages read as built fresh, are built once (one string
+// for every pod), and that the tables stop growing at maxWords.
+func TestRecorderWords(t *testing.T) {
+	var r recorder
+	r.init(nil)
+	if a := r.word("spec.containers{", "app", "}"); a != "spec.containers{app}" {
+		t.Errorf("field path %q, want spec.containers{app}", a)
+	}
+	if m, want := r.presentMessage(`nginx:1.25`), `Container image "nginx:1.25" already present on machine and can be accessed by the pod`; m != want {
+		t.Errorf("message %q, want %q", m, want)
+	}
+	// Built once: asked again, neither allocates.
+	if n := testing.AllocsPerRun(10, func() {
+		r.word("spec.containers{", "app", "}")
+		r.presentMessage(`nginx:1.25`)
+	}); n != 0 {
+		t.Errorf("%v allocations to ask for a field path and a message again, want 0", n)
+	}
+	for i := range 2 * maxWords {
+		name := strconv.Itoa(i)
+		if got := r.word("spec.containers{", name, "}"); got != "spec.containers{"+name+"}" {
+			t.Fatalf("field path %q", got)
+		}
+		r.presentMessage(name)
+	}
+	if len(r.words) > maxWords || len(r.present) > maxWords {
+		t.Errorf("%d words and %d messages kept, at most %d each", len(r.words), len(r.present), maxWords)
 	}
 }

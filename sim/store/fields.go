@@ -948,7 +948,7 @@ func (s *Store) managed(op Op, old, obj api.Object, changes []Change, subresourc
 	if !diff && old != nil {
 		return old.GetObjectMeta().ManagedFields, false
 	}
-	return encodeEntries(out), true
+	return s.shareEntries(encodeEntries(out)), true
 }
 
 // sameOwners is managed's fast path for the common update: the writer
@@ -992,11 +992,34 @@ func (s *Store) sameOwners(fi *fieldIndex, mf []api.ManagedFieldsEntry, manager,
 	out := slices.Clone(mf)
 	out[mine].Time = now
 	// The order is by time: the writer's entry may move.
-	if slices.IsSortedFunc(out, compareEncoded) {
-		return out, true
+	if !slices.IsSortedFunc(out, compareEncoded) {
+		slices.SortStableFunc(out, compareEncoded)
 	}
-	slices.SortStableFunc(out, compareEncoded)
-	return out, true
+	return s.shareEntries(out), true
+}
+
+// sharedLists is how many recent managedFields lists shareEntries
+// compares a new list with.
+const sharedLists = 8
+
+// shareEntries returns a list equal to mf among the last sharedLists it
+// was given, or mf itself. The objects written in one second by one
+// manager with the same fields, such as the Events of the kubelets or
+// the pods of a ReplicaSet, then share one list, as they already share
+// its time and field set: at 5,000 nodes, 750,000 Events kept a list
+// each. Stored objects are never changed in place, so sharing is safe.
+// The comparison is cheap: the times and field sets are shared pointers,
+// the strings nearly always the same constants.
+func (s *Store) shareEntries(mf []api.ManagedFieldsEntry) []api.ManagedFieldsEntry {
+	for _, prev := range s.lists {
+		if slices.Equal(prev, mf) {
+			return prev
+		}
+	}
+	mf = mf[:len(mf):len(mf)]
+	s.lists[s.nextList] = mf
+	s.nextList = (s.nextList + 1) % sharedLists
+	return mf
 }
 
 // timeNow returns the current second as a shared, immutable *api.Time:

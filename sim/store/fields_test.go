@@ -288,6 +288,50 @@ func TestManagedFieldsShareSets(t *testing.T) {
 	}
 }
 
+// TestManagedFieldsListsShared: objects written in the same second by the
+// same managers with the same fields share one managedFields list; a
+// write by another manager, of other fields or in another second gets a
+// list of its own, and a later write to one object leaves the list of
+// the others as it was.
+func TestManagedFieldsListsShared(t *testing.T) {
+	k := kernel.New(1)
+	s := New(k)
+	create := func(name, actor string, labels map[string]string) *api.Pod {
+		t.Helper()
+		o, err := s.Create(Op{Actor: actor}, pod(name, "", labels))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return o.(*api.Pod)
+	}
+	same := func(a, b *api.Pod) bool { return &a.ManagedFields[0] == &b.ManagedFields[0] }
+	web := map[string]string{"app": "web"}
+	a, b := create("a", "rs", web), create("b", "rs", web)
+	if !same(a, b) {
+		t.Error("pods a and b, written alike in one second, keep two managedFields lists")
+	}
+	if c := create("c", "other", web); same(a, c) {
+		t.Error("a pod written by another manager shares pod a's list")
+	}
+	if d := create("d", "rs", nil); same(a, d) {
+		t.Error("a pod with other fields shares pod a's list")
+	}
+	k.RunFor(time.Second)
+	if e := create("e", "rs", web); same(a, e) {
+		t.Error("a pod written a second later shares pod a's list")
+	}
+	before := slices.Clone(b.ManagedFields)
+	upd := a.DeepCopy()
+	upd.Status.Phase = api.PodRunning
+	o, err := s.Update(Op{Actor: "kubelet"}, upd, "status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(o.GetObjectMeta().ManagedFields) != 2 || !slices.Equal(b.ManagedFields, before) {
+		t.Errorf("after a status write to a: a has %d entries, b %v (was %v)", len(o.GetObjectMeta().ManagedFields), b.ManagedFields, before)
+	}
+}
+
 // BenchmarkManagedUpdate is a controller rewriting the status fields it
 // owns, the common write; it reports the cost per write with field
 // ownership.

@@ -107,6 +107,10 @@ type Store struct {
 	scratch [2]idSet                     // reused by managed
 	// resources are the pods' requests and limits, shared between pods.
 	resources resourceLists
+	// lists are the last managedFields lists written, shared between
+	// objects (shareEntries); nextList is the one to replace next.
+	lists    [sharedLists][]api.ManagedFieldsEntry
+	nextList int
 }
 
 // New returns an empty store on kernel k keeping DefaultHistory watch
