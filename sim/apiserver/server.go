@@ -157,6 +157,13 @@ func (s *Server) count(actor string, verb Verb, kind api.Kind, outcome Outcome) 
 		c := &a.counts[i]
 		if c.verb == verb && c.outcome == outcome && c.kind == kind {
 			c.n++
+			// Move the count one place forward: an actor's most frequent
+			// requests (a kubelet's lease renewals) end up first, found
+			// after one comparison instead of a dozen (the scan was a
+			// fortieth of the 3,000-node probe's CPU). Stats sorts.
+			if i > 0 {
+				a.counts[i-1], a.counts[i] = a.counts[i], a.counts[i-1]
+			}
 			return
 		}
 	}
