@@ -425,3 +425,44 @@ func TestRestartRetaints(t *testing.T) {
 		t.Error("the untainting did not cancel the pending deletions")
 	}
 }
+
+// TestNodeRemovedThenOthersWatched deletes a node in the middle of the
+// list, then crashes the node after it: the controller forgets the
+// deleted node (RemovingNode) and still marks the crashed one Unknown,
+// though every node after the deleted one moved up a place in the list
+// the health pass walks.
+func TestNodeRemovedThenOthersWatched(t *testing.T) {
+	e := newEnv(t, netsim.LinkConfig{})
+	e.c.RunFor(time.Minute)
+	e.kubelets["node-2"].Crash()
+	e.kubelets["node-2"].Endpoint().SetDown(true)
+	if _, _, err := e.c.Store.Delete(store.Op{Actor: "admin"}, api.KindNode, api.Key{Name: "node-2"}, store.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	e.c.RunFor(2 * period)
+	objs, _, err := e.c.Store.List(api.KindEvent, store.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	removed := 0
+	for _, o := range objs {
+		if ev := o.(*api.Event); ev.Reason == "RemovingNode" {
+			removed++
+			if ev.InvolvedObject.Name != "node-2" {
+				t.Errorf("RemovingNode for %s", ev.InvolvedObject.Name)
+			}
+		}
+	}
+	if removed != 1 {
+		t.Errorf("%d RemovingNode events, want 1 (node-2)", removed)
+	}
+	e.kubelets["node-3"].Crash()
+	e.kubelets["node-3"].Endpoint().SetDown(true)
+	e.c.RunFor(grace + 2*period)
+	if rc := readyCondition(e.node("node-3")); rc == nil || rc.Status != api.ConditionUnknown {
+		t.Errorf("node-3 Ready = %+v, want Unknown", rc)
+	}
+	if rc := readyCondition(e.node("node-1")); rc == nil || rc.Status != api.ConditionTrue {
+		t.Errorf("node-1 Ready = %+v, want True", rc)
+	}
+}

@@ -474,3 +474,28 @@ func TestZoneKeyFollowsNodeObject(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordByPlace checks that the health pass finds a node's record by
+// its place in the last pass's list only when the name there is the
+// node's: after a node leaves or joins, the places shift and the record
+// comes from the map by name.
+func TestRecordByPlace(t *testing.T) {
+	a, b, c := &nodeState{uid: "a"}, &nodeState{uid: "b"}, &nodeState{uid: "c"}
+	mon := &monitor{registered: map[string]*nodeState{"a": a, "b": b, "c": c},
+		listed: []*nodeState{a, b, c}, listedNames: []string{"a", "b", "c"}}
+	for _, tc := range []struct {
+		i    int
+		name string
+		want *nodeState
+	}{
+		{0, "a", a}, {1, "b", b}, {2, "c", c}, // the same list
+		{1, "c", c},   // b left: c moved up
+		{2, "b", b},   // a node joined before b
+		{3, "c", c},   // beyond the last list
+		{1, "d", nil}, // not registered
+	} {
+		if got := mon.record(tc.i, tc.name); got != tc.want {
+			t.Errorf("record(%d, %q) = %v, want %v", tc.i, tc.name, got, tc.want)
+		}
+	}
+}
