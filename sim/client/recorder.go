@@ -10,6 +10,7 @@ import (
 
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/apierr"
+	"github.com/clustersim/clustersim/sim/fieldhash"
 	"github.com/clustersim/clustersim/sim/kernel"
 )
 
@@ -90,6 +91,11 @@ type eventKey struct {
 	component, eventType, reason, message string
 }
 
+// hash returns k as the recorder remembers it.
+func (k *eventKey) hash(h *fieldhash.Hasher) fieldhash.Sum {
+	return h.Sum(k.kind, k.apiVersion, k.namespace, k.name, string(k.uid), k.component, k.eventType, k.reason, k.message)
+}
+
 // aggregate is what the recorder remembers of a written Event.
 type aggregate struct {
 	namespace, name string
@@ -120,7 +126,11 @@ type Recorder struct {
 	sender  *kernel.Process
 	parked  bool
 	stopped bool
-	seen    map[eventKey]*aggregate
+	// seen are the events written, by their key's hash (fieldhash):
+	// a Scheduled event per pod made these keys of nine strings each a
+	// sizable part of a large cluster's live heap.
+	seen   map[fieldhash.Sum]*aggregate
+	hasher fieldhash.Hasher
 	// prune is the size of seen at which expired entries are dropped.
 	prune int
 	stats RecorderStats
@@ -147,7 +157,7 @@ func NewRecorder(k *kernel.Kernel, c Client, name string, opts RecorderOptions) 
 	return &Recorder{
 		k: k, c: c, name: name, opts: opts,
 		rng:   k.Rand("client/recorder/" + name),
-		seen:  make(map[eventKey]*aggregate),
+		seen:  make(map[fieldhash.Sum]*aggregate),
 		prune: minPrune,
 	}
 }
@@ -269,7 +279,7 @@ const minPrune = 4096
 // remember caches agg for aggregation. When the cache has grown past its
 // bound, entries outside the aggregation window are dropped; which ones
 // those are does not depend on map order.
-func (r *Recorder) remember(key eventKey, agg *aggregate) {
+func (r *Recorder) remember(key fieldhash.Sum, agg *aggregate) {
 	r.seen[key] = agg
 	if len(r.seen) < r.prune {
 		return
@@ -294,7 +304,8 @@ func transient(err error) bool {
 // send writes one event, aggregating it into an earlier identical one when
 // that is recent enough, and retries transient failures.
 func (r *Recorder) send(p *kernel.Process, e queued) {
-	agg := r.seen[e.key]
+	key := e.key.hash(&r.hasher)
+	agg := r.seen[key]
 	if agg != nil && e.at.Sub(agg.last) > r.opts.AggregationWindow {
 		agg = nil
 	}
@@ -306,7 +317,7 @@ func (r *Recorder) send(p *kernel.Process, e queued) {
 			agg, err = r.create(e, try > 1)
 		}
 		if err == nil {
-			r.remember(e.key, agg)
+			r.remember(key, agg)
 			return
 		}
 		if !transient(err) || try >= r.opts.Tries {

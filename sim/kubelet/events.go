@@ -1,16 +1,15 @@
 package kubelet
 
 import (
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"time"
 
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/apierr"
 	"github.com/clustersim/clustersim/sim/apiserver"
+	"github.com/clustersim/clustersim/sim/fieldhash"
 	"github.com/clustersim/clustersim/sim/kernel"
 	"github.com/clustersim/clustersim/sim/netsim"
 )
@@ -35,27 +34,11 @@ type eventKey struct {
 	typ, reason, message             string
 }
 
-// eventHash is an eventKey as the aggregation cache keeps it: the 128-bit
-// FNV-1a hash of its fields, each preceded by its length. A kubelet
-// remembers every event it wrote in the last ten minutes and, below
-// eventMinPrune of them, all it ever wrote (120 for 30 pods): at 5,000
-// nodes, 600,000 keys of eight strings each were a twentieth of the live
-// heap and a sixth of its pointers. Two different keys hash alike with a
-// chance of about 2^-128 per pair; their events would share one count.
-type eventHash [16]byte
-
-// hash returns k's eventHash, using buf as scratch.
-func (k *eventKey) hash(buf []byte) (eventHash, []byte) {
-	buf = buf[:0]
-	for _, f := range [...]string{k.kind, k.namespace, k.name, k.fieldPath, string(k.uid), k.typ, k.reason, k.message} {
-		buf = binary.LittleEndian.AppendUint32(buf, uint32(len(f)))
-		buf = append(buf, f...)
-	}
-	h := fnv.New128a()
-	h.Write(buf)
-	var out eventHash
-	h.Sum(out[:0])
-	return out, buf
+// hash returns k as the aggregation cache keeps it: a fieldhash.Sum of
+// its fields (a kubelet remembers every event it wrote in the last ten
+// minutes and, below eventMinPrune of them, all it ever wrote).
+func (k *eventKey) hash(h *fieldhash.Hasher) fieldhash.Sum {
+	return h.Sum(k.kind, k.namespace, k.name, k.fieldPath, string(k.uid), k.typ, k.reason, k.message)
 }
 
 // eventAgg is what the recorder remembers of a written Event.
@@ -84,11 +67,11 @@ type recorder struct {
 	tok    uint32
 	tries  int
 	cur    queuedEvent
-	agg    *eventAgg // the aggregate being updated, nil for a create
-	aggBuf eventAgg  // what agg points to, once set
-	curKey eventHash // r.cur's key, hashed
-	seen   map[eventHash]eventAgg
-	buf    []byte // scratch of eventKey.hash
+	agg    *eventAgg     // the aggregate being updated, nil for a create
+	aggBuf eventAgg      // what agg points to, once set
+	curKey fieldhash.Sum // r.cur's key, hashed
+	seen   map[fieldhash.Sum]eventAgg
+	hasher fieldhash.Hasher
 	// words are the field paths the recorder built before, present the
 	// "already present" messages by image: every pod of a node repeats
 	// them, and each Event kept a copy of its own.
@@ -100,7 +83,7 @@ type recorder struct {
 
 func (r *recorder) init(k *Kubelet) {
 	r.k = k
-	r.seen = map[eventHash]eventAgg{}
+	r.seen = map[fieldhash.Sum]eventAgg{}
 	r.words = map[string]string{}
 	r.present = map[string]string{}
 	r.prune = eventMinPrune
@@ -183,7 +166,7 @@ func (r *recorder) sendNext() {
 	r.queue[r.head] = queuedEvent{}
 	r.head++
 	r.tries = 0
-	r.curKey, r.buf = r.cur.key.hash(r.buf)
+	r.curKey = r.cur.key.hash(&r.hasher)
 	r.agg = nil
 	if a, ok := r.seen[r.curKey]; ok && r.cur.at.Sub(a.last) <= eventWindow {
 		r.aggBuf = a
@@ -298,7 +281,7 @@ func (r *recorder) fire(tok uint32) {
 
 // remember caches an aggregate; past a size bound, entries outside the
 // aggregation window are pruned (which ones does not depend on map order).
-func (r *recorder) remember(key eventHash, agg eventAgg) {
+func (r *recorder) remember(key fieldhash.Sum, agg eventAgg) {
 	r.seen[key] = agg
 	if len(r.seen) < r.prune {
 		return

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/fieldhash"
 	"github.com/clustersim/clustersim/sim/kernel"
 )
 
@@ -347,29 +348,24 @@ func TestStopPlan(t *testing.T) {
 	}
 }
 
-// TestEventHashSeparatesFields checks that the aggregation cache's key
-// tells apart events whose fields differ only in where one ends and the
-// next begins, and that it does not depend on the scratch it is given.
-func TestEventHashSeparatesFields(t *testing.T) {
-	keys := []eventKey{
-		{kind: "Pod", namespace: "default", name: "ab", fieldPath: "c", reason: "Started", message: "m"},
-		{kind: "Pod", namespace: "default", name: "a", fieldPath: "bc", reason: "Started", message: "m"},
-		{kind: "Pod", namespace: "default", name: "a", fieldPath: "b", reason: "cStarted", message: "m"},
-		{kind: "Pod", namespace: "defaulta", fieldPath: "bc", reason: "Started", message: "m"},
-		{kind: "Pod", namespace: "default", name: "ab", fieldPath: "c", reason: "Started", message: "m", uid: "u"},
-		{kind: "Pod", namespace: "default", name: "ab", fieldPath: "c", reason: "Started", message: "m", typ: "Normal"},
+// TestEventHashKeepsFields checks that the aggregation cache's key
+// tells apart events that differ in any one field of eventKey.
+func TestEventHashKeepsFields(t *testing.T) {
+	base := eventKey{kind: "Pod", namespace: "default", name: "web", fieldPath: "spec.containers{app}", uid: "u",
+		typ: "Normal", reason: "Started", message: "Container started"}
+	edits := []func(*eventKey){
+		func(k *eventKey) { k.kind = "Node" }, func(k *eventKey) { k.namespace = "other" },
+		func(k *eventKey) { k.name = "web2" }, func(k *eventKey) { k.fieldPath = "" },
+		func(k *eventKey) { k.uid = "v" }, func(k *eventKey) { k.typ = "Warning" },
+		func(k *eventKey) { k.reason = "Created" }, func(k *eventKey) { k.message = "x" },
 	}
-	seen := map[eventHash]int{}
-	var buf []byte
-	for i := range keys {
-		var h eventHash
-		h, buf = keys[i].hash(buf)
-		if j, dup := seen[h]; dup {
-			t.Errorf("keys %d and %d hash alike: %+v, %+v", j, i, keys[j], keys[i])
-		}
-		seen[h] = i
-		if again, _ := keys[i].hash(make([]byte, 3, 100)); again != h {
-			t.Errorf("key %d hashes differently with other scratch", i)
+	var h fieldhash.Hasher
+	want := base.hash(&h)
+	for i, edit := range edits {
+		k := base
+		edit(&k)
+		if k.hash(&h) == want {
+			t.Errorf("edit %d of the key does not change its hash", i)
 		}
 	}
 }

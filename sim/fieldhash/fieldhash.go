@@ -1,0 +1,34 @@
+// Package fieldhash hashes a list of strings to 128 bits: the key under
+// which the event recorders (sim/client's and the kubelet's) remember the
+// events they wrote, instead of a struct of eight or nine strings. At
+// 5,000 nodes those keys were a twentieth of the live heap and a sixth of
+// the pointers the garbage collector followed.
+package fieldhash
+
+import (
+	"encoding/binary"
+	"hash/fnv"
+)
+
+// Sum is the 128-bit FNV-1a hash of a list of strings, each preceded by
+// its length, so that moving a boundary between two fields changes it.
+// Two different lists hash alike with a chance of about 2^-128.
+type Sum [16]byte
+
+// Hasher computes Sums with a buffer it reuses; its zero value is ready.
+type Hasher struct{ buf []byte }
+
+// Sum returns the hash of fields.
+func (h *Hasher) Sum(fields ...string) Sum {
+	buf := h.buf[:0]
+	for _, f := range fields {
+		buf = binary.LittleEndian.AppendUint32(buf, uint32(len(f)))
+		buf = append(buf, f...)
+	}
+	h.buf = buf
+	d := fnv.New128a()
+	d.Write(buf)
+	var out Sum
+	d.Sum(out[:0])
+	return out
+}
