@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -25,7 +26,11 @@ func runShards(t *testing.T, args ...string) []string {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			cmd := exec.Command(os.Args[0], append(args, "--shard", strconv.Itoa(i)+"/4")...)
+			// Clipped: the four goroutines appending to args's spare
+			// capacity at once gave one shard another's --shard (seen
+			// once in CI: "shard-0.json and shard-2.json are both shard
+			// 2/4", for the csv sweep, whose args come from an append).
+			cmd := exec.Command(os.Args[0], append(slices.Clip(args), "--shard", strconv.Itoa(i)+"/4")...)
 			cmd.Env = append(os.Environ(), "CLUSTERSIM_MAIN=1")
 			var out, errOut bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &out, &errOut
