@@ -149,8 +149,8 @@ type monitor struct {
 	// listed are the records of the nodes the last pass listed, in its
 	// order, and listedNames their names: the next pass, which nearly
 	// always lists the same nodes, finds each record by its place instead
-	// of by name (at 3,000 nodes the lookups by name, two a node every 5
-	// seconds, were a third of the pass).
+	// of by name (at 3,000 nodes, map lookups by string were 0.93 s of
+	// the pass's 3.16 s in a CPU profile of the probe).
 	listed      []*nodeState
 	listedNames []string
 	zoneStates  map[string]zoneState
@@ -365,9 +365,8 @@ func (mon *monitor) monitorNodeHealth(ctx context.Context) {
 		delete(mon.registered, name)
 	}
 
-	mon.listed, mon.listedNames = mon.listed[:0], mon.listedNames[:0]
-	for i, n := range nodes {
-		mon.listed = append(mon.listed, states[i])
+	mon.listed, mon.listedNames = states, mon.listedNames[:0]
+	for _, n := range nodes {
 		mon.listedNames = append(mon.listedNames, n.Name)
 	}
 	zoneConds := map[string][]*api.NodeCondition{}

@@ -1,8 +1,9 @@
 // Package fieldhash hashes a list of strings to 128 bits: the key under
 // which the event recorders (sim/client's and the kubelet's) remember the
 // events they wrote, instead of a struct of eight or nine strings. At
-// 5,000 nodes those keys were a twentieth of the live heap and a sixth of
-// the pointers the garbage collector followed.
+// 5,000 nodes the kubelets' keys alone were 96 MB of a 2.7 GB live heap
+// (a heap profile of the scale probe), eight string headers each for the
+// garbage collector to follow.
 package fieldhash
 
 import (

@@ -67,8 +67,8 @@ type recorder struct {
 	tok    uint32
 	tries  int
 	cur    queuedEvent
-	agg    *eventAgg     // the aggregate being updated, nil for a create
-	aggBuf eventAgg      // what agg points to, once set
+	agg    eventAgg      // the aggregate being updated, when hasAgg
+	hasAgg bool          // false for an event not written yet
 	curKey fieldhash.Sum // r.cur's key, hashed
 	seen   map[fieldhash.Sum]eventAgg
 	hasher fieldhash.Hasher
@@ -167,10 +167,9 @@ func (r *recorder) sendNext() {
 	r.head++
 	r.tries = 0
 	r.curKey = r.cur.key.hash(&r.hasher)
-	r.agg = nil
-	if a, ok := r.seen[r.curKey]; ok && r.cur.at.Sub(a.last) <= eventWindow {
-		r.aggBuf = a
-		r.agg = &r.aggBuf
+	r.agg, r.hasAgg = r.seen[r.curKey]
+	if r.hasAgg && r.cur.at.Sub(r.agg.last) > eventWindow {
+		r.hasAgg = false
 	}
 	r.attempt()
 }
@@ -186,7 +185,7 @@ func (r *recorder) attempt() {
 	if ns == "" {
 		ns = "default"
 	}
-	if r.agg != nil && r.agg.count > 0 {
+	if r.hasAgg && r.agg.count > 0 {
 		body, err := json.Marshal(struct {
 			Count         int32    `json:"count"`
 			LastTimestamp api.Time `json:"lastTimestamp"`
@@ -199,11 +198,11 @@ func (r *recorder) attempt() {
 			Patch: body, PatchType: apiserver.MergePatch}, opEvent, noContainer, 0, r.tok)
 		return
 	}
-	if r.agg == nil {
+	if !r.hasAgg {
 		// A new Event; a retried create keeps its name, so that an
 		// earlier try that was written is found (AlreadyExists).
-		r.aggBuf = eventAgg{namespace: ns, name: fmt.Sprintf("%s.%016x", e.ref.Name, k.rng.Uint64()), first: e.at, last: e.at}
-		r.agg = &r.aggBuf
+		r.agg = eventAgg{namespace: ns, name: fmt.Sprintf("%s.%016x", e.ref.Name, k.rng.Uint64()), first: e.at, last: e.at}
+		r.hasAgg = true
 	}
 	ts := api.NewTime(e.at.Wall())
 	name := r.agg.name
@@ -231,7 +230,7 @@ func (r *recorder) done(tok uint32, err error) {
 		return
 	}
 	r.busy = false
-	creating := r.agg != nil && r.agg.count == 0
+	creating := r.hasAgg && r.agg.count == 0
 	switch {
 	case err == nil, creating && errors.Is(err, apierr.ErrAlreadyExists):
 		// Written. A create that finds its name taken met an earlier
@@ -239,12 +238,12 @@ func (r *recorder) done(tok uint32, err error) {
 		// 64 random bits.
 		r.agg.count++
 		r.agg.last = r.cur.at
-		r.remember(r.curKey, *r.agg)
+		r.remember(r.curKey, r.agg)
 		r.k.stats.Events++
 		r.sendNext()
 	case !creating && errors.Is(err, apierr.ErrNotFound):
 		// The Event expired or was deleted: start a new one.
-		r.agg = nil
+		r.hasAgg = false
 		r.attempt()
 	case errors.Is(err, netsim.ErrTimeout), errors.Is(err, apierr.ErrServiceUnavailable), errors.Is(err, apierr.ErrTimeout):
 		r.give(false)
