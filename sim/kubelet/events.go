@@ -72,10 +72,10 @@ type recorder struct {
 	curKey fieldhash.Sum // r.cur's key, hashed
 	seen   map[fieldhash.Sum]eventAgg
 	hasher fieldhash.Hasher
-	// words are the field paths the recorder built before, present the
-	// "already present" messages by image: every pod of a node repeats
-	// them, and each Event kept a copy of its own.
-	words   map[string]string
+	// paths are the containers' field paths the recorder built before,
+	// present the "already present" messages by image: every pod of a
+	// node repeats them, and each Event kept a copy of its own.
+	paths   map[containerName]string
 	present map[string]string
 	prune   int
 	paused  bool
@@ -84,22 +84,32 @@ type recorder struct {
 func (r *recorder) init(k *Kubelet) {
 	r.k = k
 	r.seen = map[fieldhash.Sum]eventAgg{}
-	r.words = map[string]string{}
+	r.paths = map[containerName]string{}
 	r.present = map[string]string{}
 	r.prune = eventMinPrune
 }
 
-// word returns the string prefix+name+suffix, built once per recorder:
-// a node has a few distinct ones (its pods' container names).
-func (r *recorder) word(prefix, name, suffix string) string {
-	if w, ok := r.words[prefix+name+suffix]; ok {
-		return w
+// containerName is a container as its field path names it.
+type containerName struct {
+	init bool
+	name string
+}
+
+// fieldPath returns the field path of the container named name (an init
+// container when init), built once per recorder: a node has a few
+// distinct ones (its pods' container names).
+func (r *recorder) fieldPath(init bool, name string) string {
+	if p, ok := r.paths[containerName{init, name}]; ok {
+		return p
 	}
-	w := prefix + name + suffix
-	if len(r.words) < maxWords {
-		r.words[w] = w
+	p := "spec.containers{" + name + "}"
+	if init {
+		p = "spec.initContainers{" + name + "}"
 	}
-	return w
+	if len(r.paths) < maxWords {
+		r.paths[containerName{init, name}] = p
+	}
+	return p
 }
 
 // presentMessage returns the Pulled event's message for an image already
@@ -117,7 +127,7 @@ func (r *recorder) presentMessage(image string) string {
 	return m
 }
 
-// maxWords bounds a recorder's words and messages: a node running pods
+// maxWords bounds a recorder's field paths and messages: a node running pods
 // of thousands of different containers or images builds the rest each
 // time.
 const maxWords = 1024

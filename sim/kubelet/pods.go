@@ -139,10 +139,7 @@ func (k *Kubelet) slot(s uint16) *podState {
 // fieldPath returns the container's field path, the involvedObject's
 // fieldPath of its events.
 func (k *Kubelet) fieldPath(c *cstate) string {
-	if c.init {
-		return k.ev.word("spec.initContainers{", c.spec.Name, "}")
-	}
-	return k.ev.word("spec.containers{", c.spec.Name, "}")
+	return k.ev.fieldPath(c.init, c.spec.Name)
 }
 
 // podRef is the involvedObject of a pod's events.

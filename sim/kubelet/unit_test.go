@@ -376,27 +376,31 @@ func TestEventHashKeepsFields(t *testing.T) {
 func TestRecorderWords(t *testing.T) {
 	var r recorder
 	r.init(nil)
-	if a := r.word("spec.containers{", "app", "}"); a != "spec.containers{app}" {
+	if a := r.fieldPath(false, "app"); a != "spec.containers{app}" {
 		t.Errorf("field path %q, want spec.containers{app}", a)
+	}
+	if a := r.fieldPath(true, "a-rather-long-init-container-name"); a != "spec.initContainers{a-rather-long-init-container-name}" {
+		t.Errorf("field path %q, want spec.initContainers{a-rather-long-init-container-name}", a)
 	}
 	if m, want := r.presentMessage(`nginx:1.25`), `Container image "nginx:1.25" already present on machine and can be accessed by the pod`; m != want {
 		t.Errorf("message %q, want %q", m, want)
 	}
 	// Built once: asked again, neither allocates.
 	if n := testing.AllocsPerRun(10, func() {
-		r.word("spec.containers{", "app", "}")
+		r.fieldPath(false, "app")
+		r.fieldPath(true, "a-rather-long-init-container-name")
 		r.presentMessage(`nginx:1.25`)
 	}); n != 0 {
 		t.Errorf("%v allocations to ask for a field path and a message again, want 0", n)
 	}
 	for i := range 2 * maxWords {
 		name := strconv.Itoa(i)
-		if got := r.word("spec.containers{", name, "}"); got != "spec.containers{"+name+"}" {
+		if got := r.fieldPath(false, name); got != "spec.containers{"+name+"}" {
 			t.Fatalf("field path %q", got)
 		}
 		r.presentMessage(name)
 	}
-	if len(r.words) > maxWords || len(r.present) > maxWords {
-		t.Errorf("%d words and %d messages kept, at most %d each", len(r.words), len(r.present), maxWords)
+	if len(r.paths) > maxWords || len(r.present) > maxWords {
+		t.Errorf("%d field paths and %d messages kept, at most %d each", len(r.paths), len(r.present), maxWords)
 	}
 }
