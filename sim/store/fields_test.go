@@ -1,6 +1,7 @@
 package store
 
 import (
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -329,6 +330,22 @@ func TestManagedFieldsListsShared(t *testing.T) {
 	}
 	if len(o.GetObjectMeta().ManagedFields) != 2 || !slices.Equal(b.ManagedFields, before) {
 		t.Errorf("after a status write to a: a has %d entries, b %v (was %v)", len(o.GetObjectMeta().ManagedFields), b.ManagedFields, before)
+	}
+	// Writers that interleave, more of them than the ring of recent
+	// lists holds (the kubelets of a large cluster): each one's objects
+	// still share its list.
+	k.RunFor(time.Second)
+	first := make([]*api.Pod, 2*sharedLists)
+	for i := range first {
+		first[i] = create(fmt.Sprintf("first-%d", i), fmt.Sprintf("node-%d", i), web)
+	}
+	for i := range first {
+		if again := create(fmt.Sprintf("again-%d", i), fmt.Sprintf("node-%d", i), web); !same(first[i], again) {
+			t.Errorf("node-%d's second pod, written alike in the same second after %d other writers, keeps a list of its own", i, len(first)-1)
+		}
+		if i > 0 && same(first[i], first[i-1]) {
+			t.Errorf("node-%d's and node-%d's pods share a list", i, i-1)
+		}
 	}
 }
 

@@ -111,18 +111,22 @@ type Store struct {
 	// objects (shareEntries); nextList is the one to replace next.
 	lists    [sharedLists][]api.ManagedFieldsEntry
 	nextList int
+	// byManager is the last managedFields list written by each manager
+	// (shareEntries).
+	byManager map[string][]api.ManagedFieldsEntry
 }
 
 // New returns an empty store on kernel k keeping DefaultHistory watch
 // events per kind.
 func New(k *kernel.Kernel) *Store {
 	return &Store{
-		k:       k,
-		tables:  make(map[api.Kind]*table),
-		kinds:   api.NewRegistry(),
-		uids:    k.Rand("store/uid"),
-		names:   k.Rand("store/names"),
-		history: DefaultHistory,
+		k:         k,
+		tables:    make(map[api.Kind]*table),
+		kinds:     api.NewRegistry(),
+		uids:      k.Rand("store/uid"),
+		names:     k.Rand("store/names"),
+		history:   DefaultHistory,
+		byManager: make(map[string][]api.ManagedFieldsEntry),
 	}
 }
 
@@ -161,8 +165,8 @@ func (s *Store) Audit() *AuditLog { return &s.audit }
 // table is one kind's objects, history and watchers.
 type table struct {
 	info    api.ResourceInfo
-	objs    map[api.Key]api.Object
-	keys    []api.Key // sorted; rebuilt lazily after creates and removals
+	objs    map[api.Key]storedObject // see storedObject
+	keys    []api.Key                // sorted; rebuilt lazily after creates and removals
 	sorted  bool
 	hist    []Event // ring buffer
 	histLen int
@@ -183,7 +187,7 @@ func (s *Store) table(kind api.Kind) (*table, error) {
 	if !ok {
 		return nil, apierr.NewBadRequest(fmt.Sprintf("the server could not find the requested resource (kind %q)", kind.String()))
 	}
-	t := &table{info: info, objs: make(map[api.Key]api.Object), hist: make([]Event, s.history), lowest: s.rv, byNode: map[string][]*Watch{}}
+	t := &table{info: info, objs: make(map[api.Key]storedObject), hist: make([]Event, s.history), lowest: s.rv, byNode: map[string][]*Watch{}}
 	s.tables[kind] = t
 	return t, nil
 }
@@ -220,7 +224,7 @@ func (s *Store) Get(kind api.Kind, key api.Key) (api.Object, error) {
 	if err != nil {
 		return nil, err
 	}
-	o, ok := t.objs[key]
+	o, ok := t.get(key)
 	if !ok {
 		return nil, apierr.NewNotFound(t.info.GroupResource(), key.Name)
 	}
@@ -240,7 +244,7 @@ func (s *Store) List(kind api.Kind, opts ListOptions) ([]api.Object, uint64, err
 		if opts.Namespace != "" && k.Namespace != opts.Namespace {
 			continue
 		}
-		o := t.objs[k]
+		o, _ := t.get(k)
 		if matches(o, &opts) {
 			out = append(out, o)
 		}
@@ -396,7 +400,7 @@ func (s *Store) Create(op Op, obj api.Object) (api.Object, error) {
 	if p, ok := obj.(*api.Pod); ok {
 		s.resources.internPod(p)
 	}
-	t.objs[m.Key()] = obj
+	t.objs[m.Key()] = storeObject(obj)
 	t.sorted = false
 	s.audit.add(AuditRecord{Time: s.k.Now(), Actor: op.Actor, Verb: verbOr(op.Verb, "create"), Kind: kind, Key: m.Key(), ResourceVersion: rv}, changes)
 	s.notify(t, Added, nil, obj, rv)
@@ -505,7 +509,7 @@ func (s *Store) Update(op Op, obj api.Object, subresource string) (api.Object, e
 		m.Namespace = ""
 	}
 	gr := t.info.GroupResource()
-	old, ok := t.objs[m.Key()]
+	old, ok := t.get(m.Key())
 	if !ok {
 		return nil, apierr.NewNotFound(gr, m.Name)
 	}
@@ -572,7 +576,7 @@ func (s *Store) Update(op Op, obj api.Object, subresource string) (api.Object, e
 		s.notify(t, Deleted, old, obj, rv)
 		return obj, nil
 	}
-	t.objs[m.Key()] = obj
+	t.objs[m.Key()] = storeObject(obj)
 	s.audit.add(rec, changes)
 	s.notify(t, Modified, old, obj, rv)
 	return obj, nil
@@ -714,7 +718,7 @@ func (s *Store) Delete(op Op, kind api.Kind, key api.Key, opts DeleteOptions) (a
 		return nil, false, err
 	}
 	gr := t.info.GroupResource()
-	old, ok := t.objs[key]
+	old, ok := t.get(key)
 	if !ok {
 		return nil, false, apierr.NewNotFound(gr, key.Name)
 	}
@@ -761,7 +765,7 @@ func (s *Store) Delete(op Op, kind api.Kind, key api.Key, opts DeleteOptions) (a
 			}
 			rv := s.nextRV()
 			m.ResourceVersion = strconv.FormatUint(rv, 10)
-			t.objs[key] = obj
+			t.objs[key] = storeObject(obj)
 			s.audit.add(AuditRecord{Time: s.k.Now(), Actor: op.Actor, Verb: verb, Kind: kind, Key: key, ResourceVersion: rv}, changes)
 			s.notify(t, Modified, old, obj, rv)
 			return obj, false, nil

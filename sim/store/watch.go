@@ -114,7 +114,7 @@ func (s *Store) Watch(kind api.Kind, fromRV uint64, opts ListOptions, sink Sink)
 	w := &Watch{t: t, opts: opts, sink: sink}
 	if fromRV == 0 {
 		for _, k := range t.sortedKeys() {
-			o := t.objs[k]
+			o, _ := t.get(k)
 			if matches(o, &opts) {
 				sink.Deliver(Event{Type: Added, Object: o, ResourceVersion: s.parseRV(o.GetObjectMeta().ResourceVersion)})
 			}
