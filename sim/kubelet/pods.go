@@ -65,10 +65,11 @@ type cstate struct {
 	// reason and message are the waiting reason shown, "" for the
 	// default one (or the last termination, once it ran).
 	reason, message string
-	res             resolved
-	resolvedOK      bool
-	queuedAt        kernel.Time
-	startedAt       kernel.Time
+	// res is the image resolved (Registry.resolveShared), nil until it
+	// resolved.
+	res       *resolved
+	queuedAt  kernel.Time
+	startedAt kernel.Time
 	// stopFrom is when the kubelet asked the running container to stop.
 	stopFrom kernel.Time
 	// killing: the container failed its liveness or startup probe and
@@ -83,9 +84,11 @@ type cstate struct {
 	restarts    int32
 	id          string
 	stopCode    int32
-	// term is the latest dead container, prevTerm the one before.
-	term, prevTerm       api.ContainerStateTerminated
-	hasTerm, hasPrevTerm bool
+	// term is the latest dead container, prevTerm the one before; nil
+	// until there is one. They are out of line, replaced and never
+	// changed in place: most containers never die, and inline they were
+	// 208 of a container's 480 bytes (150,000 of them at 5,000 nodes).
+	term, prevTerm *api.ContainerStateTerminated
 }
 
 // podState is a pod bound to this node, as the kubelet runs it.
@@ -306,15 +309,16 @@ func (k *Kubelet) carryOver(ps *podState, c *cstate, now kernel.Time) {
 		switch {
 		case s.State.Running != nil:
 			c.everStarted = true
-			c.term = api.ContainerStateTerminated{ExitCode: 255, Reason: "Unknown",
+			c.term = &api.ContainerStateTerminated{ExitCode: 255, Reason: "Unknown",
 				StartedAt: s.State.Running.StartedAt, FinishedAt: wallTime(now), ContainerID: s.ContainerID}
-			c.hasTerm = true
 		case s.State.Terminated != nil:
 			c.everStarted = true
-			c.term, c.hasTerm = *s.State.Terminated, true
+			t := *s.State.Terminated
+			c.term = &t
 		case s.LastTerminationState.Terminated != nil:
 			c.everStarted = true
-			c.term, c.hasTerm = *s.LastTerminationState.Terminated, true
+			t := *s.LastTerminationState.Terminated
+			c.term = &t
 		}
 		return
 	}
@@ -545,7 +549,7 @@ func (k *Kubelet) setWaiting(ps *podState, c *cstate, reason, msg string) {
 func (k *Kubelet) ensureImage(ps *podState, i int) {
 	c := &ps.cs[i]
 	image := c.spec.Image
-	res, err := k.cfg.Registry.resolve(image)
+	res, err := k.cfg.Registry.resolveShared(image)
 	if errors.Is(err, ErrInvalidReference) {
 		msg := fmt.Sprintf("Failed to apply default image tag %q: %v", image, err)
 		k.event(ps, c, api.EventTypeWarning, "InspectFailed", msg)
@@ -553,7 +557,7 @@ func (k *Kubelet) ensureImage(ps *podState, i int) {
 		k.setWaiting(ps, c, ReasonInvalidImageName, msg)
 		return
 	}
-	c.res, c.resolvedOK = res, err == nil
+	c.res = res
 	present := err == nil && k.images[res.name]
 	policy := c.spec.ImagePullPolicy
 	if policy == "" {
@@ -614,7 +618,7 @@ func (k *Kubelet) nextPull() {
 		}
 		c := &ps.cs[r.cidx]
 		switch {
-		case !c.resolvedOK:
+		case c.res == nil:
 			r.duration = k.t.FailedPull
 		case k.images[c.res.name]:
 			r.duration = k.t.PresentPull
@@ -650,7 +654,7 @@ func (k *Kubelet) pullDone() {
 	c.busy = false
 	k.stats.Pulls++
 	image := c.spec.Image
-	if !c.resolvedOK {
+	if c.res == nil {
 		k.stats.PullFailures++
 		_, err := k.cfg.Registry.resolve(image)
 		if err == nil {
@@ -752,7 +756,7 @@ func (k *Kubelet) scheduleRunning(ps *podState, i int) {
 		c.started = true
 	}
 	switch {
-	case c.resolvedOK && c.res.image.Exit != nil:
+	case c.res != nil && c.res.image.Exit != nil:
 		at := c.startedAt.Add(c.res.image.Exit.After)
 		k.at(max(0, at.Sub(now)), tExit, uint8(i), ps.slot, c.tok)
 	case c.init && !c.sidecar:
@@ -764,7 +768,7 @@ func (k *Kubelet) scheduleRunning(ps *podState, i int) {
 
 // exitCode is the code a running container exits with by itself.
 func (c *cstate) exitCode() int32 {
-	if c.resolvedOK && c.res.image.Exit != nil {
+	if c.res != nil && c.res.image.Exit != nil {
 		return c.res.image.Exit.Code
 	}
 	return 0
@@ -776,10 +780,9 @@ func (c *cstate) terminated(code int32, now kernel.Time) {
 	if code != 0 {
 		reason = "Error"
 	}
-	c.prevTerm, c.hasPrevTerm = c.term, c.hasTerm
-	c.term = api.ContainerStateTerminated{ExitCode: code, Reason: reason,
+	c.prevTerm = c.term
+	c.term = &api.ContainerStateTerminated{ExitCode: code, Reason: reason,
 		StartedAt: wallTime(c.startedAt), FinishedAt: wallTime(now), ContainerID: c.id}
-	c.hasTerm = true
 	c.phase = cTerminated
 	c.ready = false
 	c.reason, c.message = "", ""
@@ -821,9 +824,9 @@ func (k *Kubelet) exited(ps *podState, i int, code int32) {
 // sync back-off), otherwise its back-off grows and it starts again.
 func (k *Kubelet) restart(ps *podState, i int) {
 	c := &ps.cs[i]
-	finished := kernel.FromWall(c.term.FinishedAt.Time)
-	if !c.hasTerm {
-		finished = k.now()
+	finished := k.now()
+	if c.term != nil {
+		finished = kernel.FromWall(c.term.FinishedAt.Time)
 	}
 	k.restartSince(ps, i, finished)
 }
@@ -862,7 +865,7 @@ func (k *Kubelet) maybeComplete(ps *podState) {
 	failedInit := false
 	for i := range ps.cs {
 		c := &ps.cs[i]
-		if c.init && !c.sidecar && c.done && c.term.ExitCode != 0 {
+		if c.init && !c.sidecar && c.done && c.term != nil && c.term.ExitCode != 0 {
 			failedInit = true
 			break
 		}
@@ -922,7 +925,7 @@ func (k *Kubelet) terminate(ps *podState) {
 		case cPulling, cCreating:
 			c.phase = cWaiting
 		}
-		if c.reason == ReasonCrashLoopBackOff && c.hasTerm {
+		if c.reason == ReasonCrashLoopBackOff && c.term != nil {
 			c.phase = cTerminated
 			c.reason, c.message = "", ""
 		}
@@ -989,12 +992,11 @@ func (k *Kubelet) finish(ps *podState) {
 		}
 		c.phase = cTerminated
 		c.reason, c.message = "", ""
-		if c.hasTerm {
+		if c.term != nil {
 			continue // it ran before: its last exit is its final state
 		}
-		c.term = api.ContainerStateTerminated{ExitCode: 137, Reason: "ContainerStatusUnknown",
+		c.term = &api.ContainerStateTerminated{ExitCode: 137, Reason: "ContainerStatusUnknown",
 			Message: "The container could not be located when the pod was terminated", FinishedAt: now}
-		c.hasTerm = true
 	}
 	k.markDirty(ps)
 	if ps.terminating {

@@ -69,7 +69,7 @@ func (c *cstate) probeSpec(t probeType) *api.Probe {
 // image returns the container's image, or the zero image when it did not
 // resolve.
 func (c *cstate) image() Image {
-	if c.resolvedOK && c.res.image != nil {
+	if c.res != nil && c.res.image != nil {
 		return *c.res.image
 	}
 	return Image{}
@@ -282,7 +282,7 @@ func (k *Kubelet) probeKilled(ps *podState, i int) {
 		k.maybeComplete(ps)
 		return
 	}
-	if !c.hasPrevTerm {
+	if c.prevTerm == nil {
 		c.phase = cWaiting
 		k.ensureImage(ps, i)
 		return

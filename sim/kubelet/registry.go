@@ -179,6 +179,11 @@ type Registry struct {
 	// normalized reference.
 	assume  func(Reference) Image
 	assumed map[string]*Image
+	// known holds what resolve found for each reference asked about since
+	// the registry last changed, shared by every container of the image:
+	// a container keeps a pointer, not its own copy (150,000 containers at
+	// 5,000 nodes, one image).
+	known map[string]*resolved
 }
 
 // NewRegistry returns an empty registry.
@@ -206,6 +211,7 @@ func (r *Registry) Add(ref string, img Image) error {
 		r.repos[p.Repository()] = tags
 	}
 	tags[p.Tag] = &img
+	clear(r.known)
 	return nil
 }
 
@@ -220,6 +226,7 @@ func (r *Registry) SetPullTime(d time.Duration) {
 			img.PullTime = d
 		}
 	}
+	clear(r.known)
 }
 
 // Tags returns the tags of a repository ("nginx" or its normalized form),
@@ -248,6 +255,7 @@ func (r *Registry) Tags(repo string) []string {
 func (r *Registry) AssumeUnknown(image func(Reference) Image) {
 	r.assume = image
 	r.assumed = map[string]*Image{}
+	clear(r.known)
 }
 
 // AssumedImage is the image AssumeUnknown's callers use by default: its
@@ -295,6 +303,23 @@ type resolved struct {
 	// name is the normalized "repository:tag" (or "@digest") the node's
 	// image cache is keyed by.
 	name string
+}
+
+// resolveShared is resolve, remembered until the registry changes: the
+// result is shared and must not be changed. A failure is not kept.
+func (r *Registry) resolveShared(ref string) (*resolved, error) {
+	if res, ok := r.known[ref]; ok {
+		return res, nil
+	}
+	res, err := r.resolve(ref)
+	if err != nil {
+		return nil, err
+	}
+	if r.known == nil {
+		r.known = map[string]*resolved{}
+	}
+	r.known[ref] = &res
+	return &res, nil
 }
 
 // Resolve looks ref up. Errors wrap ErrInvalidReference,

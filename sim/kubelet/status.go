@@ -132,11 +132,11 @@ func (c *cstate) view() view {
 	case c.phase == cRunning:
 		return vRunning
 	case c.reason != "":
-		if c.hasTerm {
+		if c.term != nil {
 			return vRestarting
 		}
 		return vWaiting
-	case c.hasTerm:
+	case c.term != nil:
 		return vTerminated
 	}
 	return vWaiting
@@ -204,7 +204,7 @@ func (k *Kubelet) containerStatus(ps *podState, c *cstate) api.ContainerStatus {
 		Ready:        c.isReady(),
 		Started:      &startedFalse,
 	}
-	if c.everStarted && c.resolvedOK {
+	if c.everStarted && c.res != nil {
 		cs.Image, cs.ImageID = c.res.name, c.res.id
 	}
 	switch c.view() {
@@ -214,20 +214,20 @@ func (k *Kubelet) containerStatus(ps *podState, c *cstate) api.ContainerStatus {
 		if c.started {
 			cs.Started = &startedTrue
 		}
-		if c.hasTerm {
-			t := c.term
+		if c.term != nil {
+			t := *c.term
 			cs.LastTerminationState.Terminated = &t
 		}
 	case vRestarting:
 		cs.State.Waiting = &api.ContainerStateWaiting{Reason: c.reason, Message: c.message}
-		t := c.term
+		t := *c.term
 		cs.LastTerminationState.Terminated = &t
 	case vTerminated:
-		t := c.term
+		t := *c.term
 		cs.State.Terminated = &t
 		cs.ContainerID = t.ContainerID
-		if c.hasPrevTerm {
-			p := c.prevTerm
+		if c.prevTerm != nil {
+			p := *c.prevTerm
 			cs.LastTerminationState.Terminated = &p
 		}
 	default:
@@ -265,7 +265,7 @@ func (k *Kubelet) phase(ps *podState) api.PodPhase {
 		case c.init:
 			switch {
 			case c.initComplete():
-			case c.done && c.hasTerm:
+			case c.done && c.term != nil:
 				initFailed = true
 			default:
 				initPending = true

@@ -103,7 +103,7 @@ func (c *cstate) stopPlan(start kernel.Time, grace time.Duration) (at kernel.Tim
 	}
 	grace = max(grace, MinimumGracePeriod)
 	kill := sigterm.Add(grace)
-	if c.resolvedOK && !c.res.image.IgnoresSigterm {
+	if c.res != nil && !c.res.image.IgnoresSigterm {
 		stop := c.res.image.StopTime
 		if stop <= 0 {
 			stop = DefaultStopTime

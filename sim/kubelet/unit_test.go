@@ -230,6 +230,49 @@ func TestRegistry(t *testing.T) {
 	}
 }
 
+// TestResolveShared: containers of one image share one resolution, and a
+// change to the registry (a tag pushed again mid-run, a tag pushed after a
+// failed pull, unknown repositories assumed) is seen at the next lookup.
+func TestResolveShared(t *testing.T) {
+	r := NewRegistry()
+	if err := r.Add("nginx:1.25", Image{Size: 1}); err != nil {
+		t.Fatal(err)
+	}
+	a, err := r.resolveShared("nginx:1.25")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := r.resolveShared("nginx:1.25"); b != a {
+		t.Error("a second container of nginx:1.25 resolved it again")
+	}
+	if err := r.Add("nginx:1.25", Image{Size: 2}); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := r.resolveShared("nginx:1.25"); b == nil || b.image.Size != 2 {
+		t.Errorf("after nginx:1.25 was pushed again: %+v", b)
+	}
+	if _, err := r.resolveShared("nginx:1.26"); !errors.Is(err, ErrUnknownTag) {
+		t.Fatalf("nginx:1.26 before its push: %v", err)
+	}
+	if err := r.Add("nginx:1.26", Image{Size: 3}); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := r.resolveShared("nginx:1.26"); err != nil || b.image.Size != 3 {
+		t.Errorf("nginx:1.26 after its push: %+v %v", b, err)
+	}
+	if _, err := r.resolveShared("redis:7"); !errors.Is(err, ErrUnknownRepository) {
+		t.Fatalf("redis:7 unknown: %v", err)
+	}
+	r.AssumeUnknown(AssumedImage)
+	if _, err := r.resolveShared("redis:7"); err != nil {
+		t.Errorf("redis:7 once unknown repositories are assumed: %v", err)
+	}
+	r.SetPullTime(5 * time.Second)
+	if b, _ := r.resolveShared("nginx:1.25"); b.image.PullTime != 5*time.Second {
+		t.Errorf("after SetPullTime: %v", b.image.PullTime)
+	}
+}
+
 // TestAssumeUnknown: a registry that assumes unknown repositories pulls
 // any of them (with a pull time that depends on the image, the same every
 // time), keeps the tag lists of the repositories it knows, so a typo of a
@@ -339,7 +382,7 @@ func TestStopPlan(t *testing.T) {
 		{"grace 0 skips the hook", prompt, sleep10, 0, 300 * time.Millisecond, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := &cstate{spec: &api.Container{Name: "app", Lifecycle: tc.lifecycle}, resolvedOK: true, res: resolved{image: tc.image}}
+			c := &cstate{spec: &api.Container{Name: "app", Lifecycle: tc.lifecycle}, res: &resolved{image: tc.image}}
 			at, code := c.stopPlan(kernel.Time(time.Minute), tc.grace)
 			if got := at.Sub(kernel.Time(time.Minute)); got != tc.at || code != tc.code {
 				t.Errorf("stops after %v with %d, want %v with %d", got, code, tc.at, tc.code)

@@ -83,17 +83,23 @@ func (r *AuditRecord) Changes() []Change {
 	return out
 }
 
-// keptChange is a Change as the log keeps it: its path and values are
-// indexes into the log's valueTable, its two flags bits of set.
+// keptChange is a Change as the log keeps it, in 12 bytes: its path and
+// values are indexes into the log's valueTable, the path's in the low 30
+// bits of pathSet and the flags keptOldSet and keptNewSet in the top two.
+// Tens of millions are kept in a large run (every field of every pod
+// created), so the four bytes a separate flags field took matter.
 type keptChange struct {
-	path, old, new uint32
-	set            uint8 // keptOldSet | keptNewSet
+	pathSet, old, new uint32
 }
 
 const (
-	keptOldSet = 1 << iota
-	keptNewSet
+	keptOldSet = 1 << 30
+	keptNewSet = 1 << 31
+	keptPath   = keptOldSet - 1
 )
+
+// path returns the index of the change's path.
+func (k keptChange) path() uint32 { return k.pathSet & keptPath }
 
 // changeList is a write's changes as the log's hot path reads them: the
 // store's scratch (cs) or a record's kept changes, by index. Loops over
@@ -131,7 +137,7 @@ func (l changeList) at(i int) Change {
 
 func (l changeList) path(i int) string {
 	if l.vals != nil {
-		return l.vals.strs[l.kept[i].path]
+		return l.vals.strs[l.kept[i].path()]
 	}
 	return l.cs[i].Path
 }
@@ -189,19 +195,23 @@ func (t *valueTable) id(s string) uint32 {
 
 // compact returns c as the table keeps it.
 func (t *valueTable) compact(c Change) keptChange {
-	k := keptChange{path: t.pathID(c.Path), old: t.id(c.Old), new: t.id(c.New)}
+	path := t.pathID(c.Path)
+	if path > keptPath {
+		panic("store invariant audit-values: a path first seen after 2^30-1 distinct paths and values")
+	}
+	k := keptChange{pathSet: path, old: t.id(c.Old), new: t.id(c.New)}
 	if c.OldSet {
-		k.set |= keptOldSet
+		k.pathSet |= keptOldSet
 	}
 	if c.NewSet {
-		k.set |= keptNewSet
+		k.pathSet |= keptNewSet
 	}
 	return k
 }
 
 // change returns k as a Change.
 func (t *valueTable) change(k keptChange) Change {
-	return Change{Path: t.strs[k.path], Old: t.strs[k.old], New: t.strs[k.new], OldSet: k.set&keptOldSet != 0, NewSet: k.set&keptNewSet != 0}
+	return Change{Path: t.strs[k.path()], Old: t.strs[k.old], New: t.strs[k.new], OldSet: k.pathSet&keptOldSet != 0, NewSet: k.pathSet&keptNewSet != 0}
 }
 
 // String renders the record on one line, for traces and debugging.
