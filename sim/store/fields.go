@@ -948,7 +948,10 @@ func (s *Store) managed(op Op, old, obj api.Object, changes []Change, subresourc
 	if !diff && old != nil {
 		return old.GetObjectMeta().ManagedFields, false
 	}
-	return s.shareEntries(encodeEntries(out), manager), true
+	if old == nil {
+		return s.shareEntries(encodeEntries(out), manager), true
+	}
+	return s.shareEntries(encodeEntries(out), ""), true
 }
 
 // sameOwners is managed's fast path for the common update: the writer
@@ -995,7 +998,7 @@ func (s *Store) sameOwners(fi *fieldIndex, mf []api.ManagedFieldsEntry, manager,
 	if !slices.IsSortedFunc(out, compareEncoded) {
 		slices.SortStableFunc(out, compareEncoded)
 	}
-	return s.shareEntries(out, manager), true
+	return s.shareEntries(out, ""), true
 }
 
 // sharedLists is how many recent managedFields lists shareEntries
@@ -1003,32 +1006,39 @@ func (s *Store) sameOwners(fi *fieldIndex, mf []api.ManagedFieldsEntry, manager,
 const sharedLists = 8
 
 // shareEntries returns a list equal to mf among the last sharedLists it
-// was given or the last one written by manager, or mf itself. The
-// objects written in one second by one manager with the same fields,
-// such as the pods of a ReplicaSet, then share one list, as they already
-// share its time and field set. The ring serves writers that take turns
-// (a ReplicaSet's creates between the scheduler's binds); the list per
-// manager serves the many writers that interleave, such as 5,000
-// kubelets, each writing a few Events a second that the ring of eight
-// has forgotten by the time the same kubelet writes again. Stored
-// objects are never changed in place, so sharing is safe. The
-// comparison is cheap: the times and field sets are shared pointers, the
-// strings nearly always the same constants. The lists kept are one per
-// manager and sharedLists more, whatever the run's length.
+// was given or, for a create (manager not empty), the last one a create
+// by manager was given; else mf itself. The objects written in one
+// second by one manager with the same fields, such as the pods of a
+// ReplicaSet, then share one list, as they already share its time and
+// field set. The ring serves writers that take turns (a ReplicaSet's
+// creates between the scheduler's binds); the list per manager serves
+// the many creators that interleave, such as 5,000 kubelets, each
+// creating a few Events a second that the ring of eight has forgotten
+// by the time the same kubelet creates again. Updates do not use it:
+// most are lease renewals, whose lists differ from the last by their
+// time (a lookup and a store per renewal for nothing, 1,759,546 of them
+// at 5,000 nodes). Stored objects are never changed in place, so sharing
+// is safe. The comparison is cheap: the times and field sets are shared
+// pointers, the strings nearly always the same constants. The lists kept
+// are one per creating manager and sharedLists more, whatever the run's
+// length.
 func (s *Store) shareEntries(mf []api.ManagedFieldsEntry, manager string) []api.ManagedFieldsEntry {
-	if prev, ok := s.byManager[manager]; ok && slices.Equal(prev, mf) {
-		return prev
-	}
 	for _, prev := range s.lists {
 		if slices.Equal(prev, mf) {
-			s.byManager[manager] = prev
+			return prev
+		}
+	}
+	if manager != "" {
+		if prev, ok := s.byManager[manager]; ok && slices.Equal(prev, mf) {
 			return prev
 		}
 	}
 	mf = mf[:len(mf):len(mf)]
 	s.lists[s.nextList] = mf
 	s.nextList = (s.nextList + 1) % sharedLists
-	s.byManager[manager] = mf
+	if manager != "" {
+		s.byManager[manager] = mf
+	}
 	return mf
 }
 
