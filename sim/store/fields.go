@@ -948,10 +948,11 @@ func (s *Store) managed(op Op, old, obj api.Object, changes []Change, subresourc
 	if !diff && old != nil {
 		return old.GetObjectMeta().ManagedFields, false
 	}
+	creator := "" // shareEntries keeps a list per manager for creates only
 	if old == nil {
-		return s.shareEntries(encodeEntries(out), manager), true
+		creator = manager
 	}
-	return s.shareEntries(encodeEntries(out), ""), true
+	return s.shareEntries(encodeEntries(out), creator), true
 }
 
 // sameOwners is managed's fast path for the common update: the writer

@@ -12,7 +12,7 @@ import (
 // are most of a large run's objects (672,661 at 5,000 nodes, against
 // 150,000 pods) and no controller reads them back, so their size is
 // the heap the collector marks on every cycle: an api.Event is a
-// 640-byte allocation, a frozenEvent a 320-byte one (frozenEventSize). Reads (Get, List,
+// 640-byte allocation, a frozenEvent a 320-byte one. Reads (Get, List,
 // a watch's initial list, the old object of an update) thaw a fresh
 // api.Event equal to the one written; watchers of a write see the
 // written object itself. An Event with any other field set (labels,

@@ -111,8 +111,8 @@ type Store struct {
 	// objects (shareEntries); nextList is the one to replace next.
 	lists    [sharedLists][]api.ManagedFieldsEntry
 	nextList int
-	// byManager is the last managedFields list written by each manager
-	// (shareEntries).
+	// byManager is the last managedFields list each manager's creates
+	// were given (shareEntries).
 	byManager map[string][]api.ManagedFieldsEntry
 }
 
@@ -218,7 +218,8 @@ func (s *Store) nextRV() uint64 {
 	return s.rv
 }
 
-// Get returns the stored object (shared: do not mutate).
+// Get returns the stored object (shared: do not mutate; an Event is
+// thawed afresh for each read, see frozenEvent).
 func (s *Store) Get(kind api.Kind, key api.Key) (api.Object, error) {
 	t, err := s.table(kind)
 	if err != nil {
