@@ -480,9 +480,8 @@ func TestZoneKeyFollowsNodeObject(t *testing.T) {
 // node's: after a node leaves or joins, the places shift and the record
 // comes from the map by name.
 func TestRecordByPlace(t *testing.T) {
-	a, b, c := &nodeState{uid: "a"}, &nodeState{uid: "b"}, &nodeState{uid: "c"}
-	mon := &monitor{registered: map[string]*nodeState{"a": a, "b": b, "c": c},
-		listed: []*nodeState{a, b, c}, listedNames: []string{"a", "b", "c"}}
+	a, b, c := &nodeState{name: "a", uid: "a"}, &nodeState{name: "b", uid: "b"}, &nodeState{name: "c", uid: "c"}
+	mon := &monitor{registered: map[string]*nodeState{"a": a, "b": b, "c": c}, listed: []*nodeState{a, b, c}}
 	for _, tc := range []struct {
 		i    int
 		name string

@@ -60,9 +60,10 @@ func (r *AuditRecord) NumChanges() int { return len(r.kept) }
 
 // EachChange yields the changes in order, without allocating.
 func (r *AuditRecord) EachChange() iter.Seq[Change] {
+	l := r.changeList(nil)
 	return func(yield func(Change) bool) {
-		for _, k := range r.kept {
-			if !yield(r.vals.change(k)) {
+		for i := range l.len() {
+			if !yield(l.at(i)) {
 				return
 			}
 		}
@@ -137,7 +138,7 @@ func (l changeList) at(i int) Change {
 
 func (l changeList) path(i int) string {
 	if l.vals != nil {
-		return l.vals.strs[l.kept[i].path()]
+		return l.vals.str(l.kept[i].path())
 	}
 	return l.cs[i].Path
 }
@@ -148,11 +149,11 @@ func (l changeList) path(i int) string {
 // values ("True", "ClusterFirst", an image) millions of times; the rest
 // (names, uids, times) once or a few times each.
 type valueTable struct {
-	strs []string
-	ids  map[string]uint32
+	// vals numbers every path and value, "" first.
+	vals numbering[string]
 	// paths are the ids of the paths alone: far fewer than the values
 	// (a kind's fields, and list keys such as container names), so that
-	// their lookups stay in the cache while ids grows to millions.
+	// their lookups stay in the cache while vals grows to millions.
 	paths map[string]uint32
 }
 
@@ -174,24 +175,17 @@ func (t *valueTable) pathID(p string) uint32 {
 // create, and the table's map, millions of entries in a large run, costs
 // a cache miss a lookup.
 func (t *valueTable) id(s string) uint32 {
-	if t.ids == nil {
-		t.ids = map[string]uint32{"": 0}
-		t.strs = append(t.strs[:0], "")
+	if len(t.vals.list) == 0 {
+		t.vals.id("")
 	}
 	if s == "" {
 		return 0
 	}
-	if i, ok := t.ids[s]; ok {
-		return i
-	}
-	if len(t.strs) == 1<<32-1 {
-		panic("store invariant audit-values: more than 2^32-1 distinct paths and values kept")
-	}
-	i := uint32(len(t.strs))
-	t.strs = append(t.strs, s)
-	t.ids[s] = i
-	return i
+	return t.vals.id(s)
 }
+
+// str returns the string of index i.
+func (t *valueTable) str(i uint32) string { return t.vals.list[i] }
 
 // compact returns c as the table keeps it.
 func (t *valueTable) compact(c Change) keptChange {
@@ -211,7 +205,7 @@ func (t *valueTable) compact(c Change) keptChange {
 
 // change returns k as a Change.
 func (t *valueTable) change(k keptChange) Change {
-	return Change{Path: t.strs[k.path()], Old: t.strs[k.old], New: t.strs[k.new], OldSet: k.pathSet&keptOldSet != 0, NewSet: k.pathSet&keptNewSet != 0}
+	return Change{Path: t.str(k.path()), Old: t.str(k.old), New: t.str(k.new), OldSet: k.pathSet&keptOldSet != 0, NewSet: k.pathSet&keptNewSet != 0}
 }
 
 // String renders the record on one line, for traces and debugging.
@@ -424,7 +418,8 @@ func (l *AuditLog) keep(cs changeList) (block, off uint32) {
 }
 
 // numbering numbers values in the order first seen: the log's actors,
-// verbs and subresources (words), and its kinds.
+// verbs and subresources (words), its kinds, and its changes' paths and
+// values (valueTable).
 type numbering[K comparable] struct {
 	ids  map[K]uint32
 	list []K
@@ -437,6 +432,9 @@ func (n *numbering[K]) id(k K) uint32 {
 	}
 	if n.ids == nil {
 		n.ids = map[K]uint32{}
+	}
+	if len(n.list) == 1<<32-1 {
+		panic("store invariant audit-values: more than 2^32-1 distinct values numbered")
 	}
 	id := uint32(len(n.list))
 	n.ids[k] = id

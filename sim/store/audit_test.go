@@ -224,8 +224,8 @@ func TestKeptChanges(t *testing.T) {
 		}
 	}
 	// "", "1", "2", "x" and five paths.
-	if n := len(l.vals.strs); n != 9 {
-		t.Errorf("%d distinct paths and values kept, want 9: %q", n, l.vals.strs)
+	if n := len(l.vals.vals.list); n != 9 {
+		t.Errorf("%d distinct paths and values kept, want 9: %q", n, l.vals.vals.list)
 	}
 }
 
