@@ -596,14 +596,15 @@ func (r *reconciler) createPod(ctx context.Context, ds *api.DaemonSet, template 
 	ref := api.NewControllerRef(ds)
 	p := replicaset.PodFromTemplate(template, ds, &ref)
 	p.Spec.Affinity = nodeAffinityFor(p.Spec.Affinity, node)
-	created, err := r.client.Create(ctx, p)
+	// p was built for this create alone: given away, not copied.
+	name, err := client.CreateGiven(ctx, r.client, p)
 	if err != nil {
 		if !namespaceTerminating(err) {
 			r.recorder.Eventf(ds, client.EventTypeWarning, ReasonFailedCreate, "Error creating: %v", err)
 		}
 		return err
 	}
-	r.recorder.Eventf(ds, client.EventTypeNormal, ReasonSuccessfulCreate, "Created pod: %v", created.GetObjectMeta().Name)
+	r.recorder.Eventf(ds, client.EventTypeNormal, ReasonSuccessfulCreate, "Created pod: %v", name)
 	return nil
 }
 

@@ -440,12 +440,13 @@ func (r *reconciler) createPod(ctx context.Context, j *api.Job, index int) error
 			}
 		}
 	}
-	created, err := r.client.Create(ctx, p)
+	// p was built for this create alone: given away, not copied.
+	name, err := client.CreateGiven(ctx, r.client, p)
 	if err != nil {
 		r.recorder.Eventf(j, client.EventTypeWarning, ReasonFailedCreate, "Error creating: %v", err)
 		return err
 	}
-	r.recorder.Eventf(j, client.EventTypeNormal, ReasonSuccessfulCreate, "Created pod: %v", created.GetObjectMeta().Name)
+	r.recorder.Eventf(j, client.EventTypeNormal, ReasonSuccessfulCreate, "Created pod: %v", name)
 	return nil
 }
 

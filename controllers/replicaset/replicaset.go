@@ -511,14 +511,15 @@ func (r *reconciler) createPod(ctx context.Context, rs *api.ReplicaSet) error {
 	if len(p.Labels) == 0 {
 		return ErrNoLabels
 	}
-	created, err := r.client.Create(ctx, p)
+	// p was built for this create alone: given away, not copied.
+	name, err := client.CreateGiven(ctx, r.client, p)
 	if err != nil {
 		if !namespaceTerminating(err) {
 			r.recorder.Eventf(rs, client.EventTypeWarning, ReasonFailedCreate, "Error creating: %v", err)
 		}
 		return err
 	}
-	r.recorder.Eventf(rs, client.EventTypeNormal, ReasonSuccessfulCreate, "Created pod: %v", created.GetObjectMeta().Name)
+	r.recorder.Eventf(rs, client.EventTypeNormal, ReasonSuccessfulCreate, "Created pod: %v", name)
 	return nil
 }
 

@@ -13,7 +13,6 @@ import (
 	"github.com/clustersim/clustersim/sim/apiserver"
 	"github.com/clustersim/clustersim/sim/client"
 	"github.com/clustersim/clustersim/sim/kernel"
-	"github.com/clustersim/clustersim/sim/netsim"
 	"github.com/clustersim/clustersim/sim/store"
 )
 
@@ -264,9 +263,7 @@ func TestWriteDoesNotAliasCaller(t *testing.T) {
 			h := newHarness(t)
 			// Over the network: the direct transport copies every body
 			// again (a wire's decoding).
-			net := netsim.New(h.k)
-			ep := apiserver.Serve(h.srv, net, "apiserver")
-			tr := client.NewNetwork(net, net.Endpoint("client"), ep.Addr(), 0)
+			tr := h.network()
 			h.inProcess(t, func(p *kernel.Process) {
 				c := client.New(h.k, tr, system, client.Options{})
 				ctx := context.Background()
@@ -311,6 +308,70 @@ func TestWriteDoesNotAliasCaller(t *testing.T) {
 				}
 				if got := store.Diff(nil, after); !slices.Equal(got, want) {
 					t.Errorf("the stored object changed with the caller's:\n%v\nwant\n%v", got, want)
+				}
+			})
+		})
+	}
+}
+
+// otherClient is a Client not of this package: CreateGiven cannot give
+// it an object and falls back to its Create.
+type otherClient struct{ client.Client }
+
+func TestCreateGiven(t *testing.T) {
+	tests := []struct {
+		name string
+		// wrap makes the client another package's.
+		wrap bool
+		// exists creates a pod of the same name first.
+		exists bool
+		// wantGiven: the stored pod is the object given, not a copy.
+		wantGiven bool
+		wantErr   error
+	}{
+		{name: "this package's client sends the object itself", wantGiven: true},
+		{name: "another client gets a Create", wrap: true},
+		{name: "a refused create returns its error and no name", exists: true, wantErr: apierr.ErrAlreadyExists},
+		{name: "a refused create through another client", wrap: true, exists: true, wantErr: apierr.ErrAlreadyExists},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t)
+			tr := h.network()
+			h.inProcess(t, func(p *kernel.Process) {
+				var c client.Client = client.New(h.k, tr, system, client.Options{})
+				if tc.wrap {
+					c = otherClient{c}
+				}
+				ctx := context.Background()
+				given := pod("default", "", "")
+				given.GenerateName = "web-"
+				if tc.exists {
+					given.GenerateName = ""
+					given.Name = "web-1"
+					if _, err := c.Create(ctx, pod("default", "web-1", "")); err != nil {
+						t.Fatal(err)
+					}
+				}
+				name, err := client.CreateGiven(ctx, c, given)
+				if tc.wantErr != nil {
+					if !errors.Is(err, tc.wantErr) || name != "" {
+						t.Fatalf("CreateGiven = %q, %v; want \"\", %v", name, err, tc.wantErr)
+					}
+					return
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !strings.HasPrefix(name, "web-") || len(name) != len("web-")+5 {
+					t.Fatalf("name %q, want web- and five generated characters", name)
+				}
+				stored, err := h.st.Get(api.KindPod, api.Key{Namespace: "default", Name: name})
+				if err != nil {
+					t.Fatalf("the returned name is not stored: %v", err)
+				}
+				if got := stored == api.Object(given); got != tc.wantGiven {
+					t.Errorf("stored object is the given one: %v, want %v", got, tc.wantGiven)
 				}
 			})
 		})

@@ -5,7 +5,9 @@ import (
 
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/apiserver"
+	"github.com/clustersim/clustersim/sim/client"
 	"github.com/clustersim/clustersim/sim/kernel"
+	"github.com/clustersim/clustersim/sim/netsim"
 	"github.com/clustersim/clustersim/sim/store"
 )
 
@@ -73,4 +75,13 @@ func pod(ns, name, node string) *api.Pod {
 			Containers: []api.Container{{Name: "web", Image: "nginx:1.25"}},
 		},
 	}
+}
+
+// network returns a transport to h's server over a network without
+// faults (0 latency): it sends request bodies as they are, where the
+// direct transport copies them again.
+func (h *harness) network() client.Transport {
+	net := netsim.New(h.k)
+	ep := apiserver.Serve(h.srv, net, "apiserver")
+	return client.NewNetwork(net, net.Endpoint("client"), ep.Addr(), 0)
 }

@@ -334,12 +334,9 @@ func (r *Recorder) send(p *kernel.Process, e queued) {
 }
 
 // createEvent creates ev, which the recorder built for this write
-// alone: handed over without a copy when the client can (ownedCreator).
+// alone: given away (CreateGiven).
 func (r *Recorder) createEvent(ev *api.Event) error {
-	if oc, ok := r.c.(ownedCreator); ok {
-		return oc.createOwned(context.Background(), ev)
-	}
-	_, err := r.c.Create(context.Background(), ev)
+	_, err := CreateGiven(context.Background(), r.c, ev)
 	return err
 }
 
