@@ -197,11 +197,9 @@ func Analyze(res *runner.Result, opts Options) *Report {
 		o.ControllerActors = res.ControllerActors
 	}
 	rep.Scenario, rep.Seed = res.Scenario, res.Seed
-	segs := segments(res.Audit, o)
-	rep.Flaps = flaps(segs, o)
+	rep.Flaps, rep.Fights = flapsAndFights(res.Audit, o)
 	rep.NoOpWrites = noOps(res.Audit)
 	rep.GenerationGrowth = growth(res.Audit)
-	rep.Fights = fights(segs, o)
 	rep.HotLoops = hotLoops(res, o)
 	rep.Cost = cost(res)
 	rep.Gaps = AnalyzeGaps(res)
@@ -251,21 +249,27 @@ type object struct {
 	key  api.Key
 }
 
-// segments returns each field's histories of at least two steps, split
-// at removals, as separate runs. A history of one value can neither
-// flap nor fight, and most of a large run's fields are set once (a pod's
-// spec, at its create): leaving them out keeps the analysis of a cluster
-// of 150,000 pods from holding ten million runs. The runs come object by
-// object, in the order each object first appears in the log, and each
-// object's in log order: the order flaps and fights sort ties by.
+// eachSegment calls yield with each field's histories of at least two
+// steps, split at removals, as separate runs. A history of one value
+// can neither flap nor fight, and most of a large run's fields are set
+// once (a pod's spec, at its create): leaving them out keeps the
+// analysis of a cluster of 150,000 pods from holding ten million runs.
+// The runs come object by object, in the order each object first
+// appears in the log, and each object's in log order: the order flaps
+// and fights sort ties by.
 //
 // The records are grouped by object first (a counting sort on each
 // object's number), so that one small map from path to run, cleared for
 // each object, finds each change's run, instead of a map per object
 // held over the whole log. Each object's records are read twice: once
 // to count every run's steps, once to fill the runs of two steps or
-// more into one array.
-func segments(audit []store.AuditRecord, o Options) []segment {
+// more into one buffer.
+//
+// A run's steps are valid only until yield returns: the buffer holding
+// one object's runs is reused for the next, which keeps the analysis of
+// a large run from allocating every step of every field at its end,
+// when the heap is fullest.
+func eachSegment(audit []store.AuditRecord, o Options, yield func(segment)) {
 	// Every object's history starts with a create: their number sizes
 	// the table of objects, which grows by copying otherwise (at 3,000
 	// nodes, filling the map and the slice of objects took 3.8 of this
@@ -313,7 +317,8 @@ func segments(audit []store.AuditRecord, o Options) []segment {
 	}
 	recObj, next, count = nil, nil, nil
 
-	var out []segment
+	var out []segment // one object's runs of two steps or more
+	var buf []step    // their steps
 	type run struct {
 		path  string
 		steps int32
@@ -359,7 +364,11 @@ func segments(audit []store.AuditRecord, o Options) []segment {
 		if total == 0 {
 			continue
 		}
-		steps := make([]step, total)
+		if cap(buf) < total {
+			buf = make([]step, total)
+		}
+		steps := buf[:total]
+		out = out[:0]
 		for j := range runs {
 			if n := int(runs[j].steps); n >= 2 {
 				runs[j].seg = int32(len(out))
@@ -400,42 +409,62 @@ func segments(audit []store.AuditRecord, o Options) []segment {
 				s.steps = append(s.steps, step{r.Time.Duration(), r.Actor, value(c)})
 			}
 		}
+		for _, s := range out {
+			yield(s)
+		}
 	}
-	return out
 }
 
-func flaps(segs []segment, o Options) []Flap {
-	var out []Flap
-	for _, s := range segs {
-		fl := Flap{Kind: s.f.kind, Key: s.f.key, Path: s.f.path}
-		for i, st := range s.steps {
-			if len(fl.Values) < o.ValueCap {
-				fl.Values = append(fl.Values, st.value)
-			}
-			if st.actor != "" && !slices.Contains(fl.Actors, st.actor) {
-				fl.Actors = append(fl.Actors, st.actor)
-			}
-			if i < 2 {
-				continue
-			}
-			prev := s.steps[i-2]
-			if prev.value == st.value && st.value != s.steps[i-1].value && st.at-prev.at <= o.FlapWindow {
-				if fl.Reversals == 0 {
-					fl.First = st.at
-				}
-				fl.Reversals++
-				fl.Last = st.at
-			}
+// flapsAndFights returns the flaps and the fights of the log's fields,
+// read from one pass over their runs.
+func flapsAndFights(audit []store.AuditRecord, o Options) ([]Flap, []Fight) {
+	var fl []Flap
+	var ft []Fight
+	eachSegment(audit, o, func(s segment) {
+		if f, ok := flapOf(s, o); ok {
+			fl = append(fl, f)
 		}
-		if fl.Reversals >= o.FlapMin {
-			slices.Sort(fl.Actors)
-			out = append(out, fl)
+		if f, ok := fightOf(s, o); ok {
+			ft = append(ft, f)
 		}
-	}
-	slices.SortStableFunc(out, func(a, b Flap) int {
+	})
+	slices.SortStableFunc(fl, func(a, b Flap) int {
 		return cmp.Or(compareField(field{a.Kind, a.Key, a.Path}, field{b.Kind, b.Key, b.Path}), cmp.Compare(a.First, b.First))
 	})
-	return out
+	slices.SortStableFunc(ft, func(a, b Fight) int {
+		return cmp.Or(compareField(field{a.Kind, a.Key, a.Path}, field{b.Kind, b.Key, b.Path}), cmp.Compare(a.First, b.First))
+	})
+	return fl, ft
+}
+
+// flapOf returns s's flap: its reversals, a value written back within
+// the flap window after another, when there are enough of them.
+func flapOf(s segment, o Options) (Flap, bool) {
+	fl := Flap{Kind: s.f.kind, Key: s.f.key, Path: s.f.path}
+	for i, st := range s.steps {
+		if len(fl.Values) < o.ValueCap {
+			fl.Values = append(fl.Values, st.value)
+		}
+		if st.actor != "" && !slices.Contains(fl.Actors, st.actor) {
+			fl.Actors = append(fl.Actors, st.actor)
+		}
+		if i < 2 {
+			continue
+		}
+		prev := s.steps[i-2]
+		if prev.value == st.value && st.value != s.steps[i-1].value && st.at-prev.at <= o.FlapWindow {
+			if fl.Reversals == 0 {
+				fl.First = st.at
+			}
+			fl.Reversals++
+			fl.Last = st.at
+		}
+	}
+	if fl.Reversals < o.FlapMin {
+		return Flap{}, false
+	}
+	slices.Sort(fl.Actors)
+	return fl, true
 }
 
 func noOps(audit []store.AuditRecord) []NoOps {
@@ -524,53 +553,50 @@ func fillsOnly(r *store.AuditRecord) bool {
 	return true
 }
 
-func fights(segs []segment, o Options) []Fight {
-	var out []Fight
-	for _, s := range segs {
-		ft := Fight{Kind: s.f.kind, Key: s.f.key, Path: s.f.path}
-		var actors []string
-		for i, st := range s.steps {
-			if st.actor == "" {
-				continue
-			}
-			j := slices.IndexFunc(ft.Values, func(v Set) bool { return v.Actor == st.actor })
-			if j < 0 {
-				j = len(ft.Values)
-				ft.Values = append(ft.Values, Set{Actor: st.actor})
-			}
-			ft.Values[j].Writes++
-			if !slices.Contains(ft.Values[j].Values, st.value) {
-				ft.Values[j].Values = append(ft.Values[j].Values, st.value)
-			}
-			if i == 0 {
-				continue
-			}
-			prev := s.steps[i-1]
-			if prev.actor == "" || prev.actor == st.actor || prev.value == st.value {
-				continue
-			}
-			if ft.Alternations == 0 {
-				ft.First = st.at
-			}
-			ft.Alternations++
-			ft.Last = st.at
-			for _, a := range []string{prev.actor, st.actor} {
-				if !slices.Contains(actors, a) {
-					actors = append(actors, a)
-				}
-			}
+// fightOf returns s's fight: its alternations, a write by one actor of
+// another value than the last write's by another, when there are
+// enough of them.
+func fightOf(s segment, o Options) (Fight, bool) {
+	ft := Fight{Kind: s.f.kind, Key: s.f.key, Path: s.f.path}
+	var actors []string
+	for i, st := range s.steps {
+		if st.actor == "" {
+			continue
 		}
-		if ft.Alternations >= o.FightMin {
-			slices.Sort(actors)
-			ft.Actors = actors
-			slices.SortFunc(ft.Values, func(a, b Set) int { return cmp.Compare(a.Actor, b.Actor) })
-			out = append(out, ft)
+		j := slices.IndexFunc(ft.Values, func(v Set) bool { return v.Actor == st.actor })
+		if j < 0 {
+			j = len(ft.Values)
+			ft.Values = append(ft.Values, Set{Actor: st.actor})
+		}
+		ft.Values[j].Writes++
+		if !slices.Contains(ft.Values[j].Values, st.value) {
+			ft.Values[j].Values = append(ft.Values[j].Values, st.value)
+		}
+		if i == 0 {
+			continue
+		}
+		prev := s.steps[i-1]
+		if prev.actor == "" || prev.actor == st.actor || prev.value == st.value {
+			continue
+		}
+		if ft.Alternations == 0 {
+			ft.First = st.at
+		}
+		ft.Alternations++
+		ft.Last = st.at
+		for _, a := range []string{prev.actor, st.actor} {
+			if !slices.Contains(actors, a) {
+				actors = append(actors, a)
+			}
 		}
 	}
-	slices.SortStableFunc(out, func(a, b Fight) int {
-		return cmp.Or(compareField(field{a.Kind, a.Key, a.Path}, field{b.Kind, b.Key, b.Path}), cmp.Compare(a.First, b.First))
-	})
-	return out
+	if ft.Alternations < o.FightMin {
+		return Fight{}, false
+	}
+	slices.Sort(actors)
+	ft.Actors = actors
+	slices.SortFunc(ft.Values, func(a, b Set) int { return cmp.Compare(a.Actor, b.Actor) })
+	return ft, true
 }
 
 // changed reports whether a write changed a measured field.

@@ -37,7 +37,9 @@ func BenchmarkSegments(b *testing.B) {
 	o := Options{}
 	b.ReportAllocs()
 	for b.Loop() {
-		if len(segments(audit, o)) != pods*8 {
+		runs := 0
+		eachSegment(audit, o, func(segment) { runs++ })
+		if runs != pods*8 {
 			b.Fatal("wrong number of runs")
 		}
 	}

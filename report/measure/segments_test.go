@@ -110,3 +110,13 @@ func TestSegmentsMatchReference(t *testing.T) {
 		}
 	}
 }
+
+// segments collects eachSegment's runs, each with its own copy of its
+// steps.
+func segments(audit []store.AuditRecord, o Options) []segment {
+	var out []segment
+	eachSegment(audit, o, func(s segment) {
+		out = append(out, segment{f: s.f, steps: slices.Clone(s.steps)})
+	})
+	return out
+}
