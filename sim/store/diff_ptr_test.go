@@ -317,8 +317,9 @@ func withStatus(o api.Object, s reflect.Value) api.Object {
 
 // TestWithStatusOf checks the typed status writes of pods and nodes
 // against the reflective one, on random objects: the old object's all
-// but status, the update's status (a planted typed copy that kept the
-// old status made it fail).
+// but status, the update's status, in the update's own struct, the old
+// object untouched (a planted typed copy that kept the old status made
+// it fail).
 func TestWithStatusOf(t *testing.T) {
 	g := &randObj{r: rand.New(rand.NewPCG(5, 8))}
 	for round := range 20 {
@@ -326,9 +327,17 @@ func TestWithStatusOf(t *testing.T) {
 			old, upd := newObj(), newObj()
 			g.fill(reflect.ValueOf(old).Elem())
 			g.fill(reflect.ValueOf(upd).Elem())
-			got, want := withStatusOf(old, upd), withStatusOfReflect(old, upd)
-			if d := Diff(want, got); len(d) != 0 || got == old || got == upd {
+			oldCopy := old.DeepCopyObject()
+			want := withStatusOfReflect(old, upd.DeepCopyObject())
+			got := withStatusOf(old, upd)
+			if d := Diff(want, got); len(d) != 0 || got == old {
 				t.Fatalf("round %d %T: typed status write differs from the reflective one: %v", round, old, d)
+			}
+			if got != upd {
+				t.Fatalf("round %d %T: the typed status write allocated a new object instead of keeping the update's", round, old)
+			}
+			if d := Diff(oldCopy, old); len(d) != 0 {
+				t.Fatalf("round %d %T: the status write changed the stored object: %v", round, old, d)
 			}
 			if d := Diff(old, got); len(d) > 0 && !strings.HasPrefix(d[0].Path, "status") {
 				t.Fatalf("round %d %T: not only status changed: %v", round, old, d)

@@ -675,23 +675,29 @@ func copyStatus(dst, src api.Object) {
 	df.Set(sf)
 }
 
-// withStatusOf returns a copy of old (sharing its unchanged parts, which
-// are immutable) carrying upd's status: a status update changes nothing
-// else.
+// withStatusOf returns old (sharing its parts, which are immutable)
+// carrying upd's status: a status update changes nothing else. A pod's
+// or node's is upd itself, overwritten with all of old but its status:
+// upd is the store's (Update's obj), and a status write's body is a
+// fresh struct the server was given (the kubelets build one per write,
+// the client copies one, the endpoint copies a duplicated request), so
+// the write that keeps it allocates no second one.
 func withStatusOf(old, upd api.Object) api.Object {
 	// The kubelets' pod and node status writes, without reflection.
 	switch o := old.(type) {
 	case *api.Pod:
 		if u, ok := upd.(*api.Pod); ok {
-			cp := *o
-			cp.Status = u.Status
-			return &cp
+			st := u.Status
+			*u = *o
+			u.Status = st
+			return u
 		}
 	case *api.Node:
 		if u, ok := upd.(*api.Node); ok {
-			cp := *o
-			cp.Status = u.Status
-			return &cp
+			st := u.Status
+			*u = *o
+			u.Status = st
+			return u
 		}
 	}
 	return withStatusOfReflect(old, upd)
