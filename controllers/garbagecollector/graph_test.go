@@ -250,6 +250,9 @@ func TestVirtualDelete(t *testing.T) {
 func TestReferencesDiffs(t *testing.T) {
 	a, b, c := ref("a", "a", true), ref("b", "b", true), ref("c", "c", true)
 	bUnblocked := ref("b", "b", false)
+	// Slices shared by old and cur, as a status write's objects share
+	// their references.
+	sharedOne, sharedTwice, sharedPair := []api.OwnerReference{a}, []api.OwnerReference{b, bUnblocked}, []api.OwnerReference{a, c}
 	tests := []struct {
 		name                   string
 		old, cur               []api.OwnerReference
@@ -259,6 +262,10 @@ func TestReferencesDiffs(t *testing.T) {
 		{name: "same", old: []api.OwnerReference{a, b}, cur: []api.OwnerReference{b, a}},
 		{name: "same order", old: []api.OwnerReference{a, b}, cur: []api.OwnerReference{a, b}},
 		{name: "none", old: nil, cur: nil},
+		{name: "one shared", old: sharedOne, cur: sharedOne},
+		{name: "one shared, cur a prefix", old: sharedTwice[:1], cur: sharedTwice[:1]},
+		{name: "shared, one uid twice", old: sharedTwice, cur: sharedTwice, wantChanged: [][2]api.OwnerReference{{bUnblocked, b}}},
+		{name: "one in the same array, cur longer", old: sharedPair[:1], cur: sharedPair, wantAdded: []api.OwnerReference{c}},
 		// Two references to one uid: the diff compares with the last
 		// (upstream's map), so the first looks changed even in the
 		// same order.
