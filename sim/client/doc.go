@@ -13,8 +13,12 @@
 //
 // Ownership: objects passed to the Client are deep-copied before they are
 // sent (the caller keeps its own); objects returned are deep copies the
-// caller may mutate. Transports copy request objects again as a network
-// would, so nothing a caller holds ever aliases the store.
+// caller may mutate, so nothing a caller holds ever aliases the store.
+// The direct transport copies request objects again, as decoding a body
+// would; over the network the server copies a request the link
+// duplicated. CreateGiven is the one exception, for a caller that gives
+// its object away: it is sent itself, and only the created name comes
+// back.
 //
 // Determinism contract: no wall clock, no goroutines, no global random
 // source. Every call blocks the current kernel process only; the Recorder's
