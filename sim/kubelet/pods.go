@@ -88,6 +88,8 @@ type cstate struct {
 	// until there is one. They are out of line, replaced and never
 	// changed in place: most containers never die, and inline they were
 	// 208 of a container's 480 bytes (150,000 of them at 5,000 nodes).
+	// So the pod statuses the kubelet writes share them, and a restarted
+	// kubelet shares its stored pod's.
 	term, prevTerm *api.ContainerStateTerminated
 }
 
@@ -312,13 +314,12 @@ func (k *Kubelet) carryOver(ps *podState, c *cstate, now kernel.Time) {
 			c.term = &api.ContainerStateTerminated{ExitCode: 255, Reason: "Unknown",
 				StartedAt: s.State.Running.StartedAt, FinishedAt: wallTime(now), ContainerID: s.ContainerID}
 		case s.State.Terminated != nil:
+			// Shared with the stored pod: neither changes in place.
 			c.everStarted = true
-			t := *s.State.Terminated
-			c.term = &t
+			c.term = s.State.Terminated
 		case s.LastTerminationState.Terminated != nil:
 			c.everStarted = true
-			t := *s.LastTerminationState.Terminated
-			c.term = &t
+			c.term = s.LastTerminationState.Terminated
 		}
 		return
 	}

@@ -214,22 +214,17 @@ func (k *Kubelet) containerStatus(ps *podState, c *cstate) api.ContainerStatus {
 		if c.started {
 			cs.Started = &startedTrue
 		}
-		if c.term != nil {
-			t := *c.term
-			cs.LastTerminationState.Terminated = &t
-		}
+		// The termination states are shared, not copied: the kubelet
+		// replaces them and never changes one in place (cstate.term), and
+		// stored objects are immutable.
+		cs.LastTerminationState.Terminated = c.term
 	case vRestarting:
 		cs.State.Waiting = &api.ContainerStateWaiting{Reason: c.reason, Message: c.message}
-		t := *c.term
-		cs.LastTerminationState.Terminated = &t
+		cs.LastTerminationState.Terminated = c.term
 	case vTerminated:
-		t := *c.term
-		cs.State.Terminated = &t
-		cs.ContainerID = t.ContainerID
-		if c.prevTerm != nil {
-			p := *c.prevTerm
-			cs.LastTerminationState.Terminated = &p
-		}
+		cs.State.Terminated = c.term
+		cs.ContainerID = c.term.ContainerID
+		cs.LastTerminationState.Terminated = c.prevTerm
 	default:
 		reason, msg := c.reason, c.message
 		if reason == "" {

@@ -447,3 +447,22 @@ func TestRecorderWords(t *testing.T) {
 		t.Errorf("%d field paths and %d messages kept, at most %d each", len(r.paths), len(r.present), maxWords)
 	}
 }
+
+// TestTerminationStatesNotChangedInPlace: the pod statuses the kubelet
+// writes share a container's termination states (containerStatus), so a
+// later exit must replace them, never write into the one a stored status
+// holds.
+func TestTerminationStatesNotChangedInPlace(t *testing.T) {
+	c := &cstate{spec: &api.Container{Name: "app"}, id: "containerd://1"}
+	c.terminated(1, kernel.Time(time.Minute))
+	first := c.term
+	written := *first
+	c.id = "containerd://2"
+	c.terminated(0, kernel.Time(2*time.Minute))
+	if *first != written {
+		t.Errorf("the first exit, as a written status holds it, became %+v (was %+v)", *first, written)
+	}
+	if c.prevTerm != first || c.term == first {
+		t.Errorf("prevTerm %p, term %p: want the first exit kept as prevTerm and a new term", c.prevTerm, c.term)
+	}
+}
