@@ -19,5 +19,7 @@
 // Imports: the kernel (for virtual time and random streams), api and
 // apierr. Determinism: uids and generated names come from the kernel's
 // named streams "store/uid" and "store/names"; lists are sorted by
-// namespace and name; watchers are notified in the order they registered.
+// namespace and name; watchers are notified in the order they registered,
+// the unindexed ones first, then those selecting one node's pods, then
+// those selecting one name.
 package store

@@ -88,7 +88,9 @@ type ListOptions struct {
 	// with it are indexed, so a kubelet's watch costs nothing when other
 	// nodes' pods change.
 	NodeName string
-	// Name is the field selector metadata.name=<name>.
+	// Name is the field selector metadata.name=<name>. Watches with it
+	// (and no NodeName) are indexed too, so a kubelet's watch of its own
+	// Node costs nothing when other nodes change.
 	Name string
 }
 
@@ -176,7 +178,10 @@ type table struct {
 	lowest   uint64
 	watchers []*Watch            // unindexed watchers, in registration order
 	byNode   map[string][]*Watch // pod watchers with a spec.nodeName selector
-	compact  bool                // some watcher stopped; drop it after delivery
+	byName   map[string][]*Watch // other watchers with a metadata.name selector
+	// stopped are the watchers stopped since the last compaction (see
+	// compactWatchers).
+	stopped []*Watch
 }
 
 func (s *Store) table(kind api.Kind) (*table, error) {
@@ -187,7 +192,7 @@ func (s *Store) table(kind api.Kind) (*table, error) {
 	if !ok {
 		return nil, apierr.NewBadRequest(fmt.Sprintf("the server could not find the requested resource (kind %q)", kind.String()))
 	}
-	t := &table{info: info, objs: make(map[api.Key]storedObject), hist: make([]Event, s.history), lowest: s.rv, byNode: map[string][]*Watch{}}
+	t := &table{info: info, objs: make(map[api.Key]storedObject), hist: make([]Event, s.history), lowest: s.rv, byNode: map[string][]*Watch{}, byName: map[string][]*Watch{}}
 	s.tables[kind] = t
 	return t, nil
 }

@@ -60,6 +60,69 @@ func TestSelectiveWatchSeesObjectsEnterAndLeave(t *testing.T) {
 	}
 }
 
+// TestIndexedWatches holds the watches the store indexes (a pod watch
+// by node, a watch by name) to what an unindexed watch with the same
+// selector would see, through stops inside and outside deliveries.
+func TestIndexedWatches(t *testing.T) {
+	s := New(kernel.New(1))
+	var byName, byNode, stopped, plain recorder
+	var stopMe *Watch
+	mustWatch := func(kind api.Kind, opts ListOptions, sink Sink) *Watch {
+		t.Helper()
+		w, err := s.Watch(kind, 0, opts, sink)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return w
+	}
+	mustWatch(api.KindConfigMap, ListOptions{Name: "x"}, &byName)
+	// A second watch of the same name stops itself at its first event.
+	stopMe = mustWatch(api.KindConfigMap, ListOptions{Name: "x"}, SinkFunc(func(e Event) {
+		stopped.Deliver(e)
+		stopMe.Stop()
+	}))
+	mustWatch(api.KindConfigMap, ListOptions{Namespace: "default"}, &plain)
+	other := mustWatch(api.KindConfigMap, ListOptions{Name: "y"}, &recorder{})
+	mustWatch(api.KindPod, ListOptions{NodeName: "n1", Name: "p"}, &byNode)
+
+	op := Op{Actor: "test"}
+	for _, n := range []string{"x", "y", "z"} {
+		if _, err := s.Create(op, &api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: n, Namespace: "default"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	other.Stop() // outside a delivery: compacted at the next change
+	cm, _ := s.Get(api.KindConfigMap, api.Key{Namespace: "default", Name: "x"})
+	upd := cm.DeepCopyObject().(*api.ConfigMap)
+	upd.Data = map[string]string{"k": "v"}
+	if _, err := s.Update(op, upd, ""); err != nil {
+		t.Fatal(err)
+	}
+	s.Create(op, pod("p", "n1", nil))
+	s.Create(op, pod("q", "n1", nil))
+	s.Delete(op, api.KindConfigMap, api.Key{Namespace: "default", Name: "x"}, DeleteOptions{})
+
+	if want := []string{"ADDED x", "MODIFIED x", "DELETED x"}; !slices.Equal(byName.got, want) {
+		t.Errorf("name watch got %v, want %v", byName.got, want)
+	}
+	if want := []string{"ADDED x"}; !slices.Equal(stopped.got, want) {
+		t.Errorf("stopped name watch got %v, want %v", stopped.got, want)
+	}
+	if want := []string{"ADDED x", "ADDED y", "ADDED z", "MODIFIED x", "DELETED x"}; !slices.Equal(plain.got, want) {
+		t.Errorf("namespace watch got %v, want %v", plain.got, want)
+	}
+	if want := []string{"ADDED p"}; !slices.Equal(byNode.got, want) {
+		t.Errorf("node and name watch got %v, want %v", byNode.got, want)
+	}
+	tbl, _ := s.table(api.KindConfigMap)
+	if got := len(tbl.byName["x"]); got != 1 {
+		t.Errorf("watchers of x after compaction: %d, want 1", got)
+	}
+	if _, ok := tbl.byName["y"]; ok || len(tbl.stopped) != 0 {
+		t.Errorf("stopped watch of y still indexed (%v) or pending (%d)", tbl.byName["y"], len(tbl.stopped))
+	}
+}
+
 func TestWatchStopInsideDeliver(t *testing.T) {
 	s := New(kernel.New(1))
 	var got []string

@@ -59,6 +59,10 @@ type Watch struct {
 	opts    ListOptions
 	sink    Sink
 	stopped bool
+	// index is the table's index that holds the watch (byNode or byName),
+	// nil for an unindexed one; key is its key there.
+	index map[string][]*Watch
+	key   string
 }
 
 // Stop ends the watch; no event is delivered after it returns. It is safe
@@ -68,23 +72,35 @@ func (w *Watch) Stop() {
 		return
 	}
 	w.stopped = true
-	w.t.compact = true
+	w.t.stopped = append(w.t.stopped, w)
 }
 
 // compactWatchers drops stopped watchers. It runs after deliveries, never
 // during them, so a Stop inside Deliver cannot shift the slice being
-// iterated.
+// iterated. It visits only the lists that held a stopped watcher, so that
+// a kubelet's watch ending costs the same with ten nodes or ten thousand.
 func (t *table) compactWatchers() {
-	t.compact = false
-	t.watchers = slices.DeleteFunc(t.watchers, (*Watch).Stopped)
-	for node, ws := range t.byNode {
-		ws = slices.DeleteFunc(ws, (*Watch).Stopped)
-		if len(ws) == 0 {
-			delete(t.byNode, node)
+	unindexed := false
+	for _, w := range t.stopped {
+		if w.index == nil {
+			unindexed = true
+			continue
+		}
+		ws, ok := w.index[w.key]
+		if !ok {
+			continue // compacted already, with another watcher of its key
+		}
+		if ws = slices.DeleteFunc(ws, (*Watch).Stopped); len(ws) == 0 {
+			delete(w.index, w.key)
 		} else {
-			t.byNode[node] = ws
+			w.index[w.key] = ws
 		}
 	}
+	if unindexed {
+		t.watchers = slices.DeleteFunc(t.watchers, (*Watch).Stopped)
+	}
+	clear(t.stopped)
+	t.stopped = t.stopped[:0]
 }
 
 // Stopped reports whether Stop was called.
@@ -135,8 +151,14 @@ func (s *Store) Watch(kind api.Kind, fromRV uint64, opts ListOptions, sink Sink)
 			}
 		}
 	}
-	if opts.NodeName != "" && kind == api.KindPod {
-		t.byNode[opts.NodeName] = append(t.byNode[opts.NodeName], w)
+	switch {
+	case opts.NodeName != "" && kind == api.KindPod:
+		w.index, w.key = t.byNode, opts.NodeName
+	case opts.Name != "":
+		w.index, w.key = t.byName, opts.Name
+	}
+	if w.index != nil {
+		w.index[w.key] = append(w.index[w.key], w)
 	} else {
 		t.watchers = append(t.watchers, w)
 	}
@@ -204,21 +226,26 @@ func (s *Store) notify(t *table, typ EventType, prev, cur api.Object, rv uint64)
 			prevNode = nodeNameOf(prev)
 		}
 		curNode := nodeNameOf(cur)
-		s.notifyNode(t, prevNode, typ, prev, cur, rv)
+		notifyIndexed(t.byNode, prevNode, typ, prev, cur, rv)
 		if curNode != prevNode {
-			s.notifyNode(t, curNode, typ, prev, cur, rv)
+			notifyIndexed(t.byNode, curNode, typ, prev, cur, rv)
 		}
 	}
-	if t.compact {
+	if len(t.byName) > 0 {
+		notifyIndexed(t.byName, cur.GetObjectMeta().Name, typ, prev, cur, rv)
+	}
+	if len(t.stopped) > 0 {
 		t.compactWatchers()
 	}
 }
 
-func (s *Store) notifyNode(t *table, node string, typ EventType, prev, cur api.Object, rv uint64) {
-	if node == "" {
+// notifyIndexed delivers a change to the watchers an index holds under
+// key.
+func notifyIndexed(index map[string][]*Watch, key string, typ EventType, prev, cur api.Object, rv uint64) {
+	if key == "" {
 		return
 	}
-	ws := t.byNode[node]
+	ws := index[key]
 	for i := 0; i < len(ws); i++ {
 		w := ws[i]
 		if w.stopped {
