@@ -47,9 +47,11 @@ spec:
 // kubelet's condition setters (k/k pkg/kubelet/nodestatus/setters.go) and
 // the node lifecycle controller write it: a node silent beyond the grace
 // period turns Unknown (NodeNotReady from node-controller) and, at the
-// kubelet's first status write after the heal, True again with that
-// write's time as every condition's lastTransitionTime, and a NodeReady
-// event from the kubelet; a node silent for less keeps its conditions'
+// kubelet's first status write after its node lister shows it Unknown,
+// True again with that write's time as every condition's
+// lastTransitionTime, and a NodeReady event from the kubelet (a
+// heartbeat patched from the lister's stale copy before that leaves
+// Unknown as it is, as upstream's patch does); a node silent for less keeps its conditions'
 // transition times and records nothing. The pods the controller marked
 // not ready turn Ready again once the kubelet's pod watch is back: within
 // the reflector's back-off (at most 60 s after a long partition) and a
@@ -103,8 +105,13 @@ func TestNodeConditionsAfterHeal(t *testing.T) {
 				if backTrue < 0 {
 					t.Fatal("the kubelet never turned Ready True again")
 				}
-				if d := backTrue.Duration() - tt.heal; d < 0 || d > 10*time.Second {
-					t.Errorf("Ready True again %v after the heal, want within the 10s status update period", d)
+				// The kubelet's status loop reads its node lister, whose
+				// watch broke in the partition: Ready turns True at the
+				// first tick after the lister relists, within the
+				// reflector's back-off (30s jittered to 60s), a request
+				// timeout (10s) and the status update period (10s).
+				if d := backTrue.Duration() - tt.heal; d < 0 || d > 80*time.Second {
+					t.Errorf("Ready True again %v after the heal, want within 80s", d)
 				}
 				wantTransition = stamp(backTrue)
 			}

@@ -15,6 +15,17 @@ func applyPatch(old api.Object, patch []byte, typ PatchType) (api.Object, error)
 	if typ != MergePatch && typ != StrategicMergePatch && typ != JSONPatch {
 		return nil, apierr.NewBadRequest(fmt.Sprintf("unsupported patch type %d", typ))
 	}
+	if typ == StrategicMergePatch {
+		if obj, ok := nodeConditionsPatch(old, patch); ok {
+			return obj, nil
+		}
+	}
+	return applyPatchJSON(old, patch, typ)
+}
+
+// applyPatchJSON is applyPatch through JSON: old encoded, decoded into
+// maps, patched, encoded and decoded again.
+func applyPatchJSON(old api.Object, patch []byte, typ PatchType) (api.Object, error) {
 	orig, err := json.Marshal(old)
 	if err != nil {
 		return nil, apierr.NewBadRequest(fmt.Sprintf("encoding the object: %v", err))

@@ -30,19 +30,24 @@
 // pod with grace period 0). Events are the
 // kubelet's own, with their reasons and messages, aggregated by count.
 //
-// Node status is upstream's tryUpdateNodeStatus every 10s: read the
-// Node, apply the condition setters to what it shows (a condition keeps
-// its lastTransitionTime while its status holds and takes the write's
-// time when it changes, as when the kubelet comes back after the node
-// lifecycle controller set it Unknown; each change records NodeReady,
-// NodeHasSufficientMemory, ... "Node <name> status is now: <reason>"),
-// and write when something changed or every 5 minutes. Pods the node
-// lifecycle controller marked not ready get the kubelet's own status
-// back once its pod watch sees them: after a long partition the watch's
-// back-off (client-go's reflector: up to 30s, jittered to 60s) is what
-// makes that take tens of seconds, as upstream, whose status manager
-// then waits for its next 10s reconcile (the simulated one writes at
-// once).
+// Node status is upstream's updateNodeStatus every 10s: up to five
+// tries, the first reading the kubelet's node lister (a list and watch of
+// its own Node, as upstream's since kubernetes/kubernetes#123977), each
+// retry a GET. A try applies the condition setters to the Node it read
+// (a condition keeps its lastTransitionTime while its status holds and
+// takes the write's time when it changes, as when the kubelet comes back
+// after the node lifecycle controller set it Unknown; each change records
+// NodeReady, NodeHasSufficientMemory, ... "Node <name> status is now:
+// <reason>"), and patches the status when something changed or every 5
+// minutes: a strategic merge patch of what changed since the Node read,
+// as upstream's PatchNodeStatus, so a patch made from a stale lister
+// leaves what the kubelet did not change as the server has it. After a
+// long partition the node therefore turns Ready once the node lister has
+// relisted (the reflector's back-off: up to 30s, jittered to 60s), not at
+// the first heartbeat. Pods the node lifecycle controller marked not
+// ready get the kubelet's own status back once its pod watch sees them,
+// after the same back-off, as upstream, whose status manager then waits
+// for its next 10s reconcile (the simulated one writes at once).
 //
 // Faults: Stop (the kubelet hangs or crashes while the node runs), Crash
 // (the node's runtime state is lost too), Start/Recover (it comes back,

@@ -10,6 +10,7 @@ import (
 
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/apierr"
+	"github.com/clustersim/clustersim/sim/apiserver"
 	"github.com/clustersim/clustersim/sim/client"
 	"github.com/clustersim/clustersim/sim/cluster"
 	"github.com/clustersim/clustersim/sim/kernel"
@@ -744,5 +745,83 @@ func TestStatusRepostedWhenStoredDiffers(t *testing.T) {
 		if c.Type == api.NodeReady && c.Status != api.ConditionTrue {
 			t.Errorf("11s after the stored status went Unknown, Ready is %s", c.Status)
 		}
+	}
+}
+
+// TestNodeStatusFromLister: the node status loop reads the kubelet's node
+// lister, as upstream's has since kubernetes/kubernetes#123977, not the
+// API server: no GET of the Node while all is well; a condition another
+// writer changes (Ready Unknown, as the node lifecycle controller sets
+// it) reaches the kubelet by its watch and is put right at the next tick;
+// and a try that fails is followed by up to four more at once, each from
+// a GET (upstream's nodeStatusUpdateRetry). Each write is a patch.
+func TestNodeStatusFromLister(t *testing.T) {
+	e := newEnv(t, cluster.Config{Seed: 1})
+	e.addNode("node-1", 1, nil)
+	counts := func() map[string]uint64 {
+		out := map[string]uint64{}
+		for _, s := range e.c.API.Stats() {
+			if s.Actor == kubelet.Actor("node-1") && s.Kind == api.KindNode {
+				out[fmt.Sprintf("%v %s", s.Verb, s.Outcome)] += s.Count
+			}
+		}
+		return out
+	}
+	ready := func() api.ConditionStatus {
+		t.Helper()
+		o, err := e.c.Store.Get(api.KindNode, api.Key{Name: "node-1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range o.(*api.Node).Status.Conditions {
+			if c.Type == api.NodeReady {
+				return c.Status
+			}
+		}
+		return ""
+	}
+	markUnknown := func() {
+		t.Helper()
+		o, _ := e.c.Store.Get(api.KindNode, api.Key{Name: "node-1"})
+		n := o.DeepCopyObject().(*api.Node)
+		for i := range n.Status.Conditions {
+			if n.Status.Conditions[i].Type == api.NodeReady {
+				n.Status.Conditions[i].Status = api.ConditionUnknown
+			}
+		}
+		if _, err := e.c.Store.Update(store.Op{Actor: "system:serviceaccount:kube-system:node-controller"}, n, "status"); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	e.run(11 * time.Minute)
+	c := counts()
+	if c[fmt.Sprintf("%v ok", apiserver.Get)] != 0 || c[fmt.Sprintf("%v ok", apiserver.List)] != 1 || c[fmt.Sprintf("%v ok", apiserver.Patch)] != 2 {
+		t.Errorf("in 11 quiet minutes the kubelet's Node requests were %v; want no get, one list, two status patches (at 5 and 10 minutes)", c)
+	}
+
+	markUnknown()
+	e.run(11 * time.Second)
+	if got := ready(); got != api.ConditionTrue {
+		t.Errorf("Ready %s 11s after another writer set it Unknown; want True again", got)
+	}
+	if got := counts()[fmt.Sprintf("%v ok", apiserver.Get)]; got != 0 {
+		t.Errorf("%d GETs of the Node to see another writer's change; want none (the watch brings it)", got)
+	}
+
+	markUnknown()
+	e.run(100 * time.Millisecond)
+	e.c.API.SetAvailable(false)
+	e.run(25 * time.Second)
+	e.c.API.SetAvailable(true)
+	e.run(11 * time.Second)
+	c = counts()
+	failed := c[fmt.Sprintf("%v %s", apiserver.Patch, apiserver.Unavailable)]
+	gets := c[fmt.Sprintf("%v %s", apiserver.Get, apiserver.Unavailable)]
+	if failed == 0 || gets != 4*failed {
+		t.Errorf("while the server refused: %d failed status patches and %d failed GETs; want some writes, each followed by four GETs (%v)", failed, gets, c)
+	}
+	if got := ready(); got != api.ConditionTrue {
+		t.Errorf("Ready %s after the server came back; want True", got)
 	}
 }

@@ -139,9 +139,9 @@ type Kubelet struct {
 	// postedSinceStart whether it was since the last Start.
 	lastNodePost     kernel.Time
 	postedSinceStart bool
-	// nodeConds are the Node's conditions as the kubelet last read or
-	// wrote them: what its condition setters compare with.
-	nodeConds []api.NodeCondition
+	// nodeTry counts the tries of the status update in progress
+	// (tryNodeStatus).
+	nodeTry int
 	// condScratch is the status check's buffer for the conditions it
 	// computes (setConditionsIn); a write clones what it sends.
 	condScratch []api.NodeCondition
@@ -154,15 +154,10 @@ type Kubelet struct {
 	leaseOp   uint32 // the call in flight
 	leaseBusy bool
 
-	// pod list and watch
-	watch      *podWatch
-	lastRV     uint64
-	listTok    uint32
-	reflTok    uint32
-	reflDelay  time.Duration
-	reflLast   kernel.Time
-	reflUsed   bool
-	reflRelist bool
+	// podRefl lists and watches the node's pods; nodeRefl the Node, for
+	// the node lister (nodeCache: the Node it holds, nil if none).
+	podRefl, nodeRefl reflector
+	nodeCache         *api.Node
 
 	// pods
 	slots []*podState
@@ -221,6 +216,7 @@ func New(net *netsim.Network, server *netsim.Endpoint, cfg Config) (*Kubelet, er
 		prevPullErr:  map[string]string{},
 	}
 	k.t = &k.cfg.Timings
+	k.nodeRefl.id = reflNode
 	k.rng = k.k.Rand("kubelet/" + cfg.NodeName)
 	k.ev.init(k)
 	for _, ref := range cfg.Images {
@@ -368,11 +364,11 @@ func (k *Kubelet) Start() {
 		return
 	}
 	k.running = true
-	k.postedSinceStart, k.nodeConds = false, nil
+	k.postedSinceStart, k.nodeCache = false, nil
 	k.lease = nil
 	k.leaseBusy, k.nodeBusy = false, false
 	// Timers armed before a Stop are stale from here on.
-	k.nodeTok, k.reflTok, k.pullTok = k.next(), k.next(), k.next()
+	k.nodeTok, k.podRefl.tok, k.nodeRefl.tok, k.pullTok = k.next(), k.next(), k.next(), k.next()
 	k.pacedTok = k.next()
 	k.resetPacing()
 	k.ev.restart()
@@ -393,8 +389,10 @@ func (k *Kubelet) Start() {
 		k.register()
 	}
 	k.renewLease()
-	k.reflDelay, k.reflUsed = 0, false
-	k.list()
+	for _, r := range []*reflector{&k.podRefl, &k.nodeRefl} {
+		r.delay, r.used = 0, false
+		k.list(r)
+	}
 }
 
 // Recover is Start after a Stop or Crash: the kubelet comes back.
@@ -410,7 +408,8 @@ func (k *Kubelet) Stop() {
 		return
 	}
 	k.running = false
-	k.endWatch()
+	k.endWatch(&k.podRefl)
+	k.endWatch(&k.nodeRefl)
 	clear(k.pulls)
 	k.pulls, k.pullHead, k.pulling, k.pullTok = k.pulls[:0], 0, false, 0
 	k.ev.stop()
@@ -450,11 +449,11 @@ func (t *timers) Fire(_ *kernel.Kernel, arg uint64) {
 			k.renewLease()
 		}
 	case tReflector:
-		if token == k.reflTok {
-			if k.reflRelist {
-				k.list()
+		if r := k.reflector(slot); token == r.tok {
+			if r.relist {
+				k.list(r)
 			} else {
-				k.startWatch()
+				k.startWatch(r)
 			}
 		}
 	case tEvent:
@@ -515,11 +514,11 @@ func (c *completer) Complete(tag uint64, resp any, err error) {
 			k.leaseDone(kd, r, apiErr)
 		}
 	case opList:
-		if token == k.listTok {
-			k.listDone(r, apiErr)
+		if rf := k.reflector(slot); token == rf.listTok {
+			k.listDone(rf, r, apiErr)
 		}
 	case opWatch:
-		if w := k.watch; w != nil && token == w.tok {
+		if w := k.reflector(slot).watch; w != nil && token == w.tok {
 			k.watchDone(w, r, err, apiErr)
 		}
 	case opEvent:
@@ -538,21 +537,22 @@ func (c *completer) Complete(tag uint64, resp any, err error) {
 	}
 }
 
-// backoff is the reflector's back-off (client-go's: 800ms doubling to 30s,
-// jittered by up to 100%, reset after 2 minutes without trouble).
-func (k *Kubelet) reflectorBackoff(relist bool) {
+// reflectorBackoff waits before r lists (relist) or watches again, with
+// client-go's reflector back-off: 800ms doubling to 30s, jittered by up to
+// 100%, reset after 2 minutes without trouble.
+func (k *Kubelet) reflectorBackoff(r *reflector, relist bool) {
 	now := k.now()
-	if !k.reflUsed || now.Sub(k.reflLast) > 2*time.Minute {
-		k.reflDelay = 800 * time.Millisecond
+	if !r.used || now.Sub(r.last) > 2*time.Minute {
+		r.delay = 800 * time.Millisecond
 	}
-	k.reflUsed = true
-	k.reflLast = now
-	d := k.reflDelay
-	k.reflDelay = min(2*k.reflDelay, 30*time.Second)
+	r.used = true
+	r.last = now
+	d := r.delay
+	r.delay = min(2*r.delay, 30*time.Second)
 	d += time.Duration(k.rng.Float64() * float64(d))
-	k.reflRelist = relist
-	k.reflTok = k.next()
-	k.at(d, tReflector, noContainer, 0, k.reflTok)
+	r.relist = relist
+	r.tok = k.next()
+	k.at(d, tReflector, noContainer, r.id, r.tok)
 }
 
 // wallTime returns the API timestamp of a virtual instant, to the second.

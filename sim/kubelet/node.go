@@ -1,9 +1,11 @@
 package kubelet
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"time"
 
@@ -195,15 +197,12 @@ func (k *Kubelet) registerDone(r *apiserver.Response, err error) {
 	}
 }
 
-// noteNode keeps what the kubelet learnt of its stored Node: its uid and
-// conditions.
+// noteNode keeps what the kubelet learnt of its stored Node: its uid, its
+// Lease's owner.
 func (k *Kubelet) noteNode(o api.Object) {
-	n, ok := o.(*api.Node)
-	if !ok {
-		return
+	if n, ok := o.(*api.Node); ok {
+		k.nodeUID = n.UID
 	}
-	k.nodeUID = n.UID
-	k.nodeConds = n.Status.Conditions
 }
 
 func (k *Kubelet) scheduleNodeStatus(d time.Duration) {
@@ -211,13 +210,38 @@ func (k *Kubelet) scheduleNodeStatus(d time.Duration) {
 	k.at(d, tNodeStatus, noContainer, 0, k.nodeTok)
 }
 
-// checkNodeStatus is the status loop's tick, every StatusUpdateFrequency,
-// as upstream's tryUpdateNodeStatus: read the Node, apply the condition
-// setters to what it shows, and write the status when it changed, when
-// StatusReportFrequency has passed since the last write, or first
-// after a Start.
+// nodeStatusTries is upstream's nodeStatusUpdateRetry: a status update
+// is tried up to five times in a row before the loop waits for its next
+// tick.
+const nodeStatusTries = 5
+
+// checkNodeStatus is the status loop's tick, every StatusUpdateFrequency
+// after the last update ended, as upstream's updateNodeStatus: up to
+// nodeStatusTries tries, the first from the node lister, the others from
+// a GET of the Node (kubernetes/kubernetes#123977, to spare the API server
+// a GET of every node every 10 seconds).
 func (k *Kubelet) checkNodeStatus() {
 	if k.nodeBusy || !k.registered {
+		return
+	}
+	k.nodeTry = 0
+	k.tryNodeStatus()
+}
+
+// tryNodeStatus is upstream's tryUpdateNodeStatus: read the Node (the
+// lister's on the first try, the API server's after), apply the
+// condition setters to what it shows, and write the status when it
+// changed, when StatusReportFrequency has passed since the last write, or
+// first after a Start.
+func (k *Kubelet) tryNodeStatus() {
+	if k.nodeTry == 0 {
+		if n := k.nodeCache; n != nil {
+			k.updateNodeStatus(n)
+		} else {
+			// The lister has no Node yet (or it was deleted): upstream's
+			// Get fails with NotFound and the next try asks the server.
+			k.nodeTryFailed()
+		}
 		return
 	}
 	k.nodeBusy = true
@@ -225,49 +249,97 @@ func (k *Kubelet) checkNodeStatus() {
 	k.call(&apiserver.Request{Verb: apiserver.Get, Kind: api.KindNode, Name: k.cfg.NodeName}, opNodeGet, noContainer, 0, k.nodeOp)
 }
 
-// nodeGetDone applies the setters to the stored Node and writes the
-// result when it must.
+// nodeGetDone goes on with the Node a retry read.
 func (k *Kubelet) nodeGetDone(r *apiserver.Response, err error) {
 	k.nodeBusy = false
 	if err != nil {
-		k.scheduleNodeStatus(k.t.StatusUpdateFrequency)
+		k.nodeTryFailed()
 		return
 	}
-	k.noteNode(r.Object)
-	conds, events := setConditionsIn(k.condScratch, k.nodeConds, wallTime(k.now()))
+	n, ok := r.Object.(*api.Node)
+	if !ok {
+		k.nodeTryFailed()
+		return
+	}
+	k.updateNodeStatus(n)
+}
+
+// nodeTryFailed moves on to the next try, or, after the last, waits for
+// the next tick.
+func (k *Kubelet) nodeTryFailed() {
+	k.nodeTry++
+	if k.nodeTry < nodeStatusTries {
+		k.tryNodeStatus()
+		return
+	}
+	k.scheduleNodeStatus(k.t.StatusUpdateFrequency)
+}
+
+// updateNodeStatus applies the setters to n, the stored Node as read,
+// and writes the result when it must.
+func (k *Kubelet) updateNodeStatus(n *api.Node) {
+	k.noteNode(n)
+	conds, events := setConditionsIn(k.condScratch, n.Status.Conditions, wallTime(k.now()))
 	k.condScratch = conds[:0]
-	if k.postedSinceStart && k.now().Sub(k.lastNodePost) < k.t.StatusReportFrequency && !conditionsChanged(k.nodeConds, conds) {
+	if k.postedSinceStart && k.now().Sub(k.lastNodePost) < k.t.StatusReportFrequency && !conditionsChanged(n.Status.Conditions, conds) {
 		k.scheduleNodeStatus(k.t.StatusUpdateFrequency)
 		return
 	}
 	k.recordNodeEvents(events)
-	// The write's node keeps its conditions: its own copy, sized exactly.
-	k.postNodeStatus(slices.Clone(conds))
+	k.postNodeStatus(n, conds)
 }
 
-// postNodeStatus writes the node's status subresource with conds; a
-// failed write is tried again at the next tick.
-func (k *Kubelet) postNodeStatus(conds []api.NodeCondition) {
+// postNodeStatus patches the node's status subresource from base, the
+// Node as read, to the status with conds, as upstream's PatchNodeStatus:
+// a strategic merge patch of what changed since base, so that what the
+// kubelet did not change stays as the server has it even when base is
+// stale (the lister's copy, say, of a Node whose Ready condition the
+// node lifecycle controller has since set Unknown). A failed patch fails
+// the try.
+func (k *Kubelet) postNodeStatus(base *api.Node, conds []api.NodeCondition) {
+	st := k.nodeStatus(conds)
+	body, err := statusPatch(&base.Status, &st)
+	if err != nil {
+		// The kubelet's own status always encodes; were it not to, the
+		// try fails as upstream's would on a patch it cannot make.
+		k.nodeTryFailed()
+		return
+	}
 	k.nodeBusy = true
 	k.nodeOp = k.next()
-	n := &api.Node{
-		TypeMeta:   api.TypeMeta{APIVersion: "v1", Kind: api.KindNode.Name},
-		ObjectMeta: api.ObjectMeta{Name: k.cfg.NodeName, UID: k.nodeUID},
-		Status:     k.nodeStatus(conds),
+	k.call(&apiserver.Request{Verb: apiserver.Patch, Kind: api.KindNode, Name: k.cfg.NodeName, Subresource: "status",
+		Patch: body, PatchType: apiserver.StrategicMergePatch}, opNodeStatus, noContainer, 0, k.nodeOp)
+}
+
+// statusPatch returns the strategic merge patch of a Node that turns
+// status old into cur: api.TwoWayMergePatch of the two as JSON, or,
+// when only conditions differ, the same patch made from the typed
+// conditions (conditionsPatch).
+func statusPatch(old, cur *api.NodeStatus) ([]byte, error) {
+	if b, ok := conditionsPatch(old, cur); ok {
+		return b, nil
 	}
-	k.call(&apiserver.Request{Verb: apiserver.Update, Kind: api.KindNode, Name: n.Name, Subresource: "status", Object: n},
-		opNodeStatus, noContainer, 0, k.nodeOp)
+	var docs [2]any
+	for i, st := range []*api.NodeStatus{old, cur} {
+		b, err := json.Marshal(st)
+		if err != nil {
+			return nil, err
+		}
+		if err := json.Unmarshal(b, &docs[i]); err != nil {
+			return nil, err
+		}
+	}
+	p, changed := api.TwoWayMergePatch(docs[0], docs[1], "status")
+	if !changed {
+		return []byte("{}"), nil
+	}
+	return json.Marshal(map[string]any{"status": p})
 }
 
 func (k *Kubelet) nodeStatusDone(r *apiserver.Response, err error) {
 	k.nodeBusy = false
 	if err != nil {
-		if errors.Is(err, apierr.ErrConflict) {
-			// The Node was deleted and created again under another uid:
-			// report on whatever is there now.
-			k.nodeUID = ""
-		}
-		k.scheduleNodeStatus(k.t.StatusUpdateFrequency)
+		k.nodeTryFailed()
 		return
 	}
 	k.stats.NodeStatusPosts++
@@ -365,4 +437,106 @@ func (k *Kubelet) leaseDone(op kind, r *apiserver.Response, err error) {
 func (k *Kubelet) Node() *api.Node {
 	n, _ := k.nodeObject(k.now())
 	return n
+}
+
+// conditionsPatch is statusPatch without JSON for what a kubelet sends
+// nearly always, a change of conditions alone: each changed condition
+// with its merge key and the fields that changed, new ones whole, gone
+// ones deleted, and the new order when any of that happened or the
+// conditions moved. ok is false, and statusPatch goes through JSON,
+// when something else differs or a change needs a null (a field
+// emptied, a time zeroed) or the conditions repeat a type.
+// TestConditionsPatchMatches holds it to the JSON path.
+func conditionsPatch(old, cur *api.NodeStatus) (b []byte, ok bool) {
+	rest := func(st *api.NodeStatus) api.NodeStatus { r := *st; r.Conditions = nil; return r }
+	if ro, rc := rest(old), rest(cur); !reflect.DeepEqual(ro, rc) {
+		return nil, false
+	}
+	oc, cc := old.Conditions, cur.Conditions
+	if len(oc) == 0 || len(cc) == 0 || !distinctTimed(oc) || !distinctTimed(cc) {
+		return nil, false
+	}
+	sameTime := func(a, b api.Time) bool { return a.Unix() == b.Unix() }
+	var st api.NodeConditionsPatchStatus
+	seen := 0
+	for i := range cc {
+		c := &cc[i]
+		j := slices.IndexFunc(oc, func(o api.NodeCondition) bool { return o.Type == c.Type })
+		if j < 0 {
+			d := api.NodeConditionPatch{Type: c.Type, Status: &c.Status, LastHeartbeatTime: &c.LastHeartbeatTime, LastTransitionTime: &c.LastTransitionTime}
+			if c.Reason != "" {
+				d.Reason = &c.Reason
+			}
+			if c.Message != "" {
+				d.Message = &c.Message
+			}
+			st.Conditions = append(st.Conditions, d)
+			continue
+		}
+		seen++
+		o := &oc[j]
+		if (o.Reason != "" && c.Reason == "") || (o.Message != "" && c.Message == "") {
+			return nil, false
+		}
+		d := api.NodeConditionPatch{Type: c.Type}
+		changed := false
+		if o.Status != c.Status {
+			d.Status, changed = &c.Status, true
+		}
+		if !sameTime(o.LastHeartbeatTime, c.LastHeartbeatTime) {
+			d.LastHeartbeatTime, changed = &c.LastHeartbeatTime, true
+		}
+		if !sameTime(o.LastTransitionTime, c.LastTransitionTime) {
+			d.LastTransitionTime, changed = &c.LastTransitionTime, true
+		}
+		if o.Reason != c.Reason {
+			d.Reason, changed = &c.Reason, true
+		}
+		if o.Message != c.Message {
+			d.Message, changed = &c.Message, true
+		}
+		if changed {
+			st.Conditions = append(st.Conditions, d)
+		}
+	}
+	// The conditions both hold, in old's order and in cur's: moved if
+	// the two differ.
+	moved, k := false, 0
+	for _, o := range oc {
+		if !slices.ContainsFunc(cc, func(c api.NodeCondition) bool { return c.Type == o.Type }) {
+			st.Conditions = append(st.Conditions, api.NodeConditionPatch{Type: o.Type, Patch: "delete"})
+			continue
+		}
+		for !slices.ContainsFunc(oc, func(x api.NodeCondition) bool { return x.Type == cc[k].Type }) {
+			k++
+		}
+		if cc[k].Type != o.Type {
+			moved = true
+		}
+		k++
+	}
+	if len(st.Conditions) == 0 && !moved {
+		return []byte("{}"), true
+	}
+	for i := range cc {
+		st.Order = append(st.Order, api.NodeConditionPatch{Type: cc[i].Type})
+	}
+	b, err := json.Marshal(api.NodeConditionsPatch{Status: &st})
+	return b, err == nil
+}
+
+// distinctTimed reports whether no two conditions share a type and every
+// time is set.
+func distinctTimed(cs []api.NodeCondition) bool {
+	for i := range cs {
+		if cs[i].LastHeartbeatTime.IsZero() || cs[i].LastTransitionTime.IsZero() {
+			return false
+		}
+		for j := range i {
+			if cs[j].Type == cs[i].Type {
+				return false
+			}
+		}
+	}
+	return true
 }

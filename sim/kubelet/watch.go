@@ -5,45 +5,96 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/apierr"
 	"github.com/clustersim/clustersim/sim/apiserver"
+	"github.com/clustersim/clustersim/sim/kernel"
 	"github.com/clustersim/clustersim/sim/netsim"
 	"github.com/clustersim/clustersim/sim/store"
 )
 
-// The kubelet's pod source is a reflector without a process: a list of
-// the pods bound to its node (field selector spec.nodeName), then a watch
-// from the list's resourceVersion, both indexed by node at the store. A
-// watch that breaks is reopened from the last resourceVersion after a
-// back-off; one refused as Expired, or refused for good, starts over with
-// a list.
+// The kubelet has two reflectors without a process, each a list and then
+// a watch from the list's resourceVersion: its pod source (the pods bound
+// to its node, field selector spec.nodeName) and its node lister (its own
+// Node, field selector metadata.name), both indexed at the store. A watch
+// that breaks is reopened from the last resourceVersion after a back-off;
+// one refused as Expired, or refused for good, starts over with a list.
+// Each has its own back-off, as each client-go reflector has.
 
-// podRequest returns a list or watch request for the node's pods.
-func (k *Kubelet) podRequest(verb apiserver.Verb) *apiserver.Request {
+// The reflectors' ids: the slot their calls and timers carry.
+const (
+	reflPods uint16 = iota
+	reflNode
+)
+
+// reflector is one list-and-watch loop's state.
+type reflector struct {
+	id      uint16
+	watch   *reflWatch
+	lastRV  uint64
+	listTok uint32
+	// tok marks the back-off timer; delay, last and used are the
+	// back-off's state, relist what the timer does.
+	tok    uint32
+	delay  time.Duration
+	last   kernel.Time
+	used   bool
+	relist bool
+}
+
+// reflector returns the reflector with id.
+func (k *Kubelet) reflector(id uint16) *reflector {
+	if id == reflNode {
+		return &k.nodeRefl
+	}
+	return &k.podRefl
+}
+
+// reflRequest returns a list or watch request for what r reflects.
+func (k *Kubelet) reflRequest(r *reflector, verb apiserver.Verb) *apiserver.Request {
+	if r.id == reflNode {
+		req := &apiserver.Request{Verb: verb, Kind: api.KindNode}
+		req.ListOptions.Name = k.cfg.NodeName
+		return req
+	}
 	req := &apiserver.Request{Verb: verb, Kind: api.KindPod}
 	req.ListOptions.NodeName = k.cfg.NodeName
 	return req
 }
 
-// list lists the node's pods.
-func (k *Kubelet) list() {
-	k.endWatch()
-	k.listTok = k.next()
-	k.call(k.podRequest(apiserver.List), opList, noContainer, 0, k.listTok)
+// list lists what r reflects.
+func (k *Kubelet) list(r *reflector) {
+	k.endWatch(r)
+	r.listTok = k.next()
+	k.call(k.reflRequest(r, apiserver.List), opList, noContainer, r.id, r.listTok)
 }
 
-func (k *Kubelet) listDone(r *apiserver.Response, err error) {
-	k.listTok = 0
+func (k *Kubelet) listDone(r *reflector, resp *apiserver.Response, err error) {
+	r.listTok = 0
 	if err != nil {
-		k.reflectorBackoff(true)
+		k.reflectorBackoff(r, true)
 		return
 	}
-	k.stats.Lists++
-	k.replace(r.Items)
-	k.lastRV = r.ResourceVersion
-	k.startWatch()
+	if r.id == reflNode {
+		k.nodeListed(resp.Items)
+	} else {
+		k.stats.Lists++
+		k.replace(resp.Items)
+	}
+	r.lastRV = resp.ResourceVersion
+	k.startWatch(r)
+}
+
+// nodeListed makes the node lister's Node the one listed, or none.
+func (k *Kubelet) nodeListed(items []api.Object) {
+	k.nodeCache = nil
+	for _, o := range items {
+		if n, ok := o.(*api.Node); ok && n.Name == k.cfg.NodeName {
+			k.nodeCache = n
+		}
+	}
 }
 
 // replace makes the kubelet's pods those of a list: pods it knows that
@@ -73,49 +124,52 @@ func (k *Kubelet) replace(items []api.Object) {
 	}
 }
 
-// startWatch watches the node's pods from the last resourceVersion.
-func (k *Kubelet) startWatch() {
-	k.endWatch()
-	w := &podWatch{k: k, tok: k.next()}
-	k.watch = w
-	req := k.podRequest(apiserver.Watch)
-	req.ResourceVersion = k.lastRV
+// startWatch watches what r reflects from its last resourceVersion.
+func (k *Kubelet) startWatch(r *reflector) {
+	k.endWatch(r)
+	w := &reflWatch{k: k, r: r, tok: k.next()}
+	r.watch = w
+	req := k.reflRequest(r, apiserver.Watch)
+	req.ResourceVersion = r.lastRV
 	req.WatchReceiver = w
-	k.call(req, opWatch, noContainer, 0, w.tok)
+	k.call(req, opWatch, noContainer, r.id, w.tok)
 }
 
-// endWatch stops the current watch, if any; its stream is stopped and its
+// endWatch stops r's current watch, if any; its stream is stopped and its
 // last callbacks are ignored.
-func (k *Kubelet) endWatch() {
-	if w := k.watch; w != nil {
-		k.watch = nil
+func (k *Kubelet) endWatch(r *reflector) {
+	if w := r.watch; w != nil {
+		r.watch = nil
 		w.abandon()
 	}
 }
 
 // watchDone handles the reply to a watch request. Events that came on the
 // stream before the reply were applied already.
-func (k *Kubelet) watchDone(w *podWatch, r *apiserver.Response, netErr, err error) {
+func (k *Kubelet) watchDone(w *reflWatch, resp *apiserver.Response, netErr, err error) {
+	r := w.r
 	if err != nil {
-		k.watch = nil
+		r.watch = nil
 		w.abandon()
 		switch {
 		case errors.Is(err, apierr.ErrExpired):
-			k.list()
+			k.list(r)
 		case netErr != nil || errors.Is(err, apierr.ErrServiceUnavailable):
-			k.reflectorBackoff(false)
+			k.reflectorBackoff(r, false)
 		default:
-			k.reflectorBackoff(true)
+			k.reflectorBackoff(r, true)
 		}
 		return
 	}
-	k.stats.Watches++
+	if r.id == reflPods {
+		k.stats.Watches++
+	}
 	w.replied = true
 	switch {
 	case w.stream == nil:
-		w.stream = r.Stream
-	case r.Stream != nil && r.Stream != w.stream:
-		r.Stream.Stop() // a duplicate request's stream spoke first: keep that one
+		w.stream = resp.Stream
+	case resp.Stream != nil && resp.Stream != w.stream:
+		resp.Stream.Stop() // a duplicate request's stream spoke first: keep that one
 	}
 	if w.done {
 		// The stream ended before the reply came.
@@ -125,25 +179,37 @@ func (k *Kubelet) watchDone(w *podWatch, r *apiserver.Response, netErr, err erro
 
 // watchEnded reopens a watch whose stream ended: at once when the server
 // closed it, after a back-off when it broke.
-func (k *Kubelet) watchEnded(w *podWatch) {
-	if k.watch != w {
+func (k *Kubelet) watchEnded(w *reflWatch) {
+	r := w.r
+	if r.watch != w {
 		return
 	}
-	k.watch = nil
+	r.watch = nil
 	if w.broken {
-		k.stats.WatchBreaks++
-		k.reflectorBackoff(false)
+		if r.id == reflPods {
+			k.stats.WatchBreaks++
+		}
+		k.reflectorBackoff(r, false)
 		return
 	}
-	k.startWatch()
+	k.startWatch(r)
 }
 
 // watchEvent applies one watch event.
-func (k *Kubelet) watchEvent(e store.Event) {
-	if e.ResourceVersion <= k.lastRV {
+func (k *Kubelet) watchEvent(r *reflector, e store.Event) {
+	if e.ResourceVersion <= r.lastRV {
 		return
 	}
-	k.lastRV = e.ResourceVersion
+	r.lastRV = e.ResourceVersion
+	if r.id == reflNode {
+		if n, ok := e.Object.(*api.Node); ok {
+			k.nodeCache = n
+			if e.Type == store.Deleted {
+				k.nodeCache = nil
+			}
+		}
+		return
+	}
 	p, ok := e.Object.(*api.Pod)
 	if !ok {
 		return
@@ -157,9 +223,10 @@ func (k *Kubelet) watchEvent(e store.Event) {
 	k.podChanged(p)
 }
 
-// podWatch is the client end of one pod watch stream.
-type podWatch struct {
+// reflWatch is the client end of one watch stream.
+type reflWatch struct {
 	k       *Kubelet
+	r       *reflector
 	tok     uint32
 	stream  *netsim.Stream
 	dead    bool // abandoned by the kubelet
@@ -168,9 +235,9 @@ type podWatch struct {
 	broken  bool // it ended broken rather than closed by the server
 }
 
-var _ netsim.StreamReceiver = (*podWatch)(nil)
+var _ netsim.StreamReceiver = (*reflWatch)(nil)
 
-func (w *podWatch) abandon() {
+func (w *reflWatch) abandon() {
 	w.dead = true
 	if w.stream != nil {
 		w.stream.Stop()
@@ -178,11 +245,11 @@ func (w *podWatch) abandon() {
 }
 
 // live reports whether the watch still feeds the kubelet.
-func (w *podWatch) live() bool { return !w.dead && w.k.running && w.k.watch == w }
+func (w *reflWatch) live() bool { return !w.dead && w.k.running && w.r.watch == w }
 
 // Receive applies a stream message. Only the first stream seen is the
 // watch's: a duplicated request opens a second one, which is stopped.
-func (w *podWatch) Receive(m *netsim.Message) {
+func (w *reflWatch) Receive(m *netsim.Message) {
 	if w.stream == nil {
 		w.stream = m.Stream
 	}
@@ -191,12 +258,12 @@ func (w *podWatch) Receive(m *netsim.Message) {
 		return
 	}
 	if e, ok := m.Payload.(store.Event); ok {
-		w.k.watchEvent(e)
+		w.k.watchEvent(w.r, e)
 	}
 }
 
 // Closed notes the end of the watch's stream.
-func (w *podWatch) Closed(s *netsim.Stream, err error) {
+func (w *reflWatch) Closed(s *netsim.Stream, err error) {
 	if w.done || (w.stream != nil && s != w.stream) {
 		return
 	}

@@ -1,0 +1,136 @@
+package apiserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/clustersim/clustersim/sim/api"
+)
+
+func testNode() *api.Node {
+	t0 := api.NewTime(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	cond := func(typ api.NodeConditionType, status api.ConditionStatus, reason, msg string) api.NodeCondition {
+		return api.NodeCondition{Type: typ, Status: status, LastHeartbeatTime: t0, LastTransitionTime: t0, Reason: reason, Message: msg}
+	}
+	return &api.Node{
+		TypeMeta:   api.TypeMeta{APIVersion: "v1", Kind: "Node"},
+		ObjectMeta: api.ObjectMeta{Name: "n1", UID: "u1", ResourceVersion: "7", Labels: map[string]string{"a": "b"}},
+		Status: api.NodeStatus{
+			Capacity: api.ResourceList{api.ResourceCPU: api.MustParseQuantity("4")},
+			Conditions: []api.NodeCondition{
+				cond("MemoryPressure", api.ConditionFalse, "KubeletHasSufficientMemory", "kubelet has sufficient memory available"),
+				cond("DiskPressure", api.ConditionFalse, "KubeletHasNoDiskPressure", "kubelet has no disk pressure"),
+				cond("PIDPressure", api.ConditionFalse, "KubeletHasSufficientPID", "kubelet has sufficient PID available"),
+				cond(api.NodeReady, api.ConditionTrue, "KubeletReady", "kubelet is posting ready status"),
+			},
+			Addresses: []api.NodeAddress{{Type: api.NodeInternalIP, Address: "10.0.0.1"}},
+		},
+	}
+}
+
+// TestNodeConditionsPatchMatches holds applyPatch's typed path for node
+// conditions to the general path through JSON: for patches made as the
+// kubelet makes them (api.TwoWayMergePatch of random changes to the
+// conditions: statuses, reasons, times, conditions added, removed and
+// moved) and for hand-made ones at the edges, the typed path either
+// declines or gives the object the general path gives, and it takes the
+// kubelet's patches.
+func TestNodeConditionsPatchMatches(t *testing.T) {
+	old := testNode()
+	rng := rand.New(rand.NewPCG(1, 2))
+	var patches [][]byte
+	for range 300 {
+		cur := append([]api.NodeCondition(nil), old.Status.Conditions...)
+		for range 1 + rng.IntN(3) {
+			i := rng.IntN(len(cur))
+			c := &cur[i]
+			switch rng.IntN(8) {
+			case 0:
+				c.Status = []api.ConditionStatus{api.ConditionTrue, api.ConditionFalse, api.ConditionUnknown}[rng.IntN(3)]
+			case 1:
+				c.Reason = fmt.Sprint("Reason", rng.IntN(3))
+			case 2:
+				c.Message = fmt.Sprint("message ", rng.IntN(3))
+			case 3:
+				c.LastHeartbeatTime = api.NewTime(c.LastHeartbeatTime.Add(time.Duration(rng.IntN(600)) * time.Second))
+			case 4:
+				c.LastTransitionTime = api.NewTime(c.LastTransitionTime.Add(time.Duration(rng.IntN(600)) * time.Second))
+			case 5:
+				cur = append(cur, api.NodeCondition{Type: api.NodeConditionType(fmt.Sprint("Custom", rng.IntN(2))), Status: api.ConditionTrue,
+					LastHeartbeatTime: c.LastHeartbeatTime, LastTransitionTime: c.LastTransitionTime, Reason: "R"})
+			case 6:
+				if len(cur) > 1 {
+					cur = append(cur[:i:i], cur[i+1:]...)
+				}
+			case 7:
+				j := rng.IntN(len(cur))
+				cur[i], cur[j] = cur[j], cur[i]
+			}
+		}
+		var docs [2]any
+		for k, conds := range [][]api.NodeCondition{old.Status.Conditions, cur} {
+			b, _ := json.Marshal(api.NodeStatus{Conditions: conds})
+			json.Unmarshal(b, &docs[k])
+		}
+		p, changed := api.TwoWayMergePatch(docs[0], docs[1], "status")
+		if !changed {
+			continue
+		}
+		b, _ := json.Marshal(map[string]any{"status": p})
+		patches = append(patches, b)
+	}
+	kubelets := len(patches)
+	patches = append(patches, [][]byte{
+		[]byte(`{"status":{"conditions":[{"type":"Ready","status":"Unknown"},{"type":"Ready","reason":"Twice"}]}}`),
+		[]byte(`{"status":{"conditions":[{"type":"Gone","$patch":"delete"}]}}`),
+		[]byte(`{"status":{"$setElementOrder/conditions":[{"type":"Nope"},{"type":"Ready"}]}}`),
+		[]byte(`{"status":{"conditions":[{"type":"Ready","message":null}]}}`),
+		[]byte(`{"status":{"conditions":[{"type":"Ready","$patch":"replace"}]}}`),
+		[]byte(`{"status":{"conditions":[{"type":"Ready","status":"False"}],"phase":"Running"}}`),
+		[]byte(`{"metadata":{"labels":{"x":"y"}},"status":{"conditions":[{"type":"Ready","status":"False"}]}}`),
+		[]byte(`{"status":{"conditions":[{"status":"False"}]}}`),
+		[]byte(`{"status":{"conditions":[{"type":"Ready","lastHeartbeatTime":"not a time"}]}}`),
+		[]byte(`{"status":{}}`),
+		[]byte(`{}`),
+		[]byte(`{"status":{"conditions":[]}} {"trailing":1}`),
+	}...)
+	typed := 0
+	for i, p := range patches {
+		fast, ok := nodeConditionsPatch(old, p)
+		if i < kubelets && !ok {
+			t.Errorf("the typed path declined the kubelet-made patch %s", p)
+		}
+		if !ok {
+			continue
+		}
+		typed++
+		slow, err := applyPatchJSON(old, p, StrategicMergePatch)
+		if err != nil {
+			t.Errorf("patch %s: typed path took it, general path refused it: %v", p, err)
+			continue
+		}
+		fj, _ := json.Marshal(fast)
+		sj, _ := json.Marshal(slow)
+		if string(fj) != string(sj) {
+			t.Errorf("patch %s:\ntyped   %s\ngeneral %s", p, fj, sj)
+		}
+	}
+	if typed < kubelets {
+		t.Errorf("typed path took %d of %d patches, want at least the kubelet's %d", typed, len(patches), kubelets)
+	}
+	if got, _ := json.Marshal(old); string(got) != string(mustJSON(t, testNode())) {
+		t.Errorf("the old node changed: %s", got)
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

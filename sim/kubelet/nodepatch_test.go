@@ -1,0 +1,107 @@
+package kubelet
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/clustersim/clustersim/sim/api"
+)
+
+// TestConditionsPatchMatches holds the kubelet's typed conditions patch
+// to the patch api.TwoWayMergePatch makes of the two statuses as JSON:
+// for random changes to a node's conditions (statuses, reasons,
+// messages, times, conditions added, removed and moved), conditionsPatch
+// either declines or gives the same patch, and it takes every change the
+// kubelet's own setters make (status, reason, message and times).
+func TestConditionsPatchMatches(t *testing.T) {
+	t0 := api.NewTime(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	base := api.NodeStatus{
+		Capacity:  api.ResourceList{api.ResourceCPU: api.MustParseQuantity("4")},
+		Addresses: []api.NodeAddress{{Type: api.NodeInternalIP, Address: "10.0.0.1"}},
+		NodeInfo:  api.RawValue(`{"kubeletVersion":"v1"}`),
+	}
+	for _, c := range kubeletConditions {
+		base.Conditions = append(base.Conditions, api.NodeCondition{Type: c.typ, Status: c.status, Reason: c.reason, Message: c.message,
+			LastHeartbeatTime: t0, LastTransitionTime: t0})
+	}
+	generic := func(old, cur *api.NodeStatus) any {
+		var docs [2]any
+		for i, st := range []*api.NodeStatus{old, cur} {
+			b, _ := json.Marshal(st)
+			json.Unmarshal(b, &docs[i])
+		}
+		p, changed := api.TwoWayMergePatch(docs[0], docs[1], "status")
+		if !changed {
+			return map[string]any{}
+		}
+		return map[string]any{"status": p}
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	taken, setterLike := 0, 0
+	for n := range 500 {
+		cur := base
+		cur.Conditions = append([]api.NodeCondition(nil), base.Conditions...)
+		setters := true // only changes the kubelet's setters make
+		for range rng.IntN(4) {
+			i := rng.IntN(len(cur.Conditions))
+			c := &cur.Conditions[i]
+			switch rng.IntN(9) {
+			case 0:
+				c.Status = []api.ConditionStatus{api.ConditionTrue, api.ConditionFalse, api.ConditionUnknown}[rng.IntN(3)]
+			case 1:
+				c.Reason = []string{"", "KubeletReady", "NodeStatusUnknown"}[rng.IntN(3)]
+				setters = setters && c.Reason != ""
+			case 2:
+				c.Message = fmt.Sprint("message ", rng.IntN(2))
+			case 3:
+				c.LastHeartbeatTime = api.NewTime(c.LastHeartbeatTime.Add(time.Duration(rng.IntN(3)) * 500 * time.Millisecond))
+			case 4:
+				c.LastTransitionTime = api.NewTime(c.LastTransitionTime.Add(time.Duration(rng.IntN(600)) * time.Second))
+			case 5:
+				cur.Conditions = append(cur.Conditions, api.NodeCondition{Type: "Custom", Status: api.ConditionTrue, LastHeartbeatTime: t0, LastTransitionTime: t0})
+				setters = false
+			case 6:
+				cur.Conditions = append(cur.Conditions[:i:i], cur.Conditions[i+1:]...)
+				setters = false
+			case 7:
+				j := rng.IntN(len(cur.Conditions))
+				cur.Conditions[i], cur.Conditions[j] = cur.Conditions[j], cur.Conditions[i]
+				setters = setters && i == j
+			case 8:
+				if rng.IntN(4) == 0 {
+					cur.Capacity = api.ResourceList{api.ResourceCPU: api.MustParseQuantity("8")}
+					setters = false
+				}
+			}
+			if len(cur.Conditions) == 0 {
+				break
+			}
+		}
+		b, ok := conditionsPatch(&base, &cur)
+		if setters {
+			setterLike++
+			if !ok {
+				t.Errorf("change %d: declined a change of the kubelet's setters: %+v", n, cur.Conditions)
+			}
+		}
+		if !ok {
+			continue
+		}
+		taken++
+		var got any
+		if err := json.Unmarshal(b, &got); err != nil {
+			t.Fatalf("change %d: %s: %v", n, b, err)
+		}
+		if want := generic(&base, &cur); !reflect.DeepEqual(got, want) {
+			wb, _ := json.Marshal(want)
+			t.Errorf("change %d:\ntyped %s\nJSON  %s", n, b, wb)
+		}
+	}
+	if taken < setterLike || setterLike < 100 {
+		t.Errorf("typed patch taken %d times, %d changes like the setters'", taken, setterLike)
+	}
+}
