@@ -246,6 +246,15 @@ func (s *Store) List(kind api.Kind, opts ListOptions) ([]api.Object, uint64, err
 		return nil, 0, err
 	}
 	var out []api.Object
+	if opts.Name != "" && (opts.Namespace != "" || !t.info.Namespaced) {
+		// One name in one namespace (or of a cluster-scoped kind): one
+		// lookup, not a walk of the kind (a kubelet's node lister lists
+		// its Node this way, 5,000 kubelets at once).
+		if o, ok := t.get(api.Key{Namespace: opts.Namespace, Name: opts.Name}); ok && matches(o, &opts) {
+			out = append(out, o)
+		}
+		return out, s.rv, nil
+	}
 	for _, k := range t.sortedKeys() {
 		if opts.Namespace != "" && k.Namespace != opts.Namespace {
 			continue

@@ -238,3 +238,52 @@ func TestNewUID(t *testing.T) {
 		}
 	}
 }
+
+// TestListByName: a list selecting one name (one lookup when the
+// namespace is given or the kind is cluster-scoped) gives what a walk of
+// the kind filtered by every selector gives.
+func TestListByName(t *testing.T) {
+	s := New(kernel.New(1))
+	op := Op{Actor: "test"}
+	for _, ns := range []string{"default", "other"} {
+		for _, n := range []string{"a", "b"} {
+			if _, err := s.Create(op, &api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: n, Namespace: ns, Labels: map[string]string{"ns": ns}}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for _, n := range []string{"n1", "n2"} {
+		if _, err := s.Create(op, &api.Node{ObjectMeta: api.ObjectMeta{Name: n}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	other := api.SelectorFromSet(map[string]string{"ns": "other"})
+	tests := []struct {
+		kind api.Kind
+		opts ListOptions
+		want []string
+	}{
+		{api.KindConfigMap, ListOptions{Namespace: "default", Name: "a"}, []string{"default/a"}},
+		{api.KindConfigMap, ListOptions{Namespace: "default", Name: "zz"}, nil},
+		{api.KindConfigMap, ListOptions{Name: "b"}, []string{"default/b", "other/b"}},
+		{api.KindConfigMap, ListOptions{Namespace: "default", Name: "a", Labels: &other}, nil},
+		{api.KindConfigMap, ListOptions{Namespace: "other", Name: "a", Labels: &other}, []string{"other/a"}},
+		{api.KindNode, ListOptions{Name: "n2"}, []string{"/n2"}},
+		{api.KindNode, ListOptions{Namespace: "default", Name: "n2"}, nil},
+		{api.KindNode, ListOptions{Name: "n3"}, nil},
+	}
+	for _, tt := range tests {
+		objs, _, err := s.List(tt.kind, tt.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, o := range objs {
+			m := o.GetObjectMeta()
+			got = append(got, m.Namespace+"/"+m.Name)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s %+v: got %v, want %v", tt.kind, tt.opts, got, tt.want)
+		}
+	}
+}
