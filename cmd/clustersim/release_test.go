@@ -93,6 +93,7 @@ func releaseDefaults() map[string]any {
 		"kubelet.DefaultLeaseRenewInterval":           kubelet.DefaultLeaseRenewInterval,
 		"kubelet.DefaultStatusUpdateFrequency":        kubelet.DefaultStatusUpdateFrequency,
 		"kubelet.DefaultStatusReportFrequency":        kubelet.DefaultStatusReportFrequency,
+		"kubelet.NodeStatusUpdateRetry":               kubelet.NodeStatusUpdateRetry,
 		"kubelet.DefaultBackoffInitial":               kubelet.DefaultBackoffInitial,
 		"kubelet.DefaultBackoffMax":                   kubelet.DefaultBackoffMax,
 		"scheduler.DefaultInitialBackoff":             scheduler.DefaultInitialBackoff,

@@ -142,6 +142,9 @@ type Kubelet struct {
 	// nodeTry counts the tries of the status update in progress
 	// (tryNodeStatus).
 	nodeTry int
+	// quietNode is the Node on which the condition setters last found
+	// nothing to write (updateNodeStatus).
+	quietNode *api.Node
 	// condScratch is the status check's buffer for the conditions it
 	// computes (setConditionsIn); a write clones what it sends.
 	condScratch []api.NodeCondition
@@ -364,7 +367,7 @@ func (k *Kubelet) Start() {
 		return
 	}
 	k.running = true
-	k.postedSinceStart, k.nodeCache = false, nil
+	k.postedSinceStart, k.nodeCache, k.quietNode = false, nil, nil
 	k.lease = nil
 	k.leaseBusy, k.nodeBusy = false, false
 	// Timers armed before a Stop are stale from here on.

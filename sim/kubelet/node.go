@@ -210,14 +210,14 @@ func (k *Kubelet) scheduleNodeStatus(d time.Duration) {
 	k.at(d, tNodeStatus, noContainer, 0, k.nodeTok)
 }
 
-// nodeStatusTries is upstream's nodeStatusUpdateRetry: a status update
-// is tried up to five times in a row before the loop waits for its next
-// tick.
-const nodeStatusTries = 5
+// NodeStatusUpdateRetry is upstream's nodeStatusUpdateRetry
+// (pkg/kubelet/kubelet.go): a node status update is tried up to five
+// times in a row before the loop waits for its next tick.
+const NodeStatusUpdateRetry = 5
 
 // checkNodeStatus is the status loop's tick, every StatusUpdateFrequency
 // after the last update ended, as upstream's updateNodeStatus: up to
-// nodeStatusTries tries, the first from the node lister, the others from
+// NodeStatusUpdateRetry tries, the first from the node lister, the others from
 // a GET of the Node (kubernetes/kubernetes#123977, to spare the API server
 // a GET of every node every 10 seconds).
 func (k *Kubelet) checkNodeStatus() {
@@ -268,7 +268,7 @@ func (k *Kubelet) nodeGetDone(r *apiserver.Response, err error) {
 // the next tick.
 func (k *Kubelet) nodeTryFailed() {
 	k.nodeTry++
-	if k.nodeTry < nodeStatusTries {
+	if k.nodeTry < NodeStatusUpdateRetry {
 		k.tryNodeStatus()
 		return
 	}
@@ -278,10 +278,19 @@ func (k *Kubelet) nodeTryFailed() {
 // updateNodeStatus applies the setters to n, the stored Node as read,
 // and writes the result when it must.
 func (k *Kubelet) updateNodeStatus(n *api.Node) {
+	quiet := k.postedSinceStart && k.now().Sub(k.lastNodePost) < k.t.StatusReportFrequency
+	if quiet && n == k.quietNode {
+		// The very Node (stored objects never change) on which the
+		// setters changed nothing last time: they would change nothing
+		// again. Most ticks end here, without reading the Node.
+		k.scheduleNodeStatus(k.t.StatusUpdateFrequency)
+		return
+	}
 	k.noteNode(n)
 	conds, events := setConditionsIn(k.condScratch, n.Status.Conditions, wallTime(k.now()))
 	k.condScratch = conds[:0]
-	if k.postedSinceStart && k.now().Sub(k.lastNodePost) < k.t.StatusReportFrequency && !conditionsChanged(n.Status.Conditions, conds) {
+	if quiet && !conditionsChanged(n.Status.Conditions, conds) {
+		k.quietNode = n
 		k.scheduleNodeStatus(k.t.StatusUpdateFrequency)
 		return
 	}
