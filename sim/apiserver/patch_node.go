@@ -3,6 +3,7 @@ package apiserver
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 
 	"github.com/clustersim/clustersim/sim/api"
 )
@@ -32,7 +33,7 @@ func nodeConditionsPatch(old api.Object, patch []byte) (api.Object, bool) {
 	var doc api.NodeConditionsPatch
 	dec := json.NewDecoder(bytes.NewReader(patch))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&doc); err != nil || dec.More() || doc.Status == nil {
+	if err := dec.Decode(&doc); err != nil || dec.More() || doc.Status == nil || !saysExactly(&doc, patch) {
 		return nil, false
 	}
 	conds := append([]api.NodeCondition(nil), n.Status.Conditions...)
@@ -96,4 +97,19 @@ func nodeConditionsPatch(old api.Object, patch []byte) (api.Object, bool) {
 	// A patch without a resourceVersion applies to the latest state.
 	p.ResourceVersion = ""
 	return &p, true
+}
+
+// saysExactly reports whether doc, decoded from patch, says exactly what
+// patch says: encoding/json matches field names whatever their case
+// ("stAtus" is Status to it, a key of its own to the general path) and
+// reads a time in any zone, so the typed path takes a patch only when
+// doc, encoded again, is patch as a JSON tree. (The fuzz target found
+// the case.)
+func saysExactly(doc *api.NodeConditionsPatch, patch []byte) bool {
+	var sent, typed any
+	back, err := json.Marshal(doc)
+	if err != nil || json.Unmarshal(patch, &sent) != nil || json.Unmarshal(back, &typed) != nil {
+		return false
+	}
+	return reflect.DeepEqual(sent, typed)
 }

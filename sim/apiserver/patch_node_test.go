@@ -134,3 +134,42 @@ func mustJSON(t *testing.T, v any) []byte {
 	}
 	return b
 }
+
+// FuzzNodeConditionsPatch feeds arbitrary bytes, as a client's strategic
+// merge patch of a Node, to the typed path for node conditions. Beyond
+// not panicking it checks that the typed path never changes the stored
+// Node, and that whatever it takes the general path through JSON takes
+// too, with the same result.
+func FuzzNodeConditionsPatch(f *testing.F) {
+	for _, seed := range []string{
+		`{"status":{"$setElementOrder/conditions":[{"type":"Ready"}],"conditions":[{"type":"Ready","lastHeartbeatTime":"2026-01-01T00:05:00Z"}]}}`,
+		`{"status":{"conditions":[{"type":"Ready","status":"Unknown","reason":"NodeStatusUnknown"},{"type":"X","$patch":"delete"}]}}`,
+		`{"status":{"conditions":[{"type":"New","status":"True","lastTransitionTime":"2026-01-01T00:00:00Z"}]}}`,
+		`{"status":{"$setElementOrder/conditions":[{"type":"Ready"},{"type":"MemoryPressure"}]}}`,
+		`{"status":{"conditions":null}}`,
+		`{}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	want, err := json.Marshal(testNode())
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, patch []byte) {
+		old := testNode()
+		fast, ok := nodeConditionsPatch(old, patch)
+		if got := mustJSON(t, old); string(got) != string(want) {
+			t.Fatalf("the typed path changed the stored Node: %s", got)
+		}
+		if !ok {
+			return
+		}
+		slow, err := applyPatchJSON(old, patch, StrategicMergePatch)
+		if err != nil {
+			t.Fatalf("patch %q: the typed path took it, the general path refused it: %v", patch, err)
+		}
+		if fj, sj := mustJSON(t, fast), mustJSON(t, slow); string(fj) != string(sj) {
+			t.Fatalf("patch %q:\ntyped   %s\ngeneral %s", patch, fj, sj)
+		}
+	})
+}
