@@ -274,14 +274,24 @@ func (t *Time) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &s); err != nil {
 		return err
 	}
-	pt, err := time.Parse(time.RFC3339, s)
+	pt, err := ParseTime(s)
 	if err != nil {
 		return err
 	}
+	*t = pt
+	return nil
+}
+
+// ParseTime reads a Time as the wire spells it, RFC 3339, as
+// UnmarshalJSON does.
+func ParseTime(s string) (Time, error) {
+	pt, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return Time{}, err
+	}
 	// Time has second precision on the wire; dropping a fraction here makes
 	// decode and encode inverse to each other.
-	t.Time = pt.UTC().Truncate(time.Second)
-	return nil
+	return Time{Time: pt.UTC().Truncate(time.Second)}, nil
 }
 
 // RFC3339Micro is the layout of MicroTime on the wire.

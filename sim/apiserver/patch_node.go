@@ -1,9 +1,7 @@
 package apiserver
 
 import (
-	"bytes"
 	"encoding/json"
-	"reflect"
 
 	"github.com/clustersim/clustersim/sim/api"
 )
@@ -25,22 +23,15 @@ import (
 // changed in place).
 func nodeConditionsPatch(old api.Object, patch []byte) (api.Object, bool) {
 	n, isNode := old.(*api.Node)
-	if !isNode || len(n.Status.Conditions) == 0 || bytes.Contains(patch, []byte("null")) {
-		// A null deletes a key, which a pointer field cannot tell from
-		// a missing one.
+	if !isNode || len(n.Status.Conditions) == 0 {
 		return nil, false
 	}
-	var doc api.NodeConditionsPatch
-	dec := json.NewDecoder(bytes.NewReader(patch))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&doc); err != nil || dec.More() || doc.Status == nil || !saysExactly(&doc, patch) {
+	doc, ok := parseConditionsPatch(patch)
+	if !ok {
 		return nil, false
 	}
 	conds := append([]api.NodeCondition(nil), n.Status.Conditions...)
-	for _, pe := range doc.Status.Conditions {
-		if pe.Type == "" || (pe.Patch != "" && pe.Patch != "delete") {
-			return nil, false
-		}
+	for _, pe := range doc.Conditions {
 		i := 0
 		for i < len(conds) && conds[i].Type != pe.Type {
 			i++
@@ -71,12 +62,12 @@ func nodeConditionsPatch(old api.Object, patch []byte) (api.Object, bool) {
 			c.Message = *pe.Message
 		}
 	}
-	if doc.Status.Order != nil {
+	if doc.Order != nil {
 		// As the general path's reorder: the listed types first, in
 		// that order, then the others in theirs.
 		used := make([]bool, len(conds))
 		out := make([]api.NodeCondition, 0, len(conds))
-		for _, o := range doc.Status.Order {
+		for _, o := range doc.Order {
 			for i := range conds {
 				if !used[i] && conds[i].Type == o.Type {
 					used[i] = true
@@ -99,17 +90,92 @@ func nodeConditionsPatch(old api.Object, patch []byte) (api.Object, bool) {
 	return &p, true
 }
 
-// saysExactly reports whether doc, decoded from patch, says exactly what
-// patch says: encoding/json matches field names whatever their case
-// ("stAtus" is Status to it, a key of its own to the general path) and
-// reads a time in any zone, so the typed path takes a patch only when
-// doc, encoded again, is patch as a JSON tree. (The fuzz target found
-// the case.)
-func saysExactly(doc *api.NodeConditionsPatch, patch []byte) bool {
-	var sent, typed any
-	back, err := json.Marshal(doc)
-	if err != nil || json.Unmarshal(patch, &sent) != nil || json.Unmarshal(back, &typed) != nil {
-		return false
+// parseConditionsPatch reads patch as a strategic merge patch of a
+// Node's status.conditions alone: an object whose one key is "status",
+// holding "conditions" (objects of strings: type, status, reason,
+// message, the two times, "$patch") and "$setElementOrder/conditions"
+// (objects holding type alone), every key spelt exactly (encoding/json's
+// struct decoding matches names whatever their case, which the general
+// path does not: FuzzNodeConditionsPatch found it) and no value a null
+// (which deletes a key). ok is false for anything else.
+func parseConditionsPatch(patch []byte) (doc api.NodeConditionsPatchStatus, ok bool) {
+	var root map[string]any
+	if json.Unmarshal(patch, &root) != nil || len(root) != 1 {
+		return doc, false
 	}
-	return reflect.DeepEqual(sent, typed)
+	st, isMap := root["status"].(map[string]any)
+	if !isMap {
+		return doc, false
+	}
+	known := 0
+	if v, has := st["conditions"]; has {
+		known++
+		if doc.Conditions, ok = conditionPatches(v, false); !ok {
+			return doc, false
+		}
+	}
+	if v, has := st["$setElementOrder/conditions"]; has {
+		known++
+		if doc.Order, ok = conditionPatches(v, true); !ok {
+			return doc, false
+		}
+		if doc.Order == nil {
+			doc.Order = []api.NodeConditionPatch{}
+		}
+	}
+	return doc, known == len(st)
+}
+
+// conditionPatches reads a list of condition patches; typeOnly allows
+// the type alone (the element order).
+func conditionPatches(v any, typeOnly bool) ([]api.NodeConditionPatch, bool) {
+	list, isList := v.([]any)
+	if !isList {
+		return nil, false
+	}
+	var out []api.NodeConditionPatch
+	for _, e := range list {
+		m, isMap := e.(map[string]any)
+		if !isMap {
+			return nil, false
+		}
+		var p api.NodeConditionPatch
+		known := 0
+		str := func(key string) (string, bool, bool) {
+			v, has := m[key]
+			if !has {
+				return "", false, true
+			}
+			known++
+			s, isStr := v.(string)
+			return s, true, isStr
+		}
+		typ, has, good := str("type")
+		if !has || !good || typ == "" {
+			return nil, false
+		}
+		p.Type = api.NodeConditionType(typ)
+		if !typeOnly {
+			for _, f := range []struct {
+				key string
+				set func(string) bool
+			}{
+				{"status", func(s string) bool { c := api.ConditionStatus(s); p.Status = &c; return true }},
+				{"reason", func(s string) bool { p.Reason = &s; return true }},
+				{"message", func(s string) bool { p.Message = &s; return true }},
+				{"$patch", func(s string) bool { p.Patch = s; return s == "delete" }},
+				{"lastHeartbeatTime", func(s string) bool { t, err := api.ParseTime(s); p.LastHeartbeatTime = &t; return err == nil }},
+				{"lastTransitionTime", func(s string) bool { t, err := api.ParseTime(s); p.LastTransitionTime = &t; return err == nil }},
+			} {
+				if s, has, good := str(f.key); has && (!good || !f.set(s)) {
+					return nil, false
+				}
+			}
+		}
+		if known != len(m) {
+			return nil, false
+		}
+		out = append(out, p)
+	}
+	return out, true
 }
