@@ -217,9 +217,9 @@ const NodeStatusUpdateRetry = 5
 
 // checkNodeStatus is the status loop's tick, every StatusUpdateFrequency
 // after the last update ended, as upstream's updateNodeStatus: up to
-// NodeStatusUpdateRetry tries, the first from the node lister, the others from
-// a GET of the Node (kubernetes/kubernetes#123977, to spare the API server
-// a GET of every node every 10 seconds).
+// NodeStatusUpdateRetry tries, the first from the node lister, the others
+// from a GET of the Node (kubernetes/kubernetes#123977, to spare the API
+// server a GET of every node every 10 seconds).
 func (k *Kubelet) checkNodeStatus() {
 	if k.nodeBusy || !k.registered {
 		return
