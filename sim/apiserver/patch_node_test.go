@@ -173,3 +173,30 @@ func FuzzNodeConditionsPatch(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkNodeStatusPatch applies a kubelet's heartbeat patch (every
+// condition's lastHeartbeatTime) to a Node: through the typed path for
+// node conditions and through JSON, the general path.
+func BenchmarkNodeStatusPatch(b *testing.B) {
+	old := testNode()
+	patch := []byte(`{"status":{"$setElementOrder/conditions":[{"type":"MemoryPressure"},{"type":"DiskPressure"},{"type":"PIDPressure"},{"type":"Ready"}],` +
+		`"conditions":[{"type":"MemoryPressure","lastHeartbeatTime":"2026-01-01T00:05:00Z"},{"type":"DiskPressure","lastHeartbeatTime":"2026-01-01T00:05:00Z"},` +
+		`{"type":"PIDPressure","lastHeartbeatTime":"2026-01-01T00:05:00Z"},{"type":"Ready","lastHeartbeatTime":"2026-01-01T00:05:00Z"}]}}`)
+	if _, ok := nodeConditionsPatch(old, patch); !ok {
+		b.Fatal("the typed path declined the heartbeat patch")
+	}
+	b.Run("typed", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			nodeConditionsPatch(old, patch)
+		}
+	})
+	b.Run("json", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := applyPatchJSON(old, patch, StrategicMergePatch); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

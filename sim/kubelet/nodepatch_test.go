@@ -11,6 +11,23 @@ import (
 	"github.com/clustersim/clustersim/sim/api"
 )
 
+var patchT0 = api.NewTime(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+
+// healthyStatus is a node's status as a healthy kubelet reports it, every
+// condition last written at t.
+func healthyStatus(t api.Time) api.NodeStatus {
+	st := api.NodeStatus{
+		Capacity:  api.ResourceList{api.ResourceCPU: api.MustParseQuantity("4")},
+		Addresses: []api.NodeAddress{{Type: api.NodeInternalIP, Address: "10.0.0.1"}},
+		NodeInfo:  api.RawValue(`{"kubeletVersion":"v1"}`),
+	}
+	for _, c := range kubeletConditions {
+		st.Conditions = append(st.Conditions, api.NodeCondition{Type: c.typ, Status: c.status, Reason: c.reason, Message: c.message,
+			LastHeartbeatTime: t, LastTransitionTime: t})
+	}
+	return st
+}
+
 // TestConditionsPatchMatches holds the kubelet's typed conditions patch
 // to the patch api.TwoWayMergePatch makes of the two statuses as JSON:
 // for random changes to a node's conditions (statuses, reasons,
@@ -18,16 +35,7 @@ import (
 // either declines or gives the same patch, and it takes every change the
 // kubelet's own setters make (status, reason, message and times).
 func TestConditionsPatchMatches(t *testing.T) {
-	t0 := api.NewTime(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
-	base := api.NodeStatus{
-		Capacity:  api.ResourceList{api.ResourceCPU: api.MustParseQuantity("4")},
-		Addresses: []api.NodeAddress{{Type: api.NodeInternalIP, Address: "10.0.0.1"}},
-		NodeInfo:  api.RawValue(`{"kubeletVersion":"v1"}`),
-	}
-	for _, c := range kubeletConditions {
-		base.Conditions = append(base.Conditions, api.NodeCondition{Type: c.typ, Status: c.status, Reason: c.reason, Message: c.message,
-			LastHeartbeatTime: t0, LastTransitionTime: t0})
-	}
+	base := healthyStatus(patchT0)
 	generic := func(old, cur *api.NodeStatus) any {
 		var docs [2]any
 		for i, st := range []*api.NodeStatus{old, cur} {
@@ -62,7 +70,7 @@ func TestConditionsPatchMatches(t *testing.T) {
 			case 4:
 				c.LastTransitionTime = api.NewTime(c.LastTransitionTime.Add(time.Duration(rng.IntN(600)) * time.Second))
 			case 5:
-				cur.Conditions = append(cur.Conditions, api.NodeCondition{Type: "Custom", Status: api.ConditionTrue, LastHeartbeatTime: t0, LastTransitionTime: t0})
+				cur.Conditions = append(cur.Conditions, api.NodeCondition{Type: "Custom", Status: api.ConditionTrue, LastHeartbeatTime: patchT0, LastTransitionTime: patchT0})
 				setters = false
 			case 6:
 				cur.Conditions = append(cur.Conditions[:i:i], cur.Conditions[i+1:]...)
@@ -104,4 +112,37 @@ func TestConditionsPatchMatches(t *testing.T) {
 	if taken < setterLike || setterLike < 100 {
 		t.Errorf("typed patch taken %d times, %d changes like the setters'", taken, setterLike)
 	}
+}
+
+// BenchmarkStatusPatch makes a kubelet's heartbeat patch (every
+// condition's lastHeartbeatTime moved): from the typed conditions, and
+// through JSON as api.TwoWayMergePatch makes it.
+func BenchmarkStatusPatch(b *testing.B) {
+	old := healthyStatus(patchT0)
+	cur := old
+	cur.Conditions = append([]api.NodeCondition(nil), old.Conditions...)
+	for i := range cur.Conditions {
+		cur.Conditions[i].LastHeartbeatTime = api.NewTime(patchT0.Add(5 * time.Minute))
+	}
+	if _, ok := conditionsPatch(&old, &cur); !ok {
+		b.Fatal("the typed patch declined a heartbeat")
+	}
+	b.Run("typed", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			conditionsPatch(&old, &cur)
+		}
+	})
+	b.Run("json", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var docs [2]any
+			for i, st := range []*api.NodeStatus{&old, &cur} {
+				bs, _ := json.Marshal(st)
+				json.Unmarshal(bs, &docs[i])
+			}
+			p, _ := api.TwoWayMergePatch(docs[0], docs[1], "status")
+			json.Marshal(map[string]any{"status": p})
+		}
+	})
 }
