@@ -12,6 +12,7 @@ import (
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/apierr"
 	"github.com/clustersim/clustersim/sim/client"
+	"github.com/clustersim/clustersim/sim/strategicpatch"
 )
 
 // Scale sets the replicas of a Deployment or ReplicaSet as `kubectl scale
@@ -83,7 +84,7 @@ func patchEdited(ctx context.Context, c client.Client, kind api.Kind, live, edit
 	if err != nil {
 		return nil, err
 	}
-	patch, err := diffMaps(a, b, nil, diffOptions{}, false)
+	patch, err := strategicpatch.TwoWay(a, b)
 	if err != nil {
 		return nil, newError(BadInput, "%v", err)
 	}

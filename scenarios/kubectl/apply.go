@@ -10,6 +10,7 @@ import (
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/apierr"
 	"github.com/clustersim/clustersim/sim/client"
+	"github.com/clustersim/clustersim/sim/strategicpatch"
 )
 
 // LastAppliedAnnotation is the annotation in which client-side apply keeps
@@ -113,7 +114,7 @@ func applyOne(ctx context.Context, c client.Client, o api.Object, ns, source str
 	if err != nil {
 		return lines, err
 	}
-	patch, err := threeWayPatch(original, cfg.modified, current)
+	patch, err := strategicpatch.ThreeWay(original, cfg.modified, current)
 	if err != nil {
 		return lines, newError(BadInput, "%v", err)
 	}
@@ -137,12 +138,12 @@ func applyOne(ctx context.Context, c client.Client, o api.Object, ns, source str
 // by resourceVersion (a concurrent change then fails with Conflict instead
 // of being overwritten).
 func lowerPatch(current, patch map[string]any, resourceVersion string) (client.PatchType, []byte, error) {
-	want, err := applyPatch(current, patch, nil)
+	want, err := strategicpatch.Apply(current, patch)
 	if err != nil {
 		return 0, nil, newError(BadInput, "%v", err)
 	}
-	plain := stripDirectives(patch).(map[string]any)
-	if !hasDirective(patch) && reflect.DeepEqual(api.MergePatch(current, plain, "", true), any(want)) {
+	plain := strategicpatch.StripDirectives(patch).(map[string]any)
+	if !strategicpatch.HasDirective(patch) && reflect.DeepEqual(api.MergePatch(current, plain, "", true), any(want)) {
 		body, err := encode(plain)
 		return client.StrategicMergePatch, body, err
 	}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/strategicpatch"
 )
 
 // BenchmarkApplyPatch measures what Apply computes for a configured
@@ -45,7 +46,7 @@ func BenchmarkApplyPatch(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		patch, err := threeWayPatch(original, cfg.modified, current)
+		patch, err := strategicpatch.ThreeWay(original, cfg.modified, current)
 		if err != nil {
 			b.Fatal(err)
 		}

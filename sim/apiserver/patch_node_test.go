@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/strategicpatch"
 )
 
 func testNode() *api.Node {
@@ -33,7 +34,7 @@ func testNode() *api.Node {
 
 // TestNodeConditionsPatchMatches holds applyPatch's typed path for node
 // conditions to the general path through JSON: for patches made as the
-// kubelet makes them (api.TwoWayMergePatch of random changes to the
+// kubelet makes them (strategicpatch.TwoWay of random changes to the
 // conditions: statuses, reasons, times, conditions added, removed and
 // moved) and for hand-made ones at the edges, the typed path either
 // declines or gives the object the general path gives, and it takes the
@@ -70,16 +71,19 @@ func TestNodeConditionsPatchMatches(t *testing.T) {
 				cur[i], cur[j] = cur[j], cur[i]
 			}
 		}
-		var docs [2]any
+		var docs [2]map[string]any
 		for k, conds := range [][]api.NodeCondition{old.Status.Conditions, cur} {
-			b, _ := json.Marshal(api.NodeStatus{Conditions: conds})
+			b, _ := json.Marshal(map[string]any{"status": api.NodeStatus{Conditions: conds}})
 			json.Unmarshal(b, &docs[k])
 		}
-		p, changed := api.TwoWayMergePatch(docs[0], docs[1], "status")
-		if !changed {
+		p, err := strategicpatch.TwoWay(docs[0], docs[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(p) == 0 {
 			continue
 		}
-		b, _ := json.Marshal(map[string]any{"status": p})
+		b, _ := json.Marshal(p)
 		patches = append(patches, b)
 	}
 	kubelets := len(patches)

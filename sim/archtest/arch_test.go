@@ -22,32 +22,34 @@ const module = "github.com/clustersim/clustersim"
 // third-party modules it may import. Standard library imports are allowed
 // everywhere except those listed in forbiddenImports.
 var allowed = map[string][]string{
-	"sim/kernel":      {},
-	"sim/api":         {},
-	"sim/cron":        {},
-	"sim/apierr":      {},
-	"sim/fieldhash":   {},
-	"sim/archtest":    {},
-	"sim/manifest":    {"sim/api", "gopkg.in/yaml.v3"},
-	"sim/store":       {"sim/kernel", "sim/api", "sim/apierr"},
-	"sim/netsim":      {"sim/kernel"},
-	"sim/workqueue":   {"sim/kernel"},
-	"sim/flowcontrol": {"sim/kernel"},
-	"sim/apiserver":   {"sim/kernel", "sim/api", "sim/apierr", "sim/store", "sim/netsim", "sim/cron"},
-	"sim/client":      {"sim/kernel", "sim/api", "sim/apierr", "sim/store", "sim/netsim", "sim/apiserver", "sim/flowcontrol", "sim/fieldhash"},
-	"sim/informer":    {"sim/kernel", "sim/api", "sim/apierr", "sim/store", "sim/netsim", "sim/apiserver", "sim/client"},
-	"sim/controller":  {"sim/kernel", "sim/api", "sim/apierr", "sim/client", "sim/informer", "sim/workqueue"},
-	"sim/kubelet":     {"sim/kernel", "sim/api", "sim/apierr", "sim/store", "sim/netsim", "sim/apiserver", "sim/flowcontrol", "sim/fieldhash"},
-	"sim/metrics":     {"sim/kernel", "sim/api", "sim/store"},
-	"sim/gap":         {"sim/kernel", "sim/api", "sim/store"},
-	"sim/cluster":     {"sim/...", "controllers/..."},
+	"sim/kernel":    {},
+	"sim/api":       {},
+	"sim/cron":      {},
+	"sim/apierr":    {},
+	"sim/fieldhash": {},
+	// Kubernetes' strategic merge patch, made and applied.
+	"sim/strategicpatch": {},
+	"sim/archtest":       {},
+	"sim/manifest":       {"sim/api", "gopkg.in/yaml.v3"},
+	"sim/store":          {"sim/kernel", "sim/api", "sim/apierr"},
+	"sim/netsim":         {"sim/kernel"},
+	"sim/workqueue":      {"sim/kernel"},
+	"sim/flowcontrol":    {"sim/kernel"},
+	"sim/apiserver":      {"sim/kernel", "sim/api", "sim/apierr", "sim/store", "sim/netsim", "sim/cron", "sim/strategicpatch"},
+	"sim/client":         {"sim/kernel", "sim/api", "sim/apierr", "sim/store", "sim/netsim", "sim/apiserver", "sim/flowcontrol", "sim/fieldhash"},
+	"sim/informer":       {"sim/kernel", "sim/api", "sim/apierr", "sim/store", "sim/netsim", "sim/apiserver", "sim/client"},
+	"sim/controller":     {"sim/kernel", "sim/api", "sim/apierr", "sim/client", "sim/informer", "sim/workqueue"},
+	"sim/kubelet":        {"sim/kernel", "sim/api", "sim/apierr", "sim/store", "sim/netsim", "sim/apiserver", "sim/flowcontrol", "sim/fieldhash", "sim/strategicpatch"},
+	"sim/metrics":        {"sim/kernel", "sim/api", "sim/store"},
+	"sim/gap":            {"sim/kernel", "sim/api", "sim/store"},
+	"sim/cluster":        {"sim/...", "controllers/..."},
 	// Controllers see API types, errors and the controller runtime only:
 	// never the kernel, the store, the network or the API server.
 	"controllers/...": {"sim/api", "sim/apierr", "sim/cron", "sim/client", "sim/informer", "sim/workqueue", "sim/controller", "controllers/..."},
 	// The scenario format; kubectl's user actions; the runner on top of
 	// both.
 	"scenarios":         {"sim/...", "controllers/...", "gopkg.in/yaml.v3"},
-	"scenarios/kubectl": {"sim/api", "sim/apierr", "sim/client", "controllers/..."},
+	"scenarios/kubectl": {"sim/api", "sim/apierr", "sim/client", "sim/strategicpatch", "controllers/..."},
 	// The command-style user (retried commands), kubectl's peer; its
 	// tests compare it with kubectl's declarative apply.
 	"scenarios/imperative": {"sim/api", "sim/apierr", "sim/client", "controllers/...", "scenarios/kubectl"},

@@ -13,6 +13,7 @@ import (
 	"github.com/clustersim/clustersim/sim/apierr"
 	"github.com/clustersim/clustersim/sim/apiserver"
 	"github.com/clustersim/clustersim/sim/kernel"
+	"github.com/clustersim/clustersim/sim/strategicpatch"
 )
 
 // Node condition reasons and messages the kubelet posts (k/k
@@ -321,16 +322,21 @@ func (k *Kubelet) postNodeStatus(base *api.Node, conds []api.NodeCondition) {
 }
 
 // statusPatch returns the strategic merge patch of a Node that turns
-// status old into cur: api.TwoWayMergePatch of the two as JSON, or,
-// when only conditions differ, the same patch made from the typed
-// conditions (conditionsPatch).
+// status old into cur: made from the typed conditions when only they
+// differ (conditionsPatch), through JSON otherwise (statusPatchJSON).
 func statusPatch(old, cur *api.NodeStatus) ([]byte, error) {
 	if b, ok := conditionsPatch(old, cur); ok {
 		return b, nil
 	}
-	var docs [2]any
+	return statusPatchJSON(old, cur)
+}
+
+// statusPatchJSON is statusPatch through JSON: upstream's
+// PatchNodeStatus, a two-way strategic merge patch of the two Nodes.
+func statusPatchJSON(old, cur *api.NodeStatus) ([]byte, error) {
+	var docs [2]map[string]any
 	for i, st := range []*api.NodeStatus{old, cur} {
-		b, err := json.Marshal(st)
+		b, err := json.Marshal(map[string]any{"status": st})
 		if err != nil {
 			return nil, err
 		}
@@ -338,11 +344,11 @@ func statusPatch(old, cur *api.NodeStatus) ([]byte, error) {
 			return nil, err
 		}
 	}
-	p, changed := api.TwoWayMergePatch(docs[0], docs[1], "status")
-	if !changed {
-		return []byte("{}"), nil
+	p, err := strategicpatch.TwoWay(docs[0], docs[1])
+	if err != nil {
+		return nil, err
 	}
-	return json.Marshal(map[string]any{"status": p})
+	return json.Marshal(p)
 }
 
 func (k *Kubelet) nodeStatusDone(r *apiserver.Response, err error) {
@@ -455,7 +461,7 @@ func (k *Kubelet) Node() *api.Node {
 // conditions moved. ok is false, and statusPatch goes through JSON,
 // when something else differs or a change needs a null (a field
 // emptied, a time zeroed) or the conditions repeat a type.
-// TestConditionsPatchMatches holds it to the JSON path.
+// TestConditionsPatchMatches holds it to statusPatchJSON.
 func conditionsPatch(old, cur *api.NodeStatus) (b []byte, ok bool) {
 	rest := func(st *api.NodeStatus) api.NodeStatus { r := *st; r.Conditions = nil; return r }
 	if ro, rc := rest(old), rest(cur); !reflect.DeepEqual(ro, rc) {
@@ -508,22 +514,20 @@ func conditionsPatch(old, cur *api.NodeStatus) (b []byte, ok bool) {
 			st.Conditions = append(st.Conditions, d)
 		}
 	}
-	// The conditions both hold, in old's order and in cur's: moved if
-	// the two differ.
-	moved, k := false, 0
+	// Gone conditions are deleted in the order of their types, and the
+	// order goes with any change or a move, as upstream's diffLists has
+	// them.
+	var gone []api.NodeConditionType
 	for _, o := range oc {
 		if !slices.ContainsFunc(cc, func(c api.NodeCondition) bool { return c.Type == o.Type }) {
-			st.Conditions = append(st.Conditions, api.NodeConditionPatch{Type: o.Type, Patch: "delete"})
-			continue
+			gone = append(gone, o.Type)
 		}
-		for !slices.ContainsFunc(oc, func(x api.NodeCondition) bool { return x.Type == cc[k].Type }) {
-			k++
-		}
-		if cc[k].Type != o.Type {
-			moved = true
-		}
-		k++
 	}
+	slices.Sort(gone)
+	for _, typ := range gone {
+		st.Conditions = append(st.Conditions, api.NodeConditionPatch{Type: typ, Patch: "delete"})
+	}
+	moved := !slices.EqualFunc(oc, cc, func(o, c api.NodeCondition) bool { return o.Type == c.Type })
 	if len(st.Conditions) == 0 && !moved {
 		return []byte("{}"), true
 	}

@@ -29,7 +29,8 @@ func healthyStatus(t api.Time) api.NodeStatus {
 }
 
 // TestConditionsPatchMatches holds the kubelet's typed conditions patch
-// to the patch api.TwoWayMergePatch makes of the two statuses as JSON:
+// to statusPatchJSON, the two-way strategic merge patch of the two
+// statuses through JSON (sim/strategicpatch):
 // for random changes to a node's conditions (statuses, reasons,
 // messages, times, conditions added, removed and moved), conditionsPatch
 // either declines or gives the same patch, and it takes every change the
@@ -37,16 +38,15 @@ func healthyStatus(t api.Time) api.NodeStatus {
 func TestConditionsPatchMatches(t *testing.T) {
 	base := healthyStatus(patchT0)
 	generic := func(old, cur *api.NodeStatus) any {
-		var docs [2]any
-		for i, st := range []*api.NodeStatus{old, cur} {
-			b, _ := json.Marshal(st)
-			json.Unmarshal(b, &docs[i])
+		b, err := statusPatchJSON(old, cur)
+		if err != nil {
+			t.Fatal(err)
 		}
-		p, changed := api.TwoWayMergePatch(docs[0], docs[1], "status")
-		if !changed {
-			return map[string]any{}
+		var p any
+		if err := json.Unmarshal(b, &p); err != nil {
+			t.Fatal(err)
 		}
-		return map[string]any{"status": p}
+		return p
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	taken, setterLike := 0, 0
@@ -116,7 +116,7 @@ func TestConditionsPatchMatches(t *testing.T) {
 
 // BenchmarkStatusPatch makes a kubelet's heartbeat patch (every
 // condition's lastHeartbeatTime moved): from the typed conditions, and
-// through JSON as api.TwoWayMergePatch makes it.
+// through JSON (statusPatchJSON).
 func BenchmarkStatusPatch(b *testing.B) {
 	old := healthyStatus(patchT0)
 	cur := old
@@ -136,13 +136,9 @@ func BenchmarkStatusPatch(b *testing.B) {
 	b.Run("json", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			var docs [2]any
-			for i, st := range []*api.NodeStatus{&old, &cur} {
-				bs, _ := json.Marshal(st)
-				json.Unmarshal(bs, &docs[i])
+			if _, err := statusPatchJSON(&old, &cur); err != nil {
+				b.Fatal(err)
 			}
-			p, _ := api.TwoWayMergePatch(docs[0], docs[1], "status")
-			json.Marshal(map[string]any{"status": p})
 		}
 	})
 }

@@ -1,21 +1,12 @@
-package kubectl
+package strategicpatch
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"reflect"
 	"slices"
 	"sort"
 	"strings"
 )
-
-// This file is the strategic merge patch of apimachinery
-// (pkg/util/strategicpatch) as kubectl apply uses it: the three-way patch
-// (CreateThreeWayMergePatch with overwrite), the application of a patch
-// with its directives, and a model of what the simulator's API server does
-// with a patch stripped of directives. Documents are JSON trees decoded
-// with UseNumber: map[string]any, []any, json.Number, string, bool, nil.
 
 // Patch directives (strategicpatch's directive markers).
 const (
@@ -26,6 +17,24 @@ const (
 	deleteFromPrimitive = "$deleteFromPrimitiveList/"
 	setElementOrder     = "$setElementOrder/"
 )
+
+// TwoWay returns the strategic merge patch turning a into b
+// (strategicpatch.CreateTwoWayMergePatch): changed and added fields, null
+// for removed ones, keyed lists element by element with delete directives
+// and $setElementOrder. A patch made against a stale a leaves alone what
+// the writer did not change, whatever the server holds there now: the
+// kubelet's node status patch, made against its node lister's copy,
+// relies on that.
+func TwoWay(a, b map[string]any) (map[string]any, error) {
+	return diffMaps(a, b, nil, diffOptions{}, false)
+}
+
+// Apply applies a strategic merge patch with its directives to doc and
+// returns the result; doc and patch are not modified
+// (strategicpatch.StrategicMergeMapPatch).
+func Apply(doc, patch map[string]any) (map[string]any, error) {
+	return applyPatch(doc, patch, nil)
+}
 
 // fieldMeta is the patch metadata of one field (the patchStrategy and
 // patchMergeKey struct tags of k8s.io/api): a list merges by key, merges
@@ -117,10 +126,10 @@ func sortedKeys(m map[string]any) []string {
 	return keys
 }
 
-// threeWayPatch returns kubectl's three-way strategic merge patch: the
+// ThreeWay returns kubectl's three-way strategic merge patch: the
 // changes and additions from current to modified, plus the deletions from
 // original (the last applied configuration) to modified.
-func threeWayPatch(original, modified, current map[string]any) (map[string]any, error) {
+func ThreeWay(original, modified, current map[string]any) (map[string]any, error) {
 	delta, err := diffMaps(current, modified, nil, diffOptions{ignoreDeletions: true}, false)
 	if err != nil {
 		return nil, err
@@ -421,7 +430,7 @@ func applyPatch(doc, patch map[string]any, path []string) (map[string]any, error
 	if v, ok := patch[directiveMarker]; ok {
 		switch v {
 		case replaceDirective:
-			out := stripDirectives(patch).(map[string]any)
+			out := StripDirectives(patch).(map[string]any)
 			return out, nil
 		case deleteDirective:
 			return map[string]any{}, nil
@@ -465,7 +474,7 @@ func applyPatch(doc, patch map[string]any, path []string) (map[string]any, error
 		}
 		dv, ok := out[k]
 		if !ok || dv == nil {
-			out[k] = stripDirectives(pv)
+			out[k] = StripDirectives(pv)
 			continue
 		}
 		switch dt := dv.(type) {
@@ -503,7 +512,7 @@ func applyPatch(doc, patch map[string]any, path []string) (map[string]any, error
 				}
 			}
 		}
-		out[k] = stripDirectives(pv)
+		out[k] = StripDirectives(pv)
 	}
 	for _, k := range sortedKeys(patch) {
 		field, ok := strings.CutPrefix(k, setElementOrder)
@@ -548,14 +557,14 @@ func applyKeyedList(doc, patch []any, m fieldMeta, path []string) ([]any, error)
 			continue
 		case replaceDirective:
 			if idx >= 0 {
-				out[idx] = stripDirectives(pm)
+				out[idx] = StripDirectives(pm)
 			} else {
-				out = append(out, stripDirectives(pm))
+				out = append(out, StripDirectives(pm))
 			}
 			continue
 		}
 		if idx < 0 {
-			out = append(out, stripDirectives(pm))
+			out = append(out, StripDirectives(pm))
 			continue
 		}
 		merged, err := applyPatch(out[idx].(map[string]any), pm, path)
@@ -624,9 +633,9 @@ func reorder(list, order, server []any, key string) []any {
 	return out
 }
 
-// stripDirectives returns v without directive keys or delete-directive
+// StripDirectives returns v without directive keys or delete-directive
 // elements, for values copied into a document whole.
-func stripDirectives(v any) any {
+func StripDirectives(v any) any {
 	switch t := v.(type) {
 	case map[string]any:
 		out := make(map[string]any, len(t))
@@ -634,7 +643,7 @@ func stripDirectives(v any) any {
 			if strings.HasPrefix(k, "$") {
 				continue
 			}
-			out[k] = stripDirectives(e)
+			out[k] = StripDirectives(e)
 		}
 		return out
 	case []any:
@@ -643,116 +652,32 @@ func stripDirectives(v any) any {
 			if m, ok := e.(map[string]any); ok && m[directiveMarker] == deleteDirective {
 				continue
 			}
-			out = append(out, stripDirectives(e))
+			out = append(out, StripDirectives(e))
 		}
 		return out
 	}
 	return v
 }
 
-// hasDirective reports whether a patch uses a directive other than
+// HasDirective reports whether a patch uses a directive other than
 // $setElementOrder, which the simulator's API server does not understand.
-func hasDirective(v any) bool {
+func HasDirective(v any) bool {
 	switch t := v.(type) {
 	case map[string]any:
 		for k, e := range t {
 			if k == directiveMarker || k == retainKeysDirective || strings.HasPrefix(k, deleteFromPrimitive) {
 				return true
 			}
-			if hasDirective(e) {
+			if HasDirective(e) {
 				return true
 			}
 		}
 	case []any:
 		for _, e := range t {
-			if hasDirective(e) {
+			if HasDirective(e) {
 				return true
 			}
 		}
 	}
 	return false
 }
-
-// mergePatchDiff returns the JSON merge patch (RFC 7386) turning a into b:
-// changed and added fields, null for removed ones, lists replaced whole.
-func mergePatchDiff(a, b map[string]any) map[string]any {
-	patch := map[string]any{}
-	for _, k := range sortedKeys(b) {
-		bv := b[k]
-		av, ok := a[k]
-		if !ok {
-			patch[k] = bv
-			continue
-		}
-		am, aIsMap := av.(map[string]any)
-		bm, bIsMap := bv.(map[string]any)
-		if aIsMap && bIsMap {
-			if sub := mergePatchDiff(am, bm); len(sub) > 0 {
-				patch[k] = sub
-			}
-			continue
-		}
-		if !reflect.DeepEqual(av, bv) {
-			patch[k] = bv
-		}
-	}
-	for _, k := range sortedKeys(a) {
-		if _, ok := b[k]; !ok {
-			patch[k] = nil
-		}
-	}
-	return patch
-}
-
-// applyMergePatch applies a JSON merge patch (RFC 7386) to doc.
-func applyMergePatch(doc, patch map[string]any) map[string]any {
-	out := make(map[string]any, len(doc))
-	for k, v := range doc {
-		out[k] = v
-	}
-	for k, pv := range patch {
-		if pv == nil {
-			delete(out, k)
-			continue
-		}
-		pm, pIsMap := pv.(map[string]any)
-		dm, dIsMap := out[k].(map[string]any)
-		switch {
-		case pIsMap && dIsMap:
-			out[k] = applyMergePatch(dm, pm)
-		case pIsMap:
-			out[k] = applyMergePatch(map[string]any{}, pm)
-		default:
-			out[k] = pv
-		}
-	}
-	return out
-}
-
-// decodeTree decodes JSON into a tree, numbers kept as json.Number.
-func decodeTree(b []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	return v, nil
-}
-
-// decodeObject decodes a JSON object into a map.
-func decodeObject(b []byte) (map[string]any, error) {
-	v, err := decodeTree(b)
-	if err != nil {
-		return nil, err
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, &patchError{"not a JSON object"}
-	}
-	return m, nil
-}
-
-// encode writes v as compact JSON with sorted keys, as encoding/json
-// writes maps.
-func encode(v any) ([]byte, error) { return json.Marshal(v) }

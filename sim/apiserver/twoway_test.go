@@ -1,32 +1,37 @@
-package api
+package apiserver
 
 import (
 	"encoding/json"
 	"reflect"
 	"testing"
+
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/strategicpatch"
 )
 
-func decodeDoc(t *testing.T, s string) any {
+func decodeDoc(t *testing.T, s string) map[string]any {
 	t.Helper()
-	var v any
+	var v map[string]any
 	if err := json.Unmarshal([]byte(s), &v); err != nil {
 		t.Fatalf("%s: %v", s, err)
 	}
 	return v
 }
 
-// TestTwoWayMergePatch checks the patch TwoWayMergePatch makes for each
-// row (as upstream's CreateTwoWayMergePatch makes it), that applying it
-// to old gives cur, and that applying it to a server's newer copy (row's
-// server) keeps what the writer did not change.
-func TestTwoWayMergePatch(t *testing.T) {
+// TestTwoWayPatchesApplied checks the patch strategicpatch.TwoWay makes
+// for each row (as upstream's CreateTwoWayMergePatch makes it), that the
+// server's merge (api.MergePatch, what applyPatch does through JSON) and
+// strategicpatch.Apply both turn old into cur with it, and that applying
+// it to a server's newer copy (row's server) keeps what the writer did
+// not change.
+func TestTwoWayPatchesApplied(t *testing.T) {
 	tests := []struct {
 		name, old, cur, want string
 		// server, when set, is what the server holds (old is the
 		// writer's stale copy); merged is the patch applied to it.
 		server, merged string
 	}{
-		{name: "equal", old: `{"a":1,"b":{"c":[1,2]}}`, cur: `{"a":1,"b":{"c":[1,2]}}`, want: `null`},
+		{name: "equal", old: `{"a":1,"b":{"c":[1,2]}}`, cur: `{"a":1,"b":{"c":[1,2]}}`, want: `{}`},
 		{name: "scalar changed, key added, key removed",
 			old: `{"a":1,"b":2}`, cur: `{"a":3,"c":4}`, want: `{"a":3,"b":null,"c":4}`},
 		{name: "nested map: only its changed keys",
@@ -59,24 +64,28 @@ func TestTwoWayMergePatch(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			old, cur := decodeDoc(t, tt.old), decodeDoc(t, tt.cur)
-			p, changed := TwoWayMergePatch(old, cur, "")
+			p, err := strategicpatch.TwoWay(old, cur)
+			if err != nil {
+				t.Fatal(err)
+			}
 			if want := decodeDoc(t, tt.want); !reflect.DeepEqual(p, want) {
 				got, _ := json.Marshal(p)
 				t.Errorf("patch %s, want %s", got, tt.want)
 			}
-			if changed != (tt.want != "null") {
-				t.Errorf("changed = %v", changed)
-			}
-			if !changed {
+			if len(p) == 0 {
 				return
 			}
-			if got := MergePatch(old, p, "", true); !reflect.DeepEqual(got, cur) {
+			if got := api.MergePatch(map[string]any(old), map[string]any(p), "", true); !reflect.DeepEqual(got, any(cur)) {
 				g, _ := json.Marshal(got)
-				t.Errorf("old patched: %s, want %s", g, tt.cur)
+				t.Errorf("old patched by the server: %s, want %s", g, tt.cur)
+			}
+			if got, err := strategicpatch.Apply(old, p); err != nil || !reflect.DeepEqual(got, cur) {
+				g, _ := json.Marshal(got)
+				t.Errorf("old patched by strategicpatch.Apply: %s (%v), want %s", g, err, tt.cur)
 			}
 			if tt.server != "" {
-				got := MergePatch(decodeDoc(t, tt.server), p, "", true)
-				if want := decodeDoc(t, tt.merged); !reflect.DeepEqual(got, want) {
+				got := api.MergePatch(map[string]any(decodeDoc(t, tt.server)), map[string]any(p), "", true)
+				if want := decodeDoc(t, tt.merged); !reflect.DeepEqual(got, any(want)) {
 					g, _ := json.Marshal(got)
 					t.Errorf("server's copy patched: %s, want %s", g, tt.merged)
 				}

@@ -1,0 +1,97 @@
+package kubectl
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"maps"
+	"reflect"
+	"slices"
+)
+
+// JSON merge patches (RFC 7386) and the JSON trees kubectl's actions
+// build them from; strategic merge patches are sim/strategicpatch's.
+
+// mergePatchDiff returns the JSON merge patch (RFC 7386) turning a into b:
+// changed and added fields, null for removed ones, lists replaced whole.
+func mergePatchDiff(a, b map[string]any) map[string]any {
+	patch := map[string]any{}
+	for _, k := range slices.Sorted(maps.Keys(b)) {
+		bv := b[k]
+		av, ok := a[k]
+		if !ok {
+			patch[k] = bv
+			continue
+		}
+		am, aIsMap := av.(map[string]any)
+		bm, bIsMap := bv.(map[string]any)
+		if aIsMap && bIsMap {
+			if sub := mergePatchDiff(am, bm); len(sub) > 0 {
+				patch[k] = sub
+			}
+			continue
+		}
+		if !reflect.DeepEqual(av, bv) {
+			patch[k] = bv
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(a)) {
+		if _, ok := b[k]; !ok {
+			patch[k] = nil
+		}
+	}
+	return patch
+}
+
+// applyMergePatch applies a JSON merge patch (RFC 7386) to doc.
+func applyMergePatch(doc, patch map[string]any) map[string]any {
+	out := make(map[string]any, len(doc))
+	for k, v := range doc {
+		out[k] = v
+	}
+	for k, pv := range patch {
+		if pv == nil {
+			delete(out, k)
+			continue
+		}
+		pm, pIsMap := pv.(map[string]any)
+		dm, dIsMap := out[k].(map[string]any)
+		switch {
+		case pIsMap && dIsMap:
+			out[k] = applyMergePatch(dm, pm)
+		case pIsMap:
+			out[k] = applyMergePatch(map[string]any{}, pm)
+		default:
+			out[k] = pv
+		}
+	}
+	return out
+}
+
+// decodeTree decodes JSON into a tree, numbers kept as json.Number.
+func decodeTree(b []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// decodeObject decodes a JSON object into a map.
+func decodeObject(b []byte) (map[string]any, error) {
+	v, err := decodeTree(b)
+	if err != nil {
+		return nil, err
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, errors.New("not a JSON object")
+	}
+	return m, nil
+}
+
+// encode writes v as compact JSON with sorted keys, as encoding/json
+// writes maps.
+func encode(v any) ([]byte, error) { return json.Marshal(v) }

@@ -1,0 +1,14 @@
+// Package strategicpatch is Kubernetes' strategic merge patch as
+// apimachinery's pkg/util/strategicpatch makes and applies it: the
+// two-way patch (CreateTwoWayMergePatch), kubectl apply's three-way patch
+// (CreateThreeWayMergePatch with overwrite), the application of a patch
+// with its directives, and the directives' removal for an API server that
+// does not read them. Documents are JSON trees as encoding/json decodes
+// them (numbers as json.Number or float64): map[string]any, []any,
+// string, bool, nil. Which lists merge, and by which key, is the patch
+// metadata of the kinds clustersim serves (metaOf); every other list is
+// replaced whole.
+//
+// Imports: the standard library only. scenarios/kubectl (apply, edit)
+// and sim/kubelet (its node status patch) use it.
+package strategicpatch
