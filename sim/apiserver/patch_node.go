@@ -9,8 +9,9 @@ import (
 // A kubelet patches its Node's status every 5 minutes and whenever a
 // condition changes: 3,576 patches an hour at 300 nodes. Through JSON
 // (applyPatch: the Node encoded, decoded into maps, merged, encoded and
-// decoded again) each cost some 180µs, a sixth of the 300-node probe's
-// CPU. nodeConditionsPatch applies the one shape the kubelet sends, a
+// decoded again) the server's part of each cost some 180 µs, an eighth
+// of the 300-node probe's CPU in its profile (BenchmarkNodeStatusPatch:
+// 69.7 µs alone, 9.6 µs typed). nodeConditionsPatch applies the one shape the kubelet sends, a
 // strategic merge patch of status.conditions alone, to the typed Node;
 // anything else takes the general path. TestNodeConditionsPatchMatches
 // holds the two to the same result.

@@ -197,6 +197,17 @@ func (s *Store) table(kind api.Kind) (*table, error) {
 	return t, nil
 }
 
+// candidates returns the keys, in order, of the objects a selection may
+// match: one key when it names one object (one name in one namespace, or
+// of a cluster-scoped kind: a kubelet's node lister lists and watches its
+// Node so, 5,000 kubelets at once), else every key of the kind.
+func (t *table) candidates(opts *ListOptions) []api.Key {
+	if opts.Name != "" && (opts.Namespace != "" || !t.info.Namespaced) {
+		return []api.Key{{Namespace: opts.Namespace, Name: opts.Name}}
+	}
+	return t.sortedKeys()
+}
+
 func (t *table) sortedKeys() []api.Key {
 	if !t.sorted {
 		t.keys = t.keys[:0]
@@ -246,21 +257,11 @@ func (s *Store) List(kind api.Kind, opts ListOptions) ([]api.Object, uint64, err
 		return nil, 0, err
 	}
 	var out []api.Object
-	if opts.Name != "" && (opts.Namespace != "" || !t.info.Namespaced) {
-		// One name in one namespace (or of a cluster-scoped kind): one
-		// lookup, not a walk of the kind (a kubelet's node lister lists
-		// its Node this way, 5,000 kubelets at once).
-		if o, ok := t.get(api.Key{Namespace: opts.Namespace, Name: opts.Name}); ok && matches(o, &opts) {
-			out = append(out, o)
-		}
-		return out, s.rv, nil
-	}
-	for _, k := range t.sortedKeys() {
+	for _, k := range t.candidates(&opts) {
 		if opts.Namespace != "" && k.Namespace != opts.Namespace {
 			continue
 		}
-		o, _ := t.get(k)
-		if matches(o, &opts) {
+		if o, ok := t.get(k); ok && matches(o, &opts) {
 			out = append(out, o)
 		}
 	}

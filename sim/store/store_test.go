@@ -240,8 +240,9 @@ func TestNewUID(t *testing.T) {
 }
 
 // TestListByName: a list selecting one name (one lookup when the
-// namespace is given or the kind is cluster-scoped) gives what a walk of
-// the kind filtered by every selector gives.
+// namespace is given or the kind is cluster-scoped), and a watch from
+// nothing with it, give what a walk of the kind filtered by every
+// selector gives.
 func TestListByName(t *testing.T) {
 	s := New(kernel.New(1))
 	op := Op{Actor: "test"}
@@ -284,6 +285,19 @@ func TestListByName(t *testing.T) {
 		}
 		if !slices.Equal(got, tt.want) {
 			t.Errorf("%s %+v: got %v, want %v", tt.kind, tt.opts, got, tt.want)
+		}
+		// A watch from nothing starts with the same objects.
+		var initial []string
+		w, err := s.Watch(tt.kind, 0, tt.opts, SinkFunc(func(e Event) {
+			m := e.Object.GetObjectMeta()
+			initial = append(initial, m.Namespace+"/"+m.Name)
+		}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Stop()
+		if !slices.Equal(initial, tt.want) {
+			t.Errorf("%s %+v: a watch from 0 started with %v, want %v", tt.kind, tt.opts, initial, tt.want)
 		}
 	}
 }

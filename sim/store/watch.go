@@ -129,9 +129,9 @@ func (s *Store) Watch(kind api.Kind, fromRV uint64, opts ListOptions, sink Sink)
 	}
 	w := &Watch{t: t, opts: opts, sink: sink}
 	if fromRV == 0 {
-		for _, k := range t.sortedKeys() {
-			o, _ := t.get(k)
-			if matches(o, &opts) {
+		for _, k := range t.candidates(&opts) {
+			o, ok := t.get(k)
+			if ok && matches(o, &opts) {
 				sink.Deliver(Event{Type: Added, Object: o, ResourceVersion: s.parseRV(o.GetObjectMeta().ResourceVersion)})
 			}
 		}
