@@ -84,9 +84,11 @@ Exit codes: 0 every expectation held, 1 an expectation failed, 2 bad input, 3 in
 
 func main() {
 	tuneGC()
+	unadvise := adviseHugePages()
 	stop := startProfiles()
 	code := Main(os.Args[1:], os.Stdout, os.Stderr)
 	stop()
+	unadvise()
 	os.Exit(code)
 }
 

@@ -1,0 +1,204 @@
+//go:build linux
+
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"runtime"
+	"runtime/metrics"
+	"strconv"
+	"syscall"
+	"time"
+)
+
+// Transparent huge pages for the Go heap. A large run keeps gigabytes
+// live (the store, every informer's cache, the audit log) and reaches
+// them in no order a cache can predict, so on 4 KiB pages most of its
+// memory reads also miss the TLB, and each page the heap grows into is a
+// fault of its own. Where the kernel gives huge pages only to memory that
+// asks for them (/sys/kernel/mm/transparent_hugepage/enabled set to
+// madvise, as on this project's machines and Ubuntu's), Go's heap does
+// not ask: the runtime stopped advising huge pages in Go 1.21.1. The
+// 3,000-node probe took 67.91 and 77.86 s with the setting at madvise
+// and 56.09 and 58.95 s at always (docs/PERFORMANCE.md, eleventh pass);
+// adviseHugePages asks for the heap what "always" would give it, as the
+// JVM's UseTransparentHugePages does for its heap.
+//
+// The advice (madvise MADV_HUGEPAGE) belongs to a mapping, and the
+// runtime maps its heap a few megabytes at a time as it grows, touching
+// each piece as soon as it is mapped: advice given afterwards finds the
+// first pages already backed by small ones. So adviseHugePages first
+// makes the runtime map hugePageReserve bytes of heap at once (one large
+// allocation, never touched: fresh memory is already zero, so the
+// runtime does not clear it), advises that mapping and lets the
+// allocation go; the heap then grows into memory that was advised before
+// its first touch. Beyond that, a goroutine advises what the runtime maps
+// later (checked every hugePageScan, when the runtime's mapped total has
+// grown) and collapses what was touched before (MADV_COLLAPSE).
+//
+// Memory is laid out, never computed on: what a run computes does not
+// change (TestHugePagesKeepTraces). CLUSTERSIM_HUGEPAGES=0 turns it off.
+const (
+	hugePagesEnv    = "CLUSTERSIM_HUGEPAGES"
+	hugePageScan    = 2 * time.Millisecond
+	hugePageBytes   = 2 << 20
+	hugePageReserve = 3 << 30
+	madvCollapse    = 25 // MADV_COLLAPSE, Linux 6.1; older kernels refuse it, which costs nothing
+)
+
+// adviseHugePages starts advising and returns the function that stops
+// it. It does nothing when the environment turns it off, on a 32-bit
+// build, or when the kernel has no transparent huge pages.
+func adviseHugePages() (stop func()) {
+	if os.Getenv(hugePagesEnv) == "0" || strconv.IntSize < 64 {
+		return func() {}
+	}
+	a := &hugePageAdviser{advised: map[mapping]bool{}}
+	if !a.reserve(reserveBytes()) {
+		return func() {}
+	}
+	done, stopped := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
+		a.follow(done)
+	}()
+	return func() {
+		close(done)
+		<-stopped
+	}
+}
+
+// reserve has the runtime map n bytes of heap, advises them before
+// anything touches them and gives them back to the heap; false if the
+// kernel refuses the advice.
+func (a *hugePageAdviser) reserve(n int) bool {
+	if n <= 0 {
+		return a.scan()
+	}
+	block := make([]byte, n)
+	ok := a.scan()
+	runtime.KeepAlive(block)
+	block = nil
+	runtime.GC() // return it to the heap before the run allocates
+	return ok
+}
+
+// follow advises what the runtime maps later, checking every
+// hugePageScan whether its mapped total has grown, until done closes.
+func (a *hugePageAdviser) follow(done <-chan struct{}) {
+	tick := time.NewTicker(hugePageScan)
+	defer tick.Stop()
+	mapped := []metrics.Sample{{Name: "/memory/classes/total:bytes"}}
+	var seen uint64
+	for {
+		select {
+		case <-done:
+			return
+		case <-tick.C:
+		}
+		metrics.Read(mapped)
+		if now := mapped[0].Value.Uint64(); now > seen {
+			seen = now
+			if !a.scan() {
+				return
+			}
+		}
+	}
+}
+
+// reserveBytes is how much heap adviseHugePages has the runtime map
+// ahead: hugePageReserve, or a quarter of the machine's memory if that is
+// less, and nothing where the kernel refuses to overcommit (mode 2
+// would count the untouched reserve against the commit limit).
+func reserveBytes() int {
+	if b, err := os.ReadFile("/proc/sys/vm/overcommit_memory"); err != nil || string(bytes.TrimSpace(b)) == "2" {
+		return 0
+	}
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	total := memTotal(b)
+	if total/4 < hugePageReserve {
+		return int(total / 4)
+	}
+	return hugePageReserve
+}
+
+// memTotal reads MemTotal (in bytes) from the text of /proc/meminfo; 0
+// if it is not there.
+func memTotal(meminfo []byte) uint64 {
+	for line := range bytes.Lines(meminfo) {
+		rest, ok := bytes.CutPrefix(line, []byte("MemTotal:"))
+		if !ok {
+			continue
+		}
+		f := bytes.Fields(rest)
+		if len(f) != 2 || string(f[1]) != "kB" {
+			return 0
+		}
+		kb, err := strconv.ParseUint(string(f[0]), 10, 64)
+		if err != nil || kb > 1<<50 {
+			return 0
+		}
+		return kb << 10
+	}
+	return 0
+}
+
+type mapping struct{ start, end uintptr }
+
+type hugePageAdviser struct {
+	advised map[mapping]bool
+}
+
+// scan advises every mapping of /proc/self/maps that qualifies and has
+// not been advised, and collapses what of it is already backed; false if
+// the maps cannot be read or the kernel refuses the advice (no
+// transparent huge pages).
+func (a *hugePageAdviser) scan() bool {
+	f, err := os.Open("/proc/self/maps")
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	s := bufio.NewScanner(f)
+	for s.Scan() {
+		m, ok := anonymousReadWrite(s.Bytes())
+		if !ok || m.end-m.start < hugePageBytes || a.advised[m] {
+			continue
+		}
+		if _, _, errno := syscall.Syscall(syscall.SYS_MADVISE, m.start, m.end-m.start, syscall.MADV_HUGEPAGE); errno == syscall.EINVAL {
+			return false // a kernel built without transparent huge pages
+		}
+		syscall.Syscall(syscall.SYS_MADVISE, m.start, m.end-m.start, madvCollapse)
+		a.advised[m] = true
+	}
+	return true
+}
+
+// anonymousReadWrite parses one line of /proc/self/maps ("start-end perms
+// offset dev inode [name]") and reports whether it is a private,
+// anonymous, read-write mapping: inode 0 and no name, or a name the
+// kernel gives anonymous memory ("[anon:...]"), not "[stack]" or a file.
+func anonymousReadWrite(line []byte) (mapping, bool) {
+	fields := bytes.Fields(line)
+	if len(fields) < 5 || string(fields[1]) != "rw-p" || string(fields[4]) != "0" {
+		return mapping{}, false
+	}
+	if len(fields) > 5 && !bytes.HasPrefix(fields[5], []byte("[anon")) {
+		return mapping{}, false
+	}
+	lo, hi, ok := bytes.Cut(fields[0], []byte("-"))
+	if !ok {
+		return mapping{}, false
+	}
+	start, err1 := strconv.ParseUint(string(lo), 16, 64)
+	end, err2 := strconv.ParseUint(string(hi), 16, 64)
+	if err1 != nil || err2 != nil || end <= start {
+		return mapping{}, false
+	}
+	return mapping{uintptr(start), uintptr(end)}, true
+}

@@ -1,0 +1,186 @@
+//go:build linux
+
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"maps"
+	"os"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+	"unsafe"
+)
+
+func TestAnonymousReadWrite(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want mapping
+		ok   bool
+	}{
+		{"c000000000-c004000000 rw-p 00000000 00:00 0 ", mapping{0xc000000000, 0xc004000000}, true},
+		{"3d9e32400000-3d9e32c00000 rw-p 00000000 00:00 0", mapping{0x3d9e32400000, 0x3d9e32c00000}, true},
+		{"7f0000000000-7f0000400000 rw-p 00000000 00:00 0 [anon: Go: heap]", mapping{0x7f0000000000, 0x7f0000400000}, true},
+		{"3d9e30000000-3d9e32400000 ---p 00000000 00:00 0", mapping{}, false},                                             // reserved, not mapped
+		{"00400000-00e97000 r-xp 00000000 fd:01 131 /tmp/cs", mapping{}, false},                                           // text
+		{"01881000-01dfd000 rw-p 01481000 fd:01 131 /tmp/cs", mapping{}, false},                                           // a file's data
+		{"7ffd1c9a2000-7ffd1c9c3000 rw-p 00000000 00:00 0 [stack]", mapping{}, false},                                     // the main thread's stack
+		{"7f00-7e00 rw-p 00000000 00:00 0", mapping{}, false},                                                             // end before start
+		{"zz-7e00 rw-p 00000000 00:00 0", mapping{}, false},                                                               // not hexadecimal
+		{"7f007e00 rw-p 00000000 00:00 0", mapping{}, false},                                                              // no range
+		{"7f00-7e00 rw-p", mapping{}, false},                                                                              // short
+		{"7f0000000000-7f0000400000 rw-s 00000000 00:01 7 /dev/zero (deleted)", mapping{}, false},                         // shared
+		{"7f0000000000-7f0000400000 rw-p 00000000 00:00 0 [anon_shmem:x]", mapping{0x7f0000000000, 0x7f0000400000}, true}, // named anonymous
+	} {
+		got, ok := anonymousReadWrite([]byte(tc.line))
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("anonymousReadWrite(%q) = %x, %v; want %x, %v", tc.line, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestMemTotal(t *testing.T) {
+	for _, tc := range []struct {
+		meminfo string
+		want    uint64
+	}{
+		{"MemTotal:       24683520 kB\nMemFree:        23910400 kB\n", 24683520 << 10},
+		{"MemFree:        1 kB\nMemTotal: 1024 kB\n", 1 << 20},
+		{"MemTotal: 12 MB\n", 0},
+		{"MemTotal: x kB\n", 0},
+		{"MemTotal: 99999999999999999 kB\n", 0}, // more than the shift can hold
+		{"", 0},
+	} {
+		if got := memTotal([]byte(tc.meminfo)); got != tc.want {
+			t.Errorf("memTotal(%q) = %d; want %d", tc.meminfo, got, tc.want)
+		}
+	}
+}
+
+// TestHugePagesAdvised checks what the adviser is for: memory the heap
+// hands out after it reserved sits in a mapping advised for huge pages
+// and, unless the machine's setting is "never", is backed by them from
+// its first touch (no goroutine runs here to advise or collapse later).
+func TestHugePagesAdvised(t *testing.T) {
+	a := &hugePageAdviser{advised: map[mapping]bool{}}
+	ok := a.reserve(256 << 20)
+	block := make([]byte, 64<<20)
+	for i := 0; i < len(block); i += 4096 {
+		block[i] = 1
+	}
+	flags, huge := smapsOf(t, uintptr(unsafe.Pointer(&block[0])))
+	runtime.KeepAlive(block)
+	setting, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
+	if err != nil {
+		// A kernel without transparent huge pages refuses the advice.
+		if ok || strings.Contains(" "+flags+" ", " hg ") {
+			t.Errorf("no transparent huge pages on this kernel, yet reserve = %v and the block's VmFlags are %q", ok, flags)
+		}
+		return
+	}
+	if !ok || !strings.Contains(" "+flags+" ", " hg ") {
+		t.Fatalf("reserve = %v and the block's mapping is not advised for huge pages (VmFlags %q)", ok, flags)
+	}
+	if strings.Contains(string(setting), "[never]") {
+		return // advice kept, huge pages refused by the setting
+	}
+	if huge < 32<<20 {
+		t.Errorf("%d MiB of the 64 MiB block's mapping are huge pages, want at least 32 (transparent_hugepage: %s)", huge>>20, bytes.TrimSpace(setting))
+	}
+}
+
+// TestHugePagesFollow checks the goroutine's part: a mapping the heap
+// adds after the reserve is advised soon after.
+func TestHugePagesFollow(t *testing.T) {
+	a := &hugePageAdviser{advised: map[mapping]bool{}}
+	if _, err := os.Stat("/sys/kernel/mm/transparent_hugepage"); err != nil {
+		if a.scan() {
+			t.Errorf("no transparent huge pages on this kernel (%v), yet scan took the advice", err)
+		}
+		return
+	}
+	if !a.scan() {
+		t.Fatal("scan refused the advice on a kernel with transparent huge pages")
+	}
+	before := slices.Collect(maps.Keys(a.advised))
+	done := make(chan struct{})
+	stopped := make(chan struct{})
+	go func() { defer close(stopped); a.follow(done) }()
+	defer func() { close(done); <-stopped }()
+	block := make([]byte, 1<<30) // more than the heap has free: a new mapping (never touched)
+	addr := uintptr(unsafe.Pointer(&block[len(block)-1])) // its start may share free space advised before
+	for _, m := range before {
+		if addr >= m.start && addr < m.end {
+			t.Fatalf("the block landed in a mapping advised before the goroutine started (%#x in %x): the test checks nothing", addr, m)
+		}
+	}
+	for range 500 {
+		if flags, _ := smapsOf(t, addr); strings.Contains(" "+flags+" ", " hg ") {
+			runtime.KeepAlive(block)
+			return
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	t.Errorf("the new mapping at %#x was not advised within a second", addr)
+}
+
+// smapsOf returns the VmFlags and AnonHugePages bytes of the mapping of
+// /proc/self/smaps that holds addr.
+func smapsOf(t *testing.T, addr uintptr) (flags string, huge uint64) {
+	t.Helper()
+	f, err := os.Open("/proc/self/smaps")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	s := bufio.NewScanner(f)
+	in, found := false, false
+	for s.Scan() {
+		line := s.Text()
+		if fields := strings.Fields(line); len(fields) > 0 && strings.Contains(fields[0], "-") && !strings.HasSuffix(fields[0], ":") {
+			lo, hi, _ := strings.Cut(fields[0], "-")
+			a, err1 := strconv.ParseUint(lo, 16, 64)
+			b, err2 := strconv.ParseUint(hi, 16, 64)
+			in = err1 == nil && err2 == nil && uint64(addr) >= a && uint64(addr) < b
+			found = found || in
+			continue
+		}
+		if !in {
+			continue
+		}
+		if v, ok := strings.CutPrefix(line, "VmFlags:"); ok {
+			flags = strings.TrimSpace(v)
+		}
+		if v, ok := strings.CutPrefix(line, "AnonHugePages:"); ok {
+			kb, _ := strconv.ParseUint(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			huge = kb << 10
+		}
+	}
+	if !found {
+		t.Fatalf("no mapping of /proc/self/smaps holds %#x", addr)
+	}
+	return flags, huge
+}
+
+// TestHugePagesKeepTraces runs a built-in scenario without and with the
+// adviser: the output, trace hash included, is the same.
+func TestHugePagesKeepTraces(t *testing.T) {
+	runOnce := func() string {
+		var out, errb bytes.Buffer
+		if code := Main([]string{"run", "edge-triggered", "-o", "json"}, &out, &errb); code != exitOK {
+			t.Fatalf("exit %d: %s", code, errb.String())
+		}
+		return out.String()
+	}
+	without := runOnce()
+	stop := adviseHugePages()
+	with := runOnce()
+	stop()
+	if with != without {
+		t.Errorf("the output changed with huge pages advised")
+	}
+}
