@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"maps"
 	"os"
+	"os/exec"
 	"runtime"
 	"slices"
 	"strconv"
@@ -65,7 +66,19 @@ func TestMemTotal(t *testing.T) {
 // hands out after it reserved sits in a mapping advised for huge pages
 // and, unless the machine's setting is "never", is backed by them from
 // its first touch (no goroutine runs here to advise or collapse later).
+// It runs in a fresh test process, as the adviser runs at the start of
+// clustersim's: memory earlier tests touched in small pages would be
+// handed out again.
 func TestHugePagesAdvised(t *testing.T) {
+	if os.Getenv(freshProcessEnv) == "" {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestHugePagesAdvised$", "-test.count=1", "-test.v")
+		cmd.Env = append(os.Environ(), freshProcessEnv+"=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil || !bytes.Contains(out, []byte("--- PASS: TestHugePagesAdvised")) {
+			t.Fatalf("in a fresh process (%v):\n%s", err, out)
+		}
+		return
+	}
 	a := &hugePageAdviser{advised: map[mapping]bool{}}
 	ok := a.reserve(256 << 20)
 	block := make([]byte, 64<<20)
@@ -93,6 +106,9 @@ func TestHugePagesAdvised(t *testing.T) {
 	}
 }
 
+// freshProcessEnv tells a test that it runs in the process it started.
+const freshProcessEnv = "CLUSTERSIM_TEST_FRESH_PROCESS"
+
 // TestHugePagesFollow checks the goroutine's part: a mapping the heap
 // adds after the reserve is advised soon after.
 func TestHugePagesFollow(t *testing.T) {
@@ -111,7 +127,7 @@ func TestHugePagesFollow(t *testing.T) {
 	stopped := make(chan struct{})
 	go func() { defer close(stopped); a.follow(done) }()
 	defer func() { close(done); <-stopped }()
-	block := make([]byte, 1<<30) // more than the heap has free: a new mapping (never touched)
+	block := make([]byte, 1<<30)                          // more than the heap has free: a new mapping (never touched)
 	addr := uintptr(unsafe.Pointer(&block[len(block)-1])) // its start may share free space advised before
 	for _, m := range before {
 		if addr >= m.start && addr < m.end {
