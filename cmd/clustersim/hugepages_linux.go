@@ -35,14 +35,16 @@ import (
 // runtime does not clear it), advises that mapping and lets the
 // allocation go; the heap then grows into memory that was advised before
 // its first touch. Beyond that, a goroutine advises what the runtime maps
-// later (checked every hugePageScan, when the runtime's mapped total has
-// grown) and collapses what was touched before (MADV_COLLAPSE).
+// later (checked every hugePageScan while the runtime's mapped total
+// grows, backing off to hugePageIdle while it does not) and collapses
+// what was touched before (MADV_COLLAPSE).
 //
 // Memory is laid out, never computed on: what a run computes does not
 // change (TestHugePagesKeepTraces). CLUSTERSIM_HUGEPAGES=0 turns it off.
 const (
 	hugePagesEnv    = "CLUSTERSIM_HUGEPAGES"
 	hugePageScan    = 2 * time.Millisecond
+	hugePageIdle    = 256 * time.Millisecond
 	hugePageBytes   = 2 << 20
 	hugePageReserve = 3 << 30
 	madvCollapse    = 25 // MADV_COLLAPSE, Linux 6.1; older kernels refuse it, which costs nothing
@@ -85,18 +87,22 @@ func (a *hugePageAdviser) reserve(n int) bool {
 	return ok
 }
 
-// follow advises what the runtime maps later, checking every
-// hugePageScan whether its mapped total has grown, until done closes.
+// follow advises what the runtime maps later, until done closes. It
+// checks whether the runtime's mapped total has grown every hugePageScan
+// while it grows, and ever less often, up to every hugePageIdle, while it
+// does not (a server waiting for kubectl wakes four times a second, not
+// five hundred).
 func (a *hugePageAdviser) follow(done <-chan struct{}) {
-	tick := time.NewTicker(hugePageScan)
-	defer tick.Stop()
+	wait := hugePageScan
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
 	mapped := []metrics.Sample{{Name: "/memory/classes/total:bytes"}}
 	var seen uint64
 	for {
 		select {
 		case <-done:
 			return
-		case <-tick.C:
+		case <-timer.C:
 		}
 		metrics.Read(mapped)
 		if now := mapped[0].Value.Uint64(); now > seen {
@@ -104,7 +110,11 @@ func (a *hugePageAdviser) follow(done <-chan struct{}) {
 			if !a.scan() {
 				return
 			}
+			wait = hugePageScan
+		} else {
+			wait = min(2*wait, hugePageIdle)
 		}
+		timer.Reset(wait)
 	}
 }
 
