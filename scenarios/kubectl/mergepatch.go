@@ -10,7 +10,8 @@ import (
 )
 
 // JSON merge patches (RFC 7386) and the JSON trees kubectl's actions
-// build them from; strategic merge patches are sim/strategicpatch's.
+// build them from; strategic merge patches are sim/strategicpatch's, and
+// the server applies both with api.MergePatch.
 
 // mergePatchDiff returns the JSON merge patch (RFC 7386) turning a into b:
 // changed and added fields, null for removed ones, lists replaced whole.
@@ -41,31 +42,6 @@ func mergePatchDiff(a, b map[string]any) map[string]any {
 		}
 	}
 	return patch
-}
-
-// applyMergePatch applies a JSON merge patch (RFC 7386) to doc.
-func applyMergePatch(doc, patch map[string]any) map[string]any {
-	out := make(map[string]any, len(doc))
-	for k, v := range doc {
-		out[k] = v
-	}
-	for k, pv := range patch {
-		if pv == nil {
-			delete(out, k)
-			continue
-		}
-		pm, pIsMap := pv.(map[string]any)
-		dm, dIsMap := out[k].(map[string]any)
-		switch {
-		case pIsMap && dIsMap:
-			out[k] = applyMergePatch(dm, pm)
-		case pIsMap:
-			out[k] = applyMergePatch(map[string]any{}, pm)
-		default:
-			out[k] = pv
-		}
-	}
-	return out
 }
 
 // decodeTree decodes JSON into a tree, numbers kept as json.Number.

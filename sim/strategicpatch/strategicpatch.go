@@ -234,6 +234,21 @@ func hasAdditionalNewField(original, modified map[string]any) bool {
 // keyString is the string form strategicpatch compares merge keys by.
 func keyString(v any) string { return fmt.Sprintf("%v", v) }
 
+// keyed returns list element e as a map and its merge key's value as a
+// string, or apimachinery's error for an element that is not a map or
+// lacks the key.
+func keyed(e any, key string) (map[string]any, string, error) {
+	em, ok := e.(map[string]any)
+	if !ok {
+		return nil, "", &patchError{fmt.Sprintf("unexpected %s in a list merged by %s", typeName(e), key)}
+	}
+	kv, ok := em[key]
+	if !ok {
+		return nil, "", &patchError{fmt.Sprintf("map: %v does not contain declared merge key: %s", em, key)}
+	}
+	return em, keyString(kv), nil
+}
+
 // diffLists diffs two lists with merge semantics: the patch list (changed
 // and added elements in modified's order, then delete directives), the
 // parallel deletion list of a list of scalars, and the $setElementOrder
@@ -252,15 +267,10 @@ func diffLists(a, b []any, path []string, m fieldMeta, opts diffOptions) (add, d
 	aByKey := map[string]map[string]any{}
 	var aKeys []string
 	for _, e := range a {
-		em, ok := e.(map[string]any)
-		if !ok {
-			return nil, nil, nil, &patchError{fmt.Sprintf("unexpected %s in a list merged by %s", typeName(e), key)}
+		em, ks, err := keyed(e, key)
+		if err != nil {
+			return nil, nil, nil, err
 		}
-		kv, ok := em[key]
-		if !ok {
-			return nil, nil, nil, &patchError{fmt.Sprintf("map: %v does not contain declared merge key: %s", em, key)}
-		}
-		ks := keyString(kv)
 		if _, dup := aByKey[ks]; !dup {
 			aByKey[ks] = em
 			aKeys = append(aKeys, ks)
@@ -268,15 +278,10 @@ func diffLists(a, b []any, path []string, m fieldMeta, opts diffOptions) (add, d
 	}
 	bKeys := map[string]bool{}
 	for _, e := range b {
-		em, ok := e.(map[string]any)
-		if !ok {
-			return nil, nil, nil, &patchError{fmt.Sprintf("unexpected %s in a list merged by %s", typeName(e), key)}
+		em, ks, err := keyed(e, key)
+		if err != nil {
+			return nil, nil, nil, err
 		}
-		kv, ok := em[key]
-		if !ok {
-			return nil, nil, nil, &patchError{fmt.Sprintf("map: %v does not contain declared merge key: %s", em, key)}
-		}
-		ks := keyString(kv)
 		bKeys[ks] = true
 		ae, found := aByKey[ks]
 		if !found {
@@ -290,7 +295,7 @@ func diffLists(a, b []any, path []string, m fieldMeta, opts diffOptions) (add, d
 			return nil, nil, nil, err
 		}
 		if len(sub) > 0 {
-			sub[key] = kv
+			sub[key] = em[key]
 			add = append(add, sub)
 		}
 	}
@@ -660,7 +665,9 @@ func StripDirectives(v any) any {
 }
 
 // HasDirective reports whether a patch uses a directive other than
-// $setElementOrder, which the simulator's API server does not understand.
+// $setElementOrder: one whose meaning StripDirectives would drop ($patch,
+// $retainKeys, $deleteFromPrimitiveList), so that the stripped patch is
+// not the same patch.
 func HasDirective(v any) bool {
 	switch t := v.(type) {
 	case map[string]any:
