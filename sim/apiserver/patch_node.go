@@ -10,8 +10,9 @@ import (
 // condition changes: 3,576 patches an hour at 300 nodes. Through JSON
 // (applyPatch: the Node encoded, decoded into maps, merged, encoded and
 // decoded again) the server's part of each cost some 180 µs, an eighth
-// of the 300-node probe's CPU in its profile (BenchmarkNodeStatusPatch:
-// 69.7 µs alone, 9.6 µs typed). nodeConditionsPatch applies the one shape the kubelet sends, a
+// of the 300-node probe's CPU in its profile (BenchmarkNodeStatusPatch,
+// 2026-12-02 evening: about 57 µs alone, 8.2 to 8.6 µs typed).
+// nodeConditionsPatch applies the one shape the kubelet sends, a
 // strategic merge patch of status.conditions alone, to the typed Node;
 // anything else takes the general path. TestNodeConditionsPatchMatches
 // holds the two to the same result.
@@ -128,7 +129,9 @@ func parseConditionsPatch(patch []byte) (doc api.NodeConditionsPatchStatus, ok b
 }
 
 // conditionPatches reads a list of condition patches; typeOnly allows
-// the type alone (the element order).
+// the type alone (the element order). Every key must be known and every
+// value a string, so the result does not depend on the order the keys
+// are read in.
 func conditionPatches(v any, typeOnly bool) ([]api.NodeConditionPatch, bool) {
 	list, isList := v.([]any)
 	if !isList {
@@ -141,39 +144,43 @@ func conditionPatches(v any, typeOnly bool) ([]api.NodeConditionPatch, bool) {
 			return nil, false
 		}
 		var p api.NodeConditionPatch
-		known := 0
-		str := func(key string) (string, bool, bool) {
-			v, has := m[key]
-			if !has {
-				return "", false, true
-			}
-			known++
+		for key, v := range m {
 			s, isStr := v.(string)
-			return s, true, isStr
-		}
-		typ, has, good := str("type")
-		if !has || !good || typ == "" {
-			return nil, false
-		}
-		p.Type = api.NodeConditionType(typ)
-		if !typeOnly {
-			for _, f := range []struct {
-				key string
-				set func(string) bool
-			}{
-				{"status", func(s string) bool { c := api.ConditionStatus(s); p.Status = &c; return true }},
-				{"reason", func(s string) bool { p.Reason = &s; return true }},
-				{"message", func(s string) bool { p.Message = &s; return true }},
-				{"$patch", func(s string) bool { p.Patch = s; return s == "delete" }},
-				{"lastHeartbeatTime", func(s string) bool { t, err := api.ParseTime(s); p.LastHeartbeatTime = &t; return err == nil }},
-				{"lastTransitionTime", func(s string) bool { t, err := api.ParseTime(s); p.LastTransitionTime = &t; return err == nil }},
-			} {
-				if s, has, good := str(f.key); has && (!good || !f.set(s)) {
+			if !isStr || (typeOnly && key != "type") {
+				return nil, false
+			}
+			switch key {
+			case "type":
+				p.Type = api.NodeConditionType(s)
+			case "status":
+				c := api.ConditionStatus(s)
+				p.Status = &c
+			case "reason":
+				r := s
+				p.Reason = &r
+			case "message":
+				msg := s
+				p.Message = &msg
+			case "$patch":
+				if s != "delete" {
 					return nil, false
 				}
+				p.Patch = s
+			case "lastHeartbeatTime", "lastTransitionTime":
+				t, err := api.ParseTime(s)
+				if err != nil {
+					return nil, false
+				}
+				if key == "lastHeartbeatTime" {
+					p.LastHeartbeatTime = &t
+				} else {
+					p.LastTransitionTime = &t
+				}
+			default:
+				return nil, false
 			}
 		}
-		if known != len(m) {
+		if p.Type == "" {
 			return nil, false
 		}
 		out = append(out, p)

@@ -100,6 +100,8 @@ func TestNodeConditionsPatchMatches(t *testing.T) {
 		[]byte(`{"status":{}}`),
 		[]byte(`{}`),
 		[]byte(`{"status":{"conditions":[]}} {"trailing":1}`),
+		[]byte(`{"status":{"conditions":[{"type":"Ready","$retainKeys":["type"]}]}}`),
+		[]byte(`{"status":{"conditions":[{"type":"Ready","status":false}]}}`),
 	}...)
 	typed := 0
 	for i, p := range patches {
@@ -127,6 +129,31 @@ func TestNodeConditionsPatchMatches(t *testing.T) {
 	}
 	if got, _ := json.Marshal(old); string(got) != string(mustJSON(t, testNode())) {
 		t.Errorf("the old node changed: %s", got)
+	}
+}
+
+// TestNodeConditionsPatchDeclines: shapes the typed path does not model
+// go to the general path, even where the general path would give the
+// same Node (an unknown key it drops, an element order entry with more
+// than a type), so that the typed path's scope stays what its comment
+// says.
+func TestNodeConditionsPatchDeclines(t *testing.T) {
+	old := testNode()
+	for _, p := range []string{
+		`{"status":{"conditions":[{"type":"Ready","stAtus":"False"}]}}`,
+		`{"status":{"conditions":[{"type":"Ready","probeTime":"2026-01-01T00:00:00Z"}]}}`,
+		`{"status":{"conditions":[{"type":"Ready","$retainKeys":["type"]}]}}`,
+		`{"status":{"$setElementOrder/conditions":[{"type":"Ready","status":"True"}]}}`,
+		`{"status":{"conditions":[{"type":"Ready","status":false}]}}`,
+		`{"status":{"conditions":[{"type":"","status":"False"}]}}`,
+		`{"status":{"conditions":[{"type":"Ready","$patch":"merge"}]}}`,
+		`{"status":{"conditions":{"type":"Ready"}}}`,
+		`{"status":{"conditions":["Ready"]}}`,
+		`{"Status":{"conditions":[{"type":"Ready","status":"False"}]}}`,
+	} {
+		if _, ok := nodeConditionsPatch(old, []byte(p)); ok {
+			t.Errorf("the typed path took %s", p)
+		}
 	}
 }
 
