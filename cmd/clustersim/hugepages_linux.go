@@ -5,6 +5,8 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"runtime/metrics"
@@ -48,7 +50,9 @@ import (
 // its 4 GiB budget).
 //
 // Memory is laid out, never computed on: what a run computes does not
-// change (TestHugePagesKeepTraces). CLUSTERSIM_HUGEPAGES=0 turns it off.
+// change (TestHugePagesKeepTraces). CLUSTERSIM_HUGEPAGES=0 turns it
+// off; any value but 0 or 1 is named on standard error and turns it off
+// too.
 const (
 	hugePagesEnv    = "CLUSTERSIM_HUGEPAGES"
 	hugePageScan    = 2 * time.Millisecond
@@ -62,7 +66,7 @@ const (
 // it. It does nothing when the environment turns it off, on a 32-bit
 // build, or when the kernel has no transparent huge pages.
 func adviseHugePages() (stop func()) {
-	if os.Getenv(hugePagesEnv) == "0" || strconv.IntSize < 64 {
+	if !hugePagesWanted(os.Getenv(hugePagesEnv), os.Stderr) || strconv.IntSize < 64 {
 		return func() {}
 	}
 	a := &hugePageAdviser{advised: map[mapping]bool{}}
@@ -78,6 +82,20 @@ func adviseHugePages() (stop func()) {
 		close(done)
 		<-stopped
 	}
+}
+
+// hugePagesWanted reads CLUSTERSIM_HUGEPAGES: "" or "1" advise, "0"
+// does not; any other value is named on w and leaves the advice off
+// rather than guessing what it meant.
+func hugePagesWanted(v string, w io.Writer) bool {
+	switch v {
+	case "", "1":
+		return true
+	case "0":
+		return false
+	}
+	fmt.Fprintf(w, "clustersim: %s=%q: want 0 (off) or 1 (on); huge pages stay off\n", hugePagesEnv, v)
+	return false
 }
 
 // reserve has the runtime map n bytes of heap, advises them before

@@ -44,6 +44,24 @@ func TestAnonymousReadWrite(t *testing.T) {
 	}
 }
 
+func TestHugePagesWanted(t *testing.T) {
+	for _, tc := range []struct {
+		v, warn string
+		want    bool
+	}{
+		{"", "", true},
+		{"1", "", true},
+		{"0", "", false},
+		{"off", `clustersim: CLUSTERSIM_HUGEPAGES="off": want 0 (off) or 1 (on); huge pages stay off` + "\n", false},
+		{"true", `clustersim: CLUSTERSIM_HUGEPAGES="true": want 0 (off) or 1 (on); huge pages stay off` + "\n", false},
+	} {
+		var w bytes.Buffer
+		if got := hugePagesWanted(tc.v, &w); got != tc.want || w.String() != tc.warn {
+			t.Errorf("hugePagesWanted(%q) = %v, warned %q; want %v, %q", tc.v, got, w.String(), tc.want, tc.warn)
+		}
+	}
+}
+
 func TestMemTotal(t *testing.T) {
 	for _, tc := range []struct {
 		meminfo string
