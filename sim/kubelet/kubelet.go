@@ -85,7 +85,8 @@ type Stats struct {
 	RenewFailures uint64
 	// Lists and Watches count pod lists and watches the server accepted.
 	Lists, Watches uint64
-	// WatchBreaks counts watches that ended other than by the kubelet.
+	// WatchBreaks counts pod watches that ended other than by the kubelet
+	// (the node lister's lists, watches and breaks are not counted).
 	WatchBreaks uint64
 	// PodStatusWrites counts pod status writes that succeeded;
 	// PodStatusFailures those that failed or timed out.
