@@ -825,3 +825,30 @@ func TestNodeStatusFromLister(t *testing.T) {
 		t.Errorf("Ready %s after the server came back; want True", got)
 	}
 }
+
+// TestStatsCountPodReflector: the kubelet's Stats count its pod source's
+// lists and watches, as many as the API server accepted from it, and not
+// the node lister's, which lists and watches its Node beside them.
+func TestStatsCountPodReflector(t *testing.T) {
+	e := newEnv(t, cluster.Config{Seed: 1})
+	k := e.addNode("node-1", 1, nil)
+	e.run(11 * time.Minute)
+	server := map[string]uint64{}
+	for _, s := range e.c.API.Stats() {
+		if s.Actor == kubelet.Actor("node-1") && s.Outcome == apiserver.OK {
+			server[fmt.Sprintf("%s %v", s.Kind.Name, s.Verb)] += s.Count
+		}
+	}
+	st := k.Stats()
+	pods := fmt.Sprintf("%s %v", api.KindPod.Name, apiserver.List)
+	podWatches := fmt.Sprintf("%s %v", api.KindPod.Name, apiserver.Watch)
+	nodes := fmt.Sprintf("%s %v", api.KindNode.Name, apiserver.List)
+	nodeWatches := fmt.Sprintf("%s %v", api.KindNode.Name, apiserver.Watch)
+	if server[pods] == 0 || server[podWatches] == 0 || server[nodes] == 0 || server[nodeWatches] == 0 {
+		t.Fatalf("the server's counts of the kubelet's requests %v: want pod and node lists and watches", server)
+	}
+	if st.Lists != server[pods] || st.Watches != server[podWatches] {
+		t.Errorf("Stats: %d lists, %d watches; the server accepted %d pod lists and %d pod watches (and %d node lists, %d node watches, not counted)",
+			st.Lists, st.Watches, server[pods], server[podWatches], server[nodes], server[nodeWatches])
+	}
+}

@@ -220,7 +220,8 @@ func New(net *netsim.Network, server *netsim.Endpoint, cfg Config) (*Kubelet, er
 		prevPullErr:  map[string]string{},
 	}
 	k.t = &k.cfg.Timings
-	k.nodeRefl.id = reflNode
+	k.podRefl = reflector{id: reflPods, src: podSource{k}, counted: true}
+	k.nodeRefl = reflector{id: reflNode, src: nodeSource{k}}
 	k.rng = k.k.Rand("kubelet/" + cfg.NodeName)
 	k.ev.init(k)
 	for _, ref := range cfg.Images {

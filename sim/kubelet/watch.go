@@ -31,7 +31,13 @@ const (
 
 // reflector is one list-and-watch loop's state.
 type reflector struct {
-	id      uint16
+	id uint16
+	// src is what the reflector reflects.
+	src reflSource
+	// counted is set for the reflector whose lists, watches and watch
+	// breaks are the kubelet's Stats: the pod source's (the node
+	// lister's are not counted).
+	counted bool
 	watch   *reflWatch
 	lastRV  uint64
 	listTok uint32
@@ -44,6 +50,73 @@ type reflector struct {
 	relist bool
 }
 
+// reflSource is what one reflector reflects: the request that lists or
+// watches it, and what a list and a watch event do with what they bring.
+type reflSource interface {
+	// request returns a list or watch request.
+	request(verb apiserver.Verb) *apiserver.Request
+	// listed takes a list's items.
+	listed(items []api.Object)
+	// event takes one watch event newer than the last.
+	event(e store.Event)
+}
+
+// podSource is the kubelet's pod source: the pods bound to its node.
+type podSource struct{ k *Kubelet }
+
+func (s podSource) request(verb apiserver.Verb) *apiserver.Request {
+	req := &apiserver.Request{Verb: verb, Kind: api.KindPod}
+	req.ListOptions.NodeName = s.k.cfg.NodeName
+	return req
+}
+
+func (s podSource) listed(items []api.Object) { s.k.replace(items) }
+
+func (s podSource) event(e store.Event) {
+	k := s.k
+	p, ok := e.Object.(*api.Pod)
+	if !ok {
+		return
+	}
+	if e.Type == store.Deleted {
+		if ps := k.byKey[p.Key()]; ps != nil && ps.uid == p.UID {
+			k.drop(ps)
+		}
+		return
+	}
+	k.podChanged(p)
+}
+
+// nodeSource is the node lister's: the kubelet's own Node, held in
+// nodeCache.
+type nodeSource struct{ k *Kubelet }
+
+func (s nodeSource) request(verb apiserver.Verb) *apiserver.Request {
+	req := &apiserver.Request{Verb: verb, Kind: api.KindNode}
+	req.ListOptions.Name = s.k.cfg.NodeName
+	return req
+}
+
+// listed makes the node lister's Node the one listed, or none.
+func (s nodeSource) listed(items []api.Object) {
+	k := s.k
+	k.nodeCache = nil
+	for _, o := range items {
+		if n, ok := o.(*api.Node); ok && n.Name == k.cfg.NodeName {
+			k.nodeCache = n
+		}
+	}
+}
+
+func (s nodeSource) event(e store.Event) {
+	if n, ok := e.Object.(*api.Node); ok {
+		s.k.nodeCache = n
+		if e.Type == store.Deleted {
+			s.k.nodeCache = nil
+		}
+	}
+}
+
 // reflector returns the reflector with id.
 func (k *Kubelet) reflector(id uint16) *reflector {
 	if id == reflNode {
@@ -52,23 +125,11 @@ func (k *Kubelet) reflector(id uint16) *reflector {
 	return &k.podRefl
 }
 
-// reflRequest returns a list or watch request for what r reflects.
-func (k *Kubelet) reflRequest(r *reflector, verb apiserver.Verb) *apiserver.Request {
-	if r.id == reflNode {
-		req := &apiserver.Request{Verb: verb, Kind: api.KindNode}
-		req.ListOptions.Name = k.cfg.NodeName
-		return req
-	}
-	req := &apiserver.Request{Verb: verb, Kind: api.KindPod}
-	req.ListOptions.NodeName = k.cfg.NodeName
-	return req
-}
-
 // list lists what r reflects.
 func (k *Kubelet) list(r *reflector) {
 	k.endWatch(r)
 	r.listTok = k.next()
-	k.call(k.reflRequest(r, apiserver.List), opList, noContainer, r.id, r.listTok)
+	k.call(r.src.request(apiserver.List), opList, noContainer, r.id, r.listTok)
 }
 
 func (k *Kubelet) listDone(r *reflector, resp *apiserver.Response, err error) {
@@ -77,24 +138,12 @@ func (k *Kubelet) listDone(r *reflector, resp *apiserver.Response, err error) {
 		k.reflectorBackoff(r, true)
 		return
 	}
-	if r.id == reflNode {
-		k.nodeListed(resp.Items)
-	} else {
+	if r.counted {
 		k.stats.Lists++
-		k.replace(resp.Items)
 	}
+	r.src.listed(resp.Items)
 	r.lastRV = resp.ResourceVersion
 	k.startWatch(r)
-}
-
-// nodeListed makes the node lister's Node the one listed, or none.
-func (k *Kubelet) nodeListed(items []api.Object) {
-	k.nodeCache = nil
-	for _, o := range items {
-		if n, ok := o.(*api.Node); ok && n.Name == k.cfg.NodeName {
-			k.nodeCache = n
-		}
-	}
 }
 
 // replace makes the kubelet's pods those of a list: pods it knows that
@@ -129,7 +178,7 @@ func (k *Kubelet) startWatch(r *reflector) {
 	k.endWatch(r)
 	w := &reflWatch{k: k, r: r, tok: k.next()}
 	r.watch = w
-	req := k.reflRequest(r, apiserver.Watch)
+	req := r.src.request(apiserver.Watch)
 	req.ResourceVersion = r.lastRV
 	req.WatchReceiver = w
 	k.call(req, opWatch, noContainer, r.id, w.tok)
@@ -161,7 +210,7 @@ func (k *Kubelet) watchDone(w *reflWatch, resp *apiserver.Response, netErr, err 
 		}
 		return
 	}
-	if r.id == reflPods {
+	if r.counted {
 		k.stats.Watches++
 	}
 	w.replied = true
@@ -186,7 +235,7 @@ func (k *Kubelet) watchEnded(w *reflWatch) {
 	}
 	r.watch = nil
 	if w.broken {
-		if r.id == reflPods {
+		if r.counted {
 			k.stats.WatchBreaks++
 		}
 		k.reflectorBackoff(r, false)
@@ -201,26 +250,7 @@ func (k *Kubelet) watchEvent(r *reflector, e store.Event) {
 		return
 	}
 	r.lastRV = e.ResourceVersion
-	if r.id == reflNode {
-		if n, ok := e.Object.(*api.Node); ok {
-			k.nodeCache = n
-			if e.Type == store.Deleted {
-				k.nodeCache = nil
-			}
-		}
-		return
-	}
-	p, ok := e.Object.(*api.Pod)
-	if !ok {
-		return
-	}
-	if e.Type == store.Deleted {
-		if ps := k.byKey[p.Key()]; ps != nil && ps.uid == p.UID {
-			k.drop(ps)
-		}
-		return
-	}
-	k.podChanged(p)
+	r.src.event(e)
 }
 
 // reflWatch is the client end of one watch stream.
