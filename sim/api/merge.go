@@ -20,6 +20,9 @@ var MergeKeys = map[string]string{
 	"ownerReferences":           "uid",
 	"hostAliases":               "ip",
 	"topologySpreadConstraints": "topologyKey",
+	"volumeDevices":             "devicePath",
+	"resourceClaims":            "name",
+	"schedulingGates":           "name",
 }
 
 // MergeKey returns the key by which elements of the list field named
@@ -45,8 +48,10 @@ func MergeKey(field string, elems []any) string {
 // result without changing either: RFC 7386 JSON merge patch (objects
 // merge, null deletes a key, anything else replaces), and with strategic
 // set, lists with a merge key merge element by element (an element with a
-// known key merges into it, a new one is appended), as Kubernetes'
-// strategic merge patch does. field is the key under which d sits (""
+// known key merges into it, a new one is appended) and metadata's
+// finalizers merge as a set (the patch's strings not there yet are
+// appended), as Kubernetes' strategic merge patch does. field is the key
+// under which d sits (""
 // at the root). A strategic patch's directives are honoured as
 // k8s.io/apimachinery/pkg/util/strategicpatch applies them:
 // "$patch": "replace" (the map replaces the original) and "delete" (the
@@ -58,7 +63,7 @@ func MergeKey(field string, elems []any) string {
 func MergePatch(d, p any, field string, strategic bool) any {
 	if strategic {
 		if pm, ok := p.(map[string]any); ok && hasDirective(pm) {
-			return strategicMap(d, pm)
+			return strategicMap(d, pm, field)
 		}
 	}
 	pm, ok := p.(map[string]any)
@@ -85,10 +90,37 @@ func MergePatch(d, p any, field string, strategic bool) any {
 			delete(out, k)
 			continue
 		}
+		if strategic && field == "metadata" && k == "finalizers" {
+			// metadata.finalizers is a set (patchStrategy merge on a
+			// list of strings): a patch adds to it.
+			if dl, ok := out[k].([]any); ok {
+				if pl, ok := v.([]any); ok {
+					out[k] = unionScalars(dl, pl)
+					continue
+				}
+			}
+		}
 		if r := MergePatch(out[k], v, k, strategic); r != nil {
 			out[k] = r
 		} else {
 			delete(out, k) // a strategic "$patch": "delete"
+		}
+	}
+	return out
+}
+
+// unionScalars is a merged list of scalars: d's values, then p's that d
+// lacks, each once (strategicpatch's deduplicateScalars of d and p
+// appended).
+func unionScalars(d, p []any) []any {
+	out := make([]any, 0, len(d)+len(p))
+	seen := make(map[string]bool, len(d)+len(p))
+	for _, l := range [][]any{d, p} {
+		for _, e := range l {
+			if k := fmt.Sprintf("%T:%v", e, e); !seen[k] {
+				seen[k] = true
+				out = append(out, e)
+			}
 		}
 	}
 	return out
@@ -135,8 +167,9 @@ func hasDirective(pm map[string]any) bool {
 	return false
 }
 
-// strategicMap applies a strategic patch map carrying directives to d.
-func strategicMap(d any, pm map[string]any) any {
+// strategicMap applies a strategic patch map carrying directives to d,
+// which sits under field.
+func strategicMap(d any, pm map[string]any, field string) any {
 	switch pm["$patch"] {
 	case "replace":
 		out := make(map[string]any, len(pm))
@@ -155,7 +188,7 @@ func strategicMap(d any, pm map[string]any) any {
 			plain[k] = v
 		}
 	}
-	merged, _ := MergePatch(d, plain, "", true).(map[string]any)
+	merged, _ := MergePatch(d, plain, field, true).(map[string]any)
 	if merged == nil {
 		merged = map[string]any{}
 	}

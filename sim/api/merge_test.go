@@ -26,6 +26,18 @@ func TestMergePatch(t *testing.T) {
 		{"container ports merge by containerPort", `{"ports":[{"containerPort":80,"name":"http"}]}`, `{"ports":[{"containerPort":80,"name":"web"}]}`, true,
 			`{"ports":[{"containerPort":80,"name":"web"}]}`},
 		{"unkeyed lists are replaced", `{"args":["a","b"]}`, `{"args":["c"]}`, true, `{"args":["c"]}`},
+		// ObjectMeta.Finalizers is patchStrategy merge: a set.
+		{"strategic adds to metadata.finalizers", `{"metadata":{"finalizers":["a","b"]}}`, `{"metadata":{"finalizers":["c","a"]}}`, true,
+			`{"metadata":{"finalizers":["a","b","c"]}}`},
+		{"merge patch replaces metadata.finalizers", `{"metadata":{"finalizers":["a","b"]}}`, `{"metadata":{"finalizers":["c"]}}`, false,
+			`{"metadata":{"finalizers":["c"]}}`},
+		// NamespaceSpec.Finalizers has no patch strategy: replaced.
+		{"strategic replaces spec.finalizers", `{"spec":{"finalizers":["kubernetes"]}}`, `{"spec":{"finalizers":["x"]}}`, true,
+			`{"spec":{"finalizers":["x"]}}`},
+		{"volumeDevices merge by devicePath", `{"volumeDevices":[{"devicePath":"/a","name":"x"},{"devicePath":"/b","name":"y"}]}`, `{"volumeDevices":[{"devicePath":"/b","name":"z"}]}`, true,
+			`{"volumeDevices":[{"devicePath":"/a","name":"x"},{"devicePath":"/b","name":"z"}]}`},
+		{"schedulingGates merge by name", `{"schedulingGates":[{"name":"a"}]}`, `{"schedulingGates":[{"name":"b"}]}`, true,
+			`{"schedulingGates":[{"name":"a"},{"name":"b"}]}`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -72,6 +84,12 @@ func TestStrategicDirectives(t *testing.T) {
 			`{"finalizers":["a","b","c"]}`,
 			`{"$deleteFromPrimitiveList/finalizers":["b"]}`,
 			`{"finalizers":["a","c"]}`},
+		// kubectl apply's patch of metadata: what it adds merges into
+		// the finalizers the server holds, what it drops leaves.
+		{"metadata.finalizers added and deleted in one patch",
+			`{"metadata":{"finalizers":["a","b","server"]}}`,
+			`{"metadata":{"$deleteFromPrimitiveList/finalizers":["a"],"finalizers":["c"]}}`,
+			`{"metadata":{"finalizers":["b","server","c"]}}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var d, p any

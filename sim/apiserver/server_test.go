@@ -349,6 +349,24 @@ func TestStoreSemantics(t *testing.T) {
 				t.Errorf("strategic merge dropped the container's other fields: %+v", got.Spec.Template.Spec.Containers[0])
 			}
 		}},
+		{"strategic patch adds to metadata.finalizers", func(t *testing.T, f *fixture) {
+			d := deployment("web", 1)
+			d.Finalizers = []string{"example.com/a"}
+			f.must(t, &Request{Verb: Create, Kind: api.KindDeployment, Actor: user, Object: d})
+			// kubectl patch --type strategic: ObjectMeta.Finalizers is
+			// patchStrategy merge, so the patch's finalizer joins the
+			// one held; a merge patch replaces the list.
+			got := f.must(t, &Request{Verb: Patch, Kind: api.KindDeployment, Namespace: "default", Name: "web", Actor: user, PatchType: StrategicMergePatch,
+				Patch: []byte(`{"metadata":{"finalizers":["example.com/b"]}}`)}).(*api.Deployment)
+			if !slices.Equal(got.Finalizers, []string{"example.com/a", "example.com/b"}) {
+				t.Errorf("strategic: finalizers %v, want [example.com/a example.com/b]", got.Finalizers)
+			}
+			got = f.must(t, &Request{Verb: Patch, Kind: api.KindDeployment, Namespace: "default", Name: "web", Actor: user, PatchType: MergePatch,
+				Patch: []byte(`{"metadata":{"finalizers":["example.com/c"]}}`)}).(*api.Deployment)
+			if !slices.Equal(got.Finalizers, []string{"example.com/c"}) {
+				t.Errorf("merge: finalizers %v, want [example.com/c]", got.Finalizers)
+			}
+		}},
 		{"unavailable server", func(t *testing.T, f *fixture) {
 			f.srv.SetAvailable(false)
 			resp := f.do(&Request{Verb: List, Kind: api.KindPod, Actor: user})
