@@ -46,9 +46,14 @@ func TestLowerPatch(t *testing.T) {
 		{"container removed: merge patch", `{"metadata":{"name":"d"},"spec":{"containers":[{"name":"web"},{"name":"side"}]}}`,
 			`{"spec":{"$setElementOrder/containers":[{"name":"web"}],"containers":[{"$patch":"delete","name":"side"}]}}`,
 			client.MergePatch, `{"metadata":{"resourceVersion":"42"},"spec":{"containers":[{"name":"web"}]}}`},
-		{"new container first: order matters", `{"spec":{"containers":[{"name":"web"}]}}`,
+		// The server puts a new element first, as upstream's merge does:
+		// the patch without its order gives kubectl's result.
+		{"new container first: the server's order too", `{"spec":{"containers":[{"name":"web"}]}}`,
 			`{"spec":{"$setElementOrder/containers":[{"name":"init"},{"name":"web"}],"containers":[{"name":"init"}]}}`,
-			client.MergePatch, `{"metadata":{"resourceVersion":"42"},"spec":{"containers":[{"name":"init"},{"name":"web"}]}}`},
+			client.StrategicMergePatch, `{"spec":{"containers":[{"name":"init"}]}}`},
+		{"new container last: order matters", `{"spec":{"containers":[{"name":"web"}]}}`,
+			`{"spec":{"$setElementOrder/containers":[{"name":"web"},{"name":"side"}],"containers":[{"name":"side"}]}}`,
+			client.MergePatch, `{"metadata":{"resourceVersion":"42"},"spec":{"containers":[{"name":"web"},{"name":"side"}]}}`},
 		{"service port: the server merges Service ports by port", `{"spec":{"ports":[{"port":80,"targetPort":8080},{"port":81,"targetPort":8081}]}}`,
 			`{"spec":{"$setElementOrder/ports":[{"port":80},{"port":81}],"ports":[{"port":81,"targetPort":9091}]}}`,
 			client.StrategicMergePatch, `{"spec":{"ports":[{"port":81,"targetPort":9091}]}}`},

@@ -1,6 +1,10 @@
 package api
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/clustersim/clustersim/sim/strategicpatch"
+)
 
 // MergeKeys are the list merge keys of strategic merge patch (the
 // patchMergeKey of k8s.io/api's types), by the list field's name. Lists
@@ -48,10 +52,12 @@ func MergeKey(field string, elems []any) string {
 // result without changing either: RFC 7386 JSON merge patch (objects
 // merge, null deletes a key, anything else replaces), and with strategic
 // set, lists with a merge key merge element by element (an element with a
-// known key merges into it, a new one is appended) and metadata's
-// finalizers merge as a set (the patch's strings not there yet are
-// appended), as Kubernetes' strategic merge patch does. field is the key
-// under which d sits (""
+// known key merges into it, a new one is added) and metadata's
+// finalizers merge as a set, as Kubernetes' strategic merge patch does,
+// which then orders a merged list (strategicpatch.NormalizeOrder):
+// what the patch lists in its order, what only the server had placed
+// among them by its old place, so that a new element comes first. field
+// is the key under which d sits (""
 // at the root). A strategic patch's directives are honoured as
 // k8s.io/apimachinery/pkg/util/strategicpatch applies them:
 // "$patch": "replace" (the map replaces the original) and "delete" (the
@@ -95,7 +101,7 @@ func MergePatch(d, p any, field string, strategic bool) any {
 			// list of strings): a patch adds to it.
 			if dl, ok := out[k].([]any); ok {
 				if pl, ok := v.([]any); ok {
-					out[k] = unionScalars(dl, pl)
+					out[k] = enforceOrder(unionScalars(dl, pl), pl, dl, "")
 					continue
 				}
 			}
@@ -126,9 +132,66 @@ func unionScalars(d, p []any) []any {
 	return out
 }
 
-// mergeList merges patch elements into the list by key; elements the
-// patch does not mention keep their place.
+// enforceOrder returns merged in the order a strategic merge gives it
+// (strategicpatch.NormalizeOrder): order is the patch's list (or its
+// $setElementOrder), server the list before the patch, key the merge
+// key ("" for scalars). Elements are matched by key value.
+func enforceOrder(merged, order, server []any, key string) []any {
+	id := func(e any) string {
+		if m, ok := e.(map[string]any); ok {
+			if key == "" {
+				return ""
+			}
+			return fmt.Sprintf("%T:%v", m[key], m[key])
+		}
+		return fmt.Sprintf("%T:%v", e, e)
+	}
+	firstIndex := func(l []any) map[string]int {
+		at := make(map[string]int, len(l))
+		for i, e := range l {
+			if m, ok := e.(map[string]any); ok && m["$patch"] == "delete" {
+				continue
+			}
+			if _, seen := at[id(e)]; !seen {
+				at[id(e)] = i
+			}
+		}
+		return at
+	}
+	inOrder, inOld := firstIndex(order), firstIndex(server)
+	inPatch, inServer := make([]int, len(merged)), make([]int, len(merged))
+	for i, e := range merged {
+		inPatch[i], inServer[i] = -1, -1
+		if n, ok := inOrder[id(e)]; ok {
+			inPatch[i] = n
+		}
+		if n, ok := inOld[id(e)]; ok {
+			inServer[i] = n
+		}
+	}
+	out := make([]any, len(merged))
+	for i, j := range strategicpatch.NormalizeOrder(inPatch, inServer) {
+		out[i] = merged[j]
+	}
+	return out
+}
+
+// mergeList merges patch elements into the list by key (a new one is
+// appended, a "$patch": "delete" one removes its match), then orders
+// the result as upstream does (enforceOrder): the patch's elements in
+// its order, the others where they stood among them.
 func mergeList(d, p []any, key string) []any {
+	for _, pe := range p {
+		if _, ok := pe.(map[string]any); !ok {
+			return p // not a list of objects: replace
+		}
+	}
+	return enforceOrder(mergeKeyed(d, p, key), p, d, key)
+}
+
+// mergeKeyed merges patch elements into the list by key; elements the
+// patch does not mention keep their place.
+func mergeKeyed(d, p []any, key string) []any {
 	out := append([]any(nil), d...)
 	for _, pe := range p {
 		pm, ok := pe.(map[string]any)
@@ -227,39 +290,13 @@ func strategicMap(d any, pm map[string]any, field string) any {
 			name := k[len("$setElementOrder/"):]
 			order, _ := v.([]any)
 			if l, ok := merged[name].([]any); ok {
-				merged[name] = reorder(l, order, MergeKey(name, append(append([]any(nil), l...), order...)))
+				var before []any
+				if dm, ok := d.(map[string]any); ok {
+					before, _ = dm[name].([]any)
+				}
+				merged[name] = enforceOrder(l, order, before, MergeKey(name, append(append([]any(nil), l...), order...)))
 			}
 		}
 	}
 	return merged
-}
-
-// reorder puts the elements of l that order names first, in its order,
-// then the others in their own order. key is the list's merge key (""
-// for a list of scalars).
-func reorder(l, order []any, key string) []any {
-	id := func(e any) string {
-		if m, ok := e.(map[string]any); ok && key != "" {
-			return fmt.Sprint(m[key])
-		}
-		return fmt.Sprint(e)
-	}
-	used := make([]bool, len(l))
-	out := make([]any, 0, len(l))
-	for _, o := range order {
-		want := id(o)
-		for i, e := range l {
-			if !used[i] && id(e) == want {
-				used[i] = true
-				out = append(out, e)
-				break
-			}
-		}
-	}
-	for i, e := range l {
-		if !used[i] {
-			out = append(out, e)
-		}
-	}
-	return out
 }

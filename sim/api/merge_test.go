@@ -20,7 +20,13 @@ func TestMergePatch(t *testing.T) {
 			`{"containers":[{"image":"z","name":"b"}]}`},
 		{"strategic merges containers by name", `{"containers":[{"name":"a","image":"x"},{"name":"b","image":"y"}]}`, `{"containers":[{"name":"b","image":"z"}]}`, true,
 			`{"containers":[{"image":"x","name":"a"},{"image":"z","name":"b"}]}`},
-		{"strategic appends a new container", `{"containers":[{"name":"a"}]}`, `{"containers":[{"name":"c"}]}`, true, `{"containers":[{"name":"a"},{"name":"c"}]}`},
+		// Upstream's mergeSlice orders the result (normalizeElementOrder):
+		// the patch's elements first in its order, each old one before
+		// the first patch element that stood after it, so a new
+		// element, which stood nowhere, comes before the old ones.
+		{"strategic puts a new container first", `{"containers":[{"name":"a"}]}`, `{"containers":[{"name":"c"}]}`, true, `{"containers":[{"name":"c"},{"name":"a"}]}`},
+		{"strategic orders the patch's containers as the patch does", `{"containers":[{"name":"a"},{"name":"b"},{"name":"c"}]}`, `{"containers":[{"name":"c"},{"name":"a"}]}`, true,
+			`{"containers":[{"name":"b"},{"name":"c"},{"name":"a"}]}`},
 		{"service ports merge by port", `{"ports":[{"port":80,"targetPort":8080},{"port":81,"targetPort":8081}]}`, `{"ports":[{"port":81,"targetPort":9091}]}`, true,
 			`{"ports":[{"port":80,"targetPort":8080},{"port":81,"targetPort":9091}]}`},
 		{"container ports merge by containerPort", `{"ports":[{"containerPort":80,"name":"http"}]}`, `{"ports":[{"containerPort":80,"name":"web"}]}`, true,
@@ -28,7 +34,7 @@ func TestMergePatch(t *testing.T) {
 		{"unkeyed lists are replaced", `{"args":["a","b"]}`, `{"args":["c"]}`, true, `{"args":["c"]}`},
 		// ObjectMeta.Finalizers is patchStrategy merge: a set.
 		{"strategic adds to metadata.finalizers", `{"metadata":{"finalizers":["a","b"]}}`, `{"metadata":{"finalizers":["c","a"]}}`, true,
-			`{"metadata":{"finalizers":["a","b","c"]}}`},
+			`{"metadata":{"finalizers":["c","a","b"]}}`},
 		{"merge patch replaces metadata.finalizers", `{"metadata":{"finalizers":["a","b"]}}`, `{"metadata":{"finalizers":["c"]}}`, false,
 			`{"metadata":{"finalizers":["c"]}}`},
 		// NamespaceSpec.Finalizers has no patch strategy: replaced.
@@ -37,7 +43,7 @@ func TestMergePatch(t *testing.T) {
 		{"volumeDevices merge by devicePath", `{"volumeDevices":[{"devicePath":"/a","name":"x"},{"devicePath":"/b","name":"y"}]}`, `{"volumeDevices":[{"devicePath":"/b","name":"z"}]}`, true,
 			`{"volumeDevices":[{"devicePath":"/a","name":"x"},{"devicePath":"/b","name":"z"}]}`},
 		{"schedulingGates merge by name", `{"schedulingGates":[{"name":"a"}]}`, `{"schedulingGates":[{"name":"b"}]}`, true,
-			`{"schedulingGates":[{"name":"a"},{"name":"b"}]}`},
+			`{"schedulingGates":[{"name":"b"},{"name":"a"}]}`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -89,7 +95,15 @@ func TestStrategicDirectives(t *testing.T) {
 		{"metadata.finalizers added and deleted in one patch",
 			`{"metadata":{"finalizers":["a","b","server"]}}`,
 			`{"metadata":{"$deleteFromPrimitiveList/finalizers":["a"],"finalizers":["c"]}}`,
-			`{"metadata":{"finalizers":["b","server","c"]}}`},
+			`{"metadata":{"finalizers":["c","b","server"]}}`},
+		{"setElementOrder places the server's other elements among the named ones",
+			`{"conditions":[{"type":"A"},{"type":"B"},{"type":"C"}]}`,
+			`{"$setElementOrder/conditions":[{"type":"C"},{"type":"A"}]}`,
+			`{"conditions":[{"type":"B"},{"type":"C"},{"type":"A"}]}`},
+		{"setElementOrder keeps a server-only element ahead of those after it",
+			`{"conditions":[{"type":"A"},{"type":"X"},{"type":"B"}]}`,
+			`{"$setElementOrder/conditions":[{"type":"A"},{"type":"B"}],"conditions":[{"type":"B","status":"True"}]}`,
+			`{"conditions":[{"type":"A"},{"type":"X"},{"status":"True","type":"B"}]}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var d, p any

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/strategicpatch"
 )
 
 // A kubelet patches its Node's status every 5 minutes and whenever a
@@ -64,32 +65,55 @@ func nodeConditionsPatch(old api.Object, patch []byte) (api.Object, bool) {
 			c.Message = *pe.Message
 		}
 	}
+	// The order upstream's merge gives the list, as the general path
+	// (strategicpatch.NormalizeOrder): by the patch's elements, then by
+	// the element order when the patch has one.
+	var named []string
+	for _, pe := range doc.Conditions {
+		if pe.Patch != "delete" {
+			named = append(named, string(pe.Type))
+		}
+	}
+	conds = orderConditions(conds, named, n.Status.Conditions)
 	if doc.Order != nil {
-		// As the general path's reorder: the listed types first, in
-		// that order, then the others in theirs.
-		used := make([]bool, len(conds))
-		out := make([]api.NodeCondition, 0, len(conds))
+		named = named[:0]
 		for _, o := range doc.Order {
-			for i := range conds {
-				if !used[i] && conds[i].Type == o.Type {
-					used[i] = true
-					out = append(out, conds[i])
-					break
-				}
-			}
+			named = append(named, string(o.Type))
 		}
-		for i := range conds {
-			if !used[i] {
-				out = append(out, conds[i])
-			}
-		}
-		conds = out
+		conds = orderConditions(conds, named, n.Status.Conditions)
 	}
 	p := *n
 	p.Status.Conditions = conds
 	// A patch without a resourceVersion applies to the latest state.
 	p.ResourceVersion = ""
 	return &p, true
+}
+
+// orderConditions returns conds in the order a strategic merge gives
+// them (strategicpatch.NormalizeOrder): named are the types the patch (or its
+// element order) lists, before the conditions the Node had before it.
+func orderConditions(conds []api.NodeCondition, named []string, before []api.NodeCondition) []api.NodeCondition {
+	first := func(types []string, t api.NodeConditionType) int {
+		for i, x := range types {
+			if x == string(t) {
+				return i
+			}
+		}
+		return -1
+	}
+	old := make([]string, len(before))
+	for i := range before {
+		old[i] = string(before[i].Type)
+	}
+	inPatch, inServer := make([]int, len(conds)), make([]int, len(conds))
+	for i := range conds {
+		inPatch[i], inServer[i] = first(named, conds[i].Type), first(old, conds[i].Type)
+	}
+	out := make([]api.NodeCondition, len(conds))
+	for i, j := range strategicpatch.NormalizeOrder(inPatch, inServer) {
+		out[i] = conds[j]
+	}
+	return out
 }
 
 // parseConditionsPatch reads patch as a strategic merge patch of a

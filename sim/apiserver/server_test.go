@@ -355,11 +355,13 @@ func TestStoreSemantics(t *testing.T) {
 			f.must(t, &Request{Verb: Create, Kind: api.KindDeployment, Actor: user, Object: d})
 			// kubectl patch --type strategic: ObjectMeta.Finalizers is
 			// patchStrategy merge, so the patch's finalizer joins the
-			// one held; a merge patch replaces the list.
+			// one held (first: upstream's merge puts what the patch
+			// lists before what only the server had); a merge patch
+			// replaces the list.
 			got := f.must(t, &Request{Verb: Patch, Kind: api.KindDeployment, Namespace: "default", Name: "web", Actor: user, PatchType: StrategicMergePatch,
 				Patch: []byte(`{"metadata":{"finalizers":["example.com/b"]}}`)}).(*api.Deployment)
-			if !slices.Equal(got.Finalizers, []string{"example.com/a", "example.com/b"}) {
-				t.Errorf("strategic: finalizers %v, want [example.com/a example.com/b]", got.Finalizers)
+			if !slices.Equal(got.Finalizers, []string{"example.com/b", "example.com/a"}) {
+				t.Errorf("strategic: finalizers %v, want [example.com/b example.com/a]", got.Finalizers)
 			}
 			got = f.must(t, &Request{Verb: Patch, Kind: api.KindDeployment, Namespace: "default", Name: "web", Actor: user, PatchType: MergePatch,
 				Patch: []byte(`{"metadata":{"finalizers":["example.com/c"]}}`)}).(*api.Deployment)

@@ -22,8 +22,10 @@ const module = "github.com/clustersim/clustersim"
 // third-party modules it may import. Standard library imports are allowed
 // everywhere except those listed in forbiddenImports.
 var allowed = map[string][]string{
-	"sim/kernel":    {},
-	"sim/api":       {},
+	"sim/kernel": {},
+	// The API types; their merge patch orders lists with
+	// strategicpatch's NormalizeOrder (a leaf).
+	"sim/api":       {"sim/strategicpatch"},
 	"sim/cron":      {},
 	"sim/apierr":    {},
 	"sim/fieldhash": {},

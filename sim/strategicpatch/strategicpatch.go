@@ -598,35 +598,58 @@ func reorder(list, order, server []any, key string) []any {
 		s := id(v)
 		return slices.IndexFunc(l, func(e any) bool { return id(e) == s })
 	}
-	var named, serverOnly []any
-	for _, e := range list {
-		if index(order, e) >= 0 {
-			named = append(named, e)
+	inPatch, inServer := make([]int, len(list)), make([]int, len(list))
+	for i, e := range list {
+		inPatch[i], inServer[i] = index(order, e), index(server, e)
+	}
+	out := make([]any, len(list))
+	for i, j := range NormalizeOrder(inPatch, inServer) {
+		out[i] = list[j]
+	}
+	return out
+}
+
+// NormalizeOrder returns the order of a list a strategic merge made, as
+// upstream's normalizeElementOrder and mergeSortedSlice give it: element
+// i of the merged list is named by the patch (or its $setElementOrder)
+// at inPatch[i] (-1: not named, a server-only element) and stood at
+// inServer[i] in the list before the patch (-1: new). The named elements
+// come in the patch's order; each server-only one, in the old order,
+// goes before the first named element that stood after it, so that a new
+// element comes before the old ones it does not follow. The result is a
+// permutation of the indexes.
+func NormalizeOrder(inPatch, inServer []int) []int {
+	var named, serverOnly []int
+	for i, p := range inPatch {
+		if p >= 0 {
+			named = append(named, i)
 		} else {
-			serverOnly = append(serverOnly, e)
+			serverOnly = append(serverOnly, i)
 		}
 	}
-	sort.SliceStable(named, func(i, j int) bool { return index(order, named[i]) < index(order, named[j]) })
-	sort.SliceStable(serverOnly, func(i, j int) bool {
-		ii, ij := index(server, serverOnly[i]), index(server, serverOnly[j])
-		if ii < 0 || ij < 0 {
-			return false
+	// sort.SliceStable with upstream's comparators (normalizeSliceOrder:
+	// an element missing from the order compares as less).
+	sort.SliceStable(named, func(a, b int) bool { return inPatch[named[a]] < inPatch[named[b]] })
+	sort.SliceStable(serverOnly, func(a, b int) bool {
+		ia, ib := inServer[serverOnly[a]], inServer[serverOnly[b]]
+		if ia >= 0 && ib >= 0 {
+			return ia < ib
 		}
-		return ii < ij
+		return true
 	})
-	out := make([]any, 0, len(list))
+	out := make([]int, 0, len(inPatch))
 	i, j := 0, 0
 	for i < len(serverOnly) || j < len(named) {
 		switch {
-		case j >= len(named):
-			out = append(out, serverOnly[i])
-			i++
 		case i >= len(serverOnly):
 			out = append(out, named[j])
 			j++
+		case j >= len(named):
+			out = append(out, serverOnly[i])
+			i++
 		default:
-			li, ri := index(server, serverOnly[i]), index(server, named[j])
-			if li >= 0 && ri >= 0 && li < ri {
+			l, r := inServer[serverOnly[i]], inServer[named[j]]
+			if l >= 0 && r >= 0 && l < r {
 				out = append(out, serverOnly[i])
 				i++
 			} else {
