@@ -1,6 +1,7 @@
 package measure
 
 import (
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -132,6 +133,13 @@ func TestFights(t *testing.T) {
 			}
 			if f.First != 20*time.Second {
 				t.Errorf("first = %v, want 20s", f.First)
+			}
+			// The HPA writes 7 at the odd records, Argo 3 at the even.
+			n := len(tt.audit)
+			want := []Set{{Actor: argo, Values: []string{"3"}, Writes: n / 2}, {Actor: hpaActor, Values: []string{"7"}, Writes: (n + 1) / 2}}
+			slices.SortFunc(want, func(a, b Set) int { return strings.Compare(a.Actor, b.Actor) })
+			if !reflect.DeepEqual(f.Values, want) {
+				t.Errorf("values = %+v, want %+v", f.Values, want)
 			}
 		})
 	}

@@ -16,7 +16,37 @@ import (
 // pod). Only the 8 status fields change more than once: those are the
 // runs kept.
 func BenchmarkSegments(b *testing.B) {
-	const pods = 9000
+	audit := probeAudit()
+	o := Options{}
+	b.ReportAllocs()
+	for b.Loop() {
+		runs := 0
+		eachSegment(audit, o, func(segment) { runs++ })
+		if runs != probePods*8 {
+			b.Fatal("wrong number of runs")
+		}
+	}
+}
+
+// BenchmarkFlapsAndFights reads the flaps and fights of the same log,
+// nothing ignored (the defaults ignore status): its 72,000 status runs
+// change from a to b and stay, so none is a flap.
+func BenchmarkFlapsAndFights(b *testing.B) {
+	audit := probeAudit()
+	o := Options{Ignore: []string{}}.withDefaults()
+	b.ReportAllocs()
+	for b.Loop() {
+		if flaps, _ := flapsAndFights(audit, o); len(flaps) != 0 {
+			b.Fatal("flaps in a log without any")
+		}
+	}
+}
+
+const probePods = 9000
+
+// probeAudit is the log BenchmarkSegments describes.
+func probeAudit() []store.AuditRecord {
+	const pods = probePods
 	var audit []store.AuditRecord
 	create := make([]store.Change, 40)
 	for i := range create {
@@ -42,13 +72,5 @@ func BenchmarkSegments(b *testing.B) {
 			audit = append(audit, store.AuditRecord{Time: kernel.Time(pods*(w+1) + p), Actor: "kubelet", Verb: "update", Subresource: "status", Kind: api.KindPod, Key: key}.WithChanges(status...))
 		}
 	}
-	o := Options{}
-	b.ReportAllocs()
-	for b.Loop() {
-		runs := 0
-		eachSegment(audit, o, func(segment) { runs++ })
-		if runs != pods*8 {
-			b.Fatal("wrong number of runs")
-		}
-	}
+	return audit
 }
