@@ -29,6 +29,12 @@ var MergeKeys = map[string]string{
 	"schedulingGates":           "name",
 }
 
+// mergeSets are the lists of scalars strategic merge patch merges as
+// sets (patchStrategy merge without a merge key), by the key of the map
+// holding them and their own: ObjectMeta's finalizers. Namespace's
+// spec.finalizers, without a strategy, is replaced.
+var mergeSets = map[[2]string]bool{{"metadata", "finalizers"}: true}
+
 // MergeKey returns the key by which elements of the list field named
 // field merge, or "" when the list is replaced whole.
 func MergeKey(field string, elems []any) string {
@@ -52,9 +58,9 @@ func MergeKey(field string, elems []any) string {
 // result without changing either: RFC 7386 JSON merge patch (objects
 // merge, null deletes a key, anything else replaces), and with strategic
 // set, lists with a merge key merge element by element (an element with a
-// known key merges into it, a new one is added) and metadata's
-// finalizers merge as a set, as Kubernetes' strategic merge patch does,
-// which then orders a merged list (strategicpatch.NormalizeOrder):
+// known key merges into it, a new one is added) and the lists of
+// mergeSets merge as sets, as Kubernetes' strategic merge patch does,
+// which then orders a merged list (strategicpatch.Reorder):
 // what the patch lists in its order, what only the server had placed
 // among them by its old place, so that a new element comes first. field
 // is the key under which d sits (""
@@ -96,12 +102,10 @@ func MergePatch(d, p any, field string, strategic bool) any {
 			delete(out, k)
 			continue
 		}
-		if strategic && field == "metadata" && k == "finalizers" {
-			// metadata.finalizers is a set (patchStrategy merge on a
-			// list of strings): a patch adds to it.
+		if strategic && mergeSets[[2]string{field, k}] {
 			if dl, ok := out[k].([]any); ok {
 				if pl, ok := v.([]any); ok {
-					out[k] = enforceOrder(unionScalars(dl, pl), pl, dl, "")
+					out[k] = strategicpatch.Reorder(unionScalars(dl, pl), pl, dl, "")
 					continue
 				}
 			}
@@ -132,61 +136,25 @@ func unionScalars(d, p []any) []any {
 	return out
 }
 
-// enforceOrder returns merged in the order a strategic merge gives it
-// (strategicpatch.NormalizeOrder): order is the patch's list (or its
-// $setElementOrder), server the list before the patch, key the merge
-// key ("" for scalars). Elements are matched by key value.
-func enforceOrder(merged, order, server []any, key string) []any {
-	id := func(e any) string {
-		if m, ok := e.(map[string]any); ok {
-			if key == "" {
-				return ""
-			}
-			return fmt.Sprintf("%T:%v", m[key], m[key])
-		}
-		return fmt.Sprintf("%T:%v", e, e)
-	}
-	firstIndex := func(l []any) map[string]int {
-		at := make(map[string]int, len(l))
-		for i, e := range l {
-			if m, ok := e.(map[string]any); ok && m["$patch"] == "delete" {
-				continue
-			}
-			if _, seen := at[id(e)]; !seen {
-				at[id(e)] = i
-			}
-		}
-		return at
-	}
-	inOrder, inOld := firstIndex(order), firstIndex(server)
-	inPatch, inServer := make([]int, len(merged)), make([]int, len(merged))
-	for i, e := range merged {
-		inPatch[i], inServer[i] = -1, -1
-		if n, ok := inOrder[id(e)]; ok {
-			inPatch[i] = n
-		}
-		if n, ok := inOld[id(e)]; ok {
-			inServer[i] = n
-		}
-	}
-	out := make([]any, len(merged))
-	for i, j := range strategicpatch.NormalizeOrder(inPatch, inServer) {
-		out[i] = merged[j]
-	}
-	return out
-}
-
 // mergeList merges patch elements into the list by key (a new one is
 // appended, a "$patch": "delete" one removes its match), then orders
-// the result as upstream does (enforceOrder): the patch's elements in
-// its order, the others where they stood among them.
+// the result as upstream does (strategicpatch.Reorder): the patch's
+// elements in its order, the others where they stood among them.
 func mergeList(d, p []any, key string) []any {
+	order := make([]any, 0, len(p))
 	for _, pe := range p {
-		if _, ok := pe.(map[string]any); !ok {
+		pm, ok := pe.(map[string]any)
+		if !ok {
 			return p // not a list of objects: replace
 		}
+		if pm["$patch"] != "delete" {
+			// The order is the patch without its deletions (upstream's
+			// patchWithoutSpecialElements): an element deleted and
+			// added again takes the place of its addition.
+			order = append(order, pe)
+		}
 	}
-	return enforceOrder(mergeKeyed(d, p, key), p, d, key)
+	return strategicpatch.Reorder(mergeKeyed(d, p, key), order, d, key)
 }
 
 // mergeKeyed merges patch elements into the list by key; elements the
@@ -294,7 +262,7 @@ func strategicMap(d any, pm map[string]any, field string) any {
 				if dm, ok := d.(map[string]any); ok {
 					before, _ = dm[name].([]any)
 				}
-				merged[name] = enforceOrder(l, order, before, MergeKey(name, append(append([]any(nil), l...), order...)))
+				merged[name] = strategicpatch.Reorder(l, order, before, MergeKey(name, append(append([]any(nil), l...), order...)))
 			}
 		}
 	}

@@ -74,6 +74,12 @@ func TestStrategicDirectives(t *testing.T) {
 			`{"containers":[{"name":"a","image":"1"},{"name":"b","image":"1"}]}`,
 			`{"$setElementOrder/containers":[{"name":"b"},{"name":"a"}],"containers":[{"name":"a","image":"2"}]}`,
 			`{"containers":[{"image":"1","name":"b"},{"image":"2","name":"a"}]}`},
+		// Upstream orders by the patch without its deletions: an element
+		// deleted and added again goes where it is added.
+		{"an element deleted and added again takes its added place",
+			`{"containers":[{"name":"a","image":"1"},{"name":"b"}]}`,
+			`{"containers":[{"name":"a","$patch":"delete"},{"name":"c"},{"name":"a","image":"2"}]}`,
+			`{"containers":[{"name":"c"},{"image":"2","name":"a"},{"name":"b"}]}`},
 		{"$patch delete removes a list element",
 			`{"containers":[{"name":"a"},{"name":"b"}]}`,
 			`{"containers":[{"name":"a","$patch":"delete"}]}`,

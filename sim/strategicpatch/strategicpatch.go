@@ -533,7 +533,7 @@ func applyPatch(doc, patch map[string]any, path []string) (map[string]any, error
 		if server == nil {
 			server, _ = doc[field].([]any)
 		}
-		out[field] = reorder(list, order, server, metaOf(path, field).mergeKey)
+		out[field] = Reorder(list, order, server, metaOf(path, field).mergeKey)
 	}
 	return out, nil
 }
@@ -581,10 +581,12 @@ func applyKeyedList(doc, patch []any, m fieldMeta, path []string) ([]any, error)
 	return out, nil
 }
 
-// reorder enforces a $setElementOrder list (strategicpatch's
-// normalizeElementOrder): the elements the order names come in its order,
-// the others keep their place relative to them in the server's list.
-func reorder(list, order, server []any, key string) []any {
+// Reorder returns list, a merged list, in the order upstream's
+// normalizeElementOrder gives it (NormalizeOrder): order is the patch's
+// list or its $setElementOrder, server the list before the patch, key
+// the merge key ("" for scalars). Elements are matched by their key's
+// value (a scalar by itself), written as %v, as the merge matches them.
+func Reorder(list, order, server []any, key string) []any {
 	id := func(v any) string {
 		if key == "" {
 			return keyString(v)
