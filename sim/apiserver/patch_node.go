@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"encoding/json"
+	"slices"
 
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/strategicpatch"
@@ -67,20 +68,13 @@ func nodeConditionsPatch(old api.Object, patch []byte) (api.Object, bool) {
 	}
 	// The order upstream's merge gives the list, as the general path
 	// (strategicpatch.NormalizeOrder): by the patch's elements, then by
-	// the element order when the patch has one.
-	var named []string
-	for _, pe := range doc.Conditions {
-		if pe.Patch != "delete" {
-			named = append(named, string(pe.Type))
-		}
+	// the element order when the patch has one. When that order names
+	// every condition, once each (the kubelet's patch), it alone decides.
+	if doc.Order == nil || !namesEach(doc.Order, conds) {
+		conds = orderConditions(conds, doc.Conditions, n.Status.Conditions)
 	}
-	conds = orderConditions(conds, named, n.Status.Conditions)
 	if doc.Order != nil {
-		named = named[:0]
-		for _, o := range doc.Order {
-			named = append(named, string(o.Type))
-		}
-		conds = orderConditions(conds, named, n.Status.Conditions)
+		conds = orderConditions(conds, doc.Order, n.Status.Conditions)
 	}
 	p := *n
 	p.Status.Conditions = conds
@@ -90,30 +84,44 @@ func nodeConditionsPatch(old api.Object, patch []byte) (api.Object, bool) {
 }
 
 // orderConditions returns conds in the order a strategic merge gives
-// them (strategicpatch.NormalizeOrder): named are the types the patch (or its
-// element order) lists, before the conditions the Node had before it.
-func orderConditions(conds []api.NodeCondition, named []string, before []api.NodeCondition) []api.NodeCondition {
-	first := func(types []string, t api.NodeConditionType) int {
-		for i, x := range types {
-			if x == string(t) {
-				return i
-			}
-		}
-		return -1
-	}
-	old := make([]string, len(before))
-	for i := range before {
-		old[i] = string(before[i].Type)
-	}
+// them (strategicpatch.NormalizeOrder): order is the patch's list of
+// conditions (its deletions left out) or its element order, before the
+// conditions the Node had before the patch. conds is reordered in
+// place, and returned as it is when already in that order.
+func orderConditions(conds []api.NodeCondition, order []api.NodeConditionPatch, before []api.NodeCondition) []api.NodeCondition {
 	inPatch, inServer := make([]int, len(conds)), make([]int, len(conds))
 	for i := range conds {
-		inPatch[i], inServer[i] = first(named, conds[i].Type), first(old, conds[i].Type)
+		t := conds[i].Type
+		inPatch[i] = slices.IndexFunc(order, func(o api.NodeConditionPatch) bool { return o.Patch != "delete" && o.Type == t })
+		inServer[i] = slices.IndexFunc(before, func(c api.NodeCondition) bool { return c.Type == t })
+	}
+	perm := strategicpatch.NormalizeOrder(inPatch, inServer)
+	moved := false
+	for i, j := range perm {
+		moved = moved || i != j
+	}
+	if !moved {
+		return conds
 	}
 	out := make([]api.NodeCondition, len(conds))
-	for i, j := range strategicpatch.NormalizeOrder(inPatch, inServer) {
+	for i, j := range perm {
 		out[i] = conds[j]
 	}
 	return out
+}
+
+// namesEach reports whether order names each condition of conds, and
+// conds holds no type twice: NormalizeOrder then places each by its
+// index in order alone, whatever their order before.
+func namesEach(order []api.NodeConditionPatch, conds []api.NodeCondition) bool {
+	for i := range conds {
+		t := conds[i].Type
+		if !slices.ContainsFunc(order, func(o api.NodeConditionPatch) bool { return o.Patch != "delete" && o.Type == t }) ||
+			slices.ContainsFunc(conds[:i], func(c api.NodeCondition) bool { return c.Type == t }) {
+			return false
+		}
+	}
+	return true
 }
 
 // parseConditionsPatch reads patch as a strategic merge patch of a

@@ -91,6 +91,10 @@ func TestNodeConditionsPatchMatches(t *testing.T) {
 		[]byte(`{"status":{"conditions":[{"type":"Ready","status":"Unknown"},{"type":"Ready","reason":"Twice"}]}}`),
 		[]byte(`{"status":{"conditions":[{"type":"Gone","$patch":"delete"}]}}`),
 		[]byte(`{"status":{"$setElementOrder/conditions":[{"type":"Nope"},{"type":"Ready"}]}}`),
+		// An element order that names none of them: the order the
+		// patch's own list gave the conditions decides where the new one
+		// goes among those the Node had.
+		[]byte(`{"status":{"$setElementOrder/conditions":[{"type":"Nope"}],"conditions":[{"type":"New","status":"True"}]}}`),
 		[]byte(`{"status":{"conditions":[{"type":"Ready","message":null}]}}`),
 		[]byte(`{"status":{"conditions":[{"type":"Ready","$patch":"replace"}]}}`),
 		[]byte(`{"status":{"conditions":[{"type":"Ready","status":"False"}],"phase":"Running"}}`),
