@@ -105,7 +105,7 @@ func MergePatch(d, p any, field string, strategic bool) any {
 		if strategic && mergeSets[[2]string{field, k}] {
 			if dl, ok := out[k].([]any); ok {
 				if pl, ok := v.([]any); ok {
-					out[k] = strategicpatch.Reorder(unionScalars(dl, pl), pl, dl, "")
+					out[k] = strategicpatch.Reorder(strategicpatch.MergeScalars(dl, pl), pl, dl, "")
 					continue
 				}
 			}
@@ -114,23 +114,6 @@ func MergePatch(d, p any, field string, strategic bool) any {
 			out[k] = r
 		} else {
 			delete(out, k) // a strategic "$patch": "delete"
-		}
-	}
-	return out
-}
-
-// unionScalars is a merged list of scalars: d's values, then p's that d
-// lacks, each once (strategicpatch's deduplicateScalars of d and p
-// appended).
-func unionScalars(d, p []any) []any {
-	out := make([]any, 0, len(d)+len(p))
-	seen := make(map[string]bool, len(d)+len(p))
-	for _, l := range [][]any{d, p} {
-		for _, e := range l {
-			if k := fmt.Sprintf("%T:%v", e, e); !seen[k] {
-				seen[k] = true
-				out = append(out, e)
-			}
 		}
 	}
 	return out

@@ -35,6 +35,8 @@ func TestMergePatch(t *testing.T) {
 		// ObjectMeta.Finalizers is patchStrategy merge: a set.
 		{"strategic adds to metadata.finalizers", `{"metadata":{"finalizers":["a","b"]}}`, `{"metadata":{"finalizers":["c","a"]}}`, true,
 			`{"metadata":{"finalizers":["c","a","b"]}}`},
+		{"a finalizer held twice is merged once", `{"metadata":{"finalizers":["a","a","b"]}}`, `{"metadata":{"finalizers":["b","c"]}}`, true,
+			`{"metadata":{"finalizers":["a","b","c"]}}`},
 		{"merge patch replaces metadata.finalizers", `{"metadata":{"finalizers":["a","b"]}}`, `{"metadata":{"finalizers":["c"]}}`, false,
 			`{"metadata":{"finalizers":["c"]}}`},
 		// NamespaceSpec.Finalizers has no patch strategy: replaced.

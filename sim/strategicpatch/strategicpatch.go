@@ -506,13 +506,7 @@ func applyPatch(doc, patch map[string]any, path []string) (map[string]any, error
 					continue
 				case m.primitive:
 					originals[k] = dt
-					merged := slices.Clone(dt)
-					for _, v := range pt {
-						if !slices.ContainsFunc(merged, func(e any) bool { return keyString(e) == keyString(v) }) {
-							merged = append(merged, v)
-						}
-					}
-					out[k] = merged
+					out[k] = MergeScalars(dt, pt)
 					continue
 				}
 			}
@@ -579,6 +573,22 @@ func applyKeyedList(doc, patch []any, m fieldMeta, path []string) ([]any, error)
 		out[idx] = merged
 	}
 	return out, nil
+}
+
+// MergeScalars merges patch into list, a list of scalars merged as a
+// set (patchStrategy merge without a key): list's values, then the
+// patch's, each once (upstream's deduplicateScalars of the two
+// appended); neither is changed.
+func MergeScalars(list, patch []any) []any {
+	merged := make([]any, 0, len(list)+len(patch))
+	for _, l := range [][]any{list, patch} {
+		for _, v := range l {
+			if !slices.ContainsFunc(merged, func(e any) bool { return keyString(e) == keyString(v) }) {
+				merged = append(merged, v)
+			}
+		}
+	}
+	return merged
 }
 
 // Reorder returns list, a merged list, in the order upstream's
