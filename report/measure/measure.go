@@ -514,11 +514,13 @@ func growth(audit []store.AuditRecord) []Growth {
 		if r.NoOp {
 			continue
 		}
-		for c := range r.EachChange() {
-			if c.Path != "metadata.generation" {
+		// Paths first: reading every change's values was 0.9 to 2 s of
+		// the 5,000-node probe's report (the values miss the cache).
+		for j := range r.NumChanges() {
+			if r.Path(j) != "metadata.generation" {
 				continue
 			}
-			if !c.OldSet {
+			if c := r.Change(j); !c.OldSet {
 				creator[ob] = r.Actor
 				break
 			}
@@ -621,8 +623,8 @@ func changed(r *store.AuditRecord, o Options) bool {
 		// does (a pattern matching the path "*" matches any).
 		return !o.ignored(r.Kind.Name, "*")
 	}
-	for c := range r.EachChange() {
-		if !o.ignored(r.Kind.Name, c.Path) {
+	for i := range r.NumChanges() {
+		if !o.ignored(r.Kind.Name, r.Path(i)) {
 			return true
 		}
 	}
@@ -657,7 +659,10 @@ func hotLoops(res *runner.Result, o Options) []HotLoop {
 	for _, name := range names {
 		type bucket struct {
 			reconciles, errors int
-			keys               map[api.Key]bool
+			// keys is kept only for windows over the limit, and only
+			// until there are too many to be a loop (many).
+			keys map[api.Key]bool
+			many bool
 		}
 		buckets := map[int64]*bucket{}
 		var idx []int64
@@ -668,13 +673,35 @@ func hotLoops(res *runner.Result, o Options) []HotLoop {
 			}
 			b := int64(rc.Start / w)
 			if buckets[b] == nil {
-				buckets[b] = &bucket{keys: map[api.Key]bool{}}
+				buckets[b] = &bucket{}
 				idx = append(idx, b)
 			}
 			buckets[b].reconciles++
-			buckets[b].keys[rc.Key] = true
 			if rc.Err != "" {
 				buckets[b].errors++
+			}
+		}
+		// The keys of a window are counted only where its reconciles
+		// pass the limit, and only until they are too many for a loop
+		// (a backlog: each key once): a set of every window's keys was
+		// 1.2 s of the 5,000-node probe's report.
+		over := false
+		for _, bk := range buckets {
+			if float64(bk.reconciles) > limit {
+				bk.keys = map[api.Key]bool{}
+				over = true
+			}
+		}
+		for i := 0; over && i < len(res.Reconciles); i++ {
+			rc := &res.Reconciles[i]
+			if rc.Controller != name {
+				continue
+			}
+			if bk := buckets[int64(rc.Start/w)]; bk.keys != nil {
+				bk.keys[rc.Key] = true
+				if hotRepeat*len(bk.keys) >= bk.reconciles {
+					bk.keys, bk.many = nil, true
+				}
 			}
 		}
 		slices.Sort(idx)
@@ -686,7 +713,7 @@ func hotLoops(res *runner.Result, o Options) []HotLoop {
 			// A loop goes round: its keys come back (more than twice each
 			// on average). Many keys reconciled once each is a controller
 			// working through a backlog.
-			hot := float64(bk.reconciles) > limit && bk.reconciles > hotRepeat*len(bk.keys)
+			hot := float64(bk.reconciles) > limit && !bk.many && bk.reconciles > hotRepeat*len(bk.keys)
 			writes, triggers := 0, 0
 			if hot {
 				recs := window(start)
@@ -742,11 +769,11 @@ func heartbeat(r *store.AuditRecord) bool {
 	if r.NumChanges() == 0 {
 		return false
 	}
-	for c := range r.EachChange() {
-		switch {
-		case r.Kind == api.KindLease && (c.Path == "spec.renewTime" || c.Path == "spec.acquireTime"):
-		case r.Kind == api.KindNode && strings.HasPrefix(c.Path, "status.conditions[") && strings.HasSuffix(c.Path, "].lastHeartbeatTime"):
-		case c.Path == "metadata.generation" || strings.HasSuffix(c.Path, "Timestamp"):
+	for i := range r.NumChanges() {
+		switch p := r.Path(i); {
+		case r.Kind == api.KindLease && (p == "spec.renewTime" || p == "spec.acquireTime"):
+		case r.Kind == api.KindNode && strings.HasPrefix(p, "status.conditions[") && strings.HasSuffix(p, "].lastHeartbeatTime"):
+		case p == "metadata.generation" || strings.HasSuffix(p, "Timestamp"):
 		default:
 			return false
 		}
@@ -810,12 +837,18 @@ func cost(res *runner.Result) Cost {
 			ctls[rc.Controller] = cc
 		}
 		cc.Reconciles++
+		// failed holds only the keys whose last reconcile failed: a
+		// map of every key ever reconciled was 1.5 s of the 5,000-node
+		// probe's report.
 		k := ck{rc.Controller, rc.Key}
 		if failed[k] {
 			cc.Retries++
+			if rc.Err == "" {
+				delete(failed, k)
+			}
 		}
-		failed[k] = rc.Err != ""
 		if rc.Err != "" {
+			failed[k] = true
 			cc.Errors++
 		}
 		if rc.Requeue {

@@ -186,6 +186,19 @@ func distinct(ctl string, n int) []runner.Reconcile {
 	return out
 }
 
+// rounds returns n keys reconciled in turn, times rounds over, within
+// the first 10 s.
+func rounds(ctl string, n, times int) []runner.Reconcile {
+	var out []runner.Reconcile
+	for r := range times {
+		for i := range n {
+			at := time.Duration(r*n+i) * 10 * time.Millisecond
+			out = append(out, runner.Reconcile{Controller: ctl, Key: api.Key{Namespace: "default", Name: strconv.Itoa(i)}, Start: at, End: at})
+		}
+	}
+	return out
+}
+
 // statusWrites returns n pod status changes by kubelets in the first 10s.
 func statusWrites(n int) []store.AuditRecord {
 	var out []store.AuditRecord
@@ -238,6 +251,11 @@ func TestHotLoops(t *testing.T) {
 		// A built-in controller at start-up: a reconcile per pod, each
 		// pod once (a backlog), is not a loop.
 		{"many keys once each", distinct("scheduler", 100), nil, Options{ControllerActors: map[string]string{"scheduler": "sched"}}, 0, 0},
+		// Keys coming back: 40 keys three times each in 10 s is a loop
+		// (120 reconciles, more than twice the keys); 60 keys twice
+		// each is not.
+		{"a few keys round and round", rounds("naive", 40, 3), nil, Options{}, 1, 120},
+		{"keys twice each", rounds("naive", 60, 2), nil, Options{}, 0, 0},
 		// Reconciles in proportion to the changes others make (status
 		// writes while pods start) are event-driven, not a loop.
 		{"as many reconciles as changes", many("rs", 0, 100, 100*time.Millisecond), statusWrites(60),

@@ -70,6 +70,16 @@ func (r *AuditRecord) EachChange() iter.Seq[Change] {
 	}
 }
 
+// Path returns the path of the i-th change (0 <= i < NumChanges).
+// Reading a path costs less than reading the change: the few hundred
+// paths of a run stay in the cache, where a change's values are spread
+// over a table of millions. A reader looking for a field reads paths
+// and then only the change it wants (Change).
+func (r *AuditRecord) Path(i int) string { return r.changeList(nil).path(i) }
+
+// Change returns the i-th change (0 <= i < NumChanges).
+func (r *AuditRecord) Change(i int) Change { return r.changeList(nil).at(i) }
+
 // Changes returns the changes in a new slice (nil when there are none),
 // the caller's to keep; EachChange reads them without allocating.
 func (r *AuditRecord) Changes() []Change {

@@ -391,3 +391,30 @@ func TestAuditRecordsRoundTrip(t *testing.T) {
 		t.Fatalf("Len %d, want %d", l.Len(), len(want))
 	}
 }
+
+// TestAuditRecordPathAndChange: Path and Change read the i-th change as
+// EachChange yields it, for a record's own changes and for none.
+func TestAuditRecordPathAndChange(t *testing.T) {
+	cs := []Change{
+		{Path: "spec.replicas", Old: "1", New: "2", OldSet: true, NewSet: true},
+		{Path: "metadata.generation", Old: "1", New: "2", OldSet: true, NewSet: true},
+		{Path: "metadata.labels.app", Old: "web", OldSet: true},
+	}
+	for _, r := range []AuditRecord{{}, AuditRecord{Verb: "update"}.WithChanges(cs...)} {
+		var want []Change
+		for c := range r.EachChange() {
+			want = append(want, c)
+		}
+		if r.NumChanges() != len(want) {
+			t.Fatalf("NumChanges = %d, EachChange yields %d", r.NumChanges(), len(want))
+		}
+		for i, c := range want {
+			if got := r.Path(i); got != c.Path {
+				t.Errorf("Path(%d) = %q, want %q", i, got, c.Path)
+			}
+			if got := r.Change(i); got != c {
+				t.Errorf("Change(%d) = %+v, want %+v", i, got, c)
+			}
+		}
+	}
+}
