@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/metrics"
 	"strings"
 	"testing"
 
@@ -59,12 +60,37 @@ func BenchmarkScaleRun(b *testing.B) {
 			if err := os.WriteFile(file, data, 0o644); err != nil {
 				b.Fatal(err)
 			}
+			before := cpuClasses()
 			for b.Loop() {
 				if code := Main([]string{"run", file}, io.Discard, io.Discard); code != exitOK {
 					b.Fatalf("exit %d", code)
 				}
 			}
+			after := cpuClasses()
 			b.ReportMetric(float64(nodes*30), "pods")
+			// The runtime's own split of the processors' time: Go code
+			// (the mutator: the simulation, assists excluded) and the
+			// collector's workers and assists. Which of the two a slow
+			// run lost its time in (PERFORMANCE, thirteenth pass: in
+			// runs of one binary both vary).
+			for i, unit := range []string{"mutator-s/op", "gc-s/op"} {
+				b.ReportMetric((after[i]-before[i])/float64(b.N), unit)
+			}
 		})
 	}
+}
+
+// cpuClasses returns the CPU seconds the runtime has counted so far for
+// Go code (the mutator) and for the garbage collector (its workers and
+// the assists it put on goroutines).
+func cpuClasses() [2]float64 {
+	samples := []metrics.Sample{{Name: "/cpu/classes/user:cpu-seconds"}, {Name: "/cpu/classes/gc/total:cpu-seconds"}}
+	metrics.Read(samples)
+	var out [2]float64
+	for i, s := range samples {
+		if s.Value.Kind() == metrics.KindFloat64 {
+			out[i] = s.Value.Float64()
+		}
+	}
+	return out
 }
