@@ -68,6 +68,12 @@ type slot struct{ obj api.Object }
 type bucket struct {
 	objs  map[string]*slot
 	names sortedKeys[string, *slot]
+	// slots are objs in name order, valid until a name comes or goes
+	// (as an index set's list): a list after status updates alone (the
+	// node lifecycle controller's pass over every node each 5 s) reads
+	// them without a map lookup a name.
+	slots []*slot
+	valid bool
 }
 
 // cache holds objects by namespace and name, and lists them in namespace
@@ -116,6 +122,7 @@ func (c *cache) put(key api.Key, o api.Object) (api.Object, bool) {
 		s = &slot{}
 		b.objs[key.Name] = s
 		b.names.add(key.Name)
+		b.valid = false
 		c.n++
 	}
 	s.obj = o
@@ -138,6 +145,7 @@ func (c *cache) del(key api.Key) (api.Object, bool) {
 	old := s.obj
 	delete(b.objs, key.Name)
 	b.names.remove()
+	b.valid = false
 	c.n--
 	for _, ix := range c.indexes {
 		ix.update(key, old, nil, s)
@@ -147,6 +155,17 @@ func (c *cache) del(key api.Key) (api.Object, bool) {
 		c.nsKeys.remove()
 	}
 	return old, true
+}
+
+// size returns how many objects namespace ns ("" for all) holds.
+func (c *cache) size(ns string) int {
+	if ns == "" {
+		return c.n
+	}
+	if b := c.spaces[ns]; b != nil {
+		return len(b.objs)
+	}
+	return 0
 }
 
 // list appends to out the objects of namespace ns ("" for all) that match
@@ -165,8 +184,16 @@ func (c *cache) list(out []api.Object, ns string, keep func(api.Object) bool) []
 }
 
 func (b *bucket) list(out []api.Object, keep func(api.Object) bool) []api.Object {
-	for _, name := range b.names.list(b.objs) {
-		o := b.objs[name].obj
+	if !b.valid {
+		clear(b.slots) // no pointer to a deleted object left past the end
+		b.slots = b.slots[:0]
+		for _, name := range b.names.list(b.objs) {
+			b.slots = append(b.slots, b.objs[name])
+		}
+		b.valid = true
+	}
+	for _, sl := range b.slots {
+		o := sl.obj
 		if keep == nil || keep(o) {
 			out = append(out, o)
 		}

@@ -2,6 +2,7 @@ package informer_test
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -166,5 +167,51 @@ func TestRelistAfterExpired(t *testing.T) {
 				"default/changed", "default/keep", "default/n1", "default/n2", "default/n3", "default/n4", "default/n5",
 			})
 		})
+	}
+}
+
+// TestListAsMatchesList: ListAs returns what List does, typed, for every
+// kind of selector and namespace (it walks the cache itself, without
+// List's slice).
+func TestListAsMatchesList(t *testing.T) {
+	h := newHarness(t, 0)
+	for i, ns := range []string{"default", "other", "default", "default", "other"} {
+		labels := map[string]string{"app": "web"}
+		if i%2 == 1 {
+			labels = map[string]string{"app": "db"}
+		}
+		h.create(configMap(ns, fmt.Sprintf("cm-%d", i), labels))
+	}
+	inf, _ := newInformer(t, h, api.KindConfigMap, informer.Options{}, 0)
+	inf.Start()
+	h.runUntil(time.Second)
+	lister := inf.Lister()
+	for _, sel := range []struct {
+		name string
+		sel  api.Selector
+	}{
+		{"everything", api.Everything()},
+		{"app=web", api.SelectorFromSet(map[string]string{"app": "web"})},
+		{"app=none", api.SelectorFromSet(map[string]string{"app": "none"})},
+		{"zero selector", api.Selector{}},
+	} {
+		for _, ns := range []string{"", "default", "other", "missing"} {
+			want := keys(lister.List(sel.sel, ns))
+			typed := informer.ListAs[*api.ConfigMap](lister, sel.sel, ns)
+			if typed == nil {
+				t.Errorf("%s in %q: ListAs = nil, want an empty slice", sel.name, ns)
+			}
+			var got []string
+			for _, cm := range typed {
+				got = append(got, cm.Namespace+"/"+cm.Name)
+			}
+			same(t, sel.name+" in "+ns, got, want)
+		}
+	}
+	if n := len(informer.ListAs[*api.ConfigMap](lister, api.Everything(), "")); n != 5 {
+		t.Errorf("ListAs everything = %d objects, want 5", n)
+	}
+	if n := len(informer.ListAs[*api.Pod](lister, api.Everything(), "")); n != 0 {
+		t.Errorf("ListAs of another type = %d objects, want 0", n)
 	}
 }
