@@ -185,11 +185,7 @@ func (c *cache) list(out []api.Object, ns string, keep func(api.Object) bool) []
 
 func (b *bucket) list(out []api.Object, keep func(api.Object) bool) []api.Object {
 	if !b.valid {
-		clear(b.slots) // no pointer to a deleted object left past the end
-		b.slots = b.slots[:0]
-		for _, name := range b.names.list(b.objs) {
-			b.slots = append(b.slots, b.objs[name])
-		}
+		b.slots = slotsInOrder(b.slots, b.names.list(b.objs), b.objs)
 		b.valid = true
 	}
 	for _, sl := range b.slots {
@@ -199,4 +195,17 @@ func (b *bucket) list(out []api.Object, keep func(api.Object) bool) []api.Object
 		}
 	}
 	return out
+}
+
+// slotsInOrder refills dst with m's slots in the order of keys, all of
+// which m holds: the list a bucket or an index set reads until a key
+// comes or goes. dst is cleared first, so that no pointer to an object
+// that left stays past the new end.
+func slotsInOrder[K comparable](dst []*slot, keys []K, m map[K]*slot) []*slot {
+	clear(dst)
+	dst = dst[:0]
+	for _, k := range keys {
+		dst = append(dst, m[k])
+	}
+	return dst
 }

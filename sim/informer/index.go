@@ -75,11 +75,7 @@ type indexSet struct {
 // order.
 func (s *indexSet) appendObjects(out []api.Object) []api.Object {
 	if !s.valid {
-		clear(s.list) // no pointer to a removed object left past the end
-		s.list = s.list[:0]
-		for _, k := range s.keys.list(s.objs) {
-			s.list = append(s.list, s.objs[k])
-		}
+		s.list = slotsInOrder(s.list, s.keys.list(s.objs), s.objs)
 		s.valid = true
 	}
 	for _, sl := range s.list {
