@@ -168,33 +168,36 @@ func (c *cache) size(ns string) int {
 	return 0
 }
 
-// list appends to out the objects of namespace ns ("" for all) that match
-// keep (nil keeps everything), in namespace/name order.
-func (c *cache) list(out []api.Object, ns string, keep func(api.Object) bool) []api.Object {
-	if ns != "" {
-		if b := c.spaces[ns]; b != nil {
-			out = b.list(out, keep)
-		}
-		return out
-	}
-	for _, ns := range c.nsKeys.list(c.spaces) {
-		out = c.spaces[ns].list(out, keep)
-	}
+// list returns the objects of namespace ns ("" for all) in
+// namespace/name order, in a new slice.
+func (c *cache) list(ns string) []api.Object {
+	out := make([]api.Object, 0, c.size(ns))
+	c.each(ns, func(o api.Object) { out = append(out, o) })
 	return out
 }
 
-func (b *bucket) list(out []api.Object, keep func(api.Object) bool) []api.Object {
+// each calls fn with every object of namespace ns ("" for all), in
+// namespace/name order.
+func (c *cache) each(ns string, fn func(api.Object)) {
+	if ns != "" {
+		if b := c.spaces[ns]; b != nil {
+			b.each(fn)
+		}
+		return
+	}
+	for _, ns := range c.nsKeys.list(c.spaces) {
+		c.spaces[ns].each(fn)
+	}
+}
+
+func (b *bucket) each(fn func(api.Object)) {
 	if !b.valid {
 		b.slots = slotsInOrder(b.slots, b.names.list(b.objs), b.objs)
 		b.valid = true
 	}
 	for _, sl := range b.slots {
-		o := sl.obj
-		if keep == nil || keep(o) {
-			out = append(out, o)
-		}
+		fn(sl.obj)
 	}
-	return out
 }
 
 // slotsInOrder refills dst with m's slots in the order of keys, all of

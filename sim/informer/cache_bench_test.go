@@ -22,14 +22,19 @@ func BenchmarkListAfterUpdates(b *testing.B) {
 	for i := range updated {
 		updated[i] = &api.Node{ObjectMeta: api.ObjectMeta{Name: keys[i*50].Name, ResourceVersion: "2"}}
 	}
-	var out []api.Object
 	b.ReportAllocs()
 	for b.Loop() {
 		for i, o := range updated {
 			c.put(keys[i*50], o)
 		}
-		out = c.list(out[:0], "", nil)
-		if len(out) != nodes || out[50] != updated[1] {
+		n, at50 := 0, api.Object(nil)
+		c.each("", func(o api.Object) {
+			if n == 50 {
+				at50 = o
+			}
+			n++
+		})
+		if n != nodes || at50 != updated[1] {
 			b.Fatal("wrong list")
 		}
 	}

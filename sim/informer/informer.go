@@ -334,7 +334,7 @@ func (inf *Informer) WaitForSync(p *kernel.Process) bool {
 // does for a handler added to a running informer.
 func (inf *Informer) AddEventHandler(h Handler) {
 	inf.handlers = append(inf.handlers, h)
-	for _, o := range inf.cache.list(nil, "", nil) {
+	for _, o := range inf.cache.list("") {
 		h.OnAdd(o)
 	}
 }
@@ -467,7 +467,7 @@ func (inf *Informer) replace(items []api.Object, rv uint64) {
 		items = slices.Clone(items)
 		slices.SortStableFunc(items, byKey)
 	}
-	old := inf.cache.list(nil, "", nil)
+	old := inf.cache.list("")
 	for len(old) > 0 || len(items) > 0 {
 		var c int
 		switch {
@@ -717,7 +717,7 @@ func (r *resyncTimer) Fire(_ *kernel.Kernel, token uint64) {
 	inf := r.inf
 	if inf.synced {
 		inf.stats.Resyncs++
-		objs := inf.cache.list(nil, "", nil)
+		objs := inf.cache.list("")
 		for _, o := range objs {
 			inf.fireUpdate(o, o)
 		}

@@ -170,9 +170,9 @@ func TestRelistAfterExpired(t *testing.T) {
 	}
 }
 
-// TestListAsMatchesList: ListAs returns what List does, typed, for every
-// kind of selector and namespace (it walks the cache itself, without
-// List's slice).
+// TestListAsMatchesList: List and ListAs (which share one walk of the
+// cache) return the objects each selector and namespace select, in
+// namespace/name order, never nil.
 func TestListAsMatchesList(t *testing.T) {
 	h := newHarness(t, 0)
 	for i, ns := range []string{"default", "other", "default", "default", "other"} {
@@ -186,30 +186,31 @@ func TestListAsMatchesList(t *testing.T) {
 	inf.Start()
 	h.runUntil(time.Second)
 	lister := inf.Lister()
-	for _, sel := range []struct {
-		name string
-		sel  api.Selector
+	tests := []struct {
+		name, ns string
+		sel      api.Selector
+		want     []string
 	}{
-		{"everything", api.Everything()},
-		{"app=web", api.SelectorFromSet(map[string]string{"app": "web"})},
-		{"app=none", api.SelectorFromSet(map[string]string{"app": "none"})},
-		{"zero selector", api.Selector{}},
-	} {
-		for _, ns := range []string{"", "default", "other", "missing"} {
-			want := keys(lister.List(sel.sel, ns))
-			typed := informer.ListAs[*api.ConfigMap](lister, sel.sel, ns)
-			if typed == nil {
-				t.Errorf("%s in %q: ListAs = nil, want an empty slice", sel.name, ns)
-			}
-			var got []string
-			for _, cm := range typed {
-				got = append(got, cm.Namespace+"/"+cm.Name)
-			}
-			same(t, sel.name+" in "+ns, got, want)
-		}
+		{"everything", "", api.Everything(), []string{"default/cm-0", "default/cm-2", "default/cm-3", "other/cm-1", "other/cm-4"}},
+		{"everything in default", "default", api.Everything(), []string{"default/cm-0", "default/cm-2", "default/cm-3"}},
+		{"everything in missing", "missing", api.Everything(), nil},
+		{"app=web", "", api.SelectorFromSet(map[string]string{"app": "web"}), []string{"default/cm-0", "default/cm-2", "other/cm-4"}},
+		{"app=db in other", "other", api.SelectorFromSet(map[string]string{"app": "db"}), []string{"other/cm-1"}},
+		{"app=none", "", api.SelectorFromSet(map[string]string{"app": "none"}), nil},
+		{"zero selector", "", api.Selector{}, nil},
 	}
-	if n := len(informer.ListAs[*api.ConfigMap](lister, api.Everything(), "")); n != 5 {
-		t.Errorf("ListAs everything = %d objects, want 5", n)
+	for _, tt := range tests {
+		untyped := lister.List(tt.sel, tt.ns)
+		typed := informer.ListAs[*api.ConfigMap](lister, tt.sel, tt.ns)
+		if untyped == nil || typed == nil {
+			t.Errorf("%s: List or ListAs returned nil, want an empty slice", tt.name)
+		}
+		var got []string
+		for _, cm := range typed {
+			got = append(got, cm.Namespace+"/"+cm.Name)
+		}
+		same(t, tt.name+": List", keys(untyped), tt.want)
+		same(t, tt.name+": ListAs", got, tt.want)
 	}
 	if n := len(informer.ListAs[*api.Pod](lister, api.Everything(), "")); n != 0 {
 		t.Errorf("ListAs of another type = %d objects, want 0", n)

@@ -16,15 +16,7 @@ func (l Lister) Get(key api.Key) (api.Object, bool) { return l.inf.cache.get(key
 // whose labels sel matches, sorted by namespace and name. Pass
 // api.Everything() for all objects: the zero Selector matches nothing.
 func (l Lister) List(sel api.Selector, namespace string) []api.Object {
-	if sel.Empty() {
-		// Every object of the namespace: the slice sized at once (the
-		// node lifecycle controller's list of 5,000 nodes every 5 s
-		// spent 0.7 s growing it).
-		return l.inf.cache.list(make([]api.Object, 0, l.inf.cache.size(namespace)), namespace, nil)
-	}
-	return l.inf.cache.list(nil, namespace, func(o api.Object) bool {
-		return sel.Matches(o.GetObjectMeta().Labels)
-	})
+	return matching[api.Object](l, sel, namespace)
 }
 
 // Len returns the number of cached objects.
@@ -72,23 +64,28 @@ func ResolveControllerRef[T api.Object](getter interface {
 // ListAs is List with the objects typed as T; objects of another type are
 // skipped.
 func ListAs[T api.Object](l Lister, sel api.Selector, namespace string) []T {
+	return matching[T](l, sel, namespace)
+}
+
+// matching returns the cached objects of namespace that sel
+// matches and that are T, in namespace/name order, in a new slice (sized
+// at once when sel matches everything: the node lifecycle controller's
+// list of 5,000 nodes every 5 s spent 0.7 s growing it).
+func matching[T api.Object](l Lister, sel api.Selector, namespace string) []T {
+	all := sel.Empty()
 	var out []T
-	if sel.Empty() {
+	if all {
 		out = make([]T, 0, l.inf.cache.size(namespace))
+	} else {
+		out = []T{}
 	}
-	// The objects go straight into out: keep files each one and keeps
-	// none in the untyped list, which stays nil.
-	l.inf.cache.list(nil, namespace, func(o api.Object) bool {
-		if !sel.Empty() && !sel.Matches(o.GetObjectMeta().Labels) {
-			return false
+	l.inf.cache.each(namespace, func(o api.Object) {
+		if !all && !sel.Matches(o.GetObjectMeta().Labels) {
+			return
 		}
 		if t, ok := o.(T); ok {
 			out = append(out, t)
 		}
-		return false
 	})
-	if out == nil {
-		out = []T{}
-	}
 	return out
 }
