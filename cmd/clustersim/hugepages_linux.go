@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+	"unsafe"
 )
 
 // Transparent huge pages for the Go heap. A large run keeps gigabytes
@@ -39,7 +40,9 @@ import (
 // its first touch. Beyond that, a goroutine advises what the runtime maps
 // later (checked every hugePageScan while the runtime's mapped total
 // grows, backing off to hugePageIdle while it does not) and collapses
-// what was touched before (MADV_COLLAPSE).
+// what was touched before (MADV_COLLAPSE), and another backs the reserve
+// just ahead of the heap so that the simulation does not wait for the
+// kernel to zero it (prefault_linux.go).
 //
 // The costs the Go team weighed when the runtime stopped advising
 // (golang/go#61718, #64332) are the ones this accepts for a run that
@@ -70,16 +73,30 @@ func adviseHugePages() (stop func()) {
 		return func() {}
 	}
 	a := &hugePageAdviser{advised: map[mapping]bool{}}
-	if !a.reserve(reserveBytes()) {
+	heap := newHeapInSpans()
+	n := reserveBytes()
+	base, ok := a.reserve(n)
+	if !ok {
 		return func() {}
 	}
-	done, stopped := make(chan struct{}), make(chan struct{})
+	pf := newPrefaulter(base, n, heap.read())
+	done, stopped := make(chan struct{}), make(chan struct{}, 2)
 	go func() {
-		defer close(stopped)
+		defer func() { stopped <- struct{}{} }()
 		a.follow(done)
+	}()
+	go func() {
+		defer func() { stopped <- struct{}{} }()
+		// A thread of its own at the lowest priority: the zeroing takes
+		// a processor only when the simulation and the collector leave
+		// one idle. (A locked thread ends with its goroutine.)
+		runtime.LockOSThread()
+		syscall.Setpriority(syscall.PRIO_PROCESS, syscall.Gettid(), 19)
+		pf.run(done, heap.read, populateWrite)
 	}()
 	return func() {
 		close(done)
+		<-stopped
 		<-stopped
 	}
 }
@@ -99,18 +116,20 @@ func hugePagesWanted(v string, w io.Writer) bool {
 }
 
 // reserve has the runtime map n bytes of heap, advises them before
-// anything touches them and gives them back to the heap; false if the
-// kernel refuses the advice.
-func (a *hugePageAdviser) reserve(n int) bool {
+// anything touches them and gives them back to the heap; it returns
+// where they start (0 when n is not positive) and false if the kernel
+// refuses the advice.
+func (a *hugePageAdviser) reserve(n int) (base uintptr, ok bool) {
 	if n <= 0 {
-		return a.scan()
+		return 0, a.scan()
 	}
 	block := make([]byte, n)
-	ok := a.scan()
+	base = uintptr(unsafe.Pointer(unsafe.SliceData(block)))
+	ok = a.scan()
 	runtime.KeepAlive(block)
 	block = nil
 	runtime.GC() // return it to the heap before the run allocates
-	return ok
+	return base, ok
 }
 
 // follow advises what the runtime maps later, until done closes. It

@@ -98,7 +98,7 @@ func TestHugePagesAdvised(t *testing.T) {
 		return
 	}
 	a := &hugePageAdviser{advised: map[mapping]bool{}}
-	ok := a.reserve(256 << 20)
+	_, ok := a.reserve(256 << 20)
 	block := make([]byte, 64<<20)
 	for i := 0; i < len(block); i += 4096 {
 		block[i] = 1
