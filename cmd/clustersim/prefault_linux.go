@@ -37,7 +37,7 @@ import (
 // advice and CLUSTERSIM_HUGEPAGES=0 turns both off; a kernel that refuses
 // MADV_POPULATE_WRITE (before 5.14) stops it at its first try.
 const (
-	prefaultAhead     = 64 << 20
+	prefaultAhead     = 32 << 20
 	prefaultScan      = time.Millisecond
 	madvPopulateWrite = 23 // MADV_POPULATE_WRITE, Linux 5.14
 )

@@ -24,14 +24,14 @@ func TestPrefaulterNext(t *testing.T) {
 		inSpans  uint64
 		from, to uintptr // in MiB from base
 	}{
-		{"at the start: the first prefaultAhead", 10 * mib, 0, 64},
-		{"grown less than a huge page past what is backed ahead", 11 * mib, 64, 64},
-		{"grown 10 MiB: 10 more, in whole huge pages", 20 * mib, 64, 74},
-		{"grown 11 MiB: still 74, down to a huge page", 21 * mib, 74, 74},
-		{"shrunk after a collection: nothing, nothing undone", 12 * mib, 74, 74},
-		{"grown 13 MiB", 23 * mib, 74, 76},
-		{"below where it started (the reserve's own collection): nothing", 1 * mib, 76, 76},
-		{"past the reserve: up to its end", 400 * mib, 76, 256},
+		{"at the start: the first prefaultAhead", 10 * mib, 0, 32},
+		{"grown less than a huge page past what is backed ahead", 11 * mib, 32, 32},
+		{"grown 10 MiB: 10 more, in whole huge pages", 20 * mib, 32, 42},
+		{"grown 11 MiB: still 42, down to a huge page", 21 * mib, 42, 42},
+		{"shrunk after a collection: nothing, nothing undone", 12 * mib, 42, 42},
+		{"grown 13 MiB", 23 * mib, 42, 44},
+		{"below where it started (the reserve's own collection): nothing", 1 * mib, 44, 44},
+		{"past the reserve: up to its end", 400 * mib, 44, 256},
 		{"and nothing after", 500 * mib, 256, 256},
 	} {
 		from, to := p.next(step.inSpans)
