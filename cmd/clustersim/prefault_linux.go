@@ -15,7 +15,8 @@ import (
 // kernel zeroes: about 1.7 ms per megabyte on this project's virtual
 // machines, some 6 s of the 3,000-node probe's 45 s (perf:
 // clear_page_erms under the runtime's allocations). The other processor
-// meanwhile idles for a third of the run. So a goroutine keeps the part
+// meanwhile idles most of the run (55 s of CPU in 47.5 s of wall time on
+// two). So a goroutine keeps the part
 // of the reserve (see hugePageAdviser.reserve) just above what the heap
 // has used backed ahead of it (madvise MADV_POPULATE_WRITE, Linux 5.14):
 // the zeroing moves to the idle processor and the simulation finds its
