@@ -29,7 +29,7 @@ import (
 // new to back). The estimate errs upward by the
 // free space below the reserve (a few megabytes); what is backed ahead of
 // need is at most prefaultAhead plus that, the most this adds to a run's
-// resident set. Backing is never undone and never repeated: if the
+// resident set, and nothing in a run whose heap stays small. Backing is never undone and never repeated: if the
 // runtime gives some of it back (its scavenger, near the memory limit),
 // the heap faults it in again as it would have without this.
 //
@@ -38,6 +38,7 @@ import (
 // advice and CLUSTERSIM_HUGEPAGES=0 turns both off; a kernel that refuses
 // MADV_POPULATE_WRITE (before 5.14) stops it at its first try.
 const (
+	prefaultFrom      = 64 << 20 // the heap's growth before backing starts: a small run backs nothing
 	prefaultAhead     = 32 << 20
 	prefaultScan      = time.Millisecond
 	madvPopulateWrite = 23 // MADV_POPULATE_WRITE, Linux 5.14
@@ -61,16 +62,21 @@ func newPrefaulter(base uintptr, n int, inSpans uint64) *prefaulter {
 }
 
 // next takes the heap's bytes in spans now and returns the range to back
-// next: from where the backed part ends up to prefaultAhead beyond the
-// heap's estimated reach, in whole huge pages, within the reserve; an
-// empty range (from == to) when the backed part reaches far enough.
+// next: from the heap's estimated reach, or where the backed part ends
+// if that is further, up to prefaultAhead beyond the reach, in whole
+// huge pages, within the reserve. The range is empty (from == to) when
+// the backed part reaches far enough or the heap has grown less than
+// prefaultFrom (the few megabytes of a small run are not worth a
+// thread's work, nor prefaultAhead more of resident memory). What lies
+// below from the heap has reached: run counts it as backed.
 func (p *prefaulter) next(inSpans uint64) (from, to uintptr) {
 	reach := uintptr(min(max(inSpans, p.start)-p.start, uint64(p.end-p.base)))
-	want := min((p.base+reach+prefaultAhead)&^(hugePageBytes-1), p.end)
-	if want <= p.backed {
+	if reach < prefaultFrom {
 		return p.backed, p.backed
 	}
-	return p.backed, want
+	from = max(p.backed, (p.base+reach)&^(hugePageBytes-1))
+	to = min((p.base+reach+prefaultAhead)&^(hugePageBytes-1), p.end)
+	return from, max(from, to)
 }
 
 // heapInSpans is the runtime's bytes in spans in use: objects and the
@@ -109,6 +115,7 @@ func (p *prefaulter) run(done <-chan struct{}, inSpans func() uint64, populate f
 		case <-timer.C:
 		}
 		from, to := p.next(inSpans())
+		p.backed = from
 		if from == to {
 			wait = min(2*wait, hugePageIdle)
 			timer.Reset(wait)

@@ -24,54 +24,77 @@ func TestPrefaulterNext(t *testing.T) {
 		inSpans  uint64
 		from, to uintptr // in MiB from base
 	}{
-		{"at the start: the first prefaultAhead", 10 * mib, 0, 32},
-		{"grown less than a huge page past what is backed ahead", 11 * mib, 32, 32},
-		{"grown 10 MiB: 10 more, in whole huge pages", 20 * mib, 32, 42},
-		{"grown 11 MiB: still 42, down to a huge page", 21 * mib, 42, 42},
-		{"shrunk after a collection: nothing, nothing undone", 12 * mib, 42, 42},
-		{"grown 13 MiB", 23 * mib, 42, 44},
-		{"below where it started (the reserve's own collection): nothing", 1 * mib, 44, 44},
-		{"past the reserve: up to its end", 400 * mib, 44, 256},
-		{"and nothing after", 500 * mib, 256, 256},
+		{"at the start: nothing", 10 * mib, 0, 0},
+		{"grown 60 MiB: still a small run, nothing", 70 * mib, 0, 0},
+		{"grown 70 MiB: from its reach to prefaultAhead past it", 80 * mib, 70, 102},
+		{"grown 71 MiB: less than a huge page more, nothing", 81 * mib, 102, 102},
+		{"grown 80 MiB: 10 more, in whole huge pages", 90 * mib, 102, 112},
+		{"shrunk after a collection: nothing, nothing undone", 30 * mib, 112, 112},
+		{"grown 83 MiB", 93 * mib, 112, 114},
+		{"below where it started (the reserve's own collection): nothing", 1 * mib, 114, 114},
+		{"grown 240 MiB: up to the reserve's end, not before its reach", 250 * mib, 240, 256},
+		{"past the reserve: nothing", 400 * mib, 256, 256},
 	} {
 		from, to := p.next(step.inSpans)
 		if want, wantTo := base+step.from*mib, base+step.to*mib; from != want || to != wantTo {
 			t.Fatalf("%s: next(%d MiB) = [%d, %d) MiB from base; want [%d, %d)", step.name, step.inSpans/mib, (from-base)/mib, (to-base)/mib, step.from, step.to)
 		}
-		p.backed = to // as run does once populated
+		p.backed = to // as run does: from first, then each huge page populated
 	}
 }
 
-// TestPrefaulterRun runs the loop against a heap that grows 40 MiB per
-// look: it backs the whole reserve, once, in order, never more than a
-// huge page per call, and stops there; a refused call stops it.
+// TestPrefaulterRun runs the loop against a heap that grows 10 MiB per
+// look: from the heap's reach once past prefaultFrom, it backs the rest
+// of the reserve, once, in order, never more than a huge page per call,
+// and stops there. A heap that grows faster than that is not chased
+// below its reach; a refused call stops the loop.
 func TestPrefaulterRun(t *testing.T) {
 	const mib = 1 << 20
 	base := uintptr(0x7f0000000000 + 512<<10) // not on a huge page's boundary
-	p := newPrefaulter(base, 200*mib, 0)
-	var heap uint64
-	grow := func() uint64 { heap += 40 * mib; return heap }
-	var calls [][2]uintptr
-	p.run(make(chan struct{}), grow, func(from, n uintptr) bool {
-		calls = append(calls, [2]uintptr{from, n})
-		return true
-	})
-	next := base
+	end := (base + 200*mib) &^ (hugePageBytes - 1)
+	backs := func(step uint64) (calls [][2]uintptr, p *prefaulter) {
+		p = newPrefaulter(base, 200*mib, 0)
+		var heap uint64
+		p.run(make(chan struct{}), func() uint64 { heap += step; return heap }, func(from, n uintptr) bool {
+			calls = append(calls, [2]uintptr{from, n})
+			return true
+		})
+		return calls, p
+	}
+	calls, p := backs(10 * mib)
+	// Nothing until the seventh look finds 70 MiB.
+	first := (base + 70*mib) &^ (hugePageBytes - 1)
+	next := first
 	for _, c := range calls {
 		if c[0] != next || c[1] == 0 || c[1] > hugePageBytes || (c[0]+c[1])%hugePageBytes != 0 {
 			t.Fatalf("populate(%#x, %d) after %#x: want the next range, at most a huge page, ending on a huge page's boundary", c[0], c[1], next)
 		}
 		next = c[0] + c[1]
 	}
-	if end := (base + 200*mib) &^ (hugePageBytes - 1); next != end || p.backed != end {
+	if len(calls) == 0 || calls[0][0] != first {
+		t.Errorf("first populate %v; want it at the heap's reach, %#x", calls[:min(1, len(calls))], first)
+	}
+	if next != end || p.backed != end {
 		t.Errorf("backed to %#x (p.backed %#x); want the reserve's last whole huge page, %#x", next, p.backed, end)
+	}
+
+	calls, p = backs(100 * mib)
+	for i, c := range calls {
+		if i > 0 && c[0] < calls[i-1][0]+calls[i-1][1] {
+			t.Fatalf("populate(%#x, %d) after populate(%#x, %d): backed twice or out of order", c[0], c[1], calls[i-1][0], calls[i-1][1])
+		}
+	}
+	if p.backed != end {
+		t.Errorf("a fast heap: backed to %#x; want %#x", p.backed, end)
 	}
 
 	refused := newPrefaulter(base, 200*mib, 0)
 	tries := 0
+	var heap uint64
+	grow := func() uint64 { heap += 40 * mib; return heap }
 	refused.run(make(chan struct{}), grow, func(from, n uintptr) bool { tries++; return false })
-	if tries != 1 || refused.backed != base {
-		t.Errorf("a refused populate was tried %d times and backed %#x; want once and nothing", tries, refused.backed-base)
+	if reach := (base + 80*mib) &^ (hugePageBytes - 1); tries != 1 || refused.backed != reach {
+		t.Errorf("a refused populate was tried %d times and the backed part ends %#x from base; want once and the heap's reach, %#x", tries, refused.backed-base, reach-base)
 	}
 
 	done := make(chan struct{})
