@@ -23,13 +23,20 @@ const (
 )
 
 // tuneGC applies gcPercent and gcMemoryLimit unless GOGC or GOMEMLIMIT
-// is set. It changes when memory is collected, never what a run
-// computes.
-func tuneGC() {
+// is set, and returns the function that puts back what was there (for a
+// benchmark that runs the command in its own process). It changes when
+// memory is collected, never what a run computes.
+func tuneGC() (restore func()) {
+	percent, limit := debug.SetGCPercent(-1), debug.SetMemoryLimit(-1)
+	debug.SetGCPercent(percent)
 	if _, set := os.LookupEnv("GOGC"); !set {
 		debug.SetGCPercent(gcPercent)
 	}
 	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
 		debug.SetMemoryLimit(gcMemoryLimit)
+	}
+	return func() {
+		debug.SetGCPercent(percent)
+		debug.SetMemoryLimit(limit)
 	}
 }
