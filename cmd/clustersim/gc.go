@@ -27,8 +27,7 @@ const (
 // benchmark that runs the command in its own process). It changes when
 // memory is collected, never what a run computes.
 func tuneGC() (restore func()) {
-	percent, limit := debug.SetGCPercent(-1), debug.SetMemoryLimit(-1)
-	debug.SetGCPercent(percent)
+	percent, limit := gcSettings()
 	if _, set := os.LookupEnv("GOGC"); !set {
 		debug.SetGCPercent(gcPercent)
 	}
@@ -39,4 +38,12 @@ func tuneGC() (restore func()) {
 		debug.SetGCPercent(percent)
 		debug.SetMemoryLimit(limit)
 	}
+}
+
+// gcSettings returns the collector's GOGC and memory limit as they are
+// now (the runtime reads them only by setting them).
+func gcSettings() (percent int, limit int64) {
+	percent = debug.SetGCPercent(-1)
+	debug.SetGCPercent(percent)
+	return percent, debug.SetMemoryLimit(-1)
 }

@@ -11,12 +11,7 @@ import (
 // there before (BenchmarkScaleRun relies on it); with them set, it leaves
 // the setting they made alone.
 func TestTuneGC(t *testing.T) {
-	current := func() (int, int64) {
-		p := debug.SetGCPercent(-1)
-		debug.SetGCPercent(p)
-		return p, debug.SetMemoryLimit(-1)
-	}
-	percent, limit := current()
+	percent, limit := gcSettings()
 	defer func() { debug.SetGCPercent(percent); debug.SetMemoryLimit(limit) }()
 
 	for _, env := range []string{"GOGC", "GOMEMLIMIT"} {
@@ -26,11 +21,11 @@ func TestTuneGC(t *testing.T) {
 	debug.SetGCPercent(123)
 	debug.SetMemoryLimit(1 << 40)
 	restore := tuneGC()
-	if p, l := current(); p != gcPercent || l != gcMemoryLimit {
+	if p, l := gcSettings(); p != gcPercent || l != gcMemoryLimit {
 		t.Errorf("after tuneGC: GOGC %d, memory limit %d; want %d, %d", p, l, gcPercent, gcMemoryLimit)
 	}
 	restore()
-	if p, l := current(); p != 123 || l != 1<<40 {
+	if p, l := gcSettings(); p != 123 || l != 1<<40 {
 		t.Errorf("after restore: GOGC %d, memory limit %d; want 123, %d", p, l, int64(1<<40))
 	}
 
@@ -39,7 +34,7 @@ func TestTuneGC(t *testing.T) {
 	debug.SetGCPercent(123)
 	debug.SetMemoryLimit(1 << 40)
 	restore = tuneGC()
-	if p, l := current(); p != 123 || l != 1<<40 {
+	if p, l := gcSettings(); p != 123 || l != 1<<40 {
 		t.Errorf("with GOGC and GOMEMLIMIT set, tuneGC changed them: %d, %d", p, l)
 	}
 	restore()

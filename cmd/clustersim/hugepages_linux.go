@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"runtime/metrics"
 	"strconv"
+	"sync"
 	"syscall"
 	"time"
 	"unsafe"
@@ -80,24 +81,20 @@ func adviseHugePages() (stop func()) {
 		return func() {}
 	}
 	pf := newPrefaulter(base, n, heap.read())
-	done, stopped := make(chan struct{}), make(chan struct{}, 2)
-	go func() {
-		defer func() { stopped <- struct{}{} }()
-		a.follow(done)
-	}()
-	go func() {
-		defer func() { stopped <- struct{}{} }()
+	done := make(chan struct{})
+	var running sync.WaitGroup
+	running.Go(func() { a.follow(done) })
+	running.Go(func() {
 		// A thread of its own at the lowest priority: the zeroing takes
 		// a processor only when the simulation and the collector leave
 		// one idle. (A locked thread ends with its goroutine.)
 		runtime.LockOSThread()
 		syscall.Setpriority(syscall.PRIO_PROCESS, syscall.Gettid(), 19)
 		pf.run(done, heap.read, populateWrite)
-	}()
+	})
 	return func() {
 		close(done)
-		<-stopped
-		<-stopped
+		running.Wait()
 	}
 }
 
@@ -138,24 +135,39 @@ func (a *hugePageAdviser) reserve(n int) (base uintptr, ok bool) {
 // does not (a server waiting for kubectl wakes four times a second, not
 // five hundred).
 func (a *hugePageAdviser) follow(done <-chan struct{}) {
-	wait := hugePageScan
-	timer := time.NewTimer(wait)
-	defer timer.Stop()
 	mapped := []metrics.Sample{{Name: "/memory/classes/total:bytes"}}
 	var seen uint64
+	pollBackingOff(done, hugePageScan, func() (progressed, more bool) {
+		metrics.Read(mapped)
+		now := mapped[0].Value.Uint64()
+		if now <= seen {
+			return false, true
+		}
+		seen = now
+		return true, a.scan()
+	})
+}
+
+// pollBackingOff calls step every fast while it makes progress and ever
+// less often, doubling up to hugePageIdle, while it does not, until done
+// closes or step has no more to do. The adviser's and the prefaulter's
+// goroutines wait this way.
+func pollBackingOff(done <-chan struct{}, fast time.Duration, step func() (progressed, more bool)) {
+	wait := fast
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
 	for {
 		select {
 		case <-done:
 			return
 		case <-timer.C:
 		}
-		metrics.Read(mapped)
-		if now := mapped[0].Value.Uint64(); now > seen {
-			seen = now
-			if !a.scan() {
-				return
-			}
-			wait = hugePageScan
+		progressed, more := step()
+		if !more {
+			return
+		}
+		if progressed {
+			wait = fast
 		} else {
 			wait = min(2*wait, hugePageIdle)
 		}

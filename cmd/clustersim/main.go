@@ -83,13 +83,26 @@ Exit codes: 0 every expectation held, 1 an expectation failed, 2 bad input, 3 in
 `
 
 func main() {
-	tuneGC()
-	unadvise := adviseHugePages()
+	undo := setUpProcess()
 	stop := startProfiles()
 	code := Main(os.Args[1:], os.Stdout, os.Stderr)
 	stop()
-	unadvise()
+	undo()
 	os.Exit(code)
+}
+
+// setUpProcess gives the process the memory settings a run wants (the
+// collector's, gc.go; huge pages and the heap backed ahead,
+// hugepages_linux.go) and returns what undoes them. main and
+// BenchmarkScaleRun both call it, so the benchmark measures the process
+// `clustersim run` is.
+func setUpProcess() (undo func()) {
+	restore := tuneGC()
+	unadvise := adviseHugePages()
+	return func() {
+		unadvise()
+		restore()
+	}
 }
 
 // Main runs the command line args and returns the exit code.

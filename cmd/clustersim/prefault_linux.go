@@ -105,37 +105,26 @@ func (h heapInSpans) read() uint64 {
 // for kubectl wakes four times a second). It backs at most one huge page
 // per call, so that a stop waits for at most one.
 func (p *prefaulter) run(done <-chan struct{}, inSpans func() uint64, populate func(from, n uintptr) bool) {
-	wait := prefaultScan
-	timer := time.NewTimer(wait)
-	defer timer.Stop()
-	for p.backed < p.end {
-		select {
-		case <-done:
-			return
-		case <-timer.C:
-		}
+	if p.backed >= p.end {
+		return
+	}
+	pollBackingOff(done, prefaultScan, func() (progressed, more bool) {
 		from, to := p.next(inSpans())
 		p.backed = from
-		if from == to {
-			wait = min(2*wait, hugePageIdle)
-			timer.Reset(wait)
-			continue
-		}
-		for from < to {
+		for p.backed < to {
 			select {
 			case <-done:
-				return
+				return false, false
 			default:
 			}
-			next := min((from+hugePageBytes)&^(hugePageBytes-1), to)
-			if !populate(from, next-from) {
-				return
+			next := min((p.backed+hugePageBytes)&^(hugePageBytes-1), to)
+			if !populate(p.backed, next-p.backed) {
+				return false, false
 			}
-			from, p.backed = next, next
+			p.backed = next
 		}
-		wait = prefaultScan
-		timer.Reset(wait)
-	}
+		return from < to, p.backed < p.end
+	})
 }
 
 // populateWrite backs [from, from+n) as a write would; false if the

@@ -35,9 +35,8 @@ func TestGenerateScale(t *testing.T) {
 // --nodes N`, then `clustersim run` on it, report included) for one
 // virtual hour at each size. `make bench-scale` runs it (SCALE=300 for
 // one size); `make bench` and `make test` leave it out, it is slow. It
-// sets the process up as main does (the collector's settings, huge
-// pages, the heap backed ahead), so that it measures what `clustersim
-// run` does. The figures and the machine are in docs/PERFORMANCE.md.
+// sets the process up as main does (setUpProcess), so that it measures
+// what `clustersim run` does. The figures and the machine are in docs/PERFORMANCE.md.
 //
 // "nodes=5000,qps=200" is the 5,000-node probe with its controllers paced
 // at 200 QPS, burst 300, and its scheduler at 300 QPS, burst 400
@@ -62,12 +61,7 @@ func BenchmarkScaleRun(b *testing.B) {
 			if err := os.WriteFile(file, data, 0o644); err != nil {
 				b.Fatal(err)
 			}
-			// The process as `clustersim run` sets it up (main): the
-			// collector's settings, huge pages, the heap backed ahead.
-			restore := tuneGC()
-			defer restore()
-			unadvise := adviseHugePages()
-			defer unadvise()
+			defer setUpProcess()() // as `clustersim run` has it
 			before := cpuClasses()
 			for b.Loop() {
 				if code := Main([]string{"run", file}, io.Discard, io.Discard); code != exitOK {
