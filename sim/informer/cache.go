@@ -84,6 +84,13 @@ type cache struct {
 	nsKeys  sortedKeys[string, *bucket]
 	n       int
 	indexes []*index
+	// bySlot files slots by the store's numbers for their objects
+	// (store.Event.Hint), so that a watch event for a cached object finds
+	// its slot without a map lookup by name (the most of a watch event's
+	// cost in a large cluster). It is a hint: an entry is taken only when
+	// its slot holds exactly the event's previous object, and entries of
+	// deleted slots go when their numbers come again.
+	bySlot []*slot
 }
 
 func newCache(defs []indexDef) *cache {
@@ -105,8 +112,26 @@ func (c *cache) get(key api.Key) (api.Object, bool) {
 	return nil, false
 }
 
-// put stores o under key and returns what it replaced.
-func (c *cache) put(key api.Key, o api.Object) (api.Object, bool) {
+// put stores o under key and returns what it replaced. num and prev are
+// the watch event's hint (store.Event.Hint; 0 and nil for none).
+func (c *cache) put(key api.Key, o api.Object, num uint32, prev api.Object) (api.Object, bool) {
+	if prev != nil && int(num) < len(c.bySlot) {
+		// The slot filed under num holds the object's key if it holds
+		// the very object the store replaced (the same *ObjectMeta: an
+		// object's address is its own while the slot keeps it) and that
+		// object has the key (as the store's always has: prev is
+		// checked, not trusted; it is fresh in the caches, the store
+		// having just replaced it).
+		pm := prev.GetObjectMeta()
+		if s := c.bySlot[num]; s != nil && s.obj != nil && s.obj.GetObjectMeta() == pm && pm.Name == key.Name && pm.Namespace == key.Namespace {
+			old := s.obj
+			s.obj = o
+			for _, ix := range c.indexes {
+				ix.update(key, old, o, s)
+			}
+			return old, true
+		}
+	}
 	b := c.spaces[key.Namespace]
 	if b == nil {
 		b = &bucket{objs: make(map[string]*slot), names: sortedKeys[string, *slot]{cmp: strings.Compare}}
@@ -129,11 +154,23 @@ func (c *cache) put(key api.Key, o api.Object) (api.Object, bool) {
 	for _, ix := range c.indexes {
 		ix.update(key, old, o, s)
 	}
+	if num != 0 {
+		c.file(num, s)
+	}
 	return old, ok
 }
 
-// del removes key and returns what was stored.
-func (c *cache) del(key api.Key) (api.Object, bool) {
+// file files s under the store's number num.
+func (c *cache) file(num uint32, s *slot) {
+	if int(num) >= len(c.bySlot) {
+		c.bySlot = slices.Grow(c.bySlot, int(num)+1-len(c.bySlot))[:int(num)+1]
+	}
+	c.bySlot[num] = s
+}
+
+// del removes key and returns what was stored. num is the watch event's
+// number for the object (store.Event.Hint; 0 for none).
+func (c *cache) del(key api.Key, num uint32) (api.Object, bool) {
 	b := c.spaces[key.Namespace]
 	if b == nil {
 		return nil, false
@@ -149,6 +186,13 @@ func (c *cache) del(key api.Key) (api.Object, bool) {
 	c.n--
 	for _, ix := range c.indexes {
 		ix.update(key, old, nil, s)
+	}
+	// The slot may still be filed under a number (this one, or one the
+	// cache missed the end of): emptied, it never matches a hint again,
+	// and keeps no object alive.
+	s.obj = nil
+	if int(num) < len(c.bySlot) && c.bySlot[num] == s {
+		c.bySlot[num] = nil
 	}
 	if len(b.objs) == 0 {
 		delete(c.spaces, key.Namespace)

@@ -482,17 +482,17 @@ func (inf *Informer) replace(items []api.Object, rv uint64) {
 		case c < 0:
 			o := old[0]
 			old = old[1:]
-			inf.cache.del(keyOf(o))
+			inf.cache.del(keyOf(o), 0)
 			inf.fireDelete(o)
 		case c == 0:
 			o, n := old[0], items[0]
 			old, items = old[1:], items[1:]
-			inf.cache.put(keyOf(n), n)
+			inf.cache.put(keyOf(n), n, 0, nil)
 			inf.fireUpdate(o, n)
 		default:
 			n := items[0]
 			items = items[1:]
-			if prev, ok := inf.cache.put(keyOf(n), n); ok {
+			if prev, ok := inf.cache.put(keyOf(n), n, 0, nil); ok {
 				// A duplicate key in the list: the later entry wins.
 				inf.fireUpdate(prev, n)
 			} else {
@@ -659,15 +659,16 @@ func (inf *Informer) apply(e store.Event) {
 	inf.stats.Events++
 	o := e.Object
 	key := keyOf(o)
+	slot, prev := e.Hint()
 	switch e.Type {
 	case store.Added, store.Modified:
-		if old, ok := inf.cache.put(key, o); ok {
+		if old, ok := inf.cache.put(key, o, slot, prev); ok {
 			inf.fireUpdate(old, o)
 		} else {
 			inf.fireAdd(o)
 		}
 	case store.Deleted:
-		if _, ok := inf.cache.del(key); ok {
+		if _, ok := inf.cache.del(key, slot); ok {
 			inf.fireDelete(o)
 		}
 	}

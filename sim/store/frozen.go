@@ -166,10 +166,11 @@ func (f *frozenEvent) thaw() *api.Event {
 }
 
 // storedObject is a table's value: the object as written, or an Event
-// frozen (obj nil).
+// frozen (obj nil), and the object's slot number (see slotNumbers).
 type storedObject struct {
 	obj    api.Object
 	frozen *frozenEvent
+	slot   uint32
 }
 
 // object returns the stored object: shared when kept as written, a new
@@ -181,15 +182,15 @@ func (v storedObject) object() api.Object {
 	return v.obj
 }
 
-// storeObject returns what a table keeps for o: Events frozen when they
-// can be.
-func storeObject(o api.Object) storedObject {
+// storeObject returns what a table keeps for o under slot: Events frozen
+// when they can be.
+func storeObject(o api.Object, slot uint32) storedObject {
 	if e, ok := o.(*api.Event); ok {
 		if f, ok := freezeEvent(e); ok {
-			return storedObject{frozen: f}
+			return storedObject{frozen: f, slot: slot}
 		}
 	}
-	return storedObject{obj: o}
+	return storedObject{obj: o, slot: slot}
 }
 
 // get returns the object stored under key (see storedObject.object).

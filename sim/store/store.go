@@ -175,7 +175,9 @@ type table struct {
 	histPos int
 	// lowest is the lowest resourceVersion a watch may start from: every
 	// event after it is still in hist.
-	lowest   uint64
+	lowest uint64
+	// numbers gives each stored object its slot number (Event.Hint).
+	numbers  slotNumbers
 	watchers []*Watch            // unindexed watchers, in registration order
 	byNode   map[string][]*Watch // pod watchers with a spec.nodeName selector
 	byName   map[string][]*Watch // other watchers with a metadata.name selector
@@ -183,6 +185,28 @@ type table struct {
 	// compactWatchers).
 	stopped []*Watch
 }
+
+// slotNumbers numbers a table's objects from 1, each for as long as it is
+// stored, a number freed by a delete going to the next object created
+// (last freed, first given): the numbers stay as few as the objects the
+// table has held at once, so that a cache may keep its entries in a slice
+// by number (Event.Hint).
+type slotNumbers struct {
+	next uint32
+	free []uint32
+}
+
+func (n *slotNumbers) take() uint32 {
+	if k := len(n.free); k > 0 {
+		s := n.free[k-1]
+		n.free = n.free[:k-1]
+		return s
+	}
+	n.next++
+	return n.next
+}
+
+func (n *slotNumbers) give(s uint32) { n.free = append(n.free, s) }
 
 func (s *Store) table(kind api.Kind) (*table, error) {
 	if t, ok := s.tables[kind]; ok {
@@ -416,10 +440,11 @@ func (s *Store) Create(op Op, obj api.Object) (api.Object, error) {
 	if p, ok := obj.(*api.Pod); ok {
 		s.resources.internPod(p)
 	}
-	t.objs[m.Key()] = storeObject(obj)
+	slot := t.numbers.take()
+	t.objs[m.Key()] = storeObject(obj, slot)
 	t.sorted = false
 	s.audit.add(AuditRecord{Time: s.k.Now(), Actor: op.Actor, Verb: verbOr(op.Verb, "create"), Kind: kind, Key: m.Key(), ResourceVersion: rv}, changes)
-	s.notify(t, Added, nil, obj, rv)
+	s.notify(t, Added, nil, obj, rv, slot)
 	return obj, nil
 }
 
@@ -525,10 +550,11 @@ func (s *Store) Update(op Op, obj api.Object, subresource string) (api.Object, e
 		m.Namespace = ""
 	}
 	gr := t.info.GroupResource()
-	old, ok := t.get(m.Key())
+	stored, ok := t.objs[m.Key()]
 	if !ok {
 		return nil, apierr.NewNotFound(gr, m.Name)
 	}
+	old, slot := stored.object(), stored.slot
 	// A pod's binding (the API server's pods/binding) writes spec and
 	// status at once, past the strategy and the field manager.
 	binding := subresource == BindingSubresource && kind == api.KindPod
@@ -586,15 +612,16 @@ func (s *Store) Update(op Op, obj api.Object, subresource string) (api.Object, e
 		// leaves the store with this write. (A pod in its grace period
 		// stays until the kubelet deletes it with grace 0.)
 		delete(t.objs, m.Key())
+		t.numbers.give(slot)
 		t.sorted = false
 		rec.Removed = true
 		s.audit.add(rec, changes)
-		s.notify(t, Deleted, old, obj, rv)
+		s.notify(t, Deleted, old, obj, rv, slot)
 		return obj, nil
 	}
-	t.objs[m.Key()] = storeObject(obj)
+	t.objs[m.Key()] = storeObject(obj, slot)
 	s.audit.add(rec, changes)
-	s.notify(t, Modified, old, obj, rv)
+	s.notify(t, Modified, old, obj, rv, slot)
 	return obj, nil
 }
 
@@ -740,10 +767,11 @@ func (s *Store) Delete(op Op, kind api.Kind, key api.Key, opts DeleteOptions) (a
 		return nil, false, err
 	}
 	gr := t.info.GroupResource()
-	old, ok := t.get(key)
+	stored, ok := t.objs[key]
 	if !ok {
 		return nil, false, apierr.NewNotFound(gr, key.Name)
 	}
+	old, slot := stored.object(), stored.slot
 	om := old.GetObjectMeta()
 	if opts.PreconditionUID != "" && opts.PreconditionUID != om.UID {
 		return nil, false, apierr.NewConflict(gr, key.Name, fmt.Sprintf("Precondition failed: UID in precondition: %v, UID in object meta: %v", opts.PreconditionUID, om.UID))
@@ -787,9 +815,9 @@ func (s *Store) Delete(op Op, kind api.Kind, key api.Key, opts DeleteOptions) (a
 			}
 			rv := s.nextRV()
 			m.ResourceVersion = strconv.FormatUint(rv, 10)
-			t.objs[key] = storeObject(obj)
+			t.objs[key] = storeObject(obj, slot)
 			s.audit.add(AuditRecord{Time: s.k.Now(), Actor: op.Actor, Verb: verb, Kind: kind, Key: key, ResourceVersion: rv}, changes)
-			s.notify(t, Modified, old, obj, rv)
+			s.notify(t, Modified, old, obj, rv, slot)
 			return obj, false, nil
 		}
 	}
@@ -797,9 +825,10 @@ func (s *Store) Delete(op Op, kind api.Kind, key api.Key, opts DeleteOptions) (a
 	rv := s.nextRV()
 	m.ResourceVersion = strconv.FormatUint(rv, 10)
 	delete(t.objs, key)
+	t.numbers.give(slot)
 	t.sorted = false
 	s.audit.add(AuditRecord{Time: s.k.Now(), Actor: op.Actor, Verb: verb, Kind: kind, Key: key, ResourceVersion: rv, Removed: true}, nil)
-	s.notify(t, Deleted, old, obj, rv)
+	s.notify(t, Deleted, old, obj, rv, slot)
 	return obj, true, nil
 }
 

@@ -38,8 +38,27 @@ type Event struct {
 	ResourceVersion uint64
 	// prev is the object before the change (nil for Added), kept so that a
 	// selective watch replaying history can tell when an object entered or
-	// left its selection.
+	// left its selection, and delivered with a Modified event (see Hint).
 	prev api.Object
+	// slot is the object's number in its table (see Hint); 0 when unknown.
+	slot uint32
+}
+
+// Hint returns what lets a cache of the watch's objects find its entry
+// for the event's object without a lookup by name: the object's number
+// in the store's table of its kind while it exists (small, dense, given
+// to another object once this one is deleted; 0 when unknown) and, for a
+// Modified event, the object as stored before the change (nil
+// otherwise). A cache that filed an earlier event's object under the
+// number and still holds exactly prev there (the same stored object, not
+// an equal one) holds this event's object there: the hint is only ever
+// taken with that check, since numbers are reused and a cache may have
+// missed events (a relist, a selective watch).
+func (e Event) Hint() (slot uint32, prev api.Object) {
+	if e.Type != Modified {
+		return e.slot, nil
+	}
+	return e.slot, e.prev
 }
 
 // Sink receives a watch's events, synchronously, in resourceVersion order.
@@ -130,9 +149,12 @@ func (s *Store) Watch(kind api.Kind, fromRV uint64, opts ListOptions, sink Sink)
 	w := &Watch{t: t, opts: opts, sink: sink}
 	if fromRV == 0 {
 		for _, k := range t.candidates(&opts) {
-			o, ok := t.get(k)
-			if ok && matches(o, &opts) {
-				sink.Deliver(Event{Type: Added, Object: o, ResourceVersion: s.parseRV(o.GetObjectMeta().ResourceVersion)})
+			v, ok := t.objs[k]
+			if !ok {
+				continue
+			}
+			if o := v.object(); matches(o, &opts) {
+				sink.Deliver(Event{Type: Added, Object: o, ResourceVersion: s.parseRV(o.GetObjectMeta().ResourceVersion), slot: v.slot})
 			}
 		}
 	} else {
@@ -143,7 +165,7 @@ func (s *Store) Watch(kind api.Kind, fromRV uint64, opts ListOptions, sink Sink)
 			if e.ResourceVersion <= fromRV {
 				continue
 			}
-			if ev, ok := filterEvent(e.Type, e.prev, e.Object, e.ResourceVersion, &opts); ok {
+			if ev, ok := filterEvent(e.Type, e.prev, e.Object, e.ResourceVersion, e.slot, &opts); ok {
 				sink.Deliver(ev)
 				if w.stopped {
 					return w, nil
@@ -168,26 +190,26 @@ func (s *Store) Watch(kind api.Kind, fromRV uint64, opts ListOptions, sink Sink)
 // filterEvent turns a change into what a selective watch sees: an object
 // entering its selection is Added, one leaving it is Deleted (with its
 // last matching state), and a change outside it is nothing.
-func filterEvent(typ EventType, prev, cur api.Object, rv uint64, opts *ListOptions) (Event, bool) {
+func filterEvent(typ EventType, prev, cur api.Object, rv uint64, slot uint32, opts *ListOptions) (Event, bool) {
 	was := prev != nil && matches(prev, opts)
 	switch typ {
 	case Added:
 		if matches(cur, opts) {
-			return Event{Type: Added, Object: cur, ResourceVersion: rv}, true
+			return Event{Type: Added, Object: cur, ResourceVersion: rv, slot: slot}, true
 		}
 	case Deleted:
 		if was || matches(cur, opts) {
-			return Event{Type: Deleted, Object: cur, ResourceVersion: rv}, true
+			return Event{Type: Deleted, Object: cur, ResourceVersion: rv, slot: slot}, true
 		}
 	case Modified:
 		is := matches(cur, opts)
 		switch {
 		case was && is:
-			return Event{Type: Modified, Object: cur, ResourceVersion: rv}, true
+			return Event{Type: Modified, Object: cur, ResourceVersion: rv, prev: prev, slot: slot}, true
 		case !was && is:
-			return Event{Type: Added, Object: cur, ResourceVersion: rv}, true
+			return Event{Type: Added, Object: cur, ResourceVersion: rv, slot: slot}, true
 		case was && !is:
-			return Event{Type: Deleted, Object: prev, ResourceVersion: rv}, true
+			return Event{Type: Deleted, Object: prev, ResourceVersion: rv, slot: slot}, true
 		}
 	}
 	return Event{}, false
@@ -195,7 +217,7 @@ func filterEvent(typ EventType, prev, cur api.Object, rv uint64, opts *ListOptio
 
 // notify records a change in the kind's history and delivers it to every
 // interested watcher.
-func (s *Store) notify(t *table, typ EventType, prev, cur api.Object, rv uint64) {
+func (s *Store) notify(t *table, typ EventType, prev, cur api.Object, rv uint64, slot uint32) {
 	n := len(t.hist)
 	if t.histLen == n {
 		// The oldest event falls out of the window.
@@ -203,7 +225,7 @@ func (s *Store) notify(t *table, typ EventType, prev, cur api.Object, rv uint64)
 	} else {
 		t.histLen++
 	}
-	t.hist[t.histPos%n] = Event{Type: typ, Object: cur, ResourceVersion: rv, prev: prev}
+	t.hist[t.histPos%n] = Event{Type: typ, Object: cur, ResourceVersion: rv, prev: prev, slot: slot}
 	t.histPos = (t.histPos + 1) % n
 
 	if len(t.watchers) > 0 {
@@ -215,7 +237,7 @@ func (s *Store) notify(t *table, typ EventType, prev, cur api.Object, rv uint64)
 			if w.stopped {
 				continue
 			}
-			if ev, ok := filterEvent(typ, prev, cur, rv, &w.opts); ok {
+			if ev, ok := filterEvent(typ, prev, cur, rv, slot, &w.opts); ok {
 				w.sink.Deliver(ev)
 			}
 		}
@@ -226,13 +248,13 @@ func (s *Store) notify(t *table, typ EventType, prev, cur api.Object, rv uint64)
 			prevNode = nodeNameOf(prev)
 		}
 		curNode := nodeNameOf(cur)
-		notifyIndexed(t.byNode, prevNode, typ, prev, cur, rv)
+		notifyIndexed(t.byNode, prevNode, typ, prev, cur, rv, slot)
 		if curNode != prevNode {
-			notifyIndexed(t.byNode, curNode, typ, prev, cur, rv)
+			notifyIndexed(t.byNode, curNode, typ, prev, cur, rv, slot)
 		}
 	}
 	if len(t.byName) > 0 {
-		notifyIndexed(t.byName, cur.GetObjectMeta().Name, typ, prev, cur, rv)
+		notifyIndexed(t.byName, cur.GetObjectMeta().Name, typ, prev, cur, rv, slot)
 	}
 	if len(t.stopped) > 0 {
 		t.compactWatchers()
@@ -241,7 +263,7 @@ func (s *Store) notify(t *table, typ EventType, prev, cur api.Object, rv uint64)
 
 // notifyIndexed delivers a change to the watchers an index holds under
 // key.
-func notifyIndexed(index map[string][]*Watch, key string, typ EventType, prev, cur api.Object, rv uint64) {
+func notifyIndexed(index map[string][]*Watch, key string, typ EventType, prev, cur api.Object, rv uint64, slot uint32) {
 	if key == "" {
 		return
 	}
@@ -251,7 +273,7 @@ func notifyIndexed(index map[string][]*Watch, key string, typ EventType, prev, c
 		if w.stopped {
 			continue
 		}
-		if ev, ok := filterEvent(typ, prev, cur, rv, &w.opts); ok {
+		if ev, ok := filterEvent(typ, prev, cur, rv, slot, &w.opts); ok {
 			w.sink.Deliver(ev)
 		}
 	}
