@@ -33,15 +33,17 @@ func (t EventType) String() string {
 // Event is one change seen by a watch. Object is shared: do not mutate it.
 // For Deleted, Object is the object's last state.
 type Event struct {
-	Type            EventType
+	Type EventType
+	// slot is the object's number in its table (see Hint); 0 when
+	// unknown. It sits in the padding after Type: an Event is copied
+	// and boxed for every watcher.
+	slot            uint32
 	Object          api.Object
 	ResourceVersion uint64
 	// prev is the object before the change (nil for Added), kept so that a
 	// selective watch replaying history can tell when an object entered or
 	// left its selection, and delivered with a Modified event (see Hint).
 	prev api.Object
-	// slot is the object's number in its table (see Hint); 0 when unknown.
-	slot uint32
 }
 
 // Hint returns what lets a cache of the watch's objects find its entry
