@@ -62,16 +62,25 @@ func nodeCondition(s *api.NodeStatus, t api.NodeConditionType) *api.NodeConditio
 	return nil
 }
 
+// renewTimeOf returns the lease's renewTime; the zero time when there is
+// no lease or it was never renewed.
+func renewTimeOf(lease *api.Lease) time.Time {
+	if lease == nil || lease.Spec.RenewTime == nil {
+		return time.Time{}
+	}
+	return lease.Spec.RenewTime.Time
+}
+
 // heartbeat returns the node's last sign of life: the later of the Ready
 // condition's lastHeartbeatTime (the node's creation when it has none)
-// and its Lease's renewTime, but never before floor.
-func heartbeat(n *api.Node, lease *api.Lease, floor time.Time) time.Time {
+// and its Lease's renewTime (renewTimeOf), but never before floor.
+func heartbeat(n *api.Node, renew, floor time.Time) time.Time {
 	hb := n.CreationTimestamp.Time
 	if c := nodeCondition(&n.Status, api.NodeReady); c != nil {
 		hb = c.LastHeartbeatTime.Time
 	}
-	if lease != nil && lease.Spec.RenewTime != nil && lease.Spec.RenewTime.Time.After(hb) {
-		hb = lease.Spec.RenewTime.Time
+	if renew.After(hb) {
+		hb = renew
 	}
 	if floor.After(hb) {
 		hb = floor
@@ -86,13 +95,13 @@ func heartbeat(n *api.Node, lease *api.Lease, floor time.Time) time.Time {
 // n (a private copy), adding the ones never posted. It returns the Ready
 // condition as observed before, and whether n's Ready condition now
 // differs from it (the status must be written).
-func checkHealth(n *api.Node, lease *api.Lease, floor, now time.Time, grace, startupGrace time.Duration) (observed api.NodeCondition, write bool) {
+func checkHealth(n *api.Node, renew, floor, now time.Time, grace, startupGrace time.Duration) (observed api.NodeCondition, write bool) {
 	if c := nodeCondition(&n.Status, api.NodeReady); c != nil {
 		observed = *c
 	} else {
 		observed = api.NodeCondition{Type: api.NodeReady, Status: api.ConditionUnknown, LastHeartbeatTime: n.CreationTimestamp, LastTransitionTime: n.CreationTimestamp}
 	}
-	if !healthExpired(n, lease, floor, now, grace, startupGrace) {
+	if !healthExpired(n, renew, floor, now, grace, startupGrace) {
 		return observed, false
 	}
 	ts := api.NewTime(now.Truncate(time.Second))
@@ -120,11 +129,22 @@ func checkHealth(n *api.Node, lease *api.Lease, floor, now time.Time, grace, sta
 // condition's, its lease's, or floor) is older than the grace period (the
 // startup grace period while it has no Ready condition): only then does
 // checkHealth change n.
-func healthExpired(n *api.Node, lease *api.Lease, floor, now time.Time, grace, startupGrace time.Duration) bool {
+func healthExpired(n *api.Node, renew, floor, now time.Time, grace, startupGrace time.Duration) bool {
 	if nodeCondition(&n.Status, api.NodeReady) == nil {
 		grace = startupGrace
 	}
-	return now.After(heartbeat(n, lease, floor).Add(grace))
+	return now.After(heartbeat(n, renew, floor).Add(grace))
+}
+
+// allUnknown reports whether every monitored condition of n is there
+// and Unknown: checkHealth then changes nothing in n.
+func allUnknown(n *api.Node) bool {
+	for _, t := range monitoredConditions {
+		if c := nodeCondition(&n.Status, t); c == nil || c.Status != api.ConditionUnknown {
+			return false
+		}
+	}
+	return true
 }
 
 func sameCondition(a, b api.NodeCondition) bool {

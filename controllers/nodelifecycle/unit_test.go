@@ -2,6 +2,7 @@ package nodelifecycle
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -261,7 +262,7 @@ func TestCheckHealth(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			n := tc.node.DeepCopy()
-			_, write := checkHealth(n, tc.lease, tc.floor, tc.now, 40*time.Second, 60*time.Second)
+			_, write := checkHealth(n, renewTimeOf(tc.lease), tc.floor, tc.now, 40*time.Second, 60*time.Second)
 			if write != tc.write {
 				t.Errorf("write = %v, want %v", write, tc.write)
 			}
@@ -496,5 +497,44 @@ func TestRecordByPlace(t *testing.T) {
 		if got := mon.record(tc.i, tc.name); got != tc.want {
 			t.Errorf("record(%d, %q) = %v, want %v", tc.i, tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestAllUnknown: a node is left uncopied by the health pass only when
+// checkHealth cannot change it: every monitored condition there and
+// Unknown.
+func TestAllUnknown(t *testing.T) {
+	conds := func(statuses ...api.ConditionStatus) *api.Node {
+		n := &api.Node{}
+		for i, s := range statuses {
+			n.Status.Conditions = append(n.Status.Conditions, api.NodeCondition{Type: monitoredConditions[i], Status: s})
+		}
+		return n
+	}
+	u := api.ConditionUnknown
+	cases := []struct {
+		name string
+		node *api.Node
+		want bool
+	}{
+		{"all four Unknown", conds(u, u, u, u), true},
+		{"Ready still True", conds(api.ConditionTrue, u, u, u), false},
+		{"a pressure condition False", conds(u, u, api.ConditionFalse, u), false},
+		{"one never posted", conds(u, u, u), false},
+		{"none posted", conds(), false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := allUnknown(tc.node); got != tc.want {
+				t.Fatalf("allUnknown = %v, want %v", got, tc.want)
+			}
+			if tc.want {
+				// What allUnknown promises: checkHealth changes nothing.
+				n := tc.node.DeepCopy()
+				if _, write := checkHealth(n, time.Time{}, time.Time{}, at(1000), 40*time.Second, 60*time.Second); write || !reflect.DeepEqual(n, tc.node) {
+					t.Fatalf("checkHealth changed an all-Unknown node (write %v)", write)
+				}
+			}
+		})
 	}
 }
