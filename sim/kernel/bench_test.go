@@ -75,3 +75,39 @@ func BenchmarkBlockResume(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkEventsMixed measures the event loop under the mix of a large
+// run: many timers seconds ahead (a node's lease renewal every 10 s,
+// say) and a few thousand events milliseconds ahead that come and go
+// fast (network deliveries), which are most of the events fired.
+func BenchmarkEventsMixed(b *testing.B) {
+	for _, timers := range []int{10_000, 150_000} {
+		b.Run(fmt.Sprintf("timers=%d,near=2000", timers), func(b *testing.B) {
+			k := New(1)
+			r := k.Rand("bench")
+			near := &holder{delays: make([]time.Duration, 1024)}
+			for i := range near.delays {
+				near.delays[i] = time.Millisecond + time.Duration(r.IntN(4_000_000))
+			}
+			far := &holder{delays: make([]time.Duration, 1024)}
+			for i := range far.delays {
+				far.delays[i] = 10*time.Second + time.Duration(r.IntN(1_000_000))
+			}
+			for i := range timers {
+				k.After(time.Duration(r.Int64N(int64(10*time.Second))), far, uint64(i))
+			}
+			for i := range 2_000 {
+				k.After(near.delays[i&1023], near, uint64(i))
+			}
+			const batch = 10_000
+			b.ReportAllocs()
+			b.ResetTimer()
+			events := 0
+			for b.Loop() {
+				k.Run(Limits{MaxEvents: batch})
+				events += batch
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(events), "ns/event")
+		})
+	}
+}

@@ -30,7 +30,7 @@ type Kernel struct {
 // New returns a kernel at virtual time 0 whose random streams derive from
 // seed.
 func New(seed uint64) *Kernel {
-	return &Kernel{streams: NewStreams(seed), q: queue{ev: make([]event, 0, 1024)}}
+	return &Kernel{streams: NewStreams(seed), q: queue{near: heap{ev: make([]event, 0, 1024)}}}
 }
 
 // Now returns the current virtual time.
@@ -68,7 +68,7 @@ func (k *Kernel) Schedule(at Time, h Handler, arg uint64) {
 		panic(fmt.Sprintf("kernel invariant time-monotonic: event scheduled at %v before now %v", at, k.now))
 	}
 	k.seq++
-	k.q.push(event{at: at, seq: k.seq, h: h, arg: arg})
+	k.q.push(event{at: at, seq: k.seq, h: h, arg: arg}, k.now)
 }
 
 // After schedules h.Fire(k, arg) d after now. A negative d means now.
@@ -152,7 +152,8 @@ func (k *Kernel) Run(lim Limits) StopReason {
 			}
 			return Quiescent
 		}
-		at := k.q.peek()
+		h := k.q.next()
+		at := h.ev[0].at
 		if at > until {
 			k.now = until
 			return TimeLimit
@@ -167,7 +168,7 @@ func (k *Kernel) Run(lim Limits) StopReason {
 			return Livelock
 		}
 		atInstant++
-		e := k.q.pop()
+		e := h.pop()
 		k.now = e.at
 		k.fired++
 		n++

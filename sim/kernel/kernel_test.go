@@ -31,7 +31,9 @@ func TestQueueOrdersByTimeThenSequence(t *testing.T) {
 	}
 	var wants []want
 	for i := range 5000 {
-		at := Time(rng.IntN(100)) // many ties
+		// Many ties, tens of milliseconds apart: the events scheduled
+		// more than nearHorizon ahead go into the queue's far heap.
+		at := Time(rng.IntN(100)) * Time(10*time.Millisecond)
 		k.Schedule(at, r, uint64(i))
 		wants = append(wants, want{at, i})
 	}
@@ -399,12 +401,21 @@ func FuzzQueue(f *testing.F) {
 	f.Add([]byte{1, 2, 3, 0, 0, 9, 9, 0})
 	f.Add([]byte{255, 0, 255, 0, 1, 1, 1, 1})
 	f.Add([]byte{7, 7, 7, 7, 0, 0, 0, 0, 0})
+	// A timer pushed far ahead at 0 (200 ms) falls due before an event
+	// pushed near ahead later (240 ms at 150 ms): the two heaps' tops
+	// must be compared.
+	f.Add([]byte{61, 31, 0, 46, 0, 73, 0})
 	f.Fuzz(func(t *testing.T, ops []byte) {
 		var q queue
 		var model []event
 		var seq uint64
+		// now is the time of the last event popped, as in the kernel;
+		// times are tens of milliseconds apart so that events go into
+		// both of the queue's heaps (see nearHorizon).
+		var now Time
 		pop := func() {
 			e := q.pop()
+			now = e.at
 			least := 0
 			for i := range model {
 				// The model's own order, not the queue's less.
@@ -423,8 +434,8 @@ func FuzzQueue(f *testing.F) {
 				pop()
 			} else {
 				seq++
-				e := event{at: Time(op / 3), seq: seq, arg: seq * 7}
-				q.push(e)
+				e := event{at: Time(op/3) * Time(10*time.Millisecond), seq: seq, arg: seq * 7}
+				q.push(e, now)
 				model = append(model, e)
 			}
 			if q.len() != len(model) {
