@@ -38,8 +38,10 @@ func clock(d time.Duration) string {
 // watch runs f, which runs one simulation reporting into the progress it
 // is given, on a goroutine of its own, and returns its result, or a
 // *stallError if the simulation makes no progress for stall of wall-clock
-// time. The stalled goroutine cannot be stopped; the process exits soon
-// after.
+// time before it finishes (kernel.Progress.Finish: gathering a large
+// run's results and its detectors take seconds without an event, and
+// more while the collector works near the memory limit). The stalled
+// goroutine cannot be stopped; the process exits soon after.
 func watch(stall time.Duration, f func(p *kernel.Progress) (*runner.Result, error)) (*runner.Result, error) {
 	type outcome struct {
 		res *runner.Result
@@ -72,7 +74,7 @@ func watch(stall time.Duration, f func(p *kernel.Progress) (*runner.Result, erro
 			return o.res, o.err
 		case now := <-ticker.C:
 			r, fired := p.Resumes(), p.Fired()
-			if r != lastResumes || fired != lastFired {
+			if r != lastResumes || fired != lastFired || p.Finished() {
 				lastResumes, lastFired, since = r, fired, now
 				continue
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/clustersim/clustersim/scenarios/runner"
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/cluster"
+	"github.com/clustersim/clustersim/sim/kernel"
 )
 
 // faultScenario: the app operator keeps one app's Deployment; the app
@@ -109,4 +110,26 @@ func hasEntry(res *runner.Result, cmd string) bool {
 		}
 	}
 	return false
+}
+
+// TestRunMarksProgressFinished: a run publishes its progress while it
+// simulates and marks it finished before gathering its results, which
+// fire no event (a watchdog must not take them for a stall; at 5,000
+// nodes they take seconds).
+func TestRunMarksProgressFinished(t *testing.T) {
+	s, err := scenarios.Load("faults.yaml", ".", fstest.MapFS{}, []byte(faultScenario))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &kernel.Progress{}
+	sawUnfinished := false
+	opts := runner.Options{Progress: p, OnStart: func(c *cluster.Cluster) {
+		c.K.At(kernel.Time(time.Second), func() { sawUnfinished = !p.Finished() })
+	}}
+	if _, err := runner.Run(s, opts); err != nil {
+		t.Fatal(err)
+	}
+	if !sawUnfinished || p.Fired() == 0 || !p.Finished() {
+		t.Fatalf("unfinished while simulating %v, events published %d, finished after the run %v", sawUnfinished, p.Fired(), p.Finished())
+	}
 }

@@ -584,6 +584,11 @@ func (s *Session) Advance(to time.Duration) error {
 // Finish ends the run where the clock stands and returns its result:
 // gaps, expectations, findings and the trace. Call it once.
 func (s *Session) Finish() *Result {
+	if s.opts.Progress != nil {
+		// What follows fires no event: a watchdog must not take it
+		// for a stall.
+		s.opts.Progress.Finish()
+	}
 	r, c, res := s.r, s.r.c, s.r.res
 	r.recordUnfinished()
 	r.recordRunningStatus()

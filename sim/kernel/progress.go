@@ -10,11 +10,20 @@ import "sync/atomic"
 // yielding (a reconciler spinning in a loop) freezes the whole simulation,
 // and only a wall-clock budget can notice.
 type Progress struct {
-	resumes atomic.Uint64
-	fired   atomic.Uint64
-	now     atomic.Int64
-	running atomic.Pointer[string]
+	resumes  atomic.Uint64
+	fired    atomic.Uint64
+	now      atomic.Int64
+	running  atomic.Pointer[string]
+	finished atomic.Bool
 }
+
+// Finish records that the simulation is over: what follows (gathering
+// its results, the detectors) runs no process and fires no event, so a
+// watchdog must stop counting the time without either as a stall.
+func (p *Progress) Finish() { p.finished.Store(true) }
+
+// Finished reports whether Finish was called.
+func (p *Progress) Finished() bool { return p.finished.Load() }
 
 // SetProgress makes the kernel publish its progress into p (nil stops it).
 func (k *Kernel) SetProgress(p *Progress) { k.progress = p }
