@@ -16,22 +16,23 @@ import (
 // machines, some 6 s of the 3,000-node probe's 45 s (perf:
 // clear_page_erms under the runtime's allocations). The other processor
 // meanwhile idles most of the run (55 s of CPU in 47.5 s of wall time on
-// two). So a goroutine keeps the part
-// of the reserve (see hugePageAdviser.reserve) just above what the heap
-// has used backed ahead of it (madvise MADV_POPULATE_WRITE, Linux 5.14):
-// the zeroing moves to the idle processor and the simulation finds its
-// memory ready (docs/PERFORMANCE.md, fourteenth pass).
+// two). So a goroutine keeps the part of the reserve (see
+// hugePageAdviser.reserve) just above what the heap has used backed
+// ahead of it (madvise MADV_POPULATE_WRITE, Linux 5.14): the zeroing
+// moves to the idle processor and the simulation finds its memory ready
+// (docs/PERFORMANCE.md, fourteenth pass).
 //
 // Where the heap will grow next is estimated, not read: the runtime hands
 // out the lowest free pages first, so the heap's bytes in spans, counted
 // from when the reserve was let go, measure how far into the reserve it
 // reaches (after a collection it reuses what it reached before: nothing
-// new to back). The estimate errs upward by the
-// free space below the reserve (a few megabytes); what is backed ahead of
-// need is at most prefaultAhead plus that, the most this adds to a run's
-// resident set, and nothing in a run whose heap stays small. Backing is never undone and never repeated: if the
-// runtime gives some of it back (its scavenger, near the memory limit),
-// the heap faults it in again as it would have without this.
+// new to back). The estimate errs upward by the free space below the
+// reserve (a few megabytes); what is backed ahead of need is at most
+// prefaultAhead plus that, the most this adds to a run's resident set,
+// and nothing in a run whose heap stays small. Backing is never undone
+// and never repeated: if the runtime gives some of it back (its
+// scavenger, near the memory limit), the heap faults it in again as it
+// would have without this.
 //
 // Memory is backed, never written: what a run computes does not change
 // (TestHugePagesKeepTraces runs with it). It runs with the huge-page

@@ -16,8 +16,9 @@ import (
 // results and detectors, which fire no event).
 func TestWatch(t *testing.T) {
 	// Long enough that a loaded machine's scheduling does not look like
-	// a stall; the slow cases take four budgets.
-	const stall = 300 * time.Millisecond
+	// a stall (a quarter of it between two published counts leaves three
+	// quarters to spare); the slow cases take two budgets.
+	const stall = time.Second
 	tests := []struct {
 		name    string
 		run     func(p *kernel.Progress, release <-chan struct{})
@@ -33,12 +34,12 @@ func TestWatch(t *testing.T) {
 			n := 0
 			tick = kernel.Func(func() {
 				// The kernel publishes its count every 1,024 events:
-				// a quarter of the budget between two, 4 budgets in
+				// a quarter of the budget between two, 2 budgets in
 				// all.
 				if n++; n%1024 == 0 {
 					time.Sleep(stall / 4)
 				}
-				if n < 16*1024 {
+				if n < 8*1024 {
 					k.After(time.Millisecond, tick, 0)
 				}
 			})
@@ -47,7 +48,7 @@ func TestWatch(t *testing.T) {
 		}, false},
 		{"slow after finishing", func(p *kernel.Progress, _ <-chan struct{}) {
 			p.Finish()
-			time.Sleep(4 * stall)
+			time.Sleep(2 * stall)
 		}, false},
 	}
 	for _, tc := range tests {

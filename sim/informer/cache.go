@@ -115,6 +115,7 @@ func (c *cache) get(key api.Key) (api.Object, bool) {
 // put stores o under key and returns what it replaced. num and prev are
 // the watch event's hint (store.Event.Hint; 0 and nil for none).
 func (c *cache) put(key api.Key, o api.Object, num uint32, prev api.Object) (api.Object, bool) {
+	var s *slot
 	if prev != nil && int(num) < len(c.bySlot) {
 		// The slot filed under num holds the object's key if it holds
 		// the very object the store replaced (the same *ObjectMeta: an
@@ -123,15 +124,26 @@ func (c *cache) put(key api.Key, o api.Object, num uint32, prev api.Object) (api
 		// checked, not trusted; it is fresh in the caches, the store
 		// having just replaced it).
 		pm := prev.GetObjectMeta()
-		if s := c.bySlot[num]; s != nil && s.obj != nil && s.obj.GetObjectMeta() == pm && pm.Name == key.Name && pm.Namespace == key.Namespace {
-			old := s.obj
-			s.obj = o
-			for _, ix := range c.indexes {
-				ix.update(key, old, o, s)
-			}
-			return old, true
+		if h := c.bySlot[num]; h != nil && h.obj != nil && h.obj.GetObjectMeta() == pm && pm.Name == key.Name && pm.Namespace == key.Namespace {
+			s = h
 		}
 	}
+	if s == nil {
+		s = c.slotOf(key)
+		if num != 0 {
+			c.file(num, s)
+		}
+	}
+	old := s.obj
+	s.obj = o
+	for _, ix := range c.indexes {
+		ix.update(key, old, o, s)
+	}
+	return old, old != nil
+}
+
+// slotOf returns key's slot, found by name or added empty.
+func (c *cache) slotOf(key api.Key) *slot {
 	b := c.spaces[key.Namespace]
 	if b == nil {
 		b = &bucket{objs: make(map[string]*slot), names: sortedKeys[string, *slot]{cmp: strings.Compare}}
@@ -139,25 +151,14 @@ func (c *cache) put(key api.Key, o api.Object, num uint32, prev api.Object) (api
 		c.nsKeys.add(key.Namespace)
 	}
 	s := b.objs[key.Name]
-	var old api.Object
-	ok := s != nil
-	if ok {
-		old = s.obj
-	} else {
+	if s == nil {
 		s = &slot{}
 		b.objs[key.Name] = s
 		b.names.add(key.Name)
 		b.valid = false
 		c.n++
 	}
-	s.obj = o
-	for _, ix := range c.indexes {
-		ix.update(key, old, o, s)
-	}
-	if num != 0 {
-		c.file(num, s)
-	}
-	return old, ok
+	return s
 }
 
 // file files s under the store's number num.

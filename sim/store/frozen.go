@@ -195,9 +195,15 @@ func storeObject(o api.Object, slot uint32) storedObject {
 
 // get returns the object stored under key (see storedObject.object).
 func (t *table) get(key api.Key) (api.Object, bool) {
+	o, _, ok := t.lookup(key)
+	return o, ok
+}
+
+// lookup returns the object stored under key and its slot number.
+func (t *table) lookup(key api.Key) (o api.Object, slot uint32, ok bool) {
 	v, ok := t.objs[key]
 	if !ok {
-		return nil, false
+		return nil, 0, false
 	}
-	return v.object(), true
+	return v.object(), v.slot, true
 }

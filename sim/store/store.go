@@ -550,11 +550,10 @@ func (s *Store) Update(op Op, obj api.Object, subresource string) (api.Object, e
 		m.Namespace = ""
 	}
 	gr := t.info.GroupResource()
-	stored, ok := t.objs[m.Key()]
+	old, slot, ok := t.lookup(m.Key())
 	if !ok {
 		return nil, apierr.NewNotFound(gr, m.Name)
 	}
-	old, slot := stored.object(), stored.slot
 	// A pod's binding (the API server's pods/binding) writes spec and
 	// status at once, past the strategy and the field manager.
 	binding := subresource == BindingSubresource && kind == api.KindPod
@@ -767,11 +766,10 @@ func (s *Store) Delete(op Op, kind api.Kind, key api.Key, opts DeleteOptions) (a
 		return nil, false, err
 	}
 	gr := t.info.GroupResource()
-	stored, ok := t.objs[key]
+	old, slot, ok := t.lookup(key)
 	if !ok {
 		return nil, false, apierr.NewNotFound(gr, key.Name)
 	}
-	old, slot := stored.object(), stored.slot
 	om := old.GetObjectMeta()
 	if opts.PreconditionUID != "" && opts.PreconditionUID != om.UID {
 		return nil, false, apierr.NewConflict(gr, key.Name, fmt.Sprintf("Precondition failed: UID in precondition: %v, UID in object meta: %v", opts.PreconditionUID, om.UID))

@@ -151,12 +151,9 @@ func (s *Store) Watch(kind api.Kind, fromRV uint64, opts ListOptions, sink Sink)
 	w := &Watch{t: t, opts: opts, sink: sink}
 	if fromRV == 0 {
 		for _, k := range t.candidates(&opts) {
-			v, ok := t.objs[k]
-			if !ok {
-				continue
-			}
-			if o := v.object(); matches(o, &opts) {
-				sink.Deliver(Event{Type: Added, Object: o, ResourceVersion: s.parseRV(o.GetObjectMeta().ResourceVersion), slot: v.slot})
+			o, slot, ok := t.lookup(k)
+			if ok && matches(o, &opts) {
+				sink.Deliver(Event{Type: Added, Object: o, ResourceVersion: s.parseRV(o.GetObjectMeta().ResourceVersion), slot: slot})
 			}
 		}
 	} else {
