@@ -9,7 +9,6 @@ import (
 
 	"github.com/clustersim/clustersim/scenarios/runner"
 	"github.com/clustersim/clustersim/sim/api"
-	"github.com/clustersim/clustersim/sim/kernel"
 	"github.com/clustersim/clustersim/sim/store"
 )
 
@@ -198,21 +197,12 @@ func Analyze(res *runner.Result, opts Options) *Report {
 		o.ControllerActors = res.ControllerActors
 	}
 	rep.Scenario, rep.Seed = res.Scenario, res.Seed
-	// The flaps and fights read every change of the log, about half of
-	// the work (4.5 of 7.4 s at 5,000 nodes); the rest, which only
-	// reads the run's results too, goes on beside them on a second
-	// processor. Its own Options: ignored's memo is a map.
-	bo := o
-	bo.memo = map[kindPath]bool{}
-	rest := kernel.Background(func() {
-		rep.NoOpWrites = noOps(res.Audit)
-		rep.GenerationGrowth = growth(res.Audit)
-		rep.HotLoops = hotLoops(res, bo)
-		rep.Cost = cost(res)
-		rep.Gaps = AnalyzeGaps(res)
-	})
 	rep.Flaps, rep.Fights = flapsAndFights(res.Audit, o)
-	rest.Wait()
+	rep.NoOpWrites = noOps(res.Audit)
+	rep.GenerationGrowth = growth(res.Audit)
+	rep.HotLoops = hotLoops(res, o)
+	rep.Cost = cost(res)
+	rep.Gaps = AnalyzeGaps(res)
 	return rep
 }
 

@@ -46,13 +46,8 @@ type Server struct {
 	mutating   []Admitter
 	validating []Admitter
 	stats      map[string]*actorStats
-	// Requests are counted in batches beside the simulation (count):
-	// counting fills, the task tallies the batch tallying into stats,
-	// which belongs to it while it runs (Stats waits for it).
-	counting, tallying []pendingCount
-	tally              *kernel.Task
-	down               bool
-	crds               map[api.Kind]*api.CustomResourceDefinition // the definition of each custom kind served
+	down       bool
+	crds       map[api.Kind]*api.CustomResourceDefinition // the definition of each custom kind served
 }
 
 // New returns a server over st with the default rule table and the
@@ -157,54 +152,8 @@ type statCount struct {
 	n       uint64
 }
 
-// pendingCount is a request counted and not tallied yet.
-type pendingCount struct {
-	actor   string
-	verb    Verb
-	kind    api.Kind
-	outcome Outcome
-}
-
-// countBatch is how many requests are tallied at once.
-const countBatch = 1024
-
-// count counts one request: it joins the batch that a kernel.Background
-// task tallies into the statistics on a second processor once full. At
-// 5,000 nodes the tally's lookups of each actor's counts, a cache miss or
-// two each, were 1.8 s of the event loop.
+// count adds one request to the statistics.
 func (s *Server) count(actor string, verb Verb, kind api.Kind, outcome Outcome) {
-	s.counting = append(s.counting, pendingCount{actor, verb, kind, outcome})
-	if len(s.counting) == countBatch {
-		s.startTally()
-	}
-}
-
-// startTally waits for the batch being tallied, if any, and starts
-// tallying the counted one.
-func (s *Server) startTally() {
-	s.tally.Wait()
-	clear(s.tallying)
-	s.tallying, s.counting = s.counting, s.tallying[:0]
-	b := s.tallying
-	s.tally = kernel.Background(func() {
-		for i := range b {
-			c := &b[i]
-			s.add(c.actor, c.verb, c.kind, c.outcome)
-		}
-	})
-}
-
-// syncStats waits until every request counted is tallied.
-func (s *Server) syncStats() {
-	if len(s.counting) > 0 {
-		s.startTally()
-	}
-	s.tally.Wait()
-	s.tally = nil
-}
-
-// add tallies one request.
-func (s *Server) add(actor string, verb Verb, kind api.Kind, outcome Outcome) {
 	a := s.stats[actor]
 	if a == nil {
 		a = &actorStats{}
@@ -240,7 +189,6 @@ type Stat struct {
 
 // Stats returns the request counts, sorted by actor, verb, kind, outcome.
 func (s *Server) Stats() []Stat {
-	s.syncStats()
 	var out []Stat
 	for actor, a := range s.stats {
 		for _, c := range a.counts {

@@ -3,7 +3,6 @@ package apiserver
 import (
 	"cmp"
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -443,42 +442,5 @@ func TestStats(t *testing.T) {
 	})
 	if !slices.Equal(got, want) {
 		t.Fatalf("Stats() =\n%+v\nwant\n%+v", got, want)
-	}
-}
-
-// TestStatsBatches: requests are tallied in batches beside the
-// simulation (countBatch); Stats counts every request made before it,
-// over several batches and part of one, and reads again after more.
-func TestStatsBatches(t *testing.T) {
-	f := newFixture(t)
-	gets := func(n int) {
-		for i := range n {
-			f.do(&Request{Verb: Get, Kind: api.KindConfigMap, Actor: fmt.Sprintf("system:node:n-%d", i%3), Namespace: "default", Name: "none"})
-		}
-	}
-	gets(1)
-	gets(2*countBatch + 5)
-	gets(3 * countBatch)
-	total := uint64(0)
-	for _, s := range f.srv.Stats() {
-		if s.Verb == Get && s.Kind == api.KindConfigMap {
-			if s.Outcome != NotFound {
-				t.Errorf("%+v", s)
-			}
-			total += s.Count
-		}
-	}
-	if want := uint64(1 + 2*countBatch + 5 + 3*countBatch); total != want {
-		t.Fatalf("Stats() counts %d gets, want %d", total, want)
-	}
-	gets(7)
-	total = 0
-	for _, s := range f.srv.Stats() {
-		if s.Verb == Get && s.Kind == api.KindConfigMap {
-			total += s.Count
-		}
-	}
-	if want := uint64(1 + 2*countBatch + 5 + 3*countBatch + 7); total != want {
-		t.Fatalf("after 7 more, Stats() counts %d gets, want %d", total, want)
 	}
 }

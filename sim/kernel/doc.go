@@ -14,7 +14,5 @@
 //
 // The kernel is the one place in sim/ that owns goroutines: each process is
 // an iter.Pull coroutine, so a switch between the event loop and a process is
-// a direct hand-off, not a trip through the Go scheduler. Background runs
-// bookkeeping beside the event loop on a goroutine of its own, for work
-// whose result nobody reads until it is waited for.
+// a direct hand-off, not a trip through the Go scheduler.
 package kernel

@@ -388,39 +388,6 @@ type AuditLog struct {
 	// object, and through it the cluster) for as long as any record
 	// is read, such as while a report is computed after the run.
 	vals *valueTable
-
-	// Filing in the background (a store's log; Background): add puts
-	// each record and a copy of its changes in pending, and a full
-	// batch is filed (file: the trace line, the heartbeat count, the
-	// kept copy) by a kernel.Background task while the simulation goes
-	// on. Every field above but scratch and paths (auditChanges', on
-	// the simulation's goroutine) belongs to that task while one runs;
-	// every method that reads or sets them first waits for it (Sync).
-	background bool
-	pending    auditBatch // records added since the last batch left
-	filing     auditBatch // the batch the task files
-	task       *kernel.Task
-}
-
-// auditBatch is records waiting to be filed, with copies of their
-// changes: record i's are changes[ends[i-1]:ends[i]].
-type auditBatch struct {
-	recs    []AuditRecord
-	changes []Change
-	ends    []int
-}
-
-// auditBatchLen is how many records a batch holds before it is filed: a
-// goroutine and a wait per batch are then a few nanoseconds a record, and
-// two batches of creates (the largest records, a pod's fifty fields) are
-// a few megabytes.
-const auditBatchLen = 512
-
-// reset empties b, keeping its memory but for what it pointed to.
-func (b *auditBatch) reset() {
-	clear(b.recs)
-	clear(b.changes)
-	b.recs, b.changes, b.ends = b.recs[:0], b.changes[:0], b.ends[:0]
 }
 
 // auditEntry is a kept record without its key: its strings are numbers
@@ -499,96 +466,30 @@ func (l *AuditLog) record(e *auditEntry, key api.Key) AuditRecord {
 
 // CountHeartbeats sets whether heartbeat writes are counted (true) or
 // kept in full (false, the default) from now on.
-func (l *AuditLog) CountHeartbeats(count bool) {
-	l.Sync()
-	l.countHeartbeats = count
-}
+func (l *AuditLog) CountHeartbeats(count bool) { l.countHeartbeats = count }
 
 // BriefEvents sets whether Event writes are kept without their field
 // changes (true; AuditRecord.Brief) or in full (false, the default) from
 // now on. Their trace lines are whole either way.
-func (l *AuditLog) BriefEvents(brief bool) {
-	l.Sync()
-	l.briefEvents = brief
-}
+func (l *AuditLog) BriefEvents(brief bool) { l.briefEvents = brief }
 
 // Heartbeats returns the heartbeats counted instead of kept.
-func (l *AuditLog) Heartbeats() Heartbeats {
-	l.Sync()
-	return l.heartbeats
-}
+func (l *AuditLog) Heartbeats() Heartbeats { return l.heartbeats }
 
 // Total returns the number of accepted writes: the records kept and the
 // heartbeats counted.
-func (l *AuditLog) Total() int {
-	l.Sync()
-	return l.n + l.heartbeats.Total()
-}
+func (l *AuditLog) Total() int { return l.n + l.heartbeats.Total() }
 
 // SetTrace makes the log write every record it is given from now on, kept
 // or counted, to w as one line (AuditRecord.String and a newline). Writes
-// to w must not fail (a hash, a buffer); nil stops it. A store's log
-// writes in the background (Background): w must not be read before Sync
-// returns.
-func (l *AuditLog) SetTrace(w io.Writer) {
-	l.Sync()
-	l.trace = w
-}
-
-// Background sets whether the log files records beside the simulation
-// (true; a store's log does) or as each is added (false, the zero
-// value's). Filing a record is rendering its trace line, counting or
-// keeping it; in the background a second processor does that work while
-// the event loop goes on. What the log holds and writes is the same
-// either way, in the same order; its methods wait for the records added
-// before them to be filed.
-func (l *AuditLog) Background(on bool) {
-	l.Sync()
-	l.background = on
-}
-
-// Sync waits until every record added so far is filed: counted or kept,
-// and its line written to the trace writer. The log's methods sync
-// themselves; a caller reading the trace writer syncs first.
-func (l *AuditLog) Sync() {
-	if len(l.pending.recs) > 0 {
-		l.startFiling()
-	}
-	if l.task != nil {
-		t := l.task
-		l.task = nil
-		t.Wait()
-	}
-}
-
-// startFiling waits for the batch being filed, if any, and starts filing
-// the pending one.
-func (l *AuditLog) startFiling() {
-	if l.task != nil {
-		t := l.task
-		l.task = nil
-		t.Wait()
-	}
-	l.filing.reset()
-	l.filing, l.pending = l.pending, l.filing
-	b := &l.filing
-	l.task = kernel.Background(func() {
-		for i := range b.recs {
-			start := 0
-			if i > 0 {
-				start = b.ends[i-1]
-			}
-			l.file(b.recs[i], b.changes[start:b.ends[i]:b.ends[i]])
-		}
-	})
-}
+// to w must not fail (a hash, a buffer); nil stops it.
+func (l *AuditLog) SetTrace(w io.Writer) { l.trace = w }
 
 // Flatten gathers the log into one slice and returns it, shared with the
 // log, which goes on reading and appending as before: the caller must
 // not change it. Each block is let go once read, so a run's end holds
 // its records once, not twice (Records would copy them beside the log).
 func (l *AuditLog) Flatten() []AuditRecord {
-	l.Sync()
 	if len(l.entries) == 0 {
 		return l.flat[:len(l.flat):len(l.flat)]
 	}
@@ -613,7 +514,6 @@ func (l *AuditLog) appendBlock(out []AuditRecord, i int) []AuditRecord {
 
 // Records returns a copy of the log as one slice.
 func (l *AuditLog) Records() []AuditRecord {
-	l.Sync()
 	out := make([]AuditRecord, 0, l.n)
 	out = append(out, l.flat...)
 	for i := range l.entries {
@@ -626,7 +526,6 @@ func (l *AuditLog) Records() []AuditRecord {
 // stops early when fn returns false. The record fn is given is valid
 // until fn returns.
 func (l *AuditLog) Each(fn func(r *AuditRecord) bool) {
-	l.Sync()
 	for i := range l.flat {
 		if !fn(&l.flat[i]) {
 			return
@@ -644,7 +543,6 @@ func (l *AuditLog) Each(fn func(r *AuditRecord) bool) {
 
 // At returns the i-th record (0 is the oldest); it must not be changed.
 func (l *AuditLog) At(i int) *AuditRecord {
-	l.Sync()
 	if i < len(l.flat) {
 		return &l.flat[i]
 	}
@@ -655,31 +553,12 @@ func (l *AuditLog) At(i int) *AuditRecord {
 
 // Len returns the number of records kept (At's range); Total counts the
 // heartbeats counted too.
-func (l *AuditLog) Len() int {
-	l.Sync()
-	return l.n
-}
+func (l *AuditLog) Len() int { return l.n }
 
 // add takes a record and the changes of its write (the store's scratch,
-// which add copies; nil for a record that has its own, from WithChanges)
-// and files it, now or in the background (Background).
+// which add copies what it keeps of; nil for a record that has its own,
+// from WithChanges).
 func (l *AuditLog) add(r AuditRecord, changes []Change) {
-	if !l.background {
-		l.file(r, changes)
-		return
-	}
-	b := &l.pending
-	b.recs = append(b.recs, r)
-	b.changes = append(b.changes, changes...)
-	b.ends = append(b.ends, len(b.changes))
-	if len(b.recs) == auditBatchLen {
-		l.startFiling()
-	}
-}
-
-// file writes a record's trace line and counts or keeps it. changes are
-// as add's.
-func (l *AuditLog) file(r AuditRecord, changes []Change) {
 	each := r.changeList(changes)
 	if l.trace != nil {
 		l.line = append(r.appendTo(l.line[:0], each), '\n')

@@ -418,38 +418,3 @@ func TestAuditRecordPathAndChange(t *testing.T) {
 		}
 	}
 }
-
-// TestAuditBackground: a store's log files records in the background
-// (AuditLog.Background); the records, counts and trace are those of the
-// same writes filed one by one, with more writes than one batch holds.
-func TestAuditBackground(t *testing.T) {
-	for _, count := range []bool{false, true} {
-		var logs [2]string
-		var traces [2]bytes.Buffer
-		var totals [2]int
-		for i, background := range []bool{false, true} {
-			s := New(kernel.New(1))
-			a := s.Audit()
-			a.Background(background)
-			a.SetTrace(&traces[i])
-			a.CountHeartbeats(count)
-			heartbeatWrites(t, s, 3*auditBatchLen/2)
-			var b strings.Builder
-			a.Each(func(r *AuditRecord) bool {
-				b.WriteString(r.String() + "\n")
-				return true
-			})
-			fmt.Fprintf(&b, "%d kept, %+v counted\n", a.Len(), a.Heartbeats())
-			logs[i], totals[i] = b.String(), a.Total()
-		}
-		if logs[0] != logs[1] {
-			t.Errorf("count %v: the log filed in the background differs:\n%s\nvs\n%s", count, logs[1], logs[0])
-		}
-		if traces[0].String() != traces[1].String() || totals[0] != totals[1] {
-			t.Errorf("count %v: traces of %d and %d bytes, totals %d and %d", count, traces[0].Len(), traces[1].Len(), totals[0], totals[1])
-		}
-		if want := 4 + 3*auditBatchLen; totals[1] != want {
-			t.Errorf("count %v: Total() = %d, want %d", count, totals[1], want)
-		}
-	}
-}

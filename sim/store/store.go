@@ -121,7 +121,7 @@ type Store struct {
 // New returns an empty store on kernel k keeping DefaultHistory watch
 // events per kind.
 func New(k *kernel.Kernel) *Store {
-	s := &Store{
+	return &Store{
 		k:         k,
 		tables:    make(map[api.Kind]*table),
 		kinds:     api.NewRegistry(),
@@ -130,8 +130,6 @@ func New(k *kernel.Kernel) *Store {
 		history:   DefaultHistory,
 		byManager: make(map[string][]api.ManagedFieldsEntry),
 	}
-	s.audit.background = true
-	return s
 }
 
 // SetHistory sets how many watch events each kind keeps (at least 1). It
