@@ -141,13 +141,18 @@ type Tracker struct {
 	hasDirty  bool
 	namespace map[string]bool // namespaces whose services must be recomputed
 	order     []Object        // flush's scratch list, reused
+	// services are the Services' states (and their Endpoints') by key,
+	// servicesIn the same by namespace and name, for a pod's write.
+	services   map[api.Key]*serviceState
+	servicesIn map[string]map[string]*serviceState
 }
 
 // Watch installs a Tracker on s: it watches every kind in Kinds from the
 // current state on, reading virtual time from k.
 func Watch(s *store.Store, k *kernel.Kernel) (*Tracker, error) {
 	t := &Tracker{k: k, objs: map[api.Kind]map[api.Key]api.Object{}, series: map[Object]*Series{},
-		stale: map[Object]*StaleSuccess{}, empty: map[Object]*EmptySelector{}, dirty: map[Object]bool{}, namespace: map[string]bool{}}
+		stale: map[Object]*StaleSuccess{}, empty: map[Object]*EmptySelector{}, dirty: map[Object]bool{}, namespace: map[string]bool{},
+		services: map[api.Key]*serviceState{}, servicesIn: map[string]map[string]*serviceState{}}
 	for _, kind := range Kinds {
 		t.objs[kind] = map[api.Key]api.Object{}
 		w, err := s.Watch(kind, 0, store.ListOptions{}, t)
@@ -178,19 +183,28 @@ func (t *Tracker) Deliver(e store.Event) {
 	m := o.GetObjectMeta()
 	kind := api.KindOf(o)
 	key := api.Key{Namespace: m.Namespace, Name: m.Name}
+	cur := o
 	if e.Type == store.Deleted {
 		delete(t.objs[kind], key)
+		cur = nil
 	} else {
 		t.objs[kind][key] = o
 	}
 	switch kind {
 	case api.KindPod:
 		t.namespace[m.Namespace] = true
+		t.podChanged(key, cur)
 		if p, ok := o.(*api.Pod); ok && bare(p) {
 			t.dirty[Object{kind, key}] = true
 		}
 	case api.KindEndpoints:
+		ep, _ := cur.(*api.Endpoints)
+		t.endpointsChanged(key, ep)
 		t.dirty[Object{api.KindService, key}] = true
+	case api.KindService:
+		svc, _ := cur.(*api.Service)
+		t.serviceChanged(key, svc)
+		t.dirty[Object{kind, key}] = true
 	default:
 		t.dirty[Object{kind, key}] = true
 	}
@@ -308,30 +322,14 @@ func (t *Tracker) measure(ob Object, o api.Object, at time.Duration) (Point, boo
 		if o.Spec.Selector == nil || o.Spec.Type == api.ServiceTypeExternalName {
 			return p, false
 		}
-		want, selected := t.selected(o)
-		have := map[string]bool{}
-		if eo, ok := t.objs[api.KindEndpoints][ob.Key]; ok {
-			if ep, ok := eo.(*api.Endpoints); ok {
-				for _, ss := range ep.Subsets {
-					for _, a := range ss.Addresses {
-						have[a.IP] = true
-					}
-				}
-			}
+		st := t.services[ob.Key]
+		if st == nil {
+			st = &serviceState{}
 		}
-		missing, stale := 0, 0
-		for ip := range want {
-			if !have[ip] {
-				missing++
-			}
-		}
-		for ip := range have {
-			if !want[ip] {
-				stale++
-			}
-		}
+		want, selected, have := len(st.want), len(st.members), len(st.have)
+		missing, stale := st.missing, st.stale
 		p.Value = missing + stale
-		p.Detail = fmt.Sprintf("endpoints %d of %d ready pods, %d stale", len(want)-missing, len(want), stale)
+		p.Detail = fmt.Sprintf("endpoints %d of %d ready pods, %d stale", want-missing, want, stale)
 		switch {
 		case selected == 0:
 			// A Service that selects nothing serves nothing: declared
@@ -342,7 +340,7 @@ func (t *Tracker) measure(ob Object, o api.Object, at time.Duration) (Point, boo
 			if t.empty[ob] == nil {
 				t.empty[ob] = &EmptySelector{Object: ob, Selector: sel, From: at}
 			}
-		case len(have) == 0:
+		case have == 0:
 			// Its pods exist but none is an endpoint (none ready).
 			p.Value = max(p.Value, 1)
 			p.Detail += fmt.Sprintf("; %d selected %s, none an endpoint", selected, plural(selected, "pod", "pods"))
@@ -418,24 +416,6 @@ func (t *Tracker) endStale(ob Object, at time.Duration) {
 		t.done = append(t.done, *s)
 		delete(t.stale, ob)
 	}
-}
-
-// selected returns the IPs of the ready, non-terminating pods svc
-// selects, and how many non-terminating pods it selects in all.
-func (t *Tracker) selected(svc *api.Service) (ips map[string]bool, pods int) {
-	sel := api.SelectorFromSet(svc.Spec.Selector)
-	ips = map[string]bool{}
-	for key, o := range t.objs[api.KindPod] {
-		p, ok := o.(*api.Pod)
-		if !ok || key.Namespace != svc.Namespace || p.DeletionTimestamp != nil || !sel.Matches(p.Labels) {
-			continue
-		}
-		pods++
-		if p.Status.PodIP != "" && api.IsPodReady(p) {
-			ips[p.Status.PodIP] = true
-		}
-	}
-	return ips, pods
 }
 
 // endEmpty ends ob's stretch of selecting no pod, if one is open.
