@@ -208,6 +208,27 @@ func (s Selector) RequiresExactMatch(key string) (value string, found bool) {
 	return "", false
 }
 
+// ExactMatch returns the first label, in key order, that s requires to
+// have a single value ("app=web", "app==web" or "app in (web)"): the key
+// and value under which an index of labels finds every object s can
+// match. ok is false when s requires no label a single value (Everything,
+// Nothing, or only sets, negations and existence tests).
+func (s Selector) ExactMatch() (key, value string, ok bool) {
+	if !s.valid {
+		return "", "", false
+	}
+	for i := range s.reqs {
+		r := &s.reqs[i]
+		switch r.op {
+		case opEquals, opDoubleEquals, opIn:
+			if len(r.values) == 1 {
+				return r.key, r.values[0], true
+			}
+		}
+	}
+	return "", "", false
+}
+
 func newSelector(reqs []requirement) Selector {
 	sort.SliceStable(reqs, func(i, j int) bool { return reqs[i].key < reqs[j].key })
 	return Selector{reqs: reqs, valid: true}

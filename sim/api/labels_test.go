@@ -201,3 +201,38 @@ func BenchmarkSelectorMatches(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "matches/s")
 }
+
+// TestExactMatch: the first label, by key, a selector requires a single
+// value of: what an index of labels serves a list from.
+func TestExactMatch(t *testing.T) {
+	for _, tc := range []struct {
+		sel        string
+		key, value string
+		ok         bool
+	}{
+		{"app=web", "app", "web", true},
+		{"app==web", "app", "web", true},
+		{"app in (web)", "app", "web", true},
+		{"app in (web,db)", "", "", false},
+		{"app!=web", "", "", false},
+		{"app notin (web)", "", "", false},
+		{"app", "", "", false},
+		{"!app", "", "", false},
+		{"", "", "", false},
+		{"tier=front,app in (web,db)", "tier", "front", true},
+		{"tier=front,app=web", "app", "web", true}, // key order
+		{"zone in (a,b),app notin (x),tier=front", "tier", "front", true},
+	} {
+		sel, err := ParseSelector(tc.sel)
+		if err != nil {
+			t.Fatalf("%q: %v", tc.sel, err)
+		}
+		key, value, ok := sel.ExactMatch()
+		if key != tc.key || value != tc.value || ok != tc.ok {
+			t.Errorf("%q: ExactMatch() = %q, %q, %v; want %q, %q, %v", tc.sel, key, value, ok, tc.key, tc.value, tc.ok)
+		}
+	}
+	if _, _, ok := Nothing().ExactMatch(); ok {
+		t.Error("Nothing().ExactMatch() is ok")
+	}
+}

@@ -74,14 +74,19 @@ type indexSet struct {
 // appendObjects appends the set's objects to out in namespace/name
 // order.
 func (s *indexSet) appendObjects(out []api.Object) []api.Object {
+	for _, sl := range s.slots() {
+		out = append(out, sl.obj)
+	}
+	return out
+}
+
+// slots returns the set's slots in namespace/name order, owned by s.
+func (s *indexSet) slots() []*slot {
 	if !s.valid {
 		s.list = slotsInOrder(s.list, s.keys.list(s.objs), s.objs)
 		s.valid = true
 	}
-	for _, sl := range s.list {
-		out = append(out, sl.obj)
-	}
-	return out
+	return s.list
 }
 
 // update moves key, whose object went from old to cur in slot sl (old
@@ -169,6 +174,22 @@ func (c *cache) byIndex(out []api.Object, name, value string) ([]api.Object, boo
 		return out, true
 	}
 	return out, false
+}
+
+// eachIndexed calls fn with the objects filed under value in the index
+// name, in namespace/name order (none if there is no such index).
+func (c *cache) eachIndexed(name, value string, fn func(api.Object)) {
+	for _, ix := range c.indexes {
+		if ix.name != name {
+			continue
+		}
+		if s := ix.sets[value]; s != nil {
+			for _, sl := range s.slots() {
+				fn(sl.obj)
+			}
+		}
+		return
+	}
 }
 
 // AddIndex makes the informer's cache file its objects by fn under name,

@@ -3,6 +3,7 @@ package informer_test
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"testing"
 	"time"
@@ -215,4 +216,70 @@ func TestListAsMatchesList(t *testing.T) {
 	if n := len(informer.ListAs[*api.Pod](lister, api.Everything(), "")); n != 0 {
 		t.Errorf("ListAs of another type = %d objects, want 0", n)
 	}
+}
+
+// TestListByLabelIndex: a List whose selector requires a label a single
+// value reads the index of that label (made by the first such list); it
+// returns what a walk of every object gives, in the same order, as
+// objects are created, relabelled and deleted in two namespaces, and
+// after a relist rebuilds the cache.
+func TestListByLabelIndex(t *testing.T) {
+	h := newHarness(t, 0)
+	inf, _ := newInformer(t, h, api.KindConfigMap, informer.Options{}, 0)
+	inf.Start()
+	lister := inf.Lister()
+	r := rand.New(rand.NewPCG(3, 4))
+	apps := []string{"web", "db", "cache"}
+	namespaces := []string{"default", "other"}
+	live := map[api.Key]bool{}
+	for step := range 300 {
+		key := api.Key{Namespace: namespaces[r.IntN(2)], Name: fmt.Sprintf("cm-%d", r.IntN(15))}
+		labels := map[string]string{"app": apps[r.IntN(len(apps))]}
+		if r.IntN(3) == 0 {
+			labels["tier"] = "front"
+		}
+		if r.IntN(5) == 0 {
+			delete(labels, "app")
+		}
+		switch {
+		case !live[key]:
+			h.create(configMap(key.Namespace, key.Name, labels))
+			live[key] = true
+		case r.IntN(4) == 0:
+			h.del(api.KindConfigMap, key)
+			delete(live, key)
+		default:
+			h.update(api.KindConfigMap, key, func(o api.Object) { o.GetObjectMeta().Labels = labels })
+		}
+		h.runUntil(time.Duration(step+1) * time.Second)
+		for _, app := range apps {
+			for _, ns := range []string{"", "default", "other"} {
+				indexed := api.SelectorFromSet(map[string]string{"app": app})
+				withTier := api.SelectorFromSet(map[string]string{"app": app, "tier": "front"})
+				// The same selections, written so that no label has a
+				// single required value: a walk of every object.
+				walk := mustParse(t, "app in ("+app+",none-such)")
+				walkTier := mustParse(t, "app in ("+app+",none-such),tier in (front,none-such)")
+				same(t, fmt.Sprintf("step %d app=%s in %q", step, app, ns), keys(lister.List(indexed, ns)), keys(lister.List(walk, ns)))
+				same(t, fmt.Sprintf("step %d app=%s,tier=front in %q", step, app, ns), keys(lister.List(withTier, ns)), keys(lister.List(walkTier, ns)))
+			}
+		}
+		if step == 150 {
+			// The watch closes with Expired: the informer lists again
+			// into a new cache, which must index the label too.
+			h.tr.cut(apierr.NewTooOldResourceVersion(5, 9))
+		}
+	}
+	if st := inf.Stats(); st.Relists != 1 {
+		t.Errorf("%d relists, want 1", st.Relists)
+	}
+}
+
+func mustParse(t *testing.T, s string) api.Selector {
+	t.Helper()
+	sel, err := api.ParseSelector(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sel
 }

@@ -79,13 +79,43 @@ func matching[T api.Object](l Lister, sel api.Selector, namespace string) []T {
 	} else {
 		out = []T{}
 	}
-	l.inf.cache.each(namespace, func(o api.Object) {
+	each := func(o api.Object) {
 		if !all && !sel.Matches(o.GetObjectMeta().Labels) {
 			return
 		}
 		if t, ok := o.(T); ok {
 			out = append(out, t)
 		}
-	})
+	}
+	if key, value, ok := sel.ExactMatch(); ok {
+		// Only objects labelled key=value can match: read them from the
+		// index of that label, made by the first such list and kept up to
+		// date from then on, rather than every object of the namespace
+		// (an endpoints controller's sync of one Service among many in a
+		// namespace of thousands of pods).
+		name := labelIndexName(key)
+		l.inf.AddIndex(name, byLabel(key))
+		l.inf.cache.eachIndexed(name, value, func(o api.Object) {
+			if namespace == "" || o.GetObjectMeta().Namespace == namespace {
+				each(o)
+			}
+		})
+		return out
+	}
+	l.inf.cache.each(namespace, each)
 	return out
+}
+
+// labelIndexName is the name of the index of the label key that List
+// makes; no other index name starts with a NUL byte.
+func labelIndexName(key string) string { return "\x00label/" + key }
+
+// byLabel is the IndexFunc of label key's index: its value, when set.
+func byLabel(key string) IndexFunc {
+	return func(o api.Object, out []string) []string {
+		if v, ok := o.GetObjectMeta().Labels[key]; ok {
+			return append(out, v)
+		}
+		return out
+	}
 }
