@@ -39,6 +39,10 @@ type ScaleProbe struct {
 	// hour than 5,000 nodes run after their start-up.
 	SchedulerQPS   float64
 	SchedulerBurst int
+	// Services puts each Deployment behind a Service selecting its pods
+	// (app-1 ... app-10, port 80), so that the endpoints and EndpointSlice
+	// controllers and the Services' gaps follow every pod.
+	Services bool
 }
 
 // The kube-controller-manager's client defaults (--kube-api-qps,
@@ -58,7 +62,8 @@ const ScaleDeployments = 10
 // its client defaults (unless Unpaced), one virtual hour, and
 // CrashPercent of the nodes
 // (the first of zone-a) crashing at 20 minutes. Heartbeats are counted,
-// not kept in the audit log (spec.measure.heartbeats: count). The one expectation is
+// not kept in the audit log (spec.measure.heartbeats: count); with Services
+// each Deployment has a Service. The one expectation is
 // that every pod runs again, replaced elsewhere, by the end of the hour.
 // Load it with Load; `clustersim generate scale` prints it.
 func ScaleYAML(s ScaleProbe) ([]byte, error) {
@@ -97,12 +102,16 @@ func ScaleYAML(s ScaleProbe) ([]byte, error) {
 	}
 	pods := s.Nodes * s.PodsPerNode
 	crash := max(1, s.Nodes*s.CrashPercent/100)
+	name, behind := strconv.Itoa(s.Nodes), ""
+	if s.Services {
+		name, behind = name+"-services", ", each behind a Service,"
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, `apiVersion: clustersim.dev/v1alpha1
 kind: Scenario
 metadata:
-  name: scale-%d
-  summary: %d nodes in three zones run %d pods of ten Deployments for an hour; %d node(s) crash at 20 minutes
+  name: scale-%s
+  summary: %d nodes in three zones run %d pods of ten Deployments%s for an hour; %d node(s) crash at 20 minutes
 spec:
   seed: 1
   duration: 1h
@@ -111,7 +120,7 @@ spec:
     heartbeats: count
     events: brief
   cluster:
-`, s.Nodes, s.Nodes, pods, crash)
+`, name, s.Nodes, pods, behind, crash)
 	if s.Unpaced {
 		b.WriteString("    kubelet: {unpaced: true}\n")
 	}
@@ -164,6 +173,15 @@ spec:
             image: nginx:1.25
             resources: {requests: {cpu: 100m, memory: 256Mi}}
 `, d, d, replicas, d, d)
+		if s.Services {
+			fmt.Fprintf(&b, `  - apiVersion: v1
+    kind: Service
+    metadata: {name: app-%d}
+    spec:
+      selector: {app: app-%d}
+      ports: [{port: 80}]
+`, d, d)
+		}
 	}
 	b.WriteString("  timeline:\n")
 	for i := 1; i <= crash; i++ {

@@ -16,8 +16,10 @@ func TestScaleYAML(t *testing.T) {
 		qps                  float64 // 0: kube-controller-manager's
 		burst                int
 		sched                Pacing // zero: kube-scheduler's
+		services             int
 		wantErr              string
 	}{
+		{probe: ScaleProbe{Nodes: 30, Services: true}, nodes: 30, pods: 900, crashes: 1, services: 10},
 		{probe: ScaleProbe{Nodes: 3}, nodes: 3, pods: 90, crashes: 1},
 		{probe: ScaleProbe{Nodes: 301, PodsPerNode: 7, CrashPercent: 2}, nodes: 301, pods: 2107, crashes: 6},
 		{probe: ScaleProbe{Nodes: 5000}, nodes: 5000, pods: 150000, crashes: 50},
@@ -80,6 +82,9 @@ func TestScaleYAML(t *testing.T) {
 		}
 		if got := s.Spec.Controllers["scheduler"].Pacing("scheduler"); tt.qps == -1 && !got.Unpaced() || tt.qps != -1 && got != wantSched {
 			t.Errorf("%+v: the scheduler paced at %v", tt.probe, got)
+		}
+		if n := strings.Count(string(data), "kind: Service\n"); n != tt.services {
+			t.Errorf("%+v: %d Services, want %d", tt.probe, n, tt.services)
 		}
 		if want := "equals: " + strconv.Itoa(tt.pods); !strings.Contains(string(data), want) {
 			t.Errorf("%+v: no %q in\n%s", tt.probe, want, data)
