@@ -45,12 +45,18 @@ func TestGenerateScale(t *testing.T) {
 // ReplicaSet controller cannot create all 150,000 pods within the hour,
 // and at kube-scheduler's 50 the binds alone take 50 minutes. `make bench-scale
 // SCALE=5000,qps=200` runs it; the default SCALE leaves it out.
+// "nodes=300,services" puts each Deployment behind a Service (`generate
+// scale --services`; `make bench-scale SCALE=300,services`), which the
+// default SCALE leaves out too.
 func BenchmarkScaleRun(b *testing.B) {
-	for _, probe := range []scenarios.ScaleProbe{{Nodes: 300}, {Nodes: 1000}, {Nodes: 5000}, {Nodes: 5000, QPS: 200, Burst: 300, SchedulerQPS: 300, SchedulerBurst: 400}} {
+	for _, probe := range []scenarios.ScaleProbe{{Nodes: 300}, {Nodes: 1000}, {Nodes: 5000}, {Nodes: 5000, QPS: 200, Burst: 300, SchedulerQPS: 300, SchedulerBurst: 400}, {Nodes: 300, Services: true}} {
 		nodes := probe.Nodes
 		name := fmt.Sprintf("nodes=%d", nodes)
 		if probe.QPS > 0 {
 			name += fmt.Sprintf(",qps=%g", probe.QPS)
+		}
+		if probe.Services {
+			name += ",services"
 		}
 		b.Run(name, func(b *testing.B) {
 			data, err := scenarios.ScaleYAML(probe)
