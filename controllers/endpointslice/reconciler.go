@@ -164,6 +164,36 @@ func same(a, b any) bool {
 	return err1 == nil && err2 == nil && bytes.Equal(ja, jb)
 }
 
+// endpointsEqual is same for two endpoints without encoding them (each
+// sync compares every endpoint of a Service's slices; encoding both was
+// most of a 900-pod Service's sync): each field equal as its JSON is. A
+// nil and an empty list of addresses differ ("null" and "[]"), a nil and
+// an empty topology do not (both left out), a pointer differs from nil
+// whatever it points to.
+func endpointsEqual(a, b *api.Endpoint) bool {
+	switch {
+	case (a.Addresses == nil) != (b.Addresses == nil) || !slices.Equal(a.Addresses, b.Addresses),
+		!ptrEqual(a.Conditions.Ready, b.Conditions.Ready) || !ptrEqual(a.Conditions.Serving, b.Conditions.Serving) ||
+			!ptrEqual(a.Conditions.Terminating, b.Conditions.Terminating),
+		!ptrEqual(a.Hostname, b.Hostname) || !ptrEqual(a.NodeName, b.NodeName) || !ptrEqual(a.Zone, b.Zone),
+		!ptrEqual(a.TargetRef, b.TargetRef),
+		!maps.Equal(a.DeprecatedTopology, b.DeprecatedTopology),
+		(a.Hints == nil) != (b.Hints == nil):
+		return false
+	case a.Hints != nil:
+		return same(a.Hints, b.Hints)
+	}
+	return true
+}
+
+// ptrEqual reports whether a and b are both nil or point to equal values.
+func ptrEqual[T comparable](a, b *T) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
+}
+
 // portsKey is NewPortMapKey: the ports as one comparable string.
 func portsKey(ports []api.EndpointSlicePort) string {
 	j, _ := json.Marshal(ports)
@@ -274,7 +304,7 @@ func reconcileByPortMapping(svc *api.Service, existing []*api.EndpointSlice, des
 				changed = true
 				continue
 			}
-			if !same(got, &s.Endpoints[i]) {
+			if !endpointsEqual(got, &s.Endpoints[i]) {
 				changed = true
 			}
 			kept = append(kept, *got)
