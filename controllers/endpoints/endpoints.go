@@ -1,11 +1,10 @@
 package endpoints
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"maps"
+	"slices"
 	"strings"
 
 	"github.com/clustersim/clustersim/sim/api"
@@ -259,10 +258,27 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 // subsetsEqual compares subsets as they would be serialized, so that nil
 // and empty lists and the server's defaults do not cause writes.
 func subsetsEqual(a, b []api.EndpointSubset) bool {
-	if len(a) == 0 && len(b) == 0 {
-		return true
+	// Field by field, each equal as its JSON is (every list of a subset
+	// is omitempty: nil and empty are the same; a pointer differs from
+	// nil whatever it points to). Encoding both was a third of a
+	// 900-pod Service's sync.
+	return slices.EqualFunc(a, b, func(x, y api.EndpointSubset) bool {
+		return slices.EqualFunc(x.Addresses, y.Addresses, addressEqual) &&
+			slices.EqualFunc(x.NotReadyAddresses, y.NotReadyAddresses, addressEqual) &&
+			slices.EqualFunc(x.Ports, y.Ports, func(p, q api.EndpointPort) bool {
+				return p.Name == q.Name && p.Port == q.Port && p.Protocol == q.Protocol && PtrEqual(p.AppProtocol, q.AppProtocol)
+			})
+	})
+}
+
+func addressEqual(a, b api.EndpointAddress) bool {
+	return a.IP == b.IP && a.Hostname == b.Hostname && PtrEqual(a.NodeName, b.NodeName) && PtrEqual(a.TargetRef, b.TargetRef)
+}
+
+// PtrEqual reports whether a and b are both nil or point to equal values.
+func PtrEqual[T comparable](a, b *T) bool {
+	if a == nil || b == nil {
+		return a == b
 	}
-	ja, err1 := json.Marshal(a)
-	jb, err2 := json.Marshal(b)
-	return err1 == nil && err2 == nil && bytes.Equal(ja, jb)
+	return *a == *b
 }

@@ -173,10 +173,10 @@ func same(a, b any) bool {
 func endpointsEqual(a, b *api.Endpoint) bool {
 	switch {
 	case (a.Addresses == nil) != (b.Addresses == nil) || !slices.Equal(a.Addresses, b.Addresses),
-		!ptrEqual(a.Conditions.Ready, b.Conditions.Ready) || !ptrEqual(a.Conditions.Serving, b.Conditions.Serving) ||
-			!ptrEqual(a.Conditions.Terminating, b.Conditions.Terminating),
-		!ptrEqual(a.Hostname, b.Hostname) || !ptrEqual(a.NodeName, b.NodeName) || !ptrEqual(a.Zone, b.Zone),
-		!ptrEqual(a.TargetRef, b.TargetRef),
+		!endpoints.PtrEqual(a.Conditions.Ready, b.Conditions.Ready) || !endpoints.PtrEqual(a.Conditions.Serving, b.Conditions.Serving) ||
+			!endpoints.PtrEqual(a.Conditions.Terminating, b.Conditions.Terminating),
+		!endpoints.PtrEqual(a.Hostname, b.Hostname) || !endpoints.PtrEqual(a.NodeName, b.NodeName) || !endpoints.PtrEqual(a.Zone, b.Zone),
+		!endpoints.PtrEqual(a.TargetRef, b.TargetRef),
 		!maps.Equal(a.DeprecatedTopology, b.DeprecatedTopology),
 		(a.Hints == nil) != (b.Hints == nil):
 		return false
@@ -184,14 +184,6 @@ func endpointsEqual(a, b *api.Endpoint) bool {
 		return same(a.Hints, b.Hints)
 	}
 	return true
-}
-
-// ptrEqual reports whether a and b are both nil or point to equal values.
-func ptrEqual[T comparable](a, b *T) bool {
-	if a == nil || b == nil {
-		return a == b
-	}
-	return *a == *b
 }
 
 // portsKey is NewPortMapKey: the ports as one comparable string.
