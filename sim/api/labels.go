@@ -229,6 +229,11 @@ func (s Selector) ExactMatch() (key, value string, ok bool) {
 	return "", "", false
 }
 
+// Requirements returns how many requirements s has (0 for Everything and
+// Nothing): with ExactMatch, whether an index of that label alone decides
+// the match.
+func (s Selector) Requirements() int { return len(s.reqs) }
+
 func newSelector(reqs []requirement) Selector {
 	sort.SliceStable(reqs, func(i, j int) bool { return reqs[i].key < reqs[j].key })
 	return Selector{reqs: reqs, valid: true}

@@ -235,4 +235,9 @@ func TestExactMatch(t *testing.T) {
 	if _, _, ok := Nothing().ExactMatch(); ok {
 		t.Error("Nothing().ExactMatch() is ok")
 	}
+	for sel, want := range map[string]int{"": 0, "app=web": 1, "tier=front,app in (web,db)": 2, "a,!b,c=d": 3} {
+		if s, err := ParseSelector(sel); err != nil || s.Requirements() != want {
+			t.Errorf("%q: %d requirements (%v), want %d", sel, s.Requirements(), err, want)
+		}
+	}
 }

@@ -95,10 +95,20 @@ func matching[T api.Object](l Lister, sel api.Selector, namespace string) []T {
 		// namespace of thousands of pods).
 		name := labelIndexName(key)
 		l.inf.AddIndex(name, byLabel(key))
+		// A selector of that one requirement matches every object the
+		// index files under value (a Service's, one label).
+		only := sel.Requirements() == 1
 		l.inf.cache.eachIndexed(name, value, func(o api.Object) {
-			if namespace == "" || o.GetObjectMeta().Namespace == namespace {
-				each(o)
+			if namespace != "" && o.GetObjectMeta().Namespace != namespace {
+				return
 			}
+			if only {
+				if t, ok := o.(T); ok {
+					out = append(out, t)
+				}
+				return
+			}
+			each(o)
 		})
 		return out
 	}
