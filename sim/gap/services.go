@@ -33,33 +33,31 @@ type serviceState struct {
 
 // service returns the state of the Service under key, made on first use.
 func (t *Tracker) service(key api.Key) *serviceState {
-	s := t.services[key]
+	ns := t.services[key.Namespace]
+	if ns == nil {
+		ns = map[string]*serviceState{}
+		t.services[key.Namespace] = ns
+	}
+	s := ns[key.Name]
 	if s == nil {
 		s = &serviceState{members: map[api.Key]string{}, want: map[string]int{}, have: map[string]bool{}}
-		t.services[key] = s
-		ns := t.servicesIn[key.Namespace]
-		if ns == nil {
-			ns = map[string]*serviceState{}
-			t.servicesIn[key.Namespace] = ns
-		}
 		ns[key.Name] = s
 	}
 	return s
 }
 
-// forget drops key's state once neither its Service nor its Endpoints
-// is left.
+// forget drops key's state once it selects nothing and no Endpoints of
+// that name is left (whose addresses it would hold).
 func (t *Tracker) forget(key api.Key, s *serviceState) {
-	if s.selector != nil || len(s.have) > 0 {
+	if s.selector != nil {
 		return
 	}
 	if _, ok := t.objs[api.KindEndpoints][key]; ok {
 		return
 	}
-	delete(t.services, key)
-	delete(t.servicesIn[key.Namespace], key.Name)
-	if len(t.servicesIn[key.Namespace]) == 0 {
-		delete(t.servicesIn, key.Namespace)
+	delete(t.services[key.Namespace], key.Name)
+	if len(t.services[key.Namespace]) == 0 {
+		delete(t.services, key.Namespace)
 	}
 }
 
@@ -70,7 +68,7 @@ func (t *Tracker) serviceChanged(key api.Key, svc *api.Service) {
 	if svc != nil {
 		selector = svc.Spec.Selector
 	}
-	s := t.services[key]
+	s := t.services[key.Namespace][key.Name]
 	if s == nil && selector == nil {
 		return
 	}
@@ -95,7 +93,7 @@ func (t *Tracker) serviceChanged(key api.Key, svc *api.Service) {
 
 // endpointsChanged takes an Endpoints write (ep nil: deleted).
 func (t *Tracker) endpointsChanged(key api.Key, ep *api.Endpoints) {
-	s := t.services[key]
+	s := t.services[key.Namespace][key.Name]
 	if s == nil && ep == nil {
 		return
 	}
@@ -125,7 +123,7 @@ func (t *Tracker) endpointsChanged(key api.Key, ep *api.Endpoints) {
 // podChanged takes a pod's write (o nil: deleted) for every Service of
 // its namespace.
 func (t *Tracker) podChanged(key api.Key, o api.Object) {
-	for _, s := range t.servicesIn[key.Namespace] {
+	for _, s := range t.services[key.Namespace] {
 		s.podChanged(key, o)
 	}
 }

@@ -55,12 +55,7 @@ func TestServiceStateMatchesBruteForce(t *testing.T) {
 	for seed := range uint64(40) {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(seed, 7))
-			tr := &Tracker{k: kernel.New(1), objs: map[api.Kind]map[api.Key]api.Object{}, series: map[Object]*Series{},
-				stale: map[Object]*StaleSuccess{}, empty: map[Object]*EmptySelector{}, dirty: map[Object]bool{}, namespace: map[string]bool{},
-				services: map[api.Key]*serviceState{}, servicesIn: map[string]map[string]*serviceState{}}
-			for _, kind := range Kinds {
-				tr.objs[kind] = map[api.Key]api.Object{}
-			}
+			tr := newTracker(kernel.New(1))
 			namespaces := []string{"default", "other"}
 			apps := []string{"a", "b", "c"}
 			ip := func() string { return fmt.Sprintf("10.0.0.%d", r.IntN(6)) } // shared IPs on purpose
@@ -118,7 +113,7 @@ func TestServiceStateMatchesBruteForce(t *testing.T) {
 					if svc.Spec.Selector == nil {
 						continue
 					}
-					st := tr.services[key]
+					st := tr.services[key.Namespace][key.Name]
 					if st == nil {
 						t.Fatalf("step %d: no state for Service %s", step, key)
 					}
@@ -127,14 +122,17 @@ func TestServiceStateMatchesBruteForce(t *testing.T) {
 						t.Fatalf("step %d: Service %s: want, selected, have, missing, stale = %v, walking every pod gives %v", step, key, got, [5]int{w, sel, h, m, s})
 					}
 				}
-				for key, st := range tr.services {
-					_, svc := tr.objs[api.KindService][key]
-					_, ep := tr.objs[api.KindEndpoints][key]
-					if !svc && !ep {
-						t.Fatalf("step %d: state kept for %s with neither a Service nor Endpoints", step, key)
+				for ns, states := range tr.services {
+					if len(states) == 0 {
+						t.Fatalf("step %d: an empty set of states kept for namespace %q", step, ns)
 					}
-					if tr.servicesIn[key.Namespace][key.Name] != st {
-						t.Fatalf("step %d: %s missing from its namespace's states", step, key)
+					for name := range states {
+						key := api.Key{Namespace: ns, Name: name}
+						_, svc := tr.objs[api.KindService][key]
+						_, ep := tr.objs[api.KindEndpoints][key]
+						if !svc && !ep {
+							t.Fatalf("step %d: state kept for %s with neither a Service nor Endpoints", step, key)
+						}
 					}
 				}
 			}

@@ -141,20 +141,16 @@ type Tracker struct {
 	hasDirty  bool
 	namespace map[string]bool // namespaces whose services must be recomputed
 	order     []Object        // flush's scratch list, reused
-	// services are the Services' states (and their Endpoints') by key,
-	// servicesIn the same by namespace and name, for a pod's write.
-	services   map[api.Key]*serviceState
-	servicesIn map[string]map[string]*serviceState
+	// services are the Services' states (and their Endpoints'), by
+	// namespace (a pod's write updates its namespace's) and name.
+	services map[string]map[string]*serviceState
 }
 
 // Watch installs a Tracker on s: it watches every kind in Kinds from the
 // current state on, reading virtual time from k.
 func Watch(s *store.Store, k *kernel.Kernel) (*Tracker, error) {
-	t := &Tracker{k: k, objs: map[api.Kind]map[api.Key]api.Object{}, series: map[Object]*Series{},
-		stale: map[Object]*StaleSuccess{}, empty: map[Object]*EmptySelector{}, dirty: map[Object]bool{}, namespace: map[string]bool{},
-		services: map[api.Key]*serviceState{}, servicesIn: map[string]map[string]*serviceState{}}
+	t := newTracker(k)
 	for _, kind := range Kinds {
-		t.objs[kind] = map[api.Key]api.Object{}
 		w, err := s.Watch(kind, 0, store.ListOptions{}, t)
 		if err != nil {
 			t.stop()
@@ -163,6 +159,18 @@ func Watch(s *store.Store, k *kernel.Kernel) (*Tracker, error) {
 		t.watches = append(t.watches, w)
 	}
 	return t, nil
+}
+
+// newTracker returns a Tracker with nothing seen yet, reading virtual
+// time from k.
+func newTracker(k *kernel.Kernel) *Tracker {
+	t := &Tracker{k: k, objs: map[api.Kind]map[api.Key]api.Object{}, series: map[Object]*Series{},
+		stale: map[Object]*StaleSuccess{}, empty: map[Object]*EmptySelector{}, dirty: map[Object]bool{}, namespace: map[string]bool{},
+		services: map[string]map[string]*serviceState{}}
+	for _, kind := range Kinds {
+		t.objs[kind] = map[api.Key]api.Object{}
+	}
+	return t
 }
 
 func (t *Tracker) stop() {
@@ -322,7 +330,7 @@ func (t *Tracker) measure(ob Object, o api.Object, at time.Duration) (Point, boo
 		if o.Spec.Selector == nil || o.Spec.Type == api.ServiceTypeExternalName {
 			return p, false
 		}
-		st := t.services[ob.Key]
+		st := t.services[ob.Key.Namespace][ob.Key.Name]
 		if st == nil {
 			st = &serviceState{}
 		}

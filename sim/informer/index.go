@@ -164,32 +164,22 @@ func (c *cache) addIndex(d indexDef) {
 // byIndex appends to out the objects filed under value in the index
 // name, in namespace/name order; false if there is no such index.
 func (c *cache) byIndex(out []api.Object, name, value string) ([]api.Object, bool) {
-	for _, ix := range c.indexes {
-		if ix.name != name {
-			continue
-		}
-		if s := ix.sets[value]; s != nil {
-			out = s.appendObjects(out)
-		}
-		return out, true
+	s, found := c.indexSet(name, value)
+	if s != nil {
+		out = s.appendObjects(out)
 	}
-	return out, false
+	return out, found
 }
 
-// eachIndexed calls fn with the objects filed under value in the index
-// name, in namespace/name order (none if there is no such index).
-func (c *cache) eachIndexed(name, value string, fn func(api.Object)) {
+// indexSet returns the set of the objects filed under value in the index
+// name (nil when none is), and false if there is no such index.
+func (c *cache) indexSet(name, value string) (*indexSet, bool) {
 	for _, ix := range c.indexes {
-		if ix.name != name {
-			continue
+		if ix.name == name {
+			return ix.sets[value], true
 		}
-		if s := ix.sets[value]; s != nil {
-			for _, sl := range s.slots() {
-				fn(sl.obj)
-			}
-		}
-		return
 	}
+	return nil, false
 }
 
 // AddIndex makes the informer's cache file its objects by fn under name,

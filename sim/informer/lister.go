@@ -79,8 +79,9 @@ func matching[T api.Object](l Lister, sel api.Selector, namespace string) []T {
 	} else {
 		out = []T{}
 	}
+	match := !all // whether an object's labels must be matched
 	each := func(o api.Object) {
-		if !all && !sel.Matches(o.GetObjectMeta().Labels) {
+		if match && !sel.Matches(o.GetObjectMeta().Labels) {
 			return
 		}
 		if t, ok := o.(T); ok {
@@ -92,24 +93,23 @@ func matching[T api.Object](l Lister, sel api.Selector, namespace string) []T {
 		// index of that label, made by the first such list and kept up to
 		// date from then on, rather than every object of the namespace
 		// (an endpoints controller's sync of one Service among many in a
-		// namespace of thousands of pods).
+		// namespace of thousands of pods). A selector of that one
+		// requirement (a Service's) matches every object filed there.
 		name := labelIndexName(key)
-		l.inf.AddIndex(name, byLabel(key))
-		// A selector of that one requirement matches every object the
-		// index files under value (a Service's, one label).
-		only := sel.Requirements() == 1
-		l.inf.cache.eachIndexed(name, value, func(o api.Object) {
-			if namespace != "" && o.GetObjectMeta().Namespace != namespace {
-				return
+		s, found := l.inf.cache.indexSet(name, value)
+		if !found {
+			l.inf.AddIndex(name, byLabel(key))
+			s, _ = l.inf.cache.indexSet(name, value)
+		}
+		if s == nil {
+			return out
+		}
+		match = sel.Requirements() > 1
+		for _, sl := range s.slots() {
+			if namespace == "" || sl.obj.GetObjectMeta().Namespace == namespace {
+				each(sl.obj)
 			}
-			if only {
-				if t, ok := o.(T); ok {
-					out = append(out, t)
-				}
-				return
-			}
-			each(o)
-		})
+		}
 		return out
 	}
 	l.inf.cache.each(namespace, each)
