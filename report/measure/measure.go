@@ -501,14 +501,18 @@ func growth(audit []store.AuditRecord) []Growth {
 		kind api.Kind
 		key  api.Key
 	}
-	creator := map[obj]string{}
-	acc := map[obj]*Growth{}
-	var order []obj
+	// First pass: which records write a generation (or remove their
+	// object), and which objects' generations changed after their
+	// create. Only those objects can have grown, and only their creators
+	// are needed: a map of every creator (a large run's 150,000 pods set
+	// a generation at their create) grew at the end of a 5,000-node run,
+	// when the heap is fullest, for 1.6 of the report's 7.3 s.
+	var writes []int
+	bumped := map[obj]bool{}
 	for i := range audit {
 		r := &audit[i]
-		ob := obj{r.Kind, r.Key}
 		if r.Removed {
-			delete(creator, ob)
+			writes = append(writes, i)
 			continue
 		}
 		if r.NoOp {
@@ -516,6 +520,30 @@ func growth(audit []store.AuditRecord) []Growth {
 		}
 		// Paths first: reading every change's values was 0.9 to 2 s of
 		// the 5,000-node probe's report (the values miss the cache).
+		for j := range r.NumChanges() {
+			if r.Path(j) != "metadata.generation" {
+				continue
+			}
+			writes = append(writes, i)
+			if r.Change(j).OldSet {
+				bumped[obj{r.Kind, r.Key}] = true
+			}
+			break
+		}
+	}
+	creator := map[obj]string{}
+	acc := map[obj]*Growth{}
+	var order []obj
+	for _, i := range writes {
+		r := &audit[i]
+		ob := obj{r.Kind, r.Key}
+		if !bumped[ob] {
+			continue
+		}
+		if r.Removed {
+			delete(creator, ob)
+			continue
+		}
 		for j := range r.NumChanges() {
 			if r.Path(j) != "metadata.generation" {
 				continue
@@ -539,6 +567,12 @@ func growth(audit []store.AuditRecord) []Growth {
 			break
 		}
 	}
+	return grown(order, acc)
+}
+
+// grown returns the objects of acc, in order, whose generations grew
+// by more than their spec's intended writes, sorted by kind and key.
+func grown[K comparable](order []K, acc map[K]*Growth) []Growth {
 	var out []Growth
 	for _, ob := range order {
 		if g := acc[ob]; g.Generations > g.SpecIntentWrites {
