@@ -311,6 +311,9 @@ func (l *loader) faults(s *Scenario, w *world) error {
 		if ft.At.Duration < 0 || ft.For.Duration < 0 || ft.Delay.Duration < 0 {
 			return l.errorf(p, "at, for and delay must not be negative")
 		}
+		if err := l.inRun(p+".at", ft.At.Duration, s); err != nil {
+			return err
+		}
 		for _, q := range []struct {
 			n string
 			v float64

@@ -34,8 +34,12 @@ type Limits struct {
 	// addNodes step. Default 5,000 (Kubernetes' documented limit).
 	Nodes int
 	// Pods caps the pods the declared workloads ask for at any point of
-	// the timeline: the replicas of every Deployment and ReplicaSet, and
-	// bare pods. Default 150,000 (Kubernetes' documented limit).
+	// the timeline: the replicas of every Deployment, ReplicaSet and
+	// StatefulSet (or a HorizontalPodAutoscaler's maxReplicas for its
+	// target, when larger), a Job's parallelism or completions, a
+	// CronJob's Jobs kept by its history limits plus one running, a pod
+	// on every node for each DaemonSet, and bare pods. Default 150,000
+	// (Kubernetes' documented limit).
 	Pods int
 	// Objects caps the objects declared (spec.objects, applies, GitOps
 	// commits, spec.iac). Default 10,000.
@@ -367,9 +371,11 @@ func (l *loader) addNodes(field string, n int) error {
 
 // checkPods fails at field if the workloads declared so far ask for more
 // pods than the pods cap.
+// A DaemonSet asks for a pod on every node of the run.
 func (l *loader) checkPods(field string, w *world) error {
-	if w.totalPods > int64(l.limits.Pods) {
-		return l.errorf(field, "%s", capError("pods", fmt.Sprintf("%d pods asked for by the workloads declared so far", w.totalPods), l.limits.Pods))
+	total := w.totalPods + int64(len(w.daemonSets))*int64(l.nNodes)
+	if total > int64(l.limits.Pods) {
+		return l.errorf(field, "%s", capError("pods", fmt.Sprintf("%d pods asked for by the workloads declared so far", total), l.limits.Pods))
 	}
 	return nil
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/clustersim/clustersim/sim/apiserver"
 	"github.com/clustersim/clustersim/sim/controller"
 	"github.com/clustersim/clustersim/sim/gap"
+	"github.com/clustersim/clustersim/sim/informer"
 	"github.com/clustersim/clustersim/sim/kubelet"
 	"github.com/clustersim/clustersim/sim/manifest"
 	"github.com/clustersim/clustersim/sim/metrics"
@@ -251,7 +252,7 @@ func (l *loader) validate(s *Scenario) error {
 	if d := s.Spec.Duration.Duration; d > l.limits.Duration {
 		return l.errorf("spec.duration", "%s", capError("duration", d, l.limits.Duration))
 	}
-	w := &world{nodes: map[string]bool{}, groups: map[string]bool{}, objects: map[objKey]bool{}, partitions: map[string]bool{}, controllers: map[string]bool{}, apps: map[string]bool{}}
+	w := &world{nodes: map[string]bool{}, groups: map[string]bool{}, objects: map[objKey]bool{}, partitions: map[string]bool{}, controllers: map[string]bool{}, apps: map[string]bool{}, down: map[string]bool{}}
 	if err := l.cluster(s, w); err != nil {
 		return err
 	}
@@ -334,12 +335,20 @@ func (l *loader) validate(s *Scenario) error {
 // something that does not exist (yet) is caught.
 type world struct {
 	nodes, groups, partitions, controllers, apps map[string]bool
-	objects                                      map[objKey]bool
-	groupSize                                    map[string]int
-	// pods is what each workload asks for, totalPods their sum, checked
-	// against the pods cap.
-	pods      map[objKey]int64
-	totalPods int64
+	// down are the nodes a crashNode, crashNodes or stopKubelet step has
+	// stopped, until a recoverNode brings each back; apiServerDown is
+	// whether an apiServerDown step is in force.
+	down          map[string]bool
+	apiServerDown bool
+	objects       map[objKey]bool
+	groupSize     map[string]int
+	// pods is what each workload asks for, hpaMax the maxReplicas of a
+	// HorizontalPodAutoscaler scaling it, and totalPods the sum over the
+	// workloads of the larger of the two, checked against the pods cap
+	// with a pod on every node for each of daemonSets.
+	pods, hpaMax map[objKey]int64
+	totalPods    int64
+	daemonSets   map[objKey]bool
 }
 
 type objKey struct {
@@ -357,26 +366,77 @@ func (w *world) add(o api.Object) {
 	w.objects[k] = true
 	switch o := o.(type) {
 	case *api.Deployment:
-		w.setPods(k, o.Spec.Replicas)
+		w.setPods(k, orOne(o.Spec.Replicas))
 	case *api.ReplicaSet:
-		w.setPods(k, o.Spec.Replicas)
+		w.setPods(k, orOne(o.Spec.Replicas))
+	case *api.StatefulSet:
+		w.setPods(k, orOne(o.Spec.Replicas))
 	case *api.Pod:
-		one := int32(1)
-		w.setPods(k, &one)
+		w.setPods(k, 1)
+	case *api.Job:
+		w.setPods(k, jobPods(o.Spec))
+	case *api.CronJob:
+		// The Jobs it keeps (the history limits, defaults 3 and 1) and
+		// one running.
+		kept := int64(3) + 1
+		if n := o.Spec.SuccessfulJobsHistoryLimit; n != nil {
+			kept = int64(*n) + 1
+		}
+		if n := o.Spec.FailedJobsHistoryLimit; n != nil {
+			kept += int64(*n)
+		} else {
+			kept++
+		}
+		w.setPods(k, kept*jobPods(o.Spec.JobTemplate.Spec))
+	case *api.HorizontalPodAutoscaler:
+		t := o.Spec.ScaleTargetRef
+		tk, _ := ResolveKind(t.Kind)
+		w.setHPAMax(objKey{tk, api.Key{Namespace: ns, Name: t.Name}}, int64(o.Spec.MaxReplicas))
+	case *api.DaemonSet:
+		if w.daemonSets == nil {
+			w.daemonSets = map[objKey]bool{}
+		}
+		w.daemonSets[k] = true
 	}
 }
 
-// setPods records the pods the workload k asks for (nil: the default, 1).
-func (w *world) setPods(k objKey, replicas *int32) {
-	n := int64(1)
-	if replicas != nil {
-		n = int64(*replicas)
+// orOne is *n, or 1 (the default replicas) for nil.
+func orOne(n *int32) int64 {
+	if n == nil {
+		return 1
 	}
+	return int64(*n)
+}
+
+// jobPods is the pods a Job keeps: its parallelism (default 1) or, when
+// larger, its completions (succeeded pods stay).
+func jobPods(spec api.JobSpec) int64 {
+	p := orOne(spec.Parallelism)
+	if c := spec.Completions; c != nil {
+		return max(p, int64(*c))
+	}
+	return p
+}
+
+// setPods records the pods the workload k asks for.
+func (w *world) setPods(k objKey, n int64) {
 	if w.pods == nil {
 		w.pods = map[objKey]int64{}
 	}
-	w.totalPods += n - w.pods[k]
+	old := max(w.pods[k], w.hpaMax[k])
 	w.pods[k] = n
+	w.totalPods += max(n, w.hpaMax[k]) - old
+}
+
+// setHPAMax records the maxReplicas of an autoscaler scaling the
+// workload k: it may ask for that many pods.
+func (w *world) setHPAMax(k objKey, n int64) {
+	if w.hpaMax == nil {
+		w.hpaMax = map[objKey]int64{}
+	}
+	old := max(w.pods[k], w.hpaMax[k])
+	w.hpaMax[k] = n
+	w.totalPods += max(w.pods[k], n) - old
 }
 
 func (l *loader) cluster(s *Scenario, w *world) error {
@@ -404,6 +464,26 @@ func (l *loader) cluster(s *Scenario, w *world) error {
 			}
 		}
 		for _, part := range []struct {
+			field string
+			list  api.ResourceList
+		}{{".capacity", g.Capacity}, {".kubeReserved", g.KubeReserved}, {".systemReserved", g.SystemReserved}} {
+			for _, r := range part.list.SortedNames() {
+				q := part.list[r]
+				rf := f + part.field + "[" + string(r) + "]"
+				if q.Cmp(api.Quantity{}) < 0 {
+					return l.errorf(rf, "Invalid value: %q: must be greater than or equal to 0", q.String())
+				}
+				if r == api.ResourcePods && q.MilliValue()%1000 != 0 {
+					return l.errorf(rf, "Invalid value: %q: must be an integer", q.String())
+				}
+			}
+		}
+		for _, k := range sortedKeys(g.Labels) {
+			if err := labelPair(k, g.Labels[k]); err != nil {
+				return l.errorf(f+".labels["+k+"]", "%v", err)
+			}
+		}
+		for _, part := range []struct {
 			field        string
 			kube, system api.ResourceList
 			eviction     map[string]string
@@ -413,6 +493,16 @@ func (l *loader) cluster(s *Scenario, w *world) error {
 			}
 		}
 		for j, t := range g.Taints {
+			tf := fmt.Sprintf("%s.taints[%d]", f, j)
+			if t.Key == "" {
+				return l.errorf(tf+".key", "required")
+			}
+			if err := labelPair(t.Key, ""); err != nil {
+				return l.errorf(tf+".key", "%v", err)
+			}
+			if err := labelPair("value", t.Value); err != nil {
+				return l.errorf(tf+".value", "%v", err)
+			}
 			switch t.Effect {
 			case api.TaintEffectNoSchedule, api.TaintEffectPreferNoSchedule, api.TaintEffectNoExecute:
 			default:
@@ -422,7 +512,7 @@ func (l *loader) cluster(s *Scenario, w *world) error {
 		if err := l.addNodes(f+".count", g.Count); err != nil {
 			return err
 		}
-		if err := l.groupAutoscaling(f+".autoscaling", g); err != nil {
+		if err := l.groupAutoscaling(f, g); err != nil {
 			return err
 		}
 		w.groups[g.Name] = true
@@ -440,24 +530,64 @@ func (l *loader) cluster(s *Scenario, w *world) error {
 	return l.autoscaler(s)
 }
 
-// groupAutoscaling checks a node group's autoscaling bounds; the nodes
-// the autoscaler may add count against the nodes cap.
-func (l *loader) groupAutoscaling(f string, g NodeGroup) error {
+// groupAutoscaling checks the autoscaling bounds of the node group g at
+// field group, and its count within them; the nodes the autoscaler may
+// add count against the nodes cap.
+func (l *loader) groupAutoscaling(group string, g NodeGroup) error {
 	a := g.Autoscaling
 	if a == nil {
 		return nil
 	}
+	f := group + ".autoscaling"
 	if a.MinSize < 0 {
 		return l.errorf(f+".minSize", "must not be negative")
 	}
 	if a.MaxSize < 1 || a.MaxSize < a.MinSize {
 		return l.errorf(f+".maxSize", "must be at least 1 and at least minSize (%d)", a.MinSize)
 	}
+	if g.Count < a.MinSize || g.Count > a.MaxSize {
+		return l.errorf(group+".count", "%d is outside the autoscaling bounds: minSize %d to maxSize %d", g.Count, a.MinSize, a.MaxSize)
+	}
 	if d := a.ProvisioningDelay; d != nil && d.Duration < 0 {
 		return l.errorf(f+".provisioningDelay", "must not be negative")
 	}
 	if extra := a.MaxSize - g.Count; extra > 0 {
 		return l.addNodes(f+".maxSize", extra)
+	}
+	return nil
+}
+
+// MaxWorkers caps spec.controllers.<name>.workers: each worker is a
+// process of the simulation, so that a count of a billion would exhaust
+// the machine's memory before the run starts (kube-controller-manager's
+// --concurrent-*-syncs run in the tens).
+const MaxWorkers = 1000
+
+// MinQPS is the lowest qps a client's pacing accepts (one request every
+// 1000s): below it the token bucket's wait for one token overflows
+// virtual time.
+const MinQPS = 0.001
+
+// minQPS checks a positive qps at field against MinQPS.
+func (l *loader) minQPS(field string, q *float64) error {
+	if q != nil && *q < MinQPS {
+		return l.errorf(field, "%v is below the minimum of %v (a request every %v)", *q, MinQPS, time.Duration(float64(time.Second)/MinQPS))
+	}
+	return nil
+}
+
+// MinPeriod is the shortest period spec.iac.every, spec.gitops.resync
+// and spec.cluster.autoscaler.scanInterval accept: each starts a round of
+// work every period, so that a slip of the unit (1ns) would start
+// billions of rounds and the run would never end. The informers' resync
+// (spec.controllers.<name>.resync) has client-go's minimum,
+// informer.MinResync, also 1s.
+const MinPeriod = time.Second
+
+// period checks the periodic setting at field: absent, or at least min.
+func (l *loader) period(field string, d *api.Duration, min time.Duration) error {
+	if d != nil && d.Duration < min {
+		return l.errorf(field, "%v is below the minimum period of %v", d.Duration, min)
 	}
 	return nil
 }
@@ -476,6 +606,9 @@ func (l *loader) kubelet(s *Scenario) error {
 	}{{k.KubeAPIQPS, k.KubeAPIBurst, "kubeAPIQPS", "kubeAPIBurst"}, {k.EventRecordQPS, k.EventBurst, "eventRecordQPS", "eventBurst"}} {
 		if c.qps != nil && !(*c.qps > 0 && !math.IsInf(*c.qps, 0)) {
 			return l.errorf(f+"."+c.qpsF, "must be a positive number (absent: the kubelet's default 50; unpaced: true leaves its clients unpaced)")
+		}
+		if err := l.minQPS(f+"."+c.qpsF, c.qps); err != nil {
+			return err
 		}
 		if c.burst < 0 {
 			return l.errorf(f+"."+c.burstF, "must not be negative")
@@ -521,10 +654,13 @@ func (l *loader) autoscaler(s *Scenario) error {
 		return nil
 	}
 	const f = "spec.cluster.autoscaler"
+	if err := l.period(f+".scanInterval", a.ScanInterval, MinPeriod); err != nil {
+		return err
+	}
 	for _, d := range []struct {
 		field string
 		v     *api.Duration
-	}{{".scanInterval", a.ScanInterval}, {".scaleDownUnneededTime", a.ScaleDownUnneededTime}, {".scaleDownDelayAfterAdd", a.ScaleDownDelayAfterAdd}} {
+	}{{".scaleDownUnneededTime", a.ScaleDownUnneededTime}, {".scaleDownDelayAfterAdd", a.ScaleDownDelayAfterAdd}} {
 		if d.v != nil && d.v.Duration <= 0 {
 			return l.errorf(f+d.field, "must be positive")
 		}
@@ -706,14 +842,20 @@ func (l *loader) controllers(s *Scenario, w *world) error {
 			return l.errorf(f, "unknown controller %q (known: %s)", name, strings.Join(all, ", "))
 		}
 		cs := s.Spec.Controllers[name]
-		if cs.Workers < 0 {
-			return l.errorf(f+".workers", "must not be negative")
+		if cs.Workers < 0 || cs.Workers > MaxWorkers {
+			return l.errorf(f+".workers", "%d is not between 0 (the controller's default) and %d", cs.Workers, MaxWorkers)
 		}
 		if cs.Resync != nil && cs.Resync.Duration < 0 {
 			return l.errorf(f+".resync", "must not be negative")
 		}
+		if r := cs.Resync; r != nil && r.Duration > 0 && r.Duration < informer.MinResync {
+			return l.errorf(f+".resync", "%v is below client-go's minimum resync period of %v (0 or absent: no resync)", r.Duration, informer.MinResync)
+		}
 		if q := cs.QPS; q != nil && !(*q > 0 && !math.IsInf(*q, 0)) {
 			return l.errorf(f+".qps", "must be a positive number (absent: the default %s; unpaced: true leaves the client unpaced)", DefaultPacing(name))
+		}
+		if err := l.minQPS(f+".qps", cs.QPS); err != nil {
+			return err
 		}
 		if cs.Burst < 0 {
 			return l.errorf(f+".burst", "must not be negative")
@@ -896,8 +1038,8 @@ func setFields(v reflect.Value, idx []int) []string {
 func (l *loader) step(s *Scenario, i int, w *world) error {
 	st := &s.Spec.Timeline[i]
 	f := fmt.Sprintf("spec.timeline[%d]", i)
-	if st.At.Duration < 0 || st.At.Duration > s.Spec.Duration.Duration {
-		return l.errorf(f+".at", "%v is outside the run (0 to %v)", st.At.Duration, s.Spec.Duration.Duration)
+	if err := l.inRun(f+".at", st.At.Duration, s); err != nil {
+		return err
 	}
 	set := setFields(reflect.ValueOf(st).Elem(), actionFields)
 	switch len(set) {
@@ -937,6 +1079,7 @@ func (l *loader) step(s *Scenario, i int, w *world) error {
 		if !w.nodes[st.StopKubelet] {
 			return l.errorf(a, "no node %q", st.StopKubelet)
 		}
+		w.down[st.StopKubelet] = true
 	case st.Request != nil:
 		if err := l.request(a, st.Request); err != nil {
 			return err
@@ -988,7 +1131,7 @@ func (l *loader) step(s *Scenario, i int, w *world) error {
 			if ns == "" {
 				ns = DefaultNamespace
 			}
-			w.setPods(objKey{k, api.Key{Namespace: ns, Name: st.Scale.Name}}, &st.Scale.Replicas)
+			w.setPods(objKey{k, api.Key{Namespace: ns, Name: st.Scale.Name}}, int64(st.Scale.Replicas))
 		}
 	case st.SetImage != nil:
 		if err := l.deployment(a+".deployment", st.SetImage.Deployment, w); err != nil {
@@ -1034,6 +1177,15 @@ func (l *loader) step(s *Scenario, i int, w *world) error {
 		if !w.nodes[name] {
 			return l.errorf(a, "no node %q (nodes are <group>-1 ... <group>-<count>)", name)
 		}
+		switch {
+		case st.CrashNode != "":
+			w.down[name] = true
+		case st.RecoverNode != "":
+			if !w.down[name] {
+				return l.errorf(a, "node %q is not down at %v (recoverNode brings back a node an earlier crashNode, crashNodes or stopKubelet stopped)", name, st.At.Duration)
+			}
+			delete(w.down, name)
+		}
 	case st.CrashNodes != "":
 		sel, err := api.ParseSelector(st.CrashNodes)
 		if err != nil {
@@ -1044,7 +1196,12 @@ func (l *loader) step(s *Scenario, i int, w *world) error {
 		}
 		matched := false
 		for _, g := range s.Spec.Cluster.NodeGroups {
-			matched = matched || sel.Matches(g.Labels)
+			if sel.Matches(g.Labels) {
+				matched = true
+				for n := 1; n <= w.groupSize[g.Name]; n++ {
+					w.down[fmt.Sprintf("%s-%d", g.Name, n)] = true
+				}
+			}
 		}
 		if !matched {
 			return l.errorf(a, "%q matches the labels of no node group", st.CrashNodes)
@@ -1093,7 +1250,16 @@ func (l *loader) step(s *Scenario, i int, w *world) error {
 		if !w.controllers[name] {
 			return l.errorf(a, "controller %q is not running in this scenario (running: %s)", name, strings.Join(sortedKeys(w.controllers), ", "))
 		}
-	case st.APIServerDown || st.APIServerUp:
+	case st.APIServerDown:
+		if w.apiServerDown {
+			return l.errorf(a, "the API server is already down at %v", st.At.Duration)
+		}
+		w.apiServerDown = true
+	case st.APIServerUp:
+		if !w.apiServerDown {
+			return l.errorf(a, "the API server is not down at %v (apiServerUp ends an earlier apiServerDown)", st.At.Duration)
+		}
+		w.apiServerDown = false
 	case st.RolloutUndo != nil:
 		if err := l.deployment(a+".deployment", st.RolloutUndo.Deployment, w); err != nil {
 			return err
@@ -1128,6 +1294,9 @@ func (l *loader) step(s *Scenario, i int, w *world) error {
 	case st.Describe != nil:
 		if err := l.ref(a, *st.Describe, w); err != nil {
 			return err
+		}
+		if k, _ := l.kind(a+".kind", st.Describe.Kind); !slices.Contains(DescribeKinds, k) {
+			return l.errorf(a+".kind", "describe does not print a %s (it prints %s; get lists the others)", k.Name, kindList(DescribeKinds))
 		}
 	case st.Events != nil:
 		if st.Events.For != nil {
@@ -1179,12 +1348,34 @@ func (l *loader) networkChange(a string, st *Step, duration time.Duration) error
 	return nil
 }
 
+// inRun checks that the time at, given at field, falls within the run:
+// from 0 to spec.duration, both included.
+func (l *loader) inRun(field string, at time.Duration, s *Scenario) error {
+	if at < 0 || at > s.Spec.Duration.Duration {
+		return l.errorf(field, "%v is outside the run (0 to %v)", at, s.Spec.Duration.Duration)
+	}
+	return nil
+}
+
 func hasGiven(m map[string]any, k string) bool {
 	_, ok := m[k]
 	return ok
 }
 
-func sortedKeys(m map[string]bool) []string {
+// labelPair checks a label's key and value as the API server checks a
+// node's labels (a taint's key and value follow the same rules): the
+// first problem, without the object and field it would name.
+func labelPair(key, value string) error {
+	err := validate(&api.Node{ObjectMeta: api.ObjectMeta{Name: "n", Labels: map[string]string{key: value}}})
+	var se *apierr.StatusError
+	if errors.As(err, &se) && len(se.Causes) > 0 {
+		c := se.Causes[0]
+		return errors.New(strings.TrimPrefix(c.Error(), c.Field+": "))
+	}
+	return err
+}
+
+func sortedKeys[V any](m map[string]V) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
 		out = append(out, k)
@@ -1347,10 +1538,7 @@ func (l *loader) expectation(s *Scenario, i int, w *world) error {
 		if d == nil {
 			d = t.Within
 		}
-		if d.Duration < 0 || d.Duration > s.Spec.Duration.Duration {
-			return l.errorf(a, "%v is outside the run (0 to %v)", d.Duration, s.Spec.Duration.Duration)
-		}
-		return nil
+		return l.inRun(a, d.Duration, s)
 	}
 	switch {
 	case e.RolloutComplete != nil:
@@ -1430,6 +1618,9 @@ func (l *loader) expectation(s *Scenario, i int, w *world) error {
 				return l.errorf(a+".selector", "%v", err)
 			}
 		}
+		if err := l.podPhase(a+".phase", e.Pods.Phase); err != nil {
+			return err
+		}
 		if e.Pods.Node != "" && !w.nodes[e.Pods.Node] {
 			return l.errorf(a+".node", "no node %q", e.Pods.Node)
 		}
@@ -1439,6 +1630,25 @@ func (l *loader) expectation(s *Scenario, i int, w *world) error {
 		return timing(e.Pods.Timing)
 	}
 	return nil
+}
+
+// podPhases are the phases a pod can be in.
+var podPhases = []api.PodPhase{api.PodPending, api.PodRunning, api.PodSucceeded, api.PodFailed, api.PodUnknown}
+
+// podPhase checks a pods expectation's phase: absent, or one of
+// podPhases, spelled as the API spells it.
+func (l *loader) podPhase(field, phase string) error {
+	if phase == "" || slices.Contains(podPhases, api.PodPhase(phase)) {
+		return nil
+	}
+	names := make([]string, len(podPhases))
+	for i, p := range podPhases {
+		names[i] = string(p)
+		if strings.EqualFold(phase, names[i]) {
+			return l.errorf(field, "%q is not a pod phase; did you mean %s? (phases are case-sensitive)", phase, p)
+		}
+	}
+	return l.errorf(field, "%q is not a pod phase (%s)", phase, strings.Join(names, ", "))
 }
 
 // rolloutStatusCheck checks a rolloutStatus expectation: it must name
@@ -1496,6 +1706,13 @@ func sameRef(a, b string) bool {
 	return na == nb && a2 == b2
 }
 
+// DescribeKinds are the kinds a describe step prints: those
+// report/kubectl.Describe has a printer for (it fails on the others, and
+// the report with it). The scenarios package may not import the report's
+// printers, so this list follows Describe's switch by hand.
+var DescribeKinds = []api.Kind{api.KindDeployment, api.KindReplicaSet, api.KindPod, api.KindNode, api.KindService, api.KindEndpoints,
+	api.KindResourceQuota, api.KindPodDisruptionBudget, api.KindJob, api.KindCronJob, api.KindPersistentVolumeClaim}
+
 // kindAliases are the names kubectl accepts for each kind.
 var kindAliases = map[string]api.Kind{
 	"pod": api.KindPod, "pods": api.KindPod, "po": api.KindPod,
@@ -1542,13 +1759,11 @@ func (l *loader) gitops(s *Scenario, w *world) error {
 	if g == nil {
 		return nil
 	}
-	for _, d := range []struct {
-		name string
-		v    *api.Duration
-	}{{"resync", g.Resync}, {"jitter", g.Jitter}} {
-		if d.v != nil && d.v.Duration < 0 {
-			return l.errorf("spec.gitops."+d.name, "must not be negative")
-		}
+	if err := l.period("spec.gitops.resync", g.Resync, MinPeriod); err != nil {
+		return err
+	}
+	if g.Jitter != nil && g.Jitter.Duration < 0 {
+		return l.errorf("spec.gitops.jitter", "must not be negative")
 	}
 	if len(g.Applications) == 0 {
 		return l.errorf("spec.gitops.applications", "name at least one application")
@@ -1589,8 +1804,8 @@ func (l *loader) gitops(s *Scenario, w *world) error {
 		for j := range app.Commits {
 			c := &app.Commits[j]
 			cf := fmt.Sprintf("%s.commits[%d]", f, j)
-			if c.At.Duration < 0 || c.At.Duration > s.Spec.Duration.Duration {
-				return l.errorf(cf+".at", "%v is outside the run (0 to %v)", c.At.Duration, s.Spec.Duration.Duration)
+			if err := l.inRun(cf+".at", c.At.Duration, s); err != nil {
+				return err
 			}
 			if c.At.Duration <= prev {
 				return l.errorf(cf+".at", "commits must be in time order")
@@ -1621,12 +1836,12 @@ func (l *loader) iac(s *Scenario, w *world) error {
 	if (len(c.Runs) == 0) == (c.Every == nil) {
 		return l.errorf("spec.iac", "give either runs or every")
 	}
-	if c.Every != nil && c.Every.Duration <= 0 {
-		return l.errorf("spec.iac.every", "must be positive")
+	if err := l.period("spec.iac.every", c.Every, MinPeriod); err != nil {
+		return err
 	}
 	for i, r := range c.Runs {
-		if r.Duration < 0 || r.Duration > s.Spec.Duration.Duration {
-			return l.errorf(fmt.Sprintf("spec.iac.runs[%d]", i), "%v is outside the run (0 to %v)", r.Duration, s.Spec.Duration.Duration)
+		if err := l.inRun(fmt.Sprintf("spec.iac.runs[%d]", i), r.Duration, s); err != nil {
+			return err
 		}
 	}
 	if len(c.Objects) == 0 {
@@ -1672,8 +1887,10 @@ func (l *loader) load(s *Scenario, w *world) error {
 		if set != 1 {
 			return l.errorf(f+".rps", "give exactly one of constant, steps, ramp or csv")
 		}
-		if r.Constant != nil && *r.Constant < 0 {
-			return l.errorf(f+".rps.constant", "must not be negative")
+		if r.Constant != nil {
+			if err := l.rate(f+".rps.constant", *r.Constant); err != nil {
+				return err
+			}
 		}
 		for _, pts := range []struct {
 			name string
@@ -1681,8 +1898,15 @@ func (l *loader) load(s *Scenario, w *world) error {
 		}{{"steps", r.Steps}, {"ramp", r.Ramp}} {
 			for j, p := range pts.p {
 				pf := fmt.Sprintf("%s.rps.%s[%d]", f, pts.name, j)
-				if p.RPS < 0 {
-					return l.errorf(pf+".rps", "must not be negative")
+				if err := l.rate(pf+".rps", p.RPS); err != nil {
+					return err
+				}
+				// A step after the end never comes; a ramp's later
+				// point still sets its slope within the run.
+				if pts.name == "steps" {
+					if err := l.inRun(pf+".at", p.At.Duration, s); err != nil {
+						return err
+					}
 				}
 				if j > 0 && p.At.Duration <= pts.p[j-1].At.Duration {
 					return l.errorf(pf+".at", "points must be in time order")
@@ -1702,6 +1926,18 @@ func (l *loader) load(s *Scenario, w *world) error {
 				r.Points = append(r.Points, LoadPoint{At: api.Duration{Duration: p.At}, RPS: p.RPS})
 			}
 		}
+	}
+	return nil
+}
+
+// rate checks a load's requests per second: a finite number, not
+// negative.
+func (l *loader) rate(field string, rps float64) error {
+	if math.IsNaN(rps) || math.IsInf(rps, 0) {
+		return l.errorf(field, "%v is not a rate: give a finite number of requests per second", rps)
+	}
+	if rps < 0 {
+		return l.errorf(field, "must not be negative")
 	}
 	return nil
 }

@@ -1,0 +1,169 @@
+package scenarios
+
+import (
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// validateBase is a small valid scenario; TestValidateRejects replaces its
+// node group, adds to its cluster and appends to its spec.
+const validateBase = `apiVersion: clustersim.dev/v1alpha1
+kind: Scenario
+metadata: {name: v}
+spec:
+  duration: 2m
+  cluster:
+    nodeGroups:
+    - GROUP
+CLUSTER  objects:
+  - {apiVersion: apps/v1, kind: Deployment, metadata: {name: web}, spec: {selector: {matchLabels: {app: web}}, template: {metadata: {labels: {app: web}}, spec: {containers: [{name: web, image: nginx}]}}}}
+  - {apiVersion: v1, kind: ConfigMap, metadata: {name: c}}
+`
+
+// defaultGroup is validateBase's node group unless a case names another.
+const defaultGroup = `{name: worker, count: 2, capacity: {cpu: "4", memory: 16Gi}}`
+
+// TestValidateRejects: values a hostile-input sweep found accepted at
+// validate time that then hung the run, ate the machine's memory, broke
+// the report midway or never took effect are refused when the scenario
+// loads, with file:line:column and the field; the values next to them
+// that make sense still load.
+func TestValidateRejects(t *testing.T) {
+	for _, tc := range []struct {
+		name, group, cluster, spec string
+		// err is the whole error; "" means the scenario loads.
+		err string
+	}{
+		// Periods: a tiny one fires rounds of work without end.
+		{name: "iac every 1ns", spec: "  iac: {every: 1ns, objects: [{apiVersion: v1, kind: ConfigMap, metadata: {name: d}}]}\n",
+			err: "v.yaml:12:16: spec.iac.every: 1ns is below the minimum period of 1s"},
+		{name: "iac every 1s", spec: "  iac: {every: 1s, objects: [{apiVersion: v1, kind: ConfigMap, metadata: {name: d}}]}\n"},
+		{name: "autoscaler scan interval 1ns", group: `{name: worker, count: 2, capacity: {cpu: "4", memory: 16Gi}, autoscaling: {minSize: 1, maxSize: 3}}`,
+			cluster: "    autoscaler: {scanInterval: 1ns}\n",
+			err:     "v.yaml:9:32: spec.cluster.autoscaler.scanInterval: 1ns is below the minimum period of 1s"},
+		{name: "autoscaler scan interval 1s", group: `{name: worker, count: 2, capacity: {cpu: "4", memory: 16Gi}, autoscaling: {minSize: 1, maxSize: 3}}`,
+			cluster: "    autoscaler: {scanInterval: 1s}\n"},
+		{name: "gitops resync 1ms", spec: "  gitops:\n    resync: 1ms\n    applications: [{name: app, commits: [{at: 0s, objects: [{apiVersion: v1, kind: ConfigMap, metadata: {name: g}}]}]}]\n",
+			err: "v.yaml:13:13: spec.gitops.resync: 1ms is below the minimum period of 1s"},
+		{name: "controller resync 1ns", spec: "  controllers: {replicaset: {resync: 1ns}}\n",
+			err: "v.yaml:12:38: spec.controllers.replicaset.resync: 1ns is below client-go's minimum resync period of 1s (0 or absent: no resync)"},
+		{name: "controller resync 0 is none", spec: "  controllers: {replicaset: {resync: 0s}}\n"},
+		// Per-controller counts and rates.
+		{name: "a billion workers", spec: "  controllers: {deployment: {workers: 1000000000}}\n",
+			err: "v.yaml:12:39: spec.controllers.deployment.workers: 1000000000 is not between 0 (the controller's default) and 1000"},
+		{name: "qps too small to pace", spec: "  controllers: {deployment: {qps: 1e-300}}\n",
+			err: "v.yaml:12:35: spec.controllers.deployment.qps: 1e-300 is below the minimum of 0.001 (a request every 16m40s)"},
+		{name: "kubelet qps too small", cluster: "    kubelet: {kubeAPIQPS: 1e-12}\n",
+			err: "v.yaml:9:27: spec.cluster.kubelet.kubeAPIQPS: 1e-12 is below the minimum of 0.001 (a request every 16m40s)"},
+		{name: "qps NaN", spec: "  controllers: {deployment: {qps: .nan}}\n",
+			err: "v.yaml:12:35: spec.controllers.deployment.qps: must be a positive number (absent: the default 20 QPS, burst 30; unpaced: true leaves the client unpaced)"},
+		// Workloads the pods cap did not count.
+		{name: "statefulset of a million", spec: "  timeline:\n  - at: 1s\n    apply: {objects: [{apiVersion: apps/v1, kind: StatefulSet, metadata: {name: db}, spec: {serviceName: db, replicas: 1000000, selector: {matchLabels: {app: db}}, template: {metadata: {labels: {app: db}}, spec: {containers: [{name: db, image: nginx}]}}}}]}\n",
+			err: "v.yaml:13:5: spec.timeline[0]: 1000001 pods asked for by the workloads declared so far exceeds the pods limit of 150000 (raise it with --limit pods=N if you mean it)"},
+		{name: "job of a million", spec: "  timeline:\n  - at: 1s\n    apply: {objects: [{apiVersion: batch/v1, kind: Job, metadata: {name: j}, spec: {parallelism: 10, completions: 1000000, template: {spec: {restartPolicy: Never, containers: [{name: c, image: nginx}]}}}}]}\n",
+			err: "v.yaml:13:5: spec.timeline[0]: 1000001 pods asked for by the workloads declared so far exceeds the pods limit of 150000 (raise it with --limit pods=N if you mean it)"},
+		{name: "autoscaler of two billion", spec: "  timeline:\n  - at: 1s\n    apply: {objects: [{apiVersion: autoscaling/v2, kind: HorizontalPodAutoscaler, metadata: {name: web}, spec: {scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}, maxReplicas: 2000000000}}]}\n",
+			err: "v.yaml:13:5: spec.timeline[0]: 2000000000 pods asked for by the workloads declared so far exceeds the pods limit of 150000 (raise it with --limit pods=N if you mean it)"},
+		// Describe of a kind the printer lacks.
+		{name: "describe a configmap", spec: "  timeline:\n  - at: 1s\n    describe: {kind: cm, name: c}\n",
+			err: "v.yaml:14:22: spec.timeline[0].describe.kind: describe does not print a ConfigMap (it prints Deployment, ReplicaSet, Pod, Node, Service, Endpoints, ResourceQuota, PodDisruptionBudget, Job, CronJob, PersistentVolumeClaim; get lists the others)"},
+		{name: "describe a deployment", spec: "  timeline:\n  - at: 1s\n    describe: {kind: deploy, name: web}\n"},
+		// Pod phases.
+		{name: "phase typo", spec: "  expect:\n  - pods: {selector: app=web, phase: Faild, equals: 1, within: 1m}\n",
+			err: `v.yaml:13:38: spec.expect[0].pods.phase: "Faild" is not a pod phase (Pending, Running, Succeeded, Failed, Unknown)`},
+		{name: "phase in lower case", spec: "  expect:\n  - pods: {selector: app=web, phase: running, equals: 1, within: 1m}\n",
+			err: `v.yaml:13:38: spec.expect[0].pods.phase: "running" is not a pod phase; did you mean Running? (phases are case-sensitive)`},
+		// Times after the end of the run.
+		{name: "fault after the end", spec: "  controllers: {app-operator: {}}\n  faults: {schedule: [{at: 3m, for: 10s, type: partition}]}\n",
+			err: "v.yaml:13:28: spec.faults.schedule[0].at: 3m0s is outside the run (0 to 2m0s)"},
+		{name: "fault at the end", spec: "  controllers: {app-operator: {}}\n  faults: {schedule: [{at: 2m, for: 10s, type: partition}]}\n"},
+		{name: "load step after the end", spec: "  load: [{deployment: web, cpuPerRequest: 1m, rps: {steps: [{at: 0s, rps: 1}, {at: 5m, rps: 10}]}}]\n",
+			err: "v.yaml:12:84: spec.load[0].rps.steps[1].at: 5m0s is outside the run (0 to 2m0s)"},
+		{name: "load of NaN", spec: "  load: [{deployment: web, cpuPerRequest: 1m, rps: {constant: .nan}}]\n",
+			err: "v.yaml:12:63: spec.load[0].rps.constant: NaN is not a rate: give a finite number of requests per second"},
+		{name: "load step of infinity", spec: "  load: [{deployment: web, cpuPerRequest: 1m, rps: {steps: [{at: 0s, rps: .inf}]}}]\n",
+			err: "v.yaml:12:75: spec.load[0].rps.steps[0].rps: +Inf is not a rate: give a finite number of requests per second"},
+		{name: "load ramp past the end", spec: "  load: [{deployment: web, cpuPerRequest: 1m, rps: {ramp: [{at: 0s, rps: 1}, {at: 5m, rps: 10}]}}]\n"},
+		// Node groups.
+		{name: "negative pods", group: `{name: worker, count: 2, capacity: {cpu: "4", memory: 16Gi, pods: "-3"}}`,
+			err: `v.yaml:8:73: spec.cluster.nodeGroups[0].capacity[pods]: Invalid value: "-3": must be greater than or equal to 0`},
+		{name: "fractional pods", group: `{name: worker, count: 2, capacity: {cpu: "4", memory: 16Gi, pods: "1.5"}}`,
+			err: `v.yaml:8:73: spec.cluster.nodeGroups[0].capacity[pods]: Invalid value: "1500m": must be an integer`},
+		{name: "negative storage", group: `{name: worker, count: 2, capacity: {cpu: "4", memory: 16Gi, ephemeral-storage: "-1Gi"}}`,
+			err: `v.yaml:8:86: spec.cluster.nodeGroups[0].capacity[ephemeral-storage]: Invalid value: "-1Gi": must be greater than or equal to 0`},
+		{name: "negative reservation", group: `{name: worker, count: 2, capacity: {cpu: "4", memory: 16Gi}, kubeReserved: {cpu: "-8"}}`,
+			err: `v.yaml:8:88: spec.cluster.nodeGroups[0].kubeReserved[cpu]: Invalid value: "-8": must be greater than or equal to 0`},
+		{name: "bad taint key", group: `{name: worker, count: 2, capacity: {cpu: "4", memory: 16Gi}, taints: [{key: "bad key!", effect: NoSchedule}]}`,
+			err: `v.yaml:8:83: spec.cluster.nodeGroups[0].taints[0].key: Invalid value: "bad key!": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`},
+		{name: "bad taint value", group: `{name: worker, count: 2, capacity: {cpu: "4", memory: 16Gi}, taints: [{key: dedicated, value: "a b", effect: NoSchedule}]}`,
+			err: `v.yaml:8:101: spec.cluster.nodeGroups[0].taints[0].value: Invalid value: "a b": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`},
+		{name: "taint without key", group: `{name: worker, count: 2, capacity: {cpu: "4", memory: 16Gi}, taints: [{effect: NoSchedule}]}`,
+			err: `v.yaml:8:77: spec.cluster.nodeGroups[0].taints[0].key: required`},
+		{name: "bad label key", group: `{name: worker, count: 2, capacity: {cpu: "4", memory: 16Gi}, labels: {"bad key!": x}}`,
+			err: `v.yaml:8:89: spec.cluster.nodeGroups[0].labels[bad key!]: Invalid value: "bad key!": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`},
+		{name: "good labels and taints", group: `{name: worker, count: 2, capacity: {cpu: "4", memory: 16Gi, pods: "110"}, labels: {topology.kubernetes.io/zone: a}, taints: [{key: example.com/gpu, value: "true", effect: NoSchedule}]}`},
+		{name: "count above maxSize", group: `{name: worker, count: 5, capacity: {cpu: "4", memory: 16Gi}, autoscaling: {minSize: 1, maxSize: 3}}`,
+			err: `v.yaml:8:29: spec.cluster.nodeGroups[0].count: 5 is outside the autoscaling bounds: minSize 1 to maxSize 3`},
+		// Ends of what never began.
+		{name: "recover a node never crashed", spec: "  timeline:\n  - {at: 1s, recoverNode: worker-1}\n",
+			err: `v.yaml:13:27: spec.timeline[0].recoverNode: node "worker-1" is not down at 1s (recoverNode brings back a node an earlier crashNode, crashNodes or stopKubelet stopped)`},
+		{name: "recover a crashed node", spec: "  timeline:\n  - {at: 1s, crashNode: worker-1}\n  - {at: 2s, recoverNode: worker-1}\n  - {at: 3s, stopKubelet: worker-2}\n  - {at: 4s, recoverNode: worker-2}\n"},
+		{name: "recover before the crash", spec: "  timeline:\n  - {at: 2s, crashNode: worker-1}\n  - {at: 1s, recoverNode: worker-1}\n",
+			err: `v.yaml:14:27: spec.timeline[1].recoverNode: node "worker-1" is not down at 1s (recoverNode brings back a node an earlier crashNode, crashNodes or stopKubelet stopped)`},
+		{name: "api server up never down", spec: "  timeline:\n  - {at: 1s, apiServerUp: true}\n",
+			err: `v.yaml:13:27: spec.timeline[0].apiServerUp: the API server is not down at 1s (apiServerUp ends an earlier apiServerDown)`},
+		{name: "api server down twice", spec: "  timeline:\n  - {at: 1s, apiServerDown: true}\n  - {at: 2s, apiServerDown: true}\n",
+			err: `v.yaml:14:29: spec.timeline[1].apiServerDown: the API server is already down at 2s`},
+		{name: "api server down and up", spec: "  timeline:\n  - {at: 1s, apiServerDown: true}\n  - {at: 2s, apiServerUp: true}\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			group := tc.group
+			if group == "" {
+				group = defaultGroup
+			}
+			doc := strings.NewReplacer("GROUP", group, "CLUSTER", tc.cluster).Replace(validateBase) + tc.spec
+			_, err := Load("v.yaml", ".", fstest.MapFS{}, []byte(doc))
+			wantError(t, err, tc.err)
+		})
+	}
+}
+
+// TestPodsCapCountsEveryWorkload: under a pods cap of 10, a DaemonSet
+// counts a pod on every node of the run (the autoscaler's maxSize
+// included) and a CronJob its Jobs kept by the history limits plus one
+// running, each Job its parallelism or completions.
+func TestPodsCapCountsEveryWorkload(t *testing.T) {
+	const head = "apiVersion: clustersim.dev/v1alpha1\nkind: Scenario\nmetadata: {name: p}\nspec:\n  duration: 2m\n  cluster:\n" +
+		"    nodeGroups: [{name: worker, count: 3, capacity: {cpu: \"4\", memory: 16Gi}, autoscaling: {minSize: 1, maxSize: 5}}]\n  objects:\n"
+	const ds = "  - {apiVersion: apps/v1, kind: DaemonSet, metadata: {name: DS}, spec: {selector: {matchLabels: {app: DS}}, template: {metadata: {labels: {app: DS}}, spec: {containers: [{name: c, image: nginx}]}}}}\n"
+	cron := func(parallelism, kept string) string {
+		return "  - {apiVersion: batch/v1, kind: CronJob, metadata: {name: c}, spec: {schedule: \"* * * * *\"" + kept +
+			", jobTemplate: {spec: {parallelism: " + parallelism + ", template: {spec: {restartPolicy: Never, containers: [{name: c, image: busybox}]}}}}}}\n"
+	}
+	for _, tc := range []struct{ name, objects, err string }{
+		{"two daemon sets", strings.ReplaceAll(ds, "DS", "a") + strings.ReplaceAll(ds, "DS", "b"), ""},
+		{"three daemon sets", strings.ReplaceAll(ds, "DS", "a") + strings.ReplaceAll(ds, "DS", "b") + strings.ReplaceAll(ds, "DS", "c"),
+			"p.yaml:11:5: spec.objects[2]: 15 pods asked for by the workloads declared so far exceeds the pods limit of 10 (raise it with --limit pods=N if you mean it)"},
+		{"cron job of 2 by default limits", cron("2", ""), ""},
+		{"cron job of 3 by default limits", cron("3", ""),
+			"p.yaml:9:5: spec.objects[0]: 15 pods asked for by the workloads declared so far exceeds the pods limit of 10 (raise it with --limit pods=N if you mean it)"},
+		{"cron job of 3 keeping none", cron("3", ", successfulJobsHistoryLimit: 0, failedJobsHistoryLimit: 0"), ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := LoadWith("p.yaml", ".", fstest.MapFS{}, []byte(head+tc.objects), Limits{Pods: 10})
+			wantError(t, err, tc.err)
+		})
+	}
+}
+
+// wantError fails t unless err is the error want, or nil for want "".
+func wantError(t *testing.T, err error, want string) {
+	t.Helper()
+	switch {
+	case want == "" && err != nil:
+		t.Errorf("error %v, want none", err)
+	case want != "" && (err == nil || err.Error() != want):
+		t.Errorf("error\n%v\nwant\n%s", err, want)
+	}
+}
