@@ -58,11 +58,9 @@ func (r *run) observe(st *scenarios.Step) Entry {
 		e.Command = strings.Join(cmd, " ")
 	case st.Describe != nil:
 		kind, key := r.objectKey(*st.Describe)
-		info, _ := r.c.Store.Kinds().Lookup(kind)
-		e.Command = fmt.Sprintf("kubectl describe %s %s%s", strings.TrimSuffix(info.Resource, "s"), key.Name, nsFlag(key.Namespace))
-		if kind == api.KindEndpoints {
-			e.Command = "kubectl describe endpoints " + key.Name + nsFlag(key.Namespace)
-		}
+		// kubectl's singular resource name is the kind in lower case
+		// (priorityclass, ingress, endpoints), not the plural trimmed.
+		e.Command = fmt.Sprintf("kubectl describe %s %s%s", strings.ToLower(kind.Name), key.Name, nsFlag(key.Namespace))
 		o, err := r.c.Store.Get(kind, key)
 		if err != nil {
 			e.Err = kubectl.ErrorLine(err)
