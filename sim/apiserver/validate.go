@@ -62,8 +62,9 @@ const (
 // is stored (after defaulting): names, labels, non-negative replicas, a
 // Deployment's or ReplicaSet's selector matching its template, strategy,
 // rolling-update fenceposts, history and deadline bounds, containers with
-// names and images, ports, resource quantities, HPA bounds, quota and
-// ConfigMap sizes (validate_spec.go). old is the stored object for updates
+// names, images and pull policies, ports, resource quantities, HPA
+// bounds, quota and ConfigMap sizes (validate_spec.go), a pod spec's
+// tolerations, affinity and topology spread (validate_scheduling.go). old is the stored object for updates
 // (nil on create). The error
 // is a 422 Invalid status error listing every field error.
 func Validate(obj, old api.Object) error {
@@ -200,6 +201,9 @@ func validatePodSpec(field string, spec *api.PodSpec) []apierr.FieldError {
 		c := &spec.Containers[i]
 		// The field is named only for an error (most specs have none).
 		cf := func() string { return fmt.Sprintf("%s.containers[%d]", field, i) }
+		if len(c.Name) > 63 {
+			errs = append(errs, apierr.FieldError{Field: cf() + ".name", Type: "Invalid value", Value: c.Name, Detail: "must be no more than 63 characters"})
+		}
 		switch {
 		case c.Name == "":
 			errs = append(errs, apierr.FieldError{Field: cf() + ".name", Type: "Required value"})
@@ -211,8 +215,25 @@ func validatePodSpec(field string, spec *api.PodSpec) []apierr.FieldError {
 		if c.Image == "" {
 			errs = append(errs, apierr.FieldError{Field: cf() + ".image", Type: "Required value"})
 		}
+		errs = validatePullPolicy(cf, c.ImagePullPolicy, errs)
 	}
-	return errs
+	for i := range spec.InitContainers {
+		cf := func() string { return fmt.Sprintf("%s.initContainers[%d]", field, i) }
+		errs = validatePullPolicy(cf, spec.InitContainers[i].ImagePullPolicy, errs)
+	}
+	return validatePlacement(field, spec, errs)
+}
+
+// validatePullPolicy is upstream's validatePullPolicy: cf names the
+// container. Defaulting sets an empty policy from the image's tag before
+// the API server validates; an empty one here is of an object checked
+// without defaults, which upstream never validates, and passes.
+func validatePullPolicy(cf func() string, p api.PullPolicy, errs []apierr.FieldError) []apierr.FieldError {
+	switch p {
+	case api.PullAlways, api.PullIfNotPresent, api.PullNever, "":
+		return errs
+	}
+	return append(errs, apierr.FieldError{Field: cf() + ".imagePullPolicy", Type: "Unsupported value", Value: string(p), Detail: `supported values: "Always", "IfNotPresent", "Never"`})
 }
 
 // nameBefore reports whether a container before cs[i] has its name: by
