@@ -278,6 +278,9 @@ func (l *loader) validate(s *Scenario) error {
 			return err
 		}
 		for _, o := range objs {
+			if err := l.bootstrappable(fmt.Sprintf("spec.objects[%d]", i), o, w); err != nil {
+				return err
+			}
 			w.add(o)
 		}
 		if err := l.checkPods(fmt.Sprintf("spec.objects[%d]", i), w); err != nil {
@@ -1434,6 +1437,26 @@ func (l *loader) ref(field string, r ObjectRef, w *world) error {
 		return l.errorf(field+".name", "no %s %q in spec.objects or an earlier apply", k, key)
 	}
 	return nil
+}
+
+// bootstrappable fails at field when the cluster could not create o
+// where spec.objects puts it, which would stop the run at its start
+// without a position: an object without a name or generateName, or of a
+// namespace neither built in nor declared earlier in spec.objects (the
+// objects are created in order, and the API server refuses an object of
+// a namespace that does not exist).
+func (l *loader) bootstrappable(field string, o api.Object, w *world) error {
+	m := o.GetObjectMeta()
+	k := api.KindOf(o)
+	if m.Name == "" && m.GenerateName == "" {
+		return l.errorf(field, "%s: metadata.name: Required value: name or generateName is required", k.Name)
+	}
+	info, ok := api.Lookup(k)
+	if !ok || !info.Namespaced || m.Namespace == "" || isBuiltinNamespace(m.Namespace) ||
+		w.objects[objKey{api.KindNamespace, api.Key{Name: m.Namespace}}] {
+		return nil
+	}
+	return l.errorf(field, "%s %s/%s: namespace %q does not exist when it is created (declare the Namespace earlier in spec.objects; built in: default, kube-system, kube-public, kube-node-lease)", k.Name, m.Namespace, m.Name, m.Namespace)
 }
 
 func isBuiltinNamespace(n string) bool {

@@ -49,6 +49,16 @@ func TestValidateRejects(t *testing.T) {
 		{name: "controller resync 1ns", spec: "  controllers: {replicaset: {resync: 1ns}}\n",
 			err: "v.yaml:12:38: spec.controllers.replicaset.resync: 1ns is below client-go's minimum resync period of 1s (0 or absent: no resync)"},
 		{name: "controller resync 0 is none", spec: "  controllers: {replicaset: {resync: 0s}}\n"},
+		// Objects the cluster could not create at the start.
+		{name: "pod of an undeclared namespace", spec: "  - {apiVersion: v1, kind: Pod, metadata: {name: p, namespace: team}, spec: {containers: [{name: c, image: nginx}]}}\n",
+			err: `v.yaml:12:5: spec.objects[2]: Pod team/p: namespace "team" does not exist when it is created (declare the Namespace earlier in spec.objects; built in: default, kube-system, kube-public, kube-node-lease)`},
+		{name: "namespace declared after the pod", spec: "  - {apiVersion: v1, kind: Pod, metadata: {name: p, namespace: team}, spec: {containers: [{name: c, image: nginx}]}}\n  - {apiVersion: v1, kind: Namespace, metadata: {name: team}}\n",
+			err: `v.yaml:12:5: spec.objects[2]: Pod team/p: namespace "team" does not exist when it is created (declare the Namespace earlier in spec.objects; built in: default, kube-system, kube-public, kube-node-lease)`},
+		{name: "namespace declared before the pod", spec: "  - {apiVersion: v1, kind: Namespace, metadata: {name: team}}\n  - {apiVersion: v1, kind: Pod, metadata: {name: p, namespace: team}, spec: {containers: [{name: c, image: nginx}]}}\n"},
+		{name: "pod of a built-in namespace", spec: "  - {apiVersion: v1, kind: Pod, metadata: {name: p, namespace: kube-system}, spec: {containers: [{name: c, image: nginx}]}}\n"},
+		{name: "object without a name", spec: "  - {apiVersion: v1, kind: ConfigMap, metadata: {name: \"\"}}\n",
+			err: "v.yaml:12:5: spec.objects[2]: ConfigMap: metadata.name: Required value: name or generateName is required"},
+		{name: "object with a generateName", spec: "  - {apiVersion: v1, kind: ConfigMap, metadata: {generateName: c-}}\n"},
 		// Per-controller counts and rates.
 		{name: "a billion workers", spec: "  controllers: {deployment: {workers: 1000000000}}\n",
 			err: "v.yaml:12:39: spec.controllers.deployment.workers: 1000000000 is not between 0 (the controller's default) and 1000"},
