@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -13,7 +12,7 @@ import (
 // holds the text report, so "-" is refused rather than mixed into it.
 func writeHTML(path string, stderr io.Writer, render func(io.Writer) error) error {
 	if path == "-" {
-		return errors.New("give a file name: standard output holds the text report")
+		return errHTMLStdout
 	}
 	var buf bytes.Buffer
 	if err := render(&buf); err != nil {

@@ -259,9 +259,9 @@ func runCommand(args []string, stdout, stderr io.Writer, mg *merged) (code int) 
 	seed := fs.Uint64("seed", 0, "root seed of the run (default: the scenario's spec.seed)")
 	until := fs.Duration("until", 0, "stop the run at this virtual time (default: the scenario's spec.duration)")
 	output := fs.StringP("output", "o", "table", "output format: table (fitted to the terminal's width, or $COLUMNS), wide (the table at full width), json, junit (JUnit XML, one test case per expectation per seed), csv (one row per expectation per seed), markdown, timeline (one seed: every action, write and gap change in time order), or gaps (one seed: each object's gap sampled every --sample, as CSV)")
-	seeds := fs.Int("seeds", 0, "run this many seeds (--seed, or spec.seed, and the ones after it) and print a summary across them")
+	seeds := fs.Int("seeds", 0, fmt.Sprintf("run this many seeds (--seed, or spec.seed, and the ones after it; at most %d) and print a summary across them", maxSeeds))
 	jobs := fs.Int("jobs", runtime.NumCPU(), "with --seeds: how many runs at once (results do not depend on it)")
-	sample := fs.Duration("sample", 5*time.Second, "with -o gaps: the sampling step of the gap series")
+	sample := fs.Duration("sample", 5*time.Second, fmt.Sprintf("with -o gaps: the sampling step of the gap series (at most %d rows: the run's duration over it, plus one)", maxGapRows))
 	faults := fs.String("faults", "", "fault profiles, comma-separated, replacing spec.faults.profiles ("+strings.Join(scenarios.ProfileNames(), ", ")+"); the seed draws their schedule")
 	plotDir := fs.String("plot", "", "write PNG and SVG plots into this directory (created if missing): the run's gap over time, or with --seeds the distribution of convergence times after each action")
 	stall := fs.Duration("stall", defaultStall, "end the run when the simulation makes no progress for this much wall-clock time (a reconciler that never yields)")
@@ -288,14 +288,23 @@ func runCommand(args []string, stdout, stderr io.Writer, mg *merged) (code int) 
 		}
 		*output = "quiet"
 	}
-	if fs.Changed("seeds") && *seeds < 1 {
-		return usageError(fs, "--seeds %d: must be at least 1", *seeds)
+	if mg != nil && *seeds < 1 {
+		fmt.Fprintf(stderr, "clustersim merge: %s: \"args\": run without --seeds, nothing to merge\n", mg.file)
+		return exitBadInput
+	}
+	if fs.Changed("seeds") {
+		if err := checkSeeds(*seeds); err != nil {
+			return usageError(fs, "%v", err)
+		}
 	}
 	if *jobs < 1 {
 		return usageError(fs, "--jobs %d: must be at least 1", *jobs)
 	}
 	if fs.NArg() > 1 {
 		return usageError(fs, "one scenario at a time; got %d arguments", fs.NArg())
+	}
+	if mg.wrongUnits(*seeds, stderr) {
+		return exitBadInput
 	}
 	if !slices.Contains(outputFormats, *output) && *output != "quiet" {
 		return usageError(fs, "-o %q: want one of %s", *output, strings.Join(outputFormats, ", "))
@@ -348,6 +357,32 @@ func runCommand(args []string, stdout, stderr io.Writer, mg *merged) (code int) 
 	}
 	if *stall <= 0 {
 		return usageError(fs, "--stall %v: must be positive", *stall)
+	}
+	if *output == "gaps" {
+		end := s.Spec.Duration.Duration
+		if *until > 0 {
+			end = *until
+		}
+		if rows := end / *sample; rows >= maxGapRows {
+			return usageError(fs, "--sample %v: -o gaps would print %d rows (%v / %v, plus one), at most %d", *sample, uint64(rows)+1, end, *sample, maxGapRows)
+		}
+	}
+	if *seeds > 0 {
+		if err := checkSeedRange(runner.RootSeed(s, opts), *seeds); err != nil {
+			return usageError(fs, "%v", err)
+		}
+	}
+	if !sh.on() {
+		if *htmlPath != "" {
+			if err := checkHTML(*htmlPath); err != nil {
+				return usageError(fs, "--html %s: %v", *htmlPath, err)
+			}
+		}
+		if *plotDir != "" {
+			if err := checkOutputDir(*plotDir, true); err != nil {
+				return usageError(fs, "--plot %s: %v", *plotDir, err)
+			}
+		}
 	}
 	if *seeds > 0 {
 		return runSeeds(name, *lopts, *stall, s, opts, *seeds, *jobs, *output, *plotDir, *htmlPath, stdout, stderr, seedsShard{sh, mg, args})
@@ -621,7 +656,7 @@ func compare(args []string, stdout, stderr io.Writer) int {
 	fs := pflag.NewFlagSet("clustersim compare", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
 	seed := fs.Uint64("seed", 0, "first seed (default: the baseline's spec.seed, else 1)")
-	seeds := fs.Int("seeds", 100, "how many seeds each scenario runs (the same seeds for both)")
+	seeds := fs.Int("seeds", 100, fmt.Sprintf("how many seeds each scenario runs (the same seeds for both; at most %d)", maxSeeds))
 	alpha := fs.Float64("alpha", 0.05, "significance level of the verdicts, between 0 and 1")
 	failOn := fs.StringSlice("fail-on", nil, "exit 1 when one of these figures regressed: "+strings.Join(report.MetricNames(), ", "))
 	jobs := fs.Int("jobs", runtime.NumCPU(), "how many runs at once (results do not depend on it)")
@@ -635,10 +670,11 @@ func compare(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "clustersim compare: name a baseline and a candidate scenario; got %d arguments\n", fs.NArg())
 		return exitBadInput
 	}
-	switch {
-	case *seeds < 1:
-		fmt.Fprintf(stderr, "clustersim compare: --seeds %d: must be at least 1\n", *seeds)
+	if err := checkSeeds(*seeds); err != nil {
+		fmt.Fprintf(stderr, "clustersim compare: %v\n", err)
 		return exitBadInput
+	}
+	switch {
 	case *jobs < 1:
 		fmt.Fprintf(stderr, "clustersim compare: --jobs %d: must be at least 1\n", *jobs)
 		return exitBadInput
@@ -673,6 +709,10 @@ func compare(args []string, stdout, stderr io.Writer) int {
 		opts.Seed = seed
 	}
 	base := runner.RootSeed(s, opts)
+	if err := checkSeedRange(base, *seeds); err != nil {
+		fmt.Fprintf(stderr, "clustersim compare: %v\n", err)
+		return exitBadInput
+	}
 	var figs [2][]report.Figures
 	for i, name := range []string{baseline, candidate} {
 		_, f, code := runMany("compare", name, *lopts, opts, base, *seeds, *jobs, stderr)
@@ -901,7 +941,7 @@ func lesson(args []string, stdout, stderr io.Writer) int {
 func lessonCommand(args []string, stdout, stderr io.Writer, mg *merged) int {
 	fs := newFlags("clustersim lesson", stderr)
 	all := fs.Bool("all", false, "run every lesson (with -o markdown: docs/lessons.md)")
-	seeds := fs.Int("seeds", 0, "seeds per design (default: the lesson's own, 100 for most)")
+	seeds := fs.Int("seeds", 0, fmt.Sprintf("seeds per design (default: the lesson's own, 100 for most; at most %d, and %d runs in all)", maxSeeds, maxRuns))
 	seed := fs.Uint64("seed", 1, "first seed")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "how many runs at once (results do not depend on it)")
 	output := fs.StringP("output", "o", "table", "output format: table (fitted to the terminal's width, or $COLUMNS), wide (the table at full width) or markdown")
@@ -920,8 +960,10 @@ func lessonCommand(args []string, stdout, stderr io.Writer, mg *merged) int {
 	if *output != "table" && *output != "wide" && *output != "markdown" {
 		return usageError(fs, "-o %q: want table, wide or markdown", *output)
 	}
-	if fs.Changed("seeds") && *seeds < 1 {
-		return usageError(fs, "--seeds %d: must be at least 1", *seeds)
+	if fs.Changed("seeds") {
+		if err := checkSeeds(*seeds); err != nil {
+			return usageError(fs, "%v", err)
+		}
 	}
 	if *jobs < 1 {
 		return usageError(fs, "--jobs %d: must be at least 1", *jobs)
@@ -939,6 +981,30 @@ func lessonCommand(args []string, stdout, stderr io.Writer, mg *merged) int {
 	default:
 		return usageError(fs, "name one lesson, or give --all")
 	}
+	seedsOf := func(l *lessons.Lesson) int {
+		if *seeds > 0 {
+			return *seeds
+		}
+		return l.SeedCount()
+	}
+	total := 0
+	for _, l := range todo {
+		if err := checkSeedRange(*seed, seedsOf(l)); err != nil {
+			return usageError(fs, "%v", err)
+		}
+		total += len(l.Designs) * seedsOf(l)
+	}
+	if err := checkRuns(fmt.Sprintf("%d lesson(s)' designs x seeds", len(todo)), total); err != nil {
+		return usageError(fs, "%v", err)
+	}
+	if mg.wrongUnits(total, stderr) {
+		return exitBadInput
+	}
+	if *htmlPath != "" && !sh.on() {
+		if err := checkHTML(*htmlPath); err != nil {
+			return usageError(fs, "--html %s: %v", *htmlPath, err)
+		}
+	}
 	if *output == "markdown" && *all && !sh.on() {
 		fmt.Fprint(stdout, lessons.DocHeader)
 	}
@@ -952,20 +1018,13 @@ func lessonCommand(args []string, stdout, stderr io.Writer, mg *merged) int {
 	var shardMeasures [][]float64
 	base := 0
 	for i, l := range todo {
-		n := l.SeedCount()
-		if *seeds > 0 {
-			n = *seeds
-		}
+		n := seedsOf(l)
 		units := len(l.Designs) * n
 		b := base
 		owns := func(k int) bool { return sh.owns(b + k) }
 		var done func(k int) []float64
 		if mg != nil {
 			done = func(k int) []float64 { return mg.measures[b+k] }
-			if b+units > len(mg.measures) {
-				fmt.Fprintf(stderr, "clustersim merge: the shards hold %d runs, the lessons need more\n", len(mg.measures))
-				return exitBadInput
-			}
 		}
 		base += units
 		bar := newProgress(stderr, units, fmt.Sprintf("lesson %d", l.Number))
@@ -1111,7 +1170,7 @@ func parallel(n, jobs int, f func(i int)) {
 // capacity-planning probe of scenarios.ScaleYAML.
 func generate(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("clustersim generate scale", stderr)
-	nodes := fs.Int("nodes", 300, "nodes, in three zones of 8 CPU / 32Gi")
+	nodes := fs.Int("nodes", 300, fmt.Sprintf("nodes, in three zones of 8 CPU / 32Gi (at most %d)", maxScaleNodes))
 	perNode := fs.Int("pods-per-node", 30, "pods per node, over ten Deployments")
 	crash := fs.Int("crash-percent", 1, "percent of the nodes (at least one) that crash at 20 minutes")
 	unpaced := fs.Bool("unpaced", false, "leave the controllers', the scheduler's and the kubelets' API clients unpaced (default: kube-controller-manager's 20 QPS, burst 30; kube-scheduler's and the kubelet's 50, 100)")
@@ -1128,6 +1187,9 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	}
 	if *perNode < 1 {
 		return usageError(fs, "--pods-per-node %d: want 1 to 100", *perNode)
+	}
+	if *nodes > maxScaleNodes {
+		return usageError(fs, "--nodes %d: at most %d", *nodes, maxScaleNodes)
 	}
 	if *unpaced && (fs.Changed("qps") || fs.Changed("burst")) {
 		return usageError(fs, "--unpaced with --qps or --burst: an unpaced client has no rate")

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/big"
 	"net"
 	"net/http"
@@ -82,12 +83,20 @@ type pace struct {
 	stop   bool
 }
 
-// target is the virtual time the simulation should have reached now.
+// target is the virtual time the simulation should have reached now. It
+// saturates, rather than overflows, past 2^62 ns (146 years): a long
+// stall at a high speed asks for more than a Duration holds, and the
+// loop's lag cap turns any target that far ahead into "as fast as it can".
 func (p *pace) target(now time.Time) time.Duration {
 	if p.paused {
 		return p.virt0
 	}
-	return p.virt0 + time.Duration(float64(now.Sub(p.wall0))*p.speed)
+	const far = 1 << 62
+	ahead := float64(now.Sub(p.wall0)) * p.speed
+	if !(ahead < far) || p.virt0 >= far {
+		return math.MaxInt64
+	}
+	return p.virt0 + time.Duration(ahead)
 }
 
 // rebase restarts the pace from virtual time v now.
@@ -97,7 +106,7 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("clustersim serve", stderr)
 	listen := fs.String("listen", "127.0.0.1:0", "address to serve the Kubernetes API on (host:port; port 0 picks a free one); anything but a loopback address is reachable by others and gets a warning")
 	kubeconfig := fs.String("kubeconfig", "clustersim.kubeconfig", "write a kubeconfig for the server (its address and a fresh bearer token) to this file, mode 0600")
-	speed := fs.Float64("speed", 1, "virtual seconds per wall-clock second (0 starts paused; POST /clustersim/pause and /clustersim/resume, /clustersim/speed?x=N change it)")
+	speed := fs.Float64("speed", 1, fmt.Sprintf("virtual seconds per wall-clock second, at most %g (0 starts paused; POST /clustersim/pause and /clustersim/resume, /clustersim/speed?x=N change it)", maxSpeed))
 	seed := fs.Uint64("seed", 0, "root seed of the run (default: the scenario's spec.seed)")
 	forDur := fs.Duration("for", 0, "stop at this virtual time (default: run until interrupted, past the scenario's spec.duration)")
 	timeline := fs.Bool("timeline", true, "perform the scenario's timeline (false: only its cluster, objects, controllers and faults; you act with kubectl)")
@@ -109,11 +118,16 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() > 1 {
 		return usageError(fs, "one scenario at a time; got %d arguments", fs.NArg())
 	}
-	if *speed < 0 {
-		return usageError(fs, "--speed %v: must not be negative", *speed)
+	if !validSpeed(*speed) {
+		return usageError(fs, "--speed %v: want 0 (paused) to %g; a simulation slower than its pace falls behind and runs as fast as it can", *speed, maxSpeed)
 	}
 	if *forDur < 0 {
 		return usageError(fs, "--for %v: must not be negative", *forDur)
+	}
+	if *record != "" {
+		if err := checkOutputFile(*record); err != nil {
+			return usageError(fs, "--record %s: %v", *record, err)
+		}
 	}
 	name := scenarios.Default
 	if fs.NArg() == 1 {
@@ -309,8 +323,8 @@ func control(token string, p *pace, lp *loop, sess *runner.Session) http.Handler
 			p.paused = false
 		case "/clustersim/speed":
 			x, err := strconv.ParseFloat(r.URL.Query().Get("x"), 64)
-			if err != nil || x <= 0 {
-				http.Error(w, "want ?x=N, N > 0", http.StatusBadRequest)
+			if err != nil || x == 0 || !validSpeed(x) {
+				http.Error(w, fmt.Sprintf("want ?x=N, 0 < N <= %g", maxSpeed), http.StatusBadRequest)
 				return
 			}
 			p.rebase(now, cur)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -105,6 +106,35 @@ type merged struct {
 	results  []*runner.Result
 	figs     []report.Figures
 	measures [][]float64
+	file     string // the first shard's, for messages
+}
+
+// wrongUnits reports (on stderr) that the shards hold another number of
+// units than the n runs of the command they name; a nil m (no merge)
+// holds any number.
+func (m *merged) wrongUnits(n int, stderr io.Writer) bool {
+	if m == nil || len(m.results) == n {
+		return false
+	}
+	fmt.Fprintf(stderr, "clustersim merge: %s: \"units\": %d, but the command makes %d runs\n", m.file, len(m.results), n)
+	return true
+}
+
+// check refuses a shard file whose header cannot be true, before merge
+// allocates or loops by it: a command, 0 <= shard < of, and 0 <= units
+// <= maxRuns.
+func (f *shardFile) check() error {
+	switch {
+	case len(f.Args) == 0:
+		return errors.New(`"args": empty, no command to merge`)
+	case f.Of < 1:
+		return fmt.Errorf(`"of": %d, want at least 1 shard`, f.Of)
+	case f.Shard < 0 || f.Shard >= f.Of:
+		return fmt.Errorf(`"shard": %d, want 0 to %d ("of": %d)`, f.Shard, f.Of-1, f.Of)
+	case f.Units < 0 || f.Units > maxRuns:
+		return fmt.Errorf(`"units": %d, want 0 to %d`, f.Units, maxRuns)
+	}
+	return nil
 }
 
 // merge reads the outputs of every shard of one command and prints what
@@ -119,25 +149,25 @@ func merge(args []string, stdout, stderr io.Writer) int {
 	}
 	var first *shardFile
 	seen := map[int]string{}
-	var m merged
-	var have []bool
+	var files []*shardFile
+	runs := 0
 	for _, path := range fs.Args() {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			fmt.Fprintf(stderr, "clustersim merge: %v\n", err)
 			return exitBadInput
 		}
-		var f shardFile
-		if err := json.Unmarshal(data, &f); err != nil || f.Format != shardFormat {
+		f := &shardFile{}
+		if err := json.Unmarshal(data, f); err != nil || f.Format != shardFormat {
 			fmt.Fprintf(stderr, "clustersim merge: %s: not the output of a --shard run (%s)\n", path, shardFormat)
 			return exitBadInput
 		}
+		if err := f.check(); err != nil {
+			fmt.Fprintf(stderr, "clustersim merge: %s: %v\n", path, err)
+			return exitBadInput
+		}
 		if first == nil {
-			first = &f
-			m.results = make([]*runner.Result, f.Units)
-			m.figs = make([]report.Figures, f.Units)
-			m.measures = make([][]float64, f.Units)
-			have = make([]bool, f.Units)
+			first = f
 		} else if !slices.Equal(f.Args, first.Args) || f.Of != first.Of || f.Units != first.Units {
 			fmt.Fprintf(stderr, "clustersim merge: %s is a shard of another command (clustersim %s, %d shards) than %s (clustersim %s, %d shards)\n",
 				path, strings.Join(f.Args, " "), f.Of, fs.Arg(0), strings.Join(first.Args, " "), first.Of)
@@ -148,30 +178,40 @@ func merge(args []string, stdout, stderr io.Writer) int {
 			return exitBadInput
 		}
 		seen[f.Shard] = path
-		isLesson := len(f.Args) > 0 && f.Args[0] == "lesson"
-		for _, r := range f.Runs {
-			if r.Unit < 0 || r.Unit >= f.Units || r.Unit%f.Of != f.Shard || (!isLesson && r.Result == nil) || have[r.Unit] {
-				fmt.Fprintf(stderr, "clustersim merge: %s: unit %d does not belong to shard %d/%d\n", path, r.Unit, f.Shard, f.Of)
-				return exitBadInput
-			}
-			m.results[r.Unit], m.figs[r.Unit], m.measures[r.Unit] = r.Result, r.Figures, r.Measures
-			have[r.Unit] = true
-		}
+		files = append(files, f)
+		runs += len(f.Runs)
 	}
+	// Named up to ten: "of" may be far more than the files given.
 	var missing []string
-	for i := range first.Of {
+	for i := 0; i < first.Of && len(missing) < 10; i++ {
 		if _, ok := seen[i]; !ok {
 			missing = append(missing, fmt.Sprintf("%d/%d", i, first.Of))
 		}
 	}
 	if len(missing) > 0 {
-		fmt.Fprintf(stderr, "clustersim merge: missing shard(s) %s\n", strings.Join(missing, ", "))
+		more := ""
+		if n := first.Of - len(seen) - len(missing); n > 0 {
+			more = fmt.Sprintf(" and %d more", n)
+		}
+		fmt.Fprintf(stderr, "clustersim merge: missing shard(s) %s%s\n", strings.Join(missing, ", "), more)
 		return exitBadInput
 	}
-	for i := range m.results {
-		if !have[i] {
-			fmt.Fprintf(stderr, "clustersim merge: no result for unit %d\n", i)
-			return exitBadInput
+	// Every unit is in exactly one shard: allocate by what the files hold.
+	if runs != first.Units {
+		fmt.Fprintf(stderr, "clustersim merge: %s: \"units\": %d, but the shards hold %d runs\n", fs.Arg(0), first.Units, runs)
+		return exitBadInput
+	}
+	m := merged{results: make([]*runner.Result, runs), figs: make([]report.Figures, runs), measures: make([][]float64, runs), file: fs.Arg(0)}
+	have := make([]bool, runs)
+	isLesson := first.Args[0] == "lesson"
+	for k, f := range files {
+		for _, r := range f.Runs {
+			if r.Unit < 0 || r.Unit >= f.Units || r.Unit%f.Of != f.Shard || (!isLesson && r.Result == nil) || have[r.Unit] {
+				fmt.Fprintf(stderr, "clustersim merge: %s: unit %d does not belong to shard %d/%d\n", fs.Arg(k), r.Unit, f.Shard, f.Of)
+				return exitBadInput
+			}
+			m.results[r.Unit], m.figs[r.Unit], m.measures[r.Unit] = r.Result, r.Figures, r.Measures
+			have[r.Unit] = true
 		}
 	}
 	switch first.Args[0] {

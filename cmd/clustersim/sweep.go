@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/big"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -43,12 +44,16 @@ func parseSet(s string) (sweepAxis, error) {
 		if err1 != nil || err2 != nil || hi < lo {
 			return sweepAxis{}, fmt.Errorf("--set %q: a range is A..B with integers A <= B", s)
 		}
-		if hi-lo >= maxGridPoints {
-			return sweepAxis{}, fmt.Errorf("--set %q: %d values, at most %d", s, hi-lo+1, maxGridPoints)
+		// hi-lo in uint64 is exact for every lo <= hi (it overflows
+		// int), and counting up to it never steps past hi.
+		span := uint64(hi) - uint64(lo)
+		if span >= maxGridPoints {
+			count := new(big.Int).SetUint64(span)
+			return sweepAxis{}, fmt.Errorf("--set %q: %s values, at most %d", s, count.Add(count, big.NewInt(1)), maxGridPoints)
 		}
-		ax := sweepAxis{path: path}
-		for v := lo; v <= hi; v++ {
-			ax.values = append(ax.values, strconv.Itoa(v))
+		ax := sweepAxis{path: path, values: make([]string, span+1)}
+		for i := range ax.values {
+			ax.values[i] = strconv.Itoa(lo + i)
 		}
 		return ax, nil
 	}
@@ -140,7 +145,7 @@ func sweepCommand(args []string, stdout, stderr io.Writer, mg *merged) (code int
 	fs := newFlags("clustersim sweep", stderr)
 	var sets []string
 	fs.StringArrayVar(&sets, "set", nil, "PATH=V1,V2,... or PATH=A..B: a field of the scenario and the values it takes (repeatable; the grid is every combination). PATH is dotted from the document's root, with [i] or [name=x] for list items, e.g. spec.cluster.nodeGroups[name=zone-a].count")
-	seeds := fs.Int("seeds", 10, "seeds per grid point (--seed and the ones after it; the same seeds at every point)")
+	seeds := fs.Int("seeds", 10, fmt.Sprintf("seeds per grid point (--seed and the ones after it; the same seeds at every point; at most %d, and %d runs in all)", maxSeeds, maxRuns))
 	seed := fs.Uint64("seed", 0, "first seed (default: the scenario's spec.seed, else 1)")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "how many runs at once (results do not depend on it)")
 	output := fs.StringP("output", "o", "table", "output format: "+strings.Join(sweepFormats, ", "))
@@ -166,8 +171,8 @@ func sweepCommand(args []string, stdout, stderr io.Writer, mg *merged) (code int
 	if len(sets) == 0 {
 		return usageError(fs, "at least one --set PATH=VALUES")
 	}
-	if *seeds < 1 {
-		return usageError(fs, "--seeds %d: must be at least 1", *seeds)
+	if err := checkSeeds(*seeds); err != nil {
+		return usageError(fs, "%v", err)
 	}
 	if *jobs < 1 {
 		return usageError(fs, "--jobs %d: must be at least 1", *jobs)
@@ -175,7 +180,7 @@ func sweepCommand(args []string, stdout, stderr io.Writer, mg *merged) (code int
 	if !slices.Contains(sweepFormats, *output) {
 		return usageError(fs, "-o %q: want one of %s", *output, strings.Join(sweepFormats, ", "))
 	}
-	if *share <= 0 || *share > 1 {
+	if !(*share > 0 && *share <= 1) { // NaN too
 		return usageError(fs, "--share %v: must be in (0, 1]", *share)
 	}
 	var axes []sweepAxis
@@ -194,6 +199,14 @@ func sweepCommand(args []string, stdout, stderr io.Writer, mg *merged) (code int
 		points *= len(ax.values)
 		if points > maxGridPoints {
 			return usageError(fs, "the grid has more than %d points", maxGridPoints)
+		}
+	}
+	if err := checkRuns(fmt.Sprintf("%d grid points x --seeds %d", points, *seeds), points**seeds); err != nil {
+		return usageError(fs, "%v", err)
+	}
+	if *plotDir != "" && !sh.on() {
+		if err := checkOutputDir(*plotDir, true); err != nil {
+			return usageError(fs, "--plot %s: %v", *plotDir, err)
 		}
 	}
 	paths := make([]string, len(axes))
@@ -233,14 +246,16 @@ func sweepCommand(args []string, stdout, stderr io.Writer, mg *merged) (code int
 		}
 		pointSrc[i] = ps
 	}
+	if err := checkSeedRange(base, *seeds); err != nil {
+		return usageError(fs, "%v", err)
+	}
 	n := len(g) * *seeds
+	if mg.wrongUnits(n, stderr) {
+		return exitBadInput
+	}
 	runs := make([]sweepRun, n)
 	ss := seedsShard{spec: sh, mg: mg, args: args}
 	if mg != nil {
-		if len(mg.results) != n {
-			fmt.Fprintf(stderr, "clustersim merge: the shards hold %d runs, the sweep has %d\n", len(mg.results), n)
-			return exitBadInput
-		}
 		for i := range runs {
 			runs[i].res, runs[i].figs = mg.results[i], mg.figs[i]
 		}
