@@ -157,6 +157,7 @@ func objectWarnings(file string, objs []api.Object) []Warning {
 			}
 		}
 		out = append(out, storageWarnings(file, o)...)
+		out = append(out, trafficWarnings(file, o)...)
 		spec, prefix := podSpecOf(o)
 		if spec == nil {
 			continue
@@ -205,6 +206,50 @@ func storageWarnings(file string, o api.Object) []Warning {
 			out = append(out, Warning{File: file, Object: objectName(o), Field: "allowVolumeExpansion",
 				Msg: "volume expansion is not simulated: a claim's larger request leaves its volume as it is"})
 		}
+	}
+	return out
+}
+
+// traffic names what of a Service or HorizontalPodAutoscaler
+// depends on what the simulator has none of: client traffic (a load
+// balancer, session affinity, a traffic policy routing to local
+// endpoints) and a custom or external metrics API (the HPA reports
+// FailedGet...Metric, as in a cluster without a metrics adapter).
+func traffic(o api.Object) [][2]string {
+	var out [][2]string
+	switch o := o.(type) {
+	case *api.Service:
+		const noTraffic = "no client traffic is simulated"
+		if o.Spec.Type == api.ServiceTypeLoadBalancer {
+			out = append(out, [2]string{"spec.type", "no load balancer is provisioned (no cloud controller runs): EXTERNAL-IP stays <pending>"})
+		}
+		if o.Spec.SessionAffinity == api.ServiceAffinityClientIP {
+			out = append(out, [2]string{"spec.sessionAffinity", noTraffic})
+		}
+		if o.Spec.ExternalTrafficPolicy == api.ServiceTrafficPolicyLocal {
+			out = append(out, [2]string{"spec.externalTrafficPolicy", noTraffic})
+		}
+		if p := o.Spec.InternalTrafficPolicy; p != nil && *p == api.ServiceTrafficPolicyLocal {
+			out = append(out, [2]string{"spec.internalTrafficPolicy", noTraffic})
+		}
+	case *api.HorizontalPodAutoscaler:
+		for i, m := range o.Spec.Metrics {
+			switch m.Type {
+			case api.PodsMetricSourceType, api.ObjectMetricSourceType:
+				out = append(out, [2]string{fmt.Sprintf("spec.metrics[%d]", i), "no custom metrics API is simulated: the autoscaler reports it cannot get the metric (FailedGet" + string(m.Type) + "Metric)"})
+			case api.ExternalMetricSourceType:
+				out = append(out, [2]string{fmt.Sprintf("spec.metrics[%d]", i), "no external metrics API is simulated: the autoscaler reports it cannot get the metric (FailedGetExternalMetric)"})
+			}
+		}
+	}
+	return out
+}
+
+// trafficWarnings are traffic's findings about o as warnings.
+func trafficWarnings(file string, o api.Object) []Warning {
+	var out []Warning
+	for _, u := range traffic(o) {
+		out = append(out, Warning{File: file, Object: objectName(o), Field: u[0], Msg: u[1]})
 	}
 	return out
 }

@@ -111,7 +111,7 @@ func TestImageWarnings(t *testing.T) {
 // TestUnsimulatedKindWarnings: every object of a kind that is stored and
 // not simulated is named once with why; simulated kinds are not.
 func TestUnsimulatedKindWarnings(t *testing.T) {
-	objs, err := DecodeManifests("app.yaml", []byte(`apiVersion: networking.k8s.io/v1
+	got := manifestWarnings(t, `apiVersion: networking.k8s.io/v1
 kind: NetworkPolicy
 metadata: {name: deny, namespace: shop}
 spec: {podSelector: {}}
@@ -124,14 +124,7 @@ apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRoleBinding
 metadata: {name: b}
 roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: view}
-`), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, w := range ManifestWarnings("app.yaml", objs) {
-		got = append(got, w.String())
-	}
+`)
 	want := []string{
 		"warning: app.yaml: NetworkPolicy/shop/deny: kind: accepted but not simulated: the simulated network carries no pod traffic: the NetworkPolicy is stored and listed, and enforces nothing",
 		"warning: app.yaml: ClusterRoleBinding/b: kind: accepted but not simulated: authorization is the simulator's own rule table: the RBAC object is stored and listed, and grants nothing",
@@ -174,4 +167,65 @@ spec:
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("warned about %q, want %q", got, want)
 	}
+}
+
+// TestTrafficWarnings: a Service's load balancer, session affinity and
+// local traffic policies, an HPA's custom and external metrics, and a
+// pod's deadline and runtime class are named; a plain Service and an
+// HPA on CPU give none.
+func TestTrafficWarnings(t *testing.T) {
+	got := manifestWarnings(t, `apiVersion: v1
+kind: Service
+metadata: {name: lb}
+spec: {type: LoadBalancer, sessionAffinity: ClientIP, externalTrafficPolicy: Local, internalTrafficPolicy: Local, selector: {app: web}, ports: [{port: 80}]}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: plain}
+spec: {selector: {app: web}, ports: [{port: 80}]}
+---
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: web}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  maxReplicas: 5
+  metrics:
+  - {type: Resource, resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}}
+  - {type: External, external: {metric: {name: queue}, target: {type: Value, value: "10"}}}
+  - {type: Pods, pods: {metric: {name: rps}, target: {type: AverageValue, averageValue: "1"}}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec: {activeDeadlineSeconds: 5, runtimeClassName: gvisor, containers: [{name: c, image: nginx}]}
+`)
+	want := []string{
+		"warning: app.yaml: Service/lb: spec.type: accepted but not simulated: no load balancer is provisioned (no cloud controller runs): EXTERNAL-IP stays <pending>",
+		"warning: app.yaml: Service/lb: spec.sessionAffinity: accepted but not simulated: no client traffic is simulated",
+		"warning: app.yaml: Service/lb: spec.externalTrafficPolicy: accepted but not simulated: no client traffic is simulated",
+		"warning: app.yaml: Service/lb: spec.internalTrafficPolicy: accepted but not simulated: no client traffic is simulated",
+		"warning: app.yaml: HorizontalPodAutoscaler/web: spec.metrics[1]: accepted but not simulated: no external metrics API is simulated: the autoscaler reports it cannot get the metric (FailedGetExternalMetric)",
+		"warning: app.yaml: HorizontalPodAutoscaler/web: spec.metrics[2]: accepted but not simulated: no custom metrics API is simulated: the autoscaler reports it cannot get the metric (FailedGetPodsMetric)",
+		"warning: app.yaml: Pod/p: spec.activeDeadlineSeconds: accepted but not simulated: the kubelet does not end the pod at its deadline (no DeadlineExceeded): it runs on",
+		"warning: app.yaml: Pod/p: spec.runtimeClassName: accepted but not simulated: RuntimeClasses are not simulated: the pod runs without one, admitted even when the class does not exist (Kubernetes refuses it then) and without the class's overhead",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// manifestWarnings decodes the manifests of doc (as app.yaml) and returns
+// their warnings as stderr shows them.
+func manifestWarnings(t *testing.T, doc string) []string {
+	t.Helper()
+	objs, err := DecodeManifests("app.yaml", []byte(doc), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, w := range ManifestWarnings("app.yaml", objs) {
+		got = append(got, w.String())
+	}
+	return got
 }

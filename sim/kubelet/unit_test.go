@@ -327,11 +327,15 @@ func TestAssumeUnknown(t *testing.T) {
 }
 
 // TestUnmodelledFields: probes are run, so they are not named; a
-// preStop hook is named only when its duration is not known.
+// preStop hook is named only when its duration is not known; the pod's
+// deadline and runtime class are named.
 func TestUnmodelledFields(t *testing.T) {
 	raw := func(js string) *api.RawValue { v := api.RawValue(js); return &v }
+	deadline, class := int64(5), "gvisor"
 	spec := &api.PodSpec{
-		InitContainers: []api.Container{{Name: "check", StartupProbe: &api.Probe{ProbeHandler: api.ProbeHandler{Exec: raw(`{"command":["true"]}`)}}}},
+		ActiveDeadlineSeconds: &deadline,
+		RuntimeClassName:      &class,
+		InitContainers:        []api.Container{{Name: "check", StartupProbe: &api.Probe{ProbeHandler: api.ProbeHandler{Exec: raw(`{"command":["true"]}`)}}}},
 		Containers: []api.Container{
 			{Name: "plain"},
 			{Name: "web", ReadinessProbe: &api.Probe{ProbeHandler: api.ProbeHandler{HTTPGet: raw(`{"port":80}`)}}, LivenessProbe: &api.Probe{ProbeHandler: api.ProbeHandler{TCPSocket: raw(`{"port":80}`)}},
@@ -344,7 +348,7 @@ func TestUnmodelledFields(t *testing.T) {
 	for _, u := range UnmodelledFields(spec) {
 		got = append(got, u.Field)
 	}
-	want := []string{"containers[1].lifecycle.preStop", "containers[3].lifecycle.preStop"}
+	want := []string{"activeDeadlineSeconds", "runtimeClassName", "containers[1].lifecycle.preStop", "containers[3].lifecycle.preStop"}
 	if !slices.Equal(got, want) {
 		t.Errorf("unmodelled %q, want %q", got, want)
 	}

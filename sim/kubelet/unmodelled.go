@@ -13,13 +13,20 @@ type Unmodelled struct {
 	Why   string
 }
 
-// UnmodelledFields lists what of spec's containers the kubelet accepts
-// but does not simulate: a preStop hook whose duration is not known
-// (only sleep, and an exec of "sleep N", take their time). Probes are
+// UnmodelledFields lists what of spec the kubelet accepts but does not
+// simulate: the pod's activeDeadlineSeconds and runtimeClassName, and a
+// preStop hook whose duration is not known (only sleep, and an exec of
+// "sleep N", take their time). Probes are
 // run (probes.go): every action (exec, httpGet, tcpSocket, grpc) asks
 // the simulated application, which answers as its image says.
 func UnmodelledFields(spec *api.PodSpec) []Unmodelled {
 	var out []Unmodelled
+	if spec.ActiveDeadlineSeconds != nil {
+		out = append(out, Unmodelled{"activeDeadlineSeconds", "the kubelet does not end the pod at its deadline (no DeadlineExceeded): it runs on"})
+	}
+	if spec.RuntimeClassName != nil {
+		out = append(out, Unmodelled{"runtimeClassName", "RuntimeClasses are not simulated: the pod runs without one, admitted even when the class does not exist (Kubernetes refuses it then) and without the class's overhead"})
+	}
 	for _, list := range []struct {
 		field string
 		cs    []api.Container

@@ -489,6 +489,12 @@ func prepareForCreate(obj api.Object, info api.ResourceInfo) {
 		o.Status = api.ServiceStatus{}
 	case *api.Pod:
 		o.Status = api.PodStatus{Phase: api.PodPending}
+		if len(o.Spec.SchedulingGates) > 0 {
+			// The pod strategy's applySchedulingGatedCondition: kubectl
+			// shows such a pod as SchedulingGated, not Pending.
+			o.Status.Conditions = []api.PodCondition{{Type: api.PodScheduled, Status: api.ConditionFalse,
+				Reason: "SchedulingGated", Message: "Scheduling is blocked due to non-empty scheduling gates"}}
+		}
 	case *api.Namespace:
 		o.Status = api.NamespaceStatus{Phase: api.NamespaceActive}
 	case *api.Job:
