@@ -3,6 +3,7 @@ package apiserver
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
 	"slices"
@@ -333,6 +334,9 @@ func ValidateDefinition(crd *api.CustomResourceDefinition) error {
 		if v.Storage {
 			storage++
 		}
+		if v.Schema != nil && v.Schema.OpenAPIV3Schema != nil {
+			errs = validatePatterns(fmt.Sprintf("spec.versions[%d].schema.openAPIV3Schema", i), v.Schema.OpenAPIV3Schema, errs)
+		}
 	}
 	switch {
 	case len(sp.Versions) == 0:
@@ -344,4 +348,37 @@ func ValidateDefinition(crd *api.CustomResourceDefinition) error {
 		return nil
 	}
 	return apierr.NewInvalid(api.KindCustomResourceDefinition.GroupKind(), crd.Name, errs...)
+}
+
+// validatePatterns reports each pattern of the schema at path, and of
+// the schemas nested in it, that does not compile (the structural
+// schema's validation: "must be a valid regular expression, but
+// isn't"). A pattern that does not compile would check nothing: the
+// API server refuses the definition instead.
+func validatePatterns(path string, s *api.JSONSchemaProps, errs []apierr.FieldError) []apierr.FieldError {
+	if s.Pattern != "" {
+		if _, err := regexp.Compile(s.Pattern); err != nil {
+			errs = append(errs, apierr.FieldError{Field: path + ".pattern", Type: "Invalid value", Value: s.Pattern,
+				Detail: fmt.Sprintf("must be a valid regular expression, but isn't: %v", err)})
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
+		p := s.Properties[name]
+		errs = validatePatterns(fmt.Sprintf("%s.properties[%s]", path, name), &p, errs)
+	}
+	if s.Items != nil {
+		errs = validatePatterns(path+".items", s.Items, errs)
+	}
+	for _, list := range []struct {
+		name    string
+		schemas []api.JSONSchemaProps
+	}{{"allOf", s.AllOf}, {"anyOf", s.AnyOf}, {"oneOf", s.OneOf}} {
+		for i := range list.schemas {
+			errs = validatePatterns(fmt.Sprintf("%s.%s[%d]", path, list.name, i), &list.schemas[i], errs)
+		}
+	}
+	if s.Not != nil {
+		errs = validatePatterns(path+".not", s.Not, errs)
+	}
+	return errs
 }

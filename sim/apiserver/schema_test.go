@@ -59,3 +59,30 @@ func TestValidateCustom(t *testing.T) {
 		})
 	}
 }
+
+// TestValidateDefinitionPatterns: a schema pattern that does not compile,
+// at any depth, makes the definition invalid with the structural
+// schema's message (it would otherwise check nothing); patterns that
+// compile pass.
+func TestValidateDefinitionPatterns(t *testing.T) {
+	objs, err := manifest.DecodeFile("../../testdata/custom-resources/widgets-crd.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	crd := objs[0].(*api.CustomResourceDefinition)
+	root := crd.Spec.Versions[0].Schema.OpenAPIV3Schema
+	spec := root.Properties["spec"]
+	owner := spec.Properties["owner"]
+	owner.Pattern = "([a-z"
+	spec.Properties["owner"] = owner
+	ports := spec.Properties["ports"]
+	ports.Items.Pattern = "+"
+	spec.Properties["ports"] = ports
+	root.Properties["spec"] = spec
+	want := "CustomResourceDefinition.apiextensions.k8s.io \"widgets.example.com\" is invalid: [" +
+		"spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[owner].pattern: Invalid value: \"([a-z\": must be a valid regular expression, but isn't: error parsing regexp: missing closing ]: `[a-z`, " +
+		"spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[ports].items.pattern: Invalid value: \"+\": must be a valid regular expression, but isn't: error parsing regexp: missing argument to repetition operator: `+`]"
+	if err := apiserver.ValidateDefinition(crd); err == nil || err.Error() != want {
+		t.Errorf("err = %v\nwant %s", err, want)
+	}
+}
