@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"syscall"
 )
 
 // Caps on what a command line may ask for. Each is checked with the
@@ -86,7 +87,7 @@ func checkOutputFile(path string) error {
 			return err
 		}
 		return f.Close()
-	case !errors.Is(err, fs.ErrNotExist):
+	case !missing(err):
 		return err
 	}
 	return checkOutputDir(filepath.Dir(path), false)
@@ -109,13 +110,20 @@ func checkOutputDir(dir string, mkdir bool) error {
 			}
 			f.Close()
 			return os.Remove(f.Name())
-		case !errors.Is(err, fs.ErrNotExist) || filepath.Dir(dir) == dir:
+		case !missing(err) || filepath.Dir(dir) == dir:
 			return err
 		case !mkdir:
 			return fmt.Errorf("directory %s does not exist", dir)
 		}
 		dir = filepath.Dir(dir)
 	}
+}
+
+// missing reports whether a stat failed because the path is not there,
+// including through a file that is not a directory (say afile/x: the
+// walk up then names afile).
+func missing(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
 }
 
 // checkHTML is checkOutputFile for --html, which also refuses "-":
