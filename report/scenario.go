@@ -176,7 +176,11 @@ func snapshot(w io.Writer, s *runner.Snapshot) error {
 	switch s.What {
 	case "get":
 		if s.Kind == api.KindEvent {
-			var opts []kubectl.EventsOption
+			if len(s.Events) == 0 {
+				// kubectl get's message, not kubectl events'.
+				return kubectl.Get(w, api.KindEvent, nil, s.Now, kubectl.GetOptions{Namespace: s.Namespace, AllNamespaces: s.AllNamespaces})
+			}
+			opts := []kubectl.EventsOption{kubectl.EventsInNamespace(s.Namespace)}
 			if s.AllNamespaces {
 				opts = append(opts, kubectl.EventsAllNamespaces())
 			}
@@ -188,7 +192,7 @@ func snapshot(w io.Writer, s *runner.Snapshot) error {
 	case "rollout-history":
 		return kubectl.RolloutHistory(w, s.History, s.Revision)
 	case "events":
-		return kubectl.Events(w, s.Events, s.Now)
+		return kubectl.Events(w, s.Events, s.Now, kubectl.EventsInNamespace(s.Namespace))
 	}
 	return fmt.Errorf("report: unknown observation %q", s.What)
 }

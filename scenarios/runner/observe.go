@@ -79,6 +79,7 @@ func (r *run) observe(st *scenarios.Step) Entry {
 			if o, err := r.c.Store.Get(kind, key); err == nil {
 				snap.Events = r.eventsFor(kind, o)
 			}
+			snap.Namespace = key.Namespace
 		} else {
 			ns := ev.Namespace
 			if ns == "" {
@@ -88,6 +89,7 @@ func (r *run) observe(st *scenarios.Step) Entry {
 			}
 			objs, _, _ = r.c.Store.List(api.KindEvent, store.ListOptions{Namespace: ns})
 			snap.Events = eventsOf(objs)
+			snap.Namespace = ns
 		}
 		snap.What, snap.Kind = "events", api.KindEvent
 	}
