@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"syscall"
 )
 
@@ -44,6 +45,20 @@ func checkSeeds(n int) error {
 		return fmt.Errorf("--seeds %d: must be at least 1", n)
 	case n > maxSeeds:
 		return fmt.Errorf("--seeds %d: at most %d (each seed's result is kept for the summary)", n, maxSeeds)
+	}
+	return nil
+}
+
+// jobsPerCPU caps --jobs at this many runs at once a CPU: more only
+// take turns, each holding its whole simulation in memory (1,000 at once
+// of a two-node scenario peaked at 3.3 GB), and a run starved of CPU
+// risks the wall-clock stall watchdog (--stall).
+const jobsPerCPU = 16
+
+// checkJobs refuses --jobs n outside 1..jobsPerCPU x the CPUs.
+func checkJobs(n int) error {
+	if most := jobsPerCPU * runtime.NumCPU(); n < 1 || n > most {
+		return fmt.Errorf("--jobs %d: want 1 to %d (%d a CPU: more runs at once only take turns, each holding its simulation in memory)", n, most, jobsPerCPU)
 	}
 	return nil
 }

@@ -6,7 +6,9 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -112,11 +114,16 @@ func TestCommandLineBounds(t *testing.T) {
 	const maxSeed = "18446744073709551615"
 	count := "--set=spec.cluster.nodeGroups[0].count=1"
 	maxSize := "spec.cluster.nodeGroups[0].autoscaling.maxSize"
+	jobs := strconv.Itoa(16*runtime.NumCPU() + 1)
 	tests := []struct {
 		args []string
 		want string
 	}{
 		{[]string{"run", "rolling-update", "--seeds", "10000000000"}, "--seeds 10000000000: at most 100000"},
+		{[]string{"run", "rolling-update", "--seeds", "2", "--jobs", jobs}, "--jobs " + jobs + ": want 1 to"},
+		{[]string{"compare", "rolling-update", "rolling-update", "--seeds", "2", "--jobs", jobs}, "--jobs " + jobs + ": want 1 to"},
+		{[]string{"sweep", autoscaleScenario, count, "--seeds", "2", "--jobs", jobs}, "--jobs " + jobs + ": want 1 to"},
+		{[]string{"lesson", "3", "--seeds", "2", "--jobs", jobs}, "--jobs " + jobs + ": want 1 to"},
 		{[]string{"compare", "rolling-update", "rolling-update", "--seeds", "10000000000"}, "--seeds 10000000000: at most 100000"},
 		{[]string{"sweep", autoscaleScenario, count, "--seeds", "10000000000"}, "--seeds 10000000000: at most 100000"},
 		{[]string{"lesson", "1", "--seeds", "100000000000"}, "--seeds 100000000000: at most 100000"},

@@ -260,7 +260,7 @@ func runCommand(args []string, stdout, stderr io.Writer, mg *merged) (code int) 
 	until := fs.Duration("until", 0, "stop the run at this virtual time (default: the scenario's spec.duration)")
 	output := fs.StringP("output", "o", "table", "output format: table (fitted to the terminal's width, or $COLUMNS), wide (the table at full width), json, junit (JUnit XML, one test case per expectation per seed), csv (one row per expectation per seed), markdown, timeline (one seed: every action, write and gap change in time order), or gaps (one seed: each object's gap sampled every --sample, as CSV)")
 	seeds := fs.Int("seeds", 0, fmt.Sprintf("run this many seeds (--seed, or spec.seed, and the ones after it; at most %d) and print a summary across them", maxSeeds))
-	jobs := fs.Int("jobs", runtime.NumCPU(), "with --seeds: how many runs at once (results do not depend on it)")
+	jobs := fs.Int("jobs", runtime.NumCPU(), fmt.Sprintf("with --seeds: how many runs at once (results do not depend on it; at most %d a CPU)", jobsPerCPU))
 	sample := fs.Duration("sample", 5*time.Second, fmt.Sprintf("with -o gaps: the sampling step of the gap series (at most %d rows: the run's duration over it, plus one)", maxGapRows))
 	faults := fs.String("faults", "", "fault profiles, comma-separated, replacing spec.faults.profiles ("+strings.Join(scenarios.ProfileNames(), ", ")+"); the seed draws their schedule")
 	plotDir := fs.String("plot", "", "write PNG and SVG plots into this directory (created if missing): the run's gap over time, or with --seeds the distribution of convergence times after each action")
@@ -297,8 +297,8 @@ func runCommand(args []string, stdout, stderr io.Writer, mg *merged) (code int) 
 			return usageError(fs, "%v", err)
 		}
 	}
-	if *jobs < 1 {
-		return usageError(fs, "--jobs %d: must be at least 1", *jobs)
+	if err := checkJobs(*jobs); err != nil {
+		return usageError(fs, "%v", err)
 	}
 	if fs.NArg() > 1 {
 		return usageError(fs, "one scenario at a time; got %d arguments", fs.NArg())
@@ -659,7 +659,7 @@ func compare(args []string, stdout, stderr io.Writer) int {
 	seeds := fs.Int("seeds", 100, fmt.Sprintf("how many seeds each scenario runs (the same seeds for both; at most %d)", maxSeeds))
 	alpha := fs.Float64("alpha", 0.05, "significance level of the verdicts, between 0 and 1")
 	failOn := fs.StringSlice("fail-on", nil, "exit 1 when one of these figures regressed: "+strings.Join(report.MetricNames(), ", "))
-	jobs := fs.Int("jobs", runtime.NumCPU(), "how many runs at once (results do not depend on it)")
+	jobs := fs.Int("jobs", runtime.NumCPU(), fmt.Sprintf("how many runs at once (results do not depend on it; at most %d a CPU)", jobsPerCPU))
 	output := fs.StringP("output", "o", "table", "output format: table or json")
 	lopts := loadFlags(fs)
 	until := fs.Duration("until", 0, "stop both runs at this virtual time (default: each scenario's spec.duration)")
@@ -674,10 +674,11 @@ func compare(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "clustersim compare: %v\n", err)
 		return exitBadInput
 	}
-	switch {
-	case *jobs < 1:
-		fmt.Fprintf(stderr, "clustersim compare: --jobs %d: must be at least 1\n", *jobs)
+	if err := checkJobs(*jobs); err != nil {
+		fmt.Fprintf(stderr, "clustersim compare: %v\n", err)
 		return exitBadInput
+	}
+	switch {
 	case !(*alpha > 0 && *alpha < 1):
 		fmt.Fprintf(stderr, "clustersim compare: --alpha %v: must be between 0 and 1\n", *alpha)
 		return exitBadInput
@@ -943,7 +944,7 @@ func lessonCommand(args []string, stdout, stderr io.Writer, mg *merged) int {
 	all := fs.Bool("all", false, "run every lesson (with -o markdown: docs/lessons.md)")
 	seeds := fs.Int("seeds", 0, fmt.Sprintf("seeds per design (default: the lesson's own, 100 for most; at most %d, and %d runs in all)", maxSeeds, maxRuns))
 	seed := fs.Uint64("seed", 1, "first seed")
-	jobs := fs.Int("jobs", runtime.NumCPU(), "how many runs at once (results do not depend on it)")
+	jobs := fs.Int("jobs", runtime.NumCPU(), fmt.Sprintf("how many runs at once (results do not depend on it; at most %d a CPU)", jobsPerCPU))
 	output := fs.StringP("output", "o", "table", "output format: table (fitted to the terminal's width, or $COLUMNS), wide (the table at full width) or markdown")
 	htmlPath := fs.String("html", "", "also write the lessons as one self-contained HTML file: designs side by side, the picture that makes each lesson's point, figures and claims")
 	shardFlag := fs.String("shard", "", "run only the runs I, I+N, ... of every (lesson, design, seed) (I/N, e.g. a Kubernetes Indexed Job's completion index over its completions) and print them for clustersim merge")
@@ -965,8 +966,8 @@ func lessonCommand(args []string, stdout, stderr io.Writer, mg *merged) int {
 			return usageError(fs, "%v", err)
 		}
 	}
-	if *jobs < 1 {
-		return usageError(fs, "--jobs %d: must be at least 1", *jobs)
+	if err := checkJobs(*jobs); err != nil {
+		return usageError(fs, "%v", err)
 	}
 	var todo []*lessons.Lesson
 	switch {

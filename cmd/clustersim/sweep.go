@@ -147,7 +147,7 @@ func sweepCommand(args []string, stdout, stderr io.Writer, mg *merged) (code int
 	fs.StringArrayVar(&sets, "set", nil, "PATH=V1,V2,... or PATH=A..B: a field of the scenario and the values it takes (repeatable; the grid is every combination). PATH is dotted from the document's root, with [i] or [name=x] for list items, e.g. spec.cluster.nodeGroups[name=zone-a].count")
 	seeds := fs.Int("seeds", 10, fmt.Sprintf("seeds per grid point (--seed and the ones after it; the same seeds at every point; at most %d, and %d runs in all)", maxSeeds, maxRuns))
 	seed := fs.Uint64("seed", 0, "first seed (default: the scenario's spec.seed, else 1)")
-	jobs := fs.Int("jobs", runtime.NumCPU(), "how many runs at once (results do not depend on it)")
+	jobs := fs.Int("jobs", runtime.NumCPU(), fmt.Sprintf("how many runs at once (results do not depend on it; at most %d a CPU)", jobsPerCPU))
 	output := fs.StringP("output", "o", "table", "output format: "+strings.Join(sweepFormats, ", "))
 	plotDir := fs.String("plot", "", "write PNG and SVG charts of the pass rate and of the p50/p90 of each seed's longest convergence against the swept values into this directory")
 	findMin := fs.String("find-min", "", "one of the --set paths: print the smallest value whose pass rate's Wilson 95% lower bound reaches --share, with the evidence (per combination of the other paths)")
@@ -174,8 +174,8 @@ func sweepCommand(args []string, stdout, stderr io.Writer, mg *merged) (code int
 	if err := checkSeeds(*seeds); err != nil {
 		return usageError(fs, "%v", err)
 	}
-	if *jobs < 1 {
-		return usageError(fs, "--jobs %d: must be at least 1", *jobs)
+	if err := checkJobs(*jobs); err != nil {
+		return usageError(fs, "%v", err)
 	}
 	if !slices.Contains(sweepFormats, *output) {
 		return usageError(fs, "-o %q: want one of %s", *output, strings.Join(sweepFormats, ", "))
