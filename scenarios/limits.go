@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path"
 	"path/filepath"
@@ -102,6 +103,9 @@ func (l *Limits) Set(name, value string) error {
 		l.FileBytes = q.Value()
 	case "duration":
 		d, err := time.ParseDuration(value)
+		if err != nil && strings.Contains(err.Error(), "invalid duration") && durationOverflows(value) {
+			return fmt.Errorf("limit %s=%s: too large: at most %v", name, value, time.Duration(math.MaxInt64))
+		}
 		if err != nil || d <= 0 {
 			return bad("a positive duration such as 48h")
 		}
@@ -378,4 +382,28 @@ func (l *loader) checkPods(field string, w *world) error {
 		return l.errorf(field, "%s", capError("pods", fmt.Sprintf("%d pods asked for by the workloads declared so far", total), l.limits.Pods))
 	}
 	return nil
+}
+
+// durationOverflows reports whether v is a positive duration that
+// time.ParseDuration refuses only for being beyond time.Duration's
+// range: the same text with every number cut to one digit parses.
+func durationOverflows(v string) bool {
+	if v == "" || v[0] == '-' {
+		return false
+	}
+	var b strings.Builder
+	inNumber := false
+	for _, c := range v {
+		digit := c >= '0' && c <= '9' || c == '.'
+		if digit && inNumber {
+			continue
+		}
+		inNumber = digit
+		if digit {
+			c = '1'
+		}
+		b.WriteRune(c)
+	}
+	_, err := time.ParseDuration(b.String())
+	return err == nil
 }
