@@ -120,6 +120,7 @@ func TestCommandLineBounds(t *testing.T) {
 		want string
 	}{
 		{[]string{"run", "rolling-update", "--seeds", "10000000000"}, "--seeds 10000000000: at most 100000"},
+		{[]string{"list", "extra"}, `unexpected argument "extra"`},
 		{[]string{"run", "rolling-update", "--seeds", "2", "--jobs", jobs}, "--jobs " + jobs + ": want 1 to"},
 		{[]string{"compare", "rolling-update", "rolling-update", "--seeds", "2", "--jobs", jobs}, "--jobs " + jobs + ": want 1 to"},
 		{[]string{"sweep", autoscaleScenario, count, "--seeds", "2", "--jobs", jobs}, "--jobs " + jobs + ": want 1 to"},

@@ -821,6 +821,9 @@ func list(args []string, stdout, stderr io.Writer) int {
 	if c, done := parse(fs, args); done {
 		return c
 	}
+	if fs.NArg() > 0 {
+		return usageError(fs, "unexpected argument %q (list takes none; clustersim explain NAME tells one)", fs.Arg(0))
+	}
 	names := scenarios.BuiltinNames()
 	width := 0
 	for _, n := range names {
