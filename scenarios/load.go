@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -200,7 +201,7 @@ func (l *loader) loadData(file string, data []byte) (*Scenario, error) {
 	}
 	s := &Scenario{File: file, Dir: l.dir, root: docs[0]}
 	if err := manifest.DecodeNode(file, docs[0], "", s); err != nil {
-		return nil, err
+		return nil, decodeError(err, docs[0], reflect.TypeFor[Scenario](), "")
 	}
 	if err := l.validate(s); err != nil {
 		return nil, err
@@ -322,6 +323,9 @@ func (l *loader) validate(s *Scenario) error {
 			return err
 		}
 	}
+	if err := l.ignoreDifferences(s); err != nil {
+		return err
+	}
 	if err := l.faultPatterns(s, w); err != nil {
 		return err
 	}
@@ -352,6 +356,12 @@ type world struct {
 	pods, hpaMax map[objKey]int64
 	totalPods    int64
 	daemonSets   map[objKey]bool
+	// containers are the names of the containers and init containers of
+	// each Deployment's templates declared so far (addContainers), and
+	// unknownContainers the Deployments an edit or request may have
+	// changed since.
+	containers        map[objKey][]string
+	unknownContainers map[objKey]bool
 }
 
 type objKey struct {
@@ -370,6 +380,7 @@ func (w *world) add(o api.Object) {
 	switch o := o.(type) {
 	case *api.Deployment:
 		w.setPods(k, orOne(o.Spec.Replicas))
+		w.addContainers(k, o)
 	case *api.ReplicaSet:
 		w.setPods(k, orOne(o.Spec.Replicas))
 	case *api.StatefulSet:
@@ -1087,6 +1098,9 @@ func (l *loader) step(s *Scenario, i int, w *world) error {
 		if err := l.request(a, st.Request); err != nil {
 			return err
 		}
+		if k, _ := l.kind(a+".kind", st.Request.Kind); k == api.KindDeployment {
+			w.forgetContainers(objKey{k, api.Key{Namespace: cmp.Or(st.Request.Namespace, DefaultNamespace), Name: st.Request.Name}})
+		}
 	case st.Increment != nil:
 		if err := l.increment(a, st.Increment, w); err != nil {
 			return err
@@ -1095,7 +1109,8 @@ func (l *loader) step(s *Scenario, i int, w *world) error {
 		if err := l.ref(a, st.Writes.ObjectRef, w); err != nil {
 			return err
 		}
-		if err := l.path(a+".path", st.Writes.Path); err != nil {
+		k, _ := l.kind(a+".kind", st.Writes.Kind)
+		if err := l.fieldPath(a+".path", k, st.Writes.Path); err != nil {
 			return err
 		}
 	case st.AppStatus != "":
@@ -1143,6 +1158,9 @@ func (l *loader) step(s *Scenario, i int, w *world) error {
 		if st.SetImage.Container == "" {
 			return l.errorf(a+".container", "required")
 		}
+		if err := l.container(a+".container", st.SetImage.Deployment, st.SetImage.Container, w); err != nil {
+			return err
+		}
 		if st.SetImage.Image == "" {
 			return l.errorf(a+".image", "required")
 		}
@@ -1162,6 +1180,9 @@ func (l *loader) step(s *Scenario, i int, w *world) error {
 	case st.Edit != nil:
 		if err := l.ref(a, st.Edit.ObjectRef, w); err != nil {
 			return err
+		}
+		if k, _ := l.kind(a+".kind", st.Edit.Kind); k == api.KindDeployment {
+			w.forgetContainers(objKey{k, api.Key{Namespace: cmp.Or(st.Edit.Namespace, DefaultNamespace), Name: st.Edit.Name}})
 		}
 		if st.Edit.Patch == nil || st.Edit.Patch.Kind != yaml.MappingNode {
 			return l.errorf(a+".patch", "a mapping of the fields to change is required")
@@ -1325,7 +1346,7 @@ func (l *loader) networkChange(a string, st *Step, duration time.Duration) error
 		return l.errorf(a+".link", "a mapping of the link fields to change (drop, latency, ...) is required")
 	}
 	if err := manifest.DecodeNode(l.file, c.Link, a+".link", &c.Parsed); err != nil {
-		return err
+		return decodeError(err, c.Link, reflect.TypeFor[Link](), a+".link")
 	}
 	var given map[string]any
 	if err := manifest.DecodeNode(l.file, c.Link, a+".link", &given); err != nil {
@@ -1621,6 +1642,9 @@ func (l *loader) expectation(s *Scenario, i int, w *world) error {
 		if e.Condition.Type == "" {
 			return l.errorf(a+".type", "required")
 		}
+		if err := l.conditions(a, e.Condition.Kind, e.Condition.Type); err != nil {
+			return err
+		}
 		switch e.Condition.Status {
 		case "True", "False", "Unknown":
 		default:
@@ -1631,7 +1655,8 @@ func (l *loader) expectation(s *Scenario, i int, w *world) error {
 		if err := l.ref(a, e.Field.ObjectRef, w); err != nil {
 			return err
 		}
-		if err := l.path(a+".path", e.Field.Path); err != nil {
+		k, _ := l.kind(a+".kind", e.Field.Kind)
+		if err := l.fieldPath(a+".path", k, e.Field.Path); err != nil {
 			return err
 		}
 		return timing(e.Field.Timing)

@@ -68,6 +68,17 @@ func (l *loader) request(field string, rq *Request) error {
 	if g := api.GroupOf(rq.APIVersion); g != k.Group {
 		return l.errorf(field+".apiVersion", "%s does not serve kind %s (its group is %q)", rq.APIVersion, rq.Kind, k.Group)
 	}
+	info, known := api.Lookup(k)
+	served := api.Builtin().APIVersions(k)
+	if crd := l.crds[k]; crd != nil {
+		info, known, served = crd.ResourceInfo(), true, crd.ServedAPIVersions()
+	}
+	if !slices.Contains(served, rq.APIVersion) {
+		return l.errorf(field+".apiVersion", "%s is not served: kind %s is served at %s", rq.APIVersion, k.Name, strings.Join(served, ", "))
+	}
+	// The run sends the kind as the API names it, whatever alias the
+	// step gives.
+	rq.Kind = k.Name
 	switch rq.Subresource {
 	case "", "status":
 	case "eviction":
@@ -103,9 +114,8 @@ func (l *loader) request(field string, rq *Request) error {
 			return err
 		}
 		rq.Parsed = ev
-		return nil
 	}
-	if rq.Object != nil {
+	if rq.Object != nil && rq.Parsed == nil {
 		objs, err := manifest.DecodeObjectNode(l.file, rq.Object, field+".object")
 		if err != nil {
 			return err
@@ -117,6 +127,14 @@ func (l *loader) request(field string, rq *Request) error {
 			return l.errorf(field+".object", "a %s, not the request's %s", api.KindOf(objs[0]).Name, k.Name)
 		}
 		rq.Parsed = objs[0]
+	}
+	// No namespace is the default namespace, as everywhere in a
+	// scenario (the body's own, for a request that carries one).
+	if known && info.Namespaced && rq.Namespace == "" {
+		rq.Namespace = DefaultNamespace
+		if rq.Parsed != nil && rq.Parsed.GetObjectMeta().Namespace != "" {
+			rq.Namespace = rq.Parsed.GetObjectMeta().Namespace
+		}
 	}
 	return nil
 }

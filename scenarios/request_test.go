@@ -18,6 +18,8 @@ func TestRequestStep(t *testing.T) {
 		{"eviction of a Deployment", `{verb: create, apiVersion: apps/v1, kind: Deployment, name: p, subresource: eviction, object: {apiVersion: policy/v1, kind: Eviction, metadata: {name: p}}}`, `spec.timeline[0].request.subresource: eviction is a create on a Pod`},
 		{"unknown verb", `{verb: get, apiVersion: v1, kind: Pod, name: p}`, `spec.timeline[0].request.verb: "get": want one of create, update, patch, apply, delete`},
 		{"group mismatch", `{verb: delete, apiVersion: v1, kind: Deployment, name: p}`, `spec.timeline[0].request.apiVersion: v1 does not serve kind Deployment (its group is "apps")`},
+		{"version not served", `{verb: delete, apiVersion: apps/v9, kind: Deployment, name: p}`, `r.yaml:9:41: spec.timeline[0].request.apiVersion: apps/v9 is not served: kind Deployment is served at apps/v1`},
+		{"an older version served", `{verb: delete, apiVersion: autoscaling/v1, kind: HorizontalPodAutoscaler, name: p}`, ""},
 		{"patch type", `{verb: patch, apiVersion: v1, kind: Pod, name: p, patchType: yaml, patch: '{}'}`, `spec.timeline[0].request.patchType: "yaml": want one of merge, strategic, json`},
 		{"not JSON", `{verb: patch, apiVersion: v1, kind: Pod, name: p, patchType: merge, patch: '{'}`, `spec.timeline[0].request.patch: not JSON`},
 		{"no object", `{verb: create, apiVersion: v1, kind: Pod}`, `spec.timeline[0].request.object: required for create`},
@@ -33,6 +35,31 @@ func TestRequestStep(t *testing.T) {
 				t.Fatalf("error %v, want one containing %q", err, tc.err)
 			}
 		})
+	}
+}
+
+// TestRequestDefaults: a request step without a namespace is in the
+// default namespace (the body's, for one that carries a namespace), as
+// everywhere in a scenario, and its kind is sent as the API names it
+// whatever alias the step gives; before, the run sent namespace "" (a
+// NotFound, or "the namespace of the provided object is empty") and the
+// alias as the kind. A cluster-scoped kind keeps no namespace.
+func TestRequestDefaults(t *testing.T) {
+	head := "apiVersion: clustersim.dev/v1alpha1\nkind: Scenario\nmetadata: {name: r}\nspec:\n  duration: 1m\n  timeline:\n"
+	for _, tc := range []struct{ step, namespace, kind string }{
+		{`{verb: delete, apiVersion: apps/v1, kind: deploy, name: web}`, "default", "Deployment"},
+		{`{verb: delete, apiVersion: apps/v1, kind: Deployment, namespace: team, name: web}`, "team", "Deployment"},
+		{`{verb: create, apiVersion: v1, kind: cm, object: {apiVersion: v1, kind: ConfigMap, metadata: {name: c, namespace: team}}}`, "team", "ConfigMap"},
+		{`{verb: create, apiVersion: v1, kind: Pod, name: p, subresource: eviction, object: {apiVersion: policy/v1, kind: Eviction, metadata: {name: p}}}`, "default", "Pod"},
+		{`{verb: delete, apiVersion: v1, kind: nodes, name: n}`, "", "Node"},
+	} {
+		s, err := Load("r.yaml", "", nil, []byte(head+"  - {at: 1s, request: "+tc.step+"}\n"))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.step, err)
+		}
+		if rq := s.Spec.Timeline[0].Request; rq.Namespace != tc.namespace || rq.Kind != tc.kind {
+			t.Errorf("%s: namespace %q, kind %q; want %q, %q", tc.step, rq.Namespace, rq.Kind, tc.namespace, tc.kind)
+		}
 	}
 }
 

@@ -126,6 +126,73 @@ func TestValidateRejects(t *testing.T) {
 		{name: "api server down twice", spec: "  timeline:\n  - {at: 1s, apiServerDown: true}\n  - {at: 2s, apiServerDown: true}\n",
 			err: `v.yaml:14:29: spec.timeline[1].apiServerDown: the API server is already down at 2s`},
 		{name: "api server down and up", spec: "  timeline:\n  - {at: 1s, apiServerDown: true}\n  - {at: 2s, apiServerUp: true}\n"},
+		// Expectations that could never hold: a condition type the kind
+		// never gets, a field path no object of the kind has.
+		{name: "condition type typo", spec: "  expect:\n  - condition: {kind: deployment, name: web, type: Progresing, status: \"True\", within: 1m}\n",
+			err: `v.yaml:13:52: spec.expect[0].condition.type: "Progresing" is not a condition type of a Deployment; did you mean Progressing?`},
+		{name: "condition type far off", spec: "  expect:\n  - condition: {kind: deploy, name: web, type: Healthy, status: \"True\", within: 1m}\n",
+			err: `v.yaml:13:48: spec.expect[0].condition.type: "Healthy" is not a condition type of a Deployment (its condition types: Available, Progressing, ReplicaFailure)`},
+		{name: "condition of a kind without conditions", spec: "  expect:\n  - condition: {kind: cm, name: c, type: Ready, status: \"True\", within: 1m}\n",
+			err: `v.yaml:13:23: spec.expect[0].condition.kind: a ConfigMap has no status.conditions`},
+		{name: "condition types of the kinds", spec: "  expect:\n  - condition: {kind: deployment, name: web, type: Progressing, status: \"True\", within: 1m}\n" +
+			"  - condition: {kind: node, name: worker-1, type: MemoryPressure, status: \"False\", within: 1m}\n" +
+			"  - condition: {kind: pod, name: p, type: PodReadyToStartContainers, status: \"True\", within: 1m}\n" +
+			"  - condition: {kind: pod, name: p, type: example.com/feature-1, status: \"True\", within: 1m}\n" +
+			"  - condition: {kind: replicaset, name: web-1, type: ReplicaFailure, status: \"False\", within: 1m}\n"},
+		{name: "field path typo", spec: "  expect:\n  - field: {kind: deployment, name: web, path: status.availableReplica, equals: \"1\", within: 1m}\n",
+			err: `v.yaml:13:48: spec.expect[0].field.path: "status.availableReplica": a Deployment has no field "availableReplica" under status; did you mean availableReplicas?`},
+		{name: "field path far off", spec: "  expect:\n  - field: {kind: cm, name: c, path: spec.replicas, equals: \"1\", within: 1m}\n",
+			err: `v.yaml:13:38: spec.expect[0].field.path: "spec.replicas": a ConfigMap has no field "spec" at the top (its fields there: apiVersion, binaryData, data, immutable, kind, metadata)`},
+		{name: "field path past a value", spec: "  expect:\n  - field: {kind: deployment, name: web, path: spec.replicas.count, equals: \"1\", within: 1m}\n",
+			err: `v.yaml:13:48: spec.expect[0].field.path: "spec.replicas.count": spec.replicas is a value, without fields (a Deployment has no field spec.replicas.count)`},
+		{name: "field path of a dotted key unescaped", spec: "  expect:\n  - field: {kind: deployment, name: web, path: metadata.annotations.deployment.kubernetes.io/revision, equals: \"2\", within: 1m}\n",
+			err: `v.yaml:13:48: spec.expect[0].field.path: "metadata.annotations.deployment.kubernetes.io/revision": metadata.annotations.deployment is a value, without fields (a Deployment has no field metadata.annotations.deployment.kubernetes); a key holding dots or slashes goes in brackets (metadata.annotations[deployment.kubernetes.io/revision]) or has its dots escaped`},
+		{name: "field paths the run reads", spec: "  expect:\n  - field: {kind: deployment, name: web, path: \"spec.template.spec.containers[web].resources.limits.cpu\", equals: \"1\", within: 1m}\n" +
+			"  - field: {kind: deployment, name: web, path: \"status.conditions[Available].status\", equals: \"True\", within: 1m}\n" +
+			"  - field: {kind: deployment, name: web, path: \"spec.template.spec.containers.0.image\", equals: nginx, within: 1m}\n" +
+			"  - field: {kind: deployment, name: web, path: \"metadata.annotations[deployment.kubernetes.io/revision]\", equals: \"1\", within: 1m}\n" +
+			"  - field: {kind: deployment, name: web, path: \"spec.template.spec.volumes[data].emptyDir.medium\", equals: \"\", within: 1m}\n" +
+			"  - field: {kind: pod, name: p, path: \"spec.containers[c].resources.limits.cpu\", equals: \"1\", within: 1m}\n" +
+			"  - field: {kind: cm, name: c, path: data.count, equals: \"1\", within: 1m}\n"},
+		// A container the Deployment lacks: kubectl set image fails at
+		// run time, and the run went on.
+		{name: "set image of no such container", spec: "  timeline:\n  - at: 1s\n    setImage: {deployment: web, container: nosuch, image: nginx:1.25}\n",
+			err: `v.yaml:14:44: spec.timeline[0].setImage.container: Deployment default/web has no container named "nosuch" (kubectl: unable to find container named "nosuch"); its containers: web`},
+		{name: "set image of a container applied later", spec: "  timeline:\n  - at: 2s\n    setImage: {deployment: web, container: sidecar, image: nginx:1.25}\n" +
+			"  - at: 1s\n    apply: {objects: [{apiVersion: apps/v1, kind: Deployment, metadata: {name: web}, spec: {selector: {matchLabels: {app: web}}, template: {metadata: {labels: {app: web}}, spec: {initContainers: [{name: init, image: busybox}], containers: [{name: sidecar, image: nginx}]}}}}]}\n" +
+			"  - at: 3s\n    setImage: {deployment: web, container: init, image: busybox:1.36}\n  - at: 4s\n    setImage: {deployment: web, container: web, image: nginx:1.25}\n"},
+		{name: "set image before the container is applied", spec: "  timeline:\n  - at: 1s\n    setImage: {deployment: web, container: sidecar, image: nginx:1.25}\n" +
+			"  - at: 2s\n    apply: {objects: [{apiVersion: apps/v1, kind: Deployment, metadata: {name: web}, spec: {selector: {matchLabels: {app: web}}, template: {metadata: {labels: {app: web}}, spec: {containers: [{name: sidecar, image: nginx}]}}}}]}\n",
+			err: `v.yaml:14:44: spec.timeline[0].setImage.container: Deployment default/web has no container named "sidecar" (kubectl: unable to find container named "sidecar"); its containers: web`},
+		{name: "set image of every container", spec: "  timeline:\n  - at: 1s\n    setImage: {deployment: web, container: \"*\", image: nginx:1.25}\n"},
+		{name: "set image after an edit", spec: "  timeline:\n  - {at: 1s, edit: {kind: deployment, name: web, patch: {spec: {template: {spec: {containers: [{name: app, image: nginx}]}}}}}}\n" +
+			"  - at: 2s\n    setImage: {deployment: web, container: app, image: nginx:1.25}\n"},
+		// A writes step on a path no object of the kind has.
+		{name: "writes of a path typo", spec: "  timeline:\n  - {at: 1s, writes: {kind: deployment, name: web, path: spec.replica}}\n",
+			err: `v.yaml:13:58: spec.timeline[0].writes.path: "spec.replica": a Deployment has no field "replica" under spec; did you mean replicas?`},
+		{name: "writes of paths", spec: "  timeline:\n  - {at: 1s, writes: {kind: deployment, name: web, path: spec.replicas}}\n" +
+			"  - {at: 1s, writes: {kind: cm, name: c, path: \"data[count]\"}}\n" +
+			"  - {at: 1s, writes: {kind: deployment, name: web, path: \"metadata.annotations.deployment\\\\.kubernetes\\\\.io/revision\"}}\n"},
+		// GitOps ignoreDifferences that match no kind, or no field: the
+		// syncer compares group and kind exactly.
+		{name: "ignore differences of a kind typo", spec: "  gitops:\n    applications: [{name: app, ignoreDifferences: [{group: apps, kind: Deploymnt, jsonPointers: [/spec/replicas]}], commits: [{at: 0s, objects: [{apiVersion: v1, kind: ConfigMap, metadata: {name: g}}]}]}]\n",
+			err: `v.yaml:13:72: spec.gitops.applications[0].ignoreDifferences[0].kind: "Deploymnt": the API serves no such kind in group "apps"; did you mean Deployment?`},
+		{name: "ignore differences in the wrong group", spec: "  gitops:\n    applications: [{name: app, ignoreDifferences: [{kind: Deployment, jsonPointers: [/spec/replicas]}], commits: [{at: 0s, objects: [{apiVersion: v1, kind: ConfigMap, metadata: {name: g}}]}]}]\n",
+			err: `v.yaml:13:52: spec.gitops.applications[0].ignoreDifferences[0].group: "": kind Deployment is in group "apps" (the core group is "")`},
+		{name: "ignore differences of no group", spec: "  gitops:\n    applications: [{name: app, ignoreDifferences: [{group: app, kind: Thing, jsonPointers: [/spec/replicas]}], commits: [{at: 0s, objects: [{apiVersion: v1, kind: ConfigMap, metadata: {name: g}}]}]}]\n",
+			err: `v.yaml:13:60: spec.gitops.applications[0].ignoreDifferences[0].group: "app": the API serves no group of that name; did you mean apps?`},
+		{name: "ignore differences of no field", spec: "  gitops:\n    applications: [{name: app, ignoreDifferences: [{group: apps, kind: Deployment, jsonPointers: [/spec/replica]}], commits: [{at: 0s, objects: [{apiVersion: v1, kind: ConfigMap, metadata: {name: g}}]}]}]\n",
+			err: `v.yaml:13:99: spec.gitops.applications[0].ignoreDifferences[0].jsonPointers[0]: "/spec/replica": a Deployment has no field "replica" under spec; did you mean replicas?`},
+		{name: "ignore differences of kinds served", spec: "  gitops:\n    applications: [{name: app, ignoreDifferences: [{group: apps, kind: Deployment, jsonPointers: [/spec/replicas, /spec/template/spec/containers/0/image]}, {kind: ConfigMap, jsonPointers: [/data/a~1b]}, {group: autoscaling, kind: HorizontalPodAutoscaler, jsonPointers: [/spec/minReplicas]}], commits: [{at: 0s, objects: [{apiVersion: v1, kind: ConfigMap, metadata: {name: g}}]}]}]\n"},
+		// Durations in the words of the format, not of Go's JSON decoder.
+		{name: "duration without a unit", spec: "  timeline:\n  - {at: 1, cordon: worker-1}\n",
+			err: `v.yaml:13:10: spec.timeline[0].at: 1 is not a duration (write it with a unit, as 90s, 5m, 1h30m)`},
+		{name: "duration of infinity", spec: "  measure: {settle: .inf}\n",
+			err: `v.yaml:12:21: spec.measure.settle: .inf is not a duration (write it with a unit, as 90s, 5m, 1h30m)`},
+		{name: "duration in words", spec: "  measure: {settle: ten minutes}\n",
+			err: `v.yaml:12:21: spec.measure.settle: "ten minutes" is not a duration (write it with a unit, as 90s, 5m, 1h30m)`},
+		{name: "network step duration without a unit", spec: "  timeline:\n  - {at: 1s, network: {from: apiserver, to: \"kubelet/*\", link: {latency: 5}}}\n",
+			err: `v.yaml:13:74: spec.timeline[0].network.link.latency: 5 is not a duration (write it with a unit, as 90s, 5m, 1h30m)`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			group := tc.group
