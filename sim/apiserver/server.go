@@ -378,15 +378,23 @@ func (s *Server) admitValidating(a *Attributes) error {
 	return nil
 }
 
-// NamespaceLifecycle rejects creating objects in a namespace that does not
-// exist or is being deleted, as the admission plugin of that name does.
+// NamespaceLifecycle rejects deleting the namespaces a cluster cannot do
+// without, and creating objects in a namespace that does not exist or is
+// being deleted, as the admission plugin of that name does.
 type NamespaceLifecycle struct{}
 
 // Name returns "NamespaceLifecycle".
 func (NamespaceLifecycle) Name() string { return "NamespaceLifecycle" }
 
-// Admit checks the object's namespace on create.
+// immortalNamespaces are the plugin's: never deleted.
+var immortalNamespaces = []string{"default", "kube-system", "kube-public"}
+
+// Admit refuses deleting an immortal namespace, and checks the object's
+// namespace on create.
 func (NamespaceLifecycle) Admit(a *Attributes) error {
+	if a.Verb == Delete && a.Kind == api.KindNamespace && a.Old != nil && slices.Contains(immortalNamespaces, a.Old.GetObjectMeta().Name) {
+		return apierr.NewForbidden("namespaces", a.Old.GetObjectMeta().Name, "this namespace may not be deleted")
+	}
 	if a.Verb != Create || a.Object == nil {
 		return nil
 	}
