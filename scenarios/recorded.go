@@ -1,9 +1,11 @@
 package scenarios
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -95,12 +97,20 @@ func (s *Scenario) WithRecording(seed uint64, end time.Duration, faults []Fault,
 	// The steps the session never reached are left out: the file's
 	// duration ends where the session did.
 	var kept []*yaml.Node
+	users := map[string]bool{}
+	for _, rc := range recorded {
+		users["user/"+rc.As] = true
+	}
 	for i, n := range tl.Content {
 		if keepTimeline && (i >= len(s.Spec.Timeline) || s.Spec.Timeline[i].At.Duration <= end) {
 			kept = append(kept, n)
+			if i < len(s.Spec.Timeline) {
+				users["user/"+cmp.Or(s.Spec.Timeline[i].As, "admin")] = true
+			}
 		}
 	}
 	tl.Content = append(kept, steps...)
+	dropDeadUserLinks(spec, users)
 	deleteMapKey(spec, "expect")
 	setMapValue(spec, "seed", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.FormatUint(seed, 10)})
 	setMapValue(spec, "duration", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: end.String()})
@@ -204,4 +214,35 @@ func deleteMapKey(m *yaml.Node, key string) {
 			return
 		}
 	}
+}
+
+// dropDeadUserLinks removes the network links of spec that name a user
+// (from or to user/...) whom no step of the recording acts as: the steps
+// left out took that user with them, a link to no endpoint is an error
+// when the file loads, and a link no traffic matches changes nothing.
+func dropDeadUserLinks(spec *yaml.Node, users map[string]bool) {
+	links := mapValue(mapValue(spec, "network"), "links")
+	if links == nil || links.Kind != yaml.SequenceNode {
+		return
+	}
+	live := func(pattern string) bool {
+		if !strings.HasPrefix(pattern, "user/") {
+			return true
+		}
+		for u := range users {
+			if MatchEndpoint(pattern, u) {
+				return true
+			}
+		}
+		return false
+	}
+	var kept []*yaml.Node
+	for _, l := range links.Content {
+		from, to := mapValue(l, "from"), mapValue(l, "to")
+		if from != nil && !live(from.Value) || to != nil && !live(to.Value) {
+			continue
+		}
+		kept = append(kept, l)
+	}
+	links.Content = kept
 }

@@ -101,3 +101,40 @@ func TestWithRecording(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordingDropsDeadUserLinks: a recording that leaves out the
+// timeline (serve --timeline=false, or a session stopped before the
+// steps) leaves out the users those steps acted as, so a network link of
+// such a user (rolling-update's user/admin link) would match no endpoint
+// and the file would not load; the recording drops it, and keeps it when
+// a kept step acts as that user.
+func TestRecordingDropsDeadUserLinks(t *testing.T) {
+	s, err := Builtin("rolling-update")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := []Recorded{{At: 10 * time.Second, As: "kubectl", Request: Request{Verb: "patch", APIVersion: "apps/v1", Kind: "Deployment",
+		Namespace: "default", Name: "web", PatchType: "merge", Patch: `{"spec":{"replicas":2}}`}}}
+	for _, tc := range []struct {
+		name     string
+		timeline bool
+		end      time.Duration
+		links    int
+	}{
+		{"no timeline", false, 2 * time.Minute, 0},
+		{"stopped before the first step", true, 20 * time.Second, 0},
+		{"steps kept", true, 2 * time.Minute, 1},
+	} {
+		data, err := s.WithRecording(7, tc.end, nil, tc.timeline, rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := Load("recorded.yaml", "", nil, data)
+		if err != nil {
+			t.Fatalf("%s: the recording does not load: %v\n%s", tc.name, err, data)
+		}
+		if n := len(got.Spec.Network.Links); n != tc.links {
+			t.Errorf("%s: %d links, want %d", tc.name, n, tc.links)
+		}
+	}
+}
