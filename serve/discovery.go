@@ -20,21 +20,16 @@ func versionInfo() map[string]any {
 	}
 }
 
-// shortNames are the built-in resources' short names and categories, as
-// the real API server's discovery lists them (the registry knows only a
-// custom kind's).
-var shortNames = map[string][]string{
-	"pods": {"po"}, "nodes": {"no"}, "namespaces": {"ns"}, "services": {"svc"},
-	"endpoints": {"ep"}, "events": {"ev"}, "resourcequotas": {"quota"}, "configmaps": {"cm"},
-	"serviceaccounts": {"sa"}, "deployments": {"deploy"}, "replicasets": {"rs"},
-	"horizontalpodautoscalers": {"hpa"}, "customresourcedefinitions": {"crd", "crds"}, "poddisruptionbudgets": {"pdb"},
-}
-
-// inAll are the built-in resources in kubectl's "all" category.
-var inAll = map[string]bool{"pods": true, "services": true, "deployments": true, "replicasets": true, "horizontalpodautoscalers": true}
+// inAll are the built-in resources in kubectl's "all" category, as the
+// real API server's discovery lists them (each storage's Categories():
+// pods, services, deployments, replicasets, statefulsets, daemonsets,
+// jobs, cronjobs, horizontalpodautoscalers; replicationcontrollers are
+// not served).
+var inAll = map[string]bool{"pods": true, "services": true, "deployments": true, "replicasets": true, "statefulsets": true,
+	"daemonsets": true, "jobs": true, "cronjobs": true, "horizontalpodautoscalers": true}
 
 // scalable are the resources with a scale subresource.
-var scalable = map[api.Kind]bool{api.KindDeployment: true, api.KindReplicaSet: true}
+var scalable = map[api.Kind]bool{api.KindDeployment: true, api.KindReplicaSet: true, api.KindStatefulSet: true}
 
 var allVerbs = []string{"create", "delete", "get", "list", "patch", "update", "watch"}
 
@@ -130,12 +125,8 @@ func apiResourceList(reg *api.Registry, group, version string) (map[string]any, 
 		for _, info := range gv.infos {
 			r := map[string]any{"name": info.Resource, "singularName": info.Singular, "namespaced": info.Namespaced,
 				"kind": info.Kind.Name, "verbs": allVerbs}
-			short := info.ShortNames
-			if !info.Custom {
-				short = shortNames[info.Resource]
-			}
-			if len(short) > 0 {
-				r["shortNames"] = short
+			if len(info.ShortNames) > 0 {
+				r["shortNames"] = info.ShortNames
 			}
 			if inAll[info.Resource] && !info.Custom {
 				r["categories"] = []string{"all"}

@@ -81,19 +81,91 @@ func NewHandler(loop Loop, gw *Gateway, opts Options) *Handler {
 func statusJSON(code int, reason apierr.Reason, msg string, causes []apierr.FieldError) map[string]any {
 	st := map[string]any{"kind": "Status", "apiVersion": "v1", "metadata": map[string]any{},
 		"status": "Failure", "message": msg, "reason": string(reason), "code": code}
+	details := map[string]any{}
+	if reason == apierr.Invalid {
+		// apimachinery's NewInvalid names the object in the details;
+		// kubectl prints `The Pod "p5" is invalid: ...` from them, and
+		// `The request is invalid` without them.
+		// Empty ones are left out (metav1.StatusDetails' omitempty).
+		if kind, group, name, ok := invalidSubject(msg); ok {
+			for k, v := range map[string]string{"name": name, "group": group, "kind": kind} {
+				if v != "" {
+					details[k] = v
+				}
+			}
+		}
+	}
 	if len(causes) > 0 {
 		cs := make([]map[string]string, len(causes))
 		for i, c := range causes {
-			cs[i] = map[string]string{"field": c.Field, "message": c.Error()}
-			if c.Field == "" {
-				// A cause of another error than Invalid: its type is
-				// the cause's reason (a 429's DisruptionBudget).
-				cs[i] = map[string]string{"reason": c.Type, "message": c.Detail}
-			}
+			cs[i] = statusCause(c)
 		}
-		st["details"] = map[string]any{"causes": cs}
+		details["causes"] = cs
+	}
+	if len(details) > 0 {
+		st["details"] = details
 	}
 	return st
+}
+
+// causeTypes are apimachinery's field.ErrorType values (the cause's
+// reason) by the text FieldError.Type holds (ErrorType.String()).
+var causeTypes = map[string]string{
+	"Not found":         "FieldValueNotFound",
+	"Required value":    "FieldValueRequired",
+	"Duplicate value":   "FieldValueDuplicate",
+	"Invalid value":     "FieldValueInvalid",
+	"Unsupported value": "FieldValueNotSupported",
+	"Forbidden":         "FieldValueForbidden",
+	"Too long":          "FieldValueTooLong",
+	"Too many":          "FieldValueTooMany",
+	"Internal error":    "InternalError",
+}
+
+// statusCause is a metav1.StatusCause. A field error's is what
+// apimachinery's NewInvalid makes of it: reason its ErrorType, message
+// its ErrorBody (the error without the field, which kubectl prints
+// before it), field its path. Another cause (a 409's
+// FieldManagerConflict, a 429's DisruptionBudget) has its type as
+// reason and its detail as message.
+func statusCause(c apierr.FieldError) map[string]string {
+	out := map[string]string{}
+	if t, ok := causeTypes[c.Type]; ok {
+		out["reason"] = t
+		out["message"] = strings.TrimPrefix(c.Error(), c.Field+": ")
+	} else {
+		out["reason"] = c.Type
+		out["message"] = c.Detail
+		if c.Detail == "" {
+			out["message"] = c.Type
+		}
+	}
+	if c.Field != "" {
+		out["field"] = c.Field
+	}
+	return out
+}
+
+// invalidSubject reads the kind, group and name back from an Invalid
+// error's message, `Deployment.apps "web" is invalid...` (apierr's
+// NewInvalid, which formats them as apimachinery's does:
+// schema.GroupKind.String() and the quoted name). ok is false for a
+// message of another form.
+func invalidSubject(msg string) (kind, group, name string, ok bool) {
+	kindGroup, rest, found := strings.Cut(msg, " ")
+	if !found || kindGroup == "" {
+		return "", "", "", false
+	}
+	quoted, err := strconv.QuotedPrefix(rest)
+	if err != nil || !strings.HasPrefix(rest[len(quoted):], " is invalid") {
+		return "", "", "", false
+	}
+	name, err = strconv.Unquote(quoted)
+	if err != nil {
+		return "", "", "", false
+	}
+	kind, group, _ = strings.Cut(kindGroup, ".")
+	return kind, group, name, true
 }
 
 func writeJSON(w http.ResponseWriter, code int, v any) {
@@ -114,19 +186,24 @@ func writeStatus(w http.ResponseWriter, code int, reason apierr.Reason, msg stri
 func writeErr(w http.ResponseWriter, err error) {
 	var se *apierr.StatusError
 	if errors.As(err, &se) {
-		st := statusJSON(se.Code, se.Reason, se.Message, se.Causes)
-		if se.RetryAfterSeconds > 0 {
-			d, _ := st["details"].(map[string]any)
-			if d == nil {
-				d = map[string]any{}
-			}
-			d["retryAfterSeconds"] = se.RetryAfterSeconds
-			st["details"] = d
-		}
-		writeJSON(w, se.Code, st)
+		writeJSON(w, se.Code, errorStatus(se))
 		return
 	}
 	writeStatus(w, 500, "InternalError", err.Error())
+}
+
+// errorStatus is the metav1.Status of a status error.
+func errorStatus(se *apierr.StatusError) map[string]any {
+	st := statusJSON(se.Code, se.Reason, se.Message, se.Causes)
+	if se.RetryAfterSeconds > 0 {
+		d, _ := st["details"].(map[string]any)
+		if d == nil {
+			d = map[string]any{}
+		}
+		d["retryAfterSeconds"] = se.RetryAfterSeconds
+		st["details"] = d
+	}
+	return st
 }
 
 // call runs fn on the loop and waits for its result; ok is false when the
@@ -315,6 +392,10 @@ func (h *Handler) serveAPI(w http.ResponseWriter, r *http.Request, path string, 
 	t, ok := parsePath(path)
 	if !ok {
 		writeStatus(w, http.StatusNotFound, apierr.NotFound, "the server could not find the requested resource")
+		return
+	}
+	if t.group == "authorization.k8s.io" && t.resource != "" {
+		writeErr(w, errAccessReview)
 		return
 	}
 	if t.resource == "" {

@@ -23,6 +23,29 @@ func methodNotAllowed(method string) error {
 	return &apierr.StatusError{Code: 405, Reason: apierr.MethodNotAllowed, Message: fmt.Sprintf("the server does not allow this method on the requested resource (%s)", method)}
 }
 
+// unsimulated is the refusal of a feature the simulation has nothing
+// behind, a 400 that says so (as the dry-run refusal), instead of a 404
+// that suggests a wrong path or a missing object.
+func unsimulated(what, why string) error {
+	return apierr.NewBadRequest("clustersim serve does not simulate " + what + ": " + why)
+}
+
+// podStreams are the pod subresources kubectl streams from a container
+// (logs, exec, attach, port-forward), each with its refusal: the
+// simulated containers run no processes.
+var podStreams = map[string]error{
+	"log":         unsimulated("container logs", "the simulated containers write none"),
+	"exec":        unsimulated("exec", "the simulated containers run no processes to run a command beside"),
+	"attach":      unsimulated("attach", "the simulated containers run no processes to attach to"),
+	"portforward": unsimulated("port forwarding", "the simulated containers listen on no ports"),
+}
+
+// errAccessReview refuses authorization.k8s.io's reviews (kubectl auth
+// can-i): the simulated API server authorizes every request, but does
+// not answer questions about it.
+var errAccessReview = unsimulated("access reviews (kubectl auth can-i)",
+	"the simulated API server authorizes each request itself; make the request, and a refused one answers 403 Forbidden")
+
 // request translates an HTTP request into an API request; post, when not
 // nil, runs on a successful response and returns the body to send instead
 // of its object (a Scale made from a Deployment), or nil. It runs on the
@@ -30,6 +53,9 @@ func methodNotAllowed(method string) error {
 func (h *Handler) request(r *http.Request, t target, info api.ResourceInfo, body []byte) (*apiserver.Request, func(*apiserver.Response) any, error) {
 	if info.Namespaced && t.namespace == "" && t.name != "" || !info.Namespaced && t.namespace != "" {
 		return nil, nil, notFoundPath()
+	}
+	if err, ok := podStreams[t.subresource]; ok && info.Kind == api.KindPod && t.name != "" {
+		return nil, nil, err
 	}
 	if r.URL.Query().Has("dryRun") {
 		// Never a silent real write: kubectl diff and --dry-run=server

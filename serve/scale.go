@@ -11,7 +11,7 @@ import (
 )
 
 // scaleRequest serves the scale subresource (autoscaling/v1 Scale) of a
-// Deployment or ReplicaSet: a GET reads the object, a PUT or PATCH of
+// Deployment, ReplicaSet or StatefulSet: a GET reads the object, a PUT or PATCH of
 // spec.replicas becomes a JSON merge patch of the object's spec.replicas
 // (the audit log records a patch of the object, where a real API server
 // records the scale subresource).
@@ -67,7 +67,8 @@ func (h *Handler) scaleRequest(r *http.Request, t target, info api.ResourceInfo,
 	return req, post, nil
 }
 
-// scaleOf is the autoscaling/v1 Scale of a Deployment or ReplicaSet.
+// scaleOf is the autoscaling/v1 Scale of a Deployment, ReplicaSet or
+// StatefulSet.
 func scaleOf(o api.Object) map[string]any {
 	var spec int32
 	var status int32
@@ -76,6 +77,8 @@ func scaleOf(o api.Object) map[string]any {
 	case *api.Deployment:
 		spec, status, sel = deref32(v.Spec.Replicas), v.Status.Replicas, v.Spec.Selector
 	case *api.ReplicaSet:
+		spec, status, sel = deref32(v.Spec.Replicas), v.Status.Replicas, v.Spec.Selector
+	case *api.StatefulSet:
 		spec, status, sel = deref32(v.Spec.Replicas), v.Status.Replicas, v.Spec.Selector
 	}
 	selector := ""

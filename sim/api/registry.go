@@ -137,7 +137,10 @@ type ResourceInfo struct {
 	Generation bool
 	// Singular is the lowercase singular name, e.g. "deployment".
 	Singular string
-	// ShortNames are kubectl's abbreviations, e.g. "deploy".
+	// ShortNames are kubectl's abbreviations, e.g. "deploy": for a
+	// built-in kind, those the real API server's discovery lists (each
+	// storage's ShortNames() in k/k pkg/registry), which serve's
+	// discovery documents carry.
 	ShortNames []string
 	// Columns are a custom kind's additionalPrinterColumns (nil for the
 	// built-in kinds, whose printers are kubectl's own).
@@ -199,37 +202,37 @@ func withShortNames(info ResourceInfo, names ...string) ResourceInfo {
 var builtin = &Registry{entries: []kindEntry{
 	{builtinInfo(KindClusterRole, "v1", "clusterroles", false, false, false), oneVersion("rbac.authorization.k8s.io/v1", func() Object { return &ClusterRole{} })},
 	{builtinInfo(KindClusterRoleBinding, "v1", "clusterrolebindings", false, false, false), oneVersion("rbac.authorization.k8s.io/v1", func() Object { return &ClusterRoleBinding{} })},
-	{builtinInfo(KindConfigMap, "v1", "configmaps", true, false, false), oneVersion("v1", func() Object { return &ConfigMap{} })},
+	{withShortNames(builtinInfo(KindConfigMap, "v1", "configmaps", true, false, false), "cm"), oneVersion("v1", func() Object { return &ConfigMap{} })},
 	{withShortNames(builtinInfo(KindCronJob, "v1", "cronjobs", true, true, true), "cj"), oneVersion("batch/v1", func() Object { return &CronJob{} })},
-	{builtinInfo(KindCustomResourceDefinition, "v1", "customresourcedefinitions", false, true, false), oneVersion("apiextensions.k8s.io/v1", func() Object { return &CustomResourceDefinition{} })},
-	{builtinInfo(KindDaemonSet, "v1", "daemonsets", true, true, true), oneVersion("apps/v1", func() Object { return &DaemonSet{} })},
-	{builtinInfo(KindDeployment, "v1", "deployments", true, true, true), oneVersion("apps/v1", func() Object { return &Deployment{} })},
+	{withShortNames(builtinInfo(KindCustomResourceDefinition, "v1", "customresourcedefinitions", false, true, false), "crd", "crds"), oneVersion("apiextensions.k8s.io/v1", func() Object { return &CustomResourceDefinition{} })},
+	{withShortNames(builtinInfo(KindDaemonSet, "v1", "daemonsets", true, true, true), "ds"), oneVersion("apps/v1", func() Object { return &DaemonSet{} })},
+	{withShortNames(builtinInfo(KindDeployment, "v1", "deployments", true, true, true), "deploy"), oneVersion("apps/v1", func() Object { return &Deployment{} })},
 	{builtinInfo(KindEndpointSlice, "v1", "endpointslices", true, false, false), oneVersion("discovery.k8s.io/v1", func() Object { return &EndpointSlice{} })},
-	{builtinInfo(KindEndpoints, "v1", "endpoints", true, false, false), oneVersion("v1", func() Object { return &Endpoints{} })},
-	{builtinInfo(KindEvent, "v1", "events", true, false, false), oneVersion("v1", func() Object { return &Event{} })},
-	{builtinInfo(KindHorizontalPodAutoscaler, "v2", "horizontalpodautoscalers", true, true, true), []versionEntry{
+	{withShortNames(builtinInfo(KindEndpoints, "v1", "endpoints", true, false, false), "ep"), oneVersion("v1", func() Object { return &Endpoints{} })},
+	{withShortNames(builtinInfo(KindEvent, "v1", "events", true, false, false), "ev"), oneVersion("v1", func() Object { return &Event{} })},
+	{withShortNames(builtinInfo(KindHorizontalPodAutoscaler, "v2", "horizontalpodautoscalers", true, true, true), "hpa"), []versionEntry{
 		{"autoscaling/v2", func() Object { return &HorizontalPodAutoscaler{} }},
 		{"autoscaling/v1", func() Object { return &HorizontalPodAutoscalerV1{} }},
 	}},
 	{withShortNames(builtinInfo(KindIngress, "v1", "ingresses", true, true, true), "ing"), oneVersion("networking.k8s.io/v1", func() Object { return &Ingress{} })},
 	{builtinInfo(KindJob, "v1", "jobs", true, true, true), oneVersion("batch/v1", func() Object { return &Job{} })},
 	{builtinInfo(KindLease, "v1", "leases", true, false, false), oneVersion("coordination.k8s.io/v1", func() Object { return &Lease{} })},
-	{builtinInfo(KindLimitRange, "v1", "limitranges", true, false, false), oneVersion("v1", func() Object { return &LimitRange{} })},
-	{builtinInfo(KindNamespace, "v1", "namespaces", false, true, false), oneVersion("v1", func() Object { return &Namespace{} })},
+	{withShortNames(builtinInfo(KindLimitRange, "v1", "limitranges", true, false, false), "limits"), oneVersion("v1", func() Object { return &LimitRange{} })},
+	{withShortNames(builtinInfo(KindNamespace, "v1", "namespaces", false, true, false), "ns"), oneVersion("v1", func() Object { return &Namespace{} })},
 	{withShortNames(builtinInfo(KindNetworkPolicy, "v1", "networkpolicies", true, false, true), "netpol"), oneVersion("networking.k8s.io/v1", func() Object { return &NetworkPolicy{} })},
-	{builtinInfo(KindNode, "v1", "nodes", false, true, false), oneVersion("v1", func() Object { return &Node{} })},
+	{withShortNames(builtinInfo(KindNode, "v1", "nodes", false, true, false), "no"), oneVersion("v1", func() Object { return &Node{} })},
 	{withShortNames(builtinInfo(KindPersistentVolume, "v1", "persistentvolumes", false, true, false), "pv"), oneVersion("v1", func() Object { return &PersistentVolume{} })},
 	{withShortNames(builtinInfo(KindPersistentVolumeClaim, "v1", "persistentvolumeclaims", true, true, false), "pvc"), oneVersion("v1", func() Object { return &PersistentVolumeClaim{} })},
-	{builtinInfo(KindPod, "v1", "pods", true, true, true), oneVersion("v1", func() Object { return &Pod{} })},
+	{withShortNames(builtinInfo(KindPod, "v1", "pods", true, true, true), "po"), oneVersion("v1", func() Object { return &Pod{} })},
 	{withShortNames(builtinInfo(KindPodDisruptionBudget, "v1", "poddisruptionbudgets", true, true, true), "pdb"), oneVersion("policy/v1", func() Object { return &PodDisruptionBudget{} })},
 	{withShortNames(builtinInfo(KindPriorityClass, "v1", "priorityclasses", false, false, false), "pc"), oneVersion("scheduling.k8s.io/v1", func() Object { return &PriorityClass{} })},
-	{builtinInfo(KindReplicaSet, "v1", "replicasets", true, true, true), oneVersion("apps/v1", func() Object { return &ReplicaSet{} })},
-	{builtinInfo(KindResourceQuota, "v1", "resourcequotas", true, true, false), oneVersion("v1", func() Object { return &ResourceQuota{} })},
+	{withShortNames(builtinInfo(KindReplicaSet, "v1", "replicasets", true, true, true), "rs"), oneVersion("apps/v1", func() Object { return &ReplicaSet{} })},
+	{withShortNames(builtinInfo(KindResourceQuota, "v1", "resourcequotas", true, true, false), "quota"), oneVersion("v1", func() Object { return &ResourceQuota{} })},
 	{builtinInfo(KindRole, "v1", "roles", true, false, false), oneVersion("rbac.authorization.k8s.io/v1", func() Object { return &Role{} })},
 	{builtinInfo(KindRoleBinding, "v1", "rolebindings", true, false, false), oneVersion("rbac.authorization.k8s.io/v1", func() Object { return &RoleBinding{} })},
 	{builtinInfo(KindSecret, "v1", "secrets", true, false, false), oneVersion("v1", func() Object { return &Secret{} })},
-	{builtinInfo(KindService, "v1", "services", true, true, false), oneVersion("v1", func() Object { return &Service{} })},
-	{builtinInfo(KindServiceAccount, "v1", "serviceaccounts", true, false, false), oneVersion("v1", func() Object { return &ServiceAccount{} })},
+	{withShortNames(builtinInfo(KindService, "v1", "services", true, true, false), "svc"), oneVersion("v1", func() Object { return &Service{} })},
+	{withShortNames(builtinInfo(KindServiceAccount, "v1", "serviceaccounts", true, false, false), "sa"), oneVersion("v1", func() Object { return &ServiceAccount{} })},
 	{withShortNames(builtinInfo(KindStatefulSet, "v1", "statefulsets", true, true, true), "sts"), oneVersion("apps/v1", func() Object { return &StatefulSet{} })},
 	{withShortNames(builtinInfo(KindStorageClass, "v1", "storageclasses", false, false, false), "sc"), oneVersion("storage.k8s.io/v1", func() Object { return &StorageClass{} })},
 }}

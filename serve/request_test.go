@@ -1,0 +1,92 @@
+package serve
+
+import (
+	"errors"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/apierr"
+	"github.com/clustersim/clustersim/sim/apiserver"
+)
+
+// TestUnsimulated holds the refusals of what the simulation has nothing
+// behind (kubectl logs, exec, attach, port-forward, auth can-i) to a 400
+// that says so, where a 404 would suggest a wrong path or a missing
+// object; other kinds' unknown subresources stay 404.
+func TestUnsimulated(t *testing.T) {
+	h := NewHandler(nil, nil, Options{Token: "t"})
+	for _, tc := range []struct {
+		method, path string
+		code         int
+		msg          string
+	}{
+		{"GET", "/api/v1/namespaces/default/pods/web-1/log?container=nginx&follow=true", 400, "clustersim serve does not simulate container logs: the simulated containers write none"},
+		{"POST", "/api/v1/namespaces/default/pods/web-1/exec?command=ls&stdout=true", 400, "clustersim serve does not simulate exec: "},
+		{"GET", "/api/v1/namespaces/default/pods/web-1/exec?command=ls&stdout=true", 400, "clustersim serve does not simulate exec: "},
+		{"POST", "/api/v1/namespaces/default/pods/web-1/attach?stdin=true", 400, "clustersim serve does not simulate attach: "},
+		{"POST", "/api/v1/namespaces/default/pods/web-1/portforward", 400, "clustersim serve does not simulate port forwarding: "},
+		{"GET", "/api/v1/namespaces/default/pods/web-1/proxy", 404, "the server could not find the requested resource"},
+		{"GET", "/apis/apps/v1/namespaces/default/deployments/web/log", 404, "the server could not find the requested resource"},
+		{"GET", "/api/v1/pods/web-1/log", 404, "the server could not find the requested resource"},
+	} {
+		u := httptest.NewRequest(tc.method, tc.path, nil)
+		tg, ok := parsePath(u.URL.Path)
+		if !ok {
+			t.Fatalf("%s: parsePath failed", tc.path)
+		}
+		info, err := resolve(api.NewRegistry(), tg)
+		if err == nil {
+			_, _, err = h.request(u, tg, info, nil)
+		}
+		var se *apierr.StatusError
+		if !errors.As(err, &se) || se.Code != tc.code || !strings.HasPrefix(se.Message, tc.msg) {
+			t.Errorf("%s %s: %v; want %d %q", tc.method, tc.path, err, tc.code, tc.msg)
+		}
+	}
+	for _, path := range []string{
+		"/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
+		"/apis/authorization.k8s.io/v1/selfsubjectrulesreviews",
+		"/apis/authorization.k8s.io/v1/namespaces/default/localsubjectaccessreviews",
+	} {
+		// kubectl auth can-i sends protobuf: refused before the body is read.
+		r := httptest.NewRequest("POST", path, strings.NewReader("\x6b\x38\x73\x00"))
+		r.Header.Set("Authorization", "Bearer t")
+		r.Header.Set("Content-Type", "application/vnd.kubernetes.protobuf")
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		if w.Code != 400 || !strings.Contains(w.Body.String(), `"message":"clustersim serve does not simulate access reviews (kubectl auth can-i)`) {
+			t.Errorf("POST %s: %d %s; want the 400 refusal", path, w.Code, w.Body)
+		}
+	}
+}
+
+// TestScaleStatefulSet: kubectl scale statefulset sends a merge patch of
+// the scale subresource, made a merge patch of the StatefulSet's
+// spec.replicas; a GET answers the StatefulSet's Scale.
+func TestScaleStatefulSet(t *testing.T) {
+	h := NewHandler(nil, nil, Options{Token: "t"})
+	u := httptest.NewRequest("PATCH", "/apis/apps/v1/namespaces/default/statefulsets/web/scale", nil)
+	u.Header.Set("Content-Type", "application/merge-patch+json")
+	tg, _ := parsePath(u.URL.Path)
+	info, err := resolve(api.NewRegistry(), tg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, post, err := h.request(u, tg, info, []byte(`{"spec":{"replicas":2}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if req.Verb != apiserver.Patch || req.Kind != api.KindStatefulSet || req.Name != "web" || string(req.Patch) != `{"spec":{"replicas":2}}` {
+		t.Errorf("request = %+v; want a merge patch of StatefulSet web's spec.replicas", req)
+	}
+	three := int32(3)
+	sts := &api.StatefulSet{ObjectMeta: api.ObjectMeta{Name: "web", Namespace: "default"},
+		Spec:   api.StatefulSetSpec{Replicas: &three, Selector: &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}},
+		Status: api.StatefulSetStatus{Replicas: 2}}
+	sc := post(&apiserver.Response{Object: sts}).(map[string]any)
+	if sc["spec"].(map[string]any)["replicas"] != int32(3) || sc["status"].(map[string]any)["replicas"] != int32(2) || sc["status"].(map[string]any)["selector"] != "app=web" {
+		t.Errorf("scale = %v; want spec.replicas 3, status.replicas 2, selector app=web", sc)
+	}
+}
