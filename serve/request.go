@@ -2,6 +2,7 @@ package serve
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -200,12 +201,48 @@ func decodeObject(reg *api.Registry, info api.ResourceInfo, body []byte) (api.Ob
 	}
 	objs, err := manifest.Decode("request body", body)
 	if err != nil {
-		return nil, apierr.NewBadRequest("strict decoding error: " + err.Error())
+		return nil, decodeError(reg, info, body, err)
 	}
 	if len(objs) != 1 {
 		return nil, apierr.NewBadRequest(fmt.Sprintf("the request body holds %d objects; want one", len(objs)))
 	}
 	return checkKind(objs[0], info)
+}
+
+// decodeError is the 400 of a body that does not decode, worded as the
+// API server's transformDecodeError (apiserver
+// pkg/endpoints/handlers/rest.go): `Deployment in version "v1" cannot be
+// handled as a Deployment: ` and the decoder's error, which for a value of
+// the wrong type is encoding/json's (`json: cannot unmarshal string into
+// Go struct field DeploymentSpec.spec.replicas of type int32`, as the
+// real server's decoder, a fork of encoding/json, says it) and for an
+// unknown field the strict decoder's (`strict decoding error: unknown
+// field "spec.colour"`; only the first is named, where the real server
+// names them all). A body without a kind keeps the manifest decoder's
+// error.
+func decodeError(reg *api.Registry, info api.ResourceInfo, body []byte, err error) error {
+	var tm api.TypeMeta
+	if json.Unmarshal(body, &tm) != nil || tm.Kind == "" {
+		return apierr.NewBadRequest("strict decoding error: " + err.Error())
+	}
+	detail := "strict decoding error: " + err.Error()
+	var typeErr *json.UnmarshalTypeError
+	var me *manifest.Error
+	if obj, e := reg.New(tm.APIVersion, tm.Kind); e == nil && errors.As(json.Unmarshal(body, obj), &typeErr) {
+		detail = typeErr.Error()
+	} else if errors.As(err, &me) {
+		detail = "strict decoding error: " + me.Msg
+		if name, ok := strings.CutPrefix(me.Msg, "unknown field "); ok {
+			if n, e := strconv.Unquote(name); e == nil && me.Field != "" {
+				detail = fmt.Sprintf("strict decoding error: unknown field %q", me.Field+"."+n)
+			}
+		}
+	}
+	_, version, ok := strings.Cut(tm.APIVersion, "/")
+	if !ok {
+		version = tm.APIVersion
+	}
+	return apierr.NewBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %s", tm.Kind, version, info.Kind.Name, detail))
 }
 
 func checkKind(obj api.Object, info api.ResourceInfo) (api.Object, error) {

@@ -90,3 +90,35 @@ func TestScaleStatefulSet(t *testing.T) {
 		t.Errorf("scale = %v; want spec.replicas 3, status.replicas 2, selector app=web", sc)
 	}
 }
+
+// TestDecodeError holds a body that does not decode to the API server's
+// transformDecodeError wording: the kind and version it claims, the kind
+// it was decoded as, and encoding/json's type error (the real decoder is
+// a fork of it) or the strict decoder's unknown field with its path.
+func TestDecodeError(t *testing.T) {
+	for _, tc := range []struct {
+		kind api.Kind
+		body string
+		want string
+	}{
+		{api.KindDeployment, `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web"},"spec":{"replicas":"three"}}`,
+			`Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32`},
+		{api.KindPod, `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","labels":{"app":true}}}`,
+			`Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.labels of type string`},
+		{api.KindDeployment, `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web"},"spec":{"template":{"spec":{"containers":[{"name":"c","imagePullPolcy":"Always"}]}}}}`,
+			`Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.template.spec.containers[0].imagePullPolcy"`},
+		{api.KindConfigMap, `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"},"colour":"red"}`,
+			`ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: unknown field "colour"`},
+		// Unknown field and wrong type: the type error wins, as upstream's
+		// non-strict errors trump strict ones.
+		{api.KindDeployment, `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","colour":"red"},"spec":{"replicas":"three"}}`,
+			`Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32`},
+	} {
+		info, _ := api.Lookup(tc.kind)
+		_, err := decodeObject(api.NewRegistry(), info, []byte(tc.body))
+		var se *apierr.StatusError
+		if !errors.As(err, &se) || se.Code != 400 || se.Message != tc.want {
+			t.Errorf("decodeObject(%s) = %v;\nwant 400 %s", tc.body, err, tc.want)
+		}
+	}
+}
