@@ -3,6 +3,8 @@ package kubectl
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/clustersim/clustersim/sim/apierr"
@@ -111,6 +113,9 @@ func ErrorLine(err error) string {
 		if se.Reason == apierr.Timeout {
 			return "Unable to connect to the server: " + se.Message
 		}
+		if se.Reason == apierr.Invalid {
+			return invalidLine(se)
+		}
 		if se.Reason == "" {
 			return "Error from server: " + se.Message
 		}
@@ -121,6 +126,62 @@ func ErrorLine(err error) string {
 		return msg
 	}
 	return "error: " + msg
+}
+
+// invalidLine is what kubectl prints for an Invalid status (cmdutil's
+// checkErr, not the "Error from server" line): "The <Kind> "<name>" is
+// invalid: " and the causes as "<field>: <error>", on the same line for
+// one, each on a line of its own after "* " for more, repeats left out;
+// "The request is invalid" when the error names no object (a patch that
+// does not decode), with the server's message when there are no causes.
+func invalidLine(se *apierr.StatusError) string {
+	s := "The request is invalid"
+	kind, name, named := invalidSubject(se.Message)
+	switch {
+	case named && (kind != "" || name != ""):
+		s = fmt.Sprintf("The %s %q is invalid", kind, name)
+	case len(se.Causes) == 0 && se.Message != "":
+		s += ": " + se.Message
+	}
+	var causes []string
+	for _, c := range se.Causes {
+		line := c.Error()
+		if !slices.Contains(causes, line) {
+			causes = append(causes, line)
+		}
+	}
+	switch len(causes) {
+	case 0:
+		return s
+	case 1:
+		return s + ": " + causes[0]
+	}
+	return s + ": \n* " + strings.Join(causes, "\n* ")
+}
+
+// invalidSubject reads the kind and name back from an Invalid error's
+// message, `<Kind>.<group> "<name>" is invalid...` (apierr.NewInvalid's
+// form, possibly after withSource's "error when creating ...: "): kind
+// without its group. named is false for a message not of that form.
+func invalidSubject(msg string) (kind, name string, named bool) {
+	head, _, ok := strings.Cut(msg, " is invalid")
+	if !ok {
+		return "", "", false
+	}
+	i := strings.LastIndex(head, ` "`)
+	if i < 0 {
+		return "", "", false
+	}
+	n, err := strconv.Unquote(head[i+1:])
+	if err != nil {
+		return "", "", false
+	}
+	kindGroup := head[:i]
+	if j := strings.LastIndexByte(kindGroup, ' '); j >= 0 {
+		kindGroup = kindGroup[j+1:]
+	}
+	kind, _, _ = strings.Cut(kindGroup, ".")
+	return kind, n, true
 }
 
 // withSource prefixes an API error with the file it came from, as kubectl's

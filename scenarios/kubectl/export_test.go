@@ -1,0 +1,4 @@
+package kubectl
+
+// WithSource is withSource, for the external tests.
+var WithSource = withSource
