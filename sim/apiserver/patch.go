@@ -34,20 +34,19 @@ func applyPatchJSON(old api.Object, patch []byte, typ PatchType) (api.Object, er
 	if err := decodeJSON(orig, &doc); err != nil {
 		return nil, apierr.NewBadRequest(err.Error())
 	}
-	var merged any
+	var merged, patchMap any
 	if typ == JSONPatch {
 		if merged, err = applyJSONPatch(doc, patch); err != nil {
 			return nil, apierr.NewBadRequest(err.Error())
 		}
 	} else {
-		var p any
-		if err := decodeJSON(patch, &p); err != nil {
+		if err := decodeJSON(patch, &patchMap); err != nil {
 			return nil, apierr.NewBadRequest(fmt.Sprintf("error decoding patch: %v", err))
 		}
-		if _, ok := p.(map[string]any); !ok {
+		if _, ok := patchMap.(map[string]any); !ok {
 			return nil, apierr.NewBadRequest("patch is not a JSON object")
 		}
-		merged = api.MergePatch(doc, p, "", typ == StrategicMergePatch)
+		merged = api.MergePatch(doc, patchMap, "", typ == StrategicMergePatch)
 	}
 	out, err := json.Marshal(merged)
 	if err != nil {
@@ -63,7 +62,15 @@ func applyPatchJSON(old api.Object, patch []byte, typ PatchType) (api.Object, er
 	dec := json.NewDecoder(bytes.NewReader(out))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(obj); err != nil {
-		return nil, apierr.NewBadRequest(fmt.Sprintf("the patched object is invalid: %v", err))
+		// Upstream's patchers: a patched object that does not decode is
+		// a 422 Invalid of the field "patch", naming no kind or object,
+		// whose value is the patch map (%+v) for a strategic merge
+		// patch and the patched object for the others.
+		value := string(out)
+		if typ == StrategicMergePatch {
+			value = fmt.Sprintf("%+v", patchMap)
+		}
+		return nil, apierr.NewInvalid("", "", apierr.FieldError{Field: "patch", Type: "Invalid value", Value: value, Detail: err.Error()})
 	}
 	// Identity is not patchable.
 	nm, om := obj.GetObjectMeta(), old.GetObjectMeta()
