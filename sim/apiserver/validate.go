@@ -79,6 +79,9 @@ func Validate(obj, old api.Object) error {
 	if m.Namespace != "" && !isDNS1123Label(m.Namespace) {
 		errs = append(errs, apierr.FieldError{Field: "metadata.namespace", Type: "Invalid value", Value: m.Namespace, Detail: labelMsg})
 	}
+	// The object's metadata before its spec, as ValidateObjectMeta runs
+	// first upstream.
+	errs = validateLabels("metadata.labels", m.Labels, errs)
 	switch o := obj.(type) {
 	case *api.Deployment:
 		errs = append(errs, validateReplicas("spec.replicas", o.Spec.Replicas)...)

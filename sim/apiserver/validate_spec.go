@@ -30,8 +30,6 @@ const (
 // validateSpec adds the kind-specific rules to errs (obj is defaulted, as
 // the API server validates after defaulting).
 func validateSpec(obj api.Object, errs []apierr.FieldError) []apierr.FieldError {
-	m := obj.GetObjectMeta()
-	errs = validateLabels("metadata.labels", m.Labels, errs)
 	switch o := obj.(type) {
 	case *api.Deployment:
 		errs = validateLabels("spec.template.metadata.labels", o.Spec.Template.Labels, errs)
