@@ -2049,6 +2049,11 @@ func (l *loader) increment(a string, inc *Increment, w *world) error {
 	if inc.Times < 0 {
 		return l.errorf(a+".times", "must not be negative")
 	}
+	// Each time is a read and a write of its own, as a step is: the
+	// timeline's cap bounds them (a billion never ended).
+	if most := l.limits.WithDefaults().Timeline; inc.Times > most {
+		return l.errorf(a+".times", "%d is more than the timeline cap of %d writes (--limit timeline=N raises it)", inc.Times, most)
+	}
 	if inc.Retries != nil && *inc.Retries < 0 {
 		return l.errorf(a+".retries", "must not be negative")
 	}

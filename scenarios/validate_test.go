@@ -59,6 +59,10 @@ func TestValidateRejects(t *testing.T) {
 		{name: "object without a name", spec: "  - {apiVersion: v1, kind: ConfigMap, metadata: {name: \"\"}}\n",
 			err: "v.yaml:12:5: spec.objects[2]: ConfigMap: metadata.name: Required value: name or generateName is required"},
 		{name: "object with a generateName", spec: "  - {apiVersion: v1, kind: ConfigMap, metadata: {generateName: c-}}\n"},
+		// An increment of a billion writes.
+		{name: "increment a billion times", spec: "  - {apiVersion: v1, kind: ConfigMap, metadata: {name: n}, data: {v: \"0\"}}\n  timeline:\n  - {at: 1s, increment: {configMap: n, key: v, times: 1000000000}}\n",
+			err: "v.yaml:14:55: spec.timeline[0].increment.times: 1000000000 is more than the timeline cap of 10000 writes (--limit timeline=N raises it)"},
+		{name: "increment ten times", spec: "  - {apiVersion: v1, kind: ConfigMap, metadata: {name: n}, data: {v: \"0\"}}\n  timeline:\n  - {at: 1s, increment: {configMap: n, key: v, times: 10}}\n"},
 		// Per-controller counts and rates.
 		{name: "a billion workers", spec: "  controllers: {deployment: {workers: 1000000000}}\n",
 			err: "v.yaml:12:39: spec.controllers.deployment.workers: 1000000000 is not between 0 (the controller's default) and 1000"},
