@@ -308,7 +308,7 @@ func TestDecodeNodeErrors(t *testing.T) {
 		{"map key path plain", "metadata: {labels: {app: [x]}}", `t.yaml:1:26: metadata.labels.app: expected a string, got a sequence`},
 		{"unmarshaler error", "spec:\n  containers:\n  - name: a\n    resources:\n      cpu: lots\n",
 			"t.yaml:5:12: spec.containers[0].resources.cpu: " + errQuantity.Error()},
-		{"unmarshaler infinity", "spec: {quantity: .inf}", `t.yaml:1:18: spec.quantity: value .inf cannot be represented in JSON`},
+		{"unmarshaler infinity", "spec: {quantity: .inf}", `t.yaml:1:18: spec.quantity: .inf is not a finite number (JSON, and so the API, has no infinity or NaN)`},
 		{"custom tag", "metadata: {name: !secret x}", `t.yaml:1:18: metadata.name: unsupported tag !secret`},
 		{"bad base64", "spec: {data: '***'}", `t.yaml:1:14: spec.data: illegal base64 data at input byte 0`},
 		{"array too long", "spec: {pair: [1, 2, 3]}", `t.yaml:1:14: spec.pair: expected at most 2 elements, got 3`},

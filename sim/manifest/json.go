@@ -144,7 +144,7 @@ func (d *decoder) jsonScalar(buf []byte, n *yaml.Node) ([]byte, error) {
 		case !ok:
 			return nil, d.errorf(n, "invalid number %s", quote(n.Value))
 		case math.IsInf(f, 0) || math.IsNaN(f):
-			return nil, d.errorf(n, "value %s cannot be represented in JSON", clip(n.Value))
+			return nil, d.errorf(n, "%s is not a finite number (JSON, and so the API, has no infinity or NaN)", clip(n.Value))
 		case isJSONNumber(n.Value):
 			return append(buf, n.Value...), nil
 		}
