@@ -2,11 +2,13 @@ package scenarios
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -270,4 +272,57 @@ func lookup(n *yaml.Node, key string) *yaml.Node {
 		}
 	}
 	return n
+}
+
+// CheckSetPath fails when path (SetPaths' syntax) names no field of the
+// scenario format, such as spec.nosuch: a sweep of a typo is refused
+// before anything runs, rather than failing in the rewritten file at a
+// position the user's file does not have. Under a field of free form (a
+// manifest of spec.objects, a value with its own decoding) any path is
+// taken, and so is a missing list index (SetPaths reports those).
+func CheckSetPath(path string) error {
+	segs, err := pathSegments(path)
+	if err != nil {
+		return err
+	}
+	t := reflect.TypeFor[Scenario]()
+	for i, s := range segs {
+		for t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		if t == reflect.TypeFor[yaml.Node]() || t.Kind() == reflect.Interface || customDecoding(t) {
+			return nil
+		}
+		at := strings.Join(segs[:i], ".")
+		switch {
+		case strings.HasPrefix(s, "["):
+			if t.Kind() != reflect.Slice && t.Kind() != reflect.Array {
+				return fmt.Errorf("%s is not a list: %s does not select from it", at, s)
+			}
+			t = t.Elem()
+		case t.Kind() == reflect.Map:
+			t = t.Elem()
+		case t.Kind() == reflect.Slice || t.Kind() == reflect.Array:
+			return fmt.Errorf("%s is a list: select an item ([0], [name=x] or [*]) before %q", at, s)
+		case t.Kind() == reflect.Struct:
+			f, ok := jsonFields(t)[s]
+			if !ok {
+				if at == "" {
+					at = "the scenario"
+				}
+				return fmt.Errorf("%s has no field %q (docs/scenario-format.md lists them)", at, s)
+			}
+			t = f
+		default:
+			return fmt.Errorf("%s is a single value: it has no field %q", at, s)
+		}
+	}
+	return nil
+}
+
+// customDecoding reports whether values of t decode themselves (a
+// duration, a quantity): a path below one is its own business.
+func customDecoding(t reflect.Type) bool {
+	p := reflect.PointerTo(t)
+	return p.Implements(reflect.TypeFor[json.Unmarshaler]()) || p.Implements(reflect.TypeFor[yaml.Unmarshaler]())
 }

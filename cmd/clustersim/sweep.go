@@ -38,6 +38,9 @@ func parseSet(s string) (sweepAxis, error) {
 	if !ok || path == "" || vals == "" {
 		return sweepAxis{}, fmt.Errorf("--set %q: want PATH=V1,V2,... or PATH=A..B", s)
 	}
+	if err := scenarios.CheckSetPath(path); err != nil {
+		return sweepAxis{}, fmt.Errorf("--set %q: %v", s, err)
+	}
 	if a, b, ok := strings.Cut(vals, ".."); ok {
 		lo, err1 := strconv.Atoi(a)
 		hi, err2 := strconv.Atoi(b)
