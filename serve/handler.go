@@ -78,26 +78,22 @@ func NewHandler(loop Loop, gw *Gateway, opts Options) *Handler {
 }
 
 // statusJSON is a failed request's body (metav1.Status).
-func statusJSON(code int, reason apierr.Reason, msg string, causes []apierr.FieldError) map[string]any {
+func statusJSON(se *apierr.StatusError) map[string]any {
 	st := map[string]any{"kind": "Status", "apiVersion": "v1", "metadata": map[string]any{},
-		"status": "Failure", "message": msg, "reason": string(reason), "code": code}
+		"status": "Failure", "message": se.Message, "reason": string(se.Reason), "code": se.Code}
 	details := map[string]any{}
-	if reason == apierr.Invalid {
-		// apimachinery's NewInvalid names the object in the details;
-		// kubectl prints `The Pod "p5" is invalid: ...` from them, and
-		// `The request is invalid` without them.
-		// Empty ones are left out (metav1.StatusDetails' omitempty).
-		if kind, group, name, ok := invalidSubject(msg); ok {
-			for k, v := range map[string]string{"name": name, "group": group, "kind": kind} {
-				if v != "" {
-					details[k] = v
-				}
-			}
+	// apimachinery's NewInvalid names the object in the details; kubectl
+	// prints `The Pod "p5" is invalid: ...` from them, and `The request
+	// is invalid` without them. Empty ones are left out
+	// (metav1.StatusDetails' omitempty).
+	for k, v := range map[string]string{"name": se.Name, "group": se.Group, "kind": se.Kind} {
+		if v != "" {
+			details[k] = v
 		}
 	}
-	if len(causes) > 0 {
-		cs := make([]map[string]string, len(causes))
-		for i, c := range causes {
+	if len(se.Causes) > 0 {
+		cs := make([]map[string]string, len(se.Causes))
+		for i, c := range se.Causes {
 			cs[i] = statusCause(c)
 		}
 		details["causes"] = cs
@@ -146,32 +142,10 @@ func statusCause(c apierr.FieldError) map[string]string {
 	return out
 }
 
-// invalidSubject reads the kind, group and name back from an Invalid
-// error's message, `Deployment.apps "web" is invalid...` (apierr's
-// NewInvalid, which formats them as apimachinery's does:
-// schema.GroupKind.String() and the quoted name). ok is false for a
-// message of another form.
-func invalidSubject(msg string) (kind, group, name string, ok bool) {
-	kindGroup, rest, found := strings.Cut(msg, " ")
-	if !found || kindGroup == "" {
-		return "", "", "", false
-	}
-	quoted, err := strconv.QuotedPrefix(rest)
-	if err != nil || !strings.HasPrefix(rest[len(quoted):], " is invalid") {
-		return "", "", "", false
-	}
-	name, err = strconv.Unquote(quoted)
-	if err != nil {
-		return "", "", "", false
-	}
-	kind, group, _ = strings.Cut(kindGroup, ".")
-	return kind, group, name, true
-}
-
 func writeJSON(w http.ResponseWriter, code int, v any) {
 	b, err := json.Marshal(v)
 	if err != nil {
-		b, _ = json.Marshal(statusJSON(500, "InternalError", "encoding the response: "+err.Error(), nil))
+		b, _ = json.Marshal(statusJSON(&apierr.StatusError{Code: 500, Reason: "InternalError", Message: "encoding the response: " + err.Error()}))
 		code = 500
 	}
 	w.Header().Set("Content-Type", "application/json")
@@ -180,7 +154,7 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 }
 
 func writeStatus(w http.ResponseWriter, code int, reason apierr.Reason, msg string) {
-	writeJSON(w, code, statusJSON(code, reason, msg, nil))
+	writeJSON(w, code, statusJSON(&apierr.StatusError{Code: code, Reason: reason, Message: msg}))
 }
 
 func writeErr(w http.ResponseWriter, err error) {
@@ -194,7 +168,7 @@ func writeErr(w http.ResponseWriter, err error) {
 
 // errorStatus is the metav1.Status of a status error.
 func errorStatus(se *apierr.StatusError) map[string]any {
-	st := statusJSON(se.Code, se.Reason, se.Message, se.Causes)
+	st := statusJSON(se)
 	if se.RetryAfterSeconds > 0 {
 		d, _ := st["details"].(map[string]any)
 		if d == nil {

@@ -71,23 +71,3 @@ func TestStatusJSON(t *testing.T) {
 		})
 	}
 }
-
-func TestInvalidSubject(t *testing.T) {
-	for _, tc := range []struct {
-		msg               string
-		kind, group, name string
-		ok                bool
-	}{
-		{`Pod "p5" is invalid: spec.containers: Required value`, "Pod", "", "p5", true},
-		{`Deployment.apps "web" is invalid: [a: Required value, b: Required value]`, "Deployment", "apps", "web", true},
-		{`Widget.example.com "w\"x" is invalid`, "Widget", "example.com", `w"x`, true},
-		{` "" is invalid: patch: Invalid value`, "", "", "", false},
-		{`Pod "p5" is forbidden: no`, "", "", "", false},
-		{`invalid`, "", "", "", false},
-	} {
-		kind, group, name, ok := invalidSubject(tc.msg)
-		if kind != tc.kind || group != tc.group || name != tc.name || ok != tc.ok {
-			t.Errorf("invalidSubject(%q) = %q, %q, %q, %v; want %q, %q, %q, %v", tc.msg, kind, group, name, ok, tc.kind, tc.group, tc.name, tc.ok)
-		}
-	}
-}

@@ -98,7 +98,7 @@ func (h *Handler) serveWatch(w http.ResponseWriter, r *http.Request, t target) {
 				if !errors.As(e.Err, &se) {
 					se = &apierr.StatusError{Code: 500, Reason: "InternalError", Message: e.Err.Error()}
 				}
-				return send(watchFrame{typ: "ERROR", obj: statusJSON(se.Code, se.Reason, se.Message, nil), final: true})
+				return send(watchFrame{typ: "ERROR", obj: statusJSON(&apierr.StatusError{Code: se.Code, Reason: se.Reason, Message: se.Message}), final: true})
 			case "BOOKMARK":
 				return send(watchFrame{typ: "BOOKMARK", obj: map[string]any{"kind": info.Kind.Name, "apiVersion": info.APIVersion(),
 					"metadata": map[string]any{"resourceVersion": strconv.FormatUint(e.ResourceVersion, 10)}}})

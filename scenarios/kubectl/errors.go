@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/clustersim/clustersim/sim/apierr"
@@ -136,10 +135,9 @@ func ErrorLine(err error) string {
 // does not decode), with the server's message when there are no causes.
 func invalidLine(se *apierr.StatusError) string {
 	s := "The request is invalid"
-	kind, name, named := invalidSubject(se.Message)
 	switch {
-	case named && (kind != "" || name != ""):
-		s = fmt.Sprintf("The %s %q is invalid", kind, name)
+	case se.Kind != "" || se.Name != "":
+		s = fmt.Sprintf("The %s %q is invalid", se.Kind, se.Name)
 	case len(se.Causes) == 0 && se.Message != "":
 		s += ": " + se.Message
 	}
@@ -157,31 +155,6 @@ func invalidLine(se *apierr.StatusError) string {
 		return s + ": " + causes[0]
 	}
 	return s + ": \n* " + strings.Join(causes, "\n* ")
-}
-
-// invalidSubject reads the kind and name back from an Invalid error's
-// message, `<Kind>.<group> "<name>" is invalid...` (apierr.NewInvalid's
-// form, possibly after withSource's "error when creating ...: "): kind
-// without its group. named is false for a message not of that form.
-func invalidSubject(msg string) (kind, name string, named bool) {
-	head, _, ok := strings.Cut(msg, " is invalid")
-	if !ok {
-		return "", "", false
-	}
-	i := strings.LastIndex(head, ` "`)
-	if i < 0 {
-		return "", "", false
-	}
-	n, err := strconv.Unquote(head[i+1:])
-	if err != nil {
-		return "", "", false
-	}
-	kindGroup := head[:i]
-	if j := strings.LastIndexByte(kindGroup, ' '); j >= 0 {
-		kindGroup = kindGroup[j+1:]
-	}
-	kind, _, _ = strings.Cut(kindGroup, ".")
-	return kind, n, true
 }
 
 // withSource prefixes an API error with the file it came from, as kubectl's

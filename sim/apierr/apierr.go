@@ -49,6 +49,11 @@ type StatusError struct {
 	Causes []FieldError
 	// RetryAfterSeconds is a 429's suggested wait (details.retryAfterSeconds).
 	RetryAfterSeconds int
+	// Kind, Group and Name are the object an Invalid error is about
+	// (metav1.StatusDetails' kind, group and name), as NewInvalid was
+	// given them; kubectl prints `The <Kind> "<Name>" is invalid` from
+	// them, and `The request is invalid` when both are empty.
+	Kind, Group, Name string
 }
 
 // Error returns the message, as kubectl prints it after "Error from server".
@@ -171,7 +176,8 @@ func NewInvalid(kindGroup, name string, errs ...FieldError) *StatusError {
 		}
 		msg = fmt.Sprintf("%s %q is invalid: [%s]", kindGroup, name, strings.Join(parts, ", "))
 	}
-	return &StatusError{Code: 422, Reason: Invalid, Message: msg, Causes: errs}
+	kind, group, _ := strings.Cut(kindGroup, ".")
+	return &StatusError{Code: 422, Reason: Invalid, Message: msg, Causes: errs, Kind: kind, Group: group, Name: name}
 }
 
 // NewTooOldResourceVersion: 410 Expired, `too old resource version: 5
