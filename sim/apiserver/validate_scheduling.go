@@ -63,8 +63,16 @@ func validatePlacement(field string, spec *api.PodSpec, errs []apierr.FieldError
 			errs = validatePodAffinity(f+".podAntiAffinity", pa.RequiredDuringSchedulingIgnoredDuringExecution, pa.PreferredDuringSchedulingIgnoredDuringExecution, errs)
 		}
 	}
-	errs = validateTolerations(field+".tolerations", spec.Tolerations, errs)
-	return validateSpreadConstraints(field+".topologySpreadConstraints", spec.TopologySpreadConstraints, errs)
+	// Every pod has tolerations (the DefaultTolerationSeconds
+	// admission's two) and every pod write is validated: the paths of
+	// these two are built only for an error.
+	if len(spec.Tolerations) > 0 {
+		errs = validateTolerations(field, spec.Tolerations, errs)
+	}
+	if len(spec.TopologySpreadConstraints) > 0 {
+		errs = validateSpreadConstraints(field, spec.TopologySpreadConstraints, errs)
+	}
+	return errs
 }
 
 // validateNodeAffinity is upstream's validateNodeAffinity.
@@ -141,8 +149,8 @@ func validatePodAffinity(f string, required []api.PodAffinityTerm, preferred []a
 // validatePodAffinityTerm is upstream's validatePodAffinityTerm: its
 // selectors, namespaces and topology key.
 func validatePodAffinityTerm(f string, t *api.PodAffinityTerm, errs []apierr.FieldError) []apierr.FieldError {
-	errs = validateLabelSelector(f+".labelSelector", t.LabelSelector, errs)
-	errs = validateLabelSelector(f+".namespaceSelector", t.NamespaceSelector, errs)
+	errs = validateLabelSelector(func() string { return f + ".labelSelector" }, t.LabelSelector, errs)
+	errs = validateLabelSelector(func() string { return f + ".namespaceSelector" }, t.NamespaceSelector, errs)
 	for _, ns := range t.Namespaces {
 		if len(ns) > 63 || !isDNS1123Label(ns) {
 			errs = append(errs, apierr.FieldError{Field: f + ".namespace", Type: "Invalid value", Value: ns, Detail: labelMsg})
@@ -157,13 +165,17 @@ func validatePodAffinityTerm(f string, t *api.PodAffinityTerm, errs []apierr.Fie
 // validateLabelSelector is apimachinery's ValidateLabelSelector (label
 // values in selectors checked): its labels, then each requirement's
 // operator and values, key, and values as label values.
-func validateLabelSelector(f string, sel *api.LabelSelector, errs []apierr.FieldError) []apierr.FieldError {
+func validateLabelSelector(f func() string, sel *api.LabelSelector, errs []apierr.FieldError) []apierr.FieldError {
 	if sel == nil {
 		return errs
 	}
-	errs = validateLabels(f+".matchLabels", sel.MatchLabels, errs)
+	// A spread constraint's selector is on every write of its pods:
+	// its path is built only for an error (validatePlacement).
+	if !labelsValid(sel.MatchLabels) {
+		errs = validateLabels(f()+".matchLabels", sel.MatchLabels, errs)
+	}
 	for i, r := range sel.MatchExpressions {
-		rf := fmt.Sprintf("%s.matchExpressions[%d]", f, i)
+		rf := fmt.Sprintf("%s.matchExpressions[%d]", f(), i)
 		errs = validateOperator(rf, string(r.Operator), len(r.Values), false, errs)
 		errs = validateLabelName(rf+".key", r.Key, errs)
 		for j, v := range r.Values {
@@ -195,39 +207,43 @@ func labelValueProblems(v string) []string {
 	return out
 }
 
-// validateTolerations is upstream's validateTolerations.
-func validateTolerations(f string, ts []api.Toleration, errs []apierr.FieldError) []apierr.FieldError {
+// validateTolerations is upstream's validateTolerations of the pod spec
+// at field.
+func validateTolerations(field string, ts []api.Toleration, errs []apierr.FieldError) []apierr.FieldError {
 	for i := range ts {
 		t := &ts[i]
-		tf := fmt.Sprintf("%s[%d]", f, i)
+		// The path is built only for an error (validatePlacement).
+		at := func(leaf string) string { return fmt.Sprintf("%s.tolerations[%d].%s", field, i, leaf) }
 		if t.Key != "" {
-			errs = validateLabelName(tf+".key", t.Key, errs)
+			for _, msg := range qualifiedNameProblems(t.Key) {
+				errs = append(errs, apierr.FieldError{Field: at("key"), Type: "Invalid value", Value: t.Key, Detail: msg})
+			}
 		}
 		if t.Key == "" && t.Operator != api.TolerationOpExists {
-			errs = append(errs, apierr.FieldError{Field: tf + ".operator", Type: "Invalid value", Value: string(t.Operator),
+			errs = append(errs, apierr.FieldError{Field: at("operator"), Type: "Invalid value", Value: string(t.Operator),
 				Detail: "operator must be Exists when `key` is empty, which means \"match all values and all keys\""})
 		}
 		if t.TolerationSeconds != nil && t.Effect != api.TaintEffectNoExecute {
-			errs = append(errs, apierr.FieldError{Field: tf + ".effect", Type: "Invalid value", Value: string(t.Effect), Detail: "effect must be 'NoExecute' when `tolerationSeconds` is set"})
+			errs = append(errs, apierr.FieldError{Field: at("effect"), Type: "Invalid value", Value: string(t.Effect), Detail: "effect must be 'NoExecute' when `tolerationSeconds` is set"})
 		}
 		switch t.Operator {
 		case api.TolerationOpEqual, "":
 			// Upstream names the operator for a bad value.
 			if msgs := labelValueProblems(t.Value); len(msgs) > 0 {
-				errs = append(errs, apierr.FieldError{Field: tf + ".operator", Type: "Invalid value", Value: t.Value, Detail: strings.Join(msgs, ";")})
+				errs = append(errs, apierr.FieldError{Field: at("operator"), Type: "Invalid value", Value: t.Value, Detail: strings.Join(msgs, ";")})
 			}
 		case api.TolerationOpExists:
 			if t.Value != "" {
-				errs = append(errs, apierr.FieldError{Field: tf + ".operator", Type: "Invalid value", Value: apierr.Literal(tolerationLiteral(t)), Detail: "value must be empty when `operator` is 'Exists'"})
+				errs = append(errs, apierr.FieldError{Field: at("operator"), Type: "Invalid value", Value: apierr.Literal(tolerationLiteral(t)), Detail: "value must be empty when `operator` is 'Exists'"})
 			}
 		default:
-			errs = append(errs, apierr.FieldError{Field: tf + ".operator", Type: "Unsupported value", Value: string(t.Operator), Detail: `supported values: "Equal", "Exists"`})
+			errs = append(errs, apierr.FieldError{Field: at("operator"), Type: "Unsupported value", Value: string(t.Operator), Detail: `supported values: "Equal", "Exists"`})
 		}
 		if t.Effect != "" {
 			switch t.Effect {
 			case api.TaintEffectNoSchedule, api.TaintEffectPreferNoSchedule, api.TaintEffectNoExecute:
 			default:
-				errs = append(errs, apierr.FieldError{Field: tf + ".effect", Type: "Unsupported value", Value: string(t.Effect), Detail: `supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"`})
+				errs = append(errs, apierr.FieldError{Field: at("effect"), Type: "Unsupported value", Value: string(t.Effect), Detail: `supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"`})
 			}
 		}
 	}
@@ -248,44 +264,45 @@ func tolerationLiteral(t *api.Toleration) string {
 // validateSpreadConstraints is upstream's
 // validateTopologySpreadConstraints: skew, key, action, no repeated
 // (key, action) pair, minDomains, the inclusion policies, the selector.
-func validateSpreadConstraints(f string, cs []api.TopologySpreadConstraint, errs []apierr.FieldError) []apierr.FieldError {
+func validateSpreadConstraints(field string, cs []api.TopologySpreadConstraint, errs []apierr.FieldError) []apierr.FieldError {
 	for i := range cs {
 		c := &cs[i]
-		cf := fmt.Sprintf("%s[%d]", f, i)
+		// The path is built only for an error (validatePlacement).
+		at := func(leaf string) string { return fmt.Sprintf("%s.topologySpreadConstraints[%d].%s", field, i, leaf) }
 		if c.MaxSkew <= 0 {
-			errs = append(errs, apierr.FieldError{Field: cf + ".maxSkew", Type: "Invalid value", Value: int64(c.MaxSkew), Detail: notPositiveMsg})
+			errs = append(errs, apierr.FieldError{Field: at("maxSkew"), Type: "Invalid value", Value: int64(c.MaxSkew), Detail: notPositiveMsg})
 		}
 		if c.TopologyKey == "" {
-			errs = append(errs, apierr.FieldError{Field: cf + ".topologyKey", Type: "Required value", Detail: "can not be empty"})
+			errs = append(errs, apierr.FieldError{Field: at("topologyKey"), Type: "Required value", Detail: "can not be empty"})
 		}
 		if c.WhenUnsatisfiable != api.DoNotSchedule && c.WhenUnsatisfiable != api.ScheduleAnyway {
-			errs = append(errs, apierr.FieldError{Field: cf + ".whenUnsatisfiable", Type: "Unsupported value", Value: string(c.WhenUnsatisfiable), Detail: `supported values: "DoNotSchedule", "ScheduleAnyway"`})
+			errs = append(errs, apierr.FieldError{Field: at("whenUnsatisfiable"), Type: "Unsupported value", Value: string(c.WhenUnsatisfiable), Detail: `supported values: "DoNotSchedule", "ScheduleAnyway"`})
 		}
 		for _, d := range cs[i+1:] {
 			if d.TopologyKey == c.TopologyKey && d.WhenUnsatisfiable == c.WhenUnsatisfiable {
-				errs = append(errs, apierr.FieldError{Field: cf + ".{topologyKey, whenUnsatisfiable}", Type: "Duplicate value", Value: fmt.Sprintf("{%s, %s}", c.TopologyKey, c.WhenUnsatisfiable)})
+				errs = append(errs, apierr.FieldError{Field: at("{topologyKey, whenUnsatisfiable}"), Type: "Duplicate value", Value: fmt.Sprintf("{%s, %s}", c.TopologyKey, c.WhenUnsatisfiable)})
 				break
 			}
 		}
 		if c.MinDomains != nil {
 			if *c.MinDomains <= 0 {
-				errs = append(errs, apierr.FieldError{Field: cf + ".minDomains", Type: "Invalid value", Value: int64(*c.MinDomains), Detail: notPositiveMsg})
+				errs = append(errs, apierr.FieldError{Field: at("minDomains"), Type: "Invalid value", Value: int64(*c.MinDomains), Detail: notPositiveMsg})
 			}
 			if c.WhenUnsatisfiable != api.DoNotSchedule {
-				errs = append(errs, apierr.FieldError{Field: cf + ".minDomains", Type: "Invalid value", Value: int64(*c.MinDomains),
+				errs = append(errs, apierr.FieldError{Field: at("minDomains"), Type: "Invalid value", Value: int64(*c.MinDomains),
 					Detail: fmt.Sprintf("can only use minDomains if whenUnsatisfiable=%s, not %s", api.DoNotSchedule, c.WhenUnsatisfiable)})
 			}
 		}
-		errs = validateInclusionPolicy(cf+".nodeAffinityPolicy", c.NodeAffinityPolicy, errs)
-		errs = validateInclusionPolicy(cf+".nodeTaintsPolicy", c.NodeTaintsPolicy, errs)
-		errs = validateLabelSelector(cf+".labelSelector", c.LabelSelector, errs)
+		errs = validateInclusionPolicy(at, "nodeAffinityPolicy", c.NodeAffinityPolicy, errs)
+		errs = validateInclusionPolicy(at, "nodeTaintsPolicy", c.NodeTaintsPolicy, errs)
+		errs = validateLabelSelector(func() string { return at("labelSelector") }, c.LabelSelector, errs)
 	}
 	return errs
 }
 
-func validateInclusionPolicy(f string, p *api.NodeInclusionPolicy, errs []apierr.FieldError) []apierr.FieldError {
+func validateInclusionPolicy(at func(string) string, leaf string, p *api.NodeInclusionPolicy, errs []apierr.FieldError) []apierr.FieldError {
 	if p == nil || *p == api.NodeInclusionPolicyHonor || *p == api.NodeInclusionPolicyIgnore {
 		return errs
 	}
-	return append(errs, apierr.FieldError{Field: f, Type: "Unsupported value", Value: string(*p), Detail: `supported values: "Honor", "Ignore"`})
+	return append(errs, apierr.FieldError{Field: at(leaf), Type: "Unsupported value", Value: string(*p), Detail: `supported values: "Honor", "Ignore"`})
 }
