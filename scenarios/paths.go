@@ -45,7 +45,7 @@ func (l *loader) conditions(field, kind, typ string) error {
 		return err
 	}
 	if t := builtinType(k); t != nil {
-		if bad, _, _ := typePath(t, []string{"status", "conditions"}); bad >= 0 {
+		if bad, _, _, _ := typePath(t, []string{"status", "conditions"}, false); bad >= 0 {
 			return l.errorf(field+".kind", "a %s has no status.conditions", k.Name)
 		}
 	}
@@ -104,7 +104,7 @@ func pathProblem(k api.Kind, segs []string) string {
 	if t == nil {
 		return ""
 	}
-	bad, names, inMap := typePath(t, segs)
+	bad, names, inMap, _ := typePath(t, segs, false)
 	if bad < 0 {
 		return ""
 	}
@@ -136,40 +136,48 @@ var (
 // lists any element name, type or index). It returns -1 when the path
 // exists, else the index of the first segment that does not, the field
 // names there (none: the value there is a scalar) and whether that value
-// is a map's. A type with its own JSON form (json.Marshaler), an
-// interface or a YAML node is opaque: any path under it is taken.
-func typePath(t reflect.Type, segs []string) (bad int, names []string, inMap bool) {
+// is a map's, and the type there. A type with its own JSON form
+// (json.Marshaler), an interface or a YAML node is opaque: any path under
+// it is taken. bracketed is SetPaths' syntax, where a list's element is
+// always selected by a "[...]" segment and nothing else is: a list met by
+// another segment, or a "[...]" segment on anything but a list, is where
+// the path goes wrong.
+func typePath(t reflect.Type, segs []string, bracketed bool) (bad int, names []string, inMap bool, at reflect.Type) {
 	for i, s := range segs {
 		for t.Kind() == reflect.Pointer {
 			t = t.Elem()
 		}
 		if t.Implements(marshalerType) || reflect.PointerTo(t).Implements(marshalerType) || t == yamlNodeType {
-			return -1, nil, false
+			return -1, nil, false, nil
 		}
 		fromMap := inMap
 		inMap = false
+		isList := t.Kind() == reflect.Slice || t.Kind() == reflect.Array
+		if bracketed && t.Kind() != reflect.Interface && isList != strings.HasPrefix(s, "[") {
+			return i, nil, fromMap, t
+		}
 		switch t.Kind() {
 		case reflect.Interface:
-			return -1, nil, false
+			return -1, nil, false, nil
 		case reflect.Map:
 			t, inMap = t.Elem(), true
 		case reflect.Slice, reflect.Array:
 			if t.Elem().Kind() == reflect.Uint8 {
-				return i, nil, fromMap // bytes: a string in JSON
+				return i, nil, fromMap, t // bytes: a string in JSON
 			}
 			t = t.Elem()
 		case reflect.Struct:
 			fields := jsonFields(t)
 			f, ok := fields[s]
 			if !ok {
-				return i, slices.Sorted(maps.Keys(fields)), false
+				return i, slices.Sorted(maps.Keys(fields)), false, t
 			}
 			t = f
 		default:
-			return i, nil, fromMap
+			return i, nil, fromMap, t
 		}
 	}
-	return -1, nil, false
+	return -1, nil, false, nil
 }
 
 // jsonFields are the JSON names of a struct's fields and their types, as

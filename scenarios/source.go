@@ -2,7 +2,6 @@ package scenarios
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -285,44 +284,21 @@ func CheckSetPath(path string) error {
 	if err != nil {
 		return err
 	}
-	t := reflect.TypeFor[Scenario]()
-	for i, s := range segs {
-		for t.Kind() == reflect.Pointer {
-			t = t.Elem()
-		}
-		if t == reflect.TypeFor[yaml.Node]() || t.Kind() == reflect.Interface || customDecoding(t) {
-			return nil
-		}
-		at := strings.Join(segs[:i], ".")
-		switch {
-		case strings.HasPrefix(s, "["):
-			if t.Kind() != reflect.Slice && t.Kind() != reflect.Array {
-				return fmt.Errorf("%s is not a list: %s does not select from it", at, s)
-			}
-			t = t.Elem()
-		case t.Kind() == reflect.Map:
-			t = t.Elem()
-		case t.Kind() == reflect.Slice || t.Kind() == reflect.Array:
-			return fmt.Errorf("%s is a list: select an item ([0], [name=x] or [*]) before %q", at, s)
-		case t.Kind() == reflect.Struct:
-			f, ok := jsonFields(t)[s]
-			if !ok {
-				if at == "" {
-					at = "the scenario"
-				}
-				return fmt.Errorf("%s has no field %q (docs/scenario-format.md lists them)", at, s)
-			}
-			t = f
-		default:
-			return fmt.Errorf("%s is a single value: it has no field %q", at, s)
-		}
+	bad, names, _, t := typePath(reflect.TypeFor[Scenario](), segs, true)
+	if bad < 0 {
+		return nil
 	}
-	return nil
-}
-
-// customDecoding reports whether values of t decode themselves (a
-// duration, a quantity): a path below one is its own business.
-func customDecoding(t reflect.Type) bool {
-	p := reflect.PointerTo(t)
-	return p.Implements(reflect.TypeFor[json.Unmarshaler]()) || p.Implements(reflect.TypeFor[yaml.Unmarshaler]())
+	at, s := strings.Join(segs[:bad], "."), segs[bad]
+	switch {
+	case t.Kind() == reflect.Slice || t.Kind() == reflect.Array:
+		return fmt.Errorf("%s is a list: select an item ([0], [name=x] or [*]) before %q", at, s)
+	case strings.HasPrefix(s, "["):
+		return fmt.Errorf("%s is not a list: %s does not select from it", at, s)
+	case len(names) > 0:
+		if at == "" {
+			at = "the scenario"
+		}
+		return fmt.Errorf("%s has no field %q (docs/scenario-format.md lists them)", at, s)
+	}
+	return fmt.Errorf("%s is a single value: it has no field %q", at, s)
 }
