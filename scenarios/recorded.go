@@ -237,12 +237,18 @@ func dropDeadUserLinks(spec *yaml.Node, users map[string]bool) {
 		return false
 	}
 	var kept []*yaml.Node
+	var dropped []string
 	for _, l := range links.Content {
 		from, to := mapValue(l, "from"), mapValue(l, "to")
 		if from != nil && !live(from.Value) || to != nil && !live(to.Value) {
+			dropped = append(dropped, fmt.Sprintf("%s -> %s", from.Value, to.Value))
 			continue
 		}
 		kept = append(kept, l)
 	}
 	links.Content = kept
+	if len(dropped) > 0 {
+		// Said in the file, not dropped silently.
+		links.HeadComment = "left out, as no step of this recording acts as their user: " + strings.Join(dropped, ", ")
+	}
 }

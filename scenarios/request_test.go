@@ -136,5 +136,9 @@ func TestRecordingDropsDeadUserLinks(t *testing.T) {
 		if n := len(got.Spec.Network.Links); n != tc.links {
 			t.Errorf("%s: %d links, want %d", tc.name, n, tc.links)
 		}
+		const said = "left out, as no step of this recording acts as their user: user/admin -> apiserver"
+		if strings.Contains(string(data), said) != (tc.links == 0) {
+			t.Errorf("%s: the file says %q: %v, want %v", tc.name, said, !(tc.links == 0), tc.links == 0)
+		}
 	}
 }
