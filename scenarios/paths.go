@@ -136,7 +136,8 @@ var (
 // lists any element name, type or index). It returns -1 when the path
 // exists, else the index of the first segment that does not, the field
 // names there (none: the value there is a scalar) and whether that value
-// is a map's, and the type there. A type with its own JSON form
+// is a map's, and the type there (for a path that exists: the type it
+// ends at, or the opaque type it stopped at). A type with its own JSON form
 // (json.Marshaler), an interface or a YAML node is opaque: any path under
 // it is taken. bracketed is SetPaths' syntax, where a list's element is
 // always selected by a "[...]" segment and nothing else is: a list met by
@@ -148,7 +149,7 @@ func typePath(t reflect.Type, segs []string, bracketed bool) (bad int, names []s
 			t = t.Elem()
 		}
 		if t.Implements(marshalerType) || reflect.PointerTo(t).Implements(marshalerType) || t == yamlNodeType {
-			return -1, nil, false, nil
+			return -1, nil, false, t
 		}
 		fromMap := inMap
 		inMap = false
@@ -158,7 +159,7 @@ func typePath(t reflect.Type, segs []string, bracketed bool) (bad int, names []s
 		}
 		switch t.Kind() {
 		case reflect.Interface:
-			return -1, nil, false, nil
+			return -1, nil, false, t
 		case reflect.Map:
 			t, inMap = t.Elem(), true
 		case reflect.Slice, reflect.Array:
@@ -177,7 +178,10 @@ func typePath(t reflect.Type, segs []string, bracketed bool) (bad int, names []s
 			return i, nil, fromMap, t
 		}
 	}
-	return -1, nil, false, nil
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return -1, nil, false, t
 }
 
 // jsonFields are the JSON names of a struct's fields and their types, as
@@ -306,8 +310,8 @@ func decodeError(err error, root *yaml.Node, t reflect.Type, prefix string) erro
 		return err
 	}
 	rel := strings.TrimPrefix(strings.TrimPrefix(e.Field, prefix), ".")
-	ft := fieldType(t, manifest.SplitPath(rel))
-	if ft != reflect.TypeFor[api.Duration]() {
+	bad, _, _, ft := typePath(t, manifest.SplitPath(rel), false)
+	if bad >= 0 || ft != reflect.TypeFor[api.Duration]() {
 		return err
 	}
 	what := "this value"
@@ -327,32 +331,6 @@ func decodeError(err error, root *yaml.Node, t reflect.Type, prefix string) erro
 	out := *e
 	out.Msg = fmt.Sprintf("%s is not a duration (%s)", what, durationHint)
 	return &out
-}
-
-// fieldType is the Go type at the decoder's field path segs (indexes
-// for lists) under t, or nil.
-func fieldType(t reflect.Type, segs []string) reflect.Type {
-	for _, s := range segs {
-		for t.Kind() == reflect.Pointer {
-			t = t.Elem()
-		}
-		switch t.Kind() {
-		case reflect.Map, reflect.Slice, reflect.Array:
-			t = t.Elem()
-		case reflect.Struct:
-			f, ok := jsonFields(t)[s]
-			if !ok {
-				return nil
-			}
-			t = f
-		default:
-			return nil
-		}
-	}
-	for t != nil && t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	return t
 }
 
 // nodeAt finds the node at line and column under n.
