@@ -12,6 +12,7 @@ package resourcequota
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/clustersim/clustersim/sim/api"
@@ -39,6 +40,12 @@ type Options struct {
 	// ResyncPeriod is how often every quota is recalculated; 0 means
 	// DefaultResyncPeriod.
 	ResyncPeriod time.Duration
+	// Kinds are further kinds to count besides Counted (Secrets,
+	// PersistentVolumeClaims, Jobs ...: api.QuotaCountedKind of a quota's
+	// resources). Upstream counts every kind a quota names; here each
+	// counted kind costs an informer, so the runner passes the kinds the
+	// scenario's quotas name.
+	Kinds []api.Kind
 }
 
 // Reconciler recalculates one quota per request.
@@ -46,7 +53,9 @@ type Reconciler struct {
 	Client  client.Client
 	Quotas  informer.Lister
 	Objects map[api.Kind]informer.Lister
-	Resync  time.Duration
+	// Kinds are the keys of Objects in the order they are counted.
+	Kinds  []api.Kind
+	Resync time.Duration
 }
 
 // Setup registers the controller with a manager.
@@ -68,6 +77,14 @@ func Setup(m *controller.Manager, opts Options) error {
 	}
 	c.Watch(quotas, controller.EnqueueObject())
 	for _, kind := range Counted {
+		r.Kinds = append(r.Kinds, kind)
+	}
+	for _, kind := range opts.Kinds {
+		if !slices.Contains(r.Kinds, kind) {
+			r.Kinds = append(r.Kinds, kind)
+		}
+	}
+	for _, kind := range r.Kinds {
 		inf, err := m.Informer(kind, informer.Options{})
 		if err != nil {
 			return err
@@ -100,7 +117,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 	for _, name := range hard.SortedNames() {
 		used[name] = api.MustParseQuantity("0")
 	}
-	for _, kind := range Counted {
+	for _, kind := range r.Kinds {
 		for _, obj := range r.Objects[kind].List(api.Everything(), req.Namespace) {
 			if obj.GetObjectMeta().DeletionTimestamp != nil && kind != api.KindPod {
 				continue

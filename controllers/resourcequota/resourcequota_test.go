@@ -3,6 +3,8 @@ package resourcequota_test
 import (
 	"context"
 	"errors"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -70,5 +72,66 @@ func TestQuotaStatusAndReplenishment(t *testing.T) {
 	used := q.(*api.ResourceQuota).Status.Used[api.ResourcePods]
 	if used.String() != "2" {
 		t.Errorf("status.used.pods = %s, want 2", used.String())
+	}
+}
+
+// TestQuotaCountsFurtherKinds: a quota on claims, storage and Secrets is
+// recalculated from those objects when the controller is given their
+// kinds (the runner passes scenarios.QuotaKinds), as upstream's
+// controller counts every resource a quota names; without them the
+// resync reset every such usage to 0.
+func TestQuotaCountsFurtherKinds(t *testing.T) {
+	c, err := cluster.New(cluster.Config{Seed: 1, Link: netsim.LinkConfig{Latency: netsim.Latency{Base: time.Millisecond}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hard := api.ResourceList{}
+	for _, n := range []string{"persistentvolumeclaims=10", "requests.storage=100Gi", "fast.storageclass.storage.k8s.io/requests.storage=50Gi", "count/secrets=5", "secrets=5"} {
+		k, v, _ := strings.Cut(n, "=")
+		hard[api.ResourceName(k)] = api.MustParseQuantity(v)
+	}
+	claim := func(name, class, size string) *api.PersistentVolumeClaim {
+		cl := &api.PersistentVolumeClaim{ObjectMeta: api.ObjectMeta{Name: name, Namespace: "default"}}
+		if class != "" {
+			cl.Spec.StorageClassName = &class
+		}
+		cl.Spec.AccessModes = []string{api.ReadWriteOnce}
+		cl.Spec.Resources.Requests = api.ResourceList{api.ResourceStorage: api.MustParseQuantity(size)}
+		return cl
+	}
+	if err := c.Bootstrap(
+		&api.ResourceQuota{ObjectMeta: api.ObjectMeta{Name: "storage", Namespace: "default"}, Spec: api.ResourceQuotaSpec{Hard: hard}},
+		claim("data-0", "fast", "8Gi"), claim("data-1", "fast", "8Gi"), claim("uploads", "", "20Gi"),
+		&api.Secret{ObjectMeta: api.ObjectMeta{Name: "a", Namespace: "default"}},
+		&api.Secret{ObjectMeta: api.ObjectMeta{Name: "b", Namespace: "default"}},
+	); err != nil {
+		t.Fatal(err)
+	}
+	var kinds []api.Kind
+	for name := range hard {
+		if k, ok := api.QuotaCountedKind(name); ok && !slices.Contains(kinds, k) {
+			kinds = append(kinds, k)
+		}
+	}
+	slices.SortFunc(kinds, api.Kind.Compare)
+	m := c.AddManager("resourcequota", resourcequota.Actor, func(m *controller.Manager) error {
+		return resourcequota.Setup(m, resourcequota.Options{Kinds: kinds})
+	})
+	if err := m.Start(); err != nil {
+		t.Fatal(err)
+	}
+	c.RunFor(10 * time.Second)
+	q, err := c.Store.Get(api.KindResourceQuota, api.Key{Namespace: "default", Name: "storage"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	used := q.(*api.ResourceQuota).Status.Used
+	var got []string
+	for _, n := range used.SortedNames() {
+		got = append(got, string(n)+"="+used[n].String())
+	}
+	want := "count/secrets=2 fast.storageclass.storage.k8s.io/requests.storage=16Gi persistentvolumeclaims=3 requests.storage=36Gi secrets=2"
+	if g := strings.Join(got, " "); g != want {
+		t.Errorf("status.used = %s\nwant %s", g, want)
 	}
 }

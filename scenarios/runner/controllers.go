@@ -44,8 +44,8 @@ type controllerSpec struct {
 
 // controllerSpecs maps scenarios.Controllers' names to the controllers.
 var controllerSpecs = map[string]controllerSpec{
-	"resourcequota": {resourcequota.Actor, func(_ *run, m *controller.Manager, s scenarios.ControllerSettings) error {
-		return resourcequota.Setup(m, resourcequota.Options{Workers: s.Workers})
+	"resourcequota": {resourcequota.Actor, func(r *run, m *controller.Manager, s scenarios.ControllerSettings) error {
+		return resourcequota.Setup(m, resourcequota.Options{Workers: s.Workers, Kinds: scenarios.QuotaKinds(r.s)})
 	}},
 	"replicaset": {replicaset.Actor, func(_ *run, m *controller.Manager, s scenarios.ControllerSettings) error {
 		return replicaset.Setup(m, replicaset.Options{Workers: s.Workers})

@@ -1,42 +1,129 @@
 package api
 
-// QuotaUsage returns what an object counts against quota: for a pod (that is
-// not finished) pods, count/pods, and its cpu and memory requests and
-// limits; for other objects their object count (count/<resource>, and the
-// legacy names services, configmaps, resourcequotas).
+import "strings"
+
+// Quota resource names beyond the compute ones (k8s.io/api core/v1
+// types.go): the legacy object counts and the storage a claim requests.
+const (
+	// ResourceSecrets is a quota on the number of Secrets.
+	ResourceSecrets ResourceName = "secrets"
+	// ResourcePersistentVolumeClaims is a quota on the number of claims.
+	ResourcePersistentVolumeClaims ResourceName = "persistentvolumeclaims"
+	// ResourceServicesNodePorts is a quota on the node ports Services
+	// allocate.
+	ResourceServicesNodePorts ResourceName = "services.nodeports"
+	// ResourceServicesLoadBalancers is a quota on LoadBalancer Services.
+	ResourceServicesLoadBalancers ResourceName = "services.loadbalancers"
+	// ResourceRequestsStorage is a quota on the storage claims request.
+	ResourceRequestsStorage ResourceName = "requests.storage"
+	// storageClassQuotaSuffix joins a class's name to a per-class quota
+	// resource: "<class>.storageclass.storage.k8s.io/requests.storage".
+	storageClassQuotaSuffix = ".storageclass.storage.k8s.io/"
+	// requestsPrefix is DefaultResourceRequestsPrefix.
+	requestsPrefix = "requests."
+)
+
+// QuotaUsage returns what an object counts against quota, as upstream's
+// quota evaluators (k/k pkg/quota/v1/evaluator/core) measure it: every
+// object its count/<resource>, and the legacy counts (services,
+// configmaps, secrets, persistentvolumeclaims, resourcequotas); a
+// Service its services.nodeports and services.loadbalancers; a claim
+// its requests.storage and the per-class
+// <class>.storageclass.storage.k8s.io/ resources; a pod that is not
+// finished pods and its compute resources (PodRequestsAndLimits:
+// sidecars, overhead and pod-level resources included;
+// ephemeral-storage; hugepages; requests.<name> of extended resources).
+// A finished pod counts only in count/pods, which tracks every pod in
+// storage. (Upstream also stops charging a pod whose deletion grace
+// period has run out; that needs a clock and is not modelled.)
 func QuotaUsage(o Object) ResourceList {
 	info, ok := Lookup(KindOf(o))
 	if !ok {
 		return nil
 	}
-	one := MustParseQuantity("1")
+	one := NewQuantity(1, DecimalSI)
 	u := ResourceList{ObjectCountResource(info.GroupResource()): one}
-	switch info.Kind {
-	case KindService:
+	switch o := o.(type) {
+	case *Service:
 		u[ResourceServices] = one
-	case KindConfigMap:
+		ports := NewQuantity(int64(len(o.Spec.Ports)), DecimalSI)
+		switch o.Spec.Type {
+		case ServiceTypeNodePort:
+			u[ResourceServicesNodePorts] = ports
+		case ServiceTypeLoadBalancer:
+			if a := o.Spec.AllocateLoadBalancerNodePorts; a == nil || *a {
+				u[ResourceServicesNodePorts] = ports
+			}
+			u[ResourceServicesLoadBalancers] = one
+		}
+	case *ConfigMap:
 		u[ResourceConfigMaps] = one
-	case KindResourceQuota:
+	case *Secret:
+		u[ResourceSecrets] = one
+	case *ResourceQuota:
 		u[ResourceQuotas] = one
+	case *PersistentVolumeClaim:
+		claimUsage(u, o)
+	case *Pod:
+		podUsage(u, o)
 	}
-	pod, isPod := o.(*Pod)
-	if !isPod {
-		return u
+	return u
+}
+
+// claimUsage adds a claim's usage (k/k persistent_volume_claims.go
+// Usage): the claim, its requested storage (or the larger allocated
+// storage) and both again under its class's name.
+func claimUsage(u ResourceList, c *PersistentVolumeClaim) {
+	one := NewQuantity(1, DecimalSI)
+	u[ResourcePersistentVolumeClaims] = one
+	class := c.Annotations["volume.beta.kubernetes.io/storage-class"]
+	if class == "" && c.Spec.StorageClassName != nil {
+		class = *c.Spec.StorageClassName
 	}
+	if class != "" {
+		u[ResourceName(class+storageClassQuotaSuffix+string(ResourcePersistentVolumeClaims))] = one
+	}
+	req, ok := c.Spec.Resources.Requests[ResourceStorage]
+	if alloc, found := c.Status.AllocatedResources[ResourceStorage]; found && (!ok || alloc.Cmp(req) > 0) {
+		req, ok = alloc, true
+	}
+	if !ok {
+		return
+	}
+	u[ResourceRequestsStorage] = req
+	if class != "" {
+		u[ResourceName(class+storageClassQuotaSuffix+string(ResourceRequestsStorage))] = req
+	}
+}
+
+// podUsage adds a pod's compute usage (k/k pods.go PodUsageFunc and
+// podComputeUsageHelper) unless it has finished.
+func podUsage(u ResourceList, pod *Pod) {
 	if pod.Status.Phase == PodSucceeded || pod.Status.Phase == PodFailed {
-		return ResourceList{}
+		return
 	}
-	u[ResourcePods] = one
 	req, lim := PodRequestsAndLimits(&pod.Spec)
+	for k, v := range podComputeUsage(req, lim) {
+		u[k] = v
+	}
+}
+
+// podComputeUsage is upstream's podComputeUsageHelper: the quota
+// resources that requests and limits (of a pod, or of one container)
+// charge.
+func podComputeUsage(req, lim ResourceList) ResourceList {
+	u := ResourceList{ResourcePods: NewQuantity(1, DecimalSI)}
 	for _, r := range []struct {
 		from ResourceList
 		res  ResourceName
 		as   []ResourceName
 	}{
-		{req, ResourceCPU, []ResourceName{ResourceRequestsCPU, ResourceCPU}},
-		{req, ResourceMemory, []ResourceName{ResourceRequestsMemory, ResourceMemory}},
+		{req, ResourceCPU, []ResourceName{ResourceCPU, ResourceRequestsCPU}},
 		{lim, ResourceCPU, []ResourceName{ResourceLimitsCPU}},
+		{req, ResourceMemory, []ResourceName{ResourceMemory, ResourceRequestsMemory}},
 		{lim, ResourceMemory, []ResourceName{ResourceLimitsMemory}},
+		{req, ResourceEphemeralStorage, []ResourceName{ResourceEphemeralStorage, ResourceRequestsEphemeralStorage}},
+		{lim, ResourceEphemeralStorage, []ResourceName{ResourceLimitsEphemeralStorage}},
 	} {
 		if q, ok := r.from[r.res]; ok {
 			for _, name := range r.as {
@@ -44,22 +131,91 @@ func QuotaUsage(o Object) ResourceList {
 			}
 		}
 	}
+	for name, q := range req {
+		switch {
+		case strings.HasPrefix(string(name), "hugepages-"):
+			u[name] = q
+			u[requestsPrefix+name] = q
+		case isExtendedResource(name):
+			u[requestsPrefix+name] = q
+		}
+	}
 	return u
 }
 
-// PodRequestsAndLimits sums the containers' requests and limits, taking
-// for each resource the larger of that sum and any init container's.
-func PodRequestsAndLimits(spec *PodSpec) (req, lim ResourceList) {
-	req, lim = ResourceList{}, ResourceList{}
-	for _, c := range spec.Containers {
-		addList(req, c.Resources.Requests)
-		addList(lim, c.Resources.Limits)
+// isExtendedResource is upstream's IsExtendedResourceName: a name outside
+// kubernetes.io that is not a quota name ("requests." prefixed), such as
+// nvidia.com/gpu.
+func isExtendedResource(name ResourceName) bool {
+	s := string(name)
+	domain, _, qualified := strings.Cut(s, "/")
+	if !qualified || domain == "kubernetes.io" || strings.HasSuffix(domain, ".kubernetes.io") {
+		return false
 	}
-	for _, c := range spec.InitContainers {
-		maxList(req, c.Resources.Requests)
-		maxList(lim, c.Resources.Limits)
+	return !strings.HasPrefix(s, requestsPrefix)
+}
+
+// PodRequestsAndLimits returns a pod's requests and limits as upstream's
+// resource helpers compute them (k8s.io/component-helpers resource
+// PodRequests and PodLimits, for the quota evaluator and kubectl
+// describe): the containers' sum plus every sidecar (an init container
+// with restartPolicy Always), or the largest of what each init container
+// needs beside the sidecars started before it when that is more; the
+// pod-level resources (spec.resources, cpu, memory and hugepages) in
+// place of that sum where set; then the overhead, added to every request
+// and to the limits that are set and not zero.
+func PodRequestsAndLimits(spec *PodSpec) (req, lim ResourceList) {
+	req = aggregateContainers(spec, func(c *Container) ResourceList { return c.Resources.Requests })
+	lim = aggregateContainers(spec, func(c *Container) ResourceList { return c.Resources.Limits })
+	if r := spec.Resources; r != nil {
+		podLevel(req, r.Requests)
+		podLevel(lim, r.Limits)
+	}
+	for _, name := range spec.Overhead.SortedNames() {
+		q := req[name]
+		q.Add(spec.Overhead[name])
+		req[name] = q
+		if l, ok := lim[name]; ok && !l.IsZero() {
+			l.Add(spec.Overhead[name])
+			lim[name] = l
+		}
 	}
 	return req, lim
+}
+
+// aggregateContainers is upstream's aggregateContainerResourcesByFn over
+// the spec's requests or limits (list picks which).
+func aggregateContainers(spec *PodSpec, list func(*Container) ResourceList) ResourceList {
+	out := ResourceList{}
+	for i := range spec.Containers {
+		addList(out, list(&spec.Containers[i]))
+	}
+	sidecars, inits := ResourceList{}, ResourceList{}
+	for i := range spec.InitContainers {
+		c := &spec.InitContainers[i]
+		if c.RestartPolicy != nil && *c.RestartPolicy == ContainerRestartPolicyAlways {
+			addList(out, list(c))
+			addList(sidecars, list(c))
+			maxList(inits, sidecars)
+			continue
+		}
+		need := ResourceList{}
+		addList(need, list(c))
+		addList(need, sidecars)
+		maxList(inits, need)
+	}
+	maxList(out, inits)
+	return out
+}
+
+// podLevel puts the pod-level resources that upstream supports there
+// (cpu, memory, hugepages-*) in place of the containers' aggregate.
+func podLevel(dst, pod ResourceList) {
+	for name, q := range pod {
+		if name == ResourceCPU || name == ResourceMemory || strings.HasPrefix(string(name), "hugepages-") {
+			dst[name] = q
+		}
+	}
 }
 
 func addList(dst, src ResourceList) {
@@ -76,4 +232,34 @@ func maxList(dst, src ResourceList) {
 			dst[r] = src[r]
 		}
 	}
+}
+
+// QuotaCountedKind returns the kind whose objects quota resource name
+// counts, for the names of objects other than pods: count/<resource>
+// (count/<resource>.<group> outside the core group) of a built-in kind,
+// the legacy counts, and a claim's storage resources.
+func QuotaCountedKind(name ResourceName) (Kind, bool) {
+	s := string(name)
+	switch {
+	case name == ResourceServices || name == ResourceServicesNodePorts || name == ResourceServicesLoadBalancers:
+		return KindService, true
+	case name == ResourceConfigMaps:
+		return KindConfigMap, true
+	case name == ResourceSecrets:
+		return KindSecret, true
+	case name == ResourceQuotas:
+		return KindResourceQuota, true
+	case name == ResourcePersistentVolumeClaims || name == ResourceRequestsStorage || strings.Contains(s, storageClassQuotaSuffix):
+		return KindPersistentVolumeClaim, true
+	}
+	gr, ok := strings.CutPrefix(s, "count/")
+	if !ok {
+		return Kind{}, false
+	}
+	for _, k := range Kinds() {
+		if info, _ := Lookup(k); info.GroupResource() == gr {
+			return k, true
+		}
+	}
+	return Kind{}, false
 }

@@ -112,7 +112,8 @@ func missingRequest(o api.Object, r api.ResourceName) bool {
 }
 
 // constraints is the pod evaluator's Constraints: a quota on requests or
-// limits of cpu or memory requires every container to state them. It
+// limits of cpu or memory requires every container, init containers
+// included, to state them. It
 // returns "" when satisfied, else upstream's "must specify" text.
 func constraints(o api.Object, tracked []api.ResourceName) string {
 	pod, ok := o.(*api.Pod)
@@ -135,12 +136,18 @@ func constraints(o api.Object, tracked []api.ResourceName) string {
 		default:
 			continue
 		}
+		// Upstream checks init containers too, and lists the names as a
+		// sorted set.
 		var names []string
-		for i := range pod.Spec.Containers {
-			if _, ok := list(&pod.Spec.Containers[i])[res]; !ok {
-				names = append(names, pod.Spec.Containers[i].Name)
+		for _, cs := range [][]api.Container{pod.Spec.Containers, pod.Spec.InitContainers} {
+			for i := range cs {
+				if _, ok := list(&cs[i])[res]; !ok {
+					names = append(names, cs[i].Name)
+				}
 			}
 		}
+		slices.Sort(names)
+		names = slices.Compact(names)
 		if len(names) > 0 {
 			missing = append(missing, fmt.Sprintf("%s for: %s", r, strings.Join(names, ",")))
 		}

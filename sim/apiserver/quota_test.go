@@ -18,6 +18,21 @@ func quotaPod(name, generateName string, cpu string) *api.Pod {
 	return p
 }
 
+// withInit adds an init container to p (a sidecar when sidecar is set)
+// requesting cpu, or nothing when cpu is "".
+func withInit(p *api.Pod, name, cpu string, sidecar bool) *api.Pod {
+	c := api.Container{Name: name, Image: "busybox"}
+	if cpu != "" {
+		c.Resources.Requests = api.ResourceList{api.ResourceCPU: api.MustParseQuantity(cpu)}
+	}
+	if sidecar {
+		always := api.ContainerRestartPolicyAlways
+		c.RestartPolicy = &always
+	}
+	p.Spec.InitContainers = append(p.Spec.InitContainers, c)
+	return p
+}
+
 // quota creates a ResourceQuota and fills its status as the quota
 // controller would.
 func (f *fixture) quota(t *testing.T, name string, hard api.ResourceList) {
@@ -58,6 +73,21 @@ func TestResourceQuotaAdmission(t *testing.T) {
 			pods: []*api.Pod{quotaPod("a", "", "600m"), quotaPod("b", "", "500m"), quotaPod("c", "", "400m"), quotaPod("d", "", "")},
 			want: []string{"", `pods "b" is forbidden: exceeded quota: pod-demo, requested: requests.cpu=500m, used: requests.cpu=600m, limited: requests.cpu=1`, "",
 				`pods "d" is forbidden: failed quota: pod-demo: must specify requests.cpu for: c`},
+		},
+		{
+			// Upstream's Constraints checks init containers too and names
+			// the containers sorted.
+			name: "an init container without requests",
+			hard: api.ResourceList{api.ResourceRequestsCPU: api.MustParseQuantity("10")},
+			pods: []*api.Pod{withInit(quotaPod("a", "", ""), "migrate", "", false)},
+			want: []string{`pods "a" is forbidden: failed quota: pod-demo: must specify requests.cpu for: c,migrate`},
+		},
+		{
+			// The sidecar runs beside the container: 600m + 500m.
+			name: "a sidecar's requests are charged",
+			hard: api.ResourceList{api.ResourceRequestsCPU: api.MustParseQuantity("1")},
+			pods: []*api.Pod{withInit(quotaPod("a", "", "600m"), "log", "500m", true)},
+			want: []string{`pods "a" is forbidden: exceeded quota: pod-demo, requested: requests.cpu=1100m, used: requests.cpu=0, limited: requests.cpu=1`},
 		},
 	}
 	for _, tc := range tests {
