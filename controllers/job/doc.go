@@ -7,7 +7,12 @@
 //   - pods: parallelism at once, no more than the completions still
 //     missing; NonIndexed pods are named "<job>-<random>", Indexed ones
 //     "<job>-<index>-<random>" with the batch.kubernetes.io/job-completion-index
-//     annotation and label and the JOB_COMPLETION_INDEX variable; each
+//     annotation and label and the JOB_COMPLETION_INDEX variable; created
+//     in slow-start batches of 1, 2, 4, ... (none after a batch with a
+//     failure); extra pods deleted least advanced first (upstream's
+//     controller.ActivePods order), and an Indexed Job's pods without an
+//     index below completions, and all but one pod of a repeated index,
+//     deleted before any creation; a sync either deletes or creates; each
 //     creation and deletion is an event (SuccessfulCreate "Created pod: x",
 //     SuccessfulDelete "Deleted pod: x");
 //   - back-off: a replacement for failed pods waits 10s doubled per
@@ -25,8 +30,14 @@
 //   - success: SuccessCriteriaMet, then Complete ("CompletionsReached",
 //     "Reached expected number of succeeded pods"), completionTime, event
 //     Completed "Job completed";
-//   - status: active, ready, terminating, succeeded, failed, startTime,
-//     completedIndexes;
+//   - status: active (the pods created in a sync count at once),
+//     ready, terminating (with the pods deleted in the sync), succeeded,
+//     failed (with the active pods deleted because the Job failed; an
+//     Indexed Job's pods without a valid index do not count), startTime,
+//     completedIndexes ("0-2,4,5": a run of two written as two indexes);
+//     written even while the controller waits for its own creations and
+//     deletions to be observed, or while the Job is being deleted (pods
+//     are then left alone);
 //   - ttlSecondsAfterFinished (upstream's separate ttlafterfinished
 //     controller, run here in the same sync): the finished Job is deleted
 //     with foreground propagation once the time has passed.

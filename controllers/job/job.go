@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"sort"
 	"strconv"
 	"time"
 
@@ -152,7 +153,10 @@ func (r *reconciler) podsOf(j *api.Job) view {
 	return v
 }
 
-// Reconcile syncs one Job.
+// Reconcile syncs one Job (upstream's syncJob). As upstream, it counts a
+// Job's pods and writes its status even while it waits for the pods it
+// created or deleted to be observed, or while the Job is being deleted;
+// it only leaves the pods alone then.
 func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (controller.Result, error) {
 	key := req.Key.String()
 	obj, ok := r.jobs.Get(req.Key)
@@ -161,15 +165,17 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 		return controller.Result{}, nil
 	}
 	j, ok := obj.(*api.Job)
-	if !ok || j.DeletionTimestamp != nil {
+	if !ok {
 		return controller.Result{}, nil
 	}
+	deleting := j.DeletionTimestamp != nil
 	if done, _ := j.Finished(); done {
+		if deleting {
+			return controller.Result{}, nil
+		}
 		return r.ttl(ctx, j)
 	}
-	if !r.exp.Satisfied(key) {
-		return controller.Result{}, nil // the pods' events enqueue the Job again
-	}
+	satisfied := r.exp.Satisfied(key)
 	now := r.clock.Now()
 	orig := j
 	j = j.DeepCopy()
@@ -179,11 +185,17 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 		t := api.NewTime(now).Rfc3339Copy()
 		st.StartTime = &t
 	}
+	indexed := j.Spec.CompletionMode != nil && *j.Spec.CompletionMode == api.IndexedCompletion
 
-	// Failed pods the pod failure policy ignores do not count.
+	// Failed pods the pod failure policy ignores, and an Indexed Job's
+	// pods without an index below completions (upstream's
+	// getValidPodsWithFilter), do not count.
 	var counted []*api.Pod
 	failMsg := ""
 	for _, p := range v.failed {
+		if indexed && !validIndex(j, p) {
+			continue
+		}
 		action, msg := matchPodFailurePolicy(j.Spec.PodFailurePolicy, p)
 		if action == actionIgnore {
 			continue
@@ -194,15 +206,9 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 		}
 	}
 	succeeded, failed := int32(len(v.succeeded)), int32(len(counted))
-	indexed := j.Spec.CompletionMode != nil && *j.Spec.CompletionMode == api.IndexedCompletion
 	var doneIdx []int
 	if indexed {
-		for _, p := range v.succeeded {
-			if i := podIndex(p); i >= 0 && j.Spec.Completions != nil && i < int(*j.Spec.Completions) {
-				doneIdx = append(doneIdx, i)
-			}
-		}
-		doneIdx = uniq(doneIdx)
+		doneIdx = succeededIndexes(j, v.succeeded)
 		succeeded = int32(len(doneIdx))
 		st.CompletedIndexes = formatIndexes(slices.Clone(doneIdx))
 	}
@@ -212,8 +218,8 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 	var result controller.Result
 	target := j.Condition(api.JobFailureTarget)
 	success := j.Condition(api.JobSuccessCriteriaMet)
+	reason, msg := "", ""
 	if target == nil && success == nil {
-		reason, msg := "", ""
 		switch {
 		case failMsg != "":
 			reason, msg = ReasonPodFailurePolicy, failMsg
@@ -222,33 +228,54 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 		case pastDeadline(j, now):
 			reason, msg = ReasonDeadlineExceeded, MsgDeadlineExceeded
 		}
-		if reason != "" {
-			target = addCondition(j, api.JobFailureTarget, reason, msg, now)
-		} else if complete(j, st.Succeeded, doneIdx, len(v.active)) {
+		if reason == "" && complete(j, st.Succeeded, doneIdx, len(v.active)) {
 			success = addCondition(j, api.JobSuccessCriteriaMet, ReasonCompletionsReached, MsgCompletionsReached, now)
 		}
 	}
+	active, ready, terminating := v.active, v.ready, v.terminating
+	var created int32
 	var manageErr error
 	switch {
-	case target != nil || success != nil:
-		manageErr = r.deletePods(ctx, j, v.active)
-		if len(v.active) == 0 && v.terminating == 0 {
-			if target != nil {
+	case target != nil || success != nil || reason != "":
+		// Upstream's deleteActivePods: a finished Job's active pods are
+		// deleted, and count as terminating from now on.
+		var left []*api.Pod
+		var deletedReady int32
+		left, deletedReady, manageErr = r.deletePods(ctx, j, active)
+		deleted := int32(len(active) - len(left))
+		terminating += deleted
+		ready -= deletedReady
+		if reason != "" {
+			// The pods deleted because the Job failed count as failed
+			// (upstream counts every unfinished pod of a failing Job); the
+			// FailureTarget condition is written once every active pod was
+			// deleted and the expectations are met.
+			st.Failed += deleted
+			if len(left) == 0 && satisfied {
+				target = addCondition(j, api.JobFailureTarget, reason, msg, now)
+			}
+		}
+		active = left
+		if len(active) == 0 && terminating == 0 && satisfied {
+			switch {
+			case target != nil:
 				addCondition(j, api.JobFailed, target.Reason, target.Message, now)
 				r.recorder.Eventf(j, client.EventTypeWarning, target.Reason, "%s", target.Message)
-			} else {
+			case success != nil:
 				addCondition(j, api.JobComplete, success.Reason, success.Message, now)
 				t := api.NewTime(now).Rfc3339Copy()
 				st.CompletionTime = &t
 				r.recorder.Eventf(j, client.EventTypeNormal, ReasonCompleted, "Job completed")
 			}
 		}
-		v.active = nil
 	default:
-		var wait time.Duration
-		v.active, wait, manageErr = r.manage(ctx, j, v, doneIdx, now)
-		if wait > 0 {
-			result.RequeueAfter = wait
+		if satisfied && !deleting {
+			var m managed
+			m, manageErr = r.manage(ctx, j, v, doneIdx, now)
+			active, created, ready, terminating = m.active, m.created, ready-m.deletedReady, terminating+m.deleted
+			if m.wait > 0 {
+				result.RequeueAfter = m.wait
+			}
 		}
 		if d := j.Spec.ActiveDeadlineSeconds; d != nil {
 			left := st.StartTime.Time.Add(time.Duration(*d) * time.Second).Sub(now)
@@ -257,14 +284,9 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 			}
 		}
 	}
-	st.Active = int32(len(v.active))
-	ready := v.ready
-	if len(v.active) == 0 {
-		ready = 0
-	}
+	st.Active = int32(len(active)) + created
 	st.Ready = &ready
-	term := v.terminating
-	st.Terminating = &term
+	st.Terminating = &terminating
 	if st.UncountedTerminatedPods == nil {
 		empty := api.RawValue(`{}`)
 		st.UncountedTerminatedPods = &empty
@@ -278,11 +300,6 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 		return controller.Result{}, manageErr
 	}
 	return result, nil
-}
-
-func uniq(s []int) []int {
-	slices.Sort(s)
-	return slices.Compact(s)
 }
 
 // exceedsBackoffLimit: more counted failures than backoffLimit, or, with
@@ -339,10 +356,21 @@ func addCondition(j *api.Job, t, reason, msg string, now time.Time) *api.JobCond
 	return &j.Status.Conditions[len(j.Status.Conditions)-1]
 }
 
+// managed is what manage did: the active pods left after its deletions,
+// how many pods it created, how many it deleted (and of them ready), how long the failure back-off
+// still holds creations.
+type managed struct {
+	active                []*api.Pod
+	created               int32
+	deleted, deletedReady int32
+	wait                  time.Duration
+}
+
 // manage creates or deletes pods towards the wanted number of active pods
-// (upstream's manageJob), after the failure back-off; it returns the
-// active pods after its deletions and how long to wait for the back-off.
-func (r *reconciler) manage(ctx context.Context, j *api.Job, v view, doneIdx []int, now time.Time) ([]*api.Pod, time.Duration, error) {
+// (upstream's manageJob), after the failure back-off. As upstream, a sync
+// either deletes or creates: an Indexed Job's pods without a valid index
+// and all but one pod of a repeated index are deleted first.
+func (r *reconciler) manage(ctx context.Context, j *api.Job, v view, doneIdx []int, now time.Time) (managed, error) {
 	parallelism := int32(1)
 	if j.Spec.Parallelism != nil {
 		parallelism = *j.Spec.Parallelism
@@ -353,7 +381,7 @@ func (r *reconciler) manage(ctx context.Context, j *api.Job, v view, doneIdx []i
 	case j.Spec.Completions == nil:
 		want = parallelism
 		if j.Status.Succeeded > 0 {
-			want = min(active, parallelism) // no new pods once one succeeded
+			want = active // no new pods once one succeeded, and none deleted
 		}
 	default:
 		left := *j.Spec.Completions - j.Status.Succeeded
@@ -362,20 +390,18 @@ func (r *reconciler) manage(ctx context.Context, j *api.Job, v view, doneIdx []i
 		}
 		want = max(0, min(parallelism, left))
 	}
-	if active > want {
-		victims := slices.Clone(v.active)
-		// Newest first, so the pods that ran longest stay.
-		slices.SortStableFunc(victims, func(a, b *api.Pod) int { return b.CreationTimestamp.Time.Compare(a.CreationTimestamp.Time) })
-		victims = victims[:active-want]
-		err := r.deletePods(ctx, j, victims)
-		rest := slices.DeleteFunc(slices.Clone(v.active), func(p *api.Pod) bool { return slices.Contains(victims, p) })
-		return rest, 0, err
+	if victims := activePodsForRemoval(j, v.active, int(max(0, active-want))); len(victims) > 0 {
+		victims = victims[:min(len(victims), MaxPodCreateDeletePerSync)]
+		left, deletedReady, err := r.deletePods(ctx, j, victims)
+		deleted := slices.DeleteFunc(slices.Clone(victims), func(p *api.Pod) bool { return slices.Contains(left, p) })
+		rest := slices.DeleteFunc(slices.Clone(v.active), func(p *api.Pod) bool { return slices.Contains(deleted, p) })
+		return managed{active: rest, deleted: int32(len(deleted)), deletedReady: deletedReady}, err
 	}
-	if active == want {
-		return v.active, 0, nil
+	if active >= want {
+		return managed{active: v.active}, nil
 	}
 	if wait := newBackoff(v.succeeded, v.failed).remaining(now, DefaultJobPodFailureBackOff, MaxJobPodFailureBackOff); wait > 0 {
-		return v.active, wait, nil
+		return managed{active: v.active, wait: wait}, nil
 	}
 	n := min(int(want-active), MaxPodCreateDeletePerSync)
 	var indexes []int
@@ -383,20 +409,76 @@ func (r *reconciler) manage(ctx context.Context, j *api.Job, v view, doneIdx []i
 		indexes = pendingIndexes(*j.Spec.Completions, doneIdx, v.active, n)
 		n = len(indexes)
 	}
+	// Upstream's slow start: batches of 1, 2, 4, ... pods, none after a
+	// batch in which a creation failed; the pods created count as active
+	// at once.
 	key := j.Key().String()
 	r.exp.ExpectCreations(key, n)
 	var errs []error
-	for i := 0; i < n; i++ {
-		idx := -1
-		if indexes != nil {
-			idx = indexes[i]
+	created := int32(0)
+	for i, batch := 0, 1; i < n; i, batch = i+batch, batch*2 {
+		failed := false
+		for k := i; k < min(i+batch, n); k++ {
+			idx := -1
+			if indexes != nil {
+				idx = indexes[k]
+			}
+			if err := r.createPod(ctx, j, idx); err != nil {
+				r.exp.CreationObserved(key)
+				errs = append(errs, err)
+				failed = true
+			} else {
+				created++
+			}
 		}
-		if err := r.createPod(ctx, j, idx); err != nil {
-			r.exp.CreationObserved(key)
-			errs = append(errs, err)
+		if skipped := n - min(i+batch, n); failed && skipped > 0 {
+			r.exp.Lower(key, skipped, 0)
+			break
 		}
 	}
-	return v.active, 0, errors.Join(errs...)
+	return managed{active: v.active, created: created}, errors.Join(errs...)
+}
+
+// activePodsForRemoval picks the active pods to delete (upstream's
+// activePodsForRemoval): for an Indexed Job, every pod without an index
+// below completions and all but the most advanced pod of each repeated
+// index; then, up to rmAtLeast, the least advanced of the others
+// (controller.ActivePods' order: unscheduled, pending, not ready, ready
+// for less time, more restarts, newer first).
+func activePodsForRemoval(j *api.Job, pods []*api.Pod, rmAtLeast int) []*api.Pod {
+	var rm, left []*api.Pod
+	if j.Spec.CompletionMode != nil && *j.Spec.CompletionMode == api.IndexedCompletion {
+		byIndex := slices.Clone(pods)
+		slices.SortStableFunc(byIndex, func(a, b *api.Pod) int { return podIndex(a) - podIndex(b) })
+		for i := 0; i < len(byIndex); {
+			k := i + 1
+			for k < len(byIndex) && podIndex(byIndex[k]) == podIndex(byIndex[i]) {
+				k++
+			}
+			same := byIndex[i:k]
+			if !validIndex(j, same[0]) {
+				rm = append(rm, same...)
+			} else {
+				sortActivePods(same)
+				rm = append(rm, same[:len(same)-1]...)
+				left = append(left, same[len(same)-1])
+			}
+			i = k
+		}
+	} else {
+		left = slices.Clone(pods)
+	}
+	if len(rm) < rmAtLeast {
+		sortActivePods(left)
+		rm = append(rm, left[:rmAtLeast-len(rm)]...)
+	}
+	return rm
+}
+
+// sortActivePods sorts pods in upstream's controller.ActivePods order,
+// the first to delete first.
+func sortActivePods(pods []*api.Pod) {
+	sort.Stable(replicaset.ActivePodsWithRanks{Pods: pods, Rank: make([]int, len(pods))})
 }
 
 // pendingIndexes returns up to n of the lowest indexes below completions
@@ -451,16 +533,19 @@ func (r *reconciler) createPod(ctx context.Context, j *api.Job, index int) error
 }
 
 // deletePods deletes pods of j, each with its event; a pod already gone
-// is fine.
-func (r *reconciler) deletePods(ctx context.Context, j *api.Job, pods []*api.Pod) error {
+// counts as deleted. It returns the pods it could not delete and how many
+// of those it deleted were ready (upstream's deleteActivePods).
+func (r *reconciler) deletePods(ctx context.Context, j *api.Job, pods []*api.Pod) ([]*api.Pod, int32, error) {
 	if len(pods) == 0 {
-		return nil
+		return nil, 0, nil
 	}
 	keys := make([]string, len(pods))
 	for i, p := range pods {
 		keys[i] = p.Key().String()
 	}
 	r.exp.ExpectDeletions(j.Key().String(), keys)
+	var left []*api.Pod
+	var ready int32
 	var errs []error
 	for _, p := range pods {
 		err := r.client.Delete(ctx, api.KindPod, p.Key())
@@ -471,10 +556,15 @@ func (r *reconciler) deletePods(ctx context.Context, j *api.Job, pods []*api.Pod
 			r.exp.DeletionObserved(j.Key().String(), p.Key().String())
 		default:
 			r.exp.DeletionObserved(j.Key().String(), p.Key().String())
+			left = append(left, p)
 			errs = append(errs, err)
+			continue
+		}
+		if api.IsPodReady(p) {
+			ready++
 		}
 	}
-	return errors.Join(errs...)
+	return left, ready, errors.Join(errs...)
 }
 
 // ttl deletes a finished Job ttlSecondsAfterFinished after it finished

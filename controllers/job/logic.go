@@ -201,8 +201,9 @@ func matchExitCodes(req *api.PodFailurePolicyOnExitCodesRequirement, p *api.Pod)
 	return nil
 }
 
-// formatIndexes writes a set of indexes as upstream's completedIndexes:
-// sorted, with runs of consecutive indexes as "first-last" ("0-2,4").
+// formatIndexes writes a set of indexes as upstream's completedIndexes
+// (orderedIntervals.String): sorted, a run of three or more consecutive
+// indexes as "first-last", a run of two as "first,last" ("0-2,4,5,7").
 func formatIndexes(idx []int) string {
 	slices.Sort(idx)
 	idx = slices.Compact(idx)
@@ -212,9 +213,12 @@ func formatIndexes(idx []int) string {
 		for j+1 < len(idx) && idx[j+1] == idx[j]+1 {
 			j++
 		}
-		if j == i {
+		switch j - i {
+		case 0:
 			parts = append(parts, strconv.Itoa(idx[i]))
-		} else {
+		case 1:
+			parts = append(parts, strconv.Itoa(idx[i]), strconv.Itoa(idx[j]))
+		default:
 			parts = append(parts, strconv.Itoa(idx[i])+"-"+strconv.Itoa(idx[j]))
 		}
 		i = j + 1
@@ -233,6 +237,25 @@ func podIndex(p *api.Pod) int {
 		return -1
 	}
 	return i
+}
+
+// validIndex: p carries a completion index below the Job's completions.
+func validIndex(j *api.Job, p *api.Pod) bool {
+	i := podIndex(p)
+	return i >= 0 && j.Spec.Completions != nil && i < int(*j.Spec.Completions)
+}
+
+// succeededIndexes returns the distinct valid indexes of an Indexed Job's
+// succeeded pods, sorted (upstream's calculateSucceededIndexes).
+func succeededIndexes(j *api.Job, succeeded []*api.Pod) []int {
+	var idx []int
+	for _, p := range succeeded {
+		if validIndex(j, p) {
+			idx = append(idx, podIndex(p))
+		}
+	}
+	slices.Sort(idx)
+	return slices.Compact(idx)
 }
 
 // restartsOf sums the container restarts of pods (upstream's

@@ -157,9 +157,11 @@ func TestMatchPodFailurePolicy(t *testing.T) {
 	}
 }
 
-// TestSucceededIndexesString follows upstream's
-// TestCalculateSucceededIndexes (indexed_job_utils_test.go) for the
-// completedIndexes format: sorted, runs as intervals.
+// TestSucceededIndexesString follows upstream's orderedIntervals.String
+// (indexed_job_utils.go at 78fc8e44) for the completedIndexes format:
+// sorted, a run of three or more as "first-last", a run of two as two
+// indexes. The rows with runs of two were "6-7" and "5-6" before; upstream
+// writes "6,7" and "5,6".
 func TestSucceededIndexesString(t *testing.T) {
 	for _, tc := range []struct {
 		in   []int
@@ -168,11 +170,56 @@ func TestSucceededIndexesString(t *testing.T) {
 		{nil, ""},
 		{[]int{0}, "0"},
 		{[]int{2, 0, 1}, "0-2"},
-		{[]int{0, 2, 3, 4, 6, 7, 9}, "0,2-4,6-7,9"},
-		{[]int{5, 5, 6}, "5-6"},
+		{[]int{0, 2, 3, 4, 6, 7, 9}, "0,2-4,6,7,9"},
+		{[]int{5, 5, 6}, "5,6"},
 	} {
 		if got := formatIndexes(tc.in); got != tc.want {
 			t.Errorf("formatIndexes(%v) = %q, want %q", tc.in, got, tc.want)
 		}
+	}
+}
+
+// TestCalculateSucceededIndexes ports the rows of upstream's table of the
+// same name (indexed_job_utils_test.go at commit 4a37f009) that start
+// from no completedIndexes (here the indexes are counted from the pods
+// every sync): only succeeded pods with an index below completions count,
+// each index once; the wanted intervals are written as completedIndexes.
+func TestCalculateSucceededIndexes(t *testing.T) {
+	type ip struct {
+		index string // "-" for no annotation
+		phase api.PodPhase
+	}
+	tests := []struct {
+		name        string
+		pods        []ip
+		completions int32
+		want        string
+	}{
+		{"one index", []ip{{"1", api.PodSucceeded}}, 2, "1"},
+		{"two separate", []ip{{"2", api.PodFailed}, {"5", api.PodSucceeded}, {"5", api.PodSucceeded}, {"10", api.PodFailed}, {"10", api.PodSucceeded}}, 11, "5,10"},
+		{"two intervals", []ip{{"0", api.PodRunning}, {"1", api.PodPending}, {"2", api.PodSucceeded}, {"3", api.PodSucceeded},
+			{"5", api.PodSucceeded}, {"6", api.PodSucceeded}, {"7", api.PodSucceeded}}, 8, "2,3,5-7"},
+		{"one index and one interval", []ip{{"0", api.PodSucceeded}, {"1", api.PodFailed}, {"2", api.PodSucceeded}, {"3", api.PodSucceeded},
+			{"4", api.PodSucceeded}, {"5", api.PodSucceeded}, {"-", api.PodSucceeded}, {"-2", api.PodSucceeded}}, 6, "0,2-5"},
+		{"out of range", []ip{{"0", api.PodSucceeded}, {"1", api.PodSucceeded}, {"2", api.PodSucceeded}, {"3", api.PodFailed},
+			{"4", api.PodSucceeded}, {"5", api.PodSucceeded}, {"-", api.PodSucceeded}, {"-2", api.PodSucceeded}}, 5, "0-2,4"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			j := &api.Job{Spec: api.JobSpec{Completions: &tc.completions}}
+			var succeeded []*api.Pod
+			for _, p := range tc.pods {
+				pod := &api.Pod{Status: api.PodStatus{Phase: p.phase}}
+				if p.index != "-" {
+					pod.Annotations = map[string]string{api.JobCompletionIndexAnnotation: p.index}
+				}
+				if p.phase == api.PodSucceeded {
+					succeeded = append(succeeded, pod)
+				}
+			}
+			if got := formatIndexes(succeededIndexes(j, succeeded)); got != tc.want {
+				t.Errorf("completedIndexes %q, want %q", got, tc.want)
+			}
+		})
 	}
 }

@@ -1,0 +1,374 @@
+package job
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/clustersim/clustersim/controllers/replicaset"
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/client"
+	"github.com/clustersim/clustersim/sim/controller"
+	"github.com/clustersim/clustersim/sim/informer"
+)
+
+// The tests of this file port rows of upstream's TestControllerSyncJob
+// (k/k pkg/controller/job/job_controller_test.go, the table as read at
+// commits 003e8629 and de00a3c8; the controller's syncJob, manageJob,
+// activePodsForRemoval and trackJobStatusAndRemoveFinalizers read at
+// 6ae037f1, indexed_job_utils.go at 78fc8e44). Upstream's table carries
+// rows for feature gates that were still off at those commits;
+// JobPodReplacementPolicy (GA in 1.34) and JobManagedBy (GA in 1.35) are
+// locked on in v1.37, so every row here expects what the gated rows
+// expect: status.terminating always set, pods deleted this sync counted
+// as terminating, and a finished Job first SuccessCriteriaMet or
+// FailureTarget, then Complete or Failed once no pod is terminating.
+//
+// Rows not ported: the suspend rows (suspend is not simulated), the
+// podReplacementPolicy Failed rows and the PodFailurePolicy variant of
+// "more terminating pods than parallelism" (Failed replacement is not
+// simulated), "too few active pods, with controller error" and "only new
+// failed pod with controller error" (they expect a finished pod not to
+// count while its tracking finalizer cannot be removed; pod tracking with
+// finalizers is not simulated), and "WQ job: recreate pods when
+// terminating or failed" and "WQ job: turn on PodReplacementPolicy but not
+// set PodReplacementPolicy" (upstream counts a terminating pod the
+// controller did not delete itself as failed; here only Failed pods and
+// the pods deleted because the Job failed count).
+
+// testFinishedAt is upstream's: one second after the zero time, so no
+// failure back-off applies.
+var testFinishedAt = api.NewTime(time.Time{}.Add(time.Second))
+
+type fakeClock struct{ t time.Time }
+
+func (c *fakeClock) Now() time.Time                  { return c.t }
+func (c *fakeClock) Since(t time.Time) time.Duration { return c.t.Sub(t) }
+
+// objects is a fake lister: Get by key, ByIndex by controller UID.
+type objects []api.Object
+
+func (o objects) Get(k api.Key) (api.Object, bool) {
+	for _, x := range o {
+		if x.GetObjectMeta().Key() == k {
+			return x, true
+		}
+	}
+	return nil, false
+}
+
+func (o objects) ByIndex(name, value string) []api.Object {
+	var out []api.Object
+	for _, x := range o {
+		if ref := api.GetControllerOfNoCopy(x.GetObjectMeta()); name == informer.IndexController && ref != nil && string(ref.UID) == value {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// fakeClient records the pods created and deleted and the status
+// written; createLimit > 0 fails the creations past it (upstream's
+// FakePodControl.CreateLimit), deleteErr fails every deletion.
+type fakeClient struct {
+	client.Client
+	created     []*api.Pod
+	attempts    int
+	deleted     []string
+	status      *api.JobStatus
+	createLimit int
+	deleteErr   error
+}
+
+func (c *fakeClient) Create(_ context.Context, o api.Object) (api.Object, error) {
+	p := o.(*api.Pod)
+	c.attempts++
+	if c.createLimit > 0 && len(c.created) >= c.createLimit {
+		return nil, errors.New("fake error: create limit reached")
+	}
+	p = p.DeepCopy()
+	p.Name = fmt.Sprintf("%s%d", p.GenerateName, len(c.created))
+	c.created = append(c.created, p)
+	return p, nil
+}
+
+func (c *fakeClient) Delete(_ context.Context, _ api.Kind, k api.Key, _ ...client.DeleteOption) error {
+	if c.deleteErr != nil {
+		return c.deleteErr
+	}
+	c.deleted = append(c.deleted, k.Name)
+	return nil
+}
+
+func (c *fakeClient) UpdateStatus(_ context.Context, o api.Object) (api.Object, error) {
+	st := o.(*api.Job).Status
+	c.status = &st
+	return o, nil
+}
+
+type events []string
+
+func (e *events) Eventf(_ api.Object, typ, reason, format string, args ...any) {
+	*e = append(*e, typ+" "+reason+" "+fmt.Sprintf(format, args...))
+}
+
+// newJob is upstream's: completions or parallelism -1 leaves it unset.
+func newJob(parallelism, completions, backoffLimit int32, mode string) *api.Job {
+	j := &api.Job{TypeMeta: api.TypeMeta{APIVersion: "batch/v1", Kind: "Job"},
+		ObjectMeta: api.ObjectMeta{Name: "foobar", Namespace: "default", UID: "job-uid"},
+		Spec: api.JobSpec{Selector: &api.LabelSelector{MatchLabels: map[string]string{"foo": "bar"}}, BackoffLimit: &backoffLimit,
+			Template: api.PodTemplateSpec{ObjectMeta: api.ObjectMeta{Labels: map[string]string{"foo": "bar"}},
+				Spec: api.PodSpec{RestartPolicy: api.RestartPolicyNever, Containers: []api.Container{{Name: "c", Image: "foo/bar"}}}}}}
+	if mode != "" {
+		j.Spec.CompletionMode = &mode
+	}
+	if completions >= 0 {
+		j.Spec.Completions = &completions
+	}
+	if parallelism >= 0 {
+		j.Spec.Parallelism = &parallelism
+	}
+	return j
+}
+
+// podSet builds a Job's pods as upstream's setPodsStatuses and
+// setPodsStatusesWithIndexes do.
+type podSet struct {
+	j    *api.Job
+	pods objects
+}
+
+func (s *podSet) add(phase api.PodPhase, index string) *api.Pod {
+	n := len(s.pods)
+	p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: fmt.Sprintf("pod-%d", n), Namespace: "default", UID: api.UID(fmt.Sprintf("pod-uid-%d", n)),
+		Labels: map[string]string{"foo": "bar"}, CreationTimestamp: api.NewTime(t0.Add(time.Duration(n) * time.Second)),
+		OwnerReferences: []api.OwnerReference{api.NewControllerRef(s.j)}}, Status: api.PodStatus{Phase: phase}}
+	if phase == api.PodSucceeded || phase == api.PodFailed {
+		p.Status.ContainerStatuses = []api.ContainerStatus{{Name: "c", State: api.ContainerState{Terminated: &api.ContainerStateTerminated{FinishedAt: testFinishedAt}}}}
+	}
+	if index != "" {
+		p.Annotations = map[string]string{api.JobCompletionIndexAnnotation: index}
+	}
+	s.pods = append(s.pods, p)
+	return p
+}
+
+func (s *podSet) addN(n int, phase api.PodPhase, f func(p *api.Pod)) {
+	for range n {
+		p := s.add(phase, "")
+		if f != nil {
+			f(p)
+		}
+	}
+}
+
+func ready(p *api.Pod) {
+	p.Status.Conditions = []api.PodCondition{{Type: api.PodReady, Status: api.ConditionTrue}}
+}
+
+// cond is a condition as the table gives it: type, reason, message.
+type cond struct{ typ, reason, msg string }
+
+var (
+	successMet = cond{api.JobSuccessCriteriaMet, ReasonCompletionsReached, MsgCompletionsReached}
+	completed  = cond{api.JobComplete, ReasonCompletionsReached, MsgCompletionsReached}
+	failTarget = cond{api.JobFailureTarget, ReasonBackoffLimitExceeded, MsgBackoffLimitExceeded}
+	failedCond = cond{api.JobFailed, ReasonBackoffLimitExceeded, MsgBackoffLimitExceeded}
+)
+
+type indexPhase struct {
+	index string
+	phase api.PodPhase
+}
+
+func TestControllerSyncJob(t *testing.T) {
+	const indexed = api.IndexedCompletion
+	tests := map[string]struct {
+		parallelism, completions, backoffLimit int32
+		mode                                   string
+		deleting                               bool
+		initialActive, initialFailed           int32
+		createLimit                            int
+		deleteErr                              error
+		expectCreations                        int // fakeExpectationAtCreation > 0
+		pending, active, ready, succeeded      int
+		failed, terminating                    int
+		failedNow                              int // failed pods finishing now (upstream's backoffRecord)
+		withIndexes                            []indexPhase
+
+		wantCreations, wantDeletions         int
+		wantCreateAttempts                   int // when not wantCreations
+		wantActive, wantReady, wantSucceeded int32
+		wantFailed, wantTerminating          int32
+		wantCompletedIndexes                 string
+		wantCreatedIndexes                   []string
+		wantConditions                       []cond
+		wantRequeue                          time.Duration
+	}{
+		"job start":                 {parallelism: 2, completions: 5, backoffLimit: 6, wantCreations: 2, wantActive: 2},
+		"WQ job start":              {parallelism: 2, completions: -1, backoffLimit: 6, wantCreations: 2, wantActive: 2},
+		"pending pods":              {parallelism: 2, completions: 5, backoffLimit: 6, pending: 2, wantActive: 2},
+		"correct # of pods":         {parallelism: 3, completions: 5, backoffLimit: 6, active: 3, ready: 2, wantActive: 3, wantReady: 2},
+		"WQ job: correct # of pods": {parallelism: 2, completions: -1, backoffLimit: 6, active: 2, wantActive: 2},
+		"too few active pods":       {parallelism: 2, completions: 5, backoffLimit: 6, active: 1, succeeded: 1, wantCreations: 1, wantActive: 2, wantSucceeded: 1},
+		// Upstream's in-memory back-off record (one failure, now) is a
+		// pod that failed now here, and so counts as failed.
+		"too few active pods and active back-off": {parallelism: 1, completions: 1, backoffLimit: 6, failedNow: 1, wantFailed: 1, wantRequeue: DefaultJobPodFailureBackOff},
+		"too few active pods and no back-offs":    {parallelism: 1, completions: 1, backoffLimit: 6, wantCreations: 1, wantActive: 1},
+		"too few active pods with a dynamic job":  {parallelism: 2, completions: -1, backoffLimit: 6, active: 1, wantCreations: 1, wantActive: 2},
+		"too many active pods; PodReplacementPolicy enabled": {parallelism: 2, completions: 5, backoffLimit: 6, active: 3,
+			wantDeletions: 1, wantActive: 2, wantTerminating: 1},
+		"too many active pods, with controller error": {parallelism: 2, completions: 5, backoffLimit: 6, active: 3, deleteErr: errors.New("fake error"), wantActive: 3},
+		"count ready pods when too many active pods": {parallelism: 2, completions: 5, backoffLimit: 6, active: 3, ready: 3,
+			wantDeletions: 1, wantActive: 2, wantReady: 2, wantTerminating: 1},
+		// Not upstream's rows: manageJob's order of the pods to delete
+		// (controller.ActivePods: pending before running), and a work
+		// queue Job that saw a success keeps its active pods (wantActive =
+		// active).
+		"too many active pods: the pending one goes first": {parallelism: 2, completions: 5, backoffLimit: 6, pending: 1, active: 2, ready: 2,
+			wantDeletions: 1, wantActive: 2, wantReady: 2, wantTerminating: 1},
+		"WQ job finishing with more active pods than parallelism": {parallelism: 1, completions: -1, backoffLimit: 6, active: 2, succeeded: 1,
+			wantActive: 2, wantSucceeded: 1},
+		"failed + succeed pods: reset backoff delay": {parallelism: 2, completions: 5, backoffLimit: 6, active: 1, succeeded: 1, failed: 1,
+			wantCreations: 1, wantActive: 2, wantSucceeded: 1, wantFailed: 1},
+		"new failed pod": {parallelism: 2, completions: 5, backoffLimit: 6, active: 1, failed: 1, wantCreations: 1, wantActive: 2, wantFailed: 1},
+		"no new pod; possible finalizer update of failed pod": {parallelism: 1, completions: 1, backoffLimit: 6, initialActive: 1, initialFailed: 1, active: 1,
+			wantActive: 1, wantFailed: 1},
+		"job finish":          {parallelism: 2, completions: 5, backoffLimit: 6, succeeded: 5, wantSucceeded: 5, wantConditions: []cond{successMet, completed}},
+		"WQ job finishing":    {parallelism: 2, completions: -1, backoffLimit: 6, active: 1, succeeded: 1, wantActive: 1, wantSucceeded: 1},
+		"WQ job all finished": {parallelism: 2, completions: -1, backoffLimit: 6, succeeded: 2, wantSucceeded: 2, wantConditions: []cond{successMet, completed}},
+		"WQ job all finished despite one failure": {parallelism: 2, completions: -1, backoffLimit: 6, succeeded: 1, failed: 1,
+			wantSucceeded: 1, wantFailed: 1, wantConditions: []cond{successMet, completed}},
+		"more active pods than parallelism": {parallelism: 2, completions: 5, backoffLimit: 6, active: 10, wantDeletions: 8, wantActive: 2, wantTerminating: 8},
+		"more active pods than remaining completions": {parallelism: 3, completions: 4, backoffLimit: 6, active: 3, succeeded: 2,
+			wantDeletions: 1, wantActive: 2, wantSucceeded: 2, wantTerminating: 1},
+		"status change": {parallelism: 2, completions: 5, backoffLimit: 6, active: 2, succeeded: 2, wantActive: 2, wantSucceeded: 2},
+		"deleting job": {parallelism: 2, completions: 5, backoffLimit: 6, deleting: true, pending: 1, active: 1, succeeded: 1,
+			wantActive: 2, wantSucceeded: 1},
+		// Slow start: batches of 1, 2, 4 and 8 pods, the last one failing
+		// after its third pod; no batch after it.
+		"limited pods": {parallelism: 100, completions: 200, backoffLimit: 6, createLimit: 10, wantCreations: 10, wantCreateAttempts: 15, wantActive: 10},
+		"too many job failures": {parallelism: 2, completions: 5, deleting: true, failed: 1, wantFailed: 1,
+			wantConditions: []cond{failTarget, failedCond}},
+		"job failures, unsatisfied expectations": {parallelism: 2, completions: 5, deleting: true, failed: 1, expectCreations: 1, wantFailed: 1},
+		"indexed job start": {parallelism: 2, completions: 5, backoffLimit: 6, mode: indexed, wantCreations: 2, wantActive: 2,
+			wantCreatedIndexes: []string{"0", "1"}},
+		"indexed job completed": {parallelism: 2, completions: 3, backoffLimit: 6, mode: indexed,
+			withIndexes:   []indexPhase{{"0", api.PodSucceeded}, {"1", api.PodFailed}, {"1", api.PodSucceeded}, {"2", api.PodSucceeded}},
+			wantSucceeded: 3, wantFailed: 1, wantCompletedIndexes: "0-2", wantConditions: []cond{successMet, completed}},
+		"count terminating pods when indexed job fails and PodReplacementPolicy enabled": {parallelism: 2, completions: 3, backoffLimit: 0, mode: indexed,
+			withIndexes:   []indexPhase{{"0", api.PodSucceeded}, {"1", api.PodFailed}, {"2", api.PodRunning}},
+			wantSucceeded: 1, wantFailed: 2, wantCompletedIndexes: "0", wantConditions: []cond{failTarget}, wantDeletions: 1, wantTerminating: 1},
+		"count ready pods when job fails": {parallelism: 2, completions: 3, backoffLimit: 0, active: 2, ready: 2, failed: 1,
+			wantFailed: 3, wantConditions: []cond{failTarget}, wantDeletions: 2, wantTerminating: 2},
+		"indexed job repeated completed index": {parallelism: 2, completions: 3, backoffLimit: 6, mode: indexed,
+			withIndexes:   []indexPhase{{"0", api.PodSucceeded}, {"1", api.PodSucceeded}, {"1", api.PodSucceeded}},
+			wantCreations: 1, wantActive: 1, wantSucceeded: 2, wantCompletedIndexes: "0,1", wantCreatedIndexes: []string{"2"}},
+		"indexed job some running and completed pods": {parallelism: 8, completions: 20, backoffLimit: 6, mode: indexed,
+			withIndexes: []indexPhase{{"0", api.PodRunning}, {"2", api.PodSucceeded}, {"3", api.PodPending}, {"4", api.PodSucceeded},
+				{"5", api.PodSucceeded}, {"7", api.PodSucceeded}, {"8", api.PodSucceeded}, {"9", api.PodSucceeded}},
+			wantCreations: 6, wantActive: 8, wantSucceeded: 6, wantCompletedIndexes: "2,4,5,7-9",
+			wantCreatedIndexes: []string{"1", "6", "10", "11", "12", "13"}},
+		"indexed job some failed pods": {parallelism: 3, completions: 4, backoffLimit: 6, mode: indexed,
+			withIndexes:   []indexPhase{{"0", api.PodFailed}, {"1", api.PodPending}, {"2", api.PodFailed}},
+			wantCreations: 2, wantActive: 3, wantFailed: 2, wantCreatedIndexes: []string{"0", "2"}},
+		"indexed job some pods without index": {parallelism: 2, completions: 5, backoffLimit: 6, mode: indexed, active: 1, succeeded: 1, failed: 1,
+			withIndexes: []indexPhase{{"invalid", api.PodRunning}, {"invalid", api.PodSucceeded}, {"invalid", api.PodFailed}, {"invalid", api.PodPending},
+				{"0", api.PodSucceeded}, {"1", api.PodRunning}, {"2", api.PodRunning}},
+			wantDeletions: 3, wantActive: 2, wantSucceeded: 1, wantCompletedIndexes: "0", wantTerminating: 3},
+		"indexed job repeated indexes": {parallelism: 5, completions: 5, backoffLimit: 6, mode: indexed, succeeded: 1, failed: 1,
+			withIndexes:   []indexPhase{{"invalid", api.PodRunning}, {"0", api.PodSucceeded}, {"1", api.PodRunning}, {"2", api.PodRunning}, {"2", api.PodPending}},
+			wantDeletions: 2, wantActive: 2, wantSucceeded: 1, wantCompletedIndexes: "0", wantTerminating: 2},
+		"indexed job with indexes outside of range": {parallelism: 2, completions: 5, backoffLimit: 6, mode: indexed,
+			withIndexes:   []indexPhase{{"0", api.PodSucceeded}, {"5", api.PodRunning}, {"6", api.PodSucceeded}, {"7", api.PodPending}, {"8", api.PodFailed}},
+			wantSucceeded: 1, wantDeletions: 2, wantCompletedIndexes: "0", wantTerminating: 2},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			j := newJob(tc.parallelism, tc.completions, tc.backoffLimit, tc.mode)
+			if tc.deleting {
+				ts := api.NewTime(t0)
+				j.DeletionTimestamp = &ts
+			}
+			j.Status.Active, j.Status.Failed = tc.initialActive, tc.initialFailed
+			s := &podSet{j: j}
+			s.addN(tc.pending, api.PodPending, nil)
+			n := 0
+			s.addN(tc.active, api.PodRunning, func(p *api.Pod) {
+				if n < tc.ready {
+					ready(p)
+				}
+				n++
+			})
+			s.addN(tc.succeeded, api.PodSucceeded, nil)
+			s.addN(tc.failed, api.PodFailed, nil)
+			s.addN(tc.failedNow, api.PodFailed, func(p *api.Pod) {
+				p.Status.ContainerStatuses[0].State.Terminated.FinishedAt = api.NewTime(t0)
+			})
+			s.addN(tc.terminating, api.PodRunning, func(p *api.Pod) { ts := api.NewTime(t0); p.DeletionTimestamp = &ts })
+			for _, ip := range tc.withIndexes {
+				s.add(ip.phase, ip.index)
+			}
+			c := &fakeClient{createLimit: tc.createLimit, deleteErr: tc.deleteErr}
+			clock := &fakeClock{t0}
+			r := &reconciler{client: c, recorder: &events{}, clock: clock, jobs: objects{j}, pods: s.pods, exp: replicaset.NewExpectations(clock)}
+			if tc.expectCreations > 0 {
+				r.exp.ExpectCreations(j.Key().String(), tc.expectCreations)
+			}
+			res, _ := r.Reconcile(context.Background(), requestFor(j))
+
+			if tc.wantCreateAttempts == 0 {
+				tc.wantCreateAttempts = tc.wantCreations
+			}
+			if c.attempts != tc.wantCreateAttempts {
+				t.Errorf("%d creations tried, want %d", c.attempts, tc.wantCreateAttempts)
+			}
+			if len(c.created) != tc.wantCreations || len(c.deleted) != tc.wantDeletions {
+				t.Errorf("created %d, deleted %d; want %d and %d", len(c.created), len(c.deleted), tc.wantCreations, tc.wantDeletions)
+			}
+			var idx []string
+			for _, p := range c.created {
+				if i, ok := p.Annotations[api.JobCompletionIndexAnnotation]; ok {
+					idx = append(idx, i)
+				}
+			}
+			if !slices.Equal(idx, tc.wantCreatedIndexes) {
+				t.Errorf("created indexes %v, want %v", idx, tc.wantCreatedIndexes)
+			}
+			st := j.Status
+			if c.status != nil {
+				st = *c.status
+			}
+			got := fmt.Sprintf("active %d ready %d succeeded %d failed %d terminating %d completedIndexes %q", st.Active, deref(st.Ready), st.Succeeded, st.Failed, deref(st.Terminating), st.CompletedIndexes)
+			want := fmt.Sprintf("active %d ready %d succeeded %d failed %d terminating %d completedIndexes %q", tc.wantActive, tc.wantReady, tc.wantSucceeded, tc.wantFailed, tc.wantTerminating, tc.wantCompletedIndexes)
+			if got != want {
+				t.Errorf("status %s\nwant   %s", got, want)
+			}
+			var conds []cond
+			for _, c := range st.Conditions {
+				if c.Status != api.ConditionTrue {
+					t.Errorf("condition %s is %s", c.Type, c.Status)
+				}
+				conds = append(conds, cond{c.Type, c.Reason, c.Message})
+			}
+			if !slices.Equal(conds, tc.wantConditions) {
+				t.Errorf("conditions %v, want %v", conds, tc.wantConditions)
+			}
+			if res.RequeueAfter != tc.wantRequeue {
+				t.Errorf("requeue after %v, want %v", res.RequeueAfter, tc.wantRequeue)
+			}
+		})
+	}
+}
+
+func deref(p *int32) int32 {
+	if p == nil {
+		return -1
+	}
+	return *p
+}
+
+func requestFor(j *api.Job) controller.Request { return controller.Request{Key: j.Key()} }
