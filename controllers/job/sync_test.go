@@ -372,3 +372,115 @@ func deref(p *int32) int32 {
 }
 
 func requestFor(j *api.Job) controller.Request { return controller.Request{Key: j.Key()} }
+
+// TestSyncJobPastDeadline ports the rows of upstream's table of the same
+// name (job_controller_test.go at de00a3c8) but the suspend row, with
+// v1.37's JobManagedBy and JobPodReplacementPolicy on (its "...;
+// JobManagedBy enabled" rows): a Job whose pods are deleted for the
+// deadline is FailureTarget until they are gone; one without pods to wait
+// for is Failed at once.
+func TestSyncJobPastDeadline(t *testing.T) {
+	deadline := cond{api.JobFailureTarget, ReasonDeadlineExceeded, MsgDeadlineExceeded}
+	tests := map[string]struct {
+		parallelism, completions, backoffLimit int32
+		activeDeadlineSeconds, startedAgo      int64
+		active, succeeded, failed              int
+		wantDeletions                          int
+		wantSucceeded, wantFailed              int32
+		wantConditions                         []cond
+	}{
+		"activeDeadlineSeconds less than single pod execution": {parallelism: 1, completions: 1, backoffLimit: 6, activeDeadlineSeconds: 10, startedAgo: 15,
+			active: 1, wantDeletions: 1, wantFailed: 1, wantConditions: []cond{deadline}},
+		"activeDeadlineSeconds bigger than single pod execution": {parallelism: 1, completions: 2, backoffLimit: 6, activeDeadlineSeconds: 10, startedAgo: 15,
+			active: 1, succeeded: 1, wantDeletions: 1, wantSucceeded: 1, wantFailed: 1, wantConditions: []cond{deadline}},
+		"activeDeadlineSeconds times-out before any pod starts": {parallelism: 1, completions: 1, backoffLimit: 6, activeDeadlineSeconds: 10, startedAgo: 10,
+			wantConditions: []cond{deadline, {api.JobFailed, ReasonDeadlineExceeded, MsgDeadlineExceeded}}},
+		"activeDeadlineSeconds with backofflimit reach": {parallelism: 1, completions: 1, activeDeadlineSeconds: 1, startedAgo: 10, failed: 1,
+			wantFailed: 1, wantConditions: []cond{failTarget, failedCond}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			j := newJob(tc.parallelism, tc.completions, tc.backoffLimit, "")
+			j.Spec.ActiveDeadlineSeconds = &tc.activeDeadlineSeconds
+			start := api.NewTime(t0.Add(-time.Duration(tc.startedAgo) * time.Second))
+			j.Status.StartTime = &start
+			s := &podSet{j: j}
+			s.addN(tc.active, api.PodRunning, nil)
+			s.addN(tc.succeeded, api.PodSucceeded, nil)
+			s.addN(tc.failed, api.PodFailed, nil)
+			c := &fakeClient{}
+			clock := &fakeClock{t0}
+			r := &reconciler{client: c, recorder: &events{}, clock: clock, jobs: objects{j}, pods: s.pods, exp: replicaset.NewExpectations(clock)}
+			if _, err := r.Reconcile(context.Background(), requestFor(j)); err != nil {
+				t.Fatal(err)
+			}
+			if len(c.created) != 0 || len(c.deleted) != tc.wantDeletions {
+				t.Errorf("created %d, deleted %d; want 0 and %d", len(c.created), len(c.deleted), tc.wantDeletions)
+			}
+			st := c.status
+			if st == nil || st.Active != 0 || st.Succeeded != tc.wantSucceeded || st.Failed != tc.wantFailed || st.StartTime == nil {
+				t.Fatalf("status %+v, want 0 active, %d succeeded, %d failed, a start time", st, tc.wantSucceeded, tc.wantFailed)
+			}
+			var conds []cond
+			for _, c := range st.Conditions {
+				conds = append(conds, cond{c.Type, c.Reason, c.Message})
+			}
+			if !slices.Equal(conds, tc.wantConditions) {
+				t.Errorf("conditions %v, want %v", conds, tc.wantConditions)
+			}
+		})
+	}
+}
+
+// TestSingleJobFailedCondition, TestSyncJobComplete and TestSyncJobDeleted
+// are upstream's tests of the same names (job_controller_test.go at
+// de00a3c8): a Failed=False condition is turned True, not doubled; a
+// Complete Job is left as it is; a Job gone from the cache syncs without
+// creating or deleting anything.
+func TestSingleJobFailedCondition(t *testing.T) {
+	j := newJob(1, 1, 6, "")
+	ads := int64(10)
+	j.Spec.ActiveDeadlineSeconds = &ads
+	start := api.NewTime(t0.Add(-15 * time.Second))
+	j.Status.StartTime = &start
+	j.Status.Conditions = []api.JobCondition{{Type: api.JobFailed, Status: api.ConditionFalse, Reason: ReasonDeadlineExceeded, Message: MsgDeadlineExceeded}}
+	c := &fakeClient{}
+	clock := &fakeClock{t0}
+	r := &reconciler{client: c, recorder: &events{}, clock: clock, jobs: objects{j}, pods: objects{}, exp: replicaset.NewExpectations(clock)}
+	if _, err := r.Reconcile(context.Background(), requestFor(j)); err != nil {
+		t.Fatal(err)
+	}
+	if len(c.deleted) != 0 || c.status == nil {
+		t.Fatalf("deleted %v, status %v; want no deletion and a status written", c.deleted, c.status)
+	}
+	var failed []api.JobCondition
+	for _, x := range c.status.Conditions {
+		if x.Type == api.JobFailed {
+			failed = append(failed, x)
+		}
+	}
+	if len(failed) != 1 || failed[0].Status != api.ConditionTrue {
+		t.Errorf("Failed conditions %+v, want one, True", failed)
+	}
+}
+
+func TestSyncJobComplete(t *testing.T) {
+	j := newJob(1, 1, 6, "")
+	j.Status.Conditions = []api.JobCondition{{Type: api.JobComplete, Status: api.ConditionTrue}}
+	c := &fakeClient{}
+	clock := &fakeClock{t0}
+	r := &reconciler{client: c, recorder: &events{}, clock: clock, jobs: objects{j}, pods: objects{}, exp: replicaset.NewExpectations(clock)}
+	if _, err := r.Reconcile(context.Background(), requestFor(j)); err != nil || c.status != nil || len(j.Status.Conditions) != 1 {
+		t.Errorf("Reconcile = %v, status written %v, conditions %v; want nothing done", err, c.status, j.Status.Conditions)
+	}
+}
+
+func TestSyncJobDeleted(t *testing.T) {
+	j := newJob(2, 2, 6, "")
+	c := &fakeClient{}
+	clock := &fakeClock{t0}
+	r := &reconciler{client: c, recorder: &events{}, clock: clock, jobs: objects{}, pods: objects{}, exp: replicaset.NewExpectations(clock)}
+	if _, err := r.Reconcile(context.Background(), requestFor(j)); err != nil || c.attempts != 0 || len(c.deleted) != 0 {
+		t.Errorf("Reconcile = %v, %d creations, %d deletions; want none", err, c.attempts, len(c.deleted))
+	}
+}
