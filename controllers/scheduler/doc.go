@@ -17,7 +17,10 @@
 //     controller does not run, Options.NodeLifecycleTaints false, does
 //     the scheduler reject such a node itself, "node(s) were not
 //     ready"), NodeAffinity (with
-//     nodeSelector), NodePorts, NodeResourcesFit (filter.go),
+//     nodeSelector; its PreFilter narrows a pod whose every term names
+//     nodes by metadata.name, as a DaemonSet's pods do, to those nodes,
+//     the others counting as "node(s) didn't satisfy plugin(s)
+//     [NodeAffinity]"), NodePorts, NodeResourcesFit (filter.go),
 //     PodTopologySpread (maxSkew, whenUnsatisfiable, minDomains, the
 //     node inclusion policies, matchLabelKeys; placement.go) and
 //     InterPodAffinity (required affinity and anti-affinity of the pod

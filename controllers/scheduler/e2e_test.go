@@ -451,3 +451,31 @@ func TestActiveQueueByPriority(t *testing.T) {
 		}
 	}
 }
+
+// TestPinnedPodMessage: a pod pinned to one node by matchFields
+// metadata.name, as a DaemonSet's pods are, that does not fit that node:
+// the other nodes count as NodeAffinity's PreFilter left them out, and
+// preemption, having no victim on the pinned node, finds the others not
+// helpful. The message is the one a 1.3x cluster gives ("0/4 nodes are
+// available: 1 Insufficient cpu, 3 node(s) didn't satisfy plugin(s)
+// [NodeAffinity]. preemption: 0/4 nodes are available: 1 No preemption
+// victims found for incoming pod, 3 Preemption is not helpful for
+// scheduling.").
+func TestPinnedPodMessage(t *testing.T) {
+	pod := pendingPod("pinned", "2")
+	pod.Spec.Affinity = &api.Affinity{NodeAffinity: &api.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{
+		NodeSelectorTerms: []api.NodeSelectorTerm{{MatchFields: []api.NodeSelectorRequirement{
+			{Key: "metadata.name", Operator: api.NodeSelectorOpIn, Values: []string{"node-2"}}}}}}}}
+	c, _ := newCluster(t, cluster.Config{Seed: 1},
+		readyNode("node-1", "1"), readyNode("node-2", "1"), readyNode("node-3", "1"), readyNode("node-4", "1"), pod)
+	c.RunFor(time.Minute)
+	const want = "0/4 nodes are available: 1 Insufficient cpu, 3 node(s) didn't satisfy plugin(s) [NodeAffinity]. " +
+		"preemption: 0/4 nodes are available: 1 No preemption victims found for incoming pod, 3 Preemption is not helpful for scheduling."
+	p := getPod(t, c, "pinned")
+	if cond := condition(p, api.PodScheduled); p.Spec.NodeName != "" || cond == nil || cond.Message != want {
+		t.Fatalf("node %q, PodScheduled %+v; want Pending with %q", p.Spec.NodeName, cond, want)
+	}
+	if evs := events(c, "pinned", scheduler.EventFailedScheduling); len(evs) == 0 || evs[0].Message != want {
+		t.Errorf("FailedScheduling %+v, want %q", evs, want)
+	}
+}

@@ -37,6 +37,19 @@ const (
 	// ReasonTooManyPods is NodeResourcesFit's reason when the node runs
 	// as many pods as its allocatable "pods" allows.
 	ReasonTooManyPods = "Too many pods"
+	// ReasonNodeAffinityPreFilter is the reason the framework gives the
+	// nodes NodeAffinity's PreFilter left out: a pod whose every required
+	// term names its nodes (matchFields metadata.name In, as a DaemonSet's
+	// pods do) is filtered only on those, and every other node counts for
+	// this reason in the message (k/k pkg/scheduler/schedule_one.go
+	// findNodesThatFitPod, "node(s) didn't satisfy plugin(s) %v" of the
+	// plugins that narrowed the nodes), e.g. "0/4 nodes are available: 1
+	// Insufficient cpu, 3 node(s) didn't satisfy plugin(s) [NodeAffinity]."
+	ReasonNodeAffinityPreFilter = "node(s) didn't satisfy plugin(s) [NodeAffinity]"
+	// MsgNodeAffinityConflict is NodeAffinity's PreFilter failure when
+	// the pod's terms name nodes and no node is named by all of one term
+	// (errReasonConflict): no node is tried.
+	MsgNodeAffinityConflict = "pod affinity terms conflict"
 	// ReasonUntoleratedTaint is TaintToleration's reason for a node with
 	// a NoSchedule or NoExecute taint the pod does not tolerate. It names
 	// no taint since 1.35 (kubernetes/kubernetes PR #134740, also in
@@ -233,6 +246,58 @@ func matchesNodeSelector(pod *api.Pod, required *api.NodeSelector, n *api.Node) 
 		}
 	}
 	return false
+}
+
+// affinityNodeNames is NodeAffinity's PreFilter result: when every
+// required term has matchFields metadata.name In requirements, the nodes
+// some term names (each term's requirements intersected, the terms
+// united), appended to buf[:0] in the order the terms name them;
+// restricted is false when some term names no node, so that every node
+// is a candidate. Restricted with no names is upstream's conflict. buf
+// is the caller's to reuse: nothing is allocated once it has room.
+func affinityNodeNames(required *api.NodeSelector, buf []string) (names []string, restricted bool) {
+	names = buf[:0]
+	if required == nil || len(required.NodeSelectorTerms) == 0 {
+		return names, false
+	}
+	for i := range required.NodeSelectorTerms {
+		t := &required.NodeSelectorTerms[i]
+		start, named := len(names), false
+		for j := range t.MatchFields {
+			r := &t.MatchFields[j]
+			if r.Key != "metadata.name" || r.Operator != api.NodeSelectorOpIn {
+				continue
+			}
+			if !named {
+				named = true
+				for _, v := range r.Values {
+					if !slices.Contains(names[start:], v) {
+						names = append(names, v)
+					}
+				}
+				continue
+			}
+			kept := names[:start]
+			for _, v := range names[start:] {
+				if slices.Contains(r.Values, v) {
+					kept = append(kept, v)
+				}
+			}
+			names = kept
+		}
+		if !named {
+			return names[:0], false
+		}
+		// The union with the earlier terms' names.
+		kept := names[:start]
+		for _, v := range names[start:] {
+			if !slices.Contains(names[:start], v) {
+				kept = append(kept, v)
+			}
+		}
+		names = kept
+	}
+	return names, true
 }
 
 // termMatches reports whether a node selector term matches n: all its

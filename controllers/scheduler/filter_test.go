@@ -1,6 +1,7 @@
 package scheduler
 
 import (
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -380,6 +381,100 @@ func TestPodRequests(t *testing.T) {
 			if req.milliCPU != tc.cpu || req.memory != tc.mem || nz.milliCPU != tc.nzC || nz.memory != tc.nzM {
 				t.Errorf("requests = %d/%d nonzero = %d/%d, want %d/%d and %d/%d",
 					req.milliCPU, req.memory, nz.milliCPU, nz.memory, tc.cpu, tc.mem, tc.nzC, tc.nzM)
+			}
+		})
+	}
+}
+
+// nameField is a matchFields requirement on metadata.name.
+func nameField(op api.NodeSelectorOperator, values ...string) api.NodeSelectorRequirement {
+	return api.NodeSelectorRequirement{Key: "metadata.name", Operator: op, Values: values}
+}
+
+// TestNodeAffinityPreFilter ports the PreFilter expectations of k/k
+// nodeaffinity's TestNodeAffinity (wantPreFilterResult and
+// wantPreFilterStatus, node_affinity_test.go at 022462cc, node_affinity.go
+// at 00d37505): the nodes a pod's terms name, and the conflict.
+func TestNodeAffinityPreFilter(t *testing.T) {
+	in := api.NodeSelectorOpIn
+	term := func(fields []api.NodeSelectorRequirement, exprs ...api.NodeSelectorRequirement) api.NodeSelectorTerm {
+		return api.NodeSelectorTerm{MatchFields: fields, MatchExpressions: exprs}
+	}
+	fields := func(r ...api.NodeSelectorRequirement) []api.NodeSelectorRequirement { return r }
+	tests := []struct {
+		name       string
+		affinity   *api.Affinity
+		names      []string
+		restricted bool
+	}{
+		{"Pod with no Affinity will schedule onto a node", nil, nil, false},
+		{"Pod with matchExpressions using In operator that matches the existing node",
+			required(term(nil, expr("foo", in, "bar", "value2"))), nil, false},
+		{"Pod with matchFields using In operator that matches the existing node",
+			required(term(fields(nameField(in, "node1")))), []string{"node1"}, true},
+		{"Pod with two terms: matchFields does not match, but matchExpressions matches",
+			required(term(fields(nameField(in, "node1"), nameField(in, "node2"))), term(nil, expr("foo", in, "bar"))), nil, false},
+		{"Pod with one term: matchFields does not match, but matchExpressions matches",
+			required(term(fields(nameField(in, "node1")), expr("foo", in, "bar"))), []string{"node1"}, true},
+		{"Pod with two terms of node.Name affinity",
+			required(term(fields(nameField(in, "node1"))), term(fields(nameField(in, "node2")))), []string{"node1", "node2"}, true},
+		{"Pod with two conflicting mach field requirements",
+			required(term(fields(nameField(in, "node1"), nameField(in, "node2")))), nil, true},
+		{"terms naming the same node count it once",
+			required(term(fields(nameField(in, "node1", "node2"), nameField(in, "node2", "node1"))), term(fields(nameField(in, "node2")))),
+			[]string{"node1", "node2"}, true},
+		{"NotIn names no node", required(term(fields(nameField(api.NodeSelectorOpNotIn, "node1")))), nil, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			pi := newPodInfo(withAffinity(testPod("p"), tc.affinity))
+			names, restricted := affinityNodeNames(pi.required, nil)
+			if restricted != tc.restricted || !slices.Equal(names, tc.names) {
+				t.Errorf("names %q restricted %v, want %q %v", names, restricted, tc.names, tc.restricted)
+			}
+		})
+	}
+}
+
+// TestNodeAffinityPreFilterMessage: a pod whose terms name its nodes is
+// filtered on those only; the others count as "node(s) didn't satisfy
+// plugin(s) [NodeAffinity]" (k/k schedule_one.go findNodesThatFitPod, the
+// message of a DaemonSet pod that does not fit its node), and terms
+// naming no common node fail in PreFilter.
+func TestNodeAffinityPreFilterMessage(t *testing.T) {
+	in := api.NodeSelectorOpIn
+	nodes := []*api.Node{}
+	for _, n := range []string{"node1", "node2", "node3"} {
+		nodes = append(nodes, testNode(n, rl("cpu", "1", "memory", "1Gi", "pods", "110")))
+	}
+	pinned := func(cpu string, fields ...api.NodeSelectorRequirement) *api.Pod {
+		return withAffinity(testPod("p", rl("cpu", cpu)), required(api.NodeSelectorTerm{MatchFields: fields}))
+	}
+	tests := []struct {
+		name string
+		pod  *api.Pod
+		node string
+		want string
+	}{
+		{"the named node fits", pinned("500m", nameField(in, "node2")), "node2", ""},
+		{"the named node does not fit", pinned("2", nameField(in, "node2")), "",
+			"0/3 nodes are available: 1 Insufficient cpu, 2 node(s) didn't satisfy plugin(s) [NodeAffinity]."},
+		{"the named node does not exist", pinned("500m", nameField(in, "gone")), "",
+			"0/3 nodes are available: 3 node(s) didn't satisfy plugin(s) [NodeAffinity]."},
+		{"Pod with two conflicting mach field requirements", pinned("500m", nameField(in, "node1"), nameField(in, "node2")), "",
+			"0/3 nodes are available: pod affinity terms conflict."},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &scheduler{cache: newTestCache(nodes), rng: rand.New(rand.NewPCG(1, 2))}
+			s.opts.defaults()
+			node, err := s.schedule(tc.pod, "")
+			got := ""
+			if err != nil {
+				got = err.Error()
+			}
+			if node != tc.node || got != tc.want {
+				t.Errorf("node %q, err %q; want %q, %q", node, got, tc.node, tc.want)
 			}
 		})
 	}

@@ -144,6 +144,10 @@ type scheduler struct {
 	reasons  []string
 	feasible []*nodeInfo
 	sc       scorer
+	// names and candidates hold NodeAffinity's PreFilter result for the
+	// pod being scheduled, reused from pod to pod.
+	names      []string
+	candidates []*nodeInfo
 
 	// vol is the volume plugins' state (nil without Options.Volumes);
 	// volState is what the last schedule found of the pod's claims.
@@ -592,6 +596,13 @@ func (s *scheduler) schedule(pod *api.Pod, nominated string) (string, error) {
 	pi := newPodInfo(pod)
 	s.potential = s.potential[:0]
 	s.nominatedUnresolvable = false
+	// NodeAffinity's PreFilter, the first of the default profile's: a pod
+	// whose terms name its nodes is filtered on those only.
+	var restricted bool
+	s.names, restricted = affinityNodeNames(pi.required, s.names)
+	if restricted && len(s.names) == 0 {
+		return "", &PreFilterError{NumAllNodes: len(nodes), Msg: MsgNodeAffinityConflict}
+	}
 	if s.vol != nil {
 		st, err := s.vol.preFilter(pod, len(nodes))
 		if err != nil {
@@ -608,12 +619,24 @@ func (s *scheduler) schedule(pod *api.Pod, nominated string) (string, error) {
 			return ni.name, nil
 		}
 	}
-	want := numFeasibleNodesToFind(s.opts.PercentageOfNodesToScore, len(nodes))
+	candidates := nodes
+	if restricted {
+		// The named nodes that exist, in the order the terms name them
+		// (upstream's order is a set's); the others are left out.
+		s.candidates = s.candidates[:0]
+		for _, name := range s.names {
+			if ni := s.cache.nodes[name]; ni != nil && ni.node != nil {
+				s.candidates = append(s.candidates, ni)
+			}
+		}
+		candidates = s.candidates
+	}
+	want := numFeasibleNodesToFind(s.opts.PercentageOfNodesToScore, len(candidates))
 	feasible := s.feasible[:0]
 	var reasons map[string]int
 	processed := 0
-	for i := 0; i < len(nodes) && len(feasible) < want; i++ {
-		ni := nodes[(s.nextStart+i)%len(nodes)]
+	for i := 0; i < len(candidates) && len(feasible) < want; i++ {
+		ni := candidates[(s.nextStart+i)%len(candidates)]
 		processed++
 		s.reasons = filter(pi, s.withNominated(pi, ni), s.reasons[:0])
 		if len(s.reasons) == 0 {
@@ -636,6 +659,12 @@ func (s *scheduler) schedule(pod *api.Pod, nominated string) (string, error) {
 	s.feasible = feasible
 	switch len(feasible) {
 	case 0:
+		if left := len(nodes) - len(candidates); left > 0 {
+			if reasons == nil {
+				reasons = map[string]int{}
+			}
+			reasons[ReasonNodeAffinityPreFilter] += left
+		}
 		return "", &FitError{NumAllNodes: len(nodes), Reasons: reasons}
 	case 1:
 		return feasible[0].name, nil
