@@ -136,6 +136,9 @@ type podInfo struct {
 	nonZero  resources
 	ports    []hostPort
 	required *api.NodeSelector
+	// badTerms marks the required terms (the first 64) that match no
+	// node because a value is not a valid label value (invalidTerms).
+	badTerms uint64
 	// spread and interPod are the PreFilter states of PodTopologySpread
 	// and InterPodAffinity; nil when the plugin has nothing to check.
 	spread   *spreadFilter
@@ -151,6 +154,7 @@ func newPodInfo(pod *api.Pod) *podInfo {
 	pi := &podInfo{pod: pod, req: req, nonZero: nz, ports: podHostPorts(pod)}
 	if a := pod.Spec.Affinity; a != nil && a.NodeAffinity != nil {
 		pi.required = a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution
+		pi.badTerms = invalidTerms(pi.required)
 	}
 	return pi
 }
@@ -170,7 +174,7 @@ func filter(pi *podInfo, ni *nodeInfo, reasons []string) []string {
 	if t := untoleratedTaint(ni.taints, pi.pod.Spec.Tolerations); t != nil {
 		return append(reasons, ReasonUntoleratedTaint)
 	}
-	if !matchesNodeSelector(pi.pod, pi.required, n) {
+	if !matchesNodeSelector(pi.pod, pi.required, pi.badTerms, n) {
 		return append(reasons, ReasonNodeAffinity)
 	}
 	if portsConflict(pi.ports, ni.ports) {
@@ -226,8 +230,8 @@ func untoleratedTaint(taints []api.Taint, tols []api.Toleration) *api.Taint {
 
 // matchesNodeSelector is NodeAffinity's filter: every nodeSelector pair
 // must be a node label, and if required node affinity is set, one of its
-// terms must match.
-func matchesNodeSelector(pod *api.Pod, required *api.NodeSelector, n *api.Node) bool {
+// terms must match; bad marks the terms invalidTerms found invalid.
+func matchesNodeSelector(pod *api.Pod, required *api.NodeSelector, bad uint64, n *api.Node) bool {
 	// Most pods have no nodeSelector: no map iteration for them, on a
 	// path taken for every pod and every node it visits.
 	if len(pod.Spec.NodeSelector) > 0 {
@@ -241,11 +245,47 @@ func matchesNodeSelector(pod *api.Pod, required *api.NodeSelector, n *api.Node) 
 		return true
 	}
 	for i := range required.NodeSelectorTerms {
-		if termMatches(&required.NodeSelectorTerms[i], n) {
+		t := &required.NodeSelectorTerms[i]
+		if i < 64 && bad&(1<<i) != 0 || i >= 64 && !termValid(t) {
+			continue
+		}
+		if termMatches(t, n) {
 			return true
 		}
 	}
 	return false
+}
+
+// invalidTerms marks, bit i for term i of the first 64, the terms with a
+// matchExpressions value that is not a valid label value: upstream parses
+// each term into a label selector (component-helpers nodeaffinity, with
+// labels.NewRequirement), and a term that does not parse matches no node.
+// The API server does not check these values, so such a pod is accepted
+// and stays Pending. Computed once per pod, not per node.
+func invalidTerms(required *api.NodeSelector) uint64 {
+	if required == nil {
+		return 0
+	}
+	var bad uint64
+	for i := range min(len(required.NodeSelectorTerms), 64) {
+		if !termValid(&required.NodeSelectorTerms[i]) {
+			bad |= 1 << i
+		}
+	}
+	return bad
+}
+
+// termValid reports whether every value of the term's label requirements
+// is a valid label value.
+func termValid(t *api.NodeSelectorTerm) bool {
+	for i := range t.MatchExpressions {
+		for _, v := range t.MatchExpressions[i].Values {
+			if !api.ValidLabelValue(v) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // affinityNodeNames is NodeAffinity's PreFilter result: when every

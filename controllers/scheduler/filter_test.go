@@ -204,6 +204,16 @@ func TestNodeAffinityFilter(t *testing.T) {
 			MatchFields:      []api.NodeSelectorRequirement{name(in, "node_1")},
 			MatchExpressions: []api.NodeSelectorRequirement{expr("foo", in, "bar")}}),
 			map[string]string{"foo": "bar"}, "node_1", true},
+		{"Pod with an invalid value in Affinity term won't be scheduled onto the node", nil,
+			required(api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{expr("foo", notIn, "invalid value: ___@#$%^")}}),
+			map[string]string{"foo": "bar"}, "", false},
+		{"an invalid value fails its term even beside a matching one", nil,
+			required(api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{expr("foo", in, "bar", "not/a/value")}}),
+			map[string]string{"foo": "bar"}, "", false},
+		{"an invalid term leaves the others to match", nil, required(
+			api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{expr("foo", notIn, "-x")}},
+			api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{expr("foo", in, "bar")}}),
+			map[string]string{"foo": "bar"}, "", true},
 		{"two terms: neither matches", nil, required(
 			api.NodeSelectorTerm{MatchFields: []api.NodeSelectorRequirement{name(in, "node_1")}},
 			api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{expr("foo", in, "not-match-to-bar")}}),

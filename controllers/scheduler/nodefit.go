@@ -13,7 +13,7 @@ func MatchesNodeAffinity(spec *api.PodSpec, n *api.Node) bool {
 	if a := spec.Affinity; a != nil && a.NodeAffinity != nil {
 		required = a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution
 	}
-	return matchesNodeSelector(pod, required, n)
+	return matchesNodeSelector(pod, required, invalidTerms(required), n)
 }
 
 // FindUntoleratedTaint returns the first of taints whose effect is one

@@ -128,7 +128,7 @@ func hasAllKeys(n *api.Node, cs []spreadConstraint) bool {
 // includes reports whether the node counts for constraint c of pi's pod
 // (matchNodeInclusionPolicies).
 func (c *spreadConstraint) includes(pi *podInfo, n *api.Node) bool {
-	if c.honorAffinity && !matchesNodeSelector(pi.pod, pi.required, n) {
+	if c.honorAffinity && !matchesNodeSelector(pi.pod, pi.required, pi.badTerms, n) {
 		return false
 	}
 	if c.honorTaints && untoleratedTaint(n.Spec.Taints, pi.pod.Spec.Tolerations) != nil {

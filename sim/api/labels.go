@@ -382,6 +382,12 @@ func validateLabelKey(k string) string {
 	return ""
 }
 
+// ValidLabelValue reports whether v may be a label value: at most 63
+// characters, empty or alphanumerics with '-', '_' and '.' inside
+// (apimachinery validation.IsValidLabelValue). A selector requirement
+// with any other value is invalid and matches nothing.
+func ValidLabelValue(v string) bool { return validateLabelValue(v) == "" }
+
 func validateLabelValue(v string) string {
 	if len(v) > 63 {
 		return "must be no more than 63 characters"
