@@ -119,7 +119,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 	}
 	for _, kind := range r.Kinds {
 		for _, obj := range r.Objects[kind].List(api.Everything(), req.Namespace) {
-			if obj.GetObjectMeta().DeletionTimestamp != nil && kind != api.KindPod {
+			if obj.GetObjectMeta().DeletionTimestamp != nil && kind != api.KindPod || !api.QuotaScopesMatch(q, obj) {
 				continue
 			}
 			u := api.QuotaUsage(obj)

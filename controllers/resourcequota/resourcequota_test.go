@@ -104,6 +104,12 @@ func TestQuotaCountsFurtherKinds(t *testing.T) {
 		claim("data-0", "fast", "8Gi"), claim("data-1", "fast", "8Gi"), claim("uploads", "", "20Gi"),
 		&api.Secret{ObjectMeta: api.ObjectMeta{Name: "a", Namespace: "default"}},
 		&api.Secret{ObjectMeta: api.ObjectMeta{Name: "b", Namespace: "default"}},
+		// A scoped quota counts only the pods in its scope.
+		&api.ResourceQuota{ObjectMeta: api.ObjectMeta{Name: "besteffort", Namespace: "default"}, Spec: api.ResourceQuotaSpec{
+			Hard: api.ResourceList{api.ResourcePods: api.MustParseQuantity("5")}, Scopes: []api.ResourceQuotaScope{api.ResourceQuotaScopeBestEffort}}},
+		&api.Pod{ObjectMeta: api.ObjectMeta{Name: "be", Namespace: "default"}, Spec: api.PodSpec{Containers: []api.Container{{Name: "c", Image: "nginx"}}}},
+		&api.Pod{ObjectMeta: api.ObjectMeta{Name: "burstable", Namespace: "default"}, Spec: api.PodSpec{Containers: []api.Container{{Name: "c", Image: "nginx",
+			Resources: api.ResourceRequirements{Requests: api.ResourceList{api.ResourceCPU: api.MustParseQuantity("100m")}}}}}},
 	); err != nil {
 		t.Fatal(err)
 	}
@@ -133,5 +139,12 @@ func TestQuotaCountsFurtherKinds(t *testing.T) {
 	want := "count/secrets=2 fast.storageclass.storage.k8s.io/requests.storage=16Gi persistentvolumeclaims=3 requests.storage=36Gi secrets=2"
 	if g := strings.Join(got, " "); g != want {
 		t.Errorf("status.used = %s\nwant %s", g, want)
+	}
+	be, err := c.Store.Get(api.KindResourceQuota, api.Key{Namespace: "default", Name: "besteffort"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if used := be.(*api.ResourceQuota).Status.Used[api.ResourcePods]; used.String() != "1" {
+		t.Errorf("BestEffort quota: status.used.pods = %s, want 1", used.String())
 	}
 }

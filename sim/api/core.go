@@ -1385,9 +1385,39 @@ type ResourceQuotaSpec struct {
 	Hard ResourceList `json:"hard,omitempty"`
 	// Scopes restrict the tracked objects, e.g. "NotTerminating".
 	Scopes []ResourceQuotaScope `json:"scopes,omitempty"`
-	// ScopeSelector is kept opaque.
-	ScopeSelector *RawValue `json:"scopeSelector,omitempty"`
+	// ScopeSelector restricts the tracked objects by scope expressions;
+	// every expression must match, as every scope of Scopes.
+	ScopeSelector *ScopeSelector `json:"scopeSelector,omitempty"`
 }
+
+// ScopeSelector is a quota's scope expressions.
+type ScopeSelector struct {
+	// MatchExpressions are ANDed.
+	MatchExpressions []ScopedResourceSelectorRequirement `json:"matchExpressions,omitempty"`
+}
+
+// ScopedResourceSelectorRequirement is one scope expression: the scope,
+// an operator (In, NotIn, Exists, DoesNotExist) and, for In and NotIn,
+// values (priority class names for the PriorityClass scope).
+type ScopedResourceSelectorRequirement struct {
+	// ScopeName is the scope.
+	ScopeName ResourceQuotaScope `json:"scopeName"`
+	// Operator relates the scope to Values.
+	Operator ScopeSelectorOperator `json:"operator"`
+	// Values are what In and NotIn compare with.
+	Values []string `json:"values,omitempty"`
+}
+
+// ScopeSelectorOperator is a scope expression's operator.
+type ScopeSelectorOperator string
+
+// The scope selector operators.
+const (
+	ScopeSelectorOpIn           ScopeSelectorOperator = "In"
+	ScopeSelectorOpNotIn        ScopeSelectorOperator = "NotIn"
+	ScopeSelectorOpExists       ScopeSelectorOperator = "Exists"
+	ScopeSelectorOpDoesNotExist ScopeSelectorOperator = "DoesNotExist"
+)
 
 // ResourceQuotaStatus is the observed usage of a quota.
 type ResourceQuotaStatus struct {

@@ -1,5 +1,7 @@
 package api
 
+import "slices"
+
 // Deep copies, in the shape deepcopy-gen produces: DeepCopyInto and DeepCopy
 // for every struct type reachable from a served kind, DeepCopyObject for the
 // kinds themselves. The file was written by a throwaway go/ast generator and
@@ -2289,8 +2291,21 @@ func (in *ResourceQuotaSpec) DeepCopyInto(out *ResourceQuotaSpec) {
 	}
 	if in.ScopeSelector != nil {
 		in, out := &in.ScopeSelector, &out.ScopeSelector
-		*out = new(RawValue)
-		**out = (*in).DeepCopy()
+		*out = new(ScopeSelector)
+		(*in).DeepCopyInto(*out)
+	}
+}
+
+// DeepCopyInto copies in into out, sharing no memory with in.
+func (in *ScopeSelector) DeepCopyInto(out *ScopeSelector) {
+	*out = *in
+	if in.MatchExpressions != nil {
+		in, out := &in.MatchExpressions, &out.MatchExpressions
+		*out = make([]ScopedResourceSelectorRequirement, len(*in))
+		for i := range *in {
+			(*out)[i] = (*in)[i]
+			(*out)[i].Values = slices.Clone((*in)[i].Values)
+		}
 	}
 }
 

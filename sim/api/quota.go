@@ -1,6 +1,9 @@
 package api
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Quota resource names beyond the compute ones (k8s.io/api core/v1
 // types.go): the legacy object counts and the storage a claim requests.
@@ -262,4 +265,144 @@ func QuotaCountedKind(name ResourceName) (Kind, bool) {
 		}
 	}
 	return Kind{}, false
+}
+
+// The quota scopes (k8s.io/api core/v1 types.go).
+const (
+	ResourceQuotaScopeTerminating               ResourceQuotaScope = "Terminating"
+	ResourceQuotaScopeNotTerminating            ResourceQuotaScope = "NotTerminating"
+	ResourceQuotaScopeBestEffort                ResourceQuotaScope = "BestEffort"
+	ResourceQuotaScopeNotBestEffort             ResourceQuotaScope = "NotBestEffort"
+	ResourceQuotaScopePriorityClass             ResourceQuotaScope = "PriorityClass"
+	ResourceQuotaScopeCrossNamespacePodAffinity ResourceQuotaScope = "CrossNamespacePodAffinity"
+	ResourceQuotaScopeVolumeAttributesClass     ResourceQuotaScope = "VolumeAttributesClass"
+)
+
+// QuotaScopeSelectors returns a quota's scopes and scope selector as one
+// list of expressions, each scope of spec.scopes as an Exists expression
+// (upstream's getScopeSelectorsFromQuota).
+func QuotaScopeSelectors(q *ResourceQuota) []ScopedResourceSelectorRequirement {
+	var out []ScopedResourceSelectorRequirement
+	for _, s := range q.Spec.Scopes {
+		out = append(out, ScopedResourceSelectorRequirement{ScopeName: s, Operator: ScopeSelectorOpExists})
+	}
+	if sel := q.Spec.ScopeSelector; sel != nil {
+		out = append(out, sel.MatchExpressions...)
+	}
+	return out
+}
+
+// QuotaScopesMatch reports whether o is in every scope of q (true for a
+// quota without scopes), as upstream's evaluators match scopes: a pod by
+// its activeDeadlineSeconds (Terminating), QoS class (BestEffort),
+// priorityClassName (PriorityClass) and namespaced pod affinity terms
+// (CrossNamespacePodAffinity); a claim by its volume attributes class
+// (VolumeAttributesClass); any other object by no scope.
+func QuotaScopesMatch(q *ResourceQuota, o Object) bool {
+	for _, sel := range QuotaScopeSelectors(q) {
+		if !scopeMatches(sel, o) {
+			return false
+		}
+	}
+	return true
+}
+
+// scopeMatches is one expression of QuotaScopesMatch.
+func scopeMatches(sel ScopedResourceSelectorRequirement, o Object) bool {
+	switch o := o.(type) {
+	case *Pod:
+		spec := &o.Spec
+		switch sel.ScopeName {
+		case ResourceQuotaScopeTerminating:
+			return spec.ActiveDeadlineSeconds != nil && *spec.ActiveDeadlineSeconds >= 0
+		case ResourceQuotaScopeNotTerminating:
+			return spec.ActiveDeadlineSeconds == nil || *spec.ActiveDeadlineSeconds < 0
+		case ResourceQuotaScopeBestEffort:
+			return bestEffort(spec)
+		case ResourceQuotaScopeNotBestEffort:
+			return !bestEffort(spec)
+		case ResourceQuotaScopePriorityClass:
+			return valueMatches(sel, spec.PriorityClassName)
+		case ResourceQuotaScopeCrossNamespacePodAffinity:
+			return crossNamespaceAffinity(spec.Affinity)
+		}
+	case *PersistentVolumeClaim:
+		if sel.ScopeName == ResourceQuotaScopeVolumeAttributesClass {
+			name := ""
+			if c := o.Spec.VolumeAttributesClassName; c != nil {
+				name = *c
+			}
+			return valueMatches(sel, name)
+		}
+	}
+	return false
+}
+
+// valueMatches matches a scope expression against the one value an
+// object has for its scope ("" for none), as a label selector matches
+// the label set {scope: value} (empty when value is "").
+func valueMatches(sel ScopedResourceSelectorRequirement, value string) bool {
+	switch sel.Operator {
+	case ScopeSelectorOpExists:
+		return value != ""
+	case ScopeSelectorOpDoesNotExist:
+		return value == ""
+	case ScopeSelectorOpIn:
+		return value != "" && slices.Contains(sel.Values, value)
+	case ScopeSelectorOpNotIn:
+		return value == "" || !slices.Contains(sel.Values, value)
+	}
+	return false
+}
+
+// bestEffort reports whether a pod is of the BestEffort QoS class
+// (k/k qos.GetPodQOS): no container, init container or pod-level
+// resources request or limit a positive amount of cpu or memory.
+func bestEffort(spec *PodSpec) bool {
+	positive := func(l ResourceList) bool {
+		for _, n := range []ResourceName{ResourceCPU, ResourceMemory} {
+			if q, ok := l[n]; ok && q.MilliValue() > 0 {
+				return true
+			}
+		}
+		return false
+	}
+	if r := spec.Resources; r != nil && (positive(r.Requests) || positive(r.Limits)) {
+		return false
+	}
+	for _, cs := range [][]Container{spec.InitContainers, spec.Containers} {
+		for i := range cs {
+			if positive(cs[i].Resources.Requests) || positive(cs[i].Resources.Limits) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// crossNamespaceAffinity reports whether a pod (anti-)affinity term
+// names namespaces or a namespace selector (upstream's
+// usesCrossNamespacePodAffinity).
+func crossNamespaceAffinity(a *Affinity) bool {
+	if a == nil {
+		return false
+	}
+	cross := func(req []PodAffinityTerm, pref []WeightedPodAffinityTerm) bool {
+		for i := range req {
+			if len(req[i].Namespaces) > 0 || req[i].NamespaceSelector != nil {
+				return true
+			}
+		}
+		for i := range pref {
+			if t := &pref[i].PodAffinityTerm; len(t.Namespaces) > 0 || t.NamespaceSelector != nil {
+				return true
+			}
+		}
+		return false
+	}
+	if p := a.PodAffinity; p != nil && cross(p.RequiredDuringSchedulingIgnoredDuringExecution, p.PreferredDuringSchedulingIgnoredDuringExecution) {
+		return true
+	}
+	p := a.PodAntiAffinity
+	return p != nil && cross(p.RequiredDuringSchedulingIgnoredDuringExecution, p.PreferredDuringSchedulingIgnoredDuringExecution)
 }

@@ -50,6 +50,9 @@ func (ResourceQuota) Admit(a *Attributes) error {
 	var charges []charge
 	for _, o := range quotas {
 		q := o.(*api.ResourceQuota)
+		if !api.QuotaScopesMatch(q, a.Object) {
+			continue // a scoped quota constrains only what its scopes select
+		}
 		// As upstream, a quota constrains only what its status lists: the
 		// quota controller fills status.hard from spec.hard; until then the
 		// quota admits everything.

@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -37,8 +38,15 @@ func withInit(p *api.Pod, name, cpu string, sidecar bool) *api.Pod {
 // controller would.
 func (f *fixture) quota(t *testing.T, name string, hard api.ResourceList) {
 	t.Helper()
+	f.scopedQuota(t, name, api.ResourceQuotaSpec{Hard: hard})
+}
+
+// scopedQuota is quota with a whole spec (scopes, scope selector).
+func (f *fixture) scopedQuota(t *testing.T, name string, spec api.ResourceQuotaSpec) {
+	t.Helper()
+	hard := spec.Hard
 	q := f.must(t, &Request{Verb: Create, Kind: api.KindResourceQuota, Actor: user, Object: &api.ResourceQuota{
-		ObjectMeta: api.ObjectMeta{Name: name, Namespace: "default"}, Spec: api.ResourceQuotaSpec{Hard: hard}}}).DeepCopyObject().(*api.ResourceQuota)
+		ObjectMeta: api.ObjectMeta{Name: name, Namespace: "default"}, Spec: spec}}).DeepCopyObject().(*api.ResourceQuota)
 	q.Status.Hard = hard.DeepCopy()
 	q.Status.Used = api.ResourceList{}
 	for r := range hard {
@@ -127,5 +135,62 @@ func TestQuotaWithoutStatusAdmitsEverything(t *testing.T) {
 		ObjectMeta: api.ObjectMeta{Name: "q", Namespace: "default"}, Spec: api.ResourceQuotaSpec{Hard: api.ResourceList{api.ResourcePods: api.MustParseQuantity("0")}}}})
 	if resp := f.do(&Request{Verb: Create, Kind: api.KindPod, Actor: controller, Object: quotaPod("a", "", "")}); resp.Err != nil {
 		t.Errorf("a quota the controller has not filled in rejected a pod: %v", resp.Err)
+	}
+}
+
+// TestScopedQuotaAdmission: a quota with scopes or a scope selector
+// constrains only the pods in its scopes (k/k pods.go
+// podMatchesScopeFunc); before, scopes were stored and ignored, so a
+// BestEffort quota of 1 pod refused every second pod of the namespace.
+func TestScopedQuotaAdmission(t *testing.T) {
+	pods1 := api.ResourceList{api.ResourcePods: api.MustParseQuantity("1")}
+	deadline := func(p *api.Pod) *api.Pod { s := int64(60); p.Spec.ActiveDeadlineSeconds = &s; return p }
+	class := func(p *api.Pod, c string) *api.Pod { p.Spec.PriorityClassName = c; return p }
+	sel := func(op api.ScopeSelectorOperator, values ...string) *api.ScopeSelector {
+		return &api.ScopeSelector{MatchExpressions: []api.ScopedResourceSelectorRequirement{{ScopeName: api.ResourceQuotaScopePriorityClass, Operator: op, Values: values}}}
+	}
+	full := `pods "%s" is forbidden: exceeded quota: scoped, requested: pods=1, used: pods=1, limited: pods=1`
+	tests := []struct {
+		name string
+		spec api.ResourceQuotaSpec
+		pods []*api.Pod
+		want []string // "" admitted, else the error with %s for the pod's name
+	}{
+		{"BestEffort counts pods without requests only", api.ResourceQuotaSpec{Hard: pods1, Scopes: []api.ResourceQuotaScope{api.ResourceQuotaScopeBestEffort}},
+			[]*api.Pod{quotaPod("a", "", ""), quotaPod("b", "", "100m"), quotaPod("c", "", "")}, []string{"", "", full}},
+		{"NotBestEffort", api.ResourceQuotaSpec{Hard: pods1, Scopes: []api.ResourceQuotaScope{api.ResourceQuotaScopeNotBestEffort}},
+			[]*api.Pod{quotaPod("a", "", "100m"), quotaPod("b", "", ""), quotaPod("c", "", "100m")}, []string{"", "", full}},
+		{"Terminating counts pods with a deadline", api.ResourceQuotaSpec{Hard: pods1, Scopes: []api.ResourceQuotaScope{api.ResourceQuotaScopeTerminating}},
+			[]*api.Pod{deadline(quotaPod("a", "", "")), quotaPod("b", "", ""), deadline(quotaPod("c", "", ""))}, []string{"", "", full}},
+		{"PriorityClass In", api.ResourceQuotaSpec{Hard: pods1, ScopeSelector: sel(api.ScopeSelectorOpIn, "high")},
+			[]*api.Pod{class(quotaPod("a", "", ""), "high"), quotaPod("b", "", ""), class(quotaPod("c", "", ""), "low"), class(quotaPod("d", "", ""), "high")},
+			[]string{"", "", "", full}},
+		{"PriorityClass NotIn counts pods without a class", api.ResourceQuotaSpec{Hard: pods1, ScopeSelector: sel(api.ScopeSelectorOpNotIn, "high")},
+			[]*api.Pod{quotaPod("a", "", ""), class(quotaPod("b", "", ""), "high"), class(quotaPod("c", "", ""), "low")}, []string{"", "", full}},
+		{"PriorityClass Exists", api.ResourceQuotaSpec{Hard: pods1, ScopeSelector: sel(api.ScopeSelectorOpExists)},
+			[]*api.Pod{quotaPod("a", "", ""), class(quotaPod("b", "", ""), "low"), class(quotaPod("c", "", ""), "high")}, []string{"", "", full}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t)
+			for _, c := range []string{"high", "low"} {
+				f.must(t, &Request{Verb: Create, Kind: api.KindPriorityClass, Actor: user, Object: &api.PriorityClass{ObjectMeta: api.ObjectMeta{Name: c}, Value: 10}})
+			}
+			f.scopedQuota(t, "scoped", tc.spec)
+			for i, p := range tc.pods {
+				resp := f.do(&Request{Verb: Create, Kind: api.KindPod, Actor: controller, Object: p})
+				got := ""
+				if resp.Err != nil {
+					got = resp.Err.Error()
+				}
+				want := tc.want[i]
+				if want != "" {
+					want = fmt.Sprintf(want, p.Name)
+				}
+				if got != want {
+					t.Errorf("pod %s: err = %q\nwant %q", p.Name, got, want)
+				}
+			}
+		})
 	}
 }

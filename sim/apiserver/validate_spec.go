@@ -53,7 +53,7 @@ func validateSpec(obj api.Object, errs []apierr.FieldError) []apierr.FieldError 
 	case *api.PodDisruptionBudget:
 		errs = validatePDBSpec(&o.Spec, errs)
 	case *api.ResourceQuota:
-		errs = nonNegativeQuantities("spec.hard", o.Spec.Hard, errs)
+		errs = validateQuotaSpec(&o.Spec, errs)
 	case *api.ConfigMap:
 		size := 0
 		for _, v := range o.Data {
