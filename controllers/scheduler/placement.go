@@ -217,6 +217,12 @@ func (f *spreadFilter) filter(n *api.Node) string {
 	return ""
 }
 
+// spreadDomain is one domain of the constraint with index i.
+type spreadDomain struct {
+	i     int
+	value string
+}
+
 // spreadScore is PodTopologySpread's score for ScheduleAnyway
 // constraints (scoring.go): per feasible node the matching pods of each
 // constraint's domain, weighted by log(domains+2), plus maxSkew-1, then
@@ -227,7 +233,10 @@ func spreadScore(pi *podInfo, all, feasible []*nodeInfo, out []int64) bool {
 	if len(cs) == 0 {
 		return false
 	}
-	counts := map[topologyPair]*int64{}
+	// Each constraint counts its own domains, even beside another on the
+	// same key (upstream's TopologyValueToPodCounts, one map per
+	// constraint): their selectors differ.
+	counts := map[spreadDomain]*int64{}
 	sizes := make([]int, len(cs))
 	ignored := 0
 	for _, ni := range feasible {
@@ -239,7 +248,7 @@ func spreadScore(pi *podInfo, all, feasible []*nodeInfo, out []int64) bool {
 			if cs[i].key == labelHostname {
 				continue
 			}
-			p := topologyPair{cs[i].key, ni.node.Labels[cs[i].key]}
+			p := spreadDomain{i, ni.node.Labels[cs[i].key]}
 			if counts[p] == nil {
 				counts[p] = new(int64)
 				sizes[i]++
@@ -263,7 +272,7 @@ func spreadScore(pi *podInfo, all, feasible []*nodeInfo, out []int64) bool {
 			if c.key == labelHostname || !c.includes(pi, ni.node) {
 				continue
 			}
-			if p := counts[topologyPair{c.key, ni.node.Labels[c.key]}]; p != nil {
+			if p := counts[spreadDomain{i, ni.node.Labels[c.key]}]; p != nil {
 				*p += int64(countMatching(ni, c.sel, pi.pod.Namespace))
 			}
 		}
@@ -282,7 +291,7 @@ func spreadScore(pi *podInfo, all, feasible []*nodeInfo, out []int64) bool {
 			if c.key == labelHostname {
 				cnt = int64(countMatching(ni, c.sel, pi.pod.Namespace))
 			} else {
-				cnt = *counts[topologyPair{c.key, ni.node.Labels[c.key]}]
+				cnt = *counts[spreadDomain{i, ni.node.Labels[c.key]}]
 			}
 			score += float64(cnt)*weights[i] + float64(c.maxSkew-1)
 		}

@@ -1,8 +1,10 @@
 package scheduler
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/clustersim/clustersim/sim/api"
@@ -269,5 +271,188 @@ func TestPlacementFitError(t *testing.T) {
 		if err == nil || err.Error() != want {
 			t.Fatalf("fourth replica: %v, want %q", err, want)
 		}
+	}
+}
+
+var selBarExists = &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: "bar", Operator: api.LabelSelectorOpExists}}}
+
+// spreadScores runs PodTopologySpread's score for pod over the feasible
+// nodes, in a cluster of feasible and failed nodes with pods bound.
+func spreadScores(pod *api.Pod, feasible, failed []*api.Node, pods []*api.Pod) []int64 {
+	c := newTestCache(append(slices.Clone(feasible), failed...), pods...)
+	var fs []*nodeInfo
+	for _, n := range feasible {
+		fs = append(fs, c.nodes[n.Name])
+	}
+	out := make([]int64, len(fs))
+	if !spreadScore(newPodInfo(pod), c.list(), fs, out) {
+		return nil
+	}
+	return out
+}
+
+// on puts pods labelled kv on node, one per count, named node-pN.
+func on(node string, n int, kv ...string) []*api.Pod {
+	var out []*api.Pod
+	for i := range n {
+		out = append(out, labelled(fmt.Sprintf("%s-%s-p%d", node, strings.Join(kv, ""), i), node, kv...))
+	}
+	return out
+}
+
+// TestPodTopologySpreadScore ports rows of k/k podtopologyspread's
+// TestPodTopologySpreadScore (scoring_test.go at 008b3652), with
+// upstream's names and expected normalized scores; the nodes are
+// upstream's nodes (the candidates) and failedNodes.
+func TestPodTopologySpreadScore(t *testing.T) {
+	const host = labelHostname
+	sa := api.ScheduleAnyway
+	honor, ignore := api.NodeInclusionPolicyHonor, api.NodeInclusionPolicyIgnore
+	hosts := func(names ...string) []*api.Node {
+		var out []*api.Node
+		for _, n := range names {
+			out = append(out, labelledNode(n, host, n))
+		}
+		return out
+	}
+	zoned := func(name, zone string, withHost bool) *api.Node {
+		if withHost {
+			return labelledNode(name, "zone", zone, host, name)
+		}
+		return labelledNode(name, "zone", zone)
+	}
+	byNode := func(names ...string) []*api.Node {
+		var out []*api.Node
+		for _, n := range names {
+			out = append(out, labelledNode(n, "node", n))
+		}
+		return out
+	}
+	cat := func(groups ...[]*api.Pod) []*api.Pod { return slices.Concat(groups...) }
+	foo := []string{"foo", ""}
+	fooBar := []string{"foo", "", "bar", ""}
+	bar := []string{"bar", ""}
+	type row struct {
+		name          string
+		pod           func(p *api.Pod)
+		nodes, failed []*api.Node
+		existing      []*api.Pod
+		want          []int64
+	}
+	one := func(key string, maxSkew int32, sel *api.LabelSelector) func(p *api.Pod) {
+		return func(p *api.Pod) {
+			p.Spec.TopologySpreadConstraints = []api.TopologySpreadConstraint{spread(key, maxSkew, sa, sel)}
+		}
+	}
+	two := func(c1, c2 api.TopologySpreadConstraint) func(p *api.Pod) {
+		return func(p *api.Pod) {
+			p.Labels["bar"] = ""
+			p.Spec.TopologySpreadConstraints = []api.TopologySpreadConstraint{c1, c2}
+		}
+	}
+	policy := func(affinity, taints *api.NodeInclusionPolicy, sel map[string]string, nodeAffinity bool) func(p *api.Pod) {
+		return func(p *api.Pod) {
+			c := spread("node", 1, sa, selFooExists)
+			c.NodeAffinityPolicy, c.NodeTaintsPolicy = affinity, taints
+			p.Spec.TopologySpreadConstraints = []api.TopologySpreadConstraint{c}
+			if nodeAffinity {
+				p.Spec.Affinity = required(api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{expr("foo", api.NodeSelectorOpIn, "")}})
+			} else {
+				p.Spec.NodeSelector = sel
+			}
+		}
+	}
+	fooNodes := func() []*api.Node {
+		ns := byNode("node-a", "node-b", "node-c")
+		ns[0].Labels["foo"], ns[1].Labels["foo"] = "", ""
+		return ns
+	}
+	abc := cat(on("node-a", 2, foo...), on("node-b", 1, foo...), on("node-c", 1, foo...))
+	tainted := func() []*api.Node {
+		ns := byNode("node-a", "node-b", "node-c")
+		ns[2].Spec.Taints = []api.Taint{taint("foo", "", api.TaintEffectNoSchedule)}
+		return ns
+	}
+	terminating := labelled("p-a", "node-a", foo...)
+	terminating.DeletionTimestamp = &api.Time{}
+	three := int32(10)
+	tests := []row{
+		{"one constraint on node, no existing pods", one(host, 1, selFooExists), hosts("node-a", "node-b"), nil, nil, []int64{100, 100}},
+		{"one constraint on node, only one node is candidate", one(host, 1, selFooExists), hosts("node-a"), hosts("node-b"),
+			cat(on("node-a", 2, foo...), on("node-b", 1, foo...)), []int64{100}},
+		{"one constraint on node, all nodes have the same number of matching pods", one(host, 1, selFooExists), hosts("node-a", "node-b"), nil,
+			cat(on("node-a", 1, foo...), on("node-b", 1, foo...)), []int64{100, 100}},
+		{"one constraint on node, all 4 nodes are candidates", one(host, 1, selFooExists), hosts("node-a", "node-b", "node-c", "node-d"), nil,
+			cat(on("node-a", 2, foo...), on("node-b", 1, foo...), on("node-d", 3, foo...)), []int64{20, 60, 100, 0}},
+		{"one constraint on node, null selector", one(host, 1, nil), hosts("node-a", "node-b", "node-c", "node-d"), nil,
+			cat(on("node-a", 2, foo...), on("node-b", 1, foo...), on("node-d", 3, foo...)), []int64{100, 100, 100, 100}},
+		{"one constraint on node, all 4 nodes are candidates, maxSkew=2", one(host, 2, selFooExists), hosts("node-a", "node-b", "node-c", "node-d"), nil,
+			cat(on("node-a", 2, foo...), on("node-b", 1, foo...), on("node-d", 3, foo...)), []int64{33, 66, 100, 16}},
+		{"one constraint on node, all 4 nodes are candidates, maxSkew=3", one(host, 3, selFooExists), hosts("node-a", "node-b", "node-c", "node-d"), nil,
+			cat(on("node-a", 4, foo...), on("node-b", 3, foo...), on("node-c", 2, foo...), on("node-d", 1, foo...)), []int64{44, 66, 77, 100}},
+		{"one constraint on node, 3 out of 4 nodes are candidates", one(host, 1, selFooExists), hosts("node-a", "node-b", "node-x"), hosts("node-y"),
+			cat(on("node-a", 4, foo...), on("node-b", 2, foo...), on("node-x", 1, foo...), on("node-y", 3, foo...)), []int64{33, 83, 100}},
+		{"one constraint on node, 3 out of 4 nodes are candidates, one node doesn't match topology key", one(host, 1, selFooExists),
+			[]*api.Node{labelledNode("node-a", host, "node-a"), labelledNode("node-b", "n", "node-b"), labelledNode("node-x", host, "node-x")}, hosts("node-y"),
+			cat(on("node-a", 4, foo...), on("node-b", 2, foo...), on("node-x", 1, foo...), on("node-y", 3, foo...)), []int64{16, 0, 100}},
+		{"one constraint on zone, 3 out of 4 nodes are candidates", one("zone", 1, selFooExists),
+			[]*api.Node{zoned("node-a", "zone1", true), zoned("node-b", "zone1", true), zoned("node-x", "zone2", true)}, []*api.Node{zoned("node-y", "zone2", true)},
+			cat(on("node-a", 4, foo...), on("node-b", 2, foo...), on("node-x", 1, foo...), on("node-y", 3, foo...)), []int64{75, 75, 100}},
+		{"two Constraints on zone and node, 2 out of 4 nodes are candidates", two(spread("zone", 1, sa, selFooExists), spread(host, 1, sa, selFooExists)),
+			[]*api.Node{zoned("node-a", "zone1", true), zoned("node-x", "zone2", true)}, []*api.Node{zoned("node-b", "zone1", true), zoned("node-y", "zone2", true)},
+			cat(on("node-a", 2, foo...), on("node-b", 1, foo...), on("node-x", 2, foo...), on("node-y", 4, foo...)), []int64{100, 63}},
+		{"two Constraints on zone, 2 out of 4 nodes are candidates", two(spread("zone", 1, sa, selFooExists), spread("zone", 1, sa, selBarExists)),
+			[]*api.Node{zoned("node-a", "zone1", false), zoned("node-x", "zone2", false)}, []*api.Node{zoned("node-b", "zone1", false), zoned("node-y", "zone2", false)},
+			cat(on("node-a", 1, fooBar...), on("node-a", 1, foo...), on("node-b", 1, fooBar...), on("node-y", 2, foo...), on("node-y", 1, fooBar...)),
+			[]int64{85, 100}},
+		{"two Constraints on zone and node, with different labelSelectors", two(spread("zone", 1, sa, selFooExists), spread(host, 1, sa, selBarExists)),
+			[]*api.Node{zoned("node-a", "zone1", true), zoned("node-b", "zone1", true), zoned("node-x", "zone2", true), zoned("node-y", "zone2", true)}, nil,
+			cat(on("node-a", 1, foo...), on("node-b", 1, fooBar...), on("node-y", 1, foo...), on("node-y", 1, bar...)), []int64{60, 20, 100, 60}},
+		{"two Constraints on zone and node, with different labelSelectors, some nodes have 0 pods", two(spread("zone", 1, sa, selFooExists), spread(host, 1, sa, selBarExists)),
+			[]*api.Node{zoned("node-a", "zone1", true), zoned("node-b", "zone1", true), zoned("node-x", "zone2", true), zoned("node-y", "zone2", true)}, nil,
+			cat(on("node-b", 1, bar...), on("node-x", 1, foo...), on("node-y", 1, fooBar...)), []int64{100, 60, 40, 0}},
+		{"two Constraints on zone and node, with different labelSelectors, 3 out of 4 nodes are candidates", two(spread("zone", 1, sa, selFooExists), spread(host, 1, sa, selBarExists)),
+			[]*api.Node{zoned("node-a", "zone1", true), zoned("node-b", "zone1", true), zoned("node-x", "zone2", true)}, []*api.Node{zoned("node-y", "zone2", true)},
+			cat(on("node-a", 1, foo...), on("node-b", 1, fooBar...), on("node-y", 1, foo...), on("node-y", 1, bar...)), []int64{50, 25, 100}},
+		{"existing pods in a different namespace do not count", one(host, 1, selFooExists), hosts("node-a", "node-b"), nil,
+			cat([]*api.Pod{inNamespace(labelled("p-a1", "node-a", foo...), "ns1")}, on("node-a", 1, foo...), on("node-b", 2, foo...)), []int64{100, 33}},
+		{"terminating Pods should be excluded", one(host, 1, selFooExists), hosts("node-a", "node-b"), nil,
+			[]*api.Pod{terminating, labelled("p-b", "node-b", foo...)}, []int64{100, 0}},
+		{"minDomains has no effect when ScheduleAnyway", func(p *api.Pod) {
+			c := spread("node", 2, sa, selFooExists)
+			c.MinDomains = &three
+			p.Spec.TopologySpreadConstraints = []api.TopologySpreadConstraint{c}
+		}, byNode("node-a", "node-b", "node-c"), nil,
+			cat(on("node-a", 2, foo...), on("node-b", 2, foo...), on("node-c", 1, foo...)), []int64{75, 75, 100}},
+		{"NodeAffinityPolicy honoed with labelSelectors", policy(nil, nil, map[string]string{"foo": ""}, false), fooNodes(), nil, abc, []int64{0, 33, 100}},
+		{"NodeAffinityPolicy ignored with labelSelectors", policy(&ignore, nil, map[string]string{"foo": ""}, false), fooNodes(), nil, abc, []int64{66, 100, 100}},
+		{"NodeAffinityPolicy honoed with nodeAffinity", policy(nil, nil, nil, true), fooNodes(), nil, abc, []int64{0, 33, 100}},
+		{"NodeAffinityPolicy ignored with nodeAffinity", policy(&ignore, nil, nil, true), fooNodes(), nil, abc, []int64{66, 100, 100}},
+		{"NodeTaintsPolicy honored", policy(nil, &honor, nil, false), tainted(), nil, abc, []int64{0, 33, 100}},
+		{"NodeTaintsPolicy ignored", policy(nil, nil, nil, false), tainted(), nil, abc, []int64{66, 100, 100}},
+		{"matchLabelKeys ANDed with LabelSelector when LabelSelector is empty", func(p *api.Pod) {
+			p.Labels["bar"] = ""
+			c1, c2 := spread("zone", 1, sa, &api.LabelSelector{}), spread(host, 1, sa, &api.LabelSelector{})
+			c1.MatchLabelKeys, c2.MatchLabelKeys = []string{"foo"}, []string{"bar"}
+			p.Spec.TopologySpreadConstraints = []api.TopologySpreadConstraint{c1, c2}
+		}, []*api.Node{zoned("node-a", "zone1", true), zoned("node-b", "zone1", true), zoned("node-c", "zone2", true), zoned("node-d", "zone2", true)}, nil,
+			cat(on("node-a", 1, foo...), on("node-b", 1, fooBar...), on("node-c", 1, foo...), on("node-c", 1, bar...)), []int64{60, 20, 60, 100}},
+		{"matchLabelKeys ANDed with LabelSelector when LabelSelector isn't empty", func(p *api.Pod) {
+			p.Labels["bar"], p.Labels["baz"] = "", ""
+			c2 := spread(host, 1, sa, selBarExists)
+			c2.MatchLabelKeys = []string{"baz"}
+			p.Spec.TopologySpreadConstraints = []api.TopologySpreadConstraint{spread("zone", 1, sa, selFooExists), c2}
+		}, []*api.Node{zoned("node-a", "zone1", true), zoned("node-b", "zone1", true), zoned("node-c", "zone2", true), zoned("node-d", "zone2", true)}, nil,
+			cat(on("node-a", 1, foo...), on("node-b", 1, "foo", "", "bar", "", "baz", ""), on("node-c", 1, foo...), on("node-c", 1, bar...), on("node-c", 1, "bar", "", "baz", "")),
+			[]int64{60, 20, 60, 100}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			pod := labelled("p", "", foo...)
+			tc.pod(pod)
+			if got := spreadScores(pod, tc.nodes, tc.failed, tc.existing); !slices.Equal(got, tc.want) {
+				t.Errorf("scores %v, want %v", got, tc.want)
+			}
+		})
 	}
 }
