@@ -55,13 +55,19 @@ func newClient(m *controller.Manager, conv *Converter, mapper meta.RESTMapper) *
 	return &Client{m: m, conv: conv, sim: m.Client(), mapper: mapper}
 }
 
-// lister returns the synced cache of kind.
+// lister returns the cache of kind, once it has synced: as
+// controller-runtime's cache reader, it waits for that kind's informer
+// only. An event handler (a map function of Watches) that reads a cache
+// not synced yet cannot wait, since it runs in a watch event's callback or
+// in the process applying an informer's first list: it reads the cache as
+// it stands, and each object missing from it is enqueued by its own add
+// event once its informer syncs.
 func (c *Client) lister(kind api.Kind) (informer.Lister, error) {
 	inf, err := c.m.Informer(kind, informer.Options{})
 	if err != nil {
 		return informer.Lister{}, err
 	}
-	if !inf.HasSynced() && !c.m.WaitForCacheSync() {
+	if !c.m.WaitForSync(inf) && !c.m.Running() {
 		return informer.Lister{}, fmt.Errorf("crt: the cache of %s did not sync (the controller is stopping)", kind.GroupKind())
 	}
 	return inf.Lister(), nil

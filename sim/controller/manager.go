@@ -364,6 +364,23 @@ func (m *Manager) WaitForCacheSync() bool {
 	return run.factory.WaitForSync(p)
 }
 
+// WaitForSync blocks the calling process until inf has synced and reports
+// true, as controller-runtime's cache waits for the one informer a read
+// needs. Where waiting could never end it reports false at once: outside a
+// kernel process (an event handler run by a watch event), in inf's own
+// process (a handler of inf's first list), and when the manager is not
+// running; also false if the manager crashes meanwhile.
+func (m *Manager) WaitForSync(inf *informer.Informer) bool {
+	if inf.HasSynced() {
+		return true
+	}
+	p := m.k.Current()
+	if p == nil || m.run == nil {
+		return false
+	}
+	return inf.WaitForSync(p)
+}
+
 // Rand returns the random stream named "<manager>/<name>", derived from
 // the run's seed: the only source of randomness a controller may use (a
 // scheduler breaking ties, a syncer's jitter). The stream continues across

@@ -321,8 +321,13 @@ func (inf *Informer) LastResourceVersion() uint64 { return inf.lastRV }
 
 // WaitForSync blocks p until the informer has synced and reports true, or
 // reports false at once if the informer is stopped (or is stopped while p
-// waits).
+// waits). Called from the informer's own process (a handler of its first
+// list), it reports false without waiting: the list that syncs it is the
+// one that process is applying.
 func (inf *Informer) WaitForSync(p *kernel.Process) bool {
+	if p == inf.proc && !inf.synced {
+		return false
+	}
 	for !inf.synced && !inf.stopped {
 		inf.syncWait.Wait(p)
 	}
