@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 	"time"
 	_ "time/tzdata" // time zones load the same on every machine
 
@@ -99,8 +100,8 @@ func Setup(m *controller.Manager, opts Options) error {
 	return nil
 }
 
-// Reconcile syncs one CronJob (upstream's sync: syncCronJob, then
-// cleanupFinishedJobs).
+// Reconcile syncs one CronJob (upstream's sync: cleanupFinishedJobs,
+// then syncCronJob).
 func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (controller.Result, error) {
 	obj, ok := r.cronjobs.Get(req.Key)
 	if !ok {
@@ -110,31 +111,61 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 	if !ok {
 		return controller.Result{}, nil
 	}
-	cj := orig.DeepCopy()
 	var jobs []*api.Job
-	for _, o := range r.jobs.ByIndex(informer.IndexController, string(cj.UID)) {
+	for _, o := range r.jobs.ByIndex(informer.IndexController, string(orig.UID)) {
 		if j, ok := o.(*api.Job); ok {
 			jobs = append(jobs, j)
 		}
 	}
+	fresh, err := r.refresh(ctx, orig, jobs)
+	if err != nil {
+		return controller.Result{}, err
+	}
+	if fresh != nil {
+		orig = fresh
+	}
+	cj := orig.DeepCopy()
+	// As upstream's sync: the finished Jobs beyond the history limits go
+	// first, so a CronJob whose next Job cannot be created (a quota on
+	// Jobs) still frees room; one status write for both; a requeue time
+	// wins over the error of the sync.
+	r.cleanupFinishedJobs(ctx, cj, jobs)
 	requeue, syncErr := r.syncCronJob(ctx, cj, jobs)
 	if !reflect.DeepEqual(orig.Status, cj.Status) {
 		if _, err := r.client.UpdateStatus(ctx, cj); err != nil {
 			return controller.Result{}, err
 		}
 	}
-	if syncErr != nil {
-		return controller.Result{}, syncErr
-	}
-	if cj.DeletionTimestamp == nil {
-		r.cleanupFinishedJobs(ctx, cj, jobs)
-	}
 	if requeue > 0 {
 		return controller.Result{RequeueAfter: requeue}, nil
 	}
-	return controller.Result{}, nil
+	return controller.Result{}, syncErr
 }
 
+// refresh reads the CronJob from the server when the cache's copy misses
+// an unfinished Job of its own from its active list, and returns the
+// server's copy if that lists it (upstream's syncCronJob re-reads it with
+// GetCronJob there: the Job's creation may have been seen before the
+// status update that recorded it). It returns nil to go on with cj.
+func (r *reconciler) refresh(ctx context.Context, cj *api.CronJob, jobs []*api.Job) (*api.CronJob, error) {
+	for _, j := range jobs {
+		if done, _ := j.Finished(); done || inActiveList(cj, j.UID) {
+			continue
+		}
+		o, err := r.client.Get(ctx, api.KindCronJob, cj.Key())
+		if err != nil {
+			return nil, err
+		}
+		if fresh, ok := o.(*api.CronJob); ok && fresh.UID == cj.UID && inActiveList(fresh, j.UID) {
+			return fresh, nil
+		}
+	}
+	return nil, nil
+}
+
+// syncCronJob is upstream's syncCronJob: it updates cj's status from its
+// Jobs and creates the Job of the most recent unmet schedule time; it
+// returns when to look again (0: not before something changes).
 func (r *reconciler) syncCronJob(ctx context.Context, cj *api.CronJob, jobs []*api.Job) (time.Duration, error) {
 	now := r.clock.Now().UTC()
 	children := map[api.UID]bool{}
@@ -160,9 +191,14 @@ func (r *reconciler) syncCronJob(ctx context.Context, cj *api.CronJob, jobs []*a
 		if children[ref.UID] {
 			continue
 		}
-		if _, err := r.client.Get(ctx, api.KindJob, api.Key{Namespace: ref.Namespace, Name: ref.Name}); errors.Is(err, apierr.ErrNotFound) {
+		// Read from the server: a slow watch may not have delivered it.
+		_, err := r.client.Get(ctx, api.KindJob, api.Key{Namespace: ref.Namespace, Name: ref.Name})
+		switch {
+		case errors.Is(err, apierr.ErrNotFound):
 			r.recorder.Eventf(cj, client.EventTypeNormal, "MissingJob", "Active job went missing: %v", ref.Name)
 			deleteFromActiveList(cj, ref.UID)
+		case err != nil:
+			return 0, err
 		}
 	}
 	if cj.DeletionTimestamp != nil {
@@ -179,6 +215,9 @@ func (r *reconciler) syncCronJob(ctx context.Context, cj *api.CronJob, jobs []*a
 	}
 	if cj.Spec.Suspend != nil && *cj.Spec.Suspend {
 		return 0, nil
+	}
+	if strings.Contains(cj.Spec.Schedule, "TZ") {
+		r.recorder.Eventf(cj, client.EventTypeWarning, "UnsupportedSchedule", "CRON_TZ or TZ used in schedule %q is not officially supported, see https://kubernetes.io/docs/concepts/workloads/controllers/cron-jobs/ for more details", cj.Spec.Schedule)
 	}
 	sched, err := cron.ParseStandard(cj.Spec.Schedule)
 	if err != nil {
@@ -213,26 +252,31 @@ func (r *reconciler) syncCronJob(ctx context.Context, cj *api.CronJob, jobs []*a
 	}
 	if cj.Spec.ConcurrencyPolicy == "Replace" {
 		for _, ref := range slices.Clone(cj.Status.Active) {
-			if err := r.deleteJob(ctx, cj, ref.Namespace, ref.Name); err != nil {
-				return 0, fmt.Errorf("could not replace job %s/%s: %w", ref.Namespace, ref.Name, err)
+			o, err := r.client.Get(ctx, api.KindJob, api.Key{Namespace: ref.Namespace, Name: ref.Name})
+			if err != nil {
+				r.recorder.Eventf(cj, client.EventTypeWarning, "FailedGet", "Get job: %v", err)
+				return 0, err
 			}
-			deleteFromActiveList(cj, ref.UID)
+			if err := r.deleteJob(ctx, cj, ref.Namespace, ref.Name); err != nil {
+				return 0, fmt.Errorf("could not replace job %s/%s", ref.Namespace, ref.Name)
+			}
+			deleteFromActiveList(cj, o.GetObjectMeta().UID)
 		}
 	}
 	job := jobFromTemplate(cj, *scheduled, sched)
 	created, err := r.client.Create(ctx, job)
 	switch {
 	case errors.Is(err, apierr.ErrAlreadyExists):
+		// Created before, by this controller (whose status update was
+		// lost) or by someone else (who is left to it): upstream adds
+		// its own Job to the active list, finished or not.
 		got, gerr := r.client.Get(ctx, api.KindJob, job.Key())
 		if gerr != nil {
 			return 0, gerr
 		}
 		existing := got.(*api.Job)
-		if ref := api.GetControllerOfNoCopy(&existing.ObjectMeta); ref == nil || ref.UID != cj.UID {
-			return 0, err
-		}
-		if done, _ := existing.Finished(); done {
-			return nextScheduleTimeDuration(cj, now, sched), nil
+		if ref := api.GetControllerOfNoCopy(&existing.ObjectMeta); ref == nil || ref.UID != cj.UID || inActiveList(cj, existing.UID) {
+			return 0, nil
 		}
 		created = existing
 	case err != nil:
@@ -370,10 +414,10 @@ func deleteFromActiveList(cj *api.CronJob, uid api.UID) {
 }
 
 // deleteJob deletes a Job with background propagation and records it
-// (upstream's deleteJob).
+// (upstream's deleteJob: any error, NotFound too, is a FailedDelete).
 func (r *reconciler) deleteJob(ctx context.Context, cj *api.CronJob, ns, name string) error {
 	err := r.client.Delete(ctx, api.KindJob, api.Key{Namespace: ns, Name: name}, client.PropagationPolicy(client.Background))
-	if err != nil && !errors.Is(err, apierr.ErrNotFound) {
+	if err != nil {
 		r.recorder.Eventf(cj, client.EventTypeWarning, "FailedDelete", "Deleted job: %v", err)
 		return err
 	}
@@ -429,6 +473,8 @@ func (r *reconciler) removeOldestJobs(ctx context.Context, cj *api.CronJob, jobs
 		return 1
 	})
 	for _, j := range jobs[:n] {
-		_ = r.deleteJob(ctx, cj, j.Namespace, j.Name)
+		if r.deleteJob(ctx, cj, j.Namespace, j.Name) == nil {
+			deleteFromActiveList(cj, j.UID)
+		}
 	}
 }

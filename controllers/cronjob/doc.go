@@ -14,7 +14,18 @@
 //     missed times is a TooManyMissedTimes warning; a time older than the
 //     deadline is skipped with a MissSchedule warning;
 //   - concurrencyPolicy: Allow, Forbid ("JobAlreadyActive") and Replace
-//     (the active Jobs deleted first);
+//     (the active Jobs read from the server, a failed read a FailedGet
+//     warning, and deleted first; a failed deletion, NotFound too, a
+//     FailedDelete warning and no new Job);
+//   - a TZ= or CRON_TZ= prefix in the schedule is used, with upstream's
+//     UnsupportedSchedule warning;
+//   - a Job of the scheduled name that already exists: if it is the
+//     CronJob's and not in its active list (a lost status update), it is
+//     added there, finished or not; someone else's is left alone;
+//   - an unfinished Job of its own missing from the cached CronJob's
+//     active list: the CronJob is read again from the server (the cache
+//     may lag behind its last status update) before an UnexpectedJob
+//     warning;
 //   - the Job "<cronjob>-<scheduled time in minutes since the epoch>", with
 //     the batch.kubernetes.io/cronjob-scheduled-timestamp annotation and a
 //     controller reference; events SuccessfulCreate "Created job x",
@@ -23,7 +34,8 @@
 //   - status.active, lastScheduleTime, lastSuccessfulTime;
 //   - the history limits: the oldest finished Jobs beyond
 //     successfulJobsHistoryLimit (3) and failedJobsHistoryLimit (1) are
-//     deleted, with background propagation;
+//     deleted, with background propagation, before anything else in the
+//     sync (so a CronJob whose next Job a quota refuses still frees room);
 //   - a requeue 100 ms after the next schedule time.
 //
 // It imports only the API types and the controller runtime; its time is

@@ -48,28 +48,6 @@ type fakeClock struct{ t time.Time }
 func (c *fakeClock) Now() time.Time                  { return c.t }
 func (c *fakeClock) Since(t time.Time) time.Duration { return c.t.Sub(t) }
 
-// objects is a fake lister: Get by key, ByIndex by controller UID.
-type objects []api.Object
-
-func (o objects) Get(k api.Key) (api.Object, bool) {
-	for _, x := range o {
-		if x.GetObjectMeta().Key() == k {
-			return x, true
-		}
-	}
-	return nil, false
-}
-
-func (o objects) ByIndex(name, value string) []api.Object {
-	var out []api.Object
-	for _, x := range o {
-		if ref := api.GetControllerOfNoCopy(x.GetObjectMeta()); name == informer.IndexController && ref != nil && string(ref.UID) == value {
-			out = append(out, x)
-		}
-	}
-	return out
-}
-
 // fakeClient records the pods created and deleted and the status
 // written; createLimit > 0 fails the creations past it (upstream's
 // FakePodControl.CreateLimit), deleteErr fails every deletion.
@@ -138,7 +116,7 @@ func newJob(parallelism, completions, backoffLimit int32, mode string) *api.Job 
 // setPodsStatusesWithIndexes do.
 type podSet struct {
 	j    *api.Job
-	pods objects
+	pods informer.Static
 }
 
 func (s *podSet) add(phase api.PodPhase, index string) *api.Pod {
@@ -314,7 +292,7 @@ func TestControllerSyncJob(t *testing.T) {
 			}
 			c := &fakeClient{createLimit: tc.createLimit, deleteErr: tc.deleteErr}
 			clock := &fakeClock{t0}
-			r := &reconciler{client: c, recorder: &events{}, clock: clock, jobs: objects{j}, pods: s.pods, exp: replicaset.NewExpectations(clock)}
+			r := &reconciler{client: c, recorder: &events{}, clock: clock, jobs: informer.Static{j}, pods: s.pods, exp: replicaset.NewExpectations(clock)}
 			if tc.expectCreations > 0 {
 				r.exp.ExpectCreations(j.Key().String(), tc.expectCreations)
 			}
@@ -410,7 +388,7 @@ func TestSyncJobPastDeadline(t *testing.T) {
 			s.addN(tc.failed, api.PodFailed, nil)
 			c := &fakeClient{}
 			clock := &fakeClock{t0}
-			r := &reconciler{client: c, recorder: &events{}, clock: clock, jobs: objects{j}, pods: s.pods, exp: replicaset.NewExpectations(clock)}
+			r := &reconciler{client: c, recorder: &events{}, clock: clock, jobs: informer.Static{j}, pods: s.pods, exp: replicaset.NewExpectations(clock)}
 			if _, err := r.Reconcile(context.Background(), requestFor(j)); err != nil {
 				t.Fatal(err)
 			}
@@ -446,7 +424,7 @@ func TestSingleJobFailedCondition(t *testing.T) {
 	j.Status.Conditions = []api.JobCondition{{Type: api.JobFailed, Status: api.ConditionFalse, Reason: ReasonDeadlineExceeded, Message: MsgDeadlineExceeded}}
 	c := &fakeClient{}
 	clock := &fakeClock{t0}
-	r := &reconciler{client: c, recorder: &events{}, clock: clock, jobs: objects{j}, pods: objects{}, exp: replicaset.NewExpectations(clock)}
+	r := &reconciler{client: c, recorder: &events{}, clock: clock, jobs: informer.Static{j}, pods: informer.Static{}, exp: replicaset.NewExpectations(clock)}
 	if _, err := r.Reconcile(context.Background(), requestFor(j)); err != nil {
 		t.Fatal(err)
 	}
@@ -469,7 +447,7 @@ func TestSyncJobComplete(t *testing.T) {
 	j.Status.Conditions = []api.JobCondition{{Type: api.JobComplete, Status: api.ConditionTrue}}
 	c := &fakeClient{}
 	clock := &fakeClock{t0}
-	r := &reconciler{client: c, recorder: &events{}, clock: clock, jobs: objects{j}, pods: objects{}, exp: replicaset.NewExpectations(clock)}
+	r := &reconciler{client: c, recorder: &events{}, clock: clock, jobs: informer.Static{j}, pods: informer.Static{}, exp: replicaset.NewExpectations(clock)}
 	if _, err := r.Reconcile(context.Background(), requestFor(j)); err != nil || c.status != nil || len(j.Status.Conditions) != 1 {
 		t.Errorf("Reconcile = %v, status written %v, conditions %v; want nothing done", err, c.status, j.Status.Conditions)
 	}
@@ -479,7 +457,7 @@ func TestSyncJobDeleted(t *testing.T) {
 	j := newJob(2, 2, 6, "")
 	c := &fakeClient{}
 	clock := &fakeClock{t0}
-	r := &reconciler{client: c, recorder: &events{}, clock: clock, jobs: objects{}, pods: objects{}, exp: replicaset.NewExpectations(clock)}
+	r := &reconciler{client: c, recorder: &events{}, clock: clock, jobs: informer.Static{}, pods: informer.Static{}, exp: replicaset.NewExpectations(clock)}
 	if _, err := r.Reconcile(context.Background(), requestFor(j)); err != nil || c.attempts != 0 || len(c.deleted) != 0 {
 		t.Errorf("Reconcile = %v, %d creations, %d deletions; want none", err, c.attempts, len(c.deleted))
 	}
