@@ -292,7 +292,10 @@ func TestNodeResourcesFit(t *testing.T) {
 	}
 }
 
-// TestNodePorts ports cases of k/k nodeports' TestNodePorts.
+// TestNodePorts ports the rows of k/k nodeports' TestNodePorts
+// (node_ports_test.go at 008b3652; "skip filter" is a pod without host
+// ports, which every row here but the first covers) and two more on an
+// existing pod's sidecar.
 func TestNodePorts(t *testing.T) {
 	withPorts := func(name string, ports ...api.ContainerPort) *api.Pod {
 		p := testPod(name, nil)
@@ -301,6 +304,15 @@ func TestNodePorts(t *testing.T) {
 	}
 	port := func(proto api.Protocol, ip string, hostPort int32) api.ContainerPort {
 		return api.ContainerPort{Protocol: proto, HostIP: ip, HostPort: hostPort, ContainerPort: hostPort}
+	}
+	always := api.ContainerRestartPolicyAlways
+	initPorts := func(sidecar bool, ports ...api.ContainerPort) *api.Pod {
+		p := withInit(testPod("i", nil), nil)
+		p.Spec.InitContainers[0].Ports = ports
+		if sidecar {
+			p.Spec.InitContainers[0].RestartPolicy = &always
+		}
+		return p
 	}
 	tests := []struct {
 		name     string
@@ -316,6 +328,23 @@ func TestNodePorts(t *testing.T) {
 		{"different protocol", withPorts("p", port("UDP", "127.0.0.1", 8080)), withPorts("e", port("TCP", "127.0.0.1", 8080)), true},
 		{"wildcard existing", withPorts("p", port("TCP", "127.0.0.1", 8001)), withPorts("e", port("TCP", "", 8001)), false},
 		{"wildcard wanted", withPorts("p", port("TCP", "", 8001)), withPorts("e", port("TCP", "127.0.0.1", 8001)), false},
+		{"second udp port conflict", withPorts("p", port("UDP", "127.0.0.1", 8000), port("UDP", "127.0.0.1", 8080)),
+			withPorts("e", port("UDP", "127.0.0.1", 8080)), false},
+		{"first tcp port conflict", withPorts("p", port("TCP", "127.0.0.1", 8001), port("UDP", "127.0.0.1", 8080)),
+			withPorts("e", port("TCP", "127.0.0.1", 8001), port("UDP", "127.0.0.1", 8081)), false},
+		{"first tcp port conflict due to 0.0.0.0 hostIP", withPorts("p", port("TCP", "0.0.0.0", 8001)),
+			withPorts("e", port("TCP", "127.0.0.1", 8001)), false},
+		{"TCP hostPort conflict due to 0.0.0.0 hostIP", withPorts("p", port("TCP", "10.0.10.10", 8001), port("TCP", "0.0.0.0", 8001)),
+			withPorts("e", port("TCP", "127.0.0.1", 8001)), false},
+		{"second tcp port conflict to 0.0.0.0 hostIP", withPorts("p", port("TCP", "127.0.0.1", 8001)),
+			withPorts("e", port("TCP", "0.0.0.0", 8001)), false},
+		{"second different protocol", withPorts("p", port("UDP", "127.0.0.1", 8001)), withPorts("e", port("TCP", "0.0.0.0", 8001)), true},
+		{"UDP hostPort conflict due to 0.0.0.0 hostIP", withPorts("p", port("UDP", "127.0.0.1", 8001)),
+			withPorts("e", port("TCP", "0.0.0.0", 8001), port("UDP", "0.0.0.0", 8001)), false},
+		{"non-sidecar initContainer using hostPort", initPorts(false, port("TCP", "", 8001)), withPorts("e", port("TCP", "0.0.0.0", 8001)), true},
+		{"TCP hostPort conflict from sidecar initContainer", initPorts(true, port("TCP", "", 8001)), withPorts("e", port("TCP", "0.0.0.0", 8001)), false},
+		{"an existing pod's sidecar holds its port", withPorts("p", port("TCP", "", 8001)), initPorts(true, port("TCP", "", 8001)), false},
+		{"an existing pod's init container does not", withPorts("p", port("TCP", "", 8001)), initPorts(false, port("TCP", "", 8001)), true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

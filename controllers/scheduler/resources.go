@@ -197,24 +197,39 @@ type hostPort struct {
 	port     int32
 }
 
-// podHostPorts lists the host ports pod's containers ask for.
+// podHostPorts lists the host ports pod asks for: its sidecars' (init
+// containers with restartPolicy Always, which run as long as the pod)
+// and its containers' (schedutil.GetHostPorts); other init containers'
+// ports are not held.
 func podHostPorts(pod *api.Pod) []hostPort {
 	var out []hostPort
-	for i := range pod.Spec.Containers {
-		for _, p := range pod.Spec.Containers[i].Ports {
-			if p.HostPort <= 0 {
-				continue
-			}
-			proto := p.Protocol
-			if proto == "" {
-				proto = api.ProtocolTCP
-			}
-			ip := p.HostIP
-			if ip == "" {
-				ip = "0.0.0.0"
-			}
-			out = append(out, hostPort{ip: ip, protocol: proto, port: p.HostPort})
+	for i := range pod.Spec.InitContainers {
+		if c := &pod.Spec.InitContainers[i]; c.RestartPolicy != nil && *c.RestartPolicy == api.ContainerRestartPolicyAlways {
+			out = appendHostPorts(out, c.Ports)
 		}
+	}
+	for i := range pod.Spec.Containers {
+		out = appendHostPorts(out, pod.Spec.Containers[i].Ports)
+	}
+	return out
+}
+
+// appendHostPorts appends the ports that ask for a host port, with
+// upstream's defaults: TCP, and every address (0.0.0.0).
+func appendHostPorts(out []hostPort, ports []api.ContainerPort) []hostPort {
+	for _, p := range ports {
+		if p.HostPort <= 0 {
+			continue
+		}
+		proto := p.Protocol
+		if proto == "" {
+			proto = api.ProtocolTCP
+		}
+		ip := p.HostIP
+		if ip == "" {
+			ip = "0.0.0.0"
+		}
+		out = append(out, hostPort{ip: ip, protocol: proto, port: p.HostPort})
 	}
 	return out
 }
