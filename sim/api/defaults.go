@@ -52,6 +52,28 @@ func SetDefaults(o Object) {
 		SetDefaultsLimitRange(t)
 	case *PriorityClass:
 		SetDefaultsPriorityClass(t)
+	case *Secret:
+		SetDefaultsSecret(t)
+	}
+}
+
+// SetDefaultsSecret does to a Secret what the API server does to one it
+// is given: stringData's values go into data, overwriting a key of both,
+// and stringData is dropped (it is write-only: k/k pkg/apis/core/v1
+// conversion.go Convert_v1_Secret_To_core_Secret); an empty type becomes
+// Opaque (SetDefaults_Secret).
+func SetDefaultsSecret(s *Secret) {
+	if len(s.StringData) > 0 {
+		if s.Data == nil {
+			s.Data = make(map[string][]byte, len(s.StringData))
+		}
+		for k, v := range s.StringData {
+			s.Data[k] = []byte(v)
+		}
+	}
+	s.StringData = nil
+	if s.Type == "" {
+		s.Type = "Opaque"
 	}
 }
 

@@ -330,3 +330,29 @@ func TestHPAConversion(t *testing.T) {
 		t.Errorf("empty v1 gave metrics: %+v", got.Spec.Metrics)
 	}
 }
+
+// TestSetDefaultsSecret: stringData is merged into data and never kept,
+// and the type defaults to Opaque, as the API server stores a Secret.
+func TestSetDefaultsSecret(t *testing.T) {
+	tests := []struct {
+		name string
+		in   Secret
+		want Secret
+	}{
+		{"stringData joins data and wins", Secret{Data: map[string][]byte{"password": []byte("old"), "user": []byte("u")}, StringData: map[string]string{"password": "new", "token": "abc"}, Type: "Opaque"},
+			Secret{Data: map[string][]byte{"password": []byte("new"), "token": []byte("abc"), "user": []byte("u")}, Type: "Opaque"}},
+		{"stringData alone", Secret{StringData: map[string]string{"token": "abc"}},
+			Secret{Data: map[string][]byte{"token": []byte("abc")}, Type: "Opaque"}},
+		{"a typed secret keeps its type", Secret{Data: map[string][]byte{"tls.crt": []byte("c"), "tls.key": []byte("k")}, Type: "kubernetes.io/tls"},
+			Secret{Data: map[string][]byte{"tls.crt": []byte("c"), "tls.key": []byte("k")}, Type: "kubernetes.io/tls"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := tc.in
+			SetDefaults(&got)
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("SetDefaults =\n %+v\nwant\n %+v", got, tc.want)
+			}
+		})
+	}
+}

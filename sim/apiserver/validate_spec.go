@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/clustersim/clustersim/sim/api"
@@ -54,7 +55,16 @@ func validateSpec(obj api.Object, errs []apierr.FieldError) []apierr.FieldError 
 		errs = validatePDBSpec(&o.Spec, errs)
 	case *api.ResourceQuota:
 		errs = validateQuotaSpec(&o.Spec, errs)
+	case *api.Secret:
+		errs = validateSecret(o, errs)
 	case *api.ConfigMap:
+		errs = validateKeys("data", o.Data, errs)
+		for _, k := range sortedKeysIf(len(o.BinaryData) > 0, o.Data) {
+			if _, dup := o.BinaryData[k]; dup {
+				errs = append(errs, apierr.FieldError{Field: fmt.Sprintf("data[%s]", k), Type: "Invalid value", Value: k, Detail: "duplicate of key present in binaryData"})
+			}
+		}
+		errs = validateKeys("binaryData", o.BinaryData, errs)
 		size := 0
 		for _, v := range o.Data {
 			size += len(v)
@@ -293,4 +303,13 @@ func isQualifiedNamePart(s string) bool {
 		}
 	}
 	return true
+}
+
+// sortedKeysIf returns m's keys sorted when cond holds, else nothing
+// (and allocates nothing).
+func sortedKeysIf[V any](cond bool, m map[string]V) []string {
+	if !cond {
+		return nil
+	}
+	return slices.Sorted(maps.Keys(m))
 }
