@@ -77,15 +77,11 @@ func (s *scheduler) preempt(ctx context.Context, pod *api.Pod, q *queued, numAll
 		return "preemption: " + err.Error()
 	}
 	if len(cands) == 0 {
-		inner := &FitError{NumAllNodes: numAllNodes, Reasons: statuses}
-		if absent := numAllNodes - checked; absent > 0 {
-			inner.Reasons[ReasonPreemptionNotHelpful] += absent
-		}
 		// The pod's nomination is cleared (a PostFilterResult with an
 		// empty nominated node).
 		q.nominated = ""
 		s.cache.unnominate(pod.Key())
-		return "preemption: " + inner.Error()
+		return noCandidatesMsg(numAllNodes, statuses, checked)
 	}
 	best := pickOneNodeForPreemption(cands, s.clock.Now())
 	if err := s.prepareCandidate(ctx, pod, best); err != nil {
@@ -94,6 +90,18 @@ func (s *scheduler) preempt(ctx context.Context, pod *api.Pod, q *queued, numAll
 	q.nominated = best.node
 	s.cache.nominate(pod, best.node)
 	return ""
+}
+
+// noCandidatesMsg is the PostFilter message when the dry run found no
+// node to make room on: a FitError over every node, the dry run's
+// reasons for the checked ones and "Preemption is not helpful for
+// scheduling" for the others (the Evaluator's Preempt).
+func noCandidatesMsg(numAllNodes int, statuses map[string]int, checked int) string {
+	inner := &FitError{NumAllNodes: numAllNodes, Reasons: statuses}
+	if absent := numAllNodes - checked; absent > 0 {
+		inner.Reasons[ReasonPreemptionNotHelpful] += absent
+	}
+	return "preemption: " + inner.Error()
 }
 
 // eligible is PodEligibleToPreemptOthers: a pod with preemptionPolicy

@@ -1,6 +1,7 @@
 package scheduler
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -243,5 +244,89 @@ func TestPreemptionBudgets(t *testing.T) {
 	}
 	if got := pickOneNodeForPreemption([]candidate{cands[1], cands[0]}, day(10)).node; got != "machine2" {
 		t.Errorf("picked %s, want machine2 (no budget violated)", got)
+	}
+}
+
+// TestPostFilter ports the rows of k/k defaultpreemption's TestPostFilter
+// (default_preemption_test.go at 008b3652) that need neither extenders,
+// the test plugin nor pod groups: the node preemption nominates, or the
+// PostFilter message when it finds none. Upstream hands the plugin the
+// filter statuses; here the scheduler's own filters give them (a node
+// upstream marks UnschedulableAndUnresolvable is tainted).
+func TestPostFilter(t *testing.T) {
+	onePod := func(name string) *api.Node { return testNode(name, rl("pods", "1")) }
+	nodeRes := func(name string) *api.Node { return testNode(name, rl("cpu", "200m", "memory", "400", "pods", "32")) }
+	unresolvable := func(n *api.Node) *api.Node {
+		n.Spec.Taints = []api.Taint{taint("dedicated", "x", api.TaintEffectNoSchedule)}
+		return n
+	}
+	largeRes := rl("cpu", "300m", "memory", "300")
+	pdbLabel := func(p *api.Pod, v string) *api.Pod {
+		p.Labels = map[string]string{"test.kubernetes.io/is-violating-pdb": v}
+		return p
+	}
+	pdb := func(name, v string, allowed int32) *api.PodDisruptionBudget {
+		return &api.PodDisruptionBudget{ObjectMeta: api.ObjectMeta{Namespace: "default", Name: name},
+			Spec:   api.PodDisruptionBudgetSpec{Selector: &api.LabelSelector{MatchLabels: map[string]string{"test.kubernetes.io/is-violating-pdb": v}}},
+			Status: api.PodDisruptionBudgetStatus{DisruptionsAllowed: allowed}}
+	}
+	tests := []struct {
+		name      string
+		pod       *api.Pod
+		pods      []*api.Pod
+		pdbs      []*api.PodDisruptionBudget
+		nodes     []*api.Node
+		nominated string
+		msg       string
+	}{
+		{name: "pod with higher priority can be made schedulable", pod: prioPod("p", "", highPrio),
+			pods: []*api.Pod{prioPod("p1", "node1", lowPrio)}, nodes: []*api.Node{onePod("node1")}, nominated: "node1"},
+		{name: "pod with tied priority is still unschedulable", pod: prioPod("p", "", lowPrio),
+			pods: []*api.Pod{prioPod("p1", "node1", lowPrio)}, nodes: []*api.Node{onePod("node1")},
+			msg: "preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod."},
+		{name: "preemption should respect filteredNodesStatuses", pod: prioPod("p", "", highPrio),
+			pods: []*api.Pod{prioPod("p1", "node1", lowPrio)}, nodes: []*api.Node{unresolvable(onePod("node1"))},
+			msg: "preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."},
+		{name: "pod can be made schedulable on one node", pod: prioPod("p", "", midPrio),
+			pods: []*api.Pod{prioPod("p1", "node1", highPrio), prioPod("p2", "node2", lowPrio)}, nodes: []*api.Node{onePod("node1"), onePod("node2")},
+			nominated: "node2"},
+		{name: "pod can be made schedulable on minHighestPriority node", pod: prioPod("p", "", veryHighPrio),
+			pods: []*api.Pod{pdbLabel(prioPod("p1", "node1", highPrio), "non-violating"), pdbLabel(prioPod("p2", "node1", lowPrio), "violating"),
+				pdbLabel(prioPod("p3", "node2", midPrio), "violating")},
+			pdbs:  []*api.PodDisruptionBudget{pdb("violating-pdb", "violating", 0), pdb("non-violating-pdb", "non-violating", math.MaxInt32)},
+			nodes: []*api.Node{onePod("node1"), onePod("node2")}, nominated: "node2"},
+		{name: "no candidate nodes found, no enough resource after removing low priority pods", pod: prioPod("p", "", highPrio, largeRes),
+			pods: []*api.Pod{prioPod("p1", "node1", lowPrio), prioPod("p2", "node2", lowPrio)}, nodes: []*api.Node{nodeRes("node1"), nodeRes("node2")},
+			msg: "preemption: 0/2 nodes are available: 2 Insufficient cpu."},
+		{name: "no candidate nodes found with mixed reasons, no lower priority pod and no enough CPU resource", pod: prioPod("p", "", highPrio, largeRes),
+			pods:  []*api.Pod{prioPod("p1", "node1", highPrio), prioPod("p2", "node2", lowPrio), prioPod("p3", "node3", highPrio)},
+			nodes: []*api.Node{onePod("node1"), nodeRes("node2"), onePod("node3")},
+			msg:   "preemption: 0/3 nodes are available: 1 Insufficient cpu, 2 No preemption victims found for incoming pod."},
+		{name: "no candidate nodes found with mixed reason, 2 UnschedulableAndUnresolvable nodes and 2 nodes don't have enough CPU resource",
+			pod:   prioPod("p", "", highPrio, largeRes),
+			pods:  []*api.Pod{prioPod("p1", "node1", lowPrio), prioPod("p2", "node2", lowPrio)},
+			nodes: []*api.Node{nodeRes("node1"), nodeRes("node2"), unresolvable(nodeRes("node3")), unresolvable(nodeRes("node4"))},
+			msg:   "preemption: 0/4 nodes are available: 2 Insufficient cpu, 2 Preemption is not helpful for scheduling."},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &scheduler{cache: newTestCache(tc.nodes, tc.pods...), rng: rand.New(rand.NewPCG(1, 2)), prng: rand.New(rand.NewPCG(3, 4))}
+			if node, err := s.schedule(tc.pod, ""); err == nil {
+				t.Fatalf("pod fits %s without preemption", node)
+			}
+			cands, statuses, checked, err := s.findCandidates(tc.pod, func() ([]*api.PodDisruptionBudget, error) { return tc.pdbs, nil }, day(10))
+			if err != nil {
+				t.Fatal(err)
+			}
+			nominated, msg := "", ""
+			if len(cands) > 0 {
+				nominated = pickOneNodeForPreemption(cands, day(10)).node
+			} else {
+				msg = noCandidatesMsg(len(tc.nodes), statuses, checked)
+			}
+			if nominated != tc.nominated || msg != tc.msg {
+				t.Errorf("nominated %q, message %q; want %q, %q", nominated, msg, tc.nominated, tc.msg)
+			}
+		})
 	}
 }
