@@ -79,7 +79,10 @@ type Reconciler struct {
 	Pods        lister
 	ReplicaSets lister
 	Deployments lister
-	// Scales finds the scale of other controller kinds (a StatefulSet):
+	// StatefulSets is the StatefulSet cache (upstream's getPodStatefulSet
+	// finder reads it); nil finds none.
+	StatefulSets lister
+	// Scales finds the scale of other controller kinds (a custom one):
 	// given a controller reference and a namespace, its UID and
 	// spec.replicas, or ok false when this finder does not know it.
 	Scales []Finder
@@ -91,14 +94,14 @@ type Reconciler struct {
 type Finder func(ref *api.OwnerReference, namespace string) (uid api.UID, scale int32, ok bool)
 
 // Setup registers the controller with m: informers on budgets, pods,
-// ReplicaSets and Deployments; a budget is synced when it or a pod it
-// selects changes.
+// ReplicaSets, Deployments and StatefulSets; a budget is synced when it
+// or a pod it selects changes.
 func Setup(m *controller.Manager, opts Options) error {
 	if opts.Workers <= 0 {
 		opts.Workers = 1
 	}
 	infs := map[api.Kind]*informer.Informer{}
-	for _, k := range []api.Kind{api.KindPodDisruptionBudget, api.KindPod, api.KindReplicaSet, api.KindDeployment} {
+	for _, k := range []api.Kind{api.KindPodDisruptionBudget, api.KindPod, api.KindReplicaSet, api.KindDeployment, api.KindStatefulSet} {
 		inf, err := m.Informer(k, informer.Options{})
 		if err != nil {
 			return err
@@ -109,6 +112,7 @@ func Setup(m *controller.Manager, opts Options) error {
 		Client: m.Client(), Recorder: m.Recorder(Component), Clock: m.Clock(),
 		PDBs: infs[api.KindPodDisruptionBudget].Lister(), Pods: infs[api.KindPod].Lister(),
 		ReplicaSets: infs[api.KindReplicaSet].Lister(), Deployments: infs[api.KindDeployment].Lister(),
+		StatefulSets: infs[api.KindStatefulSet].Lister(),
 	}
 	c, err := m.NewController(Name, controller.Options{Workers: opts.Workers}, r)
 	if err != nil {
@@ -126,6 +130,7 @@ func Setup(m *controller.Manager, opts Options) error {
 	// for them); their changes reach budgets through the pods.
 	c.Watch(infs[api.KindReplicaSet], func(api.Object) []controller.Request { return nil })
 	c.Watch(infs[api.KindDeployment], func(api.Object) []controller.Request { return nil })
+	c.Watch(infs[api.KindStatefulSet], func(api.Object) []controller.Request { return nil })
 	return nil
 }
 
@@ -267,8 +272,8 @@ func (r *Reconciler) expectedScale(pdb *api.PodDisruptionBudget, pods []*api.Pod
 }
 
 // findController runs upstream's finders in order: a Deployment through
-// its ReplicaSet, a ReplicaSet without a Deployment, then the extra
-// finders (StatefulSet).
+// its ReplicaSet, a ReplicaSet without a Deployment, a StatefulSet
+// (getPodStatefulSet), then the extra finders.
 func (r *Reconciler) findController(ref *api.OwnerReference, ns string) (api.UID, int32, bool) {
 	if ref.Kind == api.KindReplicaSet.Name && isGroup(ref.APIVersion, "apps", "extensions") {
 		o, ok := r.ReplicaSets.Get(api.Key{Namespace: ns, Name: ref.Name})
@@ -292,6 +297,13 @@ func (r *Reconciler) findController(ref *api.OwnerReference, ns string) (api.UID
 			return dref.UID, replicas(d.(*api.Deployment).Spec.Replicas), true
 		}
 		return rs.UID, replicas(rs.Spec.Replicas), true
+	}
+	if ref.Kind == api.KindStatefulSet.Name && isGroup(ref.APIVersion, "apps") && r.StatefulSets != nil {
+		o, ok := r.StatefulSets.Get(api.Key{Namespace: ns, Name: ref.Name})
+		if ss, isSS := o.(*api.StatefulSet); ok && isSS && ss.UID == ref.UID {
+			return ss.UID, replicas(ss.Spec.Replicas), true
+		}
+		return "", 0, false
 	}
 	for _, f := range r.Scales {
 		if uid, scale, ok := f(ref, ns); ok {

@@ -17,7 +17,13 @@ import (
 
 // The tests below are ported from k/k
 // pkg/controller/disruption/disruption_test.go: each names its upstream
-// test. Upstream's fake controller syncs a budget against listers filled
+// test (TestStatefulSetController as read at commit 3510e45d; the others
+// earlier, no commit recorded). Not ported: the ReplicationController
+// tests and rows (TestMultipleControllers, TestReplicationController,
+// TestTwoControllers' first half; the simulator has no
+// ReplicationController) and the scale-subresource finder's
+// (TestScaleResource, TestScaleFinderNoResource: no custom scale
+// resources). Upstream's fake controller syncs a budget against listers filled
 // by hand and reads back the status it wrote (VerifyPdbStatus); so do
 // these, with fake listers and a client that keeps the status written.
 
@@ -76,6 +82,7 @@ type env struct {
 	t                   *testing.T
 	r                   *Reconciler
 	pdbs, pods, rss, ds store
+	sss                 store
 	c                   *statusClient
 	ev                  *events
 	clock               *fixedClock
@@ -83,9 +90,9 @@ type env struct {
 }
 
 func newEnv(t *testing.T) *env {
-	e := &env{t: t, pdbs: store{}, pods: store{}, rss: store{}, ds: store{}, ev: &events{}, clock: &fixedClock{time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}}
+	e := &env{t: t, pdbs: store{}, pods: store{}, rss: store{}, ds: store{}, sss: store{}, ev: &events{}, clock: &fixedClock{time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}}
 	e.c = &statusClient{pdbs: e.pdbs}
-	e.r = &Reconciler{Client: e.c, Recorder: e.ev, Clock: e.clock, PDBs: e.pdbs, Pods: e.pods, ReplicaSets: e.rss, Deployments: e.ds}
+	e.r = &Reconciler{Client: e.c, Recorder: e.ev, Clock: e.clock, PDBs: e.pdbs, Pods: e.pods, ReplicaSets: e.rss, Deployments: e.ds, StatefulSets: e.sss}
 	return e
 }
 
@@ -121,6 +128,15 @@ func (e *env) replicaSet(name string, size int32, owner api.Object) *api.Replica
 	}
 	e.rss.add(rs)
 	return rs
+}
+
+func (e *env) statefulSet(name string, size int32) *api.StatefulSet {
+	e.uid++
+	ss := &api.StatefulSet{TypeMeta: api.TypeMeta{APIVersion: "apps/v1", Kind: "StatefulSet"},
+		ObjectMeta: api.ObjectMeta{Name: name, Namespace: "default", UID: api.UID(fmt.Sprintf("ss-%d", e.uid)), Labels: fooBar()},
+		Spec:       api.StatefulSetSpec{Replicas: &size, Selector: &api.LabelSelector{MatchLabels: fooBar()}}}
+	e.sss.add(ss)
+	return ss
 }
 
 func (e *env) deployment(name string, size int32) *api.Deployment {
@@ -259,6 +275,24 @@ func TestDisruptionController(t *testing.T) {
 			e.pod("pod", rs)
 			e.sync()
 			e.verify(0, 1, 2, 10, none)
+		}},
+		{"TestStatefulSetController: a percentage counts the StatefulSet's scale; 34% of 3 rounds up to 2", func(e *env) {
+			e.pdb(ptr(api.FromString("34%")), nil)
+			ss := e.statefulSet("foobar", 3)
+			e.sync()
+			// Zero expected at first: without pods the budget does not know
+			// the StatefulSet (upstream's "known bug").
+			e.verify(0, 0, 0, 0, none)
+			for i := int32(0); i < 3; i++ {
+				p := e.pod(fmt.Sprintf("foobar %d", i), ss)
+				p.Labels = map[string]string{"foo": "bar", "baz": "quux"}
+				e.sync()
+				if i < 2 {
+					e.verify(0, i+1, 2, 3, none)
+				} else {
+					e.verify(1, 3, 2, 3, none)
+				}
+			}
 		}},
 		{"TestTwoControllers (Deployment and ReplicaSet rows): a Deployment's scale, not its ReplicaSet's", func(e *env) {
 			e.pdb(ptr(api.FromString("28%")), nil)
