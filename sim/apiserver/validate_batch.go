@@ -1,7 +1,6 @@
 package apiserver
 
 import (
-	"fmt"
 	"strings"
 	"time"
 	_ "time/tzdata" // spec.timeZone is checked against the same zones on every machine
@@ -22,14 +21,7 @@ func validateBatch(obj api.Object, errs []apierr.FieldError) []apierr.FieldError
 	case *api.Job:
 		errs = validateJobSpec("spec", &o.Spec, errs)
 	case *api.LimitRange:
-		for i, it := range o.Spec.Limits {
-			switch it.Type {
-			case api.LimitTypePod, api.LimitTypeContainer, api.LimitTypePersistentVolumeClaim:
-			default:
-				errs = append(errs, apierr.FieldError{Field: fmt.Sprintf("spec.limits[%d].type", i), Type: "Unsupported value", Value: it.Type,
-					Detail: `supported values: "Container", "PersistentVolumeClaim", "Pod"`})
-			}
-		}
+		errs = validateLimitRange(o, errs)
 	case *api.CronJob:
 		switch sc := o.Spec.Schedule; {
 		case sc == "":

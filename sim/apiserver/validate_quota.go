@@ -46,7 +46,7 @@ func integerQuotaResource(n string) bool {
 		return true
 	}
 	native := !strings.Contains(n, "/") || strings.Contains(n, "kubernetes.io/")
-	return !native && !strings.HasPrefix(n, "requests.") && len(qualifiedNameProblems("requests."+n)) == 0
+	return !native && extendedResource(n)
 }
 
 // The scopes a quota may name, and the resources each may be applied to
@@ -75,18 +75,9 @@ func validateQuotaSpec(spec *api.ResourceQuotaSpec, errs []apierr.FieldError) []
 	names := spec.Hard.SortedNames()
 	for _, name := range names {
 		n, field := string(name), fmt.Sprintf("spec.hard[%s]", name)
-		bad := func(detail string) {
-			out = append(out, apierr.FieldError{Field: field, Type: "Invalid value", Value: apierr.Literal(n), Detail: detail})
-		}
-		if probs := qualifiedNameProblems(n); len(probs) > 0 {
-			for _, p := range probs {
-				bad(p)
-			}
-		} else if !strings.Contains(n, "/") && !slices.Contains(standardResourceNames, n) && !quotaHugePages(n) {
-			bad("must be a standard resource type or fully qualified")
-		}
+		out = resourceNameErrs(field, n, out)
 		if !strings.Contains(n, "/") && !standardQuotaResource(n) {
-			bad("must be a standard resource for quota")
+			out = append(out, apierr.FieldError{Field: field, Type: "Invalid value", Value: apierr.Literal(n), Detail: "must be a standard resource for quota"})
 		}
 		q := spec.Hard[name]
 		if q.Cmp(api.Quantity{}) < 0 {

@@ -12,13 +12,7 @@ import (
 // were refused, so a typo such as limits.pods was stored and enforced
 // nothing.
 func TestValidateResourceQuota(t *testing.T) {
-	hard := func(kv ...string) api.ResourceList {
-		l := api.ResourceList{}
-		for i := 0; i < len(kv); i += 2 {
-			l[api.ResourceName(kv[i])] = api.MustParseQuantity(kv[i+1])
-		}
-		return l
-	}
+	hard := resources
 	tests := []struct {
 		name string
 		spec api.ResourceQuotaSpec
@@ -69,4 +63,13 @@ func TestValidateResourceQuota(t *testing.T) {
 			}
 		})
 	}
+}
+
+// resources builds a ResourceList from name, quantity pairs.
+func resources(kv ...string) api.ResourceList {
+	l := api.ResourceList{}
+	for i := 0; i < len(kv); i += 2 {
+		l[api.ResourceName(kv[i])] = api.MustParseQuantity(kv[i+1])
+	}
+	return l
 }
