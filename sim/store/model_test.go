@@ -170,7 +170,10 @@ func TestStoreAgainstModel(t *testing.T) {
 						m.emit(Deleted, name)
 						delete(m.objs, name)
 					case !o.deleting:
+						// The first deletionTimestamp bumps the
+						// generation (markAsDeleting).
 						o.deleting = true
+						o.generation++
 						o.rv = m.emit(Modified, name)
 					}
 				case 6: // watch from a past resourceVersion

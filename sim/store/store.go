@@ -805,6 +805,16 @@ func (s *Store) Delete(op Op, kind api.Kind, key api.Key, opts DeleteOptions) (a
 			m.DeletionTimestamp = &ts
 			g := grace
 			m.DeletionGracePeriodSeconds = &g
+			if grace == 0 && m.Generation > 0 {
+				// Held by finalizers: the first deletionTimestamp bumps
+				// the generation, as the registry's markAsDeleting does
+				// (apiserver pkg/registry/generic/registry/store.go), so
+				// that a controller filtering on generation (controller-
+				// runtime's GenerationChangedPredicate) sees the delete.
+				// The graceful path's bump (rest.BeforeDelete, a pod
+				// with a grace period) is not simulated.
+				m.Generation++
+			}
 		} else if om.DeletionGracePeriodSeconds != nil && grace < *om.DeletionGracePeriodSeconds {
 			// A second delete may only shorten the grace period.
 			ts := api.NewTime(now.Time.Add(time.Duration(grace) * time.Second))
