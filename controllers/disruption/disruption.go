@@ -404,10 +404,10 @@ func (r *Reconciler) updateStatus(ctx context.Context, pdb *api.PodDisruptionBud
 	return err
 }
 
-// sameDisrupted is apiequality.Semantic.DeepEqual on the maps, where nil
-// and empty differ as they do upstream.
+// sameDisrupted is apiequality.Semantic.DeepEqual on the maps, which
+// takes a nil map and an empty one for equal.
 func sameDisrupted(a, b map[string]api.Time) bool {
-	if (a == nil) != (b == nil) || len(a) != len(b) {
+	if len(a) != len(b) {
 		return false
 	}
 	for k, v := range a {

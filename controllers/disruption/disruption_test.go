@@ -350,6 +350,16 @@ func TestDisruptionController(t *testing.T) {
 				t.Errorf("Reconcile = %v after %d writes (had %d), want the conflict returned for a retry and nothing written", err, e.c.writes, writes)
 			}
 		}},
+		{"no write when the status is current but for a nil disruptedPods (apiequality.Semantic: nil and empty maps are equal)", func(e *env) {
+			p := e.pdb(ptr(api.FromInt32(1)), nil)
+			e.pod("a", nil)
+			p.Status = api.PodDisruptionBudgetStatus{CurrentHealthy: 1, DesiredHealthy: 1, ExpectedPods: 1, ObservedGeneration: 1,
+				Conditions: []api.Condition{{Type: api.DisruptionAllowedCondition, Status: api.ConditionFalse, Reason: api.InsufficientPodsReason}}}
+			e.sync()
+			if e.c.writes != 0 {
+				t.Errorf("%d writes for a status equal to the one computed", e.c.writes)
+			}
+		}},
 		{"no write when the status is current (updatePdbStatus's equality check)", func(e *env) {
 			e.pdb(ptr(api.FromInt32(1)), nil)
 			e.pod("a", nil)
@@ -365,6 +375,57 @@ func TestDisruptionController(t *testing.T) {
 		t.Run(tt.upstream, func(t *testing.T) {
 			e := newEnv(t)
 			tt.run(e)
+		})
+	}
+}
+
+// TestInvalidSelectors is upstream's test of the same name (read in a
+// newer stored disruption_test.go, policy/v1 with contexts, whose commit
+// the index does not give; TestBasicFinderFunctions too): a budget whose selector does not parse fails the sync, so
+// its status is the fail-safe's: nothing counted, DisruptionAllowed False.
+func TestInvalidSelectors(t *testing.T) {
+	for name, sel := range map[string]*api.LabelSelector{
+		"illegal value key": {MatchLabels: map[string]string{"k8s.io/too/many/slashes": "value"}},
+		"illegal operator":  {MatchExpressions: []api.LabelSelectorRequirement{{Key: "foo", Operator: "illegal", Values: []string{"bar"}}}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			e := newEnv(t)
+			p := e.pdb(ptr(api.FromInt32(3)), nil)
+			p.Spec.Selector = sel
+			e.sync()
+			st := e.status()
+			c := api.FindCondition(st.Conditions, api.DisruptionAllowedCondition)
+			if st.DisruptionsAllowed != 0 || st.CurrentHealthy != 0 || st.DesiredHealthy != 0 || st.ExpectedPods != 0 || len(st.DisruptedPods) != 0 ||
+				c == nil || c.Status != api.ConditionFalse || c.Reason != api.SyncFailedReason {
+				t.Errorf("status %+v, want all zero and DisruptionAllowed False SyncFailed", st)
+			}
+		})
+	}
+}
+
+// TestBasicFinderFunctions is upstream's table of the same name, its
+// ReplicaSet and StatefulSet rows (the simulator has no
+// ReplicationController), run through findController.
+func TestBasicFinderFunctions(t *testing.T) {
+	e := newEnv(t)
+	rs := e.replicaSet("foobar", 10, nil)
+	ss := e.statefulSet("foobar", 14)
+	for name, tc := range map[string]struct {
+		apiVersion, kind string
+		uid              api.UID
+		findsScale       bool
+		expectedScale    int32
+	}{
+		"replicaset controller with apps group":        {"apps/v1", "ReplicaSet", rs.UID, true, 10},
+		"replicaset controller with invalid group":     {"invalid/v1", "ReplicaSet", rs.UID, false, 0},
+		"statefulset controller with extensions group": {"apps/v1", "StatefulSet", ss.UID, true, 14},
+		"statefulset controller with invalid kind":     {"apps/v1", "ReplicaSet", ss.UID, false, 0},
+	} {
+		t.Run(name, func(t *testing.T) {
+			uid, scale, ok := e.r.findController(&api.OwnerReference{APIVersion: tc.apiVersion, Kind: tc.kind, Name: "foobar", UID: tc.uid}, "default")
+			if ok != tc.findsScale || ok && (scale != tc.expectedScale || uid != tc.uid) {
+				t.Errorf("found %v: %s scale %d; want %v: %s scale %d", ok, uid, scale, tc.findsScale, tc.uid, tc.expectedScale)
+			}
 		})
 	}
 }
