@@ -3,6 +3,7 @@ package scheduler
 import (
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/clustersim/clustersim/sim/api"
@@ -28,8 +29,11 @@ func taint(key, value string, effect api.TaintEffect) api.Taint {
 	return api.Taint{Key: key, Value: value, Effect: effect}
 }
 
-// TestTaintTolerationFilter ports the cases of k/k tainttoleration's
-// TestTaintTolerationFilter.
+// TestTaintTolerationFilter ports the rows of k/k tainttoleration's
+// TestTaintTolerationFilter and TestTaintTolerationFilterWithFeatureGate
+// (taint_toleration_test.go at 04c0d74f) with the gate
+// TaintTolerationComparisonOperators off, as it is in 1.37 (alpha since
+// 1.35, kube_features.go), and a row of our own on several taints.
 func TestTaintTolerationFilter(t *testing.T) {
 	const ns, pns, ne = api.TaintEffectNoSchedule, api.TaintEffectPreferNoSchedule, api.TaintEffectNoExecute
 	tests := []struct {
@@ -61,6 +65,19 @@ func TestTaintTolerationFilter(t *testing.T) {
 		{"one of several taints untolerated: the reason names none", []api.Toleration{tol("a", api.TolerationOpExists, "", "")},
 			[]api.Taint{taint("a", "1", ns), taint("b", "2", ns), taint("c", "3", ns)},
 			[]string{ReasonUntoleratedTaint}},
+		// TaintTolerationComparisonOperators is alpha and off in 1.37: Gt
+		// and Lt tolerate nothing (the API server rejects them; the
+		// filter is checked on its own here).
+		{"Pod with Gt toleration cannot be scheduled when feature gate is disabled", []api.Toleration{tol("node.kubernetes.io/sla", "Gt", "750", ns)},
+			[]api.Taint{taint("node.kubernetes.io/sla", "950", ns)}, []string{ReasonUntoleratedTaint}},
+		{"Pod with Lt toleration cannot be scheduled when feature gate is disabled", []api.Toleration{tol("node.kubernetes.io/sla", "Lt", "950", ns)},
+			[]api.Taint{taint("node.kubernetes.io/sla", "800", ns)}, []string{ReasonUntoleratedTaint}},
+		{"Pod with mixed tolerations (Equal and Gt) when feature gate is disabled - only Equal is honored",
+			[]api.Toleration{tol("dedicated", api.TolerationOpEqual, "user1", ns), tol("node.kubernetes.io/sla", "Gt", "750", ns)},
+			[]api.Taint{taint("dedicated", "user1", ns)}, nil},
+		{"Pod with mixed tolerations, Gt toleration needed but filtered out when feature gate is disabled",
+			[]api.Toleration{tol("dedicated", api.TolerationOpEqual, "user1", ns), tol("node.kubernetes.io/sla", "Gt", "750", ns)},
+			[]api.Taint{taint("dedicated", "user1", ns), taint("node.kubernetes.io/sla", "950", ns)}, []string{ReasonUntoleratedTaint}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -75,8 +92,9 @@ func TestTaintTolerationFilter(t *testing.T) {
 	}
 }
 
-// TestNodeUnschedulableAndReady covers NodeUnschedulable (k/k
-// nodeunschedulable's TestNodeUnschedulable) and readiness: without a
+// TestNodeUnschedulableAndReady covers NodeUnschedulable (the three rows
+// of k/k nodeunschedulable's TestNodeUnschedulable,
+// node_unschedulable_test.go at 00a12c78) and readiness: without a
 // node lifecycle controller the scheduler rejects a node that is not
 // Ready itself; with one (lifecycle) it relies on the NoSchedule taints
 // that controller gives such nodes, as upstream's TaintToleration does,
@@ -97,6 +115,8 @@ func TestNodeUnschedulableAndReady(t *testing.T) {
 		{"schedulable ready node", false, false, api.ConditionTrue, nil, nil, nil},
 		{"cordoned node", false, true, api.ConditionTrue, nil, nil, []string{ReasonUnschedulable}},
 		{"cordoned node, pod tolerates unschedulable", false, true, api.ConditionTrue, nil, []api.Toleration{unschedTol}, nil},
+		{"Schedule pod with toleration to unschedulable node (node.Spec.Unschedulable==true)", false, true, api.ConditionTrue, nil,
+			[]api.Toleration{{Key: api.TaintNodeUnschedulable, Effect: api.TaintEffectNoSchedule}}, nil},
 		{"not ready", false, false, api.ConditionFalse, nil, nil, []string{ReasonNotReady}},
 		{"unknown", false, false, api.ConditionUnknown, nil, nil, []string{ReasonNotReady}},
 		{"never reported", false, false, "", nil, nil, []string{ReasonNotReady}},
@@ -142,8 +162,11 @@ func required(terms ...api.NodeSelectorTerm) *api.Affinity {
 	}}
 }
 
-// TestNodeAffinityFilter ports cases of k/k nodeaffinity's
-// TestNodeAffinity (nodeSelector, required terms, matchFields).
+// TestNodeAffinityFilter ports the Filter rows of k/k nodeaffinity's
+// TestNodeAffinity (node_affinity_test.go at 022462cc): nodeSelector,
+// required terms, matchFields and invalid values; the rows with the
+// plugin's addedAffinity argument are left out (the default profile sets
+// none), and the PreFilter results are TestNodeAffinityPreFilter's.
 func TestNodeAffinityFilter(t *testing.T) {
 	in, notIn, exists, gt := api.NodeSelectorOpIn, api.NodeSelectorOpNotIn, api.NodeSelectorOpExists, api.NodeSelectorOpGt
 	name := func(op api.NodeSelectorOperator, v string) api.NodeSelectorRequirement {
@@ -241,11 +264,24 @@ func TestNodeAffinityFilter(t *testing.T) {
 	}
 }
 
-// TestNodeResourcesFit ports cases of k/k noderesources'
-// TestEnoughRequests: a node with 10m CPU, 20 bytes of memory and room for
-// 32 pods, already running one pod.
+// TestNodeResourcesFit ports the rows of k/k noderesources'
+// TestEnoughRequests, TestNotEnoughRequests and TestStorageRequests
+// (fit_test.go at 007f7ae7; the row with ignoredResources, a plugin
+// argument the default profile does not set, is left out): a node with
+// 10m CPU, 20 bytes of memory, 5 example.com/aaa, 20 bytes of
+// ephemeral storage, 5 hugepages-2Mi and room for 32 pods, already
+// running one pod.
 func TestNodeResourcesFit(t *testing.T) {
 	r := func(cpuMilli, mem string) api.ResourceList { return rl("cpu", cpuMilli, "memory", mem) }
+	with := func(l api.ResourceList, kv ...string) api.ResourceList {
+		for k, v := range rl(kv...) {
+			l[k] = v
+		}
+		return l
+	}
+	aaa := func(n int) api.ResourceList { return rl("example.com/aaa", strconv.Itoa(n)) }
+	overhead := func(p *api.Pod, l api.ResourceList) *api.Pod { p.Spec.Overhead = l; return p }
+	onePod := rl("cpu", "10m", "memory", "20", "pods", "1")
 	tests := []struct {
 		name     string
 		pod      *api.Pod
@@ -277,12 +313,66 @@ func TestNodeResourcesFit(t *testing.T) {
 			rl("cpu", "10m", "memory", "20", "pods", "32", "example.com/gpu", "1"), nil},
 		{"ephemeral storage", testPod("p", rl("ephemeral-storage", "10")), testPod("e", rl("ephemeral-storage", "15")),
 			rl("cpu", "10m", "memory", "20", "pods", "32", "ephemeral-storage", "20"), []string{"Insufficient ephemeral-storage"}},
+		{"multiple init containers fit because it's the max, not sum, of containers and init containers",
+			withInit(testPod("p", r("1m", "1")), r("1m", "1"), r("1m", "1")), testPod("e", r("9m", "19")), nil, nil},
+		{"extended resource fits", testPod("p", aaa(1)), testPod("e"), nil, nil},
+		{"extended resource fits for init container", withInit(testPod("p"), aaa(1)), testPod("e"), nil, nil},
+		{"extended resource capacity enforced", testPod("p", with(r("1m", "1"), "example.com/aaa", "10")), testPod("e", aaa(0)), nil,
+			[]string{"Insufficient example.com/aaa"}},
+		{"extended resource capacity enforced for init container", withInit(testPod("p"), with(r("1m", "1"), "example.com/aaa", "10")),
+			testPod("e", aaa(0)), nil, []string{"Insufficient example.com/aaa"}},
+		{"extended resource allocatable enforced", testPod("p", with(r("1m", "1"), "example.com/aaa", "1")), testPod("e", aaa(5)), nil,
+			[]string{"Insufficient example.com/aaa"}},
+		{"extended resource allocatable enforced for init container", withInit(testPod("p"), with(r("1m", "1"), "example.com/aaa", "1")),
+			testPod("e", aaa(5)), nil, []string{"Insufficient example.com/aaa"}},
+		{"extended resource allocatable enforced for multiple containers",
+			testPod("p", with(r("1m", "1"), "example.com/aaa", "3"), with(r("1m", "1"), "example.com/aaa", "3")), testPod("e", aaa(2)), nil,
+			[]string{"Insufficient example.com/aaa"}},
+		{"extended resource allocatable admits multiple init containers",
+			withInit(testPod("p"), with(r("1m", "1"), "example.com/aaa", "3"), with(r("1m", "1"), "example.com/aaa", "3")), testPod("e", aaa(2)), nil, nil},
+		{"extended resource allocatable enforced for multiple init containers",
+			withInit(testPod("p"), with(r("1m", "1"), "example.com/aaa", "6"), with(r("1m", "1"), "example.com/aaa", "3")), testPod("e", aaa(2)), nil,
+			[]string{"Insufficient example.com/aaa"}},
+		{"extended resource allocatable enforced for unknown resource", testPod("p", with(r("1m", "1"), "example.com/bbb", "1")),
+			testPod("e", r("0", "0")), nil, []string{"Insufficient example.com/bbb"}},
+		{"extended resource allocatable enforced for unknown resource for init container",
+			withInit(testPod("p"), with(r("1m", "1"), "example.com/bbb", "1")), testPod("e", r("0", "0")), nil, []string{"Insufficient example.com/bbb"}},
+		{"kubernetes.io resource capacity enforced", testPod("p", with(r("1m", "1"), "kubernetes.io/something", "10")),
+			testPod("e", r("0", "0")), nil, []string{"Insufficient kubernetes.io/something"}},
+		{"kubernetes.io resource capacity enforced for init container",
+			withInit(testPod("p"), with(r("1m", "1"), "subdomain.kubernetes.io/something", "10")), testPod("e", r("0", "0")), nil,
+			[]string{"Insufficient subdomain.kubernetes.io/something"}},
+		{"hugepages resource capacity enforced", testPod("p", with(r("1m", "1"), "hugepages-2Mi", "10")),
+			testPod("e", rl("hugepages-2Mi", "0")), nil, []string{"Insufficient hugepages-2Mi"}},
+		{"hugepages resource capacity enforced for init container", withInit(testPod("p"), with(r("1m", "1"), "hugepages-2Mi", "10")),
+			testPod("e", rl("hugepages-2Mi", "0")), nil, []string{"Insufficient hugepages-2Mi"}},
+		{"hugepages resource allocatable enforced for multiple containers",
+			testPod("p", with(r("1m", "1"), "hugepages-2Mi", "3"), with(r("1m", "1"), "hugepages-2Mi", "3")), testPod("e", rl("hugepages-2Mi", "2")), nil,
+			[]string{"Insufficient hugepages-2Mi"}},
+		{"resources + pod overhead fits", overhead(testPod("p", r("1m", "1")), r("3m", "13")), testPod("e", r("5m", "5")), nil, nil},
+		{"requests + overhead does not fit for memory", overhead(testPod("p", r("1m", "1")), r("1m", "15")), testPod("e", r("5m", "5")), nil,
+			[]string{"Insufficient memory"}},
+		// TestStorageRequests.
+		{"due to container scratch disk", testPod("p", r("1m", "1")), testPod("e", r("10m", "10")), nil, []string{"Insufficient cpu"}},
+		{"pod fit", testPod("p", r("1m", "1")), testPod("e", r("2m", "10")), nil, nil},
+		{"storage ephemeral local storage request exceeds allocatable", testPod("p", rl("ephemeral-storage", "25")), testPod("e", r("2m", "2")), nil,
+			[]string{"Insufficient ephemeral-storage"}},
+		{"pod fits", testPod("p", rl("ephemeral-storage", "10")), testPod("e", r("2m", "2")), nil, nil},
+		// TestNotEnoughRequests: room for one pod, taken.
+		{"even without specified resources predicate fails when there's no space for additional pod", testPod("p"), testPod("e", r("10m", "20")),
+			onePod, []string{"Too many pods"}},
+		{"even if both resources fit predicate fails when there's no space for additional pod", testPod("p", r("1m", "1")), testPod("e", r("5m", "5")),
+			onePod, []string{"Too many pods"}},
+		{"even for equal edge case predicate fails when there's no space for additional pod", testPod("p", r("5m", "1")), testPod("e", r("5m", "19")),
+			onePod, []string{"Too many pods"}},
+		{"even for equal edge case predicate fails when there's no space for additional pod due to init container",
+			withInit(testPod("p", r("5m", "1")), r("5m", "1")), testPod("e", r("5m", "19")), onePod, []string{"Too many pods"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			alloc := tc.alloc
 			if alloc == nil {
-				alloc = rl("cpu", "10m", "memory", "20", "pods", "32")
+				alloc = rl("cpu", "10m", "memory", "20", "pods", "32", "example.com/aaa", "5", "ephemeral-storage", "20", "hugepages-2Mi", "5")
 			}
 			node := testNode("n", alloc)
 			if got := runFilter(t, tc.pod, node, tc.existing); !slices.Equal(got, tc.want) {

@@ -41,8 +41,11 @@ func runScores(t *testing.T, tc scoreCase, f func(pi *podInfo, ni *nodeInfo) int
 	}
 }
 
-// TestLeastAllocated ports k/k noderesources' TestLeastAllocatedScoringStrategy
-// (default cpu:memory weights 1:1).
+// TestLeastAllocated ports the rows of k/k noderesources'
+// TestLeastAllocatedScoringStrategy (least_allocated_test.go at 008b3652)
+// with the default cpu:memory weights 1:1; the rows with other weights,
+// invalid weights or extended resources configure the plugin, which the
+// default profile does not.
 func TestLeastAllocated(t *testing.T) {
 	twoReqs := func() *api.Pod { return testPod("p", cm("1000", "2000"), cm("2000", "3000")) }
 	tests := []scoreCase{
@@ -77,8 +80,10 @@ func TestLeastAllocated(t *testing.T) {
 	}
 }
 
-// TestBalancedAllocation ports cases of k/k noderesources'
-// TestNodeResourcesBalancedAllocation.
+// TestBalancedAllocation ports the rows of k/k noderesources'
+// TestNodeResourcesBalancedAllocation (balanced_allocation_test.go at
+// 00fdb4ff) with the default resources, cpu and memory; the scalar and
+// DRA rows configure other resources.
 func TestBalancedAllocation(t *testing.T) {
 	twoReqs := func() *api.Pod { return testPod("p", cm("1000", "2000"), cm("2000", "3000")) }
 	score := func(pi *podInfo, ni *nodeInfo) int64 {
@@ -102,6 +107,9 @@ func TestBalancedAllocation(t *testing.T) {
 		{"requested resources exceed node capacity", testPod("p", cm("3000", "0")), nodesCM("4000", "10000", "4000", "10000"),
 			[]*api.Pod{bindTo(testPod("a", cm("3000", "0")), "node1"), bindTo(testPod("b", cm("3000", "5000")), "node2")},
 			[]int64{50, 75}},
+		{"requested resources at node capacity", testPod("p", cm("1000", "0"), cm("2000", "0")), nodesCM("6000", "10000", "6000", "10000"),
+			[]*api.Pod{bindTo(testPod("a", cm("1000", "0"), cm("2000", "0")), "node1"), bindTo(testPod("b", cm("1000", "2000"), cm("2000", "3000")), "node2")},
+			[]int64{50, 75}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { runScores(t, tc, score) })
@@ -118,7 +126,10 @@ func normalized(pod *api.Pod, nodes []*api.Node, reverse bool, raw func(*api.Pod
 	return s
 }
 
-// TestTaintTolerationScore ports k/k tainttoleration's TestTaintTolerationScore.
+// TestTaintTolerationScore ports the rows of k/k tainttoleration's
+// TestTaintTolerationScore (taint_toleration_test.go at 04c0d74f) but
+// those with Gt and Lt tolerations, which need the alpha gate
+// TaintTolerationComparisonOperators (off in 1.37).
 func TestTaintTolerationScore(t *testing.T) {
 	const pns, ns = api.TaintEffectPreferNoSchedule, api.TaintEffectNoSchedule
 	node := func(name string, taints ...api.Taint) *api.Node {
@@ -169,7 +180,10 @@ func TestTaintTolerationScore(t *testing.T) {
 	}
 }
 
-// TestNodeAffinityScore ports k/k nodeaffinity's TestNodeAffinityPriority.
+// TestNodeAffinityScore ports the rows of k/k nodeaffinity's
+// TestNodeAffinityPriority (node_affinity_test.go at 022462cc) without
+// the plugin's addedAffinity argument, which the default profile does
+// not set.
 func TestNodeAffinityScore(t *testing.T) {
 	label1 := map[string]string{"foo": "bar"}
 	label2 := map[string]string{"key": "value"}
@@ -215,8 +229,10 @@ func TestNodeAffinityScore(t *testing.T) {
 	}
 }
 
-// TestFitErrorMessage checks upstream's message format: counts per
-// reason, sorted as strings, joined by ", ", with a final period.
+// TestFitErrorMessage checks upstream's message format (FitError.Error in
+// pkg/scheduler/framework/types.go at 00fdf757): counts per reason,
+// sorted as strings, joined by ", ", with a final period; PostFilter's
+// message follows after a space, with no period added.
 func TestFitErrorMessage(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -425,5 +441,35 @@ func TestCacheAssume(t *testing.T) {
 	c.setNode(testNode("later", rl("cpu", "2", "memory", "1Gi", "pods", "10")))
 	if ni := c.nodes["later"]; ni.requested.milliCPU != 1000 || ni.pods != 1 {
 		t.Errorf("placeholder accounting lost: %+v", ni.requested)
+	}
+}
+
+// TestDefaultNormalizeScore ports k/k helper's TestDefaultNormalizeScore
+// (pkg/scheduler/framework/plugins/helper/normalize_score_test.go at
+// 0c3d8b97): every row.
+func TestDefaultNormalizeScore(t *testing.T) {
+	tests := []struct {
+		reverse      bool
+		scores, want []int64
+	}{
+		{false, []int64{1, 2, 3, 4}, []int64{25, 50, 75, 100}},
+		{true, []int64{1, 2, 3, 4}, []int64{75, 50, 25, 0}},
+		{false, []int64{1000, 10, 20, 30}, []int64{100, 1, 2, 3}},
+		{true, []int64{1000, 10, 20, 30}, []int64{0, 99, 98, 97}},
+		{false, []int64{1, 1, 1, 1}, []int64{100, 100, 100, 100}},
+		{false, []int64{1000, 1, 1, 1}, []int64{100, 0, 0, 0}},
+		{true, []int64{0, 1, 1, 1}, []int64{100, 0, 0, 0}},
+		// Not upstream's rows: all zero gives 0, or MaxNodeScore reversed.
+		{false, []int64{0, 0}, []int64{0, 0}},
+		{true, []int64{0, 0}, []int64{100, 100}},
+	}
+	for i, tc := range tests {
+		t.Run(fmt.Sprintf("case_%d", i), func(t *testing.T) {
+			got := slices.Clone(tc.scores)
+			normalize(got, tc.reverse)
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("normalize(%v, %v) = %v, want %v", tc.scores, tc.reverse, got, tc.want)
+			}
+		})
 	}
 }
