@@ -72,7 +72,10 @@ func podsOn(nodes []string, n ...int) []*api.Pod {
 }
 
 // TestPodTopologySpreadFilter ports rows of k/k podtopologyspread's
-// TestSingleConstraint (filtering_test.go); the names are upstream's.
+// TestSingleConstraint (filtering_test.go, read at 01c2588b); the names
+// are upstream's, on node-a and node-b in zone1, node-x and node-y in
+// zone2, with the zone and hostname labels for upstream's "zone" and
+// "node".
 func TestPodTopologySpreadFilter(t *testing.T) {
 	names := []string{"node-a", "node-b", "node-x", "node-y"}
 	honor, ignore := api.NodeInclusionPolicyHonor, api.NodeInclusionPolicyIgnore
@@ -195,7 +198,10 @@ func term(key string, sel map[string]string, ns ...string) api.PodAffinityTerm {
 
 // TestInterPodAffinityFilter ports rows of k/k interpodaffinity's
 // TestRequiredAffinitySingleNode and TestRequiredAffinityMultipleNodes
-// (filtering_test.go), with their reasons.
+// (filtering_test.go, read at 007f7ae7, whose statuses also carry the
+// "node(s) didn't match pod affinity/anti-affinity" reason that later
+// releases dropped; the reasons here are those of filtering.go in 1.35
+// and later), with their reasons.
 func TestInterPodAffinityFilter(t *testing.T) {
 	sec := map[string]string{"service": "securityscan"}
 	affinity := func(terms ...api.PodAffinityTerm) *api.Affinity {
@@ -451,6 +457,128 @@ func TestPodTopologySpreadScore(t *testing.T) {
 			pod := labelled("p", "", foo...)
 			tc.pod(pod)
 			if got := spreadScores(pod, tc.nodes, tc.failed, tc.existing); !slices.Equal(got, tc.want) {
+				t.Errorf("scores %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestInterPodAffinityScore ports rows of k/k interpodaffinity's
+// TestPreferredAffinity (scoring_test.go at 030880a5), with upstream's
+// names and normalized scores; the rows with namespaceSelector terms
+// (not modelled) and with invalid selectors (the API server rejects them)
+// are left out. A nil result is upstream's Skip.
+func TestInterPodAffinityScore(t *testing.T) {
+	china, india := []string{"region", "China"}, []string{"region", "India"}
+	az1, az2 := []string{"az", "az1"}, []string{"az", "az2"}
+	chinaAz1 := []string{"region", "China", "az", "az1"}
+	s1, s2 := []string{"security", "S1"}, []string{"security", "S2"}
+	in := func(v ...string) *api.LabelSelector {
+		return &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: "security", Operator: api.LabelSelectorOpIn, Values: v}}}
+	}
+	weighted := func(w int32, key string, sel *api.LabelSelector) api.WeightedPodAffinityTerm {
+		return api.WeightedPodAffinityTerm{Weight: w, PodAffinityTerm: api.PodAffinityTerm{LabelSelector: sel, TopologyKey: key}}
+	}
+	prefer := func(terms ...api.WeightedPodAffinityTerm) *api.Affinity {
+		return &api.Affinity{PodAffinity: &api.PodAffinity{PreferredDuringSchedulingIgnoredDuringExecution: terms}}
+	}
+	avoid := func(terms ...api.WeightedPodAffinityTerm) *api.Affinity {
+		return &api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: terms}}
+	}
+	stayWithS1InRegion := prefer(weighted(5, "region", in("S1")))
+	stayWithS2InRegion := prefer(weighted(6, "region", in("S2")))
+	affinity3 := prefer(
+		weighted(8, "region", &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{
+			{Key: "security", Operator: api.LabelSelectorOpNotIn, Values: []string{"S1"}}, {Key: "security", Operator: api.LabelSelectorOpIn, Values: []string{"S2"}}}}),
+		weighted(2, "region", &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{
+			{Key: "security", Operator: api.LabelSelectorOpExists}, {Key: "wrongkey", Operator: api.LabelSelectorOpDoesNotExist}}}))
+	hardAffinity := &api.Affinity{PodAffinity: &api.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{
+		{LabelSelector: in("S1", "value2"), TopologyKey: "region"},
+		{LabelSelector: &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{
+			{Key: "security", Operator: api.LabelSelectorOpExists}, {Key: "wrongkey", Operator: api.LabelSelectorOpDoesNotExist}}}, TopologyKey: "region"},
+	}}}
+	awayFromS1InAz := avoid(weighted(5, "az", in("S1")))
+	awayFromS2InAz := avoid(weighted(5, "az", in("S2")))
+	stayWithS1InRegionAwayFromS2InAz := &api.Affinity{PodAffinity: prefer(weighted(8, "region", in("S1"))).PodAffinity,
+		PodAntiAffinity: avoid(weighted(5, "az", in("S2"))).PodAntiAffinity}
+	node := func(name string, labels []string) *api.Node { return labelledNode(name, labels...) }
+	n := 0
+	on := func(node string, labels []string, a *api.Affinity) *api.Pod {
+		n++
+		return withAffinity(labelled(fmt.Sprintf("e%d", n), node, labels...), a)
+	}
+	tests := []struct {
+		name     string
+		pod      *api.Pod
+		existing []*api.Pod
+		nodes    []*api.Node
+		want     []int64
+	}{
+		{"all nodes are same priority as Affinity is nil", labelled("p", "", s1...), nil,
+			[]*api.Node{node("node1", china), node("node2", india), node("node3", az1)}, nil},
+		{"Affinity: pod that matches topology key & pods in nodes will get high score comparing to otherswhich doesn't match either pods in nodes or in topology key",
+			withAffinity(labelled("p", "", s1...), stayWithS1InRegion),
+			[]*api.Pod{on("node1", s1, nil), on("node2", s2, nil), on("node3", s1, nil)},
+			[]*api.Node{node("node1", china), node("node2", india), node("node3", az1)}, []int64{100, 0, 0}},
+		{"All the nodes that have the same topology key & label value with one of them has an existing pod that match the affinity rules, have the same score",
+			withAffinity(labelled("p", ""), stayWithS1InRegion), []*api.Pod{on("node1", s1, nil)},
+			[]*api.Node{node("node1", china), node("node2", chinaAz1), node("node3", india)}, []int64{100, 100, 0}},
+		{"Affinity: nodes in one region has more matching pods comparing to other region, so the region which has more matches will get high score",
+			withAffinity(labelled("p", "", s1...), stayWithS2InRegion),
+			[]*api.Pod{on("node1", s2, nil), on("node1", s2, nil), on("node2", s2, nil), on("node3", s2, nil), on("node4", s2, nil), on("node5", s2, nil)},
+			[]*api.Node{node("node1", china), node("node2", india), node("node3", china), node("node4", china), node("node5", india)},
+			[]int64{100, 0, 100, 100, 0}},
+		{"Affinity: different Label operators and values for pod affinity scheduling preference, including some match failures ",
+			withAffinity(labelled("p", "", s1...), affinity3),
+			[]*api.Pod{on("node1", s1, nil), on("node2", s2, nil), on("node3", s1, nil)},
+			[]*api.Node{node("node1", china), node("node2", india), node("node3", az1)}, []int64{20, 100, 0}},
+		{"Affinity symmetry: considered only the preferredDuringSchedulingIgnoredDuringExecution in pod affinity symmetry",
+			labelled("p", "", s2...), []*api.Pod{on("node1", s1, stayWithS1InRegion), on("node2", s2, stayWithS2InRegion)},
+			[]*api.Node{node("node1", china), node("node2", india), node("node3", az1)}, []int64{0, 100, 0}},
+		{"Affinity symmetry: considered RequiredDuringSchedulingIgnoredDuringExecution in pod affinity symmetry",
+			labelled("p", "", s1...), []*api.Pod{on("node1", s1, hardAffinity), on("node2", s2, hardAffinity)},
+			[]*api.Node{node("node1", china), node("node2", india), node("node3", az1)}, []int64{100, 100, 0}},
+		{"Anti Affinity: pod that does not match existing pods in node will get high score ",
+			withAffinity(labelled("p", "", s1...), awayFromS1InAz), []*api.Pod{on("node1", s1, nil), on("node2", s2, nil)},
+			[]*api.Node{node("node1", az1), node("node2", china)}, []int64{0, 100}},
+		{"Anti Affinity: pod that does not match topology key & match the pods in nodes will get higher score comparing to others ",
+			withAffinity(labelled("p", "", s1...), awayFromS1InAz), []*api.Pod{on("node1", s1, nil), on("node2", s1, nil)},
+			[]*api.Node{node("node1", az1), node("node2", china)}, []int64{0, 100}},
+		{"Anti Affinity: one node has more matching pods comparing to other node, so the node which has more unmatches will get high score",
+			withAffinity(labelled("p", "", s1...), awayFromS1InAz), []*api.Pod{on("node1", s1, nil), on("node1", s1, nil), on("node2", s2, nil)},
+			[]*api.Node{node("node1", az1), node("node2", india)}, []int64{0, 100}},
+		{"Anti Affinity symmetry: the existing pods in node which has anti affinity match will get high score",
+			labelled("p", "", s2...), []*api.Pod{on("node1", s1, awayFromS2InAz), on("node2", s2, awayFromS1InAz)},
+			[]*api.Node{node("node1", az1), node("node2", az2)}, []int64{0, 100}},
+		{"Affinity and Anti Affinity: considered only preferredDuringSchedulingIgnoredDuringExecution in both pod affinity & anti affinity",
+			withAffinity(labelled("p", "", s1...), stayWithS1InRegionAwayFromS2InAz), []*api.Pod{on("node1", s1, nil), on("node2", s1, nil)},
+			[]*api.Node{node("node1", china), node("node2", az1)}, []int64{100, 0}},
+		{"Affinity and Anti Affinity: considering both affinity and anti-affinity, the pod to schedule and existing pods have the same labels",
+			withAffinity(labelled("p", "", s1...), stayWithS1InRegionAwayFromS2InAz),
+			[]*api.Pod{on("node1", s1, nil), on("node1", s1, nil), on("node2", s1, nil), on("node3", s1, nil), on("node3", s1, nil), on("node4", s1, nil), on("node5", s1, nil)},
+			[]*api.Node{node("node1", chinaAz1), node("node2", india), node("node3", china), node("node4", china), node("node5", india)},
+			[]int64{100, 0, 100, 100, 0}},
+		{"Affinity and Anti Affinity and symmetry: considered only preferredDuringSchedulingIgnoredDuringExecution in both pod affinity & anti affinity & symmetry",
+			withAffinity(labelled("p", "", s1...), stayWithS1InRegionAwayFromS2InAz),
+			[]*api.Pod{on("node1", s1, nil), on("node2", s2, nil), on("node3", nil, stayWithS1InRegionAwayFromS2InAz), on("node4", nil, awayFromS1InAz)},
+			[]*api.Node{node("node1", china), node("node2", az1), node("node3", india), node("node4", az2)}, []int64{100, 0, 100, 0}},
+		{"Avoid panic when partial nodes in a topology don't have pods with affinity",
+			labelled("p", "", s1...), []*api.Pod{on("node1", s1, nil), on("node2", nil, stayWithS1InRegionAwayFromS2InAz)},
+			[]*api.Node{node("node1", china), node("node2", china)}, []int64{0, 0}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newTestCache(tc.nodes, tc.existing...)
+			var fs []*nodeInfo
+			for _, n := range tc.nodes {
+				fs = append(fs, c.nodes[n.Name])
+			}
+			out := make([]int64, len(fs))
+			var got []int64
+			if interPodScore(newPodInfo(tc.pod), c.list(), fs, c.withAffinity, out) {
+				got = out
+			}
+			if !slices.Equal(got, tc.want) {
 				t.Errorf("scores %v, want %v", got, tc.want)
 			}
 		})
