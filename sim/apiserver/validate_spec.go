@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/apierr"
@@ -112,7 +113,8 @@ func validateDeploymentSpec(spec *api.DeploymentSpec, errs []apierr.FieldError) 
 	return errs
 }
 
-// validatePodResources checks each container's ports and resources.
+// validatePodResources checks each container's ports and resources, and
+// each init container's resources.
 func validatePodResources(field string, spec *api.PodSpec, errs []apierr.FieldError) []apierr.FieldError {
 	for i := range spec.Containers {
 		c := &spec.Containers[i]
@@ -131,18 +133,72 @@ func validatePodResources(field string, spec *api.PodSpec, errs []apierr.FieldEr
 				errs = append(errs, apierr.FieldError{Field: pf + ".hostPort", Type: "Invalid value", Value: int64(p.HostPort), Detail: portRange})
 			}
 		}
-		rf := cf + ".resources"
-		errs = nonNegativeQuantities(rf+".limits", c.Resources.Limits, errs)
-		errs = nonNegativeQuantities(rf+".requests", c.Resources.Requests, errs)
-		for _, name := range c.Resources.Requests.SortedNames() {
-			req := c.Resources.Requests[name]
-			if limit, ok := c.Resources.Limits[name]; ok && req.Cmp(limit) > 0 {
-				errs = append(errs, apierr.FieldError{Field: fmt.Sprintf("%s.requests[%s]", rf, name), Type: "Invalid value", Value: req.String(),
-					Detail: fmt.Sprintf("must be less than or equal to %s limit of %s", name, limit.String())})
-			}
+		errs = validateResourceRequirements(cf+".resources", &c.Resources, errs)
+	}
+	for i := range spec.InitContainers {
+		if c := &spec.InitContainers[i]; !containerValid(c) {
+			errs = validateResourceRequirements(fmt.Sprintf("%s.initContainers[%d].resources", field, i), &c.Resources, errs)
 		}
 	}
 	return errs
+}
+
+// validateResourceRequirements is validateResourceRequirements (k/k
+// pkg/apis/core/validation) for a container: each limit's and request's
+// name (validateContainerResourceName) and quantity (non-negative; a
+// whole number for an extended resource), a request at most its limit,
+// and equal to it for a resource that cannot be overcommitted (extended
+// resources, hugepages), which must have a limit. As upstream, the
+// request errors name the requests field, not the resource.
+func validateResourceRequirements(rf string, r *api.ResourceRequirements, errs []apierr.FieldError) []apierr.FieldError {
+	quantity := func(f string, n api.ResourceName, q api.Quantity) {
+		if q.Cmp(api.Quantity{}) < 0 {
+			errs = append(errs, apierr.FieldError{Field: f, Type: "Invalid value", Value: q.String(), Detail: nonNegative})
+		}
+		if integerQuotaResource(string(n)) && q.MilliValue()%1000 != 0 {
+			errs = append(errs, apierr.FieldError{Field: f, Type: "Invalid value", Value: apierr.Literal(q.String()), Detail: "must be an integer"})
+		}
+	}
+	for _, n := range r.Limits.SortedNames() {
+		f := fmt.Sprintf("%s.limits[%s]", rf, n)
+		errs = containerResourceNameErrs(f, string(n), errs)
+		quantity(f, n, r.Limits[n])
+	}
+	for _, n := range r.Requests.SortedNames() {
+		f := fmt.Sprintf("%s.requests[%s]", rf, n)
+		errs = containerResourceNameErrs(f, string(n), errs)
+		req := r.Requests[n]
+		quantity(f, n, req)
+		limit, ok := r.Limits[n]
+		switch overcommit := overcommitAllowed(n); {
+		case ok && !overcommit && req.Cmp(limit) != 0:
+			errs = append(errs, apierr.FieldError{Field: rf + ".requests", Type: "Invalid value", Value: req.String(),
+				Detail: fmt.Sprintf("must be equal to %s limit of %s", n, limit.String())})
+		case ok && req.Cmp(limit) > 0:
+			errs = append(errs, apierr.FieldError{Field: rf + ".requests", Type: "Invalid value", Value: req.String(),
+				Detail: fmt.Sprintf("must be less than or equal to %s limit of %s", n, limit.String())})
+		case !ok && !overcommit:
+			errs = append(errs, apierr.FieldError{Field: rf + ".limits", Type: "Required value", Detail: "Limit must be set for non overcommitable resources"})
+		}
+	}
+	return errs
+}
+
+// overcommitAllowed is IsOvercommitAllowed: a native resource (no "/",
+// or in kubernetes.io) that is not hugepages.
+func overcommitAllowed(n api.ResourceName) bool {
+	s := string(n)
+	return (!strings.Contains(s, "/") || strings.Contains(s, "kubernetes.io/")) && !strings.HasPrefix(s, "hugepages-")
+}
+
+// cpuOrMemory is the common case of containerValid's resource names,
+// decided without looking further.
+func cpuOrMemory(n api.ResourceName) bool { return n == api.ResourceCPU || n == api.ResourceMemory }
+
+// plainResource reports whether n is a container resource and q a whole
+// number where n needs one.
+func plainResource(n api.ResourceName, q api.Quantity) bool {
+	return containerResource(string(n)) && (!integerQuotaResource(string(n)) || q.MilliValue()%1000 == 0)
 }
 
 // containerValid reports whether validatePodResources finds nothing
@@ -153,8 +209,8 @@ func containerValid(c *api.Container) bool {
 			return false
 		}
 	}
-	for _, q := range c.Resources.Limits {
-		if q.Cmp(api.Quantity{}) < 0 {
+	for name, q := range c.Resources.Limits {
+		if q.Cmp(api.Quantity{}) < 0 || !cpuOrMemory(name) && !plainResource(name, q) {
 			return false
 		}
 	}
@@ -162,20 +218,15 @@ func containerValid(c *api.Container) bool {
 		if q.Cmp(api.Quantity{}) < 0 {
 			return false
 		}
-		if limit, ok := c.Resources.Limits[name]; ok && q.Cmp(limit) > 0 {
+		limit, ok := c.Resources.Limits[name]
+		if ok && q.Cmp(limit) > 0 {
+			return false
+		}
+		if !cpuOrMemory(name) && (!plainResource(name, q) || !overcommitAllowed(name) && (!ok || q.Cmp(limit) != 0)) {
 			return false
 		}
 	}
 	return true
-}
-
-func nonNegativeQuantities(field string, rl api.ResourceList, errs []apierr.FieldError) []apierr.FieldError {
-	for _, name := range rl.SortedNames() {
-		if q := rl[name]; q.Cmp(api.Quantity{}) < 0 {
-			errs = append(errs, apierr.FieldError{Field: fmt.Sprintf("%s[%s]", field, name), Type: "Invalid value", Value: q.String(), Detail: nonNegative})
-		}
-	}
-	return errs
 }
 
 func validPort(p int32) bool { return p >= 1 && p <= 65535 }

@@ -26,7 +26,20 @@ func TestValidatePodResources(t *testing.T) {
 		{"negative request", api.Container{Resources: api.ResourceRequirements{Requests: api.ResourceList{"memory": q("-1Mi")}}},
 			"spec.containers[1].resources.requests[memory]: Invalid value: \"-1Mi\": must be greater than or equal to 0"},
 		{"request above limit", api.Container{Resources: api.ResourceRequirements{Requests: api.ResourceList{"cpu": q("2")}, Limits: api.ResourceList{"cpu": q("1")}}},
-			"spec.containers[1].resources.requests[cpu]: Invalid value: \"2\": must be less than or equal to cpu limit of 1"},
+			// Upstream names the requests field, not the resource.
+			"spec.containers[1].resources.requests: Invalid value: \"2\": must be less than or equal to cpu limit of 1"},
+		{"a typo in a resource name", api.Container{Resources: api.ResourceRequirements{Requests: api.ResourceList{"memmory": q("1Gi")}}},
+			"spec.containers[1].resources.requests[memmory]: Invalid value: memmory: must be a standard resource type or fully qualified; " +
+				"spec.containers[1].resources.requests[memmory]: Invalid value: memmory: must be a standard resource for containers"},
+		{"a quota name as a resource", api.Container{Resources: api.ResourceRequirements{Limits: api.ResourceList{"limits.cpu": q("1")}}},
+			"spec.containers[1].resources.limits[limits.cpu]: Invalid value: limits.cpu: must be a standard resource for containers"},
+		{"an extended resource requested without a limit", api.Container{Resources: api.ResourceRequirements{Requests: api.ResourceList{"nvidia.com/gpu": q("1")}}},
+			"spec.containers[1].resources.limits: Required value: Limit must be set for non overcommitable resources"},
+		{"an extended resource's request below its limit", api.Container{Resources: api.ResourceRequirements{Requests: api.ResourceList{"nvidia.com/gpu": q("1")}, Limits: api.ResourceList{"nvidia.com/gpu": q("2")}}},
+			"spec.containers[1].resources.requests: Invalid value: \"1\": must be equal to nvidia.com/gpu limit of 2"},
+		{"half a GPU", api.Container{Resources: api.ResourceRequirements{Limits: api.ResourceList{"nvidia.com/gpu": q("500m")}}},
+			"spec.containers[1].resources.limits[nvidia.com/gpu]: Invalid value: 500m: must be an integer"},
+		{"an extended resource and cpu", api.Container{Resources: api.ResourceRequirements{Requests: api.ResourceList{"nvidia.com/gpu": q("1"), "cpu": q("1")}, Limits: api.ResourceList{"nvidia.com/gpu": q("1")}}}, ""},
 		{"no container port", api.Container{Ports: []api.ContainerPort{{}}}, "spec.containers[1].ports[0].containerPort: Required value"},
 		{"host port out of range", api.Container{Ports: []api.ContainerPort{{ContainerPort: 80, HostPort: 70000}}},
 			"spec.containers[1].ports[0].hostPort: Invalid value: 70000: must be between 1 and 65535, inclusive"},
@@ -108,5 +121,22 @@ func TestValidateLabelsOrder(t *testing.T) {
 	}
 	if errs := validateLabels("metadata.labels", map[string]string{"app": "web", "example.com/tier": "front"}, nil); len(errs) != 0 {
 		t.Errorf("valid labels: %v", errs)
+	}
+}
+
+// TestValidateInitContainerResources: init containers' resources are
+// validated as the containers' are (upstream's validateInitContainers);
+// before, a sidecar's typo'd resource name was stored.
+func TestValidateInitContainerResources(t *testing.T) {
+	spec := &api.PodSpec{Containers: []api.Container{{Name: "c"}}, InitContainers: []api.Container{{Name: "log",
+		Resources: api.ResourceRequirements{Limits: api.ResourceList{"cpus": api.MustParseQuantity("1")}}}}}
+	var got []string
+	for _, e := range validatePodResources("spec", spec, nil) {
+		got = append(got, e.Error())
+	}
+	want := "spec.initContainers[0].resources.limits[cpus]: Invalid value: cpus: must be a standard resource type or fully qualified; " +
+		"spec.initContainers[0].resources.limits[cpus]: Invalid value: cpus: must be a standard resource for containers"
+	if g := strings.Join(got, "; "); g != want {
+		t.Errorf("errors %q\nwant %q", g, want)
 	}
 }
