@@ -584,3 +584,105 @@ func TestInterPodAffinityScore(t *testing.T) {
 		})
 	}
 }
+
+// TestPodTopologySpreadFilterStatuses ports more rows of k/k
+// podtopologyspread's TestSingleConstraint (filtering_test.go at
+// 01c2588b), with the reason of each node that fails PodTopologySpread
+// (upstream's Unschedulable is ReasonTopologySpread, its
+// UnschedulableAndUnresolvable the missing-label reason). Upstream runs
+// the plugin alone; here a node that NodeAffinity or TaintToleration
+// rejects first is left out of the comparison, as upstream's comments
+// ("in real case, it's false") say.
+func TestPodTopologySpreadFilterStatuses(t *testing.T) {
+	const skew, label = ReasonTopologySpread, ReasonTopologySpreadLabel
+	node := func(name string, kv ...string) *api.Node { return labelledNode(name, kv...) }
+	four := func() []*api.Node {
+		return []*api.Node{node("node-a", "zone", "zone1", "node", "node-a"), node("node-b", "zone", "zone1", "node", "node-b"),
+			node("node-x", "zone", "zone2", "node", "node-x"), node("node-y", "zone", "zone2", "node", "node-y")}
+	}
+	foo := []string{"foo", ""}
+	cat := func(groups ...[]*api.Pod) []*api.Pod { return slices.Concat(groups...) }
+	c := func(key string, maxSkew int32, sel *api.LabelSelector) api.TopologySpreadConstraint {
+		return spread(key, maxSkew, api.DoNotSchedule, sel)
+	}
+	minDomains := func(tc api.TopologySpreadConstraint, n int32) api.TopologySpreadConstraint {
+		tc.MinDomains = &n
+		return tc
+	}
+	terminating := labelled("p-a", "node-a", foo...)
+	terminating.DeletionTimestamp = &api.Time{}
+	notIn := func(key string, v ...string) *api.Affinity {
+		return required(api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{expr(key, api.NodeSelectorOpNotIn, v...)}})
+	}
+	inAff := func(key string, v ...string) *api.Affinity {
+		return required(api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{expr(key, api.NodeSelectorOpIn, v...)}})
+	}
+	tests := []struct {
+		name     string
+		labels   []string
+		cs       []api.TopologySpreadConstraint
+		affinity *api.Affinity
+		nodes    []*api.Node
+		existing []*api.Pod
+		want     map[string]string
+	}{
+		{"no existing pods, incoming pod doesn't match itself", foo, []api.TopologySpreadConstraint{c("zone", 1, selBarExists)}, nil, four(), nil,
+			map[string]string{}},
+		{"existing pods in a different namespace do not count", foo, []api.TopologySpreadConstraint{c("zone", 1, selFooExists)}, nil, four(),
+			cat([]*api.Pod{inNamespace(labelled("p-a1", "node-a", foo...), "ns1"), inNamespace(labelled("p-b1", "node-a", foo...), "ns2")},
+				on("node-x", 1, foo...), on("node-y", 1, foo...)),
+			map[string]string{"node-x": skew, "node-y": skew}},
+		{"existing pods do not match null selector", foo, []api.TopologySpreadConstraint{c("zone", 1, nil)}, nil, four(),
+			cat(on("node-x", 1, foo...), on("node-y", 1, foo...)), map[string]string{}},
+		{"pods spread across zones as 1/2 due to absence of label 'zone' on node-b", foo, []api.TopologySpreadConstraint{c("zone", 1, selFooExists)}, nil,
+			[]*api.Node{node("node-a", "zone", "zone1", "node", "node-a"), node("node-b", "zon", "zone1", "node", "node-b"),
+				node("node-x", "zone", "zone2", "node", "node-x"), node("node-y", "zone", "zone2", "node", "node-y")},
+			cat(on("node-a", 1, foo...), on("node-b", 1, foo...), on("node-x", 1, foo...), on("node-y", 1, foo...)),
+			map[string]string{"node-b": label, "node-x": skew, "node-y": skew}},
+		{"pod cannot be scheduled as all nodes don't have label 'rack'", foo, []api.TopologySpreadConstraint{c("rack", 1, selFooExists)}, nil,
+			[]*api.Node{node("node-a", "zone", "zone1", "node", "node-a"), node("node-x", "zone", "zone2", "node", "node-x")}, nil,
+			map[string]string{"node-a": label, "node-x": label}},
+		{"pods spread across nodes as 2/1/0/3, maxSkew is 2, node-b and node-x fit", foo, []api.TopologySpreadConstraint{c("node", 2, selFooExists)}, nil, four(),
+			cat(on("node-a", 2, foo...), on("node-b", 1, foo...), on("node-y", 3, foo...)), map[string]string{"node-a": skew, "node-y": skew}},
+		{"pods spread across nodes as 2/1/0/3, but pod doesn't match itself", []string{"bar", ""}, []api.TopologySpreadConstraint{c("node", 1, selFooExists)}, nil, four(),
+			cat(on("node-a", 2, foo...), on("node-b", 1, foo...), on("node-y", 3, foo...)), map[string]string{"node-a": skew, "node-y": skew}},
+		{"incoming pod has nodeAffinity, pods spread as 2/~1~/~0~/3, hence node-a fits", foo, []api.TopologySpreadConstraint{c("node", 1, selFooExists)},
+			inAff("node", "node-a", "node-y"), four(), cat(on("node-a", 2, foo...), on("node-b", 1, foo...), on("node-y", 3, foo...)),
+			map[string]string{"node-y": skew}},
+		{"terminating Pods should be excluded", foo, []api.TopologySpreadConstraint{c("node", 1, selFooExists)}, nil,
+			[]*api.Node{node("node-a", "node", "node-a"), node("node-b", "node", "node-b")}, []*api.Pod{terminating, labelled("p-b", "node-b", foo...)},
+			map[string]string{"node-b": skew}},
+		{"incoming pod has nodeAffinity, pods spread as 0/~2~/0/1, hence node-a fits", foo, []api.TopologySpreadConstraint{c("zone", 1, selFooExists)},
+			notIn("node", "node-b"), four(), cat(on("node-b", 2, foo...), on("node-y", 1, foo...)), map[string]string{"node-x": skew, "node-y": skew}},
+		{"pods spread across nodes as 2/2/1, maxSkew is 2, and the number of domains < minDomains, then the third node fits", foo,
+			[]api.TopologySpreadConstraint{minDomains(c("node", 2, selFooExists), 4)}, nil,
+			[]*api.Node{node("node-a", "node", "node-a"), node("node-b", "node", "node-b"), node("node-c", "node", "node-c")},
+			cat(on("node-a", 2, foo...), on("node-b", 2, foo...), on("node-c", 1, foo...)), map[string]string{"node-a": skew, "node-b": skew}},
+		{"pods spread across nodes as 2/2/1, maxSkew is 2, and the number of domains > minDomains, then the all nodes fit", foo,
+			[]api.TopologySpreadConstraint{minDomains(c("node", 2, selFooExists), 2)}, nil,
+			[]*api.Node{node("node-a", "node", "node-a"), node("node-b", "node", "node-b"), node("node-c", "node", "node-c")},
+			cat(on("node-a", 2, foo...), on("node-b", 2, foo...), on("node-c", 1, foo...)), map[string]string{}},
+		{"pods spread across zone as 2/1, maxSkew is 2 and the number of domains > minDomains, then the all nodes fit", foo,
+			[]api.TopologySpreadConstraint{minDomains(c("zone", 2, selFooExists), 1)}, nil, four(),
+			cat(on("node-a", 1, foo...), on("node-b", 1, foo...), on("node-y", 1, foo...)), map[string]string{}},
+		{"NodeAffinityPolicy honored with nodeAffinity", foo, []api.TopologySpreadConstraint{c("node", 1, selFooExists)}, inAff("foo", ""),
+			[]*api.Node{node("node-a", "node", "node-a", "foo", ""), node("node-b", "node", "node-b", "foo", ""), node("node-x", "node", "node-x", "foo", ""), node("node-y", "node", "node-y")},
+			cat(on("node-a", 1, foo...), on("node-b", 1, foo...), on("node-y", 1, foo...)), map[string]string{"node-a": skew, "node-b": skew}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			pod := labelled("p", "", tc.labels...)
+			pod.Spec.TopologySpreadConstraints = tc.cs
+			pod.Spec.Affinity = tc.affinity
+			got := filterAll(pod, tc.nodes, tc.existing)
+			for n, r := range got {
+				if r == ReasonNodeAffinity || r == ReasonUntoleratedTaint {
+					delete(got, n)
+				}
+			}
+			if !mapsEqual(got, tc.want) {
+				t.Errorf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
