@@ -27,7 +27,11 @@
 //   - persistentVolumeClaimRetentionPolicy: whenDeleted Delete makes the set
 //     the claims' controller owner (the garbage collector deletes them with
 //     the set), whenScaled Delete makes a condemned pod its claims' owner
-//     (deleted with the pod); Retain removes those references;
+//     (deleted with the pod); Retain removes those references; a claim
+//     with a stale reference to the set or pod (another uid) is left
+//     alone, one with another controller loses its references to them and
+//     gets none (upstream's hasStaleOwnerRef, hasUnexpectedController), a
+//     non-controller reference to either is made a controller one;
 //   - status: observedGeneration, replicas, readyReplicas,
 //     availableReplicas, currentReplicas, updatedReplicas, currentRevision,
 //     updateRevision (revision names "<set>-<hash>", the pods'

@@ -267,11 +267,13 @@ func (c *clientControl) updateClaimsForRetentionPolicy(ctx context.Context, set 
 		if !ok {
 			continue
 		}
+		if isClaimOwnerUpToDate(claim, set, p) {
+			continue
+		}
 		claim = claim.DeepCopy()
-		if updateClaimOwnerRefForSetAndPod(claim, set, p) {
-			if _, err := c.r.client.Update(ctx, claim); err != nil {
-				return fmt.Errorf("could not update claim %s for delete policy ownerRefs: %w", name, err)
-			}
+		updateClaimOwnerRefForSetAndPod(claim, set, p)
+		if _, err := c.r.client.Update(ctx, claim); err != nil {
+			return fmt.Errorf("could not update claim %s for delete policy ownerRefs: %w", name, err)
 		}
 	}
 	return nil
@@ -286,10 +288,10 @@ func (c *clientControl) claimIsStale(set *api.StatefulSet, p *api.Pod) bool {
 		if !ok {
 			continue
 		}
-		for _, ref := range existing.OwnerReferences {
-			if ref.Kind == api.KindPod.Name && ref.Name == p.Name && ref.UID != p.UID {
-				return true
-			}
+		// A claim is stale if its pod reference is not to this pod's uid
+		// (upstream's PodClaimIsStale).
+		if hasStaleOwnerRef(existing, &p.ObjectMeta, podAPIVersion, api.KindPod.Name) {
+			return true
 		}
 	}
 	return false

@@ -312,14 +312,77 @@ func retentionPolicy(set *api.StatefulSet) api.StatefulSetPersistentVolumeClaimR
 	return p
 }
 
+// The owner references of a claim, after upstream's stateful_set_utils.go
+// (matchesRef, hasUnexpectedController, hasNonControllerOwner,
+// isClaimOwnerUpToDate, updateClaimOwnerRefForSetAndPod, hasOwnerRef,
+// hasStaleOwnerRef, addControllerRef).
+const (
+	podAPIVersion = "v1"
+	setAPIVersion = "apps/v1"
+)
+
 // matchesRef: ref names obj of kind (apiVersion, kind and name; the uid
 // is not compared, as upstream's matchesRef).
 func matchesRef(ref *api.OwnerReference, m *api.ObjectMeta, apiVersion, kind string) bool {
 	return ref.APIVersion == apiVersion && ref.Kind == kind && ref.Name == m.Name
 }
 
-func hasRef(claim *api.PersistentVolumeClaim, m *api.ObjectMeta, apiVersion, kind string) bool {
-	return slices.ContainsFunc(claim.OwnerReferences, func(r api.OwnerReference) bool { return matchesRef(&r, m, apiVersion, kind) })
+func matchesSet(ref *api.OwnerReference, set *api.StatefulSet) bool {
+	return matchesRef(ref, &set.ObjectMeta, setAPIVersion, api.KindStatefulSet.Name)
+}
+
+func matchesPod(ref *api.OwnerReference, p *api.Pod) bool {
+	return matchesRef(ref, &p.ObjectMeta, podAPIVersion, api.KindPod.Name)
+}
+
+// hasOwnerRef: claim has a reference to the owner's uid, controller or not.
+func hasOwnerRef(claim *api.PersistentVolumeClaim, owner *api.ObjectMeta) bool {
+	return slices.ContainsFunc(claim.OwnerReferences, func(r api.OwnerReference) bool { return r.UID == owner.UID })
+}
+
+// hasStaleOwnerRef: the first reference of claim naming the owner carries
+// another uid (a deleted owner of the same name).
+func hasStaleOwnerRef(claim *api.PersistentVolumeClaim, owner *api.ObjectMeta, apiVersion, kind string) bool {
+	for i := range claim.OwnerReferences {
+		if matchesRef(&claim.OwnerReferences[i], owner, apiVersion, kind) {
+			return claim.OwnerReferences[i].UID != owner.UID
+		}
+	}
+	return false
+}
+
+// hasUnexpectedController: under a retention policy other than
+// Retain/Retain, the claim has a controller that is neither the set nor
+// the pod, or a reference to them with a stale uid.
+func hasUnexpectedController(claim *api.PersistentVolumeClaim, set *api.StatefulSet, p *api.Pod) bool {
+	pol := retentionPolicy(set)
+	if pol.WhenScaled == api.RetainPersistentVolumeClaimRetentionPolicyType && pol.WhenDeleted == api.RetainPersistentVolumeClaimRetentionPolicyType {
+		return false
+	}
+	for i := range claim.OwnerReferences {
+		ref := &claim.OwnerReferences[i]
+		switch {
+		case matchesSet(ref, set):
+			if ref.UID != set.UID {
+				return true
+			}
+		case matchesPod(ref, p):
+			if ref.UID != p.UID {
+				return true
+			}
+		case ref.Controller != nil && *ref.Controller:
+			return true
+		}
+	}
+	return false
+}
+
+// hasNonControllerOwner: the set or the pod owns the claim without being
+// its controller.
+func hasNonControllerOwner(claim *api.PersistentVolumeClaim, set *api.StatefulSet, p *api.Pod) bool {
+	return slices.ContainsFunc(claim.OwnerReferences, func(r api.OwnerReference) bool {
+		return (r.UID == set.UID || r.UID == p.UID) && (r.Controller == nil || !*r.Controller)
+	})
 }
 
 // wantedClaimRefs says which owners the retention policy wants on a claim
@@ -342,44 +405,48 @@ func wantedClaimRefs(set *api.StatefulSet, p *api.Pod) (podRef, setRef bool) {
 }
 
 // isClaimOwnerUpToDate: the claim's set and pod owner references are as
-// the retention policy wants.
+// the retention policy wants. A claim with a stale reference to the set
+// or pod is left alone (up to date); one with another controller is up to
+// date unless it also names the set or pod (to be scrubbed); a
+// non-controller reference to either is not.
 func isClaimOwnerUpToDate(claim *api.PersistentVolumeClaim, set *api.StatefulSet, p *api.Pod) bool {
+	if hasStaleOwnerRef(claim, &set.ObjectMeta, setAPIVersion, api.KindStatefulSet.Name) || hasStaleOwnerRef(claim, &p.ObjectMeta, podAPIVersion, api.KindPod.Name) {
+		return true
+	}
+	if hasUnexpectedController(claim, set, p) {
+		return !hasOwnerRef(claim, &set.ObjectMeta) && !hasOwnerRef(claim, &p.ObjectMeta)
+	}
+	if hasNonControllerOwner(claim, set, p) {
+		return false
+	}
 	podRef, setRef := wantedClaimRefs(set, p)
-	return hasRef(claim, &p.ObjectMeta, "v1", api.KindPod.Name) == podRef &&
-		hasRef(claim, &set.ObjectMeta, "apps/v1", api.KindStatefulSet.Name) == setRef
+	return hasOwnerRef(claim, &p.ObjectMeta) == podRef && hasOwnerRef(claim, &set.ObjectMeta) == setRef
 }
 
-// updateClaimOwnerRefForSetAndPod adds and removes the set's and the
-// pod's controller references on claim as the retention policy wants; it
-// reports a change.
-func updateClaimOwnerRefForSetAndPod(claim *api.PersistentVolumeClaim, set *api.StatefulSet, p *api.Pod) bool {
+// updateClaimOwnerRefForSetAndPod scrubs the claim's references to the
+// set and the pod and, unless another controller manages the claim, adds
+// the controller references the retention policy wants.
+func updateClaimOwnerRefForSetAndPod(claim *api.PersistentVolumeClaim, set *api.StatefulSet, p *api.Pod) {
+	unexpected := hasUnexpectedController(claim, set, p)
+	claim.OwnerReferences = slices.DeleteFunc(claim.OwnerReferences, func(r api.OwnerReference) bool {
+		return matchesSet(&r, set) || matchesPod(&r, p)
+	})
+	if unexpected {
+		return
+	}
 	podRef, setRef := wantedClaimRefs(set, p)
-	changed := false
-	fix := func(m *api.ObjectMeta, apiVersion, kind string, want bool, owner api.Object) {
-		has := hasRef(claim, m, apiVersion, kind)
-		switch {
-		case want && !has:
-			ref := api.NewControllerRef(owner)
-			ref.APIVersion, ref.Kind = apiVersion, kind
-			claim.OwnerReferences = append(claim.OwnerReferences, ref)
-			changed = true
-		case !want && has:
-			claim.OwnerReferences = slices.DeleteFunc(claim.OwnerReferences, func(r api.OwnerReference) bool { return matchesRef(&r, m, apiVersion, kind) })
-			changed = true
+	add := func(owner api.Object, apiVersion, kind string) {
+		if hasOwnerRef(claim, owner.GetObjectMeta()) {
+			return
 		}
+		ref := api.NewControllerRef(owner)
+		ref.APIVersion, ref.Kind = apiVersion, kind
+		claim.OwnerReferences = append(claim.OwnerReferences, ref)
 	}
-	// Remove before adding, so that a claim never has two controllers.
-	if !podRef {
-		fix(&p.ObjectMeta, "v1", api.KindPod.Name, false, p)
-	}
-	if !setRef {
-		fix(&set.ObjectMeta, "apps/v1", api.KindStatefulSet.Name, false, set)
-	}
-	if podRef && p.UID != "" {
-		fix(&p.ObjectMeta, "v1", api.KindPod.Name, true, p)
+	if podRef {
+		add(p, podAPIVersion, api.KindPod.Name)
 	}
 	if setRef {
-		fix(&set.ObjectMeta, "apps/v1", api.KindStatefulSet.Name, true, set)
+		add(set, setAPIVersion, api.KindStatefulSet.Name)
 	}
-	return changed
 }
