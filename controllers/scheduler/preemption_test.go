@@ -76,9 +76,9 @@ func victimNames(c candidate) []string {
 }
 
 // TestSelectVictims ports the rows of upstream's
-// TestSelectNodesForPreemption (now TestSelectCandidate's and
-// DryRunPreemption's tables) that map onto the simulated filters: per
-// candidate node, the victims.
+// TestSelectNodesForPreemption (now TestDryRunPreemption's table,
+// default_preemption_test.go read at 008b3652) that map onto the
+// simulated filters: per candidate node, the victims.
 func TestSelectVictims(t *testing.T) {
 	anti := &api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{{
 		LabelSelector: &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: "pod", Operator: api.LabelSelectorOpIn, Values: []string{"preemptor", "value2"}}}},
@@ -326,6 +326,56 @@ func TestPostFilter(t *testing.T) {
 			}
 			if nominated != tc.nominated || msg != tc.msg {
 				t.Errorf("nominated %q, message %q; want %q, %q", nominated, msg, tc.nominated, tc.msg)
+			}
+		})
+	}
+}
+
+// TestDryRunPreemptionBudgets ports the budget rows of k/k
+// defaultpreemption's TestDryRunPreemption (default_preemption_test.go at
+// 008b3652): the victims on node1 and how many of them violate the
+// budget, with the pods the budget has already seen evicted
+// (status.disruptedPods) not counted against it.
+func TestDryRunPreemptionBudgets(t *testing.T) {
+	app := func(p *api.Pod) *api.Pod { p.Labels = map[string]string{"app": "foo"}; return p }
+	pdb := func(disrupted ...string) *api.PodDisruptionBudget {
+		b := &api.PodDisruptionBudget{ObjectMeta: api.ObjectMeta{Namespace: "default", Name: "pdb"},
+			Spec:   api.PodDisruptionBudgetSpec{Selector: &api.LabelSelector{MatchLabels: map[string]string{"app": "foo"}}},
+			Status: api.PodDisruptionBudgetStatus{DisruptionsAllowed: 1}}
+		if len(disrupted) > 0 {
+			b.Status.DisruptedPods = map[string]api.Time{}
+			for _, n := range disrupted {
+				b.Status.DisruptedPods[n] = api.NewTime(day(1))
+			}
+		}
+		return b
+	}
+	two := func() []*api.Pod {
+		return []*api.Pod{app(prioPod("p1.1", "node1", midPrio, medium)), app(prioPod("p1.2", "node1", midPrio, medium))}
+	}
+	tests := []struct {
+		name       string
+		pods       []*api.Pod
+		pdb        *api.PodDisruptionBudget
+		victims    []string
+		violations int
+	}{
+		{"preemption with violation of same pdb", two(), pdb(), []string{"p1.1", "p1.2"}, 1},
+		{"preemption with violation of the pdb with pod whose eviction was processed, the victim doesn't belong to DisruptedPods",
+			two(), pdb("p2"), []string{"p1.1", "p1.2"}, 1},
+		{"preemption with violation of the pdb with pod whose eviction was processed, the victim belongs to DisruptedPods",
+			two(), pdb("p1.2"), []string{"p1.1", "p1.2"}, 0},
+		{"preemption with violation of the pdb with pod whose eviction was processed, the victim which belongs to DisruptedPods is treated as 'nonViolating'",
+			append(two(), app(prioPod("p1.3", "node1", midPrio, medium))), pdb("p1.3"), []string{"p1.1", "p1.2", "p1.3"}, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cands, _ := dryRun(t, machines("node1"), tc.pods, prioPod("p", "", highPrio, veryLarge), []*api.PodDisruptionBudget{tc.pdb})
+			if len(cands) != 1 {
+				t.Fatalf("candidates %+v, want node1", cands)
+			}
+			if got := victimNames(cands[0]); !slices.Equal(got, tc.victims) || cands[0].pdbViolations != tc.violations {
+				t.Errorf("victims %v with %d violations, want %v with %d", got, cands[0].pdbViolations, tc.victims, tc.violations)
 			}
 		})
 	}
