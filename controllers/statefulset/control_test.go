@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/apierr"
 )
 
 var t0 = time.Date(2026, time.January, 1, 0, 0, 0, 0, time.UTC)
@@ -22,6 +23,27 @@ type fakeCluster struct {
 	log    []string
 	uid    int
 	now    time.Time
+	// create, delete and update are upstream's request trackers: a
+	// request count and an error returned once, by the request that finds
+	// after requests made before it.
+	create, delete, update tracker
+}
+
+// tracker is upstream's requestTracker.
+type tracker struct {
+	requests, after int
+	err             error
+}
+
+// fail counts a request and returns the error it is to fail with.
+func (r *tracker) fail() error {
+	defer func() { r.requests++ }()
+	if r.err != nil && r.requests >= r.after {
+		err := r.err
+		r.err = nil
+		return err
+	}
+	return nil
 }
 
 func newFakeCluster(set *api.StatefulSet) *fakeCluster {
@@ -29,6 +51,9 @@ func newFakeCluster(set *api.StatefulSet) *fakeCluster {
 }
 
 func (f *fakeCluster) createPod(_ context.Context, set *api.StatefulSet, p *api.Pod) error {
+	if err := f.create.fail(); err != nil {
+		return err
+	}
 	for _, c := range getPersistentVolumeClaims(set, p) {
 		if _, ok := f.claims[c.Name]; !ok {
 			f.claims[c.Name] = c
@@ -48,6 +73,9 @@ func (f *fakeCluster) createPod(_ context.Context, set *api.StatefulSet, p *api.
 }
 
 func (f *fakeCluster) deletePod(_ context.Context, _ *api.StatefulSet, p *api.Pod) error {
+	if err := f.delete.fail(); err != nil {
+		return err
+	}
 	cur, ok := f.pods[p.Name]
 	if !ok {
 		return fmt.Errorf("pod %s not found", p.Name)
@@ -59,6 +87,9 @@ func (f *fakeCluster) deletePod(_ context.Context, _ *api.StatefulSet, p *api.Po
 }
 
 func (f *fakeCluster) updatePod(_ context.Context, set *api.StatefulSet, p *api.Pod) error {
+	if err := f.update.fail(); err != nil {
+		return err
+	}
 	updateIdentity(set, p)
 	updateStorage(set, p)
 	f.pods[p.Name] = p
@@ -113,11 +144,18 @@ func (f *fakeCluster) podList() []*api.Pod {
 // sync runs one pass and stores the status, as the controller does.
 func (f *fakeCluster) sync(t *testing.T) {
 	t.Helper()
-	st, err := syncSet(context.Background(), f.set, f.podList(), f.revs, f, f.now)
-	if err != nil {
+	if err := f.trySync(); err != nil {
 		t.Fatalf("sync: %v", err)
 	}
-	f.set.Status = *st
+}
+
+// trySync runs one pass and stores the status it returns, error or not.
+func (f *fakeCluster) trySync() error {
+	st, err := syncSet(context.Background(), f.set, f.podList(), f.revs, f, f.now)
+	if st != nil {
+		f.set.Status = *st
+	}
+	return err
 }
 
 // kubelet moves the world one step: terminating pods go away, pending
@@ -456,5 +494,174 @@ func TestRetentionPolicyOwnerRefs(t *testing.T) {
 	c := f.claims["datadir-foo-1"]
 	if len(c.OwnerReferences) != 1 || c.OwnerReferences[0].Kind != "Pod" || c.OwnerReferences[0].Name != "foo-1" {
 		t.Fatalf("scaled-down claim owners %+v, want pod foo-1", c.OwnerReferences)
+	}
+}
+
+// errAPI is upstream's apierrors.NewInternalError(errors.New("API server failed")).
+var errAPI = &apierr.StatusError{Code: 500, Reason: apierr.InternalError, Message: "Internal error occurred: API server failed"}
+
+// TestStatefulSetControlFailures ports the failure scenarios of upstream's
+// TestStatefulSetControl (stateful_set_control_test.go as stored by the
+// index without a commit, with TestStatefulSetControlWithStartOrdinal):
+// RecreatesFailedPodWithDeleteFailure, RecreatesSucceededPodWithDeleteFailure,
+// CreatePodFailure, UpdatePodFailure, NewRevisionDeletePodFailure and
+// RecreatesPVCForPendingPod, each for OrderedReady and Parallel, and
+// TestStatefulSetControlScaleDownDeleteError. Not ported:
+// UpdateSetStatusFailure (the status write is the reconciler's, outside
+// syncSet) and the runs over the five retention policies (the policies'
+// claim references are held by the utils tests).
+func TestStatefulSetControlFailures(t *testing.T) {
+	recreates := func(phase api.PodPhase, deleteFailure bool) func(t *testing.T, f *fakeCluster) {
+		return func(t *testing.T, f *fakeCluster) {
+			f.sync(t)
+			if f.delete.requests != 0 {
+				t.Fatalf("%d deletions after the first sync", f.delete.requests)
+			}
+			first := f.podList()[0]
+			first.Status.Phase = phase
+			wantDeletes := 0
+			if deleteFailure {
+				f.delete.err = errAPI
+				wantDeletes++
+				if err := f.trySync(); apierr.ReasonOf(err) != apierr.InternalError {
+					t.Errorf("sync with a failing deletion: %v, want the InternalError", err)
+				}
+				if f.delete.requests != wantDeletes {
+					t.Errorf("%d deletions, want %d", f.delete.requests, wantDeletes)
+				}
+			}
+			wantDeletes++
+			f.sync(t)
+			if f.delete.requests != wantDeletes || f.pods[first.Name].DeletionTimestamp == nil {
+				t.Fatalf("%d deletions, want %d; %s deleting: %v", f.delete.requests, wantDeletes, first.Name, f.pods[first.Name].DeletionTimestamp)
+			}
+			delete(f.pods, first.Name) // upstream's fake removes it at once
+			f.sync(t)
+			if f.delete.requests != wantDeletes {
+				t.Errorf("%d deletions after the recreation, want %d", f.delete.requests, wantDeletes)
+			}
+			if p := f.pods[first.Name]; p == nil || p.UID == first.UID {
+				t.Fatalf("%s not recreated", first.Name)
+			}
+			wantCreates := 2
+			if allowsBurst(f.set) {
+				wantCreates = replicasOf(f.set) + 1
+			}
+			if f.create.requests != wantCreates {
+				t.Errorf("%d creations, want %d", f.create.requests, wantCreates)
+			}
+		}
+	}
+	tests := []struct {
+		name string
+		run  func(t *testing.T, f *fakeCluster)
+	}{
+		{"RecreatesFailedPodWithDeleteFailure", recreates(api.PodFailed, true)},
+		{"RecreatesSucceededPodWithDeleteFailure", recreates(api.PodSucceeded, true)},
+		{"CreatePodFailure", func(t *testing.T, f *fakeCluster) {
+			f.create = tracker{after: 2, err: errAPI}
+			var err error
+			for i := 0; i < 20 && err == nil; i++ {
+				err = f.trySync()
+				f.kubelet()
+			}
+			if apierr.ReasonOf(err) != apierr.InternalError {
+				t.Errorf("scale up with a failing creation: %v, want the InternalError", err)
+			}
+			f.converge(t)
+			if st := f.set.Status; st.Replicas != 3 || st.ReadyReplicas != 3 || st.UpdatedReplicas != 3 {
+				t.Errorf("status %+v, want 3 replicas, ready and updated", st)
+			}
+		}},
+		{"UpdatePodFailure", func(t *testing.T, f *fakeCluster) {
+			f.converge(t)
+			if st := f.set.Status; st.Replicas != 3 || st.ReadyReplicas != 3 || st.UpdatedReplicas != 3 {
+				t.Fatalf("status %+v", st)
+			}
+			f.update.err = errAPI
+			delete(f.pods["foo-0"].Labels, api.StatefulSetPodNameLabel) // its identity broken
+			if err := f.trySync(); apierr.ReasonOf(err) != apierr.InternalError {
+				t.Errorf("sync with a failing pod update: %v, want the InternalError", err)
+			}
+		}},
+		{"NewRevisionDeletePodFailure", func(t *testing.T, f *fakeCluster) {
+			f.converge(t)
+			f.set.Spec.Template.Spec.Containers[0].Image = "nginx-new"
+			f.delete.err = errAPI
+			if err := f.trySync(); err == nil {
+				t.Error("no error from a sync whose deletion failed")
+			}
+			if st := f.set.Status; st.CurrentReplicas != 3 || st.CurrentRevision == st.UpdateRevision {
+				t.Errorf("status %+v: a failed deletion must leave currentReplicas 3, with a new update revision", st)
+			}
+			if err := f.trySync(); err != nil {
+				t.Fatal(err)
+			}
+			if st := f.set.Status; st.CurrentReplicas != 2 {
+				t.Errorf("currentReplicas %d after the deletion, want 2", st.CurrentReplicas)
+			}
+		}},
+		{"RecreatesPVCForPendingPod", func(t *testing.T, f *fakeCluster) {
+			f.sync(t)
+			p := f.podList()[0]
+			for _, c := range getPersistentVolumeClaims(f.set, p) {
+				delete(f.claims, c.Name)
+			}
+			p.Status.Phase = api.PodPending
+			f.sync(t)
+			for _, c := range getPersistentVolumeClaims(f.set, p) {
+				if f.claims[c.Name] == nil {
+					t.Errorf("claim %s of pending pod %s not recreated", c.Name, p.Name)
+				}
+			}
+		}},
+	}
+	for _, tc := range tests {
+		for _, policy := range []string{api.OrderedReadyPodManagement, api.ParallelPodManagement} {
+			t.Run(tc.name+"/"+policy, func(t *testing.T) {
+				set := newStatefulSet(3)
+				set.Spec.PodManagementPolicy = policy
+				tc.run(t, newFakeCluster(set))
+			})
+		}
+	}
+}
+
+// TestStatefulSetControlScaleDownDeleteError is upstream's test of the
+// same name: a deletion failing during a scale-down to 0 fails the sync,
+// and the next ones finish it.
+func TestStatefulSetControlScaleDownDeleteError(t *testing.T) {
+	f := newFakeCluster(newStatefulSet(3))
+	f.converge(t)
+	*f.set.Spec.Replicas = 0
+	f.delete = tracker{after: 2, err: errAPI}
+	var err error
+	for i := 0; i < 20 && err == nil; i++ {
+		err = f.trySync()
+		f.kubelet()
+	}
+	if apierr.ReasonOf(err) != apierr.InternalError {
+		t.Errorf("scale down with a failing deletion: %v, want the InternalError", err)
+	}
+	f.converge(t)
+	if st := f.set.Status; st.Replicas != 0 || st.ReadyReplicas != 0 || st.UpdatedReplicas != 0 {
+		t.Errorf("status %+v, want 0 replicas", st)
+	}
+}
+
+// TestStatefulSetControlWithStartOrdinal is upstream's test of the same
+// name: with ordinals.start 2 the pods are foo-2, foo-3 and foo-4.
+func TestStatefulSetControlWithStartOrdinal(t *testing.T) {
+	set := newStatefulSet(3)
+	set.Spec.Ordinals = &api.StatefulSetOrdinals{Start: 2}
+	f := newFakeCluster(set)
+	f.converge(t)
+	if st := f.set.Status; st.Replicas != 3 || st.ReadyReplicas != 3 || st.UpdatedReplicas != 3 {
+		t.Errorf("status %+v", st)
+	}
+	for i, p := range f.podList() {
+		if getOrdinal(p) != 2+i {
+			t.Errorf("pod %s has ordinal %d, want %d", p.Name, getOrdinal(p), 2+i)
+		}
 	}
 }
