@@ -213,8 +213,9 @@ func storageWarnings(file string, o api.Object) []Warning {
 // traffic names what of a Service or HorizontalPodAutoscaler
 // depends on what the simulator has none of: client traffic (a load
 // balancer, session affinity, a traffic policy routing to local
-// endpoints) and a custom or external metrics API (the HPA reports
-// FailedGet...Metric, as in a cluster without a metrics adapter).
+// endpoints), a custom or external metrics API (the HPA reports
+// FailedGet...Metric, as in a cluster without a metrics adapter) and
+// per-container resource metrics.
 func traffic(o api.Object) [][2]string {
 	var out [][2]string
 	switch o := o.(type) {
@@ -239,6 +240,8 @@ func traffic(o api.Object) [][2]string {
 				out = append(out, [2]string{fmt.Sprintf("spec.metrics[%d]", i), "no custom metrics API is simulated: the autoscaler reports it cannot get the metric (FailedGet" + string(m.Type) + "Metric)"})
 			case api.ExternalMetricSourceType:
 				out = append(out, [2]string{fmt.Sprintf("spec.metrics[%d]", i), "no external metrics API is simulated: the autoscaler reports it cannot get the metric (FailedGetExternalMetric)"})
+			case api.ContainerResourceMetricSourceType:
+				out = append(out, [2]string{fmt.Sprintf("spec.metrics[%d]", i), "per-container resource metrics are not simulated: the autoscaler reports it cannot get the metric (FailedGetContainerResourceMetric)"})
 			}
 		}
 	}

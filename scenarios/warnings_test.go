@@ -194,6 +194,7 @@ spec:
   - {type: Resource, resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}}
   - {type: External, external: {metric: {name: queue}, target: {type: Value, value: "10"}}}
   - {type: Pods, pods: {metric: {name: rps}, target: {type: AverageValue, averageValue: "1"}}}
+  - {type: ContainerResource, containerResource: {name: cpu, container: app, target: {type: Utilization, averageUtilization: 60}}}
 ---
 apiVersion: v1
 kind: Pod
@@ -207,6 +208,7 @@ spec: {activeDeadlineSeconds: 5, runtimeClassName: gvisor, containers: [{name: c
 		"warning: app.yaml: Service/lb: spec.internalTrafficPolicy: accepted but not simulated: no client traffic is simulated",
 		"warning: app.yaml: HorizontalPodAutoscaler/web: spec.metrics[1]: accepted but not simulated: no external metrics API is simulated: the autoscaler reports it cannot get the metric (FailedGetExternalMetric)",
 		"warning: app.yaml: HorizontalPodAutoscaler/web: spec.metrics[2]: accepted but not simulated: no custom metrics API is simulated: the autoscaler reports it cannot get the metric (FailedGetPodsMetric)",
+		"warning: app.yaml: HorizontalPodAutoscaler/web: spec.metrics[3]: accepted but not simulated: per-container resource metrics are not simulated: the autoscaler reports it cannot get the metric (FailedGetContainerResourceMetric)",
 		"warning: app.yaml: Pod/p: spec.activeDeadlineSeconds: accepted but not simulated: the kubelet does not end the pod at its deadline (no DeadlineExceeded): it runs on",
 		"warning: app.yaml: Pod/p: spec.runtimeClassName: accepted but not simulated: RuntimeClasses are not simulated: the pod runs without one, admitted even when the class does not exist (Kubernetes refuses it then) and without the class's overhead",
 	}

@@ -50,6 +50,7 @@ func validateSpec(obj api.Object, errs []apierr.FieldError) []apierr.FieldError 
 		errs = validateServicePorts(&o.Spec, errs)
 	case *api.HorizontalPodAutoscaler:
 		errs = validateHPABounds(o.Spec.MinReplicas, o.Spec.MaxReplicas, errs)
+		errs = validateHPASpec(&o.Spec, errs)
 	case *api.HorizontalPodAutoscalerV1:
 		errs = validateHPABounds(o.Spec.MinReplicas, o.Spec.MaxReplicas, errs)
 	case *api.PodDisruptionBudget:
