@@ -223,3 +223,37 @@ func TestCalculateSucceededIndexes(t *testing.T) {
 		})
 	}
 }
+
+// TestFinishedCondition is upstream's table of the same name (k/k
+// pkg/controller/job/util/utils_test.go at 518f7b95), row by row, run on
+// api.Job.Finished, the controllers' FinishedCondition; its last column is
+// IsJobSucceeded's (TestIsJobSucceeded's rows are among these).
+func TestFinishedCondition(t *testing.T) {
+	c := func(typ string, st api.ConditionStatus) api.JobCondition {
+		return api.JobCondition{Type: typ, Status: st}
+	}
+	for _, tc := range []struct {
+		name       string
+		conditions []api.JobCondition
+		finished   bool
+		condition  string
+	}{
+		{"Job doesn't have any conditions", nil, false, ""},
+		{"Job is completed and condition is true", []api.JobCondition{c(api.JobComplete, api.ConditionTrue)}, true, api.JobComplete},
+		{"Job is completed and condition is false", []api.JobCondition{c(api.JobComplete, api.ConditionFalse)}, false, ""},
+		{"Job is completed and condition is unknown", []api.JobCondition{c(api.JobComplete, api.ConditionUnknown)}, false, ""},
+		{"Job has multiple conditions, one of them being complete and condition true",
+			[]api.JobCondition{c(api.JobSuspended, api.ConditionFalse), c(api.JobComplete, api.ConditionTrue), c(api.JobFailed, api.ConditionFalse)}, true, api.JobComplete},
+		{"Job is failed and condition is true", []api.JobCondition{c(api.JobFailed, api.ConditionTrue)}, true, api.JobFailed},
+		{"Job is failed and condition is false", []api.JobCondition{c(api.JobFailed, api.ConditionFalse)}, false, ""},
+		{"Job is failed and condition is unknown", []api.JobCondition{c(api.JobFailed, api.ConditionUnknown)}, false, ""},
+		{"Job has multiple conditions, none of them has condition true",
+			[]api.JobCondition{c(api.JobSuspended, api.ConditionFalse), c(api.JobComplete, api.ConditionFalse), c(api.JobFailed, api.ConditionFalse)}, false, ""},
+		{"job has Complete=False condition (TestIsJobSucceeded)", []api.JobCondition{c(api.JobFailed, api.ConditionTrue), c(api.JobComplete, api.ConditionFalse)}, true, api.JobFailed},
+	} {
+		j := &api.Job{Status: api.JobStatus{Conditions: tc.conditions}}
+		if finished, cond := j.Finished(); finished != tc.finished || cond != tc.condition {
+			t.Errorf("%s: finished %v %q, want %v %q", tc.name, finished, cond, tc.finished, tc.condition)
+		}
+	}
+}
