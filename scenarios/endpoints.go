@@ -8,10 +8,11 @@ import (
 
 // endpoints lists every network endpoint the run will have at some point:
 // the API server, each running controller (and the GitOps syncer and IaC
-// tool), the kubelet of every node the scenario declares or adds, and each
-// user the timeline acts as ("admin" when a step names none). The names
-// are the runner's (sim/cluster, scenarios/runner).
-func endpoints(s *Scenario, w *world) []string {
+// tool), the kubelet of every node the scenario declares or adds, each
+// user the timeline acts as ("admin" when a step names none) and each of
+// users (Options.Users: serve's kubectl). The names are the runner's
+// (sim/cluster, scenarios/runner).
+func endpoints(s *Scenario, w *world, users ...string) []string {
 	out := []string{"apiserver"}
 	for _, c := range AllControllers() {
 		if Runs(s, c) {
@@ -33,15 +34,18 @@ func endpoints(s *Scenario, w *world) []string {
 	for n := range w.nodes {
 		out = append(out, "kubelet/"+n)
 	}
-	users := map[string]bool{}
-	for _, st := range s.Spec.Timeline {
-		as := st.As
-		if as == "" {
-			as = "admin"
-		}
-		users[as] = true
+	as := map[string]bool{}
+	for _, u := range users {
+		as[u] = true
 	}
-	for u := range users {
+	for _, st := range s.Spec.Timeline {
+		u := st.As
+		if u == "" {
+			u = "admin"
+		}
+		as[u] = true
+	}
+	for u := range as {
 		out = append(out, "user/"+u)
 	}
 	slices.Sort(out)
@@ -62,7 +66,7 @@ func MatchEndpoint(pattern, addr string) bool {
 // partitions matches an endpoint that exists at some point of the run, so
 // that a typo does not silently inject nothing.
 func (l *loader) faultPatterns(s *Scenario, w *world) error {
-	eps := endpoints(s, w)
+	eps := endpoints(s, w, l.users...)
 	check := func(field, pattern string) error {
 		if pattern == "" {
 			return l.errorf(field, "required")

@@ -145,6 +145,10 @@ type Options struct {
 	Root string
 	// Limits are the caps; zero fields take their defaults.
 	Limits Limits
+	// Users are users the run acts as besides the timeline's (clustersim
+	// serve's "kubectl"): their endpoints user/<name> may be named by
+	// spec.network.links and partitions.
+	Users []string
 }
 
 // refFile is one file a reference names: its name as the scenario

@@ -185,7 +185,7 @@ func LoadFileWith(p string, opts Options) (*Scenario, error) {
 		return nil, err
 	}
 	defer r.Close()
-	l := &loader{dir: filepath.ToSlash(rel), fsys: r.FS(), limits: lim}
+	l := &loader{dir: filepath.ToSlash(rel), fsys: r.FS(), limits: lim, users: opts.Users}
 	if opts.Root != "" {
 		l.rootDir = opts.Root
 	}
@@ -258,6 +258,7 @@ type loader struct {
 	nObjects, nNodes int
 	crds             Definitions       // the definitions loaded so far
 	refs             map[string][]byte // the referenced files read, by name as written
+	users            []string          // Options.Users
 }
 
 // errorf returns an *Error at the node of the field path.

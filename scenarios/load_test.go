@@ -145,3 +145,33 @@ func TestDirectoryReference(t *testing.T) {
 		t.Errorf("empty directory: %v, want %s", err, msg)
 	}
 }
+
+// TestLinksNameExtraUsers: a link rule may name the endpoint of a user
+// the run acts as besides the timeline's (Options.Users: clustersim
+// serve's kubectl, as docs/kubectl.md suggests); without that user it is
+// a typo the loader refuses. Before Options.Users, serve refused the
+// docs' own example.
+func TestLinksNameExtraUsers(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "s.yaml")
+	doc := `apiVersion: clustersim.dev/v1alpha1
+kind: Scenario
+metadata: {name: s}
+spec:
+  duration: 1m
+  network:
+    links:
+    - {from: user/kubectl, to: apiserver, both: true, latency: 1ms}
+  cluster:
+    nodeGroups: [{name: w, count: 1, capacity: {cpu: "4", memory: 16Gi}}]
+`
+	if err := os.WriteFile(p, []byte(doc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadFileWith(p, Options{Users: []string{"kubectl"}}); err != nil {
+		t.Errorf("with user kubectl: %v", err)
+	}
+	_, err := LoadFileWith(p, Options{})
+	if err == nil || !strings.Contains(err.Error(), `spec.network.links[0].from: "user/kubectl" matches no endpoint of this run`) {
+		t.Errorf("without: err = %v, want the no-endpoint error", err)
+	}
+}

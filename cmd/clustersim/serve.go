@@ -133,6 +133,8 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() == 1 {
 		name = fs.Arg(0)
 	}
+	// kubectl's endpoint exists in this run: links may name it.
+	lopts.Users = append(lopts.Users, serveUser)
 	s, err := loadScenario(name, *lopts)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
