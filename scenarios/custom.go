@@ -44,7 +44,10 @@ func (d Definitions) Check(o api.Object) error {
 			return fmt.Errorf("resource mapping not found for name: %q namespace: %q: no matches for kind %q in version %q; ensure CRDs are installed first",
 				o.Name, o.Namespace, o.Kind, o.APIVersion)
 		}
-		return apiserver.ValidateCustom(crd, o)
+		// The server validates it with its schema's defaults set.
+		cp := o.DeepCopy()
+		apiserver.DefaultCustom(crd, cp)
+		return apiserver.ValidateCustom(crd, cp)
 	}
 	return nil
 }

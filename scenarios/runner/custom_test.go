@@ -2,6 +2,8 @@ package runner_test
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -173,5 +175,59 @@ func TestCustomResourceDefinedLate(t *testing.T) {
 	}
 	if lists == 0 {
 		t.Error("the garbage collector never listed Widgets")
+	}
+}
+
+// TestCustomResourceDefaults: a custom resource is stored with its
+// schema's defaults, at load (a required property with a default may be
+// left out, as the API server defaults before it validates), on create
+// and on every later write (an update that drops a defaulted property
+// gets it back), as apiextensions-apiserver defaults every request.
+func TestCustomResourceDefaults(t *testing.T) {
+	path := "../../testdata/custom-resources/defaults.yaml"
+	s, err := scenarios.LoadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gadget := api.Kind{Group: "example.com", Name: "Gadget"}
+	key := api.Key{Namespace: "default", Name: "g"}
+	var got []string
+	read := func(c *cluster.Cluster) {
+		o, err := c.Store.Get(gadget, key)
+		if err != nil {
+			got = append(got, err.Error())
+			return
+		}
+		spec, _ := o.(*api.Unstructured).Get("spec")
+		got = append(got, fmt.Sprint(spec))
+	}
+	opts := runner.Options{OnStart: func(c *cluster.Cluster) {
+		read(c)
+		cl := c.Client("user/test", "test-user")
+		c.At(time.Second, func() {
+			c.Go("test", func(p *kernel.Process) {
+				o, err := cl.Get(context.Background(), gadget, key)
+				if err != nil {
+					got = append(got, err.Error())
+					return
+				}
+				u := o.(*api.Unstructured)
+				u.Fields["spec"] = map[string]any{"replicas": int64(3), "tier": "pro"}
+				if _, err := cl.Update(context.Background(), u); err != nil {
+					got = append(got, err.Error())
+				}
+				read(c)
+			})
+		})
+	}}
+	if _, err := runner.Run(s, opts); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"map[note:none replicas:1 strategy:map[maxSurge:1 type:Rolling] tier:free]",
+		"map[note:none replicas:3 strategy:map[maxSurge:1 type:Rolling] tier:pro]",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("spec %q, want %q", got, want)
 	}
 }

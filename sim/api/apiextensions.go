@@ -90,7 +90,8 @@ type CustomResourceSubresources struct {
 // writes it. The validator (sim/apiserver) enforces type, required, enum,
 // minimum/maximum (and their exclusive forms), pattern,
 // minLength/maxLength, minItems/maxItems, items, properties and
-// x-kubernetes-preserve-unknown-fields; the other keywords are kept.
+// x-kubernetes-preserve-unknown-fields, and the server sets defaults
+// (apiserver.DefaultCustom); the other keywords are kept.
 type JSONSchemaProps struct {
 	ID                     string                     `json:"id,omitempty"`
 	Schema                 string                     `json:"$schema,omitempty"`

@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -31,12 +32,7 @@ import (
 func ValidateCustom(crd *api.CustomResourceDefinition, u *api.Unstructured) error {
 	kind := api.KindOf(u)
 	version := strings.TrimPrefix(u.APIVersion, crd.Spec.Group+"/")
-	var v *api.CustomResourceDefinitionVersion
-	for i := range crd.Spec.Versions {
-		if crd.Spec.Versions[i].Name == version && crd.Spec.Versions[i].Served {
-			v = &crd.Spec.Versions[i]
-		}
-	}
+	v := servedVersion(crd, u)
 	if v == nil {
 		return &api.UnknownKindError{APIVersion: u.APIVersion, Kind: u.Kind}
 	}
@@ -63,6 +59,108 @@ func ValidateCustom(crd *api.CustomResourceDefinition, u *api.Unstructured) erro
 		return nil
 	}
 	return apierr.NewInvalid(kind.GroupKind(), u.Name, sv.errs...)
+}
+
+// servedVersion returns the served version of crd that u is written in,
+// or nil.
+func servedVersion(crd *api.CustomResourceDefinition, u *api.Unstructured) *api.CustomResourceDefinitionVersion {
+	version := strings.TrimPrefix(u.APIVersion, crd.Spec.Group+"/")
+	for i := range crd.Spec.Versions {
+		if crd.Spec.Versions[i].Name == version && crd.Spec.Versions[i].Served {
+			return &crd.Spec.Versions[i]
+		}
+	}
+	return nil
+}
+
+// DefaultCustom sets in u the defaults its version's openAPIV3Schema
+// declares, as apiextensions-apiserver does to every request it decodes
+// before validating it (pkg/apiserver/schema/defaulting/algorithm.go,
+// Default): in each object, a declared property that is absent, or null
+// where its schema is not nullable, takes a copy of its schema's default;
+// then each property (an added default included), additionalProperties
+// value and list item is defaulted by its own schema. apiVersion, kind and
+// metadata are left alone. An unserved version has nothing to default
+// (ValidateCustom refuses it).
+func DefaultCustom(crd *api.CustomResourceDefinition, u *api.Unstructured) {
+	v := servedVersion(crd, u)
+	if v == nil || v.Schema == nil || v.Schema.OpenAPIV3Schema == nil {
+		return
+	}
+	if u.Fields == nil {
+		u.Fields = map[string]any{}
+	}
+	defaultObject(u.Fields, v.Schema.OpenAPIV3Schema, true)
+	if len(u.Fields) == 0 {
+		u.Fields = nil
+	}
+}
+
+// defaultObject defaults the properties of object m by schema s (at the
+// root, all but apiVersion, kind and metadata), then the values inside
+// them.
+func defaultObject(m map[string]any, s *api.JSONSchemaProps, root bool) {
+	for k, p := range s.Properties {
+		if !root || (k != "apiVersion" && k != "kind" && k != "metadata") {
+			defaultProperty(m, k, &p)
+		}
+	}
+	add, _ := additionalSchema(s.AdditionalProperties)
+	for k, v := range m {
+		if p, ok := s.Properties[k]; ok {
+			defaultValue(v, &p)
+		} else if add != nil {
+			defaultProperty(m, k, add)
+			defaultValue(m[k], add)
+		}
+	}
+}
+
+// defaultProperty sets m[k] to a copy of s's default when m has no value
+// for k, or a null that s does not allow.
+func defaultProperty(m map[string]any, k string, s *api.JSONSchemaProps) {
+	if len(s.Default) == 0 {
+		return
+	}
+	if v, ok := m[k]; ok && (v != nil || s.Nullable) {
+		return
+	}
+	if d, ok := decodeDefault(s.Default); ok {
+		m[k] = d
+	}
+}
+
+// defaultValue defaults the objects and lists inside x by schema s.
+func defaultValue(x any, s *api.JSONSchemaProps) {
+	switch x := x.(type) {
+	case map[string]any:
+		defaultObject(x, s, false)
+	case []any:
+		if s.Items == nil {
+			return
+		}
+		for i, v := range x {
+			if v == nil && !s.Items.Nullable && len(s.Items.Default) > 0 {
+				if d, ok := decodeDefault(s.Items.Default); ok {
+					x[i] = d
+				}
+			}
+			defaultValue(x[i], s.Items)
+		}
+	}
+}
+
+// decodeDefault decodes a schema's default as an unstructured object's
+// values are decoded (numbers as int64 or float64), a fresh copy each
+// time.
+func decodeDefault(raw api.RawValue) (any, bool) {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, false
+	}
+	return api.Normalize(v), true
 }
 
 type schemaValidator struct {

@@ -1,6 +1,7 @@
 package apiserver_test
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/clustersim/clustersim/sim/api"
@@ -12,14 +13,7 @@ import (
 // Kubernetes' message (kube-openapi's text inside the field error that
 // apiextensions-apiserver builds from it).
 func TestValidateCustom(t *testing.T) {
-	objs, err := manifest.DecodeFile("../../testdata/custom-resources/widgets-crd.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	crd := objs[0].(*api.CustomResourceDefinition)
-	if err := apiserver.ValidateDefinition(crd); err != nil {
-		t.Fatal(err)
-	}
+	crd := loadDefinition(t, "../../testdata/custom-resources/widgets-crd.yaml")
 	tests := []struct {
 		name string
 		spec string
@@ -84,5 +78,71 @@ func TestValidateDefinitionPatterns(t *testing.T) {
 		"spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[ports].items.pattern: Invalid value: \"+\": must be a valid regular expression, but isn't: error parsing regexp: missing argument to repetition operator: `+`]"
 	if err := apiserver.ValidateDefinition(crd); err == nil || err.Error() != want {
 		t.Errorf("err = %v\nwant %s", err, want)
+	}
+}
+
+// loadDefinition reads the CustomResourceDefinition at path and checks
+// that it is valid.
+func loadDefinition(t *testing.T, path string) *api.CustomResourceDefinition {
+	t.Helper()
+	objs, err := manifest.DecodeFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	crd := objs[0].(*api.CustomResourceDefinition)
+	if err := apiserver.ValidateDefinition(crd); err != nil {
+		t.Fatal(err)
+	}
+	return crd
+}
+
+// TestDefaultCustom: a custom resource takes its schema's defaults as
+// apiextensions-apiserver's structural defaulting sets them (absent
+// properties, non-nullable nulls, inside a default just added, list items
+// and additionalProperties values), and the defaulted object validates
+// where the bare one would not (a required property with a default).
+func TestDefaultCustom(t *testing.T) {
+	crd := loadDefinition(t, "../../testdata/custom-resources/gadgets-crd.yaml")
+	tests := []struct {
+		name, spec string
+		want       string // the defaulted object's fields, as JSON
+	}{
+		{"all absent", `{}`,
+			`{"spec":{"note":"none","replicas":1,"strategy":{"maxSurge":1,"type":"Rolling"},"tier":"free"}}`},
+		{"explicit values kept", `{replicas: 3, tier: pro, note: x, strategy: {type: Recreate}}`,
+			`{"spec":{"note":"x","replicas":3,"strategy":{"maxSurge":1,"type":"Recreate"},"tier":"pro"}}`},
+		{"null where not nullable takes the default, nullable null kept", `{replicas: null, note: null}`,
+			`{"spec":{"note":null,"replicas":1,"strategy":{"maxSurge":1,"type":"Rolling"},"tier":"free"}}`},
+		{"list items", `{ports: [{port: 80}, {port: 53, protocol: UDP}]}`,
+			`{"spec":{"note":"none","ports":[{"port":80,"protocol":"TCP"},{"port":53,"protocol":"UDP"}],"replicas":1,"strategy":{"maxSurge":1,"type":"Rolling"},"tier":"free"}}`},
+		{"additionalProperties values", `{limits: {cpu: {}, mem: {max: 3}}}`,
+			`{"spec":{"limits":{"cpu":{"max":10},"mem":{"max":3}},"note":"none","replicas":1,"strategy":{"maxSurge":1,"type":"Rolling"},"tier":"free"}}`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			objs, err := manifest.Decode("g.yaml", []byte("apiVersion: example.com/v1\nkind: Gadget\nmetadata: {name: g}\nspec: "+tc.spec+"\n"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			u := objs[0].(*api.Unstructured)
+			apiserver.DefaultCustom(crd, u)
+			got, err := json.Marshal(u.Fields)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tc.want {
+				t.Errorf("got  %s\nwant %s", got, tc.want)
+			}
+			if err := apiserver.ValidateCustom(crd, u); err != nil {
+				t.Errorf("defaulted object invalid: %v", err)
+			}
+		})
+	}
+	// No spec: nothing declares a default for spec itself, so nothing
+	// inside it is set.
+	u := &api.Unstructured{TypeMeta: api.TypeMeta{APIVersion: "example.com/v1", Kind: "Gadget"}, ObjectMeta: api.ObjectMeta{Name: "g"}}
+	apiserver.DefaultCustom(crd, u)
+	if u.Fields != nil {
+		t.Errorf("an object without spec got fields %v", u.Fields)
 	}
 }

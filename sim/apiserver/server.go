@@ -353,8 +353,15 @@ func (s *Server) update(op store.Op, req *Request, obj api.Object) *Response {
 	return &Response{Object: o, Err: err}
 }
 
-// admit runs mutating admission, validation and validating admission.
+// admit runs mutating admission, validation and validating admission, on
+// a custom resource given its schema's defaults first (apiextensions-
+// apiserver defaults it as it decodes the request).
 func (s *Server) admit(a *Attributes) error {
+	if u, ok := a.Object.(*api.Unstructured); ok {
+		if crd := s.crds[api.KindOf(u)]; crd != nil {
+			DefaultCustom(crd, u)
+		}
+	}
 	for _, m := range s.mutating {
 		if err := m.Admit(a); err != nil {
 			return err
