@@ -119,9 +119,6 @@ func jobUnmodelled(s *api.JobSpec) [][2]string {
 	if s.MaxFailedIndexes != nil {
 		out = append(out, [2]string{"maxFailedIndexes", "per-index back-off limits are not simulated"})
 	}
-	if s.PodReplacementPolicy != nil && *s.PodReplacementPolicy == "Failed" && s.PodFailurePolicy == nil {
-		out = append(out, [2]string{"podReplacementPolicy", "replacement pods are created once the old pods terminate (TerminatingOrFailed) whatever the policy"})
-	}
 	if s.ManagedBy != nil && *s.ManagedBy != "kubernetes.io/job-controller" {
 		out = append(out, [2]string{"managedBy", "the built-in Job controller syncs the Job anyway"})
 	}

@@ -12,7 +12,9 @@
 //     failure); extra pods deleted least advanced first (upstream's
 //     controller.ActivePods order), and an Indexed Job's pods without an
 //     index below completions, and all but one pod of a repeated index,
-//     deleted before any creation; a sync either deletes or creates; each
+//     deleted before any creation; a sync either deletes or creates; with
+//     podReplacementPolicy Failed (the default with a podFailurePolicy) a
+//     terminating pod is replaced only once gone or failed; each
 //     creation and deletion is an event (SuccessfulCreate "Created pod: x",
 //     SuccessfulDelete "Deleted pod: x");
 //   - back-off: a replacement for failed pods waits 10s doubled per
@@ -44,10 +46,11 @@
 //
 // What it leaves out: pod tracking with finalizers and
 // uncountedTerminatedPods (terminal pods are counted where they are, so a
-// terminal pod deleted by hand before a sync is not counted), suspend,
-// backoffLimitPerIndex, successPolicy, podReplacementPolicy Failed, the
-// FailIndex action, managedBy. The scenario loader warns about the fields
-// it accepts and does not simulate.
+// terminal pod deleted by hand before a sync is not counted, and a
+// terminating pod the controller did not delete is not counted failed),
+// suspend, backoffLimitPerIndex, successPolicy, the FailIndex action,
+// managedBy. The scenario loader warns about the fields it accepts and
+// does not simulate.
 //
 // It imports only the API types and the controller runtime; its time is
 // the manager's clock.

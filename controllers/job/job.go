@@ -125,7 +125,7 @@ func Setup(m *controller.Manager, opts Options) error {
 // view is what one sync sees of a Job's pods.
 type view struct {
 	active, succeeded, failed []*api.Pod
-	terminating               int32
+	terminating               []*api.Pod
 	ready                     int32
 }
 
@@ -142,7 +142,7 @@ func (r *reconciler) podsOf(j *api.Job) view {
 		case p.Status.Phase == api.PodFailed:
 			v.failed = append(v.failed, p)
 		case p.DeletionTimestamp != nil:
-			v.terminating++
+			v.terminating = append(v.terminating, p)
 		default:
 			v.active = append(v.active, p)
 			if api.IsPodReady(p) {
@@ -232,7 +232,7 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 			success = addCondition(j, api.JobSuccessCriteriaMet, ReasonCompletionsReached, MsgCompletionsReached, now)
 		}
 	}
-	active, ready, terminating := v.active, v.ready, v.terminating
+	active, ready, terminating := v.active, v.ready, int32(len(v.terminating))
 	var created int32
 	var manageErr error
 	switch {
@@ -397,16 +397,24 @@ func (r *reconciler) manage(ctx context.Context, j *api.Job, v view, doneIdx []i
 		rest := slices.DeleteFunc(slices.Clone(v.active), func(p *api.Pod) bool { return slices.Contains(deleted, p) })
 		return managed{active: rest, deleted: int32(len(deleted)), deletedReady: deletedReady}, err
 	}
-	if active >= want {
+	// With podReplacementPolicy Failed (the default when a pod failure
+	// policy is set), a terminating pod is replaced only once it is gone
+	// or has failed.
+	var terminating int32
+	var held []*api.Pod
+	if onlyReplaceFailedPods(j) {
+		terminating, held = int32(len(v.terminating)), v.terminating
+	}
+	if active+terminating >= want {
 		return managed{active: v.active}, nil
 	}
 	if wait := newBackoff(v.succeeded, v.failed).remaining(now, DefaultJobPodFailureBackOff, MaxJobPodFailureBackOff); wait > 0 {
 		return managed{active: v.active, wait: wait}, nil
 	}
-	n := min(int(want-active), MaxPodCreateDeletePerSync)
+	n := min(int(want-active-terminating), MaxPodCreateDeletePerSync)
 	var indexes []int
 	if j.Spec.CompletionMode != nil && *j.Spec.CompletionMode == api.IndexedCompletion {
-		indexes = pendingIndexes(*j.Spec.Completions, doneIdx, v.active, n)
+		indexes = pendingIndexes(*j.Spec.Completions, doneIdx, append(slices.Clone(v.active), held...), n)
 		n = len(indexes)
 	}
 	// Upstream's slow start: batches of 1, 2, 4, ... pods, none after a
@@ -481,8 +489,16 @@ func sortActivePods(pods []*api.Pod) {
 	sort.Stable(replicaset.ActivePodsWithRanks{Pods: pods, Rank: make([]int, len(pods))})
 }
 
+// onlyReplaceFailedPods: podReplacementPolicy Failed, or a pod failure
+// policy (upstream's onlyReplaceFailedPods; the API defaults the policy to
+// Failed then).
+func onlyReplaceFailedPods(j *api.Job) bool {
+	return j.Spec.PodReplacementPolicy != nil && *j.Spec.PodReplacementPolicy == "Failed" || j.Spec.PodFailurePolicy != nil
+}
+
 // pendingIndexes returns up to n of the lowest indexes below completions
-// that neither succeeded nor have an active pod.
+// that neither succeeded nor have an active pod (nor, with
+// podReplacementPolicy Failed, a terminating one: active holds them then).
 func pendingIndexes(completions int32, done []int, active []*api.Pod, n int) []int {
 	taken := map[int]bool{}
 	for _, i := range done {

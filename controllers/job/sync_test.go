@@ -27,17 +27,15 @@ import (
 // as terminating, and a finished Job first SuccessCriteriaMet or
 // FailureTarget, then Complete or Failed once no pod is terminating.
 //
-// Rows not ported: the suspend rows (suspend is not simulated), the
-// podReplacementPolicy Failed rows and the PodFailurePolicy variant of
-// "more terminating pods than parallelism" (Failed replacement is not
-// simulated), "too few active pods, with controller error" and "only new
-// failed pod with controller error" (they expect a finished pod not to
-// count while its tracking finalizer cannot be removed; pod tracking with
-// finalizers is not simulated), and "WQ job: recreate pods when
-// terminating or failed" and "WQ job: turn on PodReplacementPolicy but not
-// set PodReplacementPolicy" (upstream counts a terminating pod the
-// controller did not delete itself as failed; here only Failed pods and
-// the pods deleted because the Job failed count).
+// Rows not ported: the suspend rows (suspend is not simulated), "too few
+// active pods, with controller error" and "only new failed pod with
+// controller error" (they expect a finished pod not to count while its
+// tracking finalizer cannot be removed; pod tracking with finalizers is
+// not simulated), and "WQ job: recreate pods when terminating or failed"
+// and "WQ job: turn on PodReplacementPolicy but not set
+// PodReplacementPolicy" (upstream counts a terminating pod the controller
+// did not delete itself as failed; here only Failed pods and the pods
+// deleted because the Job failed count).
 
 // testFinishedAt is upstream's: one second after the zero time, so no
 // failure back-off applies.
@@ -167,6 +165,8 @@ func TestControllerSyncJob(t *testing.T) {
 	tests := map[string]struct {
 		parallelism, completions, backoffLimit int32
 		mode                                   string
+		replaceFailed                          bool // podReplacementPolicy Failed
+		podFailurePolicy                       *api.PodFailurePolicy
 		deleting                               bool
 		initialActive, initialFailed           int32
 		createLimit                            int
@@ -195,8 +195,18 @@ func TestControllerSyncJob(t *testing.T) {
 		// Upstream's in-memory back-off record (one failure, now) is a
 		// pod that failed now here, and so counts as failed.
 		"too few active pods and active back-off": {parallelism: 1, completions: 1, backoffLimit: 6, failedNow: 1, wantFailed: 1, wantRequeue: DefaultJobPodFailureBackOff},
-		"too few active pods and no back-offs":    {parallelism: 1, completions: 1, backoffLimit: 6, wantCreations: 1, wantActive: 1},
-		"too few active pods with a dynamic job":  {parallelism: 2, completions: -1, backoffLimit: 6, active: 1, wantCreations: 1, wantActive: 2},
+		"WQ job: recreate pods when failed": {parallelism: 1, completions: -1, backoffLimit: 6, replaceFailed: true, active: 1, failed: 1, terminating: 1,
+			wantActive: 1, wantFailed: 1, wantTerminating: 1},
+		"more terminating pods than parallelism": {parallelism: 1, completions: 1, backoffLimit: 6, replaceFailed: true, active: 2, terminating: 4,
+			wantActive: 1, wantDeletions: 1, wantTerminating: 5},
+		"more terminating pods than parallelism; PodFailurePolicy used": {parallelism: 1, completions: 1, backoffLimit: 6, podFailurePolicy: &api.PodFailurePolicy{},
+			active: 2, terminating: 4, wantActive: 1, wantDeletions: 1, wantTerminating: 5},
+		"indexed job with some pods deleted, podReplacementPolicy Failed": {parallelism: 2, completions: 5, backoffLimit: 6, mode: indexed, replaceFailed: true,
+			terminating: 1, wantCreations: 1, wantActive: 1, wantCreatedIndexes: []string{"0"}, wantTerminating: 1},
+		"indexed job with some pods deleted, podReplacementPolicy TerminatingOrFailed": {parallelism: 2, completions: 5, backoffLimit: 6, mode: indexed,
+			terminating: 1, wantCreations: 2, wantActive: 2, wantCreatedIndexes: []string{"0", "1"}, wantTerminating: 1},
+		"too few active pods and no back-offs":   {parallelism: 1, completions: 1, backoffLimit: 6, wantCreations: 1, wantActive: 1},
+		"too few active pods with a dynamic job": {parallelism: 2, completions: -1, backoffLimit: 6, active: 1, wantCreations: 1, wantActive: 2},
 		"too many active pods; PodReplacementPolicy enabled": {parallelism: 2, completions: 5, backoffLimit: 6, active: 3,
 			wantDeletions: 1, wantActive: 2, wantTerminating: 1},
 		"too many active pods, with controller error": {parallelism: 2, completions: 5, backoffLimit: 6, active: 3, deleteErr: errors.New("fake error"), wantActive: 3},
@@ -267,6 +277,11 @@ func TestControllerSyncJob(t *testing.T) {
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			j := newJob(tc.parallelism, tc.completions, tc.backoffLimit, tc.mode)
+			if tc.replaceFailed {
+				failed := "Failed"
+				j.Spec.PodReplacementPolicy = &failed
+			}
+			j.Spec.PodFailurePolicy = tc.podFailurePolicy
 			if tc.deleting {
 				ts := api.NewTime(t0)
 				j.DeletionTimestamp = &ts
@@ -460,5 +475,156 @@ func TestSyncJobDeleted(t *testing.T) {
 	r := &reconciler{client: c, recorder: &events{}, clock: clock, jobs: informer.Static{}, pods: informer.Static{}, exp: replicaset.NewExpectations(clock)}
 	if _, err := r.Reconcile(context.Background(), requestFor(j)); err != nil || c.attempts != 0 || len(c.deleted) != 0 {
 		t.Errorf("Reconcile = %v, %d creations, %d deletions; want none", err, c.attempts, len(c.deleted))
+	}
+}
+
+// TestSyncJobWithJobPodFailurePolicy ports upstream's table of the same
+// name (job_controller_test.go at de00a3c8), every row, with v1.37's
+// gates: the pods are named mypod-<i> with no creation time, and the
+// table's podReplacementPolicy is Failed (the default with a pod failure
+// policy). "fail job with multiple pods" deletes its running pod, so it is
+// FailureTarget with one pod terminating rather than Failed at once.
+func TestSyncJobWithJobPodFailurePolicy(t *testing.T) {
+	onExitCodes := func(action, op string, values ...int32) api.PodFailurePolicyRule {
+		return api.PodFailurePolicyRule{Action: action, OnExitCodes: &api.PodFailurePolicyOnExitCodesRequirement{Operator: op, Values: values}}
+	}
+	onCondition := func(action, condition string) api.PodFailurePolicyRule {
+		return api.PodFailurePolicyRule{Action: action, OnPodConditions: []api.PodFailurePolicyOnPodConditionsPattern{{Type: condition, Status: api.ConditionTrue}}}
+	}
+	onExitCodeRules := []api.PodFailurePolicyRule{onExitCodes("Ignore", "In", 1, 2, 3), onExitCodes("FailJob", "In", 5, 6, 7)}
+	main := "main-container"
+	inMain := func(action string, values ...int32) api.PodFailurePolicyRule {
+		r := onExitCodes(action, "In", values...)
+		r.OnExitCodes.ContainerName = &main
+		return r
+	}
+	exit := func(name string, code int32, finished bool) api.ContainerStatus {
+		term := &api.ContainerStateTerminated{ExitCode: code}
+		if finished {
+			term.FinishedAt = testFinishedAt
+		}
+		return api.ContainerStatus{Name: name, State: api.ContainerState{Terminated: term}}
+	}
+	failedPod := func(cs ...api.ContainerStatus) api.Pod {
+		return api.Pod{Status: api.PodStatus{Phase: api.PodFailed, ContainerStatuses: cs}}
+	}
+	withConditions := func(p api.Pod, types ...string) api.Pod {
+		for _, c := range types {
+			p.Status.Conditions = append(p.Status.Conditions, api.PodCondition{Type: api.PodConditionType(c), Status: api.ConditionTrue})
+		}
+		return p
+	}
+	now := api.NewTime(t0)
+	ft := func(msg string) cond { return cond{api.JobFailureTarget, ReasonPodFailurePolicy, msg} }
+	fl := func(msg string) cond { return cond{api.JobFailed, ReasonPodFailurePolicy, msg} }
+	exit5 := "Container main-container for pod default/mypod-0 failed with exit code 5 matching FailJob rule at index 1"
+	tests := map[string]struct {
+		parallelism, completions, backoffLimit int32
+		mode                                   string
+		rules                                  []api.PodFailurePolicyRule
+		conditions                             []api.JobCondition
+		pods                                   []api.Pod
+		wantConditions                         []cond
+		wantActive, wantFailed                 int32
+		wantTerminating                        int32
+	}{
+		"default handling for pod failure if the container matching the exit codes does not match the containerName restriction": {1, 1, 6, "",
+			[]api.PodFailurePolicyRule{inMain("Ignore", 1, 2, 3), inMain("FailJob", 5, 6, 7)}, nil,
+			[]api.Pod{failedPod(exit("monitoring-container", 5, false), exit(main, 42, true))}, nil, 1, 1, 0},
+		"running pod should not result in job fail based on OnExitCodes": {1, 1, 6, "", onExitCodeRules, nil,
+			[]api.Pod{{Status: api.PodStatus{Phase: api.PodRunning, ContainerStatuses: []api.ContainerStatus{exit(main, 5, false)}}}}, nil, 1, 0, 0},
+		"fail job based on OnExitCodes": {1, 1, 6, "", onExitCodeRules, nil, []api.Pod{failedPod(exit(main, 5, false))},
+			[]cond{ft(exit5), fl(exit5)}, 0, 1, 0},
+		"job marked already as failure target with failed pod": {1, 1, 6, "", onExitCodeRules,
+			[]api.JobCondition{{Type: api.JobFailureTarget, Status: api.ConditionTrue, Reason: ReasonPodFailurePolicy, Message: exit5}},
+			[]api.Pod{failedPod(exit(main, 5, false))}, []cond{ft(exit5), fl(exit5)}, 0, 1, 0},
+		"job marked already as failure target with failed pod, message based on already deleted pod": {1, 1, 6, "", onExitCodeRules,
+			[]api.JobCondition{{Type: api.JobFailureTarget, Status: api.ConditionTrue, Reason: ReasonPodFailurePolicy,
+				Message: "Container main-container for pod default/already-deleted-pod failed with exit code 5 matching FailJob rule at index 1"}},
+			[]api.Pod{failedPod(exit(main, 5, false))},
+			[]cond{ft("Container main-container for pod default/already-deleted-pod failed with exit code 5 matching FailJob rule at index 1"),
+				fl("Container main-container for pod default/already-deleted-pod failed with exit code 5 matching FailJob rule at index 1")}, 0, 1, 0},
+		"fail job with multiple pods": {2, 2, 6, "", onExitCodeRules, nil,
+			[]api.Pod{{Status: api.PodStatus{Phase: api.PodRunning}}, failedPod(exit(main, 5, false))},
+			[]cond{ft("Container main-container for pod default/mypod-1 failed with exit code 5 matching FailJob rule at index 1")}, 0, 2, 1},
+		"fail indexed job based on OnExitCodes": {1, 1, 6, api.IndexedCompletion, onExitCodeRules, nil, []api.Pod{failedPod(exit(main, 5, false))},
+			[]cond{ft(exit5), fl(exit5)}, 0, 1, 0},
+		"fail job based on OnExitCodes with NotIn operator": {1, 1, 6, "", []api.PodFailurePolicyRule{onExitCodes("FailJob", "NotIn", 5, 6, 7)}, nil,
+			[]api.Pod{failedPod(exit(main, 42, false))},
+			[]cond{ft("Container main-container for pod default/mypod-0 failed with exit code 42 matching FailJob rule at index 0"),
+				fl("Container main-container for pod default/mypod-0 failed with exit code 42 matching FailJob rule at index 0")}, 0, 1, 0},
+		"default handling job based on OnExitCodes with NotIn operator": {1, 1, 6, "", []api.PodFailurePolicyRule{onExitCodes("FailJob", "NotIn", 5, 6, 7)}, nil,
+			[]api.Pod{failedPod(exit(main, 5, true))}, nil, 1, 1, 0},
+		"fail job based on OnExitCodes for InitContainer": {1, 1, 6, "", onExitCodeRules, nil,
+			[]api.Pod{{Status: api.PodStatus{Phase: api.PodFailed, InitContainerStatuses: []api.ContainerStatus{exit("init-container", 5, false)},
+				ContainerStatuses: []api.ContainerStatus{exit(main, 143, false)}}}},
+			[]cond{ft("Container init-container for pod default/mypod-0 failed with exit code 5 matching FailJob rule at index 1"),
+				fl("Container init-container for pod default/mypod-0 failed with exit code 5 matching FailJob rule at index 1")}, 0, 1, 0},
+		"ignore pod failure; both rules are matching, the first is executed only": {1, 1, 0, "", onExitCodeRules, nil,
+			[]api.Pod{failedPod(exit("container1", 2, false), exit("container2", 6, false))}, nil, 1, 0, 0},
+		"ignore pod failure based on OnExitCodes": {1, 1, 0, "", onExitCodeRules, nil, []api.Pod{failedPod(exit("", 1, false))}, nil, 1, 0, 0},
+		"default job based on OnExitCodes": {1, 1, 0, "", onExitCodeRules, nil, []api.Pod{failedPod(exit("", 10, false))},
+			[]cond{failTarget, failedCond}, 0, 1, 0},
+		"count pod failure based on OnExitCodes; both rules are matching, the first is executed only": {1, 1, 6, "",
+			[]api.PodFailurePolicyRule{onExitCodes("Count", "In", 1, 2), onExitCodes("Ignore", "In", 2, 3)}, nil,
+			[]api.Pod{failedPod(exit("", 2, true))}, nil, 1, 1, 0},
+		"count pod failure based on OnPodConditions; both rules are matching, the first is executed only": {1, 1, 6, "",
+			[]api.PodFailurePolicyRule{onCondition("Count", "ResourceLimitExceeded"), onCondition("Ignore", "DisruptionTarget")}, nil,
+			[]api.Pod{withConditions(failedPod(exit("", 0, true)), "ResourceLimitExceeded", "DisruptionTarget")}, nil, 1, 1, 0},
+		"ignore pod failure based on OnPodConditions": {1, 1, 0, "", []api.PodFailurePolicyRule{onCondition("Ignore", "DisruptionTarget")}, nil,
+			[]api.Pod{withConditions(failedPod(), "DisruptionTarget")}, nil, 1, 0, 0},
+		"ignore pod failure based on OnPodConditions, ignored failures delays pod recreation": {1, 1, 0, "",
+			[]api.PodFailurePolicyRule{onCondition("Ignore", "DisruptionTarget")}, nil,
+			[]api.Pod{func() api.Pod {
+				p := withConditions(failedPod(), "DisruptionTarget")
+				p.DeletionTimestamp = &now
+				return p
+			}()}, nil, 0, 0, 0},
+		"fail job based on OnPodConditions": {1, 1, 6, "", []api.PodFailurePolicyRule{onCondition("FailJob", "DisruptionTarget")}, nil,
+			[]api.Pod{withConditions(failedPod(), "DisruptionTarget")},
+			[]cond{ft("Pod default/mypod-0 has condition DisruptionTarget matching FailJob rule at index 0"),
+				fl("Pod default/mypod-0 has condition DisruptionTarget matching FailJob rule at index 0")}, 0, 1, 0},
+		"terminating Pod not considered failed when JobPodFailurePolicy is enabled and used": {1, -1, 0, "",
+			[]api.PodFailurePolicyRule{onCondition("Count", "DisruptionTarget")}, nil,
+			[]api.Pod{{ObjectMeta: api.ObjectMeta{DeletionTimestamp: &now}}}, nil, 0, 0, 1},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			j := newJob(tc.parallelism, tc.completions, tc.backoffLimit, tc.mode)
+			j.Spec.PodFailurePolicy = &api.PodFailurePolicy{Rules: tc.rules}
+			failed := "Failed"
+			j.Spec.PodReplacementPolicy = &failed
+			j.Status.Conditions = tc.conditions
+			var pods informer.Static
+			for i := range tc.pods {
+				p := tc.pods[i].DeepCopy()
+				p.Name, p.Namespace, p.UID = fmt.Sprintf("mypod-%d", i), "default", api.UID(fmt.Sprintf("mypod-uid-%d", i))
+				p.OwnerReferences = []api.OwnerReference{api.NewControllerRef(j)}
+				if tc.mode == api.IndexedCompletion {
+					p.Annotations = map[string]string{api.JobCompletionIndexAnnotation: fmt.Sprint(i)}
+				}
+				pods = append(pods, p)
+			}
+			c := &fakeClient{}
+			clock := &fakeClock{t0}
+			r := &reconciler{client: c, recorder: &events{}, clock: clock, jobs: informer.Static{j}, pods: pods, exp: replicaset.NewExpectations(clock)}
+			if _, err := r.Reconcile(context.Background(), requestFor(j)); err != nil {
+				t.Fatal(err)
+			}
+			st := j.Status
+			if c.status != nil {
+				st = *c.status
+			}
+			var conds []cond
+			for _, x := range st.Conditions {
+				conds = append(conds, cond{x.Type, x.Reason, x.Message})
+			}
+			if !slices.Equal(conds, tc.wantConditions) {
+				t.Errorf("conditions %v\nwant       %v", conds, tc.wantConditions)
+			}
+			if st.Active != tc.wantActive || st.Failed != tc.wantFailed || st.Succeeded != 0 || deref(st.Terminating) != tc.wantTerminating {
+				t.Errorf("active %d failed %d succeeded %d terminating %d; want %d %d 0 %d", st.Active, st.Failed, st.Succeeded, deref(st.Terminating), tc.wantActive, tc.wantFailed, tc.wantTerminating)
+			}
+		})
 	}
 }
