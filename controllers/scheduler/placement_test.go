@@ -586,8 +586,8 @@ func TestInterPodAffinityScore(t *testing.T) {
 }
 
 // TestPodTopologySpreadFilterStatuses ports more rows of k/k
-// podtopologyspread's TestSingleConstraint (filtering_test.go at
-// 01c2588b), with the reason of each node that fails PodTopologySpread
+// podtopologyspread's TestSingleConstraint and the first seven of
+// TestMultipleConstraints (filtering_test.go at 01c2588b), with the reason of each node that fails PodTopologySpread
 // (upstream's Unschedulable is ReasonTopologySpread, its
 // UnschedulableAndUnresolvable the missing-label reason). Upstream runs
 // the plugin alone; here a node that NodeAffinity or TaintToleration
@@ -665,6 +665,34 @@ func TestPodTopologySpreadFilterStatuses(t *testing.T) {
 		{"pods spread across zone as 2/1, maxSkew is 2 and the number of domains > minDomains, then the all nodes fit", foo,
 			[]api.TopologySpreadConstraint{minDomains(c("zone", 2, selFooExists), 1)}, nil, four(),
 			cat(on("node-a", 1, foo...), on("node-b", 1, foo...), on("node-y", 1, foo...)), map[string]string{}},
+		// TestMultipleConstraints.
+		{"two Constraints on zone and node, spreads = [3/3, 2/1/0/3]", foo,
+			[]api.TopologySpreadConstraint{c("zone", 1, selFooExists), c("node", 1, selFooExists)}, nil, four(),
+			cat(on("node-a", 2, foo...), on("node-b", 1, foo...), on("node-y", 3, foo...)),
+			map[string]string{"node-a": skew, "node-b": skew, "node-y": skew}},
+		{"two Constraints on zone and node, spreads = [3/4, 2/1/0/4]", foo,
+			[]api.TopologySpreadConstraint{c("zone", 1, selFooExists), c("node", 1, selFooExists)}, nil, four(),
+			cat(on("node-a", 2, foo...), on("node-b", 1, foo...), on("node-y", 4, foo...)),
+			map[string]string{"node-a": skew, "node-b": skew, "node-x": skew, "node-y": skew}},
+		{"Constraints hold different labelSelectors, spreads = [1/0, 1/0/0/1]", []string{"foo", "", "bar", ""},
+			[]api.TopologySpreadConstraint{c("zone", 1, selFooExists), c("node", 1, selBarExists)}, nil, four(),
+			cat(on("node-a", 1, foo...), on("node-y", 1, "bar", "")), map[string]string{"node-a": skew, "node-b": skew, "node-y": skew}},
+		{"Constraints hold different labelSelectors, spreads = [1/0, 0/0/1/1]", []string{"foo", "", "bar", ""},
+			[]api.TopologySpreadConstraint{c("zone", 1, selFooExists), c("node", 1, selBarExists)}, nil, four(),
+			cat(on("node-a", 1, foo...), on("node-x", 1, "bar", ""), on("node-y", 1, "bar", "")),
+			map[string]string{"node-a": skew, "node-b": skew, "node-x": skew, "node-y": skew}},
+		{"Constraints hold different labelSelectors, spreads = [2/3, 1/0/0/1]", []string{"foo", "", "bar", ""},
+			[]api.TopologySpreadConstraint{c("zone", 1, selFooExists), c("node", 1, selBarExists)}, nil, four(),
+			cat(on("node-a", 1, foo...), on("node-a", 1, "foo", "", "bar", ""), on("node-y", 2, foo...), on("node-y", 1, "foo", "", "bar", "")),
+			map[string]string{"node-a": skew, "node-x": skew, "node-y": skew}},
+		{"Constraints hold different labelSelectors but pod doesn't match itself on 'zone' constraint", []string{"bar", ""},
+			[]api.TopologySpreadConstraint{c("zone", 1, selFooExists), c("node", 1, selBarExists)}, nil, four(),
+			cat(on("node-a", 1, foo...), on("node-x", 1, "bar", ""), on("node-y", 1, "bar", "")), map[string]string{"node-x": skew, "node-y": skew}},
+		{"two Constraints on zone and node, absence of label 'node' on node-x, spreads = [1/1, 1/0/0/1]", foo,
+			[]api.TopologySpreadConstraint{c("zone", 1, selFooExists), c("node", 1, selFooExists)}, nil,
+			[]*api.Node{node("node-a", "zone", "zone1", "node", "node-a"), node("node-b", "zone", "zone1", "node", "node-b"),
+				node("node-x", "zone", "zone2"), node("node-y", "zone", "zone2", "node", "node-y")},
+			cat(on("node-a", 1, foo...), on("node-y", 1, foo...)), map[string]string{"node-a": skew, "node-x": label, "node-y": skew}},
 		{"NodeAffinityPolicy honored with nodeAffinity", foo, []api.TopologySpreadConstraint{c("node", 1, selFooExists)}, inAff("foo", ""),
 			[]*api.Node{node("node-a", "node", "node-a", "foo", ""), node("node-b", "node", "node-b", "foo", ""), node("node-x", "node", "node-x", "foo", ""), node("node-y", "node", "node-y")},
 			cat(on("node-a", 1, foo...), on("node-b", 1, foo...), on("node-y", 1, foo...)), map[string]string{"node-a": skew, "node-b": skew}},
