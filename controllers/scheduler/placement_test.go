@@ -714,3 +714,76 @@ func TestPodTopologySpreadFilterStatuses(t *testing.T) {
 		})
 	}
 }
+
+// TestInterPodAffinityFilterSingleNode ports more rows of k/k
+// interpodaffinity's TestRequiredAffinitySingleNode (filtering_test.go
+// read at 007f7ae7) on its node machine1 (region r1, zone z11): the
+// reason the pod fails there, "" when it fits.
+func TestInterPodAffinityFilterSingleNode(t *testing.T) {
+	sel := func(reqs ...api.LabelSelectorRequirement) *api.LabelSelector {
+		return &api.LabelSelector{MatchExpressions: reqs}
+	}
+	req := func(key string, op api.LabelSelectorOperator, v ...string) api.LabelSelectorRequirement {
+		return api.LabelSelectorRequirement{Key: key, Operator: op, Values: v}
+	}
+	in, notIn, exists, dne := api.LabelSelectorOpIn, api.LabelSelectorOpNotIn, api.LabelSelectorOpExists, api.LabelSelectorOpDoesNotExist
+	tm := func(key string, s *api.LabelSelector) api.PodAffinityTerm {
+		return api.PodAffinityTerm{LabelSelector: s, TopologyKey: key}
+	}
+	both := func(aff, anti []api.PodAffinityTerm) *api.Affinity {
+		return &api.Affinity{PodAffinity: &api.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: aff},
+			PodAntiAffinity: &api.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: anti}}
+	}
+	scan := []string{"service", "securityscan"}
+	s1 := []string{"security", "S1"}
+	inScan := sel(req("service", in, "securityscan", "value2"))
+	inAnti := sel(req("service", in, "antivirusscan", "value2"))
+	tests := []struct {
+		name     string
+		labels   []string
+		affinity *api.Affinity
+		existing []*api.Pod
+		want     string
+	}{
+		{"satisfies the pod with requiredDuringSchedulingIgnoredDuringExecution in PodAffinity using not in operator in labelSelector that matches the existing pod",
+			s1, both([]api.PodAffinityTerm{tm("region", sel(req("service", notIn, "securityscan3", "value3")))}, nil),
+			[]*api.Pod{labelled("e", "machine1", scan...)}, ""},
+		{"Doesn't satisfy the PodAffinity because of unmatching labelSelector with the existing pod",
+			scan, both([]api.PodAffinityTerm{tm("region", sel(req("service", in, "antivirusscan", "value2")))}, nil),
+			[]*api.Pod{labelled("e", "machine1", scan...)}, ReasonPodAffinity},
+		{"satisfies the PodAffinity with different label Operators in multiple RequiredDuringSchedulingIgnoredDuringExecution ",
+			s1, both([]api.PodAffinityTerm{tm("region", sel(req("service", exists), req("wrongkey", dne))),
+				tm("region", sel(req("service", in, "securityscan"), req("service", notIn, "WrongValue")))}, nil),
+			[]*api.Pod{labelled("e", "machine1", scan...)}, ""},
+		{"The labelSelector requirements(items of matchExpressions) are ANDed, the pod cannot schedule onto the node because one of the matchExpression item don't match.",
+			s1, both([]api.PodAffinityTerm{tm("region", sel(req("service", exists), req("wrongkey", dne))),
+				tm("region", sel(req("service", in, "securityscan2"), req("service", notIn, "WrongValue")))}, nil),
+			[]*api.Pod{labelled("e", "machine1", scan...)}, ReasonPodAffinity},
+		{"satisfies the PodAffinity and PodAntiAffinity with the existing pod",
+			s1, both([]api.PodAffinityTerm{tm("region", inScan)}, []api.PodAffinityTerm{tm("node", inAnti)}),
+			[]*api.Pod{labelled("e", "machine1", scan...)}, ""},
+		{"satisfies the PodAffinity and PodAntiAffinity and PodAntiAffinity symmetry with the existing pod",
+			s1, both([]api.PodAffinityTerm{tm("region", inScan)}, []api.PodAffinityTerm{tm("node", inAnti)}),
+			[]*api.Pod{withAffinity(labelled("e", "machine1", scan...), both(nil, []api.PodAffinityTerm{tm("node", inAnti)}))}, ""},
+		{"satisfies the PodAffinity but doesn't satisfy the PodAntiAffinity with the existing pod",
+			s1, both([]api.PodAffinityTerm{tm("region", inScan)}, []api.PodAffinityTerm{tm("zone", inScan)}),
+			[]*api.Pod{labelled("e", "machine1", scan...)}, ReasonPodAntiAffinity},
+		{"satisfies the PodAffinity and PodAntiAffinity but doesn't satisfy PodAntiAffinity symmetry with the existing pod",
+			scan, both([]api.PodAffinityTerm{tm("region", inScan)}, []api.PodAffinityTerm{tm("node", inAnti)}),
+			[]*api.Pod{withAffinity(labelled("e", "machine1", scan...), both(nil, []api.PodAffinityTerm{tm("zone", inScan)}))}, ReasonExistingAntiAffinity},
+		{"pod matches its own Label in PodAffinity and that matches the existing pod Labels",
+			scan, both([]api.PodAffinityTerm{tm("region", sel(req("service", notIn, "securityscan", "value2")))}, nil),
+			[]*api.Pod{labelled("e", "machine2", scan...)}, ReasonPodAffinity},
+		{"verify that PodAntiAffinity from existing pod is respected when pod has no AntiAffinity constraints. satisfy PodAntiAffinity symmetry with the existing pod",
+			scan, nil, []*api.Pod{withAffinity(labelled("e", "machine1", scan...), both(nil, []api.PodAffinityTerm{tm("zone", sel(req("service", notIn, "securityscan", "value2")))}))}, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			pod := withAffinity(labelled("p", "", tc.labels...), tc.affinity)
+			got := filterAll(pod, []*api.Node{labelledNode("machine1", "region", "r1", "zone", "z11")}, tc.existing)["machine1"]
+			if got != tc.want {
+				t.Errorf("reason %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
