@@ -172,8 +172,9 @@ func defaultHostPorts(cs []Container) {
 
 // SetDefaultsPodSpec applies pod spec defaults (for pods and templates):
 // dnsPolicy ClusterFirst, restartPolicy Always, securityContext {},
-// terminationGracePeriodSeconds 30, schedulerName default-scheduler, and
-// the container defaults of every init and regular container.
+// terminationGracePeriodSeconds 30, schedulerName default-scheduler, an
+// emptyDir for a volume naming no source, and the container defaults of
+// every init and regular container.
 func SetDefaultsPodSpec(s *PodSpec) {
 	if s.DNSPolicy == "" {
 		s.DNSPolicy = DNSClusterFirst
@@ -190,6 +191,12 @@ func SetDefaultsPodSpec(s *PodSpec) {
 	}
 	if s.SchedulerName == "" {
 		s.SchedulerName = DefaultSchedulerName
+	}
+	for i := range s.Volumes {
+		// SetDefaults_Volume: a volume naming no source is an emptyDir.
+		if len(s.Volumes[i].Source) == 0 {
+			s.Volumes[i].Source = map[string]RawValue{"emptyDir": RawValue("{}")}
+		}
 	}
 	for i := range s.InitContainers {
 		SetDefaultsContainer(&s.InitContainers[i])

@@ -110,6 +110,7 @@ func TestSetDefaultsReplicaSet(t *testing.T) {
 func TestSetDefaultsPod(t *testing.T) {
 	p := &Pod{Spec: PodSpec{
 		HostNetwork: true,
+		Volumes:     []Volume{{Name: "scratch"}, {Name: "cfg", Source: map[string]RawValue{"configMap": RawValue(`{"name":"web"}`)}}},
 		InitContainers: []Container{{Name: "init", Image: "busybox:1.36",
 			Resources: ResourceRequirements{Limits: ResourceList{ResourceMemory: MustParseQuantity("64Mi")}}}},
 		Containers: []Container{{
@@ -149,6 +150,8 @@ func TestSetDefaultsPod(t *testing.T) {
 		{"liveness", *c.LivenessProbe, Probe{InitialDelaySeconds: 5, TimeoutSeconds: 1, PeriodSeconds: 10, SuccessThreshold: 1, FailureThreshold: 3}},
 		{"readiness keeps set values", *c.ReadinessProbe, Probe{TimeoutSeconds: 1, PeriodSeconds: 3, SuccessThreshold: 1, FailureThreshold: 1}},
 		{"startup", *c.StartupProbe, Probe{TimeoutSeconds: 1, PeriodSeconds: 10, SuccessThreshold: 1, FailureThreshold: 3}},
+		{"a volume without a source is an emptyDir", s.Volumes[0].Source, map[string]RawValue{"emptyDir": RawValue("{}")}},
+		{"a volume's source kept", s.Volumes[1].Source, map[string]RawValue{"configMap": RawValue(`{"name":"web"}`)}},
 	}
 	for _, ch := range checks {
 		if !reflect.DeepEqual(ch.got, ch.want) {

@@ -195,7 +195,7 @@ func isZero(v *api.IntOrString) bool {
 }
 
 func validatePodSpec(field string, spec *api.PodSpec) []apierr.FieldError {
-	var errs []apierr.FieldError
+	errs := validateVolumes(field, spec.Volumes, nil)
 	if len(spec.Containers) == 0 {
 		errs = append(errs, apierr.FieldError{Field: field + ".containers", Type: "Required value"})
 	}
@@ -219,10 +219,12 @@ func validatePodSpec(field string, spec *api.PodSpec) []apierr.FieldError {
 			errs = append(errs, apierr.FieldError{Field: cf() + ".image", Type: "Required value"})
 		}
 		errs = validatePullPolicy(cf, c.ImagePullPolicy, errs)
+		errs = validateVolumeMounts(cf, c.VolumeMounts, spec.Volumes, errs)
 	}
 	for i := range spec.InitContainers {
 		cf := func() string { return fmt.Sprintf("%s.initContainers[%d]", field, i) }
 		errs = validatePullPolicy(cf, spec.InitContainers[i].ImagePullPolicy, errs)
+		errs = validateVolumeMounts(cf, spec.InitContainers[i].VolumeMounts, spec.Volumes, errs)
 	}
 	return validatePlacement(field, spec, errs)
 }

@@ -108,7 +108,19 @@ func validateStatefulSetSpec(spec *api.StatefulSetSpec, errs []apierr.FieldError
 	} else if !s.Matches(spec.Template.Labels) {
 		errs = append(errs, apierr.FieldError{Field: "spec.template.metadata.labels", Type: "Invalid value", Value: apierr.Literal(labelMap(spec.Template.Labels)), Detail: "`selector` does not match template `labels`"})
 	}
-	errs = append(errs, validatePodSpec("spec.template.spec", &spec.Template.Spec)...)
+	// The controller gives each pod a volume per claim template, which the
+	// template's containers mount (upstream leaves the template's pod spec
+	// unvalidated for that reason; the pods are validated when created).
+	tmpl := spec.Template.Spec
+	if len(spec.VolumeClaimTemplates) > 0 {
+		tmpl.Volumes = slices.Clone(tmpl.Volumes)
+		for _, c := range spec.VolumeClaimTemplates {
+			if !slices.ContainsFunc(tmpl.Volumes, func(v api.Volume) bool { return v.Name == c.Name }) {
+				tmpl.Volumes = append(tmpl.Volumes, api.Volume{Name: c.Name})
+			}
+		}
+	}
+	errs = append(errs, validatePodSpec("spec.template.spec", &tmpl)...)
 	if rp := spec.Template.Spec.RestartPolicy; rp != "" && rp != api.RestartPolicyAlways {
 		errs = append(errs, apierr.FieldError{Field: "spec.template.spec.restartPolicy", Type: "Unsupported value", Value: string(rp), Detail: `supported values: "Always"`})
 	}

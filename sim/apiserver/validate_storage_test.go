@@ -56,6 +56,13 @@ func TestValidateStorage(t *testing.T) {
 		{"class with a bad binding mode", &api.StorageClass{ObjectMeta: api.ObjectMeta{Name: "fast"}, Provisioner: "p", VolumeBindingMode: str("Later")},
 			`StorageClass.storage.k8s.io "fast" is invalid: volumeBindingMode: Unsupported value: "Later": supported values: "Immediate", "WaitForFirstConsumer"`},
 		{"valid statefulset", sts(func(*api.StatefulSet) {}), ""},
+		{"a statefulset mounting its claim template", sts(func(s *api.StatefulSet) {
+			s.Spec.VolumeClaimTemplates = []api.PersistentVolumeClaim{*claim(func(*api.PersistentVolumeClaim) {})}
+			s.Spec.Template.Spec.Containers[0].VolumeMounts = []api.VolumeMount{{Name: "www", MountPath: "/usr/share/nginx/html"}}
+		}), ""},
+		{"a statefulset mounting what it does not declare", sts(func(s *api.StatefulSet) {
+			s.Spec.Template.Spec.Containers[0].VolumeMounts = []api.VolumeMount{{Name: "www", MountPath: "/usr/share/nginx/html"}}
+		}), `StatefulSet.apps "web" is invalid: spec.template.spec.containers[0].volumeMounts[0].name: Not found: "www"`},
 		{"statefulset with a bad policy", sts(func(s *api.StatefulSet) { s.Spec.PodManagementPolicy = "Random" }),
 			`StatefulSet.apps "web" is invalid: spec.podManagementPolicy: Invalid value: "Random": must be 'OrderedReady' or 'Parallel'`},
 		{"statefulset with labels not selected", sts(func(s *api.StatefulSet) { s.Spec.Template.Labels = map[string]string{"app": "web"} }),
