@@ -352,15 +352,21 @@ func earliestTime(cj *api.CronJob, now time.Time, withDeadline bool) time.Time {
 }
 
 // nextScheduleTimeDuration is how long until 100 ms after the next
-// schedule time (upstream's nextScheduleTimeDuration).
+// schedule time (upstream's nextScheduleTimeDuration): the next time after
+// the most recent one; with none, after the earliest time when nothing
+// was missed, else after now (upstream's approximation of the missed
+// count can find no most recent time although some were missed: counting
+// from the earliest time then would give a time long past, and a requeue
+// every 100 ms until the next schedule).
 func nextScheduleTimeDuration(cj *api.CronJob, now time.Time, sched *cron.Schedule) time.Duration {
-	mostRecent, _, err := mostRecentScheduleTime(cj, now, sched, false)
-	if err != nil {
-		return 0
-	}
-	from := earliestTime(cj, now, false)
-	if mostRecent != nil {
+	from := now
+	mostRecent, missed, err := mostRecentScheduleTime(cj, now, sched, false)
+	switch {
+	case err != nil:
+	case mostRecent != nil:
 		from = *mostRecent
+	case missed == noneMissed:
+		from = earliestTime(cj, now, false)
 	}
 	next := sched.Next(from)
 	if next.IsZero() {

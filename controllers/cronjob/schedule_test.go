@@ -66,3 +66,114 @@ func TestJobName(t *testing.T) {
 		t.Errorf("job name %s", got)
 	}
 }
+
+// TestMostRecentScheduleTimeRows ports the rows of upstream's
+// TestMostRecentScheduleTime newer than the table above (utils_test.go as
+// stored by the index, with earliestTime returned): the earliest time the
+// search starts from, the most recent schedule time (nil: none, including
+// upstream's approximation missing one: "another complex schedule"), and
+// how many were missed.
+func TestMostRecentScheduleTimeRows(t *testing.T) {
+	top := time.Date(2016, time.May, 19, 10, 0, 0, 0, time.UTC)
+	after := func(d time.Duration) time.Time { return top.Add(d) }
+	oneMinute, tenSeconds := int64(60), int64(10)
+	tests := []struct {
+		name         string
+		schedule     string
+		creation     time.Time
+		lastSchedule *time.Time
+		deadline     *int64
+		includeSDS   bool
+		now          time.Time
+		wantEarliest time.Time
+		wantRecent   *time.Time
+		wantMissed   missedSchedules
+		wantErr      bool
+	}{
+		{name: "now before next schedule", schedule: "0 * * * *", creation: top, now: after(30 * time.Second), wantEarliest: top},
+		{name: "now just after next schedule", schedule: "0 * * * *", creation: top, now: after(61 * time.Minute), wantEarliest: top, wantRecent: ptr(after(60 * time.Minute))},
+		{name: "missed 5 schedules", schedule: "0 * * * *", creation: after(10 * time.Second), now: after(301 * time.Minute),
+			wantEarliest: after(10 * time.Second), wantRecent: ptr(after(300 * time.Minute)), wantMissed: fewMissed},
+		{name: "complex schedule", schedule: "30 6-16/4 * * 1-5", creation: top, lastSchedule: ptr(after(30 * time.Minute)), now: after(24*time.Hour + 31*time.Minute),
+			wantEarliest: after(30 * time.Minute), wantRecent: ptr(after(24*time.Hour + 30*time.Minute)), wantMissed: fewMissed},
+		{name: "another complex schedule", schedule: "30 10,11,12 * * 1-5", creation: top, lastSchedule: ptr(after(30 * time.Minute)), now: after(30*time.Hour + 30*time.Minute),
+			wantEarliest: after(30 * time.Minute), wantMissed: fewMissed},
+		{name: "complex schedule with longer diff between executions", schedule: "30 6-16/4 * * 1-5", creation: top, lastSchedule: ptr(after(30 * time.Minute)),
+			now: after(96*time.Hour + 31*time.Minute), wantEarliest: after(30 * time.Minute), wantRecent: ptr(after(96*time.Hour + 30*time.Minute)), wantMissed: fewMissed},
+		{name: "complex schedule with shorter diff between executions", schedule: "30 6-16/4 * * 1-5", creation: top, now: after(24*time.Hour + 31*time.Minute),
+			wantEarliest: top, wantRecent: ptr(after(24*time.Hour + 30*time.Minute)), wantMissed: fewMissed},
+		{name: "@every schedule", schedule: "@every 1h", creation: after(-59 * time.Minute), lastSchedule: ptr(after(time.Minute)), deadline: &tenSeconds,
+			now: after(7 * 24 * time.Hour), wantEarliest: after(time.Minute), wantRecent: ptr(after(6*24*time.Hour + 23*time.Hour + time.Minute)), wantMissed: manyMissed},
+		{name: "rogue cronjob", schedule: "59 23 31 2 *", creation: after(10 * time.Second), now: after(time.Hour), wantErr: true},
+		{name: "earliestTime being CreationTimestamp and LastScheduleTime", schedule: "0 * * * *", creation: top, lastSchedule: ptr(top), now: after(30 * time.Second), wantEarliest: top},
+		{name: "earliestTime being LastScheduleTime", schedule: "*/5 * * * *", creation: top, lastSchedule: ptr(after(30 * time.Minute)), now: after(31 * time.Minute),
+			wantEarliest: after(30 * time.Minute)},
+		{name: "earliestTime being LastScheduleTime (within StartingDeadlineSeconds)", schedule: "*/5 * * * *", creation: top, lastSchedule: ptr(after(30 * time.Minute)),
+			deadline: &oneMinute, now: after(31 * time.Minute), wantEarliest: after(30 * time.Minute)},
+		{name: "earliestTime being LastScheduleTime (outside StartingDeadlineSeconds)", schedule: "*/5 * * * *", creation: top, lastSchedule: ptr(after(30 * time.Minute)),
+			deadline: &oneMinute, includeSDS: true, now: after(32 * time.Minute), wantEarliest: after(31 * time.Minute)},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cj := &api.CronJob{ObjectMeta: api.ObjectMeta{CreationTimestamp: api.NewTime(tc.creation)}, Spec: api.CronJobSpec{Schedule: tc.schedule, StartingDeadlineSeconds: tc.deadline}}
+			if tc.lastSchedule != nil {
+				ls := api.NewTime(*tc.lastSchedule)
+				cj.Status.LastScheduleTime = &ls
+			}
+			sched, err := cron.ParseStandard(tc.schedule)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, missed, err := mostRecentScheduleTime(cj, tc.now, sched, tc.includeSDS)
+			if tc.wantErr {
+				if err == nil {
+					t.Error("no error")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if e := earliestTime(cj, tc.now, tc.includeSDS); !e.Equal(tc.wantEarliest) {
+				t.Errorf("earliest %v, want %v", e, tc.wantEarliest)
+			}
+			if (got == nil) != (tc.wantRecent == nil) || got != nil && !got.Equal(*tc.wantRecent) || missed != tc.wantMissed {
+				t.Errorf("most recent %v, missed %v; want %v, %v", got, missed, tc.wantRecent, tc.wantMissed)
+			}
+		})
+	}
+}
+
+// TestNextScheduleTimeDuration is upstream's table of the same name
+// (utils_test.go as above).
+func TestNextScheduleTimeDuration(t *testing.T) {
+	top := time.Date(2016, time.May, 19, 10, 0, 0, 0, time.UTC)
+	after := func(d time.Duration) time.Time { return top.Add(d) }
+	for _, tc := range []struct {
+		name         string
+		schedule     string
+		lastSchedule *time.Time
+		now          time.Time
+		want         time.Duration
+	}{
+		{"complex schedule skipping weekend", "30 6-16/4 * * 1-5", ptr(after(30 * time.Minute)), after(24*time.Hour + 31*time.Minute), 3*time.Hour + 59*time.Minute + nextScheduleDelta},
+		{"another complex schedule skipping weekend", "30 10,11,12 * * 1-5", ptr(after(30 * time.Minute)), after(30*time.Hour + 30*time.Minute), 66*time.Hour + nextScheduleDelta},
+		{"once a week cronjob, missed two runs", "0 12 * * 4", ptr(after(2 * time.Hour)), after(19*24*time.Hour + time.Hour + 30*time.Minute), 48*time.Hour + 30*time.Minute + nextScheduleDelta},
+		{"no previous run of a cronjob", "0 12 * * 5", nil, after(6 * time.Hour), 20*time.Hour + nextScheduleDelta},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cj := &api.CronJob{ObjectMeta: api.ObjectMeta{CreationTimestamp: api.NewTime(top)}, Spec: api.CronJobSpec{Schedule: tc.schedule}}
+			if tc.lastSchedule != nil {
+				ls := api.NewTime(*tc.lastSchedule)
+				cj.Status.LastScheduleTime = &ls
+			}
+			sched, err := cron.ParseStandard(tc.schedule)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := nextScheduleTimeDuration(cj, tc.now, sched); got != tc.want {
+				t.Errorf("next schedule in %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
