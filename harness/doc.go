@@ -35,7 +35,11 @@
 //
 // A failing seed prints its fault schedule, the two commands that replay it
 // (go test -run ... -args -clustersim.seed=N, and clustersim run), its
-// trace hash, and its schedule shrunk by delta debugging.
+// trace hash, and its schedule shrunk by delta debugging, written out as a
+// scenario file that go test -run ... -args -clustersim.scenario=FILE
+// replays (Replay). The clustersim run lines need a binary that registers
+// the controller: the repository's registers its examples only, so an
+// outside module replays with the go test lines.
 //
 // Determinism contract: a run is a pure function of the scenario, the seed
 // and the Config; the swarm's workers share nothing but read-only tables,

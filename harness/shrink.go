@@ -118,8 +118,9 @@ func complement(chunks [][]Fault, skip int) []Fault {
 
 // WriteShrunk writes s with seed and the shrunk schedule as a scenario
 // file in dir, named <scenario>-seed-<seed>-shrunk.yaml, and returns its
-// path. The file runs with clustersim run (given a binary that registers
-// the controllers it names) and reproduces the failing run.
+// path. The file reproduces the failing run: with Replay (a test's
+// -clustersim.scenario=FILE), or with clustersim run given a binary that
+// registers the controllers it names.
 func WriteShrunk(s *scenarios.Scenario, dir string, seed uint64, target string, faults []Fault) (string, error) {
 	name := fmt.Sprintf("%s-seed-%d-shrunk", s.Metadata.Name, seed)
 	data, err := s.WithSchedule(name, seed, target, faults)

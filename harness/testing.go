@@ -13,9 +13,10 @@ import (
 
 // Flags of a test binary that uses Test (go test ... -args -clustersim.seed=17).
 var (
-	flagSeed  *uint64
-	flagSeeds *int
-	flagOut   *string
+	flagSeed     *uint64
+	flagSeeds    *int
+	flagOut      *string
+	flagScenario *string
 )
 
 func init() {
@@ -25,6 +26,7 @@ func init() {
 		flagSeed = flag.Uint64("clustersim.seed", 0, "run only this seed of each harness.Test swarm (a replay)")
 		flagSeeds = flag.Int("clustersim.seeds", 0, "run this many seeds in each harness.Test swarm (overrides Config.Seeds)")
 		flagOut = flag.String("clustersim.out", "", "write shrunk failing schedules into this directory (default "+filepath.Join(os.TempDir(), "clustersim")+")")
+		flagScenario = flag.String("clustersim.scenario", "", "run this scenario file (a shrunk failing schedule harness.Test wrote) once, judged by the test's Config, instead of the test's swarm")
 	}
 }
 
@@ -33,9 +35,23 @@ func init() {
 // its failures, its fault schedule, the commands that replay it, its trace
 // hash and its schedule shrunk to a minimal one (also written out as a
 // scenario file). With -clustersim.seed=N it runs seed N alone and logs its
-// trace hash; -clustersim.seeds=N changes the swarm's size.
+// trace hash; -clustersim.seeds=N changes the swarm's size;
+// -clustersim.scenario=FILE replays a written-out shrunk schedule instead
+// (see Replay).
 func Test(t testing.TB, path string, cfg Config) []*Verdict {
 	t.Helper()
+	if flagScenario != nil && *flagScenario != "" {
+		v, err := Replay(*flagScenario, cfg)
+		if err != nil {
+			t.Fatal(err)
+			return nil
+		}
+		t.Logf("%s, seed %d: trace %s", *flagScenario, v.Seed, v.TraceHash[:16])
+		if !v.Passed() {
+			t.Errorf("%s failed:\n  %s", *flagScenario, strings.Join(v.Failures, "\n  "))
+		}
+		return []*Verdict{v}
+	}
 	s, err := Load(path)
 	if err != nil {
 		t.Fatal(err)
@@ -90,6 +106,9 @@ func Test(t testing.TB, path string, cfg Config) []*Verdict {
 		}
 		p, werr := WriteShrunk(s, dir, first.Seed, first.Target, sh.Faults)
 		b.WriteString(ExplainShrunk(sh, len(first.Faults), p, werr))
+		if werr == nil {
+			fmt.Fprintf(&b, "  %s -clustersim.scenario=%s\n", goTestCommand(t.Name()), p)
+		}
 	}
 	t.Error(b.String())
 	return vs
@@ -110,12 +129,8 @@ func Explain(path string, v *Verdict, testName string, cfg Config) string {
 			fmt.Fprintf(&b, "  %s\n", f)
 		}
 	}
-	pkg, scenario := ".", path
+	scenario := path
 	if root, rel, ok := moduleDir(); ok {
-		pkg = "./" + filepath.ToSlash(rel)
-		if rel == "." {
-			pkg = "."
-		}
 		if !filepath.IsAbs(path) && !scenarios.IsBuiltin(path) {
 			if p, err := filepath.Rel(root, filepath.Join(root, rel, path)); err == nil {
 				scenario = filepath.ToSlash(p)
@@ -125,13 +140,44 @@ func Explain(path string, v *Verdict, testName string, cfg Config) string {
 	} else {
 		b.WriteString("replay:\n")
 	}
-	fmt.Fprintf(&b, "  go test %s -run '%s' -args%s -clustersim.seed=%d\n", pkg, runPattern(testName), userFlags(), v.Seed)
+	fmt.Fprintf(&b, "  %s -clustersim.seed=%d\n", goTestCommand(testName), v.Seed)
 	cmd := fmt.Sprintf("clustersim run %s --seed %d", scenario, v.Seed)
 	if cfg.Profiles != nil {
 		cmd += " --faults " + strings.Join(cfg.Profiles, ",")
 	}
 	fmt.Fprintf(&b, "  %s\n", cmd)
 	return b.String()
+}
+
+// goTestCommand is the go test command line, from the module root (the
+// package's directory when there is no go.mod above it), that runs the test
+// named testName again with the flags it was given, up to -args and the
+// flags of the harness's own to add.
+func goTestCommand(testName string) string {
+	pkg := "."
+	if _, rel, ok := moduleDir(); ok && rel != "." {
+		pkg = "./" + filepath.ToSlash(rel)
+	}
+	return fmt.Sprintf("go test %s -run '%s' -args%s", pkg, runPattern(testName), userFlags())
+}
+
+// Replay runs the scenario file at path once, with the seed and the fault
+// schedule it holds (as WriteShrunk writes a shrunk failing run) and no
+// profile, and judges it by cfg: what a test's -clustersim.scenario=FILE
+// does. It reproduces the shrunk run's trace, and, unlike clustersim run,
+// checks cfg's invariants; it needs no binary that registers the
+// controller, only the test that does.
+func Replay(path string, cfg Config) (*Verdict, error) {
+	s, err := Load(path)
+	if err != nil {
+		return nil, err
+	}
+	seed := uint64(1)
+	if s.Spec.Seed != nil {
+		seed = *s.Spec.Seed
+	}
+	cfg.Profiles, cfg.NoShrink = nil, true
+	return Run(s, seed, cfg)
 }
 
 // ExplainShrunk describes a shrunk schedule written to path.
@@ -179,7 +225,7 @@ func moduleDir() (root, rel string, ok bool) {
 func userFlags() string {
 	var b strings.Builder
 	flag.Visit(func(f *flag.Flag) {
-		if strings.HasPrefix(f.Name, "test.") || f.Name == "clustersim.seed" || f.Name == "clustersim.seeds" {
+		if strings.HasPrefix(f.Name, "test.") || f.Name == "clustersim.seed" || f.Name == "clustersim.seeds" || f.Name == "clustersim.scenario" {
 			return
 		}
 		fmt.Fprintf(&b, " -%s=%s", f.Name, f.Value)

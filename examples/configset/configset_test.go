@@ -36,7 +36,8 @@ func TestCorrect(t *testing.T) {
 // TestBrokenVariants: the harness finds each broken variant under the
 // profile that exposes its bug within 200 seeds, replaying the failing
 // seed gives the same trace, and its schedule shrinks to at most three
-// faults, written out as a scenario that still fails the same way.
+// faults, written out as a scenario that still fails the same way when a
+// test replays it (harness.Replay, -clustersim.scenario).
 func TestBrokenVariants(t *testing.T) {
 	for _, tc := range []struct {
 		file, profile string
@@ -86,17 +87,14 @@ func TestBrokenVariants(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			written, err := harness.Load(p)
+			// What go test -run ... -args -clustersim.scenario=<p> runs:
+			// the file's seed and schedule, without cfg's profile.
+			w, err := harness.Replay(p, cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
-			cfg.Profiles = nil
-			w, err := harness.Run(written, bad.Seed, cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if w.Passed() || w.TraceHash != sh.Verdict.TraceHash {
-				t.Errorf("the written scenario %s: trace %s passed=%v; the shrunk run was %s", p, w.TraceHash, w.Passed(), sh.Verdict.TraceHash)
+			if w.Passed() || w.Seed != bad.Seed || w.TraceHash != sh.Verdict.TraceHash {
+				t.Errorf("the written scenario %s: seed %d, trace %s, passed=%v; the shrunk run was seed %d, %s", p, w.Seed, w.TraceHash, w.Passed(), bad.Seed, sh.Verdict.TraceHash)
 			}
 			t.Logf("%s under %s: seed %d fails; %d faults shrunk to %d in %d runs", tc.file, tc.profile, bad.Seed, len(bad.Faults), len(sh.Faults), sh.Runs)
 		})
