@@ -64,6 +64,59 @@ func foldedNames(names []string) string {
 	return strings.Join(names[:foldNames], ", ") + fmt.Sprintf(", … %s (%d more)", names[len(names)-1], len(names)-foldNames)
 }
 
+// differingWord returns the index of the one space-separated word in
+// which lines a and b differ, or -1 when they differ in none or in more
+// than one.
+func differingWord(a, b string) int {
+	wa, wb := strings.Fields(a), strings.Fields(b)
+	if len(wa) != len(wb) || strings.Count(a, " ") != strings.Count(b, " ") {
+		return -1
+	}
+	at := -1
+	for i := range wa {
+		if wa[i] != wb[i] {
+			if at >= 0 {
+				return -1
+			}
+			at = i
+		}
+	}
+	return at
+}
+
+// foldLines folds a step's output: a run of at least foldObjects lines
+// alike but for one word in the same place (a selector that crashed a
+// zone's nodes prints "node/zone-a-1 stopped: ..." for each) is its first
+// line and one line naming the others.
+func foldLines(lines []string) []string {
+	if len(lines) < foldObjects {
+		return lines
+	}
+	var out []string
+	for i := 0; i < len(lines); {
+		at, j := -1, i+1
+		for ; j < len(lines); j++ {
+			d := differingWord(lines[i], lines[j])
+			if d < 0 || (at >= 0 && d != at) {
+				break
+			}
+			at = d
+		}
+		if j-i < foldObjects {
+			out = append(out, lines[i])
+			i++
+			continue
+		}
+		names := make([]string, 0, j-i-1)
+		for _, l := range lines[i+1 : j] {
+			names = append(names, strings.Fields(l)[at])
+		}
+		out = append(out, lines[i], fmt.Sprintf("(the same for %d more: %s)", len(names), foldedNames(names)))
+		i = j
+	}
+	return out
+}
+
 // entryRuns groups r's timeline entries: runs of at least foldSteps
 // alike entries (alikeEntries) are one group, every other entry its own.
 func entryRuns(entries []runner.Entry) [][]runner.Entry {

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -90,5 +91,53 @@ func TestFoldGaps(t *testing.T) {
 	g.Convergence[3].After = time.Minute
 	if n := len(convergenceRows(g)); n != 5 {
 		t.Errorf("%d convergence rows with one cause converging sooner, want 5 (start, two listed, the sooner one, 47 folded)", n)
+	}
+}
+
+// TestFoldLines checks that a step's output folds a run of at least
+// foldObjects lines alike but for one word in one place (a zone's nodes
+// crashed by one selector) and leaves every other line as it was.
+func TestFoldLines(t *testing.T) {
+	stopped := func(from, to int) []string {
+		var out []string
+		for i := from; i <= to; i++ {
+			out = append(out, fmt.Sprintf("node/zone-a-%d stopped: no lease renewals, no status, no pod work", i))
+		}
+		return out
+	}
+	aligned := make([]string, 30)
+	for i := range aligned {
+		aligned[i] = fmt.Sprintf("web-%d%s 1/1 Running", i, strings.Repeat(" ", 3-len(fmt.Sprint(i))))
+	}
+	twoWords := make([]string, 30)
+	for i := range twoWords {
+		twoWords[i] = fmt.Sprintf("node/n-%d stopped at %d", i, i)
+	}
+	// After 26 lines alike in their second word, a line that differs
+	// from the first in its first word ends the run.
+	var moving []string
+	for i := 1; i <= 26; i++ {
+		moving = append(moving, fmt.Sprintf("a %d c", i))
+	}
+	moving = append(moving, "b 1 c")
+	for _, tc := range []struct {
+		name  string
+		lines []string
+		want  []string
+	}{
+		{"fewer than foldObjects are listed", stopped(1, foldObjects-1), stopped(1, foldObjects-1)},
+		{"foldObjects fold", stopped(1, foldObjects), []string{stopped(1, 1)[0],
+			fmt.Sprintf("(the same for %d more: node/zone-a-2, node/zone-a-3, node/zone-a-4, … node/zone-a-%d (%d more))", foldObjects-1, foldObjects, foldObjects-1-foldNames)}},
+		{"other lines kept around a run", append(append([]string{"first"}, stopped(1, 30)...), "last"), []string{"first", stopped(1, 1)[0],
+			"(the same for 29 more: node/zone-a-2, node/zone-a-3, node/zone-a-4, … node/zone-a-30 (26 more))", "last"}},
+		{"aligned columns are not folded", aligned, aligned},
+		{"lines differing in two words are not folded", twoWords, twoWords},
+		{"a run ends where another word differs", moving, []string{"a 1 c", "(the same for 25 more: 2, 3, 4, … 26 (22 more))", "b 1 c"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := foldLines(tc.lines); !slices.Equal(got, tc.want) {
+				t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+			}
+		})
 	}
 }

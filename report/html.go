@@ -136,7 +136,7 @@ func HTML(w io.Writer, r *runner.Result) error {
 	}
 	for _, e := range r.Entries {
 		var b strings.Builder
-		for _, l := range e.Lines {
+		for _, l := range foldLines(e.Lines) {
 			b.WriteString(l + "\n")
 		}
 		if e.Err != "" {
@@ -161,7 +161,13 @@ func HTML(w io.Writer, r *runner.Result) error {
 		}
 		findings = append(findings, f)
 	}
-	for _, iv := range m.Gaps.Incidents {
+	for _, ivs := range m.Gaps.IncidentGroups() {
+		if len(ivs) > 1 {
+			l := m.Gaps.IncidentLine(ivs)
+			findings = append(findings, htmlFinding{l.Text, add(l.At, "incident", "incident", l.Text, "")})
+			continue
+		}
+		iv := ivs[0]
 		text := fmt.Sprintf("incident: %s gap opened, open %s (longer than the %s SLO)", iv.Object, measure.Seconds(iv.Duration()), m.Gaps.SLO)
 		findings = append(findings, htmlFinding{text, add(iv.From, "incident", "incident", text, "")})
 	}

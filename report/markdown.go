@@ -39,7 +39,7 @@ func ScenarioMarkdown(w io.Writer, r *runner.Result) error {
 	for _, run := range entryRuns(r.Entries) {
 		e := &run[0]
 		fmt.Fprintf(w, "\n**%s** `%s`\n\n```\n", clock(e.At), e.Command)
-		for _, l := range e.Lines {
+		for _, l := range foldLines(e.Lines) {
 			fmt.Fprintln(w, l)
 		}
 		if e.Err != "" {

@@ -153,13 +153,8 @@ func Causes(res *runner.Result) []Convergence {
 // that matched nothing, for a report's findings.
 func (g *Gaps) Findings() []string {
 	var out []string
-	for _, iv := range g.Incidents {
-		until := "until " + clock(iv.To)
-		if iv.Open {
-			until = "still open at the end"
-		}
-		out = append(out, fmt.Sprintf("incident: %s gap open %s (longer than the %s SLO) from %s, %s; peak %d (%s)",
-			objectName(iv.Object), Seconds(iv.Duration()), g.SLO, clock(iv.From), until, iv.Peak, iv.PeakDetail))
+	for _, ivs := range g.IncidentGroups() {
+		out = append(out, g.IncidentLine(ivs).Text)
 	}
 	for i, s := range g.StaleSuccess {
 		if i == maxStaleLines {
@@ -178,6 +173,66 @@ func (g *Gaps) Findings() []string {
 			objectName(e.Object), e.Selector, Seconds(e.To-e.From), clock(e.From), until))
 	}
 	return out
+}
+
+// IncidentGroups are the incidents as Findings prints them: more than
+// FoldAbove incidents of one kind and namespace that peaked alike (every
+// node of a lost zone Ready=Unknown) are one group, where the first of
+// them was, so that a lost zone of a thousand nodes is a line, not a
+// thousand; every other incident is a group of its own.
+func (g *Gaps) IncidentGroups() [][]gap.Interval {
+	return foldGroups(g.Incidents, func(iv gap.Interval) (string, bool) {
+		return iv.Kind.Group + "\x00" + iv.Kind.Name + "\x00" + iv.Key.Namespace + "\x00" + iv.PeakDetail, true
+	})
+}
+
+// IncidentLine is the line Findings prints for one of IncidentGroups:
+// the incident, or the group folded with counts, at its first opening.
+func (g *Gaps) IncidentLine(ivs []gap.Interval) Line {
+	if len(ivs) == 1 {
+		iv := ivs[0]
+		until := "until " + clock(iv.To)
+		if iv.Open {
+			until = "still open at the end"
+		}
+		return Line{fmt.Sprintf("incident: %s gap open %s (longer than the %s SLO) from %s, %s; peak %d (%s)",
+			objectName(iv.Object), Seconds(iv.Duration()), g.SLO, clock(iv.From), until, iv.Peak, iv.PeakDetail), iv.From, true}
+	}
+	first := ivs[0]
+	shortest, longest := first.Duration(), first.Duration()
+	from, lastFrom, closedBy := first.From, first.From, time.Duration(0)
+	open, peak := 0, first.Peak
+	keys := make([]string, len(ivs))
+	for i, iv := range ivs {
+		keys[i] = iv.Key.String()
+		shortest, longest = min(shortest, iv.Duration()), max(longest, iv.Duration())
+		from, lastFrom = min(from, iv.From), max(lastFrom, iv.From)
+		peak = max(peak, iv.Peak)
+		if iv.Open {
+			open++
+		} else {
+			closedBy = max(closedBy, iv.To)
+		}
+	}
+	span := Seconds(shortest)
+	if longest != shortest {
+		span += " to " + Seconds(longest)
+	}
+	opened := "from " + clock(from)
+	if lastFrom != from {
+		opened += " to " + clock(lastFrom)
+	}
+	var until string
+	switch open {
+	case len(ivs):
+		until = "all still open at the end"
+	case 0:
+		until = "all closed by " + clock(closedBy)
+	default:
+		until = fmt.Sprintf("%d still open at the end, the rest closed by %s", open, clock(closedBy))
+	}
+	return Line{fmt.Sprintf("incident: %d %s objects (%s) gaps open %s (longer than the %s SLO) opened %s, %s; peak %d (%s)",
+		len(ivs), strings.ToLower(first.Kind.Name), names(keys), span, g.SLO, opened, until, peak, first.PeakDetail), from, true}
 }
 
 // maxStaleLines caps the stale-success lines of Findings.

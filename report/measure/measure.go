@@ -1031,23 +1031,38 @@ func (r *Report) Lines() []Line {
 // findings of a foldable group (same key) of more than FoldAbove are one
 // line, many's, where the group's first finding was.
 func fold[T any](out []Line, xs []T, key func(T) (string, bool), one func(T) Line, many func([]T) Line) []Line {
+	for _, g := range foldGroups(xs, key) {
+		if len(g) == 1 {
+			out = append(out, one(g[0]))
+		} else {
+			out = append(out, many(g))
+		}
+	}
+	return out
+}
+
+// foldGroups splits xs in order into what fold prints: the findings of
+// a key shared by more than FoldAbove as one group where the first of
+// them was, every other finding a group of its own.
+func foldGroups[T any](xs []T, key func(T) (string, bool)) [][]T {
 	groups := map[string][]T{}
 	for _, x := range xs {
 		if k, ok := key(x); ok {
 			groups[k] = append(groups[k], x)
 		}
 	}
+	var out [][]T
 	done := map[string]bool{}
-	for _, x := range xs {
+	for i, x := range xs {
 		k, ok := key(x)
 		if g := groups[k]; ok && len(g) > FoldAbove {
 			if !done[k] {
 				done[k] = true
-				out = append(out, many(g))
+				out = append(out, g)
 			}
 			continue
 		}
-		out = append(out, one(x))
+		out = append(out, xs[i:i+1:i+1])
 	}
 	return out
 }
