@@ -404,6 +404,21 @@ func jobFromTemplate(cj *api.CronJob, scheduled time.Time, sched *cron.Schedule)
 	}
 }
 
+// byJobStartTime orders Jobs by start time, a Job not started last, then
+// by name (upstream's byJobStartTime).
+func byJobStartTime(a, b *api.Job) int {
+	switch {
+	case a.Status.StartTime == nil && b.Status.StartTime == nil:
+	case b.Status.StartTime == nil:
+		return -1
+	case a.Status.StartTime == nil:
+		return 1
+	case !a.Status.StartTime.Time.Equal(b.Status.StartTime.Time):
+		return a.Status.StartTime.Time.Compare(b.Status.StartTime.Time)
+	}
+	return strings.Compare(a.Name, b.Name)
+}
+
 func inActiveList(cj *api.CronJob, uid api.UID) bool {
 	return slices.ContainsFunc(cj.Status.Active, func(r api.ObjectReference) bool { return r.UID == uid })
 }
@@ -463,21 +478,7 @@ func (r *reconciler) removeOldestJobs(ctx context.Context, cj *api.CronJob, jobs
 	if n <= 0 {
 		return
 	}
-	slices.SortStableFunc(jobs, func(a, b *api.Job) int {
-		switch {
-		case a.Status.StartTime == nil && b.Status.StartTime == nil:
-		case b.Status.StartTime == nil:
-			return -1
-		case a.Status.StartTime == nil:
-			return 1
-		case !a.Status.StartTime.Time.Equal(b.Status.StartTime.Time):
-			return a.Status.StartTime.Time.Compare(b.Status.StartTime.Time)
-		}
-		if a.Name < b.Name {
-			return -1
-		}
-		return 1
-	})
+	slices.SortStableFunc(jobs, byJobStartTime)
 	for _, j := range jobs[:n] {
 		if r.deleteJob(ctx, cj, j.Namespace, j.Name) == nil {
 			deleteFromActiveList(cj, j.UID)

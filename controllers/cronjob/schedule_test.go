@@ -1,6 +1,7 @@
 package cronjob
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -175,5 +176,125 @@ func TestNextScheduleTimeDuration(t *testing.T) {
 				t.Errorf("next schedule in %v, want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestGetJobFromTemplate2, TestNextScheduleTime and TestByJobStartTime are
+// upstream's tests of the same names (utils_test.go as stored by the
+// index, no commit given), on jobFromTemplate, mostRecentScheduleTime
+// with the starting deadline (upstream's nextScheduleTime) and
+// byJobStartTime.
+func TestGetJobFromTemplate2(t *testing.T) {
+	scheduled := time.Date(2016, time.May, 19, 10, 0, 0, 0, time.UTC)
+	utc, rome := "UTC", "Europe/Rome"
+	for _, tc := range []struct {
+		name        string
+		timeZone    *string
+		annotations map[string]string
+		want        string
+		count       int
+	}{
+		{"UTC timezone and one annotation", &utc, map[string]string{"x": "y"}, "2016-05-19T10:00:00Z", 2},
+		{"nil timezone and one annotation", nil, map[string]string{"x": "y"}, "2016-05-19T10:00:00Z", 2},
+		{"correct timezone and multiple annotation", &rome, map[string]string{"x": "y", "z": "x"}, "2016-05-19T12:00:00+02:00", 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cj := &api.CronJob{ObjectMeta: api.ObjectMeta{Name: "mycronjob", Namespace: "snazzycats", UID: "1a2b3c"},
+				Spec: api.CronJobSpec{Schedule: "* * * * ?", TimeZone: tc.timeZone, JobTemplate: api.JobTemplateSpec{
+					ObjectMeta: api.ObjectMeta{Labels: map[string]string{"a": "b"}, Annotations: tc.annotations}}}}
+			sched, err := cron.ParseStandard(cj.Spec.Schedule)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.timeZone != nil {
+				loc, err := time.LoadLocation(*tc.timeZone)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sched.SetLocation(loc)
+			}
+			j := jobFromTemplate(cj, scheduled, sched)
+			if !strings.HasPrefix(j.Name, "mycronjob-") || len(j.Labels) != 1 || len(j.Annotations) != tc.count ||
+				j.Annotations[api.CronJobScheduledTimestampAnnotation] != tc.want {
+				t.Errorf("job %s labels %v annotations %v; want %d annotations, scheduled at %s", j.Name, j.Labels, j.Annotations, tc.count, tc.want)
+			}
+		})
+	}
+}
+
+func TestNextScheduleTime(t *testing.T) {
+	t1 := time.Date(2016, time.May, 19, 10, 0, 0, 0, time.UTC)
+	t2 := t1.Add(time.Hour)
+	twoHours := int64(2 * 60 * 60)
+	for _, tc := range []struct {
+		name         string
+		schedule     string
+		creation     time.Time
+		lastSchedule *time.Time
+		deadline     *int64
+		now          time.Time
+		want         *time.Time
+		wantSome     bool
+		wantErr      bool
+	}{
+		{name: "no known start times, and none needed yet", schedule: "0 * * * ?", creation: t1.Add(-10 * time.Minute), now: t1.Add(-7 * time.Minute)},
+		{name: "no known start times, and one needed", schedule: "0 * * * ?", creation: t1.Add(-10 * time.Minute), now: t1.Add(2 * time.Second), want: &t1},
+		{name: "known LastScheduleTime, no start needed", schedule: "0 * * * ?", creation: t1.Add(-10 * time.Minute), lastSchedule: &t1, now: t1.Add(2 * time.Minute)},
+		{name: "known LastScheduleTime, a start needed", schedule: "0 * * * ?", creation: t1.Add(-10 * time.Minute), lastSchedule: &t1, now: t2.Add(5 * time.Minute), want: &t2},
+		{name: "known LastScheduleTime, two starts needed", schedule: "0 * * * ?", creation: t1.Add(-2 * time.Hour), lastSchedule: ptr(t1.Add(-time.Hour)), now: t2.Add(5 * time.Minute), want: &t2},
+		{name: "now is way way ahead of last start time, and there is no deadline", schedule: "0 * * * ?", creation: t1.Add(-2 * time.Hour), lastSchedule: ptr(t1.Add(-time.Hour)),
+			now: t2.Add(10 * 24 * time.Hour), wantSome: true},
+		{name: "now is way way ahead of last start time, but there is a short deadline", schedule: "0 * * * ?", creation: t1.Add(-2 * time.Hour), lastSchedule: ptr(t1.Add(-time.Hour)),
+			deadline: &twoHours, now: t2.Add(10 * 24 * time.Hour), wantSome: true},
+		{name: "the error from mostRecentScheduleTime gets populated up", schedule: "59 23 31 2 *", creation: t1.Add(10 * time.Second), now: t1.Add(time.Hour), wantErr: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cj := &api.CronJob{ObjectMeta: api.ObjectMeta{CreationTimestamp: api.NewTime(tc.creation)}, Spec: api.CronJobSpec{Schedule: tc.schedule, StartingDeadlineSeconds: tc.deadline}}
+			if tc.lastSchedule != nil {
+				ls := api.NewTime(*tc.lastSchedule)
+				cj.Status.LastScheduleTime = &ls
+			}
+			sched, err := cron.ParseStandard(tc.schedule)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _, err := mostRecentScheduleTime(cj, tc.now, sched, true)
+			switch {
+			case tc.wantErr:
+				if err == nil || got != nil {
+					t.Errorf("got %v, %v; want an error and no time", got, err)
+				}
+			case tc.wantSome:
+				if got == nil {
+					t.Error("no start time, want one")
+				}
+			case (got == nil) != (tc.want == nil) || got != nil && !got.Equal(*tc.want):
+				t.Errorf("start time %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestByJobStartTime(t *testing.T) {
+	now := api.NewTime(time.Date(2018, time.January, 1, 2, 3, 4, 5, time.UTC))
+	later := api.NewTime(time.Date(2019, time.January, 1, 2, 3, 4, 5, time.UTC))
+	job := func(name string, start *api.Time) *api.Job {
+		return &api.Job{ObjectMeta: api.ObjectMeta{Name: name}, Status: api.JobStatus{StartTime: start}}
+	}
+	aNil, bNil, aSet, bSet, aSetLater := job("a", nil), job("b", nil), job("a", &now), job("b", &now), job("a", &later)
+	for _, tc := range []struct {
+		name            string
+		input, expected []*api.Job
+	}{
+		{"both have nil start times", []*api.Job{bNil, aNil}, []*api.Job{aNil, bNil}},
+		{"only the first has a nil start time", []*api.Job{aNil, bSet}, []*api.Job{bSet, aNil}},
+		{"only the second has a nil start time", []*api.Job{aSet, bNil}, []*api.Job{aSet, bNil}},
+		{"both have non-nil, equal start time", []*api.Job{bSet, aSet}, []*api.Job{aSet, bSet}},
+		{"both have non-nil, different start time", []*api.Job{aSetLater, bSet}, []*api.Job{bSet, aSetLater}},
+	} {
+		slices.SortStableFunc(tc.input, byJobStartTime)
+		if !slices.Equal(tc.input, tc.expected) {
+			t.Errorf("%s: jobs not sorted as expected", tc.name)
+		}
 	}
 }
