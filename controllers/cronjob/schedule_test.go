@@ -38,15 +38,7 @@ func TestMostRecentScheduleTime(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			cj := &api.CronJob{ObjectMeta: api.ObjectMeta{CreationTimestamp: api.NewTime(tc.creation)}, Spec: api.CronJobSpec{Schedule: tc.schedule, StartingDeadlineSeconds: tc.deadline}}
-			if tc.lastSchedule != nil {
-				ls := api.NewTime(*tc.lastSchedule)
-				cj.Status.LastScheduleTime = &ls
-			}
-			sched, err := cron.ParseStandard(tc.schedule)
-			if err != nil {
-				t.Fatal(err)
-			}
+			cj, sched := scheduledCronJob(t, tc.schedule, tc.creation, tc.lastSchedule, tc.deadline)
 			got, missed, err := mostRecentScheduleTime(cj, tc.now, sched, true)
 			if (err != nil) != (tc.wantErrSubstring != "") || err != nil && !strings.Contains(err.Error(), tc.wantErrSubstring) {
 				t.Fatalf("error %v, want %q", err, tc.wantErrSubstring)
@@ -59,6 +51,22 @@ func TestMostRecentScheduleTime(t *testing.T) {
 }
 
 func ptr(t time.Time) *time.Time { return &t }
+
+// scheduledCronJob is a CronJob created at creation, last scheduled at
+// lastSchedule (nil: never), with the schedule parsed.
+func scheduledCronJob(t *testing.T, schedule string, creation time.Time, lastSchedule *time.Time, deadline *int64) (*api.CronJob, *cron.Schedule) {
+	t.Helper()
+	cj := &api.CronJob{ObjectMeta: api.ObjectMeta{CreationTimestamp: api.NewTime(creation)}, Spec: api.CronJobSpec{Schedule: schedule, StartingDeadlineSeconds: deadline}}
+	if lastSchedule != nil {
+		ls := api.NewTime(*lastSchedule)
+		cj.Status.LastScheduleTime = &ls
+	}
+	sched, err := cron.ParseStandard(schedule)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cj, sched
+}
 
 // TestJobName: upstream's getJobName, minutes since the epoch.
 func TestJobName(t *testing.T) {
@@ -116,15 +124,7 @@ func TestMostRecentScheduleTimeRows(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			cj := &api.CronJob{ObjectMeta: api.ObjectMeta{CreationTimestamp: api.NewTime(tc.creation)}, Spec: api.CronJobSpec{Schedule: tc.schedule, StartingDeadlineSeconds: tc.deadline}}
-			if tc.lastSchedule != nil {
-				ls := api.NewTime(*tc.lastSchedule)
-				cj.Status.LastScheduleTime = &ls
-			}
-			sched, err := cron.ParseStandard(tc.schedule)
-			if err != nil {
-				t.Fatal(err)
-			}
+			cj, sched := scheduledCronJob(t, tc.schedule, tc.creation, tc.lastSchedule, tc.deadline)
 			got, missed, err := mostRecentScheduleTime(cj, tc.now, sched, tc.includeSDS)
 			if tc.wantErr {
 				if err == nil {
@@ -163,15 +163,7 @@ func TestNextScheduleTimeDuration(t *testing.T) {
 		{"no previous run of a cronjob", "0 12 * * 5", nil, after(6 * time.Hour), 20*time.Hour + nextScheduleDelta},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cj := &api.CronJob{ObjectMeta: api.ObjectMeta{CreationTimestamp: api.NewTime(top)}, Spec: api.CronJobSpec{Schedule: tc.schedule}}
-			if tc.lastSchedule != nil {
-				ls := api.NewTime(*tc.lastSchedule)
-				cj.Status.LastScheduleTime = &ls
-			}
-			sched, err := cron.ParseStandard(tc.schedule)
-			if err != nil {
-				t.Fatal(err)
-			}
+			cj, sched := scheduledCronJob(t, tc.schedule, top, tc.lastSchedule, nil)
 			if got := nextScheduleTimeDuration(cj, tc.now, sched); got != tc.want {
 				t.Errorf("next schedule in %v, want %v", got, tc.want)
 			}
@@ -249,15 +241,7 @@ func TestNextScheduleTime(t *testing.T) {
 		{name: "the error from mostRecentScheduleTime gets populated up", schedule: "59 23 31 2 *", creation: t1.Add(10 * time.Second), now: t1.Add(time.Hour), wantErr: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cj := &api.CronJob{ObjectMeta: api.ObjectMeta{CreationTimestamp: api.NewTime(tc.creation)}, Spec: api.CronJobSpec{Schedule: tc.schedule, StartingDeadlineSeconds: tc.deadline}}
-			if tc.lastSchedule != nil {
-				ls := api.NewTime(*tc.lastSchedule)
-				cj.Status.LastScheduleTime = &ls
-			}
-			sched, err := cron.ParseStandard(tc.schedule)
-			if err != nil {
-				t.Fatal(err)
-			}
+			cj, sched := scheduledCronJob(t, tc.schedule, tc.creation, tc.lastSchedule, tc.deadline)
 			got, _, err := mostRecentScheduleTime(cj, tc.now, sched, true)
 			switch {
 			case tc.wantErr:
