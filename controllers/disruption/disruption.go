@@ -22,8 +22,10 @@
 // MultiplePodDisruptionBudgets event); there is no scale-subresource
 // fallback for custom controllers (upstream's getScaleController), so
 // their pods fail the sync with "found no controllers for pod"; the
-// stale DisruptionTarget pod-condition worker is not simulated (the
-// simulator sets no DisruptionTarget conditions).
+// stale DisruptionTarget pod-condition worker is not simulated: a pod the
+// taint manager or the scheduler's preemption marked DisruptionTarget but
+// could not delete keeps the condition (upstream's worker sets it False
+// after two minutes).
 //
 // Imports: api and the controller runtime only. Determinism: time comes
 // from the manager's clock; pods are listed sorted and controller scales
