@@ -52,14 +52,15 @@ type Server struct {
 
 // New returns a server over st with the default rule table and the
 // admission plugins Kubernetes enables by default that clustersim models:
-// DefaultTolerationSeconds, LimitRanger's defaults and Priority
-// (mutating), NamespaceLifecycle, LimitRanger's constraints, Priority's
-// single-default check and ResourceQuota.
+// DefaultTolerationSeconds, LimitRanger's defaults, Priority and
+// DefaultStorageClass (mutating), NamespaceLifecycle, LimitRanger's
+// constraints, Priority's single-default check and ResourceQuota.
 func New(k *kernel.Kernel, st *store.Store) *Server {
 	s := &Server{k: k, store: st, authz: NewAuthorizer(DefaultRules()), stats: map[string]*actorStats{}}
 	s.AddMutating(NewDefaultTolerationSeconds())
 	s.AddMutating(LimitRanger{})
 	s.AddMutating(Priority{})
+	s.AddMutating(DefaultStorageClass{})
 	s.AddValidating(NamespaceLifecycle{})
 	s.AddValidating(LimitRanger{Validate: true})
 	s.AddValidating(Priority{Validate: true})
