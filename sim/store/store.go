@@ -777,11 +777,14 @@ func (s *Store) Delete(op Op, kind api.Kind, key api.Key, opts DeleteOptions) (a
 		return nil, false, apierr.NewNotFound(gr, key.Name)
 	}
 	om := old.GetObjectMeta()
+	// The registry's rest.BeforeDelete checks the preconditions against
+	// the object it just read, before storage does, and names the group
+	// and kind where other conflicts name the resource.
 	if opts.PreconditionUID != "" && opts.PreconditionUID != om.UID {
-		return nil, false, apierr.NewConflict(gr, key.Name, fmt.Sprintf("Precondition failed: UID in precondition: %v, UID in object meta: %v", opts.PreconditionUID, om.UID))
+		return nil, false, apierr.NewConflict(kind.GroupKind(), key.Name, fmt.Sprintf("the UID in the precondition (%s) does not match the UID in record (%s). The object might have been deleted and then recreated", opts.PreconditionUID, om.UID))
 	}
 	if opts.PreconditionResourceVersion != "" && opts.PreconditionResourceVersion != om.ResourceVersion {
-		return nil, false, apierr.NewConflict(gr, key.Name, fmt.Sprintf("Precondition failed: ResourceVersion in precondition: %v, ResourceVersion in object meta: %v", opts.PreconditionResourceVersion, om.ResourceVersion))
+		return nil, false, apierr.NewConflict(kind.GroupKind(), key.Name, fmt.Sprintf("the ResourceVersion in the precondition (%s) does not match the ResourceVersion in record (%s). The object might have been modified", opts.PreconditionResourceVersion, om.ResourceVersion))
 	}
 	verb := verbOr(op.Verb, "delete")
 
