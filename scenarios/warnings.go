@@ -58,7 +58,8 @@ func (s *Scenario) Warnings() []Warning {
 			all = append(all, st.ServerSideApply.Parsed...)
 		}
 	}
-	return append(out, templateClassWarnings(s.File, all)...)
+	out = append(out, templateClassWarnings(s.File, all)...)
+	return append(out, configRefWarnings(s.File, all)...)
 }
 
 // templateClassWarnings names the workloads among objs whose pod template

@@ -231,3 +231,66 @@ func manifestWarnings(t *testing.T, doc string) []string {
 	}
 	return got
 }
+
+// TestConfigRefWarnings: a workload's reference to a ConfigMap or Secret
+// that no object of the scenario is, and that is not optional, is named:
+// Kubernetes would keep the pod waiting (CreateContainerConfigError,
+// FailedMount) where the simulated kubelet starts it. References to
+// objects of the scenario, in the workload's namespace, and optional ones
+// are not.
+func TestConfigRefWarnings(t *testing.T) {
+	doc := `apiVersion: clustersim.dev/v1alpha1
+kind: Scenario
+metadata: {name: refs}
+spec:
+  duration: 1m
+  cluster:
+    nodeGroups: [{name: worker, count: 1, capacity: {cpu: "4", memory: 16Gi}}]
+  objects:
+  - {apiVersion: v1, kind: Namespace, metadata: {name: shop}}
+  - {apiVersion: v1, kind: ConfigMap, metadata: {name: web-config, namespace: shop}, data: {a: b}}
+  - {apiVersion: v1, kind: ConfigMap, metadata: {name: other-ns}, data: {a: b}}
+  - {apiVersion: v1, kind: Secret, metadata: {name: tls, namespace: shop}, stringData: {k: v}}
+  - apiVersion: apps/v1
+    kind: Deployment
+    metadata: {name: web, namespace: shop}
+    spec:
+      selector: {matchLabels: {app: web}}
+      template:
+        metadata: {labels: {app: web}}
+        spec:
+          containers:
+          - name: web
+            image: nginx:1.14.2
+            envFrom:
+            - configMapRef: {name: web-config}
+            - secretRef: {name: web-secret}
+            - configMapRef: {name: extra, optional: true}
+            env:
+            - {name: A, valueFrom: {configMapKeyRef: {name: other-ns, key: a}}}
+            - {name: B, valueFrom: {fieldRef: {fieldPath: metadata.name}}}
+          volumes:
+          - {name: certs, secret: {secretName: tls}}
+          - {name: cfg, configMap: {name: missing-cm}}
+          - name: all
+            projected: {sources: [{configMap: {name: web-config}}, {secret: {name: api-token}}]}
+`
+	s, err := Load("refs.yaml", ".", fstest.MapFS{}, []byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, w := range s.Warnings() {
+		got = append(got, w.String())
+	}
+	const tail = "the simulated kubelet does not read ConfigMaps and Secrets and starts the container"
+	want := []string{
+		`warning: refs.yaml: Deployment/shop/web: spec.template.spec.containers[0].envFrom[1].secretRef: accepted but not simulated: Secret "web-secret" is in no object of the scenario: in Kubernetes the pod would wait for it (secret "web-secret" not found); ` + tail,
+		`warning: refs.yaml: Deployment/shop/web: spec.template.spec.containers[0].env[0].valueFrom.configMapKeyRef: accepted but not simulated: ConfigMap "other-ns" is in no object of the scenario: in Kubernetes the pod would wait for it (configmap "other-ns" not found); ` + tail,
+		`warning: refs.yaml: Deployment/shop/web: spec.template.spec.volumes[1].configMap: accepted but not simulated: ConfigMap "missing-cm" is in no object of the scenario: in Kubernetes the pod would wait for it (configmap "missing-cm" not found); ` + tail,
+		`warning: refs.yaml: Deployment/shop/web: spec.template.spec.volumes[2].projected.sources[1].secret: accepted but not simulated: Secret "api-token" is in no object of the scenario: in Kubernetes the pod would wait for it (secret "api-token" not found); ` + tail,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
