@@ -234,6 +234,12 @@ func (c *clientControl) createPod(ctx context.Context, set *api.StatefulSet, p *
 	if errors.Is(err, apierr.ErrAlreadyExists) {
 		return err
 	}
+	// The claims get the owner references of the retention policy at
+	// once, as far as the cache knows them (upstream's CreateStatefulPod).
+	if err := c.updateClaimsForRetentionPolicy(ctx, set, p); err != nil {
+		c.recordPodEvent("update", set, p, err)
+		return err
+	}
 	c.recordPodEvent("create", set, p, err)
 	return err
 }
