@@ -167,6 +167,10 @@ func objectWarnings(file string, objs []api.Object) []Warning {
 					Msg: "generic ephemeral volumes are not simulated: no claim is created for the volume"})
 			}
 		}
+		if r := spec.Resources; r != nil && len(r.Requests)+len(r.Limits) > 0 {
+			out = append(out, Warning{File: file, Object: name, Field: prefix + "resources",
+				Msg: "pod-level resources are not simulated by the scheduler and the kubelet: the pod is placed and admitted by its containers' requests (the resource quota and the autoscaler count the pod-level ones)"})
+		}
 		for _, u := range scheduler.UnmodelledFields(spec) {
 			out = append(out, Warning{File: file, Object: name, Field: prefix + u.Field, Msg: u.Why})
 		}

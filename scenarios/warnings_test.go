@@ -200,6 +200,11 @@ apiVersion: v1
 kind: Pod
 metadata: {name: p}
 spec: {activeDeadlineSeconds: 5, runtimeClassName: gvisor, containers: [{name: c, image: nginx}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: pod-level}
+spec: {resources: {requests: {cpu: "2"}}, containers: [{name: c, image: nginx}]}
 `)
 	want := []string{
 		"warning: app.yaml: Service/lb: spec.type: accepted but not simulated: no load balancer is provisioned (no cloud controller runs): EXTERNAL-IP stays <pending>",
@@ -211,6 +216,7 @@ spec: {activeDeadlineSeconds: 5, runtimeClassName: gvisor, containers: [{name: c
 		"warning: app.yaml: HorizontalPodAutoscaler/web: spec.metrics[3]: accepted but not simulated: per-container resource metrics are not simulated: the autoscaler reports it cannot get the metric (FailedGetContainerResourceMetric)",
 		"warning: app.yaml: Pod/p: spec.activeDeadlineSeconds: accepted but not simulated: the kubelet does not end the pod at its deadline (no DeadlineExceeded): it runs on",
 		"warning: app.yaml: Pod/p: spec.runtimeClassName: accepted but not simulated: RuntimeClasses are not simulated: the pod runs without one, admitted even when the class does not exist (Kubernetes refuses it then) and without the class's overhead",
+		"warning: app.yaml: Pod/pod-level: spec.resources: accepted but not simulated: pod-level resources are not simulated by the scheduler and the kubelet: the pod is placed and admitted by its containers' requests (the resource quota and the autoscaler count the pod-level ones)",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
