@@ -36,7 +36,8 @@ type preStop struct {
 
 // lifecycleHooks is the part of a container's lifecycle the kubelet reads.
 type lifecycleHooks struct {
-	PreStop *struct {
+	PostStart json.RawMessage `json:"postStart"`
+	PreStop   *struct {
 		Exec *struct {
 			Command []string `json:"command"`
 		} `json:"exec"`

@@ -327,8 +327,8 @@ func TestAssumeUnknown(t *testing.T) {
 }
 
 // TestUnmodelledFields: probes are run, so they are not named; a
-// preStop hook is named only when its duration is not known; the pod's
-// deadline and runtime class are named.
+// preStop hook is named only when its duration is not known; a postStart
+// hook (never run) is; the pod's deadline and runtime class are named.
 func TestUnmodelledFields(t *testing.T) {
 	raw := func(js string) *api.RawValue { v := api.RawValue(js); return &v }
 	deadline, class := int64(5), "gvisor"
@@ -342,13 +342,14 @@ func TestUnmodelledFields(t *testing.T) {
 				Lifecycle: raw(`{"preStop":{"httpGet":{"path":"/quit","port":80}}}`)},
 			{Name: "grpc", ReadinessProbe: &api.Probe{ProbeHandler: api.ProbeHandler{GRPC: raw(`{"port":9555}`)}}, Lifecycle: raw(`{"preStop":{"sleep":{"seconds":5}}}`)},
 			{Name: "sh", Lifecycle: raw(`{"preStop":{"exec":{"command":["/bin/sh","-c","nginx -s quit; sleep 3"]}}}`)},
+			{Name: "warm", Lifecycle: raw(`{"postStart":{"exec":{"command":["sh","-c","sleep 30"]}}}`)},
 		},
 	}
 	var got []string
 	for _, u := range UnmodelledFields(spec) {
 		got = append(got, u.Field)
 	}
-	want := []string{"activeDeadlineSeconds", "runtimeClassName", "containers[1].lifecycle.preStop", "containers[3].lifecycle.preStop"}
+	want := []string{"activeDeadlineSeconds", "runtimeClassName", "containers[1].lifecycle.preStop", "containers[3].lifecycle.preStop", "containers[4].lifecycle.postStart"}
 	if !slices.Equal(got, want) {
 		t.Errorf("unmodelled %q, want %q", got, want)
 	}

@@ -1,6 +1,7 @@
 package kubelet
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/clustersim/clustersim/sim/api"
@@ -14,11 +15,11 @@ type Unmodelled struct {
 }
 
 // UnmodelledFields lists what of spec the kubelet accepts but does not
-// simulate: the pod's activeDeadlineSeconds and runtimeClassName, and a
-// preStop hook whose duration is not known (only sleep, and an exec of
-// "sleep N", take their time). Probes are
-// run (probes.go): every action (exec, httpGet, tcpSocket, grpc) asks
-// the simulated application, which answers as its image says.
+// simulate: the pod's activeDeadlineSeconds and runtimeClassName, a
+// postStart hook (never run), and a preStop hook whose duration is not
+// known (only sleep, and an exec of "sleep N", take their time). Probes
+// are run (probes.go): every action (exec, httpGet, tcpSocket, grpc)
+// asks the simulated application, which answers as its image says.
 func UnmodelledFields(spec *api.PodSpec) []Unmodelled {
 	var out []Unmodelled
 	if spec.ActiveDeadlineSeconds != nil {
@@ -34,10 +35,22 @@ func UnmodelledFields(spec *api.PodSpec) []Unmodelled {
 		for i := range list.cs {
 			c := &list.cs[i]
 			at := fmt.Sprintf("%s[%d].", list.field, i)
+			if hasPostStart(c) {
+				out = append(out, Unmodelled{at + "lifecycle.postStart", "the hook is not run: the container counts as started at once (Kubernetes starts the next container only once the hook returns, and kills the container if it fails)"})
+			}
 			if h := preStopOf(c); h.set && !h.modelled {
 				out = append(out, Unmodelled{at + "lifecycle.preStop", "the hook is not run: it is taken to return at once (only sleep, and an exec of sleep N, take their time)"})
 			}
 		}
 	}
 	return out
+}
+
+// hasPostStart reports whether c has a postStart hook.
+func hasPostStart(c *api.Container) bool {
+	if c.Lifecycle == nil || len(*c.Lifecycle) == 0 {
+		return false
+	}
+	var h lifecycleHooks
+	return json.Unmarshal(*c.Lifecycle, &h) == nil && len(h.PostStart) > 0 && string(h.PostStart) != "null"
 }
