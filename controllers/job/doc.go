@@ -34,8 +34,10 @@
 //     Completed "Job completed";
 //   - status: active (the pods created in a sync count at once),
 //     ready, terminating (with the pods deleted in the sync), succeeded,
-//     failed (with the active pods deleted because the Job failed; an
-//     Indexed Job's pods without a valid index do not count), startTime,
+//     failed (with the active pods deleted because the Job failed, and,
+//     with podReplacementPolicy TerminatingOrFailed, the terminating pods
+//     the controller did not delete as surplus; an Indexed Job's pods
+//     without a valid index do not count), startTime,
 //     completedIndexes ("0-2,4,5": a run of two written as two indexes);
 //     written even while the controller waits for its own creations and
 //     deletions to be observed, or while the Job is being deleted (pods
@@ -46,8 +48,10 @@
 //
 // What it leaves out: pod tracking with finalizers and
 // uncountedTerminatedPods (terminal pods are counted where they are, so a
-// terminal pod deleted by hand before a sync is not counted, and a
-// terminating pod the controller did not delete is not counted failed),
+// terminal pod deleted by hand before a sync is not counted, and the
+// surplus pods the controller deleted are remembered in its memory, where
+// upstream removes their finalizer: a restarted controller counts those
+// still terminating as failed),
 // suspend, backoffLimitPerIndex, successPolicy, the FailIndex action,
 // managedBy. The scenario loader warns about the fields it accepts and
 // does not simulate.

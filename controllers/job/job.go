@@ -58,6 +58,11 @@ type reconciler struct {
 	jobs     lister
 	pods     lister
 	exp      *replicaset.Expectations
+	// removed holds, by Job UID, the pods the controller deleted as
+	// surplus (or once the Job succeeded): upstream removes their tracking
+	// finalizer before deleting them, so they never count as failed. Kept
+	// while the pods are seen; a restarted controller has forgotten them.
+	removed map[api.UID]map[api.UID]bool
 }
 
 // Setup registers the Job controller with m: informers on Jobs and Pods
@@ -77,7 +82,7 @@ func Setup(m *controller.Manager, opts Options) error {
 	}
 	podInf.AddIndex(informer.IndexController, informer.ByController)
 	r := &reconciler{client: m.Client(), recorder: m.Recorder(Component), clock: m.Clock(),
-		jobs: jobInf.Lister(), pods: podInf.Lister(), exp: replicaset.NewExpectations(m.Clock())}
+		jobs: jobInf.Lister(), pods: podInf.Lister(), exp: replicaset.NewExpectations(m.Clock()), removed: map[api.UID]map[api.UID]bool{}}
 	c, err := m.NewController(Name, controller.Options{Workers: opts.Workers}, r)
 	if err != nil {
 		return err
@@ -180,6 +185,7 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 	orig := j
 	j = j.DeepCopy()
 	v := r.podsOf(j)
+	removed := r.removedOf(j, v)
 	st := &j.Status
 	if st.StartTime == nil {
 		t := api.NewTime(now).Rfc3339Copy()
@@ -187,15 +193,19 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 	}
 	indexed := j.Spec.CompletionMode != nil && *j.Spec.CompletionMode == api.IndexedCompletion
 
-	// Failed pods the pod failure policy ignores, and an Indexed Job's
-	// pods without an index below completions (upstream's
-	// getValidPodsWithFilter), do not count.
+	// Failed pods count, and with podReplacementPolicy TerminatingOrFailed
+	// terminating ones too (upstream's isPodFailed), but for those the
+	// pod failure policy ignores, an Indexed Job's pods without an index
+	// below completions (upstream's getValidPodsWithFilter) and the pods
+	// the controller deleted as surplus.
+	failedPods := slices.Clone(v.failed)
+	if !onlyReplaceFailedPods(j) {
+		failedPods = append(failedPods, v.terminating...)
+	}
+	failedPods = slices.DeleteFunc(failedPods, func(p *api.Pod) bool { return removed[p.UID] || indexed && !validIndex(j, p) })
 	var counted []*api.Pod
 	failMsg := ""
-	for _, p := range v.failed {
-		if indexed && !validIndex(j, p) {
-			continue
-		}
+	for _, p := range failedPods {
 		action, msg := matchPodFailurePolicy(j.Spec.PodFailurePolicy, p)
 		if action == actionIgnore {
 			continue
@@ -241,7 +251,7 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 		// deleted, and count as terminating from now on.
 		var left []*api.Pod
 		var deletedReady int32
-		left, deletedReady, manageErr = r.deletePods(ctx, j, active)
+		left, deletedReady, manageErr = r.deletePods(ctx, j, active, success != nil)
 		deleted := int32(len(active) - len(left))
 		terminating += deleted
 		ready -= deletedReady
@@ -271,7 +281,7 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 	default:
 		if satisfied && !deleting {
 			var m managed
-			m, manageErr = r.manage(ctx, j, v, doneIdx, now)
+			m, manageErr = r.manage(ctx, j, v, failedPods, doneIdx, now)
 			active, created, ready, terminating = m.active, m.created, ready-m.deletedReady, terminating+m.deleted
 			if m.wait > 0 {
 				result.RequeueAfter = m.wait
@@ -370,7 +380,7 @@ type managed struct {
 // (upstream's manageJob), after the failure back-off. As upstream, a sync
 // either deletes or creates: an Indexed Job's pods without a valid index
 // and all but one pod of a repeated index are deleted first.
-func (r *reconciler) manage(ctx context.Context, j *api.Job, v view, doneIdx []int, now time.Time) (managed, error) {
+func (r *reconciler) manage(ctx context.Context, j *api.Job, v view, failed []*api.Pod, doneIdx []int, now time.Time) (managed, error) {
 	parallelism := int32(1)
 	if j.Spec.Parallelism != nil {
 		parallelism = *j.Spec.Parallelism
@@ -392,7 +402,7 @@ func (r *reconciler) manage(ctx context.Context, j *api.Job, v view, doneIdx []i
 	}
 	if victims := activePodsForRemoval(j, v.active, int(max(0, active-want))); len(victims) > 0 {
 		victims = victims[:min(len(victims), MaxPodCreateDeletePerSync)]
-		left, deletedReady, err := r.deletePods(ctx, j, victims)
+		left, deletedReady, err := r.deletePods(ctx, j, victims, true)
 		deleted := slices.DeleteFunc(slices.Clone(victims), func(p *api.Pod) bool { return slices.Contains(left, p) })
 		rest := slices.DeleteFunc(slices.Clone(v.active), func(p *api.Pod) bool { return slices.Contains(deleted, p) })
 		return managed{active: rest, deleted: int32(len(deleted)), deletedReady: deletedReady}, err
@@ -408,7 +418,7 @@ func (r *reconciler) manage(ctx context.Context, j *api.Job, v view, doneIdx []i
 	if active+terminating >= want {
 		return managed{active: v.active}, nil
 	}
-	if wait := newBackoff(v.succeeded, v.failed).remaining(now, DefaultJobPodFailureBackOff, MaxJobPodFailureBackOff); wait > 0 {
+	if wait := newBackoff(v.succeeded, failed).remaining(now, DefaultJobPodFailureBackOff, MaxJobPodFailureBackOff); wait > 0 {
 		return managed{active: v.active, wait: wait}, nil
 	}
 	n := min(int(want-active-terminating), MaxPodCreateDeletePerSync)
@@ -489,6 +499,34 @@ func sortActivePods(pods []*api.Pod) {
 	sort.Stable(replicaset.ActivePodsWithRanks{Pods: pods, Rank: make([]int, len(pods))})
 }
 
+// removedOf returns the surplus pods deleted of j still seen in v (all of
+// them when v is empty), forgetting the others.
+func (r *reconciler) removedOf(j *api.Job, v view) map[api.UID]bool {
+	if r.removed == nil {
+		r.removed = map[api.UID]map[api.UID]bool{}
+	}
+	m := r.removed[j.UID]
+	if m == nil {
+		m = map[api.UID]bool{}
+		r.removed[j.UID] = m
+	}
+	if len(v.active)+len(v.succeeded)+len(v.failed)+len(v.terminating) == 0 {
+		return m
+	}
+	seen := map[api.UID]bool{}
+	for _, l := range [][]*api.Pod{v.active, v.succeeded, v.failed, v.terminating} {
+		for _, p := range l {
+			seen[p.UID] = true
+		}
+	}
+	for uid := range m {
+		if !seen[uid] {
+			delete(m, uid)
+		}
+	}
+	return m
+}
+
 // onlyReplaceFailedPods: podReplacementPolicy Failed, or a pod failure
 // policy (upstream's onlyReplaceFailedPods; the API defaults the policy to
 // Failed then).
@@ -550,8 +588,10 @@ func (r *reconciler) createPod(ctx context.Context, j *api.Job, index int) error
 
 // deletePods deletes pods of j, each with its event; a pod already gone
 // counts as deleted. It returns the pods it could not delete and how many
-// of those it deleted were ready (upstream's deleteActivePods).
-func (r *reconciler) deletePods(ctx context.Context, j *api.Job, pods []*api.Pod) ([]*api.Pod, int32, error) {
+// of those it deleted were ready (upstream's deleteActivePods). Surplus
+// pods (upstream's deleteJobPods, which removes their finalizer first)
+// are remembered so as never to count as failed.
+func (r *reconciler) deletePods(ctx context.Context, j *api.Job, pods []*api.Pod, surplus bool) ([]*api.Pod, int32, error) {
 	if len(pods) == 0 {
 		return nil, 0, nil
 	}
@@ -568,6 +608,9 @@ func (r *reconciler) deletePods(ctx context.Context, j *api.Job, pods []*api.Pod
 		switch {
 		case err == nil:
 			r.recorder.Eventf(j, client.EventTypeNormal, ReasonSuccessfulDelete, "Deleted pod: %v", p.Name)
+			if surplus {
+				r.removedOf(j, view{})[p.UID] = true
+			}
 		case errors.Is(err, apierr.ErrNotFound):
 			r.exp.DeletionObserved(j.Key().String(), p.Key().String())
 		default:

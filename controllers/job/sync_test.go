@@ -31,11 +31,7 @@ import (
 // active pods, with controller error" and "only new failed pod with
 // controller error" (they expect a finished pod not to count while its
 // tracking finalizer cannot be removed; pod tracking with finalizers is
-// not simulated), and "WQ job: recreate pods when terminating or failed"
-// and "WQ job: turn on PodReplacementPolicy but not set
-// PodReplacementPolicy" (upstream counts a terminating pod the controller
-// did not delete itself as failed; here only Failed pods and the pods
-// deleted because the Job failed count).
+// not simulated).
 
 // testFinishedAt is upstream's: one second after the zero time, so no
 // failure back-off applies.
@@ -195,6 +191,10 @@ func TestControllerSyncJob(t *testing.T) {
 		// Upstream's in-memory back-off record (one failure, now) is a
 		// pod that failed now here, and so counts as failed.
 		"too few active pods and active back-off": {parallelism: 1, completions: 1, backoffLimit: 6, failedNow: 1, wantFailed: 1, wantRequeue: DefaultJobPodFailureBackOff},
+		"WQ job: recreate pods when terminating or failed": {parallelism: 1, completions: -1, backoffLimit: 6, active: 1, failed: 1, terminating: 1,
+			wantActive: 1, wantFailed: 2, wantTerminating: 1},
+		"WQ job: turn on PodReplacementPolicy but not set PodReplacementPolicy": {parallelism: 1, completions: 1, backoffLimit: 6, active: 1, failed: 1, terminating: 1,
+			wantActive: 1, wantFailed: 2, wantTerminating: 1},
 		"WQ job: recreate pods when failed": {parallelism: 1, completions: -1, backoffLimit: 6, replaceFailed: true, active: 1, failed: 1, terminating: 1,
 			wantActive: 1, wantFailed: 1, wantTerminating: 1},
 		"more terminating pods than parallelism": {parallelism: 1, completions: 1, backoffLimit: 6, replaceFailed: true, active: 2, terminating: 4,
@@ -626,5 +626,40 @@ func TestSyncJobWithJobPodFailurePolicy(t *testing.T) {
 				t.Errorf("active %d failed %d succeeded %d terminating %d; want %d %d 0 %d", st.Active, st.Failed, st.Succeeded, deref(st.Terminating), tc.wantActive, tc.wantFailed, tc.wantTerminating)
 			}
 		})
+	}
+}
+
+// TestSurplusPodsNeverCountAsFailed: a pod the controller deletes as
+// surplus is not counted as failed when it then terminates, Failed (the
+// kubelet's phase for a killed pod); upstream removes its tracking
+// finalizer before deleting it. A pod deleted by someone else counts as
+// soon as it is terminating (isPodFailed, TerminatingOrFailed).
+func TestSurplusPodsNeverCountAsFailed(t *testing.T) {
+	j := newJob(2, 5, 6, "")
+	s := &podSet{j: j}
+	s.addN(3, api.PodRunning, nil)
+	c := &fakeClient{}
+	clock := &fakeClock{t0}
+	r := &reconciler{client: c, recorder: &events{}, clock: clock, jobs: informer.Static{j}, pods: s.pods, exp: replicaset.NewExpectations(clock)}
+	if _, err := r.Reconcile(context.Background(), requestFor(j)); err != nil || len(c.deleted) != 1 {
+		t.Fatalf("first sync: %v, deleted %v; want one surplus pod deleted", err, c.deleted)
+	}
+	for _, o := range s.pods {
+		p := o.(*api.Pod)
+		ts := api.NewTime(t0)
+		switch p.Name {
+		case c.deleted[0]:
+			p.DeletionTimestamp, p.Status.Phase = &ts, api.PodFailed
+		case "pod-0":
+			p.DeletionTimestamp = &ts // deleted by hand
+		}
+	}
+	j.Status = *c.status
+	r.exp = replicaset.NewExpectations(clock)
+	if _, err := r.Reconcile(context.Background(), requestFor(j)); err != nil {
+		t.Fatal(err)
+	}
+	if c.status.Failed != 1 {
+		t.Errorf("failed %d, want 1: the pod deleted by hand, not the surplus one", c.status.Failed)
 	}
 }
