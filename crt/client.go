@@ -12,6 +12,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
@@ -91,7 +92,8 @@ func (c *Client) Get(_ context.Context, key client.ObjectKey, obj client.Object,
 }
 
 // List reads the objects of list's item kind from the cache, sorted by
-// namespace and name. Namespaces, label selectors and field selectors of
+// namespace and name, into a typed list, an UnstructuredList or a
+// PartialObjectMetadataList. Namespaces, label selectors and field selectors of
 // field=value requirements on indexed fields (IndexField; as the
 // manager's cache, which serves nothing else) are served; limits and
 // continue tokens are not (ErrUnsupported).
@@ -127,7 +129,7 @@ func (c *Client) List(_ context.Context, list client.ObjectList, opts ...client.
 	}
 	items := make([]runtime.Object, 0, len(objs))
 	for _, o := range objs {
-		item, err := c.conv.New(gvk)
+		item, err := c.listItem(list, gvk)
 		if err != nil {
 			return err
 		}
@@ -137,6 +139,24 @@ func (c *Client) List(_ context.Context, list client.ObjectList, opts ...client.
 		items = append(items, item)
 	}
 	return meta.SetList(list, items)
+}
+
+// listItem returns a new item of list, of kind gvk: an Unstructured in an
+// UnstructuredList and a PartialObjectMetadata in a
+// PartialObjectMetadataList, as controller-runtime's cache lists them,
+// else the scheme's type.
+func (c *Client) listItem(list client.ObjectList, gvk schema.GroupVersionKind) (client.Object, error) {
+	var item client.Object
+	switch list.(type) {
+	case *unstructured.UnstructuredList:
+		item = &unstructured.Unstructured{}
+	case *metav1.PartialObjectMetadataList:
+		item = &metav1.PartialObjectMetadata{}
+	default:
+		return c.conv.New(gvk)
+	}
+	item.GetObjectKind().SetGroupVersionKind(gvk)
+	return item, nil
 }
 
 // Create creates obj and fills it in with the stored object.

@@ -10,7 +10,9 @@ import (
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime"
 	appsv1ac "k8s.io/client-go/applyconfigurations/apps/v1"
@@ -154,6 +156,51 @@ func TestListFieldIndex(t *testing.T) {
 			}
 			if got != tc.want {
 				out = append(out, fmt.Sprintf("List(%v): %q; want %q", tc.opts, got, tc.want))
+			}
+		}
+		return out
+	})
+}
+
+// TestListUnstructured: List serves an UnstructuredList and a
+// PartialObjectMetadataList of a kind the scheme also has a Go type for,
+// as controller-runtime's cache does (their items are Unstructured and
+// PartialObjectMetadata, not the scheme's type).
+func TestListUnstructured(t *testing.T) {
+	runScript(t, func(ctx context.Context, c client.Client) []string {
+		var out []string
+		gvk := corev1.SchemeGroupVersion.WithKind("ConfigMapList")
+		ul := &unstructured.UnstructuredList{}
+		ul.SetGroupVersionKind(gvk)
+		pl := &metav1.PartialObjectMetadataList{}
+		pl.SetGroupVersionKind(gvk)
+		for _, tc := range []struct {
+			list client.ObjectList
+			opts []client.ListOption
+			want string
+		}{
+			{ul, nil, "blue,green,red,trigger"},
+			{ul, []client.ListOption{client.MatchingLabels{"color": "red"}}, "red"},
+			{pl, nil, "blue,green,red,trigger"},
+			{pl, []client.ListOption{client.MatchingFields{"data.owner": "alice"}}, "green,red"},
+		} {
+			got := ""
+			if err := c.List(ctx, tc.list, tc.opts...); err != nil {
+				got = err.Error()
+			} else {
+				var ns []string
+				items, _ := meta.ExtractList(tc.list)
+				for _, it := range items {
+					o := it.(client.Object)
+					if o.GetObjectKind().GroupVersionKind().Kind != "ConfigMap" {
+						ns = append(ns, "wrong kind "+o.GetObjectKind().GroupVersionKind().String())
+					}
+					ns = append(ns, o.GetName())
+				}
+				got = strings.Join(ns, ",")
+			}
+			if got != tc.want {
+				out = append(out, fmt.Sprintf("List(%T, %v): %q; want %q", tc.list, tc.opts, got, tc.want))
 			}
 		}
 		return out
