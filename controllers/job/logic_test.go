@@ -50,12 +50,16 @@ func terminated(at time.Time, code int32) api.ContainerStatus {
 }
 
 // TestGetFinishedTime follows upstream's TestGetFinishedTime
-// (backoff_utils_test.go): the containers' latest finish, else the
+// (backoff_utils_test.go at e4348a12, every row but "Pod with init
+// container and all containers terminated", whose init containers count
+// only as sidecars in the code read): the containers' latest finish, else the
 // Ready=False transition, else the deletion time less the grace period,
 // else the creation time.
 func TestGetFinishedTime(t *testing.T) {
 	grace := int64(30)
 	del := api.NewTime(t0.Add(30 * time.Second))
+	del0 := api.NewTime(t0)
+	running := api.ContainerStatus{Name: "r", State: api.ContainerState{Running: &api.ContainerStateRunning{}}}
 	tests := []struct {
 		name string
 		pod  api.Pod
@@ -69,6 +73,13 @@ func TestGetFinishedTime(t *testing.T) {
 		{"fallback to PodReady.LastTransitionTime when status of the condition is False", api.Pod{Status: api.PodStatus{
 			ContainerStatuses: []api.ContainerStatus{{State: api.ContainerState{Terminated: &api.ContainerStateTerminated{}}}},
 			Conditions:        []api.PodCondition{{Type: api.PodReady, Status: api.ConditionFalse, LastTransitionTime: api.NewTime(t0)}}}}, t0},
+		{"fallback to deletionTimestamp", api.Pod{ObjectMeta: api.ObjectMeta{DeletionTimestamp: &del0},
+			Status: api.PodStatus{ContainerStatuses: []api.ContainerStatus{running}}}, t0},
+		{"fallback to deletionTimestamp, decremented by grace period", api.Pod{ObjectMeta: api.ObjectMeta{DeletionTimestamp: &del0, DeletionGracePeriodSeconds: &grace},
+			Status: api.PodStatus{ContainerStatuses: []api.ContainerStatus{running}}}, t0.Add(-30 * time.Second)},
+		{"skip fallback to PodReady.LastTransitionTime when status of the condition is True", api.Pod{ObjectMeta: api.ObjectMeta{DeletionTimestamp: &del0},
+			Status: api.PodStatus{ContainerStatuses: []api.ContainerStatus{{State: api.ContainerState{Terminated: &api.ContainerStateTerminated{}}}},
+				Conditions: []api.PodCondition{{Type: api.PodReady, Status: api.ConditionTrue, LastTransitionTime: api.NewTime(t0.Add(-30 * time.Second))}}}}, t0},
 		{"fallback to creationTimestamp", api.Pod{ObjectMeta: api.ObjectMeta{CreationTimestamp: api.NewTime(t0)},
 			Status: api.PodStatus{ContainerStatuses: []api.ContainerStatus{{State: api.ContainerState{Terminated: &api.ContainerStateTerminated{}}}}}}, t0},
 	}
