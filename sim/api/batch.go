@@ -1,5 +1,10 @@
 package api
 
+import (
+	"maps"
+	"math"
+)
+
 // The batch/v1 kinds (k8s.io/api batch/v1 types.go).
 var (
 	// KindJob is batch/v1 Job.
@@ -236,8 +241,10 @@ func (in *CronJob) DeepCopy() *CronJob {
 
 // SetDefaultsJob applies batch/v1 Job defaults (k/k
 // pkg/apis/batch/v1/defaults.go SetDefaults_Job): completions and
-// parallelism 1 when both are unset, parallelism 1, backoffLimit 6,
-// completionMode NonIndexed, suspend false, manualSelector false,
+// parallelism 1 when both are unset, parallelism 1, backoffLimit 6
+// (MaxInt32 with a backoffLimitPerIndex), the template's labels on a Job
+// without labels, completionMode NonIndexed, suspend false, a
+// podFailurePolicy's onPodConditions status "True", manualSelector false,
 // podReplacementPolicy TerminatingOrFailed (Failed with a
 // podFailurePolicy), and the template's pod defaults.
 func SetDefaultsJob(j *Job) {
@@ -249,7 +256,14 @@ func SetDefaultsJob(j *Job) {
 		s.Parallelism = int32Ptr(1)
 	}
 	if s.BackoffLimit == nil {
-		s.BackoffLimit = int32Ptr(6)
+		if s.BackoffLimitPerIndex != nil {
+			s.BackoffLimit = int32Ptr(math.MaxInt32)
+		} else {
+			s.BackoffLimit = int32Ptr(6)
+		}
+	}
+	if s.Template.Labels != nil && len(j.Labels) == 0 {
+		j.Labels = maps.Clone(s.Template.Labels)
 	}
 	if s.CompletionMode == nil {
 		m := NonIndexedCompletion
@@ -258,6 +272,15 @@ func SetDefaultsJob(j *Job) {
 	if s.Suspend == nil {
 		f := false
 		s.Suspend = &f
+	}
+	if p := s.PodFailurePolicy; p != nil {
+		for i := range p.Rules {
+			for j := range p.Rules[i].OnPodConditions {
+				if c := &p.Rules[i].OnPodConditions[j]; c.Status == "" {
+					c.Status = ConditionTrue
+				}
+			}
+		}
 	}
 	if s.PodReplacementPolicy == nil {
 		p := "TerminatingOrFailed"
@@ -312,4 +335,10 @@ func GenerateJobSelector(j *Job) {
 		}
 	}
 	j.Spec.Selector = &LabelSelector{MatchLabels: map[string]string{JobControllerUIDLabel: uid}}
+	// Upstream defaults a Job again whenever it is read from storage, and
+	// SetDefaults_Job then gives a Job without labels its template's,
+	// generated ones included: every read shows them.
+	if len(j.Labels) == 0 {
+		j.Labels = maps.Clone(j.Spec.Template.Labels)
+	}
 }

@@ -2,6 +2,7 @@ package api
 
 import (
 	"encoding/json"
+	"math"
 	"reflect"
 	"testing"
 )
@@ -358,4 +359,56 @@ func TestSetDefaultsSecret(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSetDefaultsJob: the Job defaults of k/k SetDefaults_Job that the
+// simulator had left out: the template's labels on a Job without labels
+// (and, after the selector is generated, the generated ones: upstream
+// defaults again on every read), an onPodConditions pattern's status
+// "True", backoffLimit MaxInt32 with a per-index limit.
+func TestSetDefaultsJob(t *testing.T) {
+	tmpl := func(labels map[string]string) JobSpec {
+		return JobSpec{Template: PodTemplateSpec{ObjectMeta: ObjectMeta{Labels: labels}, Spec: PodSpec{Containers: []Container{{Name: "c", Image: "busybox"}}}}}
+	}
+	t.Run("template labels on a Job without labels", func(t *testing.T) {
+		j := &Job{ObjectMeta: ObjectMeta{Name: "pi"}, Spec: tmpl(map[string]string{"app": "pi"})}
+		SetDefaults(j)
+		if !reflect.DeepEqual(j.Labels, map[string]string{"app": "pi"}) {
+			t.Errorf("labels = %v", j.Labels)
+		}
+		j.Spec.Template.Labels["tier"] = "batch"
+		if _, shared := j.Labels["tier"]; shared {
+			t.Errorf("the Job's labels share the template's map")
+		}
+	})
+	t.Run("a Job's own labels are kept", func(t *testing.T) {
+		j := &Job{ObjectMeta: ObjectMeta{Name: "pi", Labels: map[string]string{"team": "a"}}, Spec: tmpl(map[string]string{"app": "pi"})}
+		SetDefaults(j)
+		if !reflect.DeepEqual(j.Labels, map[string]string{"team": "a"}) {
+			t.Errorf("labels = %v", j.Labels)
+		}
+	})
+	t.Run("generated labels show on a Job without labels", func(t *testing.T) {
+		j := &Job{ObjectMeta: ObjectMeta{Name: "pi", UID: "u1"}, Spec: tmpl(nil)}
+		SetDefaults(j)
+		GenerateJobSelector(j)
+		want := map[string]string{JobControllerUIDLabel: "u1", LegacyJobControllerUIDLabel: "u1", JobNameLabel: "pi", LegacyJobNameLabel: "pi"}
+		if !reflect.DeepEqual(j.Labels, want) {
+			t.Errorf("labels = %v, want %v", j.Labels, want)
+		}
+	})
+	t.Run("podFailurePolicy and per-index back-off", func(t *testing.T) {
+		s := tmpl(nil)
+		s.BackoffLimitPerIndex = ptr(int32(1))
+		s.PodFailurePolicy = &PodFailurePolicy{Rules: []PodFailurePolicyRule{{Action: "Ignore", OnPodConditions: []PodFailurePolicyOnPodConditionsPattern{{Type: "DisruptionTarget"}, {Type: "Ready", Status: ConditionFalse}}}}}
+		j := &Job{ObjectMeta: ObjectMeta{Name: "pi"}, Spec: s}
+		SetDefaults(j)
+		got := j.Spec.PodFailurePolicy.Rules[0].OnPodConditions
+		if got[0].Status != ConditionTrue || got[1].Status != ConditionFalse {
+			t.Errorf("onPodConditions = %+v", got)
+		}
+		if *j.Spec.BackoffLimit != math.MaxInt32 {
+			t.Errorf("backoffLimit = %d", *j.Spec.BackoffLimit)
+		}
+	})
 }
