@@ -193,7 +193,7 @@ func (b *Builder) watch(ctl *controller.Controller, w watchInput) error {
 	// controller-runtime's own handlers of For and Owns read an object's
 	// metadata only: without predicates, events carry just that.
 	s.metaOnly = len(s.preds) == 0 && w.metaHandler
-	s.newObj = func() (client.Object, error) { return m.conv.New(gvk) }
+	s.newObj = func() (client.Object, error) { return m.client.newLike(w.obj, gvk) }
 	inf.AddEventHandler(s)
 	return nil
 }

@@ -129,7 +129,7 @@ func (c *Client) List(_ context.Context, list client.ObjectList, opts ...client.
 	}
 	items := make([]runtime.Object, 0, len(objs))
 	for _, o := range objs {
-		item, err := c.listItem(list, gvk)
+		item, err := c.newLike(list, gvk)
 		if err != nil {
 			return err
 		}
@@ -141,22 +141,24 @@ func (c *Client) List(_ context.Context, list client.ObjectList, opts ...client.
 	return meta.SetList(list, items)
 }
 
-// listItem returns a new item of list, of kind gvk: an Unstructured in an
-// UnstructuredList and a PartialObjectMetadata in a
-// PartialObjectMetadataList, as controller-runtime's cache lists them,
-// else the scheme's type.
-func (c *Client) listItem(list client.ObjectList, gvk schema.GroupVersionKind) (client.Object, error) {
-	var item client.Object
-	switch list.(type) {
-	case *unstructured.UnstructuredList:
-		item = &unstructured.Unstructured{}
-	case *metav1.PartialObjectMetadataList:
-		item = &metav1.PartialObjectMetadata{}
+// newLike returns a new object of kind gvk in the form proto has (proto
+// an object or a list): an Unstructured for an Unstructured or an
+// UnstructuredList, a PartialObjectMetadata for a PartialObjectMetadata or
+// a PartialObjectMetadataList, as controller-runtime's cache serves each
+// (informer_cache.go, objectTypeForListObject), else the scheme's type.
+// A kind the scheme has no Go type for is served in the first two forms.
+func (c *Client) newLike(proto runtime.Object, gvk schema.GroupVersionKind) (client.Object, error) {
+	var obj client.Object
+	switch proto.(type) {
+	case *unstructured.Unstructured, *unstructured.UnstructuredList:
+		obj = &unstructured.Unstructured{}
+	case *metav1.PartialObjectMetadata, *metav1.PartialObjectMetadataList:
+		obj = &metav1.PartialObjectMetadata{}
 	default:
 		return c.conv.New(gvk)
 	}
-	item.GetObjectKind().SetGroupVersionKind(gvk)
-	return item, nil
+	obj.GetObjectKind().SetGroupVersionKind(gvk)
+	return obj, nil
 }
 
 // Create creates obj and fills it in with the stored object.

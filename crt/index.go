@@ -67,7 +67,7 @@ func (f fieldIndexer) IndexField(_ context.Context, obj client.Object, field str
 	}
 	conv := c.conv
 	inf.AddIndex(name, func(o api.Object, out []string) []string {
-		typed, err := conv.New(gvk)
+		typed, err := c.newLike(obj, gvk)
 		if err == nil {
 			err = conv.FromCache(o, typed)
 		}
