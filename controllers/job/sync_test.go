@@ -663,3 +663,132 @@ func TestSurplusPodsNeverCountAsFailed(t *testing.T) {
 		t.Errorf("failed %d, want 1: the pod deleted by hand, not the surplus one", c.status.Failed)
 	}
 }
+
+// TestJobBackoffForOnFailure ports upstream's table of the same name
+// (job_controller_test.go at de00a3c8) with v1.37's gates: a Job with
+// restartPolicy OnFailure fails once its running or pending pods'
+// container restarts reach backoffLimit; its pods are then deleted and
+// counted failed, the Job FailureTarget until they are gone. The gated
+// rows ("...; JobPodReplacementPolicy enabled", "...; JobManagedBy
+// enabled") are what v1.37 does, so the rows without the gates are
+// ported with the gated rows' expectations ("backoffLimit 1 with
+// restartCount 1 and podRunning", "too many job failures ...": FailureTarget
+// where the ungated rows expect Failed; "finished job": SuccessCriteriaMet
+// and Complete). Not ported: "suspending a job" (suspend is not
+// simulated); "finished job" is ported without its suspend: true, which
+// upstream ignores once every completion succeeded. The stored table
+// expects that row's conditions without a reason or message, from before
+// JobSuccessPolicy (GA in 1.33) made newSuccessCondition give them
+// CompletionsReached and its message; they are expected with them here, as
+// in TestControllerSyncJob.
+func TestJobBackoffForOnFailure(t *testing.T) {
+	tests := map[string]struct {
+		parallelism, completions, backoffLimit int32
+		restartCounts                          []int32
+		phase                                  api.PodPhase
+		wantActive, wantSucceeded, wantFailed  int32
+		wantConditions                         []cond
+	}{
+		"backoffLimit 0 should have 1 pod active": {parallelism: 1, completions: 1, backoffLimit: 0,
+			restartCounts: []int32{0}, phase: api.PodRunning, wantActive: 1},
+		"backoffLimit 1 with restartCount 0 should have 1 pod active": {parallelism: 1, completions: 1, backoffLimit: 1,
+			restartCounts: []int32{0}, phase: api.PodRunning, wantActive: 1},
+		"backoffLimit 1 with restartCount 1 and podRunning should have 0 pod active": {parallelism: 1, completions: 1, backoffLimit: 1,
+			restartCounts: []int32{1}, phase: api.PodRunning, wantFailed: 1, wantConditions: []cond{failTarget}},
+		"backoffLimit 1 with restartCount 1 and podPending should have 0 pod active": {parallelism: 1, completions: 1, backoffLimit: 1,
+			restartCounts: []int32{1}, phase: api.PodPending, wantFailed: 1, wantConditions: []cond{failTarget}},
+		"too many job failures with podRunning - single pod": {parallelism: 1, completions: 5, backoffLimit: 2,
+			restartCounts: []int32{2}, phase: api.PodRunning, wantFailed: 1, wantConditions: []cond{failTarget}},
+		"too many job failures with podPending - single pod": {parallelism: 1, completions: 5, backoffLimit: 2,
+			restartCounts: []int32{2}, phase: api.PodPending, wantFailed: 1, wantConditions: []cond{failTarget}},
+		"too many job failures with podRunning - multiple pods": {parallelism: 2, completions: 5, backoffLimit: 2,
+			restartCounts: []int32{1, 1}, phase: api.PodRunning, wantFailed: 2, wantConditions: []cond{failTarget}},
+		"too many job failures with podPending - multiple pods": {parallelism: 2, completions: 5, backoffLimit: 2,
+			restartCounts: []int32{1, 1}, phase: api.PodPending, wantFailed: 2, wantConditions: []cond{failTarget}},
+		"not enough failures": {parallelism: 2, completions: 5, backoffLimit: 3,
+			restartCounts: []int32{1, 1}, phase: api.PodRunning, wantActive: 2},
+		"finished job": {parallelism: 2, completions: 4, backoffLimit: 6,
+			restartCounts: []int32{1, 1, 2, 0}, phase: api.PodSucceeded, wantSucceeded: 4,
+			wantConditions: []cond{successMet, completed}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			j := newJob(tc.parallelism, tc.completions, tc.backoffLimit, "")
+			j.Spec.Template.Spec.RestartPolicy = api.RestartPolicyOnFailure
+			s := &podSet{j: j}
+			for _, rc := range tc.restartCounts {
+				p := s.add(tc.phase, "")
+				// upstream's row sets the container statuses to the
+				// restart count alone, dropping newPodList's state.
+				p.Status.ContainerStatuses = []api.ContainerStatus{{RestartCount: rc}}
+			}
+			checkStatus(t, syncOnce(t, j, s.pods), tc.wantActive, tc.wantSucceeded, tc.wantFailed, tc.wantConditions)
+		})
+	}
+}
+
+// TestJobBackoffOnRestartPolicyNever ports upstream's table of the same
+// name (job_controller_test.go at de00a3c8), every row: with restartPolicy
+// Never the failed pods count against backoffLimit, and a Job past it with
+// no pod left to delete is FailureTarget and Failed in one sync.
+func TestJobBackoffOnRestartPolicyNever(t *testing.T) {
+	tests := map[string]struct {
+		parallelism, completions, backoffLimit int32
+		activePhase                            api.PodPhase
+		active, failed                         int
+		wantActive, wantSucceeded, wantFailed  int32
+		wantConditions                         []cond
+	}{
+		"not enough failures with backoffLimit 0 - single pod": {parallelism: 1, completions: 1, backoffLimit: 0,
+			activePhase: api.PodRunning, active: 1, wantActive: 1},
+		"not enough failures with backoffLimit 1 - single pod": {parallelism: 1, completions: 1, backoffLimit: 1,
+			failed: 1, wantActive: 1, wantFailed: 1},
+		"too many failures with backoffLimit 1 - single pod": {parallelism: 1, completions: 1, backoffLimit: 1,
+			failed: 2, wantFailed: 2, wantConditions: []cond{failTarget, failedCond}},
+		"not enough failures with backoffLimit 6 - multiple pods": {parallelism: 2, completions: 2, backoffLimit: 6,
+			activePhase: api.PodRunning, active: 1, failed: 6, wantActive: 2, wantFailed: 6},
+		"too many failures with backoffLimit 6 - multiple pods": {parallelism: 2, completions: 2, backoffLimit: 6,
+			failed: 7, wantFailed: 7, wantConditions: []cond{failTarget, failedCond}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			j := newJob(tc.parallelism, tc.completions, tc.backoffLimit, "")
+			s := &podSet{j: j}
+			s.addN(tc.failed, api.PodFailed, nil)
+			s.addN(tc.active, tc.activePhase, nil)
+			checkStatus(t, syncOnce(t, j, s.pods), tc.wantActive, tc.wantSucceeded, tc.wantFailed, tc.wantConditions)
+		})
+	}
+}
+
+// syncOnce syncs j once with pods in the cache and returns the status
+// written.
+func syncOnce(t *testing.T, j *api.Job, pods informer.Static) *api.JobStatus {
+	t.Helper()
+	c := &fakeClient{}
+	clock := &fakeClock{t0}
+	r := &reconciler{client: c, recorder: &events{}, clock: clock, jobs: informer.Static{j}, pods: pods, exp: replicaset.NewExpectations(clock)}
+	if _, err := r.Reconcile(context.Background(), requestFor(j)); err != nil {
+		t.Fatal(err)
+	}
+	return c.status
+}
+
+// checkStatus compares the status written with the counts and conditions
+// (type, reason, message) a row expects.
+func checkStatus(t *testing.T, st *api.JobStatus, active, succeeded, failed int32, want []cond) {
+	t.Helper()
+	if st == nil {
+		t.Fatal("no status written")
+	}
+	if st.Active != active || st.Succeeded != succeeded || st.Failed != failed {
+		t.Errorf("active %d succeeded %d failed %d, want %d, %d, %d", st.Active, st.Succeeded, st.Failed, active, succeeded, failed)
+	}
+	var conds []cond
+	for _, c := range st.Conditions {
+		conds = append(conds, cond{c.Type, c.Reason, c.Message})
+	}
+	if !slices.Equal(conds, want) {
+		t.Errorf("conditions %v, want %v", conds, want)
+	}
+}
