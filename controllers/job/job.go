@@ -3,7 +3,6 @@ package job
 import (
 	"context"
 	"errors"
-	"fmt"
 	"reflect"
 	"slices"
 	"sort"
@@ -554,6 +553,21 @@ func pendingIndexes(completions int32, done []int, active []*api.Pod, n int) []i
 	return out
 }
 
+// maxGeneratedNameLength is apimachinery's names.MaxGeneratedNameLength:
+// the longest generateName kept whole, 63 less the five random characters.
+const maxGeneratedNameLength = 58
+
+// podGenerateNameWithIndex is upstream's: "<job>-<index>-", the Job's name
+// cut so that the whole fits maxGeneratedNameLength and the index stays.
+func podGenerateNameWithIndex(job string, index int) string {
+	suffix := "-" + strconv.Itoa(index) + "-"
+	prefix := job + suffix
+	if len(prefix) > maxGeneratedNameLength {
+		prefix = prefix[:maxGeneratedNameLength-len(suffix)] + suffix
+	}
+	return prefix
+}
+
 // createPod creates one pod of j (index -1 for a NonIndexed Job) and
 // records the event, as upstream's RealPodControl.
 func (r *reconciler) createPod(ctx context.Context, j *api.Job, index int) error {
@@ -561,7 +575,7 @@ func (r *reconciler) createPod(ctx context.Context, j *api.Job, index int) error
 	p := replicaset.PodFromTemplate(&j.Spec.Template, j, &ref)
 	if index >= 0 {
 		s := strconv.Itoa(index)
-		p.GenerateName = fmt.Sprintf("%s-%d-", j.Name, index)
+		p.GenerateName = podGenerateNameWithIndex(j.Name, index)
 		if p.Annotations == nil {
 			p.Annotations = map[string]string{}
 		}

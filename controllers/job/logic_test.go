@@ -1,6 +1,7 @@
 package job
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -266,5 +267,113 @@ func TestFinishedCondition(t *testing.T) {
 		if finished, cond := j.Finished(); finished != tc.finished || cond != tc.condition {
 			t.Errorf("%s: finished %v %q, want %v %q", tc.name, finished, cond, tc.finished, tc.condition)
 		}
+	}
+}
+
+// TestFirstPendingIndexes, TestAppendDuplicatedIndexPodsForRemoval and
+// TestPodGenerateNameWithIndex port upstream's tables of the same names
+// (indexed_job_utils_test.go at commit 4a37f009) onto pendingIndexes,
+// activePodsForRemoval (with nothing more to remove than the
+// duplicates) and podGenerateNameWithIndex. TestFirstPendingIndexes'
+// "with failed indexes" row is not ported: backoffLimitPerIndex is not
+// simulated. The generateName rows failed before: an Indexed Job's pods
+// were named "<job>-<index>-" whatever the Job's length, so the store cut
+// the index off a long one's pod names (upstream cuts the Job's name).
+func TestFirstPendingIndexes(t *testing.T) {
+	tests := map[string]struct {
+		cnt         int
+		completions int32
+		active      []indexPhase
+		succeeded   []int
+		want        []int
+	}{
+		"cnt greater than completions": {cnt: 5, completions: 3, want: []int{0, 1, 2}},
+		"cnt less than completions":    {cnt: 2, completions: 5, want: []int{0, 1}},
+		"first pods active": {active: []indexPhase{{"0", api.PodRunning}, {"1", api.PodPending}},
+			cnt: 3, completions: 10, want: []int{2, 3, 4}},
+		"last pods active or succeeded": {active: []indexPhase{{"6", api.PodPending}}, succeeded: []int{4, 5},
+			cnt: 6, completions: 6, want: []int{0, 1, 2, 3}},
+		"mixed": {active: []indexPhase{{"3", api.PodPending}, {"5", api.PodRunning}, {"8", api.PodPending}, {noIndex, api.PodRunning}, {"-3", api.PodRunning}},
+			succeeded: []int{2, 3, 4, 9}, cnt: 5, completions: 20, want: []int{0, 1, 6, 7, 10}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			if got := pendingIndexes(tc.completions, tc.succeeded, hollowPods(tc.active), tc.cnt); !slices.Equal(got, tc.want) {
+				t.Errorf("pending indexes %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// noIndex is upstream's: a pod without the completion index annotation.
+const noIndex = "-"
+
+// hollowPods is upstream's hollowPodsWithIndexPhase.
+func hollowPods(descs []indexPhase) []*api.Pod {
+	var pods []*api.Pod
+	for _, d := range descs {
+		p := &api.Pod{Status: api.PodStatus{Phase: d.phase}}
+		if d.index != noIndex {
+			p.Annotations = map[string]string{api.JobCompletionIndexAnnotation: d.index}
+		}
+		pods = append(pods, p)
+	}
+	return pods
+}
+
+func TestAppendDuplicatedIndexPodsForRemoval(t *testing.T) {
+	tests := map[string]struct {
+		pods, wantRm []indexPhase
+	}{
+		"all unique": {
+			pods:   []indexPhase{{noIndex, api.PodPending}, {"2", api.PodPending}, {"5", api.PodRunning}, {"6", api.PodRunning}},
+			wantRm: []indexPhase{{noIndex, api.PodPending}, {"6", api.PodRunning}},
+		},
+		"all with index": {
+			pods: []indexPhase{{"5", api.PodPending}, {"0", api.PodRunning}, {"3", api.PodPending}, {"0", api.PodRunning},
+				{"3", api.PodRunning}, {"0", api.PodPending}, {"6", api.PodRunning}, {"6", api.PodPending}},
+			wantRm: []indexPhase{{"0", api.PodPending}, {"0", api.PodRunning}, {"3", api.PodPending}, {"6", api.PodRunning}, {"6", api.PodPending}},
+		},
+		"mixed": {
+			pods: []indexPhase{{noIndex, api.PodPending}, {"invalid", api.PodRunning}, {"-2", api.PodRunning}, {"0", api.PodPending},
+				{"1", api.PodPending}, {"1", api.PodPending}, {"1", api.PodRunning}},
+			wantRm: []indexPhase{{noIndex, api.PodPending}, {"invalid", api.PodRunning}, {"-2", api.PodRunning}, {"1", api.PodPending}, {"1", api.PodPending}},
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			j := newJob(1, 6, 1, api.IndexedCompletion)
+			var got []indexPhase
+			for _, p := range activePodsForRemoval(j, hollowPods(tc.pods), 0) {
+				ix, ok := p.Annotations[api.JobCompletionIndexAnnotation]
+				if !ok {
+					ix = noIndex
+				}
+				got = append(got, indexPhase{ix, p.Status.Phase})
+			}
+			if !slices.Equal(got, tc.wantRm) {
+				t.Errorf("removed %v, want %v", got, tc.wantRm)
+			}
+		})
+	}
+}
+
+func TestPodGenerateNameWithIndex(t *testing.T) {
+	tests := map[string]struct {
+		job  string
+		want string
+	}{
+		"short job name": {"indexed-job", "indexed-job-1-"},
+		"job name exceeds MaxGeneneratedNameLength": {"hhhhhooooohhhhhooooohhhhhooooohhhhhooooohhhhhooooohhhhhooooohhhhhooooo",
+			"hhhhhooooohhhhhooooohhhhhooooohhhhhooooohhhhhooooohhhhh-1-"},
+		"job name with index suffix exceeds MaxGeneratedNameLength": {"hhhhhooooohhhhhooooohhhhhooooohhhhhooooohhhhhooooohhhhhoo",
+			"hhhhhooooohhhhhooooohhhhhooooohhhhhooooohhhhhooooohhhhh-1-"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			if got := podGenerateNameWithIndex(tc.job, 1); got != tc.want {
+				t.Errorf("generateName %q, want %q", got, tc.want)
+			}
+		})
 	}
 }
