@@ -219,12 +219,18 @@ func validatePodSpec(field string, spec *api.PodSpec) []apierr.FieldError {
 			errs = append(errs, apierr.FieldError{Field: cf() + ".image", Type: "Required value"})
 		}
 		errs = validatePullPolicy(cf, c.ImagePullPolicy, errs)
+		errs = validateContainerPortNames(cf, c.Ports, errs)
+		errs = validateEnvNames(cf, c.Env, errs)
 		errs = validateVolumeMounts(cf, c.VolumeMounts, spec.Volumes, errs)
+		errs = validateProbes(cf, c, errs)
 	}
 	for i := range spec.InitContainers {
 		cf := func() string { return fmt.Sprintf("%s.initContainers[%d]", field, i) }
-		errs = validatePullPolicy(cf, spec.InitContainers[i].ImagePullPolicy, errs)
-		errs = validateVolumeMounts(cf, spec.InitContainers[i].VolumeMounts, spec.Volumes, errs)
+		c := &spec.InitContainers[i]
+		errs = validatePullPolicy(cf, c.ImagePullPolicy, errs)
+		errs = validateContainerPortNames(cf, c.Ports, errs)
+		errs = validateEnvNames(cf, c.Env, errs)
+		errs = validateVolumeMounts(cf, c.VolumeMounts, spec.Volumes, errs)
 	}
 	return validatePlacement(field, spec, errs)
 }

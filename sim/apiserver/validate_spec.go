@@ -236,6 +236,21 @@ func validPort(p int32) bool { return p >= 1 && p <= 65535 }
 func validateServicePorts(spec *api.ServiceSpec, errs []apierr.FieldError) []apierr.FieldError {
 	for i, p := range spec.Ports {
 		pf := fmt.Sprintf("spec.ports[%d]", i)
+		// validateServicePort: a name is required when there are several
+		// ports, a DNS-1123 label, unique.
+		switch {
+		case p.Name == "" && len(spec.Ports) > 1:
+			errs = append(errs, apierr.FieldError{Field: pf + ".name", Type: "Required value"})
+		case p.Name != "" && (len(p.Name) > 63 || !isDNS1123Label(p.Name)):
+			if len(p.Name) > 63 {
+				errs = append(errs, apierr.FieldError{Field: pf + ".name", Type: "Invalid value", Value: p.Name, Detail: "must be no more than 63 characters"})
+			}
+			if !isDNS1123Label(p.Name) {
+				errs = append(errs, apierr.FieldError{Field: pf + ".name", Type: "Invalid value", Value: p.Name, Detail: labelMsg})
+			}
+		case p.Name != "" && slices.ContainsFunc(spec.Ports[:i], func(q api.ServicePort) bool { return q.Name == p.Name }):
+			errs = append(errs, apierr.FieldError{Field: pf + ".name", Type: "Duplicate value", Value: p.Name})
+		}
 		if !validPort(p.Port) {
 			errs = append(errs, apierr.FieldError{Field: pf + ".port", Type: "Invalid value", Value: int64(p.Port), Detail: portRange})
 		}
