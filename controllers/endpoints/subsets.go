@@ -134,6 +134,93 @@ func podAddress(svc *api.Service, p *api.Pod) (api.EndpointAddress, error) {
 // selector matches, packed and sorted, and how many ready and not-ready
 // addresses they hold (before truncation to MaxCapacity).
 func Subsets(svc *api.Service, pods []*api.Pod) (subsets []api.EndpointSubset, ready, notReady int) {
+	if ss, ready, notReady, ok := oneSubset(svc, pods); ok {
+		return ss, ready, notReady
+	}
+	return repackedSubsets(svc, pods)
+}
+
+// oneSubset is Subsets when every pod that is in the endpoints serves the
+// same ports, as the pods of one template do: then Repack makes one subset
+// of them all, which oneSubset builds directly, without Repack's maps and
+// address-set signatures (a sync of a Service of thousands of pods, once
+// for each pod change, made the endpoints controller's cost quadratic in
+// the Service's size). ok is false when the pods differ in their ports or
+// none is in the endpoints; repackedSubsets then does the work.
+func oneSubset(svc *api.Service, pods []*api.Pod) (subsets []api.EndpointSubset, ready, notReady int, ok bool) {
+	tolerateUnready := svc.Spec.PublishNotReadyAddresses
+	var (
+		ss          api.EndpointSubset
+		first, this []api.EndpointPort
+		seen        bool
+	)
+	for _, p := range pods {
+		if !ShouldPodBeInEndpoints(p, tolerateUnready) {
+			continue
+		}
+		addr, err := podAddress(svc, p)
+		if err != nil {
+			continue
+		}
+		if p.Spec.Hostname != "" && p.Spec.Subdomain == svc.Name && p.Namespace == svc.Namespace {
+			addr.Hostname = p.Spec.Hostname
+		}
+		this = this[:0]
+		if len(svc.Spec.Ports) == 0 {
+			if svc.Spec.ClusterIP != "None" {
+				continue
+			}
+		} else {
+			for i := range svc.Spec.Ports {
+				sp := &svc.Spec.Ports[i]
+				n, err := FindPort(p, sp)
+				if err != nil {
+					continue
+				}
+				port := api.EndpointPort{Name: sp.Name, Port: n, Protocol: sp.Protocol, AppProtocol: sp.AppProtocol}
+				if port.Protocol == "" {
+					port.Protocol = api.ProtocolTCP
+				}
+				this = append(this, port)
+			}
+			if len(this) == 0 {
+				continue // this pod serves none of the ports
+			}
+		}
+		if !seen {
+			first, seen = slices.Clone(this), true
+			for i := range first {
+				for j := range i {
+					if keyOfPort(first[i]) == keyOfPort(first[j]) {
+						return nil, 0, 0, false // ports Repack would merge
+					}
+				}
+			}
+		} else if !slices.EqualFunc(first, this, func(a, b api.EndpointPort) bool { return keyOfPort(a) == keyOfPort(b) }) {
+			return nil, 0, 0, false
+		}
+		// Repack's counts are per address and port, as add's calls.
+		n := max(len(this), 1)
+		if tolerateUnready || api.IsPodReady(p) {
+			ss.Addresses = append(ss.Addresses, addr)
+			ready += n
+		} else {
+			ss.NotReadyAddresses = append(ss.NotReadyAddresses, addr)
+			notReady += n
+		}
+	}
+	if !seen {
+		return nil, 0, 0, false
+	}
+	if len(first) > 0 {
+		ss.Ports = first
+	}
+	return sortSubsets([]api.EndpointSubset{ss}), ready, notReady, true
+}
+
+// repackedSubsets is Subsets by upstream's way: a subset for each address
+// and port, then Repack.
+func repackedSubsets(svc *api.Service, pods []*api.Pod) (subsets []api.EndpointSubset, ready, notReady int) {
 	tolerateUnready := svc.Spec.PublishNotReadyAddresses
 	var raw []api.EndpointSubset
 	add := func(p *api.Pod, addr api.EndpointAddress, port *api.EndpointPort) {

@@ -6,7 +6,6 @@ import (
 	"maps"
 	"net/netip"
 	"slices"
-	"strings"
 
 	"github.com/clustersim/clustersim/controllers/endpoints"
 	"github.com/clustersim/clustersim/sim/api"
@@ -103,16 +102,18 @@ func isIPv6(s string) bool {
 type endpointSet struct {
 	keys []string
 	eps  map[string]*api.Endpoint
+	buf  []byte // endpointKey's, reused: a lookup by it allocates nothing
 }
 
 func (s *endpointSet) insert(ep *api.Endpoint) {
-	k := endpointKey(ep)
-	if _, ok := s.eps[k]; ok {
+	s.buf = appendEndpointKey(s.buf[:0], ep)
+	if _, ok := s.eps[string(s.buf)]; ok {
 		return
 	}
 	if s.eps == nil {
 		s.eps = map[string]*api.Endpoint{}
 	}
+	k := string(s.buf)
 	s.keys = append(s.keys, k)
 	s.eps[k] = ep
 }
@@ -121,10 +122,10 @@ func (s *endpointSet) len() int { return len(s.eps) }
 
 // take removes and returns the endpoint with ep's identity, if any.
 func (s *endpointSet) take(ep *api.Endpoint) *api.Endpoint {
-	k := endpointKey(ep)
-	got, ok := s.eps[k]
+	s.buf = appendEndpointKey(s.buf[:0], ep)
+	got, ok := s.eps[string(s.buf)]
 	if ok {
-		delete(s.eps, k)
+		delete(s.eps, string(s.buf))
 	}
 	return got
 }
@@ -145,16 +146,29 @@ func (s *endpointSet) pop() *api.Endpoint {
 // endpointKey is upstream's hashEndpoint identity: the target's namespace
 // and name, the addresses and the hostname; conditions, node and zone may
 // change in place.
-func endpointKey(ep *api.Endpoint) string {
-	var b strings.Builder
+func endpointKey(ep *api.Endpoint) string { return string(appendEndpointKey(nil, ep)) }
+
+// appendEndpointKey appends ep's endpointKey to b: its addresses sorted,
+// without sorting a copy when there is one (a pod's one IP).
+func appendEndpointKey(b []byte, ep *api.Endpoint) []byte {
 	if r := ep.TargetRef; r != nil {
-		b.WriteString(r.Namespace + "/" + r.Name)
+		b = append(append(append(b, r.Namespace...), '/'), r.Name...)
 	}
-	b.WriteString("|" + strings.Join(slices.Sorted(slices.Values(ep.Addresses)), ","))
+	b = append(b, '|')
+	addrs := ep.Addresses
+	if len(addrs) > 1 && !slices.IsSorted(addrs) {
+		addrs = slices.Sorted(slices.Values(addrs))
+	}
+	for i, a := range addrs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, a...)
+	}
 	if ep.Hostname != nil {
-		b.WriteString("|" + *ep.Hostname)
+		b = append(append(b, '|'), *ep.Hostname...)
 	}
-	return b.String()
+	return b
 }
 
 // same reports whether two values serialize alike.
@@ -210,16 +224,29 @@ func reconcileByAddressType(svc *api.Service, pods []*api.Pod, node NodeGetter, 
 	desired := map[string]*endpointSet{}
 	desiredPorts := map[string][]api.EndpointSlicePort{}
 	var desiredOrder []string
+	// The pods of a Service mostly serve the same ports: a pod's are
+	// compared with the pod before's, and only ports not seen just
+	// before are made and keyed (encoding every pod's ports was a third
+	// of a sync's allocations).
+	var (
+		k          string
+		last, this []portValue
+		keyed      bool
+	)
 	for _, p := range pods {
 		if !endpoints.ShouldPodBeInEndpoints(p, true) {
 			continue
 		}
-		ports := endpointPorts(svc, p)
-		k := portsKey(ports)
-		if _, ok := desired[k]; !ok {
-			desired[k] = &endpointSet{}
-			desiredPorts[k] = ports
-			desiredOrder = append(desiredOrder, k)
+		this = appendPortValues(this[:0], svc, p)
+		if !keyed || !slices.Equal(this, last) {
+			ports := endpointPorts(svc, p)
+			k, keyed = portsKey(ports), true
+			last = append(last[:0], this...)
+			if _, ok := desired[k]; !ok {
+				desired[k] = &endpointSet{}
+				desiredPorts[k] = ports
+				desiredOrder = append(desiredOrder, k)
+			}
 		}
 		n := node(p.Spec.NodeName)
 		if n == nil && !svc.Spec.PublishNotReadyAddresses {
@@ -286,9 +313,12 @@ func finalize(svc *api.Service, p Plan) Plan {
 // endpoints left fill the updated slices (fullest first), then an
 // unchanged slice they fit in best, then new slices.
 func reconcileByPortMapping(svc *api.Service, existing []*api.EndpointSlice, desired *endpointSet, ports []api.EndpointSlicePort, addrType string, max int) (create, update, del []*api.EndpointSlice) {
-	var unchanged []*api.EndpointSlice
+	var (
+		unchanged []*api.EndpointSlice
+		found     []*api.Endpoint // a slice's endpoints still desired, reused
+	)
 	for _, s := range existing {
-		var kept []api.Endpoint
+		found = found[:0]
 		changed := false
 		for i := range s.Endpoints {
 			got := desired.take(&s.Endpoints[i])
@@ -299,15 +329,21 @@ func reconcileByPortMapping(svc *api.Service, existing []*api.EndpointSlice, des
 			if !endpointsEqual(got, &s.Endpoints[i]) {
 				changed = true
 			}
-			kept = append(kept, *got)
+			found = append(found, got)
 		}
 		labels, labelsChanged := sliceLabels(s, svc)
 		switch {
 		case !changed && !labelsChanged:
 			unchanged = append(unchanged, s)
-		case len(kept) == 0:
+		case len(found) == 0:
 			del = append(del, s)
 		default:
+			// The endpoints kept are copied only for a slice that
+			// changes (most of a sync's slices do not).
+			var kept []api.Endpoint
+			for _, ep := range found {
+				kept = append(kept, *ep)
+			}
 			u := s.DeepCopy()
 			u.Endpoints, u.Labels = kept, labels
 			update = append(update, u)
@@ -416,6 +452,33 @@ func sliceLabels(s *api.EndpointSlice, svc *api.Service) (map[string]string, boo
 	return want, changed
 }
 
+// portValue is one of endpointPorts' ports as a comparable value: what
+// its key is made of.
+type portValue struct {
+	name  string
+	port  int32
+	proto api.Protocol
+	app   *string // the service port's own: equal pointers, equal values
+}
+
+// appendPortValues appends the ports endpointPorts would give p, as
+// values.
+func appendPortValues(out []portValue, svc *api.Service, p *api.Pod) []portValue {
+	for i := range svc.Spec.Ports {
+		sp := &svc.Spec.Ports[i]
+		n, err := endpoints.FindPort(p, sp)
+		if err != nil {
+			continue
+		}
+		proto := sp.Protocol
+		if proto == "" {
+			proto = api.ProtocolTCP
+		}
+		out = append(out, portValue{sp.Name, n, proto, sp.AppProtocol})
+	}
+	return out
+}
+
 // endpointPorts is getEndpointPorts: each service port the pod serves
 // (a named targetPort resolved through its containers).
 func endpointPorts(svc *api.Service, p *api.Pod) []api.EndpointSlicePort {
@@ -441,25 +504,35 @@ func endpointPorts(svc *api.Service, p *api.Pod) []api.EndpointSlicePort {
 // publishes not-ready addresses); its node, the node's zone, a targetRef
 // and the hostname when the pod's subdomain is the service.
 func PodToEndpoint(p *api.Pod, node *api.Node, svc *api.Service, addrType string) api.Endpoint {
-	serving := api.IsPodReady(p)
-	terminating := p.DeletionTimestamp != nil
-	ready := svc.Spec.PublishNotReadyAddresses || (serving && !terminating)
+	// The conditions' three values and the node, zone and hostname
+	// share an allocation each (a sync makes an endpoint of every pod of
+	// the Service, most of them to find them unchanged).
+	conds := new([3]bool)
+	conds[1] = api.IsPodReady(p)
+	conds[2] = p.DeletionTimestamp != nil
+	conds[0] = svc.Spec.PublishNotReadyAddresses || (conds[1] && !conds[2])
 	ep := api.Endpoint{
 		Addresses:  addresses(p, addrType),
-		Conditions: api.EndpointConditions{Ready: &ready, Serving: &serving, Terminating: &terminating},
+		Conditions: api.EndpointConditions{Ready: &conds[0], Serving: &conds[1], Terminating: &conds[2]},
 		TargetRef:  &api.ObjectReference{Kind: "Pod", Namespace: p.Namespace, Name: p.Name, UID: p.UID},
 	}
-	if p.Spec.NodeName != "" {
-		n := p.Spec.NodeName
-		ep.NodeName = &n
+	var zone string
+	if node != nil {
+		zone = node.Labels[api.LabelTopologyZone]
 	}
-	if node != nil && node.Labels[api.LabelTopologyZone] != "" {
-		z := node.Labels[api.LabelTopologyZone]
-		ep.Zone = &z
+	hostname := p.Spec.Hostname != "" && p.Spec.Subdomain == svc.Name && p.Namespace == svc.Namespace
+	if p.Spec.NodeName == "" && zone == "" && !hostname {
+		return ep
 	}
-	if p.Spec.Hostname != "" && p.Spec.Subdomain == svc.Name && p.Namespace == svc.Namespace {
-		h := p.Spec.Hostname
-		ep.Hostname = &h
+	strs := &[3]string{p.Spec.NodeName, zone, p.Spec.Hostname}
+	if strs[0] != "" {
+		ep.NodeName = &strs[0]
+	}
+	if strs[1] != "" {
+		ep.Zone = &strs[1]
+	}
+	if hostname {
+		ep.Hostname = &strs[2]
 	}
 	return ep
 }
@@ -477,7 +550,14 @@ func addresses(p *api.Pod, addrType string) []string {
 			continue
 		}
 		v6 := a.Is6() && !a.Is4In6()
-		if v6 == (addrType == api.AddressTypeIPv6) {
+		if v6 != (addrType == api.AddressTypeIPv6) {
+			continue
+		}
+		if a.Is4() {
+			// ParseAddr takes an IPv4 address only as its canonical
+			// dotted quad: the string is a.String() already.
+			out = append(out, ip.IP)
+		} else {
 			out = append(out, a.Unmap().String())
 		}
 	}
