@@ -337,6 +337,15 @@ func (s *Server) update(op store.Op, req *Request, obj api.Object) *Response {
 	if err != nil {
 		return &Response{Err: err}
 	}
+	if info, _ := s.store.Kinds().Lookup(req.Kind); info.Custom && req.Verb == Update && obj.GetObjectMeta().ResourceVersion == "" &&
+		(req.Subresource == "" || req.Subresource == "status" && info.HasStatus) {
+		// apiextensions-apiserver's customResourceStrategy does not
+		// AllowUnconditionalUpdate, so the registry refuses an update
+		// (of the object or its status) without a resourceVersion, naming
+		// the resource where a kind goes (registry/store.go Update).
+		return &Response{Err: apierr.NewInvalid(info.GroupResource(), req.Name, apierr.FieldError{
+			Field: "metadata.resourceVersion", Type: "Invalid value", Value: apierr.Literal("0x0"), Detail: "must be specified for an update"})}
+	}
 	if req.Subresource == "" {
 		api.SetDefaults(obj)
 	}
