@@ -54,6 +54,12 @@ func SetDefaults(o Object) {
 		SetDefaultsPriorityClass(t)
 	case *Secret:
 		SetDefaultsSecret(t)
+	case *NetworkPolicy:
+		SetDefaultsNetworkPolicy(t)
+	case *RoleBinding:
+		setDefaultsBinding(&t.RoleRef, t.Subjects)
+	case *ClusterRoleBinding:
+		setDefaultsBinding(&t.RoleRef, t.Subjects)
 	}
 }
 

@@ -412,3 +412,35 @@ func TestSetDefaultsJob(t *testing.T) {
 		}
 	})
 }
+
+// TestSetDefaultsNetworkPolicyAndBindings: networking/v1 and rbac/v1
+// defaults the simulator had left out (the objects are stored, not
+// simulated, but kubectl get -o yaml and diffs show them).
+func TestSetDefaultsNetworkPolicyAndBindings(t *testing.T) {
+	tcp, udp := "TCP", "UDP"
+	np := &NetworkPolicy{Spec: NetworkPolicySpec{
+		Ingress: []NetworkPolicyIngressRule{{Ports: []NetworkPolicyPort{{Port: ptr(FromInt32(8080))}, {Protocol: &udp}}}},
+		Egress:  []NetworkPolicyEgressRule{{Ports: []NetworkPolicyPort{{Port: ptr(FromInt32(53))}}}}}}
+	SetDefaults(np)
+	want := NetworkPolicySpec{PolicyTypes: []string{"Ingress", "Egress"},
+		Ingress: []NetworkPolicyIngressRule{{Ports: []NetworkPolicyPort{{Protocol: &tcp, Port: ptr(FromInt32(8080))}, {Protocol: &udp}}}},
+		Egress:  []NetworkPolicyEgressRule{{Ports: []NetworkPolicyPort{{Protocol: &tcp, Port: ptr(FromInt32(53))}}}}}
+	if !reflect.DeepEqual(np.Spec, want) {
+		t.Errorf("NetworkPolicy spec = %+v\nwant %+v", np.Spec, want)
+	}
+	ingressOnly := &NetworkPolicy{}
+	SetDefaults(ingressOnly)
+	if !reflect.DeepEqual(ingressOnly.Spec.PolicyTypes, []string{"Ingress"}) {
+		t.Errorf("policyTypes of a policy without rules = %v", ingressOnly.Spec.PolicyTypes)
+	}
+	rb := &RoleBinding{RoleRef: RoleRef{Kind: "Role", Name: "r"}, Subjects: []Subject{{Kind: "ServiceAccount", Name: "web"}, {Kind: "User", Name: "jane"}, {Kind: "Group", Name: "devs"}}}
+	SetDefaults(rb)
+	if rb.RoleRef.APIGroup != "rbac.authorization.k8s.io" || rb.Subjects[0].APIGroup != "" || rb.Subjects[1].APIGroup != "rbac.authorization.k8s.io" || rb.Subjects[2].APIGroup != "rbac.authorization.k8s.io" {
+		t.Errorf("RoleBinding = %+v", rb)
+	}
+	crb := &ClusterRoleBinding{RoleRef: RoleRef{Kind: "ClusterRole", Name: "view"}}
+	SetDefaults(crb)
+	if crb.RoleRef.APIGroup != "rbac.authorization.k8s.io" {
+		t.Errorf("ClusterRoleBinding roleRef = %+v", crb.RoleRef)
+	}
+}

@@ -328,3 +328,47 @@ func copyValue(dst, src reflect.Value) {
 		dst.Set(src)
 	}
 }
+
+// SetDefaultsNetworkPolicy applies networking/v1 defaults
+// (SetDefaults_NetworkPolicy, SetDefaults_NetworkPolicyPort): policyTypes
+// [Ingress] when none are given, plus Egress when there are egress rules;
+// a port's protocol TCP.
+func SetDefaultsNetworkPolicy(p *NetworkPolicy) {
+	s := &p.Spec
+	if len(s.PolicyTypes) == 0 {
+		s.PolicyTypes = []string{"Ingress"}
+		if len(s.Egress) > 0 {
+			s.PolicyTypes = append(s.PolicyTypes, "Egress")
+		}
+	}
+	tcp := func(ports []NetworkPolicyPort) {
+		for i := range ports {
+			if ports[i].Protocol == nil {
+				v := string(ProtocolTCP)
+				ports[i].Protocol = &v
+			}
+		}
+	}
+	for i := range s.Ingress {
+		tcp(s.Ingress[i].Ports)
+	}
+	for i := range s.Egress {
+		tcp(s.Egress[i].Ports)
+	}
+}
+
+// setDefaultsBinding applies rbac/v1 defaults to a binding
+// (SetDefaults_RoleBinding, SetDefaults_ClusterRoleBinding,
+// SetDefaults_Subject): roleRef.apiGroup rbac.authorization.k8s.io, and
+// a User or Group subject's apiGroup the same.
+func setDefaultsBinding(ref *RoleRef, subjects []Subject) {
+	const group = "rbac.authorization.k8s.io"
+	if ref.APIGroup == "" {
+		ref.APIGroup = group
+	}
+	for i := range subjects {
+		if s := &subjects[i]; s.APIGroup == "" && (s.Kind == "User" || s.Kind == "Group") {
+			s.APIGroup = group
+		}
+	}
+}

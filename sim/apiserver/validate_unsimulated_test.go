@@ -110,3 +110,23 @@ func TestValidateBatch(t *testing.T) {
 		})
 	}
 }
+
+// TestBindingWithoutAPIGroup: a RoleBinding whose roleRef omits apiGroup
+// (as hand-written manifests often do) is defaulted to
+// rbac.authorization.k8s.io and accepted, as upstream's rbac/v1 defaults
+// make it; before, validation saw the empty group and refused it with
+// 'roleRef.apiGroup: Unsupported value: ""'.
+func TestBindingWithoutAPIGroup(t *testing.T) {
+	f := newFixture(t)
+	resp := f.do(&Request{Verb: Create, Kind: api.KindRoleBinding, Actor: user, Object: &api.RoleBinding{
+		ObjectMeta: api.ObjectMeta{Name: "b", Namespace: "default"},
+		RoleRef:    api.RoleRef{Kind: "Role", Name: "reader"},
+		Subjects:   []api.Subject{{Kind: "User", Name: "jane"}, {Kind: "ServiceAccount", Name: "web", Namespace: "default"}}}})
+	if resp.Err != nil {
+		t.Fatalf("create: %v", resp.Err)
+	}
+	rb := resp.Object.(*api.RoleBinding)
+	if rb.RoleRef.APIGroup != "rbac.authorization.k8s.io" || rb.Subjects[0].APIGroup != "rbac.authorization.k8s.io" || rb.Subjects[1].APIGroup != "" {
+		t.Errorf("stored %+v", rb)
+	}
+}
