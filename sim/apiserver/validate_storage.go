@@ -131,7 +131,8 @@ func validateStatefulSetSpec(spec *api.StatefulSetSpec, errs []apierr.FieldError
 }
 
 // validateClaimSpec is ValidatePersistentVolumeClaimSpec's rules: access
-// modes, a positive storage request, a supported volume mode.
+// modes, a positive storage request, a class name that is a DNS
+// subdomain, a supported volume mode.
 func validateClaimSpec(f string, spec *api.PersistentVolumeClaimSpec, errs []apierr.FieldError) []apierr.FieldError {
 	if len(spec.AccessModes) == 0 {
 		errs = append(errs, apierr.FieldError{Field: f + ".accessModes", Type: "Required value", Detail: "at least 1 access mode is required"})
@@ -142,6 +143,15 @@ func validateClaimSpec(f string, spec *api.PersistentVolumeClaimSpec, errs []api
 		errs = append(errs, apierr.FieldError{Field: f + ".resources[storage]", Type: "Required value"})
 	case q.Cmp(api.Quantity{}) <= 0:
 		errs = append(errs, apierr.FieldError{Field: f + ".resources[storage]", Type: "Invalid value", Value: q.String(), Detail: "must be greater than zero"})
+	}
+	// ValidateClassName (NameIsDNSSubdomain) of a non-empty class.
+	if c := spec.StorageClassName; c != nil && *c != "" {
+		if len(*c) > 253 {
+			errs = append(errs, apierr.FieldError{Field: f + ".storageClassName", Type: "Invalid value", Value: *c, Detail: "must be no more than 253 characters"})
+		}
+		if !isDNS1123Subdomain(*c) {
+			errs = append(errs, apierr.FieldError{Field: f + ".storageClassName", Type: "Invalid value", Value: *c, Detail: subdomainMsg})
+		}
 	}
 	return validateVolumeMode(f, spec.VolumeMode, errs)
 }
