@@ -2,6 +2,7 @@ package statefulset
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"testing"
@@ -9,6 +10,8 @@ import (
 
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/apierr"
+	"github.com/clustersim/clustersim/sim/controller"
+	"github.com/clustersim/clustersim/sim/informer"
 )
 
 var t0 = time.Date(2026, time.January, 1, 0, 0, 0, 0, time.UTC)
@@ -400,33 +403,59 @@ func TestStatefulSetControlRollingUpdateWithPartition(t *testing.T) {
 	}
 }
 
+// imageUpdateRows are the rows upstream's TestStatefulSetControlRollingUpdate,
+// TestStatefulSetControlOnDeleteUpdate and TestStatefulSetControlRollback
+// share: an image update of a set of initial pods, scaled to target,
+// OrderedReady or Parallel (burst).
+var imageUpdateRows = []imageUpdateRow{
+	{"monotonic image update", 3, 3, false},
+	{"monotonic image update and scale up", 3, 5, false},
+	{"monotonic image update and scale down", 5, 3, false},
+	{"burst image update", 3, 3, true},
+	{"burst image update and scale up", 3, 5, true},
+	{"burst image update and scale down", 5, 3, true},
+}
+
+type imageUpdateRow struct {
+	name            string
+	initial, target int32
+	burst           bool
+}
+
+// newSet returns the row's set before the update.
+func (r imageUpdateRow) newSet() *api.StatefulSet {
+	set := newStatefulSet(r.initial)
+	if r.burst {
+		burst(set)
+	}
+	return set
+}
+
+// start returns the row's set with its pods created, running and ready.
+func (r imageUpdateRow) start(t *testing.T) (*api.StatefulSet, *fakeCluster) {
+	t.Helper()
+	set := r.newSet()
+	f := newFakeCluster(set)
+	f.converge(t)
+	return set, f
+}
+
+// update scales set to the row's target and sets the image foo.
+func (r imageUpdateRow) update(set *api.StatefulSet) {
+	set.Spec.Replicas = &r.target
+	set.Spec.Template.Spec.Containers[0].Image = "foo"
+}
+
 // TestStatefulSetControlRollingUpdate ports the rows of upstream's
 // TestStatefulSetControlRollingUpdate that map (image update, with scale
 // up and down): every pod ends at the new image and the update revision
 // becomes the current one.
 func TestStatefulSetControlRollingUpdate(t *testing.T) {
-	for _, tc := range []struct {
-		name            string
-		initial, target int32
-		burst           bool
-	}{
-		{"monotonic image update", 3, 3, false},
-		{"monotonic image update and scale up", 3, 5, false},
-		{"monotonic image update and scale down", 5, 3, false},
-		{"burst image update", 3, 3, true},
-		{"burst image update and scale up", 3, 5, true},
-		{"burst image update and scale down", 5, 3, true},
-	} {
+	for _, tc := range imageUpdateRows {
 		t.Run(tc.name, func(t *testing.T) {
-			set := newStatefulSet(tc.initial)
-			if tc.burst {
-				burst(set)
-			}
-			f := newFakeCluster(set)
-			f.converge(t)
+			set, f := tc.start(t)
 			old := f.set.Status.CurrentRevision
-			set.Spec.Replicas = &tc.target
-			set.Spec.Template.Spec.Containers[0].Image = "foo"
+			tc.update(set)
 			set.Generation++
 			f.converge(t)
 			for _, img := range images(f) {
@@ -665,3 +694,186 @@ func TestStatefulSetControlWithStartOrdinal(t *testing.T) {
 		}
 	}
 }
+
+// TestStatefulSetControlRollingUpdateWithMaxUnavailableInOrderedModeVerifyInvariant
+// ports upstream's table of the same name (stateful_set_control_test.go
+// at 0004b149), all ten rows: six pods, partition 3, maxUnavailable 2;
+// with the pods at the row's ordinals terminating, the update pass
+// (rollingUpdate, upstream's updateStatefulSetAfterInvariantEstablished,
+// called with an update revision no pod has) deletes 2 less the
+// terminating pods, wherever they are, even below the partition.
+func TestStatefulSetControlRollingUpdateWithMaxUnavailableInOrderedModeVerifyInvariant(t *testing.T) {
+	for _, terminating := range [][]int{{}, {5}, {3}, {4}, {5, 4}, {5, 3}, {4, 3}, {5, 4, 3}, {2}, {1}} {
+		t.Run(fmt.Sprintf("terminating pod at ordinal %v", terminating), func(t *testing.T) {
+			set := newStatefulSet(6)
+			partition, mu := int32(3), api.FromInt32(2)
+			set.Spec.UpdateStrategy = api.StatefulSetUpdateStrategy{Type: api.RollingUpdateStatefulSetStrategyType,
+				RollingUpdate: &api.RollingUpdateStatefulSetStrategy{Partition: &partition, MaxUnavailable: &mu}}
+			f := newFakeCluster(set)
+			f.converge(t)
+			for _, o := range terminating {
+				ts := api.NewTime(f.now)
+				f.pods[getPodName(set, o)].DeletionTimestamp = &ts
+			}
+			f.log = nil
+			set.Spec.Template.Spec.Containers[0].Image = "foo"
+			c := &control{pc: f, now: f.now}
+			if _, err := c.rollingUpdate(context.Background(), set, f.podList(), "", &api.StatefulSetStatus{Replicas: 6}); err != nil {
+				t.Fatal(err)
+			}
+			want := max(0, 2-len(terminating))
+			if len(f.log) != want {
+				t.Errorf("%v, want %d deletions", f.log, want)
+			}
+		})
+	}
+}
+
+// TestStatefulSetControlOnDeleteUpdate ports upstream's table of the same
+// name (stateful_set_control_test.go at 0004b149), its six rows with no
+// retention policy (the runs over the others check claim references, held
+// by the utils tests): with updateStrategy OnDelete, changing the image
+// leaves the pods there as they are and gives new pods (scale up) the new
+// image; after scaling to 0 and back, every pod has it.
+func TestStatefulSetControlOnDeleteUpdate(t *testing.T) {
+	for _, tc := range imageUpdateRows {
+		t.Run(tc.name, func(t *testing.T) {
+			set := tc.newSet()
+			set.Spec.UpdateStrategy = api.StatefulSetUpdateStrategy{Type: api.OnDeleteStatefulSetStrategyType}
+			f := newFakeCluster(set)
+			f.converge(t)
+			tc.update(set)
+			set.Generation++
+			for range 40 {
+				f.sync(t)
+				f.kubelet()
+			}
+			got := images(f)
+			if len(got) != int(tc.target) {
+				t.Fatalf("images %v, want %d pods", got, tc.target)
+			}
+			for i, img := range got {
+				want := "nginx"
+				if i >= int(tc.initial) {
+					want = "foo"
+				}
+				if img != want {
+					t.Errorf("after the update, pod foo-%d image %s, want %s (all: %v)", i, img, want, got)
+				}
+			}
+			zero := int32(0)
+			set.Spec.Replicas = &zero
+			f.converge(t)
+			set.Spec.Replicas = &tc.target
+			f.converge(t)
+			for _, img := range images(f) {
+				if img != "foo" {
+					t.Fatalf("after scaling to 0 and back, images %v, want foo", images(f))
+				}
+			}
+		})
+	}
+}
+
+// TestStatefulSetControlRollback ports upstream's table of the same name
+// (stateful_set_control_test.go at 0004b149), its six rows: after an
+// image update (with a scale up or down), going back to the first
+// revision's template (upstream's ApplyRevision of the oldest
+// ControllerRevision; here the template is set back) brings every pod
+// back to the original image.
+func TestStatefulSetControlRollback(t *testing.T) {
+	for _, tc := range imageUpdateRows {
+		t.Run(tc.name, func(t *testing.T) {
+			set, f := tc.start(t)
+			original := set.Spec.Template.DeepCopy()
+			tc.update(set)
+			f.converge(t)
+			for _, img := range images(f) {
+				if img != "foo" {
+					t.Fatalf("after the update, images %v", images(f))
+				}
+			}
+			set.Spec.Template = *original
+			f.converge(t)
+			for _, img := range images(f) {
+				if img != "nginx" {
+					t.Fatalf("after the rollback, images %v", images(f))
+				}
+			}
+			if st := f.set.Status; st.CurrentRevision != st.UpdateRevision || st.UpdatedReplicas != tc.target {
+				t.Errorf("status %+v", st)
+			}
+		})
+	}
+}
+
+// TestStatefulSetAvailability ports upstream's table of the same name
+// (stateful_set_control_test.go at 0004b149), both rows: with
+// minReadySeconds 3600, a pod ready for 120 minutes is available, one
+// ready for 30 is not.
+func TestStatefulSetAvailability(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		readyFor      time.Duration
+		wantAvailable int32
+	}{
+		{"replicas running for required time, when minReadySeconds is enabled", 120 * time.Minute, 1},
+		{"replicas not running for required time, when minReadySeconds is enabled", 30 * time.Minute, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			set := newStatefulSet(1)
+			set.Spec.MinReadySeconds = 3600
+			f := newFakeCluster(burst(set))
+			f.converge(t)
+			f.pods["foo-0"].Status.Conditions[0].LastTransitionTime = api.NewTime(f.now.Add(-tc.readyFor))
+			f.sync(t)
+			if got := f.set.Status.AvailableReplicas; got != tc.wantAvailable {
+				t.Errorf("available replicas %d, want %d", got, tc.wantAvailable)
+			}
+		})
+	}
+}
+
+// TestStatefulSetStatusUpdate ports upstream's table of the same name
+// (stateful_set_control_test.go at 0004b149), its four rows, on the
+// reconciler: the status is written once whether the sync failed or not,
+// and the sync's error is returned before the status write's.
+func TestStatefulSetStatusUpdate(t *testing.T) {
+	syncErr, statusErr := errors.New("sync error"), errors.New("status error")
+	for _, tc := range []struct {
+		desc                     string
+		hasSyncErr, hasStatusErr bool
+		wantErr                  error
+	}{
+		{"no error", false, false, nil},
+		{"sync error", true, false, syncErr},
+		{"status error", false, true, statusErr},
+		{"sync and status error", true, true, syncErr},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			set := newStatefulSet(3)
+			pc, c, _ := newPodControl()
+			r := pc.r
+			r.clock, r.sets, r.pods = &fixedClock{t0}, informer.Static{set}, informer.Static{}
+			r.revisions = map[api.UID]map[string]*api.PodTemplateSpec{}
+			if tc.hasSyncErr {
+				c.createPodErr = syncErr
+			}
+			if tc.hasStatusErr {
+				c.statusErr = statusErr
+			}
+			_, err := r.Reconcile(context.Background(), controller.Request{Key: set.Key()})
+			if c.statusWrites != 1 {
+				t.Errorf("%d status writes, want 1", c.statusWrites)
+			}
+			if !errors.Is(err, tc.wantErr) {
+				t.Errorf("error %v, want %v", err, tc.wantErr)
+			}
+		})
+	}
+}
+
+type fixedClock struct{ t time.Time }
+
+func (c *fixedClock) Now() time.Time                  { return c.t }
+func (c *fixedClock) Since(t time.Time) time.Duration { return c.t.Sub(t) }

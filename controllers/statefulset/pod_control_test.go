@@ -45,6 +45,17 @@ type podClient struct {
 	createClaimErr, createPodErr, updateErr, deleteErr error
 	updated                                            *api.Pod
 	calls                                              int
+	// statusErr fails the status writes, statusWrites counts them.
+	statusErr    error
+	statusWrites int
+}
+
+func (c *podClient) UpdateStatus(_ context.Context, o api.Object) (api.Object, error) {
+	c.statusWrites++
+	if c.statusErr != nil {
+		return nil, c.statusErr
+	}
+	return o, nil
 }
 
 func (c *podClient) Create(_ context.Context, o api.Object) (api.Object, error) {
