@@ -877,3 +877,83 @@ type fixedClock struct{ t time.Time }
 
 func (c *fixedClock) Now() time.Time                  { return c.t }
 func (c *fixedClock) Since(t time.Time) time.Duration { return c.t.Sub(t) }
+
+// The MinReadySeconds tests port upstream's tests of the same names
+// (stateful_set_control_test.go at 0004b149): pods ready for less than
+// minReadySeconds are not available, and an OrderedReady set waits for
+// them before a rolling update or a scale down. Upstream puts running
+// and ready pods in the cache by hand; here the set converges, then its
+// pods' Ready conditions are dated readyFor before now. Where upstream's
+// comment says the update or scale down is blocked and its test checks
+// only the available count, no deletion is checked too.
+func minReadyCluster(t *testing.T, set *api.StatefulSet, minReady int32, readyFor time.Duration) *fakeCluster {
+	t.Helper()
+	set.Spec.MinReadySeconds = minReady
+	f := newFakeCluster(set)
+	f.converge(t)
+	setReadyFor(f, readyFor)
+	f.log = nil
+	return f
+}
+
+func setReadyFor(f *fakeCluster, d time.Duration) {
+	for _, p := range f.pods {
+		p.Status.Conditions = []api.PodCondition{{Type: api.PodReady, Status: api.ConditionTrue, LastTransitionTime: api.NewTime(f.now.Add(-d))}}
+	}
+}
+
+func TestStatefulSetRollingUpdateRespectsMinReadySeconds(t *testing.T) {
+	f := minReadyCluster(t, newStatefulSet(2), 30, 10*time.Second)
+	f.set.Spec.Template.Spec.Containers[0].Image = "updated-image"
+	f.sync(t)
+	if f.set.Status.AvailableReplicas != 0 || len(f.log) != 0 {
+		t.Errorf("pods ready 10s of 30: available %d, operations %v; want 0 and none", f.set.Status.AvailableReplicas, f.log)
+	}
+	setReadyFor(f, 60*time.Second)
+	f.sync(t)
+	if f.set.Status.AvailableReplicas != 2 || fmt.Sprint(f.log) != "[delete foo-1]" {
+		t.Errorf("pods ready 60s of 30: available %d, operations %v; want 2 and foo-1 deleted", f.set.Status.AvailableReplicas, f.log)
+	}
+}
+
+func TestStatefulSetScaleDownRespectsMinReadySeconds(t *testing.T) {
+	f := minReadyCluster(t, newStatefulSet(3), 30, 10*time.Second)
+	one := int32(1)
+	f.set.Spec.Replicas = &one
+	f.sync(t)
+	if f.set.Status.AvailableReplicas != 0 || len(f.log) != 0 {
+		t.Errorf("available %d, operations %v; want 0 and no scale down", f.set.Status.AvailableReplicas, f.log)
+	}
+}
+
+func TestStatefulSetOnDeleteStrategyIgnoresMinReadySeconds(t *testing.T) {
+	set := newStatefulSet(2)
+	set.Spec.UpdateStrategy = api.StatefulSetUpdateStrategy{Type: api.OnDeleteStatefulSetStrategyType}
+	f := minReadyCluster(t, set, 30, 10*time.Second)
+	old := f.set.Status.UpdateRevision
+	f.set.Spec.Template.Spec.Containers[0].Image = "updated-image"
+	f.sync(t)
+	if st := f.set.Status; st.AvailableReplicas != 0 || st.UpdateRevision == "" || st.UpdateRevision == old {
+		t.Errorf("status %+v; want 0 available and a new update revision", st)
+	}
+}
+
+func TestStatefulSetZeroMinReadySeconds(t *testing.T) {
+	f := minReadyCluster(t, newStatefulSet(2), 0, 0)
+	f.sync(t)
+	if got := f.set.Status.AvailableReplicas; got != 2 {
+		t.Errorf("available %d, want 2", got)
+	}
+}
+
+func TestStatefulSetPartitionRollingUpdateWithMinReadySeconds(t *testing.T) {
+	set := newStatefulSet(4)
+	two := int32(2)
+	set.Spec.UpdateStrategy.RollingUpdate = &api.RollingUpdateStatefulSetStrategy{Partition: &two}
+	f := minReadyCluster(t, set, 30, 10*time.Second)
+	f.set.Spec.Template.Spec.Containers[0].Image = "updated-image"
+	f.sync(t)
+	if f.set.Status.AvailableReplicas != 0 || len(f.log) != 0 {
+		t.Errorf("available %d, operations %v; want 0 and none", f.set.Status.AvailableReplicas, f.log)
+	}
+}
