@@ -23,7 +23,13 @@ import (
 // TestTwoControllers' first half; the simulator has no
 // ReplicationController) and the scale-subresource finder's
 // (TestScaleResource, TestScaleFinderNoResource: no custom scale
-// resources). Upstream's fake controller syncs a budget against listers filled
+// resources), TestStalePodDisruption (the stale-condition worker is not
+// simulated). TestUnsupportedControllerPod,
+// TestKeepExistingPDBConditionDuringSync and TestIntegerMaxUnavailable's
+// UnmanagedPods event were added from disruption_test.go at 003e8629;
+// TestUnsupportedControllerPod checks the event's reason, as upstream does
+// (its message here is "found no controllers for pod", with no REST
+// mapping of the kind to fail on). Upstream's fake controller syncs a budget against listers filled
 // by hand and reads back the status it wrote (VerifyPdbStatus); so do
 // these, with fake listers and a client that keeps the status written.
 
@@ -178,6 +184,15 @@ func (e *env) verify(allowed, healthy, desired, expected int32, disrupted map[st
 	}
 }
 
+// wantEvent is upstream's verifyEventEmitted: an event recorded starts
+// with prefix (type, reason and the message's start).
+func (e *env) wantEvent(prefix string) {
+	e.t.Helper()
+	if !slices.ContainsFunc(*e.ev, func(s string) bool { return strings.HasPrefix(s, prefix) }) {
+		e.t.Errorf("no %q event in %q", prefix, *e.ev)
+	}
+}
+
 func ptr(v api.IntOrString) *api.IntOrString { return &v }
 
 func unready(p *api.Pod) { p.Status.Conditions = nil }
@@ -220,6 +235,30 @@ func TestDisruptionController(t *testing.T) {
 			e.pod("naked", nil)
 			e.sync()
 			e.verify(0, 1, 0, 0, none)
+			e.wantEvent("Warning UnmanagedPods ")
+		}},
+		{"TestUnsupportedControllerPod: a pod of a kind without a finder allows nothing", func(e *env) {
+			e.pdb(ptr(api.FromString("28%")), nil)
+			e.sync()
+			p := e.pod("naked", nil)
+			p.OwnerReferences = []api.OwnerReference{{APIVersion: "apps.test.io/v1", Kind: "TestWorkload", Name: "fake-controller",
+				UID: "b7329742-8daa-493a-8881-6ca07139172b", Controller: &[]bool{true}[0]}}
+			e.sync()
+			if st := e.status(); st.DisruptionsAllowed != 0 {
+				t.Errorf("allowed %d", st.DisruptionsAllowed)
+			}
+			e.wantEvent("Warning CalculateExpectedPodCountFailed ")
+		}},
+		{"TestKeepExistingPDBConditionDuringSync: another condition of the budget is kept", func(e *env) {
+			p := e.pdb(ptr(api.FromInt32(3)), nil)
+			p.Spec.Selector = &api.LabelSelector{}
+			p.Status.Conditions = []api.Condition{{Type: "ExistingTestCondition", Status: api.ConditionTrue, Message: "This is a test condition",
+				Reason: "Test", LastTransitionTime: api.NewTime(e.clock.t)}}
+			e.sync()
+			e.verify(0, 0, 3, 0, none)
+			if cs := e.status().Conditions; len(cs) != 2 || api.FindCondition(cs, "ExistingTestCondition") == nil {
+				t.Errorf("conditions %+v, want ExistingTestCondition and DisruptionAllowed", cs)
+			}
 		}},
 		{"failSafe: a pod whose controller cannot be found fails the sync, allowing nothing", func(e *env) {
 			e.pdb(nil, ptr(api.FromInt32(1)))
@@ -263,11 +302,7 @@ func TestDisruptionController(t *testing.T) {
 			e.pod("naked", nil)
 			e.sync()
 			e.verify(0, 1, 0, 0, none)
-			if !slices.ContainsFunc(*e.ev, func(s string) bool {
-				return strings.HasPrefix(s, "Warning UnmanagedPods Pods selected by this PodDisruptionBudget")
-			}) {
-				t.Errorf("no UnmanagedPods event in %q", *e.ev)
-			}
+			e.wantEvent("Warning UnmanagedPods Pods selected by this PodDisruptionBudget")
 		}},
 		{"TestReplicaSet: a ReplicaSet without a Deployment counts its scale", func(e *env) {
 			e.pdb(ptr(api.FromString("20%")), nil)
