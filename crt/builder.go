@@ -185,6 +185,9 @@ func (b *Builder) watch(ctl *controller.Controller, w watchInput) error {
 	if err != nil {
 		return err
 	}
+	if err := m.client.served(gvk); err != nil {
+		return err
+	}
 	inf, err := m.sim.Informer(api.Kind{Group: gvk.Group, Name: gvk.Kind}, informer.Options{})
 	if err != nil {
 		return err

@@ -76,10 +76,14 @@ func (c *Client) lister(kind api.Kind) (informer.Lister, error) {
 
 // Get reads obj from the cache.
 func (c *Client) Get(_ context.Context, key client.ObjectKey, obj client.Object, _ ...client.GetOption) error {
-	kind, err := c.conv.Kind(obj)
+	gvk, err := c.conv.GVK(obj)
 	if err != nil {
 		return err
 	}
+	if err := c.served(gvk); err != nil {
+		return err
+	}
+	kind := api.Kind{Group: gvk.Group, Name: gvk.Kind}
 	l, err := c.lister(kind)
 	if err != nil {
 		return err
@@ -107,6 +111,9 @@ func (c *Client) List(_ context.Context, list client.ObjectList, opts ...client.
 		return err
 	}
 	gvk.Kind = strings.TrimSuffix(gvk.Kind, "List")
+	if err := c.served(gvk); err != nil {
+		return err
+	}
 	sel := api.Everything()
 	if lo.LabelSelector != nil {
 		if sel, err = api.ParseSelector(lo.LabelSelector.String()); err != nil {
@@ -391,6 +398,20 @@ func (c *Client) Status() client.SubResourceWriter { return statusWriter{c} }
 // are served, others fail with ErrUnsupported.
 func (c *Client) SubResource(sub string) client.SubResourceClient {
 	return subResource{c: c, name: sub}
+}
+
+// served fails as controller-runtime's REST mapper does (`no matches for
+// kind "Tenant" in version "ops.example.com/v1"`) when the simulated API
+// serves gvk's kind but not at gvk's version: the operator's Go type and
+// the scenario's CustomResourceDefinition disagree. A kind not served at
+// all is left to the read or write that needs it (its definition may come
+// later in the run).
+func (c *Client) served(gvk schema.GroupVersionKind) error {
+	avs := c.m.Kinds().APIVersions(api.Kind{Group: gvk.Group, Name: gvk.Kind})
+	if len(avs) == 0 || slices.Contains(avs, gvk.GroupVersion().String()) {
+		return nil
+	}
+	return &meta.NoKindMatchError{GroupKind: gvk.GroupKind(), SearchedVersions: []string{gvk.Version}}
 }
 
 // Scheme returns the user's scheme.

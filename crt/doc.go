@@ -39,7 +39,9 @@
 //     Scale over the main resource: the simulated API server has no scale
 //     subresource; subresource reads are live, not cached, as upstream),
 //     apimachinery's status errors (apierrors.IsNotFound, IsConflict
-//     work), the scheme and a REST mapper of the simulated API's kinds;
+//     work), the scheme and a REST mapper of the simulated API's kinds (a
+//     kind asked for at a version the API does not serve is refused as
+//     the mapper refuses it: no matches for kind);
 //   - Converter: objects cross through JSON, strictly towards the
 //     simulator: a field the user set that the simulator's types do not
 //     carry is an error (ErrUnsupportedField) naming its path, never a

@@ -56,6 +56,9 @@ func (f fieldIndexer) IndexField(_ context.Context, obj client.Object, field str
 	if err != nil {
 		return err
 	}
+	if err := c.served(gvk); err != nil {
+		return err
+	}
 	kind := api.Kind{Group: gvk.Group, Name: gvk.Kind}
 	name := fieldIndexName(field)
 	if slices.Contains(c.indexes[kind], field) {
