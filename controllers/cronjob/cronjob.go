@@ -55,7 +55,8 @@ type reconciler struct {
 
 // Setup registers the CronJob controller with m: informers on CronJobs
 // and Jobs (indexed by controller); a CronJob is synced when it or one of
-// its Jobs changes, and after each schedule time.
+// its Jobs changes (when its schedule or time zone changes, at the new
+// schedule's next time), and after each schedule time.
 func Setup(m *controller.Manager, opts Options) error {
 	if opts.Workers <= 0 {
 		opts.Workers = DefaultWorkers
@@ -74,7 +75,16 @@ func Setup(m *controller.Manager, opts Options) error {
 	if err != nil {
 		return err
 	}
-	c.Watch(cjInf, controller.EnqueueObject())
+	// The informer is watched for its sync (workers wait for it) with no
+	// mapping: the handler below enqueues, as upstream's, whose update
+	// handler delays the sync of a CronJob whose schedule changed.
+	c.Watch(cjInf, func(api.Object) []controller.Request { return nil })
+	enqueue := func(obj api.Object) { c.Enqueue(controller.Request{Key: obj.GetObjectMeta().Key()}) }
+	cjInf.AddEventHandler(informer.HandlerFuncs{
+		AddFunc:    enqueue,
+		UpdateFunc: func(old, obj api.Object) { r.updateCronJob(c, old, obj) },
+		DeleteFunc: enqueue,
+	})
 	owner := func(obj api.Object) {
 		j, ok := obj.(*api.Job)
 		if !ok {
@@ -98,6 +108,59 @@ func Setup(m *controller.Manager, opts Options) error {
 		DeleteFunc: owner,
 	})
 	return nil
+}
+
+// enqueuer is the part of the controller's queue updateCronJob uses.
+type enqueuer interface {
+	Enqueue(controller.Request)
+	EnqueueAfter(controller.Request, time.Duration)
+}
+
+// updateCronJob is upstream's update handler: a CronJob whose schedule or
+// time zone changed is synced at its next schedule time under the new
+// schedule, not at once (a time the new schedule missed before the
+// change is not run); one whose new schedule does not parse is not synced,
+// with an UnParseableCronJobSchedule event; any other change syncs it at
+// once.
+func (r *reconciler) updateCronJob(q enqueuer, old, obj api.Object) {
+	oldCJ, ok1 := old.(*api.CronJob)
+	cj, ok2 := obj.(*api.CronJob)
+	if !ok1 || !ok2 {
+		return
+	}
+	req := controller.Request{Key: cj.Key()}
+	if oldCJ.Spec.Schedule == cj.Spec.Schedule && reflect.DeepEqual(oldCJ.Spec.TimeZone, cj.Spec.TimeZone) {
+		q.Enqueue(req)
+		return
+	}
+	sched, err := scheduleOf(cj)
+	if err != nil {
+		r.recorder.Eventf(cj, client.EventTypeWarning, "UnParseableCronJobSchedule", "unparseable schedule for cronjob: %s", cj.Spec.Schedule)
+		return
+	}
+	q.EnqueueAfter(req, nextScheduleTimeDuration(cj, r.clock.Now(), sched))
+}
+
+// scheduleOf parses cj's schedule in its time zone (upstream parses
+// formatSchedule's "TZ=<zone> <schedule>"; a zone set in the schedule
+// wins).
+func scheduleOf(cj *api.CronJob) (*cron.Schedule, error) {
+	loc := time.UTC
+	if tz := cj.Spec.TimeZone; tz != nil {
+		l, err := time.LoadLocation(*tz)
+		if err != nil {
+			return nil, err
+		}
+		loc = l
+	}
+	sched, err := cron.ParseStandard(cj.Spec.Schedule)
+	if err != nil {
+		return nil, err
+	}
+	if sched.Location() == nil {
+		sched.SetLocation(loc)
+	}
+	return sched, nil
 }
 
 // Reconcile syncs one CronJob (upstream's sync: cleanupFinishedJobs,

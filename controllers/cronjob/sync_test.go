@@ -526,3 +526,68 @@ func TestControllerV2CleanupFinishedJobs(t *testing.T) {
 		})
 	}
 }
+
+// fakeQueue is upstream's fakeQueue: it keeps the delay of the last
+// EnqueueAfter; Enqueue is a delay of 0.
+type fakeQueue struct {
+	delay    time.Duration
+	enqueued bool
+}
+
+func (q *fakeQueue) Enqueue(controller.Request) { q.delay, q.enqueued = 0, true }
+func (q *fakeQueue) EnqueueAfter(_ controller.Request, d time.Duration) {
+	q.delay, q.enqueued = d, true
+}
+
+// TestControllerV2UpdateCronJob ports upstream's table of the same name
+// (cronjob_controllerv2_test.go as stored by the index, no commit given),
+// all six rows, on updateCronJob at a second before the hour: a changed
+// schedule is synced at its next time under the new schedule; another
+// change at once. "spec.timeZone changed" (the schedule empty) expects a
+// delay of 0 because nothing is enqueued: the schedule does not parse.
+// Before, every update of a CronJob synced it at once, so a schedule
+// changed to one that had missed a time since the last run started a Job
+// for that time at the change; upstream waits for the next time.
+func TestControllerV2UpdateCronJob(t *testing.T) {
+	now := at("2016-05-19T09:59:59Z")
+	tests := []struct {
+		name                   string
+		oldSchedule, schedule  string
+		oldTZ, tz              *string
+		lastScheduled          bool
+		wantDelay              time.Duration
+		wantEnqueued, wantWarn bool
+	}{
+		{name: "spec.template changed", wantEnqueued: true},
+		{name: "spec.schedule changed", oldSchedule: "30 * * * *", schedule: "*/1 * * * *", lastScheduled: true,
+			wantDelay: time.Second + nextScheduleDelta, wantEnqueued: true},
+		{name: "spec.schedule with @every changed - cadence decrease", oldSchedule: "@every 1m", schedule: "@every 3m", lastScheduled: true,
+			wantDelay: 2*time.Minute + time.Second + nextScheduleDelta, wantEnqueued: true},
+		{name: "spec.schedule with @every changed - cadence increase", oldSchedule: "@every 3m", schedule: "@every 1m", lastScheduled: true,
+			wantDelay: time.Second + nextScheduleDelta, wantEnqueued: true},
+		{name: "spec.timeZone not changed", oldTZ: &newYork, tz: &newYork, wantEnqueued: true},
+		{name: "spec.timeZone changed", oldTZ: &newYork, wantWarn: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			old, cj := cronJob(), cronJob()
+			old.Spec.Schedule, cj.Spec.Schedule = tc.oldSchedule, tc.schedule
+			old.Spec.TimeZone, cj.Spec.TimeZone = tc.oldTZ, tc.tz
+			cj.Spec.JobTemplate.Labels = map[string]string{"a": "foo"}
+			if tc.lastScheduled {
+				last := api.NewTime(justBeforeTheHour)
+				old.Status.LastScheduleTime, cj.Status.LastScheduleTime = &last, &last
+			}
+			ev := &events{}
+			r := &reconciler{recorder: ev, clock: &fakeClock{now}}
+			q := &fakeQueue{}
+			r.updateCronJob(q, old, cj)
+			if q.delay != tc.wantDelay || q.enqueued != tc.wantEnqueued {
+				t.Errorf("enqueued %v after %v, want %v after %v", q.enqueued, q.delay, tc.wantEnqueued, tc.wantDelay)
+			}
+			if warned := len(*ev) == 1 && strings.HasPrefix((*ev)[0], "Warning UnParseableCronJobSchedule unparseable schedule for cronjob: "); warned != tc.wantWarn || len(*ev) > 1 {
+				t.Errorf("events %q, want an UnParseableCronJobSchedule warning: %v", *ev, tc.wantWarn)
+			}
+		})
+	}
+}
