@@ -204,6 +204,7 @@ func SetDefaultsPodSpec(s *PodSpec) {
 			s.Volumes[i].Source = map[string]RawValue{"emptyDir": RawValue("{}")}
 		}
 	}
+	defaultVolumeSources(s.Volumes)
 	for i := range s.InitContainers {
 		SetDefaultsContainer(&s.InitContainers[i])
 	}
@@ -234,8 +235,10 @@ func SetDefaultsContainer(c *Container) {
 	for _, p := range []*Probe{c.LivenessProbe, c.ReadinessProbe, c.StartupProbe} {
 		if p != nil {
 			SetDefaultsProbe(p)
+			defaultHTTPGet(p)
 		}
 	}
+	defaultFieldRefs(c.Env)
 }
 
 // SetDefaultsProbe applies probe defaults: timeoutSeconds 1, periodSeconds

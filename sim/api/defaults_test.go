@@ -152,7 +152,7 @@ func TestSetDefaultsPod(t *testing.T) {
 		{"readiness keeps set values", *c.ReadinessProbe, Probe{TimeoutSeconds: 1, PeriodSeconds: 3, SuccessThreshold: 1, FailureThreshold: 1}},
 		{"startup", *c.StartupProbe, Probe{TimeoutSeconds: 1, PeriodSeconds: 10, SuccessThreshold: 1, FailureThreshold: 3}},
 		{"a volume without a source is an emptyDir", s.Volumes[0].Source, map[string]RawValue{"emptyDir": RawValue("{}")}},
-		{"a volume's source kept", s.Volumes[1].Source, map[string]RawValue{"configMap": RawValue(`{"name":"web"}`)}},
+		{"a configMap volume gets defaultMode 0644", s.Volumes[1].Source, map[string]RawValue{"configMap": RawValue(`{"defaultMode":420,"name":"web"}`)}},
 	}
 	for _, ch := range checks {
 		if !reflect.DeepEqual(ch.got, ch.want) {
@@ -442,5 +442,47 @@ func TestSetDefaultsNetworkPolicyAndBindings(t *testing.T) {
 	SetDefaults(crb)
 	if crb.RoleRef.APIGroup != "rbac.authorization.k8s.io" {
 		t.Errorf("ClusterRoleBinding roleRef = %+v", crb.RoleRef)
+	}
+}
+
+// TestRawDefaults: the defaults inside the raw JSON parts of a pod spec
+// (k/k SetDefaults_HTTPGetAction, SetDefaults_ConfigMapVolumeSource and
+// siblings, SetDefaults_ObjectFieldSelector), which kubectl get -o yaml
+// of a Kubernetes pod shows; a value already defaulted, or one that sets
+// them, is left as it is, without allocating.
+func TestRawDefaults(t *testing.T) {
+	raw := func(s string) *RawValue { v := RawValue(s); return &v }
+	spec := &PodSpec{
+		Volumes: []Volume{
+			{Name: "cfg", Source: map[string]RawValue{"configMap": RawValue(`{"name":"web"}`)}},
+			{Name: "tls", Source: map[string]RawValue{"secret": RawValue(`{"secretName":"tls","defaultMode":256}`)}},
+			{Name: "all", Source: map[string]RawValue{"projected": RawValue(`{"sources":[]}`)}},
+			{Name: "data", Source: map[string]RawValue{"persistentVolumeClaim": RawValue(`{"claimName":"d"}`)}},
+		},
+		Containers: []Container{{Name: "c", Image: "nginx",
+			Env: []EnvVar{{Name: "POD", ValueFrom: raw(`{"fieldRef":{"fieldPath":"metadata.name"}}`)},
+				{Name: "KEY", ValueFrom: raw(`{"secretKeyRef":{"name":"s","key":"k"}}`)}},
+			ReadinessProbe: &Probe{ProbeHandler: ProbeHandler{HTTPGet: raw(`{"port":"http"}`)}},
+			LivenessProbe:  &Probe{ProbeHandler: ProbeHandler{HTTPGet: raw(`{"path":"/healthz","port":8080,"scheme":"HTTPS"}`)}},
+		}},
+	}
+	SetDefaultsPodSpec(spec)
+	c := spec.Containers[0]
+	for _, ch := range []struct{ name, got, want string }{
+		{"configMap", string(spec.Volumes[0].Source["configMap"]), `{"defaultMode":420,"name":"web"}`},
+		{"secret keeps its mode", string(spec.Volumes[1].Source["secret"]), `{"secretName":"tls","defaultMode":256}`},
+		{"projected", string(spec.Volumes[2].Source["projected"]), `{"defaultMode":420,"sources":[]}`},
+		{"claim untouched", string(spec.Volumes[3].Source["persistentVolumeClaim"]), `{"claimName":"d"}`},
+		{"fieldRef apiVersion", string(*c.Env[0].ValueFrom), `{"fieldRef":{"apiVersion":"v1","fieldPath":"metadata.name"}}`},
+		{"secretKeyRef untouched", string(*c.Env[1].ValueFrom), `{"secretKeyRef":{"name":"s","key":"k"}}`},
+		{"httpGet path and scheme", string(*c.ReadinessProbe.HTTPGet), `{"path":"/","port":"http","scheme":"HTTP"}`},
+		{"httpGet that sets them", string(*c.LivenessProbe.HTTPGet), `{"path":"/healthz","port":8080,"scheme":"HTTPS"}`},
+	} {
+		if ch.got != ch.want {
+			t.Errorf("%s = %s, want %s", ch.name, ch.got, ch.want)
+		}
+	}
+	if n := testing.AllocsPerRun(50, func() { SetDefaultsPodSpec(spec) }); n != 0 {
+		t.Errorf("defaulting a defaulted spec again: %v allocations, want 0", n)
 	}
 }
