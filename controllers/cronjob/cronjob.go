@@ -69,7 +69,7 @@ func Setup(m *controller.Manager, opts Options) error {
 	if err != nil {
 		return err
 	}
-	jobInf.AddIndex(informer.IndexController, informer.ByController)
+	jobInf.AddIndex(indexControllerName, byControllerName)
 	r := &reconciler{client: m.Client(), recorder: m.Recorder(Component), clock: m.Clock(), cronjobs: cjInf.Lister(), jobs: jobInf.Lister()}
 	c, err := m.NewController(Name, controller.Options{Workers: opts.Workers}, r)
 	if err != nil {
@@ -163,6 +163,33 @@ func scheduleOf(cj *api.CronJob) (*cron.Schedule, error) {
 	return sched, nil
 }
 
+// indexControllerName files a Job under "<namespace>/<name of its
+// controller>", whatever the controller's kind and UID.
+const indexControllerName = "cronjob-controller/controller-name"
+
+func byControllerName(o api.Object, out []string) []string {
+	m := o.GetObjectMeta()
+	if ref := api.GetControllerOfNoCopy(m); ref != nil {
+		return append(out, m.Namespace+"/"+ref.Name)
+	}
+	return out
+}
+
+// jobsOf returns the Jobs of cj's namespace whose controller has cj's
+// name, as upstream's getJobsToBeReconciled: the name alone, not the kind
+// or UID, so a Job of another controller of that name, or of a CronJob
+// deleted and created again, is reconciled too (an UnexpectedJob while
+// it runs, deleted past the history limits once finished).
+func (r *reconciler) jobsOf(cj *api.CronJob) []*api.Job {
+	var jobs []*api.Job
+	for _, o := range r.jobs.ByIndex(indexControllerName, cj.Namespace+"/"+cj.Name) {
+		if j, ok := o.(*api.Job); ok {
+			jobs = append(jobs, j)
+		}
+	}
+	return jobs
+}
+
 // Reconcile syncs one CronJob (upstream's sync: cleanupFinishedJobs,
 // then syncCronJob).
 func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (controller.Result, error) {
@@ -174,12 +201,7 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 	if !ok {
 		return controller.Result{}, nil
 	}
-	var jobs []*api.Job
-	for _, o := range r.jobs.ByIndex(informer.IndexController, string(orig.UID)) {
-		if j, ok := o.(*api.Job); ok {
-			jobs = append(jobs, j)
-		}
-	}
+	jobs := r.jobsOf(orig)
 	fresh, err := r.refresh(ctx, orig, jobs)
 	if err != nil {
 		return controller.Result{}, err

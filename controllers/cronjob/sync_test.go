@@ -3,6 +3,7 @@ package cronjob
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -502,7 +503,7 @@ func TestControllerV2CleanupFinishedJobs(t *testing.T) {
 					JobTemplate: api.JobTemplateSpec{ObjectMeta: api.ObjectMeta{Labels: map[string]string{"key": "value"}}}}}
 			last := api.NewTime(justAfterThePriorHour)
 			cj.Status.LastScheduleTime = &last
-			jobs := informer.Static{}
+			jobs := jobStore{}
 			for _, name := range []string{"finished-job-started-hour-ago", "finished-job-started-minute-ago"} {
 				start, ok := tc.startTimes[name]
 				if !ok {
@@ -587,6 +588,80 @@ func TestControllerV2UpdateCronJob(t *testing.T) {
 			}
 			if warned := len(*ev) == 1 && strings.HasPrefix((*ev)[0], "Warning UnParseableCronJobSchedule unparseable schedule for cronjob: "); warned != tc.wantWarn || len(*ev) > 1 {
 				t.Errorf("events %q, want an UnParseableCronJobSchedule warning: %v", *ev, tc.wantWarn)
+			}
+		})
+	}
+}
+
+// jobStore is a Job lister for the tests: informer.Static with the
+// controller's index by controller name.
+type jobStore informer.Static
+
+func (s jobStore) Get(k api.Key) (api.Object, bool) { return informer.Static(s).Get(k) }
+
+func (s jobStore) ByIndex(name, value string) []api.Object {
+	if name != indexControllerName {
+		return informer.Static(s).ByIndex(name, value)
+	}
+	var out []api.Object
+	for _, o := range s {
+		if slices.Contains(byControllerName(o, nil), value) {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// TestControllerV2GetJobsToBeReconciled ports upstream's table of the
+// same name (cronjob_controllerv2_test.go as stored by the index, no
+// commit given), all four rows, on jobsOf: the Jobs of the CronJob's
+// namespace whose controller reference names it, whatever their labels,
+// and, as upstream, whatever the reference's kind and UID (the rows'
+// references carry a name alone). Jobs were found by their controller's
+// UID before: the fourth row failed (its rows' CronJob and references
+// all have an empty UID, so both Jobs were found); a row of ours, a Job
+// of an earlier CronJob of the same name (another UID), failed too.
+func TestControllerV2GetJobsToBeReconciled(t *testing.T) {
+	yes := true
+	job := func(ns, name, owner string, labels map[string]string) *api.Job {
+		j := &api.Job{ObjectMeta: api.ObjectMeta{Namespace: ns, Name: name, Labels: labels}}
+		if owner != "" {
+			j.OwnerReferences = []api.OwnerReference{{Name: owner, Controller: &yes}}
+		}
+		return j
+	}
+	other := map[string]string{"key": "different-value"}
+	tests := []struct {
+		name string
+		jobs jobStore
+		want []string
+		uid  api.UID // the CronJob's; upstream's rows have none
+	}{
+		{"test getting jobs in namespace without controller reference",
+			jobStore{job("foo-ns", "foo", "", nil), job("foo-ns", "foo1", "", nil), job("foo-ns", "foo2", "", nil)}, nil, ""},
+		{"test getting jobs in namespace with a controller reference",
+			jobStore{job("foo-ns", "foo", "", nil), job("foo-ns", "foo1", "fooer", nil), job("foo-ns", "foo2", "", nil)}, []string{"foo1"}, ""},
+		{"test getting jobs in other namespaces",
+			jobStore{job("bar-ns", "foo", "", nil), job("bar-ns", "foo1", "", nil), job("bar-ns", "foo2", "", nil)}, nil, ""},
+		{"test getting jobs whose labels do not match job template",
+			jobStore{job("foo-ns", "foo-fooer-owner-ref", "fooer", other), job("foo-ns", "foo-other-owner-ref", "another-cronjob", other)},
+			[]string{"foo-fooer-owner-ref"}, ""},
+		{"a Job of an earlier CronJob of the same name",
+			jobStore{&api.Job{ObjectMeta: api.ObjectMeta{Namespace: "foo-ns", Name: "fooer-1", OwnerReferences: []api.OwnerReference{
+				{APIVersion: "batch/v1", Kind: "CronJob", Name: "fooer", UID: "earlier-uid", Controller: &yes}}}}},
+			[]string{"fooer-1"}, "new-uid"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cj := &api.CronJob{ObjectMeta: api.ObjectMeta{Namespace: "foo-ns", Name: "fooer", UID: tc.uid},
+				Spec: api.CronJobSpec{JobTemplate: api.JobTemplateSpec{ObjectMeta: api.ObjectMeta{Labels: map[string]string{"key": "value"}}}}}
+			r := &reconciler{jobs: tc.jobs}
+			var got []string
+			for _, j := range r.jobsOf(cj) {
+				got = append(got, j.Name)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("jobs %v, want %v", got, tc.want)
 			}
 		})
 	}
