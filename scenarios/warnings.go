@@ -156,6 +156,7 @@ func objectWarnings(file string, objs []api.Object) []Warning {
 		}
 		out = append(out, storageWarnings(file, o)...)
 		out = append(out, trafficWarnings(file, o)...)
+		out = append(out, definitionWarnings(file, o)...)
 		spec, prefix := podSpecOf(o)
 		if spec == nil {
 			continue

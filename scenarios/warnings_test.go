@@ -300,3 +300,47 @@ spec:
 		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestDefinitionWarnings: the schema keywords a CustomResourceDefinition
+// may use that the API server does not enforce (validation rules, allOf,
+// oneOf, anyOf, not) are named at any depth, in properties, items and
+// additionalProperties; the keywords it enforces give none.
+func TestDefinitionWarnings(t *testing.T) {
+	got := manifestWarnings(t, `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {plural: widgets, singular: widget, kind: Widget}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            x-kubernetes-validations: [{rule: "self.min <= self.max"}]
+            properties:
+              min: {type: integer, minimum: 0, default: 0}
+              max: {type: integer, maximum: 10}
+              ports:
+                type: array
+                items: {type: integer, oneOf: [{minimum: 1}, {maximum: 0}]}
+              labels:
+                type: object
+                additionalProperties: {type: string, not: {pattern: "^x"}}
+`)
+	const prefix = "warning: app.yaml: CustomResourceDefinition/widgets.example.com: spec.versions[0].schema.openAPIV3Schema.properties.spec."
+	want := []string{
+		prefix + "x-kubernetes-validations: accepted but not simulated: validation rules (CEL) are not evaluated: an object that breaks them is stored",
+		prefix + "properties.labels.additionalProperties.not: accepted but not simulated: not is not checked: an object that breaks it is stored",
+		prefix + "properties.ports.items.oneOf: accepted but not simulated: oneOf is not checked: an object that breaks it is stored",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -351,6 +351,13 @@ func (sv *schemaValidator) object(path string, s *api.JSONSchemaProps, m map[str
 	}
 }
 
+// AdditionalSchema returns the schema an additionalProperties value gives
+// (nil for none, true or false).
+func AdditionalSchema(raw api.RawValue) *api.JSONSchemaProps {
+	s, _ := additionalSchema(raw)
+	return s
+}
+
 // additionalSchema reads additionalProperties: a schema, or true (any
 // property allowed).
 func additionalSchema(raw api.RawValue) (*api.JSONSchemaProps, bool) {
