@@ -957,3 +957,40 @@ func TestStatefulSetPartitionRollingUpdateWithMinReadySeconds(t *testing.T) {
 		t.Errorf("available %d, operations %v; want 0 and none", f.set.Status.AvailableReplicas, f.log)
 	}
 }
+
+// TestParallelScale ports upstream's table of the same name
+// (stateful_set_control_test.go at 0004b149), its four rows, without the
+// count of requests made in parallel (here a sync's creations and
+// deletions run in order): a Parallel set scales from replicas to
+// desiredReplicas within two syncs (the pods deleted by the first gone
+// before the second), as upstream's two loops (batches of up to 500
+// there, all at once here).
+func TestParallelScale(t *testing.T) {
+	for _, tc := range []struct {
+		desc                      string
+		replicas, desiredReplicas int32
+	}{
+		{"scale up from 3 to 30", 3, 30},
+		{"scale down from 10 to 1", 10, 1},
+		{"scale down to 0", 501, 0},
+		{"scale up from 0", 0, 1000},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			set := burst(newStatefulSet(tc.replicas))
+			set.Spec.VolumeClaimTemplates[0].Labels = map[string]string{"test": "test"}
+			f := newFakeCluster(set)
+			f.converge(t)
+			set.Spec.Replicas = &tc.desiredReplicas
+			for range 2 {
+				f.sync(t)
+				if f.set.Status.Replicas == tc.desiredReplicas && len(f.pods) == int(tc.desiredReplicas) {
+					break
+				}
+				f.kubelet()
+			}
+			if got := f.set.Status.Replicas; got != tc.desiredReplicas || len(f.pods) != int(tc.desiredReplicas) {
+				t.Errorf("status replicas %d, pods %d; want %d", got, len(f.pods), tc.desiredReplicas)
+			}
+		})
+	}
+}
