@@ -666,3 +666,53 @@ func TestControllerV2GetJobsToBeReconciled(t *testing.T) {
 		})
 	}
 }
+
+// TestControllerV2JobAlreadyExists ports upstream's
+// TestControllerV2JobAlreadyExistsButNotInActiveStatus and
+// TestControllerV2JobAlreadyExistsButDifferentOwner
+// (cronjob_controllerv2_test.go as stored by the index, no commit given)
+// on Reconcile: a Forbid CronJob due at its time finds its Job already
+// there (AlreadyExists, the Job missing from the cache and the active
+// list): its own Job is added to the active list in the one status
+// write; a Job with no owner is left alone, with no status write.
+func TestControllerV2JobAlreadyExists(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		foreign     bool
+		wantWrites  int
+		wantActives int
+	}{
+		{"TestControllerV2JobAlreadyExistsButNotInActiveStatus", false, 1, 1},
+		{"TestControllerV2JobAlreadyExistsButDifferentOwner", true, 0, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cj := cronJob()
+			cj.Spec.ConcurrencyPolicy = "Forbid"
+			cj.Spec.Schedule = everyHour
+			last := api.NewTime(justBeforeThePriorHour)
+			cj.Status.LastScheduleTime = &last
+			cj.Status.Active = []api.ObjectReference{}
+			sched, err := scheduleOf(cj)
+			if err != nil {
+				t.Fatal(err)
+			}
+			job := jobFromTemplate(cj, justAfterThePriorHour, sched)
+			job.UID = "1234"
+			c := &fakeClient{job: job, cronJob: cj.DeepCopy(), createErr: apierr.NewAlreadyExists("jobs.batch", ""), foreign: tc.foreign}
+			r := &reconciler{client: c, recorder: &events{}, clock: &fakeClock{justBeforeTheHour}, cronjobs: informer.Static{cj}, jobs: jobStore{}}
+			if _, err := r.Reconcile(context.Background(), controller.Request{Key: cj.Key()}); err != nil {
+				t.Fatal(err)
+			}
+			if c.statusWrites != tc.wantWrites {
+				t.Fatalf("%d status writes, want %d", c.statusWrites, tc.wantWrites)
+			}
+			if tc.wantWrites == 0 {
+				return
+			}
+			act := c.cronJob.Status.Active
+			if len(act) != tc.wantActives || act[0].UID != "1234" || act[0].Name != job.Name || act[0].Kind != "Job" || act[0].APIVersion != "batch/v1" {
+				t.Errorf("active %+v, want the Job %s (uid 1234)", act, job.Name)
+			}
+		})
+	}
+}
