@@ -214,13 +214,14 @@ func (g *Gaps) IncidentLine(ivs []gap.Interval) Line {
 			closedBy = max(closedBy, iv.To)
 		}
 	}
+	// Ranges as printed: two times that print alike are one.
 	span := Seconds(shortest)
-	if longest != shortest {
-		span += " to " + Seconds(longest)
+	if s := Seconds(longest); s != span {
+		span += " to " + s
 	}
 	opened := "from " + clock(from)
-	if lastFrom != from {
-		opened += " to " + clock(lastFrom)
+	if c := clock(lastFrom); c != clock(from) {
+		opened += " to " + c
 	}
 	var until string
 	switch open {

@@ -47,6 +47,12 @@ func TestIncidentsFold(t *testing.T) {
 			"incident: 100 node objects (zone-a-1, zone-a-2, zone-a-3, …) gaps open 16m40s to 19m58s (longer than the 5m0s SLO) opened from 10:01 to 11:40, all still open at the end; peak 1 (Ready=Unknown (NodeStatusUnknown))",
 			"incident: deployment default/web gap open 19m0s (longer than the 5m0s SLO) from 10:00, until 29:00; peak 500 (ready 1000/1500)",
 		}},
+		{"times that print alike are one", []gap.Interval{
+			node(1, 10*time.Minute, 20*time.Minute, false), node(2, 10*time.Minute+time.Millisecond, 20*time.Minute+time.Millisecond, false),
+			node(3, 10*time.Minute+2*time.Millisecond, 20*time.Minute+2*time.Millisecond, false), node(4, 10*time.Minute+3*time.Millisecond, 20*time.Minute+3*time.Millisecond, false),
+		}, []string{
+			"incident: 4 node objects (zone-a-1, zone-a-2, zone-a-3, …) gaps open 10m0s (longer than the 5m0s SLO) opened from 10:00, all closed by 20:00; peak 1 (Ready=Unknown (NodeStatusUnknown))",
+		}},
 		{"all closed", nodes(5, none), []string{
 			"incident: 5 node objects (zone-a-1, zone-a-2, zone-a-3, …) gaps open 19m50s to 19m58s (longer than the 5m0s SLO) opened from 10:01 to 10:05, all closed by 29:59; peak 1 (Ready=Unknown (NodeStatusUnknown))",
 		}},
