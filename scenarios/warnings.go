@@ -91,6 +91,17 @@ func ManifestWarnings(file string, objs []api.Object) []Warning {
 	return append(objectWarnings(file, objs), ManifestImageWarnings(file, objs)...)
 }
 
+// FieldWarnings lists what of o the simulator accepts and does not
+// simulate, as "<field>: accepted but not simulated: <why>" (clustersim
+// serve sends each as a Warning header of the write that stored o).
+func FieldWarnings(o api.Object) []string {
+	var out []string
+	for _, w := range objectWarnings("", []api.Object{o}) {
+		out = append(out, w.Field+": accepted but not simulated: "+w.Msg)
+	}
+	return out
+}
+
 // unsimulatedKinds says, for each kind that is stored and listed but not
 // simulated (api.Unsimulated), why nothing acts on its objects.
 var unsimulatedKinds = map[api.Kind]string{

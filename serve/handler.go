@@ -52,6 +52,11 @@ type Options struct {
 	// WatchBuffer bounds each watch's queued events (0:
 	// DefaultWatchBuffer).
 	WatchBuffer int
+	// Warnings, when set, lists what of an object written through the API
+	// the simulator accepts and does not simulate; each entry is sent with
+	// the write's answer as a Warning header (299), which kubectl prints
+	// as "Warning: ...", as the API server sends its own warnings.
+	Warnings func(api.Object) []string
 }
 
 // Handler serves the Kubernetes REST API of a simulation.
@@ -461,6 +466,11 @@ func (h *Handler) writeResponse(w http.ResponseWriter, r *http.Request, t target
 		writeJSON(w, 200, map[string]any{"kind": res.info.Kind.Name + "List", "apiVersion": apiVersionOf(t),
 			"metadata": map[string]any{"resourceVersion": strconv.FormatUint(resp.ResourceVersion, 10)}, "items": items})
 	case resp.Object != nil:
+		if h.opts.Warnings != nil && (r.Method == http.MethodPost || r.Method == http.MethodPut || r.Method == http.MethodPatch) {
+			for _, msg := range h.opts.Warnings(resp.Object) {
+				w.Header().Add("Warning", "299 - "+strconv.Quote(msg))
+			}
+		}
 		writeJSON(w, code, resp.Object)
 	default:
 		writeJSON(w, 200, map[string]any{"kind": "Status", "apiVersion": "v1", "metadata": map[string]any{}, "status": "Success",

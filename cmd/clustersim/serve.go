@@ -192,7 +192,7 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	lp := &loop{jobs: make(chan func(), 256), done: make(chan struct{})}
 	p := &pace{speed: *speed, paused: *speed == 0}
-	api := serve.NewHandler(lp, gw, serve.Options{Token: token})
+	api := serve.NewHandler(lp, gw, serve.Options{Token: token, Warnings: scenarios.FieldWarnings})
 	mux := http.NewServeMux()
 	mux.Handle("/", api)
 	mux.Handle("/clustersim/", control(token, p, lp, sess))

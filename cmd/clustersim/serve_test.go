@@ -485,3 +485,28 @@ func TestKubectlDrain(t *testing.T) {
 	}
 	checkReplay(t, recording, s.stderr.String())
 }
+
+// TestServeWarnsOfUnsimulatedFields: an object written through serve
+// whose fields the simulator accepts and does not simulate is answered
+// with a Warning header per field (kubectl prints "Warning: ..."), as
+// a scenario's load warns of them; before, kubectl apply of an Ingress
+// or a postStart hook said nothing.
+func TestServeWarnsOfUnsimulatedFields(t *testing.T) {
+	s := startServe(t, "rolling-update", "--speed", "50", "--timeline=false")
+	resp := s.post("/apis/networking.k8s.io/v1/namespaces/default/ingresses", s.token, strings.NewReader(
+		`{"apiVersion":"networking.k8s.io/v1","kind":"Ingress","metadata":{"name":"web"},"spec":{"defaultBackend":{"service":{"name":"web","port":{"number":80}}}}}`))
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusCreated {
+		b, _ := io.ReadAll(resp.Body)
+		t.Fatalf("create: %d %s", resp.StatusCode, b)
+	}
+	want := `299 - "kind: accepted but not simulated: no ingress controller runs: the Ingress is stored and listed, and routes nothing"`
+	if got := resp.Header.Values("Warning"); len(got) != 1 || got[0] != want {
+		t.Errorf("Warning headers %q, want [%s]", got, want)
+	}
+	plain := s.post("/api/v1/namespaces/default/configmaps", s.token, strings.NewReader(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"}}`))
+	defer plain.Body.Close()
+	if got := plain.Header.Values("Warning"); plain.StatusCode != http.StatusCreated || len(got) != 0 {
+		t.Errorf("a ConfigMap: %d, Warning headers %q, want 201 and none", plain.StatusCode, got)
+	}
+}
