@@ -175,3 +175,17 @@ spec:
 		t.Errorf("without: err = %v, want the no-endpoint error", err)
 	}
 }
+
+// TestScaleScenariosLoad keeps testdata/scale's scenarios, whose costs
+// docs/PERFORMANCE.md gives, valid.
+func TestScaleScenariosLoad(t *testing.T) {
+	files, err := filepath.Glob("../testdata/scale/*.yaml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no scale scenarios: %v", err)
+	}
+	for _, f := range files {
+		if _, err := LoadFile(f); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+}
