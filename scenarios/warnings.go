@@ -3,6 +3,7 @@ package scenarios
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -98,6 +99,25 @@ func FieldWarnings(o api.Object) []string {
 	var out []string
 	for _, w := range objectWarnings("", []api.Object{o}) {
 		out = append(out, w.Field+": accepted but not simulated: "+w.Msg)
+	}
+	return out
+}
+
+// IdleControllerWarnings names, for an object written during a run of s
+// (through clustersim serve), each controller that would act on it and
+// does not run: the on-demand controllers (OnDemandControllers) start
+// only for a scenario holding an object of their kind, or listing them in
+// spec.controllers. The EndpointSlice controller is left out: the
+// Endpoints controller acts on every Service.
+func IdleControllerWarnings(s *Scenario, o api.Object) []string {
+	k := api.KindOf(o)
+	var out []string
+	for _, name := range slices.Sorted(maps.Keys(OnDemandControllers)) {
+		if name == "endpointslice" || !slices.Contains(OnDemandControllers[name], k) || Runs(s, name) {
+			continue
+		}
+		out = append(out, fmt.Sprintf("kind: accepted but not simulated: the %s controller does not run in this run (it starts only for a scenario that holds a %s, or lists it in spec.controllers): nothing it does happens to this object",
+			name, k.Name))
 	}
 	return out
 }

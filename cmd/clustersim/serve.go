@@ -28,6 +28,7 @@ import (
 	"github.com/clustersim/clustersim/scenarios"
 	"github.com/clustersim/clustersim/scenarios/runner"
 	"github.com/clustersim/clustersim/serve"
+	simapi "github.com/clustersim/clustersim/sim/api"
 )
 
 // serveUser is the user real clients act as: endpoint user/kubectl, so a
@@ -192,7 +193,10 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	lp := &loop{jobs: make(chan func(), 256), done: make(chan struct{})}
 	p := &pace{speed: *speed, paused: *speed == 0}
-	api := serve.NewHandler(lp, gw, serve.Options{Token: token, Warnings: scenarios.FieldWarnings})
+	warnings := func(o simapi.Object) []string {
+		return append(scenarios.FieldWarnings(o), scenarios.IdleControllerWarnings(s, o)...)
+	}
+	api := serve.NewHandler(lp, gw, serve.Options{Token: token, Warnings: warnings})
 	mux := http.NewServeMux()
 	mux.Handle("/", api)
 	mux.Handle("/clustersim/", control(token, p, lp, sess))

@@ -490,7 +490,8 @@ func TestKubectlDrain(t *testing.T) {
 // whose fields the simulator accepts and does not simulate is answered
 // with a Warning header per field (kubectl prints "Warning: ..."), as
 // a scenario's load warns of them; before, kubectl apply of an Ingress
-// or a postStart hook said nothing.
+// or a postStart hook said nothing. So is an object of a kind whose
+// on-demand controller does not run in this run.
 func TestServeWarnsOfUnsimulatedFields(t *testing.T) {
 	s := startServe(t, "rolling-update", "--speed", "50", "--timeline=false")
 	resp := s.post("/apis/networking.k8s.io/v1/namespaces/default/ingresses", s.token, strings.NewReader(
@@ -508,5 +509,15 @@ func TestServeWarnsOfUnsimulatedFields(t *testing.T) {
 	defer plain.Body.Close()
 	if got := plain.Header.Values("Warning"); plain.StatusCode != http.StatusCreated || len(got) != 0 {
 		t.Errorf("a ConfigMap: %d, Warning headers %q, want 201 and none", plain.StatusCode, got)
+	}
+	// rolling-update holds no PodDisruptionBudget: the disruption
+	// controller does not run, and a budget applied through kubectl says
+	// so instead of never getting a status.
+	pdb := s.post("/apis/policy/v1/namespaces/default/poddisruptionbudgets", s.token, strings.NewReader(
+		`{"apiVersion":"policy/v1","kind":"PodDisruptionBudget","metadata":{"name":"b"},"spec":{"minAvailable":1,"selector":{"matchLabels":{"app":"nginx"}}}}`))
+	defer pdb.Body.Close()
+	wantPDB := `299 - "kind: accepted but not simulated: the disruption controller does not run in this run (it starts only for a scenario that holds a PodDisruptionBudget, or lists it in spec.controllers): nothing it does happens to this object"`
+	if got := pdb.Header.Values("Warning"); pdb.StatusCode != http.StatusCreated || len(got) != 1 || got[0] != wantPDB {
+		t.Errorf("a PodDisruptionBudget: %d, Warning headers %q, want 201 and [%s]", pdb.StatusCode, got, wantPDB)
 	}
 }
