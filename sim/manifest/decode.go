@@ -660,13 +660,20 @@ func (d *decoder) array(n *yaml.Node, v reflect.Value) error {
 	return nil
 }
 
-// bytes decodes a base64 string into a []byte, as encoding/json does.
+// bytes decodes a base64 string into a []byte, as encoding/json does
+// (line breaks are skipped, blanks are not).
 func (d *decoder) bytes(n *yaml.Node, v reflect.Value, omit bool) error {
 	tag := n.ShortTag()
 	if tag != tagStr && tag != tagBinary {
 		return d.typeError(n, "a base64 string")
 	}
-	b, err := base64.StdEncoding.DecodeString(stripSpace(n.Value))
+	// Only !!binary text may hold blanks; in a string, as in the JSON
+	// the API server decodes, base64 skips line breaks and nothing else.
+	text := n.Value
+	if tag == tagBinary {
+		text = stripSpace(text)
+	}
+	b, err := base64.StdEncoding.DecodeString(text)
 	if err != nil {
 		return d.wrap(n, err)
 	}
