@@ -168,8 +168,7 @@ func isExtendedResource(name ResourceName) bool {
 // place of that sum where set; then the overhead, added to every request
 // and to the limits that are set and not zero.
 func PodRequestsAndLimits(spec *PodSpec) (req, lim ResourceList) {
-	req = aggregateContainers(spec, func(c *Container) ResourceList { return c.Resources.Requests })
-	lim = aggregateContainers(spec, func(c *Container) ResourceList { return c.Resources.Limits })
+	req, lim = AggregateContainers(spec)
 	if r := spec.Resources; r != nil {
 		podLevel(req, r.Requests)
 		podLevel(lim, r.Limits)
@@ -184,6 +183,16 @@ func PodRequestsAndLimits(spec *PodSpec) (req, lim ResourceList) {
 		}
 	}
 	return req, lim
+}
+
+// AggregateContainers returns the requests and limits of a pod's
+// containers as upstream sums them (component-helpers
+// AggregateContainerRequests and AggregateContainerLimits): the
+// containers plus every sidecar, or what the largest init container needs
+// beside the sidecars before it; no pod-level resources, no overhead.
+func AggregateContainers(spec *PodSpec) (req, lim ResourceList) {
+	return aggregateContainers(spec, func(c *Container) ResourceList { return c.Resources.Requests }),
+		aggregateContainers(spec, func(c *Container) ResourceList { return c.Resources.Limits })
 }
 
 // aggregateContainers is upstream's aggregateContainerResourcesByFn over

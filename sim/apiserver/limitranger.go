@@ -18,9 +18,10 @@ const LimitRangerAnnotation = "kubernetes.io/limit-ranger"
 // the mutating half fills each container's missing limits from the
 // namespace's LimitRanges' default and its missing requests from
 // defaultRequest, noting it in the kubernetes.io/limit-ranger annotation;
-// the validating half rejects a pod whose containers (type Container) or
-// sums (type Pod) break a min, max or maxLimitRequestRatio, with 403 and
-// upstream's messages. Constraints are checked in resource name order
+// the validating half rejects a pod whose containers and init containers
+// (type Container) or totals (type Pod: sidecars counted, pod-level cpu
+// and memory in place of the containers') break a min, max or
+// maxLimitRequestRatio, with 403 and upstream's messages. Constraints are checked in resource name order
 // (upstream iterates a map).
 type LimitRanger struct {
 	// Validate selects the validating half; else the mutating one.
@@ -136,15 +137,28 @@ func limitErrors(p *api.Pod, lr *api.LimitRange) []string {
 	for _, it := range lr.Spec.Limits {
 		switch it.Type {
 		case api.LimitTypeContainer:
-			for _, c := range p.Spec.Containers {
-				check(it.Type, it, c.Resources.Requests, c.Resources.Limits)
+			// Init containers are containers too (upstream checks both).
+			for _, cs := range [][]api.Container{p.Spec.Containers, p.Spec.InitContainers} {
+				for _, c := range cs {
+					check(it.Type, it, c.Resources.Requests, c.Resources.Limits)
+				}
 			}
 		case api.LimitTypePod:
-			var reqs, lims []api.ResourceList
-			for _, c := range p.Spec.Containers {
-				reqs, lims = append(reqs, c.Resources.Requests), append(lims, c.Resources.Limits)
+			// Upstream's podRequests and podLimits: the containers with
+			// the sidecars, or the largest init container beside the
+			// sidecars before it; pod-level cpu and memory in their place.
+			req, lim := api.AggregateContainers(&p.Spec)
+			if r := p.Spec.Resources; r != nil {
+				for _, n := range []api.ResourceName{api.ResourceCPU, api.ResourceMemory} {
+					if q, ok := r.Requests[n]; ok {
+						req[n] = q
+					}
+					if q, ok := r.Limits[n]; ok {
+						lim[n] = q
+					}
+				}
 			}
-			check(it.Type, it, sumResources(reqs), sumResources(lims))
+			check(it.Type, it, req, lim)
 		}
 	}
 	return errs
@@ -208,36 +222,6 @@ func ratioConstraint(typ string, k api.ResourceName, enforced api.Quantity, req,
 		return fmt.Sprintf("%s max limit to request ratio per %s is %s, but provided ratio is %f", k, typ, enforced.String(), ratio)
 	}
 	return ""
-}
-
-// sumResources totals each resource present in every list (upstream's
-// sum: a resource missing from one container is left out).
-func sumResources(lists []api.ResourceList) api.ResourceList {
-	out := api.ResourceList{}
-	if len(lists) == 0 {
-		return out
-	}
-	for _, k := range sortedResourceNames(lists[0]) {
-		var total int64
-		all := true
-		for _, l := range lists {
-			q, ok := l[k]
-			if !ok {
-				all = false
-				break
-			}
-			total += value(k, q)
-		}
-		if !all {
-			continue
-		}
-		if k == api.ResourceCPU {
-			out[k] = api.NewMilliQuantity(total, api.DecimalSI)
-		} else {
-			out[k] = api.NewQuantity(total, api.DecimalSI)
-		}
-	}
-	return out
 }
 
 func sortedResourceNames(l api.ResourceList) []api.ResourceName {

@@ -27,6 +27,7 @@ func TestLimitRanger(t *testing.T) {
 	}
 	container := api.LimitRangeItem{Type: api.LimitTypeContainer, Min: rl("cpu", "100m", "memory", "64Mi"), Max: rl("cpu", "1", "memory", "1Gi"),
 		Default: rl("cpu", "500m", "memory", "256Mi"), DefaultRequest: rl("cpu", "200m", "memory", "128Mi")}
+	always := api.ContainerRestartPolicyAlways
 	tests := []struct {
 		name    string
 		items   []api.LimitRangeItem
@@ -47,6 +48,18 @@ func TestLimitRanger(t *testing.T) {
 			&api.Pod{ObjectMeta: api.ObjectMeta{Name: "p", Namespace: "default"}, Spec: api.PodSpec{Containers: []api.Container{
 				{Name: "a", Resources: api.ResourceRequirements{Limits: rl("cpu", "600m")}}, {Name: "b", Resources: api.ResourceRequirements{Limits: rl("cpu", "600m")}}}}},
 			nil, nil, `pods "p" is forbidden: maximum cpu usage per Pod is 1, but limit is 1200m`},
+		// Upstream's podLimits count a sidecar beside the containers.
+		{"pod max over the containers and a sidecar", []api.LimitRangeItem{{Type: api.LimitTypePod, Max: rl("cpu", "2")}},
+			&api.Pod{ObjectMeta: api.ObjectMeta{Name: "p", Namespace: "default"}, Spec: api.PodSpec{
+				InitContainers: []api.Container{{Name: "log", RestartPolicy: &always, Resources: api.ResourceRequirements{Limits: rl("cpu", "1")}}},
+				Containers:     []api.Container{{Name: "a", Resources: api.ResourceRequirements{Limits: rl("cpu", "1500m")}}}}},
+			nil, nil, `pods "p" is forbidden: maximum cpu usage per Pod is 2, but limit is 2500m`},
+		// Init containers are containers for a Container item.
+		{"an init container over the max", []api.LimitRangeItem{{Type: api.LimitTypeContainer, Max: rl("cpu", "1"), Default: rl(), DefaultRequest: rl()}},
+			&api.Pod{ObjectMeta: api.ObjectMeta{Name: "p", Namespace: "default"}, Spec: api.PodSpec{
+				InitContainers: []api.Container{{Name: "migrate", Resources: api.ResourceRequirements{Limits: rl("cpu", "2")}}},
+				Containers:     []api.Container{{Name: "a", Resources: api.ResourceRequirements{Limits: rl("cpu", "500m")}}}}},
+			nil, nil, `pods "p" is forbidden: maximum cpu usage per Container is 1, but limit is 2`},
 		{"no limit under a max", []api.LimitRangeItem{{Type: api.LimitTypeContainer, Max: rl("memory", "1Gi"), Default: rl(), DefaultRequest: rl()}}, pod(nil, nil), nil, nil,
 			`pods "p" is forbidden: maximum memory usage per Container is 1Gi.  No limit is specified`},
 		{"ratio", []api.LimitRangeItem{{Type: api.LimitTypeContainer, MaxLimitRequestRatio: rl("cpu", "2")}}, pod(rl("cpu", "100m"), rl("cpu", "500m")), nil, nil,
