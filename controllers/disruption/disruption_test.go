@@ -346,6 +346,16 @@ func TestDisruptionController(t *testing.T) {
 			e.sync()
 			e.verify(0, 4, 4, 11, none)
 		}},
+		{"pods of two ReplicaSets, interleaved by name: both scales count (4 + 6)", func(e *env) {
+			e.pdb(ptr(api.FromString("50%")), nil)
+			a, b := e.replicaSet("a", 4, nil), e.replicaSet("b", 6, nil)
+			for i, rs := range []*api.ReplicaSet{a, b, a, b, a} {
+				e.pod(fmt.Sprintf("p-%d", i), rs)
+			}
+			e.sync()
+			// ceil(50% of 10) = 5 desired; 5 healthy.
+			e.verify(0, 5, 5, 10, none)
+		}},
 		{"TestPDBNotExist: a budget that is gone syncs without error", func(e *env) {
 			if _, err := e.r.Reconcile(context.Background(), controller.Request{Key: api.Key{Namespace: "default", Name: "notExist"}}); err != nil {
 				t.Errorf("Reconcile(notExist) = %v", err)
