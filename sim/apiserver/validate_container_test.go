@@ -73,6 +73,16 @@ func TestValidateContainerFields(t *testing.T) {
 		{"two unnamed ports", svc("", ""), "spec.ports[0].name: Required value; spec.ports[1].name: Required value"},
 		{"two ports of one name", svc("http", "http"), `spec.ports[1].name: Duplicate value: "http"`},
 		{"a port name that is no label", svc("HTTP"), `spec.ports[0].name: Invalid value: "HTTP": ` + labelMsg},
+		{"a named target port that is no port name", func() *api.ServiceSpec {
+			s := svc("http")
+			s.Ports[0].TargetPort = api.FromString("http_port")
+			return s
+		}(), `spec.ports[0].targetPort: Invalid value: http_port: must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)`},
+		{"a named target port", func() *api.ServiceSpec {
+			s := svc("http")
+			s.Ports[0].TargetPort = api.FromString("http-alt")
+			return s
+		}(), ""},
 	} {
 		var got []string
 		for _, e := range validateServicePorts(tc.spec, nil) {

@@ -257,6 +257,13 @@ func validateServicePorts(spec *api.ServiceSpec, errs []apierr.FieldError) []api
 		if p.TargetPort.Type == api.IntOrStringInt && p.TargetPort.IntVal != 0 && !validPort(p.TargetPort.IntVal) {
 			errs = append(errs, apierr.FieldError{Field: pf + ".targetPort", Type: "Invalid value", Value: int64(p.TargetPort.IntVal), Detail: portRange})
 		}
+		// A named target is a port name (IsValidPortName); the value is
+		// printed by IntOrString's String, unquoted.
+		if t := p.TargetPort; t.Type == api.IntOrStringString && t.StrVal != "" && !validPortName(t.StrVal) {
+			for _, msg := range portNameProblems(t.StrVal) {
+				errs = append(errs, apierr.FieldError{Field: pf + ".targetPort", Type: "Invalid value", Value: apierr.Literal(t.StrVal), Detail: msg})
+			}
+		}
 		if p.NodePort != 0 && !validPort(p.NodePort) {
 			errs = append(errs, apierr.FieldError{Field: pf + ".nodePort", Type: "Invalid value", Value: int64(p.NodePort), Detail: portRange})
 		}
