@@ -73,9 +73,7 @@ func Validate(obj, old api.Object) error {
 	}
 	var errs []apierr.FieldError
 	m := obj.GetObjectMeta()
-	if m.Name != "" && (len(m.Name) > 253 || !isDNS1123Subdomain(m.Name)) {
-		errs = append(errs, apierr.FieldError{Field: "metadata.name", Type: "Invalid value", Value: m.Name, Detail: subdomainMsg})
-	}
+	errs = validateName(obj, m.Name, errs)
 	if m.Namespace != "" && !isDNS1123Label(m.Namespace) {
 		errs = append(errs, apierr.FieldError{Field: "metadata.namespace", Type: "Invalid value", Value: m.Namespace, Detail: labelMsg})
 	}
@@ -117,6 +115,48 @@ func Validate(obj, old api.Object) error {
 		return nil
 	}
 	return apierr.NewInvalid(api.KindOf(obj).GroupKind(), m.Name, errs...)
+}
+
+// dns1035LabelMsg is IsDNS1035Label's pattern message.
+const dns1035LabelMsg = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')"
+
+// validateName checks metadata.name with the rule of the object's kind
+// (ValidateObjectMeta's nameFn): a DNS-1123 label for a Namespace
+// (ValidateNamespaceName), a DNS-1035 label for a Service
+// (ValidateServiceName), a DNS-1123 subdomain otherwise; a CronJob's name
+// leaves room for its Jobs' suffix (at most 52 characters,
+// ValidateCronJobCreate).
+func validateName(obj api.Object, name string, errs []apierr.FieldError) []apierr.FieldError {
+	if name == "" {
+		return errs
+	}
+	bad := func(detail string) {
+		errs = append(errs, apierr.FieldError{Field: "metadata.name", Type: "Invalid value", Value: name, Detail: detail})
+	}
+	switch obj.(type) {
+	case *api.Namespace:
+		if len(name) > 63 {
+			bad("must be no more than 63 characters")
+		}
+		if !isDNS1123Label(name) {
+			bad(labelMsg)
+		}
+	case *api.Service:
+		if len(name) > 63 {
+			bad("must be no more than 63 characters")
+		}
+		if !isDNS1123Label(name) || name[0] < 'a' || name[0] > 'z' {
+			bad(dns1035LabelMsg)
+		}
+	default:
+		if len(name) > 253 || !isDNS1123Subdomain(name) {
+			bad(subdomainMsg)
+		}
+		if _, ok := obj.(*api.CronJob); ok && len(name) > 52 {
+			bad("must be no more than 52 characters")
+		}
+	}
+	return errs
 }
 
 func validateReplicas(field string, r *int32) []apierr.FieldError {

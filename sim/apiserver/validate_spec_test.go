@@ -140,3 +140,33 @@ func TestValidateInitContainerResources(t *testing.T) {
 		t.Errorf("errors %q\nwant %q", g, want)
 	}
 }
+
+// TestValidateNames: metadata.name follows the rule of its kind, as
+// ValidateObjectMeta's nameFn does: a Namespace's is a DNS-1123 label, a
+// Service's a DNS-1035 label (no leading digit, no dot), a CronJob's at
+// most 52 characters; before, every kind took the subdomain rule, so a
+// Service "2048-game" or a Namespace "team.a" was stored.
+func TestValidateNames(t *testing.T) {
+	long := strings.Repeat("a", 53)
+	tests := []struct {
+		obj  api.Object
+		want string
+	}{
+		{&api.Namespace{ObjectMeta: api.ObjectMeta{Name: "team-a"}}, ""},
+		{&api.Namespace{ObjectMeta: api.ObjectMeta{Name: "team.a"}}, `metadata.name: Invalid value: "team.a": ` + labelMsg},
+		{&api.Service{ObjectMeta: api.ObjectMeta{Name: "web", Namespace: "default"}}, ""},
+		{&api.Service{ObjectMeta: api.ObjectMeta{Name: "2048-game", Namespace: "default"}}, `metadata.name: Invalid value: "2048-game": ` + dns1035LabelMsg},
+		{&api.Service{ObjectMeta: api.ObjectMeta{Name: "web.api", Namespace: "default"}}, `metadata.name: Invalid value: "web.api": ` + dns1035LabelMsg},
+		{&api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "web.config", Namespace: "default"}}, ""},
+		{&api.CronJob{ObjectMeta: api.ObjectMeta{Name: long, Namespace: "default"}}, `metadata.name: Invalid value: "` + long + `": must be no more than 52 characters`},
+	}
+	for _, tc := range tests {
+		var got []string
+		for _, e := range validateName(tc.obj, tc.obj.GetObjectMeta().Name, nil) {
+			got = append(got, e.Error())
+		}
+		if g := strings.Join(got, "; "); g != tc.want {
+			t.Errorf("%T %q: %q\nwant %q", tc.obj, tc.obj.GetObjectMeta().Name, g, tc.want)
+		}
+	}
+}
