@@ -14,7 +14,7 @@ import (
 
 // MaxCapacity is the most addresses an Endpoints object holds; more are
 // truncated (upstream's maxCapacity, 1000).
-const MaxCapacity = 1000
+const MaxCapacity = api.EndpointsMaxCapacity
 
 // Well-known keys the controller writes.
 const (

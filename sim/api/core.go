@@ -1256,6 +1256,11 @@ type ServiceStatus struct {
 
 // ---- Endpoints ----
 
+// EndpointsMaxCapacity is the most addresses an Endpoints object holds:
+// the endpoints controller truncates a Service's beyond it (upstream's
+// maxCapacity), and EndpointSlices hold the rest.
+const EndpointsMaxCapacity = 1000
+
 // Endpoints lists the addresses behind a service.
 type Endpoints struct {
 	// TypeMeta holds apiVersion and kind.

@@ -1,6 +1,7 @@
 package gap
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -91,6 +92,20 @@ func put(t *testing.T, st *store.Store, o api.Object) {
 // them: the value and what the detail says.
 func TestDefinitions(t *testing.T) {
 	full := api.DeploymentStatus{ObservedGeneration: 1, Replicas: 3, UpdatedReplicas: 3, ReadyReplicas: 3, AvailableReplicas: 3}
+	// big is a Service of 1,500 ready pods and its Endpoints holding the
+	// first n of their addresses and the extra ones.
+	big := func(n int, extra ...string) []api.Object {
+		objs := []api.Object{service(map[string]string{"app": "web"})}
+		var ips []string
+		for i := range 1500 {
+			ip := fmt.Sprintf("10.1.%d.%d", i/250, i%250)
+			objs = append(objs, pod(fmt.Sprintf("p%d", i), ip, true, api.PodRunning, true))
+			if i < n {
+				ips = append(ips, ip)
+			}
+		}
+		return append(objs, endpoints(append(ips, extra...)...))
+	}
 	tests := []struct {
 		name   string
 		objs   []api.Object
@@ -118,6 +133,10 @@ func TestDefinitions(t *testing.T) {
 			object: Object{api.KindService, api.Key{Namespace: "default", Name: "web"}}, want: 2, detail: "endpoints 1 of 2 ready pods, 1 stale"},
 		{name: "service in step", objs: []api.Object{service(map[string]string{"app": "web"}), pod("a", "10.0.0.1", true, api.PodRunning, true), endpoints("10.0.0.1")},
 			object: Object{api.KindService, api.Key{Namespace: "default", Name: "web"}}, want: 0},
+		{name: "service of more pods than an Endpoints holds, full", objs: big(api.EndpointsMaxCapacity),
+			object: Object{api.KindService, api.Key{Namespace: "default", Name: "web"}}, want: 0, detail: "endpoints 1000 of 1500 ready pods (an Endpoints holds 1000 at most), 0 stale"},
+		{name: "service of more pods than an Endpoints holds, short and stale", objs: big(990, "10.9.9.9"),
+			object: Object{api.KindService, api.Key{Namespace: "default", Name: "web"}}, want: 11, detail: "endpoints 990 of 1500 ready pods (an Endpoints holds 1000 at most), 1 stale"},
 		{name: "service without selector", objs: []api.Object{service(nil), endpoints("10.0.0.1")},
 			object: Object{api.KindService, api.Key{Namespace: "default", Name: "web"}}, none: true},
 		{name: "hpa apart", objs: []api.Object{hpa(7, 4)}, object: Object{api.KindHorizontalPodAutoscaler, api.Key{Namespace: "default", Name: "web"}}, want: 3, detail: "desired 7, current 4"},

@@ -336,8 +336,17 @@ func (t *Tracker) measure(ob Object, o api.Object, at time.Duration) (Point, boo
 		}
 		want, selected, have := len(st.want), len(st.members), len(st.have)
 		missing, stale := st.missing, st.stale
+		present := want - missing
+		p.Detail = fmt.Sprintf("endpoints %d of %d ready pods, %d stale", present, want, stale)
+		if want > api.EndpointsMaxCapacity {
+			// An Endpoints object holds at most EndpointsMaxCapacity
+			// addresses (the controller truncates the rest, as
+			// upstream's): one that holds that many of the ready pods
+			// is complete.
+			missing = max(api.EndpointsMaxCapacity-present, 0)
+			p.Detail = fmt.Sprintf("endpoints %d of %d ready pods (an Endpoints holds %d at most), %d stale", present, want, api.EndpointsMaxCapacity, stale)
+		}
 		p.Value = missing + stale
-		p.Detail = fmt.Sprintf("endpoints %d of %d ready pods, %d stale", want-missing, want, stale)
 		switch {
 		case selected == 0:
 			// A Service that selects nothing serves nothing: declared
