@@ -34,6 +34,16 @@ func validateUnsimulated(obj api.Object, errs []apierr.FieldError) []apierr.Fiel
 			}
 		}
 	case *api.NetworkPolicy:
+		for i, r := range o.Spec.Ingress {
+			for j := range r.Ports {
+				errs = validateNetworkPolicyPort(fmt.Sprintf("spec.ingress[%d].ports[%d]", i, j), &r.Ports[j], errs)
+			}
+		}
+		for i, r := range o.Spec.Egress {
+			for j := range r.Ports {
+				errs = validateNetworkPolicyPort(fmt.Sprintf("spec.egress[%d].ports[%d]", i, j), &r.Ports[j], errs)
+			}
+		}
 		for i, t := range o.Spec.PolicyTypes {
 			if t != "Ingress" && t != "Egress" {
 				errs = append(errs, apierr.FieldError{Field: fmt.Sprintf("spec.policyTypes[%d]", i), Type: "Unsupported value", Value: t, Detail: `supported values: "Egress", "Ingress"`})
@@ -49,6 +59,41 @@ func validateUnsimulated(obj api.Object, errs []apierr.FieldError) []apierr.Fiel
 	case *api.ClusterRoleBinding:
 		errs = validateRoleRef(o.RoleRef, []string{"ClusterRole"}, errs)
 		errs = validateSubjects(o.Subjects, false, errs)
+	}
+	return errs
+}
+
+// validateNetworkPolicyPort is ValidateNetworkPolicyPort: a supported
+// protocol, a port number in range or a port name, an endPort only after
+// a numeric port and not below it.
+func validateNetworkPolicyPort(f string, p *api.NetworkPolicyPort, errs []apierr.FieldError) []apierr.FieldError {
+	if pr := p.Protocol; pr != nil && *pr != "TCP" && *pr != "UDP" && *pr != "SCTP" {
+		errs = append(errs, apierr.FieldError{Field: f + ".protocol", Type: "Unsupported value", Value: *pr, Detail: `supported values: "TCP", "UDP", "SCTP"`})
+	}
+	switch {
+	case p.Port == nil:
+		if p.EndPort != nil {
+			errs = append(errs, apierr.FieldError{Field: f + ".endPort", Type: "Invalid value", Value: int64(*p.EndPort), Detail: "may not be specified when `port` is not specified"})
+		}
+	case p.Port.Type == api.IntOrStringInt:
+		if !validPort(p.Port.IntVal) {
+			errs = append(errs, apierr.FieldError{Field: f + ".port", Type: "Invalid value", Value: int64(p.Port.IntVal), Detail: portRange})
+		}
+		if e := p.EndPort; e != nil {
+			if *e < p.Port.IntVal {
+				errs = append(errs, apierr.FieldError{Field: f + ".endPort", Type: "Invalid value", Value: int64(p.Port.IntVal), Detail: "must be greater than or equal to `port`"})
+			}
+			if !validPort(*e) {
+				errs = append(errs, apierr.FieldError{Field: f + ".endPort", Type: "Invalid value", Value: int64(*e), Detail: portRange})
+			}
+		}
+	default:
+		if p.EndPort != nil {
+			errs = append(errs, apierr.FieldError{Field: f + ".endPort", Type: "Invalid value", Value: int64(*p.EndPort), Detail: "may not be specified when `port` is non-numeric"})
+		}
+		for _, msg := range portNameProblems(p.Port.StrVal) {
+			errs = append(errs, apierr.FieldError{Field: f + ".port", Type: "Invalid value", Value: p.Port.StrVal, Detail: msg})
+		}
 	}
 	return errs
 }

@@ -37,6 +37,15 @@ func TestValidateUnsimulated(t *testing.T) {
 			`Ingress.networking.k8s.io "web" is invalid: spec.rules[0].http.paths[0].backend: Invalid value: "": resource or service backend is required`},
 		{"network policy type", &api.NetworkPolicy{ObjectMeta: api.ObjectMeta{Name: "np"}, Spec: api.NetworkPolicySpec{PolicyTypes: []string{"Ingress", "Both"}}},
 			`NetworkPolicy.networking.k8s.io "np" is invalid: spec.policyTypes[1]: Unsupported value: "Both": supported values: "Egress", "Ingress"`},
+		{"network policy ports", &api.NetworkPolicy{ObjectMeta: api.ObjectMeta{Name: "np"}, Spec: api.NetworkPolicySpec{
+			Ingress: []api.NetworkPolicyIngressRule{{Ports: []api.NetworkPolicyPort{{Port: ptr(api.FromInt32(70000))}, {Port: ptr(api.FromInt32(8000)), EndPort: ptr(int32(7000))}}}},
+			Egress:  []api.NetworkPolicyEgressRule{{Ports: []api.NetworkPolicyPort{{Port: ptr(api.FromString("dns_udp")), EndPort: ptr(int32(60))}}}}}},
+			`NetworkPolicy.networking.k8s.io "np" is invalid: [spec.ingress[0].ports[0].port: Invalid value: 70000: must be between 1 and 65535, inclusive, ` +
+				"spec.ingress[0].ports[1].endPort: Invalid value: 8000: must be greater than or equal to `port`, " +
+				"spec.egress[0].ports[0].endPort: Invalid value: 60: may not be specified when `port` is non-numeric, " +
+				`spec.egress[0].ports[0].port: Invalid value: "dns_udp": must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)]`},
+		{"valid network policy ports", &api.NetworkPolicy{ObjectMeta: api.ObjectMeta{Name: "np"}, Spec: api.NetworkPolicySpec{
+			Ingress: []api.NetworkPolicyIngressRule{{Ports: []api.NetworkPolicyPort{{Port: ptr(api.FromInt32(8000)), EndPort: ptr(int32(9000))}, {Port: ptr(api.FromString("metrics"))}}}}}}, ""},
 		{"valid role", &api.Role{ObjectMeta: api.ObjectMeta{Name: "r"}, Rules: []api.PolicyRule{{Verbs: []string{"get"}, APIGroups: []string{""}, Resources: []string{"pods"}}}}, ""},
 		{"role rule without verbs and groups", &api.Role{ObjectMeta: api.ObjectMeta{Name: "r"}, Rules: []api.PolicyRule{{Resources: []string{"pods"}}}},
 			`Role.rbac.authorization.k8s.io "r" is invalid: [rules[0].verbs: Required value: verbs must contain at least one value, rules[0].apiGroups: Required value: resource rules must supply at least one api group]`},
