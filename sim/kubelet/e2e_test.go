@@ -244,6 +244,14 @@ func TestGracefulDeletion(t *testing.T) {
 	if finalPhase != "Failed" || exitCode != "137" {
 		t.Errorf("final status: phase %s, exit code %s; want Failed and 137", finalPhase, exitCode)
 	}
+	// The deletion changed nothing the kubelet reports until the
+	// containers stopped: its status manager writes nothing for it (an
+	// equal status is dropped), so no write of the pods' is a no-op.
+	for _, r := range e.c.Store.Audit().Records() {
+		if r.Kind == api.KindPod && r.NoOp {
+			t.Errorf("no-op write of pod %s by %s at %v", r.Key.Name, r.Actor, r.Time.Sub(deleted))
+		}
+	}
 	if k.IPs() != 0 {
 		t.Errorf("IPs in use %d after both pods went, want 0", k.IPs())
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
+	"reflect"
 	"time"
 
 	"github.com/clustersim/clustersim/sim/api"
@@ -931,7 +932,14 @@ func (k *Kubelet) terminate(ps *podState) {
 			c.reason, c.message = "", ""
 		}
 	}
-	k.markDirty(ps)
+	// The status manager drops a status equal to the one it last set
+	// (updateStatusInternal: "Ignoring same status for pod"): a deletion
+	// that changes nothing the kubelet reports (its containers run on
+	// until they stop) writes nothing yet.
+	if ps.inflight || ps.queued || ps.sent != ps.version || resourceVersion(ps.pod) < ps.ackedRV ||
+		!reflect.DeepEqual(k.buildStatus(ps), ps.pod.Status) {
+		k.markDirty(ps)
+	}
 	k.maybeFinish(ps)
 }
 
