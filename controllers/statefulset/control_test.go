@@ -258,10 +258,7 @@ func images(f *fakeCluster) []string {
 // for OrderedReady (assertMonotonicInvariants) and Parallel
 // (assertBurstInvariants).
 func TestStatefulSetControl(t *testing.T) {
-	tests := []struct {
-		name string
-		run  func(t *testing.T, f *fakeCluster)
-	}{
+	tests := []clusterTest{
 		{"CreatesPods", func(t *testing.T, f *fakeCluster) {
 			f.converge(t)
 			if len(f.pods) != 3 || len(f.claims) != 3 {
@@ -327,6 +324,18 @@ func TestStatefulSetControl(t *testing.T) {
 			}
 		}},
 	}
+	runForEachPolicy(t, tests)
+}
+
+// clusterTest is a named check run on a fake cluster of a 3-replica set.
+type clusterTest struct {
+	name string
+	run  func(t *testing.T, f *fakeCluster)
+}
+
+// runForEachPolicy runs each test once per pod management policy, each
+// on a fresh fake cluster of newStatefulSet(3).
+func runForEachPolicy(t *testing.T, tests []clusterTest) {
 	for _, tc := range tests {
 		for _, policy := range []string{api.OrderedReadyPodManagement, api.ParallelPodManagement} {
 			t.Run(tc.name+"/"+policy, func(t *testing.T) {
@@ -581,10 +590,7 @@ func TestStatefulSetControlFailures(t *testing.T) {
 			}
 		}
 	}
-	tests := []struct {
-		name string
-		run  func(t *testing.T, f *fakeCluster)
-	}{
+	tests := []clusterTest{
 		{"RecreatesFailedPodWithDeleteFailure", recreates(api.PodFailed, true)},
 		{"RecreatesSucceededPodWithDeleteFailure", recreates(api.PodSucceeded, true)},
 		{"CreatePodFailure", func(t *testing.T, f *fakeCluster) {
@@ -645,15 +651,7 @@ func TestStatefulSetControlFailures(t *testing.T) {
 			}
 		}},
 	}
-	for _, tc := range tests {
-		for _, policy := range []string{api.OrderedReadyPodManagement, api.ParallelPodManagement} {
-			t.Run(tc.name+"/"+policy, func(t *testing.T) {
-				set := newStatefulSet(3)
-				set.Spec.PodManagementPolicy = policy
-				tc.run(t, newFakeCluster(set))
-			})
-		}
-	}
+	runForEachPolicy(t, tests)
 }
 
 // TestStatefulSetControlScaleDownDeleteError is upstream's test of the
