@@ -53,6 +53,19 @@ func isDNS1123Subdomain(s string) bool {
 	}
 }
 
+// dns1123LabelProblems is IsDNS1123Label: at most 63 characters, and
+// the pattern; nil (and nothing allocated) for a valid label.
+func dns1123LabelProblems(s string) []string {
+	var out []string
+	if len(s) > 63 {
+		out = append(out, "must be no more than 63 characters")
+	}
+	if !isDNS1123Label(s) {
+		out = append(out, labelMsg)
+	}
+	return out
+}
+
 const (
 	subdomainMsg = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
 	labelMsg     = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
@@ -135,11 +148,8 @@ func validateName(obj api.Object, name string, errs []apierr.FieldError) []apier
 	}
 	switch obj.(type) {
 	case *api.Namespace:
-		if len(name) > 63 {
-			bad("must be no more than 63 characters")
-		}
-		if !isDNS1123Label(name) {
-			bad(labelMsg)
+		for _, msg := range dns1123LabelProblems(name) {
+			bad(msg)
 		}
 	case *api.Service:
 		if len(name) > 63 {

@@ -242,11 +242,8 @@ func validateServicePorts(spec *api.ServiceSpec, errs []apierr.FieldError) []api
 		case p.Name == "" && len(spec.Ports) > 1:
 			errs = append(errs, apierr.FieldError{Field: pf + ".name", Type: "Required value"})
 		case p.Name != "" && (len(p.Name) > 63 || !isDNS1123Label(p.Name)):
-			if len(p.Name) > 63 {
-				errs = append(errs, apierr.FieldError{Field: pf + ".name", Type: "Invalid value", Value: p.Name, Detail: "must be no more than 63 characters"})
-			}
-			if !isDNS1123Label(p.Name) {
-				errs = append(errs, apierr.FieldError{Field: pf + ".name", Type: "Invalid value", Value: p.Name, Detail: labelMsg})
+			for _, msg := range dns1123LabelProblems(p.Name) {
+				errs = append(errs, apierr.FieldError{Field: pf + ".name", Type: "Invalid value", Value: p.Name, Detail: msg})
 			}
 		case p.Name != "" && slices.ContainsFunc(spec.Ports[:i], func(q api.ServicePort) bool { return q.Name == p.Name }):
 			errs = append(errs, apierr.FieldError{Field: pf + ".name", Type: "Duplicate value", Value: p.Name})

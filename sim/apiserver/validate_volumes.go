@@ -19,11 +19,8 @@ func validateVolumes(field string, vols []api.Volume, errs []apierr.FieldError) 
 		case name == "":
 			errs = append(errs, apierr.FieldError{Field: f(), Type: "Required value"})
 		case len(name) > 63 || !isDNS1123Label(name):
-			if len(name) > 63 {
-				errs = append(errs, apierr.FieldError{Field: f(), Type: "Invalid value", Value: name, Detail: "must be no more than 63 characters"})
-			}
-			if !isDNS1123Label(name) {
-				errs = append(errs, apierr.FieldError{Field: f(), Type: "Invalid value", Value: name, Detail: labelMsg})
+			for _, msg := range dns1123LabelProblems(name) {
+				errs = append(errs, apierr.FieldError{Field: f(), Type: "Invalid value", Value: name, Detail: msg})
 			}
 		default:
 			for j := range i {
