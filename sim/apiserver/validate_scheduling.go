@@ -152,8 +152,9 @@ func validatePodAffinityTerm(f string, t *api.PodAffinityTerm, errs []apierr.Fie
 	errs = validateLabelSelector(func() string { return f + ".labelSelector" }, t.LabelSelector, errs)
 	errs = validateLabelSelector(func() string { return f + ".namespaceSelector" }, t.NamespaceSelector, errs)
 	for _, ns := range t.Namespaces {
-		if len(ns) > 63 || !isDNS1123Label(ns) {
-			errs = append(errs, apierr.FieldError{Field: f + ".namespace", Type: "Invalid value", Value: ns, Detail: labelMsg})
+		// ValidateNamespaceName: a length error gets its own message.
+		for _, msg := range dns1123LabelProblems(ns) {
+			errs = append(errs, apierr.FieldError{Field: f + ".namespace", Type: "Invalid value", Value: ns, Detail: msg})
 		}
 	}
 	if t.TopologyKey == "" {
