@@ -298,12 +298,8 @@ func validateLabels(field string, labels map[string]string, errs []apierr.FieldE
 		for _, msg := range qualifiedNameProblems(k) {
 			errs = append(errs, apierr.FieldError{Field: field, Type: "Invalid value", Value: k, Detail: msg})
 		}
-		v := labels[k]
-		if len(v) > 63 {
-			errs = append(errs, apierr.FieldError{Field: field, Type: "Invalid value", Value: v, Detail: "must be no more than 63 characters"})
-		}
-		if v != "" && !isQualifiedNamePart(v) {
-			errs = append(errs, apierr.FieldError{Field: field, Type: "Invalid value", Value: v, Detail: labelValueMsg})
+		for _, msg := range labelValueProblems(labels[k]) {
+			errs = append(errs, apierr.FieldError{Field: field, Type: "Invalid value", Value: labels[k], Detail: msg})
 		}
 	}
 	return errs
@@ -313,7 +309,7 @@ func validateLabels(field string, labels map[string]string, errs []apierr.FieldE
 // labels: then it need not sort the keys to report in order.
 func labelsValid(labels map[string]string) bool {
 	for k, v := range labels {
-		if len(qualifiedNameProblems(k)) > 0 || len(v) > 63 || v != "" && !isQualifiedNamePart(v) {
+		if len(qualifiedNameProblems(k)) > 0 || !api.ValidLabelValue(v) {
 			return false
 		}
 	}
