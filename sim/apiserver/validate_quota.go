@@ -45,8 +45,7 @@ func integerQuotaResource(n string) bool {
 	if slices.Contains(integerQuotaResources, n) {
 		return true
 	}
-	native := !strings.Contains(n, "/") || strings.Contains(n, "kubernetes.io/")
-	return !native && extendedResource(n)
+	return !nativeResource(n) && extendedResource(n)
 }
 
 // The scopes a quota may name, and the resources each may be applied to
