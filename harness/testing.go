@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/clustersim/clustersim/scenarios"
+	"github.com/clustersim/clustersim/scenarios/runner"
 )
 
 // Flags of a test binary that uses Test (go test ... -args -clustersim.seed=17).
@@ -172,12 +173,8 @@ func Replay(path string, cfg Config) (*Verdict, error) {
 	if err != nil {
 		return nil, err
 	}
-	seed := uint64(1)
-	if s.Spec.Seed != nil {
-		seed = *s.Spec.Seed
-	}
 	cfg.Profiles, cfg.NoShrink = nil, true
-	return Run(s, seed, cfg)
+	return Run(s, runner.RootSeed(s, runner.Options{}), cfg)
 }
 
 // ExplainShrunk describes a shrunk schedule written to path.
