@@ -4,21 +4,8 @@ import (
 	"testing"
 
 	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/informer"
 )
-
-// mapGetter is an objectGetter over a slice of objects.
-type mapGetter []api.Object
-
-func (m mapGetter) Get(key api.Key) (api.Object, bool) {
-	for _, o := range m {
-		if o.GetObjectMeta().Key() == key {
-			return o, true
-		}
-	}
-	return nil, false
-}
-
-func (m mapGetter) List(api.Selector, string) []api.Object { return m }
 
 func testClaim(name, class, volume string) *api.PersistentVolumeClaim {
 	c := &api.PersistentVolumeClaim{ObjectMeta: api.ObjectMeta{Namespace: "default", Name: name, UID: api.UID(name + "-uid")},
@@ -62,7 +49,7 @@ func TestVolumeBinding(t *testing.T) {
 	wait := testClass("wait-sc", api.VolumeBindingWaitForFirstConsumer, "kubernetes.io/no-provisioner")
 	waitProvisioned := testClass("wait-provisioned-sc", api.VolumeBindingWaitForFirstConsumer, "ebs.csi.aws.com")
 	immediate := testClass("immediate-sc", api.VolumeBindingImmediate, "ebs.csi.aws.com")
-	classes := mapGetter{wait, waitProvisioned, immediate}
+	classes := informer.Static{wait, waitProvisioned, immediate}
 	nodes := []*api.Node{}
 	for _, z := range []string{"zone-a", "zone-b", "zone-c"} {
 		nodes = append(nodes, &api.Node{ObjectMeta: api.ObjectMeta{Name: "node-" + z, Labels: map[string]string{api.LabelTopologyZone: z}}})
@@ -73,29 +60,29 @@ func TestVolumeBinding(t *testing.T) {
 	tests := []struct {
 		name    string
 		pod     *api.Pod
-		claims  mapGetter
-		volumes mapGetter
+		claims  informer.Static
+		volumes informer.Static
 		want    string
 	}{
 		{"pod has not pvcs", claimPod(), nil, nil, ""},
-		{"all bound", claimPod("pvc-a"), mapGetter{testClaim("pvc-a", "wait-sc", "pv-a")}, mapGetter{testVolume("pv-a", "wait-sc", "")}, ""},
-		{"all bound with local volumes", claimPod("pvc-a"), mapGetter{testClaim("pvc-a", "wait-sc", "pv-a")}, mapGetter{boundA}, ""},
+		{"all bound", claimPod("pvc-a"), informer.Static{testClaim("pvc-a", "wait-sc", "pv-a")}, informer.Static{testVolume("pv-a", "wait-sc", "")}, ""},
+		{"all bound with local volumes", claimPod("pvc-a"), informer.Static{testClaim("pvc-a", "wait-sc", "pv-a")}, informer.Static{boundA}, ""},
 		{"PVC does not exist", claimPod("pvc-a"), nil, nil, `0/3 nodes are available: persistentvolumeclaim "pvc-a" not found.`},
-		{"Part of PVCs do not exist", claimPod("pvc-a", "pvc-b"), mapGetter{testClaim("pvc-a", "wait-sc", "pv-a")}, mapGetter{boundA},
+		{"Part of PVCs do not exist", claimPod("pvc-a", "pvc-b"), informer.Static{testClaim("pvc-a", "wait-sc", "pv-a")}, informer.Static{boundA},
 			`0/3 nodes are available: persistentvolumeclaim "pvc-b" not found.`},
-		{"immediate claims not bound", claimPod("pvc-a"), mapGetter{testClaim("pvc-a", "immediate-sc", "")}, nil,
+		{"immediate claims not bound", claimPod("pvc-a"), informer.Static{testClaim("pvc-a", "immediate-sc", "")}, nil,
 			"0/3 nodes are available: pod has unbound immediate PersistentVolumeClaims."},
-		{"unbound claims no matches", claimPod("pvc-a"), mapGetter{testClaim("pvc-a", "wait-sc", "")}, nil,
+		{"unbound claims no matches", claimPod("pvc-a"), informer.Static{testClaim("pvc-a", "wait-sc", "")}, nil,
 			"0/3 nodes are available: 3 node(s) didn't find available persistent volumes to bind."},
 		{"bound and unbound unsatisfied", claimPod("pvc-a", "pvc-b"),
-			mapGetter{testClaim("pvc-a", "wait-sc", "pv-a"), testClaim("pvc-b", "wait-sc", "")}, mapGetter{boundA},
+			informer.Static{testClaim("pvc-a", "wait-sc", "pv-a"), testClaim("pvc-b", "wait-sc", "")}, informer.Static{boundA},
 			"0/3 nodes are available: 2 node(s) had volume node affinity conflict, 3 node(s) didn't find available persistent volumes to bind."},
-		{"pv not found", claimPod("pvc-a"), mapGetter{testClaim("pvc-a", "wait-sc", "pv-a")}, nil,
+		{"pv not found", claimPod("pvc-a"), informer.Static{testClaim("pvc-a", "wait-sc", "pv-a")}, nil,
 			"0/3 nodes are available: 3 node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)."},
-		{"unbound claim provisioned where the node is", claimPod("pvc-a"), mapGetter{testClaim("pvc-a", "wait-provisioned-sc", "")}, nil, ""},
-		{"unbound claim with an available zonal volume", claimPod("pvc-a"), mapGetter{testClaim("pvc-a", "wait-sc", "")},
-			mapGetter{testVolume("pv-b", "wait-sc", "zone-b")}, ""},
-		{"zone lost: volume in zone-a, only b and c schedulable", claimPod("pvc-a"), mapGetter{testClaim("pvc-a", "wait-sc", "pv-a")}, mapGetter{boundA},
+		{"unbound claim provisioned where the node is", claimPod("pvc-a"), informer.Static{testClaim("pvc-a", "wait-provisioned-sc", "")}, nil, ""},
+		{"unbound claim with an available zonal volume", claimPod("pvc-a"), informer.Static{testClaim("pvc-a", "wait-sc", "")},
+			informer.Static{testVolume("pv-b", "wait-sc", "zone-b")}, ""},
+		{"zone lost: volume in zone-a, only b and c schedulable", claimPod("pvc-a"), informer.Static{testClaim("pvc-a", "wait-sc", "pv-a")}, informer.Static{boundA},
 			"0/3 nodes are available: 2 node(s) had volume node affinity conflict."},
 	}
 	for _, tc := range tests {
