@@ -169,10 +169,7 @@ func isExtendedResource(name ResourceName) bool {
 // and to the limits that are set and not zero.
 func PodRequestsAndLimits(spec *PodSpec) (req, lim ResourceList) {
 	req, lim = AggregateContainers(spec)
-	if r := spec.Resources; r != nil {
-		podLevel(req, r.Requests)
-		podLevel(lim, r.Limits)
-	}
+	PodLevel(spec, req, lim)
 	for _, name := range spec.Overhead.SortedNames() {
 		q := req[name]
 		q.Add(spec.Overhead[name])
@@ -220,8 +217,16 @@ func aggregateContainers(spec *PodSpec, list func(*Container) ResourceList) Reso
 	return out
 }
 
-// podLevel puts the pod-level resources that upstream supports there
-// (cpu, memory, hugepages-*) in place of the containers' aggregate.
+// PodLevel puts the pod-level requests and limits (spec.resources) that
+// upstream supports there (IsSupportedPodLevelResource: cpu, memory,
+// hugepages-*) in place of the containers' aggregate req and lim.
+func PodLevel(spec *PodSpec, req, lim ResourceList) {
+	if r := spec.Resources; r != nil {
+		podLevel(req, r.Requests)
+		podLevel(lim, r.Limits)
+	}
+}
+
 func podLevel(dst, pod ResourceList) {
 	for name, q := range pod {
 		if name == ResourceCPU || name == ResourceMemory || strings.HasPrefix(string(name), "hugepages-") {

@@ -19,10 +19,10 @@ const LimitRangerAnnotation = "kubernetes.io/limit-ranger"
 // namespace's LimitRanges' default and its missing requests from
 // defaultRequest, noting it in the kubernetes.io/limit-ranger annotation;
 // the validating half rejects a pod whose containers and init containers
-// (type Container) or totals (type Pod: sidecars counted, pod-level cpu
-// and memory in place of the containers') break a min, max or
-// maxLimitRequestRatio, with 403 and upstream's messages. Constraints are checked in resource name order
-// (upstream iterates a map).
+// (type Container) or totals (type Pod: sidecars counted, pod-level
+// resources in place of the containers') break a min, max or
+// maxLimitRequestRatio, with 403 and upstream's messages. Constraints are
+// checked in resource name order (upstream iterates a map).
 type LimitRanger struct {
 	// Validate selects the validating half; else the mutating one.
 	Validate bool
@@ -146,18 +146,10 @@ func limitErrors(p *api.Pod, lr *api.LimitRange) []string {
 		case api.LimitTypePod:
 			// Upstream's podRequests and podLimits: the containers with
 			// the sidecars, or the largest init container beside the
-			// sidecars before it; pod-level cpu and memory in their place.
+			// sidecars before it; pod-level resources (api.PodLevel) in
+			// their place.
 			req, lim := api.AggregateContainers(&p.Spec)
-			if r := p.Spec.Resources; r != nil {
-				for _, n := range []api.ResourceName{api.ResourceCPU, api.ResourceMemory} {
-					if q, ok := r.Requests[n]; ok {
-						req[n] = q
-					}
-					if q, ok := r.Limits[n]; ok {
-						lim[n] = q
-					}
-				}
-			}
+			api.PodLevel(&p.Spec, req, lim)
 			check(it.Type, it, req, lim)
 		}
 	}

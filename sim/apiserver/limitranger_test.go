@@ -54,6 +54,12 @@ func TestLimitRanger(t *testing.T) {
 				InitContainers: []api.Container{{Name: "log", RestartPolicy: &always, Resources: api.ResourceRequirements{Limits: rl("cpu", "1")}}},
 				Containers:     []api.Container{{Name: "a", Resources: api.ResourceRequirements{Limits: rl("cpu", "1500m")}}}}},
 			nil, nil, `pods "p" is forbidden: maximum cpu usage per Pod is 2, but limit is 2500m`},
+		// Pod-level resources stand in for the containers' total.
+		{"pod max over the pod-level limit", []api.LimitRangeItem{{Type: api.LimitTypePod, Max: rl("cpu", "2")}},
+			&api.Pod{ObjectMeta: api.ObjectMeta{Name: "p", Namespace: "default"}, Spec: api.PodSpec{
+				Resources:  &api.ResourceRequirements{Limits: rl("cpu", "3")},
+				Containers: []api.Container{{Name: "a", Resources: api.ResourceRequirements{Limits: rl("cpu", "500m")}}}}},
+			nil, nil, `pods "p" is forbidden: maximum cpu usage per Pod is 2, but limit is 3`},
 		// Init containers are containers for a Container item.
 		{"an init container over the max", []api.LimitRangeItem{{Type: api.LimitTypeContainer, Max: rl("cpu", "1"), Default: rl(), DefaultRequest: rl()}},
 			&api.Pod{ObjectMeta: api.ObjectMeta{Name: "p", Namespace: "default"}, Spec: api.PodSpec{
