@@ -155,37 +155,13 @@ func oneSubset(svc *api.Service, pods []*api.Pod) (subsets []api.EndpointSubset,
 		seen        bool
 	)
 	for _, p := range pods {
-		if !ShouldPodBeInEndpoints(p, tolerateUnready) {
+		addr, in := podEndpoint(svc, p, tolerateUnready)
+		if !in {
 			continue
 		}
-		addr, err := podAddress(svc, p)
-		if err != nil {
+		var serves bool
+		if this, serves = podPorts(this[:0], svc, p); !serves {
 			continue
-		}
-		if p.Spec.Hostname != "" && p.Spec.Subdomain == svc.Name && p.Namespace == svc.Namespace {
-			addr.Hostname = p.Spec.Hostname
-		}
-		this = this[:0]
-		if len(svc.Spec.Ports) == 0 {
-			if svc.Spec.ClusterIP != "None" {
-				continue
-			}
-		} else {
-			for i := range svc.Spec.Ports {
-				sp := &svc.Spec.Ports[i]
-				n, err := FindPort(p, sp)
-				if err != nil {
-					continue
-				}
-				port := api.EndpointPort{Name: sp.Name, Port: n, Protocol: sp.Protocol, AppProtocol: sp.AppProtocol}
-				if port.Protocol == "" {
-					port.Protocol = api.ProtocolTCP
-				}
-				this = append(this, port)
-			}
-			if len(this) == 0 {
-				continue // this pod serves none of the ports
-			}
 		}
 		if !seen {
 			first, seen = slices.Clone(this), true
@@ -218,11 +194,56 @@ func oneSubset(svc *api.Service, pods []*api.Pod) (subsets []api.EndpointSubset,
 	return sortSubsets([]api.EndpointSubset{ss}), ready, notReady, true
 }
 
+// podEndpoint is the address p has in svc's endpoints, with its hostname
+// when its subdomain is the service; in is false for a pod that has none
+// (terminal, terminating unless tolerated, or without an IP of the
+// service's family yet).
+func podEndpoint(svc *api.Service, p *api.Pod, tolerateUnready bool) (addr api.EndpointAddress, in bool) {
+	if !ShouldPodBeInEndpoints(p, tolerateUnready) {
+		return addr, false
+	}
+	addr, err := podAddress(svc, p)
+	if err != nil {
+		return addr, false
+	}
+	if p.Spec.Hostname != "" && p.Spec.Subdomain == svc.Name && p.Namespace == svc.Namespace {
+		addr.Hostname = p.Spec.Hostname
+	}
+	return addr, true
+}
+
+// podPorts appends to out the ports of svc that p serves (a named
+// targetPort resolved through its containers). serves is false when p
+// serves none of them, or svc has none and is not headless; a headless
+// service without ports publishes its pods' addresses without ports, for
+// DNS.
+func podPorts(out []api.EndpointPort, svc *api.Service, p *api.Pod) (_ []api.EndpointPort, serves bool) {
+	if len(svc.Spec.Ports) == 0 {
+		return out, svc.Spec.ClusterIP == "None"
+	}
+	for i := range svc.Spec.Ports {
+		sp := &svc.Spec.Ports[i]
+		n, err := FindPort(p, sp)
+		if err != nil {
+			continue // this pod does not serve this port
+		}
+		port := api.EndpointPort{Name: sp.Name, Port: n, Protocol: sp.Protocol, AppProtocol: sp.AppProtocol}
+		if port.Protocol == "" {
+			port.Protocol = api.ProtocolTCP
+		}
+		out = append(out, port)
+	}
+	return out, len(out) > 0
+}
+
 // repackedSubsets is Subsets by upstream's way: a subset for each address
 // and port, then Repack.
 func repackedSubsets(svc *api.Service, pods []*api.Pod) (subsets []api.EndpointSubset, ready, notReady int) {
 	tolerateUnready := svc.Spec.PublishNotReadyAddresses
-	var raw []api.EndpointSubset
+	var (
+		raw   []api.EndpointSubset
+		ports []api.EndpointPort
+	)
 	add := func(p *api.Pod, addr api.EndpointAddress, port *api.EndpointPort) {
 		var ports []api.EndpointPort
 		if port != nil {
@@ -237,35 +258,19 @@ func repackedSubsets(svc *api.Service, pods []*api.Pod) (subsets []api.EndpointS
 		}
 	}
 	for _, p := range pods {
-		if !ShouldPodBeInEndpoints(p, tolerateUnready) {
+		addr, in := podEndpoint(svc, p, tolerateUnready)
+		if !in {
 			continue
 		}
-		addr, err := podAddress(svc, p)
-		if err != nil {
-			continue // no IP of the service's family yet
-		}
-		if p.Spec.Hostname != "" && p.Spec.Subdomain == svc.Name && p.Namespace == svc.Namespace {
-			addr.Hostname = p.Spec.Hostname
-		}
-		if len(svc.Spec.Ports) == 0 {
-			// A headless service without ports still publishes
-			// addresses, for DNS.
-			if svc.Spec.ClusterIP == "None" {
-				add(p, addr, nil)
-			}
+		var serves bool
+		if ports, serves = podPorts(ports[:0], svc, p); !serves {
 			continue
 		}
-		for i := range svc.Spec.Ports {
-			sp := &svc.Spec.Ports[i]
-			n, err := FindPort(p, sp)
-			if err != nil {
-				continue // this pod does not serve this port
-			}
-			port := api.EndpointPort{Name: sp.Name, Port: n, Protocol: sp.Protocol, AppProtocol: sp.AppProtocol}
-			if port.Protocol == "" {
-				port.Protocol = api.ProtocolTCP
-			}
-			add(p, addr, &port)
+		if len(ports) == 0 {
+			add(p, addr, nil)
+		}
+		for i := range ports {
+			add(p, addr, &ports[i])
 		}
 	}
 	return Repack(raw), ready, notReady

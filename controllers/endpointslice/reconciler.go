@@ -239,7 +239,7 @@ func reconcileByAddressType(svc *api.Service, pods []*api.Pod, node NodeGetter, 
 		}
 		this = appendPortValues(this[:0], svc, p)
 		if !keyed || !slices.Equal(this, last) {
-			ports := endpointPorts(svc, p)
+			ports := slicePorts(this)
 			k, keyed = portsKey(ports), true
 			last = append(last[:0], this...)
 			if _, ok := desired[k]; !ok {
@@ -480,20 +480,18 @@ func appendPortValues(out []portValue, svc *api.Service, p *api.Pod) []portValue
 }
 
 // endpointPorts is getEndpointPorts: each service port the pod serves
-// (a named targetPort resolved through its containers).
+// (a named targetPort resolved through its containers), as the slice's
+// ports: appendPortValues' values with pointers of their own.
 func endpointPorts(svc *api.Service, p *api.Pod) []api.EndpointSlicePort {
-	out := []api.EndpointSlicePort{}
-	for i := range svc.Spec.Ports {
-		sp := &svc.Spec.Ports[i]
-		n, err := endpoints.FindPort(p, sp)
-		if err != nil {
-			continue
-		}
-		name, proto := sp.Name, sp.Protocol
-		if proto == "" {
-			proto = api.ProtocolTCP
-		}
-		out = append(out, api.EndpointSlicePort{Name: &name, Port: &n, Protocol: &proto, AppProtocol: sp.AppProtocol})
+	return slicePorts(appendPortValues(nil, svc, p))
+}
+
+// slicePorts makes ports of values, each field its own pointer.
+func slicePorts(vals []portValue) []api.EndpointSlicePort {
+	out := make([]api.EndpointSlicePort, 0, len(vals))
+	for _, v := range vals {
+		name, n, proto := v.name, v.port, v.proto
+		out = append(out, api.EndpointSlicePort{Name: &name, Port: &n, Protocol: &proto, AppProtocol: v.app})
 	}
 	return out
 }
