@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/clustersim/clustersim/sim/api"
@@ -87,17 +88,14 @@ func limitTypeErrs(field, t string, errs []apierr.FieldError) []apierr.FieldErro
 // limitBoundsErrs is ValidateLimitRange's comparisons of one item's
 // bounds, resource by resource.
 func limitBoundsErrs(at string, it *api.LimitRangeItem, defaults, defaultRequests api.ResourceList, errs []apierr.FieldError) []apierr.FieldError {
-	keys := map[api.ResourceName]bool{}
+	var names []api.ResourceName
 	for _, l := range []api.ResourceList{it.Max, it.Min, defaults, defaultRequests, it.MaxLimitRequestRatio} {
 		for n := range l {
-			keys[n] = true
+			names = append(names, n)
 		}
 	}
-	all := make(api.ResourceList, len(keys))
-	for n := range keys {
-		all[n] = api.Quantity{}
-	}
-	for _, k := range all.SortedNames() {
+	slices.Sort(names)
+	for _, k := range slices.Compact(names) {
 		min, hasMin := it.Min[k]
 		max, hasMax := it.Max[k]
 		def, hasDef := defaults[k]
@@ -133,11 +131,7 @@ func limitBoundsErrs(at string, it *api.LimitRangeItem, defaults, defaultRequest
 				bad("maxLimitRequestRatio", ratio, fmt.Sprintf("ratio %s is greater than max/min = %f", ratio.String(), limit))
 			}
 		}
-		overcommit := !strings.Contains(string(k), "/") || strings.Contains(string(k), "kubernetes.io/")
-		if strings.HasPrefix(string(k), "hugepages-") {
-			overcommit = false
-		}
-		if !overcommit && hasDef && hasReq && def.Cmp(req) != 0 {
+		if !overcommitAllowed(k) && hasDef && hasReq && def.Cmp(req) != 0 {
 			bad("defaultRequest", req, fmt.Sprintf("default value %s must equal to defaultRequest value %s in %s", def.String(), req.String(), k))
 		}
 	}
