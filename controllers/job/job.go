@@ -57,11 +57,12 @@ type reconciler struct {
 	jobs     lister
 	pods     lister
 	exp      *replicaset.Expectations
-	// removed holds, by Job UID, the pods the controller deleted as
+	// removed holds, by Job key, the pods the controller deleted as
 	// surplus (or once the Job succeeded): upstream removes their tracking
 	// finalizer before deleting them, so they never count as failed. Kept
-	// while the pods are seen; a restarted controller has forgotten them.
-	removed map[api.UID]map[api.UID]bool
+	// while the pods are seen and the Job is unfinished; a restarted
+	// controller has forgotten them.
+	removed map[string]map[api.UID]bool
 }
 
 // Setup registers the Job controller with m: informers on Jobs and Pods
@@ -81,7 +82,7 @@ func Setup(m *controller.Manager, opts Options) error {
 	}
 	podInf.AddIndex(informer.IndexController, informer.ByController)
 	r := &reconciler{client: m.Client(), recorder: m.Recorder(Component), clock: m.Clock(),
-		jobs: jobInf.Lister(), pods: podInf.Lister(), exp: replicaset.NewExpectations(m.Clock()), removed: map[api.UID]map[api.UID]bool{}}
+		jobs: jobInf.Lister(), pods: podInf.Lister(), exp: replicaset.NewExpectations(m.Clock())}
 	c, err := m.NewController(Name, controller.Options{Workers: opts.Workers}, r)
 	if err != nil {
 		return err
@@ -166,6 +167,7 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 	obj, ok := r.jobs.Get(req.Key)
 	if !ok {
 		r.exp.Delete(key)
+		delete(r.removed, key)
 		return controller.Result{}, nil
 	}
 	j, ok := obj.(*api.Job)
@@ -174,6 +176,7 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 	}
 	deleting := j.DeletionTimestamp != nil
 	if done, _ := j.Finished(); done {
+		delete(r.removed, key)
 		if deleting {
 			return controller.Result{}, nil
 		}
@@ -184,7 +187,7 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 	orig := j
 	j = j.DeepCopy()
 	v := r.podsOf(j)
-	removed := r.removedOf(j, v)
+	removed := r.removedOf(key, v)
 	st := &j.Status
 	if st.StartTime == nil {
 		t := api.NewTime(now).Rfc3339Copy()
@@ -498,18 +501,12 @@ func sortActivePods(pods []*api.Pod) {
 	sort.Stable(replicaset.ActivePodsWithRanks{Pods: pods, Rank: make([]int, len(pods))})
 }
 
-// removedOf returns the surplus pods deleted of j still seen in v (all of
-// them when v is empty), forgetting the others.
-func (r *reconciler) removedOf(j *api.Job, v view) map[api.UID]bool {
-	if r.removed == nil {
-		r.removed = map[api.UID]map[api.UID]bool{}
-	}
-	m := r.removed[j.UID]
-	if m == nil {
-		m = map[api.UID]bool{}
-		r.removed[j.UID] = m
-	}
-	if len(v.active)+len(v.succeeded)+len(v.failed)+len(v.terminating) == 0 {
+// removedOf returns the surplus pods deleted of the Job with key still
+// seen in v (all of them when v is empty), forgetting the others; nil
+// when there are none.
+func (r *reconciler) removedOf(key string, v view) map[api.UID]bool {
+	m := r.removed[key]
+	if len(m) == 0 || len(v.active)+len(v.succeeded)+len(v.failed)+len(v.terminating) == 0 {
 		return m
 	}
 	seen := map[api.UID]bool{}
@@ -523,7 +520,23 @@ func (r *reconciler) removedOf(j *api.Job, v view) map[api.UID]bool {
 			delete(m, uid)
 		}
 	}
+	if len(m) == 0 {
+		delete(r.removed, key)
+		return nil
+	}
 	return m
+}
+
+// markRemoved remembers p, a surplus pod of the Job with key just
+// deleted.
+func (r *reconciler) markRemoved(key string, p *api.Pod) {
+	if r.removed == nil {
+		r.removed = map[string]map[api.UID]bool{}
+	}
+	if r.removed[key] == nil {
+		r.removed[key] = map[api.UID]bool{}
+	}
+	r.removed[key][p.UID] = true
 }
 
 // onlyReplaceFailedPods: podReplacementPolicy Failed, or a pod failure
@@ -623,7 +636,7 @@ func (r *reconciler) deletePods(ctx context.Context, j *api.Job, pods []*api.Pod
 		case err == nil:
 			r.recorder.Eventf(j, client.EventTypeNormal, ReasonSuccessfulDelete, "Deleted pod: %v", p.Name)
 			if surplus {
-				r.removedOf(j, view{})[p.UID] = true
+				r.markRemoved(j.Key().String(), p)
 			}
 		case errors.Is(err, apierr.ErrNotFound):
 			r.exp.DeletionObserved(j.Key().String(), p.Key().String())
