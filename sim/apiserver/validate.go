@@ -118,6 +118,9 @@ func Validate(obj, old api.Object) error {
 	case *api.Pod:
 		errs = append(errs, validatePodSpec("spec", &o.Spec)...)
 	}
+	if old != nil {
+		errs = validateDataUpdate(obj, old, errs)
+	}
 	errs = validateSpec(obj, errs)
 	errs = validateUnsimulated(obj, errs)
 	errs = validateBatch(obj, errs)

@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"bytes"
 	"fmt"
 	"maps"
 	"slices"
@@ -94,6 +95,48 @@ func validateSecret(s *api.Secret, errs []apierr.FieldError) []apierr.FieldError
 		}
 		if !has("tls.key") {
 			required("tls.key")
+		}
+	}
+	return errs
+}
+
+// immutableMsg is the Forbidden detail of a change to an immutable
+// ConfigMap or Secret.
+const immutableMsg = "field is immutable when `immutable` is set"
+
+// validateDataUpdate is ValidateConfigMapUpdate's and
+// ValidateSecretUpdate's checks against the stored object: a Secret's
+// type never changes, and once immutable is set neither it nor the data
+// may change. Without it immutable would be accepted and do nothing.
+func validateDataUpdate(obj, old api.Object, errs []apierr.FieldError) []apierr.FieldError {
+	immutable := func(is *bool) {
+		if is == nil || !*is {
+			errs = append(errs, apierr.FieldError{Field: "immutable", Type: "Forbidden", Detail: immutableMsg})
+		}
+	}
+	changed := func(field string, differ bool) {
+		if differ {
+			errs = append(errs, apierr.FieldError{Field: field, Type: "Forbidden", Detail: immutableMsg})
+		}
+	}
+	switch o := obj.(type) {
+	case *api.ConfigMap:
+		if was, ok := old.(*api.ConfigMap); ok && was.Immutable != nil && *was.Immutable {
+			immutable(o.Immutable)
+			changed("data", !maps.Equal(o.Data, was.Data))
+			changed("binaryData", !maps.EqualFunc(o.BinaryData, was.BinaryData, bytes.Equal))
+		}
+	case *api.Secret:
+		was, ok := old.(*api.Secret)
+		if !ok {
+			return errs
+		}
+		if o.Type != was.Type {
+			errs = append(errs, apierr.FieldError{Field: "type", Type: "Invalid value", Value: o.Type, Detail: "field is immutable"})
+		}
+		if was.Immutable != nil && *was.Immutable {
+			immutable(o.Immutable)
+			changed("data", !maps.EqualFunc(o.Data, was.Data, bytes.Equal))
 		}
 	}
 	return errs

@@ -43,3 +43,35 @@ func TestValidateSecretAndConfigMap(t *testing.T) {
 		})
 	}
 }
+
+// TestImmutableConfigMapAndSecret holds updates to upstream's
+// ValidateConfigMapUpdate and ValidateSecretUpdate: before, immutable was
+// stored and ignored, and a Secret's type could change.
+func TestImmutableConfigMapAndSecret(t *testing.T) {
+	yes := true
+	f := newFixture(t)
+	cm := f.must(t, &Request{Verb: Create, Kind: api.KindConfigMap, Actor: user, Object: &api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "c", Namespace: "default"},
+		Immutable: &yes, Data: map[string]string{"k": "v"}}}).(*api.ConfigMap)
+	relabelled := cm.DeepCopyObject().(*api.ConfigMap)
+	relabelled.Labels = map[string]string{"app": "web"}
+	cm = f.must(t, &Request{Verb: Update, Kind: api.KindConfigMap, Actor: user, Object: relabelled}).(*api.ConfigMap)
+	changed := cm.DeepCopyObject().(*api.ConfigMap)
+	changed.Data["k"] = "w"
+	changed.Immutable = nil
+	resp := f.do(&Request{Verb: Update, Kind: api.KindConfigMap, Actor: user, Object: changed})
+	want := "ConfigMap \"c\" is invalid: [immutable: Forbidden: field is immutable when `immutable` is set, data: Forbidden: field is immutable when `immutable` is set]"
+	if resp.Err == nil || resp.Err.Error() != want {
+		t.Errorf("configmap update:\n got %v\nwant %s", resp.Err, want)
+	}
+
+	s := f.must(t, &Request{Verb: Create, Kind: api.KindSecret, Actor: user, Object: &api.Secret{ObjectMeta: api.ObjectMeta{Name: "s", Namespace: "default"},
+		Immutable: &yes, Data: map[string][]byte{"k": []byte("v")}}}).(*api.Secret)
+	retyped := s.DeepCopyObject().(*api.Secret)
+	retyped.Type = "example.com/other"
+	retyped.Data["k"] = []byte("w")
+	resp = f.do(&Request{Verb: Update, Kind: api.KindSecret, Actor: user, Object: retyped})
+	want = "Secret \"s\" is invalid: [type: Invalid value: \"example.com/other\": field is immutable, data: Forbidden: field is immutable when `immutable` is set]"
+	if resp.Err == nil || resp.Err.Error() != want {
+		t.Errorf("secret update:\n got %v\nwant %s", resp.Err, want)
+	}
+}
