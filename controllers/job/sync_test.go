@@ -307,7 +307,7 @@ func TestControllerSyncJob(t *testing.T) {
 			}
 			c := &fakeClient{createLimit: tc.createLimit, deleteErr: tc.deleteErr}
 			clock := &fakeClock{t0}
-			r := &reconciler{client: c, recorder: &events{}, clock: clock, jobs: informer.Static{j}, pods: s.pods, exp: replicaset.NewExpectations(clock)}
+			r := newTestReconciler(c, clock, informer.Static{j}, s.pods)
 			if tc.expectCreations > 0 {
 				r.exp.ExpectCreations(j.Key().String(), tc.expectCreations)
 			}
@@ -403,7 +403,7 @@ func TestSyncJobPastDeadline(t *testing.T) {
 			s.addN(tc.failed, api.PodFailed, nil)
 			c := &fakeClient{}
 			clock := &fakeClock{t0}
-			r := &reconciler{client: c, recorder: &events{}, clock: clock, jobs: informer.Static{j}, pods: s.pods, exp: replicaset.NewExpectations(clock)}
+			r := newTestReconciler(c, clock, informer.Static{j}, s.pods)
 			if _, err := r.Reconcile(context.Background(), requestFor(j)); err != nil {
 				t.Fatal(err)
 			}
@@ -439,7 +439,7 @@ func TestSingleJobFailedCondition(t *testing.T) {
 	j.Status.Conditions = []api.JobCondition{{Type: api.JobFailed, Status: api.ConditionFalse, Reason: ReasonDeadlineExceeded, Message: MsgDeadlineExceeded}}
 	c := &fakeClient{}
 	clock := &fakeClock{t0}
-	r := &reconciler{client: c, recorder: &events{}, clock: clock, jobs: informer.Static{j}, pods: informer.Static{}, exp: replicaset.NewExpectations(clock)}
+	r := newTestReconciler(c, clock, informer.Static{j}, informer.Static{})
 	if _, err := r.Reconcile(context.Background(), requestFor(j)); err != nil {
 		t.Fatal(err)
 	}
@@ -462,7 +462,7 @@ func TestSyncJobComplete(t *testing.T) {
 	j.Status.Conditions = []api.JobCondition{{Type: api.JobComplete, Status: api.ConditionTrue}}
 	c := &fakeClient{}
 	clock := &fakeClock{t0}
-	r := &reconciler{client: c, recorder: &events{}, clock: clock, jobs: informer.Static{j}, pods: informer.Static{}, exp: replicaset.NewExpectations(clock)}
+	r := newTestReconciler(c, clock, informer.Static{j}, informer.Static{})
 	if _, err := r.Reconcile(context.Background(), requestFor(j)); err != nil || c.status != nil || len(j.Status.Conditions) != 1 {
 		t.Errorf("Reconcile = %v, status written %v, conditions %v; want nothing done", err, c.status, j.Status.Conditions)
 	}
@@ -472,7 +472,7 @@ func TestSyncJobDeleted(t *testing.T) {
 	j := newJob(2, 2, 6, "")
 	c := &fakeClient{}
 	clock := &fakeClock{t0}
-	r := &reconciler{client: c, recorder: &events{}, clock: clock, jobs: informer.Static{}, pods: informer.Static{}, exp: replicaset.NewExpectations(clock)}
+	r := newTestReconciler(c, clock, informer.Static{}, informer.Static{})
 	if _, err := r.Reconcile(context.Background(), requestFor(j)); err != nil || c.attempts != 0 || len(c.deleted) != 0 {
 		t.Errorf("Reconcile = %v, %d creations, %d deletions; want none", err, c.attempts, len(c.deleted))
 	}
@@ -607,7 +607,7 @@ func TestSyncJobWithJobPodFailurePolicy(t *testing.T) {
 			}
 			c := &fakeClient{}
 			clock := &fakeClock{t0}
-			r := &reconciler{client: c, recorder: &events{}, clock: clock, jobs: informer.Static{j}, pods: pods, exp: replicaset.NewExpectations(clock)}
+			r := newTestReconciler(c, clock, informer.Static{j}, pods)
 			if _, err := r.Reconcile(context.Background(), requestFor(j)); err != nil {
 				t.Fatal(err)
 			}
@@ -640,7 +640,7 @@ func TestSurplusPodsNeverCountAsFailed(t *testing.T) {
 	s.addN(3, api.PodRunning, nil)
 	c := &fakeClient{}
 	clock := &fakeClock{t0}
-	r := &reconciler{client: c, recorder: &events{}, clock: clock, jobs: informer.Static{j}, pods: s.pods, exp: replicaset.NewExpectations(clock)}
+	r := newTestReconciler(c, clock, informer.Static{j}, s.pods)
 	if _, err := r.Reconcile(context.Background(), requestFor(j)); err != nil || len(c.deleted) != 1 {
 		t.Fatalf("first sync: %v, deleted %v; want one surplus pod deleted", err, c.deleted)
 	}
@@ -761,13 +761,19 @@ func TestJobBackoffOnRestartPolicyNever(t *testing.T) {
 	}
 }
 
+// newTestReconciler is a reconciler over c and clock with jobs and pods
+// in its caches.
+func newTestReconciler(c *fakeClient, clock *fakeClock, jobs, pods informer.Static) *reconciler {
+	return &reconciler{client: c, recorder: &events{}, clock: clock, jobs: jobs, pods: pods, exp: replicaset.NewExpectations(clock)}
+}
+
 // syncOnce syncs j once with pods in the cache and returns the status
 // written.
 func syncOnce(t *testing.T, j *api.Job, pods informer.Static) *api.JobStatus {
 	t.Helper()
 	c := &fakeClient{}
 	clock := &fakeClock{t0}
-	r := &reconciler{client: c, recorder: &events{}, clock: clock, jobs: informer.Static{j}, pods: pods, exp: replicaset.NewExpectations(clock)}
+	r := newTestReconciler(c, clock, informer.Static{j}, pods)
 	if _, err := r.Reconcile(context.Background(), requestFor(j)); err != nil {
 		t.Fatal(err)
 	}
