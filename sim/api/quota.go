@@ -150,12 +150,14 @@ func podComputeUsage(req, lim ResourceList) ResourceList {
 // kubernetes.io that is not a quota name ("requests." prefixed), such as
 // nvidia.com/gpu.
 func isExtendedResource(name ResourceName) bool {
+	return !IsNativeResource(name) && !strings.HasPrefix(string(name), requestsPrefix)
+}
+
+// IsNativeResource is upstream's IsNativeResource (k/k
+// pkg/apis/core/helper): a name without a "/", or one in kubernetes.io.
+func IsNativeResource(name ResourceName) bool {
 	s := string(name)
-	domain, _, qualified := strings.Cut(s, "/")
-	if !qualified || domain == "kubernetes.io" || strings.HasSuffix(domain, ".kubernetes.io") {
-		return false
-	}
-	return !strings.HasPrefix(s, requestsPrefix)
+	return !strings.Contains(s, "/") || strings.Contains(s, "kubernetes.io/")
 }
 
 // PodRequestsAndLimits returns a pod's requests and limits as upstream's

@@ -45,7 +45,7 @@ func integerQuotaResource(n string) bool {
 	if slices.Contains(integerQuotaResources, n) {
 		return true
 	}
-	return !nativeResource(n) && extendedResource(n)
+	return !api.IsNativeResource(api.ResourceName(n)) && extendedResource(n)
 }
 
 // The scopes a quota may name, and the resources each may be applied to

@@ -42,12 +42,6 @@ func containerResource(n string) bool {
 	return extendedResource(n)
 }
 
-// nativeResource is IsNativeResource: a name without a "/", or one in
-// kubernetes.io.
-func nativeResource(n string) bool {
-	return !strings.Contains(n, "/") || strings.Contains(n, "kubernetes.io/")
-}
-
 // extendedResource is IsExtendedResourceName for a name with a "/"
 // outside kubernetes.io.
 func extendedResource(n string) bool {

@@ -188,7 +188,7 @@ func validateResourceRequirements(rf string, r *api.ResourceRequirements, errs [
 // overcommitAllowed is IsOvercommitAllowed: a native resource (no "/",
 // or in kubernetes.io) that is not hugepages.
 func overcommitAllowed(n api.ResourceName) bool {
-	return nativeResource(string(n)) && !strings.HasPrefix(string(n), "hugepages-")
+	return api.IsNativeResource(n) && !strings.HasPrefix(string(n), "hugepages-")
 }
 
 // cpuOrMemory is the common case of containerValid's resource names,
