@@ -198,13 +198,13 @@ func LoadFileWith(p string, opts Options) (*Scenario, error) {
 // tree) and may not leave fsys. Nothing in the scenario runs if Load
 // fails.
 func Load(file, dir string, fsys fs.FS, data []byte) (*Scenario, error) {
-	return LoadWith(file, dir, fsys, data, Limits{})
+	return LoadWith(file, dir, fsys, data, Options{})
 }
 
-// LoadWith is Load under the limits lim (zero fields take their
-// defaults).
-func LoadWith(file, dir string, fsys fs.FS, data []byte, lim Limits) (*Scenario, error) {
-	l := &loader{dir: dir, fsys: fsys, limits: lim.WithDefaults()}
+// LoadWith is Load under opts' limits (zero fields take their defaults)
+// and with its users; opts.Root is not read (fsys is the tree).
+func LoadWith(file, dir string, fsys fs.FS, data []byte, opts Options) (*Scenario, error) {
+	l := &loader{dir: dir, fsys: fsys, limits: opts.Limits.WithDefaults(), users: opts.Users}
 	return l.loadData(file, data)
 }
 
@@ -2086,7 +2086,7 @@ func (l *loader) increment(a string, inc *Increment, w *world) error {
 	}
 	// Each time is a read and a write of its own, as a step is: the
 	// timeline's cap bounds them (a billion never ended).
-	if most := l.limits.WithDefaults().Timeline; inc.Times > most {
+	if most := l.limits.Timeline; inc.Times > most {
 		return l.errorf(a+".times", "%d is more than the timeline cap of %d writes (--limit timeline=N raises it)", inc.Times, most)
 	}
 	if inc.Retries != nil && *inc.Retries < 0 {

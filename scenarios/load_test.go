@@ -170,6 +170,11 @@ spec:
 	if _, err := LoadFileWith(p, Options{Users: []string{"kubectl"}}); err != nil {
 		t.Errorf("with user kubectl: %v", err)
 	}
+	// The same through LoadWith (clustersim serve - reads the file from
+	// standard input).
+	if _, err := LoadWith("-", ".", fstest.MapFS{}, []byte(doc), Options{Users: []string{"kubectl"}}); err != nil {
+		t.Errorf("LoadWith with user kubectl: %v", err)
+	}
 	_, err := LoadFileWith(p, Options{})
 	if err == nil || !strings.Contains(err.Error(), `spec.network.links[0].from: "user/kubectl" matches no endpoint of this run`) {
 		t.Errorf("without: err = %v, want the no-endpoint error", err)

@@ -93,7 +93,7 @@ func (s *Source) With(sets ...Assignment) (*Scenario, error) {
 		}
 	}
 	if s.builtin {
-		return LoadWith(s.Name, s.dir, builtinFS, data, s.limits)
+		return LoadWith(s.Name, s.dir, builtinFS, data, Options{Limits: s.limits})
 	}
 	r, err := os.OpenRoot(s.root)
 	if err != nil {

@@ -232,7 +232,7 @@ func TestPodsCapCountsEveryWorkload(t *testing.T) {
 		{"cron job of 3 keeping none", cron("3", ", successfulJobsHistoryLimit: 0, failedJobsHistoryLimit: 0"), ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := LoadWith("p.yaml", ".", fstest.MapFS{}, []byte(head+tc.objects), Limits{Pods: 10})
+			_, err := LoadWith("p.yaml", ".", fstest.MapFS{}, []byte(head+tc.objects), Options{Limits: Limits{Pods: 10}})
 			wantError(t, err, tc.err)
 		})
 	}

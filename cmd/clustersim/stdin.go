@@ -75,7 +75,7 @@ func loadScenarioFile(path string, opts scenarios.Options) (*scenarios.Scenario,
 		return nil, err
 	}
 	defer r.Close()
-	return scenarios.LoadWith(stdinName, filepath.ToSlash(rel), r.FS(), data, opts.Limits)
+	return scenarios.LoadWith(stdinName, filepath.ToSlash(rel), r.FS(), data, opts)
 }
 
 // inputName names a path in messages.
