@@ -108,32 +108,21 @@ func Runs(s *Scenario, name string) bool {
 
 // QuotaKinds lists, sorted, the kinds besides pods, Services,
 // ConfigMaps, Deployments, ReplicaSets and ResourceQuotas whose objects a
-// ResourceQuota of the scenario (in spec.objects or an apply step)
-// counts by name (api.QuotaCountedKind of its spec.hard): the quota
-// controller watches them to recalculate usage.
+// ResourceQuota the scenario declares anywhere (Declared: spec.objects,
+// an apply step, a GitOps commit, spec.iac) counts by name
+// (api.QuotaCountedKind of its spec.hard): the quota controller watches
+// them to recalculate usage.
 func QuotaKinds(s *Scenario) []api.Kind {
 	var out []api.Kind
-	add := func(objs []api.Object) {
-		for _, o := range objs {
-			q, ok := o.(*api.ResourceQuota)
-			if !ok {
-				continue
-			}
-			for name := range q.Spec.Hard {
-				if k, ok := api.QuotaCountedKind(name); ok && !slices.Contains(out, k) {
-					out = append(out, k)
-				}
-			}
+	for _, o := range s.Declared() {
+		q, ok := o.(*api.ResourceQuota)
+		if !ok {
+			continue
 		}
-	}
-	add(s.Objects)
-	for i := range s.Spec.Timeline {
-		st := &s.Spec.Timeline[i]
-		if st.Apply != nil {
-			add(st.Apply.Parsed)
-		}
-		if st.ServerSideApply != nil {
-			add(st.ServerSideApply.Parsed)
+		for name := range q.Spec.Hard {
+			if k, ok := api.QuotaCountedKind(name); ok && !slices.Contains(out, k) {
+				out = append(out, k)
+			}
 		}
 	}
 	slices.SortFunc(out, api.Kind.Compare)

@@ -194,3 +194,21 @@ func TestScaleScenariosLoad(t *testing.T) {
 		}
 	}
 }
+
+// TestQuotaKindsOfEveryDeclaration: the kinds a ResourceQuota counts by
+// name are watched wherever the quota is declared, a GitOps commit and
+// spec.iac included (the quota is created there as well).
+func TestQuotaKindsOfEveryDeclaration(t *testing.T) {
+	quota := func(name api.ResourceName) api.Object {
+		return &api.ResourceQuota{Spec: api.ResourceQuotaSpec{Hard: api.ResourceList{name: api.MustParseQuantity("1")}}}
+	}
+	s := &Scenario{Objects: []api.Object{quota("count/jobs.batch")}}
+	s.Spec.GitOps = &GitOps{Applications: []Application{{Commits: []GitCommit{{Parsed: []api.Object{quota("secrets")}}}}}}
+	s.Spec.IaC = &IaC{Parsed: []api.Object{quota("count/statefulsets.apps")}}
+	got := QuotaKinds(s)
+	want := []api.Kind{api.KindSecret, api.KindJob, api.KindStatefulSet}
+	slices.SortFunc(want, api.Kind.Compare)
+	if !slices.Equal(got, want) {
+		t.Errorf("QuotaKinds = %v, want %v", got, want)
+	}
+}
