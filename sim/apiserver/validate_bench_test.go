@@ -31,6 +31,25 @@ func TestValidatePodAllocatesNothing(t *testing.T) {
 	}
 }
 
+// TestValidateAffinityPodAllocatesNothing holds a pod with node affinity
+// and required and preferred pod anti-affinity (a selector with an
+// expression) to no allocation either (24 a write when the affinity's
+// paths were built eagerly).
+func TestValidateAffinityPodAllocatesNothing(t *testing.T) {
+	p := probePod()
+	sel := &api.LabelSelector{MatchLabels: map[string]string{"app": "web"},
+		MatchExpressions: []api.LabelSelectorRequirement{{Key: "tier", Operator: api.LabelSelectorOpIn, Values: []string{"a"}}}}
+	p.Spec.Affinity = &api.Affinity{
+		NodeAffinity: &api.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{NodeSelectorTerms: []api.NodeSelectorTerm{
+			{MatchExpressions: []api.NodeSelectorRequirement{{Key: "zone", Operator: api.NodeSelectorOpIn, Values: []string{"a"}}}}}}},
+		PodAntiAffinity: &api.PodAntiAffinity{
+			RequiredDuringSchedulingIgnoredDuringExecution:  []api.PodAffinityTerm{{LabelSelector: sel, TopologyKey: "kubernetes.io/hostname"}},
+			PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{{Weight: 10, PodAffinityTerm: api.PodAffinityTerm{LabelSelector: sel, TopologyKey: "zone"}}}}}
+	if n := testing.AllocsPerRun(100, func() { _ = Validate(p, nil) }); n != 0 {
+		t.Errorf("Validate of a valid pod with affinity: %v allocations, want 0", n)
+	}
+}
+
 // probePod is a pod as the scale probe writes it, defaulted.
 func probePod() *api.Pod {
 	secs := int64(300)

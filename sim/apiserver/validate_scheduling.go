@@ -24,26 +24,26 @@ const (
 )
 
 // validateOperator checks a selector requirement's operator against its
-// number of values (rf is the requirement's path): In and NotIn need
+// number of values (rf gives the requirement's path): In and NotIn need
 // values, Exists and DoesNotExist take none, and a node selector's Gt
 // and Lt (numeric) take one; any other operator is invalid. Upstream's
 // ValidateLabelSelectorRequirement and ValidateNodeSelectorRequirement.
-func validateOperator(rf, op string, values int, numeric bool, errs []apierr.FieldError) []apierr.FieldError {
+func validateOperator(rf func() string, op string, values int, numeric bool, errs []apierr.FieldError) []apierr.FieldError {
 	switch {
 	case op == "In" || op == "NotIn":
 		if values == 0 {
-			errs = append(errs, apierr.FieldError{Field: rf + ".values", Type: "Required value", Detail: "must be specified when `operator` is 'In' or 'NotIn'"})
+			errs = append(errs, apierr.FieldError{Field: rf() + ".values", Type: "Required value", Detail: "must be specified when `operator` is 'In' or 'NotIn'"})
 		}
 	case op == "Exists" || op == "DoesNotExist":
 		if values > 0 {
-			errs = append(errs, apierr.FieldError{Field: rf + ".values", Type: "Forbidden", Detail: "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"})
+			errs = append(errs, apierr.FieldError{Field: rf() + ".values", Type: "Forbidden", Detail: "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"})
 		}
 	case numeric && (op == "Gt" || op == "Lt"):
 		if values != 1 {
-			errs = append(errs, apierr.FieldError{Field: rf + ".values", Type: "Required value", Detail: "must be specified single value when `operator` is 'Lt' or 'Gt'"})
+			errs = append(errs, apierr.FieldError{Field: rf() + ".values", Type: "Required value", Detail: "must be specified single value when `operator` is 'Lt' or 'Gt'"})
 		}
 	default:
-		errs = append(errs, apierr.FieldError{Field: rf + ".operator", Type: "Invalid value", Value: op, Detail: operatorMsg})
+		errs = append(errs, apierr.FieldError{Field: rf() + ".operator", Type: "Invalid value", Value: op, Detail: operatorMsg})
 	}
 	return errs
 }
@@ -51,16 +51,17 @@ func validateOperator(rf, op string, values int, numeric bool, errs []apierr.Fie
 // validatePlacement checks spec's tolerations, affinity and topology
 // spread constraints; field is the spec's path.
 func validatePlacement(field string, spec *api.PodSpec, errs []apierr.FieldError) []apierr.FieldError {
+	// Pods with affinity are written often too: the affinity's paths
+	// are built only for an error, as the tolerations' are.
 	if a := spec.Affinity; a != nil {
-		f := field + ".affinity"
 		if na := a.NodeAffinity; na != nil {
-			errs = validateNodeAffinity(f+".nodeAffinity", na, errs)
+			errs = validateNodeAffinity(func() string { return field + ".affinity.nodeAffinity" }, na, errs)
 		}
 		if pa := a.PodAffinity; pa != nil {
-			errs = validatePodAffinity(f+".podAffinity", pa.RequiredDuringSchedulingIgnoredDuringExecution, pa.PreferredDuringSchedulingIgnoredDuringExecution, errs)
+			errs = validatePodAffinity(func() string { return field + ".affinity.podAffinity" }, pa.RequiredDuringSchedulingIgnoredDuringExecution, pa.PreferredDuringSchedulingIgnoredDuringExecution, errs)
 		}
 		if pa := a.PodAntiAffinity; pa != nil {
-			errs = validatePodAffinity(f+".podAntiAffinity", pa.RequiredDuringSchedulingIgnoredDuringExecution, pa.PreferredDuringSchedulingIgnoredDuringExecution, errs)
+			errs = validatePodAffinity(func() string { return field + ".affinity.podAntiAffinity" }, pa.RequiredDuringSchedulingIgnoredDuringExecution, pa.PreferredDuringSchedulingIgnoredDuringExecution, errs)
 		}
 	}
 	// Every pod has tolerations (the DefaultTolerationSeconds
@@ -76,41 +77,41 @@ func validatePlacement(field string, spec *api.PodSpec, errs []apierr.FieldError
 }
 
 // validateNodeAffinity is upstream's validateNodeAffinity.
-func validateNodeAffinity(f string, na *api.NodeAffinity, errs []apierr.FieldError) []apierr.FieldError {
+func validateNodeAffinity(f func() string, na *api.NodeAffinity, errs []apierr.FieldError) []apierr.FieldError {
 	if ns := na.RequiredDuringSchedulingIgnoredDuringExecution; ns != nil {
-		tf := f + ".requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms"
+		tf := func() string { return f() + ".requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms" }
 		if len(ns.NodeSelectorTerms) == 0 {
-			errs = append(errs, apierr.FieldError{Field: tf, Type: "Required value", Detail: "must have at least one node selector term"})
+			errs = append(errs, apierr.FieldError{Field: tf(), Type: "Required value", Detail: "must have at least one node selector term"})
 		}
 		for i, t := range ns.NodeSelectorTerms {
-			errs = validateNodeSelectorTerm(fmt.Sprintf("%s[%d]", tf, i), t, errs)
+			errs = validateNodeSelectorTerm(func() string { return fmt.Sprintf("%s[%d]", tf(), i) }, t, errs)
 		}
 	}
 	for i, t := range na.PreferredDuringSchedulingIgnoredDuringExecution {
-		tf := fmt.Sprintf("%s.preferredDuringSchedulingIgnoredDuringExecution[%d]", f, i)
-		errs = validateWeight(tf+".weight", t.Weight, errs)
-		errs = validateNodeSelectorTerm(tf+".preference", t.Preference, errs)
+		tf := func() string { return fmt.Sprintf("%s.preferredDuringSchedulingIgnoredDuringExecution[%d]", f(), i) }
+		errs = validateWeight(func() string { return tf() + ".weight" }, t.Weight, errs)
+		errs = validateNodeSelectorTerm(func() string { return tf() + ".preference" }, t.Preference, errs)
 	}
 	return errs
 }
 
-func validateWeight(f string, w int32, errs []apierr.FieldError) []apierr.FieldError {
+func validateWeight(f func() string, w int32, errs []apierr.FieldError) []apierr.FieldError {
 	if w <= 0 || w > 100 {
-		errs = append(errs, apierr.FieldError{Field: f, Type: "Invalid value", Value: int64(w), Detail: weightRangeMsg})
+		errs = append(errs, apierr.FieldError{Field: f(), Type: "Invalid value", Value: int64(w), Detail: weightRangeMsg})
 	}
 	return errs
 }
 
 // validateNodeSelectorTerm is upstream's ValidateNodeSelectorTerm: label
 // requirements, and field requirements on metadata.name.
-func validateNodeSelectorTerm(f string, t api.NodeSelectorTerm, errs []apierr.FieldError) []apierr.FieldError {
+func validateNodeSelectorTerm(f func() string, t api.NodeSelectorTerm, errs []apierr.FieldError) []apierr.FieldError {
 	for j, r := range t.MatchExpressions {
-		rf := fmt.Sprintf("%s.matchExpressions[%d]", f, j)
+		rf := func() string { return fmt.Sprintf("%s.matchExpressions[%d]", f(), j) }
 		errs = validateOperator(rf, string(r.Operator), len(r.Values), true, errs)
-		errs = validateLabelName(rf+".key", r.Key, errs)
+		errs = validateLabelName(func() string { return rf() + ".key" }, r.Key, errs)
 	}
 	for j, r := range t.MatchFields {
-		rf := fmt.Sprintf("%s.matchFields[%d]", f, j)
+		rf := fmt.Sprintf("%s.matchFields[%d]", f(), j)
 		switch r.Operator {
 		case api.NodeSelectorOpIn, api.NodeSelectorOpNotIn:
 			if len(r.Values) != 1 {
@@ -134,33 +135,34 @@ func validateNodeSelectorTerm(f string, t api.NodeSelectorTerm, errs []apierr.Fi
 
 // validatePodAffinity is upstream's validatePodAffinity and
 // validatePodAntiAffinity: required terms, then weighted ones.
-func validatePodAffinity(f string, required []api.PodAffinityTerm, preferred []api.WeightedPodAffinityTerm, errs []apierr.FieldError) []apierr.FieldError {
-	for i, t := range required {
-		errs = validatePodAffinityTerm(fmt.Sprintf("%s.requiredDuringSchedulingIgnoredDuringExecution[%d]", f, i), &t, errs)
+func validatePodAffinity(f func() string, required []api.PodAffinityTerm, preferred []api.WeightedPodAffinityTerm, errs []apierr.FieldError) []apierr.FieldError {
+	for i := range required {
+		errs = validatePodAffinityTerm(func() string { return fmt.Sprintf("%s.requiredDuringSchedulingIgnoredDuringExecution[%d]", f(), i) }, &required[i], errs)
 	}
-	for i, t := range preferred {
-		tf := fmt.Sprintf("%s.preferredDuringSchedulingIgnoredDuringExecution[%d]", f, i)
-		errs = validateWeight(tf+".weight", t.Weight, errs)
-		errs = validatePodAffinityTerm(tf+".podAffinityTerm", &t.PodAffinityTerm, errs)
+	for i := range preferred {
+		t := &preferred[i]
+		tf := func() string { return fmt.Sprintf("%s.preferredDuringSchedulingIgnoredDuringExecution[%d]", f(), i) }
+		errs = validateWeight(func() string { return tf() + ".weight" }, t.Weight, errs)
+		errs = validatePodAffinityTerm(func() string { return tf() + ".podAffinityTerm" }, &t.PodAffinityTerm, errs)
 	}
 	return errs
 }
 
 // validatePodAffinityTerm is upstream's validatePodAffinityTerm: its
 // selectors, namespaces and topology key.
-func validatePodAffinityTerm(f string, t *api.PodAffinityTerm, errs []apierr.FieldError) []apierr.FieldError {
-	errs = validateLabelSelector(func() string { return f + ".labelSelector" }, t.LabelSelector, errs)
-	errs = validateLabelSelector(func() string { return f + ".namespaceSelector" }, t.NamespaceSelector, errs)
+func validatePodAffinityTerm(f func() string, t *api.PodAffinityTerm, errs []apierr.FieldError) []apierr.FieldError {
+	errs = validateLabelSelector(func() string { return f() + ".labelSelector" }, t.LabelSelector, errs)
+	errs = validateLabelSelector(func() string { return f() + ".namespaceSelector" }, t.NamespaceSelector, errs)
 	for _, ns := range t.Namespaces {
 		// ValidateNamespaceName: a length error gets its own message.
 		for _, msg := range dns1123LabelProblems(ns) {
-			errs = append(errs, apierr.FieldError{Field: f + ".namespace", Type: "Invalid value", Value: ns, Detail: msg})
+			errs = append(errs, apierr.FieldError{Field: f() + ".namespace", Type: "Invalid value", Value: ns, Detail: msg})
 		}
 	}
 	if t.TopologyKey == "" {
-		errs = append(errs, apierr.FieldError{Field: f + ".topologyKey", Type: "Required value", Detail: "can not be empty"})
+		errs = append(errs, apierr.FieldError{Field: f() + ".topologyKey", Type: "Required value", Detail: "can not be empty"})
 	}
-	return validateLabelName(f+".topologyKey", t.TopologyKey, errs)
+	return validateLabelName(func() string { return f() + ".topologyKey" }, t.TopologyKey, errs)
 }
 
 // validateLabelSelector is apimachinery's ValidateLabelSelector (label
@@ -176,12 +178,12 @@ func validateLabelSelector(f func() string, sel *api.LabelSelector, errs []apier
 		errs = validateLabels(f()+".matchLabels", sel.MatchLabels, errs)
 	}
 	for i, r := range sel.MatchExpressions {
-		rf := fmt.Sprintf("%s.matchExpressions[%d]", f(), i)
+		rf := func() string { return fmt.Sprintf("%s.matchExpressions[%d]", f(), i) }
 		errs = validateOperator(rf, string(r.Operator), len(r.Values), false, errs)
-		errs = validateLabelName(rf+".key", r.Key, errs)
+		errs = validateLabelName(func() string { return rf() + ".key" }, r.Key, errs)
 		for j, v := range r.Values {
 			for _, msg := range labelValueProblems(v) {
-				errs = append(errs, apierr.FieldError{Field: fmt.Sprintf("%s.values[%d]", rf, j), Type: "Invalid value", Value: v, Detail: msg})
+				errs = append(errs, apierr.FieldError{Field: fmt.Sprintf("%s.values[%d]", rf(), j), Type: "Invalid value", Value: v, Detail: msg})
 			}
 		}
 	}
@@ -189,9 +191,9 @@ func validateLabelSelector(f func() string, sel *api.LabelSelector, errs []apier
 }
 
 // validateLabelName is ValidateLabelName: a qualified name.
-func validateLabelName(f, name string, errs []apierr.FieldError) []apierr.FieldError {
+func validateLabelName(f func() string, name string, errs []apierr.FieldError) []apierr.FieldError {
 	for _, msg := range qualifiedNameProblems(name) {
-		errs = append(errs, apierr.FieldError{Field: f, Type: "Invalid value", Value: name, Detail: msg})
+		errs = append(errs, apierr.FieldError{Field: f(), Type: "Invalid value", Value: name, Detail: msg})
 	}
 	return errs
 }
