@@ -40,7 +40,13 @@ func (w Warning) String() string {
 	if w.Refused {
 		return fmt.Sprintf("warning: %s: %s: %s: %s", w.File, w.Object, w.Field, w.Msg)
 	}
-	return fmt.Sprintf("warning: %s: %s: %s: accepted but not simulated: %s", w.File, w.Object, w.Field, w.Msg)
+	return fmt.Sprintf("warning: %s: %s: %s", w.File, w.Object, w.unsimulated())
+}
+
+// unsimulated is an unsimulated field's warning without its file and
+// object: "<field>: accepted but not simulated: <why>".
+func (w Warning) unsimulated() string {
+	return w.Field + ": accepted but not simulated: " + w.Msg
 }
 
 // Warnings lists the unmodelled fields of the scenario's objects: those
@@ -98,7 +104,7 @@ func ManifestWarnings(file string, objs []api.Object) []Warning {
 func FieldWarnings(o api.Object) []string {
 	var out []string
 	for _, w := range objectWarnings("", []api.Object{o}) {
-		out = append(out, w.Field+": accepted but not simulated: "+w.Msg)
+		out = append(out, w.unsimulated())
 	}
 	return out
 }
@@ -116,8 +122,8 @@ func IdleControllerWarnings(s *Scenario, o api.Object) []string {
 		if name == "endpointslice" || !slices.Contains(OnDemandControllers[name], k) || Runs(s, name) {
 			continue
 		}
-		out = append(out, fmt.Sprintf("kind: accepted but not simulated: the %s controller does not run in this run (it starts only for a scenario that holds a %s, or lists it in spec.controllers): nothing it does happens to this object",
-			name, k.Name))
+		out = append(out, Warning{Field: "kind", Msg: fmt.Sprintf("the %s controller does not run in this run (it starts only for a scenario that holds a %s, or lists it in spec.controllers): nothing it does happens to this object",
+			name, k.Name)}.unsimulated())
 	}
 	return out
 }
