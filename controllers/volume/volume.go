@@ -126,21 +126,10 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 	return controller.Result{}, r.syncClaim(ctx, cl)
 }
 
-// defaultClass returns the default class's name: of several, the newest
-// (upstream's GetDefaultClass), "" for none.
+// defaultClass returns the default class's name (api.DefaultStorageClass
+// over the informer's classes), "" for none.
 func (r *reconciler) defaultClass() string {
-	var best *api.StorageClass
-	for _, o := range r.classes.List(api.Everything(), "") {
-		c := o.(*api.StorageClass)
-		if c.IsDefaultClass() && (best == nil || c.CreationTimestamp.Time.After(best.CreationTimestamp.Time) ||
-			c.CreationTimestamp.Time.Equal(best.CreationTimestamp.Time) && c.Name < best.Name) {
-			best = c
-		}
-	}
-	if best == nil {
-		return ""
-	}
-	return best.Name
+	return api.DefaultStorageClass(r.classes.List(api.Everything(), ""))
 }
 
 func (r *reconciler) class(name string) *api.StorageClass {

@@ -298,6 +298,27 @@ func (c *StorageClass) IsDefaultClass() bool {
 	return c.Annotations[AnnDefaultStorageClass] == "true" || c.Annotations["storageclass.beta.kubernetes.io/is-default-class"] == "true"
 }
 
+// DefaultStorageClass is upstream's GetDefaultClass over classes (other
+// objects are skipped): the name of the default class, of several the
+// newest (then the first by name), "" for none.
+func DefaultStorageClass(classes []Object) string {
+	var best *StorageClass
+	for _, o := range classes {
+		c, ok := o.(*StorageClass)
+		if !ok || !c.IsDefaultClass() {
+			continue
+		}
+		if best == nil || c.CreationTimestamp.Time.After(best.CreationTimestamp.Time) ||
+			c.CreationTimestamp.Time.Equal(best.CreationTimestamp.Time) && c.Name < best.Name {
+			best = c
+		}
+	}
+	if best == nil {
+		return ""
+	}
+	return best.Name
+}
+
 // DeepCopyObject returns a deep copy of in.
 func (in *PersistentVolumeClaim) DeepCopyObject() Object { return deepCopyReflect(in) }
 

@@ -36,19 +36,5 @@ func defaultStorageClass(st *store.Store) string {
 	if err != nil {
 		return ""
 	}
-	var best *api.StorageClass
-	for _, o := range classes {
-		c := o.(*api.StorageClass)
-		if !c.IsDefaultClass() {
-			continue
-		}
-		if best == nil || c.CreationTimestamp.Time.After(best.CreationTimestamp.Time) ||
-			c.CreationTimestamp.Time.Equal(best.CreationTimestamp.Time) && c.Name < best.Name {
-			best = c
-		}
-	}
-	if best == nil {
-		return ""
-	}
-	return best.Name
+	return api.DefaultStorageClass(classes)
 }
