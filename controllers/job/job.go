@@ -566,17 +566,13 @@ func pendingIndexes(completions int32, done []int, active []*api.Pod, n int) []i
 	return out
 }
 
-// maxGeneratedNameLength is apimachinery's names.MaxGeneratedNameLength:
-// the longest generateName kept whole, 63 less the five random characters.
-const maxGeneratedNameLength = 58
-
 // podGenerateNameWithIndex is upstream's: "<job>-<index>-", the Job's name
-// cut so that the whole fits maxGeneratedNameLength and the index stays.
+// cut so that the whole fits api.MaxGeneratedNameLength and the index stays.
 func podGenerateNameWithIndex(job string, index int) string {
 	suffix := "-" + strconv.Itoa(index) + "-"
 	prefix := job + suffix
-	if len(prefix) > maxGeneratedNameLength {
-		prefix = prefix[:maxGeneratedNameLength-len(suffix)] + suffix
+	if len(prefix) > api.MaxGeneratedNameLength {
+		prefix = prefix[:api.MaxGeneratedNameLength-len(suffix)] + suffix
 	}
 	return prefix
 }

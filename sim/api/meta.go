@@ -297,6 +297,11 @@ func ParseTime(s string) (Time, error) {
 // RFC3339Micro is the layout of MicroTime on the wire.
 const RFC3339Micro = "2006-01-02T15:04:05.000000Z07:00"
 
+// MaxGeneratedNameLength is apimachinery's names.MaxGeneratedNameLength:
+// the longest generateName prefix kept whole, 63 characters less the five
+// random ones the API server appends.
+const MaxGeneratedNameLength = 58
+
 // MicroTime is a timestamp with microsecond precision on the wire
 // (metav1.MicroTime), used by Lease renew/acquire times and Event
 // eventTime. The zero time encodes as null.

@@ -364,8 +364,8 @@ func (s *Store) generateName(prefix string) string {
 		b[i] = nameAlphabet[s.names.IntN(len(nameAlphabet))]
 	}
 	// Kubernetes cuts the prefix so that the name fits 63 characters.
-	if len(prefix) > 58 {
-		prefix = prefix[:58]
+	if len(prefix) > api.MaxGeneratedNameLength {
+		prefix = prefix[:api.MaxGeneratedNameLength]
 	}
 	return prefix + string(b[:])
 }
