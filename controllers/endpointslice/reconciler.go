@@ -6,6 +6,7 @@ import (
 	"maps"
 	"net/netip"
 	"slices"
+	"strings"
 
 	"github.com/clustersim/clustersim/controllers/endpoints"
 	"github.com/clustersim/clustersim/sim/api"
@@ -98,49 +99,94 @@ func isIPv6(s string) bool {
 
 // endpointSet is upstream's EndpointSet keeping insertion (pod name)
 // order, so that the endpoints popped into new slices are deterministic
-// (upstream pops in hash order).
+// (upstream pops in hash order). Unlike upstream's, a sync inserts every
+// endpoint before it takes or pops any (reconcileByAddressType fills the
+// set, reconcileByPortMapping empties it), so an endpoint taken or popped
+// is only marked so, its place in eps set to nil: its key stays in index,
+// no map entry is deleted and no list of keys kept beside the map.
 type endpointSet struct {
-	keys []string
-	eps  map[string]*api.Endpoint
-	buf  []byte // endpointKey's, reused: a lookup by it allocates nothing
+	eps   []*api.Endpoint  // in insertion order; nil once taken or popped
+	index map[string]int32 // endpointKey -> position in eps
+	left  int              // endpoints neither taken nor popped
+	next  int              // where pop looks first: eps before it are nil
+	buf   []byte           // take's endpointKey, reused: a lookup by it allocates nothing
 }
 
-func (s *endpointSet) insert(ep *api.Endpoint) {
-	s.buf = appendEndpointKey(s.buf[:0], ep)
-	if _, ok := s.eps[string(s.buf)]; ok {
+// newEndpointSet returns a set sized for n endpoints.
+func newEndpointSet(n int) *endpointSet {
+	return &endpointSet{eps: make([]*api.Endpoint, 0, n), index: make(map[string]int32, n)}
+}
+
+// insert adds ep, whose endpointKey is key, unless an endpoint with that
+// key is in the set already.
+func (s *endpointSet) insert(key string, ep *api.Endpoint) {
+	if _, ok := s.index[key]; ok {
 		return
 	}
-	if s.eps == nil {
-		s.eps = map[string]*api.Endpoint{}
-	}
-	k := string(s.buf)
-	s.keys = append(s.keys, k)
-	s.eps[k] = ep
+	s.index[key] = int32(len(s.eps))
+	s.eps = append(s.eps, ep)
+	s.left++
 }
 
-func (s *endpointSet) len() int { return len(s.eps) }
+func (s *endpointSet) len() int { return s.left }
 
 // take removes and returns the endpoint with ep's identity, if any.
 func (s *endpointSet) take(ep *api.Endpoint) *api.Endpoint {
 	s.buf = appendEndpointKey(s.buf[:0], ep)
-	got, ok := s.eps[string(s.buf)]
-	if ok {
-		delete(s.eps, string(s.buf))
+	i, ok := s.index[string(s.buf)]
+	if !ok || s.eps[i] == nil {
+		return nil
 	}
+	got := s.eps[i]
+	s.eps[i] = nil
+	s.left--
 	return got
 }
 
 // pop removes and returns the first endpoint left.
 func (s *endpointSet) pop() *api.Endpoint {
-	for len(s.keys) > 0 {
-		k := s.keys[0]
-		s.keys = s.keys[1:]
-		if ep, ok := s.eps[k]; ok {
-			delete(s.eps, k)
+	for ; s.next < len(s.eps); s.next++ {
+		if ep := s.eps[s.next]; ep != nil {
+			s.eps[s.next] = nil
+			s.left--
+			s.next++
 			return ep
 		}
 	}
 	return nil
+}
+
+// desiredSets is the desired endpoint sets of a sync, n of them: each of
+// eps inserted, in order, into the set setOf gives it. The endpoints'
+// keys are written to one string, each key a part of it (upstream hashes
+// each endpoint; a string each was an allocation a pod).
+func desiredSets(eps []api.Endpoint, setOf []int, n int) []*endpointSet {
+	var (
+		all  strings.Builder
+		buf  []byte // one key
+		ends = make([]int, len(eps))
+	)
+	all.Grow(32 * len(eps))
+	for i := range eps {
+		buf = appendEndpointKey(buf[:0], &eps[i])
+		all.Write(buf)
+		ends[i] = all.Len()
+	}
+	keys := all.String()
+	sizes := make([]int, n)
+	for _, s := range setOf {
+		sizes[s]++
+	}
+	sets := make([]*endpointSet, n)
+	for i := range sets {
+		sets[i] = newEndpointSet(sizes[i])
+	}
+	start := 0
+	for i := range eps {
+		sets[setOf[i]].insert(keys[start:ends[i]], &eps[i])
+		start = ends[i]
+	}
+	return sets
 }
 
 // endpointKey is upstream's hashEndpoint identity: the target's namespace
@@ -221,15 +267,26 @@ func reconcileByAddressType(svc *api.Service, pods []*api.Pod, node NodeGetter, 
 		}
 		existingByPorts[k] = append(existingByPorts[k], s)
 	}
-	desired := map[string]*endpointSet{}
-	desiredPorts := map[string][]api.EndpointSlicePort{}
-	var desiredOrder []string
+	// Upstream makes a set per port mapping and inserts each endpoint as
+	// it makes it. Here the endpoints are made first, into one slice
+	// (with what they point to in one batch), each with the index of its
+	// ports' set (setOf), and the sets are filled after (desiredSets),
+	// sized to what they hold. A port mapping with a set may get no
+	// endpoint: its existing slices are reconciled all the same.
+	var (
+		batch        = newEndpointBatch(len(pods))
+		eps          = make([]api.Endpoint, 0, len(pods))
+		setOf        = make([]int, 0, len(pods))
+		setIndex     = map[string]int{} // port key -> index in desiredOrder
+		desiredPorts [][]api.EndpointSlicePort
+		desiredOrder []string
+	)
 	// The pods of a Service mostly serve the same ports: a pod's are
 	// compared with the pod before's, and only ports not seen just
 	// before are made and keyed (encoding every pod's ports was a third
 	// of a sync's allocations).
 	var (
-		k          string
+		set        int
 		last, this []portValue
 		keyed      bool
 	)
@@ -240,30 +297,36 @@ func reconcileByAddressType(svc *api.Service, pods []*api.Pod, node NodeGetter, 
 		this = appendPortValues(this[:0], svc, p)
 		if !keyed || !slices.Equal(this, last) {
 			ports := slicePorts(this)
-			k, keyed = portsKey(ports), true
+			k := portsKey(ports)
+			keyed = true
 			last = append(last[:0], this...)
-			if _, ok := desired[k]; !ok {
-				desired[k] = &endpointSet{}
-				desiredPorts[k] = ports
+			i, ok := setIndex[k]
+			if !ok {
+				i = len(desiredOrder)
+				setIndex[k] = i
+				desiredPorts = append(desiredPorts, ports)
 				desiredOrder = append(desiredOrder, k)
 			}
+			set = i
 		}
 		n := node(p.Spec.NodeName)
 		if n == nil && !svc.Spec.PublishNotReadyAddresses {
 			continue // upstream skips the pod and retries: its node is not known yet
 		}
-		if ep := PodToEndpoint(p, n, svc, addrType); len(ep.Addresses) > 0 {
-			desired[k].insert(&ep)
+		if ep := batch.endpoint(p, n, svc, addrType); len(ep.Addresses) > 0 {
+			eps = append(eps, ep)
+			setOf = append(setOf, set)
 		}
 	}
-	for _, k := range desiredOrder {
-		c, u, d := reconcileByPortMapping(svc, existingByPorts[k], desired[k], desiredPorts[k], addrType, max)
+	desired := desiredSets(eps, setOf, len(desiredOrder))
+	for i, k := range desiredOrder {
+		c, u, d := reconcileByPortMapping(svc, existingByPorts[k], desired[i], desiredPorts[i], addrType, max)
 		plan.Create = append(plan.Create, c...)
 		plan.Update = append(plan.Update, u...)
 		plan.Delete = append(plan.Delete, d...)
 	}
 	for _, k := range existingOrder {
-		if _, ok := desired[k]; !ok {
+		if _, ok := setIndex[k]; !ok {
 			plan.Delete = append(plan.Delete, existingByPorts[k]...)
 		}
 	}
@@ -331,20 +394,21 @@ func reconcileByPortMapping(svc *api.Service, existing []*api.EndpointSlice, des
 			}
 			found = append(found, got)
 		}
-		labels, labelsChanged := sliceLabels(s, svc)
 		switch {
-		case !changed && !labelsChanged:
+		case !changed && !labelsDiffer(s.Labels, svc.Labels):
 			unchanged = append(unchanged, s)
 		case len(found) == 0:
 			del = append(del, s)
 		default:
 			// The endpoints kept are copied only for a slice that
-			// changes (most of a sync's slices do not).
-			var kept []api.Endpoint
+			// changes (most of a sync's slices do not), and the
+			// labels made only then.
+			kept := make([]api.Endpoint, 0, len(found))
 			for _, ep := range found {
 				kept = append(kept, *ep)
 			}
-			u := s.DeepCopy()
+			labels, _ := sliceLabels(s, svc)
+			u := copyForUpdate(s)
 			u.Endpoints, u.Labels = kept, labels
 			update = append(update, u)
 		}
@@ -378,6 +442,15 @@ func reconcileByPortMapping(svc *api.Service, existing []*api.EndpointSlice, des
 		}
 	}
 	return create, update, del
+}
+
+// copyForUpdate is s.DeepCopy() but for its endpoints and labels, left
+// nil for the caller to set (copying a slice's endpoints only to replace
+// them was most of an update's allocations).
+func copyForUpdate(s *api.EndpointSlice) *api.EndpointSlice {
+	c := *s
+	c.Endpoints, c.Labels = nil, nil
+	return c.DeepCopy()
 }
 
 // sliceToFill is getSliceToFill: the slice closest to full once n
@@ -452,6 +525,28 @@ func sliceLabels(s *api.EndpointSlice, svc *api.Service) (map[string]string, boo
 	return want, changed
 }
 
+// labelsDiffer is sliceLabels' second result without making its maps:
+// whether the labels of a slice (cur) and of its service (want) differ,
+// the reserved ones left out of both.
+func labelsDiffer(cur, want map[string]string) bool {
+	n := 0
+	for k, v := range cur {
+		if reserved(k) {
+			continue
+		}
+		if w, ok := want[k]; !ok || w != v {
+			return true
+		}
+		n++
+	}
+	for k := range want {
+		if !reserved(k) {
+			n--
+		}
+	}
+	return n != 0
+}
+
 // portValue is one of endpointPorts' ports as a comparable value: what
 // its key is made of.
 type portValue struct {
@@ -502,17 +597,52 @@ func slicePorts(vals []portValue) []api.EndpointSlicePort {
 // publishes not-ready addresses); its node, the node's zone, a targetRef
 // and the hostname when the pod's subdomain is the service.
 func PodToEndpoint(p *api.Pod, node *api.Node, svc *api.Service, addrType string) api.Endpoint {
-	// The conditions' three values and the node, zone and hostname
-	// share an allocation each (a sync makes an endpoint of every pod of
-	// the Service, most of them to find them unchanged).
-	conds := new([3]bool)
+	return new(endpointBatch).endpoint(p, node, svc, addrType)
+}
+
+// endpointBatch holds what the endpoints of one sync point to: their
+// conditions, target references, node names, zones and hostnames, and
+// addresses, each an element of an array the sync's endpoints share
+// rather than a heap object of its own (a sync makes an endpoint of every
+// pod of the Service, most of them to find them unchanged: that was four
+// allocations a pod). Nothing outlives the sync that holds on to a batch:
+// the client writes copies of the slices planned.
+type endpointBatch struct {
+	conds [][3]bool // ready, serving, terminating
+	refs  []api.ObjectReference
+	strs  [][3]string // node name, zone, hostname
+	addrs []string
+}
+
+// newEndpointBatch returns a batch sized for the endpoints of n pods.
+func newEndpointBatch(n int) *endpointBatch {
+	return &endpointBatch{conds: make([][3]bool, 0, n), refs: make([]api.ObjectReference, 0, n),
+		strs: make([][3]string, 0, n), addrs: make([]string, 0, n)}
+}
+
+// newElem returns a new zero element of *s: the first free one, or, when
+// *s is full, the first of an array twice as large (the elements handed
+// out are not moved).
+func newElem[T any](s *[]T) *T {
+	if len(*s) == cap(*s) {
+		*s = make([]T, 0, max(2*cap(*s), 1))
+	}
+	*s = (*s)[:len(*s)+1]
+	return &(*s)[len(*s)-1]
+}
+
+// endpoint is PodToEndpoint, what the endpoint points to in b.
+func (b *endpointBatch) endpoint(p *api.Pod, node *api.Node, svc *api.Service, addrType string) api.Endpoint {
+	conds := newElem(&b.conds)
 	conds[1] = api.IsPodReady(p)
 	conds[2] = p.DeletionTimestamp != nil
 	conds[0] = svc.Spec.PublishNotReadyAddresses || (conds[1] && !conds[2])
+	ref := newElem(&b.refs)
+	ref.Kind, ref.Namespace, ref.Name, ref.UID = "Pod", p.Namespace, p.Name, p.UID
 	ep := api.Endpoint{
-		Addresses:  addresses(p, addrType),
+		Addresses:  b.addresses(p, addrType),
 		Conditions: api.EndpointConditions{Ready: &conds[0], Serving: &conds[1], Terminating: &conds[2]},
-		TargetRef:  &api.ObjectReference{Kind: "Pod", Namespace: p.Namespace, Name: p.Name, UID: p.UID},
+		TargetRef:  ref,
 	}
 	var zone string
 	if node != nil {
@@ -522,7 +652,8 @@ func PodToEndpoint(p *api.Pod, node *api.Node, svc *api.Service, addrType string
 	if p.Spec.NodeName == "" && zone == "" && !hostname {
 		return ep
 	}
-	strs := &[3]string{p.Spec.NodeName, zone, p.Spec.Hostname}
+	strs := newElem(&b.strs)
+	*strs = [3]string{p.Spec.NodeName, zone, p.Spec.Hostname}
 	if strs[0] != "" {
 		ep.NodeName = &strs[0]
 	}
@@ -535,29 +666,41 @@ func PodToEndpoint(p *api.Pod, node *api.Node, svc *api.Service, addrType string
 	return ep
 }
 
-// addresses is getEndpointAddresses: the pod IPs of the address type.
-func addresses(p *api.Pod, addrType string) []string {
-	out := []string{}
+// addresses is getEndpointAddresses: the pod IPs of the address type, a
+// part of b's addrs whose capacity ends with it (an append to it copies,
+// never writing over the next endpoint's).
+func (b *endpointBatch) addresses(p *api.Pod, addrType string) []string {
 	ips := p.Status.PodIPs
+	if len(b.addrs)+max(len(ips), 1) > cap(b.addrs) {
+		b.addrs = make([]string, 0, max(2*cap(b.addrs), len(ips), 1))
+	}
+	start := len(b.addrs)
 	if len(ips) == 0 && p.Status.PodIP != "" {
-		ips = []api.PodIP{{IP: p.Status.PodIP}}
+		b.addrs = appendAddress(b.addrs, p.Status.PodIP, addrType)
 	}
 	for _, ip := range ips {
-		a, err := netip.ParseAddr(ip.IP)
-		if err != nil {
-			continue
-		}
-		v6 := a.Is6() && !a.Is4In6()
-		if v6 != (addrType == api.AddressTypeIPv6) {
-			continue
-		}
-		if a.Is4() {
-			// ParseAddr takes an IPv4 address only as its canonical
-			// dotted quad: the string is a.String() already.
-			out = append(out, ip.IP)
-		} else {
-			out = append(out, a.Unmap().String())
-		}
+		b.addrs = appendAddress(b.addrs, ip.IP, addrType)
 	}
-	return out
+	if len(b.addrs) == start {
+		return []string{}
+	}
+	return b.addrs[start:len(b.addrs):len(b.addrs)]
+}
+
+// appendAddress appends ip to out if it is an address of the type.
+func appendAddress(out []string, ip, addrType string) []string {
+	a, err := netip.ParseAddr(ip)
+	if err != nil {
+		return out
+	}
+	v6 := a.Is6() && !a.Is4In6()
+	if v6 != (addrType == api.AddressTypeIPv6) {
+		return out
+	}
+	if a.Is4() {
+		// ParseAddr takes an IPv4 address only as its canonical
+		// dotted quad: the string is a.String() already.
+		return append(out, ip)
+	}
+	return append(out, a.Unmap().String())
 }
