@@ -189,13 +189,10 @@ func desiredSets(eps []api.Endpoint, setOf []int, n int) []*endpointSet {
 	return sets
 }
 
-// endpointKey is upstream's hashEndpoint identity: the target's namespace
-// and name, the addresses and the hostname; conditions, node and zone may
-// change in place.
-func endpointKey(ep *api.Endpoint) string { return string(appendEndpointKey(nil, ep)) }
-
-// appendEndpointKey appends ep's endpointKey to b: its addresses sorted,
-// without sorting a copy when there is one (a pod's one IP).
+// appendEndpointKey appends ep's endpointKey to b: upstream's hashEndpoint
+// identity (the target's namespace and name, the addresses sorted, the
+// hostname; conditions, node and zone may change in place), without
+// sorting a copy of the addresses when there is one (a pod's one IP).
 func appendEndpointKey(b []byte, ep *api.Endpoint) []byte {
 	if r := ep.TargetRef; r != nil {
 		b = append(append(append(b, r.Namespace...), '/'), r.Name...)
