@@ -98,7 +98,7 @@ func Setup(m *controller.Manager, opts Options) error {
 				enqueue(r.servicesOf(p))
 				return
 			}
-			if podChanged(o, p) {
+			if PodChanged(o, p) {
 				enqueue(r.servicesOf(p))
 			}
 		},
@@ -131,10 +131,15 @@ func (r *reconciler) servicesOf(p *api.Pod) []api.Key {
 	return out
 }
 
-// podChanged reports whether an update can change the pod's endpoint
-// (upstream's podEndpointsChanged): readiness, IPs, node, hostname and
-// subdomain, deletion; labels are handled by the caller.
-func podChanged(o, p *api.Pod) bool {
+// PodChanged reports whether an update can change the pod's endpoint, for
+// the endpoints and EndpointSlice controllers both (upstream's
+// podEndpointsChanged, which they share): readiness, deletion, IPs;
+// labels are handled by the caller. Upstream's leaves out the rest,
+// immutable or set before the pod has an IP; here the node, hostname,
+// subdomain, phase, UID and container ports count too, so that a change
+// to any field an endpoint is built from syncs (a pod that fails before
+// it was ever ready leaves the endpoints at once).
+func PodChanged(o, p *api.Pod) bool {
 	if api.IsPodReady(o) != api.IsPodReady(p) || (o.DeletionTimestamp == nil) != (p.DeletionTimestamp == nil) {
 		return true
 	}

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"strings"
 
+	"github.com/clustersim/clustersim/controllers/endpoints"
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/apierr"
 	"github.com/clustersim/clustersim/sim/client"
@@ -100,7 +101,7 @@ func Setup(m *controller.Manager, opts Options) error {
 				enqueue(p)
 				return
 			}
-			if endpointChanged(o, p) {
+			if endpoints.PodChanged(o, p) {
 				enqueue(p)
 			}
 		},
@@ -132,16 +133,6 @@ func (r *reconciler) servicesOf(p *api.Pod) []api.Key {
 		}
 	}
 	return out
-}
-
-// endpointChanged is upstream's podEndpointsChanged for a pod whose
-// labels did not change: readiness, deletion, IPs, node, hostname,
-// subdomain, phase.
-func endpointChanged(o, p *api.Pod) bool {
-	return api.IsPodReady(o) != api.IsPodReady(p) || (o.DeletionTimestamp == nil) != (p.DeletionTimestamp == nil) ||
-		o.Status.PodIP != p.Status.PodIP || !same(o.Status.PodIPs, p.Status.PodIPs) || o.Spec.NodeName != p.Spec.NodeName ||
-		o.Spec.Hostname != p.Spec.Hostname || o.Spec.Subdomain != p.Spec.Subdomain || o.Status.Phase != p.Status.Phase ||
-		!same(o.Spec.Containers, p.Spec.Containers)
 }
 
 // Reconcile makes the EndpointSlices of the service req names match its
