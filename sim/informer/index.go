@@ -2,6 +2,8 @@ package informer
 
 import (
 	"slices"
+	"sort"
+	"strings"
 
 	"github.com/clustersim/clustersim/sim/api"
 )
@@ -87,6 +89,23 @@ func (s *indexSet) slots() []*slot {
 		s.valid = true
 	}
 	return s.list
+}
+
+// slotsIn returns the set's slots of namespace ns ("": all), in
+// namespace/name order: the run of slots() whose keys are in ns, found by
+// a binary search of the keys, so that no object is read to learn its
+// namespace (a Service's sync lists its pods through the index of its
+// selector's label, a cache miss a pod for the namespace alone).
+func (s *indexSet) slotsIn(ns string) []*slot {
+	list := s.slots()
+	if ns == "" {
+		return list
+	}
+	keys := s.keys.sorted // list is in their order (slots)
+	byNamespace := func(k api.Key, ns string) int { return strings.Compare(k.Namespace, ns) }
+	lo, _ := slices.BinarySearchFunc(keys, ns, byNamespace)
+	hi := lo + sort.Search(len(keys)-lo, func(i int) bool { return keys[lo+i].Namespace != ns })
+	return list[lo:hi]
 }
 
 // update moves key, whose object went from old to cur in slot sl (old

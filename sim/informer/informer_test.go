@@ -253,7 +253,7 @@ func TestListByLabelIndex(t *testing.T) {
 		}
 		h.runUntil(time.Duration(step+1) * time.Second)
 		for _, app := range apps {
-			for _, ns := range []string{"", "default", "other"} {
+			for _, ns := range []string{"", "default", "other", "aaa", "kube-system", "zzz"} { // the last three hold nothing
 				indexed := api.SelectorFromSet(map[string]string{"app": app})
 				withTier := api.SelectorFromSet(map[string]string{"app": app, "tier": "front"})
 				// The same selections, written so that no label has a

@@ -1,6 +1,10 @@
 package informer
 
-import "github.com/clustersim/clustersim/sim/api"
+import (
+	"slices"
+
+	"github.com/clustersim/clustersim/sim/api"
+)
 
 // Lister reads an informer's cache. The objects it returns are shared with
 // the cache, the store and other informers: never mutate them; deep-copy
@@ -105,10 +109,10 @@ func matching[T api.Object](l Lister, sel api.Selector, namespace string) []T {
 			return out
 		}
 		match = sel.Requirements() > 1
-		for _, sl := range s.slots() {
-			if namespace == "" || sl.obj.GetObjectMeta().Namespace == namespace {
-				each(sl.obj)
-			}
+		slots := s.slotsIn(namespace)
+		out = slices.Grow(out, len(slots))
+		for _, sl := range slots {
+			each(sl.obj)
 		}
 		return out
 	}
