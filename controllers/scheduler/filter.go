@@ -136,6 +136,10 @@ type podInfo struct {
 	nonZero  resources
 	ports    []hostPort
 	required *api.NodeSelector
+	// selects: the pod has a nodeSelector or required node affinity, so
+	// that NodeAffinity's filter has something to check; without, every
+	// node passes it and the filter is not called.
+	selects bool
 	// badTerms marks the required terms (the first 64) that match no
 	// node because a value is not a valid label value (invalidTerms).
 	badTerms uint64
@@ -156,6 +160,7 @@ func newPodInfo(pod *api.Pod) *podInfo {
 		pi.required = a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution
 		pi.badTerms = invalidTerms(pi.required)
 	}
+	pi.selects = len(pod.Spec.NodeSelector) > 0 || pi.required != nil
 	return pi
 }
 
@@ -171,13 +176,15 @@ func filter(pi *podInfo, ni *nodeInfo, reasons []string) []string {
 	if ni.unschedulable && !tolerates(pi.pod.Spec.Tolerations, &api.Taint{Key: api.TaintNodeUnschedulable, Effect: api.TaintEffectNoSchedule}) {
 		return append(reasons, ReasonUnschedulable)
 	}
-	if t := untoleratedTaint(ni.taints, pi.pod.Spec.Tolerations); t != nil {
+	// A node without NoSchedule or NoExecute taints has none to tolerate:
+	// its taints are not loaded.
+	if ni.hardTaints && untoleratedTaint(ni.taints, pi.pod.Spec.Tolerations) != nil {
 		return append(reasons, ReasonUntoleratedTaint)
 	}
-	if !matchesNodeSelector(pi.pod, pi.required, pi.badTerms, n) {
+	if pi.selects && !matchesNodeSelector(pi.pod, pi.required, pi.badTerms, n) {
 		return append(reasons, ReasonNodeAffinity)
 	}
-	if portsConflict(pi.ports, ni.ports) {
+	if len(pi.ports) > 0 && portsConflict(pi.ports, ni.ports) {
 		return append(reasons, ReasonNodePorts)
 	}
 	before := len(reasons)

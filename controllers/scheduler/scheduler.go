@@ -635,10 +635,28 @@ func (s *scheduler) schedule(pod *api.Pod, nominated string) (string, error) {
 	feasible := s.feasible[:0]
 	var reasons map[string]int
 	processed := 0
+	// withNominated returns ni itself when no pod is nominated anywhere,
+	// as is nearly always the case: then it is not called per node.
+	nominations := len(s.cache.nominated) > 0
+	// The search starts at nextStart (modulo the candidates, fewer than
+	// the nodes when NodeAffinity's PreFilter named them) and wraps
+	// around: j steps with i, without a division per node. No
+	// candidates (the named nodes do not exist): no search.
+	j := 0
+	if len(candidates) > 0 {
+		j = s.nextStart % len(candidates)
+	}
 	for i := 0; i < len(candidates) && len(feasible) < want; i++ {
-		ni := candidates[(s.nextStart+i)%len(candidates)]
+		ni := candidates[j]
+		if j++; j == len(candidates) {
+			j = 0
+		}
 		processed++
-		s.reasons = filter(pi, s.withNominated(pi, ni), s.reasons[:0])
+		if nominations {
+			s.reasons = filter(pi, s.withNominated(pi, ni), s.reasons[:0])
+		} else {
+			s.reasons = filter(pi, ni, s.reasons[:0])
+		}
 		if len(s.reasons) == 0 {
 			feasible = append(feasible, ni)
 			continue

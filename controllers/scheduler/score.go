@@ -42,10 +42,15 @@ func leastAllocated(pi *podInfo, ni *nodeInfo) int64 {
 		score += leastRequestedScore(ni.nonZero.memory+pi.nonZero.memory, alloc)
 		weights++
 	}
-	if weights == 0 {
-		return 0
+	// The divisions by the constants the weights nearly always are
+	// compile to shifts; they give what score / weights gives.
+	switch weights {
+	case 2:
+		return score / 2
+	case 1:
+		return score
 	}
-	return score / weights
+	return 0
 }
 
 // balancedAllocation is NodeResourcesBalancedAllocation's score: nodes
@@ -57,26 +62,36 @@ func balancedAllocation(pi *podInfo, ni *nodeInfo) (score int64, ok bool) {
 	if pi.req.milliCPU == 0 && pi.req.memory == 0 {
 		return 0, false
 	}
+	return balancedScore(pi, ni), true
+}
+
+// balancedScore is balancedAllocation's score for a pod that requests
+// cpu or memory, without a closure: the same float operations in the
+// same order, so the same score to the bit.
+func balancedScore(pi *podInfo, ni *nodeInfo) int64 {
 	var fractions [2]float64
 	n := 0
-	add := func(requested, alloc int64) {
-		if alloc == 0 {
-			return
-		}
-		f := float64(requested) / float64(alloc)
+	if alloc := ni.allocatable.milliCPU; alloc != 0 {
+		f := float64(ni.requested.milliCPU+pi.req.milliCPU) / float64(alloc)
 		if f > 1 {
 			f = 1
 		}
 		fractions[n] = f
 		n++
 	}
-	add(ni.requested.milliCPU+pi.req.milliCPU, ni.allocatable.milliCPU)
-	add(ni.requested.memory+pi.req.memory, ni.allocatable.memory)
+	if alloc := ni.allocatable.memory; alloc != 0 {
+		f := float64(ni.requested.memory+pi.req.memory) / float64(alloc)
+		if f > 1 {
+			f = 1
+		}
+		fractions[n] = f
+		n++
+	}
 	std := 0.0
 	if n == 2 {
 		std = math.Abs((fractions[0] - fractions[1]) / 2)
 	}
-	return int64((1 - std) * float64(MaxNodeScore)), true
+	return int64((1 - std) * float64(MaxNodeScore))
 }
 
 // intolerablePreferNoSchedule counts the node's PreferNoSchedule taints
@@ -152,6 +167,19 @@ type scorer struct {
 
 // score returns each feasible node's weighted total score, in the order
 // given. The slice is the scorer's own and valid until the next call.
+//
+// Upstream runs each score plugin over the nodes, normalizes, then sums
+// the weighted scores. Here one pass over the nodes computes the raw
+// TaintToleration and NodeAffinity scores beside the plugins that need
+// no normalization, and the normalized scores of the first two are
+// added afterwards from their slices: the same integer sums, with each
+// node's info loaded once. What is the same for every node is decided
+// once a pod: a node without PreferNoSchedule taints counts 0
+// intolerable taints, a pod without preferred node affinity scores 0 on
+// every node, a pod that requests neither cpu nor memory skips
+// NodeResourcesBalancedAllocation; and a normalization whose raw scores
+// are all 0 gives each node the same constant (MaxNodeScore reversed, 0
+// otherwise), added without a pass.
 func (s *scorer) score(pi *podInfo, all, nodes []*nodeInfo, withAffinity int) []int64 {
 	n := len(nodes)
 	s.taint = grow(s.taint, n)
@@ -161,16 +189,23 @@ func (s *scorer) score(pi *podInfo, all, nodes []*nodeInfo, withAffinity int) []
 	s.total = grow(s.total, n)
 	spread := spreadScore(pi, all, nodes, s.spread)
 	interPod := interPodScore(pi, all, nodes, withAffinity, s.interPod)
+	tols := pi.pod.Spec.Tolerations
+	preferred := hasPreferredAffinity(pi.pod)
+	balanced := pi.req.milliCPU != 0 || pi.req.memory != 0
+	var maxTaint, maxAffinity int64
 	for i, ni := range nodes {
-		s.taint[i] = intolerablePreferNoSchedule(ni.taints, pi.pod.Spec.Tolerations)
-		s.affinity[i] = preferredAffinity(pi.pod, ni.node)
-	}
-	normalize(s.taint, true)
-	normalize(s.affinity, false)
-	for i, ni := range nodes {
-		t := weightTaintToleration*s.taint[i] + weightNodeAffinity*s.affinity[i] + weightFit*leastAllocated(pi, ni)
-		if b, ok := balancedAllocation(pi, ni); ok {
-			t += weightBalancedAllocated * b
+		var taint, affinity int64
+		if ni.softTaints {
+			taint = intolerablePreferNoSchedule(ni.taints, tols)
+		}
+		if preferred {
+			affinity = preferredAffinity(pi.pod, ni.node)
+		}
+		s.taint[i], s.affinity[i] = taint, affinity
+		maxTaint, maxAffinity = max(maxTaint, taint), max(maxAffinity, affinity)
+		t := weightFit * leastAllocated(pi, ni)
+		if balanced {
+			t += weightBalancedAllocated * balancedScore(pi, ni)
 		}
 		if spread {
 			t += weightTopologySpread * s.spread[i]
@@ -180,7 +215,32 @@ func (s *scorer) score(pi *podInfo, all, nodes []*nodeInfo, withAffinity int) []
 		}
 		s.total[i] = t
 	}
+	if maxTaint == 0 {
+		// normalize(s.taint, true) would make every score MaxNodeScore.
+		for i := range s.total {
+			s.total[i] += weightTaintToleration * MaxNodeScore
+		}
+	} else {
+		normalize(s.taint, true)
+		for i := range s.total {
+			s.total[i] += weightTaintToleration * s.taint[i]
+		}
+	}
+	if maxAffinity != 0 {
+		// All 0, normalize(s.affinity, false) leaves them 0.
+		normalize(s.affinity, false)
+		for i := range s.total {
+			s.total[i] += weightNodeAffinity * s.affinity[i]
+		}
+	}
 	return s.total
+}
+
+// hasPreferredAffinity reports whether pod has preferred node affinity
+// terms, which NodeAffinity's score weighs.
+func hasPreferredAffinity(pod *api.Pod) bool {
+	a := pod.Spec.Affinity
+	return a != nil && a.NodeAffinity != nil && len(a.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution) > 0
 }
 
 func grow(s []int64, n int) []int64 {
