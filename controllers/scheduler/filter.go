@@ -125,7 +125,7 @@ func unresolvable(reason string) bool {
 		ReasonVolumeNodeConflict, ReasonVolumeBindConflict, ReasonPVNotExist, ReasonVolumeZoneConflict:
 		return true
 	}
-	return reason == ReasonUntoleratedTaint
+	return false
 }
 
 // podInfo is what the filters and scorers need of the pod being
