@@ -65,25 +65,26 @@ func balancedAllocation(pi *podInfo, ni *nodeInfo) (score int64, ok bool) {
 	return balancedScore(pi, ni), true
 }
 
+// fractionOf is requested over allocatable, at most 1; ok is false when
+// nothing is allocatable (the resource then has no fraction).
+func fractionOf(requested, allocatable int64) (f float64, ok bool) {
+	if allocatable == 0 {
+		return 0, false
+	}
+	return min(float64(requested)/float64(allocatable), 1), true
+}
+
 // balancedScore is balancedAllocation's score for a pod that requests
 // cpu or memory, without a closure: the same float operations in the
 // same order, so the same score to the bit.
 func balancedScore(pi *podInfo, ni *nodeInfo) int64 {
 	var fractions [2]float64
 	n := 0
-	if alloc := ni.allocatable.milliCPU; alloc != 0 {
-		f := float64(ni.requested.milliCPU+pi.req.milliCPU) / float64(alloc)
-		if f > 1 {
-			f = 1
-		}
+	if f, ok := fractionOf(ni.requested.milliCPU+pi.req.milliCPU, ni.allocatable.milliCPU); ok {
 		fractions[n] = f
 		n++
 	}
-	if alloc := ni.allocatable.memory; alloc != 0 {
-		f := float64(ni.requested.memory+pi.req.memory) / float64(alloc)
-		if f > 1 {
-			f = 1
-		}
+	if f, ok := fractionOf(ni.requested.memory+pi.req.memory, ni.allocatable.memory); ok {
 		fractions[n] = f
 		n++
 	}
