@@ -88,6 +88,64 @@ type reconciler struct {
 	enqueue  func(key api.Key)
 	// enqueueAfter adds a DaemonSet key to the work queue after d.
 	enqueueAfter func(key api.Key, d time.Duration)
+	// verdicts remembers NodeShouldRunDaemonPod's answers (shouldRun).
+	verdicts verdicts
+}
+
+// shouldRunFunc is NodeShouldRunDaemonPod or a memo of it.
+type shouldRunFunc func(node *api.Node, ds *api.DaemonSet) (shouldRun, shouldContinueRunning bool)
+
+// verdicts remembers NodeShouldRunDaemonPod's answer for each DaemonSet
+// and node, with the node object and the DaemonSet's generation it was
+// computed from. The answer is a function of the node and the
+// DaemonSet's pod template; the informers replace an object they change
+// rather than change it, so it holds while the node is the same object
+// and the DaemonSet the same object or of the same generation (its
+// template is spec, and a change of spec raises the generation; status
+// writes, one a ready pod, do not). Upstream builds the daemon pod anew (a deep copy of the
+// template, its tolerations added one by one) for every node at each of
+// a sync's four passes over the nodes (manage, the rolling update's two,
+// the status); a DaemonSet over 1,200 nodes synced once for each of its
+// pods' changes spent most of its time there. One entry a DaemonSet and
+// node: a node's or DaemonSet's new object replaces it.
+type verdicts struct {
+	m map[verdictKey]verdict
+}
+
+type verdictKey struct {
+	ds   api.UID
+	node string
+}
+
+type verdict struct {
+	node      *api.Node
+	ds        *api.DaemonSet
+	gen       int64
+	run, cont bool
+}
+
+// shouldRun is NodeShouldRunDaemonPod(node, ds), remembered.
+func (v *verdicts) shouldRun(node *api.Node, ds *api.DaemonSet) (shouldRun, shouldContinueRunning bool) {
+	k := verdictKey{ds: ds.UID, node: node.Name}
+	if got, ok := v.m[k]; ok && got.node == node && (got.ds == ds || ds.Generation > 0 && got.gen == ds.Generation) {
+		return got.run, got.cont
+	}
+	run, cont := NodeShouldRunDaemonPod(node, ds)
+	if v.m == nil {
+		v.m = map[verdictKey]verdict{}
+	}
+	v.m[k] = verdict{node: node, ds: ds, gen: ds.Generation, run: run, cont: cont}
+	return run, cont
+}
+
+// forget drops the answers of a DaemonSet that is gone, or of a node
+// that is gone (either empty: every one).
+func (v *verdicts) forget(ds api.UID, node string) {
+	for k := range v.m {
+		if (ds == "" || k.ds == ds) && (node == "" || k.node == node) {
+			delete(v.m, k)
+		}
+	}
 }
 
 // Setup registers the DaemonSet controller with m: informers on
@@ -133,10 +191,17 @@ func Setup(m *controller.Manager, opts Options) error {
 	dsInf.AddEventHandler(informer.HandlerFuncs{
 		AddFunc:    func(o api.Object) { r.enqueue(keyOf(o)) },
 		UpdateFunc: func(_, o api.Object) { r.enqueue(keyOf(o)) },
-		DeleteFunc: func(o api.Object) { r.exp.Delete(keyOf(o).String()); r.enqueue(keyOf(o)) },
+		DeleteFunc: func(o api.Object) {
+			r.exp.Delete(keyOf(o).String())
+			r.verdicts.forget(o.GetObjectMeta().UID, "")
+			r.enqueue(keyOf(o))
+		},
 	})
 	podInf.AddEventHandler(informer.HandlerFuncs{AddFunc: r.addPod, UpdateFunc: r.updatePod, DeleteFunc: r.deletePod})
-	nodeInf.AddEventHandler(informer.HandlerFuncs{AddFunc: r.nodeChanged, UpdateFunc: r.updateNode, DeleteFunc: r.nodeChanged})
+	nodeInf.AddEventHandler(informer.HandlerFuncs{AddFunc: r.nodeChanged, UpdateFunc: r.updateNode, DeleteFunc: func(o api.Object) {
+		r.verdicts.forget("", o.GetObjectMeta().Name)
+		r.nodeChanged(o)
+	}})
 	return nil
 }
 
@@ -422,7 +487,7 @@ func olderFirst(a, b *api.Pod) int {
 // podsShouldBeOnNode is upstream's function of that name: whether node
 // needs a pod, and which of its pods to delete.
 func (r *reconciler) podsShouldBeOnNode(node *api.Node, pods []*api.Pod, ds *api.DaemonSet) (needs bool, del []*api.Pod) {
-	shouldRun, shouldContinue := NodeShouldRunDaemonPod(node, ds)
+	shouldRun, shouldContinue := r.verdicts.shouldRun(node, ds)
 	switch {
 	case shouldRun && len(pods) == 0:
 		return true, nil

@@ -235,7 +235,7 @@ func TestRollingUpdateBudget(t *testing.T) {
 			ds := newDaemonSet(resourcePodSpec("", "50M", "0.5"))
 			mu := tt.maxUnavailable
 			ds.Spec.UpdateStrategy.RollingUpdate.MaxUnavailable = &mu
-			got, create := podsToReplace(ds, ns, byNode, "new", epoch.Add(time.Hour))
+			got, create := podsToReplace(ds, ns, byNode, "new", epoch.Add(time.Hour), NodeShouldRunDaemonPod)
 			if len(create) != 0 {
 				t.Errorf("created %v without surge", create)
 			}
@@ -297,7 +297,7 @@ func TestRollingUpdateSurge(t *testing.T) {
 			zero, ms := api.FromInt32(0), tt.maxSurge
 			ds.Spec.UpdateStrategy.RollingUpdate.MaxUnavailable = &zero
 			ds.Spec.UpdateStrategy.RollingUpdate.MaxSurge = &ms
-			del, create := podsToReplace(ds, ns, byNode, "new", epoch.Add(time.Hour))
+			del, create := podsToReplace(ds, ns, byNode, "new", epoch.Add(time.Hour), NodeShouldRunDaemonPod)
 			if len(del) != tt.wantDeleted || len(create) != tt.wantCreated {
 				t.Errorf("deleted %d, created %d; want %d and %d", len(del), len(create), tt.wantDeleted, tt.wantCreated)
 			}

@@ -49,7 +49,7 @@ func maxSurge(ds *api.DaemonSet, desired int) int {
 // old pod is not available), and deletes an old pod when the new pod on
 // its node is available.
 func (r *reconciler) rollingUpdate(ctx context.Context, ds *api.DaemonSet, nodes []*api.Node, hash string) error {
-	del, create := podsToReplace(ds, nodes, r.nodeToDaemonPods(ds), hash, r.clock.Now())
+	del, create := podsToReplace(ds, nodes, r.nodeToDaemonPods(ds), hash, r.clock.Now(), r.verdicts.shouldRun)
 	if len(del) == 0 && len(create) == 0 {
 		return nil
 	}
@@ -59,17 +59,17 @@ func (r *reconciler) rollingUpdate(ctx context.Context, ds *api.DaemonSet, nodes
 // podsToReplace is the decision of rollingUpdate: the old pods to delete
 // and the nodes to create a new pod on now, given the pods by node (each
 // node's oldest first).
-func podsToReplace(ds *api.DaemonSet, nodes []*api.Node, byNode map[string][]*api.Pod, hash string, now time.Time) (del []*api.Pod, create []string) {
+func podsToReplace(ds *api.DaemonSet, nodes []*api.Node, byNode map[string][]*api.Pod, hash string, now time.Time, should shouldRunFunc) (del []*api.Pod, create []string) {
 	desired := 0
 	for _, n := range nodes {
-		if shouldRun, _ := NodeShouldRunDaemonPod(n, ds); shouldRun {
+		if shouldRun, _ := should(n, ds); shouldRun {
 			desired++
 		}
 	}
 	if surge := maxSurge(ds, desired); surge > 0 {
-		return surgeReplace(ds, nodes, byNode, hash, now, surge, desired)
+		return surgeReplace(ds, nodes, byNode, hash, now, surge, desired, should)
 	}
-	return replaceWithoutSurge(ds, nodes, byNode, hash, now), nil
+	return replaceWithoutSurge(ds, nodes, byNode, hash, now, should), nil
 }
 
 // surgeReplace is rollingUpdate's surge branch: a node whose old pod is
@@ -79,7 +79,7 @@ func podsToReplace(ds *api.DaemonSet, nodes []*api.Node, byNode map[string][]*ap
 // old pod goes when the new pod beside it is available. Old pods on nodes
 // that should no longer run the pod go only while more pods are
 // available than desired.
-func surgeReplace(ds *api.DaemonSet, nodes []*api.Node, byNode map[string][]*api.Pod, hash string, now time.Time, surge, desired int) (del []*api.Pod, create []string) {
+func surgeReplace(ds *api.DaemonSet, nodes []*api.Node, byNode map[string][]*api.Pod, hash string, now time.Time, surge, desired int, should shouldRunFunc) (del []*api.Pod, create []string) {
 	var shouldNotRun []*api.Pod
 	var candidates, allowed []string
 	numSurge, numAvailable := 0, 0
@@ -99,7 +99,7 @@ func surgeReplace(ds *api.DaemonSet, nodes []*api.Node, byNode map[string][]*api
 		case oldPod == nil && newPod != nil && replicaset.IsPodAvailable(newPod, ds.Spec.MinReadySeconds, now):
 			numAvailable++
 		}
-		shouldRun, _ := NodeShouldRunDaemonPod(n, ds)
+		shouldRun, _ := should(n, ds)
 		switch {
 		case oldPod == nil:
 			// The manage loop handles the node.
@@ -135,11 +135,11 @@ func surgeReplace(ds *api.DaemonSet, nodes []*api.Node, byNode map[string][]*api
 }
 
 // replaceWithoutSurge is rollingUpdate's branch for maxSurge 0.
-func replaceWithoutSurge(ds *api.DaemonSet, nodes []*api.Node, byNode map[string][]*api.Pod, hash string, now time.Time) []*api.Pod {
+func replaceWithoutSurge(ds *api.DaemonSet, nodes []*api.Node, byNode map[string][]*api.Pod, hash string, now time.Time, should shouldRunFunc) []*api.Pod {
 	desired := 0
 	var names []string
 	for _, n := range nodes {
-		if shouldRun, _ := NodeShouldRunDaemonPod(n, ds); shouldRun {
+		if shouldRun, _ := should(n, ds); shouldRun {
 			desired++
 			names = append(names, n.Name)
 		} else if _, ok := byNode[n.Name]; ok {
@@ -210,7 +210,7 @@ func (r *reconciler) updateStatus(ctx context.Context, ds *api.DaemonSet, nodes 
 	now := r.clock.Now()
 	var st api.DaemonSetStatus
 	for _, n := range nodes {
-		shouldRun, _ := NodeShouldRunDaemonPod(n, ds)
+		shouldRun, _ := r.verdicts.shouldRun(n, ds)
 		pods := byNode[n.Name]
 		if !shouldRun {
 			if len(pods) > 0 {
