@@ -61,6 +61,12 @@ type nodeInfo struct {
 	// entries are the pods counted on the node, in no particular order:
 	// PodTopologySpread and InterPodAffinity read their labels.
 	entries []*podEntry
+	// gen moves (touch) whenever entries change or one of them points at
+	// a newer pod object; memo holds PodTopologySpread's counts of
+	// matching pods for a generation (countCached). Only the cache's own
+	// nodeInfos have a memo.
+	gen  uint64
+	memo *countMemo
 }
 
 // setTaints sets the node's taints and the flags that summarize them.
@@ -222,6 +228,7 @@ func (c *cache) info(name string) *nodeInfo {
 	ni := c.nodes[name]
 	if ni == nil {
 		ni = &nodeInfo{name: name}
+		ni.memo = &countMemo{owner: ni}
 		c.nodes[name] = ni
 	}
 	return ni
@@ -310,6 +317,7 @@ func (c *cache) addEntry(key api.Key, e *podEntry) {
 	ni.pods++
 	ni.ports = append(ni.ports, e.ports...)
 	ni.entries = append(ni.entries, e)
+	ni.touch()
 	if hasPodAffinity(e.pod) {
 		c.withAffinity++
 	}
@@ -332,6 +340,7 @@ func (c *cache) removeEntry(key api.Key) *podEntry {
 		ni.entries[last] = nil
 		ni.entries = ni.entries[:last]
 	}
+	ni.touch()
 	if hasPodAffinity(e.pod) {
 		c.withAffinity--
 	}
@@ -393,6 +402,9 @@ func (c *cache) replaceObject(e *podEntry, pod *api.Pod) {
 		c.withAffinity--
 	}
 	e.pod = pod
+	if ni := c.nodes[e.node]; ni != nil {
+		ni.touch()
+	}
 	if hasPodAffinity(pod) {
 		c.withAffinity++
 	}

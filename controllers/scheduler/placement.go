@@ -50,9 +50,12 @@ type topologyPair struct{ key, value string }
 
 // spreadConstraint is a compiled topology spread constraint.
 type spreadConstraint struct {
-	maxSkew    int32
-	key        string
-	sel        api.Selector
+	maxSkew int32
+	key     string
+	sel     api.Selector
+	// selID is sel's identity for the nodes' count memos (selectorID),
+	// computed once per pod, not per node.
+	selID      string
 	minDomains int32
 	// honorAffinity and honorTaints: the node inclusion policies.
 	honorAffinity, honorTaints bool
@@ -70,6 +73,7 @@ func compileSpread(pod *api.Pod, action api.UnsatisfiableConstraintAction) []spr
 		}
 		sc := spreadConstraint{maxSkew: c.MaxSkew, key: c.TopologyKey, minDomains: 1, honorAffinity: true}
 		sc.sel = mergedSelector(c.LabelSelector, pod.Labels, c.MatchLabelKeys, nil)
+		sc.selID = selectorID(sc.sel)
 		if c.MinDomains != nil {
 			sc.minDomains = *c.MinDomains
 		}
@@ -138,7 +142,8 @@ func (c *spreadConstraint) includes(pi *podInfo, n *api.Node) bool {
 }
 
 // countMatching counts the node's pods in ns that sel matches, leaving
-// out terminating ones (countPodsMatchSelector).
+// out terminating ones (countPodsMatchSelector), reading every pod; the
+// plugins call countCached, which answers from the node's memo.
 func countMatching(ni *nodeInfo, sel api.Selector, ns string) int {
 	n := 0
 	for _, e := range ni.entries {
@@ -184,7 +189,7 @@ func newSpreadFilter(pi *podInfo, nodes []*nodeInfo) *spreadFilter {
 			if !c.includes(pi, ni.node) {
 				continue
 			}
-			f.counts[i][ni.node.Labels[c.key]] += countMatching(ni, c.sel, pi.pod.Namespace)
+			f.counts[i][ni.node.Labels[c.key]] += ni.countCached(c, pi.pod.Namespace)
 		}
 	}
 	for i := range cs {
@@ -273,7 +278,7 @@ func spreadScore(pi *podInfo, all, feasible []*nodeInfo, out []int64) bool {
 				continue
 			}
 			if p := counts[spreadDomain{i, ni.node.Labels[c.key]}]; p != nil {
-				*p += int64(countMatching(ni, c.sel, pi.pod.Namespace))
+				*p += int64(ni.countCached(c, pi.pod.Namespace))
 			}
 		}
 	}
@@ -289,7 +294,7 @@ func spreadScore(pi *podInfo, all, feasible []*nodeInfo, out []int64) bool {
 			c := &cs[i]
 			var cnt int64
 			if c.key == labelHostname {
-				cnt = int64(countMatching(ni, c.sel, pi.pod.Namespace))
+				cnt = int64(ni.countCached(c, pi.pod.Namespace))
 			} else {
 				cnt = *counts[spreadDomain{i, ni.node.Labels[c.key]}]
 			}

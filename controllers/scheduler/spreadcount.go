@@ -1,0 +1,96 @@
+package scheduler
+
+import "github.com/clustersim/clustersim/sim/api"
+
+// PodTopologySpread's PreFilter and PreScore count, for every node and
+// every constraint of the pod, the node's pods its selector matches
+// (upstream's countPodsMatchSelector, called for each node by
+// calPreFilterState and PreScore's processNode), reading every pod on
+// every node for every pod scheduled: n pods cost n × (all pods). The
+// pods of one Deployment come one after another with the same
+// constraints, and between two of them only the node that got the last
+// one (or lost one) has other counts. So each node the cache holds keeps
+// a memo of a few counts, keyed by the selector's identity, the
+// namespace and the node's generation, which moves whenever a pod is
+// added to the node, removed from it or replaced by a newer version of
+// its object (labels, deletionTimestamp). A count from the memo is the
+// count countMatching would make: the plugins' states, the filter's
+// reasons and the scores are those upstream computes; only the reading
+// of the pods is saved.
+
+// countSlots is how many counts a node remembers: the constraints of a
+// pod or two (zone and hostname on one selector share one slot).
+const countSlots = 4
+
+// countMemo is a node's remembered counts. owner is the nodeInfo that
+// made it: a copy of a nodeInfo (preemption's trials, withNominated's
+// copies) shares the pointer but not the address, and counts directly,
+// so that a copy whose pods are changed cannot read the cache's counts
+// nor leave its own in them.
+type countMemo struct {
+	owner *nodeInfo
+	slots [countSlots]countSlot
+	// next is the slot to overwrite when none is stale: round robin,
+	// so the choice depends on the calls alone.
+	next uint8
+}
+
+// countSlot is one remembered count; gen is the owner's gen+1 when it
+// was counted (0: never filled).
+type countSlot struct {
+	sel, ns string
+	gen     uint64
+	n       int32
+}
+
+// touch records that the node's pods changed: its memo's counts are
+// stale from now on.
+func (ni *nodeInfo) touch() { ni.gen++ }
+
+// selectorID returns sel's identity for the count memos: its canonical
+// form (requirements sorted by key, values sorted and unique; keys and
+// values are validated tokens, so the form parses one way), with
+// Everything, which prints "" as Nothing does, set apart. Two selectors
+// with the same identity match the same labels; two written differently
+// that match the same labels ("app=x", "app in (x)") merely do not share
+// counts. "" for Nothing, which matches no pod and is not memoized.
+func selectorID(sel api.Selector) string {
+	if sel.Empty() {
+		return "\x00everything"
+	}
+	if sel.Requirements() == 0 {
+		return ""
+	}
+	return sel.String()
+}
+
+// countCached is countMatching(ni, c.sel, ns) from ni's memo when it
+// holds that count at the node's current generation, else counted and
+// remembered.
+func (ni *nodeInfo) countCached(c *spreadConstraint, ns string) int {
+	m := ni.memo
+	if m == nil || m.owner != ni || c.selID == "" {
+		return countMatching(ni, c.sel, ns)
+	}
+	g := ni.gen + 1
+	free := -1
+	for i := range m.slots {
+		s := &m.slots[i]
+		if s.gen != g {
+			if free < 0 {
+				free = i
+			}
+			continue
+		}
+		if s.sel == c.selID && s.ns == ns {
+			return int(s.n)
+		}
+	}
+	n := countMatching(ni, c.sel, ns)
+	if free < 0 {
+		free = int(m.next)
+		m.next = (m.next + 1) % countSlots
+	}
+	m.slots[free] = countSlot{sel: c.selID, ns: ns, gen: g, n: int32(n)}
+	return n
+}

@@ -1,0 +1,272 @@
+package scheduler
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/clustersim/clustersim/sim/api"
+)
+
+// TestCountMemoMatchesDirect changes random clusters one pod at a time
+// (a pod added in a random namespace, removed, moved, relabelled, made
+// terminating or not, finished, assumed and forgotten or confirmed) and after
+// every change schedules a random pod with random spread constraints,
+// both actions, drawn from a small pool so that consecutive pods share
+// selectors as a Deployment's do. Every node's memoized count must equal
+// countMatching's; newSpreadFilter's state and spreadScore's scores must
+// equal those computed over copies of the nodes (which count directly);
+// a preemption trial copy whose pods are removed and added must count
+// its own pods; and two selectors with one identity must match the same
+// pods.
+func TestCountMemoMatchesDirect(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	namespaces := []string{"default", "other"}
+	randLabels := func() map[string]string {
+		l := map[string]string{}
+		for _, k := range []string{"app", "tier", "pod-template-hash"} {
+			if rng.IntN(3) > 0 {
+				l[k] = fmt.Sprintf("%s-%d", k, rng.IntN(3))
+			}
+		}
+		return l
+	}
+	randSelector := func() *api.LabelSelector {
+		switch rng.IntN(8) {
+		case 0:
+			return nil
+		case 1:
+			return &api.LabelSelector{}
+		case 2:
+			return &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{
+				{Key: "app", Operator: api.LabelSelectorOpIn, Values: []string{"app-0", "app-1"}},
+				{Key: "tier", Operator: api.LabelSelectorOpDoesNotExist}}}
+		case 3:
+			return &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{
+				{Key: "app", Operator: api.LabelSelectorOpNotIn, Values: []string{"app-" + fmt.Sprint(rng.IntN(3))}}}}
+		case 4:
+			return &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: "tier", Operator: api.LabelSelectorOpExists}}}
+		case 5:
+			// The same as case 6's for app-0, written another way.
+			return &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: "app", Operator: api.LabelSelectorOpIn, Values: []string{"app-0"}}}}
+		}
+		return &api.LabelSelector{MatchLabels: map[string]string{"app": fmt.Sprintf("app-%d", rng.IntN(3))}}
+	}
+	keys := []string{labelZone, labelHostname, "rack"}
+	randPod := func() *api.Pod {
+		p := testPod("incoming", rl("cpu", "100m"))
+		p.Namespace = namespaces[rng.IntN(2)]
+		p.Labels = randLabels()
+		for range 1 + rng.IntN(3) {
+			c := api.TopologySpreadConstraint{
+				MaxSkew: 1 + int32(rng.IntN(2)), TopologyKey: keys[rng.IntN(len(keys))],
+				WhenUnsatisfiable: api.ScheduleAnyway, LabelSelector: randSelector(),
+			}
+			if rng.IntN(2) == 0 {
+				c.WhenUnsatisfiable = api.DoNotSchedule
+			}
+			if rng.IntN(3) == 0 {
+				c.MatchLabelKeys = []string{"pod-template-hash"}
+			}
+			p.Spec.TopologySpreadConstraints = append(p.Spec.TopologySpreadConstraints, c)
+		}
+		return p
+	}
+	steps, checked := 0, 0
+	for cluster := range 150 {
+		c := newCache()
+		nn := 2 + rng.IntN(12)
+		var names []string
+		for i := range nn {
+			n := testNode(fmt.Sprintf("n%d", i), rl("cpu", "64", "pods", "110"))
+			if rng.IntN(8) > 0 {
+				n.Labels[labelZone] = fmt.Sprintf("z%d", rng.IntN(3))
+			}
+			n.Labels[labelHostname] = n.Name
+			if rng.IntN(2) == 0 {
+				n.Labels["rack"] = fmt.Sprintf("r%d", rng.IntN(4))
+			}
+			c.setNode(n)
+			names = append(names, n.Name)
+		}
+		var pool []*api.Pod
+		for range 3 {
+			pool = append(pool, randPod())
+		}
+		var live []*api.Pod // bound pods, in the order made
+		serial := 0
+		newBound := func() *api.Pod {
+			serial++
+			p := testPod(fmt.Sprintf("p%d", serial))
+			p.Namespace = namespaces[rng.IntN(2)]
+			p.Labels = randLabels()
+			p.Spec.NodeName = names[rng.IntN(len(names))]
+			return p
+		}
+		for range 60 {
+			steps++
+			switch op := rng.IntN(10); {
+			case op < 3 || len(live) == 0:
+				p := newBound()
+				c.setPod(p)
+				live = append(live, p)
+			case op == 3:
+				i := rng.IntN(len(live))
+				c.deletePod(live[i].Key())
+				live = slices.Delete(live, i, i+1)
+			case op == 4 || op == 5:
+				// Relabelled in place: same uid and node, a new object.
+				i := rng.IntN(len(live))
+				p := live[i].DeepCopyObject().(*api.Pod)
+				p.Labels = randLabels()
+				c.setPod(p)
+				live[i] = p
+			case op == 6:
+				i := rng.IntN(len(live))
+				p := live[i].DeepCopyObject().(*api.Pod)
+				if p.DeletionTimestamp == nil {
+					p.DeletionTimestamp = &api.Time{}
+				} else {
+					p.DeletionTimestamp = nil
+				}
+				c.setPod(p)
+				live[i] = p
+			case op == 7:
+				// Moved: the informer shows it on another node.
+				i := rng.IntN(len(live))
+				p := live[i].DeepCopyObject().(*api.Pod)
+				p.Spec.NodeName = names[rng.IntN(len(names))]
+				c.setPod(p)
+				live[i] = p
+			case op == 8:
+				// Assumed on a node, then maybe forgotten.
+				p := newBound()
+				node := p.Spec.NodeName
+				p.Spec.NodeName = ""
+				c.assume(p, node)
+				if rng.IntN(2) == 0 {
+					c.forget(p.Key(), p.UID)
+				} else {
+					b := p.DeepCopyObject().(*api.Pod)
+					b.Spec.NodeName = node
+					c.setPod(b)
+					live = append(live, b)
+				}
+			default:
+				// Finished: no longer counted.
+				i := rng.IntN(len(live))
+				p := live[i].DeepCopyObject().(*api.Pod)
+				p.Status.Phase = api.PodSucceeded
+				c.setPod(p)
+				live = slices.Delete(live, i, i+1)
+			}
+			if rng.IntN(5) == 0 {
+				pool[rng.IntN(len(pool))] = randPod()
+			}
+			pod := pool[rng.IntN(len(pool))]
+			pi := newPodInfo(pod)
+			all := c.list()
+			copies := make([]*nodeInfo, len(all))
+			for i, ni := range all {
+				cp := *ni
+				copies[i] = &cp
+			}
+			cs := append(compileSpread(pod, api.ScheduleAnyway), compileSpread(pod, api.DoNotSchedule)...)
+			// Twice: the second pass reads what the first remembered.
+			for range 2 {
+				for _, ni := range all {
+					for i := range cs {
+						got, want := ni.countCached(&cs[i], pod.Namespace), countMatching(ni, cs[i].sel, pod.Namespace)
+						if got != want {
+							t.Fatalf("cluster %d step %d: node %s, selector %q in %s: memo %d, direct %d", cluster, steps, ni.name, cs[i].selID, pod.Namespace, got, want)
+						}
+						checked++
+					}
+				}
+			}
+			for i := range cs {
+				for j := range cs {
+					if cs[i].selID != cs[j].selID {
+						continue
+					}
+					for _, p := range live {
+						if cs[i].sel.Matches(p.Labels) != cs[j].sel.Matches(p.Labels) {
+							t.Fatalf("selectors %v and %v share identity %q but not pod %s", cs[i].sel, cs[j].sel, cs[i].selID, p.Name)
+						}
+					}
+				}
+			}
+			if got, want := newSpreadFilter(pi, all), newSpreadFilter(pi, copies); !reflect.DeepEqual(got, want) {
+				t.Fatalf("cluster %d step %d: spread filter %+v, direct %+v", cluster, steps, got, want)
+			}
+			feasible := slices.DeleteFunc(slices.Clone(all), func(*nodeInfo) bool { return rng.IntN(4) == 0 })
+			var feasibleCopies []*nodeInfo
+			for _, ni := range feasible {
+				feasibleCopies = append(feasibleCopies, copies[slices.Index(all, ni)])
+			}
+			got, want := make([]int64, len(feasible)), make([]int64, len(feasible))
+			okGot, okWant := spreadScore(pi, all, feasible, got), spreadScore(pi, copies, feasibleCopies, want)
+			if okGot != okWant || !slices.Equal(got, want) {
+				t.Fatalf("cluster %d step %d: spread scores %v, direct %v", cluster, steps, got, want)
+			}
+			// A preemption trial shares its node's memo pointer; it must
+			// count its own pods, and leave the node's counts alone.
+			ni := all[rng.IntN(len(all))]
+			if len(ni.entries) > 0 {
+				tr := newTrial(ni)
+				e := tr.entries[rng.IntN(len(tr.entries))]
+				tr.remove(e)
+				for i := range cs {
+					if got, want := tr.countCached(&cs[i], pod.Namespace), countMatching(&tr.nodeInfo, cs[i].sel, pod.Namespace); got != want {
+						t.Fatalf("cluster %d step %d: trial of %s: memo %d, direct %d", cluster, steps, ni.name, got, want)
+					}
+				}
+				tr.add(e)
+				for i := range cs {
+					if got, want := ni.countCached(&cs[i], pod.Namespace), countMatching(ni, cs[i].sel, pod.Namespace); got != want {
+						t.Fatalf("cluster %d step %d: node %s after a trial: memo %d, direct %d", cluster, steps, ni.name, got, want)
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d steps, %d counts compared", steps, checked)
+}
+
+// TestSelectorID: Everything and Nothing both print "", but only
+// Nothing is left out of the memos; selectors matching different labels
+// have different identities.
+func TestSelectorID(t *testing.T) {
+	sel := func(ls *api.LabelSelector) api.Selector {
+		s, err := api.LabelSelectorAsSelector(ls)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	ids := map[string]string{}
+	for name, s := range map[string]api.Selector{
+		"everything": api.Everything(),
+		"app=a":      sel(&api.LabelSelector{MatchLabels: map[string]string{"app": "a"}}),
+		"app=b":      sel(&api.LabelSelector{MatchLabels: map[string]string{"app": "b"}}),
+		"app,tier":   sel(&api.LabelSelector{MatchLabels: map[string]string{"app": "a", "tier": "x"}}),
+		"in":         sel(&api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: "app", Operator: api.LabelSelectorOpIn, Values: []string{"a", "b"}}}}),
+		"notin":      sel(&api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: "app", Operator: api.LabelSelectorOpNotIn, Values: []string{"a", "b"}}}}),
+		"exists":     sel(&api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: "app", Operator: api.LabelSelectorOpExists}}}),
+		"!exists":    sel(&api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: "app", Operator: api.LabelSelectorOpDoesNotExist}}}),
+	} {
+		id := selectorID(s)
+		if id == "" {
+			t.Errorf("%s: empty identity", name)
+		}
+		if other, ok := ids[id]; ok {
+			t.Errorf("%s and %s share identity %q", name, other, id)
+		}
+		ids[id] = name
+	}
+	if id := selectorID(api.Nothing()); id != "" {
+		t.Errorf("Nothing: identity %q, want \"\"", id)
+	}
+}
