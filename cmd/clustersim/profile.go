@@ -5,6 +5,7 @@ import (
 	"os"
 	"runtime/metrics"
 	"runtime/pprof"
+	"runtime/trace"
 	"time"
 )
 
@@ -13,12 +14,16 @@ import (
 // profile (allocations included) taken when the live heap was largest
 // (checked every half second: what a run holds before it ends, not after
 // it has let go); read them with `go tool pprof -top bin/clustersim
-// FILE` (`-sample_index=inuse_space` for what was live). Environment variables rather than
+// FILE` (`-sample_index=inuse_space` for what was live);
+// CLUSTERSIM_EXECTRACE=FILE writes Go's execution trace of the command
+// (`go tool trace FILE`: which goroutine held which processor, the
+// collector's phases; large, a few hundred MB a minute). Environment variables rather than
 // flags so that every command (run, sweep, lesson, ...) can be profiled
 // without a flag of its own; they change nothing a run computes.
 const (
 	cpuProfileEnv = "CLUSTERSIM_CPUPROFILE"
 	memProfileEnv = "CLUSTERSIM_MEMPROFILE"
+	execTraceEnv  = "CLUSTERSIM_EXECTRACE"
 )
 
 // startProfiles starts the profiles the environment asks for and returns
@@ -36,6 +41,18 @@ func startProfiles() (stop func()) {
 			cpu = f
 		}
 	}
+	var exec *os.File
+	if path := os.Getenv(execTraceEnv); path != "" {
+		f, err := os.Create(path)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "clustersim: %s: %v\n", execTraceEnv, err)
+		} else if err := trace.Start(f); err != nil {
+			fmt.Fprintf(os.Stderr, "clustersim: %s: %v\n", execTraceEnv, err)
+			f.Close()
+		} else {
+			exec = f
+		}
+	}
 	var heap *peakHeap
 	if path := os.Getenv(memProfileEnv); path != "" {
 		heap = &peakHeap{path: path, done: make(chan struct{}), stopped: make(chan struct{})}
@@ -45,6 +62,10 @@ func startProfiles() (stop func()) {
 		if cpu != nil {
 			pprof.StopCPUProfile()
 			cpu.Close()
+		}
+		if exec != nil {
+			trace.Stop()
+			exec.Close()
 		}
 		if heap != nil {
 			close(heap.done)
