@@ -10,19 +10,29 @@ import (
 	"github.com/clustersim/clustersim/sim/api"
 )
 
+// zonedScheduler returns a scheduler with the default options whose
+// cache holds nodes nodes of the given capacity, named node-0000 on,
+// in zones zone-a, zone-b and zone-c in turn, each labelled with its
+// hostname.
+func zonedScheduler(nodes int, capacity api.ResourceList) *scheduler {
+	c := newCache()
+	for i := range nodes {
+		n := testNode(fmt.Sprintf("node-%04d", i), capacity)
+		n.Labels[labelZone] = fmt.Sprintf("zone-%c", 'a'+i%3)
+		n.Labels[labelHostname] = n.Name
+		c.setNode(n)
+	}
+	s := &scheduler{cache: c, rng: rand.New(rand.NewPCG(1, 1))}
+	s.opts.defaults()
+	return s
+}
+
 // BenchmarkScheduleCycle measures one scheduling cycle (filter, score,
 // select, assume) on a 5,000-node cluster across 3 zones, where the
 // adaptive percentageOfNodesToScore searches 10% of the nodes: the
 // scheduler's own cost per pod, without the API round trips.
 func BenchmarkScheduleCycle(b *testing.B) {
-	c := newCache()
-	for i := range 5000 {
-		n := testNode(fmt.Sprintf("node-%04d", i), rl("cpu", "64", "memory", "256Gi", "pods", "110"))
-		n.Labels[labelZone] = fmt.Sprintf("zone-%d", i%3)
-		c.setNode(n)
-	}
-	s := &scheduler{cache: c, rng: rand.New(rand.NewPCG(1, 1))}
-	s.opts.defaults()
+	s := zonedScheduler(5000, rl("cpu", "64", "memory", "256Gi", "pods", "110"))
 	pod := testPod("p", rl("cpu", "100m", "memory", "128Mi"))
 	i := 0
 	start := time.Now()
@@ -49,15 +59,7 @@ func BenchmarkScheduleCycle(b *testing.B) {
 // oldest, so the cluster stays at 30 pods a node however long it runs.
 func BenchmarkScheduleScaleProbe(b *testing.B) {
 	const nodes, perNode = 3000, 30
-	c := newCache()
-	for i := range nodes {
-		n := testNode(fmt.Sprintf("node-%04d", i), rl("cpu", "8", "memory", "32Gi", "pods", "110"))
-		n.Labels[labelZone] = fmt.Sprintf("zone-%c", 'a'+i%3)
-		n.Labels[labelHostname] = n.Name
-		c.setNode(n)
-	}
-	s := &scheduler{cache: c, rng: rand.New(rand.NewPCG(1, 1))}
-	s.opts.defaults()
+	s := zonedScheduler(nodes, rl("cpu", "8", "memory", "32Gi", "pods", "110"))
 	tmpl := testPod("p", rl("cpu", "100m", "memory", "256Mi"))
 	tmpl.Labels = map[string]string{"app": "app-1", "tier": "scale"}
 	var bound []*api.Pod
@@ -103,15 +105,7 @@ func BenchmarkScheduleScaleProbe(b *testing.B) {
 // bound pod replaces the oldest, so the cluster stays at 10 pods a node.
 func BenchmarkScheduleSpread(b *testing.B) {
 	const nodes, perNode = 600, 10
-	c := newCache()
-	for i := range nodes {
-		n := testNode(fmt.Sprintf("node-%04d", i), rl("cpu", "64", "memory", "256Gi", "pods", "110"))
-		n.Labels[labelZone] = fmt.Sprintf("zone-%c", 'a'+i%3)
-		n.Labels[labelHostname] = n.Name
-		c.setNode(n)
-	}
-	s := &scheduler{cache: c, rng: rand.New(rand.NewPCG(1, 1))}
-	s.opts.defaults()
+	s := zonedScheduler(nodes, rl("cpu", "64", "memory", "256Gi", "pods", "110"))
 	tmpl := func(app string) *api.Pod {
 		p := testPod("p", rl("cpu", "100m", "memory", "128Mi"))
 		p.Labels = map[string]string{"app": app, "pod-template-hash": "h-" + app}
