@@ -48,6 +48,9 @@ type reconciler struct {
 	services  lister
 	pods      lister
 	endpoints lister
+	// memos holds, per Service, what its last sync took from its pods
+	// (memo.go).
+	memos map[api.Key]*serviceMemo
 }
 
 // Setup registers the Endpoints controller with m: informers on
@@ -70,7 +73,8 @@ func Setup(m *controller.Manager, opts Options) error {
 	if err != nil {
 		return err
 	}
-	r := &reconciler{client: m.Client(), recorder: m.Recorder(Component), services: svcInf.Lister(), pods: podInf.Lister(), endpoints: epInf.Lister()}
+	r := &reconciler{client: m.Client(), recorder: m.Recorder(Component), services: svcInf.Lister(), pods: podInf.Lister(), endpoints: epInf.Lister(),
+		memos: map[api.Key]*serviceMemo{}}
 	c, err := m.NewController(Name, controller.Options{Workers: opts.Workers, Observer: opts.Observer}, r)
 	if err != nil {
 		return err
@@ -180,6 +184,9 @@ func portsEqual(o, p *api.Pod) bool {
 func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (controller.Result, error) {
 	o, ok := r.services.Get(req.Key)
 	svc, isSvc := o.(*api.Service)
+	if !ok || !isSvc || svc.Spec.Type == api.ServiceTypeExternalName || svc.Spec.Selector == nil {
+		delete(r.memos, req.Key)
+	}
 	if !ok || !isSvc {
 		// The service is gone: so are its endpoints.
 		err := r.client.Delete(ctx, api.KindEndpoints, req.Key)
@@ -200,7 +207,7 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 			pods = append(pods, p)
 		}
 	}
-	subsets, _, _ := Subsets(svc, pods)
+	subsets := r.subsets(req.Key, svc, pods)
 	truncated := Truncate(subsets)
 
 	var current *api.Endpoints
@@ -258,6 +265,24 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 		r.recorder.Eventf(next, client.EventTypeWarning, "FailedToUpdateEndpoint", "Failed to update endpoint %v/%v: %v", svc.Namespace, svc.Name, err)
 	}
 	return controller.Result{}, err
+}
+
+// subsets is Subsets(svc, pods) through the Service's memo.
+func (r *reconciler) subsets(key api.Key, svc *api.Service, pods []*api.Pod) []api.EndpointSubset {
+	m := r.memos[key]
+	if m == nil {
+		if r.memos == nil {
+			r.memos = map[api.Key]*serviceMemo{}
+		}
+		m = &serviceMemo{}
+		r.memos[key] = m
+	}
+	m.update(svc, pods)
+	if ss, _, _, ok := m.subsets(); ok {
+		return ss
+	}
+	ss, _, _ := repackedSubsets(svc, pods)
+	return ss
 }
 
 // subsetsEqual compares subsets as they would be serialized, so that nil
