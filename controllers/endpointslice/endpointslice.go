@@ -51,6 +51,9 @@ type reconciler struct {
 	slices   lister
 	nodes    lister
 	max      int
+	// memos holds, per Service, what its last sync made of its pods
+	// (memo.go).
+	memos map[api.Key]*serviceMemo
 }
 
 // Setup registers the EndpointSlice controller with m: informers on
@@ -73,7 +76,8 @@ func Setup(m *controller.Manager, opts Options) error {
 		infs[k] = inf
 	}
 	r := &reconciler{client: m.Client(), recorder: m.Recorder(Component), services: infs[api.KindService].Lister(),
-		pods: infs[api.KindPod].Lister(), slices: infs[api.KindEndpointSlice].Lister(), nodes: infs[api.KindNode].Lister(), max: opts.MaxEndpointsPerSlice}
+		pods: infs[api.KindPod].Lister(), slices: infs[api.KindEndpointSlice].Lister(), nodes: infs[api.KindNode].Lister(), max: opts.MaxEndpointsPerSlice,
+		memos: map[api.Key]*serviceMemo{}}
 	c, err := m.NewController(Name, controller.Options{Workers: opts.Workers, Observer: opts.Observer}, r)
 	if err != nil {
 		return err
@@ -140,6 +144,9 @@ func (r *reconciler) servicesOf(p *api.Pod) []api.Key {
 func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (controller.Result, error) {
 	o, ok := r.services.Get(req.Key)
 	svc, isSvc := o.(*api.Service)
+	if !ok || !isSvc || svc.Spec.Type == api.ServiceTypeExternalName || svc.Spec.Selector == nil {
+		delete(r.memos, req.Key)
+	}
 	if !ok || !isSvc {
 		return controller.Result{}, nil // the garbage collector deletes the slices it owned
 	}
@@ -166,7 +173,7 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 		}
 		return nil
 	}
-	plan := Reconcile(svc, pods, node, existing, r.max)
+	plan := r.serviceMemo(req.Key).reconcile(svc, pods, node, existing, r.max)
 	if err := r.write(ctx, svc, plan); err != nil {
 		r.recorder.Eventf(svc, client.EventTypeWarning, "FailedToUpdateEndpointSlices", "Error updating Endpoint Slices for Service %s/%s: %v", svc.Namespace, svc.Name, err)
 		return controller.Result{}, err

@@ -38,10 +38,21 @@ type NodeGetter func(name string) *api.Node
 // supports, grouped by the ports the endpoints serve, at most max
 // endpoints each.
 func Reconcile(svc *api.Service, pods []*api.Pod, node NodeGetter, existing []*api.EndpointSlice, max int) Plan {
+	types := addressTypes(svc)
+	return reconcileTypes(svc, types, existing, max, func(i int) *desiredEndpoints {
+		return desiredOf(svc, pods, node, types[i])
+	})
+}
+
+// reconcileTypes is Reconcile once the address types are known: the
+// existing slices of a type the service no longer has are deleted, and
+// each type's are reconciled with the endpoints desiredOf(i) gives for
+// types[i] (made afresh by Reconcile, through the Service's memo by the
+// controller).
+func reconcileTypes(svc *api.Service, types []string, existing []*api.EndpointSlice, max int, desiredOf func(i int) *desiredEndpoints) Plan {
 	if max <= 0 {
 		max = DefaultMaxEndpointsPerSlice
 	}
-	types := addressTypes(svc)
 	var plan Plan
 	byType := map[string][]*api.EndpointSlice{}
 	for _, s := range existing {
@@ -52,8 +63,8 @@ func Reconcile(svc *api.Service, pods []*api.Pod, node NodeGetter, existing []*a
 		byType[s.AddressType] = append(byType[s.AddressType], s)
 	}
 	var deletes []*api.EndpointSlice
-	for _, t := range types {
-		p := reconcileByAddressType(svc, pods, node, byType[t], t, max)
+	for i, t := range types {
+		p := reconcileByAddressType(svc, desiredOf(i), byType[t], t, max)
 		plan.Create = append(plan.Create, p.Create...)
 		plan.Update = append(plan.Update, p.Update...)
 		deletes = append(deletes, p.Delete...)
@@ -157,34 +168,19 @@ func (s *endpointSet) pop() *api.Endpoint {
 }
 
 // desiredSets is the desired endpoint sets of a sync, n of them: each of
-// eps inserted, in order, into the set setOf gives it. The endpoints'
-// keys are written to one string, each key a part of it (upstream hashes
-// each endpoint; a string each was an allocation a pod).
-func desiredSets(eps []api.Endpoint, setOf []int, n int) []*endpointSet {
-	var (
-		all  strings.Builder
-		buf  []byte // one key
-		ends = make([]int, len(eps))
-	)
-	all.Grow(32 * len(eps))
-	for i := range eps {
-		buf = appendEndpointKey(buf[:0], &eps[i])
-		all.Write(buf)
-		ends[i] = all.Len()
-	}
-	keys := all.String()
+// d's endpoints inserted, in order, into the set d.setOf gives it, under
+// its key d.keys gives.
+func desiredSets(d *desiredEndpoints, n int) []*endpointSet {
 	sizes := make([]int, n)
-	for _, s := range setOf {
+	for _, s := range d.setOf {
 		sizes[s]++
 	}
 	sets := make([]*endpointSet, n)
 	for i := range sets {
 		sets[i] = newEndpointSet(sizes[i])
 	}
-	start := 0
-	for i := range eps {
-		sets[setOf[i]].insert(keys[start:ends[i]], &eps[i])
-		start = ends[i]
+	for i := range d.eps {
+		sets[d.setOf[i]].insert(d.keys[i], &d.eps[i])
 	}
 	return sets
 }
@@ -249,7 +245,114 @@ func portsKey(ports []api.EndpointSlicePort) string {
 	return string(j)
 }
 
-func reconcileByAddressType(svc *api.Service, pods []*api.Pod, node NodeGetter, existing []*api.EndpointSlice, addrType string, max int) Plan {
+// desiredEndpoints is what one sync wants of one address type: the
+// endpoints of the Service's pods, each with the index of its port
+// mapping's set (setOf) and its endpointKey (keys), and the port mappings
+// in the order they were first met. Upstream makes a set per port mapping
+// and inserts each endpoint as it makes it. Here the endpoints are made
+// first, into one slice, and the sets are filled after (desiredSets),
+// sized to what they hold.
+type desiredEndpoints struct {
+	eps      []api.Endpoint
+	setOf    []int
+	keys     []string
+	portSets portSets
+}
+
+// newDesiredEndpoints returns desired endpoints sized for n pods.
+func newDesiredEndpoints(n int) *desiredEndpoints {
+	return &desiredEndpoints{eps: make([]api.Endpoint, 0, n), setOf: make([]int, 0, n), keys: make([]string, 0, n)}
+}
+
+// add appends ep, whose endpointKey is key, to the endpoints of the set
+// set.
+func (d *desiredEndpoints) add(ep *api.Endpoint, key string, set int) {
+	d.eps = append(d.eps, *ep)
+	d.keys = append(d.keys, key)
+	d.setOf = append(d.setOf, set)
+}
+
+// portSets numbers the port mappings of a sync's endpoints in the order
+// they are first met (one set each). The pods of a Service mostly serve
+// the same ports: a pod's are compared with the pod before's, and only
+// ports not seen just before are made and keyed (encoding every pod's
+// ports was a third of a sync's allocations).
+type portSets struct {
+	index map[string]int            // port key -> index in order
+	ports [][]api.EndpointSlicePort // the slices' ports of each mapping
+	order []string                  // the port keys (portsKey)
+	set   int                       // the set of last
+	last  []portValue
+	keyed bool
+}
+
+// of returns the index of the set of endpoints serving ports (a pod's
+// appendPortValues), making one if they are new.
+func (s *portSets) of(ports []portValue) int {
+	if s.keyed && slices.Equal(ports, s.last) {
+		return s.set
+	}
+	sp := slicePorts(ports)
+	k := portsKey(sp)
+	s.keyed = true
+	s.last = append(s.last[:0], ports...)
+	i, ok := s.index[k]
+	if !ok {
+		if s.index == nil {
+			s.index = map[string]int{}
+		}
+		i = len(s.order)
+		s.index[k] = i
+		s.ports = append(s.ports, sp)
+		s.order = append(s.order, k)
+	}
+	s.set = i
+	return i
+}
+
+// desiredOf is the endpoints of type addrType svc wants of its pods (in
+// name order), made in one batch. A port mapping with a set may get no
+// endpoint (its pods' nodes unknown or addresses of the other type): its
+// existing slices are reconciled all the same. The endpoints' keys are
+// parts of one string (upstream hashes each endpoint; a string each was
+// an allocation a pod).
+func desiredOf(svc *api.Service, pods []*api.Pod, node NodeGetter, addrType string) *desiredEndpoints {
+	var (
+		d     = newDesiredEndpoints(len(pods))
+		batch = newEndpointBatch(len(pods))
+		this  []portValue
+		keys  strings.Builder
+		buf   []byte // one key
+		ends  = make([]int, 0, len(pods))
+	)
+	keys.Grow(32 * len(pods))
+	for _, p := range pods {
+		if !endpoints.ShouldPodBeInEndpoints(p, true) {
+			continue
+		}
+		this = appendPortValues(this[:0], svc, p)
+		set := d.portSets.of(this)
+		n := node(p.Spec.NodeName)
+		if n == nil && !svc.Spec.PublishNotReadyAddresses {
+			continue // upstream skips the pod and retries: its node is not known yet
+		}
+		if ep := batch.endpoint(p, n, svc, addrType); len(ep.Addresses) > 0 {
+			buf = appendEndpointKey(buf[:0], &ep)
+			keys.Write(buf)
+			ends = append(ends, keys.Len())
+			d.add(&ep, "", set)
+		}
+	}
+	all, start := keys.String(), 0
+	for i, end := range ends {
+		d.keys[i], start = all[start:end], end
+	}
+	return d
+}
+
+// reconcileByAddressType plans the writes of the slices of one address
+// type (existing, the service's of that type) for the endpoints desired.
+func reconcileByAddressType(svc *api.Service, d *desiredEndpoints, existing []*api.EndpointSlice, addrType string, max int) Plan {
 	var plan Plan
 	existingByPorts := map[string][]*api.EndpointSlice{}
 	var existingOrder []string
@@ -264,66 +367,16 @@ func reconcileByAddressType(svc *api.Service, pods []*api.Pod, node NodeGetter, 
 		}
 		existingByPorts[k] = append(existingByPorts[k], s)
 	}
-	// Upstream makes a set per port mapping and inserts each endpoint as
-	// it makes it. Here the endpoints are made first, into one slice
-	// (with what they point to in one batch), each with the index of its
-	// ports' set (setOf), and the sets are filled after (desiredSets),
-	// sized to what they hold. A port mapping with a set may get no
-	// endpoint: its existing slices are reconciled all the same.
-	var (
-		batch        = newEndpointBatch(len(pods))
-		eps          = make([]api.Endpoint, 0, len(pods))
-		setOf        = make([]int, 0, len(pods))
-		setIndex     = map[string]int{} // port key -> index in desiredOrder
-		desiredPorts [][]api.EndpointSlicePort
-		desiredOrder []string
-	)
-	// The pods of a Service mostly serve the same ports: a pod's are
-	// compared with the pod before's, and only ports not seen just
-	// before are made and keyed (encoding every pod's ports was a third
-	// of a sync's allocations).
-	var (
-		set        int
-		last, this []portValue
-		keyed      bool
-	)
-	for _, p := range pods {
-		if !endpoints.ShouldPodBeInEndpoints(p, true) {
-			continue
-		}
-		this = appendPortValues(this[:0], svc, p)
-		if !keyed || !slices.Equal(this, last) {
-			ports := slicePorts(this)
-			k := portsKey(ports)
-			keyed = true
-			last = append(last[:0], this...)
-			i, ok := setIndex[k]
-			if !ok {
-				i = len(desiredOrder)
-				setIndex[k] = i
-				desiredPorts = append(desiredPorts, ports)
-				desiredOrder = append(desiredOrder, k)
-			}
-			set = i
-		}
-		n := node(p.Spec.NodeName)
-		if n == nil && !svc.Spec.PublishNotReadyAddresses {
-			continue // upstream skips the pod and retries: its node is not known yet
-		}
-		if ep := batch.endpoint(p, n, svc, addrType); len(ep.Addresses) > 0 {
-			eps = append(eps, ep)
-			setOf = append(setOf, set)
-		}
-	}
-	desired := desiredSets(eps, setOf, len(desiredOrder))
-	for i, k := range desiredOrder {
-		c, u, d := reconcileByPortMapping(svc, existingByPorts[k], desired[i], desiredPorts[i], addrType, max)
+	ps := &d.portSets
+	desired := desiredSets(d, len(ps.order))
+	for i, k := range ps.order {
+		c, u, del := reconcileByPortMapping(svc, existingByPorts[k], desired[i], ps.ports[i], addrType, max)
 		plan.Create = append(plan.Create, c...)
 		plan.Update = append(plan.Update, u...)
-		plan.Delete = append(plan.Delete, d...)
+		plan.Delete = append(plan.Delete, del...)
 	}
 	for _, k := range existingOrder {
-		if _, ok := setIndex[k]; !ok {
+		if _, ok := ps.index[k]; !ok {
 			plan.Delete = append(plan.Delete, existingByPorts[k]...)
 		}
 	}
@@ -602,8 +655,11 @@ func PodToEndpoint(p *api.Pod, node *api.Node, svc *api.Service, addrType string
 // addresses, each an element of an array the sync's endpoints share
 // rather than a heap object of its own (a sync makes an endpoint of every
 // pod of the Service, most of them to find them unchanged: that was four
-// allocations a pod). Nothing outlives the sync that holds on to a batch:
-// the client writes copies of the slices planned.
+// allocations a pod). Nothing writes into a batch once its endpoints are
+// made: the client writes copies of the slices planned. (A Service's memo
+// makes each pod's endpoint in a batch of its own, over arrays of one
+// element kept with the pod's entry, so that an endpoint reused keeps
+// no other alive: memo.go.)
 type endpointBatch struct {
 	conds [][3]bool // ready, serving, terminating
 	refs  []api.ObjectReference
