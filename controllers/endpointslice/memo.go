@@ -2,7 +2,6 @@ package endpointslice
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/clustersim/clustersim/controllers/endpoints"
 	"github.com/clustersim/clustersim/sim/api"
@@ -134,33 +133,6 @@ func (m *serviceMemo) build(e *podEntry, svc *api.Service, p *api.Pod, node Node
 	}
 }
 
-// held returns the entry of old the merge of old with the pods listed
-// reaches at p (old[*j:] are the entries not passed yet), or nil when p
-// is a new object: added, or replacing the pod of the entry. Entries of
-// pods gone are passed. An entry's pod is read only when it is not p.
-func held(old []podEntry, j *int, p *api.Pod) *podEntry {
-	for *j < len(old) {
-		o := &old[*j]
-		if o.pod == p {
-			*j++
-			return o
-		}
-		c := strings.Compare(o.pod.Namespace, p.Namespace)
-		if c == 0 {
-			c = strings.Compare(o.pod.Name, p.Name)
-		}
-		if c < 0 {
-			*j++ // o's pod is gone
-			continue
-		}
-		if c == 0 {
-			*j++ // p replaced o's pod
-		}
-		return nil
-	}
-	return nil
-}
-
 // update makes m's entries those of pods (svc's, in the lister's
 // namespace/name order) and returns the desired endpoints of each of
 // types (svc's address types): desiredOf's, of the pods the memo does
@@ -192,7 +164,7 @@ func (m *serviceMemo) update(svc *api.Service, pods []*api.Pod, node NodeGetter,
 	for _, p := range pods {
 		next = append(next, podEntry{})
 		e := &next[len(next)-1]
-		o := held(old, &j, p)
+		o := endpoints.HeldEntry(old, &j, p, func(e *podEntry) *api.Pod { return e.pod })
 		if o != nil && o.in && node(o.nodeName) != o.node {
 			o = nil // the node object was replaced (or is gone, or came)
 		}
