@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"slices"
 	"strings"
-	"unsafe"
 
 	"github.com/clustersim/clustersim/sim/api"
 )
@@ -141,7 +140,7 @@ func HeldEntry[E any](old []E, j *int, p *api.Pod, podOf func(*E) *api.Pod) *E {
 
 // sameSlice reports whether a and b are the same slice (header).
 func sameSlice(a, b []api.EndpointPort) bool {
-	return len(a) == len(b) && unsafe.SliceData(a) == unsafe.SliceData(b)
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // subsets is oneSubset from m's entries: ok is false when the pods
