@@ -904,6 +904,14 @@ func (l *loader) controllers(s *Scenario, w *world) error {
 		if cs.Burst > 0 && cs.QPS == nil && DefaultPacing(name).Unpaced() {
 			return l.errorf(f+".burst", "needs qps: %s is unpaced by default, and a burst without a rate paces nothing", name)
 		}
+		if b := cs.UpdatesBatchPeriod; b != nil {
+			if name != "endpoints" && name != "endpointslice" {
+				return l.errorf(f+".updatesBatchPeriod", "only the endpoints and endpointslice controllers batch their updates (kube-controller-manager's --endpoint-updates-batch-period and --endpointslice-updates-batch-period)")
+			}
+			if b.Duration < 0 {
+				return l.errorf(f+".updatesBatchPeriod", "must not be negative")
+			}
+		}
 		if cs.Standbys < 0 || cs.Standbys > MaxStandbys {
 			return l.errorf(f+".standbys", "must be between 0 and %d", MaxStandbys)
 		}

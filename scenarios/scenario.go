@@ -15,6 +15,8 @@
 package scenarios
 
 import (
+	"time"
+
 	"gopkg.in/yaml.v3"
 
 	"github.com/clustersim/clustersim/sim/api"
@@ -431,11 +433,26 @@ type ControllerSettings struct {
 	// Unpaced leaves the controller's client without a token bucket (as
 	// a client-go rest.Config with a negative QPS has none).
 	Unpaced bool `json:"unpaced,omitempty"`
+	// UpdatesBatchPeriod delays the sync a pod's change asks of its
+	// Services by this much, so that the changes of their other pods
+	// within it are one sync: kube-controller-manager's
+	// --endpoint-updates-batch-period (endpoints) and
+	// --endpointslice-updates-batch-period (endpointslice), default 0;
+	// only those two controllers take it.
+	UpdatesBatchPeriod *api.Duration `json:"updatesBatchPeriod,omitempty"`
 	// Standbys is how many standby replicas run beside a controller that
 	// elects a leader (the scheduler, kube-controller-manager's
 	// controllers), each at endpoint controller/<name>/standby-<i>,
 	// waiting for the lease; default 0, at most MaxStandbys.
 	Standbys int `json:"standbys,omitempty"`
+}
+
+// BatchPeriod is UpdatesBatchPeriod's duration, 0 when absent.
+func (cs ControllerSettings) BatchPeriod() time.Duration {
+	if cs.UpdatesBatchPeriod == nil {
+		return 0
+	}
+	return cs.UpdatesBatchPeriod.Duration
 }
 
 // MaxStandbys caps spec.controllers.<name>.standbys: a control plane of

@@ -49,6 +49,12 @@ func TestValidateRejects(t *testing.T) {
 		{name: "controller resync 1ns", spec: "  controllers: {replicaset: {resync: 1ns}}\n",
 			err: "v.yaml:12:38: spec.controllers.replicaset.resync: 1ns is below client-go's minimum resync period of 1s (0 or absent: no resync)"},
 		{name: "controller resync 0 is none", spec: "  controllers: {replicaset: {resync: 0s}}\n"},
+		// Batching is two controllers' setting: elsewhere it would be ignored.
+		{name: "batch period on the replicaset controller", spec: "  controllers: {replicaset: {updatesBatchPeriod: 1s}}\n",
+			err: "v.yaml:12:50: spec.controllers.replicaset.updatesBatchPeriod: only the endpoints and endpointslice controllers batch their updates (kube-controller-manager's --endpoint-updates-batch-period and --endpointslice-updates-batch-period)"},
+		{name: "negative batch period", spec: "  controllers: {endpoints: {updatesBatchPeriod: -1s}}\n",
+			err: "v.yaml:12:49: spec.controllers.endpoints.updatesBatchPeriod: must not be negative"},
+		{name: "batch periods of both", spec: "  controllers: {endpoints: {updatesBatchPeriod: 1s}, endpointslice: {updatesBatchPeriod: 500ms}}\n"},
 		// Objects the cluster could not create at the start.
 		{name: "pod of an undeclared namespace", spec: "  - {apiVersion: v1, kind: Pod, metadata: {name: p, namespace: team}, spec: {containers: [{name: c, image: nginx}]}}\n",
 			err: `v.yaml:12:5: spec.objects[2]: Pod team/p: namespace "team" does not exist when it is created (declare the Namespace earlier in spec.objects; built in: default, kube-system, kube-public, kube-node-lease)`},

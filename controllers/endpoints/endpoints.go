@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/apierr"
@@ -30,6 +31,12 @@ const DefaultWorkers = 5
 type Options struct {
 	// Workers is the number of services synced at once (default 5).
 	Workers int
+	// UpdatesBatchPeriod is --endpoint-updates-batch-period: a pod change
+	// syncs its Services this much later, so that the changes of other
+	// pods of theirs within the period are one sync (upstream's
+	// queue.AddAfter in addPod, updatePod and deletePod). 0 (the
+	// default): at once.
+	UpdatesBatchPeriod time.Duration
 	// Observer, if set, is told of every reconcile.
 	Observer controller.Observer
 }
@@ -82,7 +89,11 @@ func Setup(m *controller.Manager, opts Options) error {
 	c.Watch(svcInf, controller.EnqueueObject())
 	enqueue := func(keys []api.Key) {
 		for _, k := range keys {
-			c.Enqueue(controller.Request{Key: k})
+			if opts.UpdatesBatchPeriod > 0 {
+				c.EnqueueAfter(controller.Request{Key: k}, opts.UpdatesBatchPeriod)
+			} else {
+				c.Enqueue(controller.Request{Key: k})
+			}
 		}
 	}
 	podInf.AddEventHandler(informer.HandlerFuncs{

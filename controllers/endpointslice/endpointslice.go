@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"strings"
+	"time"
 
 	"github.com/clustersim/clustersim/controllers/endpoints"
 	"github.com/clustersim/clustersim/sim/api"
@@ -33,6 +34,11 @@ type Options struct {
 	Workers int
 	// MaxEndpointsPerSlice is --max-endpoints-per-slice (default 100).
 	MaxEndpointsPerSlice int
+	// UpdatesBatchPeriod is --endpointslice-updates-batch-period: a pod
+	// change syncs its Services this much later, so that the changes of
+	// other pods of theirs within the period are one sync (upstream's
+	// queue.AddAfter in its pod handlers). 0 (the default): at once.
+	UpdatesBatchPeriod time.Duration
 	// Observer, if set, is told of every reconcile.
 	Observer controller.Observer
 }
@@ -85,7 +91,11 @@ func Setup(m *controller.Manager, opts Options) error {
 	c.Watch(infs[api.KindService], controller.EnqueueObject())
 	enqueue := func(p *api.Pod) {
 		for _, k := range r.servicesOf(p) {
-			c.Enqueue(controller.Request{Key: k})
+			if opts.UpdatesBatchPeriod > 0 {
+				c.EnqueueAfter(controller.Request{Key: k}, opts.UpdatesBatchPeriod)
+			} else {
+				c.Enqueue(controller.Request{Key: k})
+			}
 		}
 	}
 	infs[api.KindPod].AddEventHandler(informer.HandlerFuncs{

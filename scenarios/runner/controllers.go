@@ -77,7 +77,7 @@ var controllerSpecs = map[string]controllerSpec{
 		return nodelifecycle.SetupEviction(m, nodelifecycle.EvictionOptions{})
 	}},
 	"endpoints": {endpoints.Actor, func(_ *run, m *controller.Manager, s scenarios.ControllerSettings) error {
-		return endpoints.Setup(m, endpoints.Options{Workers: s.Workers})
+		return endpoints.Setup(m, endpoints.Options{Workers: s.Workers, UpdatesBatchPeriod: s.BatchPeriod()})
 	}},
 	"naive-app-operator": {naive.Actor, func(_ *run, m *controller.Manager, s scenarios.ControllerSettings) error {
 		return naive.Setup(m, naive.Options{Flaw: naive.FlawCompareWithDefaults, Workers: s.Workers})
@@ -113,7 +113,7 @@ var controllerSpecs = map[string]controllerSpec{
 		return disruption.Setup(m, disruption.Options{Workers: s.Workers})
 	}},
 	"endpointslice": {endpointslice.Actor, func(_ *run, m *controller.Manager, s scenarios.ControllerSettings) error {
-		return endpointslice.Setup(m, endpointslice.Options{Workers: s.Workers})
+		return endpointslice.Setup(m, endpointslice.Options{Workers: s.Workers, UpdatesBatchPeriod: s.BatchPeriod()})
 	}},
 	"statefulset": {statefulset.Actor, func(_ *run, m *controller.Manager, s scenarios.ControllerSettings) error {
 		return statefulset.Setup(m, statefulset.Options{Workers: s.Workers})
