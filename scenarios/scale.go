@@ -3,8 +3,10 @@ package scenarios
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // ScaleProbe describes the capacity-planning probe that ScaleYAML generates.
@@ -43,6 +45,12 @@ type ScaleProbe struct {
 	// (app-1 ... app-10, port 80), so that the endpoints and EndpointSlice
 	// controllers and the Services' gaps follow every pod.
 	Services bool
+	// UpdatesBatchPeriod is the endpoints and EndpointSlice controllers'
+	// updatesBatchPeriod (kube-controller-manager's
+	// --endpoint-updates-batch-period and
+	// --endpointslice-updates-batch-period); 0, the default, leaves it
+	// out. It needs Services.
+	UpdatesBatchPeriod time.Duration
 }
 
 // The kube-controller-manager's client defaults (--kube-api-qps,
@@ -100,6 +108,12 @@ func ScaleYAML(s ScaleProbe) ([]byte, error) {
 	if s.Unpaced && s.SchedulerQPS != 0 {
 		return nil, fmt.Errorf("scale: --unpaced with --scheduler-qps: an unpaced client has no rate")
 	}
+	if s.UpdatesBatchPeriod < 0 {
+		return nil, fmt.Errorf("scale: --updates-batch-period %v: must not be negative", s.UpdatesBatchPeriod)
+	}
+	if s.UpdatesBatchPeriod > 0 && !s.Services {
+		return nil, fmt.Errorf("scale: --updates-batch-period needs --services: without Services the endpoints controllers have no pod changes to batch")
+	}
 	pods := s.Nodes * s.PodsPerNode
 	crash := max(1, s.Nodes*s.CrashPercent/100)
 	name, behind := strconv.Itoa(s.Nodes), ""
@@ -137,11 +151,21 @@ spec:
 `, zone, n, zone)
 	}
 	b.WriteString("  controllers:\n")
-	for _, c := range []string{"deployment", "endpoints", "garbage-collector", "horizontal-pod-autoscaler", "node-lifecycle", "replicaset", "resourcequota"} {
+	controllers := []string{"deployment", "endpoints", "garbage-collector", "horizontal-pod-autoscaler", "node-lifecycle", "replicaset", "resourcequota"}
+	if s.Services {
+		// The EndpointSlice controller runs when the scenario holds a
+		// Service: it is paced as the others.
+		controllers = slices.Insert(controllers, 2, "endpointslice")
+	}
+	for _, c := range controllers {
+		batch := ""
+		if s.UpdatesBatchPeriod > 0 && (c == "endpoints" || c == "endpointslice") {
+			batch = ", updatesBatchPeriod: " + s.UpdatesBatchPeriod.String()
+		}
 		if s.Unpaced {
-			fmt.Fprintf(&b, "    %s: {unpaced: true}\n", c)
+			fmt.Fprintf(&b, "    %s: {unpaced: true%s}\n", c, batch)
 		} else {
-			fmt.Fprintf(&b, "    %s: {qps: %s, burst: %d}\n", c, strconv.FormatFloat(s.QPS, 'g', -1, 64), s.Burst)
+			fmt.Fprintf(&b, "    %s: {qps: %s, burst: %d%s}\n", c, strconv.FormatFloat(s.QPS, 'g', -1, 64), s.Burst, batch)
 		}
 	}
 	if s.Unpaced {

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestScaleYAML checks that the generated probe loads strictly, has the
@@ -17,6 +18,7 @@ func TestScaleYAML(t *testing.T) {
 		burst                int
 		sched                Pacing // zero: kube-scheduler's
 		services             int
+		batch                time.Duration // the endpoints controllers' updatesBatchPeriod
 		wantErr              string
 	}{
 		{probe: ScaleProbe{Nodes: 30, Services: true}, nodes: 30, pods: 900, crashes: 1, services: 10},
@@ -35,6 +37,10 @@ func TestScaleYAML(t *testing.T) {
 		{probe: ScaleProbe{Nodes: 30, SchedulerQPS: 100}, wantErr: "want both positive, or neither"},
 		{probe: ScaleProbe{Nodes: 30, SchedulerQPS: -5, SchedulerBurst: 10}, wantErr: "want both positive, or neither"},
 		{probe: ScaleProbe{Nodes: 30, Unpaced: true, SchedulerQPS: 100, SchedulerBurst: 10}, wantErr: "--unpaced with --scheduler-qps"},
+		{probe: ScaleProbe{Nodes: 30, Services: true, UpdatesBatchPeriod: time.Second}, nodes: 30, pods: 900, crashes: 1, services: 10, batch: time.Second},
+		{probe: ScaleProbe{Nodes: 30, Services: true, Unpaced: true, UpdatesBatchPeriod: 1500 * time.Millisecond}, nodes: 30, pods: 900, crashes: 1, qps: -1, services: 10, batch: 1500 * time.Millisecond},
+		{probe: ScaleProbe{Nodes: 30, UpdatesBatchPeriod: time.Second}, wantErr: "--updates-batch-period needs --services"},
+		{probe: ScaleProbe{Nodes: 30, Services: true, UpdatesBatchPeriod: -time.Second}, wantErr: "must not be negative"},
 	}
 	for _, tt := range tests {
 		data, err := ScaleYAML(tt.probe)
@@ -68,9 +74,18 @@ func TestScaleYAML(t *testing.T) {
 		case -1:
 			want = Pacing{}
 		}
-		for _, name := range []string{"replicaset", "deployment", "node-lifecycle"} {
+		paced := []string{"replicaset", "deployment", "node-lifecycle"}
+		if tt.services > 0 {
+			paced = append(paced, "endpoints", "endpointslice")
+		}
+		for _, name := range paced {
 			if got := s.Spec.Controllers[name].Pacing(name); got != want {
 				t.Errorf("%+v: the %s controller paced at %v, want %v", tt.probe, name, got, want)
+			}
+		}
+		for _, name := range []string{"endpoints", "endpointslice"} {
+			if got := s.Spec.Controllers[name].BatchPeriod(); got != tt.batch {
+				t.Errorf("%+v: the %s controller's batch period %v, want %v", tt.probe, name, got, tt.batch)
 			}
 		}
 		if api, events := KubeletPacing(s); (tt.qps == -1) != (api.Unpaced() && events.Unpaced()) {
