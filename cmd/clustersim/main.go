@@ -1215,7 +1215,8 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	}
 	data, err := scenarios.ScaleYAML(probe)
 	if err != nil {
-		return usageError(fs, "%v", err)
+		// The usage line names the generator already.
+		return usageError(fs, "%s", strings.TrimPrefix(err.Error(), "scale: "))
 	}
 	stdout.Write(data)
 	return exitOK

@@ -31,6 +31,25 @@ func TestGenerateScale(t *testing.T) {
 	}
 }
 
+// TestGenerateScaleRefuses checks that `generate scale` refuses what it
+// cannot honour with exit 2 and one line that names the flag, the
+// command named once.
+func TestGenerateScaleRefuses(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--nodes", "2"}, "clustersim generate scale: --nodes 2: at least 3 (one per zone)\n"},
+		{[]string{"--nodes", "30", "--updates-batch-period", "1s"}, "clustersim generate scale: --updates-batch-period needs --services: without Services the endpoints controllers have no pod changes to batch\n"},
+		{[]string{"--nodes", "30", "--services", "--updates-batch-period", "-1s"}, "clustersim generate scale: --updates-batch-period -1s: must not be negative\n"},
+	} {
+		code, out, errOut := runMain(append([]string{"generate", "scale"}, tc.args...)...)
+		if code != exitBadInput || out != "" || !strings.HasPrefix(errOut, tc.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit %d and %q first", tc.args, code, out, errOut, exitBadInput, tc.want)
+		}
+	}
+}
+
 // BenchmarkScaleRun runs the whole scale probe (`clustersim generate scale
 // --nodes N`, then `clustersim run` on it, report included) for one
 // virtual hour at each size. `make bench-scale` runs it (SCALE=300 for
