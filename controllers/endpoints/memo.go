@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/informer"
 )
 
 // A Service's Endpoints are rebuilt from every pod it selects at each
@@ -96,7 +97,7 @@ func (m *serviceMemo) update(svc *api.Service, pods []*api.Pod) {
 	}
 	j := 0
 	for _, p := range pods {
-		if o := HeldEntry(old, &j, p, func(e *podEntry) *api.Pod { return e.pod }); o != nil {
+		if o := informer.HeldEntry(old, &j, p, func(e *podEntry) *api.Pod { return e.pod }); o != nil {
 			next = append(next, *o)
 		} else {
 			next = append(next, m.entry(svc, p))
@@ -104,38 +105,6 @@ func (m *serviceMemo) update(svc *api.Service, pods []*api.Pod) {
 	}
 	clear(m.ents) // what the spare holds is not kept alive
 	m.spare, m.ents = m.ents, next
-}
-
-// HeldEntry is one step of the merge of a memo's entries, old (one a
-// pod, in the lister's namespace/name order, podOf giving an entry's pod
-// object), with the pods a sync lists, in the same order: it returns
-// the entry of p when the memo holds p's object at the place *j the
-// merge has reached, or nil when p is a new object (added, or replacing
-// the pod of the entry at *j). Entries of pods gone are passed; *j moves
-// past what has been matched. An entry's pod is read only when it is not
-// p. The endpoints and EndpointSlice controllers' memos share it.
-func HeldEntry[E any](old []E, j *int, p *api.Pod, podOf func(*E) *api.Pod) *E {
-	for *j < len(old) {
-		o := &old[*j]
-		op := podOf(o)
-		if op == p {
-			*j++
-			return o
-		}
-		c := strings.Compare(op.Namespace, p.Namespace)
-		if c == 0 {
-			c = strings.Compare(op.Name, p.Name)
-		}
-		if c < 0 {
-			*j++ // o's pod is gone
-			continue
-		}
-		if c == 0 {
-			*j++ // p replaced o's pod
-		}
-		return nil
-	}
-	return nil
 }
 
 // sameSlice reports whether a and b are the same slice (header).

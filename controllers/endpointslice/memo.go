@@ -5,6 +5,7 @@ import (
 
 	"github.com/clustersim/clustersim/controllers/endpoints"
 	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/informer"
 )
 
 // A Service's slices are reconciled with an endpoint of every pod it
@@ -164,7 +165,7 @@ func (m *serviceMemo) update(svc *api.Service, pods []*api.Pod, node NodeGetter,
 	for _, p := range pods {
 		next = append(next, podEntry{})
 		e := &next[len(next)-1]
-		o := endpoints.HeldEntry(old, &j, p, func(e *podEntry) *api.Pod { return e.pod })
+		o := informer.HeldEntry(old, &j, p, func(e *podEntry) *api.Pod { return e.pod })
 		if o != nil && o.in && node(o.nodeName) != o.node {
 			o = nil // the node object was replaced (or is gone, or came)
 		}

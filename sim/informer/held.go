@@ -1,0 +1,42 @@
+package informer
+
+import (
+	"strings"
+
+	"github.com/clustersim/clustersim/sim/api"
+)
+
+// HeldEntry is one step of the merge of a memo's entries, old (one a
+// pod, in the lister's namespace/name order, podOf giving an entry's pod
+// object), with the pods a sync lists, in the same order: it returns
+// the entry of p when the memo holds p's object at the place *j the
+// merge has reached, or nil when p is a new object (added, or replacing
+// the pod of the entry at *j). Entries of pods gone are passed; *j moves
+// past what has been matched. An entry's pod is read only when it is not
+// p. A controller that remembers what it computed from each pod object of
+// a list (the endpoints, EndpointSlice and disruption controllers) merges
+// the next list with it so, reading only the pods that are new objects:
+// the cache replaces an object it changes, never writes into it.
+func HeldEntry[E any](old []E, j *int, p *api.Pod, podOf func(*E) *api.Pod) *E {
+	for *j < len(old) {
+		o := &old[*j]
+		op := podOf(o)
+		if op == p {
+			*j++
+			return o
+		}
+		c := strings.Compare(op.Namespace, p.Namespace)
+		if c == 0 {
+			c = strings.Compare(op.Name, p.Name)
+		}
+		if c < 0 {
+			*j++ // o's pod is gone
+			continue
+		}
+		if c == 0 {
+			*j++ // p replaced o's pod
+		}
+		return nil
+	}
+	return nil
+}
