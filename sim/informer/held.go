@@ -14,9 +14,10 @@ import (
 // the pod of the entry at *j). Entries of pods gone are passed; *j moves
 // past what has been matched. An entry's pod is read only when it is not
 // p. A controller that remembers what it computed from each pod object of
-// a list (the endpoints, EndpointSlice and disruption controllers) merges
-// the next list with it so, reading only the pods that are new objects:
-// the cache replaces an object it changes, never writes into it.
+// a list (the endpoints and EndpointSlice controllers do) merges the next
+// list with it so, reading only the pods that are new objects: the cache
+// replaces an object it changes, never writes into it. (A test's fake
+// lister that changes a pod in place breaks that: replace it instead.)
 func HeldEntry[E any](old []E, j *int, p *api.Pod, podOf func(*E) *api.Pod) *E {
 	for *j < len(old) {
 		o := &old[*j]
