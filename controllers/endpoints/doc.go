@@ -29,6 +29,9 @@
 //     Warning events FailedToCreateEndpoint and FailedToUpdateEndpoint,
 //     deletion of the Endpoints when the service is gone, and re-creation
 //     when someone deletes them.
+//   - --endpoint-updates-batch-period (Options.UpdatesBatchPeriod, a
+//     scenario's updatesBatchPeriod): a pod's change queues its Services
+//     that much later, batching their other pods' changes into one sync.
 //
 // Deviations: upstream sorts ports and subsets by an md5 of their
 // contents; here ports sort by name, number and protocol, and subsets by

@@ -32,6 +32,9 @@
 //     coincide with deletes become updates (finalize);
 //   - no creates for a service being deleted; a Warning event
 //     FailedToUpdateEndpointSlices when a write fails.
+//   - --endpointslice-updates-batch-period (Options.UpdatesBatchPeriod,
+//     a scenario's updatesBatchPeriod): a pod's change queues its
+//     Services that much later, batching their other pods' changes.
 //
 // Deviations: new endpoints are added in pod name order (upstream pops
 // them from a hash set); the controller does not track the generations
