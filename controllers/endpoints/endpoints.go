@@ -56,7 +56,7 @@ type reconciler struct {
 	pods      lister
 	endpoints lister
 	// memos holds, per Service, what its last sync took from its pods
-	// (memo.go).
+	// (memo.go); made on first use.
 	memos map[api.Key]*serviceMemo
 }
 
@@ -80,8 +80,7 @@ func Setup(m *controller.Manager, opts Options) error {
 	if err != nil {
 		return err
 	}
-	r := &reconciler{client: m.Client(), recorder: m.Recorder(Component), services: svcInf.Lister(), pods: podInf.Lister(), endpoints: epInf.Lister(),
-		memos: map[api.Key]*serviceMemo{}}
+	r := &reconciler{client: m.Client(), recorder: m.Recorder(Component), services: svcInf.Lister(), pods: podInf.Lister(), endpoints: epInf.Lister()}
 	c, err := m.NewController(Name, controller.Options{Workers: opts.Workers, Observer: opts.Observer}, r)
 	if err != nil {
 		return err

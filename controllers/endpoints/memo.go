@@ -53,6 +53,14 @@ type serviceMemo struct {
 	ports []api.EndpointPort
 	// computed counts the entries made from pods (not reused).
 	computed int
+	// al, node, ref and scratch are entry's buffers: the address it reads
+	// its values from points into node and ref, scratch holds its ports
+	// until they are known to be new, so that an entry allocates only the
+	// ports that differ from the last.
+	al      addrAlloc
+	node    [1]string
+	ref     [1]api.ObjectReference
+	scratch []api.EndpointPort
 }
 
 // entry computes p's entry for svc (podEndpoint, podPorts, IsPodReady).
@@ -60,18 +68,21 @@ func (m *serviceMemo) entry(svc *api.Service, p *api.Pod) podEntry {
 	m.computed++
 	e := podEntry{pod: p, ns: p.Namespace, name: p.Name}
 	tolerateUnready := svc.Spec.PublishNotReadyAddresses
-	addr, in := podEndpoint(svc, p, tolerateUnready, nil)
+	m.al = addrAlloc{nodes: m.node[:0], refs: m.ref[:0]}
+	addr, in := podEndpoint(svc, p, tolerateUnready, &m.al)
 	if !in {
 		return e
 	}
-	ports, serves := podPorts(nil, svc, p)
-	if !serves {
+	var serves bool
+	if m.scratch, serves = podPorts(m.scratch[:0], svc, p); !serves {
 		return e
 	}
-	if m.ports != nil && slices.Equal(ports, m.ports) {
-		ports = m.ports
-	} else if len(ports) > 0 {
-		m.ports = ports
+	ports := m.ports
+	if m.ports == nil || !slices.Equal(m.scratch, m.ports) {
+		ports = slices.Clone(m.scratch)
+		if len(ports) > 0 {
+			m.ports = ports
+		}
 	}
 	e.in = true
 	e.ready = tolerateUnready || api.IsPodReady(p)
@@ -172,10 +183,7 @@ func (m *serviceMemo) addresses(keys []addrSortKey, al *addrAlloc) []api.Endpoin
 		return nil
 	}
 	slices.SortFunc(keys, func(a, b addrSortKey) int {
-		if c := cmp.Compare(a.hi, b.hi); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(a.lo, b.lo); c != 0 {
+		if c := compareIPWords(a, b); c != 0 {
 			return c
 		}
 		ea, eb := &m.ents[a.i], &m.ents[b.i]

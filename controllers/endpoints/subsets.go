@@ -150,53 +150,13 @@ func Subsets(svc *api.Service, pods []*api.Pod) (subsets []api.EndpointSubset, r
 // address-set signatures (a sync of a Service of thousands of pods, once
 // for each pod change, made the endpoints controller's cost quadratic in
 // the Service's size). ok is false when the pods differ in their ports or
-// none is in the endpoints; repackedSubsets then does the work.
+// none is in the endpoints; repackedSubsets then does the work. It is a
+// Service's memo (memo.go) made afresh: the controller keeps one per
+// Service across syncs.
 func oneSubset(svc *api.Service, pods []*api.Pod) (subsets []api.EndpointSubset, ready, notReady int, ok bool) {
-	tolerateUnready := svc.Spec.PublishNotReadyAddresses
-	var (
-		ss          api.EndpointSubset
-		first, this []api.EndpointPort
-		seen        bool
-	)
-	al := newAddrAlloc(len(pods))
-	for _, p := range pods {
-		addr, in := podEndpoint(svc, p, tolerateUnready, al)
-		if !in {
-			continue
-		}
-		var serves bool
-		if this, serves = podPorts(this[:0], svc, p); !serves {
-			continue
-		}
-		if !seen {
-			first, seen = slices.Clone(this), true
-			for i := range first {
-				for j := range i {
-					if keyOfPort(first[i]) == keyOfPort(first[j]) {
-						return nil, 0, 0, false // ports Repack would merge
-					}
-				}
-			}
-		} else if !slices.EqualFunc(first, this, func(a, b api.EndpointPort) bool { return keyOfPort(a) == keyOfPort(b) }) {
-			return nil, 0, 0, false
-		}
-		// Repack's counts are per address and port, as add's calls.
-		n := max(len(this), 1)
-		if tolerateUnready || api.IsPodReady(p) {
-			ss.Addresses = append(ss.Addresses, addr)
-			ready += n
-		} else {
-			ss.NotReadyAddresses = append(ss.NotReadyAddresses, addr)
-			notReady += n
-		}
-	}
-	if !seen {
-		return nil, 0, 0, false
-	}
-	if len(first) > 0 {
-		ss.Ports = first
-	}
-	return sortSubsets([]api.EndpointSubset{ss}), ready, notReady, true
+	var m serviceMemo
+	m.update(svc, pods)
+	return m.subsets()
 }
 
 // podEndpoint is the address p has in svc's endpoints, with its hostname
@@ -474,19 +434,19 @@ func sortAddrs(addrs []api.EndpointAddress) {
 		keys[i] = addrSortKey{hi: ipWord(addrs[i].IP, 0), lo: ipWord(addrs[i].IP, 8), i: int32(i)}
 	}
 	slices.SortFunc(keys, func(a, b addrSortKey) int {
-		if c := cmp.Compare(a.hi, b.hi); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(a.lo, b.lo); c != 0 {
-			return c
-		}
-		return compareAddrs(addrs[a.i], addrs[b.i])
+		return cmp.Or(compareIPWords(a, b), compareAddrs(addrs[a.i], addrs[b.i]))
 	})
 	sorted := make([]api.EndpointAddress, len(addrs))
 	for j, k := range keys {
 		sorted[j] = addrs[k.i]
 	}
 	copy(addrs, sorted)
+}
+
+// compareIPWords orders two keys by their IPs' first 16 bytes; 0 leaves
+// the order to the whole addresses.
+func compareIPWords(a, b addrSortKey) int {
+	return cmp.Or(cmp.Compare(a.hi, b.hi), cmp.Compare(a.lo, b.lo))
 }
 
 // ipWord is the 8 bytes of s from off, big-endian, zero past its end.
