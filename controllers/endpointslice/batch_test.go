@@ -193,7 +193,7 @@ func asJSON(t *testing.T, v any) string {
 func TestPodToEndpointIsReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(31, 32))
 	svc := newService()
-	b := newEndpointBatch(4) // grown several times over
+	b := new(endpointBatch) // grown several times over
 	for j := range 2000 {
 		p := newPod(j, r.IntN(2) == 0)
 		p.Status.PodIPs = [][]api.PodIP{nil, {{IP: "fd00::1"}}, {{IP: "10.0.0.1"}, {IP: "fd00::2"}}, {{IP: "x"}}}[r.IntN(4)]

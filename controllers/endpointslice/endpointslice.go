@@ -58,7 +58,7 @@ type reconciler struct {
 	nodes    lister
 	max      int
 	// memos holds, per Service, what its last sync made of its pods
-	// (memo.go).
+	// (memo.go); made on first use (serviceMemo).
 	memos map[api.Key]*serviceMemo
 }
 
@@ -82,8 +82,7 @@ func Setup(m *controller.Manager, opts Options) error {
 		infs[k] = inf
 	}
 	r := &reconciler{client: m.Client(), recorder: m.Recorder(Component), services: infs[api.KindService].Lister(),
-		pods: infs[api.KindPod].Lister(), slices: infs[api.KindEndpointSlice].Lister(), nodes: infs[api.KindNode].Lister(), max: opts.MaxEndpointsPerSlice,
-		memos: map[api.Key]*serviceMemo{}}
+		pods: infs[api.KindPod].Lister(), slices: infs[api.KindEndpointSlice].Lister(), nodes: infs[api.KindNode].Lister(), max: opts.MaxEndpointsPerSlice}
 	c, err := m.NewController(Name, controller.Options{Workers: opts.Workers, Observer: opts.Observer}, r)
 	if err != nil {
 		return err

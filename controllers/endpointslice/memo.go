@@ -106,7 +106,7 @@ func (r *reconciler) serviceMemo(key api.Key) *serviceMemo {
 func (m *serviceMemo) reconcile(svc *api.Service, pods []*api.Pod, node NodeGetter, existing []*api.EndpointSlice, max int) Plan {
 	types := addressTypes(svc)
 	ds := m.update(svc, pods, node, types)
-	return reconcileTypes(svc, types, existing, max, func(i int) *desiredEndpoints { return ds[i] })
+	return reconcileTypes(svc, types, existing, max, ds)
 }
 
 // build makes *e p's entry for svc: whether it is in the endpoints, and

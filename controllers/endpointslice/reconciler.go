@@ -6,7 +6,6 @@ import (
 	"maps"
 	"net/netip"
 	"slices"
-	"strings"
 
 	"github.com/clustersim/clustersim/controllers/endpoints"
 	"github.com/clustersim/clustersim/sim/api"
@@ -37,19 +36,19 @@ type NodeGetter func(name string) *api.Node
 // writes that make one set of slices per address type the service
 // supports, grouped by the ports the endpoints serve, at most max
 // endpoints each.
+//
+// It is a Service's memo (memo.go) made afresh: the controller keeps one
+// per Service across syncs.
 func Reconcile(svc *api.Service, pods []*api.Pod, node NodeGetter, existing []*api.EndpointSlice, max int) Plan {
-	types := addressTypes(svc)
-	return reconcileTypes(svc, types, existing, max, func(i int) *desiredEndpoints {
-		return desiredOf(svc, pods, node, types[i])
-	})
+	var m serviceMemo
+	return m.reconcile(svc, pods, node, existing, max)
 }
 
 // reconcileTypes is Reconcile once the address types are known: the
 // existing slices of a type the service no longer has are deleted, and
-// each type's are reconciled with the endpoints desiredOf(i) gives for
-// types[i] (made afresh by Reconcile, through the Service's memo by the
-// controller).
-func reconcileTypes(svc *api.Service, types []string, existing []*api.EndpointSlice, max int, desiredOf func(i int) *desiredEndpoints) Plan {
+// each type's are reconciled with desired[i], the endpoints the Service
+// wants of types[i] (its memo's).
+func reconcileTypes(svc *api.Service, types []string, existing []*api.EndpointSlice, max int, desired []*desiredEndpoints) Plan {
 	if max <= 0 {
 		max = DefaultMaxEndpointsPerSlice
 	}
@@ -64,7 +63,7 @@ func reconcileTypes(svc *api.Service, types []string, existing []*api.EndpointSl
 	}
 	var deletes []*api.EndpointSlice
 	for i, t := range types {
-		p := reconcileByAddressType(svc, desiredOf(i), byType[t], t, max)
+		p := reconcileByAddressType(svc, desired[i], byType[t], t, max)
 		plan.Create = append(plan.Create, p.Create...)
 		plan.Update = append(plan.Update, p.Update...)
 		deletes = append(deletes, p.Delete...)
@@ -308,46 +307,6 @@ func (s *portSets) of(ports []portValue) int {
 	}
 	s.set = i
 	return i
-}
-
-// desiredOf is the endpoints of type addrType svc wants of its pods (in
-// name order), made in one batch. A port mapping with a set may get no
-// endpoint (its pods' nodes unknown or addresses of the other type): its
-// existing slices are reconciled all the same. The endpoints' keys are
-// parts of one string (upstream hashes each endpoint; a string each was
-// an allocation a pod).
-func desiredOf(svc *api.Service, pods []*api.Pod, node NodeGetter, addrType string) *desiredEndpoints {
-	var (
-		d     = newDesiredEndpoints(len(pods))
-		batch = newEndpointBatch(len(pods))
-		this  []portValue
-		keys  strings.Builder
-		buf   []byte // one key
-		ends  = make([]int, 0, len(pods))
-	)
-	keys.Grow(32 * len(pods))
-	for _, p := range pods {
-		if !endpoints.ShouldPodBeInEndpoints(p, true) {
-			continue
-		}
-		this = appendPortValues(this[:0], svc, p)
-		set := d.portSets.of(this)
-		n := node(p.Spec.NodeName)
-		if n == nil && !svc.Spec.PublishNotReadyAddresses {
-			continue // upstream skips the pod and retries: its node is not known yet
-		}
-		if ep := batch.endpoint(p, n, svc, addrType); len(ep.Addresses) > 0 {
-			buf = appendEndpointKey(buf[:0], &ep)
-			keys.Write(buf)
-			ends = append(ends, keys.Len())
-			d.add(&ep, "", set)
-		}
-	}
-	all, start := keys.String(), 0
-	for i, end := range ends {
-		d.keys[i], start = all[start:end], end
-	}
-	return d
 }
 
 // reconcileByAddressType plans the writes of the slices of one address
@@ -650,27 +609,19 @@ func PodToEndpoint(p *api.Pod, node *api.Node, svc *api.Service, addrType string
 	return new(endpointBatch).endpoint(p, node, svc, addrType)
 }
 
-// endpointBatch holds what the endpoints of one sync point to: their
-// conditions, target references, node names, zones and hostnames, and
-// addresses, each an element of an array the sync's endpoints share
-// rather than a heap object of its own (a sync makes an endpoint of every
-// pod of the Service, most of them to find them unchanged: that was four
-// allocations a pod). Nothing writes into a batch once its endpoints are
-// made: the client writes copies of the slices planned. (A Service's memo
-// makes each pod's endpoint in a batch of its own, over arrays of one
-// element kept with the pod's entry, so that an endpoint reused keeps
-// no other alive: memo.go.)
+// endpointBatch holds what endpoints point to: their conditions, target
+// references, node names, zones and hostnames, and addresses, each an
+// element of an array the endpoints share rather than a heap object of
+// its own (four allocations a pod). A Service's memo makes each pod's
+// endpoint in a batch of its own over arrays of one element kept with the
+// pod's entry (ownEndpoint), so that an endpoint reused across syncs keeps
+// no other alive; nothing writes into a batch once its endpoints are made
+// (the client writes copies of the slices planned).
 type endpointBatch struct {
 	conds [][3]bool // ready, serving, terminating
 	refs  []api.ObjectReference
 	strs  [][3]string // node name, zone, hostname
 	addrs []string
-}
-
-// newEndpointBatch returns a batch sized for the endpoints of n pods.
-func newEndpointBatch(n int) *endpointBatch {
-	return &endpointBatch{conds: make([][3]bool, 0, n), refs: make([]api.ObjectReference, 0, n),
-		strs: make([][3]string, 0, n), addrs: make([]string, 0, n)}
 }
 
 // newElem returns a new zero element of *s: the first free one, or, when
