@@ -107,16 +107,16 @@ type shouldRunFunc func(node *api.Node, ds *api.DaemonSet) (shouldRun, shouldCon
 // a sync's four passes over the nodes (manage, the rolling update's two,
 // the status); a DaemonSet over 1,200 nodes synced once for each of its
 // pods' changes spent most of its time there. One entry a DaemonSet and
-// node: a node's or DaemonSet's new object replaces it.
+// node, filed by DaemonSet: a node's or DaemonSet's new object replaces
+// it, and forgetting a DaemonSet is one deletion.
 type verdicts struct {
-	m map[verdictKey]verdict
+	m map[api.UID]map[string]verdict
 }
 
-type verdictKey struct {
-	ds   api.UID
-	node string
-}
-
+// verdict is one answer and what it was computed from: the node object,
+// and the DaemonSet's generation, or, for a DaemonSet without one, the
+// DaemonSet object itself (kept only then, so that an entry does not
+// hold an old DaemonSet object alive after its status writes).
 type verdict struct {
 	node      *api.Node
 	ds        *api.DaemonSet
@@ -126,25 +126,40 @@ type verdict struct {
 
 // shouldRun is NodeShouldRunDaemonPod(node, ds), remembered.
 func (v *verdicts) shouldRun(node *api.Node, ds *api.DaemonSet) (shouldRun, shouldContinueRunning bool) {
-	k := verdictKey{ds: ds.UID, node: node.Name}
-	if got, ok := v.m[k]; ok && got.node == node && (got.ds == ds || ds.Generation > 0 && got.gen == ds.Generation) {
+	byNode := v.m[ds.UID]
+	if got, ok := byNode[node.Name]; ok && got.node == node && (ds.Generation > 0 && got.gen == ds.Generation || ds.Generation == 0 && got.ds == ds) {
 		return got.run, got.cont
 	}
 	run, cont := NodeShouldRunDaemonPod(node, ds)
-	if v.m == nil {
-		v.m = map[verdictKey]verdict{}
+	if byNode == nil {
+		if v.m == nil {
+			v.m = map[api.UID]map[string]verdict{}
+		}
+		byNode = map[string]verdict{}
+		v.m[ds.UID] = byNode
 	}
-	v.m[k] = verdict{node: node, ds: ds, gen: ds.Generation, run: run, cont: cont}
+	got := verdict{node: node, gen: ds.Generation, run: run, cont: cont}
+	if ds.Generation == 0 {
+		got.ds = ds
+	}
+	byNode[node.Name] = got
 	return run, cont
 }
 
 // forget drops the answers of a DaemonSet that is gone, or of a node
 // that is gone (either empty: every one).
 func (v *verdicts) forget(ds api.UID, node string) {
-	for k := range v.m {
-		if (ds == "" || k.ds == ds) && (node == "" || k.node == node) {
-			delete(v.m, k)
+	switch {
+	case ds == "" && node == "":
+		clear(v.m)
+	case node == "":
+		delete(v.m, ds)
+	case ds == "":
+		for _, byNode := range v.m {
+			delete(byNode, node)
 		}
+	default:
+		delete(v.m[ds], node)
 	}
 }
 
