@@ -84,26 +84,15 @@ func Enabled(settings map[string]ControllerSettings, name string) bool {
 }
 
 // Runs reports whether the named controller runs in s: Enabled, or an
-// on-demand controller not listed in spec.controllers whose kind is among
-// the scenario's objects or applied manifests.
+// on-demand controller not listed in spec.controllers whose kind the
+// scenario declares anywhere (Declared: spec.objects, an apply step, a
+// GitOps commit, spec.iac).
 func Runs(s *Scenario, name string) bool {
 	kinds, onDemand := OnDemandControllers[name]
 	if _, listed := s.Spec.Controllers[name]; listed || !onDemand {
 		return Enabled(s.Spec.Controllers, name)
 	}
-	has := func(objs []api.Object) bool {
-		return slices.ContainsFunc(objs, func(o api.Object) bool { return slices.Contains(kinds, api.KindOf(o)) })
-	}
-	if has(s.Objects) {
-		return true
-	}
-	for i := range s.Spec.Timeline {
-		st := &s.Spec.Timeline[i]
-		if st.Apply != nil && has(st.Apply.Parsed) || st.ServerSideApply != nil && has(st.ServerSideApply.Parsed) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(s.Declared(), func(o api.Object) bool { return slices.Contains(kinds, api.KindOf(o)) })
 }
 
 // QuotaKinds lists, sorted, the kinds besides pods, Services,
