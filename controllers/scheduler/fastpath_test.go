@@ -276,16 +276,23 @@ func randomFastCluster(r *rand.Rand) (*cache, []*nodeInfo) {
 func TestSetTaintsFlags(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 7))
 	c := newCache()
+	removed := 0
 	for i := range 5000 {
 		n := testNode("n"+strconv.Itoa(i%50), rl("cpu", "1"))
 		n.Spec.Taints = randomTaints(r)
 		c.setNode(n)
+		if i < 50 {
+			// A pod on each node keeps its nodeInfo when the node
+			// object goes, so that the flags cleared then are checked.
+			c.setPod(bindTo(testPod("p"+n.Name, rl("cpu", "10m")), n.Name))
+		}
 		ni := c.nodes[n.Name]
 		if r.IntN(10) == 0 {
 			c.removeNode(n.Name)
 			n.Spec.Taints = nil
+			removed++
 			if ni = c.nodes[n.Name]; ni == nil {
-				continue
+				t.Fatalf("node %s with a pod forgotten with its object", n.Name)
 			}
 		}
 		var hard, soft bool
@@ -296,6 +303,9 @@ func TestSetTaintsFlags(t *testing.T) {
 		if ni.hardTaints != hard || ni.softTaints != soft || !slices.Equal(ni.taints, n.Spec.Taints) {
 			t.Fatalf("taints %v: hardTaints %v softTaints %v, want %v %v", n.Spec.Taints, ni.hardTaints, ni.softTaints, hard, soft)
 		}
+	}
+	if removed == 0 {
+		t.Fatal("no node was removed: the cleared flags went unchecked")
 	}
 }
 
