@@ -635,9 +635,6 @@ func (s *scheduler) schedule(pod *api.Pod, nominated string) (string, error) {
 	feasible := s.feasible[:0]
 	var reasons map[string]int
 	processed := 0
-	// withNominated returns ni itself when no pod is nominated anywhere,
-	// as is nearly always the case: then it is not called per node.
-	nominations := len(s.cache.nominated) > 0
 	// The search starts at nextStart (modulo the candidates, fewer than
 	// the nodes when NodeAffinity's PreFilter named them) and wraps
 	// around: j steps with i, without a division per node. No
@@ -652,11 +649,7 @@ func (s *scheduler) schedule(pod *api.Pod, nominated string) (string, error) {
 			j = 0
 		}
 		processed++
-		if nominations {
-			s.reasons = filter(pi, s.withNominated(pi, ni), s.reasons[:0])
-		} else {
-			s.reasons = filter(pi, ni, s.reasons[:0])
-		}
+		s.reasons = filter(pi, s.withNominated(pi, ni), s.reasons[:0])
 		if len(s.reasons) == 0 {
 			feasible = append(feasible, ni)
 			continue

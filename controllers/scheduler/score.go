@@ -192,7 +192,6 @@ func (s *scorer) score(pi *podInfo, all, nodes []*nodeInfo, withAffinity int) []
 	interPod := interPodScore(pi, all, nodes, withAffinity, s.interPod)
 	tols := pi.pod.Spec.Tolerations
 	preferred := hasPreferredAffinity(pi.pod)
-	balanced := pi.req.milliCPU != 0 || pi.req.memory != 0
 	var maxTaint, maxAffinity int64
 	for i, ni := range nodes {
 		var taint, affinity int64
@@ -205,8 +204,8 @@ func (s *scorer) score(pi *podInfo, all, nodes []*nodeInfo, withAffinity int) []
 		s.taint[i], s.affinity[i] = taint, affinity
 		maxTaint, maxAffinity = max(maxTaint, taint), max(maxAffinity, affinity)
 		t := weightFit * leastAllocated(pi, ni)
-		if balanced {
-			t += weightBalancedAllocated * balancedScore(pi, ni)
+		if b, ok := balancedAllocation(pi, ni); ok {
+			t += weightBalancedAllocated * b
 		}
 		if spread {
 			t += weightTopologySpread * s.spread[i]
