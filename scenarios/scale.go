@@ -76,19 +76,19 @@ const ScaleDeployments = 10
 // Load it with Load; `clustersim generate scale` prints it.
 func ScaleYAML(s ScaleProbe) ([]byte, error) {
 	if s.Nodes < 3 {
-		return nil, fmt.Errorf("scale: --nodes %d: at least 3 (one per zone)", s.Nodes)
+		return nil, fmt.Errorf("--nodes %d: at least 3 (one per zone)", s.Nodes)
 	}
 	if s.PodsPerNode == 0 {
 		s.PodsPerNode = 30
 	}
 	if s.PodsPerNode < 0 || s.PodsPerNode > 100 {
-		return nil, fmt.Errorf("scale: --pods-per-node %d: want 1 to 100", s.PodsPerNode)
+		return nil, fmt.Errorf("--pods-per-node %d: want 1 to 100", s.PodsPerNode)
 	}
 	if s.CrashPercent == 0 {
 		s.CrashPercent = 1
 	}
 	if s.CrashPercent < 0 || s.CrashPercent > 33 {
-		return nil, fmt.Errorf("scale: --crash-percent %d: want 0 to 33 (the crashed nodes are in zone-a)", s.CrashPercent)
+		return nil, fmt.Errorf("--crash-percent %d: want 0 to 33 (the crashed nodes are in zone-a)", s.CrashPercent)
 	}
 	if s.QPS == 0 {
 		s.QPS = ControllerManagerQPS
@@ -97,22 +97,22 @@ func ScaleYAML(s ScaleProbe) ([]byte, error) {
 		s.Burst = ControllerManagerBurst
 	}
 	if s.QPS < 0 || math.IsNaN(s.QPS) || math.IsInf(s.QPS, 0) || s.Burst < 0 {
-		return nil, fmt.Errorf("scale: --qps %v --burst %d: want positive values", s.QPS, s.Burst)
+		return nil, fmt.Errorf("--qps %v --burst %d: want positive values", s.QPS, s.Burst)
 	}
 	if s.Unpaced && (s.QPS != ControllerManagerQPS || s.Burst != ControllerManagerBurst) {
-		return nil, fmt.Errorf("scale: --unpaced with --qps or --burst: an unpaced client has no rate")
+		return nil, fmt.Errorf("--unpaced with --qps or --burst: an unpaced client has no rate")
 	}
 	if s.SchedulerQPS < 0 || math.IsNaN(s.SchedulerQPS) || math.IsInf(s.SchedulerQPS, 0) || s.SchedulerBurst < 0 || (s.SchedulerQPS == 0) != (s.SchedulerBurst == 0) {
-		return nil, fmt.Errorf("scale: --scheduler-qps %v --scheduler-burst %d: want both positive, or neither", s.SchedulerQPS, s.SchedulerBurst)
+		return nil, fmt.Errorf("--scheduler-qps %v --scheduler-burst %d: want both positive, or neither", s.SchedulerQPS, s.SchedulerBurst)
 	}
 	if s.Unpaced && s.SchedulerQPS != 0 {
-		return nil, fmt.Errorf("scale: --unpaced with --scheduler-qps: an unpaced client has no rate")
+		return nil, fmt.Errorf("--unpaced with --scheduler-qps: an unpaced client has no rate")
 	}
 	if s.UpdatesBatchPeriod < 0 {
-		return nil, fmt.Errorf("scale: --updates-batch-period %v: must not be negative", s.UpdatesBatchPeriod)
+		return nil, fmt.Errorf("--updates-batch-period %v: must not be negative", s.UpdatesBatchPeriod)
 	}
 	if s.UpdatesBatchPeriod > 0 && !s.Services {
-		return nil, fmt.Errorf("scale: --updates-batch-period needs --services: without Services the endpoints controllers have no pod changes to batch")
+		return nil, fmt.Errorf("--updates-batch-period needs --services: without Services the endpoints controllers have no pod changes to batch")
 	}
 	pods := s.Nodes * s.PodsPerNode
 	crash := max(1, s.Nodes*s.CrashPercent/100)

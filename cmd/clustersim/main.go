@@ -1215,8 +1215,7 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	}
 	data, err := scenarios.ScaleYAML(probe)
 	if err != nil {
-		// The usage line names the generator already.
-		return usageError(fs, "%s", strings.TrimPrefix(err.Error(), "scale: "))
+		return usageError(fs, "%v", err)
 	}
 	stdout.Write(data)
 	return exitOK
