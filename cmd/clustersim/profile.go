@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"runtime/metrics"
 	"runtime/pprof"
@@ -29,48 +30,46 @@ const (
 // startProfiles starts the profiles the environment asks for and returns
 // the function that finishes them.
 func startProfiles() (stop func()) {
-	var cpu *os.File
-	if path := os.Getenv(cpuProfileEnv); path != "" {
-		f, err := os.Create(path)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "clustersim: %s: %v\n", cpuProfileEnv, err)
-		} else if err := pprof.StartCPUProfile(f); err != nil {
-			fmt.Fprintf(os.Stderr, "clustersim: %s: %v\n", cpuProfileEnv, err)
-			f.Close()
-		} else {
-			cpu = f
-		}
-	}
-	var exec *os.File
-	if path := os.Getenv(execTraceEnv); path != "" {
-		f, err := os.Create(path)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "clustersim: %s: %v\n", execTraceEnv, err)
-		} else if err := trace.Start(f); err != nil {
-			fmt.Fprintf(os.Stderr, "clustersim: %s: %v\n", execTraceEnv, err)
-			f.Close()
-		} else {
-			exec = f
-		}
-	}
+	stopCPU := startToFile(cpuProfileEnv, pprof.StartCPUProfile, pprof.StopCPUProfile)
+	stopTrace := startToFile(execTraceEnv, trace.Start, trace.Stop)
 	var heap *peakHeap
 	if path := os.Getenv(memProfileEnv); path != "" {
 		heap = &peakHeap{path: path, done: make(chan struct{}), stopped: make(chan struct{})}
 		go heap.watch()
 	}
 	return func() {
-		if cpu != nil {
-			pprof.StopCPUProfile()
-			cpu.Close()
-		}
-		if exec != nil {
-			trace.Stop()
-			exec.Close()
-		}
+		stopCPU()
+		stopTrace()
 		if heap != nil {
 			close(heap.done)
 			<-heap.stopped
 		}
+	}
+}
+
+// startToFile starts a recording (the CPU profile, the execution trace)
+// into the file the environment variable env names, if it names one, and
+// returns what ends it and closes the file. A file that cannot be made or
+// a recording that cannot start is reported; the command runs all the
+// same.
+func startToFile(env string, start func(io.Writer) error, stop func()) (end func()) {
+	path := os.Getenv(env)
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err == nil {
+		if err = start(f); err != nil {
+			f.Close()
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "clustersim: %s: %v\n", env, err)
+		return func() {}
+	}
+	return func() {
+		stop()
+		f.Close()
 	}
 }
 
