@@ -894,7 +894,7 @@ func (l *loader) controllers(s *Scenario, w *world) error {
 			return l.errorf(f+".burst", "needs qps: %s is unpaced by default, and a burst without a rate paces nothing", name)
 		}
 		if b := cs.UpdatesBatchPeriod; b != nil {
-			if name != "endpoints" && name != "endpointslice" {
+			if !slices.Contains(BatchingControllers, name) {
 				return l.errorf(f+".updatesBatchPeriod", "only the endpoints and endpointslice controllers batch their updates (kube-controller-manager's --endpoint-updates-batch-period and --endpointslice-updates-batch-period)")
 			}
 			if b.Duration < 0 {

@@ -159,7 +159,7 @@ spec:
 	}
 	for _, c := range controllers {
 		batch := ""
-		if s.UpdatesBatchPeriod > 0 && (c == "endpoints" || c == "endpointslice") {
+		if s.UpdatesBatchPeriod > 0 && slices.Contains(BatchingControllers, c) {
 			batch = ", updatesBatchPeriod: " + s.UpdatesBatchPeriod.String()
 		}
 		if s.Unpaced {

@@ -447,6 +447,9 @@ type ControllerSettings struct {
 	Standbys int `json:"standbys,omitempty"`
 }
 
+// BatchingControllers are the controllers that take updatesBatchPeriod.
+var BatchingControllers = []string{"endpoints", "endpointslice"}
+
 // BatchPeriod is UpdatesBatchPeriod's duration, 0 when absent.
 func (cs ControllerSettings) BatchPeriod() time.Duration {
 	if cs.UpdatesBatchPeriod == nil {

@@ -88,11 +88,7 @@ func Setup(m *controller.Manager, opts Options) error {
 	c.Watch(svcInf, controller.EnqueueObject())
 	enqueue := func(keys []api.Key) {
 		for _, k := range keys {
-			if opts.UpdatesBatchPeriod > 0 {
-				c.EnqueueAfter(controller.Request{Key: k}, opts.UpdatesBatchPeriod)
-			} else {
-				c.Enqueue(controller.Request{Key: k})
-			}
+			c.EnqueueBatched(controller.Request{Key: k}, opts.UpdatesBatchPeriod)
 		}
 	}
 	podInf.AddEventHandler(informer.HandlerFuncs{

@@ -90,11 +90,7 @@ func Setup(m *controller.Manager, opts Options) error {
 	c.Watch(infs[api.KindService], controller.EnqueueObject())
 	enqueue := func(p *api.Pod) {
 		for _, k := range r.servicesOf(p) {
-			if opts.UpdatesBatchPeriod > 0 {
-				c.EnqueueAfter(controller.Request{Key: k}, opts.UpdatesBatchPeriod)
-			} else {
-				c.Enqueue(controller.Request{Key: k})
-			}
+			c.EnqueueBatched(controller.Request{Key: k}, opts.UpdatesBatchPeriod)
 		}
 	}
 	infs[api.KindPod].AddEventHandler(informer.HandlerFuncs{

@@ -184,6 +184,18 @@ func (c *Controller) Enqueue(req Request) { c.q.Add(req) }
 // EnqueueAfter adds req once d of virtual time has passed.
 func (c *Controller) EnqueueAfter(req Request, d time.Duration) { c.q.AddAfter(req, d) }
 
+// EnqueueBatched adds req batch later, so that what asks for req again
+// meanwhile is the same sync (kube-controller-manager's
+// --endpoint-updates-batch-period and the like); at once for a batch of
+// 0, as Enqueue, which counts no retry as a delayed add does.
+func (c *Controller) EnqueueBatched(req Request, batch time.Duration) {
+	if batch > 0 {
+		c.q.AddAfter(req, batch)
+		return
+	}
+	c.q.Add(req)
+}
+
 // Start spawns the worker processes, named "<name>/worker-<i>" (in a
 // manager, "<manager>/<name>/worker-<i>"). Starting a
 // started or stopped controller does nothing.
