@@ -101,7 +101,7 @@ func (s *indexSet) slotsIn(ns string) []*slot {
 	if ns == "" {
 		return list
 	}
-	keys := s.keys.sorted // list is in their order (slots)
+	keys := s.keys.list(s.objs) // list is in their order (slots)
 	byNamespace := func(k api.Key, ns string) int { return strings.Compare(k.Namespace, ns) }
 	lo, _ := slices.BinarySearchFunc(keys, ns, byNamespace)
 	hi := lo + sort.Search(len(keys)-lo, func(i int) bool { return keys[lo+i].Namespace != ns })

@@ -110,7 +110,9 @@ func matching[T api.Object](l Lister, sel api.Selector, namespace string) []T {
 		}
 		match = sel.Requirements() > 1
 		slots := s.slotsIn(namespace)
-		out = slices.Grow(out, len(slots))
+		if !match {
+			out = slices.Grow(out, len(slots)) // every one of them
+		}
 		for _, sl := range slots {
 			each(sl.obj)
 		}
