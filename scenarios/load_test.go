@@ -175,7 +175,16 @@ spec:
 	if _, err := LoadWith("-", ".", fstest.MapFS{}, []byte(doc), Options{Users: []string{"kubectl"}}); err != nil {
 		t.Errorf("LoadWith with user kubectl: %v", err)
 	}
-	_, err := LoadFileWith(p, Options{})
+	// And through a Source, as a sweep loads each grid point (it dropped
+	// the users, and refused the file).
+	src, err := OpenSource(p, Options{Users: []string{"kubectl"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := src.With(); err != nil {
+		t.Errorf("Source.With with user kubectl: %v", err)
+	}
+	_, err = LoadFileWith(p, Options{})
 	if err == nil || !strings.Contains(err.Error(), `spec.network.links[0].from: "user/kubectl" matches no endpoint of this run`) {
 		t.Errorf("without: err = %v, want the no-endpoint error", err)
 	}

@@ -27,6 +27,7 @@ type Source struct {
 	root    string // absolute; files only
 	rootDir string // --root as given
 	limits  Limits
+	users   []string // Options.Users
 }
 
 // OpenSource reads a scenario file (or, when no file has that name, a
@@ -39,7 +40,7 @@ func OpenSource(arg string, opts Options) (*Source, error) {
 			if err != nil {
 				return nil, err
 			}
-			return &Source{Name: "builtin:" + arg + ".yaml", data: data, builtin: true, dir: "builtin", limits: lim}, nil
+			return &Source{Name: "builtin:" + arg + ".yaml", data: data, builtin: true, dir: "builtin", limits: lim, users: opts.Users}, nil
 		}
 		return nil, fmt.Errorf("%s: no such file, and no built-in scenario of that name (clustersim list shows them)", arg)
 	}
@@ -61,7 +62,7 @@ func OpenSource(arg string, opts Options) (*Source, error) {
 	if err != nil || !fs.ValidPath(filepath.ToSlash(rel)) {
 		return nil, fmt.Errorf("%s: the scenario is not inside --root %s", arg, opts.Root)
 	}
-	return &Source{Name: arg, data: data, dir: filepath.ToSlash(rel), root: root, rootDir: opts.Root, limits: lim}, nil
+	return &Source{Name: arg, data: data, dir: filepath.ToSlash(rel), root: root, rootDir: opts.Root, limits: lim, users: opts.Users}, nil
 }
 
 // Assignment replaces the value at a field path of the scenario document
@@ -93,14 +94,14 @@ func (s *Source) With(sets ...Assignment) (*Scenario, error) {
 		}
 	}
 	if s.builtin {
-		return LoadWith(s.Name, s.dir, builtinFS, data, Options{Limits: s.limits})
+		return LoadWith(s.Name, s.dir, builtinFS, data, Options{Limits: s.limits, Users: s.users})
 	}
 	r, err := os.OpenRoot(s.root)
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
-	l := &loader{dir: s.dir, fsys: r.FS(), limits: s.limits, rootDir: s.rootDir}
+	l := &loader{dir: s.dir, fsys: r.FS(), limits: s.limits, rootDir: s.rootDir, users: s.users}
 	return l.loadData(s.Name, data)
 }
 
