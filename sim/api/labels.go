@@ -376,7 +376,7 @@ func validateLabelKey(k string) string {
 		return "name part must be non-empty"
 	case len(name) > 63:
 		return "name part must be no more than 63 characters"
-	case !isLabelToken(name):
+	case !IsLabelToken(name):
 		return qualifiedNameMsg
 	}
 	return ""
@@ -392,7 +392,7 @@ func validateLabelValue(v string) string {
 	if len(v) > 63 {
 		return "must be no more than 63 characters"
 	}
-	if v != "" && !isLabelToken(v) {
+	if v != "" && !IsLabelToken(v) {
 		return labelValueMsg
 	}
 	return ""
@@ -402,8 +402,9 @@ func isAlnum(c byte) bool {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
 }
 
-// isLabelToken matches ([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9].
-func isLabelToken(s string) bool {
+// IsLabelToken matches ([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]: a label
+// value, or the name part of a qualified name, that is not empty.
+func IsLabelToken(s string) bool {
 	if s == "" || !isAlnum(s[0]) || !isAlnum(s[len(s)-1]) {
 		return false
 	}

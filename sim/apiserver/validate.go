@@ -257,16 +257,15 @@ func validatePodSpec(field string, spec *api.PodSpec) []apierr.FieldError {
 		c := &spec.Containers[i]
 		// The field is named only for an error (most specs have none).
 		cf := func() string { return fmt.Sprintf("%s.containers[%d]", field, i) }
-		if len(c.Name) > 63 {
-			errs = append(errs, apierr.FieldError{Field: cf() + ".name", Type: "Invalid value", Value: c.Name, Detail: "must be no more than 63 characters"})
-		}
-		switch {
-		case c.Name == "":
+		if c.Name == "" {
 			errs = append(errs, apierr.FieldError{Field: cf() + ".name", Type: "Required value"})
-		case !isDNS1123Label(c.Name):
-			errs = append(errs, apierr.FieldError{Field: cf() + ".name", Type: "Invalid value", Value: c.Name, Detail: labelMsg})
-		case nameBefore(spec.Containers, i, &seen):
-			errs = append(errs, apierr.FieldError{Field: cf() + ".name", Type: "Duplicate value", Value: c.Name})
+		} else {
+			for _, msg := range dns1123LabelProblems(c.Name) {
+				errs = append(errs, apierr.FieldError{Field: cf() + ".name", Type: "Invalid value", Value: c.Name, Detail: msg})
+			}
+			if isDNS1123Label(c.Name) && nameBefore(spec.Containers, i, &seen) {
+				errs = append(errs, apierr.FieldError{Field: cf() + ".name", Type: "Duplicate value", Value: c.Name})
+			}
 		}
 		if c.Image == "" {
 			errs = append(errs, apierr.FieldError{Field: cf() + ".image", Type: "Required value"})

@@ -204,7 +204,7 @@ func labelValueProblems(v string) []string {
 	if len(v) > 63 {
 		out = append(out, "must be no more than 63 characters")
 	}
-	if v != "" && !isQualifiedNamePart(v) {
+	if v != "" && !api.IsLabelToken(v) {
 		out = append(out, labelValueMsg)
 	}
 	return out

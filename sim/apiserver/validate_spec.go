@@ -350,25 +350,10 @@ func qualifiedNameProblems(s string) []string {
 	case len(name) > 63:
 		out = append(out, "name part must be no more than 63 characters")
 	}
-	if !isQualifiedNamePart(name) {
+	if !api.IsLabelToken(name) {
 		out = append(out, "name part "+qualifiedName+nameExamples)
 	}
 	return out
-}
-
-// isQualifiedNamePart matches ([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]
-// without a regular expression (labels are checked on every write).
-func isQualifiedNamePart(s string) bool {
-	alnum := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' }
-	if s == "" || !alnum(s[0]) || !alnum(s[len(s)-1]) {
-		return false
-	}
-	for i := 1; i < len(s)-1; i++ {
-		if c := s[i]; !alnum(c) && c != '-' && c != '_' && c != '.' {
-			return false
-		}
-	}
-	return true
 }
 
 // sortedKeysIf returns m's keys sorted when cond holds, else nothing
