@@ -71,10 +71,12 @@ type reconciler struct {
 	replicaSets cache
 	pods        cache
 	// enqueue adds a Deployment's key to the work queue (the event
-	// handlers' only action).
-	enqueue    func(key api.Key)
-	maxRetries int
-	failures   map[api.Key]int
+	// handlers' only action); enqueueRateLimited adds it after the
+	// queue's rate limiter's delay (upstream's enqueueRateLimited).
+	enqueue            func(key api.Key)
+	enqueueRateLimited func(key api.Key)
+	maxRetries         int
+	failures           map[api.Key]int
 }
 
 // pass is one sync of one Deployment: the reconciler plus the requeue this
@@ -84,8 +86,6 @@ type pass struct {
 	ctx context.Context
 	// requeueAfter, when positive, asks for another sync after it.
 	requeueAfter time.Duration
-	// requeueNow asks for another sync after the rate limiter's delay.
-	requeueNow bool
 }
 
 // Setup registers the Deployment controller with m: informers on
@@ -117,6 +117,7 @@ func Setup(m *controller.Manager, opts Options) error {
 		return err
 	}
 	r.enqueue = func(key api.Key) { c.Enqueue(controller.Request{Key: key}) }
+	r.enqueueRateLimited = func(key api.Key) { c.EnqueueRateLimited(controller.Request{Key: key}) }
 	dInf.AddEventHandler(informer.HandlerFuncs{
 		AddFunc:    r.addDeployment,
 		UpdateFunc: r.updateDeployment,
@@ -137,15 +138,16 @@ func newReconciler(c client.Client, rec client.EventRecorder, clock client.Passi
 		maxRetries = DefaultMaxRetries
 	}
 	return &reconciler{
-		client:      c,
-		recorder:    rec,
-		clock:       clock,
-		deployments: deployments,
-		replicaSets: replicaSets,
-		pods:        pods,
-		enqueue:     func(api.Key) {},
-		maxRetries:  maxRetries,
-		failures:    map[api.Key]int{},
+		client:             c,
+		recorder:           rec,
+		clock:              clock,
+		deployments:        deployments,
+		replicaSets:        replicaSets,
+		pods:               pods,
+		enqueue:            func(api.Key) {},
+		enqueueRateLimited: func(api.Key) {},
+		maxRetries:         maxRetries,
+		failures:           map[api.Key]int{},
 	}
 }
 
@@ -170,10 +172,7 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 
 // result is the requeue the pass asked for.
 func (p *pass) result() controller.Result {
-	switch {
-	case p.requeueNow:
-		return controller.Result{Requeue: true}
-	case p.requeueAfter > 0:
+	if p.requeueAfter > 0 {
 		return controller.Result{RequeueAfter: p.requeueAfter}
 	}
 	return controller.Result{}

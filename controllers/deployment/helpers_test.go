@@ -281,6 +281,8 @@ type fixture struct {
 	pods     *fakeCache
 	r        *reconciler
 	enqueued []api.Key
+	// rateLimited are the keys enqueued rate-limited (enqueueRateLimited).
+	rateLimited []api.Key
 }
 
 // newFixture builds a reconciler whose caches and client both hold objs.
@@ -299,6 +301,7 @@ func newFixture(t *testing.T, objs ...api.Object) *fixture {
 	}
 	f.r = newReconciler(f.client, f.recorder, f.clock, f.ds, f.rss, f.pods, Options{})
 	f.r.enqueue = func(k api.Key) { f.enqueued = append(f.enqueued, k) }
+	f.r.enqueueRateLimited = func(k api.Key) { f.rateLimited = append(f.rateLimited, k) }
 	return f
 }
 

@@ -107,8 +107,8 @@ func getReplicaFailures(allRSs []*api.ReplicaSet, newRS *api.ReplicaSet) []api.D
 // requeueStuckDeployment asks for d to be synced again when its progress
 // deadline passes without progress (otherwise only a resync would notice;
 // kubernetes#34458): at lastUpdateTime + progressDeadlineSeconds − now,
-// plus a second against clock skew, or at once (rate-limited) when less
-// than a second is left. It returns the wait (0 for at once) or −1 when
+// plus a second against clock skew, or at once (enqueued rate-limited)
+// when less than a second is left. It returns the wait (0 for at once) or −1 when
 // no check is needed: no deadline, no Progressing condition, a complete or
 // already timed-out rollout.
 func (p *pass) requeueStuckDeployment(d *api.Deployment, newStatus api.DeploymentStatus) time.Duration {
@@ -121,7 +121,11 @@ func (p *pass) requeueStuckDeployment(d *api.Deployment, newStatus api.Deploymen
 	}
 	after := cond.LastUpdateTime.Add(time.Duration(*d.Spec.ProgressDeadlineSeconds) * time.Second).Sub(p.now())
 	if after < time.Second {
-		p.requeueNow = true
+		// Rate-limited, and the sync's success then forgets the key
+		// (Reconcile returns no error): the delay is the limiter's
+		// first step or its shared bucket's, again and again, until the
+		// rollout completes or times out, as upstream's.
+		p.enqueueRateLimited(d.GetObjectMeta().Key())
 		return 0
 	}
 	p.requeueAfter = after + time.Second

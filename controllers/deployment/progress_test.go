@@ -2,6 +2,7 @@ package deployment
 
 import (
 	"math"
+	"slices"
 	"testing"
 	"time"
 
@@ -52,18 +53,21 @@ func TestRequeueStuckDeployment(t *testing.T) {
 		now    time.Time
 		want   time.Duration
 		result controller.Result
+		// rateLimited: the sync enqueued the Deployment rate-limited
+		// (upstream's test: the queue holds it).
+		rateLimited bool
 	}{
-		{"nil progressDeadlineSeconds specified", currentDeployment(nil, 4, 3, 3, 2, nil), newDeploymentStatus(3, 3, 2), testTime, -1, controller.Result{}},
-		{"infinite progressDeadlineSeconds specified", currentDeployment(&infinite, 4, 3, 3, 2, nil), newDeploymentStatus(3, 3, 2), testTime, -1, controller.Result{}},
-		{"no progressing condition found", currentDeployment(&pds, 4, 3, 3, 2, nil), newDeploymentStatus(3, 3, 2), testTime, -1, controller.Result{}},
-		{"complete deployment does not need to be requeued", currentDeployment(&pds, 3, 3, 3, 3, nil), newDeploymentStatus(3, 3, 3), testTime, -1, controller.Result{}},
-		{"already failed deployment does not need to be requeued", currentDeployment(&pds, 3, 3, 3, 0, failed), newDeploymentStatus(3, 3, 0), testTime, -1, controller.Result{}},
-		{"stuck deployment - 30s", currentDeployment(&pds, 3, 3, 3, 1, stuck), newDeploymentStatus(3, 3, 1), at(30, 0), 30 * time.Second, controller.Result{RequeueAfter: 31 * time.Second}},
-		{"stuck deployment - 1s", currentDeployment(&pds, 3, 3, 3, 1, stuck), newDeploymentStatus(3, 3, 1), at(59, 0), time.Second, controller.Result{RequeueAfter: 2 * time.Second}},
-		{"failed deployment - less than a second => now", currentDeployment(&pds, 3, 3, 3, 1, stuck), newDeploymentStatus(3, 3, 1), at(59, 1), 0, controller.Result{Requeue: true}},
-		{"failed deployment - now", currentDeployment(&pds, 3, 3, 3, 1, stuck), newDeploymentStatus(3, 3, 1), at(60, 0), 0, controller.Result{Requeue: true}},
-		{"failed deployment - 1s after deadline", currentDeployment(&pds, 3, 3, 3, 1, stuck), newDeploymentStatus(3, 3, 1), at(61, 0), 0, controller.Result{Requeue: true}},
-		{"failed deployment - 60s after deadline", currentDeployment(&pds, 3, 3, 3, 1, stuck), newDeploymentStatus(3, 3, 1), at(120, 0), 0, controller.Result{Requeue: true}},
+		{"nil progressDeadlineSeconds specified", currentDeployment(nil, 4, 3, 3, 2, nil), newDeploymentStatus(3, 3, 2), testTime, -1, controller.Result{}, false},
+		{"infinite progressDeadlineSeconds specified", currentDeployment(&infinite, 4, 3, 3, 2, nil), newDeploymentStatus(3, 3, 2), testTime, -1, controller.Result{}, false},
+		{"no progressing condition found", currentDeployment(&pds, 4, 3, 3, 2, nil), newDeploymentStatus(3, 3, 2), testTime, -1, controller.Result{}, false},
+		{"complete deployment does not need to be requeued", currentDeployment(&pds, 3, 3, 3, 3, nil), newDeploymentStatus(3, 3, 3), testTime, -1, controller.Result{}, false},
+		{"already failed deployment does not need to be requeued", currentDeployment(&pds, 3, 3, 3, 0, failed), newDeploymentStatus(3, 3, 0), testTime, -1, controller.Result{}, false},
+		{"stuck deployment - 30s", currentDeployment(&pds, 3, 3, 3, 1, stuck), newDeploymentStatus(3, 3, 1), at(30, 0), 30 * time.Second, controller.Result{RequeueAfter: 31 * time.Second}, false},
+		{"stuck deployment - 1s", currentDeployment(&pds, 3, 3, 3, 1, stuck), newDeploymentStatus(3, 3, 1), at(59, 0), time.Second, controller.Result{RequeueAfter: 2 * time.Second}, false},
+		{"failed deployment - less than a second => now", currentDeployment(&pds, 3, 3, 3, 1, stuck), newDeploymentStatus(3, 3, 1), at(59, 1), 0, controller.Result{}, true},
+		{"failed deployment - now", currentDeployment(&pds, 3, 3, 3, 1, stuck), newDeploymentStatus(3, 3, 1), at(60, 0), 0, controller.Result{}, true},
+		{"failed deployment - 1s after deadline", currentDeployment(&pds, 3, 3, 3, 1, stuck), newDeploymentStatus(3, 3, 1), at(61, 0), 0, controller.Result{}, true},
+		{"failed deployment - 60s after deadline", currentDeployment(&pds, 3, 3, 3, 1, stuck), newDeploymentStatus(3, 3, 1), at(120, 0), 0, controller.Result{}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -75,6 +79,13 @@ func TestRequeueStuckDeployment(t *testing.T) {
 			}
 			if got := p.result(); got != tt.result {
 				t.Errorf("result = %+v, want %+v", got, tt.result)
+			}
+			var want []api.Key
+			if tt.rateLimited {
+				want = []api.Key{tt.d.Key()}
+			}
+			if !slices.Equal(f.rateLimited, want) {
+				t.Errorf("enqueued rate-limited %v, want %v", f.rateLimited, want)
 			}
 		})
 	}

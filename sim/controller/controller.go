@@ -184,6 +184,15 @@ func (c *Controller) Enqueue(req Request) { c.q.Add(req) }
 // EnqueueAfter adds req once d of virtual time has passed.
 func (c *Controller) EnqueueAfter(req Request, d time.Duration) { c.q.AddAfter(req, d) }
 
+// EnqueueRateLimited adds req after the queue's rate limiter's delay for
+// it (client-go's AddRateLimited), as a reconciler that asks for its own
+// retry from inside a sync does. A sync that then succeeds is forgotten
+// by the limiter as usual, so the delay does not grow from one such sync
+// to the next (upstream's Deployment controller, whose
+// requeueStuckDeployment enqueues rate-limited and whose handleErr then
+// forgets the key; Result.Requeue would back off instead).
+func (c *Controller) EnqueueRateLimited(req Request) { c.q.AddRateLimited(req) }
+
 // EnqueueBatched adds req batch later, so that what asks for req again
 // meanwhile is the same sync (kube-controller-manager's
 // --endpoint-updates-batch-period and the like); at once for a batch of

@@ -79,6 +79,9 @@ type outcome struct {
 	res   controller.Result
 	err   error
 	panic bool
+	// rateLimited: the sync enqueues its own key rate-limited
+	// (EnqueueRateLimited) before it returns.
+	rateLimited bool
 }
 
 var errBoom = errors.New("boom")
@@ -99,6 +102,12 @@ func TestRetryTiming(t *testing.T) {
 		{"requeue backs off", []outcome{{res: controller.Result{Requeue: true}}, {res: controller.Result{Requeue: true}}, {res: controller.Result{Requeue: true}}},
 			[]time.Duration{5 * ms, 10 * ms, 20 * ms},
 			controller.Metrics{Reconciles: 4, Requeues: 3}},
+		{"a successful sync that enqueued itself rate-limited is forgotten", []outcome{{rateLimited: true}, {rateLimited: true}, {rateLimited: true}},
+			[]time.Duration{5 * ms, 5 * ms, 5 * ms},
+			controller.Metrics{Reconciles: 4}},
+		{"a failed sync that enqueued itself rate-limited backs off", []outcome{{rateLimited: true, err: errBoom}, {rateLimited: true, err: errBoom}},
+			[]time.Duration{5 * ms, 20 * ms},
+			controller.Metrics{Reconciles: 3, Errors: 2}},
 		{"requeue after is honoured", []outcome{{res: controller.Result{RequeueAfter: 30 * time.Second}}, {res: controller.Result{RequeueAfter: 30 * time.Second}}},
 			[]time.Duration{30 * time.Second, 30 * time.Second},
 			controller.Metrics{Reconciles: 3, Requeues: 2}},
@@ -118,6 +127,7 @@ func TestRetryTiming(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			k := kernel.New(1)
 			calls := 0
+			var c *controller.Controller
 			r := controller.ReconcilerFunc(func(context.Context, controller.Request) (controller.Result, error) {
 				i := calls
 				calls++
@@ -127,11 +137,14 @@ func TestRetryTiming(t *testing.T) {
 				if tc.script[i].panic {
 					panic("reconciler bug")
 				}
+				if tc.script[i].rateLimited {
+					c.EnqueueRateLimited(req("x"))
+				}
 				return tc.script[i].res, tc.script[i].err
 			})
 			var starts []kernel.Time
 			var errs []error
-			c := controller.New(k, "retry", r, controller.Options{Observer: func(o controller.Observation) {
+			c = controller.New(k, "retry", r, controller.Options{Observer: func(o controller.Observation) {
 				starts = append(starts, kernel.FromWall(o.Start))
 				errs = append(errs, o.Err)
 				if o.Controller != "retry" || o.Request != req("x") || o.End.Before(o.Start) {
