@@ -86,15 +86,37 @@ func Setup(m *controller.Manager, opts Options) error {
 		return err
 	}
 	c.Watch(svcInf, controller.EnqueueObject())
-	enqueue := func(keys []api.Key) {
-		for _, k := range keys {
-			c.EnqueueBatched(controller.Request{Key: k}, opts.UpdatesBatchPeriod)
+	podInf.AddEventHandler(PodHandler(r.services, func(k api.Key) {
+		c.EnqueueBatched(controller.Request{Key: k}, opts.UpdatesBatchPeriod)
+	}))
+	// A deleted Endpoints object is put back if its service still exists.
+	epInf.AddEventHandler(informer.HandlerFuncs{DeleteFunc: func(obj api.Object) {
+		c.Enqueue(controller.Request{Key: obj.GetObjectMeta().Key()})
+	}})
+	return nil
+}
+
+// ServiceLister is what PodHandler reads: the Services of a namespace.
+type ServiceLister interface {
+	List(sel api.Selector, namespace string) []api.Object
+}
+
+// PodHandler returns the pod event handlers of the endpoints and
+// EndpointSlice controllers (upstream's addPod, updatePod and deletePod,
+// which both controllers have alike): a pod added or deleted enqueues
+// the services selecting it; an update enqueues those selecting it
+// before and after when its labels changed, else those selecting it when
+// PodChanged. A resync (the same object) enqueues nothing.
+func PodHandler(services ServiceLister, enqueue func(api.Key)) informer.HandlerFuncs {
+	each := func(p *api.Pod) {
+		for _, k := range ServicesOf(services, p) {
+			enqueue(k)
 		}
 	}
-	podInf.AddEventHandler(informer.HandlerFuncs{
+	return informer.HandlerFuncs{
 		AddFunc: func(obj api.Object) {
 			if p, ok := obj.(*api.Pod); ok {
-				enqueue(r.servicesOf(p))
+				each(p)
 			}
 		},
 		UpdateFunc: func(old, obj api.Object) {
@@ -104,37 +126,30 @@ func Setup(m *controller.Manager, opts Options) error {
 				return // a resync: nothing changed
 			}
 			if !maps.Equal(o.Labels, p.Labels) {
-				enqueue(r.servicesOf(o))
-				enqueue(r.servicesOf(p))
+				each(o)
+				each(p)
 				return
 			}
 			if PodChanged(o, p) {
-				enqueue(r.servicesOf(p))
+				each(p)
 			}
 		},
 		DeleteFunc: func(obj api.Object) {
 			if p, ok := obj.(*api.Pod); ok {
-				enqueue(r.servicesOf(p))
+				each(p)
 			}
 		},
-	})
-	// A deleted Endpoints object is put back if its service still exists.
-	epInf.AddEventHandler(informer.HandlerFuncs{DeleteFunc: func(obj api.Object) {
-		c.Enqueue(controller.Request{Key: obj.GetObjectMeta().Key()})
-	}})
-	return nil
+	}
 }
 
-// servicesOf returns the keys of the services of p's namespace whose
-// selector matches p (upstream's GetPodServiceMemberships), in name order.
-func (r *reconciler) servicesOf(p *api.Pod) []api.Key {
+// ServicesOf returns the keys of the services of p's namespace whose
+// selector matches p (upstream's GetPodServiceMemberships), in name
+// order. A service without a selector selects nothing.
+func ServicesOf(services ServiceLister, p *api.Pod) []api.Key {
 	var out []api.Key
-	for _, o := range r.services.List(api.Everything(), p.Namespace) {
+	for _, o := range services.List(api.Everything(), p.Namespace) {
 		svc, ok := o.(*api.Service)
-		if !ok || svc.Spec.Selector == nil {
-			continue
-		}
-		if api.SelectorFromSet(svc.Spec.Selector).Matches(p.Labels) {
+		if ok && svc.Spec.Selector != nil && api.SelectorFromSet(svc.Spec.Selector).Matches(p.Labels) {
 			out = append(out, svc.Key())
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"strings"
 	"time"
 
@@ -88,38 +87,9 @@ func Setup(m *controller.Manager, opts Options) error {
 		return err
 	}
 	c.Watch(infs[api.KindService], controller.EnqueueObject())
-	enqueue := func(p *api.Pod) {
-		for _, k := range r.servicesOf(p) {
-			c.EnqueueBatched(controller.Request{Key: k}, opts.UpdatesBatchPeriod)
-		}
-	}
-	infs[api.KindPod].AddEventHandler(informer.HandlerFuncs{
-		AddFunc: func(obj api.Object) {
-			if p, ok := obj.(*api.Pod); ok {
-				enqueue(p)
-			}
-		},
-		UpdateFunc: func(old, obj api.Object) {
-			o, ok1 := old.(*api.Pod)
-			p, ok2 := obj.(*api.Pod)
-			if !ok1 || !ok2 || o == p {
-				return
-			}
-			if !maps.Equal(o.Labels, p.Labels) {
-				enqueue(o)
-				enqueue(p)
-				return
-			}
-			if endpoints.PodChanged(o, p) {
-				enqueue(p)
-			}
-		},
-		DeleteFunc: func(obj api.Object) {
-			if p, ok := obj.(*api.Pod); ok {
-				enqueue(p)
-			}
-		},
-	})
+	infs[api.KindPod].AddEventHandler(endpoints.PodHandler(r.services, func(k api.Key) {
+		c.EnqueueBatched(controller.Request{Key: k}, opts.UpdatesBatchPeriod)
+	}))
 	// A managed slice someone deleted is replaced (upstream's
 	// onEndpointSliceDelete).
 	infs[api.KindEndpointSlice].AddEventHandler(informer.HandlerFuncs{DeleteFunc: func(obj api.Object) {
@@ -129,19 +99,6 @@ func Setup(m *controller.Manager, opts Options) error {
 		}
 	}})
 	return nil
-}
-
-// servicesOf returns the keys of the services of p's namespace whose
-// selector matches p, in name order.
-func (r *reconciler) servicesOf(p *api.Pod) []api.Key {
-	var out []api.Key
-	for _, o := range r.services.List(api.Everything(), p.Namespace) {
-		svc, ok := o.(*api.Service)
-		if ok && svc.Spec.Selector != nil && api.SelectorFromSet(svc.Spec.Selector).Matches(p.Labels) {
-			out = append(out, svc.Key())
-		}
-	}
-	return out
 }
 
 // Reconcile makes the EndpointSlices of the service req names match its
