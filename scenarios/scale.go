@@ -216,3 +216,54 @@ spec:
 `, pods)
 	return []byte(b.String()), nil
 }
+
+// scaleHeldAt is when the probe's expectation checks that every pod
+// runs: its "at: 59m" (TestScalePacingNotes holds the two together).
+const scaleHeldAt = 59 * time.Minute
+
+// ScalePacingNotes returns what the probe's pacing forbids, for its
+// generator to say before anyone runs it: the ReplicaSet controller
+// makes a request a pod it creates and the scheduler one a pod it binds,
+// so a client of QPS q and burst b needs at least (pods-b)/q to get
+// through the probe's pods. When that is past the expectation's 59m,
+// the expectation fails however fast the rest of the cluster is (at 20
+// QPS the 3,000-node probe creates 58,675 of its 90,000 pods within the
+// hour). The notes name the flag to raise and the least rate that
+// leaves the time (needed, not enough: the pods wait on more than their
+// own requests); none for an unpaced probe, or one whose pacing leaves
+// the time.
+// s is as ScaleYAML takes it (zeros are the defaults).
+func ScalePacingNotes(s ScaleProbe) []string {
+	if s.Unpaced {
+		return nil
+	}
+	perNode := s.PodsPerNode
+	if perNode == 0 {
+		perNode = 30
+	}
+	pods := s.Nodes * perNode
+	var notes []string
+	note := func(who, flag string, qps float64, burst int, verb string) {
+		need := time.Duration(float64(pods-burst) / qps * float64(time.Second))
+		if pods <= burst || need <= scaleHeldAt {
+			return
+		}
+		least := math.Ceil(float64(pods-burst) / scaleHeldAt.Seconds())
+		notes = append(notes, fmt.Sprintf("%s (%s QPS, burst %d) needs at least %v to %s the %d pods, past the expectation at %v, which will fail; it needs %s %s at the least",
+			who, strconv.FormatFloat(qps, 'g', -1, 64), burst, need.Round(time.Second), verb, pods, scaleHeldAt, flag, strconv.FormatFloat(least, 'g', -1, 64)))
+	}
+	qps, burst := s.QPS, s.Burst
+	if qps == 0 {
+		qps = ControllerManagerQPS
+	}
+	if burst == 0 {
+		burst = ControllerManagerBurst
+	}
+	note("the ReplicaSet controller's client", "--qps", qps, burst, "create")
+	qps, burst = s.SchedulerQPS, s.SchedulerBurst
+	if qps == 0 {
+		qps, burst = SchedulerQPS, SchedulerBurst
+	}
+	note("the scheduler's client", "--scheduler-qps", qps, burst, "bind")
+	return notes
+}

@@ -106,3 +106,45 @@ func TestScaleYAML(t *testing.T) {
 		}
 	}
 }
+
+// TestScalePacingNotes checks the generator's warnings: a note for each
+// client whose pacing cannot get the probe's pods through before the
+// expectation's time, naming the least rate, and none otherwise.
+func TestScalePacingNotes(t *testing.T) {
+	tests := []struct {
+		name  string
+		probe ScaleProbe
+		want  []string // substrings, one a note
+	}{
+		{"300 nodes at the defaults", ScaleProbe{Nodes: 300}, nil},
+		{"3,000 nodes at 20 QPS", ScaleProbe{Nodes: 3000}, []string{"the ReplicaSet controller's client (20 QPS, burst 30) needs at least 1h14m59s to create the 90000 pods, past the expectation at 59m0s, which will fail; it needs --qps 26 at the least"}},
+		{"5,000 nodes at 20 QPS", ScaleProbe{Nodes: 5000}, []string{"needs at least 2h4m59s to create the 150000 pods, past the expectation at 59m0s, which will fail; it needs --qps 43 at the least"}},
+		{"5,000 nodes at 200 QPS", ScaleProbe{Nodes: 5000, QPS: 200, Burst: 300}, nil},
+		{"the scheduler too", ScaleProbe{Nodes: 5000, PodsPerNode: 40, QPS: 200, Burst: 300},
+			[]string{"the scheduler's client (50 QPS, burst 100) needs at least 1h6m38s to bind the 200000 pods"}},
+		{"both", ScaleProbe{Nodes: 5000, PodsPerNode: 40}, []string{"--qps 57 at the least", "--scheduler-qps 57 at the least"}},
+		{"a faster scheduler", ScaleProbe{Nodes: 5000, PodsPerNode: 40, QPS: 200, Burst: 300, SchedulerQPS: 300, SchedulerBurst: 400}, nil},
+		{"unpaced", ScaleProbe{Nodes: 5000, Unpaced: true}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := ScalePacingNotes(tt.probe)
+			if len(got) != len(tt.want) {
+				t.Fatalf("notes %q, want %d", got, len(tt.want))
+			}
+			for i, w := range tt.want {
+				if !strings.Contains(got[i], w) {
+					t.Errorf("note %q, want it to say %q", got[i], w)
+				}
+			}
+		})
+	}
+	// The notes' time is the expectation's.
+	data, err := ScaleYAML(ScaleProbe{Nodes: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if scaleHeldAt != 59*time.Minute || !strings.Contains(string(data), "at: 59m}") {
+		t.Errorf("the probe's expectation is not at scaleHeldAt (%v):\n%s", scaleHeldAt, data)
+	}
+}

@@ -1217,6 +1217,9 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(fs, "%v", err)
 	}
+	for _, n := range scenarios.ScalePacingNotes(probe) {
+		fmt.Fprintf(stderr, "clustersim generate scale: note: %s\n", n)
+	}
 	stdout.Write(data)
 	return exitOK
 }

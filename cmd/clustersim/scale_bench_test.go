@@ -50,6 +50,26 @@ func TestGenerateScaleRefuses(t *testing.T) {
 	}
 }
 
+// TestGenerateScaleNotes: a probe whose pacing cannot get its pods
+// through before its expectation is still printed (exit 0, the same
+// document), with a note on standard error naming the flag to raise; a
+// probe that can has none.
+func TestGenerateScaleNotes(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string // "" for no note
+	}{
+		{[]string{"--nodes", "300"}, ""},
+		{[]string{"--nodes", "3000"}, "clustersim generate scale: note: the ReplicaSet controller's client (20 QPS, burst 30) needs at least 1h14m59s to create the 90000 pods, past the expectation at 59m0s, which will fail; it needs --qps 26 at the least\n"},
+		{[]string{"--nodes", "3000", "--qps", "200", "--burst", "300"}, ""},
+	} {
+		code, out, errOut := runMain(append([]string{"generate", "scale"}, tc.args...)...)
+		if code != exitOK || errOut != tc.want || !strings.HasPrefix(out, "apiVersion: clustersim.dev/v1alpha1\n") {
+			t.Errorf("%v: exit %d, stderr %q, stdout starting %.40q; want exit 0, stderr %q and the document", tc.args, code, errOut, out, tc.want)
+		}
+	}
+}
+
 // BenchmarkScaleRun runs the whole scale probe (`clustersim generate scale
 // --nodes N`, then `clustersim run` on it, report included) for one
 // virtual hour at each size. `make bench-scale` runs it (SCALE=300 for
