@@ -108,9 +108,9 @@ func getReplicaFailures(allRSs []*api.ReplicaSet, newRS *api.ReplicaSet) []api.D
 // deadline passes without progress (otherwise only a resync would notice;
 // kubernetes#34458): at lastUpdateTime + progressDeadlineSeconds − now,
 // plus a second against clock skew, or at once (enqueued rate-limited)
-// when less than a second is left. It returns the wait (0 for at once) or −1 when
-// no check is needed: no deadline, no Progressing condition, a complete or
-// already timed-out rollout.
+// when less than a second is left. It returns the wait (0 for at once)
+// or −1 when no check is needed: no deadline, no Progressing condition,
+// a complete or already timed-out rollout.
 func (p *pass) requeueStuckDeployment(d *api.Deployment, newStatus api.DeploymentStatus) time.Duration {
 	cond := GetDeploymentCondition(d.Status, api.DeploymentProgressing)
 	if !HasProgressDeadline(d) || cond == nil {
