@@ -63,6 +63,53 @@ const (
 // ScaleDeployments is the number of Deployments of the scale scenario.
 const ScaleDeployments = 10
 
+// normalized returns s with its defaults filled in (PodsPerNode 30,
+// CrashPercent 1, kube-controller-manager's QPS and burst; the
+// scheduler's stay 0, kube-scheduler's own), or the first of its values
+// that ScaleYAML refuses.
+func (s ScaleProbe) normalized() (ScaleProbe, error) {
+	if s.Nodes < 3 {
+		return s, fmt.Errorf("--nodes %d: at least 3 (one per zone)", s.Nodes)
+	}
+	if s.PodsPerNode == 0 {
+		s.PodsPerNode = 30
+	}
+	if s.PodsPerNode < 0 || s.PodsPerNode > 100 {
+		return s, fmt.Errorf("--pods-per-node %d: want 1 to 100", s.PodsPerNode)
+	}
+	if s.CrashPercent == 0 {
+		s.CrashPercent = 1
+	}
+	if s.CrashPercent < 0 || s.CrashPercent > 33 {
+		return s, fmt.Errorf("--crash-percent %d: want 0 to 33 (the crashed nodes are in zone-a)", s.CrashPercent)
+	}
+	if s.QPS == 0 {
+		s.QPS = ControllerManagerQPS
+	}
+	if s.Burst == 0 {
+		s.Burst = ControllerManagerBurst
+	}
+	if s.QPS < 0 || math.IsNaN(s.QPS) || math.IsInf(s.QPS, 0) || s.Burst < 0 {
+		return s, fmt.Errorf("--qps %v --burst %d: want positive values", s.QPS, s.Burst)
+	}
+	if s.Unpaced && (s.QPS != ControllerManagerQPS || s.Burst != ControllerManagerBurst) {
+		return s, fmt.Errorf("--unpaced with --qps or --burst: an unpaced client has no rate")
+	}
+	if s.SchedulerQPS < 0 || math.IsNaN(s.SchedulerQPS) || math.IsInf(s.SchedulerQPS, 0) || s.SchedulerBurst < 0 || (s.SchedulerQPS == 0) != (s.SchedulerBurst == 0) {
+		return s, fmt.Errorf("--scheduler-qps %v --scheduler-burst %d: want both positive, or neither", s.SchedulerQPS, s.SchedulerBurst)
+	}
+	if s.Unpaced && s.SchedulerQPS != 0 {
+		return s, fmt.Errorf("--unpaced with --scheduler-qps: an unpaced client has no rate")
+	}
+	if s.UpdatesBatchPeriod < 0 {
+		return s, fmt.Errorf("--updates-batch-period %v: must not be negative", s.UpdatesBatchPeriod)
+	}
+	if s.UpdatesBatchPeriod > 0 && !s.Services {
+		return s, fmt.Errorf("--updates-batch-period needs --services: without Services the endpoints controllers have no pod changes to batch")
+	}
+	return s, nil
+}
+
 // ScaleYAML returns the scale probe as a scenario document: Nodes nodes of
 // 8 CPU and 32 Gi in three zones, ten Deployments totalling PodsPerNode
 // pods per node (100m CPU and 256 Mi each), a network of 1-5 ms one-way
@@ -75,44 +122,9 @@ const ScaleDeployments = 10
 // that every pod runs again, replaced elsewhere, by the end of the hour.
 // Load it with Load; `clustersim generate scale` prints it.
 func ScaleYAML(s ScaleProbe) ([]byte, error) {
-	if s.Nodes < 3 {
-		return nil, fmt.Errorf("--nodes %d: at least 3 (one per zone)", s.Nodes)
-	}
-	if s.PodsPerNode == 0 {
-		s.PodsPerNode = 30
-	}
-	if s.PodsPerNode < 0 || s.PodsPerNode > 100 {
-		return nil, fmt.Errorf("--pods-per-node %d: want 1 to 100", s.PodsPerNode)
-	}
-	if s.CrashPercent == 0 {
-		s.CrashPercent = 1
-	}
-	if s.CrashPercent < 0 || s.CrashPercent > 33 {
-		return nil, fmt.Errorf("--crash-percent %d: want 0 to 33 (the crashed nodes are in zone-a)", s.CrashPercent)
-	}
-	if s.QPS == 0 {
-		s.QPS = ControllerManagerQPS
-	}
-	if s.Burst == 0 {
-		s.Burst = ControllerManagerBurst
-	}
-	if s.QPS < 0 || math.IsNaN(s.QPS) || math.IsInf(s.QPS, 0) || s.Burst < 0 {
-		return nil, fmt.Errorf("--qps %v --burst %d: want positive values", s.QPS, s.Burst)
-	}
-	if s.Unpaced && (s.QPS != ControllerManagerQPS || s.Burst != ControllerManagerBurst) {
-		return nil, fmt.Errorf("--unpaced with --qps or --burst: an unpaced client has no rate")
-	}
-	if s.SchedulerQPS < 0 || math.IsNaN(s.SchedulerQPS) || math.IsInf(s.SchedulerQPS, 0) || s.SchedulerBurst < 0 || (s.SchedulerQPS == 0) != (s.SchedulerBurst == 0) {
-		return nil, fmt.Errorf("--scheduler-qps %v --scheduler-burst %d: want both positive, or neither", s.SchedulerQPS, s.SchedulerBurst)
-	}
-	if s.Unpaced && s.SchedulerQPS != 0 {
-		return nil, fmt.Errorf("--unpaced with --scheduler-qps: an unpaced client has no rate")
-	}
-	if s.UpdatesBatchPeriod < 0 {
-		return nil, fmt.Errorf("--updates-batch-period %v: must not be negative", s.UpdatesBatchPeriod)
-	}
-	if s.UpdatesBatchPeriod > 0 && !s.Services {
-		return nil, fmt.Errorf("--updates-batch-period needs --services: without Services the endpoints controllers have no pod changes to batch")
+	s, err := s.normalized()
+	if err != nil {
+		return nil, err
 	}
 	pods := s.Nodes * s.PodsPerNode
 	crash := max(1, s.Nodes*s.CrashPercent/100)
@@ -212,13 +224,13 @@ spec:
 		fmt.Fprintf(&b, "  - at: 20m\n    crashNode: zone-a-%d\n", i)
 	}
 	fmt.Fprintf(&b, `  expect:
-  - pods: {selector: tier=scale, phase: Running, ready: true, equals: %d, at: 59m}
-`, pods)
+  - pods: {selector: tier=scale, phase: Running, ready: true, equals: %d, at: %dm}
+`, pods, int(scaleHeldAt/time.Minute))
 	return []byte(b.String()), nil
 }
 
 // scaleHeldAt is when the probe's expectation checks that every pod
-// runs: its "at: 59m" (TestScalePacingNotes holds the two together).
+// runs, in whole minutes (ScaleYAML writes it so).
 const scaleHeldAt = 59 * time.Minute
 
 // ScalePacingNotes returns what the probe's pacing forbids, for its
@@ -231,17 +243,13 @@ const scaleHeldAt = 59 * time.Minute
 // hour). The notes name the flag to raise and the least rate that
 // leaves the time (needed, not enough: the pods wait on more than their
 // own requests); none for an unpaced probe, or one whose pacing leaves
-// the time.
-// s is as ScaleYAML takes it (zeros are the defaults).
+// the time, or one ScaleYAML refuses. s is as ScaleYAML takes it.
 func ScalePacingNotes(s ScaleProbe) []string {
-	if s.Unpaced {
-		return nil
+	s, err := s.normalized()
+	if err != nil || s.Unpaced {
+		return nil // ScaleYAML refuses it, or nothing is paced
 	}
-	perNode := s.PodsPerNode
-	if perNode == 0 {
-		perNode = 30
-	}
-	pods := s.Nodes * perNode
+	pods := s.Nodes * s.PodsPerNode
 	var notes []string
 	note := func(who, flag string, qps float64, burst int, verb string) {
 		need := time.Duration(float64(pods-burst) / qps * float64(time.Second))
@@ -252,15 +260,8 @@ func ScalePacingNotes(s ScaleProbe) []string {
 		notes = append(notes, fmt.Sprintf("%s (%s QPS, burst %d) needs at least %v to %s the %d pods, past the expectation at %v, which will fail; it needs %s %s at the least",
 			who, strconv.FormatFloat(qps, 'g', -1, 64), burst, need.Round(time.Second), verb, pods, scaleHeldAt, flag, strconv.FormatFloat(least, 'g', -1, 64)))
 	}
-	qps, burst := s.QPS, s.Burst
-	if qps == 0 {
-		qps = ControllerManagerQPS
-	}
-	if burst == 0 {
-		burst = ControllerManagerBurst
-	}
-	note("the ReplicaSet controller's client", "--qps", qps, burst, "create")
-	qps, burst = s.SchedulerQPS, s.SchedulerBurst
+	note("the ReplicaSet controller's client", "--qps", s.QPS, s.Burst, "create")
+	qps, burst := s.SchedulerQPS, s.SchedulerBurst
 	if qps == 0 {
 		qps, burst = SchedulerQPS, SchedulerBurst
 	}

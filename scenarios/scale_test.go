@@ -125,6 +125,7 @@ func TestScalePacingNotes(t *testing.T) {
 		{"both", ScaleProbe{Nodes: 5000, PodsPerNode: 40}, []string{"--qps 57 at the least", "--scheduler-qps 57 at the least"}},
 		{"a faster scheduler", ScaleProbe{Nodes: 5000, PodsPerNode: 40, QPS: 200, Burst: 300, SchedulerQPS: 300, SchedulerBurst: 400}, nil},
 		{"unpaced", ScaleProbe{Nodes: 5000, Unpaced: true}, nil},
+		{"refused (ScaleYAML's error says why)", ScaleProbe{Nodes: 2, PodsPerNode: 100000}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -139,7 +140,8 @@ func TestScalePacingNotes(t *testing.T) {
 			}
 		})
 	}
-	// The notes' time is the expectation's.
+	// The notes' time is the expectation's (ScaleYAML writes it from
+	// scaleHeldAt).
 	data, err := ScaleYAML(ScaleProbe{Nodes: 3})
 	if err != nil {
 		t.Fatal(err)
