@@ -42,11 +42,9 @@ type podEntry struct {
 // serviceMemo is what the last sync of one Service took from its pods,
 // valid for the Service object svc.
 type serviceMemo struct {
-	svc  *api.Service
-	ents []podEntry
-	// spare is the array of the sync before, cleared, reused by the
-	// next.
-	spare []podEntry
+	svc *api.Service
+	// held are the entries of the last sync, in its list's order.
+	held informer.Held[podEntry]
 	// ports is the last ports slice made, shared by the entries of pods
 	// that serve the same ports (one template's), so that comparing them
 	// with the first pod's is a comparison of two slice headers.
@@ -96,16 +94,11 @@ func (m *serviceMemo) entry(svc *api.Service, p *api.Pod) podEntry {
 // namespace/name order), reusing the entry of every pod object it holds
 // at the place the merge of the two lists reaches it.
 func (m *serviceMemo) update(svc *api.Service, pods []*api.Pod) {
-	old := m.ents
+	old := m.held.Entries()
 	if m.svc != svc {
 		old, m.svc, m.ports = nil, svc, nil
 	}
-	// The entries go to the array the sync before last filled, so that
-	// a sync allocates nothing for them once the Service's size settles.
-	next := m.spare[:0]
-	if cap(next) < len(pods) {
-		next = make([]podEntry, 0, len(pods))
-	}
+	next := m.held.Next(len(pods))
 	j := 0
 	for _, p := range pods {
 		if o := informer.HeldEntry(old, &j, p, func(e *podEntry) *api.Pod { return e.pod }); o != nil {
@@ -114,8 +107,7 @@ func (m *serviceMemo) update(svc *api.Service, pods []*api.Pod) {
 			next = append(next, m.entry(svc, p))
 		}
 	}
-	clear(m.ents) // what the spare holds is not kept alive
-	m.spare, m.ents = m.ents, next
+	m.held.Keep(next)
 }
 
 // sameSlice reports whether a and b are the same slice (header).
@@ -132,8 +124,9 @@ func (m *serviceMemo) subsets() (subsets []api.EndpointSubset, ready, notReady i
 		seen   bool
 		rk, nk []addrSortKey // the ready and not-ready entries' keys; i is the entry's index
 	)
-	for i := range m.ents {
-		e := &m.ents[i]
+	ents := m.held.Entries()
+	for i := range ents {
+		e := &ents[i]
 		if !e.in {
 			continue
 		}
@@ -182,16 +175,17 @@ func (m *serviceMemo) addresses(keys []addrSortKey, al *addrAlloc) []api.Endpoin
 	if len(keys) == 0 {
 		return nil
 	}
+	ents := m.held.Entries()
 	slices.SortFunc(keys, func(a, b addrSortKey) int {
 		if c := compareIPWords(a, b); c != 0 {
 			return c
 		}
-		ea, eb := &m.ents[a.i], &m.ents[b.i]
+		ea, eb := &ents[a.i], &ents[b.i]
 		return cmp.Or(strings.Compare(ea.ip, eb.ip), strings.Compare(string(ea.uid), string(eb.uid)))
 	})
 	out := make([]api.EndpointAddress, len(keys))
 	for j, k := range keys {
-		e := &m.ents[k.i]
+		e := &ents[k.i]
 		out[j] = api.EndpointAddress{
 			IP:        e.ip,
 			Hostname:  e.hostname,

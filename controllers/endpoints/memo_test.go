@@ -99,7 +99,7 @@ func TestMemoIsSubsets(t *testing.T) {
 			}
 			before := map[*api.Pod]bool{}
 			if m.svc == svc {
-				for _, e := range m.ents {
+				for _, e := range m.held.Entries() {
 					before[e.pod] = true
 				}
 			}
@@ -113,15 +113,15 @@ func TestMemoIsSubsets(t *testing.T) {
 				} else {
 					fresh++
 				}
-				if m.ents[i].pod != p {
-					t.Fatalf("history %d step %d: entry %d is of pod %p, want %s's %p", h, step, i, m.ents[i].pod, p.Name, p)
+				if m.held.Entries()[i].pod != p {
+					t.Fatalf("history %d step %d: entry %d is of pod %p, want %s's %p", h, step, i, m.held.Entries()[i].pod, p.Name, p)
 				}
 			}
 			if m.computed-computed != fresh {
 				t.Fatalf("history %d step %d: %d entries computed, %d pods new to the memo", h, step, m.computed-computed, fresh)
 			}
-			if len(m.ents) != len(list) {
-				t.Fatalf("history %d step %d: %d entries for %d pods", h, step, len(m.ents), len(list))
+			if len(m.held.Entries()) != len(list) {
+				t.Fatalf("history %d step %d: %d entries for %d pods", h, step, len(m.held.Entries()), len(list))
 			}
 			got, ready, notReady, ok := m.subsets()
 			want, wantReady, wantNotReady, wantOK := oneSubset(svc, list)

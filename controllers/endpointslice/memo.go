@@ -71,11 +71,9 @@ type podEntry struct {
 // serviceMemo is what the last sync of one Service made of its pods,
 // valid for the Service object svc.
 type serviceMemo struct {
-	svc  *api.Service
-	ents []podEntry
-	// spare is the array of the sync before, cleared, reused by the
-	// next.
-	spare []podEntry
+	svc *api.Service
+	// held are the entries of the last sync, in its list's order.
+	held informer.Held[podEntry]
 	// desired is the arrays of the last sync's desired endpoints of each
 	// address type, reused by the next (nothing planned points into
 	// them: the plan's endpoints are copies, pointing into the
@@ -140,16 +138,11 @@ func (m *serviceMemo) build(e *podEntry, svc *api.Service, p *api.Pod, node Node
 // not hold (or whose node object is another) made from the pods, of the
 // others taken from their entries.
 func (m *serviceMemo) update(svc *api.Service, pods []*api.Pod, node NodeGetter, types []string) []*desiredEndpoints {
-	old := m.ents
+	old := m.held.Entries()
 	if m.svc != svc {
 		old, m.svc, m.ports = nil, svc, nil
 	}
-	// The entries go to the array the sync before last filled, so that
-	// a sync allocates nothing for them once the Service's size settles.
-	next := m.spare[:0]
-	if cap(next) < len(pods) {
-		next = make([]podEntry, 0, len(pods))
-	}
+	next := m.held.Next(len(pods))
 	ds := m.desired[:0]
 	for i := range types {
 		if i < len(m.desired) && cap(m.desired[i].eps) >= len(pods) {
@@ -184,7 +177,7 @@ func (m *serviceMemo) update(svc *api.Service, pods []*api.Pod, node NodeGetter,
 			}
 		}
 	}
-	clear(m.ents) // what the spare holds is not kept alive
-	m.spare, m.ents, m.desired = m.ents, next, ds
+	m.held.Keep(next)
+	m.desired = ds
 	return ds
 }

@@ -200,7 +200,7 @@ func TestMemoIsReconcile(t *testing.T) {
 			m := rec.serviceMemo(key)
 			valid := map[*api.Pod]bool{}
 			if m.svc == svc {
-				for _, e := range m.ents {
+				for _, e := range m.held.Entries() {
 					valid[e.pod] = !e.in || getNode(e.nodeName) == e.node
 				}
 			}
@@ -224,7 +224,7 @@ func TestMemoIsReconcile(t *testing.T) {
 			built += fresh
 			// Each endpoint points into its own batch only, lest
 			// endpoints reused keep others alive.
-			for i, e := range m.ents {
+			for i, e := range m.held.Entries() {
 				for _, own := range e.eps {
 					if own != nil && (own.ep.Conditions.Ready != &own.conds[0][0] || own.ep.TargetRef != &own.refs[0] ||
 						(own.ep.NodeName != nil && own.ep.NodeName != &own.strs[0][0])) {
@@ -232,12 +232,12 @@ func TestMemoIsReconcile(t *testing.T) {
 					}
 				}
 			}
-			if len(m.ents) != len(list) {
-				t.Fatalf("history %d step %d: %d entries for %d pods", h, step, len(m.ents), len(list))
+			if len(m.held.Entries()) != len(list) {
+				t.Fatalf("history %d step %d: %d entries for %d pods", h, step, len(m.held.Entries()), len(list))
 			}
 			for i, p := range list {
-				if m.ents[i].pod != p {
-					t.Fatalf("history %d step %d: entry %d is of pod %p, want %s's %p", h, step, i, m.ents[i].pod, p.Name, p)
+				if m.held.Entries()[i].pod != p {
+					t.Fatalf("history %d step %d: entry %d is of pod %p, want %s's %p", h, step, i, m.held.Entries()[i].pod, p.Name, p)
 				}
 			}
 			steps++

@@ -41,3 +41,31 @@ func HeldEntry[E any](old []E, j *int, p *api.Pod, podOf func(*E) *api.Pod) *E {
 	}
 	return nil
 }
+
+// Held is a memo's entries, one a pod object in the lister's order, as
+// the last sync left them (merged with the next list by HeldEntry), and
+// the array the sync before that filled, which the next sync fills
+// again: once the number of pods settles, a sync allocates nothing for
+// its entries. The zero Held holds nothing.
+type Held[E any] struct {
+	ents, spare []E
+}
+
+// Entries returns the entries of the last sync (Keep's).
+func (h *Held[E]) Entries() []E { return h.ents }
+
+// Next returns an empty array for this sync's entries, of capacity n at
+// least: the spare one when it is large enough.
+func (h *Held[E]) Next(n int) []E {
+	if cap(h.spare) >= n {
+		return h.spare[:0]
+	}
+	return make([]E, 0, n)
+}
+
+// Keep makes next (Next's, filled) the entries; the last sync's array,
+// cleared so that it keeps nothing alive, becomes the spare.
+func (h *Held[E]) Keep(next []E) {
+	clear(h.ents)
+	h.spare, h.ents = h.ents, next
+}

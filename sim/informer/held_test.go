@@ -45,3 +45,34 @@ func TestHeldEntry(t *testing.T) {
 		}
 	}
 }
+
+// TestHeld checks the double buffer of a memo's entries: Keep makes the
+// entries the array given; the next Next hands back the array the sync
+// before filled, empty and cleared (it keeps no pod alive), when it is
+// large enough, and a new one otherwise; the zero Held holds nothing.
+func TestHeld(t *testing.T) {
+	pod := func(name string) *api.Pod { return &api.Pod{ObjectMeta: api.ObjectMeta{Name: name}} }
+	var h Held[*api.Pod]
+	if h.Entries() != nil {
+		t.Fatalf("zero Held holds %v", h.Entries())
+	}
+	first := append(h.Next(2), pod("a"), pod("b"))
+	h.Keep(first)
+	second := append(h.Next(2), pod("c"))
+	h.Keep(second)
+	if got := h.Entries(); len(got) != 1 || got[0].Name != "c" {
+		t.Fatalf("entries %v, want [c]", got)
+	}
+	third := h.Next(2)
+	if len(third) != 0 || cap(third) < 2 || &third[:1][0] != &first[0] {
+		t.Errorf("Next(2) is not the first sync's array (len %d, cap %d)", len(third), cap(third))
+	}
+	for i, p := range first {
+		if p != nil {
+			t.Errorf("the spare still holds pod %s at %d", p.Name, i)
+		}
+	}
+	if big := h.Next(cap(first) + 1); cap(big) <= cap(first) || len(big) != 0 {
+		t.Errorf("Next(%d) gave len %d cap %d", cap(first)+1, len(big), cap(big))
+	}
+}
