@@ -62,7 +62,6 @@ func BenchmarkScheduleScaleProbe(b *testing.B) {
 	s := zonedScheduler(nodes, rl("cpu", "8", "memory", "32Gi", "pods", "110"))
 	tmpl := testPod("p", rl("cpu", "100m", "memory", "256Mi"))
 	tmpl.Labels = map[string]string{"app": "app-1", "tier": "scale"}
-	var bound []*api.Pod
 	i := 0
 	// A shallow copy of the template: the scheduler and the cache only
 	// read a pod, and a deep copy per pod would be half of what is
@@ -74,8 +73,15 @@ func BenchmarkScheduleScaleProbe(b *testing.B) {
 		i++
 		return p
 	}
-	for range nodes * perNode {
-		p := next()
+	scheduleRolling(b, s, nodes*perNode, func(int) *api.Pod { return next() })
+}
+
+// scheduleRolling schedules and binds n pods of next(0), ..., next(n-1),
+// then measures one scheduling cycle an iteration, of next(0), each bound
+// pod replacing the oldest so that the cluster keeps its size.
+func scheduleRolling(b *testing.B, s *scheduler, n int, next func(j int) *api.Pod) {
+	bound := make([]*api.Pod, 0, n)
+	bind := func(p *api.Pod) {
 		node, err := s.schedule(p, "")
 		if err != nil {
 			b.Fatal(err)
@@ -83,16 +89,14 @@ func BenchmarkScheduleScaleProbe(b *testing.B) {
 		s.cache.assume(p, node)
 		bound = append(bound, p)
 	}
+	for j := range n {
+		bind(next(j))
+	}
 	b.ResetTimer()
 	for b.Loop() {
-		p := next()
-		node, err := s.schedule(p, "")
-		if err != nil {
-			b.Fatal(err)
-		}
-		s.cache.assume(p, node)
+		bind(next(0))
 		old := bound[0]
-		bound = append(bound[1:], p)
+		bound = bound[1:]
 		s.cache.forget(old.Key(), old.UID)
 	}
 }
@@ -127,26 +131,5 @@ func BenchmarkScheduleSpread(b *testing.B) {
 		i++
 		return p
 	}
-	var bound []*api.Pod
-	for j := range nodes * perNode {
-		p := next(tmpls[j%len(tmpls)])
-		node, err := s.schedule(p, "")
-		if err != nil {
-			b.Fatal(err)
-		}
-		s.cache.assume(p, node)
-		bound = append(bound, p)
-	}
-	b.ResetTimer()
-	for b.Loop() {
-		p := next(tmpls[0])
-		node, err := s.schedule(p, "")
-		if err != nil {
-			b.Fatal(err)
-		}
-		s.cache.assume(p, node)
-		old := bound[0]
-		bound = append(bound[1:], p)
-		s.cache.forget(old.Key(), old.UID)
-	}
+	scheduleRolling(b, s, nodes*perNode, func(j int) *api.Pod { return next(tmpls[j%len(tmpls)]) })
 }
