@@ -904,6 +904,9 @@ func (l *loader) controllers(s *Scenario, w *world) error {
 		if cs.Standbys < 0 || cs.Standbys > MaxStandbys {
 			return l.errorf(f+".standbys", "must be between 0 and %d", MaxStandbys)
 		}
+		if field := cs.tuned(); field != "" && cs.Enabled != nil && !*cs.Enabled {
+			return l.errorf(f+"."+field, "%s is disabled (enabled: false), so this would tune nothing: drop one or the other", name)
+		}
 	}
 	for _, name := range AllControllers() {
 		if Enabled(s.Spec.Controllers, name) {

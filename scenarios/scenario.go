@@ -447,6 +447,28 @@ type ControllerSettings struct {
 	Standbys int `json:"standbys,omitempty"`
 }
 
+// tuned names the first setting cs has besides enabled ("" for none), in
+// the order of the fields.
+func (cs ControllerSettings) tuned() string {
+	switch {
+	case cs.Workers != 0:
+		return "workers"
+	case cs.Resync != nil:
+		return "resync"
+	case cs.QPS != nil:
+		return "qps"
+	case cs.Burst != 0:
+		return "burst"
+	case cs.Unpaced:
+		return "unpaced"
+	case cs.UpdatesBatchPeriod != nil:
+		return "updatesBatchPeriod"
+	case cs.Standbys != 0:
+		return "standbys"
+	}
+	return ""
+}
+
 // BatchingControllers are the controllers that take updatesBatchPeriod.
 var BatchingControllers = []string{"endpoints", "endpointslice"}
 

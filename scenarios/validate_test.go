@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -55,6 +56,13 @@ func TestValidateRejects(t *testing.T) {
 		{name: "negative batch period", spec: "  controllers: {endpoints: {updatesBatchPeriod: -1s}}\n",
 			err: "v.yaml:12:49: spec.controllers.endpoints.updatesBatchPeriod: must not be negative"},
 		{name: "batch periods of both", spec: "  controllers: {endpoints: {updatesBatchPeriod: 1s}, endpointslice: {updatesBatchPeriod: 500ms}}\n"},
+		// A disabled controller's settings would tune nothing.
+		{name: "batch period of a disabled controller", spec: "  controllers: {endpoints: {enabled: false, updatesBatchPeriod: 1s}}\n",
+			err: "v.yaml:12:65: spec.controllers.endpoints.updatesBatchPeriod: endpoints is disabled (enabled: false), so this would tune nothing: drop one or the other"},
+		{name: "qps of a disabled controller", spec: "  controllers: {replicaset: {qps: 50, enabled: false}}\n",
+			err: "v.yaml:12:35: spec.controllers.replicaset.qps: replicaset is disabled (enabled: false), so this would tune nothing: drop one or the other"},
+		{name: "a disabled controller alone", spec: "  controllers: {replicaset: {enabled: false}}\n"},
+		{name: "settings of an enabled controller", spec: "  controllers: {replicaset: {enabled: true, workers: 2}}\n"},
 		// Objects the cluster could not create at the start.
 		{name: "pod of an undeclared namespace", spec: "  - {apiVersion: v1, kind: Pod, metadata: {name: p, namespace: team}, spec: {containers: [{name: c, image: nginx}]}}\n",
 			err: `v.yaml:12:5: spec.objects[2]: Pod team/p: namespace "team" does not exist when it is created (declare the Namespace earlier in spec.objects; built in: default, kube-system, kube-public, kube-node-lease)`},
@@ -252,5 +260,37 @@ func wantError(t *testing.T, err error, want string) {
 		t.Errorf("error %v, want none", err)
 	case want != "" && (err == nil || err.Error() != want):
 		t.Errorf("error\n%v\nwant\n%s", err, want)
+	}
+}
+
+// TestTunedCoversEverySetting sets each field of ControllerSettings but
+// enabled in turn: tuned must name each by its JSON name, so that a
+// setting added later cannot be silently dropped beside enabled: false.
+func TestTunedCoversEverySetting(t *testing.T) {
+	typ := reflect.TypeFor[ControllerSettings]()
+	for i := range typ.NumField() {
+		f := typ.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "enabled" {
+			continue
+		}
+		var cs ControllerSettings
+		v := reflect.ValueOf(&cs).Elem().Field(i)
+		switch v.Kind() {
+		case reflect.Pointer:
+			v.Set(reflect.New(f.Type.Elem()))
+		case reflect.Int:
+			v.SetInt(1)
+		case reflect.Bool:
+			v.SetBool(true)
+		default:
+			t.Fatalf("field %s of kind %v: teach this test to set it", f.Name, v.Kind())
+		}
+		if got := cs.tuned(); got != name {
+			t.Errorf("with only %s set, tuned() = %q, want %q", f.Name, got, name)
+		}
+	}
+	if got := (ControllerSettings{}).tuned(); got != "" {
+		t.Errorf("nothing set, tuned() = %q", got)
 	}
 }
