@@ -290,14 +290,7 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 
 // subsets is Subsets(svc, pods) through the Service's memo.
 func (r *reconciler) subsets(key api.Key, svc *api.Service, pods []*api.Pod) []api.EndpointSubset {
-	m := r.memos[key]
-	if m == nil {
-		if r.memos == nil {
-			r.memos = map[api.Key]*serviceMemo{}
-		}
-		m = &serviceMemo{}
-		r.memos[key] = m
-	}
+	m := informer.MemoOf(&r.memos, key)
 	m.update(svc, pods)
 	if ss, _, _, ok := m.subsets(); ok {
 		return ss

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/informer"
 )
 
 // BenchmarkReconcile is one sync of a Service of 1000 pods whose slices
@@ -43,7 +44,7 @@ func BenchmarkReconcileOnePodChanged(b *testing.B) {
 			for i := range 10 {
 				existing = append(existing, existingSlice(i, svc, ps[i*100:(i+1)*100]))
 			}
-			m := (&reconciler{}).serviceMemo(svc.Key())
+			m := informer.MemoOf(&(&reconciler{}).memos, svc.Key())
 			i := 0
 			for b.Loop() {
 				j := i % len(ps)

@@ -135,7 +135,7 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 		}
 		return nil
 	}
-	plan := r.serviceMemo(req.Key).reconcile(svc, pods, node, existing, r.max)
+	plan := informer.MemoOf(&r.memos, req.Key).reconcile(svc, pods, node, existing, r.max)
 	if err := r.write(ctx, svc, plan); err != nil {
 		r.recorder.Eventf(svc, client.EventTypeWarning, "FailedToUpdateEndpointSlices", "Error updating Endpoint Slices for Service %s/%s: %v", svc.Namespace, svc.Name, err)
 		return controller.Result{}, err

@@ -86,20 +86,6 @@ type serviceMemo struct {
 	built int
 }
 
-// serviceMemo returns the memo of the Service key names, made on first
-// use.
-func (r *reconciler) serviceMemo(key api.Key) *serviceMemo {
-	m := r.memos[key]
-	if m == nil {
-		if r.memos == nil {
-			r.memos = map[api.Key]*serviceMemo{}
-		}
-		m = &serviceMemo{}
-		r.memos[key] = m
-	}
-	return m
-}
-
 // reconcile is Reconcile(svc, pods, node, existing, max) through m.
 func (m *serviceMemo) reconcile(svc *api.Service, pods []*api.Pod, node NodeGetter, existing []*api.EndpointSlice, max int) Plan {
 	types := addressTypes(svc)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/informer"
 )
 
 // TestMemoIsReconcile checks a Service's memo against Reconcile over
@@ -197,7 +198,7 @@ func TestMemoIsReconcile(t *testing.T) {
 			}
 			// The pods the memo holds, with the node objects their
 			// entries were made with still the getter's.
-			m := rec.serviceMemo(key)
+			m := informer.MemoOf(&rec.memos, key)
 			valid := map[*api.Pod]bool{}
 			if m.svc == svc {
 				for _, e := range m.held.Entries() {

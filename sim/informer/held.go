@@ -69,3 +69,18 @@ func (h *Held[E]) Keep(next []E) {
 	clear(h.ents)
 	h.spare, h.ents = h.ents, next
 }
+
+// MemoOf returns the memo *memos files under key, made (and the map
+// with it) on first use: a controller's memo per object, such as the
+// endpoints controllers' per Service.
+func MemoOf[M any](memos *map[api.Key]*M, key api.Key) *M {
+	m := (*memos)[key]
+	if m == nil {
+		if *memos == nil {
+			*memos = map[api.Key]*M{}
+		}
+		m = new(M)
+		(*memos)[key] = m
+	}
+	return m
+}

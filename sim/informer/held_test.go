@@ -76,3 +76,18 @@ func TestHeld(t *testing.T) {
 		t.Errorf("Next(%d) gave len %d cap %d", cap(first)+1, len(big), cap(big))
 	}
 }
+
+// TestMemoOf: the first use of a key makes its memo (and the map), later
+// uses of it find the same one, and another key has its own.
+func TestMemoOf(t *testing.T) {
+	var memos map[api.Key]*[]int
+	a := api.Key{Namespace: "default", Name: "a"}
+	m := MemoOf(&memos, a)
+	*m = append(*m, 1)
+	if again := MemoOf(&memos, a); again != m || len(*again) != 1 {
+		t.Errorf("a's memo again is %p %v, want %p [1]", again, *again, m)
+	}
+	if b := MemoOf(&memos, api.Key{Namespace: "default", Name: "b"}); b == m || len(memos) != 2 {
+		t.Errorf("b shares a's memo, or the map holds %d", len(memos))
+	}
+}
