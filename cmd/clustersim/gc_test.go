@@ -39,3 +39,39 @@ func TestTuneGC(t *testing.T) {
 	}
 	restore()
 }
+
+// TestEndOfRun: once a run's simulation has ended, endOfRun raises the
+// memory limit tuneGC set by endHeadroom and puts it back when the
+// command is done with the run; a GOMEMLIMIT from the environment, or a
+// limit someone else set, it leaves alone.
+func TestEndOfRun(t *testing.T) {
+	percent, limit := gcSettings()
+	defer func() { debug.SetGCPercent(percent); debug.SetMemoryLimit(limit) }()
+	for _, tt := range []struct {
+		name                    string
+		env                     string // GOMEMLIMIT; "" unset
+		limit                   int64
+		wantSimulated, wantDone int64
+	}{
+		{name: "tuneGC's limit", limit: gcMemoryLimit, wantSimulated: gcMemoryLimit + endHeadroom, wantDone: gcMemoryLimit},
+		{name: "GOMEMLIMIT set", env: "3600MiB", limit: gcMemoryLimit, wantSimulated: gcMemoryLimit, wantDone: gcMemoryLimit},
+		{name: "another limit", limit: 123 << 20, wantSimulated: 123 << 20, wantDone: 123 << 20},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("GOMEMLIMIT", tt.env)
+			if tt.env == "" {
+				os.Unsetenv("GOMEMLIMIT")
+			}
+			debug.SetMemoryLimit(tt.limit)
+			var end endOfRun
+			end.simulated()
+			if _, l := gcSettings(); l != tt.wantSimulated {
+				t.Errorf("after simulated: memory limit %d, want %d", l, tt.wantSimulated)
+			}
+			end.done()
+			if _, l := gcSettings(); l != tt.wantDone {
+				t.Errorf("after done: memory limit %d, want %d", l, tt.wantDone)
+			}
+		})
+	}
+}

@@ -398,9 +398,12 @@ func runCommand(args []string, stdout, stderr io.Writer, mg *merged) (code int) 
 			code = exitInternal
 		}
 	}()
+	var end endOfRun
+	defer end.done()
 	res, err := watch(*stall, func(p *kernel.Progress) (*runner.Result, error) {
 		o := opts
 		o.Progress = p
+		o.Simulated = end.simulated
 		return runScenario(s, o)
 	})
 	var stalled *stallError

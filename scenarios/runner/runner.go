@@ -64,6 +64,11 @@ type Options struct {
 	// scenario's link rules are applied, so that rules naming them apply:
 	// clustersim serve's "kubectl".
 	Users []string
+	// Simulated, when set, is called by Run once the simulation has run
+	// to its end, before Finish gathers the result from it (not after an
+	// error): clustersim run raises the collector's memory limit there
+	// for what is left of the command (cmd/clustersim/gc.go).
+	Simulated func()
 }
 
 // DefaultDetect is the Detect of runs whose Options leave it nil. The
@@ -434,6 +439,9 @@ func Run(s *scenarios.Scenario, opts Options) (*Result, error) {
 	defer sess.Close()
 	if err := sess.Advance(sess.until); err != nil {
 		return nil, err
+	}
+	if opts.Simulated != nil {
+		opts.Simulated()
 	}
 	return sess.Finish(), nil
 }
