@@ -3,7 +3,7 @@ package main
 import (
 	"os"
 	"runtime/debug"
-	"sync/atomic"
+	"sync"
 )
 
 // The garbage collector's settings when the environment leaves them
@@ -63,26 +63,39 @@ func tuneGC() (restore func()) {
 // runner.Options.Simulated) and puts the setting back when the command
 // is done with the run (done): BenchmarkScaleRun runs the command many
 // times in one process.
-type endOfRun struct{ raised atomic.Bool }
+type endOfRun struct {
+	mu     sync.Mutex
+	raised bool
+	// over is set by done: a run the watchdog gave up on (--stall) may
+	// still reach its end later, and must not raise the limit then.
+	over bool
+}
 
 // simulated raises the memory limit by endHeadroom when the limit is the
 // one tuneGC set: a GOMEMLIMIT from the environment, or a limit someone
 // else set (a test), is left as it is.
 func (e *endOfRun) simulated() {
-	if _, set := os.LookupEnv("GOMEMLIMIT"); set {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if _, set := os.LookupEnv("GOMEMLIMIT"); set || e.over {
 		return
 	}
 	if debug.SetMemoryLimit(-1) != gcMemoryLimit {
 		return
 	}
 	debug.SetMemoryLimit(gcMemoryLimit + endHeadroom)
-	e.raised.Store(true)
+	e.raised = true
 }
 
-// done puts back the limit simulated raised.
+// done puts back the limit simulated raised, and keeps a later call of
+// simulated from raising it.
 func (e *endOfRun) done() {
-	if e.raised.Swap(false) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.over = true
+	if e.raised {
 		debug.SetMemoryLimit(gcMemoryLimit)
+		e.raised = false
 	}
 }
 

@@ -51,11 +51,13 @@ func TestEndOfRun(t *testing.T) {
 		name                    string
 		env                     string // GOMEMLIMIT; "" unset
 		limit                   int64
+		doneFirst               bool // the watchdog gave up on the run before it ended
 		wantSimulated, wantDone int64
 	}{
 		{name: "tuneGC's limit", limit: gcMemoryLimit, wantSimulated: gcMemoryLimit + endHeadroom, wantDone: gcMemoryLimit},
 		{name: "GOMEMLIMIT set", env: "3600MiB", limit: gcMemoryLimit, wantSimulated: gcMemoryLimit, wantDone: gcMemoryLimit},
 		{name: "another limit", limit: 123 << 20, wantSimulated: 123 << 20, wantDone: 123 << 20},
+		{name: "ended after done", limit: gcMemoryLimit, doneFirst: true, wantSimulated: gcMemoryLimit, wantDone: gcMemoryLimit},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Setenv("GOMEMLIMIT", tt.env)
@@ -64,6 +66,9 @@ func TestEndOfRun(t *testing.T) {
 			}
 			debug.SetMemoryLimit(tt.limit)
 			var end endOfRun
+			if tt.doneFirst {
+				end.done()
+			}
 			end.simulated()
 			if _, l := gcSettings(); l != tt.wantSimulated {
 				t.Errorf("after simulated: memory limit %d, want %d", l, tt.wantSimulated)
