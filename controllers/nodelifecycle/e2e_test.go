@@ -466,3 +466,45 @@ func TestNodeRemovedThenOthersWatched(t *testing.T) {
 		t.Errorf("node-1 Ready = %+v, want True", rc)
 	}
 }
+
+// TestReadyConditionReadAfresh: a node whose Ready condition turns
+// False while its lease keeps being renewed is seen so by the next health
+// pass, which taints it not-ready NoExecute; when the kubelet posts its
+// Ready condition again (within its 10 s status check) the next pass
+// takes the taint off. The health pass keeps each node's Ready condition
+// per node object; it must read every new object's, not hold on to the
+// first it saw.
+func TestReadyConditionReadAfresh(t *testing.T) {
+	e := newEnv(t, netsim.LinkConfig{})
+	e.c.RunFor(time.Minute)
+	const victim = "node-2"
+	n := e.node(victim).DeepCopy()
+	rc := readyCondition(n)
+	rc.Status, rc.Reason = api.ConditionFalse, "KubeletNotReady"
+	if _, err := e.c.Store.Update(store.Op{Actor: "system:node:" + victim}, n, "status"); err != nil {
+		t.Fatal(err)
+	}
+	posted := e.now()
+	e.c.RunFor(30 * time.Second)
+	var tainted time.Duration = -1
+	for _, r := range e.c.Store.Audit().Records() {
+		if r.Actor != nodelifecycle.Actor || r.Kind != api.KindNode || r.Key.Name != victim || r.Time.Duration() < posted || tainted >= 0 {
+			continue
+		}
+		for ch := range r.EachChange() {
+			if strings.HasPrefix(ch.Path, "spec.taints[") && strings.HasSuffix(ch.Path, "].effect") && ch.New == string(api.TaintEffectNoExecute) {
+				tainted = r.Time.Duration()
+			}
+		}
+	}
+	if tainted < 0 || tainted > posted+period {
+		t.Errorf("Ready False posted at %v: tainted NoExecute at %v, want by the next pass (%v)", posted, tainted, posted+period)
+	}
+	got := e.node(victim)
+	if rc := readyCondition(got); rc.Status != api.ConditionTrue {
+		t.Fatalf("Ready %s 30s later, want the kubelet's True again", rc.Status)
+	}
+	if findTaint(got, api.TaintNodeNotReady, api.TaintEffectNoExecute) != nil {
+		t.Errorf("not-ready NoExecute taint left 30s later, Ready again: taints %v", got.Spec.Taints)
+	}
+}

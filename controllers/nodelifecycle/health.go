@@ -75,9 +75,17 @@ func renewTimeOf(lease *api.Lease) time.Time {
 // condition's lastHeartbeatTime (the node's creation when it has none)
 // and its Lease's renewTime (renewTimeOf), but never before floor.
 func heartbeat(n *api.Node, renew, floor time.Time) time.Time {
-	hb := n.CreationTimestamp.Time
-	if c := nodeCondition(&n.Status, api.NodeReady); c != nil {
-		hb = c.LastHeartbeatTime.Time
+	return heartbeatWith(n, nodeCondition(&n.Status, api.NodeReady), renew, floor)
+}
+
+// heartbeatWith is heartbeat given n's Ready condition (nil: none); it
+// reads n only when there is none.
+func heartbeatWith(n *api.Node, ready *api.NodeCondition, renew, floor time.Time) time.Time {
+	var hb time.Time
+	if ready != nil {
+		hb = ready.LastHeartbeatTime.Time
+	} else {
+		hb = n.CreationTimestamp.Time
 	}
 	if renew.After(hb) {
 		hb = renew
@@ -96,12 +104,9 @@ func heartbeat(n *api.Node, renew, floor time.Time) time.Time {
 // condition as observed before, and whether n's Ready condition now
 // differs from it (the status must be written).
 func checkHealth(n *api.Node, renew, floor, now time.Time, grace, startupGrace time.Duration) (observed api.NodeCondition, write bool) {
-	if c := nodeCondition(&n.Status, api.NodeReady); c != nil {
-		observed = *c
-	} else {
-		observed = api.NodeCondition{Type: api.NodeReady, Status: api.ConditionUnknown, LastHeartbeatTime: n.CreationTimestamp, LastTransitionTime: n.CreationTimestamp}
-	}
-	if !healthExpired(n, renew, floor, now, grace, startupGrace) {
+	ready := nodeCondition(&n.Status, api.NodeReady)
+	observed = observedReady(n, ready)
+	if !expiredWith(n, ready, renew, floor, now, grace, startupGrace) {
 		return observed, false
 	}
 	ts := api.NewTime(now.Truncate(time.Second))
@@ -130,10 +135,24 @@ func checkHealth(n *api.Node, renew, floor, now time.Time, grace, startupGrace t
 // startup grace period while it has no Ready condition): only then does
 // checkHealth change n.
 func healthExpired(n *api.Node, renew, floor, now time.Time, grace, startupGrace time.Duration) bool {
-	if nodeCondition(&n.Status, api.NodeReady) == nil {
+	return expiredWith(n, nodeCondition(&n.Status, api.NodeReady), renew, floor, now, grace, startupGrace)
+}
+
+// expiredWith is healthExpired given n's Ready condition (nil: none).
+func expiredWith(n *api.Node, ready *api.NodeCondition, renew, floor, now time.Time, grace, startupGrace time.Duration) bool {
+	if ready == nil {
 		grace = startupGrace
 	}
-	return now.After(heartbeat(n, renew, floor).Add(grace))
+	return now.After(heartbeatWith(n, ready, renew, floor).Add(grace))
+}
+
+// observedReady is the Ready condition checkHealth observes in n: ready,
+// n's own, or Unknown since n's creation when n has none.
+func observedReady(n *api.Node, ready *api.NodeCondition) api.NodeCondition {
+	if ready != nil {
+		return *ready
+	}
+	return api.NodeCondition{Type: api.NodeReady, Status: api.ConditionUnknown, LastHeartbeatTime: n.CreationTimestamp, LastTransitionTime: n.CreationTimestamp}
 }
 
 // allUnknown reports whether every monitored condition of n is there

@@ -191,6 +191,37 @@ type nodeState struct {
 	// lister's map nor each lease object (the most of the pass's time).
 	renew      time.Time
 	renewKnown bool
+	// readyCond is the Ready condition (nil: none) of the node object
+	// seen, and noExecute whether it has the unreachable or the
+	// not-ready NoExecute taint, read once per object as labeled is: a
+	// pass reads every node's Ready condition and taints, and searching
+	// them every 5 s was most of the pass at 3,000 nodes (the
+	// conditions and taints of thousands of nodes are not in the
+	// processor's caches).
+	seen      *api.Node
+	readyCond *api.NodeCondition
+	noExecute bool
+}
+
+// see reads n's Ready condition and NoExecute taints into st, unless st
+// holds them for n already.
+func (st *nodeState) see(n *api.Node) {
+	if st.seen != n {
+		st.seen, st.readyCond = n, nodeCondition(&n.Status, api.NodeReady)
+		st.noExecute = hasNoExecute(n)
+	}
+}
+
+// readyCondition returns n's Ready condition, nil if it has none.
+func (st *nodeState) readyCondition(n *api.Node) *api.NodeCondition {
+	st.see(n)
+	return st.readyCond
+}
+
+// hasNoExecute reports whether n has the unreachable or the not-ready
+// NoExecute taint.
+func hasNoExecute(n *api.Node) bool {
+	return taintExists(n.Spec.Taints, &unreachableNoExecute) || taintExists(n.Spec.Taints, &notReadyNoExecute)
 }
 
 // labels returns n's zone key and whether n is excluded from the zones'
@@ -394,14 +425,15 @@ func (mon *monitor) monitorNodeHealth(ctx context.Context) {
 		if err != nil {
 			continue // upstream: "Skipping - no pods will be evicted"
 		}
-		if z, excluded := mon.labels(st, n); !excluded {
+		z, excluded := mon.labels(st, n)
+		if !excluded {
 			zoneConds[z] = append(zoneConds[z], current)
 		}
 		if current == nil {
 			continue
 		}
 		st.ready, st.hasReady = current.Status, true
-		mon.processTaintBaseEviction(ctx, n, &observed)
+		mon.processTaintBaseEviction(ctx, n, st, z, &observed)
 		switch {
 		case current.Status != api.ConditionTrue && observed.Status == api.ConditionTrue:
 			mon.recorder.Eventf(n, client.EventTypeNormal, "NodeNotReady", "Node %s status is now: %s", n.Name, "NodeNotReady")
@@ -446,10 +478,19 @@ func (mon *monitor) updateNodeHealth(ctx context.Context, cached *api.Node, st *
 			st.renew, st.renewKnown = renewTimeOf(lease), true
 		}
 		renew := st.renew
-		// A node whose conditions are all Unknown already (one that
-		// stays silent) is left as it is by checkHealth: no copy.
-		if !owned && healthExpired(n, renew, st.floor, mon.clock.Now(), mon.opts.GracePeriod, mon.opts.StartupGracePeriod) && !allUnknown(n) {
-			n, owned = n.DeepCopy(), true
+		if !owned {
+			// The cached node, read without a copy. One heard from within
+			// its grace period is left as it is: checkHealth would find it
+			// so (observed as it is, nothing to write).
+			ready := st.readyCondition(n)
+			if !expiredWith(n, ready, renew, st.floor, mon.clock.Now(), mon.opts.GracePeriod, mon.opts.StartupGracePeriod) {
+				return n, observedReady(n, ready), ready, nil
+			}
+			// A node whose conditions are all Unknown already (one that
+			// stays silent) is left as it is by checkHealth: no copy.
+			if !allUnknown(n) {
+				n, owned = n.DeepCopy(), true
+			}
 		}
 		observed, write := checkHealth(n, renew, st.floor, mon.clock.Now(), mon.opts.GracePeriod, mon.opts.StartupGracePeriod)
 		current := nodeCondition(&n.Status, api.NodeReady)
@@ -489,7 +530,7 @@ func (mon *monitor) podsOn(node string) []*api.Pod {
 // not-ready taint (at once if it had the unreachable one, else through its
 // zone's rate-limited queue), an unreachable one the unreachable taint,
 // and a Ready one loses both.
-func (mon *monitor) processTaintBaseEviction(ctx context.Context, n *api.Node, observed *api.NodeCondition) {
+func (mon *monitor) processTaintBaseEviction(ctx context.Context, n *api.Node, st *nodeState, zone string, observed *api.NodeCondition) {
 	switch observed.Status {
 	case api.ConditionFalse:
 		if taintExists(n.Spec.Taints, &unreachableNoExecute) {
@@ -504,7 +545,8 @@ func (mon *monitor) processTaintBaseEviction(ctx context.Context, n *api.Node, o
 			mon.markNodeForTainting(n, api.ConditionUnknown)
 		}
 	case api.ConditionTrue:
-		_, _ = mon.markNodeAsReachable(ctx, n) // the next pass retries a failure
+		st.see(n)
+		_, _ = mon.markReachableIn(ctx, n, zone, st.noExecute) // the next pass retries a failure
 	}
 }
 
@@ -529,12 +571,19 @@ func (mon *monitor) markNodeForTainting(n *api.Node, status api.ConditionStatus)
 // when it has neither) and forgets it in its zone's queue; it reports
 // whether the node was queued.
 func (mon *monitor) markNodeAsReachable(ctx context.Context, n *api.Node) (bool, error) {
-	if taintExists(n.Spec.Taints, &unreachableNoExecute) || taintExists(n.Spec.Taints, &notReadyNoExecute) {
+	return mon.markReachableIn(ctx, n, mon.zoneKey(n), hasNoExecute(n))
+}
+
+// markReachableIn is markNodeAsReachable for a node whose zone key and
+// NoExecute taints (hasNoExecute) the caller has read (the health pass:
+// from the node's record).
+func (mon *monitor) markReachableIn(ctx context.Context, n *api.Node, zone string, noExecute bool) (bool, error) {
+	if noExecute {
 		if err := mon.updateTaints(ctx, n, nil, []api.Taint{unreachableNoExecute, notReadyNoExecute}); err != nil {
 			return false, err
 		}
 	}
-	q := mon.tainters[mon.zoneKey(n)]
+	q := mon.tainters[zone]
 	if q == nil {
 		return false, nil
 	}
