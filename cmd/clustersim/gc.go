@@ -33,12 +33,13 @@ const (
 // helps mark it (an assist) on the command's one busy thread: the
 // 5,000-node probe's end took 8.7 and 18.0 s. endOfRun raises the limit
 // by endHeadroom there, so that the marking finishes on the other
-// processor while the report is made: the end took 3.2 and 3.5 s, and
-// the report's memory comes mostly from what the collection under way
-// frees (peak resident set at most 4,074,912 KB in five runs, under
-// the 4 GiB budget; docs/PERFORMANCE.md, twenty-first pass). The
-// headroom bounds it where it does not.
-const endHeadroom = 1 << 30
+// processor while the report is made: the end took 3.3 to 3.4 s with
+// 512 MiB of headroom, as with 1 GiB, and 5.6 to 7.0 s with 256 MiB.
+// The report's memory comes mostly from what the collection under way
+// frees; the headroom bounds it where it does not. Peak resident set of
+// the probe: at most 4,054,308 KB with 512 MiB, 4,119,820 KB with 1 GiB,
+// against 4 GiB asked (docs/PERFORMANCE.md, twenty-first pass).
+const endHeadroom = 512 << 20
 
 // tuneGC applies gcPercent and gcMemoryLimit unless GOGC or GOMEMLIMIT
 // is set, and returns the function that puts back what was there (for a
