@@ -71,16 +71,11 @@ func renewTimeOf(lease *api.Lease) time.Time {
 	return lease.Spec.RenewTime.Time
 }
 
-// heartbeat returns the node's last sign of life: the later of the Ready
-// condition's lastHeartbeatTime (the node's creation when it has none)
-// and its Lease's renewTime (renewTimeOf), but never before floor.
-func heartbeat(n *api.Node, renew, floor time.Time) time.Time {
-	return heartbeatWith(n, nodeCondition(&n.Status, api.NodeReady), renew, floor)
-}
-
-// heartbeatWith is heartbeat given n's Ready condition (nil: none); it
-// reads n only when there is none.
-func heartbeatWith(n *api.Node, ready *api.NodeCondition, renew, floor time.Time) time.Time {
+// heartbeat returns the node's last sign of life: the later of its Ready
+// condition's lastHeartbeatTime (ready, nil when n has none: n's creation
+// then) and its Lease's renewTime (renewTimeOf), but never before floor.
+// It reads n only when ready is nil.
+func heartbeat(n *api.Node, ready *api.NodeCondition, renew, floor time.Time) time.Time {
 	var hb time.Time
 	if ready != nil {
 		hb = ready.LastHeartbeatTime.Time
@@ -106,7 +101,7 @@ func heartbeatWith(n *api.Node, ready *api.NodeCondition, renew, floor time.Time
 func checkHealth(n *api.Node, renew, floor, now time.Time, grace, startupGrace time.Duration) (observed api.NodeCondition, write bool) {
 	ready := nodeCondition(&n.Status, api.NodeReady)
 	observed = observedReady(n, ready)
-	if !expiredWith(n, ready, renew, floor, now, grace, startupGrace) {
+	if !healthExpired(n, ready, renew, floor, now, grace, startupGrace) {
 		return observed, false
 	}
 	ts := api.NewTime(now.Truncate(time.Second))
@@ -130,20 +125,15 @@ func checkHealth(n *api.Node, renew, floor, now time.Time, grace, startupGrace t
 	return observed, current == nil || !sameCondition(*current, observed)
 }
 
-// healthExpired reports whether n's last heartbeat (its Ready
-// condition's, its lease's, or floor) is older than the grace period (the
-// startup grace period while it has no Ready condition): only then does
-// checkHealth change n.
-func healthExpired(n *api.Node, renew, floor, now time.Time, grace, startupGrace time.Duration) bool {
-	return expiredWith(n, nodeCondition(&n.Status, api.NodeReady), renew, floor, now, grace, startupGrace)
-}
-
-// expiredWith is healthExpired given n's Ready condition (nil: none).
-func expiredWith(n *api.Node, ready *api.NodeCondition, renew, floor, now time.Time, grace, startupGrace time.Duration) bool {
+// healthExpired reports whether n's last heartbeat (its Ready condition's,
+// ready, nil when n has none; its lease's; or floor) is older than the
+// grace period (the startup grace period while it has no Ready
+// condition): only then does checkHealth change n.
+func healthExpired(n *api.Node, ready *api.NodeCondition, renew, floor, now time.Time, grace, startupGrace time.Duration) bool {
 	if ready == nil {
 		grace = startupGrace
 	}
-	return now.After(heartbeatWith(n, ready, renew, floor).Add(grace))
+	return now.After(heartbeat(n, ready, renew, floor).Add(grace))
 }
 
 // observedReady is the Ready condition checkHealth observes in n: ready,

@@ -177,12 +177,6 @@ type nodeState struct {
 	hasReady bool
 	// pass is the last health pass that listed the node.
 	pass uint64
-	// labeled is the node object zone and excluded were read from: the
-	// informer replaces an object it changes, so the same pointer has
-	// the same labels.
-	labeled  *api.Node
-	zone     string
-	excluded bool
 	// renew is the renewTime of the node's Lease as the lease informer
 	// holds it now (zero: no lease, or never renewed), once renewKnown:
 	// the first pass to check the node reads it from the lister, and the
@@ -191,31 +185,34 @@ type nodeState struct {
 	// lister's map nor each lease object (the most of the pass's time).
 	renew      time.Time
 	renewKnown bool
-	// readyCond is the Ready condition (nil: none) of the node object
-	// seen, and noExecute whether it has the unreachable or the
-	// not-ready NoExecute taint, read once per object as labeled is: a
-	// pass reads every node's Ready condition and taints, and searching
-	// them every 5 s was most of the pass at 3,000 nodes (the
-	// conditions and taints of thousands of nodes are not in the
-	// processor's caches).
-	seen      *api.Node
+	// seen is the node object the fields below were read from (see):
+	// the informer replaces an object it changes, so the same pointer
+	// has the same labels, conditions and taints. A pass reads every
+	// node's zone, Ready condition and taints; reading them from each
+	// node object every 5 s was most of the pass at 3,000 nodes (the
+	// objects of thousands of nodes are not in the processor's caches).
+	seen *api.Node
+	// zone is the node's zone key; excluded whether it is left out of
+	// the zones' disruption counts.
+	zone     string
+	excluded bool
+	// readyCond is the node's Ready condition (nil: none), in seen.
 	readyCond *api.NodeCondition
+	// noExecute is whether the node has the unreachable or the
+	// not-ready NoExecute taint (hasNoExecute).
 	noExecute bool
 }
 
-// see reads n's Ready condition and NoExecute taints into st, unless st
-// holds them for n already.
-func (st *nodeState) see(n *api.Node) {
-	if st.seen != n {
-		st.seen, st.readyCond = n, nodeCondition(&n.Status, api.NodeReady)
-		st.noExecute = hasNoExecute(n)
+// see reads n's zone, Ready condition and NoExecute taints into st,
+// unless st holds them for n already.
+func (mon *monitor) see(st *nodeState, n *api.Node) {
+	if st.seen == n {
+		return
 	}
-}
-
-// readyCondition returns n's Ready condition, nil if it has none.
-func (st *nodeState) readyCondition(n *api.Node) *api.NodeCondition {
-	st.see(n)
-	return st.readyCond
+	_, st.excluded = n.Labels[LabelExcludeDisruption]
+	st.seen, st.zone = n, mon.buildZoneKey(n)
+	st.readyCond = nodeCondition(&n.Status, api.NodeReady)
+	st.noExecute = hasNoExecute(n)
 }
 
 // hasNoExecute reports whether n has the unreachable or the not-ready
@@ -225,12 +222,9 @@ func hasNoExecute(n *api.Node) bool {
 }
 
 // labels returns n's zone key and whether n is excluded from the zones'
-// disruption counts, read once per node object.
+// disruption counts, read once per node object (see).
 func (mon *monitor) labels(st *nodeState, n *api.Node) (zone string, excluded bool) {
-	if st.labeled != n {
-		_, ex := n.Labels[LabelExcludeDisruption]
-		st.labeled, st.zone, st.excluded = n, mon.buildZoneKey(n), ex
-	}
+	mon.see(st, n)
 	return st.zone, st.excluded
 }
 
@@ -425,15 +419,14 @@ func (mon *monitor) monitorNodeHealth(ctx context.Context) {
 		if err != nil {
 			continue // upstream: "Skipping - no pods will be evicted"
 		}
-		z, excluded := mon.labels(st, n)
-		if !excluded {
+		if z, excluded := mon.labels(st, n); !excluded {
 			zoneConds[z] = append(zoneConds[z], current)
 		}
 		if current == nil {
 			continue
 		}
 		st.ready, st.hasReady = current.Status, true
-		mon.processTaintBaseEviction(ctx, n, st, z, &observed)
+		mon.processTaintBaseEviction(ctx, n, st, &observed)
 		switch {
 		case current.Status != api.ConditionTrue && observed.Status == api.ConditionTrue:
 			mon.recorder.Eventf(n, client.EventTypeNormal, "NodeNotReady", "Node %s status is now: %s", n.Name, "NodeNotReady")
@@ -482,8 +475,9 @@ func (mon *monitor) updateNodeHealth(ctx context.Context, cached *api.Node, st *
 			// The cached node, read without a copy. One heard from within
 			// its grace period is left as it is: checkHealth would find it
 			// so (observed as it is, nothing to write).
-			ready := st.readyCondition(n)
-			if !expiredWith(n, ready, renew, st.floor, mon.clock.Now(), mon.opts.GracePeriod, mon.opts.StartupGracePeriod) {
+			mon.see(st, n)
+			ready := st.readyCond
+			if !healthExpired(n, ready, renew, st.floor, mon.clock.Now(), mon.opts.GracePeriod, mon.opts.StartupGracePeriod) {
 				return n, observedReady(n, ready), ready, nil
 			}
 			// A node whose conditions are all Unknown already (one that
@@ -530,7 +524,7 @@ func (mon *monitor) podsOn(node string) []*api.Pod {
 // not-ready taint (at once if it had the unreachable one, else through its
 // zone's rate-limited queue), an unreachable one the unreachable taint,
 // and a Ready one loses both.
-func (mon *monitor) processTaintBaseEviction(ctx context.Context, n *api.Node, st *nodeState, zone string, observed *api.NodeCondition) {
+func (mon *monitor) processTaintBaseEviction(ctx context.Context, n *api.Node, st *nodeState, observed *api.NodeCondition) {
 	switch observed.Status {
 	case api.ConditionFalse:
 		if taintExists(n.Spec.Taints, &unreachableNoExecute) {
@@ -545,8 +539,8 @@ func (mon *monitor) processTaintBaseEviction(ctx context.Context, n *api.Node, s
 			mon.markNodeForTainting(n, api.ConditionUnknown)
 		}
 	case api.ConditionTrue:
-		st.see(n)
-		_, _ = mon.markReachableIn(ctx, n, zone, st.noExecute) // the next pass retries a failure
+		mon.see(st, n)
+		_, _ = mon.markReachableIn(ctx, n, st.zone, st.noExecute) // the next pass retries a failure
 	}
 }
 
