@@ -142,12 +142,20 @@ func findTaint(n *api.Node, key string, effect api.TaintEffect) *api.Taint {
 // unknownAt returns when the node lifecycle controller set the node's
 // Ready condition to Unknown.
 func (e *env) unknownAt(node string) time.Duration {
+	return e.changedAt(node, 0, func(ch store.Change) bool {
+		return ch.Path == "status.conditions[Ready].status" && ch.New == "Unknown"
+	})
+}
+
+// changedAt returns when the node lifecycle controller first wrote the
+// node, at from or later, with a change match accepts; -1 if it never did.
+func (e *env) changedAt(node string, from time.Duration, match func(store.Change) bool) time.Duration {
 	for _, r := range e.c.Store.Audit().Records() {
-		if r.Actor != nodelifecycle.Actor || r.Kind != api.KindNode || r.Key.Name != node || r.Subresource != "status" {
+		if r.Actor != nodelifecycle.Actor || r.Kind != api.KindNode || r.Key.Name != node || r.Time.Duration() < from {
 			continue
 		}
 		for ch := range r.EachChange() {
-			if ch.Path == "status.conditions[Ready].status" && ch.New == "Unknown" {
+			if match(ch) {
 				return r.Time.Duration()
 			}
 		}
@@ -486,17 +494,9 @@ func TestReadyConditionReadAfresh(t *testing.T) {
 	}
 	posted := e.now()
 	e.c.RunFor(30 * time.Second)
-	var tainted time.Duration = -1
-	for _, r := range e.c.Store.Audit().Records() {
-		if r.Actor != nodelifecycle.Actor || r.Kind != api.KindNode || r.Key.Name != victim || r.Time.Duration() < posted || tainted >= 0 {
-			continue
-		}
-		for ch := range r.EachChange() {
-			if strings.HasPrefix(ch.Path, "spec.taints[") && strings.HasSuffix(ch.Path, "].effect") && ch.New == string(api.TaintEffectNoExecute) {
-				tainted = r.Time.Duration()
-			}
-		}
-	}
+	tainted := e.changedAt(victim, posted, func(ch store.Change) bool {
+		return strings.HasPrefix(ch.Path, "spec.taints[") && strings.HasSuffix(ch.Path, "].effect") && ch.New == string(api.TaintEffectNoExecute)
+	})
 	if tainted < 0 || tainted > posted+period {
 		t.Errorf("Ready False posted at %v: tainted NoExecute at %v, want by the next pass (%v)", posted, tainted, posted+period)
 	}
