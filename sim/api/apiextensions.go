@@ -210,7 +210,7 @@ func (c *CustomResourceDefinition) ResourceInfo() ResourceInfo {
 		ShortNames: c.Spec.Names.ShortNames,
 		Columns:    v.AdditionalPrinterColumns,
 		Custom:     true,
-	}
+	}.named()
 }
 
 // ServedAPIVersions returns "group/version" of every served version.

@@ -148,6 +148,21 @@ type ResourceInfo struct {
 	// Custom marks a kind defined by a CustomResourceDefinition, whose
 	// objects are *Unstructured.
 	Custom bool
+
+	// apiVersion and groupResource are APIVersion's and GroupResource's
+	// results, made once by the registry (named) for the kinds it
+	// serves: the API server stamps every object it is sent with its
+	// apiVersion, and a string built on each request was an allocation
+	// on every write ("apps/v1", "coordination.k8s.io/v1"). Empty in a
+	// ResourceInfo made by hand, whose methods build them.
+	apiVersion, groupResource string
+}
+
+// named returns r with its apiVersion and groupResource made.
+func (r ResourceInfo) named() ResourceInfo {
+	r.apiVersion, r.groupResource = "", ""
+	r.apiVersion, r.groupResource = r.APIVersion(), r.GroupResource()
+	return r
 }
 
 // Group returns the kind's API group, "" for core.
@@ -156,6 +171,9 @@ func (r ResourceInfo) Group() string { return r.Kind.Group }
 // GroupResource returns "resource.group", or "resource" for the core
 // group: the form Kubernetes error messages use ("deployments.apps").
 func (r ResourceInfo) GroupResource() string {
+	if r.groupResource != "" {
+		return r.groupResource
+	}
 	if r.Kind.Group == "" {
 		return r.Resource
 	}
@@ -164,6 +182,9 @@ func (r ResourceInfo) GroupResource() string {
 
 // APIVersion returns "group/version", or "version" for the core group.
 func (r ResourceInfo) APIVersion() string {
+	if r.apiVersion != "" {
+		return r.apiVersion
+	}
 	if r.Kind.Group == "" {
 		return r.Version
 	}
@@ -189,7 +210,7 @@ func oneVersion(apiVersion string, f func() Object) []versionEntry {
 func toLower(s string) string { return strings.ToLower(s) }
 
 func builtinInfo(k Kind, version, resource string, namespaced, status, generation bool) ResourceInfo {
-	return ResourceInfo{Kind: k, Version: version, Resource: resource, Namespaced: namespaced, HasStatus: status, Generation: generation, Singular: strings.ToLower(k.Name)}
+	return ResourceInfo{Kind: k, Version: version, Resource: resource, Namespaced: namespaced, HasStatus: status, Generation: generation, Singular: strings.ToLower(k.Name)}.named()
 }
 
 func withShortNames(info ResourceInfo, names ...string) ResourceInfo {

@@ -390,23 +390,34 @@ func (k *Kubelet) sendLease(op kind) {
 		op = opLeaseCreate
 		holder := k.cfg.NodeName
 		secs := int32(k.t.LeaseDuration / time.Second)
+		renewed := now
 		l := &api.Lease{
 			TypeMeta:   api.TypeMeta{APIVersion: "coordination.k8s.io/v1", Kind: api.KindLease.Name},
 			ObjectMeta: api.ObjectMeta{Name: k.cfg.NodeName, Namespace: LeaseNamespace, OwnerReferences: k.leaseOwner()},
-			Spec:       api.LeaseSpec{HolderIdentity: &holder, LeaseDurationSeconds: &secs, RenewTime: &now},
+			Spec:       api.LeaseSpec{HolderIdentity: &holder, LeaseDurationSeconds: &secs, RenewTime: &renewed},
 		}
 		req.Verb, req.Object = apiserver.Create, l
 	default:
 		// The stored lease is shared and immutable: change a shallow copy
-		// (the server copies the request body before it stores it).
-		l := *k.lease
-		l.Spec.RenewTime = &now
+		// (the server copies the request body before it stores it). The
+		// copy and its renew time are one allocation: a renewal is the
+		// most frequent write of a run.
+		r := &renewal{lease: *k.lease, renewTime: now}
+		l := &r.lease
+		l.Spec.RenewTime = &r.renewTime
 		if len(l.OwnerReferences) == 0 {
 			l.OwnerReferences = k.leaseOwner()
 		}
-		req.Verb, req.Object = apiserver.Update, &l
+		req.Verb, req.Object = apiserver.Update, l
 	}
 	k.call(req, op, noContainer, 0, k.leaseOp)
+}
+
+// renewal is the body of a lease renewal: the Lease and the time its
+// spec.renewTime points at, allocated together.
+type renewal struct {
+	lease     api.Lease
+	renewTime api.MicroTime
 }
 
 // leaseOwner is the lease's owner reference to the Node, once its uid is

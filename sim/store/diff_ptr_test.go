@@ -345,3 +345,53 @@ func TestWithStatusOf(t *testing.T) {
 		}
 	}
 }
+
+// TestDifferRenderedSeconds holds the differ's rendered seconds to
+// renderTime: times within one second, times a multiple of
+// renderedSeconds apart (one slot, another second), the zero time,
+// another location, before 1970 and far ahead, in an order that revisits
+// slots; and one audit differ reused across pod status writes whose
+// condition times share slots finds what a fresh differ finds. A planted
+// cache that kept a slot's first second made it fail.
+func TestDifferRenderedSeconds(t *testing.T) {
+	t0 := time.Date(2026, 12, 4, 6, 0, 0, 0, time.UTC)
+	east := time.FixedZone("UTC+5", 5*3600)
+	times := []time.Time{
+		{},
+		t0,
+		t0.Add(500 * time.Millisecond),
+		t0.Add(renderedSeconds * time.Second),
+		t0,
+		t0.Add(renderedSeconds*time.Second + 999*time.Millisecond),
+		t0.In(east),
+		time.Date(1969, 12, 31, 23, 59, 59, 0, time.UTC),
+		time.Date(1969, 12, 31, 23, 59, 43, 0, time.UTC),
+		time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC),
+		{},
+		t0.Add(-renderedSeconds * time.Second),
+	}
+	var d differ
+	for i, tm := range times {
+		if got, want := d.renderTime(api.NewTime(tm)), renderTime(api.NewTime(tm)); got != want {
+			t.Errorf("time %d (%v): rendered %q, want %q", i, tm, got, want)
+		}
+	}
+
+	pod := func(ready time.Time) *api.Pod {
+		return &api.Pod{ObjectMeta: api.ObjectMeta{Name: "p", Namespace: "default"},
+			Status: api.PodStatus{Phase: api.PodRunning, Conditions: []api.PodCondition{
+				{Type: api.PodReady, Status: api.ConditionTrue, LastTransitionTime: api.NewTime(ready)}}}}
+	}
+	reused := differ{intern: map[string]string{}, skip: "metadata.managedFields", audit: true}
+	for i := range 40 {
+		old := pod(t0.Add(time.Duration(i) * renderedSeconds * time.Second))
+		new := pod(t0.Add(time.Duration(i+1) * time.Second))
+		reused.out, reused.path = reused.out[:0], reused.path[:0]
+		got := slices.Clone(diffWith(&reused, old, new))
+		fresh := differ{intern: map[string]string{}, skip: "metadata.managedFields", audit: true}
+		want := diffWith(&fresh, old, new)
+		if !slices.Equal(got, want) {
+			t.Fatalf("write %d: reused differ found\n%v\na fresh one\n%v", i, got, want)
+		}
+	}
+}
