@@ -46,12 +46,17 @@ type podTerms struct {
 	preferredAffinity, preferredAntiAffinity []affinityTerm
 }
 
+// noTerms are the compiled terms of a pod without affinity, most pods:
+// shared, never written (newInterPodFilter and interPodScore compile a
+// pod's terms on every attempt).
+var noTerms = &podTerms{}
+
 func compileTerms(pod *api.Pod) *podTerms {
-	pt := &podTerms{}
 	a := pod.Spec.Affinity
-	if a == nil {
-		return pt
+	if a == nil || a.PodAffinity == nil && a.PodAntiAffinity == nil {
+		return noTerms
 	}
+	pt := &podTerms{}
 	if pa := a.PodAffinity; pa != nil {
 		pt.affinity, pt.preferredAffinity = compileGroup(pod, pa.RequiredDuringSchedulingIgnoredDuringExecution, pa.PreferredDuringSchedulingIgnoredDuringExecution)
 	}

@@ -351,7 +351,7 @@ func (r *Recorder) create(e queued, retry bool) (*aggregate, error) {
 	ev := &api.Event{
 		ObjectMeta: api.ObjectMeta{
 			Namespace: ns,
-			Name:      fmt.Sprintf("%s.%016x", e.ref.Name, r.rng.Uint64()),
+			Name:      api.EventName(e.ref.Name, r.rng.Uint64()),
 		},
 		InvolvedObject:      e.ref,
 		Reason:              e.key.reason,

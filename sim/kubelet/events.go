@@ -211,7 +211,7 @@ func (r *recorder) attempt() {
 	if !r.hasAgg {
 		// A new Event; a retried create keeps its name, so that an
 		// earlier try that was written is found (AlreadyExists).
-		r.agg = eventAgg{namespace: ns, name: fmt.Sprintf("%s.%016x", e.ref.Name, k.rng.Uint64()), first: e.at, last: e.at}
+		r.agg = eventAgg{namespace: ns, name: api.EventName(e.ref.Name, k.rng.Uint64()), first: e.at, last: e.at}
 		r.hasAgg = true
 	}
 	ts := api.NewTime(e.at.Wall())

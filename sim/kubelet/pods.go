@@ -3,6 +3,7 @@ package kubelet
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net/netip"
 	"reflect"
 	"time"
@@ -736,7 +737,7 @@ func (k *Kubelet) started(ps *podState, i int) {
 	c.reason, c.message = "", ""
 	c.everStarted = true
 	c.startedAt = now
-	c.id = fmt.Sprintf("containerd://%016x%016x%016x%016x", k.rng.Uint64(), k.rng.Uint64(), k.rng.Uint64(), k.rng.Uint64())
+	c.id = containerID(k.rng)
 	c.resetProbes()
 	c.killing = false
 	k.scheduleRunning(ps, i)
@@ -1087,4 +1088,15 @@ func (k *Kubelet) resume(ps *podState) {
 	default:
 		k.syncPod(ps)
 	}
+}
+
+// containerID is a new container's ID: "containerd://" and four draws
+// of the kubelet's source as 64 hexadecimal digits.
+func containerID(rng *rand.Rand) string {
+	var buf [64]byte
+	b := buf[:0]
+	for range 4 {
+		b = api.AppendHex16(b, rng.Uint64())
+	}
+	return "containerd://" + string(b)
 }

@@ -2,6 +2,8 @@ package kubelet
 
 import (
 	"errors"
+	"fmt"
+	"math/rand/v2"
 	"net/netip"
 	"slices"
 	"strconv"
@@ -469,5 +471,18 @@ func TestTerminationStatesNotChangedInPlace(t *testing.T) {
 	}
 	if c.prevTerm != first || c.term == first {
 		t.Errorf("prevTerm %p, term %p: want the first exit kept as prevTerm and a new term", c.prevTerm, c.term)
+	}
+}
+
+// TestContainerID holds containerID to the form it replaced, fmt's
+// "containerd://%016x%016x%016x%016x" of four draws in order, on two
+// sources of one seed.
+func TestContainerID(t *testing.T) {
+	a, b := rand.New(rand.NewPCG(7, 9)), rand.New(rand.NewPCG(7, 9))
+	for range 50 {
+		want := fmt.Sprintf("containerd://%016x%016x%016x%016x", b.Uint64(), b.Uint64(), b.Uint64(), b.Uint64())
+		if got := containerID(a); got != want {
+			t.Fatalf("containerID = %q, want %q", got, want)
+		}
 	}
 }
