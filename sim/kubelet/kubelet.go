@@ -182,6 +182,10 @@ type Kubelet struct {
 
 	ev    recorder
 	stats Stats
+
+	// hostIPs is status.hostIPs of the node's pods, one slice they all
+	// share (buildStatus).
+	hostIPs []api.HostIP
 }
 
 // timers is the Kubelet seen as the kernel.Handler of its timers.

@@ -116,6 +116,16 @@ type podState struct {
 	ipStr     string
 	startTime kernel.Time
 	sandbox   bool
+	// reported holds what buildStatus put in the last status of the
+	// pod's IPs and start time, reused while they do not change: one
+	// status write after the other carries the same slice and pointer
+	// (as a status write keeps the pod's spec), instead of new ones on
+	// every write of every pod.
+	reported struct {
+		podIPs    []api.PodIP
+		start     *api.Time
+		startedAt kernel.Time
+	}
 
 	rejectReason, rejectMessage string
 

@@ -162,11 +162,21 @@ func (c *cstate) initComplete() bool {
 
 // buildStatus is the pod status the kubelet reports (generateAPIPodStatus).
 func (k *Kubelet) buildStatus(ps *podState) api.PodStatus {
+	rep := &ps.reported
+	if rep.start == nil || rep.startedAt != ps.startTime {
+		rep.start, rep.startedAt = ptrTime(wallTime(ps.startTime)), ps.startTime
+	}
+	if len(k.hostIPs) != 1 || k.hostIPs[0].IP != k.cfg.InternalIP {
+		k.hostIPs = []api.HostIP{{IP: k.cfg.InternalIP}}
+	}
+	// The start time and the IP lists are shared with earlier statuses
+	// (and, for the host's, the node's other pods): stored objects are
+	// never changed in place.
 	st := api.PodStatus{
 		QOSClass:  ps.qos,
-		StartTime: ptrTime(wallTime(ps.startTime)),
+		StartTime: rep.start,
 		HostIP:    k.cfg.InternalIP,
-		HostIPs:   []api.HostIP{{IP: k.cfg.InternalIP}},
+		HostIPs:   k.hostIPs,
 	}
 	st.Phase = k.phase(ps)
 	st.Conditions = k.conditions(ps, st.Phase)
@@ -176,7 +186,10 @@ func (k *Kubelet) buildStatus(ps *podState) api.PodStatus {
 	}
 	if ps.ipStr != "" {
 		st.PodIP = ps.ipStr
-		st.PodIPs = []api.PodIP{{IP: ps.ipStr}}
+		if len(rep.podIPs) != 1 || rep.podIPs[0].IP != ps.ipStr {
+			rep.podIPs = []api.PodIP{{IP: ps.ipStr}}
+		}
+		st.PodIPs = rep.podIPs
 	}
 	if ps.nInit > 0 {
 		st.InitContainerStatuses = make([]api.ContainerStatus, 0, ps.nInit)

@@ -1,0 +1,74 @@
+package kubelet
+
+import (
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/cluster"
+)
+
+// TestStatusSharesUnchangedParts checks what buildStatus reuses from one
+// status to the next: the pod's IPs and start time, and the node's host
+// IPs, are the same slices and pointer while they do not change, equal
+// to what a fresh status would hold, and new ones once the pod's IP or
+// start time is another. Planted: a pod IP list or start time kept when
+// they changed, a host IP list kept when the node's IP changed, each
+// fails it.
+func TestStatusSharesUnchangedParts(t *testing.T) {
+	c, err := cluster.New(cluster.Config{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cpu, mem, pods := api.MustParseQuantity("8"), api.MustParseQuantity("32Gi"), api.MustParseQuantity("110")
+	k, err := New(c.Net, c.APIEndpoint.Addr(), Config{NodeName: "node-0", PodCIDR: "10.100.0.0/24", Registry: DefaultRegistry(), NoEvents: true,
+		Capacity: api.ResourceList{api.ResourceCPU: cpu, api.ResourceMemory: mem, api.ResourcePods: pods}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k.Start()
+	for _, name := range []string{"a", "b"} {
+		if err := c.Bootstrap(&api.Pod{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Pod"}, ObjectMeta: api.ObjectMeta{Namespace: "default", Name: name},
+			Spec: api.PodSpec{NodeName: "node-0", Containers: []api.Container{{Name: "app", Image: "nginx:1.14.2"}}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.RunFor(time.Minute)
+	var running []*podState
+	for _, ps := range k.slots {
+		if ps != nil && ps.ipStr != "" {
+			running = append(running, ps)
+		}
+	}
+	if len(running) != 2 {
+		t.Fatalf("%d pods with an IP, want 2", len(running))
+	}
+	ps := running[0]
+	fresh := func(ps *podState) (start api.Time, podIPs []api.PodIP, hostIPs []api.HostIP) {
+		return wallTime(ps.startTime), []api.PodIP{{IP: ps.ipStr}}, []api.HostIP{{IP: k.cfg.InternalIP}}
+	}
+	check := func(step string, st api.PodStatus, ps *podState) {
+		t.Helper()
+		start, podIPs, hostIPs := fresh(ps)
+		if st.StartTime == nil || !st.StartTime.Equal(&start) || !reflect.DeepEqual(st.PodIPs, podIPs) || !reflect.DeepEqual(st.HostIPs, hostIPs) {
+			t.Fatalf("%s: startTime %v podIPs %v hostIPs %v, want %v %v %v", step, st.StartTime, st.PodIPs, st.HostIPs, start, podIPs, hostIPs)
+		}
+	}
+	first, second := k.buildStatus(ps), k.buildStatus(ps)
+	check("first", first, ps)
+	check("second", second, ps)
+	if first.StartTime != second.StartTime || &first.PodIPs[0] != &second.PodIPs[0] || &first.HostIPs[0] != &second.HostIPs[0] {
+		t.Error("a second status of an unchanged pod does not share its start time and IP lists with the first")
+	}
+	other := k.buildStatus(running[1])
+	check("other pod", other, running[1])
+	if &other.HostIPs[0] != &first.HostIPs[0] {
+		t.Error("two pods of one node do not share the host IP list")
+	}
+
+	ps.ipStr, ps.startTime = "10.100.0.250", ps.startTime.Add(time.Second)
+	check("new IP and start", k.buildStatus(ps), ps)
+	k.cfg.InternalIP = "192.0.2.77"
+	check("new host IP", k.buildStatus(ps), ps)
+}
