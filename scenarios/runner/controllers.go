@@ -200,9 +200,13 @@ func (r *run) startControllers() error {
 					r.res.ControllerActors[o.Controller] = actor
 				}
 				r.observeReconcile(o)
-				var pe *controller.PanicError
-				if errors.As(o.Err, &pe) {
-					r.controllerPanicked(rname, pe)
+				if o.Err != nil {
+					// Only here: the target errors.As is given escapes, an
+					// allocation on every reconcile when it was made for all.
+					var pe *controller.PanicError
+					if errors.As(o.Err, &pe) {
+						r.controllerPanicked(rname, pe)
+					}
 				}
 			}
 			// The manager's endpoint first, then its leader election's:
