@@ -125,6 +125,9 @@ type podState struct {
 		podIPs    []api.PodIP
 		start     *api.Time
 		startedAt kernel.Time
+		// unreadyMessage is the Ready conditions' message for the
+		// containers named unreadyNames.
+		unreadyNames, unreadyMessage string
 	}
 
 	rejectReason, rejectMessage string

@@ -384,7 +384,7 @@ func (k *Kubelet) conditions(ps *podState, phase api.PodPhase) []api.PodConditio
 			case ps.rejectReason != "" || phase == api.PodSucceeded:
 				c.Reason = "PodCompleted"
 			case unready != "":
-				c.Reason, c.Message = "ContainersNotReady", "containers with unready status: ["+unready+"]"
+				c.Reason, c.Message = "ContainersNotReady", ps.unreadyMessage(unready)
 			case i == condReady:
 				_, why := k.gateUnready(ps)
 				c.Reason, c.Message = "ReadinessGatesNotReady", why
@@ -400,18 +400,40 @@ func (k *Kubelet) conditions(ps *podState, phase api.PodPhase) []api.PodConditio
 	return conds
 }
 
-// names joins the names of the containers f selects, with spaces.
+// names joins the names of the containers f selects, with spaces. One
+// container selected, most pods' case, is its name as it is.
 func (k *Kubelet) names(ps *podState, f func(c *cstate) bool) string {
 	var b strings.Builder
+	first := ""
 	for i := range ps.cs {
 		if c := &ps.cs[i]; f(c) {
-			if b.Len() > 0 {
-				b.WriteByte(' ')
+			switch {
+			case first == "" && b.Len() == 0:
+				first = c.spec.Name
+				continue
+			case b.Len() == 0:
+				b.WriteString(first)
 			}
+			b.WriteByte(' ')
 			b.WriteString(c.spec.Name)
 		}
 	}
+	if b.Len() == 0 {
+		return first
+	}
 	return b.String()
+}
+
+// unreadyMessage is the message of the Ready and ContainersReady
+// conditions naming the unready containers, kept while the same ones
+// are unready: both conditions of every status write before a pod is
+// ready carry it.
+func (ps *podState) unreadyMessage(names string) string {
+	m := &ps.reported
+	if m.unreadyMessage == "" || m.unreadyNames != names {
+		m.unreadyNames, m.unreadyMessage = names, "containers with unready status: ["+names+"]"
+	}
+	return m.unreadyMessage
 }
 
 func owned(t api.PodConditionType) bool {

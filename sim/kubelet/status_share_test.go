@@ -72,3 +72,41 @@ func TestStatusSharesUnchangedParts(t *testing.T) {
 	k.cfg.InternalIP = "192.0.2.77"
 	check("new host IP", k.buildStatus(ps), ps)
 }
+
+// TestNamesAndUnreadyMessage holds names to the space-joined names of
+// the containers selected, however many (the single one returned as it
+// is), and unreadyMessage to the message for the names it is given now,
+// not the ones it kept. Planted: names dropping the first of several, a
+// message kept when the names change, each fails it.
+func TestNamesAndUnreadyMessage(t *testing.T) {
+	ps := &podState{}
+	for _, n := range []string{"a", "b", "c"} {
+		ps.cs = append(ps.cs, cstate{spec: &api.Container{Name: n}})
+	}
+	k := &Kubelet{}
+	tests := []struct {
+		name   string
+		picked map[string]bool
+		want   string
+	}{
+		{"none", map[string]bool{}, ""},
+		{"one", map[string]bool{"b": true}, "b"},
+		{"first", map[string]bool{"a": true}, "a"},
+		{"two", map[string]bool{"a": true, "c": true}, "a c"},
+		{"all", map[string]bool{"a": true, "b": true, "c": true}, "a b c"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := k.names(ps, func(c *cstate) bool { return tt.picked[c.spec.Name] })
+			if got != tt.want {
+				t.Fatalf("names = %q, want %q", got, tt.want)
+			}
+			if got == "" {
+				return
+			}
+			if m, want := ps.unreadyMessage(got), "containers with unready status: ["+tt.want+"]"; m != want {
+				t.Fatalf("unreadyMessage = %q, want %q", m, want)
+			}
+		})
+	}
+}
