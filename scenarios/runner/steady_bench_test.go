@@ -13,8 +13,9 @@ import (
 // node (`clustersim generate scale --nodes 300 --pods-per-node 1`) from
 // 10 to 60 virtual minutes, after its pods have settled: what is left is
 // the nodes' upkeep (lease renewals, node status, the node lifecycle
-// controller's passes), a third of the large probes' runs and all of
-// their last 45 minutes. Besides the time and allocations per run it
+// controller's passes): a quarter to a third of the large probes' runs
+// (docs/PERFORMANCE.md, twenty-first pass), and nearly all of their last
+// 45 minutes. Besides the time and allocations per run it
 // reports them per lease renewal (the audit log's count of the hour's
 // renewals), the figures docs/PERFORMANCE.md compares builds by: a
 // renewal's allocations are what the collector has to keep up with once
