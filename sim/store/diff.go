@@ -105,6 +105,41 @@ type differ struct {
 	// Events' first and last times). Rendering each afresh was a tenth
 	// of the 3,000-node probe's allocations.
 	seconds [renderedSeconds]renderedSecond
+	// renewals are the lease renew times leaseRenewal rendered last,
+	// direct-mapped by Unix microsecond (made at the first renewal):
+	// a renewal's old time is the new one of the lease's renewal before,
+	// ten seconds and one renewal of every other node earlier.
+	renewals []renderedMicro
+}
+
+// renderedRenewals is how many renew times the differ keeps: the leases
+// of a few thousand nodes.
+const renderedRenewals = 1 << 13
+
+// renderedMicro is one api.MicroTime the differ rendered: its Unix
+// second and microsecond within it (floored, as the rendering is, also
+// before 1970).
+type renderedMicro struct {
+	unix     int64
+	micro    int32
+	rendered string // "" when empty
+}
+
+// renderRenewTime is renderMicroTime through the differ's rendered
+// renew times.
+func (d *differ) renderRenewTime(t api.MicroTime) string {
+	if t.Time.IsZero() {
+		return "null"
+	}
+	if d.renewals == nil {
+		d.renewals = make([]renderedMicro, renderedRenewals)
+	}
+	sec, micro := t.Unix(), int32(t.Nanosecond()/1000)
+	r := &d.renewals[(uint64(sec)*1_000_000+uint64(micro))%renderedRenewals]
+	if r.rendered == "" || r.unix != sec || r.micro != micro {
+		r.unix, r.micro, r.rendered = sec, micro, renderMicroTime(t)
+	}
+	return r.rendered
 }
 
 // renderedSeconds is how many rendered times the differ keeps.
@@ -752,7 +787,7 @@ func (d *differ) leaseRenewal(a, b *api.Lease) bool {
 	if samePtr(sa.RenewTime, sb.RenewTime) {
 		return true
 	}
-	c := Change{Old: renderMicroTime(*sa.RenewTime), New: renderMicroTime(*sb.RenewTime), OldSet: true, NewSet: true}
+	c := Change{Old: d.renderRenewTime(*sa.RenewTime), New: d.renderRenewTime(*sb.RenewTime), OldSet: true, NewSet: true}
 	if c.Old == c.New {
 		return true
 	}

@@ -395,3 +395,50 @@ func TestDifferRenderedSeconds(t *testing.T) {
 		}
 	}
 }
+
+// TestDifferRenderedRenewTimes holds the differ's rendered renew times
+// to renderMicroTime: one microsecond apart, renderedRenewals
+// microseconds apart (one slot, another time), the zero time, another
+// location, revisited slots; and leaseRenewal's change of a renewal to
+// the old and new times rendered afresh. A planted cache that kept a
+// slot's first time made it fail.
+func TestDifferRenderedRenewTimes(t *testing.T) {
+	t0 := time.Date(2026, 12, 4, 6, 0, 0, 123456000, time.UTC)
+	times := []time.Time{
+		t0,
+		t0.Add(time.Microsecond),
+		t0.Add(renderedRenewals * time.Microsecond),
+		t0,
+		t0.Add(renderedRenewals*time.Microsecond + 999*time.Nanosecond),
+		{},
+		t0.In(time.FixedZone("UTC-3", -3*3600)),
+		t0.Add(-renderedRenewals * time.Microsecond),
+		// Before 1970 a microsecond is floored: -1.5 us renders as -2,
+		// -1 us as -1.
+		time.Unix(-1, 999_998_500).UTC(),
+		time.Unix(-1, 999_999_000).UTC(),
+		time.Unix(-1, 999_998_500).UTC(),
+	}
+	var d differ
+	for i, tm := range times {
+		if got, want := d.renderRenewTime(api.NewMicroTime(tm)), renderMicroTime(api.NewMicroTime(tm)); got != want {
+			t.Errorf("time %d (%v): rendered %q, want %q", i, tm, got, want)
+		}
+	}
+	lease := func(at time.Time) *api.Lease {
+		rt := api.NewMicroTime(at)
+		return &api.Lease{ObjectMeta: api.ObjectMeta{Name: "node-0", Namespace: "kube-node-lease"}, Spec: api.LeaseSpec{RenewTime: &rt}}
+	}
+	for i := range 20 {
+		old := lease(t0.Add(time.Duration(i) * renderedRenewals * time.Microsecond))
+		new := lease(t0.Add(time.Duration(i+1) * renderedRenewals * time.Microsecond))
+		d.out = d.out[:0]
+		if !d.leaseRenewal(old, new) {
+			t.Fatalf("renewal %d: not a renewal", i)
+		}
+		want := []Change{{Path: "spec.renewTime", Old: renderMicroTime(*old.Spec.RenewTime), New: renderMicroTime(*new.Spec.RenewTime), OldSet: true, NewSet: true}}
+		if !slices.Equal(d.out, want) {
+			t.Fatalf("renewal %d: %v, want %v", i, d.out, want)
+		}
+	}
+}
