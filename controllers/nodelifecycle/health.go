@@ -189,7 +189,7 @@ func joinZone(region, zone string) string {
 }
 
 // zoneKey is zoneKey(n): for a registered node, read once per node
-// object (nodeState.labels); the health pass and the tainting it does
+// object (monitor.see); the health pass and the tainting it does
 // ask for every node's zone every 5 seconds.
 func (mon *monitor) zoneKey(n *api.Node) string {
 	if st := mon.registered[n.Name]; st != nil {

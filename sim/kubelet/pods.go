@@ -116,11 +116,11 @@ type podState struct {
 	ipStr     string
 	startTime kernel.Time
 	sandbox   bool
-	// reported holds what buildStatus put in the last status of the
-	// pod's IPs and start time, reused while they do not change: one
-	// status write after the other carries the same slice and pointer
-	// (as a status write keeps the pod's spec), instead of new ones on
-	// every write of every pod.
+	// reported holds parts of the last status buildStatus made (the
+	// pod's IPs, its start time, the Ready conditions' message), reused
+	// while they do not change: one status write after the other carries
+	// the same slice, pointer and string (as a status write keeps the
+	// pod's spec), instead of new ones on every write of every pod.
 	reported struct {
 		podIPs    []api.PodIP
 		start     *api.Time

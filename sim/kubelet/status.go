@@ -404,21 +404,21 @@ func (k *Kubelet) conditions(ps *podState, phase api.PodPhase) []api.PodConditio
 // container selected, most pods' case, is its name as it is.
 func (k *Kubelet) names(ps *podState, f func(c *cstate) bool) string {
 	var b strings.Builder
-	first := ""
+	first, n := "", 0
 	for i := range ps.cs {
 		if c := &ps.cs[i]; f(c) {
-			switch {
-			case first == "" && b.Len() == 0:
+			switch n++; n {
+			case 1:
 				first = c.spec.Name
 				continue
-			case b.Len() == 0:
+			case 2:
 				b.WriteString(first)
 			}
 			b.WriteByte(' ')
 			b.WriteString(c.spec.Name)
 		}
 	}
-	if b.Len() == 0 {
+	if n < 2 {
 		return first
 	}
 	return b.String()

@@ -99,30 +99,54 @@ type differ struct {
 	// has looked it up.
 	renewTime string
 	// seconds are the times the walk through memory rendered last,
-	// direct-mapped by their Unix second: an api.Time renders by its
-	// second alone, and most of those a run renders are within a few
-	// seconds of now (creation timestamps, conditions' transitions,
-	// Events' first and last times). Rendering each afresh was a tenth
-	// of the 3,000-node probe's allocations.
-	seconds [renderedSeconds]renderedSecond
-	// renewals are the lease renew times leaseRenewal rendered last,
-	// direct-mapped by Unix microsecond (made at the first renewal):
-	// a renewal's old time is the new one of the lease's renewal before,
+	// by their Unix second: an api.Time renders by its second alone,
+	// and most of those a run renders are within a few seconds of now
+	// (creation timestamps, conditions' transitions, Events' first and
+	// last times). Rendering each afresh was a tenth of the 3,000-node
+	// probe's allocations.
+	seconds [renderedSeconds]renderedTime
+	// renewals are the lease renew times leaseRenewal rendered last, by
+	// Unix second and microsecond (made at the first renewal): a
+	// renewal's old time is the new one of the lease's renewal before,
 	// ten seconds and one renewal of every other node earlier.
-	renewals []renderedMicro
+	renewals []renderedTime
 }
 
-// renderedRenewals is how many renew times the differ keeps: the leases
-// of a few thousand nodes.
-const renderedRenewals = 1 << 13
+// How many rendered times the differ keeps: seconds, a few around now;
+// renew times, the leases of a few thousand nodes.
+const (
+	renderedSeconds  = 16
+	renderedRenewals = 1 << 13
+)
 
-// renderedMicro is one api.MicroTime the differ rendered: its Unix
-// second and microsecond within it (floored, as the rendering is, also
-// before 1970).
-type renderedMicro struct {
+// renderedTime is one time the differ rendered, by its Unix second and
+// microsecond within it (floored, as the rendering is, also before
+// 1970; 0 for an api.Time, which renders by its second).
+type renderedTime struct {
 	unix     int64
 	micro    int32
 	rendered string // "" when empty
+}
+
+// rendered returns the rendering of the time (unix, micro) from slots,
+// direct-mapped, rendering it with render when its slot holds another.
+// The second's multiplier is odd, so that whole seconds (micro 0) spread
+// over every slot: with a million, a multiple of 16, they all fell in
+// one.
+func rendered(slots []renderedTime, unix int64, micro int32, render func() string) string {
+	r := &slots[(uint64(unix)*1_000_003+uint64(micro))%uint64(len(slots))]
+	if r.rendered == "" || r.unix != unix || r.micro != micro {
+		*r = renderedTime{unix: unix, micro: micro, rendered: render()}
+	}
+	return r.rendered
+}
+
+// renderTime is renderTime through the differ's rendered seconds.
+func (d *differ) renderTime(t api.Time) string {
+	if t.Time.IsZero() {
+		return "null"
+	}
+	return rendered(d.seconds[:], t.Unix(), 0, func() string { return renderTime(t) })
 }
 
 // renderRenewTime is renderMicroTime through the differ's rendered
@@ -132,36 +156,9 @@ func (d *differ) renderRenewTime(t api.MicroTime) string {
 		return "null"
 	}
 	if d.renewals == nil {
-		d.renewals = make([]renderedMicro, renderedRenewals)
+		d.renewals = make([]renderedTime, renderedRenewals)
 	}
-	sec, micro := t.Unix(), int32(t.Nanosecond()/1000)
-	r := &d.renewals[(uint64(sec)*1_000_000+uint64(micro))%renderedRenewals]
-	if r.rendered == "" || r.unix != sec || r.micro != micro {
-		r.unix, r.micro, r.rendered = sec, micro, renderMicroTime(t)
-	}
-	return r.rendered
-}
-
-// renderedSeconds is how many rendered times the differ keeps.
-const renderedSeconds = 16
-
-// renderedSecond is one api.Time the differ rendered.
-type renderedSecond struct {
-	unix     int64
-	rendered string // "" when empty
-}
-
-// renderTime is renderTime through the differ's rendered seconds.
-func (d *differ) renderTime(t api.Time) string {
-	if t.Time.IsZero() {
-		return "null"
-	}
-	u := t.Unix()
-	r := &d.seconds[uint64(u)%renderedSeconds]
-	if r.rendered == "" || r.unix != u {
-		r.unix, r.rendered = u, renderTime(t)
-	}
-	return r.rendered
+	return rendered(d.renewals, t.Unix(), int32(t.Nanosecond()/1000), func() string { return renderMicroTime(t) })
 }
 
 // pathNode is one interned path of the walk through memory with the

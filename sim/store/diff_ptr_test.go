@@ -376,6 +376,20 @@ func TestDifferRenderedSeconds(t *testing.T) {
 			t.Errorf("time %d (%v): rendered %q, want %q", i, tm, got, want)
 		}
 	}
+	// renderedSeconds consecutive seconds, rendered once, are all kept:
+	// rendering them again allocates nothing.
+	var recent []api.Time
+	for i := range renderedSeconds {
+		recent = append(recent, api.NewTime(t0.Add(time.Duration(i)*time.Second)))
+		d.renderTime(recent[i])
+	}
+	if n := testing.AllocsPerRun(5, func() {
+		for _, tm := range recent {
+			d.renderTime(tm)
+		}
+	}); n != 0 {
+		t.Errorf("%d consecutive seconds rendered again: %v allocations, want 0", renderedSeconds, n)
+	}
 
 	pod := func(ready time.Time) *api.Pod {
 		return &api.Pod{ObjectMeta: api.ObjectMeta{Name: "p", Namespace: "default"},
@@ -420,6 +434,23 @@ func TestDifferRenderedRenewTimes(t *testing.T) {
 		time.Unix(-1, 999_998_500).UTC(),
 	}
 	var d differ
+	// The renewals of a thousand leases within ten seconds, rendered
+	// once, are mostly kept: spread evenly over renderedRenewals slots,
+	// about 115 of them share a slot with another (109 here), so
+	// rendering them again allocates for those alone; a mapping that
+	// crowds them into few slots allocates for nearly all.
+	var renewals []api.MicroTime
+	for i := range 1000 {
+		renewals = append(renewals, api.NewMicroTime(t0.Add(time.Duration(i)*10*time.Millisecond+time.Duration(i*i%997)*time.Microsecond)))
+		d.renderRenewTime(renewals[i])
+	}
+	if n := testing.AllocsPerRun(3, func() {
+		for _, rt := range renewals {
+			d.renderRenewTime(rt)
+		}
+	}); n > 200 {
+		t.Errorf("1000 renew times rendered again: %v allocations, want at most 200", n)
+	}
 	for i, tm := range times {
 		if got, want := d.renderRenewTime(api.NewMicroTime(tm)), renderMicroTime(api.NewMicroTime(tm)); got != want {
 			t.Errorf("time %d (%v): rendered %q, want %q", i, tm, got, want)
