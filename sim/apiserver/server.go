@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/clustersim/clustersim/sim/addrmemo"
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/apierr"
 	"github.com/clustersim/clustersim/sim/kernel"
@@ -46,8 +47,10 @@ type Server struct {
 	mutating   []Admitter
 	validating []Admitter
 	stats      map[string]*actorStats
-	down       bool
-	crds       map[api.Kind]*api.CustomResourceDefinition // the definition of each custom kind served
+	// recent finds an actor's stats by where its name is (statsOf).
+	recent addrmemo.Memo[*actorStats]
+	down   bool
+	crds   map[api.Kind]*api.CustomResourceDefinition // the definition of each custom kind served
 }
 
 // New returns a server over st with the default rule table and the
@@ -153,14 +156,34 @@ type statCount struct {
 	n       uint64
 }
 
-// count adds one request to the statistics.
-func (s *Server) count(actor string, verb Verb, kind api.Kind, outcome Outcome) {
+// statsOf returns the actor's counts, adding them when the actor is new.
+// Every client names itself with one string for all its requests (a
+// kubelet's "system:node:NAME", built once), so s.recent finds its
+// counts by the string's address (addrmemo) before the map: with one
+// actor per kubelet, the map's table and the names it compares do not
+// stay in the processor's caches, and the lookup cost a kubelet's every
+// request two to three cache misses. The memo grows with the actors, to
+// four slots each.
+func (s *Server) statsOf(actor string) *actorStats {
+	if a, ok := s.recent.Get(actor); ok {
+		return a
+	}
 	a := s.stats[actor]
 	if a == nil {
 		a = &actorStats{}
 		a.counts = a.inline[:0]
 		s.stats[actor] = a
+		if n := s.recent.Len(); n < addrmemo.Max && 4*len(s.stats) > n {
+			s.recent.Grow(max(64, 4*n))
+		}
 	}
+	s.recent.Put(actor, a)
+	return a
+}
+
+// count adds one request to the statistics.
+func (s *Server) count(actor string, verb Verb, kind api.Kind, outcome Outcome) {
+	a := s.statsOf(actor)
 	for i := range a.counts {
 		c := &a.counts[i]
 		if c.verb == verb && c.outcome == outcome && c.kind == kind {

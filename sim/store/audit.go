@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/clustersim/clustersim/sim/addrmemo"
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/kernel"
 )
@@ -165,18 +166,35 @@ type valueTable struct {
 	// (a kind's fields, and list keys such as container names), so that
 	// their lookups stay in the cache while vals grows to millions.
 	paths map[string]uint32
+	// recentPaths finds a path's id by the path string's address
+	// (addrmemo), without hashing it or probing paths: the audit log's
+	// differ gives every change of one field the same interned path
+	// string. Lookups in paths took 0.28 s of the 3,000-node probe's CPU
+	// samples; with the memo pathID takes 0.09 s. (The values gain
+	// nothing from one: the strings that repeat are few, and the memo's
+	// own cost ate what it saved.)
+	recentPaths addrmemo.Memo[uint32]
 }
+
+// recentPathSlots are the slots of valueTable.recentPaths: four for each
+// of the few hundred paths of a run.
+const recentPathSlots = 1024
 
 // pathID is id for a change's path.
 func (t *valueTable) pathID(p string) uint32 {
-	if i, ok := t.paths[p]; ok {
+	if i, ok := t.recentPaths.Get(p); ok {
 		return i
 	}
-	i := t.id(p)
-	if t.paths == nil {
-		t.paths = map[string]uint32{}
+	i, ok := t.paths[p]
+	if !ok {
+		i = t.id(p)
+		if t.paths == nil {
+			t.paths = map[string]uint32{}
+		}
+		t.paths[p] = i
 	}
-	t.paths[p] = i
+	t.recentPaths.Grow(recentPathSlots)
+	t.recentPaths.Put(p, i)
 	return i
 }
 

@@ -418,3 +418,42 @@ func TestAuditRecordPathAndChange(t *testing.T) {
 		}
 	}
 }
+
+// TestPathIDsThroughTheMemo holds pathID, with its memo of path strings
+// by address, to the ids the table's maps give: the same path as the
+// same string or a copy, paths that share the memo's slots, and a path
+// that is also a value. A repeated path string is found in the memo.
+func TestPathIDsThroughTheMemo(t *testing.T) {
+	var tab valueTable
+	paths := make([]string, 3*recentPathSlots)
+	for i := range paths {
+		paths[i] = fmt.Sprintf("status.containerStatuses[c-%d].ready", i)
+	}
+	want := map[string]uint32{}
+	for round := range 3 {
+		for i, p := range paths {
+			if round == 1 {
+				p = strings.Clone(p)
+			}
+			got := tab.pathID(p)
+			if w, ok := want[p]; ok && got != w {
+				t.Fatalf("round %d: pathID(%q) = %d, then %d", round, p, w, got)
+			}
+			want[p] = got
+			if tab.str(got) != paths[i] {
+				t.Fatalf("pathID(%q) = %d, which is %q", p, got, tab.str(got))
+			}
+		}
+	}
+	if v := tab.id(paths[7]); v != want[paths[7]] {
+		t.Errorf("a path as a value: id %d, as a path %d", v, want[paths[7]])
+	}
+	if len(want) != len(paths) {
+		t.Errorf("%d ids for %d paths", len(want), len(paths))
+	}
+	p := "spec.renewTime"
+	id := tab.pathID(p)
+	if got, ok := tab.recentPaths.Get(p); !ok || got != id {
+		t.Errorf("a path just looked up is not in the memo: %d %v, want %d", got, ok, id)
+	}
+}
