@@ -198,7 +198,7 @@ func (k *Kubelet) podChanged(p *api.Pod) {
 		k.terminate(ps)
 		return
 	}
-	if !ps.inflight && !ps.queued && ps.sent == ps.version && resourceVersion(p) >= ps.ackedRV && statusDiffers(&p.Status, k.buildStatus(ps)) {
+	if !ps.inflight && !ps.queued && ps.sent == ps.version && resourceVersion(p) >= ps.ackedRV && statusDiffers(&p.Status, k.buildStatus(ps, nil)) {
 		// Someone else changed the status (the node lifecycle controller
 		// marked the pod not ready while the node looked dead): the
 		// kubelet's status manager writes its own view back. An event
@@ -951,7 +951,7 @@ func (k *Kubelet) terminate(ps *podState) {
 	// that changes nothing the kubelet reports (its containers run on
 	// until they stop) writes nothing yet.
 	if ps.inflight || ps.queued || ps.sent != ps.version || resourceVersion(ps.pod) < ps.ackedRV ||
-		!reflect.DeepEqual(k.buildStatus(ps), ps.pod.Status) {
+		!reflect.DeepEqual(k.buildStatus(ps, nil), ps.pod.Status) {
 		k.markDirty(ps)
 	}
 	k.maybeFinish(ps)

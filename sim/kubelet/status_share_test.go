@@ -17,24 +17,7 @@ import (
 // they changed, a host IP list kept when the node's IP changed, each
 // fails it.
 func TestStatusSharesUnchangedParts(t *testing.T) {
-	c, err := cluster.New(cluster.Config{Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cpu, mem, pods := api.MustParseQuantity("8"), api.MustParseQuantity("32Gi"), api.MustParseQuantity("110")
-	k, err := New(c.Net, c.APIEndpoint.Addr(), Config{NodeName: "node-0", PodCIDR: "10.100.0.0/24", Registry: DefaultRegistry(), NoEvents: true,
-		Capacity: api.ResourceList{api.ResourceCPU: cpu, api.ResourceMemory: mem, api.ResourcePods: pods}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	k.Start()
-	for _, name := range []string{"a", "b"} {
-		if err := c.Bootstrap(&api.Pod{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Pod"}, ObjectMeta: api.ObjectMeta{Namespace: "default", Name: name},
-			Spec: api.PodSpec{NodeName: "node-0", Containers: []api.Container{{Name: "app", Image: "nginx:1.14.2"}}}}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	c.RunFor(time.Minute)
+	k := runningKubelet(t, "a", "b")
 	var running []*podState
 	for _, ps := range k.slots {
 		if ps != nil && ps.ipStr != "" {
@@ -55,22 +38,22 @@ func TestStatusSharesUnchangedParts(t *testing.T) {
 			t.Fatalf("%s: startTime %v podIPs %v hostIPs %v, want %v %v %v", step, st.StartTime, st.PodIPs, st.HostIPs, start, podIPs, hostIPs)
 		}
 	}
-	first, second := k.buildStatus(ps), k.buildStatus(ps)
+	first, second := k.buildStatus(ps, nil), k.buildStatus(ps, nil)
 	check("first", first, ps)
 	check("second", second, ps)
 	if first.StartTime != second.StartTime || &first.PodIPs[0] != &second.PodIPs[0] || &first.HostIPs[0] != &second.HostIPs[0] {
 		t.Error("a second status of an unchanged pod does not share its start time and IP lists with the first")
 	}
-	other := k.buildStatus(running[1])
+	other := k.buildStatus(running[1], nil)
 	check("other pod", other, running[1])
 	if &other.HostIPs[0] != &first.HostIPs[0] {
 		t.Error("two pods of one node do not share the host IP list")
 	}
 
 	ps.ipStr, ps.startTime = "10.100.0.250", ps.startTime.Add(time.Second)
-	check("new IP and start", k.buildStatus(ps), ps)
+	check("new IP and start", k.buildStatus(ps, nil), ps)
 	k.cfg.InternalIP = "192.0.2.77"
-	check("new host IP", k.buildStatus(ps), ps)
+	check("new host IP", k.buildStatus(ps, nil), ps)
 }
 
 // TestNamesAndUnreadyMessage holds names to the space-joined names of
@@ -109,4 +92,30 @@ func TestNamesAndUnreadyMessage(t *testing.T) {
 			}
 		})
 	}
+}
+
+// runningKubelet starts a kubelet of node-0 in a new cluster, its Events
+// off, with a pod of one nginx container on it for each name, and runs
+// the cluster a minute.
+func runningKubelet(t *testing.T, pods ...string) *Kubelet {
+	t.Helper()
+	c, err := cluster.New(cluster.Config{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cpu, mem, maxPods := api.MustParseQuantity("8"), api.MustParseQuantity("32Gi"), api.MustParseQuantity("110")
+	k, err := New(c.Net, c.APIEndpoint.Addr(), Config{NodeName: "node-0", PodCIDR: "10.100.0.0/24", Registry: DefaultRegistry(), NoEvents: true,
+		Capacity: api.ResourceList{api.ResourceCPU: cpu, api.ResourceMemory: mem, api.ResourcePods: maxPods}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k.Start()
+	for _, name := range pods {
+		if err := c.Bootstrap(&api.Pod{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Pod"}, ObjectMeta: api.ObjectMeta{Namespace: "default", Name: name},
+			Spec: api.PodSpec{NodeName: "node-0", Containers: []api.Container{{Name: "app", Image: "nginx:1.14.2"}}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.RunFor(time.Minute)
+	return k
 }
