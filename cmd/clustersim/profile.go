@@ -18,13 +18,19 @@ import (
 // FILE` (`-sample_index=inuse_space` for what was live);
 // CLUSTERSIM_EXECTRACE=FILE writes Go's execution trace of the command
 // (`go tool trace FILE`: which goroutine held which processor, the
-// collector's phases; large, a few hundred MB a minute). Environment variables rather than
+// collector's phases; large, a few hundred MB a minute);
+// CLUSTERSIM_MEMCLASSES=FILE writes the runtime's memory classes as CSV,
+// a row each second of wall time and one at the end (memClassColumns:
+// what the heap's live objects, its half-empty spans and its free spans
+// take, against the collector's goal and the memory limit that counts
+// them all). Environment variables rather than
 // flags so that every command (run, sweep, lesson, ...) can be profiled
 // without a flag of its own; they change nothing a run computes.
 const (
 	cpuProfileEnv = "CLUSTERSIM_CPUPROFILE"
 	memProfileEnv = "CLUSTERSIM_MEMPROFILE"
 	execTraceEnv  = "CLUSTERSIM_EXECTRACE"
+	memClassesEnv = "CLUSTERSIM_MEMCLASSES"
 )
 
 // startProfiles starts the profiles the environment asks for and returns
@@ -37,12 +43,88 @@ func startProfiles() (stop func()) {
 		heap = &peakHeap{path: path, done: make(chan struct{}), stopped: make(chan struct{})}
 		go heap.watch()
 	}
+	stopClasses := startMemClasses()
 	return func() {
 		stopCPU()
 		stopTrace()
+		stopClasses()
 		if heap != nil {
 			close(heap.done)
 			<-heap.stopped
+		}
+	}
+}
+
+// memClassColumns are the CSV's columns after the seconds since the
+// command started: runtime/metrics samples, in MiB but for the count of
+// collections. heap/unused is the free room in spans that hold live
+// objects, which the memory limit counts against the heap (the
+// twenty-third pass of docs/PERFORMANCE.md).
+var memClassColumns = []struct{ header, metric string }{
+	{"heap_objects_mib", "/memory/classes/heap/objects:bytes"},
+	{"heap_unused_mib", "/memory/classes/heap/unused:bytes"},
+	{"heap_free_mib", "/memory/classes/heap/free:bytes"},
+	{"heap_released_mib", "/memory/classes/heap/released:bytes"},
+	{"total_mib", "/memory/classes/total:bytes"},
+	{"gc_goal_mib", "/gc/heap/goal:bytes"},
+	{"gc_live_mib", "/gc/heap/live:bytes"},
+	{"gc_cycles", "/gc/cycles/total:gc-cycles"},
+}
+
+// startMemClasses writes the memory classes to the file
+// CLUSTERSIM_MEMCLASSES names, if it names one, until the returned
+// function is called; a file that cannot be made is reported and the
+// command runs all the same.
+func startMemClasses() (stop func()) {
+	path := os.Getenv(memClassesEnv)
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "clustersim: %s: %v\n", memClassesEnv, err)
+		return func() {}
+	}
+	samples := make([]metrics.Sample, len(memClassColumns))
+	header := "seconds"
+	for i, c := range memClassColumns {
+		samples[i].Name = c.metric
+		header += "," + c.header
+	}
+	fmt.Fprintln(f, header)
+	start := time.Now()
+	row := func() {
+		metrics.Read(samples)
+		line := fmt.Sprintf("%.1f", time.Since(start).Seconds())
+		for i, s := range samples {
+			v := s.Value.Uint64()
+			if memClassColumns[i].metric != "/gc/cycles/total:gc-cycles" {
+				v >>= 20
+			}
+			line += fmt.Sprintf(",%d", v)
+		}
+		fmt.Fprintln(f, line)
+	}
+	done, stopped := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				row()
+				return
+			case <-tick.C:
+				row()
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-stopped
+		if err := f.Close(); err != nil {
+			fmt.Fprintf(os.Stderr, "clustersim: %s: %v\n", memClassesEnv, err)
 		}
 	}
 }

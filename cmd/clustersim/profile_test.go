@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -11,8 +12,8 @@ import (
 // TestProfilesFromEnvironment runs a command under each whole-command
 // profile the environment can ask for and checks that the file holds
 // what its reader expects (a gzipped pprof profile, an execution trace's
-// header), and that a path that cannot be created is reported while the
-// command still runs.
+// header, the memory classes' CSV header), and that a path that cannot
+// be created is reported while the command still runs.
 func TestProfilesFromEnvironment(t *testing.T) {
 	tests := []struct {
 		env   string
@@ -20,6 +21,7 @@ func TestProfilesFromEnvironment(t *testing.T) {
 	}{
 		{cpuProfileEnv, []byte{0x1f, 0x8b}},
 		{execTraceEnv, []byte("go 1.")},
+		{memClassesEnv, []byte("seconds,heap_objects_mib,heap_unused_mib,")},
 	}
 	for _, tc := range tests {
 		t.Run(tc.env, func(t *testing.T) {
@@ -62,5 +64,42 @@ func TestProfilesFromEnvironment(t *testing.T) {
 				t.Errorf("stderr %q does not name %s and the path", msg.String(), tc.env)
 			}
 		})
+	}
+}
+
+// TestMemClassesRows: the memory classes' CSV has a row at the end of a
+// command however short, each row a number for every column, the
+// collector's goal and the live heap among them in MiB.
+func TestMemClassesRows(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "classes.csv")
+	t.Setenv(memClassesEnv, path)
+	stop := startProfiles()
+	code, _, errOut := runMain("demo", "--seed", "1")
+	stop()
+	if code != exitOK {
+		t.Fatalf("exit %d, stderr %s", code, errOut)
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(got)), "\n")
+	if len(lines) < 2 {
+		t.Fatalf("%d lines, want a header and at least one row:\n%s", len(lines), got)
+	}
+	for _, l := range lines[1:] {
+		fields := strings.Split(l, ",")
+		if len(fields) != len(memClassColumns)+1 {
+			t.Fatalf("row %q has %d fields, want %d", l, len(fields), len(memClassColumns)+1)
+		}
+		for i, f := range fields {
+			if _, err := strconv.ParseFloat(f, 64); err != nil {
+				t.Fatalf("row %q, field %d: %v", l, i, err)
+			}
+		}
+	}
+	last := strings.Split(lines[len(lines)-1], ",")
+	if last[6] == "0" || last[1] == "0" {
+		t.Errorf("the last row gives no heap objects or no goal: %q", lines[len(lines)-1])
 	}
 }
