@@ -25,18 +25,7 @@ func TestProfilesFromEnvironment(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.env, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "out")
-			t.Setenv(tc.env, path)
-			stop := startProfiles()
-			code, _, errOut := runMain("demo", "--seed", "1")
-			stop()
-			if code != exitOK {
-				t.Fatalf("exit %d, stderr %s", code, errOut)
-			}
-			got, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
+			got := profiledDemo(t, tc.env)
 			if !bytes.HasPrefix(got, tc.magic) {
 				t.Errorf("%s wrote %d bytes starting %q, want a file starting %q", tc.env, len(got), got[:min(len(got), 8)], tc.magic)
 			}
@@ -71,18 +60,7 @@ func TestProfilesFromEnvironment(t *testing.T) {
 // command however short, each row a number for every column, the
 // collector's goal and the live heap among them in MiB.
 func TestMemClassesRows(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "classes.csv")
-	t.Setenv(memClassesEnv, path)
-	stop := startProfiles()
-	code, _, errOut := runMain("demo", "--seed", "1")
-	stop()
-	if code != exitOK {
-		t.Fatalf("exit %d, stderr %s", code, errOut)
-	}
-	got, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := profiledDemo(t, memClassesEnv)
 	lines := strings.Split(strings.TrimSpace(string(got)), "\n")
 	if len(lines) < 2 {
 		t.Fatalf("%d lines, want a header and at least one row:\n%s", len(lines), got)
@@ -102,4 +80,23 @@ func TestMemClassesRows(t *testing.T) {
 	if last[6] == "0" || last[1] == "0" {
 		t.Errorf("the last row gives no heap objects or no goal: %q", lines[len(lines)-1])
 	}
+}
+
+// profiledDemo runs `clustersim demo --seed 1` with env naming a file in
+// a temporary directory, and returns what the command wrote to it.
+func profiledDemo(t *testing.T, env string) []byte {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "out")
+	t.Setenv(env, path)
+	stop := startProfiles()
+	code, _, errOut := runMain("demo", "--seed", "1")
+	stop()
+	if code != exitOK {
+		t.Fatalf("exit %d, stderr %s", code, errOut)
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
 }
