@@ -7,6 +7,7 @@ import (
 	"runtime/metrics"
 	"runtime/pprof"
 	"runtime/trace"
+	"strings"
 	"time"
 )
 
@@ -56,8 +57,7 @@ func startProfiles() (stop func()) {
 }
 
 // memClassColumns are the CSV's columns after the seconds since the
-// command started: runtime/metrics samples, in MiB but for the count of
-// collections. heap/unused is the free room in spans that hold live
+// command started: runtime/metrics samples, those in bytes given in MiB. heap/unused is the free room in spans that hold live
 // objects, which the memory limit counts against the heap (the
 // twenty-third pass of docs/PERFORMANCE.md).
 var memClassColumns = []struct{ header, metric string }{
@@ -98,7 +98,7 @@ func startMemClasses() (stop func()) {
 		line := fmt.Sprintf("%.1f", time.Since(start).Seconds())
 		for i, s := range samples {
 			v := s.Value.Uint64()
-			if memClassColumns[i].metric != "/gc/cycles/total:gc-cycles" {
+			if strings.HasSuffix(memClassColumns[i].metric, ":bytes") {
 				v >>= 20
 			}
 			line += fmt.Sprintf(",%d", v)

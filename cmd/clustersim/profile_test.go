@@ -80,6 +80,10 @@ func TestMemClassesRows(t *testing.T) {
 	if last[6] == "0" || last[1] == "0" {
 		t.Errorf("the last row gives no heap objects or no goal: %q", lines[len(lines)-1])
 	}
+	// In MiB: a goal in bytes is at least 4 MiB, 4,194,304.
+	if goal, _ := strconv.Atoi(last[6]); goal >= 1<<20 {
+		t.Errorf("the goal is %d: bytes, not MiB", goal)
+	}
 }
 
 // profiledDemo runs `clustersim demo --seed 1` with env naming a file in

@@ -61,7 +61,7 @@ func (m *Memo[V]) Grow(n int) {
 func (m *Memo[V]) at(s string) *slot[V] {
 	// Fibonacci hashing: the product's top bits depend on every bit of
 	// the address.
-	h := uint64(uintptr(unsafe.Pointer(unsafe.StringData(s)))) * 0x9E3779B97F4A7C15
+	h := uint64(Addr(s)) * 0x9E3779B97F4A7C15
 	return &m.slots[h>>m.shift]
 }
 
@@ -71,10 +71,23 @@ func (m *Memo[V]) Get(s string) (v V, ok bool) {
 		return v, false
 	}
 	sl := m.at(s)
-	if sl.set && unsafe.StringData(sl.s) == unsafe.StringData(s) && len(sl.s) == len(s) {
+	if sl.set && Same(sl.s, s) {
 		return sl.v, true
 	}
 	return v, false
+}
+
+// Addr is the address of s's bytes: a key for what is remembered of the
+// very string s, as long as s is kept (sim/store's memo of a write's
+// changed paths hashes them).
+func Addr(s string) uintptr { return uintptr(unsafe.Pointer(unsafe.StringData(s))) }
+
+// Same reports whether a and b are the very same string: the same bytes
+// in memory, not only the same text. Equal strings elsewhere in memory
+// are not the same; a string and a prefix of it at its address are not
+// either.
+func Same(a, b string) bool {
+	return len(a) == len(b) && unsafe.StringData(a) == unsafe.StringData(b)
 }
 
 // Put remembers v for s, in place of what s's slot held.

@@ -120,3 +120,26 @@ func ExampleMemo() {
 	fmt.Println(idOf(actor), idOf("system:kube-scheduler"), idOf(actor), idOf(strings.Clone(actor)))
 	// Output: 0 1 0 0
 }
+
+// TestSame: the very same string only; equal text elsewhere, or a
+// prefix at the same address, is not the same.
+func TestSame(t *testing.T) {
+	s := strings.Repeat("metadata.labels.", 2)
+	for _, tt := range []struct {
+		name string
+		a, b string
+		want bool
+	}{
+		{"itself", s, s, true},
+		{"a copy", s, strings.Clone(s), false},
+		{"a prefix at its address", s, s[:8], false},
+		{"a suffix", s[8:], s[8:], true},
+	} {
+		if got := Same(tt.a, tt.b); got != tt.want {
+			t.Errorf("%s: Same = %v, want %v", tt.name, got, tt.want)
+		}
+		if got := Addr(tt.a) == Addr(tt.b) && len(tt.a) == len(tt.b); got != tt.want {
+			t.Errorf("%s: Addr and length agree %v, Same %v", tt.name, got, tt.want)
+		}
+	}
+}

@@ -163,7 +163,8 @@ type statCount struct {
 // actor per kubelet, the map's table and the names it compares do not
 // stay in the processor's caches, and the lookup cost a kubelet's every
 // request two to three cache misses. The memo grows with the actors, to
-// four slots each.
+// four slots each (at most addrmemo.Max; a growth forgets the slots,
+// which refill as their actors come back).
 func (s *Server) statsOf(actor string) *actorStats {
 	if a, ok := s.recent.Get(actor); ok {
 		return a
@@ -173,9 +174,7 @@ func (s *Server) statsOf(actor string) *actorStats {
 		a = &actorStats{}
 		a.counts = a.inline[:0]
 		s.stats[actor] = a
-		if n := s.recent.Len(); n < addrmemo.Max && 4*len(s.stats) > n {
-			s.recent.Grow(max(64, 4*n))
-		}
+		s.recent.Grow(4 * len(s.stats))
 	}
 	s.recent.Put(actor, a)
 	return a

@@ -85,13 +85,13 @@ var forbiddenImports = []string{"math/rand", "unsafe"}
 // then compares them), so the diff, and hence the trace, cannot depend
 // on it. It also walks objects through memory, by the field offsets and
 // element sizes reflect gives (walkPtr, checked against the reflective
-// walk by TestWalkPtrMatchesReflect), and tells interned strings apart
-// by address (sameString, for the managedFields memo).
+// walk by TestWalkPtrMatchesReflect).
 // sim/addrmemo/addrmemo.go finds a string's slot by its address and
 // tells a hit by address and length; the slot holds the string, so an
 // address is not reused while a slot names it, and a miss sends the
 // caller to its own lookup: what a caller computes cannot depend on it
-// (TestMemoHitsOnlyTheStringPut).
+// (TestMemoHitsOnlyTheStringPut); its Addr and Same serve the store's
+// memo of a write's changed paths the same way.
 var importExceptions = map[string]string{
 	"sim/store/diff.go":        "unsafe",
 	"sim/addrmemo/addrmemo.go": "unsafe",

@@ -83,11 +83,11 @@ func (k *Kubelet) noteTransitions(ps *podState) {
 // allocator gives objects of one size class the same spans, so the
 // versions that last, allocated among the short-lived ones of every
 // other pod starting at the time, left the spans of api.Pod's class and
-// of the conditions' a fifth full once a cluster settled: at 5,000 nodes
-// 0.7 to 0.9 GB of the heap's spans unused (runtime/metrics'
-// /memory/classes/heap/unused), which the memory limit counts against
-// the heap, so that the collector ran every 5 s late in the run instead
-// of every 7 to 8 (docs/PERFORMANCE.md, twenty-third pass). A readyPod
+// of the conditions' a fifth full once a cluster settled: late in the
+// 5,000-node probe, 542 to 859 MiB of the heap's spans unused
+// (CLUSTERSIM_MEMCLASSES), which the memory limit counts against the
+// heap, so that the collector ran every 5 s instead of every 7 to 8
+// (GODEBUG=gctrace=1; docs/PERFORMANCE.md, twenty-third pass). A readyPod
 // is of a size class of its own (TestReadyPodSizeClass), one allocation
 // where there were two, and its spans fill with pods that stay.
 type readyPod struct {

@@ -1408,12 +1408,3 @@ func walkLeafMap[K ~string, V any](d *differ, a, b map[K]V, elem *typeInfo, v *[
 	}
 	clear(v[:])
 }
-
-// stringAddr is the address of s's bytes.
-func stringAddr(s string) uintptr { return uintptr(unsafe.Pointer(unsafe.StringData(s))) }
-
-// sameString reports whether a and b are the very same string: the same
-// bytes in memory, not only the same text.
-func sameString(a, b string) bool {
-	return len(a) == len(b) && unsafe.StringData(a) == unsafe.StringData(b)
-}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/clustersim/clustersim/sim/addrmemo"
 	"github.com/clustersim/clustersim/sim/api"
 )
 
@@ -201,7 +202,7 @@ func (fi *fieldIndex) memo(changes []Change, skipStatus bool) (*changedMemo, boo
 		if !c.NewSet {
 			return nil, false
 		}
-		h ^= uint64(stringAddr(c.Path)) ^ uint64(len(c.Path))<<48
+		h ^= uint64(addrmemo.Addr(c.Path)) ^ uint64(len(c.Path))<<48
 		h *= 1099511628211
 	}
 	m := &fi.memos[h%uint64(len(fi.memos))]
@@ -210,7 +211,7 @@ func (fi *fieldIndex) memo(changes []Change, skipStatus bool) (*changedMemo, boo
 	}
 	for i, p := range m.paths {
 		q := changes[i].Path
-		if !sameString(p, q) {
+		if !addrmemo.Same(p, q) {
 			return m, false
 		}
 	}
