@@ -17,9 +17,9 @@ build: ## build bin/clustersim
 run: build ## run the default built-in scenario
 	./$(BIN) run
 
-test: vet fmt-check outside ## go vet, gofmt check, then every test (with the race detector on the kernel and runtime)
+test: vet fmt-check outside ## go vet, gofmt check, then every test (with the race detector on the kernel, the store and the runtime)
 	$(GO) test -count=1 $(PKGS)
-	$(GO) test -count=1 -race ./sim/kernel/ ./sim/workqueue/ ./sim/client/ ./sim/informer/ ./sim/controller/ ./sim/cluster/
+	$(GO) test -count=1 -race ./sim/kernel/ ./sim/store/ ./sim/workqueue/ ./sim/client/ ./sim/informer/ ./sim/controller/ ./sim/cluster/
 
 # go test ./... skips nested modules: the outside module (its own go.mod,
 # requiring this one through a replace directive) is built and tested on its

@@ -206,6 +206,7 @@ func (c *Cluster) Close() { c.K.Close() }
 // byte-identical. The audit lines are hashed as the store accepts them,
 // so the hash needs no record to be kept.
 func (c *Cluster) TraceHash() string {
+	c.Store.Audit().Sync()
 	m, ok := c.trace.(encoding.BinaryMarshaler)
 	if !ok {
 		panic("cluster invariant trace-hash: sha256 state cannot be saved")

@@ -14,5 +14,7 @@
 //
 // The kernel is the one place in sim/ that owns goroutines: each process is
 // an iter.Pull coroutine, so a switch between the event loop and a process is
-// a direct hand-off, not a trip through the Go scheduler.
+// a direct hand-off, not a trip through the Go scheduler. The one goroutine
+// that runs beside the event loop is a Sink's consumer, which only records
+// what the loop hands it and is read after Sync.
 package kernel

@@ -406,7 +406,65 @@ type AuditLog struct {
 	// object, and through it the cluster) for as long as any record
 	// is read, such as while a report is computed after the run.
 	vals *valueTable
+
+	// sink takes the records the store gives add, in batches, to a
+	// goroutine of their own (kernel.Sink) that renders and hashes
+	// their trace lines and keeps them (consume): about 7% of a
+	// 3,000-node run's event loop, which the second processor does
+	// beside it. Every field above but paths and scratch (the store's
+	// diff, on the event loop) is the consumer's between syncs: each
+	// method that reads or sets them calls sync first.
+	sink *kernel.Sink[auditBatch]
 }
+
+// auditBatch is records on their way to the log's consumer, each with
+// its changes copied out of the store's scratch: the changes of recs[i]
+// are changes[recs[i].from:recs[i].to].
+type auditBatch struct {
+	recs    []pendingRecord
+	changes []Change
+}
+
+type pendingRecord struct {
+	rec      AuditRecord
+	from, to int
+}
+
+// How many records a batch holds before it is sent, and how many sent
+// batches may wait for the consumer: enough to ride out the consumer's
+// pauses (a block of changes filled, a table grown), few enough that
+// what waits stays within a few megabytes.
+const (
+	auditBatchRecords = 1024
+	auditBatchDepth   = 8
+)
+
+func resetAuditBatch(b *auditBatch) {
+	clear(b.recs)
+	clear(b.changes)
+	b.recs, b.changes = b.recs[:0], b.changes[:0]
+}
+
+// consumeBatch adds a batch's records to the log, in order.
+func (l *AuditLog) consumeBatch(b *auditBatch) {
+	for i := range b.recs {
+		p := &b.recs[i]
+		l.consume(p.rec, b.changes[p.from:p.to])
+	}
+}
+
+// sync waits until the consumer has added every record given to add so
+// far; the log's fields are then the caller's until the next add.
+func (l *AuditLog) sync() {
+	if l.sink != nil {
+		l.sink.Sync()
+	}
+}
+
+// Sync waits until every accepted write so far is in the log and its
+// line has been written to the trace writer (SetTrace): a reader of the
+// trace writer calls it first. The log's own methods sync themselves.
+func (l *AuditLog) Sync() { l.sync() }
 
 // auditEntry is a kept record without its key: its strings are numbers
 // in the log's tables, its changes a span of one of the log's blocks.
@@ -484,30 +542,46 @@ func (l *AuditLog) record(e *auditEntry, key api.Key) AuditRecord {
 
 // CountHeartbeats sets whether heartbeat writes are counted (true) or
 // kept in full (false, the default) from now on.
-func (l *AuditLog) CountHeartbeats(count bool) { l.countHeartbeats = count }
+func (l *AuditLog) CountHeartbeats(count bool) {
+	l.sync()
+	l.countHeartbeats = count
+}
 
 // BriefEvents sets whether Event writes are kept without their field
 // changes (true; AuditRecord.Brief) or in full (false, the default) from
 // now on. Their trace lines are whole either way.
-func (l *AuditLog) BriefEvents(brief bool) { l.briefEvents = brief }
+func (l *AuditLog) BriefEvents(brief bool) {
+	l.sync()
+	l.briefEvents = brief
+}
 
 // Heartbeats returns the heartbeats counted instead of kept.
-func (l *AuditLog) Heartbeats() Heartbeats { return l.heartbeats }
+func (l *AuditLog) Heartbeats() Heartbeats {
+	l.sync()
+	return l.heartbeats
+}
 
 // Total returns the number of accepted writes: the records kept and the
 // heartbeats counted.
-func (l *AuditLog) Total() int { return l.n + l.heartbeats.Total() }
+func (l *AuditLog) Total() int {
+	l.sync()
+	return l.n + l.heartbeats.Total()
+}
 
 // SetTrace makes the log write every record it is given from now on, kept
 // or counted, to w as one line (AuditRecord.String and a newline). Writes
 // to w must not fail (a hash, a buffer); nil stops it.
-func (l *AuditLog) SetTrace(w io.Writer) { l.trace = w }
+func (l *AuditLog) SetTrace(w io.Writer) {
+	l.sync()
+	l.trace = w
+}
 
 // Flatten gathers the log into one slice and returns it, shared with the
 // log, which goes on reading and appending as before: the caller must
 // not change it. Each block is let go once read, so a run's end holds
 // its records once, not twice (Records would copy them beside the log).
 func (l *AuditLog) Flatten() []AuditRecord {
+	l.sync()
 	if len(l.entries) == 0 {
 		return l.flat[:len(l.flat):len(l.flat)]
 	}
@@ -532,6 +606,7 @@ func (l *AuditLog) appendBlock(out []AuditRecord, i int) []AuditRecord {
 
 // Records returns a copy of the log as one slice.
 func (l *AuditLog) Records() []AuditRecord {
+	l.sync()
 	out := make([]AuditRecord, 0, l.n)
 	out = append(out, l.flat...)
 	for i := range l.entries {
@@ -544,6 +619,7 @@ func (l *AuditLog) Records() []AuditRecord {
 // stops early when fn returns false. The record fn is given is valid
 // until fn returns.
 func (l *AuditLog) Each(fn func(r *AuditRecord) bool) {
+	l.sync()
 	for i := range l.flat {
 		if !fn(&l.flat[i]) {
 			return
@@ -561,6 +637,7 @@ func (l *AuditLog) Each(fn func(r *AuditRecord) bool) {
 
 // At returns the i-th record (0 is the oldest); it must not be changed.
 func (l *AuditLog) At(i int) *AuditRecord {
+	l.sync()
 	if i < len(l.flat) {
 		return &l.flat[i]
 	}
@@ -571,12 +648,30 @@ func (l *AuditLog) At(i int) *AuditRecord {
 
 // Len returns the number of records kept (At's range); Total counts the
 // heartbeats counted too.
-func (l *AuditLog) Len() int { return l.n }
+func (l *AuditLog) Len() int {
+	l.sync()
+	return l.n
+}
 
 // add takes a record and the changes of its write (the store's scratch,
-// which add copies what it keeps of; nil for a record that has its own,
-// from WithChanges).
+// which add copies; nil for a record that has its own, from
+// WithChanges) and hands them to the log's consumer.
 func (l *AuditLog) add(r AuditRecord, changes []Change) {
+	if l.sink == nil {
+		l.sink = kernel.NewSink(auditBatchDepth, l.consumeBatch, resetAuditBatch)
+	}
+	b := l.sink.Batch()
+	from := len(b.changes)
+	b.changes = append(b.changes, changes...)
+	b.recs = append(b.recs, pendingRecord{rec: r, from: from, to: len(b.changes)})
+	if len(b.recs) == auditBatchRecords {
+		l.sink.Send()
+	}
+}
+
+// consume writes a record's trace line and keeps or counts it: the
+// consumer's work, in the order add was given the records.
+func (l *AuditLog) consume(r AuditRecord, changes []Change) {
 	each := r.changeList(changes)
 	if l.trace != nil {
 		l.line = append(r.appendTo(l.line[:0], each), '\n')

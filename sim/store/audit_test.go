@@ -457,3 +457,55 @@ func TestPathIDsThroughTheMemo(t *testing.T) {
 		t.Errorf("a path just looked up is not in the memo: %d %v, want %d", got, ok, id)
 	}
 }
+
+// TestAuditLogReadsSeeEveryWrite: the log keeps records on a goroutine
+// of its own (kernel.Sink), in batches; each reader must first wait for
+// every write accepted so far, whatever the batches' boundaries.
+func TestAuditLogReadsSeeEveryWrite(t *testing.T) {
+	// heartbeatWrites(auditBatchRecords): 4 + 2*1024 writes, two whole
+	// batches and 4 records of a third; counted, 2*1024 are heartbeats.
+	const writes, beats = 4 + 2*auditBatchRecords, 2 * auditBatchRecords
+	readers := []struct {
+		name string
+		read func(l *AuditLog, trace *bytes.Buffer) int
+		// want is what it reads with heartbeats kept, and counted.
+		kept, counted int
+	}{
+		{"Len", func(l *AuditLog, _ *bytes.Buffer) int { return l.Len() }, writes, writes - beats},
+		{"Total", func(l *AuditLog, _ *bytes.Buffer) int { return l.Total() }, writes, writes},
+		{"Heartbeats", func(l *AuditLog, _ *bytes.Buffer) int { return l.Heartbeats().Total() }, 0, beats},
+		{"Each", func(l *AuditLog, _ *bytes.Buffer) int {
+			n := 0
+			l.Each(func(*AuditRecord) bool { n++; return true })
+			return n
+		}, writes, writes - beats},
+		{"At the last", func(l *AuditLog, _ *bytes.Buffer) int {
+			defer func() { _ = recover() }() // out of range: not there yet, 0
+			return int(l.At(writes - 1).ResourceVersion)
+		}, writes, 0}, // the last write has resourceVersion 2052; counted, there are 4 records
+		{"Records", func(l *AuditLog, _ *bytes.Buffer) int { return len(l.Records()) }, writes, writes - beats},
+		{"Flatten", func(l *AuditLog, _ *bytes.Buffer) int { return len(l.Flatten()) }, writes, writes - beats},
+		{"Sync, then the trace", func(l *AuditLog, trace *bytes.Buffer) int {
+			l.Sync()
+			return strings.Count(trace.String(), "\n")
+		}, writes, writes},
+	}
+	for _, r := range readers {
+		for _, count := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s, heartbeats counted %t", r.name, count), func(t *testing.T) {
+				s := New(kernel.New(1))
+				var trace bytes.Buffer
+				s.Audit().SetTrace(&trace)
+				s.Audit().CountHeartbeats(count)
+				heartbeatWrites(t, s, auditBatchRecords)
+				want := r.kept
+				if count {
+					want = r.counted
+				}
+				if got := r.read(s.Audit(), &trace); got != want {
+					t.Errorf("%s reads %d, want %d", r.name, got, want)
+				}
+			})
+		}
+	}
+}

@@ -1,0 +1,163 @@
+package kernel
+
+import (
+	"fmt"
+	"runtime/debug"
+	"sync"
+)
+
+// Sink hands batches of a simulation's records to a consumer that runs
+// on a goroutine of its own, so that on a machine with a second
+// processor the work that only records what happened (rendering and
+// hashing a trace, compacting a log) overlaps the event loop instead of
+// adding to it.
+//
+// The producer (the event loop) fills the batch Batch returns and hands
+// it over with Send; the consumer takes the batches one at a time, in
+// the order sent. Sync hands over the batch being filled and waits until
+// the consumer has taken every batch sent, so that the producer may then
+// read what the consumer built. The consumer's state must be read only
+// after Sync, and the consumer must not touch the simulation: then what
+// it builds is the same on every machine and at every GOMAXPROCS, as if
+// the producer had consumed each batch itself.
+//
+// No goroutine outlives its work: one starts when a batch is sent to an
+// idle consumer and ends when no batch is left, so a sink that is
+// dropped holds nothing. At most depth batches wait: Send blocks while
+// that many do, which bounds the memory a fast producer can queue.
+//
+// A panic in the consumer is kept and raised again, with the consumer's
+// stack, by the producer's next Send or Sync; the batches after it are
+// dropped.
+type Sink[B any] struct {
+	consume func(*B)
+	reset   func(*B)
+	depth   int
+
+	cur    *B   // the producer's: filled between Sends
+	filled bool // cur holds something (Mark)
+
+	mu      sync.Mutex
+	cond    sync.Cond
+	queue   []*B // sent, not yet taken
+	free    []*B // consumed and reset, for the producer to fill again
+	running bool // a goroutine is consuming
+	failed  *SinkPanic
+}
+
+// SinkPanic is the value Send and Sync panic with after the consumer
+// panicked: its value and its stack.
+type SinkPanic struct {
+	Value any
+	Stack []byte
+}
+
+// Error formats the panic with the consumer's stack.
+func (p *SinkPanic) Error() string {
+	return fmt.Sprintf("sink consumer panicked: %v\n%s", p.Value, p.Stack)
+}
+
+// NewSink returns a sink whose batches consume takes and reset empties
+// (keeping their buffers) before the producer fills them again. depth is
+// how many sent batches may wait for the consumer (at least 1).
+func NewSink[B any](depth int, consume, reset func(*B)) *Sink[B] {
+	s := &Sink[B]{consume: consume, reset: reset, depth: max(depth, 1)}
+	s.cond.L = &s.mu
+	s.cur = new(B)
+	return s
+}
+
+// Batch returns the batch the producer is filling. Whatever the producer
+// puts in it is the consumer's once sent: the producer must not keep
+// pointers into it.
+func (s *Sink[B]) Batch() *B {
+	s.filled = true
+	return s.cur
+}
+
+// Send hands the batch being filled to the consumer and starts a new
+// one. It waits while depth batches wait already.
+func (s *Sink[B]) Send() {
+	if !s.filled {
+		return
+	}
+	s.mu.Lock()
+	for len(s.queue) >= s.depth && s.failed == nil {
+		s.cond.Wait()
+	}
+	if p := s.failed; p != nil {
+		s.mu.Unlock()
+		panic(p)
+	}
+	s.queue = append(s.queue, s.cur)
+	if !s.running {
+		s.running = true
+		go s.drain()
+	}
+	if n := len(s.free); n > 0 {
+		s.cur, s.free[n-1] = s.free[n-1], nil
+		s.free = s.free[:n-1]
+	} else {
+		s.cur = new(B)
+	}
+	s.filled = false
+	s.mu.Unlock()
+}
+
+// Sync sends the batch being filled and waits until the consumer has
+// taken every batch sent. After it returns, and until the next Send, the
+// consumer's state is the producer's to read.
+func (s *Sink[B]) Sync() {
+	s.Send()
+	s.mu.Lock()
+	for s.running {
+		s.cond.Wait()
+	}
+	p := s.failed
+	s.mu.Unlock()
+	if p != nil {
+		panic(p)
+	}
+}
+
+// drain consumes the queued batches in order and ends when none is left.
+func (s *Sink[B]) drain() {
+	for {
+		s.mu.Lock()
+		if len(s.queue) == 0 || s.failed != nil {
+			s.queue = s.queue[:0]
+			s.running = false
+			s.cond.Broadcast()
+			s.mu.Unlock()
+			return
+		}
+		b := s.queue[0]
+		copy(s.queue, s.queue[1:])
+		s.queue[len(s.queue)-1] = nil
+		s.queue = s.queue[:len(s.queue)-1]
+		s.cond.Broadcast()
+		s.mu.Unlock()
+
+		if p := s.consumeOne(b); p != nil {
+			s.mu.Lock()
+			s.failed = p
+			s.mu.Unlock()
+			continue
+		}
+		s.reset(b)
+		s.mu.Lock()
+		s.free = append(s.free, b)
+		s.mu.Unlock()
+	}
+}
+
+// consumeOne runs the consumer on b, catching its panic.
+func (s *Sink[B]) consumeOne(b *B) (p *SinkPanic) {
+	defer func() {
+		if v := recover(); v != nil {
+			p = &SinkPanic{Value: v, Stack: debug.Stack()}
+		}
+	}()
+	s.consume(b)
+	return nil
+}

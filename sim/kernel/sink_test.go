@@ -1,0 +1,141 @@
+package kernel
+
+import (
+	"errors"
+	"slices"
+	"testing"
+	"testing/synctest"
+)
+
+// intBatch is a test batch: numbers in the order the producer put them.
+type intBatch struct{ xs []int }
+
+func resetInts(b *intBatch) { b.xs = b.xs[:0] }
+
+func TestSinkOrder(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		items, batch int
+		depth        int
+		syncEvery    int // 0: once at the end
+	}{
+		{"nothing sent", 0, 4, 1, 0},
+		{"one partial batch", 3, 4, 1, 0},
+		{"whole batches", 64, 4, 1, 0},
+		{"deep queue", 1000, 7, 8, 0},
+		{"syncs between", 1000, 16, 2, 37},
+		{"sync every item", 50, 16, 2, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []int
+			s := NewSink(tc.depth, func(b *intBatch) { got = append(got, b.xs...) }, resetInts)
+			for i := range tc.items {
+				b := s.Batch()
+				b.xs = append(b.xs, i)
+				if len(b.xs) == tc.batch {
+					s.Send()
+				}
+				if tc.syncEvery > 0 && (i+1)%tc.syncEvery == 0 {
+					s.Sync()
+					if len(got) != i+1 {
+						t.Fatalf("after item %d and Sync the consumer has %d items", i, len(got))
+					}
+				}
+			}
+			s.Sync()
+			want := make([]int, tc.items)
+			for i := range want {
+				want[i] = i
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("consumed %v, want 0..%d in order", got, tc.items-1)
+			}
+			s.Sync() // again, nothing new: returns at once
+		})
+	}
+}
+
+// TestSinkBounded: while the consumer is stuck, the producer gets depth
+// batches queued beside the one being consumed and then waits in Send;
+// the consumer's goroutine ends once the queue is empty.
+func TestSinkBounded(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const depth = 3
+		release := make(chan struct{})
+		var got []int
+		s := NewSink(depth, func(b *intBatch) {
+			if b.xs[0] == 0 {
+				<-release
+			}
+			got = append(got, b.xs...)
+		}, resetInts)
+		sent := 0
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			for i := range depth + 3 {
+				s.Batch().xs = append(s.Batch().xs, i)
+				s.Send()
+				sent++
+			}
+			s.Sync()
+		}()
+		synctest.Wait()
+		// One batch taken by the consumer, depth waiting: the next Send waits.
+		if sent != depth+1 {
+			t.Fatalf("with the consumer stuck, %d Sends returned; want %d", sent, depth+1)
+		}
+		close(release)
+		<-done
+		if !slices.Equal(got, []int{0, 1, 2, 3, 4, 5}) {
+			t.Fatalf("consumed %v", got)
+		}
+		s.mu.Lock()
+		running := s.running
+		s.mu.Unlock()
+		if running {
+			t.Fatal("the consumer's goroutine runs on with nothing queued")
+		}
+		// synctest.Test fails if a goroutine of the bubble is left blocked.
+	})
+}
+
+func TestSinkPanic(t *testing.T) {
+	boom := errors.New("boom")
+	var got []int
+	s := NewSink(2, func(b *intBatch) {
+		for _, x := range b.xs {
+			if x == 5 {
+				panic(boom)
+			}
+			got = append(got, x)
+		}
+	}, resetInts)
+	func() {
+		defer func() {
+			v := recover()
+			p, ok := v.(*SinkPanic)
+			if !ok || p.Value != boom || len(p.Stack) == 0 {
+				t.Fatalf("Send or Sync panicked with %#v; want a *SinkPanic carrying the consumer's value and stack", v)
+			}
+		}()
+		// The panic comes back from the Send after it or from Sync.
+		for i := range 10 {
+			s.Batch().xs = append(s.Batch().xs, i)
+			s.Send()
+		}
+		s.Sync()
+		t.Fatal("Sync returned after the consumer panicked")
+	}()
+	func() {
+		defer func() {
+			if _, ok := recover().(*SinkPanic); !ok {
+				t.Fatal("a second Sync after the panic did not panic again")
+			}
+		}()
+		s.Sync()
+	}()
+	if !slices.Equal(got, []int{0, 1, 2, 3, 4}) {
+		t.Fatalf("consumed %v before the panic; want 0..4 and nothing after", got)
+	}
+}
