@@ -589,7 +589,7 @@ func numFeasibleNodesToFind(percentage int32, numAllNodes int) int {
 // search stopped until enough feasible nodes are found, then score them;
 // a FitError or ErrNoNodesAvailable if none fits.
 func (s *scheduler) schedule(pod *api.Pod, nominated string) (string, error) {
-	nodes := s.cache.list()
+	nodes := s.cache.packedList()
 	if len(nodes) == 0 {
 		return "", ErrNoNodesAvailable
 	}
