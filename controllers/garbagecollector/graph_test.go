@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -297,5 +298,67 @@ func TestRefCacheEvictsOldest(t *testing.T) {
 	c.add(r(3))
 	if c.has(r(1)) || !c.has(r(2)) || !c.has(r(3)) {
 		t.Errorf("cache holds 1:%v 2:%v 3:%v, want 2 and 3", c.has(r(1)), c.has(r(2)), c.has(r(3)))
+	}
+}
+
+// TestGraphLookup: the graph finds a node by its uid string's address
+// first (recent), and must give what its map gives: not a node removed
+// since, not another uid's, and the node that came back under the same
+// uid after a removal. Each step's uids are copies of the text, so
+// that each is another string.
+func TestGraphLookup(t *testing.T) {
+	g, _ := recordingGraph()
+	uid := func(s string) api.UID { return api.UID(strings.Clone(s)) }
+	first := uid("pod-uid")
+	again := uid("pod-uid")
+	other := uid("other-uid")
+	want := func(step string, u api.UID, present bool) {
+		t.Helper()
+		n, ok := g.lookup(u)
+		if ok != present || (ok && n != g.nodes[u]) || (ok && n.removed) {
+			t.Errorf("%s: lookup(%s) = %p, %t; the map holds %p", step, u, n, ok, g.nodes[u])
+		}
+	}
+	g.onAdd(podObj("p", first))
+	g.onAdd(podObj("q", other))
+	want("added", first, true)
+	want("added, looked up again", first, true)
+	want("the other", other, true)
+	g.onDelete(podObj("p", first))
+	want("deleted", first, false)
+	want("deleted, by another string", again, false)
+	g.onAdd(podObj("p", again))
+	want("back under the same uid, by the first string", first, true)
+	want("back, by its own string", again, true)
+	want("the other, after", other, true)
+}
+
+// TestGraphKeepsObjectsReferences: a node holds its object's owner
+// references themselves, so that an update sharing them (a status
+// write, a renewal) is found unchanged without reading them, and one
+// with other references still moves the node between owners.
+func TestGraphKeepsObjectsReferences(t *testing.T) {
+	g, _ := recordingGraph()
+	rs1, rs2 := ref("rs-1", "rs-1-uid", true), ref("rs-2", "rs-2-uid", true)
+	g.onAdd(rsObj("rs-1", "rs-1-uid"))
+	g.onAdd(rsObj("rs-2", "rs-2-uid"))
+	pod := podObj("p", "p-uid", rs1)
+	g.onAdd(pod)
+	n := g.nodes["p-uid"]
+	if &n.owners[0] != &pod.OwnerReferences[0] {
+		t.Fatal("the node holds a copy of the pod's references")
+	}
+	status := *pod // a status write: the same references
+	status.ResourceVersion = "2"
+	g.onUpdate(pod, &status)
+	if !sameReferences(n.owners, status.OwnerReferences) || g.nodes["rs-1-uid"].dependents["p-uid"] != n {
+		t.Fatal("a write sharing the references changed the pod's owners")
+	}
+	moved := status
+	moved.ResourceVersion = "3"
+	moved.OwnerReferences = []api.OwnerReference{rs2}
+	g.onUpdate(&status, &moved)
+	if g.nodes["rs-1-uid"].dependents["p-uid"] != nil || g.nodes["rs-2-uid"].dependents["p-uid"] != n {
+		t.Fatalf("the pod's new owner reference did not move it: %v", describe(g))
 	}
 }
