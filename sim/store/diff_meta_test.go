@@ -2,7 +2,9 @@ package store
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -210,6 +212,45 @@ func TestEqualTypesShortcut(t *testing.T) {
 			want := diffWith(&differ{walkEqual: true}, tc.old, nw)
 			if fmt.Sprint(got) != fmt.Sprint(want) {
 				t.Errorf("changes with the shortcut\n%v\nwant (the walk's)\n%v", got, want)
+			}
+		})
+	}
+}
+
+// TestMetaUnchangedShortcuts: metaUnchanged takes lists and maps that
+// are the very same as equal without reading them, and must still tell
+// apart the ones that only start alike or differ.
+func TestMetaUnchangedShortcuts(t *testing.T) {
+	refs := []api.OwnerReference{{APIVersion: "v1", Kind: "Node", Name: "n-1", UID: "u-1"}, {APIVersion: "v1", Kind: "Node", Name: "n-2", UID: "u-2"}}
+	labels := map[string]string{"app": "a"}
+	fins := []string{"f-1", "f-2"}
+	base := api.ObjectMeta{Name: "x", OwnerReferences: refs, Labels: labels, Annotations: labels, Finalizers: fins}
+	for _, tc := range []struct {
+		name string
+		edit func(m *api.ObjectMeta)
+		want bool
+	}{
+		{"shared lists and maps", func(*api.ObjectMeta) {}, true},
+		{"equal copies", func(m *api.ObjectMeta) {
+			m.OwnerReferences = slices.Clone(refs)
+			m.Labels, m.Annotations = maps.Clone(labels), maps.Clone(labels)
+			m.Finalizers = slices.Clone(fins)
+		}, true},
+		{"references: a prefix of the same array", func(m *api.ObjectMeta) { m.OwnerReferences = refs[:1] }, false},
+		{"references: the same array from its second", func(m *api.ObjectMeta) { m.OwnerReferences = refs[1:] }, false},
+		{"references: one changed in a copy", func(m *api.ObjectMeta) {
+			m.OwnerReferences = slices.Clone(refs)
+			m.OwnerReferences[1].UID = "u-3"
+		}, false},
+		{"finalizers: a prefix", func(m *api.ObjectMeta) { m.Finalizers = fins[:1] }, false},
+		{"labels: another value", func(m *api.ObjectMeta) { m.Labels = map[string]string{"app": "b"} }, false},
+		{"annotations: none", func(m *api.ObjectMeta) { m.Annotations = nil }, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a, b := base, base
+			tc.edit(&b)
+			if got := metaUnchanged(&a, &b); got != tc.want {
+				t.Errorf("metaUnchanged = %t, want %t", got, tc.want)
 			}
 		})
 	}
