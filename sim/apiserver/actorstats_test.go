@@ -108,3 +108,28 @@ func TestActorCacheHits(t *testing.T) {
 		t.Errorf("%d of %d names found in their slot, want at least half", hits, len(names))
 	}
 }
+
+// TestStatsSeeEveryRequest: requests are counted beside the event loop
+// (countLater, a kernel.Sink), in batches; Stats must see every request
+// counted so far, whatever the batches' boundaries.
+func TestStatsSeeEveryRequest(t *testing.T) {
+	for _, n := range []int{1, countBatchRequests - 1, countBatchRequests, countBatchRequests + 1, 5*countBatchRequests + 7} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			s := &Server{stats: map[string]*actorStats{}}
+			for i := range n {
+				s.countLater(fmt.Sprintf("actor-%d", i%3), Update, api.KindLease, OK)
+			}
+			var total uint64
+			for _, st := range s.Stats() {
+				total += st.Count
+			}
+			if total != uint64(n) {
+				t.Errorf("Stats counts %d requests, want %d", total, n)
+			}
+			s.countLater("actor-0", Get, api.KindLease, OK)
+			if got, want := len(s.Stats()), min(n, 3)+1; got != want {
+				t.Errorf("after one more request of a new verb, %d counts, want %d", got, want)
+			}
+		})
+	}
+}
