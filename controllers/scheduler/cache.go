@@ -53,11 +53,13 @@ type nodeInfo struct {
 	// them with request-less containers counted at the defaults.
 	requested resources
 	nonZero   resources
-	taints    []api.Taint
-	ports     []hostPort
-	name      string
-	node      *api.Node
-	zone      string
+	// fit is the fit scores last computed for this node (fitScores).
+	fit    fitMemo
+	taints []api.Taint
+	ports  []hostPort
+	name   string
+	node   *api.Node
+	zone   string
 	// entries are the pods counted on the node, in no particular order:
 	// PodTopologySpread and InterPodAffinity read their labels.
 	entries []*podEntry

@@ -473,3 +473,51 @@ func TestDefaultNormalizeScore(t *testing.T) {
 		})
 	}
 }
+
+// TestFitScoresMemo: the memo on a node gives what leastAllocated and
+// balancedScore compute, as the node's pods, its allocatable and the
+// pod scored change in turn, and on a copy of the node whose requests
+// differ (nominated pods' room, preemption's trials).
+func TestFitScoresMemo(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 5))
+	ni := &nodeInfo{}
+	pods := []*podInfo{
+		{req: resources{milliCPU: 100, memory: 256 << 20}, nonZero: resources{milliCPU: 100, memory: 256 << 20}},
+		{req: resources{milliCPU: 0, memory: 0}, nonZero: resources{milliCPU: 100, memory: 200 << 20}},
+		{req: resources{milliCPU: 500, memory: 0}, nonZero: resources{milliCPU: 500, memory: 200 << 20}},
+	}
+	for step := range 5000 {
+		switch r.IntN(6) {
+		case 0:
+			ni.allocatable = resources{milliCPU: int64(r.IntN(3)) * 4000, memory: int64(r.IntN(3)) << 34}
+		case 1, 2:
+			d := int64(r.IntN(3) - 1)
+			ni.requested.milliCPU += 100 * d
+			ni.nonZero.milliCPU += 100 * d
+		case 3:
+			ni.requested.memory += int64(r.IntN(3)-1) << 28
+		case 4:
+			ni.requested.milliCPU += 100 * int64(r.IntN(3)-1)
+		}
+		pi := pods[r.IntN(len(pods))]
+		at := ni
+		if r.IntN(4) == 0 {
+			cp := *ni // a copy carrying the memo, with more requested
+			switch r.IntN(4) {
+			case 0:
+				cp.requested.milliCPU += 300
+			case 1:
+				cp.requested.memory += 1 << 28
+			case 2:
+				cp.nonZero.milliCPU += 300
+			case 3:
+				cp.nonZero.memory += 1 << 28
+			}
+			at = &cp
+		}
+		least, balanced := fitScores(pi, at)
+		if wl, wb := leastAllocated(pi, at), balancedScore(pi, at); least != wl || balanced != wb {
+			t.Fatalf("step %d: fitScores = %d, %d; computed %d, %d", step, least, balanced, wl, wb)
+		}
+	}
+}
