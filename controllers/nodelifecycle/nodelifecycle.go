@@ -151,7 +151,10 @@ type monitor struct {
 	// finds each record by its place instead of by name (at 3,000 nodes,
 	// map lookups by string were 0.93 s of the pass's 3.16 s in a CPU
 	// profile of the probe).
-	listed      []*nodeState
+	listed []*nodeState
+	// packed: the records listed are in one array, in the list's order
+	// (pack), since the last pass that registered or forgot a node.
+	packed      bool
 	zoneStates  map[string]zoneState
 	tainters    map[string]*timedQueue
 	nextMonitor time.Time
@@ -412,6 +415,15 @@ func (mon *monitor) monitorNodeHealth(ctx context.Context) {
 	}
 
 	mon.listed = states
+	switch {
+	case len(added) > 0 || len(gone) > 0:
+		mon.packed = false
+	case !mon.packed:
+		// Nothing this pass did so far blocks: no record is in use
+		// elsewhere while they move.
+		mon.pack(states)
+		mon.packed = true
+	}
 	zoneConds := map[string][]*api.NodeCondition{}
 	for i, cached := range nodes {
 		st := states[i]
@@ -440,6 +452,22 @@ func (mon *monitor) monitorNodeHealth(ctx context.Context) {
 		st.retry = false
 	}
 	mon.handleDisruption(ctx, zoneConds, nodes)
+}
+
+// pack moves the records listed into one array, in the list's order,
+// and points registered and the list at the moved ones. A pass reads
+// every node's record in that order every 5 s, and at thousands of
+// nodes, each allocated when its node registered among the cluster's
+// other objects, their first reads were a cache miss each (record,
+// 0.36 s of samples at 5,000 nodes). The informers' handlers find a
+// record by name each time (registered), so nothing else holds one.
+func (mon *monitor) pack(states []*nodeState) {
+	slab := make([]nodeState, len(states))
+	for i, st := range states {
+		slab[i] = *st
+		states[i] = &slab[i]
+		mon.registered[st.name] = &slab[i]
+	}
 }
 
 // record returns the record of the node named name, the i-th the pass

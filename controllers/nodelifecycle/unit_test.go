@@ -538,3 +538,35 @@ func TestAllUnknown(t *testing.T) {
 		})
 	}
 }
+
+// TestPackRecords: the health pass moves the records it lists into one
+// array in the list's order; the map by name must point at the moved
+// records, which keep every field, so that what the lease handlers
+// write by name is what the next pass reads by place.
+func TestPackRecords(t *testing.T) {
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	b := &nodeState{name: "b", uid: "b-uid", renew: at, renewKnown: true, pass: 7}
+	a := &nodeState{name: "a", uid: "a-uid", retry: true, ready: api.ConditionTrue, hasReady: true, pass: 7}
+	c := &nodeState{name: "c", uid: "c-uid", pass: 7}
+	mon := &monitor{registered: map[string]*nodeState{"a": a, "b": b, "c": c}}
+	states := []*nodeState{b, a, c}
+	mon.pack(states)
+	for i, want := range []*nodeState{b, a, c} {
+		st := states[i]
+		if *st != *want {
+			t.Errorf("record %d moved as %+v, want %+v", i, *st, *want)
+		}
+		if mon.registered[st.name] != st {
+			t.Errorf("the map by name holds another record for %s than the list", st.name)
+		}
+		if i > 0 && reflect.ValueOf(st).Pointer()-reflect.ValueOf(states[i-1]).Pointer() != reflect.TypeFor[nodeState]().Size() {
+			t.Errorf("%s is not next to %s in memory", st.name, states[i-1].name)
+		}
+	}
+	mon.listed = states
+	later := at.Add(10 * time.Second)
+	mon.registered["a"].renew = later // as the lease handler writes
+	if got := mon.record(1, "a"); got.renew != later {
+		t.Errorf("the next pass reads renew %v by place, want %v", got.renew, later)
+	}
+}
