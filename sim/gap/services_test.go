@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/kernel"
@@ -107,7 +108,10 @@ func TestServiceStateMatchesBruteForce(t *testing.T) {
 				if r.IntN(5) == 0 {
 					typ = store.Deleted
 				}
-				tr.Deliver(store.Event{Type: typ, Object: o})
+				// The consumer's own step: Deliver hands changes to a
+				// goroutine in batches, and this test reads the state
+				// after each one.
+				tr.deliver(store.Event{Type: typ, Object: o}, tr.k.Now().Duration())
 				for key, so := range tr.objs[api.KindService] {
 					svc := so.(*api.Service)
 					if svc.Spec.Selector == nil {
@@ -134,6 +138,37 @@ func TestServiceStateMatchesBruteForce(t *testing.T) {
 							t.Fatalf("step %d: state kept for %s with neither a Service nor Endpoints", step, key)
 						}
 					}
+				}
+			}
+		})
+	}
+}
+
+// TestDeliverThroughTheSink: Deliver hands changes to a goroutine
+// beside the event loop in batches; Finish must see every one of them,
+// whatever the batches' boundaries, with the instant each happened.
+func TestDeliverThroughTheSink(t *testing.T) {
+	for _, n := range []int{1, changeBatchSize - 1, changeBatchSize, 3*changeBatchSize + 5} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			k := kernel.New(1)
+			tr := newTracker(k)
+			for i := range n {
+				k.After(time.Duration(i)*time.Millisecond, kernel.Func(func() {
+					rs := &api.ReplicaSet{ObjectMeta: api.ObjectMeta{Namespace: "default", Name: fmt.Sprintf("rs-%d", i), Generation: 1},
+						Spec: api.ReplicaSetSpec{Replicas: ptr(int32(1))}}
+					tr.Deliver(store.Event{Type: store.Added, Object: rs})
+				}), 0)
+			}
+			k.Run(kernel.Limits{})
+			tl := tr.Finish()
+			if len(tl.Series) != n {
+				t.Fatalf("%d series after %d ReplicaSets, want one each", len(tl.Series), n)
+			}
+			for _, s := range tl.Series {
+				var i int
+				fmt.Sscanf(s.Object.Key.Name, "rs-%d", &i)
+				if len(s.Points) == 0 || s.Points[0].At != time.Duration(i)*time.Millisecond {
+					t.Fatalf("%s: first point %v, want at %v", s.Object.Key.Name, s.Points, time.Duration(i)*time.Millisecond)
 				}
 			}
 		})
