@@ -14,7 +14,7 @@
 //
 // The kernel is the one place in sim/ that owns goroutines: each process is
 // an iter.Pull coroutine, so a switch between the event loop and a process is
-// a direct hand-off, not a trip through the Go scheduler. The one goroutine
-// that runs beside the event loop is a Sink's consumer, which only records
-// what the loop hands it and is read after Sync.
+// a direct hand-off, not a trip through the Go scheduler. The goroutines
+// that run beside the event loop are Sinks' consumers, which only record
+// what the loop hands them and are read after Sync.
 package kernel
