@@ -50,11 +50,11 @@ type Server struct {
 	// recent finds an actor's stats by where its name is (statsOf).
 	recent addrmemo.Memo[*actorStats]
 	// counting takes each request's actor, verb, kind and outcome to a
-	// goroutine beside the event loop (kernel.Sink), which counts them
+	// goroutine beside the event loop (kernel.Pipe), which counts them
 	// into stats and recent: their consumer's between syncs (Stats
 	// syncs). At thousands of nodes each count read an actor's cold
 	// record, 3% of the event loop.
-	counting *kernel.Sink[countBatch]
+	counting *kernel.Pipe[counted]
 	down     bool
 	crds     map[api.Kind]*api.CustomResourceDefinition // the definition of each custom kind served
 }
@@ -186,9 +186,7 @@ func (s *Server) statsOf(actor string) *actorStats {
 	return a
 }
 
-// countBatch is requests on their way to be counted.
-type countBatch struct{ reqs []counted }
-
+// counted is a request on its way to be counted.
 type counted struct {
 	actor   string
 	kind    api.Kind
@@ -196,36 +194,19 @@ type counted struct {
 	outcome Outcome
 }
 
-// countBatchRequests is how many requests a batch holds before it is
-// sent; at most countBatchDepth batches wait for the consumer.
+// How many requests a batch to the counting consumer holds before it is
+// sent, and how many sent batches may wait for it.
 const (
 	countBatchRequests = 2048
 	countBatchDepth    = 8
 )
 
-func resetCountBatch(b *countBatch) {
-	clear(b.reqs)
-	b.reqs = b.reqs[:0]
-}
-
 // countLater hands one request to the counting consumer.
 func (s *Server) countLater(actor string, verb Verb, kind api.Kind, outcome Outcome) {
 	if s.counting == nil {
-		s.counting = kernel.NewSink(countBatchDepth, s.countBatch, resetCountBatch)
+		s.counting = kernel.NewPipe(countBatchRequests, countBatchDepth, func(r counted) { s.count(r.actor, r.verb, r.kind, r.outcome) })
 	}
-	b := s.counting.Batch()
-	b.reqs = append(b.reqs, counted{actor: actor, kind: kind, verb: verb, outcome: outcome})
-	if len(b.reqs) == countBatchRequests {
-		s.counting.Send()
-	}
-}
-
-// countBatch counts a batch's requests, in order: the consumer's work.
-func (s *Server) countBatch(b *countBatch) {
-	for i := range b.reqs {
-		r := &b.reqs[i]
-		s.count(r.actor, r.verb, r.kind, r.outcome)
-	}
+	s.counting.Put(counted{actor: actor, kind: kind, verb: verb, outcome: outcome})
 }
 
 // count adds one request to the statistics.

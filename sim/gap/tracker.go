@@ -128,11 +128,11 @@ type Tracker struct {
 	k       *kernel.Kernel
 	watches []*store.Watch
 	// sink takes each change with its instant to a goroutine beside the
-	// event loop (kernel.Sink), which runs deliver: every field below is
+	// event loop (kernel.Pipe), which runs deliver: every field below is
 	// the consumer's until Finish syncs. Nothing reads a gap before the
 	// run ends, and at thousands of nodes following every write was 1%
 	// of the event loop.
-	sink   *kernel.Sink[changeBatch]
+	sink   *kernel.Pipe[change]
 	objs   map[api.Kind]map[api.Key]api.Object
 	series map[Object]*Series
 	stale  map[Object]*StaleSuccess
@@ -186,42 +186,27 @@ func (t *Tracker) stop() {
 	t.watches = nil
 }
 
-// changeBatch is store changes on their way to the tracker's consumer,
-// each with the instant it happened.
-type changeBatch struct{ changes []change }
-
+// change is a store change on its way to the tracker's consumer, with
+// the instant it happened.
 type change struct {
 	e   store.Event
 	now time.Duration
 }
 
-// How many changes a batch holds before it is sent, and how many sent
-// batches may wait for the consumer.
+// How many changes a batch to the consumer holds before it is sent, and
+// how many sent batches may wait for it.
 const (
 	changeBatchSize  = 1024
 	changeBatchDepth = 8
 )
 
-func resetChangeBatch(b *changeBatch) {
-	clear(b.changes)
-	b.changes = b.changes[:0]
-}
-
 // Deliver takes one store change (Tracker is a store.Sink) and hands it,
 // with the virtual time, to the consumer.
 func (t *Tracker) Deliver(e store.Event) {
 	if t.sink == nil {
-		t.sink = kernel.NewSink(changeBatchDepth, func(b *changeBatch) {
-			for i := range b.changes {
-				t.deliver(b.changes[i].e, b.changes[i].now)
-			}
-		}, resetChangeBatch)
+		t.sink = kernel.NewPipe(changeBatchSize, changeBatchDepth, func(c change) { t.deliver(c.e, c.now) })
 	}
-	b := t.sink.Batch()
-	b.changes = append(b.changes, change{e: e, now: t.k.Now().Duration()})
-	if len(b.changes) == changeBatchSize {
-		t.sink.Send()
-	}
+	t.sink.Put(change{e: e, now: t.k.Now().Duration()})
 }
 
 // deliver follows one change at now: the consumer's work.

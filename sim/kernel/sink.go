@@ -161,3 +161,40 @@ func (s *Sink[B]) consumeOne(b *B) (p *SinkPanic) {
 	s.consume(b)
 	return nil
 }
+
+// Pipe is a Sink whose batches are slices of one item type, sent once
+// they hold size items: for a producer that hands over one record at a
+// time and a consumer that takes them one at a time.
+type Pipe[T any] struct {
+	sink *Sink[[]T]
+	size int
+}
+
+// NewPipe returns a pipe that calls consume with each item put, in
+// order, on the sink's goroutine; size is how many items a batch holds
+// before it is sent, depth as NewSink's.
+func NewPipe[T any](size, depth int, consume func(T)) *Pipe[T] {
+	p := &Pipe[T]{size: max(size, 1)}
+	p.sink = NewSink(depth, func(b *[]T) {
+		for _, v := range *b {
+			consume(v)
+		}
+	}, func(b *[]T) {
+		clear(*b)
+		*b = (*b)[:0]
+	})
+	return p
+}
+
+// Put hands v to the consumer, in a batch sent once full.
+func (p *Pipe[T]) Put(v T) {
+	b := p.sink.Batch()
+	*b = append(*b, v)
+	if len(*b) >= p.size {
+		p.sink.Send()
+	}
+}
+
+// Sync is the sink's Sync: every item put so far has been consumed when
+// it returns.
+func (p *Pipe[T]) Sync() { p.sink.Sync() }

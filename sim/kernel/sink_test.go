@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"testing"
 	"testing/synctest"
@@ -138,4 +139,44 @@ func TestSinkPanic(t *testing.T) {
 	if !slices.Equal(got, []int{0, 1, 2, 3, 4}) {
 		t.Fatalf("consumed %v before the panic; want 0..4 and nothing after", got)
 	}
+}
+
+// TestPipe: a pipe's consumer gets every item put, in order, batch
+// boundaries or not, once Sync returns.
+func TestPipe(t *testing.T) {
+	for _, tc := range []struct{ items, size int }{{0, 3}, {1, 3}, {3, 3}, {10, 3}, {1000, 64}, {5, 0}} {
+		t.Run(fmt.Sprintf("%d items, batches of %d", tc.items, tc.size), func(t *testing.T) {
+			var got []int
+			p := NewPipe(tc.size, 2, func(v int) { got = append(got, v) })
+			var want []int
+			for i := range tc.items {
+				p.Put(i)
+				want = append(want, i)
+			}
+			p.Sync()
+			if !slices.Equal(got, want) {
+				t.Fatalf("consumed %v, want %v", got, want)
+			}
+		})
+	}
+}
+
+// TestPipeSendsFullBatches: a batch goes to the consumer as soon as it
+// holds size items, before any Sync; a partial one waits for Sync.
+func TestPipeSendsFullBatches(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var got []int
+		p := NewPipe(3, 2, func(v int) { got = append(got, v) })
+		for i := range 4 {
+			p.Put(i)
+		}
+		synctest.Wait()
+		if !slices.Equal(got, []int{0, 1, 2}) {
+			t.Fatalf("before Sync the consumer has %v, want the full batch 0..2", got)
+		}
+		p.Sync()
+		if !slices.Equal(got, []int{0, 1, 2, 3}) {
+			t.Fatalf("after Sync the consumer has %v", got)
+		}
+	})
 }
