@@ -324,8 +324,7 @@ func (inv *invariants) install(c *cluster.Cluster) {
 	audit := c.Store.Audit()
 	sink := store.SinkFunc(func(e store.Event) {
 		what := fmt.Sprintf("%s %s", strings.ToLower(e.Type.String()), e.Object.GetObjectMeta().Key())
-		if n := audit.Len(); n > 0 {
-			r := audit.At(n - 1)
+		if r, ok := audit.Latest(); ok {
 			what = fmt.Sprintf("after %s %s %s by %s", r.Verb, r.Kind, r.Key, r.Actor)
 		}
 		check(what)

@@ -415,6 +415,10 @@ type AuditLog struct {
 	// diff, on the event loop) is the consumer's between syncs: each
 	// method that reads or sets them calls sync first.
 	sink *kernel.Sink[auditBatch]
+	// latest is the record add was given last (Latest), the event
+	// loop's: no sync reads it.
+	latest    AuditRecord
+	hasLatest bool
 }
 
 // auditBatch is records on their way to the log's consumer, each with
@@ -459,6 +463,17 @@ func (l *AuditLog) sync() {
 	if l.sink != nil {
 		l.sink.Sync()
 	}
+}
+
+// Latest returns the record of the write the store accepted last,
+// kept or counted, and false before the first. Unlike Len and At it does
+// not wait for the log's consumer: a watcher that names the write behind
+// each store event (harness's invariants) asks it on every event. Its
+// changes are not given (NumChanges is 0).
+func (l *AuditLog) Latest() (AuditRecord, bool) {
+	r := l.latest
+	r.kept, r.vals = nil, nil
+	return r, l.hasLatest
 }
 
 // Sync waits until every accepted write so far is in the log and its
@@ -657,6 +672,7 @@ func (l *AuditLog) Len() int {
 // which add copies; nil for a record that has its own, from
 // WithChanges) and hands them to the log's consumer.
 func (l *AuditLog) add(r AuditRecord, changes []Change) {
+	l.latest, l.hasLatest = r, true
 	if l.sink == nil {
 		l.sink = kernel.NewSink(auditBatchDepth, l.consumeBatch, resetAuditBatch)
 	}

@@ -484,6 +484,10 @@ func TestAuditLogReadsSeeEveryWrite(t *testing.T) {
 			return int(l.At(writes - 1).ResourceVersion)
 		}, writes, 0}, // the last write has resourceVersion 2052; counted, there are 4 records
 		{"Records", func(l *AuditLog, _ *bytes.Buffer) int { return len(l.Records()) }, writes, writes - beats},
+		{"Latest, without a sync", func(l *AuditLog, _ *bytes.Buffer) int {
+			r, _ := l.Latest()
+			return int(r.ResourceVersion)
+		}, writes, writes}, // kept or counted, the last write
 		{"Flatten", func(l *AuditLog, _ *bytes.Buffer) int { return len(l.Flatten()) }, writes, writes - beats},
 		{"Sync, then the trace", func(l *AuditLog, trace *bytes.Buffer) int {
 			l.Sync()
