@@ -14,6 +14,7 @@ import (
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/cluster"
 	"github.com/clustersim/clustersim/sim/controller"
+	"github.com/clustersim/clustersim/sim/kernel"
 	"github.com/clustersim/clustersim/sim/store"
 )
 
@@ -365,6 +366,11 @@ func Swarm(s *scenarios.Scenario, cfg Config) ([]*Verdict, error) {
 	lowest := n
 	next := make(chan int)
 	var wg sync.WaitGroup
+	if min(workers, n) > 1 {
+		// A simulation on every processor: the recording goes inline.
+		kernel.InlineSinks(true)
+		defer kernel.InlineSinks(false)
+	}
 	for range min(workers, n) {
 		wg.Add(1)
 		go func() {

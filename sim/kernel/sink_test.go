@@ -180,3 +180,33 @@ func TestPipeSendsFullBatches(t *testing.T) {
 		}
 	})
 }
+
+// TestInlineSinks: while InlineSinks is on, a new sink consumes each
+// batch on the producer's goroutine as it is sent: in order, and a
+// consumer's panic is the producer's own, at that Send.
+func TestInlineSinks(t *testing.T) {
+	InlineSinks(true)
+	defer InlineSinks(false)
+	var got []int
+	p := NewPipe(2, 1, func(v int) { got = append(got, v) })
+	for i := range 5 {
+		p.Put(i)
+		if want := i + 1 - (i+1)%2; len(got) != want {
+			t.Fatalf("after %d items put, the consumer has %v; want the %d of whole batches, at once", i+1, got, want)
+		}
+	}
+	p.Sync()
+	if !slices.Equal(got, []int{0, 1, 2, 3, 4}) {
+		t.Fatalf("consumed %v", got)
+	}
+	s := NewSink(1, func(*intBatch) { panic("boom") }, resetInts)
+	s.Batch().xs = append(s.Batch().xs, 1)
+	func() {
+		defer func() {
+			if v := recover(); v != "boom" {
+				t.Fatalf("Send panicked with %#v; want the consumer's own \"boom\", at once", v)
+			}
+		}()
+		s.Send()
+	}()
+}
