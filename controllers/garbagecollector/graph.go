@@ -179,9 +179,9 @@ func (g *graph) observe(deleted bool, old, obj api.Object) {
 		n = newNode(id)
 		// The object's own references, not a copy: informer objects are
 		// never changed, and the next version of an object nearly always
-		// shares its predecessor's (a status write, a lease renewal: 141,254
-		// of the 160,322 updates at 300 nodes), which sameReferences then
-		// finds equal without reading them.
+		// shares its predecessor's (a status write, a lease renewal:
+		// docs/PERFORMANCE.md's twenty-fourth pass counted them), which
+		// sameReferences then finds equal without reading them.
 		n.owners = m.OwnerReferences
 		n.beingDeleted = m.DeletionTimestamp != nil
 		n.deletingDependents = n.beingDeleted && hasFinalizer(m, api.FinalizerDeleteDependents)

@@ -241,9 +241,7 @@ type Stat struct {
 
 // Stats returns the request counts, sorted by actor, verb, kind, outcome.
 func (s *Server) Stats() []Stat {
-	if s.counting != nil {
-		s.counting.Sync()
-	}
+	s.counting.Sync()
 	var out []Stat
 	for actor, a := range s.stats {
 		for _, c := range a.counts {

@@ -130,8 +130,8 @@ type Tracker struct {
 	// sink takes each change with its instant to a goroutine beside the
 	// event loop (kernel.Pipe), which runs deliver: every field below is
 	// the consumer's until Finish syncs. Nothing reads a gap before the
-	// run ends, and at thousands of nodes following every write was 1%
-	// of the event loop.
+	// run ends, and at 3,000 nodes following every write was 2% of the
+	// event loop (0.61 of 35.04 s of samples).
 	sink   *kernel.Pipe[change]
 	objs   map[api.Kind]map[api.Key]api.Object
 	series map[Object]*Series
@@ -475,9 +475,7 @@ func (t *Tracker) endEmpty(ob Object, at time.Duration) {
 // Finish flushes the last instant's changes, stops the watches and
 // returns the timeline, ending at the current virtual time.
 func (t *Tracker) Finish() *Timeline {
-	if t.sink != nil {
-		t.sink.Sync()
-	}
+	t.sink.Sync()
 	if t.hasDirty {
 		t.flush()
 	}

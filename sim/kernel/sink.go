@@ -58,7 +58,7 @@ type Sink[B any] struct {
 	inline  bool // InlineSinks was on at NewSink: Send consumes
 
 	cur    *B   // the producer's: filled between Sends
-	filled bool // cur holds something (Mark)
+	filled bool // Batch was called since the last Send
 
 	mu      sync.Mutex
 	cond    sync.Cond
@@ -105,9 +105,10 @@ func (s *Sink[B]) Send() {
 		return
 	}
 	if s.inline {
-		s.consume(s.cur)
-		s.reset(s.cur)
+		// A panicking consumer's batch is dropped, as the goroutine's is.
 		s.filled = false
+		defer s.reset(s.cur)
+		s.consume(s.cur)
 		return
 	}
 	s.mu.Lock()
@@ -135,8 +136,12 @@ func (s *Sink[B]) Send() {
 
 // Sync sends the batch being filled and waits until the consumer has
 // taken every batch sent. After it returns, and until the next Send, the
-// consumer's state is the producer's to read.
+// consumer's state is the producer's to read. A nil sink (one its owner
+// never made, nothing having been sent) has nothing to wait for.
 func (s *Sink[B]) Sync() {
+	if s == nil {
+		return
+	}
 	s.Send()
 	s.mu.Lock()
 	for s.running {
@@ -225,5 +230,9 @@ func (p *Pipe[T]) Put(v T) {
 }
 
 // Sync is the sink's Sync: every item put so far has been consumed when
-// it returns.
-func (p *Pipe[T]) Sync() { p.sink.Sync() }
+// it returns. A nil pipe has nothing to wait for.
+func (p *Pipe[T]) Sync() {
+	if p != nil {
+		p.sink.Sync()
+	}
+}

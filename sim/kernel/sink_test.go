@@ -199,7 +199,8 @@ func TestInlineSinks(t *testing.T) {
 	if !slices.Equal(got, []int{0, 1, 2, 3, 4}) {
 		t.Fatalf("consumed %v", got)
 	}
-	s := NewSink(1, func(*intBatch) { panic("boom") }, resetInts)
+	calls := 0
+	s := NewSink(1, func(*intBatch) { calls++; panic("boom") }, resetInts)
 	s.Batch().xs = append(s.Batch().xs, 1)
 	func() {
 		defer func() {
@@ -209,4 +210,19 @@ func TestInlineSinks(t *testing.T) {
 		}()
 		s.Send()
 	}()
+	// The batch the consumer panicked on is dropped, as a goroutine's
+	// would be: nothing is left to send.
+	s.Sync()
+	if calls != 1 || len(s.cur.xs) != 0 {
+		t.Fatalf("after the panic, Sync consumed again (%d calls) or the batch kept %v", calls, s.cur.xs)
+	}
+}
+
+// TestSyncNil: a sink or pipe its owner never made (nothing was ever
+// sent) has nothing to wait for; its owner syncs without a check.
+func TestSyncNil(t *testing.T) {
+	var s *Sink[intBatch]
+	s.Sync()
+	var p *Pipe[int]
+	p.Sync()
 }

@@ -459,11 +459,7 @@ func (l *AuditLog) consumeBatch(b *auditBatch) {
 
 // sync waits until the consumer has added every record given to add so
 // far; the log's fields are then the caller's until the next add.
-func (l *AuditLog) sync() {
-	if l.sink != nil {
-		l.sink.Sync()
-	}
-}
+func (l *AuditLog) sync() { l.sink.Sync() }
 
 // Latest returns the record of the write the store accepted last,
 // kept or counted, and false before the first. Unlike Len and At it does
@@ -709,8 +705,9 @@ func (l *AuditLog) consume(r AuditRecord, changes []Change) {
 	case l.briefEvents && r.Kind == api.KindEvent && !r.NoOp:
 		e.flags |= entryBrief
 	case each.len() > 0:
-		// The changes may be auditChanges' scratch, or a table of the
-		// record's own: the log keeps a compact copy in its blocks.
+		// The changes are the batch's copy of auditChanges' scratch, or
+		// a table of the record's own: the log keeps a compact copy in
+		// its blocks.
 		e.block, e.off = l.keep(each)
 		e.n = uint32(each.len())
 	}
@@ -741,7 +738,7 @@ func skipInAudit(path string) bool {
 
 // auditChanges diffs old against new for the audit log, with the log's
 // interned paths. The changes are the log's scratch: valid until the
-// next diff; add copies those it keeps.
+// next diff; add copies them into the batch for the consumer.
 func (l *AuditLog) auditChanges(old, new api.Object) []Change {
 	var oldV any
 	if old != nil {
