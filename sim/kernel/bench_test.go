@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
 	"time"
 )
@@ -102,5 +103,26 @@ func BenchmarkEventsMixed(b *testing.B) {
 			}
 			fireBatches(b, k, "event")
 		})
+	}
+}
+
+// BenchmarkStreamsColdDraw draws once from each of 1,048,576 named streams (32 MiB and more)
+// in a shuffled order, as a large cluster's links and kubelets draw: each
+// stream is out of the processor's caches when it is drawn from again.
+func BenchmarkStreamsColdDraw(b *testing.B) {
+	const n = 1 << 20
+	s := NewStreams(1)
+	streams := make([]*rand.Rand, n)
+	for i := range streams {
+		streams[i] = s.Get(fmt.Sprintf("net/link/a->node-%d", i))
+	}
+	order := rand.New(rand.NewPCG(1, 2)).Perm(n)
+	b.ResetTimer()
+	var sum uint64
+	for i := 0; i < b.N; i++ {
+		sum += streams[order[i%n]].Uint64()
+	}
+	if sum == 1 {
+		b.Log(sum)
 	}
 }
