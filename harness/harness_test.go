@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -13,6 +15,7 @@ import (
 	"github.com/clustersim/clustersim/scenarios/runner"
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/controller"
+	"github.com/clustersim/clustersim/sim/kernel"
 )
 
 func noop(*controller.Manager) (controller.Reconciler, error) {
@@ -218,5 +221,75 @@ spec:
 	}
 	if !crashed || !restarted || v.Result.ControllerActors["poller"] != "system:serviceaccount:default:poller" {
 		t.Errorf("crash %v, restart %v, actors %v", crashed, restarted, v.Result.ControllerActors)
+	}
+}
+
+// The sink probe's registration (once per process, so that -count=N
+// runs the test again) and its counts.
+var (
+	sinkProbeOnce                    sync.Once
+	sinkProbeInline, sinkProbeBeside atomic.Int32
+)
+
+// TestSwarmInlinesSinks: a swarm of more than one worker runs a
+// simulation on every processor, so the sinks its simulations make
+// consume on their own goroutine (kernel.InlineSinks): a consumer's panic
+// comes back from Send itself. One worker leaves them beside the loop,
+// and the swarm leaves the setting as it found it. The probe is made
+// where a simulation makes its sinks: as it starts a registered
+// controller.
+func TestSwarmInlinesSinks(t *testing.T) {
+	sinkInline := func() (inline bool) {
+		s := kernel.NewSink(1, func(*[]int) { panic("consumed") }, func(*[]int) {})
+		defer func() { inline = recover() == "consumed" }()
+		s.Batch()
+		s.Send()
+		return false
+	}
+	sinkProbeOnce.Do(func() {
+		harness.MustRegister(harness.Controller{
+			Name: "sinkprobe",
+			For:  api.KindConfigMap,
+			New: func(m *controller.Manager) (controller.Reconciler, error) {
+				if sinkInline() {
+					sinkProbeInline.Add(1)
+				} else {
+					sinkProbeBeside.Add(1)
+				}
+				return noop(m)
+			},
+		})
+	})
+	inlined, besides := &sinkProbeInline, &sinkProbeBeside
+	const file = `apiVersion: clustersim.dev/v1alpha1
+kind: Scenario
+metadata: {name: sinkprobe}
+spec:
+  duration: 1s
+  network:
+    default: {latency: 1ms}
+  controllers:
+    sinkprobe: {}
+`
+	s, err := scenarios.Load("sinkprobe.yaml", ".", fstest.MapFS{}, []byte(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		seeds, workers int
+		want           bool
+	}{{4, 2, true}, {4, 1, false}, {1, 4, false}} {
+		inlined.Store(0)
+		besides.Store(0)
+		if _, err := harness.Swarm(s, harness.Config{Seeds: tc.seeds, Parallel: tc.workers, MaxFights: -1, MaxHotLoops: -1}); err != nil {
+			t.Fatal(err)
+		}
+		in, out := inlined.Load(), besides.Load()
+		if in+out < int32(tc.seeds) || tc.want && out != 0 || !tc.want && in != 0 {
+			t.Errorf("Swarm of %d seeds, %d workers: %d sinks inline, %d beside the loop; want all inline: %t", tc.seeds, tc.workers, in, out, tc.want)
+		}
+	}
+	if sinkInline() {
+		t.Error("after the swarm, sinks are still inline")
 	}
 }
