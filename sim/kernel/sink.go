@@ -90,6 +90,10 @@ func NewSink[B any](depth int, consume, reset func(*B)) *Sink[B] {
 	return s
 }
 
+// Inline reports whether s consumes each batch on the producer's
+// goroutine as it is sent: it was made while InlineSinks was on.
+func (s *Sink[B]) Inline() bool { return s.inline }
+
 // Batch returns the batch the producer is filling. Whatever the producer
 // puts in it is the consumer's once sent: the producer must not keep
 // pointers into it.

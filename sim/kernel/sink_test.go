@@ -201,6 +201,9 @@ func TestInlineSinks(t *testing.T) {
 	}
 	calls := 0
 	s := NewSink(1, func(*intBatch) { calls++; panic("boom") }, resetInts)
+	if !s.Inline() {
+		t.Fatal("a sink made while InlineSinks is on does not report itself inline")
+	}
 	s.Batch().xs = append(s.Batch().xs, 1)
 	func() {
 		defer func() {
@@ -216,6 +219,11 @@ func TestInlineSinks(t *testing.T) {
 	if calls != 1 || len(s.cur.xs) != 0 {
 		t.Fatalf("after the panic, Sync consumed again (%d calls) or the batch kept %v", calls, s.cur.xs)
 	}
+	InlineSinks(false)
+	if NewSink(1, func(*intBatch) {}, resetInts).Inline() {
+		t.Fatal("a sink made after InlineSinks was turned off reports itself inline")
+	}
+	InlineSinks(true) // for the deferred off
 }
 
 // TestSyncNil: a sink or pipe its owner never made (nothing was ever
