@@ -233,11 +233,10 @@ var (
 
 // TestSwarmInlinesSinks: a swarm of more than one worker runs a
 // simulation on every processor, so the sinks its simulations make
-// consume on their own goroutine (kernel.InlineSinks). One worker
-// leaves them beside the loop,
-// and the swarm leaves the setting as it found it. The probe is made
-// where a simulation makes its sinks: as it starts a registered
-// controller.
+// consume on their own goroutine (kernel.InlineSinks). One worker, or
+// one seed, leaves them beside the loop, and the swarm leaves the
+// setting as it found it. The probe is made where a simulation makes its
+// sinks: as it starts a registered controller.
 func TestSwarmInlinesSinks(t *testing.T) {
 	sinkInline := func() bool { return kernel.NewSink(1, func(*[]int) {}, func(*[]int) {}).Inline() }
 	sinkProbeOnce.Do(func() {

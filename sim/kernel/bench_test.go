@@ -106,9 +106,10 @@ func BenchmarkEventsMixed(b *testing.B) {
 	}
 }
 
-// BenchmarkStreamsColdDraw draws once from each of 1,048,576 named streams (32 MiB and more)
-// in a shuffled order, as a large cluster's links and kubelets draw: each
-// stream is out of the processor's caches when it is drawn from again.
+// BenchmarkStreamsColdDraw draws once from each of 1,048,576 named
+// streams (32 MiB of them at least) in a shuffled order, as a large
+// cluster's links and kubelets draw: each stream is out of the
+// processor's caches when it is drawn from again.
 func BenchmarkStreamsColdDraw(b *testing.B) {
 	const n = 1 << 20
 	s := NewStreams(1)
