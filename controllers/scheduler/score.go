@@ -89,16 +89,12 @@ func fitScores(pi *podInfo, ni *nodeInfo) (least, balanced int64) {
 	return least, balanced
 }
 
-// balancedAllocation is NodeResourcesBalancedAllocation's score: nodes
-// whose cpu and memory would be used in similar shares score higher,
-// (1 - std) * MaxNodeScore with std = |cpuFraction - memFraction| / 2 on
-// the actual requests. ok is false for a pod that requests neither cpu
-// nor memory: upstream skips the plugin for it (k/k issue 129138).
-func balancedAllocation(pi *podInfo, ni *nodeInfo) (score int64, ok bool) {
-	if pi.req.milliCPU == 0 && pi.req.memory == 0 {
-		return 0, false
-	}
-	return balancedScore(pi, ni), true
+// balancedAllocationApplies reports whether NodeResourcesBalancedAllocation
+// scores pi: nodes whose cpu and memory would be used in similar shares
+// score higher (balancedScore), but a pod that requests neither cpu nor
+// memory skips the plugin, as upstream's does (k/k issue 129138).
+func balancedAllocationApplies(pi *podInfo) bool {
+	return pi.req.milliCPU != 0 || pi.req.memory != 0
 }
 
 // fractionOf is requested over allocatable, at most 1; ok is false when
@@ -110,9 +106,11 @@ func fractionOf(requested, allocatable int64) (f float64, ok bool) {
 	return min(float64(requested)/float64(allocatable), 1), true
 }
 
-// balancedScore is balancedAllocation's score for a pod that requests
-// cpu or memory, without a closure: the same float operations in the
-// same order, so the same score to the bit.
+// balancedScore is NodeResourcesBalancedAllocation's score of pi on ni,
+// for a pod it applies to (balancedAllocationApplies): (1 - std) *
+// MaxNodeScore with std = |cpuFraction - memFraction| / 2 on the actual
+// requests, with upstream's float operations in upstream's order, so
+// the same score to the bit.
 func balancedScore(pi *podInfo, ni *nodeInfo) int64 {
 	var fractions [2]float64
 	n := 0
@@ -241,9 +239,7 @@ func (s *scorer) score(pi *podInfo, all, nodes []*nodeInfo, withAffinity int) []
 		maxTaint, maxAffinity = max(maxTaint, taint), max(maxAffinity, affinity)
 		least, balanced := fitScores(pi, ni)
 		t := weightFit * least
-		if pi.req.milliCPU != 0 || pi.req.memory != 0 {
-			// balancedAllocation's condition: a pod that requests
-			// neither skips the plugin.
+		if balancedAllocationApplies(pi) {
 			t += weightBalancedAllocated * balanced
 		}
 		if spread {

@@ -87,11 +87,11 @@ func TestLeastAllocated(t *testing.T) {
 func TestBalancedAllocation(t *testing.T) {
 	twoReqs := func() *api.Pod { return testPod("p", cm("1000", "2000"), cm("2000", "3000")) }
 	score := func(pi *podInfo, ni *nodeInfo) int64 {
-		s, ok := balancedAllocation(pi, ni)
-		if !ok {
+		if !balancedAllocationApplies(pi) {
 			return -1
 		}
-		return s
+		_, balanced := fitScores(pi, ni)
+		return balanced
 	}
 	tests := []scoreCase{
 		{"best-effort pod skips the plugin", testPod("p", nil), nodesCM("4000", "10000"), nil, []int64{-1}},
