@@ -423,15 +423,16 @@ type AuditLog struct {
 
 // auditBatch is records on their way to the log's consumer, each with
 // its changes copied out of the store's scratch: the changes of recs[i]
-// are changes[recs[i].from:recs[i].to].
+// run from recs[i].from to the next record's from (the last record's to
+// the end of changes).
 type auditBatch struct {
 	recs    []pendingRecord
 	changes []Change
 }
 
 type pendingRecord struct {
-	rec      AuditRecord
-	from, to int
+	rec  AuditRecord
+	from int
 }
 
 // How many records a batch holds before it is sent, and how many sent
@@ -452,8 +453,11 @@ func resetAuditBatch(b *auditBatch) {
 // consumeBatch adds a batch's records to the log, in order.
 func (l *AuditLog) consumeBatch(b *auditBatch) {
 	for i := range b.recs {
-		p := &b.recs[i]
-		l.consume(p.rec, b.changes[p.from:p.to])
+		to := len(b.changes)
+		if i+1 < len(b.recs) {
+			to = b.recs[i+1].from
+		}
+		l.consume(b.recs[i].rec, b.changes[b.recs[i].from:to])
 	}
 }
 
@@ -675,7 +679,7 @@ func (l *AuditLog) add(r AuditRecord, changes []Change) {
 	b := l.sink.Batch()
 	from := len(b.changes)
 	b.changes = append(b.changes, changes...)
-	b.recs = append(b.recs, pendingRecord{rec: r, from: from, to: len(b.changes)})
+	b.recs = append(b.recs, pendingRecord{rec: r, from: from})
 	if len(b.recs) == auditBatchRecords {
 		l.sink.Send()
 	}
