@@ -416,9 +416,9 @@ type AuditLog struct {
 	// method that reads or sets them calls sync first.
 	sink *kernel.Sink[auditBatch]
 	// latest is the record add was given last (Latest), the event
-	// loop's: no sync reads it.
-	latest    AuditRecord
-	hasLatest bool
+	// loop's: no sync reads it. add makes sink with the first record,
+	// so a log with a sink has a latest.
+	latest AuditRecord
 }
 
 // auditBatch is records on their way to the log's consumer, each with
@@ -473,7 +473,7 @@ func (l *AuditLog) sync() { l.sink.Sync() }
 func (l *AuditLog) Latest() (AuditRecord, bool) {
 	r := l.latest
 	r.kept, r.vals = nil, nil
-	return r, l.hasLatest
+	return r, l.sink != nil
 }
 
 // Sync waits until every accepted write so far is in the log and its
@@ -672,7 +672,7 @@ func (l *AuditLog) Len() int {
 // which add copies; nil for a record that has its own, from
 // WithChanges) and hands them to the log's consumer.
 func (l *AuditLog) add(r AuditRecord, changes []Change) {
-	l.latest, l.hasLatest = r, true
+	l.latest = r
 	if l.sink == nil {
 		l.sink = kernel.NewSink(auditBatchDepth, l.consumeBatch, resetAuditBatch)
 	}

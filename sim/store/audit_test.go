@@ -512,4 +512,7 @@ func TestAuditLogReadsSeeEveryWrite(t *testing.T) {
 			})
 		}
 	}
+	if r, ok := New(kernel.New(1)).Audit().Latest(); ok {
+		t.Errorf("before any write, Latest gives %v", r)
+	}
 }
