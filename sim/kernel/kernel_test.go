@@ -134,6 +134,14 @@ func TestStreamsAreIndependentAndStable(t *testing.T) {
 	if next := draw(a, "net/link/a->b", 5); slices.Equal(linkA, next) {
 		t.Errorf("second Get restarted the stream")
 	}
+	// Get's stream is Source's sequence for the name: the Rand and PCG
+	// it makes together draw what a fresh source does.
+	src := rand.New(NewStreams(42).Source("net/link/a->b"))
+	for i, v := range linkA {
+		if w := src.Uint64(); v != w {
+			t.Fatalf("draw %d of Get's stream is %d, Source's %d", i, v, w)
+		}
+	}
 }
 
 func TestTimeString(t *testing.T) {
