@@ -2,6 +2,7 @@ package store
 
 import (
 	"reflect"
+	"strconv"
 	"testing"
 	"time"
 
@@ -22,10 +23,18 @@ var frozenEventFields = map[string][]string{
 }
 
 func TestFrozenEventCoversFields(t *testing.T) {
-	// The point of the frozen form is its size: a 320-byte allocation
-	// (Go's size class for 289 to 320 bytes) against the api.Event's 640.
-	if got := reflect.TypeFor[frozenEvent]().Size(); got > 320 {
-		t.Errorf("a frozenEvent is %d bytes; it was written to fit 320", got)
+	// The point of the frozen form is its size and its few pointers: a
+	// 192-byte allocation (Go's size class for 177 to 192 bytes) against
+	// the api.Event's 640, its pointers in its first 64 bytes, the only
+	// part the collector scans.
+	typ := reflect.TypeFor[frozenEvent]()
+	if got := typ.Size(); got > 192 {
+		t.Errorf("a frozenEvent is %d bytes; it was written to fit 192", got)
+	}
+	for f := range typ.Fields() {
+		if f.Offset >= 64 && hasPointers(f.Type) {
+			t.Errorf("frozenEvent.%s at byte %d holds pointers; the collector would scan past the first 64 bytes", f.Name, f.Offset)
+		}
 	}
 	for _, typ := range []reflect.Type{reflect.TypeFor[api.Event](), reflect.TypeFor[api.ObjectMeta]()} {
 		var got []string
@@ -38,15 +47,35 @@ func TestFrozenEventCoversFields(t *testing.T) {
 	}
 }
 
+// hasPointers reports whether a value of typ holds a pointer.
+func hasPointers(typ reflect.Type) bool {
+	switch typ.Kind() {
+	case reflect.Array:
+		return typ.Len() > 0 && hasPointers(typ.Elem())
+	case reflect.Struct:
+		for f := range typ.Fields() {
+			if hasPointers(f.Type) {
+				return true
+			}
+		}
+		return false
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint8,
+		reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr, reflect.Float32, reflect.Float64, reflect.Complex64,
+		reflect.Complex128:
+		return false
+	}
+	return true
+}
+
 func testEvent() *api.Event {
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	mf := []api.ManagedFieldsEntry{{Manager: "kubelet", Operation: "Update", APIVersion: "v1", Time: &api.Time{Time: at}}}
 	return &api.Event{
 		TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Event"},
-		ObjectMeta: api.ObjectMeta{Name: "web-1.00000000000000ab", Namespace: "default", UID: "u-1", ResourceVersion: "42",
+		ObjectMeta: api.ObjectMeta{Name: "web-1.00000000000000ab", Namespace: "default", UID: "0f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b", ResourceVersion: "42",
 			CreationTimestamp: api.NewTime(at), ManagedFields: mf},
-		InvolvedObject: api.ObjectReference{Kind: "Pod", Namespace: "default", Name: "web-1", UID: "p-1", APIVersion: "v1",
-			FieldPath: "spec.containers{app}"},
+		InvolvedObject: api.ObjectReference{Kind: "Pod", Namespace: "default", Name: "web-1", UID: "9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d",
+			APIVersion: "v1", ResourceVersion: "17", FieldPath: "spec.containers{app}"},
 		Reason: "Pulled", Message: `Container image "nginx:1.25" already present on machine`,
 		Source:         api.EventSource{Component: "kubelet", Host: "node-1"},
 		FirstTimestamp: api.NewTime(at), LastTimestamp: api.NewTime(at.Add(time.Minute)), Count: 2, Type: "Normal",
@@ -75,16 +104,27 @@ func TestFrozenEventRoundTrip(t *testing.T) {
 			e.CreationTimestamp, e.FirstTimestamp, e.LastTimestamp = api.Time{}, api.Time{}, api.Time{}
 		}},
 		{"nanoseconds", func(e *api.Event) { e.LastTimestamp = api.NewTime(at) }},
+		{"a name of its own", func(e *api.Event) { e.Name = "web-1.custom" }},
+		{"a name of the recorders' form for another object", func(e *api.Event) { e.Name = "web-2.00000000000000ab" }},
+		{"upper-case digits in the name", func(e *api.Event) { e.Name = "web-1.00000000000000AB" }},
+		{"the largest suffix", func(e *api.Event) { e.Name = "web-1.ffffffffffffffff" }},
+		{"no involved uid or resourceVersion", func(e *api.Event) { e.InvolvedObject.UID, e.InvolvedObject.ResourceVersion = "", "" }},
+		{"resourceVersion 0", func(e *api.Event) { e.InvolvedObject.ResourceVersion = "0" }},
+		{"the largest resourceVersion", func(e *api.Event) { e.ResourceVersion = "18446744073709551615" }},
+		{"empty words", func(e *api.Event) {
+			e.Reason, e.Type, e.InvolvedObject.Kind, e.InvolvedObject.APIVersion, e.InvolvedObject.FieldPath = "", "", "", "", ""
+		}},
 	}
 	for _, c := range kept {
 		e := testEvent()
 		c.edit(e)
-		f, ok := freezeEvent(e)
+		w := new(frozenWords)
+		f, ok := w.freeze(e)
 		if !ok {
 			t.Errorf("%s: not frozen", c.name)
 			continue
 		}
-		if got := f.thaw(); !reflect.DeepEqual(got, e) {
+		if got := f.thaw(w); !reflect.DeepEqual(got, e) {
 			t.Errorf("%s: thawed\n%+v\nwant\n%+v", c.name, got, e)
 		}
 	}
@@ -108,11 +148,20 @@ func TestFrozenEventRoundTrip(t *testing.T) {
 		{"local time", func(e *api.Event) { e.FirstTimestamp = api.Time{Time: at.In(time.FixedZone("X", 3600))} }},
 		{"monotonic time", func(e *api.Event) { e.LastTimestamp = api.Time{Time: time.Now()} }},
 		{"far future", func(e *api.Event) { e.EventTime = api.NewMicroTime(time.Date(3000, 1, 1, 0, 0, 0, 0, time.UTC)) }},
+		{"uid not the store's", func(e *api.Event) { e.UID = "u-1" }},
+		{"upper-case uid", func(e *api.Event) { e.UID = "0F1E2D3C-4B5A-4978-8A6B-5C4D3E2F1A0B" }},
+		{"uid with a hyphen moved", func(e *api.Event) { e.UID = "0f1e2d3c4-b5a-4978-8a6b-5c4d3e2f1a0b" }},
+		{"no uid", func(e *api.Event) { e.UID = "" }},
+		{"involved uid not the store's", func(e *api.Event) { e.InvolvedObject.UID = "p-1" }},
+		{"no resourceVersion", func(e *api.Event) { e.ResourceVersion = "" }},
+		{"resourceVersion with a leading zero", func(e *api.Event) { e.ResourceVersion = "042" }},
+		{"resourceVersion past uint64", func(e *api.Event) { e.ResourceVersion = "18446744073709551616" }},
+		{"involved resourceVersion not a number", func(e *api.Event) { e.InvolvedObject.ResourceVersion = "+17" }},
 	}
 	for _, c := range refused {
 		e := testEvent()
 		c.edit(e)
-		if _, ok := freezeEvent(e); ok {
+		if _, ok := new(frozenWords).freeze(e); ok {
 			t.Errorf("%s: frozen, though the frozen form cannot keep it", c.name)
 		}
 	}
@@ -167,5 +216,57 @@ func TestStoredEventsFrozen(t *testing.T) {
 	}
 	if len(seen) != 2 || !reflect.DeepEqual(seen[1], got) {
 		t.Errorf("a watch's initial list: %+v", seen)
+	}
+}
+
+// TestFrozenWordsBounded: once a table's words reach maxFrozenWords, an
+// Event with a string not among them is kept as written, and one whose
+// strings all are is still frozen and thawed equal.
+func TestFrozenWordsBounded(t *testing.T) {
+	w := new(frozenWords)
+	known := testEvent()
+	if _, ok := w.freeze(known); !ok {
+		t.Fatal("the test Event is not frozen")
+	}
+	for i := len(w.words); i < maxFrozenWords; i++ {
+		if _, ok := w.id("host-" + strconv.Itoa(i)); !ok {
+			t.Fatalf("word %d refused below the bound", i)
+		}
+	}
+	if len(w.words) != maxFrozenWords || len(w.ids) != maxFrozenWords {
+		t.Fatalf("%d words, %d ids; want %d", len(w.words), len(w.ids), maxFrozenWords)
+	}
+	novel := testEvent()
+	novel.Reason = "Novel"
+	if _, ok := w.freeze(novel); ok {
+		t.Error("an Event with a new word froze past the bound")
+	}
+	again := testEvent()
+	again.Name, again.Message = "web-1.0000000000000001", "another message"
+	f, ok := w.freeze(again)
+	if !ok {
+		t.Fatal("an Event of known words refused at the bound")
+	}
+	if got := f.thaw(w); !reflect.DeepEqual(got, again) {
+		t.Errorf("thawed\n%+v\nwant\n%+v", got, again)
+	}
+	if len(w.words) != maxFrozenWords {
+		t.Errorf("%d words after the bound; want %d", len(w.words), maxFrozenWords)
+	}
+}
+
+// TestFrozenUIDRoundTrip: every uid the store makes freezes and formats
+// back to itself.
+func TestFrozenUIDRoundTrip(t *testing.T) {
+	s := New(kernel.New(7))
+	for range 1000 {
+		u := s.newUID()
+		f, ok := freezeUID(u)
+		if !ok {
+			t.Fatalf("uid %s not frozen", u)
+		}
+		if got := formatUID(f); got != u {
+			t.Fatalf("uid %s formatted back as %s", u, got)
+		}
 	}
 }

@@ -184,6 +184,9 @@ type table struct {
 	// stopped are the watchers stopped since the last compaction (see
 	// compactWatchers).
 	stopped []*Watch
+	// words are the strings the table's frozen Events share (Events
+	// only; nil until the first).
+	words *frozenWords
 }
 
 // slotNumbers numbers a table's objects from 1, each for as long as it is
@@ -441,7 +444,7 @@ func (s *Store) Create(op Op, obj api.Object) (api.Object, error) {
 		s.resources.internPod(p)
 	}
 	slot := t.numbers.take()
-	t.objs[m.Key()] = storeObject(obj, slot)
+	t.objs[m.Key()] = t.storeObject(obj, slot)
 	t.sorted = false
 	s.audit.add(AuditRecord{Time: s.k.Now(), Actor: op.Actor, Verb: verbOr(op.Verb, "create"), Kind: kind, Key: m.Key(), ResourceVersion: rv}, changes)
 	s.notify(t, Added, nil, obj, rv, slot)
@@ -624,7 +627,7 @@ func (s *Store) Update(op Op, obj api.Object, subresource string) (api.Object, e
 		s.notify(t, Deleted, old, obj, rv, slot)
 		return obj, nil
 	}
-	t.objs[m.Key()] = storeObject(obj, slot)
+	t.objs[m.Key()] = t.storeObject(obj, slot)
 	s.audit.add(rec, changes)
 	s.notify(t, Modified, old, obj, rv, slot)
 	return obj, nil
@@ -832,7 +835,7 @@ func (s *Store) Delete(op Op, kind api.Kind, key api.Key, opts DeleteOptions) (a
 			}
 			rv := s.nextRV()
 			m.ResourceVersion = strconv.FormatUint(rv, 10)
-			t.objs[key] = storeObject(obj, slot)
+			t.objs[key] = t.storeObject(obj, slot)
 			s.audit.add(AuditRecord{Time: s.k.Now(), Actor: op.Actor, Verb: verb, Kind: kind, Key: key, ResourceVersion: rv}, changes)
 			s.notify(t, Modified, old, obj, rv, slot)
 			return obj, false, nil
