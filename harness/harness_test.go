@@ -3,6 +3,7 @@ package harness_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -24,8 +25,15 @@ func noop(*controller.Manager) (controller.Reconciler, error) {
 	}), nil
 }
 
+// registerRuns counts TestRegister's runs in this process: the names it
+// registers take the count, since the registry refuses a name twice and
+// -count=N runs the test again.
+var registerRuns atomic.Int32
+
 func TestRegister(t *testing.T) {
 	setup := func(*controller.Manager, controller.Settings) error { return nil }
+	run := registerRuns.Add(1)
+	fine, fineSetup := fmt.Sprintf("reg-fine-%d", run), fmt.Sprintf("reg-setup-%d", run)
 	for _, tc := range []struct {
 		name string
 		def  harness.Controller
@@ -39,9 +47,9 @@ func TestRegister(t *testing.T) {
 		{"setup and For", harness.Controller{Name: "reg-both", For: api.KindDeployment, Setup: setup}, controller.ErrInvalidDefinition},
 		{"negative workers", harness.Controller{Name: "reg-neg", For: api.KindDeployment, New: noop, Workers: -1}, controller.ErrInvalidDefinition},
 		{"a built-in's name", harness.Controller{Name: "deployment", For: api.KindDeployment, New: noop}, controller.ErrRegistered},
-		{"fine", harness.Controller{Name: "reg-fine", For: api.KindDeployment, New: noop}, nil},
-		{"taken", harness.Controller{Name: "reg-fine", For: api.KindPod, New: noop}, controller.ErrRegistered},
-		{"fine with setup", harness.Controller{Name: "reg-setup", Setup: setup}, nil},
+		{"fine", harness.Controller{Name: fine, For: api.KindDeployment, New: noop}, nil},
+		{"taken", harness.Controller{Name: fine, For: api.KindPod, New: noop}, controller.ErrRegistered},
+		{"fine with setup", harness.Controller{Name: fineSetup, Setup: setup}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := harness.Register(tc.def)
@@ -50,9 +58,9 @@ func TestRegister(t *testing.T) {
 			}
 		})
 	}
-	d, ok := controller.Lookup("reg-fine")
-	if !ok || d.Actor != "system:serviceaccount:default:reg-fine" {
-		t.Errorf("Lookup(reg-fine) = %+v, %v; want the default actor", d, ok)
+	d, ok := controller.Lookup(fine)
+	if !ok || d.Actor != "system:serviceaccount:default:"+fine {
+		t.Errorf("Lookup(%s) = %+v, %v; want the default actor", fine, d, ok)
 	}
 }
 
@@ -150,19 +158,26 @@ func TestSwarmDoesNotDependOnWorkers(t *testing.T) {
 	}
 }
 
+// pollerOnce registers TestRegisteredControllerIsABuiltinsPeer's
+// controller once per process, so that -count=N runs the test again (the
+// registry refuses a name twice).
+var pollerOnce sync.Once
+
 // TestRegisteredControllerIsABuiltinsPeer: a registered controller named
 // in spec.controllers runs at controller/<name>, a link rule aimed there
 // reaches it, crash and restart steps take its name, and the detectors
 // attribute its hot loop without it recording anything.
 func TestRegisteredControllerIsABuiltinsPeer(t *testing.T) {
-	harness.MustRegister(harness.Controller{
-		Name: "poller",
-		For:  api.KindConfigMap,
-		New: func(m *controller.Manager) (controller.Reconciler, error) {
-			return controller.ReconcilerFunc(func(context.Context, controller.Request) (controller.Result, error) {
-				return controller.Result{RequeueAfter: 10 * time.Millisecond}, nil
-			}), nil
-		},
+	pollerOnce.Do(func() {
+		harness.MustRegister(harness.Controller{
+			Name: "poller",
+			For:  api.KindConfigMap,
+			New: func(m *controller.Manager) (controller.Reconciler, error) {
+				return controller.ReconcilerFunc(func(context.Context, controller.Request) (controller.Result, error) {
+					return controller.Result{RequeueAfter: 10 * time.Millisecond}, nil
+				}), nil
+			},
+		})
 	})
 	const file = `apiVersion: clustersim.dev/v1alpha1
 kind: Scenario
