@@ -65,7 +65,7 @@ func (s *Server) apply(op store.Op, req *Request, info api.ResourceInfo) *Respon
 		}
 		obj := config
 		api.SetDefaults(obj)
-		if err := s.admit(&Attributes{Verb: Create, Kind: req.Kind, Actor: req.Actor, Object: obj, Store: s.store}); err != nil {
+		if err := s.admission(Attributes{Verb: Create, Kind: req.Kind, Actor: req.Actor, Object: obj, Store: s.store}, false); err != nil {
 			return &Response{Err: err}
 		}
 		o, err := s.store.Create(op, obj)
@@ -82,8 +82,7 @@ func (s *Server) apply(op store.Op, req *Request, info api.ResourceInfo) *Respon
 		return &Response{Err: NewApplyConflict(conflicts)}
 	}
 	api.SetDefaults(merged)
-	a := &Attributes{Verb: Update, Kind: req.Kind, Actor: req.Actor, Object: merged, Old: live, Store: s.store}
-	if err := s.admit(a); err != nil {
+	if err := s.admission(Attributes{Verb: Update, Kind: req.Kind, Actor: req.Actor, Object: merged, Old: live, Store: s.store}, false); err != nil {
 		return &Response{Err: err}
 	}
 	o, err := s.store.Update(op, merged, "")

@@ -165,7 +165,7 @@ func (s *Server) deleteEvicted(req *Request, opts store.DeleteOptions) *Response
 	if err != nil {
 		return &Response{Err: err}
 	}
-	if err := s.admitValidating(&Attributes{Verb: Delete, Kind: api.KindPod, Subresource: EvictionSubresource, Actor: req.Actor, Old: old, Store: s.store}); err != nil {
+	if err := s.admission(Attributes{Verb: Delete, Kind: api.KindPod, Subresource: EvictionSubresource, Actor: req.Actor, Old: old, Store: s.store}, true); err != nil {
 		return &Response{Err: err}
 	}
 	o, _, err := s.store.Delete(store.Op{Actor: req.Actor, Verb: "delete"}, api.KindPod, req.Key(), opts)

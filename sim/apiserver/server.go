@@ -29,7 +29,10 @@ type Attributes struct {
 
 // Admitter is an admission plugin. Mutating plugins change a.Object;
 // validating ones only return errors. A non-nil error rejects the request
-// with that error (a *apierr.StatusError, typically Forbidden).
+// with that error (a *apierr.StatusError, typically Forbidden). a is the
+// plugin's only during Admit: the server fills the same Attributes for
+// the next write (one fewer allocation a write), so a plugin that needs
+// something of it later copies that out (*a, or a field).
 type Admitter interface {
 	// Name identifies the plugin, e.g. "NamespaceLifecycle".
 	Name() string
@@ -57,6 +60,10 @@ type Server struct {
 	counting *kernel.Pipe[counted]
 	down     bool
 	crds     map[api.Kind]*api.CustomResourceDefinition // the definition of each custom kind served
+	// attrs are the Attributes of the write being admitted (admission),
+	// admitting whether they are in use.
+	attrs     Attributes
+	admitting bool
 }
 
 // New returns a server over st with the default rule table and the
@@ -331,7 +338,7 @@ func (s *Server) handle(req *Request) *Response {
 			return &Response{Err: err}
 		}
 		req.Name = obj.GetObjectMeta().Name
-		if err := s.admit(&Attributes{Verb: Create, Kind: req.Kind, Actor: req.Actor, Object: obj, Store: s.store}); err != nil {
+		if err := s.admission(Attributes{Verb: Create, Kind: req.Kind, Actor: req.Actor, Object: obj, Store: s.store}, false); err != nil {
 			return &Response{Err: err}
 		}
 		if crd, ok := obj.(*api.CustomResourceDefinition); ok {
@@ -371,7 +378,7 @@ func (s *Server) handle(req *Request) *Response {
 		if err != nil {
 			return &Response{Err: err}
 		}
-		if err := s.admitValidating(&Attributes{Verb: Delete, Kind: req.Kind, Actor: req.Actor, Old: old, Store: s.store}); err != nil {
+		if err := s.admission(Attributes{Verb: Delete, Kind: req.Kind, Actor: req.Actor, Old: old, Store: s.store}, true); err != nil {
 			return &Response{Err: err}
 		}
 		o, _, err := s.store.Delete(op, req.Kind, req.Key(), req.DeleteOptions)
@@ -401,8 +408,7 @@ func (s *Server) update(op store.Op, req *Request, obj api.Object) *Response {
 	if req.Subresource == "" {
 		api.SetDefaults(obj)
 	}
-	a := &Attributes{Verb: req.Verb, Kind: req.Kind, Subresource: req.Subresource, Actor: req.Actor, Object: obj, Old: old, Store: s.store}
-	if err := s.admit(a); err != nil {
+	if err := s.admission(Attributes{Verb: req.Verb, Kind: req.Kind, Subresource: req.Subresource, Actor: req.Actor, Object: obj, Old: old, Store: s.store}, false); err != nil {
 		return &Response{Err: err}
 	}
 	o, err := s.store.Update(op, obj, req.Subresource)
@@ -413,6 +419,26 @@ func (s *Server) update(op store.Op, req *Request, obj api.Object) *Response {
 		}
 	}
 	return &Response{Object: o, Err: err}
+}
+
+// admission admits a write with attributes v: validating admission only
+// (a delete's) when validating, else admit's whole chain. The plugins
+// see the server's own Attributes set to v, cleared after them, so that
+// a write allocates none; a write admitted while another's plugins run
+// (a plugin that writes through the server) gets a value of its own.
+func (s *Server) admission(v Attributes, validating bool) error {
+	a := &s.attrs
+	if s.admitting {
+		a = new(Attributes)
+	} else {
+		s.admitting = true
+		defer func() { s.attrs, s.admitting = Attributes{}, false }()
+	}
+	*a = v
+	if validating {
+		return s.admitValidating(a)
+	}
+	return s.admit(a)
 }
 
 // admit runs mutating admission, validation and validating admission, on
