@@ -270,3 +270,40 @@ func TestFrozenUIDRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// FuzzFrozenEvent checks, beyond not panicking, that an Event the frozen
+// form keeps thaws deep-equal to the one written, whatever its strings
+// (names that are or are not the recorders' form, uids and
+// resourceVersions in and out of the store's form, any words) and times;
+// that freezing the thawed Event again gives the same frozen form; and
+// that the words never pass their bound.
+func FuzzFrozenEvent(f *testing.F) {
+	e := testEvent()
+	f.Add(e.Name, string(e.UID), e.ResourceVersion, e.Namespace, e.InvolvedObject.Name, string(e.InvolvedObject.UID),
+		e.InvolvedObject.ResourceVersion, e.InvolvedObject.Namespace, e.Reason, e.Message, e.Source.Host, e.ReportingInstance, int64(0), int32(2))
+	f.Add("x", "0f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b", "0", "", "", "", "", "", "", "", "", "", int64(-1), int32(0))
+	f.Add(".0000000000000000", "0F1E2D3C-4B5A-4978-8A6B-5C4D3E2F1A0B", "007", "a", "", "u", "+1", "b", "r", "m", "h", "i", int64(1<<62), int32(-1))
+	f.Fuzz(func(t *testing.T, name, uid, rv, ns, inName, inUID, inRV, inNS, reason, message, host, instance string, nanos int64, count int32) {
+		e := testEvent()
+		e.Name, e.UID, e.ResourceVersion, e.Namespace = name, api.UID(uid), rv, ns
+		e.InvolvedObject.Name, e.InvolvedObject.UID, e.InvolvedObject.ResourceVersion, e.InvolvedObject.Namespace = inName, api.UID(inUID), inRV, inNS
+		e.Reason, e.Message, e.Source.Host, e.ReportingInstance, e.Count = reason, message, host, instance, count
+		e.LastTimestamp = api.Time{Time: time.Unix(0, nanos).UTC()}
+		w := new(frozenWords)
+		fr, ok := w.freeze(e)
+		if len(w.words) > maxFrozenWords || len(w.ids) != len(w.words) {
+			t.Fatalf("%d words, %d ids", len(w.words), len(w.ids))
+		}
+		if !ok {
+			return
+		}
+		got := fr.thaw(w)
+		if !reflect.DeepEqual(got, e) {
+			t.Fatalf("thawed\n%+v\nwant\n%+v", got, e)
+		}
+		again, ok := w.freeze(got)
+		if !ok || !reflect.DeepEqual(again, fr) {
+			t.Fatalf("the thawed Event froze as %+v (%v); the first time %+v", again, ok, fr)
+		}
+	})
+}
