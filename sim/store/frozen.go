@@ -26,9 +26,10 @@ import (
 // old object of an update) thaw a fresh api.Event equal to the one
 // written; watchers of a write see the written object itself. An Event
 // with any other field set (labels, a series, a related object, an
-// unusual time), a uid or resourceVersion the store would not have
-// written, or words past the table's bound is kept as it was written:
-// freeze refuses it.
+// unusual time), a uid of its own or a resourceVersion the store would
+// not have written, or words past the table's bound is kept as it was
+// written: freeze refuses it. (The involved object's uid may be
+// anything: a kubelet's reference to its Node gives the node's name.)
 type frozenEvent struct {
 	// The fields with pointers, first.
 	managedFields []api.ManagedFieldsEntry
@@ -60,7 +61,11 @@ type frozenExtra struct {
 	// namespace is metadata.namespace when it is not the involved
 	// object's (frozenNamespaceSame).
 	namespace string
-	action    string
+	// involvedUID is involvedObject.uid when it is neither empty, the
+	// involved object's name, nor in the store's form
+	// (frozenInvolvedUIDExtra).
+	involvedUID api.UID
+	action      string
 	// controller and instance are the reporting controller and
 	// instance when they are not the source's component and host.
 	controller, instance string
@@ -81,6 +86,8 @@ const (
 	frozenNameExtra                                // metadata.name is extra.name
 	frozenInvolvedUIDEmpty                         // involvedObject.uid is empty
 	frozenInvolvedRVEmpty                          // involvedObject.resourceVersion is empty
+	frozenInvolvedUIDName                          // involvedObject.uid is involvedObject.name
+	frozenInvolvedUIDExtra                         // involvedObject.uid is extra.involvedUID
 )
 
 // frozenUID is a uid in the store's form (a version 4 UUID's 36
@@ -222,11 +229,20 @@ func (w *frozenWords) freeze(e *api.Event) (*frozenEvent, bool) {
 	var ok [13]bool
 	f.uid, ok[0] = freezeUID(m.UID)
 	f.rv, ok[1] = freezeDecimal(m.ResourceVersion)
-	if in.UID == "" {
+	x := frozenExtra{action: e.Action}
+	switch {
+	case in.UID == "":
 		f.flags |= frozenInvolvedUIDEmpty
 		ok[2] = true
-	} else {
-		f.involvedUID, ok[2] = freezeUID(in.UID)
+	case string(in.UID) == in.Name:
+		// A kubelet's reference to its Node: the uid is the node's name.
+		f.flags |= frozenInvolvedUIDName
+		ok[2] = true
+	default:
+		if f.involvedUID, ok[2] = freezeUID(in.UID); !ok[2] {
+			f.flags |= frozenInvolvedUIDExtra
+			x.involvedUID, ok[2] = in.UID, true
+		}
 	}
 	if in.ResourceVersion == "" {
 		f.flags |= frozenInvolvedRVEmpty
@@ -242,7 +258,6 @@ func (w *frozenWords) freeze(e *api.Event) (*frozenEvent, bool) {
 	f.typ, ok[9] = w.id(e.Type)
 	f.component, ok[10] = w.id(e.Source.Component)
 	f.host, ok[11] = w.id(e.Source.Host)
-	x := frozenExtra{action: e.Action}
 	if f.nameSuffix, ok[12] = eventNameSuffix(m.Name, in.Name); !ok[12] {
 		f.flags |= frozenNameExtra
 		x.name, ok[12] = m.Name, true
@@ -324,7 +339,13 @@ func (f *frozenEvent) thaw(w *frozenWords) *api.Event {
 	if f.flags&frozenNameExtra == 0 {
 		e.Name = api.EventName(f.involvedName, f.nameSuffix)
 	}
-	if f.flags&frozenInvolvedUIDEmpty == 0 {
+	switch {
+	case f.flags&frozenInvolvedUIDEmpty != 0:
+	case f.flags&frozenInvolvedUIDName != 0:
+		e.InvolvedObject.UID = api.UID(f.involvedName)
+	case f.flags&frozenInvolvedUIDExtra != 0:
+		e.InvolvedObject.UID = x.involvedUID
+	default:
 		e.InvolvedObject.UID = formatUID(f.involvedUID)
 	}
 	if f.flags&frozenInvolvedRVEmpty == 0 {

@@ -109,6 +109,11 @@ func TestFrozenEventRoundTrip(t *testing.T) {
 		{"upper-case digits in the name", func(e *api.Event) { e.Name = "web-1.00000000000000AB" }},
 		{"the largest suffix", func(e *api.Event) { e.Name = "web-1.ffffffffffffffff" }},
 		{"no involved uid or resourceVersion", func(e *api.Event) { e.InvolvedObject.UID, e.InvolvedObject.ResourceVersion = "", "" }},
+		{"a kubelet's Node reference", func(e *api.Event) {
+			e.InvolvedObject = api.ObjectReference{Kind: "Node", Name: "node-1", UID: "node-1"}
+			e.Namespace = "default"
+		}},
+		{"involved uid not the store's", func(e *api.Event) { e.InvolvedObject.UID = "p-1" }},
 		{"resourceVersion 0", func(e *api.Event) { e.InvolvedObject.ResourceVersion = "0" }},
 		{"the largest resourceVersion", func(e *api.Event) { e.ResourceVersion = "18446744073709551615" }},
 		{"empty words", func(e *api.Event) {
@@ -152,7 +157,6 @@ func TestFrozenEventRoundTrip(t *testing.T) {
 		{"upper-case uid", func(e *api.Event) { e.UID = "0F1E2D3C-4B5A-4978-8A6B-5C4D3E2F1A0B" }},
 		{"uid with a hyphen moved", func(e *api.Event) { e.UID = "0f1e2d3c4-b5a-4978-8a6b-5c4d3e2f1a0b" }},
 		{"no uid", func(e *api.Event) { e.UID = "" }},
-		{"involved uid not the store's", func(e *api.Event) { e.InvolvedObject.UID = "p-1" }},
 		{"no resourceVersion", func(e *api.Event) { e.ResourceVersion = "" }},
 		{"resourceVersion with a leading zero", func(e *api.Event) { e.ResourceVersion = "042" }},
 		{"resourceVersion past uint64", func(e *api.Event) { e.ResourceVersion = "18446744073709551616" }},
