@@ -105,7 +105,6 @@ type podState struct {
 	// ackedRV is the resourceVersion of the kubelet's last accepted
 	// status write: watch events older than it are stale.
 	ackedRV uint64
-	desc    string   // "name_namespace(uid)", as upstream's format.Pod
 	cs      []cstate // init containers first
 	nInit   int
 	qos     api.PodQOSClass
@@ -146,6 +145,13 @@ type podState struct {
 	deleting             bool
 	deleted              bool
 	conds                [nConds]condState
+}
+
+// describe returns the pod as upstream's format.Pod writes it in
+// messages: "name_namespace(uid)". Only a crash back-off's messages need
+// it, so it is made then rather than kept for every pod.
+func (ps *podState) describe() string {
+	return ps.key.Name + "_" + ps.key.Namespace + "(" + string(ps.uid) + ")"
 }
 
 // slot returns the pod in slot s, or nil.
@@ -252,7 +258,6 @@ func (k *Kubelet) admit(p *api.Pod) {
 		key:       p.Key(),
 		uid:       p.UID,
 		pod:       p,
-		desc:      p.Name + "_" + p.Namespace + "(" + string(p.UID) + ")",
 		nInit:     len(p.Spec.InitContainers),
 		qos:       qosClass(p),
 		startTime: now,
@@ -298,8 +303,7 @@ func (k *Kubelet) deleteFinished(p *api.Pod) {
 	if !ok {
 		return
 	}
-	ps := &podState{slot: s, tok: k.next(), key: p.Key(), uid: p.UID, pod: p,
-		desc: p.Name + "_" + p.Namespace + "(" + string(p.UID) + ")", final: true, terminating: true}
+	ps := &podState{slot: s, tok: k.next(), key: p.Key(), uid: p.UID, pod: p, final: true, terminating: true}
 	k.slots[s] = ps
 	k.byKey[ps.key] = ps
 	k.sendDelete(ps)
@@ -856,9 +860,9 @@ func (k *Kubelet) restartSince(ps *podState, i int, finished kernel.Time) {
 	key := string(ps.uid) + "/" + c.spec.Name
 	if k.crashBackoff.IsInBackOffSince(key, finished, now) {
 		k.event(ps, c, api.EventTypeWarning, "BackOff",
-			fmt.Sprintf("Back-off restarting failed container %s in pod %s", c.spec.Name, ps.desc))
+			fmt.Sprintf("Back-off restarting failed container %s in pod %s", c.spec.Name, ps.describe()))
 		k.setWaiting(ps, c, ReasonCrashLoopBackOff,
-			fmt.Sprintf("back-off %s restarting failed container=%s pod=%s", k.crashBackoff.Get(key), c.spec.Name, ps.desc))
+			fmt.Sprintf("back-off %s restarting failed container=%s pod=%s", k.crashBackoff.Get(key), c.spec.Name, ps.describe()))
 		k.waitSync(ps, i)
 		return
 	}
