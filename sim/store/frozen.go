@@ -119,7 +119,9 @@ func freezeUID(u api.UID) (frozenUID, bool) {
 	return f, true
 }
 
-// formatUID is the uid whose bits are f, as Store.newUID writes it.
+// formatUID is the uid whose bits are f: fmt's
+// "%08x-%04x-%04x-%04x-%012x" without its cost (every create takes a
+// uid, Store.newUID; every thaw of an Event two).
 func formatUID(f frozenUID) api.UID {
 	var b [36]byte
 	hexTo(b[0:8], f.hi>>32)

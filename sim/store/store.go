@@ -377,19 +377,7 @@ func (s *Store) newUID() api.UID {
 	hi, lo := s.uids.Uint64(), s.uids.Uint64()
 	hi = hi&^0xf000 | 0x4000         // version 4
 	lo = lo&^(0xc<<60) | (0x8 << 60) // RFC 4122 variant
-	// fmt's "%08x-%04x-%04x-%04x-%012x", without its cost: every create
-	// takes a uid.
-	var b [36]byte
-	hexTo(b[0:8], hi>>32)
-	b[8] = '-'
-	hexTo(b[9:13], (hi>>16)&0xffff)
-	b[13] = '-'
-	hexTo(b[14:18], hi&0xffff)
-	b[18] = '-'
-	hexTo(b[19:23], lo>>48)
-	b[23] = '-'
-	hexTo(b[24:36], lo&0xffffffffffff)
-	return api.UID(b[:])
+	return formatUID(frozenUID{hi: hi, lo: lo})
 }
 
 // hexTo writes v in lower-case hexadecimal into all of b, zero-padded
