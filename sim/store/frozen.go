@@ -228,43 +228,43 @@ func (w *frozenWords) freeze(e *api.Event) (*frozenEvent, bool) {
 	default:
 		return nil, false
 	}
-	var ok [13]bool
+	var ok [11]bool
 	f.uid, ok[0] = freezeUID(m.UID)
 	f.rv, ok[1] = freezeDecimal(m.ResourceVersion)
 	x := frozenExtra{action: e.Action}
+	var inUID bool
 	switch {
 	case in.UID == "":
 		f.flags |= frozenInvolvedUIDEmpty
-		ok[2] = true
 	case string(in.UID) == in.Name:
 		// A kubelet's reference to its Node: the uid is the node's name.
 		f.flags |= frozenInvolvedUIDName
-		ok[2] = true
 	default:
-		if f.involvedUID, ok[2] = freezeUID(in.UID); !ok[2] {
+		if f.involvedUID, inUID = freezeUID(in.UID); !inUID {
 			f.flags |= frozenInvolvedUIDExtra
-			x.involvedUID, ok[2] = in.UID, true
+			x.involvedUID = in.UID
 		}
 	}
 	if in.ResourceVersion == "" {
 		f.flags |= frozenInvolvedRVEmpty
-		ok[3] = true
+		ok[2] = true
 	} else {
-		f.involvedRV, ok[3] = freezeDecimal(in.ResourceVersion)
+		f.involvedRV, ok[2] = freezeDecimal(in.ResourceVersion)
 	}
-	f.involvedKind, ok[4] = w.id(in.Kind)
-	f.involvedNamespace, ok[5] = w.id(in.Namespace)
-	f.involvedAPIVersion, ok[6] = w.id(in.APIVersion)
-	f.fieldPath, ok[7] = w.id(in.FieldPath)
-	f.reason, ok[8] = w.id(e.Reason)
-	f.typ, ok[9] = w.id(e.Type)
-	f.component, ok[10] = w.id(e.Source.Component)
-	f.host, ok[11] = w.id(e.Source.Host)
-	if f.nameSuffix, ok[12] = eventNameSuffix(m.Name, in.Name); !ok[12] {
+	f.involvedKind, ok[3] = w.id(in.Kind)
+	f.involvedNamespace, ok[4] = w.id(in.Namespace)
+	f.involvedAPIVersion, ok[5] = w.id(in.APIVersion)
+	f.fieldPath, ok[6] = w.id(in.FieldPath)
+	f.reason, ok[7] = w.id(e.Reason)
+	f.typ, ok[8] = w.id(e.Type)
+	f.component, ok[9] = w.id(e.Source.Component)
+	f.host, ok[10] = w.id(e.Source.Host)
+	var derived bool
+	if f.nameSuffix, derived = eventNameSuffix(m.Name, in.Name); !derived {
 		f.flags |= frozenNameExtra
-		x.name, ok[12] = m.Name, true
+		x.name = m.Name
 	}
-	if ok != [13]bool{true, true, true, true, true, true, true, true, true, true, true, true, true} {
+	if ok != [11]bool{true, true, true, true, true, true, true, true, true, true, true} {
 		return nil, false
 	}
 	if m.Namespace == in.Namespace {
