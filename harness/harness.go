@@ -366,11 +366,7 @@ func Swarm(s *scenarios.Scenario, cfg Config) ([]*Verdict, error) {
 	lowest := n
 	next := make(chan int)
 	var wg sync.WaitGroup
-	if min(workers, n) > 1 {
-		// A simulation on every processor: the recording goes inline.
-		kernel.InlineSinks(true)
-		defer kernel.InlineSinks(false)
-	}
+	defer kernel.InlineSinksFor(min(workers, n))()
 	for range min(workers, n) {
 		wg.Add(1)
 		go func() {

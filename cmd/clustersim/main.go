@@ -1157,12 +1157,7 @@ func runSeedFull(name string, seed uint64) (res *runner.Result, err error) {
 func parallel(n, jobs int, f func(i int)) {
 	next := make(chan int)
 	var wg sync.WaitGroup
-	if min(jobs, n) > 1 {
-		// A simulation on every processor: the recording goes inline
-		// (kernel.InlineSinks).
-		kernel.InlineSinks(true)
-		defer kernel.InlineSinks(false)
-	}
+	defer kernel.InlineSinksFor(min(jobs, n))()
 	for range min(jobs, n) {
 		wg.Add(1)
 		go func() {

@@ -27,6 +27,19 @@ func InlineSinks(on bool) {
 	}
 }
 
+// InlineSinksFor is InlineSinks for a pool that runs workers simulations
+// at once: on when there is more than one (each already has a processor
+// of its own to keep busy), and the function that undoes it; for one
+// worker it changes nothing. A pool calls `defer
+// kernel.InlineSinksFor(workers)()`.
+func InlineSinksFor(workers int) (undo func()) {
+	if workers <= 1 {
+		return func() {}
+	}
+	InlineSinks(true)
+	return func() { InlineSinks(false) }
+}
+
 // Sink hands batches of a simulation's records to a consumer that runs
 // on a goroutine of its own, so that on a machine with a second
 // processor the work that only records what happened (rendering and

@@ -234,3 +234,23 @@ func TestSyncNil(t *testing.T) {
 	var p *Pipe[int]
 	p.Sync()
 }
+
+// TestInlineSinksFor: a pool of more than one worker makes its sinks
+// inline until it undoes it; a pool of one leaves them beside the loop.
+func TestInlineSinksFor(t *testing.T) {
+	inline := func() bool { return NewSink(1, func(*intBatch) {}, resetInts).Inline() }
+	for _, tc := range []struct {
+		workers int
+		want    bool
+	}{{0, false}, {1, false}, {2, true}, {16, true}} {
+		undo := InlineSinksFor(tc.workers)
+		got := inline()
+		undo()
+		if got != tc.want {
+			t.Errorf("InlineSinksFor(%d): sinks inline %v; want %v", tc.workers, got, tc.want)
+		}
+		if inline() {
+			t.Errorf("InlineSinksFor(%d): sinks still inline after undo", tc.workers)
+		}
+	}
+}
