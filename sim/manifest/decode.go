@@ -3,6 +3,7 @@ package manifest
 import (
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -818,6 +819,14 @@ func (d *decoder) float(n *yaml.Node, t reflect.Type) (float64, error) {
 				return 0, d.errorf(n, "value %s overflows %s", n.Value, t)
 			}
 			return f, nil
+		case tagStr:
+			// yaml.v3 resolves a plain number beyond float64's range
+			// (1e400) as a string; it is the overflow it looks like.
+			if n.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0 {
+				if _, err := strconv.ParseFloat(n.Value, 64); errors.Is(err, strconv.ErrRange) {
+					return 0, d.errorf(n, "value %s overflows %s", clip(n.Value), t)
+				}
+			}
 		}
 	}
 	return 0, d.typeError(n, "a number")
