@@ -6,7 +6,7 @@ BIN      := bin/clustersim
 PKGS     := ./...
 FUZZTIME ?= 10s
 
-.PHONY: help build run test vet fmt-check lint bench bench-sweep bench-scale verify-replicaset fuzz update tidy-check clean lessons lessons-check outside soak adapter
+.PHONY: help build run test vet fmt-check lint bench bench-sweep bench-scale compare-scale verify-replicaset fuzz update tidy-check clean lessons lessons-check outside soak adapter
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | sort
@@ -66,6 +66,23 @@ bench-sweep: ## sweep overhead: 10 values x SWEEP_SEEDS seeds of a 20-node scena
 
 bench-scale: ## whole runs of the scale probe (clustersim generate scale) at SCALE nodes (default 300|1000|5000; 5000,qps=200 paces the controllers at 200 QPS; 300,services adds a Service per Deployment; slow)
 	$(GO) test -run=NONE -bench='BenchmarkScaleRun/nodes=($(SCALE))$$' -benchtime=1x -timeout=0 -count=1 ./cmd/clustersim
+
+# compare-scale: OLD's build (a revision, default HEAD) against the working
+# tree's, on the scale probe at NODES nodes with every pod running within
+# the hour, ROUNDS rounds taken in alternation (docs/alternate.sh says why
+# only such runs compare). OLD=HEAD on a clean tree measures the noise.
+OLD         ?= HEAD
+NODES       ?= 3000
+ROUNDS      ?= 3
+COMPARE_DIR ?= /tmp/clustersim-compare
+
+compare-scale: ## OLD's build (default HEAD) against the working tree's on the scale probe at NODES nodes (default 3000), ROUNDS rounds in alternation; checks the reports are the same (slow)
+	rm -rf $(COMPARE_DIR) && mkdir -p $(COMPARE_DIR)
+	git worktree add --detach $(COMPARE_DIR)/old $(OLD)
+	cd $(COMPARE_DIR)/old && $(GO) build -o $(COMPARE_DIR)/clustersim-old ./cmd/clustersim; status=$$?; cd $(CURDIR) && git worktree remove --force $(COMPARE_DIR)/old; exit $$status
+	$(GO) build -o $(COMPARE_DIR)/clustersim-new ./cmd/clustersim
+	$(COMPARE_DIR)/clustersim-new generate scale --nodes $(NODES) --qps 200 --burst 300 --scheduler-qps 300 --scheduler-burst 400 > $(COMPARE_DIR)/probe-$(NODES)q.yaml
+	bash docs/alternate.sh -n $(ROUNDS) $(COMPARE_DIR)/probe-$(NODES)q.yaml $(COMPARE_DIR)/clustersim-old $(COMPARE_DIR)/clustersim-new
 
 verify-replicaset: ## every scenario test and the 300-node probe with the ReplicaSet controller checking, on every sync, its pod aggregates against the full path (exit 3 at the first difference; slow)
 	$(GO) test -count=1 -tags replicasetverify ./cmd/clustersim ./scenarios/...

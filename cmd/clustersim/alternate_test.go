@@ -1,0 +1,90 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestAlternateScript runs docs/alternate.sh, the script docs/PERFORMANCE.md
+// compares builds with, on two stand-in binaries: each run gets its line
+// in alternation, round by round, and the script says whether the
+// binaries printed the same report, exiting 1 when they did not (a change
+// meant to be invisible that is not). Planted (the reports' comparison
+// made to pass always), the second case fails.
+func TestAlternateScript(t *testing.T) {
+	script, err := filepath.Abs(filepath.Join("..", "..", "docs", "alternate.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	probe := filepath.Join(dir, "probe.yaml")
+	if err := os.WriteFile(probe, []byte("kind: Scenario\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// fake writes a stand-in for clustersim that prints report for `run PROBE`.
+	fake := func(name, report string) string {
+		p := filepath.Join(dir, name)
+		body := "#!/bin/sh\n[ \"$1\" = run ] && [ \"$2\" = " + probe + " ] || exit 9\nprintf '%s\\n' '" + report + "'\n"
+		if err := os.WriteFile(p, []byte(body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	old, same, other := fake("old", "report A"), fake("new", "report A"), fake("changed", "report B")
+
+	for _, tc := range []struct {
+		name     string
+		bins     []string
+		wantExit int
+		wantRuns []string // the binaries in the order of the run lines
+		wantLast string
+	}{
+		{"same reports", []string{old, same}, 0, []string{old, same, old, same}, "every binary printed the same report (1 lines)"},
+		{"a report differs", []string{old, other}, 1, []string{old, other, old, other}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cmd := exec.Command("bash", append([]string{script, "-n", "2", probe}, tc.bins...)...)
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			out, err := cmd.Output()
+			exit := 0
+			if e, ok := err.(*exec.ExitError); ok {
+				exit = e.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if exit != tc.wantExit {
+				t.Fatalf("exit %d, want %d; stdout:\n%s\nstderr:\n%s", exit, tc.wantExit, out, stderr.String())
+			}
+			lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+			var runs []string
+			for _, l := range lines {
+				if bin, rest, ok := strings.Cut(l, ": "); ok && strings.Contains(rest, " s wall, ") && strings.Contains(rest, " KB (round ") {
+					runs = append(runs, bin)
+				}
+			}
+			if strings.Join(runs, ",") != strings.Join(tc.wantRuns, ",") {
+				t.Errorf("runs in the order %q, want %q; stdout:\n%s", runs, tc.wantRuns, out)
+			}
+			if tc.wantLast != "" && lines[len(lines)-1] != tc.wantLast {
+				t.Errorf("last line %q, want %q", lines[len(lines)-1], tc.wantLast)
+			}
+			if tc.wantExit == 1 && !strings.Contains(stderr.String(), "the report of "+tc.bins[1]+" differs from the report of "+tc.bins[0]) {
+				t.Errorf("stderr does not name the binary whose report differs:\n%s", stderr.String())
+			}
+		})
+	}
+
+	t.Run("bad arguments", func(t *testing.T) {
+		for _, args := range [][]string{{probe}, {"-n", "0", probe, old}, {filepath.Join(dir, "missing.yaml"), old}, {probe, filepath.Join(dir, "missing")}} {
+			cmd := exec.Command("bash", append([]string{script}, args...)...)
+			err := cmd.Run()
+			if e, ok := err.(*exec.ExitError); !ok || e.ExitCode() != 2 {
+				t.Errorf("alternate.sh %q: %v, want exit status 2", args, err)
+			}
+		}
+	})
+}
