@@ -4,16 +4,19 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
 
 // TestAlternateScript runs docs/alternate.sh, the script docs/PERFORMANCE.md
 // compares builds with, on two stand-in binaries: each run gets its line
-// in alternation, round by round, and the script says whether the
-// binaries printed the same report, exiting 1 when they did not (a change
-// meant to be invisible that is not). Planted (the reports' comparison
-// made to pass always), the second case fails.
+// in alternation, round by round (a run whose expectation failed, exit
+// 1, among them: that is a verdict, not a broken run), and the script
+// says whether the binaries printed the same report, exiting 1 when they
+// did not (a change meant to be invisible that is not) or when a run
+// broke. Planted, each fails: the reports' comparison made to pass
+// always; exit status 1 taken for a broken run.
 func TestAlternateScript(t *testing.T) {
 	script, err := filepath.Abs(filepath.Join("..", "..", "docs", "alternate.sh"))
 	if err != nil {
@@ -24,16 +27,20 @@ func TestAlternateScript(t *testing.T) {
 	if err := os.WriteFile(probe, []byte("kind: Scenario\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	// fake writes a stand-in for clustersim that prints report for `run PROBE`.
-	fake := func(name, report string) string {
+	// fake writes a stand-in for clustersim that prints report for `run
+	// PROBE` and exits with status.
+	fake := func(name, report string, status int) string {
 		p := filepath.Join(dir, name)
-		body := "#!/bin/sh\n[ \"$1\" = run ] && [ \"$2\" = " + probe + " ] || exit 9\nprintf '%s\\n' '" + report + "'\n"
+		body := "#!/bin/sh\n[ \"$1\" = run ] && [ \"$2\" = " + probe + " ] || exit 9\nprintf '%s\\n' '" + report + "'\nexit " + strconv.Itoa(status) + "\n"
 		if err := os.WriteFile(p, []byte(body), 0o755); err != nil {
 			t.Fatal(err)
 		}
 		return p
 	}
-	old, same, other := fake("old", "report A"), fake("new", "report A"), fake("changed", "report B")
+	old, same, other := fake("old", "report A", 0), fake("new", "report A", 0), fake("changed", "report B", 0)
+	// A failed expectation (exit 1) is a verdict, timed like any run; a
+	// simulator that broke (exit 3) ends the comparison.
+	failOld, failNew, broken := fake("fail-old", "report F", 1), fake("fail-new", "report F", 1), fake("broken", "report A", 3)
 
 	for _, tc := range []struct {
 		name     string
@@ -41,9 +48,12 @@ func TestAlternateScript(t *testing.T) {
 		wantExit int
 		wantRuns []string // the binaries in the order of the run lines
 		wantLast string
+		wantFail int // run lines that say "verdict: fail"
 	}{
-		{"same reports", []string{old, same}, 0, []string{old, same, old, same}, "every binary printed the same report (1 lines)"},
-		{"a report differs", []string{old, other}, 1, []string{old, other, old, other}, ""},
+		{"same reports", []string{old, same}, 0, []string{old, same, old, same}, "every binary printed the same report (1 lines)", 0},
+		{"a report differs", []string{old, other}, 1, []string{old, other, old, other}, "", 0},
+		{"failed expectations are timed", []string{failOld, failNew}, 0, []string{failOld, failNew, failOld, failNew}, "every binary printed the same report (1 lines)", 4},
+		{"a broken run stops it", []string{old, broken}, 1, []string{old}, "", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cmd := exec.Command("bash", append([]string{script, "-n", "2", probe}, tc.bins...)...)
@@ -61,10 +71,17 @@ func TestAlternateScript(t *testing.T) {
 			}
 			lines := strings.Split(strings.TrimSpace(string(out)), "\n")
 			var runs []string
+			fails := 0
 			for _, l := range lines {
 				if bin, rest, ok := strings.Cut(l, ": "); ok && strings.Contains(rest, " s wall, ") && strings.Contains(rest, " KB (round ") {
 					runs = append(runs, bin)
+					if strings.HasSuffix(rest, ", verdict: fail)") {
+						fails++
+					}
 				}
+			}
+			if fails != tc.wantFail {
+				t.Errorf("%d runs say the verdict failed, want %d; stdout:\n%s", fails, tc.wantFail, out)
 			}
 			if strings.Join(runs, ",") != strings.Join(tc.wantRuns, ",") {
 				t.Errorf("runs in the order %q, want %q; stdout:\n%s", runs, tc.wantRuns, out)
@@ -72,8 +89,11 @@ func TestAlternateScript(t *testing.T) {
 			if tc.wantLast != "" && lines[len(lines)-1] != tc.wantLast {
 				t.Errorf("last line %q, want %q", lines[len(lines)-1], tc.wantLast)
 			}
-			if tc.wantExit == 1 && !strings.Contains(stderr.String(), "the report of "+tc.bins[1]+" differs from the report of "+tc.bins[0]) {
+			if tc.wantExit == 1 && len(tc.wantRuns) == 4 && !strings.Contains(stderr.String(), "the report of "+tc.bins[1]+" differs from the report of "+tc.bins[0]) {
 				t.Errorf("stderr does not name the binary whose report differs:\n%s", stderr.String())
+			}
+			if tc.bins[len(tc.bins)-1] == broken && !strings.Contains(stderr.String(), broken+": the run ended with exit status 3") {
+				t.Errorf("stderr does not name the broken run and its status:\n%s", stderr.String())
 			}
 		})
 	}
