@@ -427,7 +427,7 @@ func portsConflict(want, used []hostPort) bool {
 // compared with allocatable minus what the node's pods request. A pod
 // that requests nothing is checked for the pod count only.
 func fits(req *resources, ni *nodeInfo, reasons []string) []string {
-	if int64(ni.pods)+1 > ni.allowedPods {
+	if int64(ni.pods)+1 > int64(ni.allowedPods) {
 		reasons = append(reasons, ReasonTooManyPods)
 	}
 	if req.isZero() {
@@ -439,10 +439,10 @@ func fits(req *resources, ni *nodeInfo, reasons []string) []string {
 	if req.memory > 0 && req.memory > ni.allocatable.memory-ni.requested.memory {
 		reasons = append(reasons, reasonInsufficientMemory)
 	}
-	if req.ephemeral > 0 && req.ephemeral > ni.allocatable.ephemeral-ni.requested.ephemeral {
+	if e := req.ephemeral(); e > 0 && e > ni.allocatable.ephemeral()-ni.requested.ephemeral() {
 		reasons = append(reasons, reasonInsufficientEphemeral)
 	}
-	for _, s := range req.scalars {
+	for _, s := range req.scalars() {
 		if s.value > 0 && s.value > ni.allocatable.scalarValue(s.name)-ni.requested.scalarValue(s.name) {
 			reasons = append(reasons, insufficient(s.name))
 		}

@@ -54,10 +54,13 @@ func leastAllocated(pi *podInfo, ni *nodeInfo) int64 {
 }
 
 // fitMemo is a node's last NodeResourcesFit and BalancedAllocation
-// scores with the sums and capacities they were computed from: the cpu
-// and memory the node would have requested with the pod, counted with
-// the defaults (nonZero, LeastAllocated's) and as requested
-// (BalancedAllocation's), and its allocatable cpu and memory. A pod
+// scores with the sums they were computed from: the cpu and memory the
+// node would have requested with the pod, counted with the defaults
+// (nonZero, LeastAllocated's) and as requested (BalancedAllocation's).
+// The scores also depend on the node's allocatable cpu and memory,
+// which the key leaves out: nodeInfo.fitSet is cleared whenever they
+// change (setNode), so that the memo fits in the node's first two cache
+// lines with the fields beside it. A pod
 // searches hundreds of nodes, the pods of a Deployment request the
 // same, and between two visits of the search a node's pods rarely
 // change: the scores' four divisions were a sixth of a scheduling
@@ -66,11 +69,10 @@ func leastAllocated(pi *podInfo, ni *nodeInfo) int64 {
 // -benchtime 3s -cpuprofile` of ./controllers/scheduler/). The key is the
 // inputs themselves, not a version of the node: copies of a node
 // (preemption's trials, nominated pods' room) carry the memo and change
-// the sums.
+// the sums. The scores are 0 to MaxNodeScore, kept in 32 bits.
 type fitMemo struct {
-	nzCPU, nzMem, reqCPU, reqMem, allocCPU, allocMem int64
-	least, balanced                                  int64
-	set                                              bool
+	nzCPU, nzMem, reqCPU, reqMem int64
+	least, balanced              int32
 }
 
 // fitScores returns leastAllocated and balancedScore of pi on ni,
@@ -79,13 +81,12 @@ func fitScores(pi *podInfo, ni *nodeInfo) (least, balanced int64) {
 	m := &ni.fit
 	nzCPU, nzMem := ni.nonZero.milliCPU+pi.nonZero.milliCPU, ni.nonZero.memory+pi.nonZero.memory
 	reqCPU, reqMem := ni.requested.milliCPU+pi.req.milliCPU, ni.requested.memory+pi.req.memory
-	if m.set && m.nzCPU == nzCPU && m.nzMem == nzMem && m.reqCPU == reqCPU && m.reqMem == reqMem &&
-		m.allocCPU == ni.allocatable.milliCPU && m.allocMem == ni.allocatable.memory {
-		return m.least, m.balanced
+	if ni.fitSet && m.nzCPU == nzCPU && m.nzMem == nzMem && m.reqCPU == reqCPU && m.reqMem == reqMem {
+		return int64(m.least), int64(m.balanced)
 	}
 	least, balanced = leastAllocated(pi, ni), balancedScore(pi, ni)
-	*m = fitMemo{nzCPU: nzCPU, nzMem: nzMem, reqCPU: reqCPU, reqMem: reqMem, allocCPU: ni.allocatable.milliCPU, allocMem: ni.allocatable.memory,
-		least: least, balanced: balanced, set: true}
+	*m = fitMemo{nzCPU: nzCPU, nzMem: nzMem, reqCPU: reqCPU, reqMem: reqMem, least: int32(least), balanced: int32(balanced)}
+	ni.fitSet = true
 	return least, balanced
 }
 

@@ -489,7 +489,7 @@ func TestFitScoresMemo(t *testing.T) {
 	for step := range 5000 {
 		switch r.IntN(6) {
 		case 0:
-			ni.allocatable = resources{milliCPU: int64(r.IntN(3)) * 4000, memory: int64(r.IntN(3)) << 34}
+			ni.setAllocatable(resources{milliCPU: int64(r.IntN(3)) * 4000, memory: int64(r.IntN(3)) << 34})
 		case 1, 2:
 			d := int64(r.IntN(3) - 1)
 			ni.requested.milliCPU += 100 * d
