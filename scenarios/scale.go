@@ -81,7 +81,7 @@ func (s ScaleProbe) normalized() (ScaleProbe, error) {
 		s.CrashPercent = 1
 	}
 	if s.CrashPercent < 0 || s.CrashPercent > 33 {
-		return s, fmt.Errorf("--crash-percent %d: want 0 to 33 (the crashed nodes are in zone-a)", s.CrashPercent)
+		return s, fmt.Errorf("--crash-percent %d: want 1 to 33 (0: the default, 1; the crashed nodes are in zone-a)", s.CrashPercent)
 	}
 	if s.QPS == 0 {
 		s.QPS = ControllerManagerQPS

@@ -27,7 +27,7 @@ func TestScaleYAML(t *testing.T) {
 		{probe: ScaleProbe{Nodes: 5000}, nodes: 5000, pods: 150000, crashes: 50},
 		{probe: ScaleProbe{Nodes: 2}, wantErr: "at least 3"},
 		{probe: ScaleProbe{Nodes: 30, PodsPerNode: 101}, wantErr: "want 1 to 100"},
-		{probe: ScaleProbe{Nodes: 30, CrashPercent: 34}, wantErr: "want 0 to 33"},
+		{probe: ScaleProbe{Nodes: 30, CrashPercent: 34}, wantErr: "want 1 to 33"},
 		{probe: ScaleProbe{Nodes: 5000, QPS: 200, Burst: 300}, nodes: 5000, pods: 150000, crashes: 50, qps: 200, burst: 300},
 		{probe: ScaleProbe{Nodes: 30, QPS: 2.5}, nodes: 30, pods: 900, crashes: 1, qps: 2.5, burst: 30},
 		{probe: ScaleProbe{Nodes: 30, QPS: -1}, wantErr: "want positive values"},
