@@ -195,8 +195,8 @@ func podRequests(pod *api.Pod) (req resources, nonZero resources) {
 			nonZero.add(&nz, 1)
 			sidecars.add(&cr, 1)
 			sidecarsNZ.add(&nz, 1)
-			cr = cloneResources(&sidecars)
-			nz = cloneResources(&sidecarsNZ)
+			cr = sidecars.clone()
+			nz = sidecarsNZ.clone()
 		} else {
 			cr.add(&sidecars, 1)
 			nz.add(&sidecarsNZ, 1)
@@ -213,8 +213,6 @@ func podRequests(pod *api.Pod) (req resources, nonZero resources) {
 	}
 	return req, nonZero
 }
-
-func cloneResources(r *resources) resources { return r.clone() }
 
 // nonZeroOf is one container's requests for scoring: CPU and memory that
 // are not requested at all count as the defaults; a request explicitly set

@@ -47,8 +47,8 @@ func TestResourcesExt(t *testing.T) {
 			if c.ephemeral() != 10<<30+5 || c.scalarValue(gpu) != 3 {
 				t.Errorf("clone: ephemeral %d, gpu %d", c.ephemeral(), c.scalarValue(gpu))
 			}
-			if d := cloneResources(&r); !reflect.DeepEqual(d, r) || d.ext == r.ext {
-				t.Errorf("cloneResources = %+v (ext %p), want a copy of %+v (ext %p) with its own ext", d, d.ext, r, r.ext)
+			if d := r.clone(); !reflect.DeepEqual(d, r) || d.ext == r.ext {
+				t.Errorf("clone = %+v (ext %p), want a copy of %+v (ext %p) with its own ext", d, d.ext, r, r.ext)
 			}
 		}},
 		{"add and subtract the rare part", func(t *testing.T) {
