@@ -77,7 +77,8 @@ ROUNDS      ?= 3
 COMPARE_DIR ?= /tmp/clustersim-compare
 
 compare-scale: ## OLD's build (default HEAD) against the working tree's on the scale probe at NODES nodes (default 3000), ROUNDS rounds in alternation; checks the reports are the same (slow)
-	rm -rf $(COMPARE_DIR) && mkdir -p $(COMPARE_DIR)
+	mkdir -p $(COMPARE_DIR)
+	git worktree remove --force $(COMPARE_DIR)/old 2>/dev/null || rm -rf $(COMPARE_DIR)/old
 	git worktree add --detach $(COMPARE_DIR)/old $(OLD)
 	cd $(COMPARE_DIR)/old && $(GO) build -o $(COMPARE_DIR)/clustersim-old ./cmd/clustersim; status=$$?; cd $(CURDIR) && git worktree remove --force $(COMPARE_DIR)/old; exit $$status
 	$(GO) build -o $(COMPARE_DIR)/clustersim-new ./cmd/clustersim

@@ -12,8 +12,9 @@
 # Runs of one binary on this project's 2-core machines differ by 10 to 30%
 # from one minute to the next (the host's state, not the build), so only
 # runs taken in alternation compare. At the end it says whether every
-# binary printed the same report (a change meant to be invisible must
-# leave it byte for byte the same) and exits 1 if not.
+# run printed the same report, every binary's in every round (a change
+# meant to be invisible must leave it byte for byte the same, and a run
+# must not differ from the one before it), and exits 1 if not.
 #
 # `make compare-scale` builds the binaries and the probe for you.
 set -euo pipefail
@@ -50,41 +51,37 @@ done
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+same=yes
 for ((r = 1; r <= rounds; r++)); do
-	i=0
 	for b in "$@"; do
-		i=$((i + 1))
 		started=$(date +%H:%M:%S)
 		# clustersim exits 1 when an expectation failed: a verdict, the
 		# run itself whole and its time as good as any. Anything else
 		# (2: the probe refused; a crash) ends the comparison.
 		status=0
-		/usr/bin/time -o "$out/time" -f "%e s wall, %U s user, %M KB" "$b" run "$probe" >"$out/report.$i" 2>"$out/stderr.$i" || status=$?
+		/usr/bin/time -o "$out/time" -f "%e s wall, %U s user, %M KB" "$b" run "$probe" >"$out/report" 2>"$out/stderr" || status=$?
 		verdict=""
 		case $status in
 		0) ;;
 		1) verdict=", verdict: fail" ;;
 		*)
 			echo "$b: the run ended with exit status $status; its standard error:" >&2
-			cat "$out/stderr.$i" >&2
+			cat "$out/stderr" >&2
 			exit 1
 			;;
 		esac
 		echo "$b: $(grep ' s wall, ' "$out/time" | tail -1) (round $r, $started$verdict)"
+		if [[ ! -e "$out/first" ]]; then
+			mv "$out/report" "$out/first"
+		elif ! cmp -s "$out/first" "$out/report"; then
+			echo "the report of $b in round $r differs from the report of $1 in round 1" >&2
+			same=no
+		fi
 	done
 done
 
-same=yes
-i=0
-for b in "$@"; do
-	i=$((i + 1))
-	if ! cmp -s "$out/report.1" "$out/report.$i"; then
-		echo "the report of $b differs from the report of $1" >&2
-		same=no
-	fi
-done
 if [[ $same == yes ]]; then
-	echo "every binary printed the same report ($(wc -l <"$out/report.1") lines)"
+	echo "every binary printed the same report ($(wc -l <"$out/first") lines)"
 else
 	exit 1
 fi

@@ -14,9 +14,10 @@ import (
 // in alternation, round by round (a run whose expectation failed, exit
 // 1, among them: that is a verdict, not a broken run), and the script
 // says whether the binaries printed the same report, exiting 1 when they
-// did not (a change meant to be invisible that is not) or when a run
-// broke. Planted, each fails: the reports' comparison made to pass
-// always; exit status 1 taken for a broken run.
+// did not (a change meant to be invisible that is not, or a run that
+// differs from the one before it) or when a run broke. Planted, each
+// fails: the reports' comparison made to pass always; only the last
+// round's reports compared; exit status 1 taken for a broken run.
 func TestAlternateScript(t *testing.T) {
 	script, err := filepath.Abs(filepath.Join("..", "..", "docs", "alternate.sh"))
 	if err != nil {
@@ -41,19 +42,29 @@ func TestAlternateScript(t *testing.T) {
 	// A failed expectation (exit 1) is a verdict, timed like any run; a
 	// simulator that broke (exit 3) ends the comparison.
 	failOld, failNew, broken := fake("fail-old", "report F", 1), fake("fail-new", "report F", 1), fake("broken", "report A", 3)
+	// drifting prints report A, then report B: a simulation whose runs differ.
+	drifting := filepath.Join(dir, "drifting")
+	drift := "#!/bin/sh\nif [ -e " + dir + "/drifted ]; then echo 'report B'; else touch " + dir + "/drifted; echo 'report A'; fi\n"
+	if err := os.WriteFile(drifting, []byte(drift), 0o755); err != nil {
+		t.Fatal(err)
+	}
 
 	for _, tc := range []struct {
-		name     string
-		bins     []string
-		wantExit int
-		wantRuns []string // the binaries in the order of the run lines
-		wantLast string
-		wantFail int // run lines that say "verdict: fail"
+		name       string
+		bins       []string
+		wantExit   int
+		wantRuns   []string // the binaries in the order of the run lines
+		wantLast   string
+		wantFail   int    // run lines that say "verdict: fail"
+		wantDiffer string // what standard error says of a report that differs
 	}{
-		{"same reports", []string{old, same}, 0, []string{old, same, old, same}, "every binary printed the same report (1 lines)", 0},
-		{"a report differs", []string{old, other}, 1, []string{old, other, old, other}, "", 0},
-		{"failed expectations are timed", []string{failOld, failNew}, 0, []string{failOld, failNew, failOld, failNew}, "every binary printed the same report (1 lines)", 4},
-		{"a broken run stops it", []string{old, broken}, 1, []string{old}, "", 0},
+		{"same reports", []string{old, same}, 0, []string{old, same, old, same}, "every binary printed the same report (1 lines)", 0, ""},
+		{"a report differs", []string{old, other}, 1, []string{old, other, old, other}, "", 0,
+			"the report of " + other + " in round 1 differs from the report of " + old + " in round 1"},
+		{"a run differs from its binary's last", []string{old, drifting}, 1, []string{old, drifting, old, drifting}, "", 0,
+			"the report of " + drifting + " in round 2 differs from the report of " + old + " in round 1"},
+		{"failed expectations are timed", []string{failOld, failNew}, 0, []string{failOld, failNew, failOld, failNew}, "every binary printed the same report (1 lines)", 4, ""},
+		{"a broken run stops it", []string{old, broken}, 1, []string{old}, "", 0, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cmd := exec.Command("bash", append([]string{script, "-n", "2", probe}, tc.bins...)...)
@@ -89,8 +100,8 @@ func TestAlternateScript(t *testing.T) {
 			if tc.wantLast != "" && lines[len(lines)-1] != tc.wantLast {
 				t.Errorf("last line %q, want %q", lines[len(lines)-1], tc.wantLast)
 			}
-			if tc.wantExit == 1 && len(tc.wantRuns) == 4 && !strings.Contains(stderr.String(), "the report of "+tc.bins[1]+" differs from the report of "+tc.bins[0]) {
-				t.Errorf("stderr does not name the binary whose report differs:\n%s", stderr.String())
+			if tc.wantDiffer != "" && !strings.Contains(stderr.String(), tc.wantDiffer) {
+				t.Errorf("stderr does not name the run whose report differs (%q):\n%s", tc.wantDiffer, stderr.String())
 			}
 			if tc.bins[len(tc.bins)-1] == broken && !strings.Contains(stderr.String(), broken+": the run ended with exit status 3") {
 				t.Errorf("stderr does not name the broken run and its status:\n%s", stderr.String())
