@@ -325,7 +325,8 @@ func runCommand(args []string, stdout, stderr io.Writer, mg *merged) (code int) 
 		return usageError(fs, "--until %v is beyond the scenario's spec.duration (%v)", *until, s.Spec.Duration.Duration)
 	}
 	printWarnings(stderr, s)
-	opts := runner.Options{Until: *until, Detect: measure.Detect, MaxEvents: lopts.Limits.WithDefaults().Events}
+	opts := runner.Options{Until: *until, Detect: measure.Detect, MaxEvents: lopts.Limits.WithDefaults().Events,
+		ProfileWindow: profileWindow(stderr)}
 	if fs.Changed("seed") {
 		opts.Seed = seed
 	}

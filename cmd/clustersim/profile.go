@@ -24,7 +24,12 @@ import (
 // a row each second of wall time and one at the end (memClassColumns:
 // what the heap's live objects, its half-empty spans and its free spans
 // take, against the collector's goal and the memory limit that counts
-// them all). Environment variables rather than
+// them all); CLUSTERSIM_PROFILE_WINDOW=DURATION (clustersim run) labels
+// the CPU profile's samples of the simulation's own work with the window
+// of virtual time they were taken in (label "virtual", each window's
+// start as hh:mm:ss: `go tool pprof -tags bin/clustersim FILE` shows
+// what each part of the run's virtual time cost, -tagfocus=virtual=...
+// where one part's time went). Environment variables rather than
 // flags so that every command (run, sweep, lesson, ...) can be profiled
 // without a flag of its own; they change nothing a run computes.
 const (
@@ -32,7 +37,25 @@ const (
 	memProfileEnv = "CLUSTERSIM_MEMPROFILE"
 	execTraceEnv  = "CLUSTERSIM_EXECTRACE"
 	memClassesEnv = "CLUSTERSIM_MEMCLASSES"
+	windowEnv     = "CLUSTERSIM_PROFILE_WINDOW"
 )
+
+// profileWindow reads CLUSTERSIM_PROFILE_WINDOW: the span of virtual time
+// by which the CPU profile's samples are labelled, 0 when it is unset. A
+// value that is no positive duration is reported on stderr and the run
+// goes on unlabelled, as a profile file that cannot be made does.
+func profileWindow(stderr io.Writer) time.Duration {
+	v := os.Getenv(windowEnv)
+	if v == "" {
+		return 0
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		fmt.Fprintf(stderr, "clustersim: %s=%q: want a positive duration such as 5m; the profile is not labelled\n", windowEnv, v)
+		return 0
+	}
+	return d
+}
 
 // startProfiles starts the profiles the environment asks for and returns
 // the function that finishes them.

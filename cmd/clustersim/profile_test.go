@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestProfilesFromEnvironment runs a command under each whole-command
@@ -103,4 +104,34 @@ func profiledDemo(t *testing.T, env string) []byte {
 		t.Fatal(err)
 	}
 	return got
+}
+
+// TestProfileWindowFromEnvironment reads CLUSTERSIM_PROFILE_WINDOW: a
+// positive duration is the window; unset is none; anything else is
+// reported and is none, the run going on unlabelled.
+func TestProfileWindowFromEnvironment(t *testing.T) {
+	tests := []struct {
+		value    string
+		want     time.Duration
+		reported bool
+	}{
+		{"", 0, false},
+		{"5m", 5 * time.Minute, false},
+		{"90s", 90 * time.Second, false},
+		{"bogus", 0, true},
+		{"0s", 0, true},
+		{"-5m", 0, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.value, func(t *testing.T) {
+			t.Setenv(windowEnv, tt.value)
+			var stderr bytes.Buffer
+			if got := profileWindow(&stderr); got != tt.want {
+				t.Errorf("profileWindow = %v, want %v", got, tt.want)
+			}
+			if reported := strings.Contains(stderr.String(), windowEnv); reported != tt.reported {
+				t.Errorf("stderr %q: reported %v, want %v", stderr.String(), reported, tt.reported)
+			}
+		})
+	}
 }

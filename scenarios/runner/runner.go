@@ -56,6 +56,11 @@ type Options struct {
 	// Progress, when set, receives the kernel's progress, for a watchdog
 	// on another goroutine (cmd/clustersim's --stall).
 	Progress *kernel.Progress
+	// ProfileWindow, when not 0, labels the CPU profiler's samples of the
+	// simulation with the window of virtual time they were taken in
+	// (kernel.SetProfileWindow): cmd/clustersim's
+	// CLUSTERSIM_PROFILE_WINDOW.
+	ProfileWindow time.Duration
 	// NoTimeline leaves the scenario's timeline out (its cluster, objects,
 	// controllers and faults stay): clustersim serve --timeline=false,
 	// where the user acts with kubectl.
@@ -548,6 +553,7 @@ func Start(s *scenarios.Scenario, opts Options) (*Session, error) {
 		opts.OnStart(c)
 	}
 	c.K.SetProgress(opts.Progress)
+	c.K.SetProfileWindow(opts.ProfileWindow)
 	ok = true
 	return &Session{r: r, opts: opts, until: until, gaps: gaps}, nil
 }

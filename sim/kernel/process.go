@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"iter"
 	"runtime/debug"
+	"runtime/pprof"
 	"time"
 )
 
@@ -44,6 +45,9 @@ type Process struct {
 	killed   bool
 	timedOut bool
 	panicked *ProcessPanic
+	// windowN is the kernel's profile window (Kernel.windowN) whose labels
+	// the process's goroutine carries.
+	windowN uint64
 }
 
 // killSignal is the sentinel panic that unwinds a killed process.
@@ -96,7 +100,17 @@ func (p *Process) run(yield func(struct{}) bool) {
 	if p.killed {
 		return
 	}
+	p.label()
 	p.body(p)
+}
+
+// label gives the process's goroutine the labels of the kernel's profile
+// window when they changed since it last ran (see SetProfileWindow).
+func (p *Process) label() {
+	if k := p.k; k.window != 0 && p.windowN != k.windowN {
+		p.windowN = k.windowN
+		pprof.SetGoroutineLabels(k.labels)
+	}
 }
 
 // Name returns the name given at Spawn.
@@ -204,6 +218,7 @@ func (p *Process) block() {
 	if p.killed {
 		panic(killSignal{})
 	}
+	p.label()
 }
 
 // Sleep blocks the process for d of virtual time (0 yields to the events

@@ -1,8 +1,10 @@
 package kernel
 
 import (
+	"context"
 	"fmt"
 	"runtime/debug"
+	"runtime/pprof"
 	"sync"
 	"sync/atomic"
 )
@@ -173,6 +175,10 @@ func (s *Sink[B]) Sync() {
 
 // drain consumes the queued batches in order and ends when none is left.
 func (s *Sink[B]) drain() {
+	// The goroutine starts with the labels of the one that sent the
+	// batch, the simulation's: its work is not the simulation's (see
+	// Kernel.SetProfileWindow).
+	pprof.SetGoroutineLabels(context.Background())
 	for {
 		s.mu.Lock()
 		if len(s.queue) == 0 || s.failed != nil {
