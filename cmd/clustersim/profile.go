@@ -40,18 +40,24 @@ const (
 	windowEnv     = "CLUSTERSIM_PROFILE_WINDOW"
 )
 
+// minProfileWindow is the shortest window CLUSTERSIM_PROFILE_WINDOW
+// takes: the label changes as the clock enters a window, and a window of
+// a few events would make a label, and its allocation, an event.
+const minProfileWindow = time.Second
+
 // profileWindow reads CLUSTERSIM_PROFILE_WINDOW: the span of virtual time
 // by which the CPU profile's samples are labelled, 0 when it is unset. A
-// value that is no positive duration is reported on stderr and the run
-// goes on unlabelled, as a profile file that cannot be made does.
+// value that is no duration of at least minProfileWindow is reported on
+// stderr and the run goes on unlabelled, as a profile file that cannot be
+// made does.
 func profileWindow(stderr io.Writer) time.Duration {
 	v := os.Getenv(windowEnv)
 	if v == "" {
 		return 0
 	}
 	d, err := time.ParseDuration(v)
-	if err != nil || d <= 0 {
-		fmt.Fprintf(stderr, "clustersim: %s=%q: want a positive duration such as 5m; the profile is not labelled\n", windowEnv, v)
+	if err != nil || d < minProfileWindow {
+		fmt.Fprintf(stderr, "clustersim: %s=%q: want a duration of at least %v, such as 5m; the profile is not labelled\n", windowEnv, v, minProfileWindow)
 		return 0
 	}
 	return d

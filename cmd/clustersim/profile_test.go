@@ -107,8 +107,8 @@ func profiledDemo(t *testing.T, env string) []byte {
 }
 
 // TestProfileWindowFromEnvironment reads CLUSTERSIM_PROFILE_WINDOW: a
-// positive duration is the window; unset is none; anything else is
-// reported and is none, the run going on unlabelled.
+// duration of at least a second is the window; unset is none; anything
+// else is reported and is none, the run going on unlabelled.
 func TestProfileWindowFromEnvironment(t *testing.T) {
 	tests := []struct {
 		value    string
@@ -118,6 +118,8 @@ func TestProfileWindowFromEnvironment(t *testing.T) {
 		{"", 0, false},
 		{"5m", 5 * time.Minute, false},
 		{"90s", 90 * time.Second, false},
+		{"1s", time.Second, false},
+		{"999ms", 0, true},
 		{"bogus", 0, true},
 		{"0s", 0, true},
 		{"-5m", 0, true},

@@ -212,7 +212,9 @@ func (k *Kernel) RunFor(d time.Duration) StopReason {
 // steady state, a fault and the recovery after it. 0 turns labelling
 // off. The labels are the goroutines' own (runtime/pprof), set as the
 // clock enters a window; the event loop's goroutine is left without
-// labels when Run returns. They change nothing the run computes.
+// labels when Run returns. They change nothing the run computes. Each
+// window entered costs one allocation: windows of seconds or more, not
+// of a few events.
 func (k *Kernel) SetProfileWindow(w time.Duration) {
 	k.window, k.windowEnd, k.windowN, k.labels = Time(max(w, 0)), 0, 0, nil
 }
