@@ -67,6 +67,10 @@ const ScaleDeployments = 10
 // CrashPercent 1, kube-controller-manager's QPS and burst; the
 // scheduler's stay 0, kube-scheduler's own), or the first of its values
 // that ScaleYAML refuses.
+// MaxCrashPercent is the most of the probe's nodes that may crash: the
+// crashed nodes are all in zone-a, a third of them.
+const MaxCrashPercent = 33
+
 func (s ScaleProbe) normalized() (ScaleProbe, error) {
 	if s.Nodes < 3 {
 		return s, fmt.Errorf("--nodes %d: at least 3 (one per zone)", s.Nodes)
@@ -80,8 +84,8 @@ func (s ScaleProbe) normalized() (ScaleProbe, error) {
 	if s.CrashPercent == 0 {
 		s.CrashPercent = 1
 	}
-	if s.CrashPercent < 0 || s.CrashPercent > 33 {
-		return s, fmt.Errorf("--crash-percent %d: want 1 to 33 (0: the default, 1; the crashed nodes are in zone-a)", s.CrashPercent)
+	if s.CrashPercent < 0 || s.CrashPercent > MaxCrashPercent {
+		return s, fmt.Errorf("--crash-percent %d: want 1 to %d (0: the default, 1; the crashed nodes are in zone-a)", s.CrashPercent, MaxCrashPercent)
 	}
 	if s.QPS == 0 {
 		s.QPS = ControllerManagerQPS

@@ -1181,7 +1181,7 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("clustersim generate scale", stderr)
 	nodes := fs.Int("nodes", 300, fmt.Sprintf("nodes, in three zones of 8 CPU / 32Gi (at most %d)", maxScaleNodes))
 	perNode := fs.Int("pods-per-node", 30, "pods per node, over ten Deployments")
-	crash := fs.Int("crash-percent", 1, "percent of the nodes that crash at 20 minutes, 1 to 33 (at least one node)")
+	crash := fs.Int("crash-percent", 1, fmt.Sprintf("percent of the nodes that crash at 20 minutes, 1 to %d (at least one node)", scenarios.MaxCrashPercent))
 	unpaced := fs.Bool("unpaced", false, "leave the controllers', the scheduler's and the kubelets' API clients unpaced (default: kube-controller-manager's 20 QPS, burst 30; kube-scheduler's and the kubelet's 50, 100)")
 	qps := fs.Float64("qps", scenarios.ControllerManagerQPS, "each controller client's QPS (kube-controller-manager's --kube-api-qps; large clusters raise it)")
 	burst := fs.Int("burst", scenarios.ControllerManagerBurst, "each controller client's burst (--kube-api-burst)")
@@ -1198,10 +1198,11 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	if *perNode < 1 {
 		return usageError(fs, "--pods-per-node %d: want 1 to 100", *perNode)
 	}
-	if *crash < 1 {
-		// ScaleProbe takes 0 for its default (1), which would crash a
-		// node the user asked not to crash.
-		return usageError(fs, "--crash-percent %d: want 1 to 33 (the probe crashes at least one node, at 20 minutes)", *crash)
+	if *crash < 1 || *crash > scenarios.MaxCrashPercent {
+		// The whole range here, not only 0 (which ScaleProbe takes for
+		// its default, 1: a node the user asked not to crash): the
+		// library's message for the rest offers 0 as the default.
+		return usageError(fs, "--crash-percent %d: want 1 to %d (the probe crashes at least one node at 20 minutes, all in zone-a)", *crash, scenarios.MaxCrashPercent)
 	}
 	if *nodes > maxScaleNodes {
 		return usageError(fs, "--nodes %d: at most %d", *nodes, maxScaleNodes)

@@ -40,8 +40,8 @@ func TestGenerateScaleRefuses(t *testing.T) {
 		want string
 	}{
 		{[]string{"--nodes", "2"}, "clustersim generate scale: --nodes 2: at least 3 (one per zone)\n"},
-		{[]string{"--nodes", "30", "--crash-percent", "0"}, "clustersim generate scale: --crash-percent 0: want 1 to 33 (the probe crashes at least one node, at 20 minutes)\n"},
-		{[]string{"--nodes", "30", "--crash-percent", "34"}, "clustersim generate scale: --crash-percent 34: want 1 to 33 (0: the default, 1; the crashed nodes are in zone-a)\n"},
+		{[]string{"--nodes", "30", "--crash-percent", "0"}, "clustersim generate scale: --crash-percent 0: want 1 to 33 (the probe crashes at least one node at 20 minutes, all in zone-a)\n"},
+		{[]string{"--nodes", "30", "--crash-percent", "34"}, "clustersim generate scale: --crash-percent 34: want 1 to 33 (the probe crashes at least one node at 20 minutes, all in zone-a)\n"},
 		{[]string{"--nodes", "30", "--updates-batch-period", "1s"}, "clustersim generate scale: --updates-batch-period needs --services: without Services the endpoints controllers have no pod changes to batch\n"},
 		{[]string{"--nodes", "30", "--services", "--updates-batch-period", "-1s"}, "clustersim generate scale: --updates-batch-period -1s: must not be negative\n"},
 	} {
