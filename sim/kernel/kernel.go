@@ -28,12 +28,12 @@ type Kernel struct {
 	// progress, when set, is where a watchdog reads how the run goes.
 	progress *Progress
 	// window, when not 0, is the span of virtual time by which the CPU
-	// profiler's samples are labelled (SetProfileWindow); windowEnd is
-	// where the current one ends, windowN its number plus one (0 before
-	// the first) and labels its profiler labels.
-	window, windowEnd Time
-	windowN           uint64
-	labels            context.Context
+	// profiler's samples are labelled (SetProfileWindow); windowN is the
+	// current one's number plus one (0 before the first), so that it
+	// ends at windowN*window, and labels its profiler labels.
+	window  Time
+	windowN uint64
+	labels  context.Context
 }
 
 // New returns a kernel at virtual time 0 whose random streams derive from
@@ -183,7 +183,7 @@ func (k *Kernel) Run(lim Limits) StopReason {
 		atInstant++
 		e := h.pop()
 		k.now = e.at
-		if k.window != 0 && k.now >= k.windowEnd {
+		if k.window != 0 && k.now >= Time(k.windowN)*k.window {
 			k.enterWindow()
 		}
 		k.fired++
@@ -216,7 +216,7 @@ func (k *Kernel) RunFor(d time.Duration) StopReason {
 // window entered costs one allocation: windows of seconds or more, not
 // of a few events.
 func (k *Kernel) SetProfileWindow(w time.Duration) {
-	k.window, k.windowEnd, k.windowN, k.labels = Time(max(w, 0)), 0, 0, nil
+	k.window, k.windowN, k.labels = Time(max(w, 0)), 0, nil
 }
 
 // enterWindow labels the running goroutine with the window of now.
@@ -224,7 +224,7 @@ func (k *Kernel) enterWindow() {
 	n := uint64(k.now / k.window)
 	if n+1 != k.windowN {
 		start := time.Duration(Time(n) * k.window)
-		k.windowN, k.windowEnd = n+1, Time(n+1)*k.window
+		k.windowN = n + 1
 		k.labels = pprof.WithLabels(context.Background(), pprof.Labels("virtual", windowLabel(start)))
 	}
 	pprof.SetGoroutineLabels(k.labels)

@@ -50,17 +50,18 @@ func TestProfileWindowLabels(t *testing.T) {
 		start   string // the process at 0
 		woken   string // the process after sleeping to 12m
 		late    string // an event at 1h3m
+		edge    string // an event at 10m, where a window starts
 		sink    string
 		afterRn string
 	}{
-		{"5-minute windows", 5 * time.Minute, five, `{"virtual":"00:00:00"}`, `{"virtual":"00:10:00"}`, `{"virtual":"01:00:00"}`, "", ""},
-		{"off", 0, "", "", "", "", "", ""},
+		{"5-minute windows", 5 * time.Minute, five, `{"virtual":"00:00:00"}`, `{"virtual":"00:10:00"}`, `{"virtual":"01:00:00"}`, `{"virtual":"00:10:00"}`, "", ""},
+		{"off", 0, "", "", "", "", "", "", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			k := New(1)
 			k.SetProfileWindow(tt.window)
-			var loop, start, woken, late, sink string
+			var loop, start, woken, late, edge, sink string
 			type batch struct{ n int }
 			s := NewSink(1, func(*batch) { sink = inSink(t) }, func(b *batch) { b.n = 0 })
 			k.Schedule(Time(7*time.Minute), Func(func() {
@@ -75,6 +76,7 @@ func TestProfileWindowLabels(t *testing.T) {
 				woken = inProcess(t)
 			})
 			k.Schedule(Time(63*time.Minute), Func(func() { late = onLoop(t) }), 0)
+			k.Schedule(Time(10*time.Minute), Func(func() { edge = onLoop(t) }), 0)
 			if r := k.Run(Limits{}); r != Quiescent {
 				t.Fatalf("Run = %v", r)
 			}
@@ -83,6 +85,7 @@ func TestProfileWindowLabels(t *testing.T) {
 				{"process at 0", start, tt.start},
 				{"process at 12m", woken, tt.woken},
 				{"event at 1h3m", late, tt.late},
+				{"event at 10m", edge, tt.edge},
 				{"sink consumer", sink, tt.sink},
 				{"after Run", onLoop(t), tt.afterRn},
 			} {
