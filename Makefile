@@ -71,6 +71,8 @@ bench-scale: ## whole runs of the scale probe (clustersim generate scale) at SCA
 # tree's, on the scale probe at NODES nodes with every pod running within
 # the hour, ROUNDS rounds taken in alternation (docs/alternate.sh says why
 # only such runs compare). OLD=HEAD on a clean tree measures the noise.
+# It removes only what it made: the worktree it builds OLD in is git's to
+# remove, and a directory of that name git does not know stops it.
 OLD         ?= HEAD
 NODES       ?= 3000
 ROUNDS      ?= 3
@@ -78,9 +80,10 @@ COMPARE_DIR ?= /tmp/clustersim-compare
 
 compare-scale: ## OLD's build (default HEAD) against the working tree's on the scale probe at NODES nodes (default 3000), ROUNDS rounds in alternation; checks the reports are the same (slow)
 	mkdir -p $(COMPARE_DIR)
-	git worktree remove --force $(COMPARE_DIR)/old 2>/dev/null || rm -rf $(COMPARE_DIR)/old
-	git worktree add --detach $(COMPARE_DIR)/old $(OLD)
-	cd $(COMPARE_DIR)/old && $(GO) build -o $(COMPARE_DIR)/clustersim-old ./cmd/clustersim; status=$$?; cd $(CURDIR) && git worktree remove --force $(COMPARE_DIR)/old; exit $$status
+	git worktree prune
+	git worktree remove --force $(COMPARE_DIR)/clustersim-old-src 2>/dev/null || true
+	git worktree add --detach $(COMPARE_DIR)/clustersim-old-src $(OLD)
+	cd $(COMPARE_DIR)/clustersim-old-src && $(GO) build -o $(COMPARE_DIR)/clustersim-old ./cmd/clustersim; status=$$?; cd $(CURDIR) && git worktree remove --force $(COMPARE_DIR)/clustersim-old-src; exit $$status
 	$(GO) build -o $(COMPARE_DIR)/clustersim-new ./cmd/clustersim
 	$(COMPARE_DIR)/clustersim-new generate scale --nodes $(NODES) --qps 200 --burst 300 --scheduler-qps 300 --scheduler-burst 400 > $(COMPARE_DIR)/probe-$(NODES)q.yaml
 	bash docs/alternate.sh -n $(ROUNDS) $(COMPARE_DIR)/probe-$(NODES)q.yaml $(COMPARE_DIR)/clustersim-old $(COMPARE_DIR)/clustersim-new
