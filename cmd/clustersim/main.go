@@ -241,9 +241,14 @@ func loadScenario(arg string, opts scenarios.Options) (*scenarios.Scenario, erro
 	return nil, fmt.Errorf("%s: no such file, and no built-in scenario of that name (clustersim list shows them)", arg)
 }
 
-// runScenario runs one scenario: runner.Run, replaced by the test of exit
-// code 3 with a run that breaks an invariant.
-var runScenario = runner.Run
+// runScenario runs one scenario for every command that does (run, its
+// seeds, compare, sweep, lesson): runner.Run with the simulation labelled
+// by CLUSTERSIM_PROFILE_WINDOW's window (profileWindowSet), replaced by
+// the test of exit code 3 with a run that breaks an invariant.
+var runScenario = func(s *scenarios.Scenario, opts runner.Options) (*runner.Result, error) {
+	opts.ProfileWindow = profileWindowSet
+	return runner.Run(s, opts)
+}
 
 // outputFormats are the values clustersim run's -o accepts.
 var outputFormats = []string{"table", "wide", "json", "junit", "csv", "markdown", "timeline", "gaps"}
@@ -325,8 +330,7 @@ func runCommand(args []string, stdout, stderr io.Writer, mg *merged) (code int) 
 		return usageError(fs, "--until %v is beyond the scenario's spec.duration (%v)", *until, s.Spec.Duration.Duration)
 	}
 	printWarnings(stderr, s)
-	opts := runner.Options{Until: *until, Detect: measure.Detect, MaxEvents: lopts.Limits.WithDefaults().Events,
-		ProfileWindow: profileWindow(stderr)}
+	opts := runner.Options{Until: *until, Detect: measure.Detect, MaxEvents: lopts.Limits.WithDefaults().Events}
 	if fs.Changed("seed") {
 		opts.Seed = seed
 	}

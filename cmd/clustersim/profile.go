@@ -24,8 +24,9 @@ import (
 // a row each second of wall time and one at the end (memClassColumns:
 // what the heap's live objects, its half-empty spans and its free spans
 // take, against the collector's goal and the memory limit that counts
-// them all); CLUSTERSIM_PROFILE_WINDOW=DURATION (clustersim run) labels
-// the CPU profile's samples of the simulation's own work with the window
+// them all); CLUSTERSIM_PROFILE_WINDOW=DURATION labels the CPU
+// profile's samples of the simulations' own work (every command that
+// runs one: runScenario, serve) with the window
 // of virtual time they were taken in (label "virtual", each window's
 // start as hh:mm:ss: `go tool pprof -tags bin/clustersim FILE` shows
 // what each part of the run's virtual time cost, -tagfocus=virtual=...
@@ -39,6 +40,10 @@ const (
 	memClassesEnv = "CLUSTERSIM_MEMCLASSES"
 	windowEnv     = "CLUSTERSIM_PROFILE_WINDOW"
 )
+
+// profileWindowSet is CLUSTERSIM_PROFILE_WINDOW as startProfiles read it
+// when the process started (0: unset or refused); read-only after.
+var profileWindowSet time.Duration
 
 // minProfileWindow is the shortest window CLUSTERSIM_PROFILE_WINDOW
 // takes: the label changes as the clock enters a window, and a window of
@@ -74,6 +79,7 @@ func startProfiles() (stop func()) {
 		go heap.watch()
 	}
 	stopClasses := startMemClasses()
+	profileWindowSet = profileWindow(os.Stderr)
 	return func() {
 		stopCPU()
 		stopTrace()

@@ -8,6 +8,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/clustersim/clustersim/scenarios"
+	"github.com/clustersim/clustersim/scenarios/runner"
+	"github.com/clustersim/clustersim/sim/cluster"
 )
 
 // TestProfilesFromEnvironment runs a command under each whole-command
@@ -135,5 +139,28 @@ func TestProfileWindowFromEnvironment(t *testing.T) {
 				t.Errorf("stderr %q: reported %v, want %v", stderr.String(), reported, tt.reported)
 			}
 		})
+	}
+}
+
+// TestRunScenarioTakesProfileWindow: every command's simulation, through
+// runScenario, gets the window the environment gave at start-up, not
+// only `clustersim run`'s (a sweep's or a lesson's profile would be
+// unlabelled with no word said).
+func TestRunScenarioTakesProfileWindow(t *testing.T) {
+	saved := profileWindowSet
+	defer func() { profileWindowSet = saved }()
+	s, err := scenarios.Builtin("unschedulable-pod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []time.Duration{0, 5 * time.Minute} {
+		profileWindowSet = w
+		var got time.Duration = -1
+		if _, err := runScenario(s, runner.Options{OnStart: func(c *cluster.Cluster) { got = c.K.ProfileWindow() }}); err != nil {
+			t.Fatal(err)
+		}
+		if got != w {
+			t.Errorf("with the window %v set, the simulation's kernel had %v", w, got)
+		}
 	}
 }

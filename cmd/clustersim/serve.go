@@ -149,7 +149,8 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
 		fmt.Fprintf(stderr, "warning: --listen %s is not a loopback address: anyone who can reach it and has the token can change the simulation\n", *listen)
 	}
-	opts := runner.Options{Detect: measure.Detect, MaxEvents: lopts.Limits.WithDefaults().Events, Users: []string{serveUser}, NoTimeline: !*timeline}
+	opts := runner.Options{Detect: measure.Detect, MaxEvents: lopts.Limits.WithDefaults().Events, Users: []string{serveUser}, NoTimeline: !*timeline,
+		ProfileWindow: profileWindowSet}
 	if fs.Changed("seed") {
 		opts.Seed = seed
 	}

@@ -549,11 +549,11 @@ func Start(s *scenarios.Scenario, opts Options) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.K.SetProfileWindow(opts.ProfileWindow)
 	if opts.OnStart != nil {
 		opts.OnStart(c)
 	}
 	c.K.SetProgress(opts.Progress)
-	c.K.SetProfileWindow(opts.ProfileWindow)
 	ok = true
 	return &Session{r: r, opts: opts, until: until, gaps: gaps}, nil
 }

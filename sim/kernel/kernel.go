@@ -219,6 +219,9 @@ func (k *Kernel) SetProfileWindow(w time.Duration) {
 	k.window, k.windowN, k.labels = Time(max(w, 0)), 0, nil
 }
 
+// ProfileWindow returns the window SetProfileWindow set (0: none).
+func (k *Kernel) ProfileWindow() time.Duration { return time.Duration(k.window) }
+
 // enterWindow labels the running goroutine with the window of now.
 func (k *Kernel) enterWindow() {
 	n := uint64(k.now / k.window)

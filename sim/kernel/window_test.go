@@ -61,6 +61,9 @@ func TestProfileWindowLabels(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			k := New(1)
 			k.SetProfileWindow(tt.window)
+			if got := k.ProfileWindow(); got != tt.window {
+				t.Fatalf("ProfileWindow() = %v after SetProfileWindow(%v)", got, tt.window)
+			}
 			var loop, start, woken, late, edge, sink string
 			type batch struct{ n int }
 			s := NewSink(1, func(*batch) { sink = inSink(t) }, func(b *batch) { b.n = 0 })
