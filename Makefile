@@ -103,6 +103,7 @@ fuzz: ## each fuzz target for FUZZTIME (default 10s); each states in its doc com
 	$(GO) test -run=NONE -fuzz='^FuzzNode$$' -fuzztime=$(FUZZTIME) ./sim/manifest/
 	$(GO) test -run=NONE -fuzz='^FuzzParsePath$$' -fuzztime=$(FUZZTIME) ./sim/manifest/
 	$(GO) test -run=NONE -fuzz='^FuzzNodeConditionsPatch$$' -fuzztime=$(FUZZTIME) ./sim/apiserver/
+	$(GO) test -run=NONE -fuzz='^FuzzScanConditionsPatch$$' -fuzztime=$(FUZZTIME) ./sim/apiserver/
 	$(GO) test -run=NONE -fuzz='^FuzzFrozenEvent$$' -fuzztime=$(FUZZTIME) ./sim/store/
 	$(GO) test -run=NONE -fuzz='^FuzzLoad$$' -fuzztime=$(FUZZTIME) ./scenarios/
 	$(GO) test -run=NONE -fuzz='^FuzzGapChart$$' -fuzztime=$(FUZZTIME) ./report/chart/

@@ -133,6 +133,15 @@ func namesEach(order []api.NodeConditionPatch, conds []api.NodeCondition) bool {
 // path does not: FuzzNodeConditionsPatch found it) and no value a null
 // (which deletes a key). ok is false for anything else.
 func parseConditionsPatch(patch []byte) (doc api.NodeConditionsPatchStatus, ok bool) {
+	if doc, ok := scanConditionsPatch(patch); ok {
+		return doc, true
+	}
+	return decodeConditionsPatch(patch)
+}
+
+// decodeConditionsPatch is parseConditionsPatch through encoding/json's
+// maps, for every patch scanConditionsPatch does not read itself.
+func decodeConditionsPatch(patch []byte) (doc api.NodeConditionsPatchStatus, ok bool) {
 	var root map[string]any
 	if json.Unmarshal(patch, &root) != nil || len(root) != 1 {
 		return doc, false
