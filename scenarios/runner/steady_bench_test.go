@@ -12,7 +12,7 @@ import (
 
 // BenchmarkNodesSteadyState runs the scale probe with one pod a node
 // (`clustersim generate scale --nodes N --pods-per-node 1`) at 300 and
-// 3,000 nodes from 10 to 70 virtual minutes, after its pods have
+// 3,000 nodes from 10 to 60 virtual minutes, after its pods have
 // settled (its 1% of nodes crash at 20 minutes): what is left is
 // the nodes' upkeep (lease renewals, node status, the node lifecycle
 // controller's passes): a quarter to a third of the large probes' runs

@@ -110,6 +110,19 @@ type differ struct {
 	// renewal's old time is the new one of the lease's renewal before,
 	// ten seconds and one renewal of every other node earlier.
 	renewals []renderedTime
+	// renewSeconds are the "2006-01-02T15:04:05" parts of the renew
+	// times renderRenewTime rendered last, by Unix second (its low four
+	// bits): a renewal's old and new times are ten seconds apart, and at
+	// thousands of nodes a few hundred renewals share each second, so
+	// that a renew time is those bytes and its microseconds.
+	renewSeconds [16]renewSecond
+}
+
+// renewSecond is the text of one UTC second, as RFC3339Micro begins it.
+type renewSecond struct {
+	unix int64
+	set  bool
+	text [len("2006-01-02T15:04:05")]byte
 }
 
 // How many rendered times the differ keeps: seconds, a few around now;
@@ -158,7 +171,37 @@ func (d *differ) renderRenewTime(t api.MicroTime) string {
 	if d.renewals == nil {
 		d.renewals = make([]renderedTime, renderedRenewals)
 	}
-	return rendered(d.renewals, t.Unix(), int32(t.Nanosecond()/1000), func() string { return renderMicroTime(t) })
+	return rendered(d.renewals, t.Unix(), int32(t.Nanosecond()/1000), func() string { return d.renderMicro(t) })
+}
+
+// renderMicro is renderMicroTime through the differ's rendered seconds
+// (renewSeconds): the second's text formatted once (AppendFormat), the
+// microseconds after it. A time outside years 0 to 9999 is
+// renderMicroTime's. TestRenderMicro holds the two to the same text.
+func (d *differ) renderMicro(t api.MicroTime) string {
+	u := t.UTC()
+	unix := u.Unix()
+	sec := &d.renewSeconds[unix&15]
+	if !sec.set || sec.unix != unix {
+		if y := u.Year(); y < 0 || y > 9999 || t.Time.IsZero() {
+			return renderMicroTime(t)
+		}
+		if text := u.AppendFormat(sec.text[:0], "2006-01-02T15:04:05"); len(text) != len(sec.text) {
+			sec.set = false
+			return renderMicroTime(t)
+		}
+		sec.unix, sec.set = unix, true
+	}
+	var b [len(api.RFC3339Micro) - len("07:00")]byte // "2006-01-02T15:04:05.000000Z"
+	copy(b[:], sec.text[:])
+	b[len(sec.text)] = '.'
+	us := u.Nanosecond() / 1000
+	for i := len(b) - 2; i > len(sec.text); i-- {
+		b[i] = byte('0' + us%10)
+		us /= 10
+	}
+	b[len(b)-1] = 'Z'
+	return string(b[:])
 }
 
 // pathNode is one interned path of the walk through memory with the

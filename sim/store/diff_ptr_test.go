@@ -473,3 +473,43 @@ func TestDifferRenderedRenewTimes(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderMicro holds the differ's renew time rendering (a second's
+// text kept, the microseconds after it) to renderMicroTime: the edges of
+// a second and of the years it formats itself (0 and 9999; before and
+// after them renderMicroTime's), before 1970, another location, seconds
+// sixteen apart (one slot, another second) taken in turns, and a
+// hundred thousand times at random. Planted (the slot's second not
+// compared, one microsecond digit short), it fails.
+func TestRenderMicro(t *testing.T) {
+	t0 := time.Date(2026, 12, 4, 6, 0, 0, 123456789, time.UTC)
+	times := []time.Time{
+		t0,
+		t0.Add(16 * time.Second),
+		t0,
+		t0.Add(-16 * time.Second),
+		t0.Add(10 * time.Second),
+		time.Date(2026, 12, 4, 6, 0, 0, 999_999_999, time.UTC),
+		time.Date(2026, 12, 4, 6, 0, 1, 0, time.UTC),
+		time.Date(2026, 12, 31, 23, 59, 59, 999_999_000, time.UTC),
+		time.Date(2028, 2, 29, 12, 0, 0, 1000, time.UTC),
+		time.Date(0, 1, 1, 0, 0, 0, 5000, time.UTC),
+		time.Date(-1, 12, 31, 23, 59, 59, 5000, time.UTC),
+		time.Date(9999, 12, 31, 23, 59, 59, 999_999_000, time.UTC),
+		time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Unix(-1, 999_998_500).UTC(),
+		time.Unix(-17, 1000).UTC(),
+		t0.In(time.FixedZone("UTC+5:30", 5*3600+1800)),
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 100_000 {
+		times = append(times, time.Unix(rng.Int64N(4_000_000_000)-1_000_000_000, rng.Int64N(1_000_000_000)))
+	}
+	var d differ
+	for i, tm := range times {
+		mt := api.NewMicroTime(tm)
+		if got, want := d.renderMicro(mt), renderMicroTime(mt); got != want {
+			t.Fatalf("time %d (%v): rendered %q, want %q", i, tm, got, want)
+		}
+	}
+}
