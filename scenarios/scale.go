@@ -17,8 +17,8 @@ type ScaleProbe struct {
 	// PodsPerNode is how many pods the ten Deployments run per node in
 	// total (default 30): each Deployment has Nodes*PodsPerNode/10 replicas.
 	PodsPerNode int
-	// CrashPercent is the share of nodes that crash at CrashAt (default 1;
-	// at least one node).
+	// CrashPercent is the share of nodes that crash at CrashAt, 1 to
+	// MaxCrashPercent (0: the default, 1; at least one node).
 	CrashPercent int
 	// Unpaced leaves the controllers', the scheduler's and the kubelets'
 	// clients unpaced (unpaced: true in spec.controllers and
@@ -63,14 +63,14 @@ const (
 // ScaleDeployments is the number of Deployments of the scale scenario.
 const ScaleDeployments = 10
 
-// normalized returns s with its defaults filled in (PodsPerNode 30,
-// CrashPercent 1, kube-controller-manager's QPS and burst; the
-// scheduler's stay 0, kube-scheduler's own), or the first of its values
-// that ScaleYAML refuses.
 // MaxCrashPercent is the most of the probe's nodes that may crash: the
 // crashed nodes are all in zone-a, a third of them.
 const MaxCrashPercent = 33
 
+// normalized returns s with its defaults filled in (PodsPerNode 30,
+// CrashPercent 1, kube-controller-manager's QPS and burst; the
+// scheduler's stay 0, kube-scheduler's own), or the first of its values
+// that ScaleYAML refuses.
 func (s ScaleProbe) normalized() (ScaleProbe, error) {
 	if s.Nodes < 3 {
 		return s, fmt.Errorf("--nodes %d: at least 3 (one per zone)", s.Nodes)
