@@ -54,7 +54,8 @@ const minProfileWindow = time.Second
 // by which the CPU profile's samples are labelled, 0 when it is unset. A
 // value that is no duration of at least minProfileWindow is reported on
 // stderr and the run goes on unlabelled, as a profile file that cannot be
-// made does.
+// made does; so is a window without CLUSTERSIM_CPUPROFILE, whose samples
+// are all it labels.
 func profileWindow(stderr io.Writer) time.Duration {
 	v := os.Getenv(windowEnv)
 	if v == "" {
@@ -63,6 +64,10 @@ func profileWindow(stderr io.Writer) time.Duration {
 	d, err := time.ParseDuration(v)
 	if err != nil || d < minProfileWindow {
 		fmt.Fprintf(stderr, "clustersim: %s=%q: want a duration of at least %v, such as 5m; the profile is not labelled\n", windowEnv, v, minProfileWindow)
+		return 0
+	}
+	if os.Getenv(cpuProfileEnv) == "" {
+		fmt.Fprintf(stderr, "clustersim: %s=%s labels the samples of a CPU profile, and %s asks for none; nothing is labelled\n", windowEnv, v, cpuProfileEnv)
 		return 0
 	}
 	return d

@@ -111,26 +111,32 @@ func profiledDemo(t *testing.T, env string) []byte {
 }
 
 // TestProfileWindowFromEnvironment reads CLUSTERSIM_PROFILE_WINDOW: a
-// duration of at least a second is the window; unset is none; anything
-// else is reported and is none, the run going on unlabelled.
+// duration of at least a second, beside CLUSTERSIM_CPUPROFILE, is the
+// window; unset is none; anything else, and a window without a CPU
+// profile, is reported and is none, the run going on unlabelled.
 func TestProfileWindowFromEnvironment(t *testing.T) {
 	tests := []struct {
-		value    string
-		want     time.Duration
-		reported bool
+		value, cpuProfile string
+		want              time.Duration
+		reported          bool
 	}{
-		{"", 0, false},
-		{"5m", 5 * time.Minute, false},
-		{"90s", 90 * time.Second, false},
-		{"1s", time.Second, false},
-		{"999ms", 0, true},
-		{"bogus", 0, true},
-		{"0s", 0, true},
-		{"-5m", 0, true},
+		{"", "cpu.prof", 0, false},
+		{"", "", 0, false},
+		{"5m", "cpu.prof", 5 * time.Minute, false},
+		{"90s", "cpu.prof", 90 * time.Second, false},
+		{"1s", "cpu.prof", time.Second, false},
+		{"999ms", "cpu.prof", 0, true},
+		{"bogus", "cpu.prof", 0, true},
+		{"0s", "cpu.prof", 0, true},
+		{"-5m", "cpu.prof", 0, true},
+		// A window without a CPU profile would label nothing anyone
+		// reads: said, and not set.
+		{"5m", "", 0, true},
 	}
 	for _, tt := range tests {
-		t.Run(tt.value, func(t *testing.T) {
+		t.Run(tt.value+","+tt.cpuProfile, func(t *testing.T) {
 			t.Setenv(windowEnv, tt.value)
+			t.Setenv(cpuProfileEnv, tt.cpuProfile)
 			var stderr bytes.Buffer
 			if got := profileWindow(&stderr); got != tt.want {
 				t.Errorf("profileWindow = %v, want %v", got, tt.want)
