@@ -12,8 +12,8 @@ import (
 // returns what decoding them into maps returns (decodeConditionsPatch;
 // FuzzScanConditionsPatch holds the two to it) without building the
 // maps, the interface values and their strings: decoding was 10 µs and
-// 92 allocations of a heartbeat's 10 (BenchmarkNodeStatusPatch), and a
-// sixth of what a settled 3,000-node cluster allocates
+// 92 allocations of a heartbeat's 10 (BenchmarkNodeStatusPatch), and
+// some 12% of what a 3,000-node cluster allocated once its pods ran
 // (docs/PERFORMANCE.md, twenty-ninth pass). ok is false, with nothing
 // decided, for anything else: the caller decodes it then.
 func scanConditionsPatch(patch []byte) (doc api.NodeConditionsPatchStatus, ok bool) {
@@ -21,43 +21,35 @@ func scanConditionsPatch(patch []byte) (doc api.NodeConditionsPatchStatus, ok bo
 	if !s.next('{') || string(s.str()) != "status" || !s.next(':') || !s.next('{') {
 		return doc, false
 	}
-	seenConds, seenOrder := false, false
-	if !s.next('}') {
-		for {
-			key := s.str()
-			if key == nil || !s.next(':') {
-				return doc, false
-			}
-			switch string(key) {
-			case "conditions":
-				if seenConds {
-					return doc, false
-				}
-				seenConds = true
-				if doc.Conditions, ok = s.patches(false); !ok {
-					return doc, false
-				}
-			case "$setElementOrder/conditions":
-				if seenOrder {
-					return doc, false
-				}
-				seenOrder = true
-				if doc.Order, ok = s.patches(true); !ok {
-					return doc, false
-				}
-				if doc.Order == nil {
-					doc.Order = []api.NodeConditionPatch{}
-				}
-			default:
-				return doc, false
-			}
-			if s.next('}') {
-				break
-			}
-			if !s.next(',') {
-				return doc, false
-			}
+	// seen has a bit for each of the two lists: a key twice is decoding's
+	// (which keeps the last).
+	seen := 0
+	for first := true; !s.next('}'); first = false {
+		key := s.key(first)
+		if key == nil {
+			return doc, false
 		}
+		var list *[]api.NodeConditionPatch
+		bit, typeOnly := 1, false
+		switch string(key) {
+		case "conditions":
+			list = &doc.Conditions
+		case "$setElementOrder/conditions":
+			list, bit, typeOnly = &doc.Order, 2, true
+		default:
+			return doc, false
+		}
+		if seen&bit != 0 {
+			return doc, false
+		}
+		seen |= bit
+		if *list, ok = s.patches(typeOnly); !ok {
+			return doc, false
+		}
+	}
+	if seen&2 != 0 && doc.Order == nil {
+		// An empty element order is an order, as decoding has it.
+		doc.Order = []api.NodeConditionPatch{}
 	}
 	if !s.next('}') {
 		return doc, false
@@ -119,6 +111,20 @@ func (s *patchScanner) str() []byte {
 	return nil
 }
 
+// key reads an object member's key and the colon after it, and before
+// them the comma that ends the member before unless first; nil when
+// they are not there.
+func (s *patchScanner) key(first bool) []byte {
+	if !first && !s.next(',') {
+		return nil
+	}
+	k := s.str()
+	if k == nil || !s.next(':') {
+		return nil
+	}
+	return k
+}
+
 // patches reads a list of condition patches as conditionPatches reads
 // the decoded list: typeOnly allows the type alone (the element order),
 // every element must have a type, and a "$patch" can only delete.
@@ -127,22 +133,17 @@ func (s *patchScanner) patches(typeOnly bool) ([]api.NodeConditionPatch, bool) {
 		return nil, false
 	}
 	var out []api.NodeConditionPatch
-	if s.next(']') {
-		return out, true
-	}
-	for {
+	for first := true; !s.next(']'); first = false {
+		if !first && !s.next(',') {
+			return nil, false
+		}
 		p, ok := s.patch(typeOnly)
 		if !ok {
 			return nil, false
 		}
 		out = append(out, p)
-		if s.next(']') {
-			return out, true
-		}
-		if !s.next(',') {
-			return nil, false
-		}
 	}
+	return out, true
 }
 
 // The keys of one condition patch, as bits of what patch has seen.
@@ -162,68 +163,69 @@ func (s *patchScanner) patch(typeOnly bool) (api.NodeConditionPatch, bool) {
 	if !s.next('{') {
 		return p, false
 	}
+	var ok bool
 	seen := 0
-	if !s.next('}') {
-		for {
-			key := s.str()
-			if key == nil || !s.next(':') {
-				return p, false
-			}
-			v := s.str()
-			if v == nil || (typeOnly && string(key) != "type") {
-				return p, false
-			}
-			var bit int
-			switch string(key) {
-			case "type":
-				bit = seenType
-				p.Type = conditionType(v)
-			case "status":
-				bit = seenStatus
-				c := api.ConditionStatus(conditionStatus(v))
-				p.Status = &c
-			case "reason":
-				bit = seenReason
-				r := string(v)
-				p.Reason = &r
-			case "message":
-				bit = seenMessage
-				m := string(v)
-				p.Message = &m
-			case "$patch":
-				if string(v) != "delete" {
-					return p, false
-				}
-				bit = seenPatch
-				p.Patch = "delete"
-			case "lastHeartbeatTime", "lastTransitionTime":
-				t, err := api.ParseTime(string(v))
-				if err != nil {
-					return p, false
-				}
-				if string(key) == "lastHeartbeatTime" {
-					bit = seenHeartbeat
-					p.LastHeartbeatTime = &t
-				} else {
-					bit = seenTransition
-					p.LastTransitionTime = &t
-				}
-			default:
-				return p, false
-			}
-			if seen&bit != 0 {
-				return p, false
-			}
-			seen |= bit
-			if s.next('}') {
-				break
-			}
-			if !s.next(',') {
-				return p, false
-			}
+	for first := true; !s.next('}'); first = false {
+		key := s.key(first)
+		if key == nil {
+			return p, false
 		}
+		v := s.str()
+		if v == nil || (typeOnly && string(key) != "type") {
+			return p, false
+		}
+		var bit int
+		switch string(key) {
+		case "type":
+			bit = seenType
+			p.Type = conditionType(v)
+		case "status":
+			bit = seenStatus
+			c := api.ConditionStatus(conditionStatus(v))
+			p.Status = &c
+		case "reason":
+			bit = seenReason
+			r := string(v)
+			p.Reason = &r
+		case "message":
+			bit = seenMessage
+			m := string(v)
+			p.Message = &m
+		case "$patch":
+			if string(v) != "delete" {
+				return p, false
+			}
+			bit = seenPatch
+			p.Patch = "delete"
+		case "lastHeartbeatTime":
+			bit = seenHeartbeat
+			if p.LastHeartbeatTime, ok = parseTime(v); !ok {
+				return p, false
+			}
+		case "lastTransitionTime":
+			bit = seenTransition
+			if p.LastTransitionTime, ok = parseTime(v); !ok {
+				return p, false
+			}
+		default:
+			return p, false
+		}
+		if seen&bit != 0 {
+			return p, false
+		}
+		seen |= bit
 	}
 	return p, p.Type != ""
+}
+
+// parseTime reads a condition's time as decoding's path does
+// (api.ParseTime).
+func parseTime(b []byte) (*api.Time, bool) {
+	t, err := api.ParseTime(string(b))
+	if err != nil {
+		return nil, false
+	}
+	return &t, true
 }
 
 // conditionType is b as a condition type, the node conditions a kubelet
