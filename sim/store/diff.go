@@ -176,14 +176,17 @@ func (d *differ) renderRenewTime(t api.MicroTime) string {
 
 // renderMicro is renderMicroTime through the differ's rendered seconds
 // (renewSeconds): the second's text formatted once (AppendFormat), the
-// microseconds after it. A time outside years 0 to 9999 is
-// renderMicroTime's. TestRenderMicro holds the two to the same text.
+// microseconds after it. The zero time and a time outside years 0 to
+// 9999 are renderMicroTime's. TestRenderMicro holds the two to the same text.
 func (d *differ) renderMicro(t api.MicroTime) string {
+	if t.Time.IsZero() {
+		return renderMicroTime(t) // "null", though its second may be kept
+	}
 	u := t.UTC()
 	unix := u.Unix()
 	sec := &d.renewSeconds[unix&15]
 	if !sec.set || sec.unix != unix {
-		if y := u.Year(); y < 0 || y > 9999 || t.Time.IsZero() {
+		if y := u.Year(); y < 0 || y > 9999 {
 			return renderMicroTime(t)
 		}
 		if text := u.AppendFormat(sec.text[:0], "2006-01-02T15:04:05"); len(text) != len(sec.text) {

@@ -478,9 +478,11 @@ func TestDifferRenderedRenewTimes(t *testing.T) {
 // text kept, the microseconds after it) to renderMicroTime: the edges of
 // a second and of the years it formats itself (0 and 9999; before and
 // after them renderMicroTime's), before 1970, another location, seconds
-// sixteen apart (one slot, another second) taken in turns, and a
-// hundred thousand times at random. Planted (the slot's second not
-// compared, one microsecond digit short), it fails.
+// sixteen apart (one slot, another second) taken in turns, the zero
+// time after a time of its second, and a hundred thousand times at
+// random. Planted (the slot's second not compared, one microsecond
+// digit short, the zero time checked only when its second is not
+// kept), it fails.
 func TestRenderMicro(t *testing.T) {
 	t0 := time.Date(2026, 12, 4, 6, 0, 0, 123456789, time.UTC)
 	times := []time.Time{
@@ -500,6 +502,9 @@ func TestRenderMicro(t *testing.T) {
 		time.Unix(-1, 999_998_500).UTC(),
 		time.Unix(-17, 1000).UTC(),
 		t0.In(time.FixedZone("UTC+5:30", 5*3600+1800)),
+		// The zero time ("null") after another time of its second.
+		time.Date(1, 1, 1, 0, 0, 0, 5000, time.UTC),
+		{},
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 100_000 {
