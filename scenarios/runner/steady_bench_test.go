@@ -2,7 +2,10 @@ package runner_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"testing"
 	"time"
 
@@ -56,6 +59,7 @@ func benchmarkSteadyState(b *testing.B, nodes int) {
 		}
 		audit := ses.Cluster().Store.Audit()
 		from := audit.Heartbeats().LeaseRenewals
+		stopProfiles := startSteadyProfiles(b)
 		runtime.ReadMemStats(&before)
 		b.StartTimer()
 		if err := ses.Advance(60 * time.Minute); err != nil {
@@ -63,6 +67,7 @@ func benchmarkSteadyState(b *testing.B, nodes int) {
 		}
 		b.StopTimer()
 		runtime.ReadMemStats(&after)
+		stopProfiles()
 		renewals += audit.Heartbeats().LeaseRenewals - from
 		mallocs += after.Mallocs - before.Mallocs
 		bytes += after.TotalAlloc - before.TotalAlloc
@@ -75,4 +80,49 @@ func benchmarkSteadyState(b *testing.B, nodes int) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(renewals), "ns/renewal")
 	b.ReportMetric(float64(mallocs)/float64(renewals), "allocs/renewal")
 	b.ReportMetric(float64(bytes)/float64(renewals), "B/renewal")
+}
+
+// steadyProfilesEnv names a directory where BenchmarkNodesSteadyState
+// writes profiles of its timed minutes alone (go test's -cpuprofile and
+// -memprofile also cover the setup): cpu.prof, and allocs-before.prof
+// and allocs-after.prof, whose difference is what those minutes
+// allocated (go tool pprof -sample_index=alloc_space -diff_base
+// DIR/allocs-before.prof DIR/allocs-after.prof). The last iteration's
+// overwrite the others'.
+const steadyProfilesEnv = "CLUSTERSIM_STEADY_PROFILES"
+
+// startSteadyProfiles starts the profiles steadyProfilesEnv asks for and
+// returns the function that ends them; both do nothing when it is unset.
+func startSteadyProfiles(b *testing.B) (stop func()) {
+	dir := os.Getenv(steadyProfilesEnv)
+	if dir == "" {
+		return func() {}
+	}
+	create := func(name string) *os.File {
+		f, err := os.Create(filepath.Join(dir, name))
+		if err != nil {
+			b.Fatal(err)
+		}
+		return f
+	}
+	allocs := func(name string) {
+		f := create(name)
+		defer f.Close()
+		runtime.GC() // the allocation profile is as of the last collection
+		if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+	allocs("allocs-before.prof")
+	cpu := create("cpu.prof")
+	if err := pprof.StartCPUProfile(cpu); err != nil {
+		b.Fatal(err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		if err := cpu.Close(); err != nil {
+			b.Fatal(err)
+		}
+		allocs("allocs-after.prof")
+	}
 }
