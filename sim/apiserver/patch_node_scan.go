@@ -13,8 +13,9 @@ import (
 // FuzzScanConditionsPatch holds the two to it) without building the
 // maps, the interface values and their strings: decoding was 10 µs and
 // 92 allocations of a heartbeat's 10 (BenchmarkNodeStatusPatch), and
-// some 12% of what a 3,000-node cluster allocated once its pods ran
-// (docs/PERFORMANCE.md, twenty-ninth pass). ok is false, with nothing
+// a seventh of what a 3,000-node cluster allocated once its pods ran
+// (BenchmarkNodesSteadyState's profiles, docs/PERFORMANCE.md's
+// twenty-ninth pass: 161 of 1,107 MB). ok is false, with nothing
 // decided, for anything else: the caller decodes it then.
 func scanConditionsPatch(patch []byte) (doc api.NodeConditionsPatchStatus, ok bool) {
 	s := patchScanner{b: patch}
