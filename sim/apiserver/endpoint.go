@@ -123,12 +123,18 @@ func (e *Endpoint) watch(c netsim.Call, req *Request) *Response {
 	f.w = w
 	if stream.Closed() {
 		w.Stop()
+	} else {
+		stream.OnClosed(w.Stop)
 	}
 	return &Response{Stream: stream}
 }
 
 // feed forwards a store watch's events into a network stream and stops the
-// store watch once the stream is over (client gone, stream broken).
+// store watch once the stream is over (client gone, stream broken): when
+// the stream closes (Stream.OnClosed), as an API server ends a watch when
+// its connection goes. It stopped only at the next event to send, so that
+// every watch an informer timed out (each every five to ten minutes)
+// stayed registered, with its stream, until its kind was next written.
 type feed struct {
 	stream *netsim.Stream
 	w      *store.Watch

@@ -45,6 +45,8 @@ type Stream struct {
 	cutoff bool        // a break is scheduled: nothing more gets through
 	closed bool        // the server knows the stream is over
 	done   bool        // the client has been told, or stopped it
+	// onClosed is called when closed turns true (OnClosed).
+	onClosed func()
 }
 
 // OpenStream opens a stream from the server endpoint from to the client
@@ -86,6 +88,22 @@ func (s *Stream) To() *Endpoint {
 // Closed reports whether the stream is over as far as its server knows:
 // closed by Close or Stop, or broken and the break delivered.
 func (s *Stream) Closed() bool { return s.closed }
+
+// OnClosed has f called once, when Closed turns true, by whichever end
+// or fault closes the stream (not if it already has), so that the
+// server can let go of what feeds the stream then rather than at its
+// next Send. f runs inside Close, Stop or the break's delivery: it must
+// not send on the stream.
+func (s *Stream) OnClosed(f func()) { s.onClosed = f }
+
+// markClosed makes Closed true and tells OnClosed's function, once.
+func (s *Stream) markClosed() {
+	s.closed = true
+	if f := s.onClosed; f != nil {
+		s.onClosed = nil
+		f()
+	}
+}
 
 // LoseNext makes the next k messages sent on s vanish silently without
 // breaking the stream: the "lost watch event" fault. It adds to any loss
@@ -157,7 +175,7 @@ func (s *Stream) Close() {
 	if s.closed {
 		return
 	}
-	s.closed = true
+	s.markClosed()
 	if s.cutoff {
 		return // the break already on its way ends the stream
 	}
@@ -171,7 +189,7 @@ func (s *Stream) Close() {
 // controller crashes: nothing more is delivered, Closed is not called, and
 // the server sees Closed at once.
 func (s *Stream) Stop() {
-	s.closed = true
+	s.markClosed()
 	s.cutoff = true
 	s.done = true
 }
@@ -245,7 +263,7 @@ func (s *Stream) cut(m *Message, cause Cause) {
 
 // ended tells the client the stream is over, once.
 func (s *Stream) ended(err error) {
-	s.closed = true
+	s.markClosed()
 	if s.done {
 		return
 	}

@@ -273,3 +273,46 @@ func TestStreamOpenUnreachable(t *testing.T) {
 		t.Errorf("nil receiver: stats %+v", st)
 	}
 }
+
+// TestStreamOnClosed checks OnClosed: its function runs once, at the
+// moment Closed turns true, whichever end or fault closes the stream,
+// and never for a stream already closed when it is given.
+func TestStreamOnClosed(t *testing.T) {
+	lat := ms(10)
+	tests := []struct {
+		name   string
+		link   LinkConfig
+		before func(s *Stream) // before OnClosed
+		act    func(s *Stream) // at 5 ms
+		want   []kernel.Time   // when the function ran
+	}{
+		{"client stops", LinkConfig{}, nil, func(s *Stream) { s.Stop(); s.Stop(); s.Close() }, []kernel.Time{kernel.Time(ms(5))}},
+		{"server closes", LinkConfig{}, nil, func(s *Stream) { s.Close(); s.Stop() }, []kernel.Time{kernel.Time(ms(5))}},
+		{"break delivered", LinkConfig{StreamBreak: 1}, nil, func(s *Stream) { _ = s.Send(1) }, []kernel.Time{kernel.Time(ms(15))}},
+		{"already closed", LinkConfig{}, func(s *Stream) { s.Stop() }, func(s *Stream) { s.Close() }, nil},
+		{"open to the end", LinkConfig{}, nil, func(s *Stream) { _ = s.Send(1) }, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newWorld(1)
+			tc.link.Latency = Latency{Base: lat}
+			must(t, w.n.SetDefault(tc.link))
+			s := w.n.OpenStream(w.ep("srv"), w.ep("cli"), &inbox{k: w.k})
+			if tc.before != nil {
+				tc.before(s)
+			}
+			var ran []kernel.Time
+			s.OnClosed(func() {
+				if !s.Closed() {
+					t.Error("the function ran before Closed turned true")
+				}
+				ran = append(ran, w.k.Now())
+			})
+			w.k.At(kernel.Time(ms(5)), func() { tc.act(s) })
+			w.run(t)
+			if fmt.Sprint(ran) != fmt.Sprint(tc.want) {
+				t.Errorf("the function ran at %v, want %v", ran, tc.want)
+			}
+		})
+	}
+}

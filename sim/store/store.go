@@ -104,9 +104,15 @@ type Store struct {
 	names   *rand.Rand
 	audit   AuditLog
 	history int
-	fields  map[reflect.Type]*fieldIndex // managedFields paths and sets, per Go type
-	nowTime *api.Time                    // the current second, shared by managedFields entries
-	scratch [2]idSet                     // reused by managed
+	// delivering counts the notifications under way (a delivery may
+	// write, and so notify again); pendingStops are the tables whose
+	// watchers stopped during them, compacted when the last ends (see
+	// Watch.Stop).
+	delivering   int
+	pendingStops []*table
+	fields       map[reflect.Type]*fieldIndex // managedFields paths and sets, per Go type
+	nowTime      *api.Time                    // the current second, shared by managedFields entries
+	scratch      [2]idSet                     // reused by managed
 	// resources are the pods' requests and limits, shared between pods.
 	resources resourceLists
 	// lists are the last managedFields lists written, shared between
@@ -166,6 +172,7 @@ func (s *Store) Audit() *AuditLog { return &s.audit }
 
 // table is one kind's objects, history and watchers.
 type table struct {
+	s       *Store
 	info    api.ResourceInfo
 	objs    map[api.Key]storedObject // see storedObject
 	keys    []api.Key                // sorted; rebuilt lazily after creates and removals
@@ -219,7 +226,7 @@ func (s *Store) table(kind api.Kind) (*table, error) {
 	if !ok {
 		return nil, apierr.NewBadRequest(fmt.Sprintf("the server could not find the requested resource (kind %q)", kind.String()))
 	}
-	t := &table{info: info, objs: make(map[api.Key]storedObject), hist: make([]Event, s.history), lowest: s.rv, byNode: map[string][]*Watch{}, byName: map[string][]*Watch{}}
+	t := &table{s: s, info: info, objs: make(map[api.Key]storedObject), hist: make([]Event, s.history), lowest: s.rv, byNode: map[string][]*Watch{}, byName: map[string][]*Watch{}}
 	s.tables[kind] = t
 	return t, nil
 }

@@ -91,7 +91,10 @@ func TestIndexedWatches(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	other.Stop() // outside a delivery: compacted at the next change
+	other.Stop() // outside a delivery: dropped at once
+	if tbl, _ := s.table(api.KindConfigMap); len(tbl.byName["y"]) != 0 || len(tbl.stopped) != 0 {
+		t.Errorf("a watch stopped outside a delivery is still indexed (%d) or pending (%d)", len(tbl.byName["y"]), len(tbl.stopped))
+	}
 	cm, _ := s.Get(api.KindConfigMap, api.Key{Namespace: "default", Name: "x"})
 	upd := cm.DeepCopyObject().(*api.ConfigMap)
 	upd.Data = map[string]string{"k": "v"}
@@ -120,6 +123,78 @@ func TestIndexedWatches(t *testing.T) {
 	}
 	if _, ok := tbl.byName["y"]; ok || len(tbl.stopped) != 0 {
 		t.Errorf("stopped watch of y still indexed (%v) or pending (%d)", tbl.byName["y"], len(tbl.stopped))
+	}
+}
+
+// TestStopDropsWatcher checks that a stopped watch leaves its table's
+// lists without a write of its kind: at once when stopped outside a
+// delivery, and when the delivery under way ends when stopped inside
+// one, its own kind's or another's. Watches stopped and left registered
+// until their kind's next write were a settled cluster's growing memory
+// (TestMemoryFlatInSteadyState in scenarios/runner).
+func TestStopDropsWatcher(t *testing.T) {
+	lists := func(s *Store, kind api.Kind) (watchers, byNode, byName, stopped int) {
+		tbl, err := s.table(kind)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ws := range tbl.byNode {
+			byNode += len(ws)
+		}
+		for _, ws := range tbl.byName {
+			byName += len(ws)
+		}
+		return len(tbl.watchers), byNode, byName, len(tbl.stopped)
+	}
+	for _, tc := range []struct {
+		name string
+		opts ListOptions
+	}{
+		{"unindexed", ListOptions{Namespace: "default"}},
+		{"by node", ListOptions{NodeName: "n1"}},
+		{"by name", ListOptions{Name: "p"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := New(kernel.New(1))
+			// Stopped outside a delivery.
+			w, err := s.Watch(api.KindPod, 0, tc.opts, &recorder{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := s.RegisteredWatchers(api.KindPod); got != 1 {
+				t.Fatalf("RegisteredWatchers = %d after a watch, want 1", got)
+			}
+			w.Stop()
+			if a, b, c, d := lists(s, api.KindPod); a+b+c+d != 0 {
+				t.Errorf("stopped outside a delivery: lists hold %d unindexed, %d by node, %d by name, %d stopped; want none", a, b, c, d)
+			}
+			// Stopped inside the delivery of another kind's change: the
+			// Pod watch stays listed (stopped) while the ConfigMap
+			// change is delivered, and goes when it has been.
+			pw, err := s.Watch(api.KindPod, 0, tc.opts, &recorder{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var during int
+			if _, err := s.Watch(api.KindConfigMap, 0, ListOptions{}, SinkFunc(func(Event) {
+				pw.Stop()
+				_, _, _, during = lists(s, api.KindPod)
+			})); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.Create(Op{}, &api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "c", Namespace: "default"}}); err != nil {
+				t.Fatal(err)
+			}
+			if during != 1 {
+				t.Errorf("inside the delivery: %d stopped watches pending, want 1 (the lists must not shift under a delivery)", during)
+			}
+			if a, b, c, d := lists(s, api.KindPod); a+b+c+d != 0 {
+				t.Errorf("after the delivery: lists hold %d unindexed, %d by node, %d by name, %d stopped; want none", a, b, c, d)
+			}
+			if got := s.RegisteredWatchers(api.KindPod); got != 0 {
+				t.Errorf("RegisteredWatchers = %d after both stopped, want 0", got)
+			}
+		})
 	}
 }
 

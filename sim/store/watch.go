@@ -87,19 +87,34 @@ type Watch struct {
 }
 
 // Stop ends the watch; no event is delivered after it returns. It is safe
-// to call from inside the watch's own Deliver.
+// to call from inside the watch's own Deliver, or any other's.
+//
+// The watcher leaves the table's lists at once, unless a delivery is
+// under way (whose loops must not see them shift): then when the last
+// delivery ends. It was left there until the next write of its kind,
+// which a settled cluster may not make for hours (no Pod, ConfigMap or
+// Role changes), while its informers reopen their watches every five
+// to ten minutes (TestMemoryFlatInSteadyState).
 func (w *Watch) Stop() {
 	if w.stopped {
 		return
 	}
 	w.stopped = true
-	w.t.stopped = append(w.t.stopped, w)
+	t := w.t
+	t.stopped = append(t.stopped, w)
+	switch s := t.s; {
+	case s.delivering == 0:
+		t.compactWatchers()
+	case len(t.stopped) == 1:
+		s.pendingStops = append(s.pendingStops, t)
+	}
 }
 
-// compactWatchers drops stopped watchers. It runs after deliveries, never
-// during them, so a Stop inside Deliver cannot shift the slice being
-// iterated. It visits only the lists that held a stopped watcher, so that
-// a kubelet's watch ending costs the same with ten nodes or ten thousand.
+// compactWatchers drops stopped watchers. It runs outside deliveries,
+// never during them, so a Stop inside Deliver cannot shift the slice
+// being iterated. It visits only the lists that held a stopped watcher,
+// so that a kubelet's watch ending costs the same with ten nodes or ten
+// thousand.
 func (t *table) compactWatchers() {
 	unindexed := false
 	for _, w := range t.stopped {
@@ -126,6 +141,31 @@ func (t *table) compactWatchers() {
 
 // Stopped reports whether Stop was called.
 func (w *Watch) Stopped() bool { return w.stopped }
+
+// RegisteredWatchers returns how many watches of kind are registered and
+// not stopped (the API server's apiserver_registered_watchers).
+func (s *Store) RegisteredWatchers(kind api.Kind) int {
+	t, ok := s.tables[kind]
+	if !ok {
+		return 0
+	}
+	n := 0
+	count := func(ws []*Watch) {
+		for _, w := range ws {
+			if !w.stopped {
+				n++
+			}
+		}
+	}
+	count(t.watchers)
+	for _, ws := range t.byNode {
+		count(ws)
+	}
+	for _, ws := range t.byName {
+		count(ws)
+	}
+	return n
+}
 
 // Watch starts a watch of kind for objects matching opts. With
 // fromRV == 0 it starts with a synthetic Added event for every matching
@@ -217,6 +257,8 @@ func filterEvent(typ EventType, prev, cur api.Object, rv uint64, slot uint32, op
 // notify records a change in the kind's history and delivers it to every
 // interested watcher.
 func (s *Store) notify(t *table, typ EventType, prev, cur api.Object, rv uint64, slot uint32) {
+	s.delivering++
+	defer s.delivered()
 	n := len(t.hist)
 	if t.histLen == n {
 		// The oldest event falls out of the window.
@@ -255,9 +297,19 @@ func (s *Store) notify(t *table, typ EventType, prev, cur api.Object, rv uint64,
 	if len(t.byName) > 0 {
 		notifyIndexed(t.byName, cur.GetObjectMeta().Name, typ, prev, cur, rv, slot)
 	}
-	if len(t.stopped) > 0 {
+}
+
+// delivered ends a notification; the last to end drops the watchers
+// stopped during them.
+func (s *Store) delivered() {
+	if s.delivering--; s.delivering > 0 {
+		return
+	}
+	for _, t := range s.pendingStops {
 		t.compactWatchers()
 	}
+	clear(s.pendingStops)
+	s.pendingStops = s.pendingStops[:0]
 }
 
 // notifyIndexed delivers a change to the watchers an index holds under
