@@ -755,10 +755,14 @@ func (l *AuditLog) auditChanges(old, new api.Object) []Change {
 	// walking them, entry by entry and their field sets rendered, was
 	// the most of a lease renewal's diff.
 	d := &l.scratch
-	d.intern, d.skip, d.audit = l.paths, "metadata.managedFields", true
+	d.intern, d.skip, d.audit = l.paths, managedFieldsPath, true
 	d.out, d.path = d.out[:0], d.path[:0]
 	var all []Change
 	if a, b, ok := leases(old, new); ok && d.leaseRenewal(a, b) {
+		all = d.out
+	} else if e, ok := new.(*api.Event); ok && old == nil && d.eventCreate(e) {
+		// An Event's create, the most frequent: its fields without
+		// the walk (eventCreate declines the Events it does not render).
 		all = d.out
 	} else {
 		d.out = d.out[:0]

@@ -98,6 +98,9 @@ type differ struct {
 	// renewTime is the interned "spec.renewTime", once leaseRenewal
 	// has looked it up.
 	renewTime string
+	// events are the paths eventCreate gives its changes, interned
+	// when it first needs each (nil until its first Event).
+	events *eventPaths
 	// seconds are the times the walk through memory rendered last,
 	// by their Unix second: an api.Time renders by its second alone,
 	// and most of those a run renders are within a few seconds of now
@@ -865,6 +868,190 @@ func (d *differ) leaseRenewal(a, b *api.Lease) bool {
 	}
 	d.out = append(d.out, c)
 	return true
+}
+
+// The leaves of an Event that eventCreate may emit, in the walk's order
+// (the order of the fields of api.Event and of the api.TypeMeta,
+// api.ObjectMeta, api.ObjectReference and api.EventSource in it).
+const (
+	evAPIVersion = iota
+	evKind
+	evName
+	evNamespace
+	evUID
+	evResourceVersion
+	evCreationTimestamp
+	evInvolvedKind
+	evInvolvedNamespace
+	evInvolvedName
+	evInvolvedUID
+	evInvolvedAPIVersion
+	evInvolvedResourceVersion
+	evInvolvedFieldPath
+	evReason
+	evMessage
+	evSourceComponent
+	evSourceHost
+	evFirstTimestamp
+	evLastTimestamp
+	evCount
+	evType
+	evReportingComponent
+	evReportingInstance
+	evLeaves // how many
+)
+
+// eventPathNames are the paths of the leaves eventCreate emits, as the
+// walk spells them: the JSON names (reportingComponent is the field
+// ReportingController), TypeMeta inlined, ObjectMeta under "metadata".
+var eventPathNames = [evLeaves]string{
+	evAPIVersion:              "apiVersion",
+	evKind:                    "kind",
+	evName:                    "metadata.name",
+	evNamespace:               "metadata.namespace",
+	evUID:                     "metadata.uid",
+	evResourceVersion:         "metadata.resourceVersion",
+	evCreationTimestamp:       "metadata.creationTimestamp",
+	evInvolvedKind:            "involvedObject.kind",
+	evInvolvedNamespace:       "involvedObject.namespace",
+	evInvolvedName:            "involvedObject.name",
+	evInvolvedUID:             "involvedObject.uid",
+	evInvolvedAPIVersion:      "involvedObject.apiVersion",
+	evInvolvedResourceVersion: "involvedObject.resourceVersion",
+	evInvolvedFieldPath:       "involvedObject.fieldPath",
+	evReason:                  "reason",
+	evMessage:                 "message",
+	evSourceComponent:         "source.component",
+	evSourceHost:              "source.host",
+	evFirstTimestamp:          "firstTimestamp",
+	evLastTimestamp:           "lastTimestamp",
+	evCount:                   "count",
+	evType:                    "type",
+	evReportingComponent:      "reportingComponent",
+	evReportingInstance:       "reportingInstance",
+}
+
+// managedFieldsPath is the subtree the audit log's differ skips.
+const managedFieldsPath = "metadata.managedFields"
+
+// eventPaths are the paths of eventCreate's changes as one differ gives
+// them: interned in the map intern (the differ's when they were looked
+// up), each when it is first needed, as the walk interns a path when a
+// change first needs it. Steady state, a change takes its path from
+// here without a map lookup.
+type eventPaths struct {
+	intern map[string]string
+	path   [evLeaves]string // "" until looked up
+}
+
+// eventCreate is the audit diff of the create of an Event (old nil)
+// without the walk: Events are the most frequent create of a large run
+// (a kubelet's every pull, start and kill), and the walk of one went
+// through some forty fields and their type and path trees, cache misses
+// at scale. It appends to d.out exactly the changes the walk would
+// (diffWith(d, nil, e)): each leaf that is not its zero value, in field
+// order, rendered as the walk renders it (strings as they are, the count
+// in decimal, times through the differ's rendered seconds), with the
+// path the walk would give it, interned in d.intern when that is not
+// nil; and it reports true. The zero values, omitempty or not
+// (reportingComponent), are no change of a create.
+//
+// It appends nothing and reports false, for the walk to diff the Event,
+// when the Event has anything the fast path does not render: a
+// generateName, selfLink, generation, deletion timestamp or grace
+// period, labels, annotations, owner references or finalizers, an
+// eventTime, series, action or related object; managedFields unless the
+// differ skips them (d.skip, as the audit log's does: the walk then
+// never reads them); any skip other than managedFields'; and a nil
+// Event. TestEventCreateMatchesWalk and FuzzEventCreate compare it with
+// the walk, and TestEventCreateFields fails when Event, ObjectMeta,
+// ObjectReference or EventSource gain a field.
+func (d *differ) eventCreate(e *api.Event) bool {
+	if e == nil || d.skip != "" && d.skip != managedFieldsPath {
+		return false
+	}
+	m := &e.ObjectMeta
+	if m.GenerateName != "" || m.SelfLink != "" || m.Generation != 0 || m.DeletionTimestamp != nil ||
+		m.DeletionGracePeriodSeconds != nil || len(m.Labels) > 0 || len(m.Annotations) > 0 ||
+		len(m.OwnerReferences) > 0 || len(m.Finalizers) > 0 || len(m.ManagedFields) > 0 && d.skip == "" ||
+		e.EventTime != (api.MicroTime{}) || e.Series != nil || e.Action != "" || e.Related != nil {
+		return false
+	}
+	if d.events == nil {
+		d.events = new(eventPaths)
+	}
+	if !sameMap(d.events.intern, d.intern) {
+		// Another intern map (or none): the paths are its.
+		*d.events = eventPaths{intern: d.intern}
+	}
+	d.eventString(evAPIVersion, e.APIVersion)
+	d.eventString(evKind, e.Kind)
+	d.eventString(evName, m.Name)
+	d.eventString(evNamespace, m.Namespace)
+	d.eventString(evUID, string(m.UID))
+	d.eventString(evResourceVersion, m.ResourceVersion)
+	d.eventTime(evCreationTimestamp, m.CreationTimestamp)
+	o := &e.InvolvedObject
+	d.eventString(evInvolvedKind, o.Kind)
+	d.eventString(evInvolvedNamespace, o.Namespace)
+	d.eventString(evInvolvedName, o.Name)
+	d.eventString(evInvolvedUID, string(o.UID))
+	d.eventString(evInvolvedAPIVersion, o.APIVersion)
+	d.eventString(evInvolvedResourceVersion, o.ResourceVersion)
+	d.eventString(evInvolvedFieldPath, o.FieldPath)
+	d.eventString(evReason, e.Reason)
+	d.eventString(evMessage, e.Message)
+	d.eventString(evSourceComponent, e.Source.Component)
+	d.eventString(evSourceHost, e.Source.Host)
+	d.eventTime(evFirstTimestamp, e.FirstTimestamp)
+	d.eventTime(evLastTimestamp, e.LastTimestamp)
+	if e.Count != 0 {
+		d.eventLeaf(evCount, strconv.FormatInt(int64(e.Count), 10))
+	}
+	d.eventString(evType, e.Type)
+	d.eventString(evReportingComponent, e.ReportingController)
+	d.eventString(evReportingInstance, e.ReportingInstance)
+	return true
+}
+
+// eventString appends the create of eventCreate's string leaf i, unless
+// s is empty: the walk leaves out a zero value appearing (emitAt), and
+// renders a string as it is (renderAt).
+func (d *differ) eventString(i int, s string) {
+	if s != "" {
+		d.eventLeaf(i, s)
+	}
+}
+
+// eventTime appends the create of eventCreate's time leaf i, unless t
+// is the zero value (the walk's zeroAt: every bit zero, the location
+// too). A zero instant in some location is not that, and renders
+// "null", as the walk renders it: through the differ's rendered
+// seconds (renderTime).
+func (d *differ) eventTime(i int, t api.Time) {
+	if t != (api.Time{}) {
+		d.eventLeaf(i, d.renderTime(t))
+	}
+}
+
+// eventLeaf appends a change that creates eventCreate's leaf i with the
+// rendering s, at the leaf's path: interned in d.intern when it is not
+// nil (once per differ and path, as the walk's path nodes are), the
+// plain path otherwise.
+func (d *differ) eventLeaf(i int, s string) {
+	p := d.events.path[i]
+	if p == "" {
+		p = eventPathNames[i]
+		if d.intern != nil {
+			if q, ok := d.intern[p]; ok {
+				p = q
+			} else {
+				d.intern[p] = p
+			}
+		}
+		d.events.path[i] = p
+	}
+	d.out = append(d.out, Change{Path: p, New: s, NewSet: true})
 }
 
 // leafEqual compares two leaves of one type (compared as cmp says)
