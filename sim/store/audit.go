@@ -764,6 +764,11 @@ func (l *AuditLog) auditChanges(old, new api.Object) []Change {
 		// An Event's create, the most frequent: its fields without
 		// the walk (eventCreate declines the Events it does not render).
 		all = d.out
+	} else if a, b, ok := pods(old, new); ok && d.podStatusUpdate(a, b) {
+		// A pod's status write, the most frequent update: its status
+		// without the walk (podStatusUpdate declines what it does not
+		// render).
+		all = d.out
 	} else {
 		d.out = d.out[:0]
 		all = diffWith(d, oldV, new)

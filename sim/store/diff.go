@@ -1054,6 +1054,559 @@ func (d *differ) eventLeaf(i int, s string) {
 	d.out = append(d.out, Change{Path: p, New: s, NewSet: true})
 }
 
+// pods returns old and new as Pods when both are non-nil Pods.
+func pods(old, new api.Object) (a, b *api.Pod, ok bool) {
+	a, okA := old.(*api.Pod)
+	b, okB := new.(*api.Pod)
+	return a, b, okA && okB && a != nil && b != nil
+}
+
+// podInfo is the info of api.Pod, whose path tree (d.root) podStatusUpdate
+// shares with the walk.
+var podInfo = infoOf(reflect.TypeFor[api.Pod]())
+
+// The positions of the fields podStatusUpdate renders among their
+// types' fields (structFields: every field of these types is exported
+// and named, so a field's position is its index), and how many fields
+// each type has: the walk's path nodes are by position (pathNode.field).
+// TestPodStatusUpdateFields holds them to the types.
+const (
+	podStatusPos = 3 // Pod.Status
+	podFieldsN   = 4
+
+	psObservedGeneration = 0
+	psPhase              = 1
+	psConditions         = 2
+	psMessage            = 3
+	psReason             = 4
+	psNominatedNodeName  = 5
+	psHostIP             = 6
+	psHostIPs            = 7
+	psPodIP              = 8
+	psPodIPs             = 9
+	psStartTime          = 10
+	psInitContainers     = 11
+	psContainers         = 12
+	psQOSClass           = 13
+	psResize             = 15
+	psFieldsN            = 17
+
+	pcType               = 0
+	pcObservedGeneration = 1
+	pcStatus             = 2
+	pcLastProbeTime      = 3
+	pcLastTransitionTime = 4
+	pcReason             = 5
+	pcMessage            = 6
+	pcFieldsN            = 7
+
+	ipPos     = 0 // HostIP.IP, PodIP.IP
+	ipFieldsN = 1
+
+	csName         = 0
+	csState        = 1
+	csLastState    = 2
+	csReady        = 3
+	csRestartCount = 4
+	csImage        = 5
+	csImageID      = 6
+	csContainerID  = 7
+	csStarted      = 8
+	csFieldsN      = 15
+
+	stWaiting    = 0
+	stRunning    = 1
+	stTerminated = 2
+	stFieldsN    = 3
+
+	waitReason  = 0
+	waitMessage = 1
+	waitFieldsN = 2
+
+	runStartedAt = 0
+	runFieldsN   = 1
+
+	termExitCode    = 0
+	termSignal      = 1
+	termReason      = 2
+	termMessage     = 3
+	termStartedAt   = 4
+	termFinishedAt  = 5
+	termContainerID = 6
+	termFieldsN     = 7
+)
+
+// sameMemory reports whether *a and *b are the same bytes (the walk's
+// sameBits): nothing in them can differ then.
+func sameMemory[T any](a, b *T) bool {
+	n := unsafe.Sizeof(*a)
+	return a == b || bytes.Equal(unsafe.Slice((*byte)(unsafe.Pointer(a)), n), unsafe.Slice((*byte)(unsafe.Pointer(b)), n))
+}
+
+// unwalked reports whether the walk finds no change between two lists
+// podStatusUpdate does not render: both empty (absent to the walk), or
+// the very same elements (its sameData).
+func unwalked[T any](a, b []T) bool {
+	return len(a) == 0 && len(b) == 0 || sameArray(a, b)
+}
+
+// podStatusUpdate is the audit diff of a pod update that changes only
+// the pod's status (and resourceVersion or managedFields, which the
+// audit leaves out), without the walk: a kubelet's status write, the
+// most frequent update of a large run (withStatusOf gives it the stored
+// pod's metadata and spec, the very same memory). It appends to d.out
+// exactly the changes the walk would (diffWith(d, a, b) with the audit
+// log's differ), in the walk's order, rendered as the walk renders them,
+// at the walk's paths (through the walk's own path tree, so interned
+// alike), and reports true.
+//
+// It appends nothing and reports false, for the walk to diff the
+// update, unless the differ is the audit log's (audit set, no skip but
+// managedFields', not reflective, walkEqual off, no path begun), the two
+// pods have the same TypeMeta and generation, metadata unchanged for the
+// audit (metaUnchanged) and the same spec bytes (sameBits); and unless
+// the statuses' lists are ones it renders: conditions, init container
+// and container statuses with the same keys (type, name: non-empty,
+// distinct) in the same order on both sides, and, in each container
+// status, allocatedResources, resources, volumeMounts, user,
+// allocatedResourcesStatus and stopSignal unchanged (empty on both sides
+// or the very same data); ephemeralContainerStatuses and
+// resourceClaimStatuses likewise. hostIPs and podIPs may change in any
+// way. TestPodStatusUpdateMatchesWalk and FuzzPodStatusUpdate compare it
+// with the walk; TestPodStatusUpdateFields fails when the types it
+// renders gain, lose or rename a field.
+func (d *differ) podStatusUpdate(a, b *api.Pod) bool {
+	if a == nil || b == nil || !d.audit || d.reflective || d.walkEqual || len(d.path) != 0 ||
+		d.skip != "" && d.skip != managedFieldsPath {
+		return false
+	}
+	if a == b {
+		return true // the very same pod: the walk has nothing
+	}
+	if a.TypeMeta != b.TypeMeta || a.Generation != b.Generation || !metaUnchanged(&a.ObjectMeta, &b.ObjectMeta) ||
+		!sameMemory(&a.Spec, &b.Spec) {
+		return false
+	}
+	sa, sb := &a.Status, &b.Status
+	if !podStatusRendered(sa, sb) {
+		return false
+	}
+	if sameMemory(sa, sb) {
+		return true
+	}
+	node := d.root(podInfo).field(podStatusPos, podFieldsN)
+	d.path = append(d.path, "status"...)
+	d.podInt(node, psObservedGeneration, psFieldsN, "observedGeneration", sa.ObservedGeneration, sb.ObservedGeneration, true, true)
+	d.podString(node, psPhase, psFieldsN, "phase", string(sa.Phase), string(sb.Phase), true, true)
+	d.podConditions(node.field(psConditions, psFieldsN), sa.Conditions, sb.Conditions)
+	d.podString(node, psMessage, psFieldsN, "message", sa.Message, sb.Message, true, true)
+	d.podString(node, psReason, psFieldsN, "reason", sa.Reason, sb.Reason, true, true)
+	d.podString(node, psNominatedNodeName, psFieldsN, "nominatedNodeName", sa.NominatedNodeName, sb.NominatedNodeName, true, true)
+	d.podString(node, psHostIP, psFieldsN, "hostIP", sa.HostIP, sb.HostIP, true, true)
+	podIPList(d, node.field(psHostIPs, psFieldsN), "hostIPs", sa.HostIPs, sb.HostIPs, hostIPOf)
+	d.podString(node, psPodIP, psFieldsN, "podIP", sa.PodIP, sb.PodIP, true, true)
+	podIPList(d, node.field(psPodIPs, psFieldsN), "podIPs", sa.PodIPs, sb.PodIPs, podIPOf)
+	if ta, tb := sa.StartTime, sb.StartTime; ta != tb {
+		var va, vb api.Time
+		if ta != nil {
+			va = *ta
+		}
+		if tb != nil {
+			vb = *tb
+		}
+		d.podTime(node, psStartTime, psFieldsN, "startTime", va, vb, ta != nil, tb != nil)
+	}
+	d.podContainers(node.field(psInitContainers, psFieldsN), "initContainerStatuses", sa.InitContainerStatuses, sb.InitContainerStatuses)
+	d.podContainers(node.field(psContainers, psFieldsN), "containerStatuses", sa.ContainerStatuses, sb.ContainerStatuses)
+	d.podString(node, psQOSClass, psFieldsN, "qosClass", string(sa.QOSClass), string(sb.QOSClass), true, true)
+	d.podString(node, psResize, psFieldsN, "resize", sa.Resize, sb.Resize, true, true)
+	d.path = d.path[:0]
+	return true
+}
+
+// podStatusRendered reports whether podStatusUpdate renders every
+// change between two statuses: the lists it walks have the same keys
+// in the same order (podKeyed), and those it does not render are
+// unchanged (unwalked, podContainerRendered). It writes nothing.
+func podStatusRendered(a, b *api.PodStatus) bool {
+	if !unwalked(a.EphemeralContainerStatuses, b.EphemeralContainerStatuses) ||
+		!unwalked(a.ResourceClaimStatuses, b.ResourceClaimStatuses) ||
+		!podKeyed(a.Conditions, b.Conditions, conditionKey) ||
+		!podKeyed(a.InitContainerStatuses, b.InitContainerStatuses, containerKey) ||
+		!podKeyed(a.ContainerStatuses, b.ContainerStatuses, containerKey) {
+		return false
+	}
+	ok := true
+	check := func(_ string, x, y *api.ContainerStatus) {
+		var none api.ContainerStatus // an absent element: nothing set
+		if x == nil {
+			x = &none
+		}
+		if y == nil {
+			y = &none
+		}
+		ok = ok && podContainerRendered(x, y)
+	}
+	keyedPairs(a.InitContainerStatuses, b.InitContainerStatuses, containerKey, check)
+	keyedPairs(a.ContainerStatuses, b.ContainerStatuses, containerKey, check)
+	return ok
+}
+
+// podContainerRendered reports whether the fields of a container status
+// podStatusUpdate does not render are unchanged to the walk (an absent
+// status is the zero one: those fields must then be empty on the other
+// side).
+func podContainerRendered(a, b *api.ContainerStatus) bool {
+	return (len(a.AllocatedResources) == 0 && len(b.AllocatedResources) == 0 || sameMap(a.AllocatedResources, b.AllocatedResources)) &&
+		a.Resources == b.Resources && a.User == b.User && a.StopSignal == b.StopSignal &&
+		unwalked(a.VolumeMounts, b.VolumeMounts) && unwalked(a.AllocatedResourcesStatus, b.AllocatedResourcesStatus)
+}
+
+// conditionKey and containerKey are the keys the walk addresses the
+// elements of a pod's conditions and container statuses by (elemKey).
+func conditionKey(c *api.PodCondition) string    { return string(c.Type) }
+func containerKey(c *api.ContainerStatus) string { return c.Name }
+
+// podKeyed reports whether the walk pairs the elements of a and b by
+// key (keyedListAt, eachPair): every element of each with a non-empty
+// key, no key twice in one list. Or a and b are the very same elements,
+// which the walk does not look into.
+func podKeyed[T any](a, b []T, key func(*T) string) bool {
+	return sameArray(a, b) || keyedAll(a, key) && keyedAll(b, key)
+}
+
+// keyedAll reports whether every element of l has a non-empty key of
+// its own in l.
+func keyedAll[T any](l []T, key func(*T) string) bool {
+	for i := range l {
+		k := key(&l[i])
+		if k == "" {
+			return false
+		}
+		for j := range i {
+			if key(&l[j]) == k {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// keyedPairs calls fn with each pair of elements of a and b the walk
+// compares, as eachPair orders them when both lists are keyed
+// (podKeyed): a's elements in their order, each with b's element of its
+// key or nil, then b's elements whose key a lacks, with nil. Nothing
+// when a and b are both empty or the very same elements (the walk's
+// emptyAt and sameData).
+func keyedPairs[T any](a, b []T, key func(*T) string, fn func(k string, x, y *T)) {
+	if len(a) == 0 && len(b) == 0 || sameArray(a, b) {
+		return
+	}
+	// Most writes keep the keys where they were: a[i] pairs with b[i]
+	// (keys are distinct), and b has no key a lacks.
+	aligned := len(a) == len(b)
+	for i := 0; aligned && i < len(a); i++ {
+		aligned = key(&a[i]) == key(&b[i])
+	}
+	if aligned {
+		for i := range a {
+			fn(key(&a[i]), &a[i], &b[i])
+		}
+		return
+	}
+	for i := range a {
+		k := key(&a[i])
+		var y *T
+		for j := range b {
+			if key(&b[j]) == k {
+				y = &b[j]
+				break
+			}
+		}
+		fn(k, &a[i], y)
+	}
+	for j := range b {
+		k := key(&b[j])
+		found := false
+		for i := range a {
+			if key(&a[i]) == k {
+				found = true
+				break
+			}
+		}
+		if !found {
+			fn(k, nil, &b[j])
+		}
+	}
+}
+
+// podLeaf appends c at the current path's field name (at position pos
+// of fields, below node), as the walk's add does: unless it renders the
+// same on both sides, with the walk's interned path.
+func (d *differ) podLeaf(node *pathNode, pos, fields int, name string, c Change) {
+	mark := len(d.path)
+	d.path = append(d.path, '.')
+	d.path = append(d.path, name...)
+	d.add(c, node.field(pos, fields))
+	d.path = d.path[:mark]
+}
+
+// podString is the walk's change of a string leaf (emitAt): none when
+// both sides are set and equal, or one side is absent and the other
+// empty (a zero value appearing or leaving with its parent); the string
+// as it is.
+func (d *differ) podString(node *pathNode, pos, fields int, name, a, b string, aSet, bSet bool) {
+	if aSet && bSet && a == b || !aSet && b == "" || !bSet && a == "" {
+		return
+	}
+	d.podLeaf(node, pos, fields, name, Change{Old: a, New: b, OldSet: aSet, NewSet: bSet})
+}
+
+// podInt is podString of an integer leaf, rendered in decimal.
+func (d *differ) podInt(node *pathNode, pos, fields int, name string, a, b int64, aSet, bSet bool) {
+	if aSet && bSet && a == b || !aSet && b == 0 || !bSet && a == 0 {
+		return
+	}
+	c := Change{OldSet: aSet, NewSet: bSet}
+	if aSet {
+		c.Old = strconv.FormatInt(a, 10)
+	}
+	if bSet {
+		c.New = strconv.FormatInt(b, 10)
+	}
+	d.podLeaf(node, pos, fields, name, c)
+}
+
+// podBool is podString of a bool leaf, rendered "true" or "false".
+func (d *differ) podBool(node *pathNode, pos, fields int, name string, a, b, aSet, bSet bool) {
+	if aSet && bSet && a == b || !aSet && !b || !bSet && !a {
+		return
+	}
+	c := Change{OldSet: aSet, NewSet: bSet}
+	if aSet {
+		c.Old = strconv.FormatBool(a)
+	}
+	if bSet {
+		c.New = strconv.FormatBool(b)
+	}
+	d.podLeaf(node, pos, fields, name, c)
+}
+
+// podTime is podString of a time leaf: equal under == (leafEqualAt), or
+// the zero value (every bit zero, the location too: zeroAt) appearing
+// or leaving, is no change; a time renders through the differ's rendered
+// seconds (renderTime), and two that render the same are no change
+// (add).
+func (d *differ) podTime(node *pathNode, pos, fields int, name string, a, b api.Time, aSet, bSet bool) {
+	if aSet && bSet && a == b || !aSet && b == (api.Time{}) || !bSet && a == (api.Time{}) {
+		return
+	}
+	c := Change{OldSet: aSet, NewSet: bSet}
+	if aSet {
+		c.Old = d.renderTime(a)
+	}
+	if bSet {
+		c.New = d.renderTime(b)
+	}
+	d.podLeaf(node, pos, fields, name, c)
+}
+
+// podConditions appends the changes of a pod's conditions, both lists
+// keyed (podKeyed), below node (the conditions field's): the walk's,
+// pair by pair (keyedPairs) at "[type]", the unchanged ones (==,
+// equalTypes) skipped, a condition one side lacks absent there (its
+// zero values no change).
+func (d *differ) podConditions(node *pathNode, a, b []api.PodCondition) {
+	if len(a) == 0 && len(b) == 0 || sameArray(a, b) {
+		return
+	}
+	mark := len(d.path)
+	d.path = append(d.path, ".conditions"...)
+	keyedPairs(a, b, conditionKey, func(k string, ca, cb *api.PodCondition) {
+		if ca != nil && cb != nil && *ca == *cb {
+			return
+		}
+		aSet, bSet := ca != nil, cb != nil
+		var none api.PodCondition // an absent condition
+		if ca == nil {
+			ca = &none
+		}
+		if cb == nil {
+			cb = &none
+		}
+		el := node.key(k)
+		at := len(d.path)
+		d.path = append(d.path, '[')
+		d.path = append(d.path, k...)
+		d.path = append(d.path, ']')
+		d.podString(el, pcType, pcFieldsN, "type", string(ca.Type), string(cb.Type), aSet, bSet)
+		d.podInt(el, pcObservedGeneration, pcFieldsN, "observedGeneration", ca.ObservedGeneration, cb.ObservedGeneration, aSet, bSet)
+		d.podString(el, pcStatus, pcFieldsN, "status", string(ca.Status), string(cb.Status), aSet, bSet)
+		d.podTime(el, pcLastProbeTime, pcFieldsN, "lastProbeTime", ca.LastProbeTime, cb.LastProbeTime, aSet, bSet)
+		d.podTime(el, pcLastTransitionTime, pcFieldsN, "lastTransitionTime", ca.LastTransitionTime, cb.LastTransitionTime, aSet, bSet)
+		d.podString(el, pcReason, pcFieldsN, "reason", ca.Reason, cb.Reason, aSet, bSet)
+		d.podString(el, pcMessage, pcFieldsN, "message", ca.Message, cb.Message, aSet, bSet)
+		d.path = d.path[:at]
+	})
+	d.path = d.path[:mark]
+}
+
+// hostIPOf and podIPOf are the one field of a HostIP and a PodIP.
+func hostIPOf(ip *api.HostIP) string { return ip.IP }
+func podIPOf(ip *api.PodIP) string   { return ip.IP }
+
+// podIPList appends the changes of a list of IPs (hostIPs, podIPs: its
+// elements have no key) below node, the list field name's: the walk's,
+// by index, "[i].ip", an element one side lacks absent there.
+func podIPList[T any](d *differ, node *pathNode, name string, a, b []T, ip func(*T) string) {
+	if len(a) == 0 && len(b) == 0 || sameArray(a, b) {
+		return
+	}
+	mark := len(d.path)
+	d.path = append(d.path, '.')
+	d.path = append(d.path, name...)
+	for i := range max(len(a), len(b)) {
+		var va, vb string
+		if i < len(a) {
+			va = ip(&a[i])
+		}
+		if i < len(b) {
+			vb = ip(&b[i])
+		}
+		aSet, bSet := i < len(a), i < len(b)
+		if aSet && bSet && va == vb || !aSet && vb == "" || !bSet && va == "" {
+			continue
+		}
+		at := len(d.path)
+		d.path = append(d.path, '[')
+		d.path = strconv.AppendInt(d.path, int64(i), 10)
+		d.path = append(d.path, ']')
+		d.podString(node.at(i), ipPos, ipFieldsN, "ip", va, vb, aSet, bSet)
+		d.path = d.path[:at]
+	}
+	d.path = d.path[:mark]
+}
+
+// podContainers appends the changes of a pod's container statuses,
+// both lists keyed (podKeyed) and with nothing but the fields it renders
+// changed (podContainerRendered), below node (the list field name's):
+// the walk's, pair by pair (keyedPairs) at "[name]", in field order, a
+// status one side lacks absent there (its zero values no change, its
+// states' nil pointers absent as ever).
+func (d *differ) podContainers(node *pathNode, name string, a, b []api.ContainerStatus) {
+	if len(a) == 0 && len(b) == 0 || sameArray(a, b) {
+		return
+	}
+	mark := len(d.path)
+	d.path = append(d.path, '.')
+	d.path = append(d.path, name...)
+	keyedPairs(a, b, containerKey, func(k string, ca, cb *api.ContainerStatus) {
+		if ca != nil && cb != nil && sameMemory(ca, cb) {
+			return
+		}
+		aSet, bSet := ca != nil, cb != nil
+		var none api.ContainerStatus // an absent status
+		if ca == nil {
+			ca = &none
+		}
+		if cb == nil {
+			cb = &none
+		}
+		el := node.key(k)
+		at := len(d.path)
+		d.path = append(d.path, '[')
+		d.path = append(d.path, k...)
+		d.path = append(d.path, ']')
+		d.podString(el, csName, csFieldsN, "name", ca.Name, cb.Name, aSet, bSet)
+		d.containerState(el.field(csState, csFieldsN), "state", &ca.State, &cb.State)
+		d.containerState(el.field(csLastState, csFieldsN), "lastState", &ca.LastTerminationState, &cb.LastTerminationState)
+		d.podBool(el, csReady, csFieldsN, "ready", ca.Ready, cb.Ready, aSet, bSet)
+		d.podInt(el, csRestartCount, csFieldsN, "restartCount", int64(ca.RestartCount), int64(cb.RestartCount), aSet, bSet)
+		d.podString(el, csImage, csFieldsN, "image", ca.Image, cb.Image, aSet, bSet)
+		d.podString(el, csImageID, csFieldsN, "imageID", ca.ImageID, cb.ImageID, aSet, bSet)
+		d.podString(el, csContainerID, csFieldsN, "containerID", ca.ContainerID, cb.ContainerID, aSet, bSet)
+		if sa, sb := ca.Started, cb.Started; sa != sb {
+			var va, vb bool
+			if sa != nil {
+				va = *sa
+			}
+			if sb != nil {
+				vb = *sb
+			}
+			d.podBool(el, csStarted, csFieldsN, "started", va, vb, sa != nil, sb != nil)
+		}
+		d.path = d.path[:at]
+	})
+	d.path = d.path[:mark]
+}
+
+// containerState appends the changes of a container's state (or last
+// state) below node, the field name's: of waiting, running and
+// terminated in turn, each pointer the walk follows (nil: absent, the
+// zero values of the side present no change). A state of a status one
+// side lacks is the zero one there: all its pointers absent, as the
+// walk's nil struct has them.
+func (d *differ) containerState(node *pathNode, name string, a, b *api.ContainerState) {
+	if *a == *b {
+		return // the same pointers
+	}
+	mark := len(d.path)
+	d.path = append(d.path, '.')
+	d.path = append(d.path, name...)
+	if wa, wb := a.Waiting, b.Waiting; wa != wb {
+		var va, vb api.ContainerStateWaiting
+		if wa != nil {
+			va = *wa
+		}
+		if wb != nil {
+			vb = *wb
+		}
+		aSet, bSet := wa != nil, wb != nil
+		n := node.field(stWaiting, stFieldsN)
+		at := len(d.path)
+		d.path = append(d.path, ".waiting"...)
+		d.podString(n, waitReason, waitFieldsN, "reason", va.Reason, vb.Reason, aSet, bSet)
+		d.podString(n, waitMessage, waitFieldsN, "message", va.Message, vb.Message, aSet, bSet)
+		d.path = d.path[:at]
+	}
+	if ra, rb := a.Running, b.Running; ra != rb {
+		var va, vb api.ContainerStateRunning
+		if ra != nil {
+			va = *ra
+		}
+		if rb != nil {
+			vb = *rb
+		}
+		n := node.field(stRunning, stFieldsN)
+		at := len(d.path)
+		d.path = append(d.path, ".running"...)
+		d.podTime(n, runStartedAt, runFieldsN, "startedAt", va.StartedAt, vb.StartedAt, ra != nil, rb != nil)
+		d.path = d.path[:at]
+	}
+	if ta, tb := a.Terminated, b.Terminated; ta != tb {
+		var va, vb api.ContainerStateTerminated
+		if ta != nil {
+			va = *ta
+		}
+		if tb != nil {
+			vb = *tb
+		}
+		aSet, bSet := ta != nil, tb != nil
+		n := node.field(stTerminated, stFieldsN)
+		at := len(d.path)
+		d.path = append(d.path, ".terminated"...)
+		d.podInt(n, termExitCode, termFieldsN, "exitCode", int64(va.ExitCode), int64(vb.ExitCode), aSet, bSet)
+		d.podInt(n, termSignal, termFieldsN, "signal", int64(va.Signal), int64(vb.Signal), aSet, bSet)
+		d.podString(n, termReason, termFieldsN, "reason", va.Reason, vb.Reason, aSet, bSet)
+		d.podString(n, termMessage, termFieldsN, "message", va.Message, vb.Message, aSet, bSet)
+		d.podTime(n, termStartedAt, termFieldsN, "startedAt", va.StartedAt, vb.StartedAt, aSet, bSet)
+		d.podTime(n, termFinishedAt, termFieldsN, "finishedAt", va.FinishedAt, vb.FinishedAt, aSet, bSet)
+		d.podString(n, termContainerID, termFieldsN, "containerID", va.ContainerID, vb.ContainerID, aSet, bSet)
+		d.path = d.path[:at]
+	}
+	d.path = d.path[:mark]
+}
+
 // leafEqual compares two leaves of one type (compared as cmp says)
 // without allocating for the common scalar kinds.
 func leafEqual(a, b reflect.Value, cmp leafCompare) bool {
