@@ -1207,14 +1207,9 @@ func (d *differ) podStatusUpdate(a, b *api.Pod) bool {
 	d.podString(node, psPodIP, psFieldsN, "podIP", sa.PodIP, sb.PodIP, true, true)
 	podIPList(d, node.field(psPodIPs, psFieldsN), "podIPs", sa.PodIPs, sb.PodIPs, podIPOf)
 	if ta, tb := sa.StartTime, sb.StartTime; ta != tb {
-		var va, vb api.Time
-		if ta != nil {
-			va = *ta
-		}
-		if tb != nil {
-			vb = *tb
-		}
-		d.podTime(node, psStartTime, psFieldsN, "startTime", va, vb, ta != nil, tb != nil)
+		va, aSet := pointee(ta)
+		vb, bSet := pointee(tb)
+		d.podTime(node, psStartTime, psFieldsN, "startTime", va, vb, aSet, bSet)
 	}
 	d.podContainers(node.field(psInitContainers, psFieldsN), "initContainerStatuses", sa.InitContainerStatuses, sb.InitContainerStatuses)
 	d.podContainers(node.field(psContainers, psFieldsN), "containerStatuses", sa.ContainerStatuses, sb.ContainerStatuses)
@@ -1351,104 +1346,120 @@ func (d *differ) podLeaf(node *pathNode, pos, fields int, name string, c Change)
 	d.path = d.path[:mark]
 }
 
-// podString is the walk's change of a string leaf (emitAt): none when
-// both sides are set and equal, or one side is absent and the other
-// empty (a zero value appearing or leaving with its parent); the string
-// as it is.
+// podLeafOf is the walk's change of a leaf (emitAt) at field name, a
+// side absent where its set flag is false (its value then the zero one):
+// none when both sides are set and equal, or one side is absent and the
+// other the zero value (a zero value appearing or leaving with its
+// parent); each present side rendered by render. Two sides that render
+// the same are no change either (add).
+func podLeafOf[T comparable](d *differ, node *pathNode, pos, fields int, name string, a, b T, aSet, bSet bool, render func(*differ, T) string) {
+	var zero T
+	if aSet && bSet && a == b || !aSet && b == zero || !bSet && a == zero {
+		return
+	}
+	c := Change{OldSet: aSet, NewSet: bSet}
+	if aSet {
+		c.Old = render(d, a)
+	}
+	if bSet {
+		c.New = render(d, b)
+	}
+	d.podLeaf(node, pos, fields, name, c)
+}
+
+// The walk's renderings of the leaves podStatusUpdate emits: a string as
+// it is, an integer in decimal, a bool as "true" or "false", a time
+// through the differ's rendered seconds ((*differ).renderTime; equal
+// times compare equal under ==, as leafEqualAt has them, and the zero
+// time is every bit zero, the location too, as zeroAt has it).
+func renderString(_ *differ, s string) string { return s }
+func renderInt(_ *differ, n int64) string     { return strconv.FormatInt(n, 10) }
+func renderBool(_ *differ, b bool) string     { return strconv.FormatBool(b) }
+
+// podString, podInt, podBool and podTime are podLeafOf for the leaf
+// types podStatusUpdate renders.
 func (d *differ) podString(node *pathNode, pos, fields int, name, a, b string, aSet, bSet bool) {
-	if aSet && bSet && a == b || !aSet && b == "" || !bSet && a == "" {
-		return
-	}
-	d.podLeaf(node, pos, fields, name, Change{Old: a, New: b, OldSet: aSet, NewSet: bSet})
+	podLeafOf(d, node, pos, fields, name, a, b, aSet, bSet, renderString)
 }
 
-// podInt is podString of an integer leaf, rendered in decimal.
 func (d *differ) podInt(node *pathNode, pos, fields int, name string, a, b int64, aSet, bSet bool) {
-	if aSet && bSet && a == b || !aSet && b == 0 || !bSet && a == 0 {
-		return
-	}
-	c := Change{OldSet: aSet, NewSet: bSet}
-	if aSet {
-		c.Old = strconv.FormatInt(a, 10)
-	}
-	if bSet {
-		c.New = strconv.FormatInt(b, 10)
-	}
-	d.podLeaf(node, pos, fields, name, c)
+	podLeafOf(d, node, pos, fields, name, a, b, aSet, bSet, renderInt)
 }
 
-// podBool is podString of a bool leaf, rendered "true" or "false".
 func (d *differ) podBool(node *pathNode, pos, fields int, name string, a, b, aSet, bSet bool) {
-	if aSet && bSet && a == b || !aSet && !b || !bSet && !a {
-		return
-	}
-	c := Change{OldSet: aSet, NewSet: bSet}
-	if aSet {
-		c.Old = strconv.FormatBool(a)
-	}
-	if bSet {
-		c.New = strconv.FormatBool(b)
-	}
-	d.podLeaf(node, pos, fields, name, c)
+	podLeafOf(d, node, pos, fields, name, a, b, aSet, bSet, renderBool)
 }
 
-// podTime is podString of a time leaf: equal under == (leafEqualAt), or
-// the zero value (every bit zero, the location too: zeroAt) appearing
-// or leaving, is no change; a time renders through the differ's rendered
-// seconds (renderTime), and two that render the same are no change
-// (add).
 func (d *differ) podTime(node *pathNode, pos, fields int, name string, a, b api.Time, aSet, bSet bool) {
-	if aSet && bSet && a == b || !aSet && b == (api.Time{}) || !bSet && a == (api.Time{}) {
-		return
-	}
-	c := Change{OldSet: aSet, NewSet: bSet}
-	if aSet {
-		c.Old = d.renderTime(a)
-	}
-	if bSet {
-		c.New = d.renderTime(b)
-	}
-	d.podLeaf(node, pos, fields, name, c)
+	podLeafOf(d, node, pos, fields, name, a, b, aSet, bSet, (*differ).renderTime)
 }
 
-// podConditions appends the changes of a pod's conditions, both lists
-// keyed (podKeyed), below node (the conditions field's): the walk's,
-// pair by pair (keyedPairs) at "[type]", the unchanged ones (==,
-// equalTypes) skipped, a condition one side lacks absent there (its
-// zero values no change).
-func (d *differ) podConditions(node *pathNode, a, b []api.PodCondition) {
+// pointee returns what p points to and true, or the zero value and false
+// for nil: a pointer the walk follows, absent when nil.
+func pointee[T any](p *T) (T, bool) {
+	if p == nil {
+		var zero T
+		return zero, false
+	}
+	return *p, true
+}
+
+// podKeyedList appends the changes of a keyed list at field name (both
+// lists keyed: podKeyed), node its path node: the walk's, pair by pair
+// (keyedPairs) at "[key]", the pairs same says are unchanged skipped, an
+// element one side lacks absent there (none, the zero element, in its
+// place, its set flag false: its zero values no change), each pair's
+// leaves rendered by fn below the element's path node.
+func podKeyedList[T any](d *differ, node *pathNode, name string, a, b []T, key func(*T) string, same func(x, y *T) bool, none *T,
+	fn func(el *pathNode, x, y *T, xSet, ySet bool)) {
 	if len(a) == 0 && len(b) == 0 || sameArray(a, b) {
 		return
 	}
 	mark := len(d.path)
-	d.path = append(d.path, ".conditions"...)
-	keyedPairs(a, b, conditionKey, func(k string, ca, cb *api.PodCondition) {
-		if ca != nil && cb != nil && *ca == *cb {
+	d.path = append(d.path, '.')
+	d.path = append(d.path, name...)
+	keyedPairs(a, b, key, func(k string, x, y *T) {
+		if x != nil && y != nil && same(x, y) {
 			return
 		}
-		aSet, bSet := ca != nil, cb != nil
-		var none api.PodCondition // an absent condition
-		if ca == nil {
-			ca = &none
+		xSet, ySet := x != nil, y != nil
+		if !xSet {
+			x = none
 		}
-		if cb == nil {
-			cb = &none
+		if !ySet {
+			y = none
 		}
-		el := node.key(k)
 		at := len(d.path)
 		d.path = append(d.path, '[')
 		d.path = append(d.path, k...)
 		d.path = append(d.path, ']')
-		d.podString(el, pcType, pcFieldsN, "type", string(ca.Type), string(cb.Type), aSet, bSet)
-		d.podInt(el, pcObservedGeneration, pcFieldsN, "observedGeneration", ca.ObservedGeneration, cb.ObservedGeneration, aSet, bSet)
-		d.podString(el, pcStatus, pcFieldsN, "status", string(ca.Status), string(cb.Status), aSet, bSet)
-		d.podTime(el, pcLastProbeTime, pcFieldsN, "lastProbeTime", ca.LastProbeTime, cb.LastProbeTime, aSet, bSet)
-		d.podTime(el, pcLastTransitionTime, pcFieldsN, "lastTransitionTime", ca.LastTransitionTime, cb.LastTransitionTime, aSet, bSet)
-		d.podString(el, pcReason, pcFieldsN, "reason", ca.Reason, cb.Reason, aSet, bSet)
-		d.podString(el, pcMessage, pcFieldsN, "message", ca.Message, cb.Message, aSet, bSet)
+		fn(node.key(k), x, y, xSet, ySet)
 		d.path = d.path[:at]
 	})
 	d.path = d.path[:mark]
+}
+
+// noCondition and noContainerStatus are the elements a pair's absent
+// side reads as (podKeyedList): zero, never written.
+var (
+	noCondition       api.PodCondition
+	noContainerStatus api.ContainerStatus
+)
+
+// podConditions appends the changes of a pod's conditions (podKeyedList
+// at "conditions"; equal conditions, under ==, are unchanged to the
+// walk: equalTypes).
+func (d *differ) podConditions(node *pathNode, a, b []api.PodCondition) {
+	podKeyedList(d, node, "conditions", a, b, conditionKey, func(x, y *api.PodCondition) bool { return *x == *y }, &noCondition,
+		func(el *pathNode, ca, cb *api.PodCondition, aSet, bSet bool) {
+			d.podString(el, pcType, pcFieldsN, "type", string(ca.Type), string(cb.Type), aSet, bSet)
+			d.podInt(el, pcObservedGeneration, pcFieldsN, "observedGeneration", ca.ObservedGeneration, cb.ObservedGeneration, aSet, bSet)
+			d.podString(el, pcStatus, pcFieldsN, "status", string(ca.Status), string(cb.Status), aSet, bSet)
+			d.podTime(el, pcLastProbeTime, pcFieldsN, "lastProbeTime", ca.LastProbeTime, cb.LastProbeTime, aSet, bSet)
+			d.podTime(el, pcLastTransitionTime, pcFieldsN, "lastTransitionTime", ca.LastTransitionTime, cb.LastTransitionTime, aSet, bSet)
+			d.podString(el, pcReason, pcFieldsN, "reason", ca.Reason, cb.Reason, aSet, bSet)
+			d.podString(el, pcMessage, pcFieldsN, "message", ca.Message, cb.Message, aSet, bSet)
+		})
 }
 
 // hostIPOf and podIPOf are the one field of a HostIP and a PodIP.
@@ -1487,65 +1498,52 @@ func podIPList[T any](d *differ, node *pathNode, name string, a, b []T, ip func(
 	d.path = d.path[:mark]
 }
 
-// podContainers appends the changes of a pod's container statuses,
-// both lists keyed (podKeyed) and with nothing but the fields it renders
-// changed (podContainerRendered), below node (the list field name's):
-// the walk's, pair by pair (keyedPairs) at "[name]", in field order, a
-// status one side lacks absent there (its zero values no change, its
-// states' nil pointers absent as ever).
+// podContainers appends the changes of a pod's container statuses at
+// field name (podKeyedList; with nothing but the fields it renders
+// changed, podContainerRendered; the very same bytes unchanged), in
+// field order, the states' nil pointers absent as ever.
 func (d *differ) podContainers(node *pathNode, name string, a, b []api.ContainerStatus) {
-	if len(a) == 0 && len(b) == 0 || sameArray(a, b) {
+	podKeyedList(d, node, name, a, b, containerKey, sameMemory[api.ContainerStatus], &noContainerStatus,
+		func(el *pathNode, ca, cb *api.ContainerStatus, aSet, bSet bool) {
+			d.podString(el, csName, csFieldsN, "name", ca.Name, cb.Name, aSet, bSet)
+			d.containerState(el.field(csState, csFieldsN), "state", &ca.State, &cb.State)
+			d.containerState(el.field(csLastState, csFieldsN), "lastState", &ca.LastTerminationState, &cb.LastTerminationState)
+			d.podBool(el, csReady, csFieldsN, "ready", ca.Ready, cb.Ready, aSet, bSet)
+			d.podInt(el, csRestartCount, csFieldsN, "restartCount", int64(ca.RestartCount), int64(cb.RestartCount), aSet, bSet)
+			d.podString(el, csImage, csFieldsN, "image", ca.Image, cb.Image, aSet, bSet)
+			d.podString(el, csImageID, csFieldsN, "imageID", ca.ImageID, cb.ImageID, aSet, bSet)
+			d.podString(el, csContainerID, csFieldsN, "containerID", ca.ContainerID, cb.ContainerID, aSet, bSet)
+			if sa, sb := ca.Started, cb.Started; sa != sb {
+				va, aSet := pointee(sa)
+				vb, bSet := pointee(sb)
+				d.podBool(el, csStarted, csFieldsN, "started", va, vb, aSet, bSet)
+			}
+		})
+}
+
+// podPointer appends the changes of a pointer field the walk follows,
+// at field name (position pos of fields below node): fn renders the
+// pointee's leaves below its path node, an absent side (nil) the zero
+// value with its set flag false. Nothing when both are the same pointer,
+// nil included.
+func podPointer[T any](d *differ, node *pathNode, pos, fields int, name string, a, b *T, fn func(n *pathNode, va, vb T, aSet, bSet bool)) {
+	if a == b {
 		return
 	}
-	mark := len(d.path)
+	va, aSet := pointee(a)
+	vb, bSet := pointee(b)
+	at := len(d.path)
 	d.path = append(d.path, '.')
 	d.path = append(d.path, name...)
-	keyedPairs(a, b, containerKey, func(k string, ca, cb *api.ContainerStatus) {
-		if ca != nil && cb != nil && sameMemory(ca, cb) {
-			return
-		}
-		aSet, bSet := ca != nil, cb != nil
-		var none api.ContainerStatus // an absent status
-		if ca == nil {
-			ca = &none
-		}
-		if cb == nil {
-			cb = &none
-		}
-		el := node.key(k)
-		at := len(d.path)
-		d.path = append(d.path, '[')
-		d.path = append(d.path, k...)
-		d.path = append(d.path, ']')
-		d.podString(el, csName, csFieldsN, "name", ca.Name, cb.Name, aSet, bSet)
-		d.containerState(el.field(csState, csFieldsN), "state", &ca.State, &cb.State)
-		d.containerState(el.field(csLastState, csFieldsN), "lastState", &ca.LastTerminationState, &cb.LastTerminationState)
-		d.podBool(el, csReady, csFieldsN, "ready", ca.Ready, cb.Ready, aSet, bSet)
-		d.podInt(el, csRestartCount, csFieldsN, "restartCount", int64(ca.RestartCount), int64(cb.RestartCount), aSet, bSet)
-		d.podString(el, csImage, csFieldsN, "image", ca.Image, cb.Image, aSet, bSet)
-		d.podString(el, csImageID, csFieldsN, "imageID", ca.ImageID, cb.ImageID, aSet, bSet)
-		d.podString(el, csContainerID, csFieldsN, "containerID", ca.ContainerID, cb.ContainerID, aSet, bSet)
-		if sa, sb := ca.Started, cb.Started; sa != sb {
-			var va, vb bool
-			if sa != nil {
-				va = *sa
-			}
-			if sb != nil {
-				vb = *sb
-			}
-			d.podBool(el, csStarted, csFieldsN, "started", va, vb, sa != nil, sb != nil)
-		}
-		d.path = d.path[:at]
-	})
-	d.path = d.path[:mark]
+	fn(node.field(pos, fields), va, vb, aSet, bSet)
+	d.path = d.path[:at]
 }
 
 // containerState appends the changes of a container's state (or last
 // state) below node, the field name's: of waiting, running and
-// terminated in turn, each pointer the walk follows (nil: absent, the
-// zero values of the side present no change). A state of a status one
-// side lacks is the zero one there: all its pointers absent, as the
-// walk's nil struct has them.
+// terminated in turn (podPointer). A state of a status one side lacks is
+// the zero one there: all its pointers absent, as the walk's nil struct
+// has them.
 func (d *differ) containerState(node *pathNode, name string, a, b *api.ContainerState) {
 	if *a == *b {
 		return // the same pointers
@@ -1553,57 +1551,25 @@ func (d *differ) containerState(node *pathNode, name string, a, b *api.Container
 	mark := len(d.path)
 	d.path = append(d.path, '.')
 	d.path = append(d.path, name...)
-	if wa, wb := a.Waiting, b.Waiting; wa != wb {
-		var va, vb api.ContainerStateWaiting
-		if wa != nil {
-			va = *wa
-		}
-		if wb != nil {
-			vb = *wb
-		}
-		aSet, bSet := wa != nil, wb != nil
-		n := node.field(stWaiting, stFieldsN)
-		at := len(d.path)
-		d.path = append(d.path, ".waiting"...)
-		d.podString(n, waitReason, waitFieldsN, "reason", va.Reason, vb.Reason, aSet, bSet)
-		d.podString(n, waitMessage, waitFieldsN, "message", va.Message, vb.Message, aSet, bSet)
-		d.path = d.path[:at]
-	}
-	if ra, rb := a.Running, b.Running; ra != rb {
-		var va, vb api.ContainerStateRunning
-		if ra != nil {
-			va = *ra
-		}
-		if rb != nil {
-			vb = *rb
-		}
-		n := node.field(stRunning, stFieldsN)
-		at := len(d.path)
-		d.path = append(d.path, ".running"...)
-		d.podTime(n, runStartedAt, runFieldsN, "startedAt", va.StartedAt, vb.StartedAt, ra != nil, rb != nil)
-		d.path = d.path[:at]
-	}
-	if ta, tb := a.Terminated, b.Terminated; ta != tb {
-		var va, vb api.ContainerStateTerminated
-		if ta != nil {
-			va = *ta
-		}
-		if tb != nil {
-			vb = *tb
-		}
-		aSet, bSet := ta != nil, tb != nil
-		n := node.field(stTerminated, stFieldsN)
-		at := len(d.path)
-		d.path = append(d.path, ".terminated"...)
-		d.podInt(n, termExitCode, termFieldsN, "exitCode", int64(va.ExitCode), int64(vb.ExitCode), aSet, bSet)
-		d.podInt(n, termSignal, termFieldsN, "signal", int64(va.Signal), int64(vb.Signal), aSet, bSet)
-		d.podString(n, termReason, termFieldsN, "reason", va.Reason, vb.Reason, aSet, bSet)
-		d.podString(n, termMessage, termFieldsN, "message", va.Message, vb.Message, aSet, bSet)
-		d.podTime(n, termStartedAt, termFieldsN, "startedAt", va.StartedAt, vb.StartedAt, aSet, bSet)
-		d.podTime(n, termFinishedAt, termFieldsN, "finishedAt", va.FinishedAt, vb.FinishedAt, aSet, bSet)
-		d.podString(n, termContainerID, termFieldsN, "containerID", va.ContainerID, vb.ContainerID, aSet, bSet)
-		d.path = d.path[:at]
-	}
+	podPointer(d, node, stWaiting, stFieldsN, "waiting", a.Waiting, b.Waiting,
+		func(n *pathNode, va, vb api.ContainerStateWaiting, aSet, bSet bool) {
+			d.podString(n, waitReason, waitFieldsN, "reason", va.Reason, vb.Reason, aSet, bSet)
+			d.podString(n, waitMessage, waitFieldsN, "message", va.Message, vb.Message, aSet, bSet)
+		})
+	podPointer(d, node, stRunning, stFieldsN, "running", a.Running, b.Running,
+		func(n *pathNode, va, vb api.ContainerStateRunning, aSet, bSet bool) {
+			d.podTime(n, runStartedAt, runFieldsN, "startedAt", va.StartedAt, vb.StartedAt, aSet, bSet)
+		})
+	podPointer(d, node, stTerminated, stFieldsN, "terminated", a.Terminated, b.Terminated,
+		func(n *pathNode, va, vb api.ContainerStateTerminated, aSet, bSet bool) {
+			d.podInt(n, termExitCode, termFieldsN, "exitCode", int64(va.ExitCode), int64(vb.ExitCode), aSet, bSet)
+			d.podInt(n, termSignal, termFieldsN, "signal", int64(va.Signal), int64(vb.Signal), aSet, bSet)
+			d.podString(n, termReason, termFieldsN, "reason", va.Reason, vb.Reason, aSet, bSet)
+			d.podString(n, termMessage, termFieldsN, "message", va.Message, vb.Message, aSet, bSet)
+			d.podTime(n, termStartedAt, termFieldsN, "startedAt", va.StartedAt, vb.StartedAt, aSet, bSet)
+			d.podTime(n, termFinishedAt, termFieldsN, "finishedAt", va.FinishedAt, vb.FinishedAt, aSet, bSet)
+			d.podString(n, termContainerID, termFieldsN, "containerID", va.ContainerID, vb.ContainerID, aSet, bSet)
+		})
 	d.path = d.path[:mark]
 }
 
