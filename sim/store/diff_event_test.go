@@ -111,12 +111,25 @@ func walkChanges(e *api.Event, intern map[string]string) []Change {
 	return slices.Clone(diffWith(auditDiffer(intern), nil, e))
 }
 
-// checkEventCreate compares eventCreate with the walk for the create of
-// e, with paths interned and not, and the audit log's changes with the
-// walk's less those the log drops. It reports whether eventCreate took
-// the Event; when it declines, it must append nothing.
-func checkEventCreate(t *testing.T, e *api.Event) (accepted bool) {
+// checkFastPath compares a typed fast path of the audit diff (fast, on
+// a differ set up as the audit log's; named name) with the walk for the
+// write of old to new (old nil for a create): with paths interned and
+// not, it must append exactly the walk's changes after what d.out
+// holds, with the interned strings and as many of them as the walk
+// interns, and leave no path begun, or decline and append nothing, the
+// same way both times; the walk on the same differ afterwards (its path
+// tree and rendered times, which the fast path may have grown) must
+// find the same; and the audit log's changes must be the walk's less
+// those it drops. It reports whether the fast path took the write.
+func checkFastPath(t *testing.T, name string, old, new api.Object, fast func(d *differ) bool) (accepted bool) {
 	t.Helper()
+	walk := func(intern map[string]string) []Change {
+		var oldV any
+		if old != nil {
+			oldV = old
+		}
+		return slices.Clone(diffWith(auditDiffer(intern), oldV, new))
+	}
 	sentinel := Change{Path: "before", New: "x", NewSet: true}
 	var took [2]bool // with paths interned, without
 	for k, interned := range []bool{true, false} {
@@ -124,23 +137,26 @@ func checkEventCreate(t *testing.T, e *api.Event) (accepted bool) {
 		if interned {
 			fastIntern, walkIntern = map[string]string{}, map[string]string{}
 		}
-		want := walkChanges(e, walkIntern)
+		want := walk(walkIntern)
 		d := auditDiffer(fastIntern)
-		d.out = append(d.out, sentinel) // eventCreate appends to what is there
-		ok := d.eventCreate(e)
+		d.out = append(d.out, sentinel) // the fast path appends to what is there
+		ok := fast(d)
 		if d.out[0] != sentinel {
-			t.Fatalf("interned %t: eventCreate overwrote d.out[0]: %v", interned, d.out[0])
+			t.Fatalf("interned %t: %s overwrote d.out[0]: %v", interned, name, d.out[0])
+		}
+		if len(d.path) != 0 {
+			t.Fatalf("interned %t: %s left the path %q", interned, name, d.path)
 		}
 		got := d.out[1:]
 		took[k] = ok
 		if !ok {
 			if len(got) != 0 {
-				t.Fatalf("interned %t: eventCreate declined but appended%s", interned, fmtChanges(got))
+				t.Fatalf("interned %t: %s declined but appended%s", interned, name, fmtChanges(got))
 			}
 			continue
 		}
 		if !slices.Equal(got, want) {
-			t.Fatalf("interned %t: eventCreate%s\nwant (the walk's)%s", interned, fmtChanges(got), fmtChanges(want))
+			t.Fatalf("interned %t: %s%s\nwant (the walk's)%s", interned, name, fmtChanges(got), fmtChanges(want))
 		}
 		for _, c := range got {
 			if interned && !addrmemo.Same(c.Path, fastIntern[c.Path]) {
@@ -148,24 +164,48 @@ func checkEventCreate(t *testing.T, e *api.Event) (accepted bool) {
 			}
 		}
 		if interned && len(fastIntern) != len(walkIntern) {
-			t.Fatalf("eventCreate interned %d paths, the walk %d", len(fastIntern), len(walkIntern))
+			t.Fatalf("%s interned %d paths, the walk %d", name, len(fastIntern), len(walkIntern))
+		}
+		d.out = d.out[:0]
+		var oldV any
+		if old != nil {
+			oldV = old
+		}
+		if again := diffWith(d, oldV, new); !slices.Equal(again, want) {
+			t.Fatalf("interned %t: the walk after %s%s\nwant%s", interned, name, fmtChanges(again), fmtChanges(want))
 		}
 	}
 	if took[0] != took[1] {
-		t.Fatalf("eventCreate took the Event with paths interned: %t, without: %t", took[0], took[1])
+		t.Fatalf("%s took the write with paths interned: %t, without: %t", name, took[0], took[1])
 	}
-	accepted = took[0]
 	// The audit log's changes: the walk's without the bookkeeping.
-	var want []Change
-	for _, c := range walkChanges(e, map[string]string{}) {
-		if !skipInAudit(c.Path) {
-			want = append(want, c)
-		}
-	}
 	var l AuditLog
-	if got := l.auditChanges(nil, e); !slices.Equal(got, want) {
+	if got, want := l.auditChanges(old, new), auditOnly(walk(map[string]string{})); !slices.Equal(got, want) {
 		t.Fatalf("auditChanges%s\nwant (the walk's)%s", fmtChanges(got), fmtChanges(want))
 	}
+	return took[0]
+}
+
+// auditOnly returns the changes the audit log keeps of the walk's: all
+// but the bookkeeping (skipInAudit).
+func auditOnly(changes []Change) []Change {
+	var out []Change
+	for _, c := range changes {
+		if !skipInAudit(c.Path) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// checkEventCreate is checkFastPath for eventCreate and the create of
+// e, and checks that the audit log took its fast path exactly when
+// eventCreate took the Event.
+func checkEventCreate(t *testing.T, e *api.Event) (accepted bool) {
+	t.Helper()
+	accepted = checkFastPath(t, "eventCreate", nil, e, func(d *differ) bool { return d.eventCreate(e) })
+	var l AuditLog
+	l.auditChanges(nil, e)
 	if (l.scratch.events != nil) != accepted {
 		t.Fatalf("auditChanges took the fast path: %t; eventCreate took the Event: %t", l.scratch.events != nil, accepted)
 	}
@@ -412,13 +452,7 @@ func testRandomEvents(t *testing.T, rng *rand.Rand, n int) {
 				t.Fatalf("event %d: path %q is not the interned string", i, c.Path)
 			}
 		}
-		var audit []Change
-		for _, c := range want {
-			if !skipInAudit(c.Path) {
-				audit = append(audit, c)
-			}
-		}
-		if got := l.auditChanges(nil, e); !slices.Equal(got, audit) {
+		if got, audit := l.auditChanges(nil, e), auditOnly(want); !slices.Equal(got, audit) {
 			t.Fatalf("event %d: auditChanges%s\nwant%s", i, fmtChanges(got), fmtChanges(audit))
 		}
 		if i%50 == 0 {
