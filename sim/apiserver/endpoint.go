@@ -114,40 +114,32 @@ func (e *Endpoint) watch(c netsim.Call, req *Request) *Response {
 		return &Response{Err: badRequest("a watch needs a receiver")}
 	}
 	stream := e.net.OpenStream(e.ep, c.From, req.WatchReceiver)
-	f := &feed{stream: stream, box: &e.box}
-	w, err := e.srv.StartWatch(req, f)
+	w, err := e.srv.StartWatch(req, &feed{stream: stream, box: &e.box})
 	if err != nil {
 		stream.Stop()
 		return &Response{Err: err}
 	}
-	f.w = w
-	if stream.Closed() {
-		w.Stop()
-	} else {
-		stream.OnClosed(w.Stop)
-	}
+	// The store watch ends when the stream does, however it ends (the
+	// client stops it, it breaks, the client goes down), as an API server
+	// ends a watch when its connection goes: not at the next event it
+	// would send, which a settled cluster may not write for hours.
+	stream.OnClosed(w.Stop)
 	return &Response{Stream: stream}
 }
 
-// feed forwards a store watch's events into a network stream and stops the
-// store watch once the stream is over (client gone, stream broken): when
-// the stream closes (Stream.OnClosed), as an API server ends a watch when
-// its connection goes. It stopped only at the next event to send, so that
-// every watch an informer timed out (each every five to ten minutes)
-// stayed registered, with its stream, until its kind was next written.
+// feed forwards a store watch's events into a network stream; the
+// endpoint stops the store watch when the stream closes
+// (Stream.OnClosed).
 type feed struct {
 	stream *netsim.Stream
-	w      *store.Watch
 	box    *eventBox // the endpoint's
 }
 
-// Deliver sends e on the stream.
+// Deliver sends e on the stream, unless it is closed (a watch's replay
+// may meet a stream already over; after it, a closed stream's watch is
+// stopped and gets nothing).
 func (f *feed) Deliver(e store.Event) {
-	if f.stream.Closed() {
-		if f.w != nil {
-			f.w.Stop()
-		}
-		return
+	if !f.stream.Closed() {
+		_ = f.stream.Send(f.box.of(e))
 	}
-	_ = f.stream.Send(f.box.of(e))
 }

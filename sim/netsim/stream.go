@@ -90,11 +90,17 @@ func (s *Stream) To() *Endpoint {
 func (s *Stream) Closed() bool { return s.closed }
 
 // OnClosed has f called once, when Closed turns true, by whichever end
-// or fault closes the stream (not if it already has), so that the
-// server can let go of what feeds the stream then rather than at its
-// next Send. f runs inside Close, Stop or the break's delivery: it must
-// not send on the stream.
-func (s *Stream) OnClosed(f func()) { s.onClosed = f }
+// or fault closes the stream, or at once when it already is, so that
+// the server can let go of what feeds the stream then rather than at
+// its next Send. f runs inside Close, Stop or the break's delivery: it
+// must not send on the stream.
+func (s *Stream) OnClosed(f func()) {
+	if s.closed {
+		f()
+		return
+	}
+	s.onClosed = f
+}
 
 // markClosed makes Closed true and tells OnClosed's function, once.
 func (s *Stream) markClosed() {

@@ -276,7 +276,7 @@ func TestStreamOpenUnreachable(t *testing.T) {
 
 // TestStreamOnClosed checks OnClosed: its function runs once, at the
 // moment Closed turns true, whichever end or fault closes the stream,
-// and never for a stream already closed when it is given.
+// and at once for a stream already closed when it is given.
 func TestStreamOnClosed(t *testing.T) {
 	lat := ms(10)
 	tests := []struct {
@@ -289,7 +289,7 @@ func TestStreamOnClosed(t *testing.T) {
 		{"client stops", LinkConfig{}, nil, func(s *Stream) { s.Stop(); s.Stop(); s.Close() }, []kernel.Time{kernel.Time(ms(5))}},
 		{"server closes", LinkConfig{}, nil, func(s *Stream) { s.Close(); s.Stop() }, []kernel.Time{kernel.Time(ms(5))}},
 		{"break delivered", LinkConfig{StreamBreak: 1}, nil, func(s *Stream) { _ = s.Send(1) }, []kernel.Time{kernel.Time(ms(15))}},
-		{"already closed", LinkConfig{}, func(s *Stream) { s.Stop() }, func(s *Stream) { s.Close() }, nil},
+		{"already closed", LinkConfig{}, func(s *Stream) { s.Stop() }, func(s *Stream) { s.Close() }, []kernel.Time{0}},
 		{"open to the end", LinkConfig{}, nil, func(s *Stream) { _ = s.Send(1) }, nil},
 	}
 	for _, tc := range tests {
