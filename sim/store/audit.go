@@ -758,13 +758,13 @@ func (l *AuditLog) auditChanges(old, new api.Object) []Change {
 	d.intern, d.skip, d.audit = l.paths, managedFieldsPath, true
 	d.out, d.path = d.out[:0], d.path[:0]
 	var all []Change
-	if a, b, ok := leases(old, new); ok && d.leaseRenewal(a, b) {
+	if a, b, ok := both[api.Lease](old, new); ok && d.leaseRenewal(a, b) {
 		all = d.out
 	} else if e, ok := new.(*api.Event); ok && old == nil && d.eventCreate(e) {
 		// An Event's create, the most frequent: its fields without
 		// the walk (eventCreate declines the Events it does not render).
 		all = d.out
-	} else if a, b, ok := pods(old, new); ok && d.podStatusUpdate(a, b) {
+	} else if a, b, ok := both[api.Pod](old, new); ok && d.podStatusUpdate(a, b) {
 		// A pod's status write, the most frequent update: its status
 		// without the walk (podStatusUpdate declines what it does not
 		// render).

@@ -782,8 +782,13 @@ func sameBits(a, b reflect.Value, n uintptr) bool {
 	if n == 0 {
 		return true
 	}
-	pa, pb := unsafe.Pointer(a.UnsafeAddr()), unsafe.Pointer(b.UnsafeAddr())
-	return pa == pb || bytes.Equal(unsafe.Slice((*byte)(pa), n), unsafe.Slice((*byte)(pb), n))
+	return sameBytes(unsafe.Pointer(a.UnsafeAddr()), unsafe.Pointer(b.UnsafeAddr()), n)
+}
+
+// sameBytes reports whether the n bytes at a and at b are the same
+// (sameBits' comparison, the walk's and the typed fast paths').
+func sameBytes(a, b unsafe.Pointer, n uintptr) bool {
+	return a == b || bytes.Equal(unsafe.Slice((*byte)(a), n), unsafe.Slice((*byte)(b), n))
 }
 
 // metaUnchanged reports whether a and b are equal in every field of
@@ -823,10 +828,15 @@ func samePtr[T comparable](a, b *T) bool {
 	return a == b || a != nil && b != nil && *a == *b
 }
 
-// leases returns old and new as Leases when both are.
-func leases(old, new api.Object) (a, b *api.Lease, ok bool) {
-	a, okA := old.(*api.Lease)
-	b, okB := new.(*api.Lease)
+// both returns old and new as *T when both are non-nil *T (a Lease
+// renewal, a pod's status write: the fast paths' writes).
+func both[T any, P interface {
+	*T
+	api.Object
+}](old, new api.Object) (a, b *T, ok bool) {
+	pa, okA := old.(P)
+	pb, okB := new.(P)
+	a, b = (*T)(pa), (*T)(pb)
 	return a, b, okA && okB && a != nil && b != nil
 }
 
@@ -1054,13 +1064,6 @@ func (d *differ) eventLeaf(i int, s string) {
 	d.out = append(d.out, Change{Path: p, New: s, NewSet: true})
 }
 
-// pods returns old and new as Pods when both are non-nil Pods.
-func pods(old, new api.Object) (a, b *api.Pod, ok bool) {
-	a, okA := old.(*api.Pod)
-	b, okB := new.(*api.Pod)
-	return a, b, okA && okB && a != nil && b != nil
-}
-
 // podInfo is the info of api.Pod, whose path tree (d.root) podStatusUpdate
 // shares with the walk.
 var podInfo = infoOf(reflect.TypeFor[api.Pod]())
@@ -1139,8 +1142,7 @@ const (
 // sameMemory reports whether *a and *b are the same bytes (the walk's
 // sameBits): nothing in them can differ then.
 func sameMemory[T any](a, b *T) bool {
-	n := unsafe.Sizeof(*a)
-	return a == b || bytes.Equal(unsafe.Slice((*byte)(unsafe.Pointer(a)), n), unsafe.Slice((*byte)(unsafe.Pointer(b)), n))
+	return sameBytes(unsafe.Pointer(a), unsafe.Pointer(b), unsafe.Sizeof(*a))
 }
 
 // unwalked reports whether the walk finds no change between two lists
@@ -1953,7 +1955,7 @@ func (d *differ) walkPtr(a, b unsafe.Pointer, info *typeInfo, node *pathNode) {
 
 func (d *differ) walkStructPtr(a, b unsafe.Pointer, info *typeInfo, node *pathNode) {
 	if a != nil && b != nil {
-		if a == b || bytes.Equal(unsafe.Slice((*byte)(a), info.size), unsafe.Slice((*byte)(b), info.size)) {
+		if sameBytes(a, b, info.size) {
 			return // the same bytes (sameBits)
 		}
 		if info.eq != nil && !d.walkEqual && info.eq(a, b) {
