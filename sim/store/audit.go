@@ -396,6 +396,10 @@ type AuditLog struct {
 	trace           io.Writer
 	line            []byte // reused by add to render the trace line
 	scratch         differ // reused by auditChanges: its buffers
+	// fastPaths counts the writes a typed fast path diffed (auditChanges)
+	// rather than the walk, whose output is the same: the tests' one way
+	// to see that a fast path is wired in.
+	fastPaths uint64
 	// changes are the blocks kept records' changes are copied to,
 	// compact: one allocation for many records instead of one each, and
 	// no pointers in them; the last is being filled.
@@ -760,15 +764,18 @@ func (l *AuditLog) auditChanges(old, new api.Object) []Change {
 	var all []Change
 	if a, b, ok := both[api.Lease](old, new); ok && d.leaseRenewal(a, b) {
 		all = d.out
+		l.fastPaths++
 	} else if e, ok := new.(*api.Event); ok && old == nil && d.eventCreate(e) {
 		// An Event's create, the most frequent: its fields without
 		// the walk (eventCreate declines the Events it does not render).
 		all = d.out
+		l.fastPaths++
 	} else if a, b, ok := both[api.Pod](old, new); ok && d.podStatusUpdate(a, b) {
 		// A pod's status write, the most frequent update: its status
 		// without the walk (podStatusUpdate declines what it does not
 		// render).
 		all = d.out
+		l.fastPaths++
 	} else {
 		d.out = d.out[:0]
 		all = diffWith(d, oldV, new)

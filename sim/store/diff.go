@@ -98,9 +98,6 @@ type differ struct {
 	// renewTime is the interned "spec.renewTime", once leaseRenewal
 	// has looked it up.
 	renewTime string
-	// events are the paths eventCreate gives its changes, interned
-	// when it first needs each (nil until its first Event).
-	events *eventPaths
 	// seconds are the times the walk through memory rendered last,
 	// by their Unix second: an api.Time renders by its second alone,
 	// and most of those a run renders are within a few seconds of now
@@ -880,79 +877,56 @@ func (d *differ) leaseRenewal(a, b *api.Lease) bool {
 	return true
 }
 
-// The leaves of an Event that eventCreate may emit, in the walk's order
-// (the order of the fields of api.Event and of the api.TypeMeta,
-// api.ObjectMeta, api.ObjectReference and api.EventSource in it).
-const (
-	evAPIVersion = iota
-	evKind
-	evName
-	evNamespace
-	evUID
-	evResourceVersion
-	evCreationTimestamp
-	evInvolvedKind
-	evInvolvedNamespace
-	evInvolvedName
-	evInvolvedUID
-	evInvolvedAPIVersion
-	evInvolvedResourceVersion
-	evInvolvedFieldPath
-	evReason
-	evMessage
-	evSourceComponent
-	evSourceHost
-	evFirstTimestamp
-	evLastTimestamp
-	evCount
-	evType
-	evReportingComponent
-	evReportingInstance
-	evLeaves // how many
-)
+// eventInfo is the info of api.Event, whose path tree (d.root)
+// eventCreate shares with the walk.
+var eventInfo = infoOf(reflect.TypeFor[api.Event]())
 
-// eventPathNames are the paths of the leaves eventCreate emits, as the
-// walk spells them: the JSON names (reportingComponent is the field
-// ReportingController), TypeMeta inlined, ObjectMeta under "metadata".
-var eventPathNames = [evLeaves]string{
-	evAPIVersion:              "apiVersion",
-	evKind:                    "kind",
-	evName:                    "metadata.name",
-	evNamespace:               "metadata.namespace",
-	evUID:                     "metadata.uid",
-	evResourceVersion:         "metadata.resourceVersion",
-	evCreationTimestamp:       "metadata.creationTimestamp",
-	evInvolvedKind:            "involvedObject.kind",
-	evInvolvedNamespace:       "involvedObject.namespace",
-	evInvolvedName:            "involvedObject.name",
-	evInvolvedUID:             "involvedObject.uid",
-	evInvolvedAPIVersion:      "involvedObject.apiVersion",
-	evInvolvedResourceVersion: "involvedObject.resourceVersion",
-	evInvolvedFieldPath:       "involvedObject.fieldPath",
-	evReason:                  "reason",
-	evMessage:                 "message",
-	evSourceComponent:         "source.component",
-	evSourceHost:              "source.host",
-	evFirstTimestamp:          "firstTimestamp",
-	evLastTimestamp:           "lastTimestamp",
-	evCount:                   "count",
-	evType:                    "type",
-	evReportingComponent:      "reportingComponent",
-	evReportingInstance:       "reportingInstance",
-}
+// The positions of the fields eventCreate renders among their types'
+// fields (structFields), and how many fields each type has: the walk's
+// path nodes are by position. TestEventCreateFields holds them to the
+// types.
+const (
+	evTypeMeta       = 0 // inlined
+	evMeta           = 1
+	evInvolved       = 2
+	evReason         = 3
+	evMessage        = 4
+	evSource         = 5
+	evFirstTimestamp = 6
+	evLastTimestamp  = 7
+	evCount          = 8
+	evType           = 9
+	evReporting      = 14 // reportingComponent
+	evInstance       = 15
+	evFieldsN        = 16
+
+	tmAPIVersion = 0
+	tmKind       = 1
+	tmFieldsN    = 2
+
+	omName              = 0
+	omNamespace         = 2
+	omUID               = 4
+	omResourceVersion   = 5
+	omCreationTimestamp = 7
+	omFieldsN           = 15
+
+	orKind            = 0
+	orNamespace       = 1
+	orName            = 2
+	orUID             = 3
+	orAPIVersion      = 4
+	orResourceVersion = 5
+	orFieldPath       = 6
+	orFieldsN         = 7
+
+	esComponent = 0
+	esHost      = 1
+	esFieldsN   = 2
+)
 
 // managedFieldsPath is the subtree the audit log's differ skips.
 const managedFieldsPath = "metadata.managedFields"
-
-// eventPaths are the paths of eventCreate's changes as one differ gives
-// them: interned in the map intern (the differ's when they were looked
-// up), each when it is first needed, as the walk interns a path when a
-// change first needs it. Steady state, a change takes its path from
-// here without a map lookup.
-type eventPaths struct {
-	intern map[string]string
-	path   [evLeaves]string // "" until looked up
-}
 
 // eventCreate is the audit diff of the create of an Event (old nil)
 // without the walk: Events are the most frequent create of a large run
@@ -987,81 +961,58 @@ func (d *differ) eventCreate(e *api.Event) bool {
 		e.EventTime != (api.MicroTime{}) || e.Series != nil || e.Action != "" || e.Related != nil {
 		return false
 	}
-	if d.events == nil {
-		d.events = new(eventPaths)
-	}
-	if !sameMap(d.events.intern, d.intern) {
-		// Another intern map (or none): the paths are its.
-		*d.events = eventPaths{intern: d.intern}
-	}
-	d.eventString(evAPIVersion, e.APIVersion)
-	d.eventString(evKind, e.Kind)
-	d.eventString(evName, m.Name)
-	d.eventString(evNamespace, m.Namespace)
-	d.eventString(evUID, string(m.UID))
-	d.eventString(evResourceVersion, m.ResourceVersion)
-	d.eventTime(evCreationTimestamp, m.CreationTimestamp)
+	root := d.root(eventInfo)
+	tm := root.field(evTypeMeta, evFieldsN) // inlined: its fields at the top
+	created(d, tm, tmAPIVersion, tmFieldsN, "apiVersion", e.APIVersion, renderString)
+	created(d, tm, tmKind, tmFieldsN, "kind", e.Kind, renderString)
+	d.eventNested(root, evMeta, "metadata", func(n *pathNode) {
+		created(d, n, omName, omFieldsN, "name", m.Name, renderString)
+		created(d, n, omNamespace, omFieldsN, "namespace", m.Namespace, renderString)
+		created(d, n, omUID, omFieldsN, "uid", string(m.UID), renderString)
+		created(d, n, omResourceVersion, omFieldsN, "resourceVersion", m.ResourceVersion, renderString)
+		created(d, n, omCreationTimestamp, omFieldsN, "creationTimestamp", m.CreationTimestamp, (*differ).renderTime)
+	})
 	o := &e.InvolvedObject
-	d.eventString(evInvolvedKind, o.Kind)
-	d.eventString(evInvolvedNamespace, o.Namespace)
-	d.eventString(evInvolvedName, o.Name)
-	d.eventString(evInvolvedUID, string(o.UID))
-	d.eventString(evInvolvedAPIVersion, o.APIVersion)
-	d.eventString(evInvolvedResourceVersion, o.ResourceVersion)
-	d.eventString(evInvolvedFieldPath, o.FieldPath)
-	d.eventString(evReason, e.Reason)
-	d.eventString(evMessage, e.Message)
-	d.eventString(evSourceComponent, e.Source.Component)
-	d.eventString(evSourceHost, e.Source.Host)
-	d.eventTime(evFirstTimestamp, e.FirstTimestamp)
-	d.eventTime(evLastTimestamp, e.LastTimestamp)
-	if e.Count != 0 {
-		d.eventLeaf(evCount, strconv.FormatInt(int64(e.Count), 10))
-	}
-	d.eventString(evType, e.Type)
-	d.eventString(evReportingComponent, e.ReportingController)
-	d.eventString(evReportingInstance, e.ReportingInstance)
+	d.eventNested(root, evInvolved, "involvedObject", func(n *pathNode) {
+		created(d, n, orKind, orFieldsN, "kind", o.Kind, renderString)
+		created(d, n, orNamespace, orFieldsN, "namespace", o.Namespace, renderString)
+		created(d, n, orName, orFieldsN, "name", o.Name, renderString)
+		created(d, n, orUID, orFieldsN, "uid", string(o.UID), renderString)
+		created(d, n, orAPIVersion, orFieldsN, "apiVersion", o.APIVersion, renderString)
+		created(d, n, orResourceVersion, orFieldsN, "resourceVersion", o.ResourceVersion, renderString)
+		created(d, n, orFieldPath, orFieldsN, "fieldPath", o.FieldPath, renderString)
+	})
+	created(d, root, evReason, evFieldsN, "reason", e.Reason, renderString)
+	created(d, root, evMessage, evFieldsN, "message", e.Message, renderString)
+	d.eventNested(root, evSource, "source", func(n *pathNode) {
+		created(d, n, esComponent, esFieldsN, "component", e.Source.Component, renderString)
+		created(d, n, esHost, esFieldsN, "host", e.Source.Host, renderString)
+	})
+	created(d, root, evFirstTimestamp, evFieldsN, "firstTimestamp", e.FirstTimestamp, (*differ).renderTime)
+	created(d, root, evLastTimestamp, evFieldsN, "lastTimestamp", e.LastTimestamp, (*differ).renderTime)
+	created(d, root, evCount, evFieldsN, "count", int64(e.Count), renderInt)
+	created(d, root, evType, evFieldsN, "type", e.Type, renderString)
+	created(d, root, evReporting, evFieldsN, "reportingComponent", e.ReportingController, renderString)
+	created(d, root, evInstance, evFieldsN, "reportingInstance", e.ReportingInstance, renderString)
 	return true
 }
 
-// eventString appends the create of eventCreate's string leaf i, unless
-// s is empty: the walk leaves out a zero value appearing (emitAt), and
-// renders a string as it is (renderAt).
-func (d *differ) eventString(i int, s string) {
-	if s != "" {
-		d.eventLeaf(i, s)
-	}
+// eventNested renders the leaves of an Event's struct field name (at
+// position pos) with fn, below its path node and at its path.
+func (d *differ) eventNested(root *pathNode, pos int, name string, fn func(n *pathNode)) {
+	mark := len(d.path)
+	d.path = append(d.path, name...)
+	fn(root.field(pos, evFieldsN))
+	d.path = d.path[:mark]
 }
 
-// eventTime appends the create of eventCreate's time leaf i, unless t
-// is the zero value (the walk's zeroAt: every bit zero, the location
-// too). A zero instant in some location is not that, and renders
-// "null", as the walk renders it: through the differ's rendered
-// seconds (renderTime).
-func (d *differ) eventTime(i int, t api.Time) {
-	if t != (api.Time{}) {
-		d.eventLeaf(i, d.renderTime(t))
+// created is podLeafOf for a leaf a create brings (absent before): none
+// when it is the zero value.
+func created[T comparable](d *differ, node *pathNode, pos, fields int, name string, v T, render func(*differ, T) string) {
+	var zero T
+	if v != zero {
+		d.podLeaf(node, pos, fields, name, Change{New: render(d, v), NewSet: true})
 	}
-}
-
-// eventLeaf appends a change that creates eventCreate's leaf i with the
-// rendering s, at the leaf's path: interned in d.intern when it is not
-// nil (once per differ and path, as the walk's path nodes are), the
-// plain path otherwise.
-func (d *differ) eventLeaf(i int, s string) {
-	p := d.events.path[i]
-	if p == "" {
-		p = eventPathNames[i]
-		if d.intern != nil {
-			if q, ok := d.intern[p]; ok {
-				p = q
-			} else {
-				d.intern[p] = p
-			}
-		}
-		d.events.path[i] = p
-	}
-	d.out = append(d.out, Change{Path: p, New: s, NewSet: true})
 }
 
 // podInfo is the info of api.Pod, whose path tree (d.root) podStatusUpdate
@@ -1339,12 +1290,24 @@ func keyedPairs[T any](a, b []T, key func(*T) string, fn func(k string, x, y *T)
 
 // podLeaf appends c at the current path's field name (at position pos
 // of fields, below node), as the walk's add does: unless it renders the
-// same on both sides, with the walk's interned path.
+// same on both sides, with the walk's interned path. A path node named
+// before gives its path without the path being spelled out again.
 func (d *differ) podLeaf(node *pathNode, pos, fields int, name string, c Change) {
+	if c.OldSet && c.NewSet && c.Old == c.New {
+		return
+	}
+	leaf := node.field(pos, fields)
+	if leaf != nil && leaf.named {
+		c.Path = leaf.path
+		d.out = append(d.out, c)
+		return
+	}
 	mark := len(d.path)
-	d.path = append(d.path, '.')
+	if mark > 0 {
+		d.path = append(d.path, '.') // as the walk's: a top-level field has none
+	}
 	d.path = append(d.path, name...)
-	d.add(c, node.field(pos, fields))
+	d.add(c, leaf)
 	d.path = d.path[:mark]
 }
 

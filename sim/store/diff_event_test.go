@@ -38,34 +38,38 @@ func auditDiffer(intern map[string]string) *differ {
 	return &differ{intern: intern, skip: managedFieldsPath, audit: true}
 }
 
-// eventLeafSetters set each leaf eventCreate emits, in its order, to a
-// value: clearing them in turn, or setting them at random, covers every
-// field the fast path renders.
-var eventLeafSetters = [evLeaves]func(e *api.Event, s string, t api.Time, n int32){
-	evAPIVersion:              func(e *api.Event, s string, _ api.Time, _ int32) { e.APIVersion = s },
-	evKind:                    func(e *api.Event, s string, _ api.Time, _ int32) { e.Kind = s },
-	evName:                    func(e *api.Event, s string, _ api.Time, _ int32) { e.Name = s },
-	evNamespace:               func(e *api.Event, s string, _ api.Time, _ int32) { e.Namespace = s },
-	evUID:                     func(e *api.Event, s string, _ api.Time, _ int32) { e.UID = api.UID(s) },
-	evResourceVersion:         func(e *api.Event, s string, _ api.Time, _ int32) { e.ResourceVersion = s },
-	evCreationTimestamp:       func(e *api.Event, _ string, t api.Time, _ int32) { e.CreationTimestamp = t },
-	evInvolvedKind:            func(e *api.Event, s string, _ api.Time, _ int32) { e.InvolvedObject.Kind = s },
-	evInvolvedNamespace:       func(e *api.Event, s string, _ api.Time, _ int32) { e.InvolvedObject.Namespace = s },
-	evInvolvedName:            func(e *api.Event, s string, _ api.Time, _ int32) { e.InvolvedObject.Name = s },
-	evInvolvedUID:             func(e *api.Event, s string, _ api.Time, _ int32) { e.InvolvedObject.UID = api.UID(s) },
-	evInvolvedAPIVersion:      func(e *api.Event, s string, _ api.Time, _ int32) { e.InvolvedObject.APIVersion = s },
-	evInvolvedResourceVersion: func(e *api.Event, s string, _ api.Time, _ int32) { e.InvolvedObject.ResourceVersion = s },
-	evInvolvedFieldPath:       func(e *api.Event, s string, _ api.Time, _ int32) { e.InvolvedObject.FieldPath = s },
-	evReason:                  func(e *api.Event, s string, _ api.Time, _ int32) { e.Reason = s },
-	evMessage:                 func(e *api.Event, s string, _ api.Time, _ int32) { e.Message = s },
-	evSourceComponent:         func(e *api.Event, s string, _ api.Time, _ int32) { e.Source.Component = s },
-	evSourceHost:              func(e *api.Event, s string, _ api.Time, _ int32) { e.Source.Host = s },
-	evFirstTimestamp:          func(e *api.Event, _ string, t api.Time, _ int32) { e.FirstTimestamp = t },
-	evLastTimestamp:           func(e *api.Event, _ string, t api.Time, _ int32) { e.LastTimestamp = t },
-	evCount:                   func(e *api.Event, _ string, _ api.Time, n int32) { e.Count = n },
-	evType:                    func(e *api.Event, s string, _ api.Time, _ int32) { e.Type = s },
-	evReportingComponent:      func(e *api.Event, s string, _ api.Time, _ int32) { e.ReportingController = s },
-	evReportingInstance:       func(e *api.Event, s string, _ api.Time, _ int32) { e.ReportingInstance = s },
+// eventLeaves are the leaves eventCreate may emit, in the walk's order,
+// each with the path the walk gives it and a setter: clearing them in
+// turn, or setting them at random, covers every field the fast path
+// renders (TestEventCreateFields holds the paths to the walk's).
+var eventLeaves = []struct {
+	path string
+	set  func(e *api.Event, s string, t api.Time, n int32)
+}{
+	{"apiVersion", func(e *api.Event, s string, _ api.Time, _ int32) { e.APIVersion = s }},
+	{"kind", func(e *api.Event, s string, _ api.Time, _ int32) { e.Kind = s }},
+	{"metadata.name", func(e *api.Event, s string, _ api.Time, _ int32) { e.Name = s }},
+	{"metadata.namespace", func(e *api.Event, s string, _ api.Time, _ int32) { e.Namespace = s }},
+	{"metadata.uid", func(e *api.Event, s string, _ api.Time, _ int32) { e.UID = api.UID(s) }},
+	{"metadata.resourceVersion", func(e *api.Event, s string, _ api.Time, _ int32) { e.ResourceVersion = s }},
+	{"metadata.creationTimestamp", func(e *api.Event, _ string, t api.Time, _ int32) { e.CreationTimestamp = t }},
+	{"involvedObject.kind", func(e *api.Event, s string, _ api.Time, _ int32) { e.InvolvedObject.Kind = s }},
+	{"involvedObject.namespace", func(e *api.Event, s string, _ api.Time, _ int32) { e.InvolvedObject.Namespace = s }},
+	{"involvedObject.name", func(e *api.Event, s string, _ api.Time, _ int32) { e.InvolvedObject.Name = s }},
+	{"involvedObject.uid", func(e *api.Event, s string, _ api.Time, _ int32) { e.InvolvedObject.UID = api.UID(s) }},
+	{"involvedObject.apiVersion", func(e *api.Event, s string, _ api.Time, _ int32) { e.InvolvedObject.APIVersion = s }},
+	{"involvedObject.resourceVersion", func(e *api.Event, s string, _ api.Time, _ int32) { e.InvolvedObject.ResourceVersion = s }},
+	{"involvedObject.fieldPath", func(e *api.Event, s string, _ api.Time, _ int32) { e.InvolvedObject.FieldPath = s }},
+	{"reason", func(e *api.Event, s string, _ api.Time, _ int32) { e.Reason = s }},
+	{"message", func(e *api.Event, s string, _ api.Time, _ int32) { e.Message = s }},
+	{"source.component", func(e *api.Event, s string, _ api.Time, _ int32) { e.Source.Component = s }},
+	{"source.host", func(e *api.Event, s string, _ api.Time, _ int32) { e.Source.Host = s }},
+	{"firstTimestamp", func(e *api.Event, _ string, t api.Time, _ int32) { e.FirstTimestamp = t }},
+	{"lastTimestamp", func(e *api.Event, _ string, t api.Time, _ int32) { e.LastTimestamp = t }},
+	{"count", func(e *api.Event, _ string, _ api.Time, n int32) { e.Count = n }},
+	{"type", func(e *api.Event, s string, _ api.Time, _ int32) { e.Type = s }},
+	{"reportingComponent", func(e *api.Event, s string, _ api.Time, _ int32) { e.ReportingController = s }},
+	{"reportingInstance", func(e *api.Event, s string, _ api.Time, _ int32) { e.ReportingInstance = s }},
 }
 
 // eventDeclines are Events eventCreate must leave to the walk: each sets
@@ -206,8 +210,8 @@ func checkEventCreate(t *testing.T, e *api.Event) (accepted bool) {
 	accepted = checkFastPath(t, "eventCreate", nil, e, func(d *differ) bool { return d.eventCreate(e) })
 	var l AuditLog
 	l.auditChanges(nil, e)
-	if (l.scratch.events != nil) != accepted {
-		t.Fatalf("auditChanges took the fast path: %t; eventCreate took the Event: %t", l.scratch.events != nil, accepted)
+	if took := l.fastPaths == 1; took != accepted {
+		t.Fatalf("auditChanges took the fast path: %t; eventCreate took the Event: %t", took, accepted)
 	}
 	return accepted
 }
@@ -304,12 +308,12 @@ func TestEventCreateMatchesWalk(t *testing.T) {
 		}},
 		{"zero series, related and eventTime", func(e *api.Event) { e.Series, e.Related, e.EventTime = nil, nil, api.MicroTime{} }},
 	}
-	for i := range evLeaves {
-		rows = append(rows, row{"no " + eventPathNames[i], func(e *api.Event) { eventLeafSetters[i](e, "", api.Time{}, 0) }})
-		rows = append(rows, row{"only " + eventPathNames[i], func(e *api.Event) {
+	for _, leaf := range eventLeaves {
+		rows = append(rows, row{"no " + leaf.path, func(e *api.Event) { leaf.set(e, "", api.Time{}, 0) }})
+		rows = append(rows, row{"only " + leaf.path, func(e *api.Event) {
 			keep := *kubeletEvent()
 			*e = api.Event{}
-			eventLeafSetters[i](e, "x", keep.FirstTimestamp, 7)
+			leaf.set(e, "x", keep.FirstTimestamp, 7)
 		}})
 	}
 	for _, tc := range rows {
@@ -367,31 +371,6 @@ func TestEventCreateMatchesWalk(t *testing.T) {
 			t.Fatalf("eventCreate took an Event with skip %q:%s", d.skip, fmtChanges(d.out))
 		}
 	})
-	t.Run("another intern map", func(t *testing.T) {
-		// The second map holds its own copies of the paths, as a
-		// walk's interning leaves them (strings it built).
-		first, second := map[string]string{}, map[string]string{}
-		for _, p := range eventPathNames {
-			second[p] = strings.Clone(p)
-		}
-		d := auditDiffer(first)
-		e := kubeletEvent()
-		d.eventCreate(e)
-		d.intern, d.out = second, d.out[:0]
-		d.eventCreate(e)
-		d.intern, d.out = nil, d.out[:0]
-		d.eventCreate(e)
-		d.intern, d.out = second, d.out[:0]
-		d.eventCreate(e)
-		for _, c := range d.out {
-			if !addrmemo.Same(c.Path, second[c.Path]) || addrmemo.Same(c.Path, first[c.Path]) {
-				t.Fatalf("path %q is not the string of the intern map in use", c.Path)
-			}
-		}
-		if !slices.Equal(d.out, walkChanges(e, nil)) {
-			t.Fatalf("eventCreate%s\nwant%s", fmtChanges(d.out), fmtChanges(walkChanges(e, nil)))
-		}
-	})
 	t.Run("random", func(t *testing.T) {
 		testRandomEvents(t, rand.New(rand.NewPCG(20260102, 3)), 5000)
 	})
@@ -424,9 +403,9 @@ func testRandomEvents(t *testing.T, rng *rand.Rand, n int) {
 	var l AuditLog
 	for i := range n {
 		e := &api.Event{}
-		for j := range evLeaves {
+		for _, leaf := range eventLeaves {
 			if rng.IntN(3) > 0 {
-				eventLeafSetters[j](e, strs[rng.IntN(len(strs))], randTime(), counts[rng.IntN(len(counts))])
+				leaf.set(e, strs[rng.IntN(len(strs))], randTime(), counts[rng.IntN(len(counts))])
 			}
 		}
 		if rng.IntN(4) == 0 {
@@ -464,7 +443,7 @@ func testRandomEvents(t *testing.T, rng *rand.Rand, n int) {
 // TestEventCreateFields fails when Event, TypeMeta, ObjectMeta,
 // ObjectReference or EventSource gain, lose or rename a field (or its
 // JSON name): eventCreate must then render the new field, or decline
-// Events that set it, and eventPathNames follow the JSON names, or the
+// Events that set it, and eventLeaves follow the JSON names, or the
 // audit log would miss or misname a change of every Event's create.
 func TestEventCreateFields(t *testing.T) {
 	for _, tc := range []struct {
@@ -500,18 +479,50 @@ func TestEventCreateFields(t *testing.T) {
 				tc.typ, strings.Join(got, "\n\t"), strings.Join(tc.want, "\n\t"))
 		}
 	}
+	// The positions eventCreate gives the walk's path nodes are the
+	// walk's (structFields), and the field counts.
+	for _, tc := range []struct {
+		typ    reflect.Type
+		fields int
+		pos    map[int]string
+	}{
+		{reflect.TypeFor[api.Event](), evFieldsN, map[int]string{evTypeMeta: "", evMeta: "metadata", evInvolved: "involvedObject",
+			evReason: "reason", evMessage: "message", evSource: "source", evFirstTimestamp: "firstTimestamp",
+			evLastTimestamp: "lastTimestamp", evCount: "count", evType: "type", evReporting: "reportingComponent",
+			evInstance: "reportingInstance"}},
+		{reflect.TypeFor[api.TypeMeta](), tmFieldsN, map[int]string{tmAPIVersion: "apiVersion", tmKind: "kind"}},
+		{reflect.TypeFor[api.ObjectMeta](), omFieldsN, map[int]string{omName: "name", omNamespace: "namespace", omUID: "uid",
+			omResourceVersion: "resourceVersion", omCreationTimestamp: "creationTimestamp"}},
+		{reflect.TypeFor[api.ObjectReference](), orFieldsN, map[int]string{orKind: "kind", orNamespace: "namespace", orName: "name",
+			orUID: "uid", orAPIVersion: "apiVersion", orResourceVersion: "resourceVersion", orFieldPath: "fieldPath"}},
+		{reflect.TypeFor[api.EventSource](), esFieldsN, map[int]string{esComponent: "component", esHost: "host"}},
+	} {
+		fs := infoOf(tc.typ).fields
+		if len(fs) != tc.fields {
+			t.Errorf("%v has %d fields to the walk, eventCreate counts %d", tc.typ, len(fs), tc.fields)
+			continue
+		}
+		for pos, name := range tc.pos {
+			if fs[pos].name != name {
+				t.Errorf("%v: the walk's field %d is %q, eventCreate's %q", tc.typ, pos, fs[pos].name, name)
+			}
+		}
+	}
+	if eventInfo != infoOf(reflect.TypeFor[*api.Event]()).elem {
+		t.Errorf("eventInfo is not the info the walk of an *Event roots its path tree at")
+	}
 	// The leaves eventCreate emits are one per path, in the walk's order.
 	e := &api.Event{}
-	for i := range evLeaves {
-		eventLeafSetters[i](e, fmt.Sprint(i), api.Time{Time: time.Unix(int64(i), 0)}, int32(i+1))
+	for i, leaf := range eventLeaves {
+		leaf.set(e, fmt.Sprint(i), api.Time{Time: time.Unix(int64(i), 0)}, int32(i+1))
 	}
 	got := walkChanges(e, nil)
-	if len(got) != int(evLeaves) {
-		t.Fatalf("the walk of an Event with every leaf set has %d changes, eventCreate knows %d:%s", len(got), evLeaves, fmtChanges(got))
+	if len(got) != len(eventLeaves) {
+		t.Fatalf("the walk of an Event with every leaf set has %d changes, eventCreate knows %d:%s", len(got), len(eventLeaves), fmtChanges(got))
 	}
 	for i, c := range got {
-		if c.Path != eventPathNames[i] {
-			t.Errorf("the walk's change %d is at %q, eventPathNames[%d] is %q", i, c.Path, i, eventPathNames[i])
+		if c.Path != eventLeaves[i].path {
+			t.Errorf("the walk's change %d is at %q, eventLeaves[%d] at %q", i, c.Path, i, eventLeaves[i].path)
 		}
 	}
 }

@@ -37,10 +37,17 @@ func walkPodChanges(a, b *api.Pod, intern map[string]string) []Change {
 }
 
 // checkPodStatus is checkFastPath for podStatusUpdate and the update
-// of a to b.
+// of a to b, and checks that the audit log took its fast path exactly
+// when podStatusUpdate took the update.
 func checkPodStatus(t *testing.T, a, b *api.Pod) (accepted bool) {
 	t.Helper()
-	return checkFastPath(t, "podStatusUpdate", a, b, func(d *differ) bool { return d.podStatusUpdate(a, b) })
+	accepted = checkFastPath(t, "podStatusUpdate", a, b, func(d *differ) bool { return d.podStatusUpdate(a, b) })
+	var l AuditLog
+	l.auditChanges(a, b)
+	if took := l.fastPaths == 1; took != accepted {
+		t.Fatalf("auditChanges took the fast path: %t; podStatusUpdate took the update: %t", took, accepted)
+	}
+	return accepted
 }
 
 // podStatusRows are status writes podStatusUpdate must take, built from
