@@ -1006,12 +1006,12 @@ func (d *differ) eventNested(root *pathNode, pos int, name string, fn func(n *pa
 	d.path = d.path[:mark]
 }
 
-// created is podLeafOf for a leaf a create brings (absent before): none
+// created is fastLeafOf for a leaf a create brings (absent before): none
 // when it is the zero value.
 func created[T comparable](d *differ, node *pathNode, pos, fields int, name string, v T, render func(*differ, T) string) {
 	var zero T
 	if v != zero {
-		d.podLeaf(node, pos, fields, name, Change{New: render(d, v), NewSet: true})
+		d.fastLeaf(node, pos, fields, name, Change{New: render(d, v), NewSet: true})
 	}
 }
 
@@ -1288,11 +1288,11 @@ func keyedPairs[T any](a, b []T, key func(*T) string, fn func(k string, x, y *T)
 	}
 }
 
-// podLeaf appends c at the current path's field name (at position pos
+// fastLeaf appends c at the current path's field name (at position pos
 // of fields, below node), as the walk's add does: unless it renders the
 // same on both sides, with the walk's interned path. A path node named
 // before gives its path without the path being spelled out again.
-func (d *differ) podLeaf(node *pathNode, pos, fields int, name string, c Change) {
+func (d *differ) fastLeaf(node *pathNode, pos, fields int, name string, c Change) {
 	if c.OldSet && c.NewSet && c.Old == c.New {
 		return
 	}
@@ -1311,13 +1311,13 @@ func (d *differ) podLeaf(node *pathNode, pos, fields int, name string, c Change)
 	d.path = d.path[:mark]
 }
 
-// podLeafOf is the walk's change of a leaf (emitAt) at field name, a
+// fastLeafOf is the walk's change of a leaf (emitAt) at field name, a
 // side absent where its set flag is false (its value then the zero one):
 // none when both sides are set and equal, or one side is absent and the
 // other the zero value (a zero value appearing or leaving with its
 // parent); each present side rendered by render. Two sides that render
 // the same are no change either (add).
-func podLeafOf[T comparable](d *differ, node *pathNode, pos, fields int, name string, a, b T, aSet, bSet bool, render func(*differ, T) string) {
+func fastLeafOf[T comparable](d *differ, node *pathNode, pos, fields int, name string, a, b T, aSet, bSet bool, render func(*differ, T) string) {
 	var zero T
 	if aSet && bSet && a == b || !aSet && b == zero || !bSet && a == zero {
 		return
@@ -1329,10 +1329,10 @@ func podLeafOf[T comparable](d *differ, node *pathNode, pos, fields int, name st
 	if bSet {
 		c.New = render(d, b)
 	}
-	d.podLeaf(node, pos, fields, name, c)
+	d.fastLeaf(node, pos, fields, name, c)
 }
 
-// The walk's renderings of the leaves podStatusUpdate emits: a string as
+// The walk's renderings of the leaves the typed fast paths emit: a string as
 // it is, an integer in decimal, a bool as "true" or "false", a time
 // through the differ's rendered seconds ((*differ).renderTime; equal
 // times compare equal under ==, as leafEqualAt has them, and the zero
@@ -1341,22 +1341,22 @@ func renderString(_ *differ, s string) string { return s }
 func renderInt(_ *differ, n int64) string     { return strconv.FormatInt(n, 10) }
 func renderBool(_ *differ, b bool) string     { return strconv.FormatBool(b) }
 
-// podString, podInt, podBool and podTime are podLeafOf for the leaf
+// podString, podInt, podBool and podTime are fastLeafOf for the leaf
 // types podStatusUpdate renders.
 func (d *differ) podString(node *pathNode, pos, fields int, name, a, b string, aSet, bSet bool) {
-	podLeafOf(d, node, pos, fields, name, a, b, aSet, bSet, renderString)
+	fastLeafOf(d, node, pos, fields, name, a, b, aSet, bSet, renderString)
 }
 
 func (d *differ) podInt(node *pathNode, pos, fields int, name string, a, b int64, aSet, bSet bool) {
-	podLeafOf(d, node, pos, fields, name, a, b, aSet, bSet, renderInt)
+	fastLeafOf(d, node, pos, fields, name, a, b, aSet, bSet, renderInt)
 }
 
 func (d *differ) podBool(node *pathNode, pos, fields int, name string, a, b, aSet, bSet bool) {
-	podLeafOf(d, node, pos, fields, name, a, b, aSet, bSet, renderBool)
+	fastLeafOf(d, node, pos, fields, name, a, b, aSet, bSet, renderBool)
 }
 
 func (d *differ) podTime(node *pathNode, pos, fields int, name string, a, b api.Time, aSet, bSet bool) {
-	podLeafOf(d, node, pos, fields, name, a, b, aSet, bSet, (*differ).renderTime)
+	fastLeafOf(d, node, pos, fields, name, a, b, aSet, bSet, (*differ).renderTime)
 }
 
 // pointee returns what p points to and true, or the zero value and false
