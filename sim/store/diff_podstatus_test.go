@@ -12,22 +12,19 @@ import (
 	"github.com/clustersim/clustersim/sim/api"
 )
 
-// statusWrite returns a bound pod with status old and the pod a status
-// write of new makes of it: the stored pod's metadata and spec, the very
-// same memory (withStatusOf), and new as its status.
-func statusWrite(old, new api.PodStatus) (a, b *api.Pod) {
+// statusWrite returns a bound pod with status from and the pod a status
+// write of to makes of it: the stored pod's metadata and spec, the very
+// same memory (withStatusOf), and to as its status.
+func statusWrite(from, to api.PodStatus) (a, b *api.Pod) {
 	a = scalePod()
 	a.Spec.NodeName = "zone-a-41"
 	a.ResourceVersion = "41"
-	a.Status = old
-	b = new2(*a)
+	a.Status = from
+	b = new(*a)
 	b.ResourceVersion = "42"
-	b.Status = new
+	b.Status = to
 	return a, b
 }
-
-// new2 returns a pointer to a copy of v.
-func new2[T any](v T) *T { return &v }
 
 // walkPodChanges is what the walk appends for the update of a to b with
 // a fresh differ as the audit log's (interned in intern, or not when it
@@ -130,8 +127,8 @@ func podStatusRows() []struct {
 			n.ContainerStatuses[0].Started = nil
 		}},
 		{"started equal, other pointers", func(o, n *api.PodStatus) {
-			o.ContainerStatuses[0].Started = new2(true)
-			n.ContainerStatuses[0].Started = new2(true)
+			o.ContainerStatuses[0].Started = new(true)
+			n.ContainerStatuses[0].Started = new(true)
 		}},
 		{"container added", func(o, n *api.PodStatus) {
 			n.ContainerStatuses = append(slices.Clone(n.ContainerStatuses), api.ContainerStatus{Name: "sidecar", Image: "busybox",
@@ -277,7 +274,7 @@ func podStatusDeclines() []struct {
 		}},
 		{"resources", func(_, b *api.Pod) { b.Status.ContainerStatuses[0].Resources = &api.ResourceRequirements{} }},
 		{"volumeMounts", func(_, b *api.Pod) { b.Status.ContainerStatuses[0].VolumeMounts = []api.RawValue{api.RawValue("{}")} }},
-		{"user", func(_, b *api.Pod) { b.Status.ContainerStatuses[0].User = new2(api.RawValue("{}")) }},
+		{"user", func(_, b *api.Pod) { b.Status.ContainerStatuses[0].User = new(api.RawValue("{}")) }},
 		{"allocatedResourcesStatus", func(_, b *api.Pod) {
 			b.Status.ContainerStatuses[0].AllocatedResourcesStatus = []api.RawValue{api.RawValue("{}")}
 		}},
@@ -465,9 +462,9 @@ func (g *podGen) container(name string) api.ContainerStatus {
 	}
 	switch g.r.IntN(3) {
 	case 0:
-		c.Started = new2(false)
+		c.Started = new(false)
 	case 1:
-		c.Started = new2(true)
+		c.Started = new(true)
 	}
 	return c
 }
@@ -504,7 +501,7 @@ func (g *podGen) status(odd bool) api.PodStatus {
 		PodIPs: ipList(g, func(s string) api.PodIP { return api.PodIP{IP: s} }), InitContainerStatuses: g.containers(odd),
 		ContainerStatuses: g.containers(odd), QOSClass: api.PodQOSClass(g.str()), Resize: g.str()}
 	if g.chance(2) {
-		s.StartTime = new2(g.time())
+		s.StartTime = new(g.time())
 	}
 	return s
 }
@@ -536,10 +533,10 @@ func (g *podGen) next(old api.PodStatus, odd bool) api.PodStatus {
 	case 0:
 		s.StartTime = nil
 	case 1:
-		s.StartTime = new2(g.time())
+		s.StartTime = new(g.time())
 	case 2:
 		if s.StartTime != nil {
-			s.StartTime = new2(*s.StartTime)
+			s.StartTime = new(*s.StartTime)
 		}
 	}
 	s.Conditions = editList(g, s.Conditions, odd, g.conditions, func(c *api.PodCondition) {
@@ -564,7 +561,7 @@ func (g *podGen) next(old api.PodStatus, odd bool) api.PodStatus {
 		case 2:
 			c.Ready = !c.Ready
 		case 3:
-			c.Started = []*bool{nil, new2(false), new2(true), c.Started}[g.r.IntN(4)]
+			c.Started = []*bool{nil, new(false), new(true), c.Started}[g.r.IntN(4)]
 		case 4:
 			c.Image, c.ImageID, c.ContainerID = g.str(), g.str(), g.str()
 		default:
