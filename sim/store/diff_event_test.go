@@ -468,16 +468,7 @@ func TestEventCreateFields(t *testing.T) {
 			"ResourceVersion resourceVersion,omitempty", "FieldPath fieldPath,omitempty"}},
 		{reflect.TypeFor[api.EventSource](), []string{"Component component,omitempty", "Host host,omitempty"}},
 	} {
-		var got []string
-		for i := range tc.typ.NumField() {
-			f := tc.typ.Field(i)
-			got = append(got, f.Name+" "+f.Tag.Get("json"))
-		}
-		if !slices.Equal(got, tc.want) {
-			t.Errorf("%v has the fields (and JSON names)\n\t%s\neventCreate knows\n\t%s\n"+
-				"render a new field in eventCreate (or decline Events that set it), then update this test",
-				tc.typ, strings.Join(got, "\n\t"), strings.Join(tc.want, "\n\t"))
-		}
+		checkFieldTags(t, "eventCreate", tc.typ, tc.want)
 	}
 	// The positions eventCreate gives the walk's path nodes are the
 	// walk's (structFields), and the field counts.
@@ -497,16 +488,7 @@ func TestEventCreateFields(t *testing.T) {
 			orUID: "uid", orAPIVersion: "apiVersion", orResourceVersion: "resourceVersion", orFieldPath: "fieldPath"}},
 		{reflect.TypeFor[api.EventSource](), esFieldsN, map[int]string{esComponent: "component", esHost: "host"}},
 	} {
-		fs := infoOf(tc.typ).fields
-		if len(fs) != tc.fields {
-			t.Errorf("%v has %d fields to the walk, eventCreate counts %d", tc.typ, len(fs), tc.fields)
-			continue
-		}
-		for pos, name := range tc.pos {
-			if fs[pos].name != name {
-				t.Errorf("%v: the walk's field %d is %q, eventCreate's %q", tc.typ, pos, fs[pos].name, name)
-			}
-		}
+		checkFieldPositions(t, "eventCreate", tc.typ, tc.fields, tc.pos)
 	}
 	if eventInfo != infoOf(reflect.TypeFor[*api.Event]()).elem {
 		t.Errorf("eventInfo is not the info the walk of an *Event roots its path tree at")
@@ -523,6 +505,40 @@ func TestEventCreateFields(t *testing.T) {
 	for i, c := range got {
 		if c.Path != eventLeaves[i].path {
 			t.Errorf("the walk's change %d is at %q, eventLeaves[%d] at %q", i, c.Path, i, eventLeaves[i].path)
+		}
+	}
+}
+
+// checkFieldTags fails when typ's fields and JSON names ("Name tag"
+// each) are not want, what the typed fast path who renders or declines.
+func checkFieldTags(t *testing.T, who string, typ reflect.Type, want []string) {
+	t.Helper()
+	var got []string
+	for i := range typ.NumField() {
+		f := typ.Field(i)
+		got = append(got, f.Name+" "+f.Tag.Get("json"))
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("%v has the fields (and JSON names)\n\t%s\n%s knows\n\t%s\n"+
+			"render a new field in %s (or decline the writes that set it), then update this test",
+			typ, strings.Join(got, "\n\t"), who, strings.Join(want, "\n\t"), who)
+	}
+}
+
+// checkFieldPositions fails when the walk does not see fields fields in
+// typ (structFields), or names the field at a position of pos otherwise
+// than pos does: the positions the typed fast path who gives the walk's
+// path nodes.
+func checkFieldPositions(t *testing.T, who string, typ reflect.Type, fields int, pos map[int]string) {
+	t.Helper()
+	fs := infoOf(typ).fields
+	if len(fs) != fields {
+		t.Errorf("%v has %d fields to the walk, %s counts %d", typ, len(fs), who, fields)
+		return
+	}
+	for p, name := range pos {
+		if fs[p].name != name {
+			t.Errorf("%v: the walk's field %d is %q, %s's %q", typ, p, fs[p].name, who, name)
 		}
 	}
 }

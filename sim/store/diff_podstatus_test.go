@@ -4,7 +4,6 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -757,16 +756,7 @@ func TestPodStatusUpdateFields(t *testing.T) {
 			"Reason reason,omitempty", "Message message,omitempty", "StartedAt startedAt,omitempty",
 			"FinishedAt finishedAt,omitempty", "ContainerID containerID,omitempty"}},
 	} {
-		var got []string
-		for i := range tc.typ.NumField() {
-			f := tc.typ.Field(i)
-			got = append(got, f.Name+" "+f.Tag.Get("json"))
-		}
-		if !slices.Equal(got, tc.want) {
-			t.Errorf("%v has the fields (and JSON names)\n\t%s\npodStatusUpdate knows\n\t%s\n"+
-				"render a new field in podStatusUpdate (or decline writes that set it), then update this test",
-				tc.typ, strings.Join(got, "\n\t"), strings.Join(tc.want, "\n\t"))
-		}
+		checkFieldTags(t, "podStatusUpdate", tc.typ, tc.want)
 	}
 	// The positions podStatusUpdate gives the walk's path nodes are the
 	// walk's (structFields), and the field counts.
@@ -795,16 +785,7 @@ func TestPodStatusUpdateFields(t *testing.T) {
 			termReason: "reason", termMessage: "message", termStartedAt: "startedAt", termFinishedAt: "finishedAt",
 			termContainerID: "containerID"}},
 	} {
-		fs := infoOf(tc.typ).fields
-		if len(fs) != tc.fields {
-			t.Errorf("%v has %d fields to the walk, podStatusUpdate counts %d", tc.typ, len(fs), tc.fields)
-			continue
-		}
-		for pos, name := range tc.pos {
-			if fs[pos].name != name {
-				t.Errorf("%v: the walk's field %d is %q, podStatusUpdate's %q", tc.typ, pos, fs[pos].name, name)
-			}
-		}
+		checkFieldPositions(t, "podStatusUpdate", tc.typ, tc.fields, tc.pos)
 	}
 	if podInfo != infoOf(reflect.TypeFor[*api.Pod]()).elem {
 		t.Errorf("podInfo is not the info the walk of a *Pod roots its path tree at")
