@@ -3,6 +3,7 @@ package crt_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -387,4 +388,12 @@ func TestCheckDeterminism(t *testing.T) {
 		t.Fatalf("a script writing a counter: %v", err)
 	}
 	t.Log(err)
+	// docs/testing-your-controller.md quotes this message as it is.
+	doc, derr := os.ReadFile("../docs/testing-your-controller.md")
+	if derr != nil {
+		t.Fatal(derr)
+	}
+	if !strings.Contains(string(doc), err.Error()) {
+		t.Errorf("docs/testing-your-controller.md does not quote the message as printed; it should show:\n%v", err)
+	}
 }

@@ -157,6 +157,7 @@ var usageLines = map[string]string{
 	"clustersim lesson":         "clustersim lesson NAME|--all [flags]",
 	"clustersim demo":           "clustersim demo [flags]",
 	"clustersim sweep":          "clustersim sweep SCENARIO --set PATH=V1,V2,...|A..B [--set ...] [flags]",
+	"clustersim compare":        "clustersim compare BASELINE CANDIDATE [flags]",
 	"clustersim merge":          "clustersim merge SHARD-OUTPUT...",
 	"clustersim generate scale": "clustersim generate scale [flags]",
 	"clustersim version":        "clustersim version",
@@ -661,8 +662,7 @@ var compareFormats = []string{"table", "json"}
 // seeds and tests, per figure, whether the candidate differs; it exits 1
 // when a --fail-on figure regressed.
 func compare(args []string, stdout, stderr io.Writer) int {
-	fs := pflag.NewFlagSet("clustersim compare", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("clustersim compare", stderr)
 	seed := fs.Uint64("seed", 0, "first seed (default: the baseline's spec.seed, else 1)")
 	seeds := fs.Int("seeds", 100, fmt.Sprintf("how many seeds each scenario runs (the same seeds for both; at most %d)", maxSeeds))
 	alpha := fs.Float64("alpha", 0.05, "significance level of the verdicts, between 0 and 1")

@@ -177,6 +177,29 @@ func TestUsageErrors(t *testing.T) {
 	}
 }
 
+// TestHelpShowsSynopsis: every command's --help starts with its synopsis
+// (usageLines), then its flags; a flag set made without newFlags printed
+// pflag's bare "Usage of clustersim compare:" instead.
+func TestHelpShowsSynopsis(t *testing.T) {
+	for name, synopsis := range usageLines {
+		args := append(strings.Fields(strings.TrimPrefix(name, "clustersim ")), "--help")
+		t.Run(strings.Join(args[:len(args)-1], " "), func(t *testing.T) {
+			code, out, errOut := runMain(args...)
+			if code != exitOK {
+				t.Fatalf("exit %d, stderr %s", code, errOut)
+			}
+			if help := out + errOut; !strings.HasPrefix(help, "Usage: "+synopsis+"\n") {
+				t.Errorf("--help starts %q, want the synopsis %q", firstLine(help), synopsis)
+			}
+		})
+	}
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
 // TestDemoDurationHelp checks that the demo's help states the shortest
 // --duration it accepts, and that it refuses anything shorter and says
 // the same minimum.

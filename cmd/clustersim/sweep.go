@@ -147,7 +147,7 @@ func sweep(args []string, stdout, stderr io.Writer) int {
 func sweepCommand(args []string, stdout, stderr io.Writer, mg *merged) (code int) {
 	fs := newFlags("clustersim sweep", stderr)
 	var sets []string
-	fs.StringArrayVar(&sets, "set", nil, "PATH=V1,V2,... or PATH=A..B: a field of the scenario and the values it takes (repeatable; the grid is every combination). PATH is dotted from the document's root, with [i] or [name=x] for list items, e.g. spec.cluster.nodeGroups[name=zone-a].count")
+	fs.StringArrayVar(&sets, "set", nil, "PATH=V1,V2,... or PATH=A..B: a field of the scenario and the values it takes (repeatable; the grid is every combination). PATH is dotted from the document's root; a list's items are selected by index ([0]), by a field's value ([name=zone-a], [metadata.name=web]) or all at once ([*]), e.g. spec.cluster.nodeGroups[*].count; a value in { } or [ ] is a YAML flow collection ({cpu: \"4\", memory: 16Gi})")
 	seeds := fs.Int("seeds", 10, fmt.Sprintf("seeds per grid point (--seed and the ones after it; the same seeds at every point; at most %d, and %d runs in all)", maxSeeds, maxRuns))
 	seed := fs.Uint64("seed", 0, "first seed (default: the scenario's spec.seed, else 1)")
 	jobs := fs.Int("jobs", runtime.NumCPU(), fmt.Sprintf("how many runs at once (results do not depend on it; at most %d a CPU)", jobsPerCPU))

@@ -1,8 +1,10 @@
 package example_test
 
 import (
+	"fmt"
 	"os"
 	"runtime/debug"
+	"strings"
 	"testing"
 	"testing/synctest"
 
@@ -44,8 +46,28 @@ func TestDeterminism(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("seed 7: trace %s in both runs", hash)
+		line := fmt.Sprintf("seed 7: trace %s in both runs", hash)
+		t.Log(line)
+		docShows(t, line)
 	})
+}
+
+// guide is the page that shows what TestDeterminism and TestPlantedBug
+// print (section 8, "controller-runtime operators").
+const guide = "../../docs/testing-your-controller.md"
+
+// docShows fails the test unless the guide quotes line: the page says its
+// outputs are what the commands print, so a change that moves a trace
+// hash on purpose must carry the page along.
+func docShows(t *testing.T, line string) {
+	t.Helper()
+	b, err := os.ReadFile(guide)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), line) {
+		t.Errorf("%s does not show what the test printed; it should quote:\n%s", guide, line)
+	}
 }
 
 // TestPlantedBug: the harness finds the operator that creates its Service
@@ -107,6 +129,8 @@ func TestPlantedBug(t *testing.T) {
 		if w.Passed() || w.TraceHash != sh.Verdict.TraceHash {
 			t.Errorf("the written scenario %s: trace %s passed=%v; the shrunk run was %s", p, w.TraceHash, w.Passed(), sh.Verdict.TraceHash)
 		}
-		t.Logf("seed %d fails (trace %s); %d faults shrunk to %d in %d runs: %v (trace %s)", bad.Seed, bad.TraceHash, len(bad.Faults), len(sh.Faults), sh.Runs, sh.Faults, sh.Verdict.TraceHash)
+		line := fmt.Sprintf("seed %d fails (trace %s); %d faults shrunk to %d in %d runs: %v (trace %s)", bad.Seed, bad.TraceHash, len(bad.Faults), len(sh.Faults), sh.Runs, sh.Faults, sh.Verdict.TraceHash)
+		t.Log(line)
+		docShows(t, line)
 	})
 }
