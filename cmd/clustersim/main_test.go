@@ -159,6 +159,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"version", "x"}, exitBadInput},
 		{[]string{"completion"}, exitBadInput},
 		{[]string{"run", "--quiet", "-o", "json"}, exitBadInput},
+		{[]string{"compare", "a", "b", "--bogus"}, exitBadInput},
+		{[]string{"compare", "a", "b", "--seeds", "abc"}, exitBadInput},
 		{[]string{"help"}, exitOK},
 	}
 	for _, tc := range tests {

@@ -85,3 +85,21 @@ func inputName(path string) string {
 	}
 	return path
 }
+
+// openSource opens a scenario's text for a sweep: a file, a built-in, or
+// standard input for "-", whose relative file references resolve against
+// the current directory as loadScenarioFile's do.
+func openSource(arg string, opts scenarios.Options) (*scenarios.Source, error) {
+	if arg != "-" {
+		return scenarios.OpenSource(arg, opts)
+	}
+	data, err := readInput(arg, opts.Limits)
+	if err != nil {
+		return nil, err
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	return scenarios.OpenSourceData(stdinName, data, wd, opts)
+}

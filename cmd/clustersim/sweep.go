@@ -171,6 +171,9 @@ func sweepCommand(args []string, stdout, stderr io.Writer, mg *merged) (code int
 	if fs.NArg() != 1 {
 		return usageError(fs, "one scenario (a file or a built-in name); got %d arguments", fs.NArg())
 	}
+	if *stall <= 0 {
+		return usageError(fs, "--stall %v: must be positive", *stall)
+	}
 	if len(sets) == 0 {
 		return usageError(fs, "at least one --set PATH=VALUES")
 	}
@@ -220,10 +223,13 @@ func sweepCommand(args []string, stdout, stderr io.Writer, mg *merged) (code int
 		return usageError(fs, "--find-min %s: not one of the --set paths (%s)", *findMin, strings.Join(paths, ", "))
 	}
 	name := fs.Arg(0)
-	src, err := scenarios.OpenSource(name, *lopts)
+	src, err := openSource(name, *lopts)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return exitBadInput
+	}
+	if name == "-" {
+		name = stdinName
 	}
 	g := grid(axes)
 	// Every point loads before anything runs: a value the scenario

@@ -71,6 +71,8 @@ func TestSweepBadInput(t *testing.T) {
 		{[]string{"sweep", autoscaleScenario, "--set", "spec.cluster.nodeGroups[0].count=1", "--find-min", "spec.seed"}, "not one of the --set paths"},
 		{[]string{"sweep", autoscaleScenario, "--set", "spec.cluster.nodeGroups[0].count=1,-1", "--seeds", "1"}, "at spec.cluster.nodeGroups[0].count=-1"},
 		{[]string{"sweep", autoscaleScenario, "--set", "spec.cluster.nodeGroups[3].count=1"}, "has no element [3]"},
+		{[]string{"sweep", autoscaleScenario, "--set", "spec.cluster.nodeGroups[0].count=1", "--stall", "0s"}, "--stall 0s: must be positive"},
+		{[]string{"sweep", autoscaleScenario, "--set", "spec.cluster.nodeGroups[0].count=1", "--stall", "-1s"}, "--stall -1s: must be positive"},
 	}
 	for _, tt := range tests {
 		code, _, errOut := runMain(tt.args...)

@@ -62,7 +62,8 @@ func TestCompletion(t *testing.T) {
 }
 
 // TestStdin (its file references reach the repository through --root, as
-// they are confined to the scenario's directory, here the working one): "-" reads a scenario (clustersim run -, validate -) or
+// they are confined to the scenario's directory, here the working one):
+// "-" reads a scenario (clustersim run -, sweep -, validate -) or
 // manifests (validate -) from standard input.
 func TestStdin(t *testing.T) {
 	scenario := `apiVersion: clustersim.dev/v1alpha1
@@ -86,6 +87,7 @@ spec:
 	}{
 		{[]string{"run", "-", "--root", "../.."}, scenario, exitOK, "scenario from-stdin, seed"},
 		{[]string{"run", "-", "--root", "../..", "--seeds", "2", "--jobs", "2"}, scenario, exitOK, "scenario from-stdin, 2 seeds"},
+		{[]string{"sweep", "-", "--root", "../..", "--set", "spec.duration=2m,3m", "--seeds", "1"}, scenario, exitOK, "Sweep of <stdin>: 2 grid point(s)"},
 		{[]string{"validate", "-", "--root", "../.."}, scenario, exitOK, "<stdin>: scenario from-stdin valid (1 objects, 0 steps, 1 expectations)"},
 		{[]string{"validate", "-"}, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {a: b}\n", exitOK, "<stdin>: 1 object(s) valid"},
 		{[]string{"validate", "-"}, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\nspec: {}\n", exitBadInput, "<stdin>:4:1"},
