@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"time"
 
@@ -85,8 +86,12 @@ func EvictionTime(tolerations []api.Toleration, taints []api.Taint, now time.Tim
 		if used == nil {
 			return now, true // not tolerated: evict at once
 		}
-		if used.TolerationSeconds == nil {
-			continue // tolerated forever
+		if used.TolerationSeconds == nil || *used.TolerationSeconds == math.MaxInt64 {
+			// Tolerated forever: upstream's getMinTolerationTime takes
+			// math.MaxInt64 seconds for "forever" too. Any other count
+			// past what a Duration holds is some 292 years
+			// (SecondsDuration), where upstream's Duration wraps.
+			continue
 		}
 		secs := *used.TolerationSeconds
 		if secs <= 0 {
@@ -96,7 +101,7 @@ func EvictionTime(tolerations []api.Toleration, taints []api.Taint, now time.Tim
 		if taint.TimeAdded != nil {
 			from = taint.TimeAdded.Time
 		}
-		due := from.Add(time.Duration(secs) * time.Second)
+		due := from.Add(api.SecondsDuration(secs))
 		if !found || due.Before(at) {
 			at, found = due, true
 		}

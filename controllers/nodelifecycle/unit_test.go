@@ -2,6 +2,7 @@ package nodelifecycle
 
 import (
 	"fmt"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -337,6 +338,8 @@ func TestEvictionTime(t *testing.T) {
 			[]api.Taint{unreachable}, at(200), false},
 		{"an empty key tolerates every taint", []api.Toleration{tol("", secs(30))}, []api.Taint{unreachable, custom}, at(130), false},
 		{"a taint without timeAdded counts from now", defaults, []api.Taint{untimed}, at(450), false},
+		{"2^63-1 seconds: forever, as upstream's sentinel", []api.Toleration{tol(api.TaintNodeUnreachable, secs(math.MaxInt64))}, []api.Taint{unreachable}, time.Time{}, true},
+		{"seconds past a Duration: 292 years, not wrapped to the past", []api.Toleration{tol(api.TaintNodeUnreachable, secs(9_300_000_000))}, []api.Taint{unreachable}, at(100).Add(math.MaxInt64), false},
 		{"already expired: now is past the deadline", []api.Toleration{tol(api.TaintNodeUnreachable, secs(10))}, []api.Taint{unreachable}, at(110), false},
 	}
 	for _, tc := range cases {

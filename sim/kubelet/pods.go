@@ -3,6 +3,7 @@ package kubelet
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"net/netip"
 	"reflect"
@@ -917,6 +918,13 @@ func (k *Kubelet) terminate(ps *podState) {
 	deadline := now
 	if dt := ps.pod.DeletionTimestamp; dt != nil {
 		deadline = max(now, kernel.FromWall(dt.Time))
+	}
+	if g := ps.pod.DeletionGracePeriodSeconds; g != nil && api.SecondsDuration(*g) == math.MaxInt64 {
+		// A grace period past what a Duration holds: the API server's
+		// deletionTimestamp wrapped (as upstream's does), and the kubelet
+		// waits the seconds themselves (upstream hands them to the
+		// runtime), which no run outlasts.
+		deadline = kernel.Forever
 	}
 	if ps.terminating {
 		if deadline < ps.killAt {

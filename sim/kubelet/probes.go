@@ -259,7 +259,7 @@ func (k *Kubelet) probeKill(ps *podState, i int, t probeType) {
 	c.killing = true
 	c.stopFrom = now
 	c.tok = k.next()
-	at, code := c.stopPlan(now, time.Duration(grace)*time.Second)
+	at, code := c.stopPlan(now, api.SecondsDuration(grace))
 	c.stopCode = code
 	k.at(max(0, at.Sub(now)), tStop, uint8(i), ps.slot, c.tok)
 }

@@ -61,7 +61,7 @@ func preStopOf(c *api.Container) preStop {
 	p := h.PreStop
 	switch {
 	case p.Sleep != nil:
-		return preStop{set: true, d: time.Duration(max(0, p.Sleep.Seconds)) * time.Second, modelled: true}
+		return preStop{set: true, d: api.SecondsDuration(max(0, p.Sleep.Seconds)), modelled: true}
 	case p.Exec != nil:
 		if d, ok := sleepCommand(p.Exec.Command); ok {
 			return preStop{set: true, d: d, modelled: true}
