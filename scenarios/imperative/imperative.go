@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -104,6 +105,9 @@ var (
 	ErrNotScalable = errors.New("kind has no spec.replicas")
 	// ErrNotCounter: Increment found a value that is not an integer.
 	ErrNotCounter = errors.New("not an integer counter")
+	// ErrCounterOverflow: Increment would take a counter past a 64-bit
+	// integer (a shell's $((n + by)) would wrap it silently).
+	ErrCounterOverflow = errors.New("counter overflow")
 )
 
 // The outcomes of one attempt, as Attempt.Outcome names them.
@@ -415,7 +419,8 @@ func (c *Commands) ScaleUp(ctx context.Context, kind api.Kind, key api.Key) (Res
 // value: no increment is lost. Without it the API server takes the write
 // unconditionally, and an increment made between this read and this
 // write is overwritten: a lost update. A value that is not an integer
-// fails with ErrNotCounter.
+// fails with ErrNotCounter, a sum past a 64-bit integer with
+// ErrCounterOverflow (nothing is written).
 func (c *Commands) Increment(ctx context.Context, key api.Key, field string, by int64) (Result, error) {
 	return c.run(CommandIncrement, func(r *Result) error {
 		r.Target = key.String()
@@ -433,6 +438,9 @@ func (c *Commands) Increment(ctx context.Context, key api.Key, field string, by 
 			if n, err = strconv.ParseInt(s, 10, 64); err != nil {
 				return fmt.Errorf("%w: data.%s of configmap %s is %q", ErrNotCounter, field, key, s)
 			}
+		}
+		if (by > 0 && n > math.MaxInt64-by) || (by < 0 && n < math.MinInt64-by) {
+			return fmt.Errorf("%w: data.%s of configmap %s is %d, and %d more is past a 64-bit integer", ErrCounterOverflow, field, key, n, by)
 		}
 		n += by
 		cm.Data = maps.Clone(cm.Data)

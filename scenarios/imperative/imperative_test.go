@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"testing"
 	"time"
 
@@ -267,6 +268,31 @@ func TestCommands(t *testing.T) {
 			return cmds.Increment(ctx, counterKey, "text", 1)
 		},
 		wantErr: imperative.ErrNotCounter,
+	}, {
+		name: "increment past a 64-bit integer",
+		run: func(ctx context.Context, cmds *imperative.Commands) (imperative.Result, error) {
+			return cmds.Increment(ctx, counterKey, "count", math.MaxInt64-1) // count is 2
+		},
+		wantErr: imperative.ErrCounterOverflow,
+	}, {
+		name: "decrement past a 64-bit integer",
+		run: func(ctx context.Context, cmds *imperative.Commands) (imperative.Result, error) {
+			if _, err := cmds.Increment(ctx, counterKey, "count", math.MinInt64+1); err != nil { // 2 -> MinInt64+3
+				return imperative.Result{}, err
+			}
+			return cmds.Increment(ctx, counterKey, "count", -4)
+		},
+		wantErr: imperative.ErrCounterOverflow,
+	}, {
+		name: "increment to the largest 64-bit integer",
+		run: func(ctx context.Context, cmds *imperative.Commands) (imperative.Result, error) {
+			return cmds.Increment(ctx, counterKey, "count", math.MaxInt64-2)
+		},
+		check: func(t *testing.T, c *cluster.Cluster, r imperative.Result) {
+			if got := counterValue(t, c); got != "9223372036854775807" || r.Value != math.MaxInt64 {
+				t.Errorf("count %q, result %+v; want 9223372036854775807", got, r)
+			}
+		},
 	}, {
 		name: "increment a missing configmap",
 		run: func(ctx context.Context, cmds *imperative.Commands) (imperative.Result, error) {
