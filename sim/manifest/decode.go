@@ -106,6 +106,10 @@ type decoder struct {
 	// omitEmpty is set while entering the value of a struct field tagged
 	// omitempty; resolved consumes it.
 	omitEmpty bool
+	// apiObject is set while an API object (object) is decoded: it goes
+	// to the API server as JSON, which has no infinity or NaN, so a float
+	// field refuses them as a value kept as JSON does (jsonScalar).
+	apiObject bool
 }
 
 // seg is one step of a field path: a struct field, a map key or an index.
@@ -814,6 +818,9 @@ func (d *decoder) float(n *yaml.Node, t reflect.Type) (float64, error) {
 			f, ok := parseFloat(n.Value)
 			if !ok {
 				return 0, d.errorf(n, "invalid number %s", quote(n.Value))
+			}
+			if d.apiObject && (math.IsInf(f, 0) || math.IsNaN(f)) {
+				return 0, d.errorf(n, "%s is not a finite number (JSON, and so the API, has no infinity or NaN)", clip(n.Value))
 			}
 			if t.Kind() == reflect.Float32 && !math.IsInf(f, 0) && math.Abs(f) > math.MaxFloat32 {
 				return 0, d.errorf(n, "value %s overflows %s", n.Value, t)

@@ -73,6 +73,8 @@ func (d *decoder) object(root *yaml.Node, objs []api.Object) ([]api.Object, erro
 		return objs, err
 	}
 	defer d.leave(token)
+	defer func(was bool) { d.apiObject = was }(d.apiObject)
+	d.apiObject = true
 	if n.Kind != yaml.MappingNode {
 		return objs, d.typeError(n, "a mapping")
 	}

@@ -410,6 +410,39 @@ spec:
 		want: `bad.yaml:6:12: spec.containers[0].ports: expected a sequence, got integer 80`,
 	},
 	{
+		// A typed float of an API object goes to the server as JSON,
+		// which has no NaN or infinity (a CustomResourceDefinition's
+		// schema keeps minimum, maximum and multipleOf as float64).
+		name: "NaN minimum in a CRD schema",
+		src:  crdWith("{type: number, minimum: .nan}"),
+		want: `bad.yaml:8:121: spec.versions[0].schema.openAPIV3Schema.properties.n.minimum: .nan is not a finite number (JSON, and so the API, has no infinity or NaN)`,
+	},
+	{
+		name: "infinite maximum in a CRD schema",
+		src:  crdWith("{type: number, maximum: .inf}"),
+		want: `bad.yaml:8:121: spec.versions[0].schema.openAPIV3Schema.properties.n.maximum: .inf is not a finite number (JSON, and so the API, has no infinity or NaN)`,
+	},
+	{
+		name: "negative infinite multipleOf in a CRD schema",
+		src:  crdWith("{type: number, multipleOf: -.inf}"),
+		want: `bad.yaml:8:124: spec.versions[0].schema.openAPIV3Schema.properties.n.multipleOf: -.inf is not a finite number (JSON, and so the API, has no infinity or NaN)`,
+	},
+	{
+		name: "NaN default in a CRD schema",
+		src:  crdWith("{type: number, default: .NaN}"),
+		want: `bad.yaml:8:121: spec.versions[0].schema.openAPIV3Schema.properties.n.default: .NaN is not a finite number (JSON, and so the API, has no infinity or NaN)`,
+	},
+	{
+		name: "infinite enum value in a CRD schema",
+		src:  crdWith("{type: number, enum: [1, .inf]}"),
+		want: `bad.yaml:8:122: spec.versions[0].schema.openAPIV3Schema.properties.n.enum[1]: .inf is not a finite number (JSON, and so the API, has no infinity or NaN)`,
+	},
+	{
+		name: "NaN example in a CRD schema",
+		src:  crdWith("{type: number, example: .nan}"),
+		want: `bad.yaml:8:121: spec.versions[0].schema.openAPIV3Schema.properties.n.example: .nan is not a finite number (JSON, and so the API, has no infinity or NaN)`,
+	},
+	{
 		// yaml.v3 reads a little past the end of a document (for comments),
 		// so this order holds once the syntax error is past the next
 		// document's first line.
@@ -728,4 +761,12 @@ func checkGolden(t testing.TB, path string, got []byte) {
 	if !bytes.Equal(got, want) {
 		t.Errorf("Encode output differs from %s (run go test ./sim/manifest -update and read the diff)\ngot:\n%s\nwant:\n%s", path, got, want)
 	}
+}
+
+// crdWith is a CustomResourceDefinition whose schema's property n, on
+// line 8 from column 96, is schema.
+func crdWith(schema string) string {
+	return "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: widgets.example.com}\n" +
+		"spec:\n  group: example.com\n  scope: Namespaced\n  names: {plural: widgets, kind: Widget}\n" +
+		"  versions: [{name: v1, served: true, storage: true, schema: {openAPIV3Schema: {properties: {n: " + schema + "}}}}]\n"
 }
