@@ -440,7 +440,7 @@ func ValidateDefinition(crd *api.CustomResourceDefinition) error {
 			storage++
 		}
 		if v.Schema != nil && v.Schema.OpenAPIV3Schema != nil {
-			errs = validatePatterns(fmt.Sprintf("spec.versions[%d].schema.openAPIV3Schema", i), v.Schema.OpenAPIV3Schema, errs)
+			errs = validateSchema(fmt.Sprintf("spec.versions[%d].schema.openAPIV3Schema", i), v.Schema.OpenAPIV3Schema, errs)
 		}
 	}
 	switch {
@@ -455,12 +455,24 @@ func ValidateDefinition(crd *api.CustomResourceDefinition) error {
 	return apierr.NewInvalid(api.KindCustomResourceDefinition.GroupKind(), crd.Name, errs...)
 }
 
-// validatePatterns reports each pattern of the schema at path, and of
-// the schemas nested in it, that does not compile (the structural
-// schema's validation: "must be a valid regular expression, but
-// isn't"). A pattern that does not compile would check nothing: the
-// API server refuses the definition instead.
-func validatePatterns(path string, s *api.JSONSchemaProps, errs []apierr.FieldError) []apierr.FieldError {
+// openAPIV3Types are the types a CustomResourceDefinition's schema may
+// name (apiextensions validation's openapiV3Types), sorted as upstream
+// lists them.
+var openAPIV3Types = []string{"array", "boolean", "integer", "number", "object", "string"}
+
+// validateSchema checks the schema at path, and the schemas nested in it,
+// as apiextensions validation does for the keywords the simulator reads
+// (ValidateCustomResourceDefinitionOpenAPISchema and
+// specStandardValidatorV3): a type must be an OpenAPI v3 type
+// ("Unsupported value", where the simulator would otherwise blame every
+// custom resource for a typo in its definition), and a pattern must
+// compile (the structural schema's "must be a valid regular expression,
+// but isn't": a pattern that does not compile would check nothing).
+func validateSchema(path string, s *api.JSONSchemaProps, errs []apierr.FieldError) []apierr.FieldError {
+	if s.Type != "" && !slices.Contains(openAPIV3Types, s.Type) {
+		errs = append(errs, apierr.FieldError{Field: path + ".type", Type: "Unsupported value", Value: s.Type,
+			Detail: "supported values: " + quoteAll(openAPIV3Types)})
+	}
 	if s.Pattern != "" {
 		if _, err := regexp.Compile(s.Pattern); err != nil {
 			errs = append(errs, apierr.FieldError{Field: path + ".pattern", Type: "Invalid value", Value: s.Pattern,
@@ -469,21 +481,33 @@ func validatePatterns(path string, s *api.JSONSchemaProps, errs []apierr.FieldEr
 	}
 	for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
 		p := s.Properties[name]
-		errs = validatePatterns(fmt.Sprintf("%s.properties[%s]", path, name), &p, errs)
+		errs = validateSchema(fmt.Sprintf("%s.properties[%s]", path, name), &p, errs)
 	}
 	if s.Items != nil {
-		errs = validatePatterns(path+".items", s.Items, errs)
+		errs = validateSchema(path+".items", s.Items, errs)
 	}
 	for _, list := range []struct {
 		name    string
 		schemas []api.JSONSchemaProps
 	}{{"allOf", s.AllOf}, {"anyOf", s.AnyOf}, {"oneOf", s.OneOf}} {
 		for i := range list.schemas {
-			errs = validatePatterns(fmt.Sprintf("%s.%s[%d]", path, list.name, i), &list.schemas[i], errs)
+			errs = validateSchema(fmt.Sprintf("%s.%s[%d]", path, list.name, i), &list.schemas[i], errs)
 		}
 	}
 	if s.Not != nil {
-		errs = validatePatterns(path+".not", s.Not, errs)
+		errs = validateSchema(path+".not", s.Not, errs)
+	}
+	if add := AdditionalSchema(s.AdditionalProperties); add != nil {
+		errs = validateSchema(path+".additionalProperties", add, errs)
 	}
 	return errs
+}
+
+// quoteAll is values quoted and joined as field.NotSupported lists them.
+func quoteAll(values []string) string {
+	q := make([]string, len(values))
+	for i, v := range values {
+		q[i] = strconv.Quote(v)
+	}
+	return strings.Join(q, ", ")
 }

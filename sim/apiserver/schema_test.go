@@ -81,6 +81,62 @@ func TestValidateDefinitionPatterns(t *testing.T) {
 	}
 }
 
+// TestValidateDefinition: what apiextensions validation refuses in a
+// definition is refused with its message, at the field upstream names.
+func TestValidateDefinition(t *testing.T) {
+	const prefix = `CustomResourceDefinition.apiextensions.k8s.io "widgets.example.com" is invalid: `
+	schema := func(crd *api.CustomResourceDefinition) *api.JSONSchemaProps {
+		return crd.Spec.Versions[0].Schema.OpenAPIV3Schema
+	}
+	// property edits the schema of property name of spec.
+	property := func(crd *api.CustomResourceDefinition, name string, edit func(*api.JSONSchemaProps)) {
+		spec := schema(crd).Properties["spec"]
+		p := spec.Properties[name]
+		edit(&p)
+		spec.Properties[name] = p
+		schema(crd).Properties["spec"] = spec
+	}
+	tests := []struct {
+		name string
+		edit func(*api.CustomResourceDefinition)
+		want string // "" for valid
+	}{
+		{"valid", func(*api.CustomResourceDefinition) {}, ""},
+		{"unknown type", func(crd *api.CustomResourceDefinition) {
+			property(crd, "size", func(p *api.JSONSchemaProps) { p.Type = "strnig" })
+		}, `spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[size].type: Unsupported value: "strnig": supported values: "array", "boolean", "integer", "number", "object", "string"`},
+		{"unknown type of items", func(crd *api.CustomResourceDefinition) {
+			property(crd, "ports", func(p *api.JSONSchemaProps) { p.Items = &api.JSONSchemaProps{Type: "int"} })
+		}, `spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[ports].items.type: Unsupported value: "int": supported values: "array", "boolean", "integer", "number", "object", "string"`},
+		{"unknown type at the root", func(crd *api.CustomResourceDefinition) { schema(crd).Type = "Object" },
+			`spec.versions[0].schema.openAPIV3Schema.type: Unsupported value: "Object": supported values: "array", "boolean", "integer", "number", "object", "string"`},
+		{"unknown type in additionalProperties", func(crd *api.CustomResourceDefinition) {
+			property(crd, "extra", func(p *api.JSONSchemaProps) { p.AdditionalProperties = api.RawValue(`{"type":"map"}`) })
+		}, `spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[extra].additionalProperties.type: Unsupported value: "map": supported values: "array", "boolean", "integer", "number", "object", "string"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			objs, err := manifest.DecodeFile("../../testdata/custom-resources/widgets-crd.yaml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			crd := objs[0].(*api.CustomResourceDefinition)
+			tc.edit(crd)
+			want := tc.want
+			if want != "" {
+				want = prefix + want
+			}
+			got := ""
+			if err := apiserver.ValidateDefinition(crd); err != nil {
+				got = err.Error()
+			}
+			if got != want {
+				t.Errorf("got  %s\nwant %s", got, want)
+			}
+		})
+	}
+}
+
 // loadDefinition reads the CustomResourceDefinition at path and checks
 // that it is valid.
 func loadDefinition(t *testing.T, path string) *api.CustomResourceDefinition {
