@@ -465,13 +465,18 @@ var openAPIV3Types = []string{"array", "boolean", "integer", "number", "object",
 // (ValidateCustomResourceDefinitionOpenAPISchema and
 // specStandardValidatorV3): a type must be an OpenAPI v3 type
 // ("Unsupported value", where the simulator would otherwise blame every
-// custom resource for a typo in its definition), and a pattern must
+// custom resource for a typo in its definition), $ref is forbidden (a
+// structural schema has no references; the simulator would ignore it),
+// and a pattern must
 // compile (the structural schema's "must be a valid regular expression,
 // but isn't": a pattern that does not compile would check nothing).
 func validateSchema(path string, s *api.JSONSchemaProps, errs []apierr.FieldError) []apierr.FieldError {
 	if s.Type != "" && !slices.Contains(openAPIV3Types, s.Type) {
 		errs = append(errs, apierr.FieldError{Field: path + ".type", Type: "Unsupported value", Value: s.Type,
 			Detail: "supported values: " + quoteAll(openAPIV3Types)})
+	}
+	if s.Ref != nil {
+		errs = append(errs, apierr.FieldError{Field: path + ".$ref", Type: "Forbidden", Detail: "$ref is not supported"})
 	}
 	if s.Pattern != "" {
 		if _, err := regexp.Compile(s.Pattern); err != nil {

@@ -113,6 +113,10 @@ func TestValidateDefinition(t *testing.T) {
 		{"unknown type in additionalProperties", func(crd *api.CustomResourceDefinition) {
 			property(crd, "extra", func(p *api.JSONSchemaProps) { p.AdditionalProperties = api.RawValue(`{"type":"map"}`) })
 		}, `spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[extra].additionalProperties.type: Unsupported value: "map": supported values: "array", "boolean", "integer", "number", "object", "string"`},
+		{"$ref", func(crd *api.CustomResourceDefinition) {
+			ref := "#/definitions/x"
+			property(crd, "owner", func(p *api.JSONSchemaProps) { *p = api.JSONSchemaProps{Ref: &ref} })
+		}, `spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[owner].$ref: Forbidden: $ref is not supported`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
