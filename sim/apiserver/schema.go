@@ -433,6 +433,13 @@ func ValidateDefinition(crd *api.CustomResourceDefinition) error {
 	if sp.Scope != "Namespaced" && sp.Scope != "Cluster" {
 		errs = append(errs, apierr.FieldError{Field: "spec.scope", Type: "Unsupported value", Value: sp.Scope, Detail: `supported values: "Cluster", "Namespaced"`})
 	}
+	// apiextensions.k8s.io/v1 requires every version's schema
+	// (validationOptions.requireOpenAPISchema on create).
+	for i, v := range sp.Versions {
+		if v.Schema == nil || v.Schema.OpenAPIV3Schema == nil {
+			errs = append(errs, apierr.FieldError{Field: fmt.Sprintf("spec.versions[%d].schema.openAPIV3Schema", i), Type: "Required value", Detail: "schemas are required"})
+		}
+	}
 	storage := 0
 	for i, v := range sp.Versions {
 		req(fmt.Sprintf("spec.versions[%d].name", i), v.Name)

@@ -117,6 +117,13 @@ func TestValidateDefinition(t *testing.T) {
 			ref := "#/definitions/x"
 			property(crd, "owner", func(p *api.JSONSchemaProps) { *p = api.JSONSchemaProps{Ref: &ref} })
 		}, `spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[owner].$ref: Forbidden: $ref is not supported`},
+		{"no schema", func(crd *api.CustomResourceDefinition) { crd.Spec.Versions[0].Schema = nil },
+			`spec.versions[0].schema.openAPIV3Schema: Required value: schemas are required`},
+		{"empty schema", func(crd *api.CustomResourceDefinition) { crd.Spec.Versions[0].Schema = &api.CustomResourceValidation{} },
+			`spec.versions[0].schema.openAPIV3Schema: Required value: schemas are required`},
+		{"no schema in an unserved version", func(crd *api.CustomResourceDefinition) {
+			crd.Spec.Versions = append(crd.Spec.Versions, api.CustomResourceDefinitionVersion{Name: "v2"})
+		}, `spec.versions[1].schema.openAPIV3Schema: Required value: schemas are required`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
