@@ -443,6 +443,9 @@ func ValidateDefinition(crd *api.CustomResourceDefinition) error {
 	storage := 0
 	for i, v := range sp.Versions {
 		req(fmt.Sprintf("spec.versions[%d].name", i), v.Name)
+		if problems := dns1035LabelProblems(v.Name); v.Name != "" && len(problems) > 0 {
+			errs = append(errs, apierr.FieldError{Field: fmt.Sprintf("spec.versions[%d].name", i), Type: "Invalid value", Value: v.Name, Detail: strings.Join(problems, ",")})
+		}
 		if v.Storage {
 			storage++
 		}

@@ -2,6 +2,7 @@ package apiserver_test
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/clustersim/clustersim/sim/api"
@@ -124,6 +125,13 @@ func TestValidateDefinition(t *testing.T) {
 		{"no schema in an unserved version", func(crd *api.CustomResourceDefinition) {
 			crd.Spec.Versions = append(crd.Spec.Versions, api.CustomResourceDefinitionVersion{Name: "v2"})
 		}, `spec.versions[1].schema.openAPIV3Schema: Required value: schemas are required`},
+		{"version name not a DNS-1035 label", func(crd *api.CustomResourceDefinition) { crd.Spec.Versions[0].Name = "V 1!" },
+			`spec.versions[0].name: Invalid value: "V 1!": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')`},
+		{"version name starting with a digit", func(crd *api.CustomResourceDefinition) { crd.Spec.Versions[0].Name = "1v" },
+			`spec.versions[0].name: Invalid value: "1v": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')`},
+		{"version name too long", func(crd *api.CustomResourceDefinition) { crd.Spec.Versions[0].Name = "v" + strings.Repeat("1", 63) },
+			`spec.versions[0].name: Invalid value: "v` + strings.Repeat("1", 63) + `": must be no more than 63 characters`},
+		{"version name v1beta1", func(crd *api.CustomResourceDefinition) { crd.Spec.Versions[0].Name = "v1beta1" }, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -136,6 +136,19 @@ func Validate(obj, old api.Object) error {
 // dns1035LabelMsg is IsDNS1035Label's pattern message.
 const dns1035LabelMsg = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')"
 
+// dns1035LabelProblems is IsDNS1035Label: at most 63 characters, and
+// the pattern; nil for a valid label.
+func dns1035LabelProblems(s string) []string {
+	var out []string
+	if len(s) > 63 {
+		out = append(out, "must be no more than 63 characters")
+	}
+	if !isDNS1123Label(s) || s[0] < 'a' || s[0] > 'z' {
+		out = append(out, dns1035LabelMsg)
+	}
+	return out
+}
+
 // validateName checks metadata.name with the rule of the object's kind
 // (ValidateObjectMeta's nameFn): a DNS-1123 label for a Namespace
 // (ValidateNamespaceName), a DNS-1035 label for a Service
@@ -155,11 +168,8 @@ func validateName(obj api.Object, name string, errs []apierr.FieldError) []apier
 			bad(msg)
 		}
 	case *api.Service:
-		if len(name) > 63 {
-			bad("must be no more than 63 characters")
-		}
-		if !isDNS1123Label(name) || name[0] < 'a' || name[0] > 'z' {
-			bad(dns1035LabelMsg)
+		for _, msg := range dns1035LabelProblems(name) {
+			bad(msg)
 		}
 	default:
 		if len(name) > 253 || !isDNS1123Subdomain(name) {
