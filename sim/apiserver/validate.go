@@ -93,6 +93,7 @@ func Validate(obj, old api.Object) error {
 	// The object's metadata before its spec, as ValidateObjectMeta runs
 	// first upstream.
 	errs = validateLabels("metadata.labels", m.Labels, errs)
+	errs = validateAnnotationsSize(m.Annotations, errs)
 	switch o := obj.(type) {
 	case *api.Deployment:
 		errs = append(errs, validateReplicas("spec.replicas", o.Spec.Replicas)...)
@@ -147,6 +148,25 @@ func dns1035LabelProblems(s string) []string {
 		out = append(out, dns1035LabelMsg)
 	}
 	return out
+}
+
+// totalAnnotationSizeLimit is apimachinery's TotalAnnotationSizeLimitB:
+// the most bytes an object's annotations, keys and values, may hold.
+const totalAnnotationSizeLimit = 256 * (1 << 10)
+
+// validateAnnotationsSize refuses annotations whose keys and values add up
+// to more than totalAnnotationSizeLimit bytes, as ValidateAnnotations
+// does (ValidateAnnotationsSize, reported as field.TooLong).
+func validateAnnotationsSize(annotations map[string]string, errs []apierr.FieldError) []apierr.FieldError {
+	total := 0
+	for k, v := range annotations {
+		total += len(k) + len(v)
+	}
+	if total > totalAnnotationSizeLimit {
+		errs = append(errs, apierr.FieldError{Field: "metadata.annotations", Type: "Too long",
+			Detail: fmt.Sprintf("may not be more than %d bytes", totalAnnotationSizeLimit)})
+	}
+	return errs
 }
 
 // validateName checks metadata.name with the rule of the object's kind

@@ -170,3 +170,37 @@ func TestValidateNames(t *testing.T) {
 		}
 	}
 }
+
+// TestValidateObjectMeta: the metadata ValidateObjectMeta checks beyond
+// the name and labels, with its messages.
+func TestValidateObjectMeta(t *testing.T) {
+	const prefix = `ConfigMap "c" is invalid: `
+	tests := []struct {
+		name string
+		meta api.ObjectMeta
+		want string // "" for valid
+	}{
+		{"annotations at the limit", api.ObjectMeta{Annotations: map[string]string{"a": strings.Repeat("x", 256<<10-1)}}, ""},
+		{"annotations over the limit", api.ObjectMeta{Annotations: map[string]string{"a": strings.Repeat("x", 256<<10)}},
+			`metadata.annotations: Too long: may not be more than 262144 bytes`},
+		{"annotations over the limit together", api.ObjectMeta{Annotations: map[string]string{"a": strings.Repeat("x", 200<<10), "b": strings.Repeat("x", 100<<10)}},
+			`metadata.annotations: Too long: may not be more than 262144 bytes`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cm := &api.ConfigMap{ObjectMeta: tc.meta}
+			cm.Name, cm.Namespace = "c", "default"
+			want := tc.want
+			if want != "" {
+				want = prefix + want
+			}
+			got := ""
+			if err := Validate(cm, nil); err != nil {
+				got = err.Error()
+			}
+			if got != want {
+				t.Errorf("got  %s\nwant %s", got, want)
+			}
+		})
+	}
+}
