@@ -94,6 +94,7 @@ func Validate(obj, old api.Object) error {
 	// first upstream.
 	errs = validateLabels("metadata.labels", m.Labels, errs)
 	errs = validateAnnotationsSize(m.Annotations, errs)
+	errs = validateFinalizers(m.Finalizers, errs)
 	switch o := obj.(type) {
 	case *api.Deployment:
 		errs = append(errs, validateReplicas("spec.replicas", o.Spec.Replicas)...)
@@ -165,6 +166,18 @@ func validateAnnotationsSize(annotations map[string]string, errs []apierr.FieldE
 	if total > totalAnnotationSizeLimit {
 		errs = append(errs, apierr.FieldError{Field: "metadata.annotations", Type: "Too long",
 			Detail: fmt.Sprintf("may not be more than %d bytes", totalAnnotationSizeLimit)})
+	}
+	return errs
+}
+
+// validateFinalizers checks each finalizer name as ValidateFinalizers
+// does (ValidateFinalizerName): a qualified name, reported at
+// metadata.finalizers as upstream reports it.
+func validateFinalizers(finalizers []string, errs []apierr.FieldError) []apierr.FieldError {
+	for _, f := range finalizers {
+		for _, msg := range qualifiedNameProblems(f) {
+			errs = append(errs, apierr.FieldError{Field: "metadata.finalizers", Type: "Invalid value", Value: f, Detail: msg})
+		}
 	}
 	return errs
 }

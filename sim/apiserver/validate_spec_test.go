@@ -185,6 +185,13 @@ func TestValidateObjectMeta(t *testing.T) {
 			`metadata.annotations: Too long: may not be more than 262144 bytes`},
 		{"annotations over the limit together", api.ObjectMeta{Annotations: map[string]string{"a": strings.Repeat("x", 200<<10), "b": strings.Repeat("x", 100<<10)}},
 			`metadata.annotations: Too long: may not be more than 262144 bytes`},
+		{"finalizers", api.ObjectMeta{Finalizers: []string{"foregroundDeletion", "orphan", "kubernetes.io/pvc-protection", "example.com/cleanup"}}, ""},
+		{"finalizer with spaces", api.ObjectMeta{Finalizers: []string{"example.com/ok", "not a valid finalizer!!"}},
+			`metadata.finalizers: Invalid value: "not a valid finalizer!!": name part ` + qualifiedName + nameExamples},
+		{"finalizer with an empty prefix", api.ObjectMeta{Finalizers: []string{"/cleanup"}},
+			`metadata.finalizers: Invalid value: "/cleanup": prefix part must be non-empty`},
+		{"finalizer with two slashes", api.ObjectMeta{Finalizers: []string{"a/b/c"}},
+			`metadata.finalizers: Invalid value: "a/b/c": a qualified name ` + qualifiedName + nameExamples + ` with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
