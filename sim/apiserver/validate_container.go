@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -152,6 +153,50 @@ func validateProbes(cf func() string, c *api.Container, errs []apierr.FieldError
 		if p.name != "readinessProbe" && pr.SuccessThreshold != 1 {
 			errs = append(errs, apierr.FieldError{Field: f() + ".successThreshold", Type: "Invalid value", Value: int64(pr.SuccessThreshold), Detail: "must be 1"})
 		}
+	}
+	return errs
+}
+
+// lifecycleSleeps is what validateLifecycleSleep reads of a container's
+// lifecycle (kept opaque in api.Container).
+type lifecycleSleeps struct {
+	PostStart *struct {
+		Sleep *struct {
+			Seconds int64 `json:"seconds"`
+		} `json:"sleep"`
+	} `json:"postStart"`
+	PreStop *struct {
+		Sleep *struct {
+			Seconds int64 `json:"seconds"`
+		} `json:"sleep"`
+	} `json:"preStop"`
+}
+
+// validateLifecycleSleep checks the sleep action of a container's
+// postStart and preStop hooks as validateLifecycle's validateSleepAction
+// does with PodLifecycleSleepActionAllowZero (GA in 1.34, so a sleep of 0
+// is allowed): no negative seconds, and no more than the pod's
+// terminationGracePeriodSeconds (unchecked when that is unset, as
+// upstream leaves it to the grace period's own error).
+func validateLifecycleSleep(cf func() string, lifecycle *api.RawValue, gracePeriod *int64, errs []apierr.FieldError) []apierr.FieldError {
+	if lifecycle == nil || len(*lifecycle) == 0 || gracePeriod == nil {
+		return errs
+	}
+	var h lifecycleSleeps
+	if json.Unmarshal(*lifecycle, &h) != nil {
+		return errs
+	}
+	check := func(hook string, seconds int64) {
+		if seconds < 0 || seconds > *gracePeriod {
+			errs = append(errs, apierr.FieldError{Field: cf() + ".lifecycle." + hook + ".sleep", Type: "Invalid value", Value: seconds,
+				Detail: fmt.Sprintf("must be non-negative and less than terminationGracePeriodSeconds (%d)", *gracePeriod)})
+		}
+	}
+	if h.PostStart != nil && h.PostStart.Sleep != nil {
+		check("postStart", h.PostStart.Sleep.Seconds)
+	}
+	if h.PreStop != nil && h.PreStop.Sleep != nil {
+		check("preStop", h.PreStop.Sleep.Seconds)
 	}
 	return errs
 }

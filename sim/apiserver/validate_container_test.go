@@ -93,3 +93,38 @@ func TestValidateContainerFields(t *testing.T) {
 		}
 	}
 }
+
+// TestValidateLifecycleSleep: a hook's sleep action may not be negative
+// nor last longer than the pod's grace period (validateSleepAction; 0 is
+// allowed since PodLifecycleSleepActionAllowZero went GA).
+func TestValidateLifecycleSleep(t *testing.T) {
+	grace := func(s int64) *int64 { return &s }
+	tests := []struct {
+		name      string
+		lifecycle string
+		grace     *int64
+		want      string
+	}{
+		{"a preStop sleep within the grace period", `{"preStop":{"sleep":{"seconds":30}}}`, grace(30), ""},
+		{"a preStop sleep of 0", `{"preStop":{"sleep":{"seconds":0}}}`, grace(30), ""},
+		{"a preStop sleep longer than the grace period", `{"preStop":{"sleep":{"seconds":9223372036854775807}}}`, grace(30),
+			`spec.containers[0].lifecycle.preStop.sleep: Invalid value: 9223372036854775807: must be non-negative and less than terminationGracePeriodSeconds (30)`},
+		{"a negative postStart sleep", `{"postStart":{"sleep":{"seconds":-1}}}`, grace(30),
+			`spec.containers[0].lifecycle.postStart.sleep: Invalid value: -1: must be non-negative and less than terminationGracePeriodSeconds (30)`},
+		{"a preStop sleep with no grace period", `{"preStop":{"sleep":{"seconds":90}}}`, nil, ""},
+		{"an exec preStop", `{"preStop":{"exec":{"command":["sleep","90"]}}}`, grace(30), ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			lc := api.RawValue(tc.lifecycle)
+			spec := &api.PodSpec{TerminationGracePeriodSeconds: tc.grace, Containers: []api.Container{{Name: "c", Image: "nginx", Lifecycle: &lc}}}
+			var got []string
+			for _, e := range validatePodSpec("spec", spec) {
+				got = append(got, e.Error())
+			}
+			if g := strings.Join(got, "; "); g != tc.want {
+				t.Errorf("errors %q\nwant %q", g, tc.want)
+			}
+		})
+	}
+}
