@@ -375,6 +375,10 @@ type world struct {
 	// changed since.
 	containers        map[objKey][]string
 	unknownContainers map[objKey]bool
+	// last is each object as the scenario declared it last (spec.objects,
+	// apply steps, GitOps commits, spec.iac, request steps), for an edit
+	// or a patch to apply to (patched).
+	last map[objKey]api.Object
 }
 
 type objKey struct {
@@ -383,13 +387,13 @@ type objKey struct {
 }
 
 func (w *world) add(o api.Object) {
-	m := o.GetObjectMeta()
-	ns := m.Namespace
-	if info, ok := api.Lookup(api.KindOf(o)); ok && info.Namespaced && ns == "" {
-		ns = DefaultNamespace
-	}
-	k := objKey{api.KindOf(o), api.Key{Namespace: ns, Name: m.Name}}
+	k := w.key(o)
+	ns := k.key.Namespace
 	w.objects[k] = true
+	if w.last == nil {
+		w.last = map[objKey]api.Object{}
+	}
+	w.last[k] = o
 	switch o := o.(type) {
 	case *api.Deployment:
 		w.setPods(k, orOne(o.Spec.Replicas))
@@ -1098,13 +1102,13 @@ func (l *loader) step(s *Scenario, i int, w *world) error {
 	}
 	switch {
 	case st.Apply != nil:
-		objs, err := l.fileOrObjects(a, st.Apply.File, st.Apply.Objects, w)
+		objs, err := l.fileOrObjects(a, st.Apply.File, st.Apply.Objects, w, false)
 		if err != nil {
 			return err
 		}
 		st.Apply.Parsed = objs
 	case st.ServerSideApply != nil:
-		objs, err := l.fileOrObjects(a, st.ServerSideApply.File, st.ServerSideApply.Objects, w)
+		objs, err := l.fileOrObjects(a, st.ServerSideApply.File, st.ServerSideApply.Objects, w, false)
 		if err != nil {
 			return err
 		}
@@ -1125,6 +1129,7 @@ func (l *loader) step(s *Scenario, i int, w *world) error {
 		if k, _ := l.kind(a+".kind", st.Request.Kind); k == api.KindDeployment {
 			w.forgetContainers(objKey{k, api.Key{Namespace: cmp.Or(st.Request.Namespace, DefaultNamespace), Name: st.Request.Name}})
 		}
+		l.requestCounts(st.Request, w)
 	case st.Increment != nil:
 		if err := l.increment(a, st.Increment, w); err != nil {
 			return err
@@ -1220,6 +1225,9 @@ func (l *loader) step(s *Scenario, i int, w *world) error {
 			return l.errorf(a+".patch", "%v", err)
 		}
 		st.Edit.PatchJSON = b
+		if err := l.editPatch(a, st.Edit, w); err != nil {
+			return err
+		}
 	case st.Cordon != "" || st.Uncordon != "" || st.Drain != "" || st.CrashNode != "" || st.RecoverNode != "":
 		name := st.Cordon + st.Uncordon + st.Drain + st.CrashNode + st.RecoverNode
 		if !w.nodes[name] {
@@ -1883,7 +1891,7 @@ func (l *loader) gitops(s *Scenario, w *world) error {
 				return l.errorf(cf+".at", "commits must be in time order")
 			}
 			prev = c.At.Duration
-			objs, err := l.fileOrObjects(cf, c.File, c.Objects, w)
+			objs, err := l.fileOrObjects(cf, c.File, c.Objects, w, false)
 			if err != nil {
 				return err
 			}
@@ -1928,9 +1936,9 @@ func (l *loader) iac(s *Scenario, w *world) error {
 			return err
 		}
 		c.Parsed = append(c.Parsed, objs...)
-	}
-	for _, o := range c.Parsed {
-		w.add(o)
+		for _, o := range objs {
+			w.add(o)
+		}
 	}
 	return nil
 }
@@ -2086,31 +2094,46 @@ func (l *loader) increment(a string, inc *Increment, w *world) error {
 
 // fileOrObjects decodes manifests given as a file (relative to the
 // scenario) or as inline objects, exactly one of the two, and adds them to
-// the world.
-func (l *loader) fileOrObjects(field, file string, nodes []*yaml.Node, w *world) ([]api.Object, error) {
+// the world. With checkPods, the pods cap is checked after each object,
+// at the object's own field (a GitOps commit's: the timeline's steps are
+// checked at the step).
+func (l *loader) fileOrObjects(field, file string, nodes []*yaml.Node, w *world, checkPods bool) ([]api.Object, error) {
 	if (file == "") == (len(nodes) == 0) {
 		return nil, l.errorf(field, "give either file or objects")
 	}
 	var out []api.Object
+	var fields []string
 	if file != "" {
 		objs, err := l.file2objects(field+".file", file)
 		if err != nil {
 			return nil, err
 		}
 		out = objs
+		for range objs {
+			fields = append(fields, field+".file")
+		}
 	}
 	for i, n := range nodes {
-		objs, err := l.objects(fmt.Sprintf("%s.objects[%d]", field, i), n)
+		f := fmt.Sprintf("%s.objects[%d]", field, i)
+		objs, err := l.objects(f, n)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, objs...)
+		for range objs {
+			fields = append(fields, f)
+		}
 	}
 	if err := l.addObjects(field, len(out)); err != nil {
 		return nil, err
 	}
-	for _, o := range out {
+	for i, o := range out {
 		w.add(o)
+		if checkPods {
+			if err := l.checkPods(fields[i], w); err != nil {
+				return nil, err
+			}
+		}
 	}
 	return out, nil
 }

@@ -87,3 +87,11 @@ func decodeJSON(b []byte, v any) error {
 	dec.UseNumber()
 	return dec.Decode(v)
 }
+
+// ApplyPatch is the API server's patch of old (not modified) by patch of
+// type typ, as a patch request applies it: the scenario loader applies an
+// edit or request step's patch to the object declared so far, to count
+// the pods it may ask for.
+func ApplyPatch(old api.Object, patch []byte, typ PatchType) (api.Object, error) {
+	return applyPatch(old, patch, typ)
+}

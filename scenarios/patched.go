@@ -1,0 +1,126 @@
+package scenarios
+
+import (
+	"cmp"
+	"encoding/json"
+
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/apiserver"
+)
+
+// key is the world's key of o: its kind, and its namespace (the default
+// one for a namespaced kind without one) and name.
+func (w *world) key(o api.Object) objKey {
+	m := o.GetObjectMeta()
+	ns := m.Namespace
+	if info, ok := api.Lookup(api.KindOf(o)); ok && info.Namespaced && ns == "" {
+		ns = DefaultNamespace
+	}
+	return objKey{api.KindOf(o), api.Key{Namespace: ns, Name: m.Name}}
+}
+
+// patched is the object k as the scenario declared it so far (defaulted,
+// as the API server stores it; an empty object of the kind when the
+// scenario declared none, such as a ReplicaSet a controller made) with
+// patch of type typ applied, or nil when the loader cannot tell (a custom
+// kind declared nowhere, a patch that does not apply to the declared
+// object, a JSON patch that copies or moves values, whose result may
+// outgrow the patch).
+func (w *world) patched(k objKey, patch []byte, typ apiserver.PatchType) api.Object {
+	base := w.last[k]
+	if base == nil {
+		info, ok := api.Lookup(k.kind)
+		if !ok || info.Custom {
+			return nil
+		}
+		o, err := api.New(info.APIVersion(), k.kind.Name)
+		if err != nil {
+			return nil
+		}
+		base = o
+	} else {
+		base = base.DeepCopyObject()
+	}
+	m := base.GetObjectMeta()
+	m.Namespace, m.Name = k.key.Namespace, k.key.Name
+	if typ == apiserver.JSONPatch {
+		var ops []struct {
+			Op string `json:"op"`
+		}
+		if json.Unmarshal(patch, &ops) != nil {
+			return nil
+		}
+		for _, op := range ops {
+			if op.Op == "copy" || op.Op == "move" {
+				return nil
+			}
+		}
+	}
+	api.SetDefaults(base)
+	o, err := apiserver.ApplyPatch(base, patch, typ)
+	if err != nil {
+		return nil
+	}
+	return o
+}
+
+// patch counts what the patch of an edit or request step makes of the
+// object k against the caps: the pods a workload (or an autoscaler's
+// maxReplicas) asks for after it.
+func (w *world) patch(k objKey, patch []byte, typ apiserver.PatchType) {
+	if o := w.patched(k, patch, typ); o != nil {
+		w.add(o)
+	}
+}
+
+// editPatch counts what an edit step makes of its object. kubectl edit
+// sends a strategic merge patch for a built-in kind, a merge patch for a
+// custom one.
+func (l *loader) editPatch(a string, e *Edit, w *world) error {
+	k, _ := l.kind(a+".kind", e.Kind)
+	info, ok := api.Lookup(k)
+	typ := apiserver.MergePatch
+	if ok && !info.Custom {
+		typ = apiserver.StrategicMergePatch
+	}
+	ns := ""
+	if !ok || info.Namespaced {
+		ns = cmp.Or(e.Namespace, DefaultNamespace)
+	}
+	w.patch(objKey{k, api.Key{Namespace: ns, Name: e.Name}}, e.PatchJSON, typ)
+	return nil
+}
+
+// requestCounts counts what a request step makes of its object: the
+// object a create, update or apply sends (an apply merged into the
+// object declared so far: the fields it leaves out keep their values),
+// or the object a patch makes.
+func (l *loader) requestCounts(rq *Request, w *world) {
+	if rq.Subresource != "" {
+		return
+	}
+	k, _ := l.kind("", rq.Kind)
+	name := rq.Name
+	if name == "" && rq.Parsed != nil {
+		name = rq.Parsed.GetObjectMeta().Name
+	}
+	key := objKey{k, api.Key{Namespace: rq.Namespace, Name: name}}
+	switch rq.Verb {
+	case "create", "update":
+		o := rq.Parsed.DeepCopyObject()
+		m := o.GetObjectMeta()
+		m.Namespace, m.Name = key.key.Namespace, key.key.Name
+		w.add(o)
+	case "apply":
+		b, err := json.Marshal(rq.Parsed)
+		if err != nil {
+			return
+		}
+		w.patch(key, b, apiserver.MergePatch)
+	case "patch":
+		w.patch(key, []byte(rq.Patch), patchTypes[rq.PatchType])
+	}
+}
+
+// patchTypes are the API server's patch types by a request step's names.
+var patchTypes = map[string]apiserver.PatchType{"merge": apiserver.MergePatch, "strategic": apiserver.StrategicMergePatch, "json": apiserver.JSONPatch}
