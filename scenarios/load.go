@@ -1891,7 +1891,7 @@ func (l *loader) gitops(s *Scenario, w *world) error {
 				return l.errorf(cf+".at", "commits must be in time order")
 			}
 			prev = c.At.Duration
-			objs, err := l.fileOrObjects(cf, c.File, c.Objects, w, false)
+			objs, err := l.fileOrObjects(cf, c.File, c.Objects, w, true)
 			if err != nil {
 				return err
 			}
@@ -1938,6 +1938,9 @@ func (l *loader) iac(s *Scenario, w *world) error {
 		c.Parsed = append(c.Parsed, objs...)
 		for _, o := range objs {
 			w.add(o)
+		}
+		if err := l.checkPods(fmt.Sprintf("spec.iac.objects[%d]", i), w); err != nil {
+			return err
 		}
 	}
 	return nil
