@@ -6,6 +6,7 @@ import (
 
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/apiserver"
+	"github.com/clustersim/clustersim/sim/manifest"
 )
 
 // key is the world's key of o: its kind, and its namespace (the default
@@ -73,7 +74,10 @@ func (w *world) patch(k objKey, patch []byte, typ apiserver.PatchType) {
 	}
 }
 
-// editPatch counts what an edit step makes of its object. kubectl edit
+// editPatch checks an edit step's patch against the kind's fields, as
+// the API server decodes the patched object strictly (a field the kind
+// lacks is refused where the step writes it, not when the run gets
+// there), and counts what the edit makes of the object. kubectl edit
 // sends a strategic merge patch for a built-in kind, a merge patch for a
 // custom one.
 func (l *loader) editPatch(a string, e *Edit, w *world) error {
@@ -82,6 +86,12 @@ func (l *loader) editPatch(a string, e *Edit, w *world) error {
 	typ := apiserver.MergePatch
 	if ok && !info.Custom {
 		typ = apiserver.StrategicMergePatch
+		o, err := api.New(info.APIVersion(), k.Name)
+		if err == nil {
+			if err := manifest.DecodeNode(l.file, e.Patch, a+".patch", o); err != nil {
+				return err
+			}
+		}
 	}
 	ns := ""
 	if !ok || info.Namespaced {
