@@ -292,7 +292,11 @@ func (l *loader) validate(s *Scenario) error {
 			return err
 		}
 		for _, o := range objs {
-			if err := l.bootstrappable(fmt.Sprintf("spec.objects[%d]", i), o, w); err != nil {
+			f, inline := fmt.Sprintf("spec.objects[%d]", i), mapValue(n, "file") == nil
+			if !inline {
+				f += ".file"
+			}
+			if err := l.bootstrappable(f, inline, o, w); err != nil {
 				return err
 			}
 			w.add(o)
@@ -1494,15 +1498,44 @@ func (l *loader) ref(field string, r ObjectRef, w *world) error {
 
 // bootstrappable fails at field when the cluster could not create o
 // where spec.objects puts it, which would stop the run at its start
-// without a position: an object without a name or generateName, or of a
-// namespace neither built in nor declared earlier in spec.objects (the
-// objects are created in order, and the API server refuses an object of
-// a namespace that does not exist).
-func (l *loader) bootstrappable(field string, o api.Object, w *world) error {
+// without a position: an object without a name or generateName, with a
+// resourceVersion (the API server refuses it on a create), of the same
+// kind, namespace and name as one declared earlier in spec.objects or a
+// built-in namespace (it already exists), or of a namespace neither built in nor declared
+// earlier in spec.objects (the objects are created in order, and the API
+// server refuses an object of a namespace that does not exist). inline
+// says o is written in the scenario, under field, rather than in a file
+// it names: the error then points at o's offending field.
+func (l *loader) bootstrappable(field string, inline bool, o api.Object, w *world) error {
 	m := o.GetObjectMeta()
 	k := api.KindOf(o)
 	if m.Name == "" && m.GenerateName == "" {
 		return l.errorf(field, "%s: metadata.name: Required value: name or generateName is required", k.Name)
+	}
+	if m.ResourceVersion != "" {
+		f := field
+		if inline {
+			f += ".metadata.resourceVersion"
+		}
+		return l.errorf(f, "%s %s: resourceVersion should not be set on objects to be created", k.Name, w.key(o).key)
+	}
+	builtin := k == api.KindNamespace && isBuiltinNamespace(m.Name)
+	if key := w.key(o); m.Name != "" && (w.objects[key] || builtin) {
+		res := k.Name
+		if info, ok := api.Lookup(k); ok {
+			res = info.GroupResource()
+		} else if crd := l.crds[k]; crd != nil {
+			res = crd.ResourceInfo().GroupResource()
+		}
+		f := field
+		if inline {
+			f += ".metadata.name"
+		}
+		where := "declared earlier in spec.objects"
+		if builtin {
+			where = "built in: default, kube-system, kube-public, kube-node-lease"
+		}
+		return l.errorf(f, "%s %s: %s %q already exists (%s)", k.Name, key.key, res, m.Name, where)
 	}
 	info, ok := api.Lookup(k)
 	if !ok || !info.Namespaced || m.Namespace == "" || isBuiltinNamespace(m.Namespace) ||
