@@ -484,6 +484,13 @@ func (l *loader) cluster(s *Scenario, w *world) error {
 		if w.groups[g.Name] {
 			return l.errorf(f+".name", "node group %q is declared twice", g.Name)
 		}
+		// A node's name, <group>-<n>, is the value of its
+		// kubernetes.io/hostname label: a label value has at most 63
+		// characters, whatever n the group's nodes reach (the nodes cap
+		// bounds it).
+		if most := 63 - len(fmt.Sprintf("-%d", l.limits.Nodes)); len(g.Name) > most {
+			return l.errorf(f+".name", "%q is %d characters, more than %d: its nodes' names (%s-1 ... %s-%d) are the value of their kubernetes.io/hostname label, which must be no more than 63 characters", g.Name, len(g.Name), most, "<group>", "<group>", l.limits.Nodes)
+		}
 		if g.Count < 0 {
 			return l.errorf(f+".count", "must not be negative")
 		}
