@@ -1246,6 +1246,9 @@ func (l *loader) step(s *Scenario, i int, w *world) error {
 		}
 		switch {
 		case st.CrashNode != "":
+			if w.down[name] {
+				return l.errorf(a, "node %q is already down at %v (an earlier crashNode, crashNodes or stopKubelet stopped it; recoverNode brings it back)", name, st.At.Duration)
+			}
 			w.down[name] = true
 		case st.RecoverNode != "":
 			if !w.down[name] {
