@@ -109,6 +109,20 @@ func (l *loader) faultPatterns(s *Scenario, w *world) error {
 				}
 			}
 		}
+		// A partition cuts the links between an endpoint of side a and
+		// another one of side b: sides that match one same endpoint and
+		// nothing else would cut nothing.
+		matched := map[string]bool{}
+		for _, pat := range slices.Concat(p.A, p.B) {
+			for _, e := range eps {
+				if MatchEndpoint(pat, e) {
+					matched[e] = true
+				}
+			}
+		}
+		if len(matched) == 1 {
+			return l.errorf(fmt.Sprintf("spec.timeline[%d].partition.b", i), "both sides hold only %s: an endpoint cannot be partitioned from itself, so this would cut nothing", sortedKeys(matched)[0])
+		}
 	}
 	return nil
 }
