@@ -31,6 +31,13 @@ type Limits struct {
 	// references (manifests, load CSVs). Default 1 MiB: parsing a YAML file
 	// of that size takes about a quarter of a second and 40 MB.
 	FileBytes int64
+	// RefBytes caps the bytes all the file references of one scenario
+	// read, a file counted each time it is referenced (and each file of a
+	// directory reference), so that many references to files under the
+	// file-bytes cap (one file named a thousand times) cannot add up to
+	// gigabytes of decoded objects. Default 8 MiB: a scenario that reads that
+	// much peaks near 60 MB; the largest built-in reads 23 KB.
+	RefBytes int64
 	// Nodes caps the nodes of the run: every node group's count plus every
 	// addNodes step. Default 5,000 (Kubernetes' documented limit).
 	Nodes int
@@ -57,6 +64,7 @@ type Limits struct {
 // DefaultLimits are the caps a scenario runs under unless raised.
 var DefaultLimits = Limits{
 	FileBytes: 1 << 20,
+	RefBytes:  8 << 20,
 	Nodes:     5000,
 	Pods:      150_000,
 	Objects:   10_000,
@@ -66,13 +74,14 @@ var DefaultLimits = Limits{
 }
 
 // LimitNames are the names of the caps, as `--limit NAME=N` takes them.
-var LimitNames = []string{"file-bytes", "nodes", "pods", "objects", "timeline", "duration", "events"}
+var LimitNames = []string{"file-bytes", "ref-bytes", "nodes", "pods", "objects", "timeline", "duration", "events"}
 
 // WithDefaults returns l with every zero field set to its default.
 func (l Limits) WithDefaults() Limits {
 	d := DefaultLimits
 	return Limits{
 		FileBytes: positiveOr(l.FileBytes, d.FileBytes),
+		RefBytes:  positiveOr(l.RefBytes, d.RefBytes),
 		Nodes:     positiveOr(l.Nodes, d.Nodes),
 		Pods:      positiveOr(l.Pods, d.Pods),
 		Objects:   positiveOr(l.Objects, d.Objects),
@@ -91,16 +100,20 @@ func positiveOr[T int | int64 | uint64 | time.Duration](v, def T) T {
 }
 
 // Set raises (or lowers) the cap name to value: a positive integer, a
-// quantity for file-bytes (4Mi) and a duration for duration (48h).
+// quantity for file-bytes and ref-bytes (4Mi) and a duration for duration (48h).
 func (l *Limits) Set(name, value string) error {
 	bad := func(what string) error { return fmt.Errorf("limit %s=%s: want %s", name, value, what) }
 	switch name {
-	case "file-bytes":
+	case "file-bytes", "ref-bytes":
 		q, err := api.ParseQuantity(value)
 		if err != nil || q.Value() <= 0 {
 			return bad("a positive size such as 4Mi")
 		}
-		l.FileBytes = q.Value()
+		if name == "file-bytes" {
+			l.FileBytes = q.Value()
+		} else {
+			l.RefBytes = q.Value()
+		}
 	case "duration":
 		d, err := time.ParseDuration(value)
 		if err != nil && strings.Contains(err.Error(), "invalid duration") && durationOverflows(value) {
@@ -244,6 +257,9 @@ func (l *loader) readRef(field, name string) ([]byte, error) {
 	if fi.Size() > l.limits.FileBytes {
 		return nil, l.errorf(field, "%q: %s", name, capError("file-bytes", fmt.Sprintf("%d bytes", fi.Size()), l.limits.FileBytes))
 	}
+	if err := l.addRefBytes(field, name, fi.Size()); err != nil {
+		return nil, err
+	}
 	f, err := l.fsys.Open(p)
 	if err != nil {
 		return nil, l.errorf(field, "%q: %s", name, refProblem(err, l.rootName()))
@@ -256,11 +272,30 @@ func (l *loader) readRef(field, name string) ([]byte, error) {
 	if int64(len(data)) > l.limits.FileBytes {
 		return nil, l.errorf(field, "%q: %s", name, capError("file-bytes", "its size", l.limits.FileBytes))
 	}
+	// The file may have grown since fs.Stat: count what was read.
+	if err := l.addRefBytes(field, name, int64(len(data))-fi.Size()); err != nil {
+		return nil, err
+	}
 	if l.refs == nil {
 		l.refs = map[string][]byte{}
 	}
 	l.refs[name] = data
 	return data, nil
+}
+
+// addRefBytes counts n more bytes read by the scenario's file references
+// (name, at field, reads them) against the ref-bytes cap, before they are
+// read. Reads for an error's position (l.uncounted) are not counted: the
+// file was counted when it was first read.
+func (l *loader) addRefBytes(field, name string, n int64) error {
+	if l.uncounted {
+		return nil
+	}
+	l.refBytes += n
+	if l.refBytes > l.limits.RefBytes {
+		return l.errorf(field, "%q: %s", name, capError("ref-bytes", fmt.Sprintf("%d bytes read by the scenario's file references in all", l.refBytes), l.limits.RefBytes))
+	}
+	return nil
 }
 
 // rootName names the tree references are confined to, for messages.

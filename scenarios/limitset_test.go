@@ -20,6 +20,8 @@ func TestLimitsSet(t *testing.T) {
 		{"duration", "5x", "limit duration=5x: want a positive duration such as 48h"},
 		{"nodes", "0", "limit nodes=0: want a positive integer"},
 		{"file-bytes", "4Mi", ""},
+		{"ref-bytes", "32Mi", ""},
+		{"ref-bytes", "0", "limit ref-bytes=0: want a positive size such as 4Mi"},
 	} {
 		var l Limits
 		err := l.Set(tc.name, tc.value)

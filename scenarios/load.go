@@ -238,6 +238,11 @@ type loader struct {
 	crds             Definitions       // the definitions loaded so far
 	refs             map[string][]byte // the referenced files read, by name as written
 	users            []string          // Options.Users
+	// refBytes counts the bytes file references read, against the
+	// ref-bytes cap; uncounted is set while a file is read again for an
+	// error's position.
+	refBytes  int64
+	uncounted bool
 }
 
 // errorf returns an *Error at the node of the field path.

@@ -59,7 +59,10 @@ func (l *loader) checkPodClasses(entries []entry, objs []api.Object) error {
 func (l *loader) locate(e entry, j int, o api.Object, path, msg string) *Error {
 	n := e.node
 	if n.Kind == yaml.MappingNode && len(n.Content) == 2 && n.Content[0].Value == "file" {
-		if files, err := l.readRefs(e.field+".file", n.Content[1].Value); err == nil {
+		l.uncounted = true
+		files, err := l.readRefs(e.field+".file", n.Content[1].Value)
+		l.uncounted = false
+		if err == nil {
 			for _, f := range files {
 				display := l.display(f.name)
 				located, err := manifest.DecodeLocated(display, f.data)

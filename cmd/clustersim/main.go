@@ -224,8 +224,8 @@ func (f *limitFlag) Set(v string) error {
 func loadFlags(fs *pflag.FlagSet) *scenarios.Options {
 	opts := &scenarios.Options{}
 	d := scenarios.DefaultLimits
-	fs.Var(&limitFlag{lim: &opts.Limits}, "limit", fmt.Sprintf("raise a cap on what a scenario may ask for (repeatable): file-bytes=%d, nodes=%d, pods=%d, objects=%d, timeline=%d, duration=%v, events=%d are the defaults",
-		d.FileBytes, d.Nodes, d.Pods, d.Objects, d.Timeline, d.Duration, d.Events))
+	fs.Var(&limitFlag{lim: &opts.Limits}, "limit", fmt.Sprintf("raise a cap on what a scenario may ask for (repeatable): file-bytes=%d, ref-bytes=%d, nodes=%d, pods=%d, objects=%d, timeline=%d, duration=%v, events=%d are the defaults",
+		d.FileBytes, d.RefBytes, d.Nodes, d.Pods, d.Objects, d.Timeline, d.Duration, d.Events))
 	fs.StringVar(&opts.Root, "root", "", "let the scenario's file references reach this directory's tree (default: the scenario's own directory)")
 	return opts
 }
