@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/clustersim/clustersim/sim/manifest"
 )
 
 // Source is a scenario's text and where its file references resolve: a
@@ -115,6 +117,9 @@ func (s *Source) With(sets ...Assignment) (*Scenario, error) {
 // file; a value in { } or [ ] is a YAML flow collection
 // ({cpu: "4", memory: 16Gi}).
 func SetPaths(file string, data []byte, sets ...Assignment) ([]byte, error) {
+	if err := manifest.CheckText(file, data); err != nil {
+		return nil, err
+	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)

@@ -52,3 +52,18 @@ func TestSetPaths(t *testing.T) {
 		})
 	}
 }
+
+// TestSetPathsBadText: a file with a control character or a byte that is
+// not UTF-8 is refused by --set at the character's line and column, as
+// loading it would be (yaml.v3 alone says "line 1").
+func TestSetPathsBadText(t *testing.T) {
+	for _, tc := range []struct{ doc, want string }{
+		{"spec:\n  duration: 1m\n  x: a\x00b\n", "f.yaml:3:7: control character U+0000 is not allowed in YAML (only tab and line breaks are)"},
+		{"spec:\n  duration: 1m\n# \xfe\n", "f.yaml:3:3: invalid UTF-8 (byte 0xFE): YAML text is UTF-8, or UTF-16 with a byte order mark"},
+	} {
+		_, err := SetPaths("f.yaml", []byte(tc.doc), Assignment{"spec.duration", "2m"})
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("error %v, want %s", err, tc.want)
+		}
+	}
+}

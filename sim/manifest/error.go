@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Error is a manifest that cannot be loaded: bad YAML syntax, a missing or
@@ -103,11 +104,57 @@ func syntaxError(file string, data []byte, err error) *Error {
 		// because yaml.v3 tests the 0-based mark against 0.
 		e.Line = 1
 	}
-	if e.Column == 0 && e.Line > 0 && strings.HasPrefix(msg, "found character that cannot start any token") {
+	switch {
+	case e.Column != 0 || e.Line == 0:
+	case strings.HasPrefix(msg, "found character that cannot start any token"):
 		// Almost always a tab in the indentation: point at it.
 		e.Column = tabColumn(data, e.Line)
+	case msg == "found a tab character that violates indentation":
+		// yaml.v3 gives the line where the plain scalar starts; the tab
+		// indents one of its continuation lines.
+		e.Line, e.Column = indentTab(data, e.Line)
+	case strings.HasPrefix(msg, "exceeded max depth"):
+		e.Column = nestingColumn(data, e.Line)
 	}
 	return e
+}
+
+// indentTab returns the 1-based line and column of the first tab in the
+// indentation of a line after the 1-based line from, or from and 0 if
+// there is none.
+func indentTab(data []byte, from int) (line, col int) {
+	for i, l := range bytes.Split(data, []byte("\n")) {
+		if i < from {
+			continue
+		}
+		indent := l[:len(l)-len(bytes.TrimLeft(l, " \t"))]
+		if j := bytes.IndexByte(indent, '\t'); j >= 0 {
+			return i + 1, j + 1
+		}
+		if len(indent) < len(bytes.TrimRight(l, "\r")) {
+			break // a line of text without a tab: not a continuation
+		}
+	}
+	return from, 0
+}
+
+// nestingColumn returns the 1-based column where the nesting that passes
+// yaml.v3's depth limit starts on a 1-based line of data: its first [ or
+// {, else its first character that is not a space (a block nesting), or 0.
+func nestingColumn(data []byte, line int) int {
+	lines := bytes.SplitN(data, []byte("\n"), line+1)
+	if line > len(lines) {
+		return 0
+	}
+	l := lines[line-1]
+	i := bytes.IndexAny(l, "[{")
+	if i < 0 {
+		i = len(l) - len(bytes.TrimLeft(l, " "))
+		if i == len(l) {
+			return 0
+		}
+	}
+	return 1 + utf8.RuneCount(l[:i])
 }
 
 // tabColumn returns the 1-based column of the first tab on a 1-based line

@@ -380,6 +380,46 @@ spec:
 		want: `bad.yaml:4:1: found character that cannot start any token`,
 	},
 	{
+		name: "tab indenting a plain scalar's next line",
+		src:  "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata:\n  a: one\n\ttwo\n",
+		want: `bad.yaml:6:1: found a tab character that violates indentation`,
+	},
+	{
+		name: "NUL byte",
+		src:  "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ba\x00d\n",
+		want: `bad.yaml:4:11: control character U+0000 is not allowed in YAML (only tab and line breaks are)`,
+	},
+	{
+		name: "control character after CR line endings and multi-byte characters",
+		src:  "apiVersion: v1\rkind: ConfigMap\r\nmetadata: {name: x}\rdata: {é: \"ü\x01\"}\n",
+		want: `bad.yaml:4:13: control character U+0001 is not allowed in YAML (only tab and line breaks are)`,
+	},
+	{
+		name: "C1 control character",
+		src:  "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: \u0080}\n",
+		want: `bad.yaml:3:18: control character U+0080 is not allowed in YAML (only tab and line breaks are)`,
+	},
+	{
+		name: "invalid UTF-8",
+		src:  "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ba\xffd\n",
+		want: `bad.yaml:4:11: invalid UTF-8 (byte 0xFF): YAML text is UTF-8, or UTF-16 with a byte order mark`,
+	},
+	{
+		name: "truncated UTF-8 after a UTF-8 byte order mark",
+		src:  "\ufeffapiVersion: v1\nkind: ConfigMap\n# caf\xc3",
+		want: `bad.yaml:3:6: invalid UTF-8 (byte 0xC3): YAML text is UTF-8, or UTF-16 with a byte order mark`,
+	},
+	{
+		name: "control character in UTF-16",
+		src:  "\xff\xfea\x00:\x00 \x00b\x00\n\x00c\x00:\x00\x07\x00",
+		want: `bad.yaml:2:3: control character U+0007 is not allowed in YAML (only tab and line breaks are)`,
+	},
+	{
+		name: "flow nesting too deep",
+		src:  "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata:\n  a: " + strings.Repeat("[", 10001) + "\n",
+		want: `bad.yaml:5:6: exceeded max depth of 10000`,
+	},
+	{
 		name: "document is a sequence",
 		src:  "- apiVersion: v1\n  kind: Pod\n",
 		want: `bad.yaml:1:1: expected a mapping, got a sequence`,

@@ -13,6 +13,10 @@ import (
 // one was handled so that the first error in document order is the one
 // returned. Empty documents (nothing, a comment, a bare `---`) are skipped.
 func documents(file string, data []byte, fn func(root *yaml.Node) error) error {
+	// yaml.v3 reports a bad character at line 1, without a column.
+	if e := checkText(file, data); e != nil {
+		return e
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	for {
 		var doc yaml.Node
