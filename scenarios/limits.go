@@ -425,23 +425,28 @@ func (l *loader) checkPods(field string, w *world) error {
 
 // durationOverflows reports whether v is a positive duration that
 // time.ParseDuration refuses only for being beyond time.Duration's
-// range: the same text with every number cut to one digit parses.
+// range: the same text with every number (digits with at most one
+// decimal point) cut to one digit parses.
 func durationOverflows(v string) bool {
 	if v == "" || v[0] == '-' {
 		return false
 	}
 	var b strings.Builder
-	inNumber := false
-	for _, c := range v {
-		digit := c >= '0' && c <= '9' || c == '.'
-		if digit && inNumber {
+	for i := 0; i < len(v); {
+		j := i
+		for j < len(v) && (v[j] >= '0' && v[j] <= '9' || v[j] == '.') {
+			j++
+		}
+		if j == i {
+			b.WriteByte(v[i])
+			i++
 			continue
 		}
-		inNumber = digit
-		if digit {
-			c = '1'
+		if num := v[i:j]; strings.Count(num, ".") > 1 || num == "." {
+			return false
 		}
-		b.WriteRune(c)
+		b.WriteByte('1')
+		i = j
 	}
 	_, err := time.ParseDuration(b.String())
 	return err == nil

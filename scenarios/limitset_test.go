@@ -18,6 +18,7 @@ func TestLimitsSet(t *testing.T) {
 		{"duration", "0s", "limit duration=0s: want a positive duration such as 48h"},
 		{"duration", "forever", "limit duration=forever: want a positive duration such as 48h"},
 		{"duration", "5x", "limit duration=5x: want a positive duration such as 48h"},
+		{"duration", "1.5.5h", "limit duration=1.5.5h: want a positive duration such as 48h"},
 		{"nodes", "0", "limit nodes=0: want a positive integer"},
 		{"file-bytes", "4Mi", ""},
 		{"ref-bytes", "32Mi", ""},

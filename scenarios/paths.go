@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"reflect"
 	"slices"
 	"strings"
+	"time"
 
 	"gopkg.in/yaml.v3"
 
@@ -315,7 +317,8 @@ func decodeError(err error, root *yaml.Node, t reflect.Type, prefix string) erro
 		return err
 	}
 	what := "this value"
-	if n := nodeAt(root, e.Line, e.Column); n != nil {
+	n := nodeAt(root, e.Line, e.Column)
+	if n != nil {
 		switch n.Kind {
 		case yaml.ScalarNode:
 			what = n.Value
@@ -330,6 +333,15 @@ func decodeError(err error, root *yaml.Node, t reflect.Type, prefix string) erro
 	}
 	out := *e
 	out.Msg = fmt.Sprintf("%s is not a duration (%s)", what, durationHint)
+	if n != nil && n.Kind == yaml.ScalarNode {
+		// A value that has its unit but is beyond time.Duration's range.
+		switch v := n.Value; {
+		case durationOverflows(strings.TrimPrefix(v, "+")):
+			out.Msg = fmt.Sprintf("%s is out of range: a duration is at most %v (about 292 years)", what, time.Duration(math.MaxInt64))
+		case strings.HasPrefix(v, "-") && durationOverflows(v[1:]):
+			out.Msg = fmt.Sprintf("%s is out of range: a duration is at least %v", what, time.Duration(math.MinInt64))
+		}
+	}
 	return &out
 }
 

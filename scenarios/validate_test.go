@@ -211,6 +211,20 @@ func TestValidateRejects(t *testing.T) {
 			err: `v.yaml:12:21: spec.measure.settle: "ten minutes" is not a duration (write it with a unit, as 90s, 5m, 1h30m)`},
 		{name: "network step duration without a unit", spec: "  timeline:\n  - {at: 1s, network: {from: apiserver, to: \"kubelet/*\", link: {latency: 5}}}\n",
 			err: `v.yaml:13:74: spec.timeline[0].network.link.latency: 5 is not a duration (write it with a unit, as 90s, 5m, 1h30m)`},
+		// A value with its unit beyond time.Duration's range is out of
+		// range, not "not a duration".
+		{name: "duration past the range in hours", spec: "  timeline:\n  - {at: 2562048h, cordon: worker-1}\n",
+			err: `v.yaml:13:10: spec.timeline[0].at: 2562048h is out of range: a duration is at most 2562047h47m16.854775807s (about 292 years)`},
+		{name: "duration past the range in nanoseconds", spec: "  measure: {settle: 9223372036854775808ns}\n",
+			err: `v.yaml:12:21: spec.measure.settle: 9223372036854775808ns is out of range: a duration is at most 2562047h47m16.854775807s (about 292 years)`},
+		{name: "duration past the range in several units", spec: "  measure: {settle: 1h99999999999999m}\n",
+			err: `v.yaml:12:21: spec.measure.settle: 1h99999999999999m is out of range: a duration is at most 2562047h47m16.854775807s (about 292 years)`},
+		{name: "negative duration past the range", spec: "  measure: {settle: -9999999h}\n",
+			err: `v.yaml:12:21: spec.measure.settle: -9999999h is out of range: a duration is at least -2562047h47m16.854775808s`},
+		{name: "number with two decimal points", spec: "  measure: {settle: 1.5.5h}\n",
+			err: `v.yaml:12:21: spec.measure.settle: 1.5.5h is not a duration (write it with a unit, as 90s, 5m, 1h30m)`},
+		{name: "huge number without a unit", spec: "  measure: {settle: 99999999999999999999}\n",
+			err: `v.yaml:12:21: spec.measure.settle: 99999999999999999999 is not a duration (write it with a unit, as 90s, 5m, 1h30m)`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			group := tc.group
