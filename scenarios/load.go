@@ -990,7 +990,7 @@ func (l *loader) file2objects(field, name string) ([]api.Object, error) {
 	var out []api.Object
 	for _, f := range files {
 		display := l.display(f.name)
-		objs, err := DecodeManifests(display, f.data, l.crds)
+		objs, err := decodeManifests(display, f.data, l.crds, manifest.DecodeReferenced)
 		if err != nil {
 			return nil, err
 		}
@@ -1017,10 +1017,16 @@ func (l *loader) display(name string) string {
 // before), and the file's definitions are added to defs; nil defs start
 // empty.
 func DecodeManifests(file string, data []byte, defs Definitions) ([]api.Object, error) {
+	return decodeManifests(file, data, defs, manifest.DecodeLocated)
+}
+
+// decodeManifests is DecodeManifests with decode's errors: the loader's,
+// for a referenced file, never quote a value (manifest.DecodeReferenced).
+func decodeManifests(file string, data []byte, defs Definitions, decode func(string, []byte) ([]manifest.Located, error)) ([]api.Object, error) {
 	if defs == nil {
 		defs = Definitions{}
 	}
-	located, err := manifest.DecodeLocated(file, data)
+	located, err := decode(file, data)
 	if err != nil {
 		return nil, err
 	}

@@ -110,6 +110,10 @@ type decoder struct {
 	// to the API server as JSON, which has no infinity or NaN, so a float
 	// field refuses them as a value kept as JSON does (jsonScalar).
 	apiObject bool
+	// redact keeps the input's values out of messages (DecodeReferenced):
+	// they say what a value is ("a string of 1234 bytes"), not what it
+	// holds.
+	redact bool
 }
 
 // seg is one step of a field path: a struct field, a map key or an index.
@@ -488,12 +492,12 @@ func (d *decoder) mergeSources(v *yaml.Node) ([]*yaml.Node, error) {
 				r = e.Alias
 			}
 			if r.Kind != yaml.MappingNode {
-				return nil, d.errorf(e, "merge key needs a mapping or a sequence of mappings, got %s", describe(r))
+				return nil, d.errorf(e, "merge key needs a mapping or a sequence of mappings, got %s", d.describe(r))
 			}
 		}
 		return t.Content, nil
 	}
-	return nil, d.errorf(t, "merge key needs a mapping or a sequence of mappings, got %s", describe(t))
+	return nil, d.errorf(t, "merge key needs a mapping or a sequence of mappings, got %s", d.describe(t))
 }
 
 // mergePairs lists the entries of a merge source (which may itself use merge
@@ -514,7 +518,7 @@ func (d *decoder) key(k *yaml.Node) (string, error) {
 		t = k.Alias
 	}
 	if t.Kind != yaml.ScalarNode {
-		return "", d.errorf(k, "expected a scalar mapping key, got %s", describe(t))
+		return "", d.errorf(k, "expected a scalar mapping key, got %s", d.describe(t))
 	}
 	return t.Value, nil
 }
@@ -734,7 +738,7 @@ func (d *decoder) boolean(n *yaml.Node) (bool, error) {
 		if b, ok := parseBool(n.Value); ok {
 			return b, nil
 		}
-		return false, d.errorf(n, "invalid boolean %s", quote(n.Value))
+		return false, d.errorf(n, "invalid boolean %s", d.quoted(n.Value))
 	}
 	return false, d.typeError(n, "a boolean")
 }
@@ -747,11 +751,11 @@ func (d *decoder) integer(n *yaml.Node, t reflect.Type) (int64, error) {
 	bits := t.Bits()
 	switch {
 	case err == strconv.ErrSyntax:
-		return 0, d.errorf(n, "invalid integer %s", quote(n.Value))
+		return 0, d.errorf(n, "invalid integer %s", d.quoted(n.Value))
 	case err != nil,
 		neg && bits < 64 && i < -1<<(bits-1),
 		!neg && u > 1<<(bits-1)-1:
-		return 0, d.errorf(n, "value %s overflows %s", clip(n.Value), t)
+		return 0, d.errorf(n, "value %s overflows %s", d.clipped(n.Value), t)
 	case neg:
 		return i, nil
 	}
@@ -765,9 +769,9 @@ func (d *decoder) unsigned(n *yaml.Node, t reflect.Type) (uint64, error) {
 	i, u, neg, err := parseInt(n.Value)
 	switch {
 	case err == strconv.ErrSyntax:
-		return 0, d.errorf(n, "invalid integer %s", quote(n.Value))
+		return 0, d.errorf(n, "invalid integer %s", d.quoted(n.Value))
 	case err != nil, neg && i != 0, t.Bits() < 64 && u>>t.Bits() != 0:
-		return 0, d.errorf(n, "value %s overflows %s", clip(n.Value), t)
+		return 0, d.errorf(n, "value %s overflows %s", d.clipped(n.Value), t)
 	}
 	return u, nil
 }
@@ -781,7 +785,7 @@ func (d *decoder) intTag(n *yaml.Node, t reflect.Type) error {
 			return nil
 		case tagFloat:
 			if isDecimal(n.Value) {
-				return d.errorf(n, "value %s overflows %s", clip(n.Value), t)
+				return d.errorf(n, "value %s overflows %s", d.clipped(n.Value), t)
 			}
 		}
 	}
@@ -809,7 +813,7 @@ func (d *decoder) float(n *yaml.Node, t reflect.Type) (float64, error) {
 			i, u, neg, err := parseInt(n.Value)
 			switch {
 			case err != nil:
-				return 0, d.errorf(n, "invalid integer %s", quote(n.Value))
+				return 0, d.errorf(n, "invalid integer %s", d.quoted(n.Value))
 			case neg:
 				return float64(i), nil
 			}
@@ -817,7 +821,7 @@ func (d *decoder) float(n *yaml.Node, t reflect.Type) (float64, error) {
 		case tagFloat:
 			f, ok := parseFloat(n.Value)
 			if !ok {
-				return 0, d.errorf(n, "invalid number %s", quote(n.Value))
+				return 0, d.errorf(n, "invalid number %s", d.quoted(n.Value))
 			}
 			if d.apiObject && (math.IsInf(f, 0) || math.IsNaN(f)) {
 				return 0, d.errorf(n, "%s is not a finite number (JSON, and so the API, has no infinity or NaN)", clip(n.Value))
@@ -831,7 +835,7 @@ func (d *decoder) float(n *yaml.Node, t reflect.Type) (float64, error) {
 			// (1e400) as a string; it is the overflow it looks like.
 			if n.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0 {
 				if _, err := strconv.ParseFloat(n.Value, 64); errors.Is(err, strconv.ErrRange) {
-					return 0, d.errorf(n, "value %s overflows %s", clip(n.Value), t)
+					return 0, d.errorf(n, "value %s overflows %s", d.clipped(n.Value), t)
 				}
 			}
 		}
@@ -884,7 +888,7 @@ func (d *decoder) generic(n *yaml.Node) (any, error) {
 			i, u, neg, err := parseInt(n.Value)
 			switch {
 			case err != nil:
-				return nil, d.errorf(n, "invalid integer %s", quote(n.Value))
+				return nil, d.errorf(n, "invalid integer %s", d.quoted(n.Value))
 			case neg:
 				return i, nil
 			case u > math.MaxInt64:
@@ -894,7 +898,7 @@ func (d *decoder) generic(n *yaml.Node) (any, error) {
 		case tagFloat:
 			f, ok := parseFloat(n.Value)
 			if !ok {
-				return nil, d.errorf(n, "invalid number %s", quote(n.Value))
+				return nil, d.errorf(n, "invalid number %s", d.quoted(n.Value))
 			}
 			return f, nil
 		default:
@@ -912,7 +916,7 @@ func (d *decoder) typeError(n *yaml.Node, want string) *Error {
 			return d.errorf(n, "unsupported tag %s", tag)
 		}
 	}
-	return d.errorf(n, "expected %s, got %s", want, describe(n))
+	return d.errorf(n, "expected %s, got %s", want, d.describe(n))
 }
 
 func knownTag(tag string) bool {
@@ -970,6 +974,48 @@ func describe(n *yaml.Node) string {
 		}
 	}
 	return fmt.Sprintf("a node of kind %d", n.Kind)
+}
+
+// describe is describe(n), or with d.redact what kind of scalar n is
+// and its size, without its value.
+func (d *decoder) describe(n *yaml.Node) string {
+	if !d.redact || n.Kind != yaml.ScalarNode {
+		return describe(n)
+	}
+	switch tag := n.ShortTag(); tag {
+	case tagStr, tagMerge:
+		return fmt.Sprintf("a string of %d bytes", len(n.Value))
+	case tagInt:
+		return "an integer"
+	case tagFloat:
+		return "a float"
+	case tagBool:
+		return "a boolean"
+	case tagNull:
+		return "null"
+	case tagTimestamp:
+		return "a timestamp"
+	case tagBinary:
+		return "binary data"
+	default:
+		return fmt.Sprintf("a %s value of %d bytes", tag, len(n.Value))
+	}
+}
+
+// quoted is quote(s), or with d.redact its size.
+func (d *decoder) quoted(s string) string {
+	if d.redact {
+		return fmt.Sprintf("of %d bytes", len(s))
+	}
+	return quote(s)
+}
+
+// clipped is clip(s), or with d.redact its size.
+func (d *decoder) clipped(s string) string {
+	if d.redact {
+		return fmt.Sprintf("of %d bytes", len(s))
+	}
+	return clip(s)
 }
 
 // clip shortens a value quoted in an error so one bad line stays one line.

@@ -133,7 +133,7 @@ func (d *decoder) jsonScalar(buf []byte, n *yaml.Node) ([]byte, error) {
 		i, u, neg, err := parseInt(n.Value)
 		switch {
 		case err != nil:
-			return nil, d.errorf(n, "invalid integer %s", quote(n.Value))
+			return nil, d.errorf(n, "invalid integer %s", d.quoted(n.Value))
 		case neg:
 			return strconv.AppendInt(buf, i, 10), nil
 		}
@@ -142,7 +142,7 @@ func (d *decoder) jsonScalar(buf []byte, n *yaml.Node) ([]byte, error) {
 		f, ok := parseFloat(n.Value)
 		switch {
 		case !ok:
-			return nil, d.errorf(n, "invalid number %s", quote(n.Value))
+			return nil, d.errorf(n, "invalid number %s", d.quoted(n.Value))
 		case math.IsInf(f, 0) || math.IsNaN(f):
 			return nil, d.errorf(n, "%s is not a finite number (JSON, and so the API, has no infinity or NaN)", clip(n.Value))
 		case isJSONNumber(n.Value):

@@ -20,11 +20,24 @@ type Located struct {
 
 // DecodeLocated is Decode, keeping each object's source document.
 func DecodeLocated(file string, data []byte) ([]Located, error) {
+	return decodeLocated(file, data, false)
+}
+
+// DecodeReferenced is DecodeLocated for a file that another names (a
+// scenario's file reference), which may not be a manifest at all (a link
+// to /etc/passwd): its errors say what was expected and what kind of
+// value was found, and its size ("got a string of 1294 bytes"), but never
+// quote a value of the file.
+func DecodeReferenced(file string, data []byte) ([]Located, error) {
+	return decodeLocated(file, data, true)
+}
+
+func decodeLocated(file string, data []byte, redact bool) ([]Located, error) {
 	var objs []api.Object
 	var roots []*yaml.Node
 	spent := 0 // the alias budget is the file's, not each document's
 	err := documents(file, data, func(root *yaml.Node) error {
-		d := &decoder{file: file, roots: &roots, expanded: spent}
+		d := &decoder{file: file, roots: &roots, expanded: spent, redact: redact}
 		var err error
 		objs, err = d.object(root, objs)
 		spent = d.expanded
