@@ -102,11 +102,13 @@ fuzz: ## each fuzz target for FUZZTIME (default 10s); each states in its doc com
 	$(GO) test -run=NONE -fuzz='^FuzzDecode$$' -fuzztime=$(FUZZTIME) ./sim/manifest/
 	$(GO) test -run=NONE -fuzz='^FuzzNode$$' -fuzztime=$(FUZZTIME) ./sim/manifest/
 	$(GO) test -run=NONE -fuzz='^FuzzParsePath$$' -fuzztime=$(FUZZTIME) ./sim/manifest/
+	$(GO) test -run=NONE -fuzz='^FuzzCheckText$$' -fuzztime=$(FUZZTIME) ./sim/manifest/
 	$(GO) test -run=NONE -fuzz='^FuzzNodeConditionsPatch$$' -fuzztime=$(FUZZTIME) ./sim/apiserver/
 	$(GO) test -run=NONE -fuzz='^FuzzScanConditionsPatch$$' -fuzztime=$(FUZZTIME) ./sim/apiserver/
 	$(GO) test -run=NONE -fuzz='^FuzzFrozenEvent$$' -fuzztime=$(FUZZTIME) ./sim/store/
 	$(GO) test -run=NONE -fuzz='^FuzzEventCreate$$' -fuzztime=$(FUZZTIME) ./sim/store/
 	$(GO) test -run=NONE -fuzz='^FuzzPodStatusUpdate$$' -fuzztime=$(FUZZTIME) ./sim/store/
+	$(GO) test -run=NONE -fuzz='^FuzzCacheHint$$' -fuzztime=$(FUZZTIME) ./sim/informer/
 	$(GO) test -run=NONE -fuzz='^FuzzLoad$$' -fuzztime=$(FUZZTIME) ./scenarios/
 	$(GO) test -run=NONE -fuzz='^FuzzGapChart$$' -fuzztime=$(FUZZTIME) ./report/chart/
 	$(GO) test -run=NONE -fuzz='^FuzzDistribution$$' -fuzztime=$(FUZZTIME) ./report/chart/
