@@ -25,7 +25,8 @@ func (l *loader) custom(o api.Object) error {
 // will: a CustomResourceDefinition must be valid and define a new kind (it
 // is then recorded in d); a custom resource must follow its definition
 // (as kubectl apply needs the definition installed first) and match its
-// schema.
+// schema; a cluster-scoped one loses the namespace it was given, as the
+// API server clears it.
 func (d Definitions) Check(o api.Object) error {
 	switch o := o.(type) {
 	case *api.CustomResourceDefinition:
@@ -43,6 +44,12 @@ func (d Definitions) Check(o api.Object) error {
 			// kubectl's message for a kind no definition serves.
 			return fmt.Errorf("resource mapping not found for name: %q namespace: %q: no matches for kind %q in version %q; ensure CRDs are installed first",
 				o.Name, o.Namespace, o.Kind, o.APIVersion)
+		}
+		if !crd.ResourceInfo().Namespaced {
+			// The API server clears a cluster-scoped object's namespace
+			// (rest.BeforeCreate), so the scenario's record of it does
+			// too.
+			o.Namespace = ""
 		}
 		// The server validates it with its schema's defaults set.
 		cp := o.DeepCopy()

@@ -14,8 +14,13 @@ import (
 func (w *world) key(o api.Object) objKey {
 	m := o.GetObjectMeta()
 	ns := m.Namespace
-	if info, ok := api.Lookup(api.KindOf(o)); ok && info.Namespaced && ns == "" {
-		ns = DefaultNamespace
+	if info, ok := api.Lookup(api.KindOf(o)); ok {
+		switch {
+		case info.Namespaced && ns == "":
+			ns = DefaultNamespace
+		case !info.Namespaced:
+			ns = "" // the API server clears a cluster-scoped object's namespace
+		}
 	}
 	return objKey{api.KindOf(o), api.Key{Namespace: ns, Name: m.Name}}
 }

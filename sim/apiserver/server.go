@@ -310,6 +310,12 @@ func (s *Server) handle(req *Request) *Response {
 	}
 	if !info.Namespaced {
 		req.Namespace = ""
+		if req.Object != nil && (req.Verb == Create || req.Verb == Update) {
+			// A cluster-scoped object's namespace is cleared, not refused
+			// (rest.BeforeCreate and BeforeUpdate:
+			// EnsureObjectNamespaceMatchesRequestNamespace).
+			req.Object.GetObjectMeta().Namespace = ""
+		}
 	}
 	if verb := rbacVerb(req.Verb); !s.authz.Allowed(req.Actor, verb, info.Resource, req.Subresource) {
 		return &Response{Err: apierr.NewForbidden(info.GroupResource(), req.Name,

@@ -1,0 +1,46 @@
+package apiserver_test
+
+import (
+	"testing"
+
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/apiserver"
+	"github.com/clustersim/clustersim/sim/kernel"
+	"github.com/clustersim/clustersim/sim/store"
+)
+
+// TestClusterScopedNamespaceCleared: a cluster-scoped object sent with a
+// namespace (one that does not even exist) is created and updated with
+// its namespace cleared, as rest.BeforeCreate and BeforeUpdate do
+// (EnsureObjectNamespaceMatchesRequestNamespace), not refused: a
+// ClusterRole and a PriorityClass here, a cluster-scoped custom resource
+// in testdata/hostile/crd-cluster-scoped-namespace.
+func TestClusterScopedNamespaceCleared(t *testing.T) {
+	k := kernel.New(1)
+	srv := apiserver.New(k, store.New(k))
+	for _, tc := range []struct {
+		name string
+		obj  api.Object
+	}{
+		{"clusterrole", &api.ClusterRole{TypeMeta: api.TypeMeta{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "ClusterRole"}, ObjectMeta: api.ObjectMeta{Name: "r", Namespace: "nowhere"}}},
+		{"priorityclass", &api.PriorityClass{TypeMeta: api.TypeMeta{APIVersion: "scheduling.k8s.io/v1", Kind: "PriorityClass"}, ObjectMeta: api.ObjectMeta{Name: "high", Namespace: "nowhere"}, Value: 1000}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			kind := api.KindOf(tc.obj)
+			for _, verb := range []apiserver.Verb{apiserver.Create, apiserver.Update} {
+				obj := tc.obj.DeepCopyObject()
+				resp := srv.Handle(&apiserver.Request{Verb: verb, Kind: kind, Actor: "system:admin", Object: obj})
+				if resp.Err != nil {
+					t.Fatalf("%v: %v", verb, resp.Err)
+				}
+				got, err := srv.Store().Get(kind, api.Key{Name: tc.obj.GetObjectMeta().Name})
+				if err != nil {
+					t.Fatalf("%v: %v", verb, err)
+				}
+				if ns := got.GetObjectMeta().Namespace; ns != "" {
+					t.Errorf("%v: stored with namespace %q, want none", verb, ns)
+				}
+			}
+		})
+	}
+}
