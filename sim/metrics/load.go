@@ -132,12 +132,23 @@ func (e *CSVError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.
 // Unwrap returns the cause.
 func (e *CSVError) Unwrap() error { return e.Err }
 
+// fieldOf says what a field that is not a number is without quoting it:
+// a load CSV is a file the scenario references, and no error quotes the
+// content of one (docs/scenario-format.md).
+func fieldOf(s string) string {
+	if len(s) == 1 {
+		return "a field of 1 byte"
+	}
+	return fmt.Sprintf("a field of %d bytes", len(s))
+}
+
 // ParseCSV reads load points from CSV text with two columns,
 // time_seconds,rps: the virtual time in seconds (fractions allowed) and
 // the rate from then on. A first line that is not numeric is a header and
 // is skipped; blank lines and lines starting with '#' are skipped. Times
 // must increase strictly; rates must be finite and non-negative. Errors
-// are *CSVError values naming the line. Wrap the result in Steps or Ramp
+// are *CSVError values naming the line; they do not quote a field that is
+// not a number. Wrap the result in Steps or Ramp
 // to choose how the rate moves between points.
 func ParseCSV(r io.Reader) ([]Point, error) {
 	sc := bufio.NewScanner(r)
@@ -159,11 +170,11 @@ func ParseCSV(r io.Reader) ([]Point, error) {
 			if line == 1 && len(points) == 0 {
 				continue // a header
 			}
-			return nil, &CSVError{Line: line, Err: fmt.Errorf("%w: time_seconds %q is not a number", ErrInvalidLoad, ts)}
+			return nil, &CSVError{Line: line, Err: fmt.Errorf("%w: time_seconds is not a number (%s)", ErrInvalidLoad, fieldOf(ts))}
 		}
 		rps, err := strconv.ParseFloat(rs, 64)
 		if err != nil {
-			return nil, &CSVError{Line: line, Err: fmt.Errorf("%w: rps %q is not a number", ErrInvalidLoad, rs)}
+			return nil, &CSVError{Line: line, Err: fmt.Errorf("%w: rps is not a number (%s)", ErrInvalidLoad, fieldOf(rs))}
 		}
 		if math.IsNaN(secs) || math.IsInf(secs, 0) || secs < 0 || secs > math.MaxInt64/float64(time.Second) {
 			return nil, &CSVError{Line: line, Err: fmt.Errorf("%w: time_seconds %s is out of range", ErrInvalidLoad, ts)}

@@ -100,9 +100,9 @@ func TestParseCSV(t *testing.T) {
 		msg        string
 	}{
 		{"three fields", "0,1,2\n", 1, "want 2 fields (time_seconds,rps), got 3"},
-		{"bad time after a point", "0,1\nten,2\n", 2, `time_seconds "ten" is not a number`},
-		{"bad header then bad line", "time,rps\nx,1\n", 2, `time_seconds "x" is not a number`},
-		{"bad rate", "0,1\n5,lots\n", 2, `rps "lots" is not a number`},
+		{"bad time after a point", "0,1\nten,2\n", 2, "time_seconds is not a number (a field of 3 bytes)"},
+		{"bad header then bad line", "time,rps\nx,1\n", 2, "time_seconds is not a number (a field of 1 byte)"},
+		{"bad rate", "0,1\n5,lots\n", 2, "rps is not a number (a field of 4 bytes)"},
 		{"negative rate", "0,1\n\n5,-2\n", 3, "rps -2 is negative"},
 		{"time goes back", "10,1\n5,1\n", 2, "time 5s is not after the previous line's 10s"},
 		{"negative time", "-1,1\n", 1, "time_seconds -1 is out of range"},
