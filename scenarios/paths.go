@@ -108,7 +108,7 @@ func pathProblem(k api.Kind, segs []string) string {
 	}
 	bad, names, inMap, _ := typePath(t, segs, false)
 	if bad < 0 {
-		return ""
+		return negativeIndex(t, segs)
 	}
 	if len(names) == 0 {
 		msg := fmt.Sprintf("%s is a value, without fields (a %s has no field %s)", manifest.FormatPath(segs[:bad]), k.Name, manifest.FormatPath(segs[:bad+1]))
@@ -126,6 +126,22 @@ func pathProblem(k api.Kind, segs []string) string {
 		hint = " (its fields there: " + strings.Join(names, ", ") + ")"
 	}
 	return fmt.Sprintf("a %s has no field %q %s%s", k.Name, segs[bad], where, hint)
+}
+
+// negativeIndex says why a path that exists by its types still selects
+// nothing: a list element given as a negative number, which is no index
+// and no element's name or type either (names and types never start with
+// "-"), so the run would only ever find it not set. "" when there is none.
+func negativeIndex(t reflect.Type, segs []string) string {
+	for i, seg := range segs {
+		if len(seg) < 2 || seg[0] != '-' || strings.Trim(seg[1:], "0123456789") != "" {
+			continue
+		}
+		if _, _, _, at := typePath(t, segs[:i], false); at.Kind() == reflect.Slice || at.Kind() == reflect.Array {
+			return fmt.Sprintf("%s[%s] selects no element: an index is 0 or more, and no name or type starts with \"-\"", manifest.FormatPath(segs[:i]), seg)
+		}
+	}
+	return ""
 }
 
 var (

@@ -165,6 +165,9 @@ func TestValidateRejects(t *testing.T) {
 			err: `v.yaml:13:48: spec.expect[0].field.path: "spec.replicas.count": spec.replicas is a value, without fields (a Deployment has no field spec.replicas.count)`},
 		{name: "field path of a dotted key unescaped", spec: "  expect:\n  - field: {kind: deployment, name: web, path: metadata.annotations.deployment.kubernetes.io/revision, equals: \"2\", within: 1m}\n",
 			err: `v.yaml:13:48: spec.expect[0].field.path: "metadata.annotations.deployment.kubernetes.io/revision": metadata.annotations.deployment is a value, without fields (a Deployment has no field metadata.annotations.deployment.kubernetes); a key holding dots or slashes goes in brackets (metadata.annotations[deployment.kubernetes.io/revision]) or has its dots escaped`},
+		{name: "field path with a negative index", spec: "  expect:\n  - field: {kind: deployment, name: web, path: \"spec.template.spec.containers[-1].image\", equals: nginx, within: 1m}\n",
+			err: `v.yaml:13:48: spec.expect[0].field.path: "spec.template.spec.containers[-1].image": spec.template.spec.containers[-1] selects no element: an index is 0 or more, and no name or type starts with "-"`},
+		{name: "a negative-looking map key is a key", spec: "  expect:\n  - field: {kind: cm, name: c, path: \"data[-1]\", equals: \"1\", within: 1m}\n"},
 		{name: "field paths the run reads", spec: "  expect:\n  - field: {kind: deployment, name: web, path: \"spec.template.spec.containers[web].resources.limits.cpu\", equals: \"1\", within: 1m}\n" +
 			"  - field: {kind: deployment, name: web, path: \"status.conditions[Available].status\", equals: \"True\", within: 1m}\n" +
 			"  - field: {kind: deployment, name: web, path: \"spec.template.spec.containers.0.image\", equals: nginx, within: 1m}\n" +
