@@ -54,17 +54,25 @@ func OpenSource(arg string, opts Options) (*Source, error) {
 	if err != nil {
 		return nil, err
 	}
+	return sourceAt(arg, data, dir, "the scenario", opts)
+}
+
+// sourceAt is the source of data, named name, whose file references
+// resolve against the absolute directory dir (what, in messages), which
+// must lie inside opts.Root (default: dir itself).
+func sourceAt(name string, data []byte, dir, what string, opts Options) (*Source, error) {
 	root := dir
 	if opts.Root != "" {
+		var err error
 		if root, err = filepath.Abs(opts.Root); err != nil {
 			return nil, err
 		}
 	}
 	rel, err := filepath.Rel(root, dir)
 	if err != nil || !fs.ValidPath(filepath.ToSlash(rel)) {
-		return nil, fmt.Errorf("%s: the scenario is not inside --root %s", arg, opts.Root)
+		return nil, fmt.Errorf("%s: %s is not inside --root %s", name, what, opts.Root)
 	}
-	return &Source{Name: arg, data: data, dir: filepath.ToSlash(rel), root: root, rootDir: opts.Root, limits: lim, users: opts.Users}, nil
+	return &Source{Name: name, data: data, dir: filepath.ToSlash(rel), root: root, rootDir: opts.Root, limits: opts.Limits.WithDefaults(), users: opts.Users}, nil
 }
 
 // Assignment replaces the value at a field path of the scenario document

@@ -1,11 +1,8 @@
 package main
 
 import (
-	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"sync"
 
 	"github.com/clustersim/clustersim/scenarios"
@@ -52,30 +49,11 @@ func loadScenarioFile(path string, opts scenarios.Options) (*scenarios.Scenario,
 	if path != "-" {
 		return scenarios.LoadFileWith(path, opts)
 	}
-	data, err := readInput(path, opts.Limits)
+	src, err := openSource(path, opts)
 	if err != nil {
 		return nil, err
 	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return nil, err
-	}
-	root := wd
-	if opts.Root != "" {
-		if root, err = filepath.Abs(opts.Root); err != nil {
-			return nil, err
-		}
-	}
-	rel, err := filepath.Rel(root, wd)
-	if err != nil || !fs.ValidPath(filepath.ToSlash(rel)) {
-		return nil, fmt.Errorf("%s: the current directory is not inside --root %s", stdinName, opts.Root)
-	}
-	r, err := os.OpenRoot(root)
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	return scenarios.LoadWith(stdinName, filepath.ToSlash(rel), r.FS(), data, opts)
+	return src.With()
 }
 
 // inputName names a path in messages.

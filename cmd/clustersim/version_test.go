@@ -88,6 +88,8 @@ spec:
 		{[]string{"run", "-", "--root", "../.."}, scenario, exitOK, "scenario from-stdin, seed"},
 		{[]string{"run", "-", "--root", "../..", "--seeds", "2", "--jobs", "2"}, scenario, exitOK, "scenario from-stdin, 2 seeds"},
 		{[]string{"sweep", "-", "--root", "../..", "--set", "spec.duration=2m,3m", "--seeds", "1"}, scenario, exitOK, "Sweep of <stdin>: 2 grid point(s)"},
+		{[]string{"run", "-", "--root", "testdata"}, scenario, exitBadInput, "<stdin>: the current directory is not inside --root testdata"},
+		{[]string{"sweep", "-", "--root", "testdata", "--set", "spec.duration=2m"}, scenario, exitBadInput, "<stdin>: the current directory is not inside --root testdata"},
 		{[]string{"validate", "-", "--root", "../.."}, scenario, exitOK, "<stdin>: scenario from-stdin valid (1 objects, 0 steps, 1 expectations)"},
 		{[]string{"validate", "-"}, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {a: b}\n", exitOK, "<stdin>: 1 object(s) valid"},
 		{[]string{"validate", "-"}, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\nspec: {}\n", exitBadInput, "<stdin>:4:1"},
