@@ -58,10 +58,11 @@ func (h *Handler) request(r *http.Request, t target, info api.ResourceInfo, body
 	if err, ok := podStreams[t.subresource]; ok && info.Kind == api.KindPod && t.name != "" {
 		return nil, nil, err
 	}
-	if r.URL.Query().Has("dryRun") {
+	if r.URL.Query().Has("dryRun") || bodyAsksDryRun(r, t, body) {
 		// Never a silent real write: kubectl diff and --dry-run=server
-		// ask for this.
-		return nil, nil, apierr.NewBadRequest("dryRun is not supported by clustersim serve: the request would be a real write (kubectl diff and --dry-run=server need it; --dry-run=client works)")
+		// ask for this, in the query or, for a delete or an eviction, in
+		// the DeleteOptions of the body.
+		return nil, nil, errDryRun
 	}
 	if r.Method == http.MethodPost || r.Method == http.MethodPut {
 		switch mt := mediaType(r); mt {
@@ -175,6 +176,34 @@ func (h *Handler) request(r *http.Request, t target, info api.ResourceInfo, body
 		return req, nil, nil
 	}
 	return nil, nil, methodNotAllowed(r.Method)
+}
+
+// errDryRun refuses a server-side dry run: the simulated API server has
+// none, and the request would be a real write.
+var errDryRun = apierr.NewBadRequest("dryRun is not supported by clustersim serve: the request would be a real write (kubectl diff and --dry-run=server need it; --dry-run=client works)")
+
+// bodyAsksDryRun reports whether a DELETE's DeleteOptions, or an
+// Eviction's, ask for a dry run (kubectl delete and drain with
+// --dry-run=server send it there, not in the query). A body that does
+// not decode is left to the request's own decoding to refuse.
+func bodyAsksDryRun(r *http.Request, t target, body []byte) bool {
+	eviction := r.Method == http.MethodPost && t.subresource == apiserver.EvictionSubresource
+	if !isJSON(body) || (r.Method != http.MethodDelete && !eviction) {
+		return false
+	}
+	var in struct {
+		DryRun        []string `json:"dryRun"`
+		DeleteOptions *struct {
+			DryRun []string `json:"dryRun"`
+		} `json:"deleteOptions"`
+	}
+	if json.Unmarshal(body, &in) != nil {
+		return false
+	}
+	if r.Method == http.MethodDelete {
+		return len(in.DryRun) > 0
+	}
+	return in.DeleteOptions != nil && len(in.DeleteOptions.DryRun) > 0
 }
 
 func unsupportedPatch(msg string) error {

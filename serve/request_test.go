@@ -122,3 +122,45 @@ func TestDecodeError(t *testing.T) {
 		}
 	}
 }
+
+// TestDryRunRefused: a server-side dry run is refused with the documented
+// 400 wherever kubectl puts it: in the query (create, patch, apply), in a
+// DELETE's DeleteOptions (kubectl delete --dry-run=server) and in an
+// Eviction's (kubectl drain --dry-run=server). Those two were carried out
+// as real deletes and evictions.
+func TestDryRunRefused(t *testing.T) {
+	h := NewHandler(nil, nil, Options{Token: "t"})
+	for _, tc := range []struct {
+		name, method, path, body string
+		refused                  bool
+	}{
+		{"query", "PATCH", "/api/v1/namespaces/default/configmaps/c?dryRun=All", `{}`, true},
+		{"delete options", "DELETE", "/api/v1/namespaces/default/configmaps/c", `{"kind":"DeleteOptions","apiVersion":"v1","dryRun":["All"]}`, true},
+		{"eviction", "POST", "/api/v1/namespaces/default/pods/web-1/eviction", `{"kind":"Eviction","apiVersion":"policy/v1","metadata":{"name":"web-1"},"deleteOptions":{"dryRun":["All"]}}`, true},
+		{"a plain delete", "DELETE", "/api/v1/namespaces/default/configmaps/c", `{"kind":"DeleteOptions","apiVersion":"v1","propagationPolicy":"Background"}`, false},
+		{"a plain eviction", "POST", "/api/v1/namespaces/default/pods/web-1/eviction", `{"kind":"Eviction","apiVersion":"policy/v1","metadata":{"name":"web-1"}}`, false},
+		{"an empty dry run list", "DELETE", "/api/v1/namespaces/default/configmaps/c", `{"dryRun":[]}`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			u := httptest.NewRequest(tc.method, tc.path, strings.NewReader(tc.body))
+			u.Header.Set("Content-Type", "application/json")
+			tg, ok := parsePath(u.URL.Path)
+			if !ok {
+				t.Fatalf("%s: parsePath failed", tc.path)
+			}
+			info, err := resolve(api.NewRegistry(), tg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.method == "PATCH" {
+				u.Header.Set("Content-Type", "application/merge-patch+json")
+			}
+			_, _, err = h.request(u, tg, info, []byte(tc.body))
+			var se *apierr.StatusError
+			refused := errors.As(err, &se) && se.Code == 400 && strings.HasPrefix(se.Message, "dryRun is not supported by clustersim serve")
+			if refused != tc.refused {
+				t.Errorf("%s %s %s: %v; want refused %v", tc.method, tc.path, tc.body, err, tc.refused)
+			}
+		})
+	}
+}

@@ -72,9 +72,17 @@ func applyPatchJSON(old api.Object, patch []byte, typ PatchType) (api.Object, er
 		}
 		return nil, apierr.NewInvalid("", "", apierr.FieldError{Field: "patch", Type: "Invalid value", Value: value, Detail: err.Error()})
 	}
-	// Identity is not patchable.
+	// Identity is not patchable: a patch that changes the name or the
+	// namespace is refused (handlers/patch.go, checkName), one that
+	// removes the namespace keeps it.
 	nm, om := obj.GetObjectMeta(), old.GetObjectMeta()
-	nm.Name, nm.Namespace = om.Name, om.Namespace
+	if nm.Name != om.Name {
+		return nil, apierr.NewBadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", nm.Name, om.Name))
+	}
+	if nm.Namespace != "" && nm.Namespace != om.Namespace {
+		return nil, apierr.NewBadRequest(fmt.Sprintf("the namespace of the object (%s) does not match the namespace on the URL (%s)", nm.Namespace, om.Namespace))
+	}
+	nm.Namespace = om.Namespace
 	if nm.ResourceVersion == om.ResourceVersion {
 		// A patch without a resourceVersion applies to the latest state.
 		nm.ResourceVersion = ""
