@@ -377,6 +377,10 @@ func (h *Handler) serveAPI(w http.ResponseWriter, r *http.Request, path string, 
 		writeErr(w, errAccessReview)
 		return
 	}
+	if t.group == "authentication.k8s.io" && t.resource == "selfsubjectreviews" {
+		h.selfSubjectReview(w, r, t)
+		return
+	}
 	if t.resource == "" {
 		v, ok := call(h, w, r, func(reply func(map[string]any)) {
 			doc, ok := apiResourceList(h.gw.c.Store.Kinds(), t.group, t.version)

@@ -41,6 +41,28 @@ var podStreams = map[string]error{
 	"portforward": unsimulated("port forwarding", "the simulated containers listen on no ports"),
 }
 
+// selfSubjectReview answers authentication.k8s.io/v1's SelfSubjectReview
+// (kubectl auth whoami, GA since 1.28): who the request was authenticated
+// as, the gateway's user, in the group every authenticated user is in.
+// The request's body holds nothing to read (kubectl sends it as
+// protobuf), so it is not decoded.
+func (h *Handler) selfSubjectReview(w http.ResponseWriter, r *http.Request, t target) {
+	switch {
+	case t.version != "v1" || t.name != "" || t.namespace != "" || t.subresource != "":
+		writeStatus(w, http.StatusNotFound, apierr.NotFound, "the server could not find the requested resource")
+	case r.Method != http.MethodPost:
+		writeErr(w, methodNotAllowed(r.Method))
+	default:
+		writeJSON(w, http.StatusCreated, map[string]any{
+			"kind": "SelfSubjectReview", "apiVersion": "authentication.k8s.io/v1",
+			"metadata": map[string]any{"creationTimestamp": nil},
+			"status": map[string]any{"userInfo": map[string]any{
+				"username": h.gw.actor, "groups": []string{"system:authenticated"},
+			}},
+		})
+	}
+}
+
 // errAccessReview refuses authorization.k8s.io's reviews (kubectl auth
 // can-i): the simulated API server authorizes every request, but does
 // not answer questions about it.

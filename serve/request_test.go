@@ -164,3 +164,31 @@ func TestDryRunRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestSelfSubjectReview: kubectl auth whoami's SelfSubjectReview (sent as
+// protobuf) is answered 201 with the gateway's user, in the group every
+// authenticated user is in; other versions, names and methods are not
+// served. kubectl said "the selfsubjectreviews API is not enabled in the
+// cluster".
+func TestSelfSubjectReview(t *testing.T) {
+	h := NewHandler(nil, &Gateway{actor: "kubectl"}, Options{Token: "t"})
+	for _, tc := range []struct {
+		method, path string
+		code         int
+		body         string
+	}{
+		{"POST", "/apis/authentication.k8s.io/v1/selfsubjectreviews", 201, `"status":{"userInfo":{"groups":["system:authenticated"],"username":"kubectl"}}`},
+		{"GET", "/apis/authentication.k8s.io/v1/selfsubjectreviews", 405, `"reason":"MethodNotAllowed"`},
+		{"POST", "/apis/authentication.k8s.io/v1beta1/selfsubjectreviews", 404, `"reason":"NotFound"`},
+		{"POST", "/apis/authentication.k8s.io/v1/selfsubjectreviews/x", 404, `"reason":"NotFound"`},
+	} {
+		r := httptest.NewRequest(tc.method, tc.path, strings.NewReader("\x6b\x38\x73\x00"))
+		r.Header.Set("Authorization", "Bearer t")
+		r.Header.Set("Content-Type", "application/vnd.kubernetes.protobuf")
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		if w.Code != tc.code || !strings.Contains(w.Body.String(), tc.body) {
+			t.Errorf("%s %s: %d %s; want %d and %s", tc.method, tc.path, w.Code, w.Body, tc.code, tc.body)
+		}
+	}
+}
