@@ -1,12 +1,9 @@
-package apiserver_test
+package apiserver
 
 import (
 	"testing"
 
 	"github.com/clustersim/clustersim/sim/api"
-	"github.com/clustersim/clustersim/sim/apiserver"
-	"github.com/clustersim/clustersim/sim/kernel"
-	"github.com/clustersim/clustersim/sim/store"
 )
 
 // TestClusterScopedNamespaceCleared: a cluster-scoped object sent with a
@@ -16,8 +13,7 @@ import (
 // ClusterRole and a PriorityClass here, a cluster-scoped custom resource
 // in testdata/hostile/crd-cluster-scoped-namespace.
 func TestClusterScopedNamespaceCleared(t *testing.T) {
-	k := kernel.New(1)
-	srv := apiserver.New(k, store.New(k))
+	f := newFixture(t)
 	for _, tc := range []struct {
 		name string
 		obj  api.Object
@@ -27,13 +23,9 @@ func TestClusterScopedNamespaceCleared(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			kind := api.KindOf(tc.obj)
-			for _, verb := range []apiserver.Verb{apiserver.Create, apiserver.Update} {
-				obj := tc.obj.DeepCopyObject()
-				resp := srv.Handle(&apiserver.Request{Verb: verb, Kind: kind, Actor: "system:admin", Object: obj})
-				if resp.Err != nil {
-					t.Fatalf("%v: %v", verb, resp.Err)
-				}
-				got, err := srv.Store().Get(kind, api.Key{Name: tc.obj.GetObjectMeta().Name})
+			for _, verb := range []Verb{Create, Update} {
+				f.must(t, &Request{Verb: verb, Kind: kind, Actor: controller, Object: tc.obj.DeepCopyObject()})
+				got, err := f.srv.Store().Get(kind, api.Key{Name: tc.obj.GetObjectMeta().Name})
 				if err != nil {
 					t.Fatalf("%v: %v", verb, err)
 				}
