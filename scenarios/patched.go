@@ -28,10 +28,10 @@ func (w *world) key(o api.Object) objKey {
 // patched is the object k as the scenario declared it so far (defaulted,
 // as the API server stores it; an empty object of the kind when the
 // scenario declared none, such as a ReplicaSet a controller made) with
-// patch of type typ applied, or nil when the loader cannot tell (a custom
-// kind declared nowhere, a patch that does not apply to the declared
-// object, a JSON patch that copies or moves values, whose result may
-// outgrow the patch).
+// patch of type typ applied (as the API server applies it, a JSON
+// patch's copies bounded as its are), or nil when the loader cannot tell
+// (a custom kind declared nowhere, a patch that does not apply to the
+// declared object).
 func (w *world) patched(k objKey, patch []byte, typ apiserver.PatchType) api.Object {
 	base := w.last[k]
 	if base == nil {
@@ -49,19 +49,6 @@ func (w *world) patched(k objKey, patch []byte, typ apiserver.PatchType) api.Obj
 	}
 	m := base.GetObjectMeta()
 	m.Namespace, m.Name = k.key.Namespace, k.key.Name
-	if typ == apiserver.JSONPatch {
-		var ops []struct {
-			Op string `json:"op"`
-		}
-		if json.Unmarshal(patch, &ops) != nil {
-			return nil
-		}
-		for _, op := range ops {
-			if op.Op == "copy" || op.Op == "move" {
-				return nil
-			}
-		}
-	}
 	api.SetDefaults(base)
 	o, err := apiserver.ApplyPatch(base, patch, typ)
 	if err != nil {

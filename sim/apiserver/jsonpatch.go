@@ -18,6 +18,17 @@ type jsonPatchOp struct {
 	Value *json.RawMessage `json:"value"`
 }
 
+// The bounds kube-apiserver puts on a JSON patch: at most
+// maxJSONPatchOperations operations (handlers/patch.go), and at most
+// maxJSONPatchCopyBytes of JSON added by its copy operations in all
+// (--json-patch-max-copy-bytes' default, JSONPatchMaxCopyBytes, enforced by
+// evanphx/json-patch's AccumulatedCopySizeLimit). Without the second, a
+// few dozen copies of a document into itself double it each time.
+const (
+	maxJSONPatchOperations = 10000
+	maxJSONPatchCopyBytes  = 3 << 20
+)
+
 // applyJSONPatch applies an RFC 6902 JSON patch (application/json-patch+json,
 // what kubectl rollout undo sends) to doc, a generic JSON tree, and
 // returns the result; doc is not modified. Errors are the patch's fault.
@@ -26,6 +37,10 @@ func applyJSONPatch(doc any, patch []byte) (any, error) {
 	if err := json.Unmarshal(patch, &ops); err != nil {
 		return nil, fmt.Errorf("error decoding patch: %v", err)
 	}
+	if len(ops) > maxJSONPatchOperations {
+		return nil, fmt.Errorf("The allowed maximum operations in a JSON patch is %d, got %d", maxJSONPatchOperations, len(ops))
+	}
+	copied := 0
 	doc = api.DeepCopyJSON(doc)
 	for i, op := range ops {
 		var val any
@@ -47,6 +62,12 @@ func applyJSONPatch(doc any, patch []byte) (any, error) {
 		case "move", "copy":
 			var v any
 			if v, err = jsonPointerGet(doc, op.From); err == nil {
+				if op.Op == "copy" {
+					b, _ := json.Marshal(v)
+					if copied += len(b); copied > maxJSONPatchCopyBytes {
+						return nil, fmt.Errorf("Unable to complete the copy, the accumulated size increase of copy is %d, exceeding the limit %d", copied, maxJSONPatchCopyBytes)
+					}
+				}
 				v = api.DeepCopyJSON(v)
 				if op.Op == "move" {
 					doc, err = jsonPointerRemove(doc, op.From)
