@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/json"
 	"errors"
@@ -12,7 +13,6 @@ import (
 	"reflect"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -2056,7 +2056,7 @@ func (l *loader) load(s *Scenario, w *world) error {
 			if err != nil {
 				return err
 			}
-			points, err := metrics.ParseCSV(strings.NewReader(string(data)))
+			points, lines, err := metrics.ParseCSVLines(bytes.NewReader(data))
 			if err != nil {
 				return l.errorf(f+".rps.csv", "%s: %v", r.CSV, err)
 			}
@@ -2067,36 +2067,13 @@ func (l *loader) load(s *Scenario, w *world) error {
 			}
 			for j, p := range points {
 				if p.At > s.Spec.Duration.Duration {
-					return l.errorf(f+".rps.csv", "%s: line %d: %v is outside the run (0 to %v)", r.CSV, csvLine(data, j), p.At, s.Spec.Duration.Duration)
+					return l.errorf(f+".rps.csv", "%s: line %d: %v is outside the run (0 to %v)", r.CSV, lines[j], p.At, s.Spec.Duration.Duration)
 				}
 				r.Points = append(r.Points, LoadPoint{At: api.Duration{Duration: p.At}, RPS: p.RPS})
 			}
 		}
 	}
 	return nil
-}
-
-// csvLine is the line of data, a load CSV that metrics.ParseCSV read, of
-// its j-th point (counted from 0): blank and comment lines and a header
-// hold none.
-func csvLine(data []byte, j int) int {
-	for i, text := range strings.Split(string(data), "\n") {
-		text = strings.TrimSpace(text)
-		if text == "" || strings.HasPrefix(text, "#") {
-			continue
-		}
-		if i == 0 {
-			ts, _, _ := strings.Cut(text, ",")
-			if _, err := strconv.ParseFloat(strings.TrimSpace(ts), 64); err != nil {
-				continue
-			}
-		}
-		if j == 0 {
-			return i + 1
-		}
-		j--
-	}
-	return 0
 }
 
 // rate checks a load's requests per second: a finite number, not

@@ -151,8 +151,15 @@ func fieldOf(s string) string {
 // not a number. Wrap the result in Steps or Ramp
 // to choose how the rate moves between points.
 func ParseCSV(r io.Reader) ([]Point, error) {
+	points, _, err := ParseCSVLines(r)
+	return points, err
+}
+
+// ParseCSVLines is ParseCSV that also returns the line (counted from 1)
+// each point was read from, for a caller that checks the points further
+// and names the line of one it refuses.
+func ParseCSVLines(r io.Reader) (points []Point, lines []int, err error) {
 	sc := bufio.NewScanner(r)
-	var points []Point
 	line := 0
 	for sc.Scan() {
 		line++
@@ -162,7 +169,7 @@ func ParseCSV(r io.Reader) ([]Point, error) {
 		}
 		fields := strings.Split(text, ",")
 		if len(fields) != 2 {
-			return nil, &CSVError{Line: line, Err: fmt.Errorf("%w: want 2 fields (time_seconds,rps), got %d", ErrInvalidLoad, len(fields))}
+			return nil, nil, &CSVError{Line: line, Err: fmt.Errorf("%w: want 2 fields (time_seconds,rps), got %d", ErrInvalidLoad, len(fields))}
 		}
 		ts, rs := strings.TrimSpace(fields[0]), strings.TrimSpace(fields[1])
 		secs, err := strconv.ParseFloat(ts, 64)
@@ -170,25 +177,26 @@ func ParseCSV(r io.Reader) ([]Point, error) {
 			if line == 1 && len(points) == 0 {
 				continue // a header
 			}
-			return nil, &CSVError{Line: line, Err: fmt.Errorf("%w: time_seconds is not a number (%s)", ErrInvalidLoad, fieldOf(ts))}
+			return nil, nil, &CSVError{Line: line, Err: fmt.Errorf("%w: time_seconds is not a number (%s)", ErrInvalidLoad, fieldOf(ts))}
 		}
 		rps, err := strconv.ParseFloat(rs, 64)
 		if err != nil {
-			return nil, &CSVError{Line: line, Err: fmt.Errorf("%w: rps is not a number (%s)", ErrInvalidLoad, fieldOf(rs))}
+			return nil, nil, &CSVError{Line: line, Err: fmt.Errorf("%w: rps is not a number (%s)", ErrInvalidLoad, fieldOf(rs))}
 		}
 		if math.IsNaN(secs) || math.IsInf(secs, 0) || secs < 0 || secs > math.MaxInt64/float64(time.Second) {
-			return nil, &CSVError{Line: line, Err: fmt.Errorf("%w: time_seconds %s is out of range", ErrInvalidLoad, ts)}
+			return nil, nil, &CSVError{Line: line, Err: fmt.Errorf("%w: time_seconds %s is out of range", ErrInvalidLoad, ts)}
 		}
 		p := Point{At: time.Duration(math.Round(secs * float64(time.Second))), RPS: rps}
 		if err := checkPoints(append(points[len(points)-min(len(points), 1):], p)); err != nil {
-			return nil, &CSVError{Line: line, Err: loadErr(p, points)}
+			return nil, nil, &CSVError{Line: line, Err: loadErr(p, points)}
 		}
 		points = append(points, p)
+		lines = append(lines, line)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("read load csv: %w", err)
+		return nil, nil, fmt.Errorf("read load csv: %w", err)
 	}
-	return points, nil
+	return points, lines, nil
 }
 
 // loadErr explains why p cannot follow points, without the point indexes

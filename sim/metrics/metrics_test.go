@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -86,6 +87,10 @@ func TestParseCSV(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []Point{{0, 0}, {time.Minute, 700}, {600*time.Second + 500*time.Millisecond, 0}}
+	// The header, the comment and the blank line hold no point.
+	if _, lines, err := ParseCSVLines(strings.NewReader(good)); err != nil || !slices.Equal(lines, []int{3, 5, 6}) {
+		t.Errorf("lines = %v, %v; want [3 5 6]", lines, err)
+	}
 	if len(pts) != len(want) {
 		t.Fatalf("points = %v, want %v", pts, want)
 	}
