@@ -317,7 +317,7 @@ func validatePodSpec(field string, spec *api.PodSpec) []apierr.FieldError {
 		errs = validateContainerPortNames(cf, c.Ports, errs)
 		errs = validateEnvNames(cf, c.Env, errs)
 		errs = validateVolumeMounts(cf, c.VolumeMounts, spec.Volumes, errs)
-		errs = validateLifecycleSleep(cf, c.Lifecycle, spec.TerminationGracePeriodSeconds, errs)
+		errs = validateLifecycleSleep(cf, c, spec.TerminationGracePeriodSeconds, errs)
 		errs = validateProbes(cf, c, errs)
 	}
 	for i := range spec.InitContainers {

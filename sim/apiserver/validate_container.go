@@ -1,7 +1,6 @@
 package apiserver
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -157,33 +156,15 @@ func validateProbes(cf func() string, c *api.Container, errs []apierr.FieldError
 	return errs
 }
 
-// lifecycleSleeps is what validateLifecycleSleep reads of a container's
-// lifecycle (kept opaque in api.Container).
-type lifecycleSleeps struct {
-	PostStart *struct {
-		Sleep *struct {
-			Seconds int64 `json:"seconds"`
-		} `json:"sleep"`
-	} `json:"postStart"`
-	PreStop *struct {
-		Sleep *struct {
-			Seconds int64 `json:"seconds"`
-		} `json:"sleep"`
-	} `json:"preStop"`
-}
-
 // validateLifecycleSleep checks the sleep action of a container's
 // postStart and preStop hooks as validateLifecycle's validateSleepAction
 // does with PodLifecycleSleepActionAllowZero (GA in 1.34, so a sleep of 0
 // is allowed): no negative seconds, and no more than the pod's
 // terminationGracePeriodSeconds (unchecked when that is unset, as
 // upstream leaves it to the grace period's own error).
-func validateLifecycleSleep(cf func() string, lifecycle *api.RawValue, gracePeriod *int64, errs []apierr.FieldError) []apierr.FieldError {
-	if lifecycle == nil || len(*lifecycle) == 0 || gracePeriod == nil {
-		return errs
-	}
-	var h lifecycleSleeps
-	if json.Unmarshal(*lifecycle, &h) != nil {
+func validateLifecycleSleep(cf func() string, c *api.Container, gracePeriod *int64, errs []apierr.FieldError) []apierr.FieldError {
+	h, ok := c.Hooks()
+	if !ok || gracePeriod == nil {
 		return errs
 	}
 	check := func(hook string, seconds int64) {

@@ -1,7 +1,6 @@
 package kubelet
 
 import (
-	"encoding/json"
 	"strconv"
 	"strings"
 	"time"
@@ -34,28 +33,10 @@ type preStop struct {
 	modelled bool
 }
 
-// lifecycleHooks is the part of a container's lifecycle the kubelet reads.
-type lifecycleHooks struct {
-	PostStart json.RawMessage `json:"postStart"`
-	PreStop   *struct {
-		Exec *struct {
-			Command []string `json:"command"`
-		} `json:"exec"`
-		HTTPGet   json.RawMessage `json:"httpGet"`
-		TCPSocket json.RawMessage `json:"tcpSocket"`
-		Sleep     *struct {
-			Seconds int64 `json:"seconds"`
-		} `json:"sleep"`
-	} `json:"preStop"`
-}
-
 // preStopOf reads the preStop hook of c's lifecycle.
 func preStopOf(c *api.Container) preStop {
-	if c.Lifecycle == nil || len(*c.Lifecycle) == 0 {
-		return preStop{}
-	}
-	var h lifecycleHooks
-	if err := json.Unmarshal(*c.Lifecycle, &h); err != nil || h.PreStop == nil {
+	h, ok := c.Hooks()
+	if !ok || h.PreStop == nil {
 		return preStop{}
 	}
 	p := h.PreStop

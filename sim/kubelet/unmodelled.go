@@ -1,7 +1,6 @@
 package kubelet
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/clustersim/clustersim/sim/api"
@@ -48,9 +47,6 @@ func UnmodelledFields(spec *api.PodSpec) []Unmodelled {
 
 // hasPostStart reports whether c has a postStart hook.
 func hasPostStart(c *api.Container) bool {
-	if c.Lifecycle == nil || len(*c.Lifecycle) == 0 {
-		return false
-	}
-	var h lifecycleHooks
-	return json.Unmarshal(*c.Lifecycle, &h) == nil && len(h.PostStart) > 0 && string(h.PostStart) != "null"
+	h, ok := c.Hooks()
+	return ok && h.PostStart != nil
 }
