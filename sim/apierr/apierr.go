@@ -32,6 +32,10 @@ const (
 	TooManyRequests Reason = "TooManyRequests"
 	// InternalError (500) is a failure of the server itself.
 	InternalError Reason = "InternalError"
+	// RequestEntityTooLarge (413) is a request bigger than the server
+	// takes: a body past its size limit, a JSON patch of too many
+	// operations.
+	RequestEntityTooLarge Reason = "RequestEntityTooLarge"
 	// Timeout is a client-side failure: the request or its reply was lost
 	// or late, so the caller cannot know whether the server acted.
 	Timeout Reason = "Timeout"
@@ -197,6 +201,23 @@ func NewTooManyRequests(msg string, retryAfterSeconds int) *StatusError {
 // NewBadRequest is a 400 with the given message.
 func NewBadRequest(msg string) *StatusError {
 	return &StatusError{Code: 400, Reason: BadRequest, Message: msg}
+}
+
+// NewRequestEntityTooLarge is apimachinery's NewRequestEntityTooLargeError:
+// a 413, `Request entity too large: <message>`.
+func NewRequestEntityTooLarge(msg string) *StatusError {
+	return &StatusError{Code: 413, Reason: RequestEntityTooLarge, Message: "Request entity too large: " + msg}
+}
+
+// NewRequestRejected is what apimachinery's NewGenericServerResponse
+// makes of a 422 naming no resource and no object, as kube-apiserver
+// answers a JSON patch whose operations do not apply
+// (handlers/patch.go): `the server rejected our request due to an error
+// in our request`, reason Invalid, no causes. The operation's own error
+// stays on the server; kubectl prints `The request is invalid: ` and
+// the message.
+func NewRequestRejected() *StatusError {
+	return &StatusError{Code: 422, Reason: Invalid, Message: "the server rejected our request due to an error in our request"}
 }
 
 // NewServiceUnavailable is a 503 with the given message.

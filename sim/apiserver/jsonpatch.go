@@ -2,20 +2,60 @@ package apiserver
 
 import (
 	"encoding/json"
-
+	"errors"
 	"fmt"
-	"github.com/clustersim/clustersim/sim/api"
 	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/apierr"
 )
 
-// jsonPatchOp is one operation of an RFC 6902 JSON patch.
+// jsonPatchOp is one operation of an RFC 6902 JSON patch. err is why a
+// member of it is not what the operation needs (an op or a path that is
+// not a string), which fails the operation when it is applied, not the
+// patch's decoding: an operation is any JSON object until then, as in
+// evanphx/json-patch, which kube-apiserver uses.
 type jsonPatchOp struct {
-	Op    string           `json:"op"`
-	Path  string           `json:"path"`
-	From  string           `json:"from"`
-	Value *json.RawMessage `json:"value"`
+	Op, Path, From string
+	Value          *json.RawMessage
+	err            error
+}
+
+// decodeJSONPatch decodes a JSON patch: an array of objects. What is not
+// is a 400 with the message kube-apiserver gives (jsonpatch.DecodePatch's
+// error, which names the library's types).
+func decodeJSONPatch(patch []byte) ([]jsonPatchOp, error) {
+	notA := func(err error, typ string) error {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return apierr.NewBadRequest(fmt.Sprintf("json: cannot unmarshal %s into Go value of type %s", te.Value, typ))
+		}
+		return apierr.NewBadRequest(err.Error())
+	}
+	var raw []json.RawMessage
+	if err := json.Unmarshal(patch, &raw); err != nil {
+		return nil, notA(err, "jsonpatch.Patch")
+	}
+	ops := make([]jsonPatchOp, len(raw))
+	for i, r := range raw {
+		var m map[string]*json.RawMessage
+		if err := json.Unmarshal(r, &m); err != nil {
+			return nil, notA(err, "jsonpatch.Operation")
+		}
+		op := &ops[i]
+		op.Value = m["value"]
+		for _, f := range []struct {
+			name string
+			to   *string
+		}{{"op", &op.Op}, {"path", &op.Path}, {"from", &op.From}} {
+			if v := m[f.name]; v != nil && json.Unmarshal(*v, f.to) != nil && op.err == nil {
+				op.err = fmt.Errorf("operation %d: %s is not a string", i, f.name)
+			}
+		}
+	}
+	return ops, nil
 }
 
 // The bounds kube-apiserver puts on a JSON patch: at most
@@ -31,18 +71,25 @@ const (
 
 // applyJSONPatch applies an RFC 6902 JSON patch (application/json-patch+json,
 // what kubectl rollout undo sends) to doc, a generic JSON tree, and
-// returns the result; doc is not modified. Errors are the patch's fault.
+// returns the result; doc is not modified. Errors are the patch's fault:
+// a patch that does not decode is a 400 and one of too many operations
+// a 413, as kube-apiserver answers them (handlers/patch.go,
+// applyJSPatch); an operation that does not apply is a plain error
+// naming it, which applyPatchJSON answers as kube-apiserver does.
 func applyJSONPatch(doc any, patch []byte) (any, error) {
-	var ops []jsonPatchOp
-	if err := json.Unmarshal(patch, &ops); err != nil {
-		return nil, fmt.Errorf("error decoding patch: %v", err)
+	ops, err := decodeJSONPatch(patch)
+	if err != nil {
+		return nil, err
 	}
 	if len(ops) > maxJSONPatchOperations {
-		return nil, fmt.Errorf("The allowed maximum operations in a JSON patch is %d, got %d", maxJSONPatchOperations, len(ops))
+		return nil, apierr.NewRequestEntityTooLarge(fmt.Sprintf("The allowed maximum operations in a JSON patch is %d, got %d", maxJSONPatchOperations, len(ops)))
 	}
 	copied := 0
 	doc = api.DeepCopyJSON(doc)
 	for i, op := range ops {
+		if op.err != nil {
+			return nil, op.err
+		}
 		var val any
 		if op.Value != nil {
 			if err := decodeJSON(*op.Value, &val); err != nil {

@@ -41,7 +41,7 @@ func TestApplyJSONPatch(t *testing.T) {
 		// 3 MiB of copies kube-apiserver allows run out.
 		{"copies past 3 MiB", copyBomb(40), "", "Unable to complete the copy, the accumulated size increase of copy is 3211176, exceeding the limit 3145728"},
 		{"too many operations", `[` + strings.Repeat(`{"op":"test","path":"/spec/list/0","value":1},`, 10000) + `{"op":"test","path":"/spec/list/0","value":1}]`, "",
-			"The allowed maximum operations in a JSON patch is 10000, got 10001"},
+			"Request entity too large: The allowed maximum operations in a JSON patch is 10000, got 10001"},
 		{"escaped pointer", `[{"op":"add","path":"/metadata/annotations/a~1b","value":"2"}]`,
 			`{"metadata":{"annotations":{"a":"1","a/b":"2"}},"spec":{"list":[1,2,3],"template":{"image":"old"}}}`, ""},
 	} {

@@ -3,6 +3,7 @@ package apiserver
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/clustersim/clustersim/sim/api"
@@ -37,7 +38,14 @@ func applyPatchJSON(old api.Object, patch []byte, typ PatchType) (api.Object, er
 	var merged, patchMap any
 	if typ == JSONPatch {
 		if merged, err = applyJSONPatch(doc, patch); err != nil {
-			return nil, apierr.NewBadRequest(err.Error())
+			// An operation that does not apply (a failed test, a
+			// missing path, copies past the bound) is kube-apiserver's
+			// generic 422, which does not name it.
+			var se *apierr.StatusError
+			if errors.As(err, &se) {
+				return nil, se
+			}
+			return nil, apierr.NewRequestRejected()
 		}
 	} else {
 		if err := decodeJSON(patch, &patchMap); err != nil {

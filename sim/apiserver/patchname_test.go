@@ -1,9 +1,12 @@
 package apiserver
 
 import (
+	"errors"
+	"strings"
 	"testing"
 
 	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/apierr"
 )
 
 // TestPatchKeepsNameAndNamespace: a patch that would change the object's
@@ -33,6 +36,49 @@ func TestPatchKeepsNameAndNamespace(t *testing.T) {
 			}
 			if got != tc.want {
 				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestJSONPatchStatus: a JSON patch that does not decode is a 400, one of
+// too many operations a 413, and one whose operation does not apply (a
+// failed test, a missing path, copies past the bound) kube-apiserver's
+// generic 422, which does not name the operation (handlers/patch.go,
+// applyJSPatch: NewGenericServerResponse). clustersim answered the last
+// with a 400 naming it.
+func TestJSONPatchStatus(t *testing.T) {
+	f := newFixture(t)
+	f.must(t, &Request{Verb: Create, Kind: api.KindConfigMap, Actor: controller, Namespace: "default",
+		Object: &api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "c", Namespace: "default"}, Data: map[string]string{"a": "b"}}})
+	const rejected = "the server rejected our request due to an error in our request"
+	for _, tc := range []struct {
+		name, patch string
+		code        int
+		reason      apierr.Reason
+		msg         string
+	}{
+		{"failed test", `[{"op":"test","path":"/data/a","value":"x"}]`, 422, apierr.Invalid, rejected},
+		{"remove of a missing key", `[{"op":"remove","path":"/data/nope"}]`, 422, apierr.Invalid, rejected},
+		{"unknown operation", `[{"op":"frob","path":"/data/a"}]`, 422, apierr.Invalid, rejected},
+		{"copies past 3 MiB", copyBomb(40), 422, apierr.Invalid, rejected},
+		{"an op that is not a string", `[{"op":1,"path":"/data/a"}]`, 422, apierr.Invalid, rejected},
+		// What does not decode is jsonpatch.DecodePatch's error, which
+		// names the library's types.
+		{"not a list", `{"op":"add"}`, 400, apierr.BadRequest, "json: cannot unmarshal object into Go value of type jsonpatch.Patch"},
+		{"not an object", `[{"op":"test","path":"/data/a","value":"b"},7]`, 400, apierr.BadRequest, "json: cannot unmarshal number into Go value of type jsonpatch.Operation"},
+		{"not JSON", `[{"op":`, 400, apierr.BadRequest, "unexpected end of JSON input"},
+		{"too many operations", "[" + strings.Repeat(`{"op":"test","path":"/data/a","value":"b"},`, 10000) + `{"op":"test","path":"/data/a","value":"b"}]`,
+			413, apierr.RequestEntityTooLarge, "Request entity too large: The allowed maximum operations in a JSON patch is 10000, got 10001"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp := f.do(&Request{Verb: Patch, Kind: api.KindConfigMap, Actor: controller, Namespace: "default", Name: "c", PatchType: JSONPatch, Patch: []byte(tc.patch)})
+			var se *apierr.StatusError
+			if !errors.As(resp.Err, &se) {
+				t.Fatalf("error %v, want a status error", resp.Err)
+			}
+			if se.Code != tc.code || se.Reason != tc.reason || se.Message != tc.msg || len(se.Causes) != 0 || se.Kind != "" || se.Name != "" {
+				t.Errorf("got %d %s %q (causes %v, kind %q, name %q), want %d %s %q and nothing else", se.Code, se.Reason, se.Message, se.Causes, se.Kind, se.Name, tc.code, tc.reason, tc.msg)
 			}
 		})
 	}
