@@ -2,6 +2,7 @@ package deployment
 
 import (
 	"encoding/json"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -92,6 +93,33 @@ func TestComputeHashStable(t *testing.T) {
 				t.Errorf("hash %q seen twice", got)
 			}
 			seen[got] = true
+		})
+	}
+}
+
+// TestComputeHash is upstream's table of the same name (k/k
+// pkg/controller/controller_utils_test.go): the collision count must change
+// the hash, also from nil to math.MaxInt32.
+func TestComputeHash(t *testing.T) {
+	collisionCount := int32(1)
+	otherCollisionCount := int32(2)
+	maxCollisionCount := int32(math.MaxInt32)
+	tests := []struct {
+		name                string
+		template            *api.PodTemplateSpec
+		collisionCount      *int32
+		otherCollisionCount *int32
+	}{
+		{name: "simple", template: &api.PodTemplateSpec{}, collisionCount: &collisionCount, otherCollisionCount: &otherCollisionCount},
+		{name: "using math.MaxInt64", template: &api.PodTemplateSpec{}, collisionCount: nil, otherCollisionCount: &maxCollisionCount},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			hash := ComputeHash(tt.template, tt.collisionCount)
+			otherHash := ComputeHash(tt.template, tt.otherCollisionCount)
+			if hash == otherHash {
+				t.Errorf("expected different hashes but got the same: %s", hash)
+			}
 		})
 	}
 }

@@ -12,27 +12,61 @@ import (
 // The tables of this file come from k/k
 // pkg/controller/deployment/rolling_test.go.
 
-// TestDeploymentController_reconcileNewReplicaSet is KUBERNETES.md's
-// appendix table: maxUnavailable 0, allRSs = [new, old].
+// TestDeploymentController_reconcileNewReplicaSet is upstream's table of
+// the same name (KUBERNETES.md's appendix table): maxUnavailable 0, allRSs
+// = [new, old].
+//
+// Upstream's newest copy has eight more rows, for the alpha
+// DeploymentPodReplacementPolicy gate and the Deployment field
+// spec.podReplacementPolicy, which clustersim does not simulate (v1.37.0
+// ships the gate off). One of them applies as it is: "should scale up
+// according to the maxSurge with empty policy and ignore terminating pods"
+// (no policy set: terminating pods do not hold back the new ReplicaSet).
+// The others cannot apply: "should scale up according to the maxSurge
+// with TerminationStarted policy and ignore terminating pods" sets the
+// field (TerminationStarted is what a RollingUpdate does without it, the
+// row above); "should scale up according to the terminating pods with
+// TerminationComplete policy", "... with TerminationComplete policy and
+// unsynced new RS", "should error when scaling up according to the
+// terminating pods with TerminationComplete policy and broken new RS
+// (unknown terminatingReplicas)", "should scale up according to the status
+// pods with TerminationComplete policy", "should scale up according to the
+// maxSurge and terminating and status pods with TerminationComplete
+// policy" and "should not scale up according to the maxSurge due to
+// terminating pods with TerminationComplete policy" all need the
+// TerminationComplete policy.
 func TestDeploymentController_reconcileNewReplicaSet(t *testing.T) {
 	tests := []struct {
-		deploymentReplicas  int32
-		maxSurge            int32
-		oldReplicas         int32
-		newReplicas         int32
-		scaleExpected       bool
-		expectedNewReplicas int32
+		name                   string
+		deploymentReplicas     int32
+		maxSurge               int32
+		oldReplicas            int32
+		newReplicas            int32
+		oldTerminatingReplicas *int32
+		newTerminatingReplicas *int32
+		oldStatusReplicas      int32
+		newStatusReplicas      int32
+		isNewRSUnsynced        bool
+		scaleExpected          bool
+		expectedNewReplicas    int32
 	}{
-		{10, 0, 10, 0, false, 0}, // should not scale up
-		{10, 2, 10, 0, true, 2},
-		{10, 2, 5, 0, true, 7},
-		{10, 2, 10, 2, false, 0},
-		{10, 2, 2, 11, true, 10}, // should scale down
+		{name: "should not scale up when old replica set is fully saturated", deploymentReplicas: 10, maxSurge: 0, oldReplicas: 10, newReplicas: 0, scaleExpected: false},
+		{name: "should scale up according to the maxSurge when old replica set is fully saturated", deploymentReplicas: 10, maxSurge: 2, oldReplicas: 10, newReplicas: 0, scaleExpected: true, expectedNewReplicas: 2},
+		{name: "should scale up according to the maxSurge", deploymentReplicas: 10, maxSurge: 2, oldReplicas: 5, newReplicas: 0, scaleExpected: true, expectedNewReplicas: 7},
+		{name: "should not scale when maxSurge is fully saturated", deploymentReplicas: 10, maxSurge: 2, oldReplicas: 10, newReplicas: 2, scaleExpected: false},
+		{name: "should scale down when there are replicas above maxSurge", deploymentReplicas: 10, maxSurge: 2, oldReplicas: 2, newReplicas: 11, scaleExpected: true, expectedNewReplicas: 10},
+		{name: "should scale up according to the maxSurge with empty policy and ignore terminating pods", deploymentReplicas: 10, maxSurge: 2, oldReplicas: 5, newReplicas: 0,
+			oldTerminatingReplicas: int32p(1), newTerminatingReplicas: int32p(10), scaleExpected: true, expectedNewReplicas: 7},
 	}
-	for i, tt := range tests {
-		t.Run(strings.Repeat("#", i+1), func(t *testing.T) {
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
 			newRS := rs("foo-v2", tt.newReplicas, nil, testTime)
+			newRS.Status = api.ReplicaSetStatus{Replicas: tt.newStatusReplicas, TerminatingReplicas: tt.newTerminatingReplicas}
+			if !tt.isNewRSUnsynced {
+				newRS.Status.ObservedGeneration = 1
+			}
 			oldRS := rs("foo-v1", tt.oldReplicas, nil, testTime)
+			oldRS.Status = api.ReplicaSetStatus{ObservedGeneration: 1, Replicas: tt.oldStatusReplicas, TerminatingReplicas: tt.oldTerminatingReplicas}
 			d := newDeployment("foo", tt.deploymentReplicas, nil, intstrp(api.FromInt32(tt.maxSurge)), intstrp(api.FromInt32(0)), map[string]string{"foo": "bar"})
 			f := newFixture(t)
 			scaled, err := f.pass().reconcileNewReplicaSet([]*api.ReplicaSet{newRS, oldRS}, newRS, d)
