@@ -12,7 +12,22 @@ import (
 )
 
 // The tables of this file come from k/k
-// pkg/controller/deployment/sync_test.go.
+// pkg/controller/deployment/sync_test.go (the mainline copy read at
+// k/k@003e8629 has the same rows).
+//
+// Rows that cannot apply: a stored copy of that file for the alpha
+// DeploymentPodReplacementPolicy gate (spec.podReplacementPolicy, with a
+// second proportional-scaling algorithm, scaleV2, and the annotation
+// deployment.kubernetes.io/replicaset-replicas-before-scale) adds TestScale
+// rows run only with that gate on, such as "scaling event with terminating
+// pods is not partial with empty policy:: 10 -> 14", "scaling event with
+// terminating pods and TerminationComplete policy: 10 -> 12 (14)" and
+// "proportional partial scaling with maxSurge, terminating and surge pods
+// and TerminationComplete policy [part 3]: 100 -> 130 (130)", and a
+// cleanupDeployment row ("Only delete the replica set with Spec.Replicas =
+// Status.Replicas = Status.TerminatingReplicas = 0") run only with it on.
+// clustersim does not simulate that field or algorithm; v1.37.0 ships the
+// gate off.
 
 func TestScale(t *testing.T) {
 	newTimestamp := time.Date(2016, 5, 20, 2, 0, 0, 0, time.UTC)
