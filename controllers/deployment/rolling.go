@@ -89,14 +89,19 @@ func (p *pass) reconcileOldReplicaSets(allRSs, oldRSs []*api.ReplicaSet, newRS *
 	// Unhealthy replicas go first: they cost no availability, and left in
 	// place they would block the rollout until it times out
 	// (kubernetes#16737).
+	//
+	// A failed ReplicaSet update is dropped here, as upstream drops it
+	// (return false, nil): the rollout goes on to its status update, and
+	// the ReplicaSet's next event or the next resync tries again, with no
+	// back-off of the Deployment's key.
 	oldRSs, cleanupCount, err := p.cleanupUnhealthyReplicas(oldRSs, d, maxScaledDown)
 	if err != nil {
-		return false, err
+		return false, nil
 	}
 
 	scaledDownCount, err := p.scaleDownOldReplicaSetsForRollingUpdate(withNew(oldRSs, newRS), oldRSs, d)
 	if err != nil {
-		return false, err
+		return false, nil
 	}
 	return cleanupCount+scaledDownCount > 0, nil
 }
