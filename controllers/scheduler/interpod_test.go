@@ -1,6 +1,7 @@
 package scheduler
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/clustersim/clustersim/sim/api"
@@ -230,6 +231,92 @@ func TestInterPodAffinityFilterMultipleNodes(t *testing.T) {
 				if got[n.Name] != tc.want[i] {
 					t.Errorf("%s: reason %q, want %q", n.Name, got[n.Name], tc.want[i])
 				}
+			}
+		})
+	}
+}
+
+// interPodScores runs InterPodAffinity's score over every node; nil is
+// upstream's Skip.
+func interPodScores(pod *api.Pod, nodes []*api.Node, pods []*api.Pod) []int64 {
+	c := newTestCache(nodes, pods...)
+	var fs []*nodeInfo
+	for _, n := range nodes {
+		fs = append(fs, c.nodes[n.Name])
+	}
+	out := make([]int64, len(fs))
+	if !interPodScore(newPodInfo(pod), c.list(), fs, c.withAffinity, out) {
+		return nil
+	}
+	return out
+}
+
+// TestInterPodAffinityScoreExistingTerms ports the rows of k/k
+// interpodaffinity's TestPreferredAffinity (scoring_test.go at 030880a5)
+// and TestPreferredAffinityWithHardPodAffinitySymmetricWeight that
+// TestInterPodAffinityScore does not hold and the default profile can
+// meet (hardPodAffinityWeight 1, ignorePreferredTermsOfExistingPods
+// false). Rows that cannot apply: "Ignore preferred terms of existing
+// pods" and "with zero weight" (plugin arguments the default profile
+// does not set), "Affinity with pods matching NamespaceSelector", "Affinity
+// with pods matching both NamespaceSelector and Namespaces fields" and
+// "with matching NamespaceSelector" (namespace labels are not modelled),
+// "invalid Affinity fails PreScore" and "invalid AntiAffinity fails
+// PreScore" (the API server rejects such selectors), "No nodes to score"
+// (the scheduler scores only when two or more nodes fit).
+func TestInterPodAffinityScoreExistingTerms(t *testing.T) {
+	china, india, az1 := []string{"region", "China"}, []string{"region", "India"}, []string{"az", "az1"}
+	secIn := func(v string) *api.LabelSelector {
+		return &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{inValues("security", v)}}
+	}
+	weighted := func(w int32, key string, sel *api.LabelSelector) api.WeightedPodAffinityTerm {
+		return api.WeightedPodAffinityTerm{Weight: w, PodAffinityTerm: api.PodAffinityTerm{LabelSelector: sel, TopologyKey: key}}
+	}
+	stayWithS2InRegion := &api.Affinity{PodAffinity: &api.PodAffinity{
+		PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{weighted(6, "region", secIn("S2"))}}}
+	stayWithS1InRegionAwayFromS2InAz := &api.Affinity{
+		PodAffinity:     &api.PodAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{weighted(8, "region", secIn("S1"))}},
+		PodAntiAffinity: &api.PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{weighted(5, "az", secIn("S2"))}},
+	}
+	// hardPodAffinity's namespaceSelector (team in (team1)) selects by
+	// namespace labels, which are not modelled: only its namespaces
+	// list ("" and subteam2.team2) counts, which is what the rows ported
+	// here exercise.
+	hardPodAffinity := &api.Affinity{PodAffinity: &api.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{{
+		LabelSelector: &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{inValues("service", "S1")}},
+		Namespaces:    []string{"", "subteam2.team2"},
+		NamespaceSelector: &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{
+			{Key: "team", Operator: api.LabelSelectorOpIn, Values: []string{"team1"}}}},
+		TopologyKey: "region",
+	}}}}
+	ns := func(p *api.Pod, n string) *api.Pod { p.Namespace = n; return p }
+	three := func() []*api.Node {
+		return []*api.Node{labelledNode("node1", china...), labelledNode("node2", india...), labelledNode("node3", az1...)}
+	}
+	hardPods := func() []*api.Pod {
+		return []*api.Pod{ns(withAffinity(labelled("e1", "node1"), hardPodAffinity), ""), ns(withAffinity(labelled("e2", "node2"), hardPodAffinity), "")}
+	}
+	tests := []struct {
+		name     string
+		pod      *api.Pod
+		existing []*api.Pod
+		nodes    []*api.Node
+		want     []int64
+	}{
+		{"Do not ignore preferred terms of existing pods", labelled("p", "", "security", "S2"),
+			[]*api.Pod{withAffinity(labelled("e1", "node1", "security", "S1"), stayWithS1InRegionAwayFromS2InAz),
+				withAffinity(labelled("e2", "node2", "security", "S2"), stayWithS2InRegion)},
+			[]*api.Node{labelledNode("node1", china...), labelledNode("node2", india...)}, []int64{0, 100}},
+		// TestPreferredAffinityWithHardPodAffinitySymmetricWeight; upstream's
+		// pods are in namespace "".
+		{"with default weight", ns(labelled("p", "", "service", "S1"), ""), hardPods(), three(), []int64{100, 100, 0}},
+		{"with no matching namespace", ns(labelled("p", "", "service", "S1"), "subteam1.team2"), hardPods(), three(), nil},
+		{"with matching Namespaces", ns(labelled("p", "", "service", "S1"), "subteam2.team2"), hardPods(), three(), []int64{100, 100, 0}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := interPodScores(tc.pod, tc.nodes, tc.existing); !slices.Equal(got, tc.want) {
+				t.Errorf("scores %v, want %v", got, tc.want)
 			}
 		})
 	}
