@@ -382,6 +382,40 @@ func TestNodeResourcesFit(t *testing.T) {
 	}
 }
 
+// TestRestartableInitContainers ports the rows of k/k noderesources'
+// TestRestartableInitContainers (fit_test.go, its ktesting form) with
+// the SidecarContainers gate on, as it is locked in 1.37: a pod with a
+// sidecar needs the sum of its regular and sidecar containers' requests,
+// on a node of 2m CPU and room for one pod. The rows with the gate off
+// ("allow pod without restartable init containers if sidecar containers
+// is disabled", "not allow pod with restartable init containers if
+// sidecar containers is disabled") cannot apply. Upstream's last row
+// expects UnschedulableAndUnresolvable (1m + 2m exceeds the node's 2m
+// allocatable); only its reason is compared here.
+func TestRestartableInitContainers(t *testing.T) {
+	cpu := func(m string) api.ResourceList { return rl("cpu", m) }
+	tests := []struct {
+		name string
+		pod  *api.Pod
+		want []string
+	}{
+		{"allow pod without restartable init containers if sidecar containers is enabled", testPod("p", nil), nil},
+		{"allow pod with restartable init containers if sidecar containers is enabled", withSidecar(testPod("p", nil), nil), nil},
+		{"allow pod if the total requested resources do not exceed the node's allocatable resources",
+			withSidecar(testPod("p", cpu("1m")), cpu("1m")), nil},
+		{"not allow pod if the total requested resources do exceed the node's allocatable resources",
+			withSidecar(testPod("p", cpu("1m")), cpu("2m")), []string{"Insufficient cpu"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			node := testNode("n", rl("cpu", "2m", "memory", "0", "pods", "1"))
+			if got := runFilter(t, tc.pod, node); !slices.Equal(got, tc.want) {
+				t.Errorf("reasons = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
 // TestNodePorts ports the rows of k/k nodeports' TestNodePorts
 // (node_ports_test.go at 008b3652; "skip filter" is a pod without host
 // ports, which every row here but the first covers) and two more on an

@@ -74,10 +74,36 @@ func TestLeastAllocated(t *testing.T) {
 			[]*api.Pod{bindTo(testPod("a", cm("3000", "0")), "node1"), bindTo(testPod("b", cm("3000", "5000")), "node2")},
 			[]int64{0, 0}},
 		{"request-less pod counts 100m and 200Mi", testPod("p", nil), nodesCM("1", "400Mi"), nil, []int64{(90 + 50) / 2}},
+		// TestFitScore (fit_test.go, its ktesting form, 1.36 or later):
+		// the LeastAllocated rows with the default resources; the
+		// MostAllocated, RequestedToCapacityRatio and DRA extended
+		// resource rows configure the plugin otherwise. Our score needs
+		// no PreScore, so its "if PreScore is not called" row is the same.
+		{"test case for ScoringStrategy LeastAllocated", testPod("p", cm("1000", "2000")),
+			nodesCM("4000", "10000", "6000", "10000"),
+			[]*api.Pod{bindTo(testPod("a", cm("2000", "4000")), "node1"), bindTo(testPod("b", cm("1000", "2000")), "node2")},
+			[]int64{32, 63}},
+		{"test case for ScoringStrategy LeastAllocated if PreScore is not called", testPod("p", cm("1000", "2000")),
+			nodesCM("4000", "10000", "6000", "10000"),
+			[]*api.Pod{bindTo(testPod("a", cm("2000", "4000")), "node1"), bindTo(testPod("b", cm("1000", "2000")), "node2")},
+			[]int64{32, 63}},
+		{"test case for ScoringStrategy LeastAllocated with sidecar container", testPod("p", cm("1000", "2000")),
+			nodesCM("4000", "10000", "4000", "10000"),
+			[]*api.Pod{bindTo(withSidecar(testPod("a", cm("1000", "2000")), cm("1000", "2000")), "node1"), bindTo(testPod("b", cm("1000", "2000")), "node2")},
+			[]int64{32, 55}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { runScores(t, tc, leastAllocated) })
 	}
+}
+
+// withSidecar adds a restartable init container (a sidecar) with the
+// given requests, as upstream's st.MakePod().SidecarReq does.
+func withSidecar(p *api.Pod, r api.ResourceList) *api.Pod {
+	always := api.ContainerRestartPolicyAlways
+	p.Spec.InitContainers = append(p.Spec.InitContainers, api.Container{Name: "sidecar", Image: "pause",
+		RestartPolicy: &always, Resources: api.ResourceRequirements{Requests: r}})
+	return p
 }
 
 // TestBalancedAllocation ports the rows of k/k noderesources'
