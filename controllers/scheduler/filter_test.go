@@ -165,7 +165,9 @@ func required(terms ...api.NodeSelectorTerm) *api.Affinity {
 // TestNodeAffinityFilter ports the Filter rows of k/k nodeaffinity's
 // TestNodeAffinity (node_affinity_test.go at 022462cc): nodeSelector,
 // required terms, matchFields and invalid values; the rows with the
-// plugin's addedAffinity argument are left out (the default profile sets
+// plugin's addedAffinity argument ("Matches added affinity and Pod's
+// node affinity", "Matches added affinity but not Pod's node affinity",
+// "Doesn't match added affinity") cannot apply (the default profile sets
 // none), and the PreFilter results are TestNodeAffinityPreFilter's.
 func TestNodeAffinityFilter(t *testing.T) {
 	in, notIn, exists, gt := api.NodeSelectorOpIn, api.NodeSelectorOpNotIn, api.NodeSelectorOpExists, api.NodeSelectorOpGt
@@ -237,6 +239,15 @@ func TestNodeAffinityFilter(t *testing.T) {
 			api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{expr("foo", notIn, "-x")}},
 			api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{expr("foo", in, "bar")}}),
 			map[string]string{"foo": "bar"}, "", true},
+		// Our filter needs no PreFilter state: these two rows are the
+		// same checks as "node labels are superset" and "ANDed
+		// expressions match".
+		{"Matches node selector correctly even if PreFilter is not called", map[string]string{"foo": "bar"}, nil,
+			map[string]string{"foo": "bar", "baz": "blah"}, "", true},
+		{"Matches node affinity correctly even if PreFilter is not called", nil, required(api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{
+			expr("GPU", exists), expr("GPU", notIn, "AMD", "INTER")}}), map[string]string{"GPU": "NVIDIA-GRID-K1"}, "", true},
+		{"Pod with multiple matchExpressions ANDed that doesn't match the existing node", nil, required(api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{
+			expr("GPU", exists), expr("GPU", in, "AMD", "INTER")}}), map[string]string{"GPU": "NVIDIA-GRID-K1"}, "", false},
 		{"two terms: neither matches", nil, required(
 			api.NodeSelectorTerm{MatchFields: []api.NodeSelectorRequirement{name(in, "node_1")}},
 			api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{expr("foo", in, "not-match-to-bar")}}),
