@@ -98,11 +98,13 @@ func events(c *cluster.Cluster, pod, reason string) []*api.Event {
 // TestUnschedulableThenNodeAdded is the issue's scenario: a pod asking for
 // 2 CPUs on three 1-CPU nodes stays Pending with upstream's message, the
 // FailedScheduling event repeating, until a 4-CPU node joins; then it is
-// bound within seconds.
+// bound within seconds. No node could take the pod even empty, so
+// preemption finds every node not helpful (NodeResourcesFit's
+// UnschedulableAndUnresolvable, since 1.34).
 func TestUnschedulableThenNodeAdded(t *testing.T) {
 	c, _ := newCluster(t, cluster.Config{Seed: 1},
 		readyNode("node-1", "1"), readyNode("node-2", "1"), readyNode("node-3", "1"), pendingPod("big", "2"))
-	const msg = "0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod."
+	const msg = "0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling."
 	for step := range 12 {
 		c.RunFor(time.Minute)
 		p := getPod(t, c, "big")
@@ -455,12 +457,11 @@ func TestActiveQueueByPriority(t *testing.T) {
 // TestPinnedPodMessage: a pod pinned to one node by matchFields
 // metadata.name, as a DaemonSet's pods are, that does not fit that node:
 // the other nodes count as NodeAffinity's PreFilter left them out, and
-// preemption, having no victim on the pinned node, finds the others not
-// helpful. The message is the one a 1.3x cluster gives ("0/4 nodes are
-// available: 1 Insufficient cpu, 3 node(s) didn't satisfy plugin(s)
-// [NodeAffinity]. preemption: 0/4 nodes are available: 1 No preemption
-// victims found for incoming pod, 3 Preemption is not helpful for
-// scheduling.").
+// preemption finds the others not helpful, and the pinned node too: the
+// pod asks for more than its allocatable, so no victim could make room
+// (NodeResourcesFit's UnschedulableAndUnresolvable, kubernetes PR #131345,
+// in 1.34). A 1.3x cluster gave "1 No preemption victims found for
+// incoming pod, 3 Preemption is not helpful for scheduling." for it.
 func TestPinnedPodMessage(t *testing.T) {
 	pod := pendingPod("pinned", "2")
 	pod.Spec.Affinity = &api.Affinity{NodeAffinity: &api.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{
@@ -470,7 +471,7 @@ func TestPinnedPodMessage(t *testing.T) {
 		readyNode("node-1", "1"), readyNode("node-2", "1"), readyNode("node-3", "1"), readyNode("node-4", "1"), pod)
 	c.RunFor(time.Minute)
 	const want = "0/4 nodes are available: 1 Insufficient cpu, 3 node(s) didn't satisfy plugin(s) [NodeAffinity]. " +
-		"preemption: 0/4 nodes are available: 1 No preemption victims found for incoming pod, 3 Preemption is not helpful for scheduling."
+		"preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling."
 	p := getPod(t, c, "pinned")
 	if cond := condition(p, api.PodScheduled); p.Spec.NodeName != "" || cond == nil || cond.Message != want {
 		t.Fatalf("node %q, PodScheduled %+v; want Pending with %q", p.Spec.NodeName, cond, want)

@@ -128,6 +128,31 @@ func unresolvable(reason string) bool {
 	return false
 }
 
+// fitUnresolvable reports whether reasons, a node's filter reasons, are
+// NodeResourcesFit's and the pod asks for more of some resource than the
+// node has allocatable in all: even without any of its pods the node
+// could not take the pod, so NodeResourcesFit's status is
+// UnschedulableAndUnresolvable and preemption does not try the node
+// (InsufficientResource.Unresolvable, k/k
+// pkg/scheduler/framework/plugins/noderesources/fit.go fitsRequest, since
+// kubernetes/kubernetes PR #131345 in 1.34). The pod count never is: a
+// node at its pod limit may be emptied. Called for failing nodes only.
+func fitUnresolvable(reasons []string, req *resources, ni *nodeInfo) bool {
+	if len(reasons) == 0 || (reasons[0] != ReasonTooManyPods && !strings.HasPrefix(reasons[0], "Insufficient ")) {
+		return false
+	}
+	a := &ni.allocatable
+	if req.milliCPU > a.milliCPU || req.memory > a.memory || req.ephemeral() > a.ephemeral() {
+		return true
+	}
+	for _, s := range req.scalars() {
+		if s.value > a.scalarValue(s.name) {
+			return true
+		}
+	}
+	return false
+}
+
 // podInfo is what the filters and scorers need of the pod being
 // scheduled, computed once per attempt.
 type podInfo struct {

@@ -252,7 +252,11 @@ func TestPreemptionBudgets(t *testing.T) {
 // the test plugin nor pod groups: the node preemption nominates, or the
 // PostFilter message when it finds none. Upstream hands the plugin the
 // filter statuses; here the scheduler's own filters give them (a node
-// upstream marks UnschedulableAndUnresolvable is tainted).
+// upstream marks UnschedulableAndUnresolvable is tainted), except in the
+// rows whose nodes are too small for the pod altogether: NodeResourcesFit
+// finds those UnschedulableAndUnresolvable itself (since 1.34), where
+// upstream's table hands them in as Unschedulable, so handedIn puts every
+// untainted node among the potential ones, as the table does.
 func TestPostFilter(t *testing.T) {
 	onePod := func(name string) *api.Node { return testNode(name, rl("pods", "1")) }
 	nodeRes := func(name string) *api.Node { return testNode(name, rl("cpu", "200m", "memory", "400", "pods", "32")) }
@@ -278,6 +282,7 @@ func TestPostFilter(t *testing.T) {
 		nodes     []*api.Node
 		nominated string
 		msg       string
+		handedIn  bool
 	}{
 		{name: "pod with higher priority can be made schedulable", pod: prioPod("p", "", highPrio),
 			pods: []*api.Pod{prioPod("p1", "node1", lowPrio)}, nodes: []*api.Node{onePod("node1")}, nominated: "node1"},
@@ -297,22 +302,31 @@ func TestPostFilter(t *testing.T) {
 			nodes: []*api.Node{onePod("node1"), onePod("node2")}, nominated: "node2"},
 		{name: "no candidate nodes found, no enough resource after removing low priority pods", pod: prioPod("p", "", highPrio, largeRes),
 			pods: []*api.Pod{prioPod("p1", "node1", lowPrio), prioPod("p2", "node2", lowPrio)}, nodes: []*api.Node{nodeRes("node1"), nodeRes("node2")},
-			msg: "preemption: 0/2 nodes are available: 2 Insufficient cpu."},
+			msg: "preemption: 0/2 nodes are available: 2 Insufficient cpu.", handedIn: true},
 		{name: "no candidate nodes found with mixed reasons, no lower priority pod and no enough CPU resource", pod: prioPod("p", "", highPrio, largeRes),
 			pods:  []*api.Pod{prioPod("p1", "node1", highPrio), prioPod("p2", "node2", lowPrio), prioPod("p3", "node3", highPrio)},
 			nodes: []*api.Node{onePod("node1"), nodeRes("node2"), onePod("node3")},
-			msg:   "preemption: 0/3 nodes are available: 1 Insufficient cpu, 2 No preemption victims found for incoming pod."},
+			msg:   "preemption: 0/3 nodes are available: 1 Insufficient cpu, 2 No preemption victims found for incoming pod.", handedIn: true},
 		{name: "no candidate nodes found with mixed reason, 2 UnschedulableAndUnresolvable nodes and 2 nodes don't have enough CPU resource",
-			pod:   prioPod("p", "", highPrio, largeRes),
-			pods:  []*api.Pod{prioPod("p1", "node1", lowPrio), prioPod("p2", "node2", lowPrio)},
-			nodes: []*api.Node{nodeRes("node1"), nodeRes("node2"), unresolvable(nodeRes("node3")), unresolvable(nodeRes("node4"))},
-			msg:   "preemption: 0/4 nodes are available: 2 Insufficient cpu, 2 Preemption is not helpful for scheduling."},
+			pod:      prioPod("p", "", highPrio, largeRes),
+			pods:     []*api.Pod{prioPod("p1", "node1", lowPrio), prioPod("p2", "node2", lowPrio)},
+			nodes:    []*api.Node{nodeRes("node1"), nodeRes("node2"), unresolvable(nodeRes("node3")), unresolvable(nodeRes("node4"))},
+			msg:      "preemption: 0/4 nodes are available: 2 Insufficient cpu, 2 Preemption is not helpful for scheduling.",
+			handedIn: true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := &scheduler{cache: newTestCache(tc.nodes, tc.pods...), rng: rand.New(rand.NewPCG(1, 2)), prng: rand.New(rand.NewPCG(3, 4))}
 			if node, err := s.schedule(tc.pod, ""); err == nil {
 				t.Fatalf("pod fits %s without preemption", node)
+			}
+			if tc.handedIn {
+				s.potential = s.potential[:0]
+				for _, n := range tc.nodes {
+					if len(n.Spec.Taints) == 0 {
+						s.potential = append(s.potential, s.cache.info(n.Name))
+					}
+				}
 			}
 			cands, statuses, checked, err := s.findCandidates(tc.pod, func() ([]*api.PodDisruptionBudget, error) { return tc.pdbs, nil }, day(10))
 			if err != nil {
@@ -376,6 +390,42 @@ func TestDryRunPreemptionBudgets(t *testing.T) {
 			}
 			if got := victimNames(cands[0]); !slices.Equal(got, tc.victims) || cands[0].pdbViolations != tc.violations {
 				t.Errorf("victims %v with %d violations, want %v with %d", got, cands[0].pdbViolations, tc.victims, tc.violations)
+			}
+		})
+	}
+}
+
+// TestFitUnresolvable: a node whose allocatable (not its free room) is
+// smaller than what the pod asks for is not a preemption candidate:
+// NodeResourcesFit's status for it is UnschedulableAndUnresolvable
+// (fit.go, InsufficientResource.Unresolvable; kubernetes PR #131345, in
+// 1.34). A node short only of free room, or at its pod limit, is.
+func TestFitUnresolvable(t *testing.T) {
+	node := func(kv ...string) *api.Node { return testNode("n", rl(kv...)) }
+	for _, tc := range []struct {
+		name      string
+		node      *api.Node
+		bound     []*api.Pod
+		pod       *api.Pod
+		potential bool
+	}{
+		{"cpu over allocatable", node("cpu", "1", "memory", "1Gi", "pods", "10"), nil, testPod("p", rl("cpu", "2")), false},
+		{"cpu over what is free", node("cpu", "2", "memory", "1Gi", "pods", "10"), []*api.Pod{prioPod("a", "n", lowPrio, rl("cpu", "1500m"))}, testPod("p", rl("cpu", "1")), true},
+		{"memory over allocatable", node("cpu", "2", "memory", "1Gi", "pods", "10"), nil, testPod("p", rl("memory", "2Gi")), false},
+		{"memory over what is free", node("cpu", "2", "memory", "1Gi", "pods", "10"), []*api.Pod{prioPod("a", "n", lowPrio, rl("memory", "800Mi"))}, testPod("p", rl("memory", "512Mi")), true},
+		{"ephemeral storage over allocatable", node("cpu", "2", "ephemeral-storage", "1Gi", "pods", "10"), nil, testPod("p", rl("ephemeral-storage", "2Gi")), false},
+		{"extended resource over allocatable", node("cpu", "2", "example.com/gpu", "1", "pods", "10"), nil, testPod("p", rl("example.com/gpu", "2")), false},
+		{"extended resource the node lacks", node("cpu", "2", "pods", "10"), nil, testPod("p", rl("example.com/gpu", "1")), false},
+		{"at its pod limit", node("cpu", "2", "pods", "1"), []*api.Pod{prioPod("a", "n", lowPrio)}, testPod("p"), true},
+		{"at its pod limit and cpu over allocatable", node("cpu", "2", "pods", "1"), []*api.Pod{prioPod("a", "n", lowPrio)}, testPod("p", rl("cpu", "4")), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &scheduler{cache: newTestCache([]*api.Node{tc.node}, tc.bound...), rng: rand.New(rand.NewPCG(1, 2)), prng: rand.New(rand.NewPCG(3, 4))}
+			if node, err := s.schedule(tc.pod, ""); err == nil {
+				t.Fatalf("pod fits %s", node)
+			}
+			if got := len(s.potential) == 1; got != tc.potential {
+				t.Errorf("a preemption candidate: %v, want %v (reasons %v)", got, tc.potential, s.reasons)
 			}
 		})
 	}

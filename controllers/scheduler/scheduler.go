@@ -660,7 +660,7 @@ func (s *scheduler) schedule(pod *api.Pod, nominated string) (string, error) {
 		for _, r := range s.reasons {
 			reasons[r]++
 		}
-		if unresolvable(s.reasons[0]) {
+		if unresolvable(s.reasons[0]) || fitUnresolvable(s.reasons, &pi.req, ni) {
 			s.nominatedUnresolvable = s.nominatedUnresolvable || ni.name == nominated
 		} else {
 			s.potential = append(s.potential, ni)
