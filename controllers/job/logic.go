@@ -34,28 +34,21 @@ const (
 )
 
 // finishedTime is when a terminal pod finished (upstream's
-// getFinishedTime): the latest container finish time when every container
-// terminated, else the Ready=False condition's transition, else the
-// deletion time less the grace period, else the creation time.
+// getFinishedTime): the latest finish time of its containers (regular
+// ones, then sidecars: init containers with restartPolicy Always, which
+// stop after the regular ones) when every one of them terminated, else
+// the Ready=False condition's transition, else the deletion time less the
+// grace period, else the creation time.
 func finishedTime(p *api.Pod) time.Time {
-	var latest time.Time
-	all := len(p.Status.ContainerStatuses) > 0
-	for _, cs := range p.Status.ContainerStatuses {
-		t := cs.State.Terminated
-		if t == nil || t.FinishedAt.IsZero() {
-			all = false
-			break
-		}
-		if t.FinishedAt.Time.After(latest) {
-			latest = t.FinishedAt.Time
-		}
-	}
-	if all {
-		return latest
+	if t, ok := containersFinishTime(p); ok {
+		return t
 	}
 	for _, c := range p.Status.Conditions {
-		if c.Type == api.PodReady && c.Status == api.ConditionFalse && !c.LastTransitionTime.IsZero() {
-			return c.LastTransitionTime.Time
+		if c.Type == api.PodReady {
+			if c.Status == api.ConditionFalse && !c.LastTransitionTime.IsZero() {
+				return c.LastTransitionTime.Time
+			}
+			break
 		}
 	}
 	if p.DeletionTimestamp != nil {
@@ -66,6 +59,44 @@ func finishedTime(p *api.Pod) time.Time {
 		return p.DeletionTimestamp.Time.Add(-time.Duration(grace) * time.Second)
 	}
 	return p.CreationTimestamp.Time
+}
+
+// containersFinishTime is upstream's getFinishTimeFromContainers: the
+// latest finish of the regular containers, then carried through the
+// sidecars' statuses; a container of either list not terminated (or
+// without a finish time) drops what was found so far, as upstream's
+// latestFinishTime does, so that sidecars alone may still give a time.
+func containersFinishTime(p *api.Pod) (time.Time, bool) {
+	latest, ok := latestFinishTime(time.Time{}, false, p.Status.ContainerStatuses, nil)
+	isSidecar := func(name string) bool {
+		for i := range p.Spec.InitContainers {
+			c := &p.Spec.InitContainers[i]
+			if c.Name == name && c.RestartPolicy != nil && *c.RestartPolicy == api.ContainerRestartPolicyAlways {
+				return true
+			}
+		}
+		return false
+	}
+	return latestFinishTime(latest, ok, p.Status.InitContainerStatuses, isSidecar)
+}
+
+// latestFinishTime is upstream's: the latest of prev (when ok) and the
+// finish times of the statuses check accepts (all when check is nil), or
+// false when one of those has not terminated.
+func latestFinishTime(prev time.Time, ok bool, statuses []api.ContainerStatus, check func(name string) bool) (time.Time, bool) {
+	for _, cs := range statuses {
+		if check != nil && !check(cs.Name) {
+			continue
+		}
+		t := cs.State.Terminated
+		if t == nil || t.FinishedAt.IsZero() {
+			return time.Time{}, false
+		}
+		if !ok || prev.Before(t.FinishedAt.Time) {
+			prev, ok = t.FinishedAt.Time, true
+		}
+	}
+	return prev, ok
 }
 
 // backoff is upstream's backoffRecord, computed from every finished pod

@@ -51,16 +51,21 @@ func terminated(at time.Time, code int32) api.ContainerStatus {
 }
 
 // TestGetFinishedTime follows upstream's TestGetFinishedTime
-// (backoff_utils_test.go at e4348a12, every row but "Pod with init
-// container and all containers terminated", whose init containers count
-// only as sidecars in the code read): the containers' latest finish, else the
-// Ready=False transition, else the deletion time less the grace period,
-// else the creation time.
+// (backoff_utils_test.go at e4348a12): the containers' latest finish
+// (sidecars included), else the Ready=False transition, else the
+// deletion time less the grace period, else the creation time. The row
+// "Pod with init container and all containers terminated" gives its init
+// container a name and restartPolicy Always in the pod's spec: the code
+// read at 21da0b6d (getFinishTimeFromContainers) counts an init
+// container's finish only for a sidecar, so a status alone, as the row at
+// e4348a12 has it, would not count; the next row checks that.
 func TestGetFinishedTime(t *testing.T) {
 	grace := int64(30)
 	del := api.NewTime(t0.Add(30 * time.Second))
 	del0 := api.NewTime(t0)
 	running := api.ContainerStatus{Name: "r", State: api.ContainerState{Running: &api.ContainerStateRunning{}}}
+	always := api.ContainerRestartPolicyAlways
+	sidecarDone := api.ContainerStatus{Name: "sidecar", State: api.ContainerState{Terminated: &api.ContainerStateTerminated{FinishedAt: api.NewTime(t0)}}}
 	tests := []struct {
 		name string
 		pod  api.Pod
@@ -83,6 +88,18 @@ func TestGetFinishedTime(t *testing.T) {
 				Conditions: []api.PodCondition{{Type: api.PodReady, Status: api.ConditionTrue, LastTransitionTime: api.NewTime(t0.Add(-30 * time.Second))}}}}, t0},
 		{"fallback to creationTimestamp", api.Pod{ObjectMeta: api.ObjectMeta{CreationTimestamp: api.NewTime(t0)},
 			Status: api.PodStatus{ContainerStatuses: []api.ContainerStatus{{State: api.ContainerState{Terminated: &api.ContainerStateTerminated{}}}}}}, t0},
+		{"Pod with init container and all containers terminated", api.Pod{
+			Spec: api.PodSpec{InitContainers: []api.Container{{Name: "sidecar", RestartPolicy: &always}}},
+			Status: api.PodStatus{ContainerStatuses: []api.ContainerStatus{terminated(t0.Add(-1*time.Second), 0)},
+				InitContainerStatuses: []api.ContainerStatus{sidecarDone}}}, t0},
+		{"Pod with a finished init container that is not a sidecar: the regular containers' finish", api.Pod{
+			Spec: api.PodSpec{InitContainers: []api.Container{{Name: "sidecar"}}},
+			Status: api.PodStatus{ContainerStatuses: []api.ContainerStatus{terminated(t0.Add(-1*time.Second), 0)},
+				InitContainerStatuses: []api.ContainerStatus{sidecarDone}}}, t0.Add(-1 * time.Second)},
+		{"Pod with a sidecar still running: fallback to deletionTimestamp", api.Pod{ObjectMeta: api.ObjectMeta{DeletionTimestamp: &del0},
+			Spec: api.PodSpec{InitContainers: []api.Container{{Name: "sidecar", RestartPolicy: &always}}},
+			Status: api.PodStatus{ContainerStatuses: []api.ContainerStatus{terminated(t0.Add(-1*time.Second), 0)},
+				InitContainerStatuses: []api.ContainerStatus{{Name: "sidecar", State: api.ContainerState{Running: &api.ContainerStateRunning{}}}}}}, t0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
