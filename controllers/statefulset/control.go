@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/clustersim/clustersim/sim/api"
@@ -152,22 +153,72 @@ func (c *control) rollingUpdate(ctx context.Context, set *api.StatefulSet, repli
 	return st, nil
 }
 
-// runForAll runs fn over pods: in order, stopping at the first that
-// blocks (monotonic), or over all of them, stopping at the first error
-// (upstream's slowStartBatch runs them in growing parallel batches; here
-// they run in order, which the batches' results do not distinguish).
+// MaxBatchSize caps a batch of runForAll in burst mode (upstream's
+// MaxBatchSize).
+const MaxBatchSize = 500
+
+// runForAll runs fn over pods (upstream's runForAll). Monotonic: in
+// order, stopping at the first that blocks or fails. Burst: in slow-start
+// batches of 1, 2, 4, ... (at most MaxBatchSize) calls, ignoring whether a
+// call blocks; every call of a batch runs even when one fails, and no
+// batch starts after one with a failure (upstream's slowStartBatch, whose
+// batches run in parallel goroutines; here their calls run in order, with
+// the same calls made). A batch's errors come back as upstream's
+// aggregate: the one error, or "[e1, e2]" for several.
 func runForAll(pods []*api.Pod, fn func(i int) (bool, error), monotonic bool) (bool, error) {
-	for i := range pods {
-		exit, err := fn(i)
-		if err != nil {
-			return true, err
+	if monotonic {
+		for i := range pods {
+			if exit, err := fn(i); exit || err != nil {
+				return true, err
+			}
 		}
-		if exit && monotonic {
-			return true, nil
+		return false, nil
+	}
+	j := 0
+	for batch, remaining := min(len(pods), 1), len(pods); batch > 0; batch = min(2*batch, remaining, MaxBatchSize) {
+		var errs []error
+		for range batch {
+			if _, err := fn(j); err != nil {
+				errs = append(errs, err)
+			}
+			j++
 		}
+		if len(errs) > 0 {
+			return true, aggregate(errs)
+		}
+		remaining -= batch
 	}
 	return false, nil
 }
+
+// aggregate is utilerrors.NewAggregate's error for errs (not empty): the
+// error itself when it is alone, else the distinct messages in brackets.
+// A single error is returned as is, so errors.Is still sees through it.
+func aggregate(errs []error) error {
+	if len(errs) == 1 {
+		return errs[0]
+	}
+	var msgs []string
+	for _, e := range errs {
+		if m := e.Error(); !slices.Contains(msgs, m) {
+			msgs = append(msgs, m)
+		}
+	}
+	msg := msgs[0] // several errors of one message print it once
+	if len(msgs) > 1 {
+		msg = "[" + strings.Join(msgs, ", ") + "]"
+	}
+	return &aggregateError{errs: errs, msg: msg}
+}
+
+// aggregateError is several errors of one batch.
+type aggregateError struct {
+	errs []error
+	msg  string
+}
+
+func (a *aggregateError) Error() string   { return a.msg }
+func (a *aggregateError) Unwrap() []error { return a.errs }
 
 // processReplica is upstream's processReplica: delete a finished pod,
 // create a missing one, wait (monotonic) for it to be running, ready and

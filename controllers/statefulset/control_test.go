@@ -992,3 +992,55 @@ func TestParallelScale(t *testing.T) {
 		})
 	}
 }
+
+// TestRunForAll checks runForAll against upstream's runForAll and
+// slowStartBatch (stateful_set_control.go): monotonic mode stops at the
+// first pod that blocks or fails; burst mode ignores blocking, runs every
+// call of a batch (1, 2, 4, ...) even after a failure in it, starts no
+// batch after a failed one, and returns the batch's errors aggregated.
+func TestRunForAll(t *testing.T) {
+	errA, errB := errors.New("a"), errors.New("b")
+	tests := []struct {
+		name      string
+		pods      int
+		monotonic bool
+		blocks    map[int]bool
+		fails     map[int]error
+		wantCalls int
+		wantExit  bool
+		wantErr   string
+	}{
+		{name: "monotonic: all pass", pods: 5, monotonic: true, wantCalls: 5},
+		{name: "monotonic: stops at the first blocking pod", pods: 5, monotonic: true, blocks: map[int]bool{2: true}, wantCalls: 3, wantExit: true},
+		{name: "monotonic: stops at the first failing pod", pods: 5, monotonic: true, fails: map[int]error{1: errA}, wantCalls: 2, wantExit: true, wantErr: "a"},
+		{name: "burst: blocking is ignored", pods: 5, blocks: map[int]bool{0: true, 2: true}, wantCalls: 5},
+		{name: "burst: no pods", pods: 0, wantCalls: 0},
+		// Batches [0], [1 2]: pod 2 runs although pod 1 failed; [3 4 5 6] does not start.
+		{name: "burst: the failing pod's batch finishes, no batch follows", pods: 7, fails: map[int]error{1: errA}, wantCalls: 3, wantExit: true, wantErr: "a"},
+		{name: "burst: a failure in the first batch", pods: 7, fails: map[int]error{0: errA}, wantCalls: 1, wantExit: true, wantErr: "a"},
+		// Batches [0], [1 2], [3 4 5 6]: two failures in the third.
+		{name: "burst: two errors of a batch are aggregated", pods: 10, fails: map[int]error{4: errA, 6: errB}, wantCalls: 7, wantExit: true, wantErr: "[a, b]"},
+		{name: "burst: one message twice is printed once", pods: 10, fails: map[int]error{3: errA, 5: errA}, wantCalls: 7, wantExit: true, wantErr: "a"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			calls := 0
+			exit, err := runForAll(make([]*api.Pod, tc.pods), func(i int) (bool, error) {
+				calls++
+				return tc.blocks[i], tc.fails[i]
+			}, tc.monotonic)
+			gotErr := ""
+			if err != nil {
+				gotErr = err.Error()
+			}
+			if calls != tc.wantCalls || exit != tc.wantExit || gotErr != tc.wantErr {
+				t.Errorf("runForAll = %v, %q after %d calls; want %v, %q after %d", exit, gotErr, calls, tc.wantExit, tc.wantErr, tc.wantCalls)
+			}
+			for _, e := range tc.fails {
+				if err != nil && !errors.Is(err, e) {
+					t.Errorf("error %v does not wrap %v", err, e)
+				}
+			}
+		})
+	}
+}

@@ -50,8 +50,9 @@
 // history` has nothing to show; adopting and releasing orphan pods by
 // selector (pods are the set's by controller reference); the
 // statefulset.kubernetes.io/pod-initialized debug annotation; the
-// parallel creation batches of Parallel (pods are created in order in
-// one sync, which upstream's batches do not distinguish).
+// parallelism of Parallel's slow-start batches (a batch's calls are made
+// one after another; which calls are made, all of a batch even after one
+// fails and no batch after a failed one, is upstream's).
 //
 // It imports only the API types and the controller runtime; its time is
 // the manager's clock.
