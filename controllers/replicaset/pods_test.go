@@ -392,3 +392,26 @@ func names(ps []*api.Pod) []string {
 	}
 	return out
 }
+
+// TestGetPodKeys ports upstream's TestGetPodKeys (replica_set_test.go):
+// the expectations keys of the pods to delete, "namespace/name", in order.
+func TestGetPodKeys(t *testing.T) {
+	rs := newReplicaSet(1, map[string]string{"name": "foo"})
+	pod1 := newPod("pod1", rs, api.PodRunning, nil, true)
+	pod2 := newPod("pod2", rs, api.PodRunning, nil, true)
+	tests := []struct {
+		name string
+		pods []*api.Pod
+		want []string
+	}{
+		{"len(pods) = 0 (i.e., pods = nil)", []*api.Pod{}, []string{}},
+		{"len(pods) > 0", []*api.Pod{pod1, pod2}, []string{"default/pod1", "default/pod2"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := podKeys(tc.pods); !slices.Equal(got, tc.want) {
+				t.Errorf("podKeys = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

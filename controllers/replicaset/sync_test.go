@@ -161,39 +161,46 @@ func TestCalculateStatus(t *testing.T) {
 	longMinReady.Spec.MinReadySeconds = 3600
 	now := testEpoch.Add(time.Hour)
 	readyLongAgo := testEpoch
-	zero := int32(0)
+	zero, two := int32(0), int32(2)
 	tests := []struct {
 		name string
 		rs   *api.ReplicaSet
 		pods []*api.Pod
 		want api.ReplicaSetStatus
+		// terminating are the pods being deleted (upstream's
+		// terminatingPods).
+		terminating []*api.Pod
 	}{
 		{"1 fully labelled pod", fully, []*api.Pod{newPod("pod1", fully, api.PodRunning, nil, true)},
-			api.ReplicaSetStatus{Replicas: 1, FullyLabeledReplicas: 1, ReadyReplicas: 1, AvailableReplicas: 1, TerminatingReplicas: &zero}},
+			api.ReplicaSetStatus{Replicas: 1, FullyLabeledReplicas: 1, ReadyReplicas: 1, AvailableReplicas: 1, TerminatingReplicas: &zero}, nil},
 		{"1 not fully labelled pod", notFully, []*api.Pod{newPod("pod1", notFully, api.PodRunning, nil, true)},
-			api.ReplicaSetStatus{Replicas: 1, FullyLabeledReplicas: 0, ReadyReplicas: 1, AvailableReplicas: 1, TerminatingReplicas: &zero}},
+			api.ReplicaSetStatus{Replicas: 1, FullyLabeledReplicas: 0, ReadyReplicas: 1, AvailableReplicas: 1, TerminatingReplicas: &zero}, nil},
 		{"2 fully labelled pods", fully, []*api.Pod{newPod("pod1", fully, api.PodRunning, nil, true), newPod("pod2", fully, api.PodRunning, nil, true)},
-			api.ReplicaSetStatus{Replicas: 2, FullyLabeledReplicas: 2, ReadyReplicas: 2, AvailableReplicas: 2, TerminatingReplicas: &zero}},
+			api.ReplicaSetStatus{Replicas: 2, FullyLabeledReplicas: 2, ReadyReplicas: 2, AvailableReplicas: 2, TerminatingReplicas: &zero}, nil},
 		{"2 not fully labelled pods", notFully, []*api.Pod{newPod("pod1", notFully, api.PodRunning, nil, true), newPod("pod2", notFully, api.PodRunning, nil, true)},
-			api.ReplicaSetStatus{Replicas: 2, FullyLabeledReplicas: 0, ReadyReplicas: 2, AvailableReplicas: 2, TerminatingReplicas: &zero}},
+			api.ReplicaSetStatus{Replicas: 2, FullyLabeledReplicas: 0, ReadyReplicas: 2, AvailableReplicas: 2, TerminatingReplicas: &zero}, nil},
 		{"1 fully labelled pod, 1 not fully labelled pod", notFully, []*api.Pod{newPod("pod1", notFully, api.PodRunning, nil, true), newPod("pod2", fully, api.PodRunning, nil, true)},
-			api.ReplicaSetStatus{Replicas: 2, FullyLabeledReplicas: 1, ReadyReplicas: 2, AvailableReplicas: 2, TerminatingReplicas: &zero}},
+			api.ReplicaSetStatus{Replicas: 2, FullyLabeledReplicas: 1, ReadyReplicas: 2, AvailableReplicas: 2, TerminatingReplicas: &zero}, nil},
 		{"1 non-ready pod", fully, []*api.Pod{newPod("pod1", fully, api.PodPending, nil, true)},
-			api.ReplicaSetStatus{Replicas: 1, FullyLabeledReplicas: 1, TerminatingReplicas: &zero}},
+			api.ReplicaSetStatus{Replicas: 1, FullyLabeledReplicas: 1, TerminatingReplicas: &zero}, nil},
 		{"1 ready but non-available pod", longMinReady, []*api.Pod{newPod("pod1", longMinReady, api.PodRunning, nil, true)},
-			api.ReplicaSetStatus{Replicas: 1, FullyLabeledReplicas: 1, ReadyReplicas: 1, AvailableReplicas: 0, TerminatingReplicas: &zero}},
+			api.ReplicaSetStatus{Replicas: 1, FullyLabeledReplicas: 1, ReadyReplicas: 1, AvailableReplicas: 0, TerminatingReplicas: &zero}, nil},
 		{"1 pod ready for exactly minReadySeconds", longMinReady, []*api.Pod{newPod("pod1", longMinReady, api.PodRunning, &readyLongAgo, true)},
-			api.ReplicaSetStatus{Replicas: 1, FullyLabeledReplicas: 1, ReadyReplicas: 1, AvailableReplicas: 1, TerminatingReplicas: &zero}},
+			api.ReplicaSetStatus{Replicas: 1, FullyLabeledReplicas: 1, ReadyReplicas: 1, AvailableReplicas: 1, TerminatingReplicas: &zero}, nil},
+		{name: "1 fully labelled pods and 2 terminating with DeploymentPodReplacementPolicy", rs: fully,
+			pods:        []*api.Pod{newPod("pod1", fully, api.PodRunning, nil, true)},
+			terminating: []*api.Pod{asTerminating(newPod("pod2", fully, api.PodRunning, nil, true)), asTerminating(newPod("pod3", fully, api.PodRunning, nil, true))},
+			want:        api.ReplicaSetStatus{Replicas: 1, FullyLabeledReplicas: 1, ReadyReplicas: 1, AvailableReplicas: 1, TerminatingReplicas: &two}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := calculateStatus(tc.rs, tc.pods, nil, nil, now)
+			got := calculateStatus(tc.rs, tc.pods, tc.terminating, nil, now)
 			if !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("status %+v, want %+v", got, tc.want)
 			}
 		})
 	}
-	// Exactly minReadySeconds is not enough (strict), a nanosecond more is.
+	// A nanosecond past minReadySeconds is available too.
 	p := newPod("pod1", longMinReady, api.PodRunning, &readyLongAgo, true)
 	if got := calculateStatus(longMinReady, []*api.Pod{p}, nil, nil, readyLongAgo.Add(time.Hour+time.Nanosecond)); got.AvailableReplicas != 1 {
 		t.Errorf("available %d after minReadySeconds, want 1", got.AvailableReplicas)
@@ -855,4 +862,101 @@ func TestNamespaceTerminatingIsNotAFailure(t *testing.T) {
 	if len(h.recorder.events) != 0 {
 		t.Errorf("events %v, want none", h.recorder.events)
 	}
+}
+
+// The conditions of upstream's TestGetCondition, TestSetCondition and
+// TestRemoveCondition (replica_set_test.go).
+var (
+	imagePullBackOff     api.ReplicaSetConditionType = "ImagePullBackOff"
+	condImagePullBackOff                             = func() api.ReplicaSetCondition {
+		return api.ReplicaSetCondition{Type: imagePullBackOff, Status: api.ConditionTrue, Reason: "NonExistentImage"}
+	}
+	condReplicaFailure = func() api.ReplicaSetCondition {
+		return api.ReplicaSetCondition{Type: api.ReplicaSetReplicaFailure, Status: api.ConditionTrue, Reason: "OtherFailure"}
+	}
+	condReplicaFailure2 = func() api.ReplicaSetCondition {
+		return api.ReplicaSetCondition{Type: api.ReplicaSetReplicaFailure, Status: api.ConditionTrue, Reason: "AnotherFailure"}
+	}
+	rsStatus = func() *api.ReplicaSetStatus {
+		return &api.ReplicaSetStatus{Conditions: []api.ReplicaSetCondition{condReplicaFailure()}}
+	}
+)
+
+// TestGetCondition ports upstream's table of the same name.
+func TestGetCondition(t *testing.T) {
+	tests := []struct {
+		name     string
+		status   api.ReplicaSetStatus
+		condType api.ReplicaSetConditionType
+		expected bool
+	}{
+		{"condition exists", *rsStatus(), api.ReplicaSetReplicaFailure, true},
+		{"condition does not exist", *rsStatus(), imagePullBackOff, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := GetCondition(tc.status, tc.condType) != nil; got != tc.expected {
+				t.Errorf("condition exists: %v, want %v", got, tc.expected)
+			}
+		})
+	}
+}
+
+// TestSetCondition ports upstream's table of the same name, with a row of
+// SetCondition's no-op: the same status and reason keep the condition as
+// it was (its message and time).
+func TestSetCondition(t *testing.T) {
+	sameReason := condReplicaFailure()
+	sameReason.Message = "a newer message"
+	tests := []struct {
+		name     string
+		status   *api.ReplicaSetStatus
+		cond     api.ReplicaSetCondition
+		expected *api.ReplicaSetStatus
+	}{
+		{"set for the first time", &api.ReplicaSetStatus{}, condReplicaFailure(),
+			&api.ReplicaSetStatus{Conditions: []api.ReplicaSetCondition{condReplicaFailure()}}},
+		{"simple set", &api.ReplicaSetStatus{Conditions: []api.ReplicaSetCondition{condImagePullBackOff()}}, condReplicaFailure(),
+			&api.ReplicaSetStatus{Conditions: []api.ReplicaSetCondition{condImagePullBackOff(), condReplicaFailure()}}},
+		{"overwrite", &api.ReplicaSetStatus{Conditions: []api.ReplicaSetCondition{condReplicaFailure()}}, condReplicaFailure2(),
+			&api.ReplicaSetStatus{Conditions: []api.ReplicaSetCondition{condReplicaFailure2()}}},
+		{"same status and reason: unchanged", rsStatus(), sameReason, rsStatus()},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			SetCondition(tc.status, tc.cond)
+			if !reflect.DeepEqual(tc.status, tc.expected) {
+				t.Errorf("status %+v, want %+v", tc.status, tc.expected)
+			}
+		})
+	}
+}
+
+// TestRemoveCondition ports upstream's table of the same name.
+func TestRemoveCondition(t *testing.T) {
+	tests := []struct {
+		name     string
+		status   *api.ReplicaSetStatus
+		condType api.ReplicaSetConditionType
+		expected *api.ReplicaSetStatus
+	}{
+		{"remove from empty status", &api.ReplicaSetStatus{}, api.ReplicaSetReplicaFailure, &api.ReplicaSetStatus{}},
+		{"simple remove", &api.ReplicaSetStatus{Conditions: []api.ReplicaSetCondition{condReplicaFailure()}}, api.ReplicaSetReplicaFailure, &api.ReplicaSetStatus{}},
+		{"doesn't remove anything", rsStatus(), imagePullBackOff, rsStatus()},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			RemoveCondition(tc.status, tc.condType)
+			if !reflect.DeepEqual(tc.status, tc.expected) {
+				t.Errorf("status %+v, want %+v", tc.status, tc.expected)
+			}
+		})
+	}
+}
+
+// asTerminating is upstream's: the pod with a deletionTimestamp.
+func asTerminating(p *api.Pod) *api.Pod {
+	deleting := api.NewTime(testEpoch)
+	p.DeletionTimestamp = &deleting
+	return p
 }
