@@ -498,7 +498,7 @@ func activePodsForRemoval(j *api.Job, pods []*api.Pod, rmAtLeast int) []*api.Pod
 // sortActivePods sorts pods in upstream's controller.ActivePods order,
 // the first to delete first.
 func sortActivePods(pods []*api.Pod) {
-	sort.Stable(replicaset.ActivePodsWithRanks{Pods: pods, Rank: make([]int, len(pods))})
+	sort.Stable(replicaset.ActivePods(pods))
 }
 
 // removedOf returns the surplus pods deleted of the Job with key still

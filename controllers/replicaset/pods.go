@@ -203,7 +203,28 @@ func (s ActivePodsWithRanks) Swap(i, j int) {
 
 // Less reports whether pod i should be deleted before pod j.
 func (s ActivePodsWithRanks) Less(i, j int) bool {
-	pi, pj := s.Pods[i], s.Pods[j]
+	return lessActive(s.Pods[i], s.Pods[j], true, s.Rank[i], s.Rank[j], s.Now)
+}
+
+// ActivePods sorts pods least advanced first, in upstream's
+// controller.ActivePods order (k/k controller_utils.go): the order of
+// ActivePodsWithRanks without its steps 4 and 5 (deletion cost and rank),
+// ready and creation times compared exactly. The Job controller deletes
+// its surplus pods in this order.
+type ActivePods []*api.Pod
+
+// Len returns the number of pods.
+func (s ActivePods) Len() int { return len(s) }
+
+// Swap swaps pods i and j.
+func (s ActivePods) Swap(i, j int) { s[i], s[j] = s[j], s[i] }
+
+// Less reports whether pod i is less advanced than pod j.
+func (s ActivePods) Less(i, j int) bool { return lessActive(s[i], s[j], false, 0, 0, time.Time{}) }
+
+// lessActive is the comparison of ActivePodsWithRanks (ranked) and of
+// ActivePods (not ranked: no deletion cost, no rank, and a zero now).
+func lessActive(pi, pj *api.Pod, ranked bool, ranki, rankj int, now time.Time) bool {
 	// 1. Unassigned < assigned.
 	if pi.Spec.NodeName != pj.Spec.NodeName && (pi.Spec.NodeName == "" || pj.Spec.NodeName == "") {
 		return pi.Spec.NodeName == ""
@@ -217,21 +238,23 @@ func (s ActivePodsWithRanks) Less(i, j int) bool {
 	if ri != rj {
 		return !ri
 	}
-	// 4. Lower pod-deletion-cost < higher.
-	ci, _ := DeletionCost(pi.Annotations)
-	cj, _ := DeletionCost(pj.Annotations)
-	if ci != cj {
-		return ci < cj
-	}
-	// 5. Doubled up < not doubled up.
-	if s.Rank[i] != s.Rank[j] {
-		return s.Rank[i] > s.Rank[j]
+	if ranked {
+		// 4. Lower pod-deletion-cost < higher.
+		ci, _ := DeletionCost(pi.Annotations)
+		cj, _ := DeletionCost(pj.Annotations)
+		if ci != cj {
+			return ci < cj
+		}
+		// 5. Doubled up < not doubled up.
+		if ranki != rankj {
+			return ranki > rankj
+		}
 	}
 	// 6. Ready for a shorter time < longer.
 	if ri && rj {
 		ti, tj := podReadyTime(pi), podReadyTime(pj)
 		if !ti.Equal(tj) {
-			return s.newerFirst(pi, pj, ti, tj)
+			return newerFirst(now, pi, pj, ti, tj)
 		}
 	}
 	// 7. More restarts < fewer.
@@ -241,17 +264,18 @@ func (s ActivePodsWithRanks) Less(i, j int) bool {
 	// 8. Newer < older.
 	ti, tj := pi.CreationTimestamp.Time, pj.CreationTimestamp.Time
 	if !ti.Equal(tj) {
-		return s.newerFirst(pi, pj, ti, tj)
+		return newerFirst(now, pi, pj, ti, tj)
 	}
 	return false
 }
 
-// newerFirst orders two different instants for steps 6 and 8.
-func (s ActivePodsWithRanks) newerFirst(pi, pj *api.Pod, ti, tj time.Time) bool {
-	if s.Now.IsZero() || ti.IsZero() || tj.IsZero() {
+// newerFirst orders two different instants for steps 6 and 8: on a log2
+// scale of their age at now, ties by UID; exactly with a zero now.
+func newerFirst(now time.Time, pi, pj *api.Pod, ti, tj time.Time) bool {
+	if now.IsZero() || ti.IsZero() || tj.IsZero() {
 		return afterOrZero(ti, tj)
 	}
-	if d := logRankDiff(ti, tj, s.Now); d != 0 {
+	if d := logRankDiff(ti, tj, now); d != 0 {
 		return d < 0
 	}
 	return pi.UID < pj.UID

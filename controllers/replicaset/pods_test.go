@@ -126,9 +126,10 @@ func TestActivePodsWithRanks(t *testing.T) {
 	}
 }
 
-// TestSortingActivePods ports upstream's TestSortingActivePods ordering,
-// sorted from many shuffles of the input: the order must not depend on
-// where pods start.
+// TestSortingActivePods ports upstream's TestSortingActivePods: the pods
+// sorted by ActivePods from many shuffles of the input, so that the order
+// does not depend on where pods start. ActivePodsWithRanks without ranks
+// gives the same order.
 func TestSortingActivePods(t *testing.T) {
 	now := testEpoch.Add(400 * 24 * time.Hour)
 	then := now.AddDate(0, -1, 0)
@@ -161,13 +162,14 @@ func TestSortingActivePods(t *testing.T) {
 	for range 20 {
 		shuffled := slices.Clone(pods)
 		rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
-		sort.Sort(ActivePodsWithRanks{Pods: shuffled, Rank: make([]int, len(shuffled)), Now: now})
-		var got []string
-		for _, p := range shuffled {
-			got = append(got, p.Name)
+		ranked := slices.Clone(shuffled)
+		sort.Sort(ActivePods(shuffled))
+		if got := names(shuffled); !slices.Equal(got, want) {
+			t.Fatalf("ActivePods order\n got %v\nwant %v", got, want)
 		}
-		if !slices.Equal(got, want) {
-			t.Fatalf("order\n got %v\nwant %v", got, want)
+		sort.Sort(ActivePodsWithRanks{Pods: ranked, Rank: make([]int, len(ranked)), Now: now})
+		if got := names(ranked); !slices.Equal(got, want) {
+			t.Fatalf("ActivePodsWithRanks order\n got %v\nwant %v", got, want)
 		}
 	}
 }
@@ -411,6 +413,46 @@ func TestGetPodKeys(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := podKeys(tc.pods); !slices.Equal(got, tc.want) {
 				t.Errorf("podKeys = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestActivePodsIgnoresDeletionCostAndRank: upstream's ActivePods (the
+// Job controller's order) has neither ActivePodsWithRanks' deletion cost
+// nor its rank; of two ready pods, the newer goes first whatever their
+// costs, while ActivePodsWithRanks puts the lower cost first.
+func TestActivePodsIgnoresDeletionCostAndRank(t *testing.T) {
+	now := testEpoch.Add(400 * 24 * time.Hour)
+	readyPod := func(name string, created time.Time, cost string) *api.Pod {
+		p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: name, UID: api.UID(name), CreationTimestamp: api.NewTime(created)},
+			Spec: api.PodSpec{NodeName: "node"},
+			Status: api.PodStatus{Phase: api.PodRunning, Conditions: []api.PodCondition{{Type: api.PodReady, Status: api.ConditionTrue,
+				LastTransitionTime: api.NewTime(created)}}}}
+		if cost != "" {
+			p.Annotations = map[string]string{PodDeletionCostAnnotation: cost}
+		}
+		return p
+	}
+	newer := readyPod("newer", now.Add(-time.Hour), "")
+	tests := []struct {
+		name  string
+		older *api.Pod
+		ranks []int // of older, newer
+	}{
+		{"deletion cost", readyPod("older", now.AddDate(0, -1, 0), "-100"), []int{1, 1}},
+		{"rank", readyPod("older", now.AddDate(0, -1, 0), ""), []int{5, 1}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			pods := []*api.Pod{tc.older, newer}
+			sort.Sort(ActivePods(pods))
+			if got, want := names(pods), []string{"newer", "older"}; !slices.Equal(got, want) {
+				t.Errorf("ActivePods order %v, want %v", got, want)
+			}
+			ranked := ActivePodsWithRanks{Pods: []*api.Pod{tc.older, newer}, Rank: tc.ranks, Now: now}
+			if !ranked.Less(0, 1) || ranked.Less(1, 0) {
+				t.Errorf("ActivePodsWithRanks: the older pod should go first by its %s", tc.name)
 			}
 		})
 	}
