@@ -290,9 +290,11 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 			}
 		}
 		if d := j.Spec.ActiveDeadlineSeconds; d != nil {
+			// Upstream's queue.AddAfter(key, syncDuration): exactly when
+			// the deadline passes (not past it yet here, so left > 0).
 			left := st.StartTime.Time.Add(time.Duration(*d) * time.Second).Sub(now)
 			if result.RequeueAfter == 0 || left < result.RequeueAfter {
-				result.RequeueAfter = max(left, time.Second)
+				result.RequeueAfter = left
 			}
 		}
 	}

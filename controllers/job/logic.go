@@ -289,11 +289,16 @@ func succeededIndexes(j *api.Job, succeeded []*api.Pod) []int {
 	return slices.Compact(idx)
 }
 
-// restartsOf sums the container restarts of pods (upstream's
-// pastBackoffLimitOnFailure counts them for restartPolicy OnFailure).
+// restartsOf sums the container restarts (init containers included) of
+// the pods Running or Pending, as upstream's pastBackoffLimitOnFailure
+// counts them for restartPolicy OnFailure: an active pod of another phase
+// (Unknown, or none yet) does not count.
 func restartsOf(pods []*api.Pod) int32 {
 	var n int32
 	for _, p := range pods {
+		if p.Status.Phase != api.PodRunning && p.Status.Phase != api.PodPending {
+			continue
+		}
 		for _, cs := range p.Status.InitContainerStatuses {
 			n += cs.RestartCount
 		}

@@ -425,6 +425,41 @@ func TestSyncJobPastDeadline(t *testing.T) {
 	}
 }
 
+// TestSyncJobRequeuesAtDeadline: a Job with activeDeadlineSeconds not
+// yet past is synced again exactly when the deadline passes (upstream's
+// syncJob: queue.AddAfter(key, activeDeadlineSeconds - time since the
+// start)), not later.
+func TestSyncJobRequeuesAtDeadline(t *testing.T) {
+	tests := []struct {
+		name       string
+		startedAgo time.Duration
+		want       time.Duration
+	}{
+		{"9s of 10s gone", 9 * time.Second, time.Second},
+		{"9.5s of 10s gone", 9500 * time.Millisecond, 500 * time.Millisecond},
+		{"just started", 0, 10 * time.Second},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			j := newJob(1, 1, 6, "")
+			ads := int64(10)
+			j.Spec.ActiveDeadlineSeconds = &ads
+			start := api.NewTime(t0.Add(-tc.startedAgo))
+			j.Status.StartTime = &start
+			s := &podSet{j: j}
+			s.addN(1, api.PodRunning, nil)
+			r := newTestReconciler(&fakeClient{}, &fakeClock{t0}, informer.Static{j}, s.pods)
+			res, err := r.Reconcile(context.Background(), requestFor(j))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.RequeueAfter != tc.want {
+				t.Errorf("requeue after %v, want %v", res.RequeueAfter, tc.want)
+			}
+		})
+	}
+}
+
 // TestSingleJobFailedCondition, TestSyncJobComplete and TestSyncJobDeleted
 // are upstream's tests of the same names (job_controller_test.go at
 // de00a3c8): a Failed=False condition is turned True, not doubled; a
@@ -707,6 +742,10 @@ func TestJobBackoffForOnFailure(t *testing.T) {
 			restartCounts: []int32{1, 1}, phase: api.PodPending, wantFailed: 2, wantConditions: []cond{failTarget}},
 		"not enough failures": {parallelism: 2, completions: 5, backoffLimit: 3,
 			restartCounts: []int32{1, 1}, phase: api.PodRunning, wantActive: 2},
+		// Not upstream's row: pastBackoffLimitOnFailure counts the restarts
+		// of Running and Pending pods only.
+		"restarts of a pod in phase Unknown do not count": {parallelism: 1, completions: 1, backoffLimit: 1,
+			restartCounts: []int32{1}, phase: api.PodUnknown, wantActive: 1},
 		"finished job": {parallelism: 2, completions: 4, backoffLimit: 6,
 			restartCounts: []int32{1, 1, 2, 0}, phase: api.PodSucceeded, wantSucceeded: 4,
 			wantConditions: []cond{successMet, completed}},
