@@ -165,8 +165,10 @@ const (
 
 // matchPodFailurePolicy evaluates policy's rules in order against a
 // failed pod (upstream's matchPodFailurePolicy in pod_failure_policy.go):
-// the first matching rule decides; a FailJob rule also gives the Job's
-// failure message.
+// the first matching rule with a known action decides (a rule with an
+// unknown action is skipped); a FailJob rule also gives the Job's failure
+// message. FailIndex counts the failure, as upstream does; the index's
+// own failure (backoffLimitPerIndex) is not simulated.
 func matchPodFailurePolicy(policy *api.PodFailurePolicy, p *api.Pod) (policyAction, string) {
 	if policy == nil {
 		return actionCount, ""
@@ -180,40 +182,53 @@ func matchPodFailurePolicy(policy *api.PodFailurePolicy, p *api.Pod) (policyActi
 				case "FailJob":
 					return actionFailJob, fmt.Sprintf("Container %s for pod %s/%s failed with exit code %v matching %v rule at index %d",
 						cs.Name, p.Namespace, p.Name, cs.State.Terminated.ExitCode, rule.Action, i)
-				default:
+				case "Count", "FailIndex":
 					return actionCount, ""
 				}
+				// An unknown action: the rule is skipped.
 			}
 			continue
 		}
-		for _, pat := range rule.OnPodConditions {
-			for _, c := range p.Status.Conditions {
-				status := pat.Status
-				if status == "" {
-					status = api.ConditionTrue
-				}
-				if string(c.Type) != pat.Type || c.Status != status {
-					continue
-				}
-				switch rule.Action {
-				case "Ignore":
-					return actionIgnore, ""
-				case "FailJob":
-					return actionFailJob, fmt.Sprintf("Pod %s/%s has condition %v matching %v rule at index %d",
-						p.Namespace, p.Name, c.Type, rule.Action, i)
-				default:
-					return actionCount, ""
-				}
+		if c := matchOnPodConditions(p, rule.OnPodConditions); c != nil {
+			switch rule.Action {
+			case "Ignore":
+				return actionIgnore, ""
+			case "FailJob":
+				return actionFailJob, fmt.Sprintf("Pod %s/%s has condition %v matching %v rule at index %d",
+					p.Namespace, p.Name, c.Type, rule.Action, i)
+			case "Count", "FailIndex":
+				return actionCount, ""
 			}
 		}
 	}
 	return actionCount, ""
 }
 
-// matchExitCodes returns the first container (init containers first) of
-// p that terminated with a non-zero code req matches, or nil.
+// matchOnPodConditions returns the first of p's conditions (in the pod's
+// order) that one of patterns matches by type and status (an empty
+// status is True, the API's default), or nil (upstream's
+// matchOnPodConditions).
+func matchOnPodConditions(p *api.Pod, patterns []api.PodFailurePolicyOnPodConditionsPattern) *api.PodCondition {
+	for i := range p.Status.Conditions {
+		c := &p.Status.Conditions[i]
+		for _, pat := range patterns {
+			status := pat.Status
+			if status == "" {
+				status = api.ConditionTrue
+			}
+			if string(c.Type) == pat.Type && c.Status == status {
+				return c
+			}
+		}
+	}
+	return nil
+}
+
+// matchExitCodes returns the first container of p that terminated with a
+// non-zero code req matches, regular containers before init containers,
+// or nil (upstream's matchOnExitCodes).
 func matchExitCodes(req *api.PodFailurePolicyOnExitCodesRequirement, p *api.Pod) *api.ContainerStatus {
-	for _, list := range [][]api.ContainerStatus{p.Status.InitContainerStatuses, p.Status.ContainerStatuses} {
+	for _, list := range [][]api.ContainerStatus{p.Status.ContainerStatuses, p.Status.InitContainerStatuses} {
 		for i := range list {
 			cs := &list[i]
 			t := cs.State.Terminated
@@ -223,13 +238,24 @@ func matchExitCodes(req *api.PodFailurePolicyOnExitCodesRequirement, p *api.Pod)
 			if req.ContainerName != nil && *req.ContainerName != cs.Name {
 				continue
 			}
-			in := slices.Contains(req.Values, t.ExitCode)
-			if (req.Operator == "In") == in {
+			if exitCodeMatches(t.ExitCode, req) {
 				return cs
 			}
 		}
 	}
 	return nil
+}
+
+// exitCodeMatches is upstream's isOnExitCodesOperatorMatching: In and
+// NotIn; any other operator matches nothing.
+func exitCodeMatches(code int32, req *api.PodFailurePolicyOnExitCodesRequirement) bool {
+	switch req.Operator {
+	case "In":
+		return slices.Contains(req.Values, code)
+	case "NotIn":
+		return !slices.Contains(req.Values, code)
+	}
+	return false
 }
 
 // formatIndexes writes a set of indexes as upstream's completedIndexes

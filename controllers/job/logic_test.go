@@ -141,19 +141,37 @@ func TestNewBackoffRecord(t *testing.T) {
 	}
 }
 
-// TestMatchPodFailurePolicy follows upstream's table of the same name
-// (k/k pkg/controller/job/pod_failure_policy_test.go): rules apply in
-// order, the first match decides; FailJob gives upstream's message,
-// Ignore does not count the failure, Count and no match count it.
+// TestMatchPodFailurePolicy ports upstream's table of the same name
+// (k/k pkg/controller/job/pod_failure_policy_test.go at 14db6606), every
+// row: rules apply in order, the first match with a known action decides;
+// FailJob gives upstream's message, Ignore does not count the failure,
+// Count, FailIndex and no match count it (the rows' wantCountFailed; the
+// simulation does not tell a Count rule from no match). The row
+// "expected matching rule returned" checks the action only: rule names
+// are not simulated. Exit codes of regular containers are matched before
+// those of init containers.
 func TestMatchPodFailurePolicy(t *testing.T) {
-	main := "main-container"
-	failed := func(name string, code int32) *api.Pod {
-		return &api.Pod{ObjectMeta: api.ObjectMeta{Namespace: "default", Name: "mypod"}, Status: api.PodStatus{Phase: api.PodFailed,
-			ContainerStatuses: []api.ContainerStatus{{Name: name, State: api.ContainerState{Terminated: &api.ContainerStateTerminated{ExitCode: code}}}}}}
+	meta := api.ObjectMeta{Namespace: "default", Name: "mypod"}
+	exited := func(name string, code int32) api.ContainerStatus {
+		return api.ContainerStatus{Name: name, State: api.ContainerState{Terminated: &api.ContainerStateTerminated{ExitCode: code}}}
 	}
-	rule := func(action, op string, values ...int32) api.PodFailurePolicyRule {
+	withExits := func(cs ...api.ContainerStatus) *api.Pod {
+		return &api.Pod{ObjectMeta: meta, Status: api.PodStatus{Phase: api.PodFailed, ContainerStatuses: cs}}
+	}
+	withCondition := func(status api.ConditionStatus) *api.Pod {
+		return &api.Pod{ObjectMeta: meta, Status: api.PodStatus{Phase: api.PodFailed,
+			Conditions: []api.PodCondition{{Type: "DisruptionTarget", Status: status}}}}
+	}
+	exits := func(action, op string, values ...int32) api.PodFailurePolicyRule {
 		return api.PodFailurePolicyRule{Action: action, OnExitCodes: &api.PodFailurePolicyOnExitCodesRequirement{Operator: op, Values: values}}
 	}
+	onCond := func(action, typ string, status api.ConditionStatus) api.PodFailurePolicyRule {
+		return api.PodFailurePolicyRule{Action: action, OnPodConditions: []api.PodFailurePolicyOnPodConditionsPattern{{Type: typ, Status: status}}}
+	}
+	rules := func(r ...api.PodFailurePolicyRule) *api.PodFailurePolicy { return &api.PodFailurePolicy{Rules: r} }
+	const tr, fa, un = api.ConditionTrue, api.ConditionFalse, api.ConditionUnknown
+	successfulSkipped := withExits(exited("main-container", 111), exited("suppport-container", 0))
+	successfulSkipped.Status.InitContainerStatuses = []api.ContainerStatus{exited("init-container", 0)}
 	tests := []struct {
 		name   string
 		policy *api.PodFailurePolicy
@@ -161,20 +179,58 @@ func TestMatchPodFailurePolicy(t *testing.T) {
 		want   policyAction
 		msg    string
 	}{
-		{"default; failed counted", nil, failed(main, 2), actionCount, ""},
-		{"ignore rule matched for exit codes", &api.PodFailurePolicy{Rules: []api.PodFailurePolicyRule{rule("Ignore", "In", 1, 2, 3)}}, failed(main, 2), actionIgnore, ""},
-		{"FailJob rule matched for exit codes", &api.PodFailurePolicy{Rules: []api.PodFailurePolicyRule{rule("FailJob", "In", 1, 2, 3)}}, failed(main, 2), actionFailJob,
+		{"unknown action for rule matching by exit codes - skip rule with unknown action",
+			rules(exits("UnknownAction", "In", 1, 2), exits("FailJob", "In", 2, 3)), withExits(exited("main-container", 2)), actionFailJob,
+			"Container main-container for pod default/mypod failed with exit code 2 matching FailJob rule at index 1"},
+		{"unknown action for rule matching by pod conditions - skip rule with unknown action",
+			rules(onCond("UnkonwnAction", "DisruptionTarget", tr), onCond("Ignore", "DisruptionTarget", tr)), withCondition(tr), actionIgnore, ""},
+		{"unknown operator - rule with unknown action is skipped for onExitCodes",
+			rules(exits("Ignore", "UnknownOperator", 1, 2), exits("FailJob", "In", 2, 3)), withExits(exited("main-container", 2)), actionFailJob,
+			"Container main-container for pod default/mypod failed with exit code 2 matching FailJob rule at index 1"},
+		{"no policy rules", nil, withExits(exited("", 2)), actionCount, ""},
+		{"ignore rule matched for exit codes", rules(exits("Ignore", "In", 1, 2, 3)), withExits(exited("", 2)), actionIgnore, ""},
+		{"ignore rule matched on negative exit codes - needed for Windows support",
+			rules(exits("Ignore", "In", -1073741676, -1073741510)), withExits(exited("", -1073741510)), actionIgnore, ""},
+		{"FailJob rule matched for exit codes", rules(exits("FailJob", "In", 1, 2, 3)), withExits(exited("main-container", 2)), actionFailJob,
 			"Container main-container for pod default/mypod failed with exit code 2 matching FailJob rule at index 0"},
-		{"successful containers are skipped by the rules", &api.PodFailurePolicy{Rules: []api.PodFailurePolicyRule{rule("FailJob", "NotIn", 111)}}, failed(main, 0), actionCount, ""},
-		{"FailJob rule matched for exit code with NotIn operator", &api.PodFailurePolicy{Rules: []api.PodFailurePolicyRule{rule("FailJob", "NotIn", 5, 6, 7)}}, failed(main, 42), actionFailJob,
-			"Container main-container for pod default/mypod failed with exit code 42 matching FailJob rule at index 0"},
-		{"first rule matched", &api.PodFailurePolicy{Rules: []api.PodFailurePolicyRule{rule("Count", "In", 42), rule("FailJob", "In", 42)}}, failed(main, 42), actionCount, ""},
-		{"no rule matched", &api.PodFailurePolicy{Rules: []api.PodFailurePolicyRule{rule("FailJob", "In", 1)}}, failed(main, 42), actionCount, ""},
-		{"rule for another container", &api.PodFailurePolicy{Rules: []api.PodFailurePolicyRule{{Action: "FailJob",
-			OnExitCodes: &api.PodFailurePolicyOnExitCodesRequirement{ContainerName: &main, Operator: "In", Values: []int32{42}}}}}, failed("sidecar", 42), actionCount, ""},
-		{"ignore rule matched for pod conditions", &api.PodFailurePolicy{Rules: []api.PodFailurePolicyRule{{Action: "Ignore",
-			OnPodConditions: []api.PodFailurePolicyOnPodConditionsPattern{{Type: "DisruptionTarget", Status: api.ConditionTrue}}}}},
-			&api.Pod{Status: api.PodStatus{Phase: api.PodFailed, Conditions: []api.PodCondition{{Type: "DisruptionTarget", Status: api.ConditionTrue}}}}, actionIgnore, ""},
+		{"successful containers are skipped by the rules", rules(exits("FailJob", "NotIn", 111)), successfulSkipped, actionCount, ""},
+		{"FailIndex rule matched for exit codes", rules(exits("FailIndex", "In", 1, 2, 3)), withExits(exited("", 2)), actionCount, ""},
+		{"pod failure policy with NotIn operator and value 0", rules(exits("FailJob", "NotIn", 0)),
+			withExits(exited("main-container", 1), exited("suppport-container", 0)), actionFailJob,
+			"Container main-container for pod default/mypod failed with exit code 1 matching FailJob rule at index 0"},
+		{"second jobfail rule matched for exit codes", rules(exits("Count", "In", 1, 2, 3), exits("FailJob", "In", 4, 5, 6)),
+			withExits(exited("main-container", 6)), actionFailJob,
+			"Container main-container for pod default/mypod failed with exit code 6 matching FailJob rule at index 1"},
+		{"count rule matched for exit codes", rules(exits("Count", "In", 1, 2, 3)), withExits(api.ContainerStatus{Name: "foo"}, exited("bar", 2)), actionCount, ""},
+		{"FailIndex rule matched for pod conditions", rules(onCond("FailIndex", "DisruptionTarget", tr)), withCondition(tr), actionCount, ""},
+		{"ignore rule matched for pod conditions", rules(onCond("Ignore", "DisruptionTarget", tr)), withCondition(tr), actionIgnore, ""},
+		{"ignore rule matches by the status=False", rules(onCond("Ignore", "DisruptionTarget", fa)), withCondition(fa), actionIgnore, ""},
+		{"ignore rule matches by the status=Unknown", rules(onCond("Ignore", "DisruptionTarget", un)), withCondition(un), actionIgnore, ""},
+		{"ignore rule does not match when status for pattern is False, but actual True", rules(onCond("Ignore", "DisruptionTarget", fa)), withCondition(tr), actionCount, ""},
+		{"ignore rule does not match when status for pattern is True, but actual False", rules(onCond("Ignore", "DisruptionTarget", tr)), withCondition(fa), actionCount, ""},
+		{"default - do not match condition with status=False", rules(onCond("Ignore", "DisruptionTarget", tr)), withCondition(fa), actionCount, ""},
+		{"job fail rule matched for pod conditions", rules(onCond("FailJob", "DisruptionTarget", tr)), withCondition(tr), actionFailJob,
+			"Pod default/mypod has condition DisruptionTarget matching FailJob rule at index 0"},
+		{"count rule matched for pod conditions", rules(onCond("Count", "DisruptionTarget", tr)), withCondition(tr), actionCount, ""},
+		{"no rule matched", rules(exits("Count", "NotIn", 8), exits("Ignore", "In", 1, 2, 3), exits("FailJob", "NotIn", 5, 6, 7),
+			onCond("Count", "ResourceLimitExceeded", tr), onCond("Ignore", "DisruptionTarget", tr)), withExits(exited("", 32)), actionCount, ""},
+		{"expected matching rule returned", rules(onCond("FailJob", "MaxFailedIndexesExceeded", tr), onCond("Ignore", "DisruptionTarget", tr)),
+			withCondition(tr), actionIgnore, ""},
+		// Not upstream's rows: which container or condition a FailJob
+		// message names when several match.
+		{"regular containers are matched before init containers", rules(exits("FailJob", "In", 1, 2)),
+			func() *api.Pod {
+				p := withExits(exited("main-container", 2))
+				p.Status.InitContainerStatuses = []api.ContainerStatus{exited("sidecar", 1)}
+				return p
+			}(), actionFailJob, "Container main-container for pod default/mypod failed with exit code 2 matching FailJob rule at index 0"},
+		{"the pod's first matching condition is named, not the first pattern", &api.PodFailurePolicy{Rules: []api.PodFailurePolicyRule{{Action: "FailJob",
+			OnPodConditions: []api.PodFailurePolicyOnPodConditionsPattern{{Type: "DisruptionTarget", Status: tr}, {Type: "ResourceLimitExceeded", Status: tr}}}}},
+			&api.Pod{ObjectMeta: meta, Status: api.PodStatus{Phase: api.PodFailed, Conditions: []api.PodCondition{
+				{Type: "ResourceLimitExceeded", Status: tr}, {Type: "DisruptionTarget", Status: tr}}}}, actionFailJob,
+			"Pod default/mypod has condition ResourceLimitExceeded matching FailJob rule at index 0"},
+		{"a pattern without a status matches True (the API's default)", &api.PodFailurePolicy{Rules: []api.PodFailurePolicyRule{{Action: "Ignore",
+			OnPodConditions: []api.PodFailurePolicyOnPodConditionsPattern{{Type: "DisruptionTarget"}}}}}, withCondition(tr), actionIgnore, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
