@@ -18,10 +18,12 @@ import (
 // The tests below are ported from k/k
 // pkg/controller/disruption/disruption_test.go: each names its upstream
 // test (TestStatefulSetController as read at commit 3510e45d; the others
-// earlier, no commit recorded). Not ported: the ReplicationController
-// tests and rows (TestMultipleControllers, TestReplicationController,
-// TestTwoControllers' first half; the simulator has no
-// ReplicationController) and the scale-subresource finder's
+// earlier, no commit recorded; TestTotalUnmanagedPods and
+// TestReplicationController, run on a ReplicaSet, at 003e8629). Not
+// ported: the ReplicationController tests and rows
+// (TestMultipleControllers, TestTwoControllers' first half, the
+// ReplicationController rows of TestBasicFinderFunctions; the simulator
+// has no ReplicationController) and the scale-subresource finder's
 // (TestScaleResource, TestScaleFinderNoResource: no custom scale
 // resources), TestStalePodDisruption (the stale-condition worker is not
 // simulated). TestUnsupportedControllerPod,
@@ -328,6 +330,44 @@ func TestDisruptionController(t *testing.T) {
 					e.verify(1, 3, 2, 3, none)
 				}
 			}
+		}},
+		{"TestReplicationController, on a ReplicaSet: 34% of 3 rounds up to 2; a rogue pod without a controller counts as healthy", func(e *env) {
+			// Upstream's test runs on a ReplicationController, which the
+			// simulator does not have; a ReplicaSet without a Deployment is
+			// found by the same path (getPodReplicaSet), with the same
+			// counts.
+			e.pdb(ptr(api.FromString("34%")), nil)
+			rs := e.replicaSet("foobar", 3, nil)
+			e.sync()
+			e.verify(0, 0, 0, 0, none)
+			for i := int32(0); i < 3; i++ {
+				p := e.pod(fmt.Sprintf("foobar %d", i), rs)
+				p.Labels = map[string]string{"foo": "bar", "baz": "quux"}
+				e.sync()
+				if i < 2 {
+					e.verify(0, i+1, 2, 3, none)
+				} else {
+					e.verify(1, 3, 2, 3, none)
+				}
+			}
+			e.pod("rogue", nil)
+			e.sync()
+			e.verify(2, 4, 2, 3, none)
+		}},
+		{"TestTotalUnmanagedPods: a pod without a controller is unmanaged, and the sync does not fail", func(e *env) {
+			pdb := e.pdb(ptr(api.FromString("28%")), nil)
+			e.sync()
+			e.verify(0, 0, 0, 0, none)
+			p := e.pod("unmanaged", nil)
+			e.sync()
+			_, unmanaged, err := e.r.expectedScale(pdb, []*api.Pod{p})
+			if err != nil || !slices.Equal(unmanaged, []string{"unmanaged"}) {
+				e.t.Errorf("expectedScale: unmanaged %v, error %v; want [unmanaged], none", unmanaged, err)
+			}
+			if c := api.FindCondition(e.status().Conditions, api.DisruptionAllowedCondition); c == nil || c.Reason == api.SyncFailedReason {
+				e.t.Errorf("DisruptionAllowed condition %+v: the sync failed", c)
+			}
+			e.wantEvent("Warning UnmanagedPods")
 		}},
 		{"TestTwoControllers (Deployment and ReplicaSet rows): a Deployment's scale, not its ReplicaSet's", func(e *env) {
 			e.pdb(ptr(api.FromString("28%")), nil)
