@@ -960,3 +960,53 @@ func asTerminating(p *api.Pod) *api.Pod {
 	p.DeletionTimestamp = &deleting
 	return p
 }
+
+// TestGetReplicaSetsWithSameController ports upstream's table of the same
+// name onto relatedPods, which lists the pods of the ReplicaSets
+// getReplicaSetsWithSameController finds (getIndirectlyRelatedPods): each
+// ReplicaSet here has one pod, so the pods name the ReplicaSets found.
+// Upstream's test ReplicaSets have a controller reference to UID "123";
+// rs3 and rs4 are another controller's.
+func TestGetReplicaSetsWithSameController(t *testing.T) {
+	isController := true
+	rsWith := func(name, sel, owner string) *api.ReplicaSet {
+		rs := newReplicaSet(1, map[string]string{"foo": sel})
+		rs.Name, rs.UID = name, api.UID(name+"-uid")
+		rs.OwnerReferences = []api.OwnerReference{{UID: api.UID(owner), Controller: &isController}}
+		return rs
+	}
+	someRS := rsWith("rs1", "bar", "123")
+	relatedRS := rsWith("rs2", "baz", "123")
+	unrelatedRS := rsWith("rs3", "quux", "456")
+	pendingDeletionRS := rsWith("rs4", "xyzzy", "789")
+	now := api.NewTime(testEpoch)
+	pendingDeletionRS.DeletionTimestamp = &now
+	tests := []struct {
+		name string
+		rss  []*api.ReplicaSet
+		rs   *api.ReplicaSet
+		want []string // the ReplicaSets whose pods are related
+	}{
+		{"expect to get back a ReplicaSet that is pending deletion", []*api.ReplicaSet{pendingDeletionRS, unrelatedRS}, pendingDeletionRS, []string{"rs4"}},
+		{"expect to get back only the given ReplicaSet if there is no related ReplicaSet", []*api.ReplicaSet{someRS, unrelatedRS}, someRS, []string{"rs1"}},
+		{"expect to get back the given ReplicaSet as well as any related ReplicaSet but not an unrelated ReplicaSet",
+			[]*api.ReplicaSet{someRS, relatedRS, unrelatedRS}, someRS, []string{"rs1", "rs2"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(BurstReplicas)
+			for _, rs := range tc.rss {
+				h.addRS(rs)
+				h.addPods(newPod(rs.Name+"-pod", rs, api.PodRunning, nil, true))
+			}
+			var got []string
+			for _, p := range h.r.relatedPods(tc.rs) {
+				got = append(got, strings.TrimSuffix(p.Name, "-pod"))
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("pods of %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
