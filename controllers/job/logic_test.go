@@ -110,14 +110,24 @@ func TestGetFinishedTime(t *testing.T) {
 	}
 }
 
-// TestNewBackoffRecord follows upstream's TestNewBackoffRecord
-// (backoff_utils_test.go) over a Job's whole history: failures after the
-// last success count, the last of them is the failure time; a success
-// after every failure resets the record.
+// TestNewBackoffRecord ports upstream's table of the same name
+// (backoff_utils_test.go at e4348a12) onto newBackoff, which computes the
+// record from a Job's whole history, as upstream's newBackoffRecord does
+// from an empty store: every row but "Backoff store having failure count 2
+// and one new failure", whose record carries failures counted in an
+// earlier sync (no record is kept between syncs here).
 func TestNewBackoffRecord(t *testing.T) {
 	pod := func(at time.Duration) *api.Pod {
 		return &api.Pod{Status: api.PodStatus{ContainerStatuses: []api.ContainerStatus{terminated(t0.Add(at), 0)}}}
 	}
+	pods := func(at ...time.Duration) []*api.Pod {
+		var out []*api.Pod
+		for _, d := range at {
+			out = append(out, pod(d))
+		}
+		return out
+	}
+	ms := time.Millisecond
 	tests := []struct {
 		name              string
 		succeeded, failed []*api.Pod
@@ -125,10 +135,13 @@ func TestNewBackoffRecord(t *testing.T) {
 		wantLastFailureAt time.Duration
 		wantNoLastFailure bool
 	}{
-		{"no pods", nil, nil, 0, 0, true},
-		{"only failures", nil, []*api.Pod{pod(-2 * time.Second), pod(-time.Second)}, 2, -time.Second, false},
-		{"success after every failure", []*api.Pod{pod(0)}, []*api.Pod{pod(-2 * time.Second), pod(-time.Second)}, 0, 0, true},
-		{"failures after the last success", []*api.Pod{pod(-3 * time.Second)}, []*api.Pod{pod(-4 * time.Second), pod(-2 * time.Second), pod(-time.Second)}, 2, -time.Second, false},
+		{"Empty backoff store and one new failure", nil, pods(0), 1, 0, false},
+		{"Empty backoff store and two new failures", nil, pods(0, -1*ms), 2, 0, false},
+		{"Empty backoff store, two failures followed by success", pods(0), pods(-2*ms, -1*ms), 0, 0, true},
+		{"Empty backoff store, two failures, one success and two more failures", pods(-2 * ms), pods(0, -4*ms, -3*ms, -1*ms), 2, 0, false},
+		{"Empty backoff store with success and failure at same timestamp", pods(0), pods(0), 0, 0, true},
+		{"Empty backoff store with no success/failure", nil, nil, 0, 0, true},
+		{"Empty backoff store with one success", pods(0), nil, 0, 0, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
