@@ -38,7 +38,8 @@
 //     with podReplacementPolicy TerminatingOrFailed, the terminating pods
 //     the controller did not delete as surplus; an Indexed Job's pods
 //     without a valid index do not count), startTime,
-//     completedIndexes ("0-2,4,5": a run of two written as two indexes);
+//     completedIndexes ("0-2,4,5": a run of two written as two indexes;
+//     the indexes it lists stay completed when their pods are gone);
 //     written even while the controller waits for its own creations and
 //     deletions to be observed, or while the Job is being deleted (pods
 //     are then left alone);

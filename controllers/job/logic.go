@@ -302,10 +302,17 @@ func validIndex(j *api.Job, p *api.Pod) bool {
 	return i >= 0 && j.Spec.Completions != nil && i < int(*j.Spec.Completions)
 }
 
-// succeededIndexes returns the distinct valid indexes of an Indexed Job's
-// succeeded pods, sorted (upstream's calculateSucceededIndexes).
+// succeededIndexes returns the indexes an Indexed Job has completed,
+// sorted and distinct (upstream's calculateSucceededIndexes): those its
+// status.completedIndexes already lists, below completions, and the valid
+// indexes of its succeeded pods. An index stays completed when its pod is
+// gone.
 func succeededIndexes(j *api.Job, succeeded []*api.Pod) []int {
-	var idx []int
+	completions := 0
+	if j.Spec.Completions != nil {
+		completions = int(*j.Spec.Completions)
+	}
+	idx := parseIndexes(j.Status.CompletedIndexes, completions)
 	for _, p := range succeeded {
 		if validIndex(j, p) {
 			idx = append(idx, podIndex(p))
@@ -313,6 +320,39 @@ func succeededIndexes(j *api.Job, succeeded []*api.Pod) []int {
 	}
 	slices.Sort(idx)
 	return slices.Compact(idx)
+}
+
+// parseIndexes reads a completedIndexes string ("0-2,4,5") into its
+// indexes below completions, as upstream's parseIndexesFromString: an
+// interval that does not parse is skipped, parsing stops at the first
+// interval starting at or past completions, and an interval running past
+// it is cut.
+func parseIndexes(s string, completions int) []int {
+	if s == "" {
+		return nil
+	}
+	var out []int
+	for _, part := range strings.Split(s, ",") {
+		limits := strings.Split(part, "-")
+		first, err := strconv.Atoi(limits[0])
+		if err != nil {
+			continue
+		}
+		if first >= completions {
+			break
+		}
+		last := first
+		if len(limits) > 1 {
+			if last, err = strconv.Atoi(limits[1]); err != nil {
+				continue
+			}
+			last = min(last, completions-1)
+		}
+		for i := first; i <= last; i++ {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // restartsOf sums the container restarts (init containers included) of

@@ -277,11 +277,11 @@ func TestSucceededIndexesString(t *testing.T) {
 	}
 }
 
-// TestCalculateSucceededIndexes ports the rows of upstream's table of the
-// same name (indexed_job_utils_test.go at commit 4a37f009) that start
-// from no completedIndexes (here the indexes are counted from the pods
-// every sync): only succeeded pods with an index below completions count,
-// each index once; the wanted intervals are written as completedIndexes.
+// TestCalculateSucceededIndexes ports upstream's table of the same name
+// (indexed_job_utils_test.go at commit 4a37f009), every row: the indexes
+// the Job's status.completedIndexes lists (wantStatus: upstream's
+// wantStatusIntervals) joined with the valid indexes of its succeeded
+// pods (want: wantIntervals), each written as completedIndexes.
 func TestCalculateSucceededIndexes(t *testing.T) {
 	type ip struct {
 		index string // "-" for no annotation
@@ -289,22 +289,36 @@ func TestCalculateSucceededIndexes(t *testing.T) {
 	}
 	tests := []struct {
 		name        string
+		prev        string
 		pods        []ip
 		completions int32
+		wantStatus  string
 		want        string
 	}{
-		{"one index", []ip{{"1", api.PodSucceeded}}, 2, "1"},
-		{"two separate", []ip{{"2", api.PodFailed}, {"5", api.PodSucceeded}, {"5", api.PodSucceeded}, {"10", api.PodFailed}, {"10", api.PodSucceeded}}, 11, "5,10"},
-		{"two intervals", []ip{{"0", api.PodRunning}, {"1", api.PodPending}, {"2", api.PodSucceeded}, {"3", api.PodSucceeded},
-			{"5", api.PodSucceeded}, {"6", api.PodSucceeded}, {"7", api.PodSucceeded}}, 8, "2,3,5-7"},
-		{"one index and one interval", []ip{{"0", api.PodSucceeded}, {"1", api.PodFailed}, {"2", api.PodSucceeded}, {"3", api.PodSucceeded},
-			{"4", api.PodSucceeded}, {"5", api.PodSucceeded}, {"-", api.PodSucceeded}, {"-2", api.PodSucceeded}}, 6, "0,2-5"},
-		{"out of range", []ip{{"0", api.PodSucceeded}, {"1", api.PodSucceeded}, {"2", api.PodSucceeded}, {"3", api.PodFailed},
-			{"4", api.PodSucceeded}, {"5", api.PodSucceeded}, {"-", api.PodSucceeded}, {"-2", api.PodSucceeded}}, 5, "0-2,4"},
+		{name: "one index", pods: []ip{{"1", api.PodSucceeded}}, completions: 2, want: "1"},
+		{name: "two separate", pods: []ip{{"2", api.PodFailed}, {"5", api.PodSucceeded}, {"5", api.PodSucceeded}, {"10", api.PodFailed}, {"10", api.PodSucceeded}},
+			completions: 11, want: "5,10"},
+		{name: "two intervals", pods: []ip{{"0", api.PodRunning}, {"1", api.PodPending}, {"2", api.PodSucceeded}, {"3", api.PodSucceeded},
+			{"5", api.PodSucceeded}, {"6", api.PodSucceeded}, {"7", api.PodSucceeded}}, completions: 8, want: "2,3,5-7"},
+		{name: "one index and one interval", pods: []ip{{"0", api.PodSucceeded}, {"1", api.PodFailed}, {"2", api.PodSucceeded}, {"3", api.PodSucceeded},
+			{"4", api.PodSucceeded}, {"5", api.PodSucceeded}, {"-", api.PodSucceeded}, {"-2", api.PodSucceeded}}, completions: 6, want: "0,2-5"},
+		{name: "out of range", pods: []ip{{"0", api.PodSucceeded}, {"1", api.PodSucceeded}, {"2", api.PodSucceeded}, {"3", api.PodFailed},
+			{"4", api.PodSucceeded}, {"5", api.PodSucceeded}, {"-", api.PodSucceeded}, {"-2", api.PodSucceeded}}, completions: 5, want: "0-2,4"},
+		{name: "prev interval out of range", prev: "0-5,8-10", completions: 8, wantStatus: "0-5", want: "0-5"},
+		{name: "prev interval partially out of range", prev: "0-5,8-10", completions: 10, wantStatus: "0-5,8,9", want: "0-5,8,9"},
+		{name: "prev and new separate", prev: "0,4,5,10-12", pods: []ip{{"2", api.PodSucceeded}, {"7", api.PodSucceeded}, {"8", api.PodSucceeded}},
+			completions: 13, wantStatus: "0,4,5,10-12", want: "0,2,4,5,7,8,10-12"},
+		{name: "prev between new", prev: "3,4,6", pods: []ip{{"2", api.PodSucceeded}, {"7", api.PodSucceeded}, {"8", api.PodSucceeded}},
+			completions: 9, wantStatus: "3,4,6", want: "2-4,6-8"},
+		{name: "new between prev", prev: "2,7,8", pods: []ip{{"3", api.PodSucceeded}, {"4", api.PodSucceeded}, {"6", api.PodSucceeded}},
+			completions: 9, wantStatus: "2,7,8", want: "2-4,6-8"},
+		{name: "new within prev", prev: "2-7", pods: []ip{{"0", api.PodSucceeded}, {"3", api.PodSucceeded}, {"5", api.PodSucceeded}, {"9", api.PodSucceeded}},
+			completions: 10, wantStatus: "2-7", want: "0,2-7,9"},
+		{name: "corrupted interval", prev: "0,1-foo,bar", pods: []ip{{"3", api.PodSucceeded}}, completions: 4, wantStatus: "0", want: "0,3"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			j := &api.Job{Spec: api.JobSpec{Completions: &tc.completions}}
+			j := &api.Job{Spec: api.JobSpec{Completions: &tc.completions}, Status: api.JobStatus{CompletedIndexes: tc.prev}}
 			var succeeded []*api.Pod
 			for _, p := range tc.pods {
 				pod := &api.Pod{Status: api.PodStatus{Phase: p.phase}}
@@ -314,6 +328,9 @@ func TestCalculateSucceededIndexes(t *testing.T) {
 				if p.phase == api.PodSucceeded {
 					succeeded = append(succeeded, pod)
 				}
+			}
+			if got := formatIndexes(parseIndexes(tc.prev, int(tc.completions))); got != tc.wantStatus {
+				t.Errorf("completedIndexes from the status %q, want %q", got, tc.wantStatus)
 			}
 			if got := formatIndexes(succeededIndexes(j, succeeded)); got != tc.want {
 				t.Errorf("completedIndexes %q, want %q", got, tc.want)

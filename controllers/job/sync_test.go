@@ -837,3 +837,48 @@ func checkStatus(t *testing.T, st *api.JobStatus, active, succeeded, failed int3
 		t.Errorf("conditions %v, want %v", conds, want)
 	}
 }
+
+// TestIndexedJobKeepsCompletedIndexes: an index status.completedIndexes
+// lists stays completed when its succeeded pod is gone, so no pod is
+// created for it again (upstream's calculateSucceededIndexes starts from
+// the status); the indexes of the pods seen are added to it.
+func TestIndexedJobKeepsCompletedIndexes(t *testing.T) {
+	tests := []struct {
+		name        string
+		prev        string
+		succeeded   []string // indexes of succeeded pods still there
+		wantIndexes []string // indexes of the pods created
+		wantDone    string
+	}{
+		{"the pod of completed index 0 is gone", "0", nil, []string{"1", "2"}, "0"},
+		{"index 1 succeeds, index 0 was completed before", "0", []string{"1"}, []string{"2"}, "0,1"},
+		{"nothing completed before", "", []string{"1"}, []string{"0", "2"}, "1"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			j := newJob(3, 3, 6, api.IndexedCompletion)
+			j.Status.CompletedIndexes = tc.prev
+			j.Status.Succeeded = int32(len(parseIndexes(tc.prev, 3)))
+			s := &podSet{j: j}
+			for _, ix := range tc.succeeded {
+				s.add(api.PodSucceeded, ix)
+			}
+			c := &fakeClient{}
+			r := newTestReconciler(c, &fakeClock{t0}, informer.Static{j}, s.pods)
+			if _, err := r.Reconcile(context.Background(), requestFor(j)); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, p := range c.created {
+				got = append(got, p.Annotations[api.JobCompletionIndexAnnotation])
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, tc.wantIndexes) {
+				t.Errorf("created pods for indexes %v, want %v", got, tc.wantIndexes)
+			}
+			if c.status == nil || c.status.CompletedIndexes != tc.wantDone {
+				t.Errorf("status %+v, want completedIndexes %q", c.status, tc.wantDone)
+			}
+		})
+	}
+}
