@@ -118,6 +118,7 @@ func TestGetStatefulSetMaxUnavailable(t *testing.T) {
 		{s("100%"), 5, 5},
 		{s("50%"), 5, 2},
 		{s("10%"), 5, 1},
+		{s("1%"), 0, 1},
 		{s("0%"), 0, 1},
 	} {
 		got, err := getStatefulSetMaxUnavailable(tc.maxUnavailable, tc.replicas)
@@ -462,6 +463,26 @@ func TestGetPersistentVolumeClaims(t *testing.T) {
 		claims := getPersistentVolumeClaims(set, p)
 		if len(claims) != 1 || claims[0].Name != "datadir-foo-0" || claims[0].Namespace != "default" || fmt.Sprint(claims[0].Labels) != fmt.Sprint(tc.want) {
 			t.Errorf("%s: claims %+v, want datadir-foo-0 in default labelled %v", tc.name, claims, tc.want)
+		}
+	}
+}
+
+// TestGetPersistentVolumeClaimRetentionPolicy is upstream's test of the
+// same name: the set's policy as given.
+func TestGetPersistentVolumeClaimRetentionPolicy(t *testing.T) {
+	const retain, del = api.RetainPersistentVolumeClaimRetentionPolicyType, api.DeletePersistentVolumeClaimRetentionPolicyType
+	for _, tc := range []struct {
+		name   string
+		policy api.StatefulSetPersistentVolumeClaimRetentionPolicy
+	}{
+		{"retain policy", api.StatefulSetPersistentVolumeClaimRetentionPolicy{WhenScaled: retain, WhenDeleted: retain}},
+		{"scaledown policy", api.StatefulSetPersistentVolumeClaimRetentionPolicy{WhenScaled: del, WhenDeleted: retain}},
+	} {
+		set := &api.StatefulSet{}
+		policy := tc.policy
+		set.Spec.PersistentVolumeClaimRetentionPolicy = &policy
+		if got := retentionPolicy(set); got != tc.policy {
+			t.Errorf("%s: got %+v, want %+v", tc.name, got, tc.policy)
 		}
 	}
 }
