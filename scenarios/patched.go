@@ -33,6 +33,13 @@ func (w *world) key(o api.Object) objKey {
 // (a custom kind declared nowhere, a patch that does not apply to the
 // declared object).
 func (w *world) patched(k objKey, patch []byte, typ apiserver.PatchType) api.Object {
+	return w.patchedWith(k, patch, typ, "")
+}
+
+// patchedWith is patched under a request step's fieldValidation
+// directive ("" for none): the fields the kind does not declare are
+// dropped, as the server drops them.
+func (w *world) patchedWith(k objKey, patch []byte, typ apiserver.PatchType, directive string) api.Object {
 	base := w.last[k]
 	if base == nil {
 		info, ok := api.Lookup(k.kind)
@@ -50,6 +57,13 @@ func (w *world) patched(k objKey, patch []byte, typ apiserver.PatchType) api.Obj
 	m := base.GetObjectMeta()
 	m.Namespace, m.Name = k.key.Namespace, k.key.Name
 	api.SetDefaults(base)
+	if directive != "" {
+		o, _, err := apiserver.ApplyPatchValidated(base, patch, typ, directive)
+		if err != nil {
+			return nil
+		}
+		return o
+	}
 	o, err := apiserver.ApplyPatch(base, patch, typ)
 	if err != nil {
 		return nil
@@ -120,7 +134,9 @@ func (l *loader) requestCounts(rq *Request, w *world) {
 		}
 		w.patch(key, b, apiserver.MergePatch)
 	case "patch":
-		w.patch(key, []byte(rq.Patch), patchTypes[rq.PatchType])
+		if o := w.patchedWith(key, []byte(rq.Patch), patchTypes[rq.PatchType], rq.FieldValidation); o != nil {
+			w.add(o)
+		}
 	}
 }
 

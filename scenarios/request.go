@@ -8,6 +8,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/apiserver"
 	"github.com/clustersim/clustersim/sim/manifest"
 )
 
@@ -33,6 +34,13 @@ type Request struct {
 	// patch's body.
 	PatchType string `json:"patchType,omitempty"`
 	Patch     string `json:"patch,omitempty"`
+	// FieldValidation is a patch's fieldValidation directive (Ignore,
+	// Warn or Strict), as the API server's patch handler honours it: the
+	// fields the patched object's kind does not declare are dropped (and
+	// refused under Strict) instead of refusing the patch. clustersim
+	// serve --record writes the directive a client's patch carried (Warn
+	// when it carried none), so that the replay applies what serve did.
+	FieldValidation string `json:"fieldValidation,omitempty"`
 	// FieldManager and Force are a write's field manager and server-side
 	// apply's --force-conflicts.
 	FieldManager string `json:"fieldManager,omitempty"`
@@ -98,6 +106,10 @@ func (l *loader) request(field string, rq *Request) error {
 		return l.errorf(field+".patchType", "%q: want one of %s", rq.PatchType, strings.Join(PatchTypes, ", "))
 	case rq.Verb == "patch" && !json.Valid([]byte(rq.Patch)):
 		return l.errorf(field+".patch", "not JSON")
+	case rq.FieldValidation != "" && rq.Verb != "patch":
+		return l.errorf(field+".fieldValidation", "a %s carries none (only a patch's is kept: a create's or update's object is the one the server applied)", rq.Verb)
+	case rq.FieldValidation != "" && !slices.Contains(apiserver.FieldValidations, rq.FieldValidation):
+		return l.errorf(field+".fieldValidation", "%q: want Ignore, Warn or Strict", rq.FieldValidation)
 	case rq.Verb != "create" && rq.Name == "":
 		return l.errorf(field+".name", "required for %s", rq.Verb)
 	case rq.Verb == "apply" && rq.FieldManager == "":

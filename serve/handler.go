@@ -365,6 +365,9 @@ type result struct {
 	body  any        // the response body, when it is not resp's object (a Scale)
 	post  func(*apiserver.Response) any
 	now   time.Time // the virtual time of the response
+	// warnings are the strict decoding errors the request's
+	// fieldValidation directive (Warn) turned into warnings.
+	warnings []string
 }
 
 func (h *Handler) serveAPI(w http.ResponseWriter, r *http.Request, path string, body []byte) {
@@ -412,7 +415,7 @@ func (h *Handler) serveAPI(w http.ResponseWriter, r *http.Request, path string, 
 			reply(result{err: err})
 			return
 		}
-		req, post, err := h.request(r, t, info, body)
+		req, post, warnings, err := h.request(r, t, info, body)
 		if err != nil {
 			reply(result{err: err, info: info})
 			return
@@ -421,7 +424,7 @@ func (h *Handler) serveAPI(w http.ResponseWriter, r *http.Request, path string, 
 			// Only capture here: this runs in an event of the
 			// simulation; the response is shaped on the client's
 			// goroutine, where a panic ends one request, not the run.
-			reply(result{resp: resp, info: info, post: post, now: h.gw.Now()})
+			reply(result{resp: resp, info: info, post: post, now: h.gw.Now(), warnings: warnings})
 		})
 	})
 	if !ok {
@@ -438,6 +441,12 @@ func (h *Handler) serveAPI(w http.ResponseWriter, r *http.Request, path string, 
 	if res.err != nil {
 		writeErr(w, res.err)
 		return
+	}
+	// The API server sends the warnings a request collected with its
+	// answer, a failure's too: the body's strict decoding errors first,
+	// then a patch's.
+	for _, msg := range append(res.warnings, res.resp.Warnings...) {
+		addWarning(w, msg)
 	}
 	if res.resp.Err != nil {
 		writeErr(w, res.resp.Err)
@@ -472,7 +481,7 @@ func (h *Handler) writeResponse(w http.ResponseWriter, r *http.Request, t target
 	case resp.Object != nil:
 		if h.opts.Warnings != nil && (r.Method == http.MethodPost || r.Method == http.MethodPut || r.Method == http.MethodPatch) {
 			for _, msg := range h.opts.Warnings(resp.Object) {
-				w.Header().Add("Warning", "299 - "+strconv.Quote(msg))
+				addWarning(w, msg)
 			}
 		}
 		writeJSON(w, code, resp.Object)
@@ -480,6 +489,13 @@ func (h *Handler) writeResponse(w http.ResponseWriter, r *http.Request, t target
 		writeJSON(w, 200, map[string]any{"kind": "Status", "apiVersion": "v1", "metadata": map[string]any{}, "status": "Success",
 			"details": map[string]any{"name": t.name, "kind": t.resource, "group": t.group}})
 	}
+}
+
+// addWarning adds a Warning header (299, agent "-", the message quoted),
+// as the API server's warning recorder writes one; kubectl prints
+// "Warning: <message>".
+func addWarning(w http.ResponseWriter, msg string) {
+	w.Header().Add("Warning", "299 - "+strconv.Quote(msg))
 }
 
 func apiVersionOf(t target) string {

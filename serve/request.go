@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -73,7 +74,53 @@ var errAccessReview = unsimulated("access reviews (kubectl auth can-i)",
 // nil, runs on a successful response and returns the body to send instead
 // of its object (a Scale made from a Deployment), or nil. It runs on the
 // loop.
-func (h *Handler) request(r *http.Request, t target, info api.ResourceInfo, body []byte) (*apiserver.Request, func(*apiserver.Response) any, error) {
+//
+// warnings are the strict decoding errors of a create's or update's body
+// that the request's fieldValidation directive (Warn, the default) turns
+// into warnings: the API server sends each as a Warning header.
+func (h *Handler) request(r *http.Request, t target, info api.ResourceInfo, body []byte) (req *apiserver.Request, post func(*apiserver.Response) any, warnings []string, err error) {
+	req, post, err = h.requestOf(r, t, info, body, &warnings)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return req, post, warnings, nil
+}
+
+// fieldValidation is the request's directive, Warn when it gives none
+// (apiserver handlers/rest.go fieldValidation).
+func fieldValidation(r *http.Request) string {
+	if v := r.URL.Query().Get("fieldValidation"); v != "" {
+		return v
+	}
+	return apiserver.FieldValidationWarn
+}
+
+// optionsKinds name a write's options as the API server decodes its
+// query into them: what an invalid fieldValidation is refused as.
+var optionsKinds = map[string]string{http.MethodPost: "CreateOptions", http.MethodPut: "UpdateOptions", http.MethodPatch: "PatchOptions"}
+
+// checkFieldValidation refuses a write whose fieldValidation is none of
+// the directives, as ValidateCreateOptions, ValidateUpdateOptions and
+// ValidatePatchOptions do (apimachinery meta/v1/validation): a 422 of
+// the options kind in meta.k8s.io.
+func checkFieldValidation(r *http.Request) error {
+	kind, ok := optionsKinds[r.Method]
+	if !ok {
+		return nil
+	}
+	v := r.URL.Query().Get("fieldValidation")
+	if slices.Contains(apiserver.FieldValidations, v) {
+		return nil
+	}
+	quoted := make([]string, len(apiserver.FieldValidations))
+	for i, d := range apiserver.FieldValidations {
+		quoted[i] = strconv.Quote(d)
+	}
+	return apierr.NewInvalid(kind+".meta.k8s.io", "", apierr.FieldError{Field: "fieldValidation", Type: "Unsupported value", Value: v,
+		Detail: "supported values: " + strings.Join(quoted, ", ")})
+}
+
+func (h *Handler) requestOf(r *http.Request, t target, info api.ResourceInfo, body []byte, warnings *[]string) (*apiserver.Request, func(*apiserver.Response) any, error) {
 	if info.Namespaced && t.namespace == "" && t.name != "" || !info.Namespaced && t.namespace != "" {
 		return nil, nil, notFoundPath()
 	}
@@ -92,6 +139,9 @@ func (h *Handler) request(r *http.Request, t target, info api.ResourceInfo, body
 		default:
 			return nil, nil, unsupportedPatch(fmt.Sprintf("the body of the request was in an unknown format - accepted media types include: application/json, application/yaml (clustersim serve does not read %q: kubectl's typed commands such as create deployment, create configmap and create namespace send protobuf; write the object to a file and use kubectl apply -f or kubectl create -f)", mt))
 		}
+	}
+	if err := checkFieldValidation(r); err != nil {
+		return nil, nil, err
 	}
 	switch t.subresource {
 	case "":
@@ -140,7 +190,7 @@ func (h *Handler) request(r *http.Request, t target, info api.ResourceInfo, body
 		if t.name != "" {
 			return nil, nil, methodNotAllowed(r.Method)
 		}
-		obj, err := decodeObject(h.gw.c.Store.Kinds(), info, body)
+		obj, err := h.decodeValidated(info, body, fieldValidation(r), warnings)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -150,7 +200,7 @@ func (h *Handler) request(r *http.Request, t target, info api.ResourceInfo, body
 		if t.name == "" {
 			return nil, nil, methodNotAllowed(r.Method)
 		}
-		obj, err := decodeObject(h.gw.c.Store.Kinds(), info, body)
+		obj, err := h.decodeValidated(info, body, fieldValidation(r), warnings)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -166,13 +216,16 @@ func (h *Handler) request(r *http.Request, t target, info api.ResourceInfo, body
 		switch mt := mediaType(r); mt {
 		case "application/merge-patch+json":
 			req.Verb, req.Patch, req.PatchType = apiserver.Patch, body, apiserver.MergePatch
+			req.FieldValidation = fieldValidation(r)
 		case "application/strategic-merge-patch+json":
 			if info.Custom {
 				return nil, nil, unsupportedPatch(mt + " is not supported for custom resources")
 			}
 			req.Verb, req.Patch, req.PatchType = apiserver.Patch, body, apiserver.StrategicMergePatch
+			req.FieldValidation = fieldValidation(r)
 		case "application/json-patch+json":
 			req.Verb, req.Patch, req.PatchType = apiserver.Patch, body, apiserver.JSONPatch
+			req.FieldValidation = fieldValidation(r)
 		case "application/apply-patch+yaml":
 			obj, err := decodeObject(h.gw.c.Store.Kinds(), info, body)
 			if err != nil {

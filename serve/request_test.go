@@ -38,7 +38,7 @@ func TestUnsimulated(t *testing.T) {
 		}
 		info, err := resolve(api.NewRegistry(), tg)
 		if err == nil {
-			_, _, err = h.request(u, tg, info, nil)
+			_, _, _, err = h.request(u, tg, info, nil)
 		}
 		var se *apierr.StatusError
 		if !errors.As(err, &se) || se.Code != tc.code || !strings.HasPrefix(se.Message, tc.msg) {
@@ -74,7 +74,7 @@ func TestScaleStatefulSet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	req, post, err := h.request(u, tg, info, []byte(`{"spec":{"replicas":2}}`))
+	req, post, _, err := h.request(u, tg, info, []byte(`{"spec":{"replicas":2}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +155,7 @@ func TestDryRunRefused(t *testing.T) {
 			if tc.method == "PATCH" {
 				u.Header.Set("Content-Type", "application/merge-patch+json")
 			}
-			_, _, err = h.request(u, tg, info, []byte(tc.body))
+			_, _, _, err = h.request(u, tg, info, []byte(tc.body))
 			var se *apierr.StatusError
 			refused := errors.As(err, &se) && se.Code == 400 && strings.HasPrefix(se.Message, "dryRun is not supported by clustersim serve")
 			if refused != tc.refused {

@@ -46,7 +46,11 @@ func (r *recorder) write(at time.Duration, req *apiserver.Request) {
 	rq := scenarios.Request{Verb: verbNames[req.Verb], APIVersion: info.APIVersion(), Kind: info.Kind.Name,
 		Namespace: req.Namespace, Name: req.Name, Subresource: req.Subresource, FieldManager: req.FieldManager, Force: req.Force}
 	if req.Verb == apiserver.Patch {
-		rq.PatchType, rq.Patch = patchTypeNames[req.PatchType], string(req.Patch)
+		// The directive goes with the patch: the replay drops (or
+		// refuses) the same fields serve did. A create's or update's
+		// object is recorded as serve sent it, its unknown fields
+		// already dropped.
+		rq.PatchType, rq.Patch, rq.FieldValidation = patchTypeNames[req.PatchType], string(req.Patch), req.FieldValidation
 	}
 	if req.Verb == apiserver.Delete {
 		o := req.DeleteOptions

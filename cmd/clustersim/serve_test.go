@@ -521,3 +521,92 @@ func TestServeWarnsOfUnsimulatedFields(t *testing.T) {
 		t.Errorf("a PodDisruptionBudget: %d, Warning headers %q, want 201 and [%s]", pdb.StatusCode, got, wantPDB)
 	}
 }
+
+// runBoth runs kubectl, which must succeed, and returns its standard
+// output and standard error.
+func (s *served) runBoth(args ...string) (stdout, stderr string) {
+	s.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := s.command(ctx, args...)
+	var eb bytes.Buffer
+	cmd.Stderr = &eb
+	out, err := cmd.Output()
+	if err != nil {
+		s.t.Fatalf("kubectl %s: %v\nstdout:\n%s\nstderr:\n%s\nserve:\n%s", strings.Join(args, " "), err, out, eb.String(), s.stderr.String())
+	}
+	return string(out), eb.String()
+}
+
+// TestKubectlFieldValidation drives the real kubectl's field validation
+// against clustersim serve: kubectl apply (--validate=strict, kubectl's
+// default, sends fieldValidation=Strict) is refused for a misspelt field
+// with the API server's message; --validate=warn creates the object and
+// prints kubectl's "Warning: unknown field ..."; kubectl patch, which
+// sends no fieldValidation (the server's default, Warn), drops the
+// unknown field, warns, and applies the rest; --validate=false (Ignore)
+// says nothing. The recording (the patch with its directive) replays to
+// the same state. (Planted: with the patch's directive left out of the
+// recording, the replay refuses the patch and ends elsewhere.)
+func TestKubectlFieldValidation(t *testing.T) {
+	dir := t.TempDir()
+	recording := filepath.Join(dir, "recorded.yaml")
+	s := startServe(t, filepath.Join("..", "..", "testdata", "serve", "three-nodes.yaml"), "--speed", "100", "--record", recording)
+	manifest := filepath.Join(dir, "web.yaml")
+	if err := os.WriteFile(manifest, []byte(`apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers:
+      - {name: nginx, image: "nginx:1.27", imagePullPolcy: Always}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const typo = `unknown field "spec.template.spec.containers[0].imagePullPolcy"`
+	errOut := s.fail("apply", "-f", manifest)
+	if want := `Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: ` + typo; !strings.Contains(errOut, "Error from server (BadRequest)") || !strings.Contains(errOut, want) {
+		t.Errorf("kubectl apply (--validate=strict) printed\n%s\nwant the BadRequest %q", errOut, want)
+	}
+	// kubectl finds no fieldValidation parameter in the (empty) OpenAPI
+	// document and logs that it skips its own warn validation, then
+	// sends the directive all the same.
+	out, errOut := s.runBoth("apply", "--validate=warn", "-f", manifest)
+	if out != "deployment.apps/web created\n" || !strings.HasSuffix(errOut, "\nWarning: "+typo+"\n") || strings.Count(errOut, "Warning:") != 1 {
+		t.Errorf("kubectl apply --validate=warn: stdout %q stderr %q; want created and %q", out, errOut, "Warning: "+typo)
+	}
+	out, errOut = s.runBoth("patch", "deployment", "web", "--type", "merge", "-p", `{"spec":{"replicas":2,"colour":"blue"}}`)
+	if out != "deployment.apps/web patched\n" || errOut != "Warning: unknown field \"spec.colour\"\n" {
+		t.Errorf("kubectl patch: stdout %q stderr %q; want patched and the warning", out, errOut)
+	}
+	if got := s.run("get", "deployment", "web", "-o", "jsonpath={.spec.replicas}"); got != "2" {
+		t.Errorf("after the patch: replicas %q, want 2", got)
+	}
+	out, errOut = s.runBoth("patch", "deployment", "web", "--type", "strategic", "-p", `{"spec":{"template":{"spec":{"containers":[{"name":"nginx","imagePullPolcy":"Never"}]}}}}`)
+	if errOut != "Warning: "+typo+"\n" {
+		t.Errorf("kubectl patch --type strategic: stdout %q stderr %q; want the warning", out, errOut)
+	}
+	cm := filepath.Join(dir, "cm.yaml")
+	if err := os.WriteFile(cm, []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata: {a: b}\ncolour: blue\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut = s.runBoth("create", "--validate=false", "-f", cm)
+	if out != "configmap/settings created\n" || errOut != "" {
+		t.Errorf("kubectl create --validate=false: stdout %q stderr %q; want created, silently", out, errOut)
+	}
+	if c := s.stop(); c != 0 {
+		t.Fatalf("serve exited with %d:\n%s", c, s.stderr.String())
+	}
+	data, err := os.ReadFile(recording)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), "fieldValidation: Warn") || strings.Contains(string(data), "imagePullPolcy: Always") {
+		t.Errorf("the recording does not hold the patches' directive, or holds the create's dropped field:\n%s", data)
+	}
+	checkReplay(t, recording, s.stderr.String())
+}

@@ -27,7 +27,7 @@ func (r *run) request(i int, st *scenarios.Step) {
 	tr := r.c.Transport(netsim.Addr("user/" + user))
 	kind := api.KindFor(rq.APIVersion, rq.Kind)
 	req := &apiserver.Request{Verb: requestVerbs[rq.Verb], Kind: kind, Namespace: rq.Namespace, Name: rq.Name, Subresource: rq.Subresource,
-		Actor: user, FieldManager: rq.FieldManager, Force: rq.Force, PatchType: patchTypes[rq.PatchType]}
+		Actor: user, FieldManager: rq.FieldManager, Force: rq.Force, PatchType: patchTypes[rq.PatchType], FieldValidation: rq.FieldValidation}
 	if rq.Patch != "" {
 		req.Patch = []byte(rq.Patch)
 	}

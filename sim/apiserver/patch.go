@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
+
+	"gopkg.in/yaml.v3"
 
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/apierr"
@@ -27,15 +30,32 @@ func applyPatch(old api.Object, patch []byte, typ PatchType) (api.Object, error)
 // applyPatchJSON is applyPatch through JSON: old encoded, decoded into
 // maps, patched, encoded and decoded again.
 func applyPatchJSON(old api.Object, patch []byte, typ PatchType) (api.Object, error) {
+	merged, patchMap, err := patchDocument(old, patch, typ)
+	if err != nil {
+		return nil, err
+	}
+	out, err := json.Marshal(merged)
+	if err != nil {
+		return nil, apierr.NewBadRequest(err.Error())
+	}
+	obj, err := decodePatched(old, out, patchMap, typ)
+	if err != nil {
+		return nil, err
+	}
+	return patchedIdentity(obj, old)
+}
+
+// patchDocument is old, encoded and decoded into maps, with the patch
+// applied; patchMap is a merge or strategic merge patch's body decoded.
+func patchDocument(old api.Object, patch []byte, typ PatchType) (merged, patchMap any, err error) {
 	orig, err := json.Marshal(old)
 	if err != nil {
-		return nil, apierr.NewBadRequest(fmt.Sprintf("encoding the object: %v", err))
+		return nil, nil, apierr.NewBadRequest(fmt.Sprintf("encoding the object: %v", err))
 	}
 	var doc any
 	if err := decodeJSON(orig, &doc); err != nil {
-		return nil, apierr.NewBadRequest(err.Error())
+		return nil, nil, apierr.NewBadRequest(err.Error())
 	}
-	var merged, patchMap any
 	if typ == JSONPatch {
 		if merged, err = applyJSONPatch(doc, patch); err != nil {
 			// An operation that does not apply (a failed test, a
@@ -43,29 +63,40 @@ func applyPatchJSON(old api.Object, patch []byte, typ PatchType) (api.Object, er
 			// generic 422, which does not name it.
 			var se *apierr.StatusError
 			if errors.As(err, &se) {
-				return nil, se
+				return nil, nil, se
 			}
-			return nil, apierr.NewRequestRejected()
+			return nil, nil, apierr.NewRequestRejected()
 		}
-	} else {
-		if err := decodeJSON(patch, &patchMap); err != nil {
-			return nil, apierr.NewBadRequest(fmt.Sprintf("error decoding patch: %v", err))
-		}
-		if _, ok := patchMap.(map[string]any); !ok {
-			return nil, apierr.NewBadRequest("patch is not a JSON object")
-		}
-		merged = api.MergePatch(doc, patchMap, "", typ == StrategicMergePatch)
+		return merged, nil, nil
 	}
-	out, err := json.Marshal(merged)
+	if err := decodeJSON(patch, &patchMap); err != nil {
+		return nil, nil, apierr.NewBadRequest(fmt.Sprintf("error decoding patch: %v", err))
+	}
+	if _, ok := patchMap.(map[string]any); !ok {
+		return nil, nil, apierr.NewBadRequest("patch is not a JSON object")
+	}
+	return api.MergePatch(doc, patchMap, "", typ == StrategicMergePatch), patchMap, nil
+}
+
+// newLike is an empty object of old's kind.
+func newLike(old api.Object) (api.Object, error) {
+	if _, custom := old.(*api.Unstructured); custom {
+		return &api.Unstructured{}, nil
+	}
+	tm := old.GetTypeMeta()
+	obj, err := api.New(tm.APIVersion, tm.Kind)
 	if err != nil {
 		return nil, apierr.NewBadRequest(err.Error())
 	}
-	tm := old.GetTypeMeta()
-	var obj api.Object
-	if _, custom := old.(*api.Unstructured); custom {
-		obj = &api.Unstructured{}
-	} else if obj, err = api.New(tm.APIVersion, tm.Kind); err != nil {
-		return nil, apierr.NewBadRequest(err.Error())
+	return obj, nil
+}
+
+// decodePatched decodes the patched object out strictly into an object
+// of old's kind.
+func decodePatched(old api.Object, out []byte, patchMap any, typ PatchType) (api.Object, error) {
+	obj, err := newLike(old)
+	if err != nil {
+		return nil, err
 	}
 	dec := json.NewDecoder(bytes.NewReader(out))
 	dec.DisallowUnknownFields()
@@ -74,12 +105,23 @@ func applyPatchJSON(old api.Object, patch []byte, typ PatchType) (api.Object, er
 		// a 422 Invalid of the field "patch", naming no kind or object,
 		// whose value is the patch map (%+v) for a strategic merge
 		// patch and the patched object for the others.
-		value := string(out)
-		if typ == StrategicMergePatch {
-			value = fmt.Sprintf("%+v", patchMap)
-		}
-		return nil, apierr.NewInvalid("", "", apierr.FieldError{Field: "patch", Type: "Invalid value", Value: value, Detail: err.Error()})
+		return nil, apierr.NewInvalid("", "", apierr.FieldError{Field: "patch", Type: "Invalid value", Value: patchValue(out, patchMap, typ), Detail: err.Error()})
 	}
+	return obj, nil
+}
+
+// patchValue is what the patch handlers quote of a patch that fails: the
+// patch map (%+v) for a strategic merge patch, the patched object for
+// the others.
+func patchValue(out []byte, patchMap any, typ PatchType) string {
+	if typ == StrategicMergePatch {
+		return fmt.Sprintf("%+v", patchMap)
+	}
+	return string(out)
+}
+
+// patchedIdentity checks the patched object's identity against old's.
+func patchedIdentity(obj, old api.Object) (api.Object, error) {
 	// Identity is not patchable: a patch that changes the name or the
 	// namespace is refused (handlers/patch.go, checkName), one that
 	// removes the namespace keeps it.
@@ -96,6 +138,80 @@ func applyPatchJSON(old api.Object, patch []byte, typ PatchType) (api.Object, er
 		nm.ResourceVersion = ""
 	}
 	return obj, nil
+}
+
+// applyPatchValidated is applyPatch under a fieldValidation directive
+// (Ignore, Warn or Strict), as the patch handlers apply it: the patched
+// object's fields that its kind does not declare are dropped, and with
+// the patch body's own strict errors (Warn and Strict only) make strict,
+// the strict decoding errors, for the caller to refuse (Strict) or warn
+// of (Warn). A custom resource's fields are the caller's to prune, by its
+// schema. value is what a refusal quotes (patchValue). A patched object
+// that fails to decode for another reason is the 422 applyPatch answers,
+// whatever the directive (non-strict errors trump strict ones).
+func applyPatchValidated(old api.Object, patch []byte, typ PatchType, directive string) (obj api.Object, strict []string, value string, err error) {
+	if typ != MergePatch && typ != StrategicMergePatch && typ != JSONPatch {
+		return nil, nil, "", apierr.NewBadRequest(fmt.Sprintf("unsupported patch type %d", typ))
+	}
+	if directive != FieldValidationIgnore {
+		strict = patchBodyStrictErrors(patch, typ)
+	}
+	merged, patchMap, err := patchDocument(old, patch, typ)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	out, err := json.Marshal(merged)
+	if err != nil {
+		return nil, nil, "", apierr.NewBadRequest(err.Error())
+	}
+	value = patchValue(out, patchMap, typ)
+	clean := out
+	if _, custom := old.(*api.Unstructured); !custom {
+		if proto, err := newLike(old); err == nil {
+			var n yaml.Node
+			if yaml.Unmarshal(out, &n) == nil {
+				errs := StrictErrors(&n, reflect.TypeOf(proto), false)
+				for _, e := range errs {
+					if e.Unknown {
+						deletePath(merged, e.Path)
+					}
+				}
+				if len(errs) > 0 {
+					if clean, err = json.Marshal(merged); err != nil {
+						return nil, nil, "", apierr.NewBadRequest(err.Error())
+					}
+				}
+				strict = append(strict, StrictMessages(errs, "")...)
+			}
+		}
+	}
+	if obj, err = decodePatched(old, clean, patchMap, typ); err != nil {
+		// decodePatched quotes what it decoded; the handlers quote the
+		// patched object as the patch made it.
+		var se *apierr.StatusError
+		if errors.As(err, &se) && len(se.Causes) == 1 {
+			se = apierr.NewInvalid("", "", apierr.FieldError{Field: "patch", Type: "Invalid value", Value: value, Detail: se.Causes[0].Detail})
+			return nil, nil, "", se
+		}
+		return nil, nil, "", err
+	}
+	if obj, err = patchedIdentity(obj, old); err != nil {
+		return nil, nil, "", err
+	}
+	return obj, capStrict(strict), value, nil
+}
+
+// ApplyPatchValidated is applyPatchValidated for the scenario loader,
+// which applies a request step's patch that carries a fieldValidation
+// directive as the server will: it returns the patched object and the
+// strict decoding errors (refused under Strict, a custom kind's not
+// pruned).
+func ApplyPatchValidated(old api.Object, patch []byte, typ PatchType, directive string) (api.Object, []string, error) {
+	obj, strict, value, err := applyPatchValidated(old, patch, typ, directive)
+	if err == nil && directive == FieldValidationStrict && len(strict) > 0 {
+		return nil, strict, patchStrictInvalid(value, strict)
+	}
+	return obj, strict, err
 }
 
 func decodeJSON(b []byte, v any) error {

@@ -89,6 +89,15 @@ type Request struct {
 	// Force makes a server-side apply take the fields it conflicts on
 	// from their managers (kubectl's --force-conflicts).
 	Force bool
+	// FieldValidation is a patch's fieldValidation directive
+	// (FieldValidationIgnore, Warn or Strict): the patched object's fields
+	// its kind (or a custom kind's schema) does not declare are dropped,
+	// and refused under Strict (a 422) or warned of under Warn
+	// (Response.Warnings). Empty, the simulation's own requests, refuses
+	// them as before: a 422 for a built-in kind, the schema's 400 for a
+	// custom one. A create's or update's body is decoded by the client
+	// (clustersim serve), which drops its unknown fields before sending.
+	FieldValidation string
 	// WatchReceiver is where a watch's stream is delivered: the client end
 	// of the connection the request came in on. Watches over the network
 	// only.
@@ -109,6 +118,10 @@ type Response struct {
 	ResourceVersion uint64
 	// Err is the failure, a *apierr.StatusError.
 	Err error
+	// Warnings are the strict decoding errors a patch under
+	// FieldValidationWarn dropped, one per field: the API server's
+	// Warning headers.
+	Warnings []string
 	// Stream is the stream an accepted network watch's events travel on.
 	Stream *netsim.Stream
 }

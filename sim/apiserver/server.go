@@ -374,6 +374,9 @@ func (s *Server) handle(req *Request) *Response {
 		if err != nil {
 			return &Response{Err: err}
 		}
+		if req.FieldValidation != "" {
+			return s.patchValidated(op, req, old)
+		}
 		obj, err := applyPatch(old, req.Patch, req.PatchType)
 		if err != nil {
 			return &Response{Err: err}
@@ -395,6 +398,34 @@ func (s *Server) handle(req *Request) *Response {
 		return &Response{Err: apierr.NewBadRequest("watch is served by Endpoint, not Handle")}
 	}
 	return &Response{Err: apierr.NewBadRequest(fmt.Sprintf("unknown verb %d", req.Verb))}
+}
+
+// patchValidated is a patch under req's fieldValidation directive: the
+// patched object's unknown fields (a custom resource's, those its schema
+// prunes) are dropped; under Strict any strict decoding error refuses
+// the patch, under Warn each is a warning of the answer.
+func (s *Server) patchValidated(op store.Op, req *Request, old api.Object) *Response {
+	obj, strict, value, err := applyPatchValidated(old, req.Patch, req.PatchType, req.FieldValidation)
+	if err != nil {
+		return &Response{Err: err}
+	}
+	if u, ok := obj.(*api.Unstructured); ok {
+		if crd := s.crds[api.KindOf(u)]; crd != nil {
+			strict = capStrict(append(strict, unknownMessages(PruneCustom(crd, u))...))
+		}
+	}
+	var warnings []string
+	switch req.FieldValidation {
+	case FieldValidationStrict:
+		if len(strict) > 0 {
+			return &Response{Err: patchStrictInvalid(value, strict)}
+		}
+	case FieldValidationWarn:
+		warnings = strict
+	}
+	resp := s.update(op, req, obj)
+	resp.Warnings = warnings
+	return resp
 }
 
 func (s *Server) update(op store.Op, req *Request, obj api.Object) *Response {
