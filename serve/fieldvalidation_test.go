@@ -130,7 +130,7 @@ func TestFieldValidation(t *testing.T) {
 
 	kinds := []struct {
 		name, collection, kind string
-		object               func(name, spec string) string
+		object                 func(name, spec string) string
 	}{
 		{"deployment", "/apis/apps/v1/namespaces/default/deployments", "Deployment", deploymentJSON},
 		{"widget", "/apis/example.com/v1/namespaces/default/widgets", "Widget", widgetJSON},
