@@ -1,0 +1,125 @@
+package apiserver
+
+import (
+	"errors"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/apierr"
+	"github.com/clustersim/clustersim/sim/manifest"
+)
+
+// TestPatchFieldValidation holds a patch's fieldValidation directive to
+// the patch handlers' answers, for each patch type: none (the
+// simulation's own requests) refuses an unknown field as before, with
+// encoding/json's error; Strict refuses it with the strict decoding
+// error; Warn applies the rest and warns; Ignore applies the rest. The
+// unknown field is never stored.
+func TestPatchFieldValidation(t *testing.T) {
+	patches := map[PatchType]string{
+		MergePatch:          `{"spec":{"replicas":3,"foo":1}}`,
+		StrategicMergePatch: `{"spec":{"replicas":3,"foo":1}}`,
+		JSONPatch:           `[{"op":"replace","path":"/spec/replicas","value":3},{"op":"add","path":"/spec/foo","value":1}]`,
+	}
+	for typ, patch := range patches {
+		for _, directive := range []string{"", FieldValidationIgnore, FieldValidationWarn, FieldValidationStrict} {
+			f := newFixture(t)
+			f.must(t, &Request{Verb: Create, Kind: api.KindDeployment, Actor: user, Object: deployment("web", 1)})
+			resp := f.do(&Request{Verb: Patch, Kind: api.KindDeployment, Namespace: "default", Name: "web", Actor: user, PatchType: typ,
+				Patch: []byte(patch), FieldValidation: directive})
+			var se *apierr.StatusError
+			switch directive {
+			case "":
+				if !errors.As(resp.Err, &se) || se.Code != 422 || !strings.HasSuffix(se.Message, `: json: unknown field "foo"`) {
+					t.Errorf("%d, no directive: %v; want the 422 of encoding/json's unknown field", typ, resp.Err)
+				}
+			case FieldValidationStrict:
+				if !errors.As(resp.Err, &se) || se.Code != 422 || se.Causes[0].Field != "patch" || !strings.HasSuffix(se.Message, `: strict decoding error: unknown field "spec.foo"`) {
+					t.Errorf("%d, Strict: %v; want the 422 strict decoding error", typ, resp.Err)
+				}
+			default:
+				if resp.Err != nil {
+					t.Fatalf("%d, %s: %v", typ, directive, resp.Err)
+				}
+				if d := resp.Object.(*api.Deployment); *d.Spec.Replicas != 3 {
+					t.Errorf("%d, %s: replicas %d; want the patch applied", typ, directive, *d.Spec.Replicas)
+				}
+				want := []string{`unknown field "spec.foo"`}
+				if directive == FieldValidationIgnore {
+					want = nil
+				}
+				if !slices.Equal(resp.Warnings, want) {
+					t.Errorf("%d, %s: warnings %q; want %q", typ, directive, resp.Warnings, want)
+				}
+			}
+		}
+	}
+}
+
+// TestCustomPatchFieldValidation: a custom resource's patch prunes what
+// its schema does not declare under a directive, and is refused by the
+// schema (a 400) without one, as before.
+func TestCustomPatchFieldValidation(t *testing.T) {
+	for _, directive := range []string{"", FieldValidationWarn, FieldValidationStrict} {
+		f := newFixture(t)
+		objs, err := manifest.DecodeFile("../../testdata/custom-resources/widgets-crd.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.must(t, &Request{Verb: Create, Kind: api.KindCustomResourceDefinition, Actor: user, Object: objs[0]})
+		kind := api.Kind{Group: "example.com", Name: "Widget"}
+		f.must(t, &Request{Verb: Create, Kind: kind, Actor: user, Object: &api.Unstructured{TypeMeta: api.TypeMeta{APIVersion: "example.com/v1", Kind: "Widget"},
+			ObjectMeta: api.ObjectMeta{Name: "w", Namespace: "default"}, Fields: api.Fields{"spec": map[string]any{"replicas": int64(1)}}}})
+		resp := f.do(&Request{Verb: Patch, Kind: kind, Namespace: "default", Name: "w", Actor: user, PatchType: MergePatch,
+			Patch: []byte(`{"spec":{"replicas":2,"colour":"red"}}`), FieldValidation: directive})
+		var se *apierr.StatusError
+		switch directive {
+		case "":
+			if !errors.As(resp.Err, &se) || se.Code != 400 || !strings.HasSuffix(se.Message, `strict decoding error: unknown field "spec.colour"`) {
+				t.Errorf("no directive: %v; want the schema's 400", resp.Err)
+			}
+		case FieldValidationStrict:
+			if !errors.As(resp.Err, &se) || se.Code != 422 || !strings.HasSuffix(se.Message, `: strict decoding error: unknown field "spec.colour"`) {
+				t.Errorf("Strict: %v; want the 422", resp.Err)
+			}
+		case FieldValidationWarn:
+			if resp.Err != nil || !slices.Equal(resp.Warnings, []string{`unknown field "spec.colour"`}) {
+				t.Fatalf("Warn: %v %q", resp.Err, resp.Warnings)
+			}
+			if spec := resp.Object.(*api.Unstructured).Fields["spec"].(map[string]any); spec["colour"] != nil || spec["replicas"] != int64(2) {
+				t.Errorf("Warn: spec %v; want replicas 2 and no colour", spec)
+			}
+		}
+	}
+}
+
+// TestStrictErrors: the walker names every unknown and duplicate key in
+// document order with its path, descends through lists and embedded
+// structs, leaves maps' keys and self-decoding values alone, and with
+// drop leaves what decodes strictly.
+func TestStrictErrors(t *testing.T) {
+	doc := `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","labels":{"any":"x","any":"y"},"x":1},` +
+		`"spec":{"containers":[{"name":"c","image":"i","resources":{"limits":{"cpu":"1"}},"bad":1}],"volumes":[{"name":"v","emptyDir":{},"whatever":1}],"nodeName":"a","nodeName":"b"}}`
+	var n yaml.Node
+	if err := yaml.Unmarshal([]byte(doc), &n); err != nil {
+		t.Fatal(err)
+	}
+	errs := StrictErrors(&n, reflect.TypeFor[api.Pod](), true)
+	got := StrictMessages(errs, "")
+	want := []string{`duplicate field "metadata.labels.any"`, `unknown field "metadata.x"`, `unknown field "spec.containers[0].bad"`, `duplicate field "spec.nodeName"`}
+	if !slices.Equal(got, want) {
+		t.Errorf("StrictErrors = %q\nwant %q", got, want)
+	}
+	out, err := yaml.Marshal(&n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := string(out); strings.Contains(s, `"bad"`) || strings.Contains(s, `"x"`) || strings.Count(s, "nodeName") != 1 || !strings.Contains(s, `"b"`) || !strings.Contains(s, "whatever") {
+		t.Errorf("dropped:\n%s\nwant bad and x gone, the last nodeName kept, the volume's source kept", s)
+	}
+}
