@@ -2,13 +2,10 @@ package serve
 
 import (
 	"bytes"
-	"errors"
+	"encoding/json"
 	"fmt"
-	"io"
 	"reflect"
 	"strings"
-
-	"gopkg.in/yaml.v3"
 
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/apierr"
@@ -32,16 +29,28 @@ import (
 // value of the wrong type) is refused as before, whatever the directive.
 func (h *Handler) decodeValidated(info api.ResourceInfo, body []byte, directive string, warnings *[]string) (api.Object, error) {
 	reg := h.gw.c.Store.Kinds()
-	root := singleDocument(body)
-	if root == nil {
+	doc := body
+	if !isJSON(body) {
+		// A YAML body, as its JSON; one that does not convert is
+		// refused as before.
+		j, err := manifest.DocumentJSON("request body", body)
+		if err != nil {
+			return decodeObject(reg, info, body)
+		}
+		doc = j
+	}
+	var tm api.TypeMeta
+	if json.Unmarshal(doc, &tm) != nil {
 		return decodeObject(reg, info, body)
 	}
-	apiVersion, kind := scalarField(root, "apiVersion"), scalarField(root, "kind")
 	var obj api.Object
 	var strict []string
 	if info.Custom {
-		dups := apiserver.StrictErrors(root, reflect.TypeFor[any](), false)
-		o, err := decodeObject(reg, info, body)
+		dups, err := apiserver.StrictErrors(doc, reflect.TypeFor[any]())
+		if err != nil {
+			return decodeObject(reg, info, body)
+		}
+		o, err := decodeObject(reg, info, doc)
 		if err != nil {
 			return nil, err
 		}
@@ -53,18 +62,34 @@ func (h *Handler) decodeValidated(info api.ResourceInfo, body []byte, directive 
 		}
 		obj = o
 	} else {
-		proto, err := reg.New(apiVersion, kind)
+		proto, err := reg.New(tm.APIVersion, tm.Kind)
 		if err != nil {
 			return decodeObject(reg, info, body)
 		}
-		errs := apiserver.StrictErrors(root, reflect.TypeOf(proto), true)
-		if len(errs) == 0 {
+		errs, err := apiserver.StrictErrors(doc, reflect.TypeOf(proto))
+		if err != nil || len(errs) == 0 {
 			return decodeObject(reg, info, body)
 		}
-		// root now holds what a non-strict decoding keeps.
-		objs, err := manifest.DecodeObjectNode("request body", root, "")
+		// What a non-strict decoding keeps: the unknown fields dropped,
+		// the last of duplicate keys (encoding/json's map keeps it).
+		var m any
+		dec := json.NewDecoder(bytes.NewReader(doc))
+		dec.UseNumber()
+		if err := dec.Decode(&m); err != nil {
+			return decodeObject(reg, info, body)
+		}
+		for _, e := range errs {
+			if e.Unknown {
+				apiserver.DeletePath(m, e.Path)
+			}
+		}
+		clean, err := json.Marshal(m)
 		if err != nil {
-			return nil, decodeError(reg, info, body, err)
+			return decodeObject(reg, info, body)
+		}
+		objs, err := manifest.Decode("request body", clean)
+		if err != nil {
+			return nil, decodeError(reg, info, doc, err)
 		}
 		if len(objs) != 1 {
 			return nil, apierr.NewBadRequest(fmt.Sprintf("the request body holds %d objects; want one", len(objs)))
@@ -77,7 +102,7 @@ func (h *Handler) decodeValidated(info api.ResourceInfo, body []byte, directive 
 	switch directive {
 	case apiserver.FieldValidationStrict:
 		if len(strict) > 0 {
-			return nil, strictBodyError(apiVersion, kind, info, strict)
+			return nil, strictBodyError(tm.APIVersion, tm.Kind, info, strict)
 		}
 	case apiserver.FieldValidationWarn:
 		*warnings = append(*warnings, strict...)
@@ -94,40 +119,4 @@ func strictBodyError(apiVersion, kind string, info api.ResourceInfo, msgs []stri
 		version = apiVersion
 	}
 	return apierr.NewBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %s", kind, version, info.Kind.Name, apiserver.StrictDecodingError(msgs)))
-}
-
-// singleDocument is the mapping a body of one YAML (or JSON) document
-// holds, or nil (the body does not parse, holds several documents or
-// something else): the strict decoding leaves that to decodeObject.
-func singleDocument(body []byte) (root *yaml.Node) {
-	// yaml.v3 re-panics what it cannot handle; such a body is left to
-	// decodeObject, whose decoder reports it.
-	defer func() {
-		if recover() != nil {
-			root = nil
-		}
-	}()
-	dec := yaml.NewDecoder(bytes.NewReader(body))
-	var doc yaml.Node
-	if err := dec.Decode(&doc); err != nil {
-		return nil
-	}
-	var next yaml.Node
-	if err := dec.Decode(&next); !errors.Is(err, io.EOF) {
-		return nil
-	}
-	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
-		return nil
-	}
-	return doc.Content[0]
-}
-
-// scalarField is the value of a mapping's scalar field k, or "".
-func scalarField(n *yaml.Node, k string) string {
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == k && n.Content[i+1].Kind == yaml.ScalarNode {
-			return n.Content[i+1].Value
-		}
-	}
-	return ""
 }

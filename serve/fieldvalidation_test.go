@@ -4,35 +4,28 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/clustersim/clustersim/scenarios"
-	"github.com/clustersim/clustersim/scenarios/runner"
+	"github.com/clustersim/clustersim/sim/cluster"
 )
 
-// stepLoop is a Loop for tests: Post runs fn at once, then advances the
+// stepLoop is a Loop for tests: Post runs fn at once, then runs the
 // simulation far enough (virtual time) for the request it sent to be
 // answered, so that a handler's call finds its reply waiting.
-type stepLoop struct {
-	t    *testing.T
-	sess *runner.Session
-}
+type stepLoop struct{ c *cluster.Cluster }
 
 func (l *stepLoop) Post(fn func()) bool {
 	fn()
-	if err := l.sess.Advance(l.sess.Now() + 2*time.Second); err != nil {
-		l.t.Fatal(err)
-	}
+	l.c.RunFor(2 * time.Second)
 	return true
 }
 
 func (l *stepLoop) Done() <-chan struct{} { return nil }
 
-// testServer is a Handler in front of the three-node scenario, run by a
-// stepLoop.
+// testServer is a Handler in front of a bare simulated control plane
+// (an API server, no controllers), run by a stepLoop.
 type testServer struct {
 	t *testing.T
 	h *Handler
@@ -40,17 +33,12 @@ type testServer struct {
 
 func newTestServer(t *testing.T) *testServer {
 	t.Helper()
-	s, err := scenarios.LoadFile(filepath.Join("..", "testdata", "serve", "three-nodes.yaml"))
+	c, err := cluster.New(cluster.Config{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sess, err := runner.Start(s, runner.Options{Users: []string{"kubectl"}, NoTimeline: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(sess.Close)
-	gw := NewGateway(sess.Cluster(), "kubectl")
-	return &testServer{t: t, h: NewHandler(&stepLoop{t: t, sess: sess}, gw, Options{Token: "t"})}
+	t.Cleanup(c.Close)
+	return &testServer{t: t, h: NewHandler(&stepLoop{c: c}, NewGateway(c, "kubectl"), Options{Token: "t"})}
 }
 
 func (ts *testServer) do(method, path, contentType, body string) *httptest.ResponseRecorder {

@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -8,8 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-
-	"gopkg.in/yaml.v3"
 
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/apierr"
@@ -51,19 +50,23 @@ type StrictError struct {
 	Unknown bool
 }
 
-// StrictErrors walks the YAML (or JSON) document n against the Go type t
-// (the type a body of that kind decodes into, json tags naming the
-// fields) and returns its strict decoding errors in document order: each
-// key of a struct that no field is named by, each key given twice in one
-// object. Values of types that decode themselves (json.Unmarshaler) and
-// of interface or map types are not checked for unknown fields (only for
-// duplicate keys). With drop, the unknown fields and all but the last of
-// duplicate keys (encoding/json keeps the last) are removed from n, so
-// that n then decodes strictly.
-func StrictErrors(n *yaml.Node, t reflect.Type, drop bool) []StrictError {
-	w := strictWalker{drop: drop}
-	w.walk(n, t, nil)
-	return w.errs
+// StrictErrors reads the JSON document data against the Go type t (the
+// type a body of that kind decodes into, json tags naming the fields)
+// and returns its strict decoding errors in document order, as
+// sigs.k8s.io/json's strict decoding finds them: each key of a struct
+// that no field is named by, each key given twice in one object. Values
+// of types that decode themselves (json.Unmarshaler) are not looked
+// into; values of interface and map types only for duplicate keys. A
+// document that is not JSON is an error (the caller's decoding reports
+// it).
+func StrictErrors(data []byte, t reflect.Type) ([]StrictError, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	w := strictWalker{dec: dec}
+	if err := w.value(t, nil); err != nil {
+		return nil, err
+	}
+	return w.errs, nil
 }
 
 // StrictMessages are the distinct messages of errs, the first 100, with
@@ -93,8 +96,8 @@ func StrictDecodingError(msgs []string) string {
 }
 
 type strictWalker struct {
+	dec  *json.Decoder
 	errs []StrictError
-	drop bool
 }
 
 var (
@@ -125,86 +128,86 @@ func (w *strictWalker) add(kind string, path []any, unknown bool) {
 	w.errs = append(w.errs, StrictError{Msg: fmt.Sprintf("%s field %q", kind, PathString(p)), Path: p, Unknown: unknown})
 }
 
-func (w *strictWalker) walk(n *yaml.Node, t reflect.Type, path []any) {
-	if n != nil && n.Kind == yaml.DocumentNode {
-		if len(n.Content) == 0 {
-			return
-		}
-		n = n.Content[0]
-	}
-	// An alias is left alone: the decoder that follows bounds what
-	// aliases expand to.
-	if n == nil || n.Kind == yaml.AliasNode {
-		return
-	}
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if t.Implements(unmarshalerType) || reflect.PointerTo(t).Implements(unmarshalerType) {
-		return
-	}
-	switch t.Kind() {
-	case reflect.Struct:
-		if n.Kind == yaml.MappingNode {
-			fields := jsonFields(t)
-			w.mapping(n, path, func(k string) (reflect.Type, bool) { ft, ok := fields[k]; return ft, ok })
-		}
-	case reflect.Map:
-		if n.Kind == yaml.MappingNode {
-			et := t.Elem()
-			w.mapping(n, path, func(string) (reflect.Type, bool) { return et, true })
-		}
-	case reflect.Interface:
-		switch n.Kind {
-		case yaml.MappingNode:
-			w.mapping(n, path, func(string) (reflect.Type, bool) { return anyType, true })
-		case yaml.SequenceNode:
-			for i, c := range n.Content {
-				w.walk(c, anyType, append(slices.Clip(path), i))
-			}
-		}
-	case reflect.Slice, reflect.Array:
-		if t.Elem().Kind() != reflect.Uint8 && n.Kind == yaml.SequenceNode {
-			for i, c := range n.Content {
-				w.walk(c, t.Elem(), append(slices.Clip(path), i))
-			}
-		}
-	}
+// skip consumes the next value whole.
+func (w *strictWalker) skip() error {
+	var raw json.RawMessage
+	return w.dec.Decode(&raw)
 }
 
-// mapping checks an object's keys: field gives a key's type, or false
-// for a key the object may not have.
-func (w *strictWalker) mapping(n *yaml.Node, path []any, field func(string) (reflect.Type, bool)) {
-	last := map[string]int{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		last[n.Content[i].Value] = i
+// value reads the next value against type t (nil: anything, unchecked).
+func (w *strictWalker) value(t reflect.Type, path []any) error {
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
 	}
-	seen := map[string]bool{}
-	keep := make([]*yaml.Node, 0, len(n.Content))
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		if k.Kind != yaml.ScalarNode || k.Tag == "!!merge" {
-			keep = append(keep, k, v)
-			continue
-		}
-		p := append(slices.Clip(path), k.Value)
-		ft, ok := field(k.Value)
-		if !ok {
-			w.add("unknown", p, true)
-			continue
-		}
-		if seen[k.Value] {
-			w.add("duplicate", p, false)
-		}
-		seen[k.Value] = true
-		w.walk(v, ft, p)
-		if last[k.Value] == i {
-			keep = append(keep, k, v)
-		}
+	if t == nil || t.Implements(unmarshalerType) || reflect.PointerTo(t).Implements(unmarshalerType) {
+		return w.skip()
 	}
-	if w.drop {
-		n.Content = keep
+	tok, err := w.dec.Token()
+	if err != nil {
+		return err
 	}
+	switch tok {
+	case json.Delim('{'):
+		var field func(string) (reflect.Type, bool)
+		switch t.Kind() {
+		case reflect.Struct:
+			fields := jsonFields(t)
+			field = func(k string) (reflect.Type, bool) { ft, ok := fields[k]; return ft, ok }
+		case reflect.Map:
+			et := t.Elem()
+			field = func(string) (reflect.Type, bool) { return et, true }
+		case reflect.Interface:
+			field = func(string) (reflect.Type, bool) { return anyType, true }
+		default:
+			// An object where the type wants something else: the
+			// decoding refuses it.
+			field = func(string) (reflect.Type, bool) { return nil, true }
+		}
+		seen := map[string]bool{}
+		for w.dec.More() {
+			kt, err := w.dec.Token()
+			if err != nil {
+				return err
+			}
+			key, _ := kt.(string)
+			p := append(slices.Clip(path), key)
+			ft, ok := field(key)
+			if !ok {
+				w.add("unknown", p, true)
+				if err := w.skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			if seen[key] {
+				w.add("duplicate", p, false)
+			}
+			seen[key] = true
+			if err := w.value(ft, p); err != nil {
+				return err
+			}
+		}
+		_, err := w.dec.Token()
+		return err
+	case json.Delim('['):
+		var et reflect.Type
+		switch t.Kind() {
+		case reflect.Slice, reflect.Array:
+			if t.Elem().Kind() != reflect.Uint8 {
+				et = t.Elem()
+			}
+		case reflect.Interface:
+			et = anyType
+		}
+		for i := 0; w.dec.More(); i++ {
+			if err := w.value(et, append(slices.Clip(path), i)); err != nil {
+				return err
+			}
+		}
+		_, err := w.dec.Token()
+		return err
+	}
+	return nil
 }
 
 // fieldCache holds jsonFields' answers; simulations may run side by side.
@@ -262,9 +265,9 @@ func jsonFields(t reflect.Type) map[string]reflect.Type {
 	return out
 }
 
-// deletePath removes the field at path from doc (decoded JSON: maps and
+// DeletePath removes the field at path from doc (decoded JSON: maps and
 // slices), if it is there.
-func deletePath(doc any, path []any) {
+func DeletePath(doc any, path []any) {
 	if len(path) == 0 {
 		return
 	}
@@ -307,14 +310,16 @@ type strictPatchOp struct {
 // (duplicate keys only). A body that does not parse has none here; the
 // patch's own decoding refuses it.
 func patchBodyStrictErrors(patch []byte, typ PatchType) []string {
-	var n yaml.Node
-	if !json.Valid(patch) || yaml.Unmarshal(patch, &n) != nil {
+	t := anyType
+	prefix := ""
+	if typ == JSONPatch {
+		t, prefix = reflect.TypeFor[[]strictPatchOp](), "json patch "
+	}
+	errs, err := StrictErrors(patch, t)
+	if err != nil {
 		return nil
 	}
-	if typ == JSONPatch {
-		return StrictMessages(StrictErrors(&n, reflect.TypeFor[[]strictPatchOp](), false), "json patch ")
-	}
-	return StrictMessages(StrictErrors(&n, anyType, false), "")
+	return StrictMessages(errs, prefix)
 }
 
 // PruneCustom removes from u the fields its version's openAPIV3Schema

@@ -1,17 +1,15 @@
 package apiserver
 
 import (
+	"encoding/json"
 	"errors"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
-	"gopkg.in/yaml.v3"
-
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/apierr"
-	"github.com/clustersim/clustersim/sim/manifest"
 )
 
 // TestPatchFieldValidation holds a patch's fieldValidation directive to
@@ -67,11 +65,14 @@ func TestPatchFieldValidation(t *testing.T) {
 func TestCustomPatchFieldValidation(t *testing.T) {
 	for _, directive := range []string{"", FieldValidationWarn, FieldValidationStrict} {
 		f := newFixture(t)
-		objs, err := manifest.DecodeFile("../../testdata/custom-resources/widgets-crd.yaml")
-		if err != nil {
+		crd := &api.CustomResourceDefinition{}
+		if err := json.Unmarshal([]byte(`{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"widgets.example.com"},
+"spec":{"group":"example.com","names":{"plural":"widgets","singular":"widget","kind":"Widget"},"scope":"Namespaced",
+"versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object","properties":{
+"spec":{"type":"object","properties":{"replicas":{"type":"integer"}}}}}}}]}}`), crd); err != nil {
 			t.Fatal(err)
 		}
-		f.must(t, &Request{Verb: Create, Kind: api.KindCustomResourceDefinition, Actor: user, Object: objs[0]})
+		f.must(t, &Request{Verb: Create, Kind: api.KindCustomResourceDefinition, Actor: user, Object: crd})
 		kind := api.Kind{Group: "example.com", Name: "Widget"}
 		f.must(t, &Request{Verb: Create, Kind: kind, Actor: user, Object: &api.Unstructured{TypeMeta: api.TypeMeta{APIVersion: "example.com/v1", Kind: "Widget"},
 			ObjectMeta: api.ObjectMeta{Name: "w", Namespace: "default"}, Fields: api.Fields{"spec": map[string]any{"replicas": int64(1)}}}})
@@ -100,26 +101,35 @@ func TestCustomPatchFieldValidation(t *testing.T) {
 
 // TestStrictErrors: the walker names every unknown and duplicate key in
 // document order with its path, descends through lists and embedded
-// structs, leaves maps' keys and self-decoding values alone, and with
-// drop leaves what decodes strictly.
+// structs, and leaves maps' keys (but for duplicates) and self-decoding
+// values (a volume's source) alone; DeletePath then removes the unknown
+// ones from the decoded document.
 func TestStrictErrors(t *testing.T) {
 	doc := `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","labels":{"any":"x","any":"y"},"x":1},` +
-		`"spec":{"containers":[{"name":"c","image":"i","resources":{"limits":{"cpu":"1"}},"bad":1}],"volumes":[{"name":"v","emptyDir":{},"whatever":1}],"nodeName":"a","nodeName":"b"}}`
-	var n yaml.Node
-	if err := yaml.Unmarshal([]byte(doc), &n); err != nil {
+		`"spec":{"containers":[{"name":"c","image":"i","resources":{"limits":{"cpu":"1"}},"bad":{"deep":[1]}}],"volumes":[{"name":"v","emptyDir":{},"whatever":1}],"nodeName":"a","nodeName":"b"}}`
+	errs, err := StrictErrors([]byte(doc), reflect.TypeFor[api.Pod]())
+	if err != nil {
 		t.Fatal(err)
 	}
-	errs := StrictErrors(&n, reflect.TypeFor[api.Pod](), true)
 	got := StrictMessages(errs, "")
 	want := []string{`duplicate field "metadata.labels.any"`, `unknown field "metadata.x"`, `unknown field "spec.containers[0].bad"`, `duplicate field "spec.nodeName"`}
 	if !slices.Equal(got, want) {
 		t.Errorf("StrictErrors = %q\nwant %q", got, want)
 	}
-	out, err := yaml.Marshal(&n)
-	if err != nil {
+	var m any
+	if err := json.Unmarshal([]byte(doc), &m); err != nil {
 		t.Fatal(err)
 	}
-	if s := string(out); strings.Contains(s, `"bad"`) || strings.Contains(s, `"x"`) || strings.Count(s, "nodeName") != 1 || !strings.Contains(s, `"b"`) || !strings.Contains(s, "whatever") {
-		t.Errorf("dropped:\n%s\nwant bad and x gone, the last nodeName kept, the volume's source kept", s)
+	for _, e := range errs {
+		if e.Unknown {
+			DeletePath(m, e.Path)
+		}
+	}
+	out, _ := json.Marshal(m)
+	if s := string(out); strings.Contains(s, `"bad"`) || strings.Contains(s, `"x"`) || !strings.Contains(s, `"nodeName":"b"`) || !strings.Contains(s, "whatever") {
+		t.Errorf("cleaned: %s\nwant bad and x gone, the last nodeName kept, the volume's source kept", s)
+	}
+	if _, err := StrictErrors([]byte(`{"spec":`), reflect.TypeFor[api.Pod]()); err == nil {
+		t.Errorf("a truncated document: no error")
 	}
 }

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"reflect"
 
-	"gopkg.in/yaml.v3"
-
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/apierr"
 )
@@ -168,18 +166,14 @@ func applyPatchValidated(old api.Object, patch []byte, typ PatchType, directive 
 	clean := out
 	if _, custom := old.(*api.Unstructured); !custom {
 		if proto, err := newLike(old); err == nil {
-			var n yaml.Node
-			if yaml.Unmarshal(out, &n) == nil {
-				errs := StrictErrors(&n, reflect.TypeOf(proto), false)
+			if errs, err := StrictErrors(out, reflect.TypeOf(proto)); err == nil && len(errs) > 0 {
 				for _, e := range errs {
 					if e.Unknown {
-						deletePath(merged, e.Path)
+						DeletePath(merged, e.Path)
 					}
 				}
-				if len(errs) > 0 {
-					if clean, err = json.Marshal(merged); err != nil {
-						return nil, nil, "", apierr.NewBadRequest(err.Error())
-					}
+				if clean, err = json.Marshal(merged); err != nil {
+					return nil, nil, "", apierr.NewBadRequest(err.Error())
 				}
 				strict = append(strict, StrictMessages(errs, "")...)
 			}
