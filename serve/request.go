@@ -120,6 +120,7 @@ func checkFieldValidation(r *http.Request) error {
 		Detail: "supported values: " + strings.Join(quoted, ", ")})
 }
 
+// requestOf is request, adding a body's warnings to warnings.
 func (h *Handler) requestOf(r *http.Request, t target, info api.ResourceInfo, body []byte, warnings *[]string) (*apiserver.Request, func(*apiserver.Response) any, error) {
 	if info.Namespaced && t.namespace == "" && t.name != "" || !info.Namespaced && t.namespace != "" {
 		return nil, nil, notFoundPath()
@@ -287,7 +288,10 @@ func unsupportedPatch(msg string) error {
 
 // decodeObject decodes a request body (JSON or YAML) strictly into an
 // object of info's kind: an unknown field is a 400, as the real API
-// server answers fieldValidation=Strict.
+// server answers fieldValidation=Strict. A create's and update's body
+// goes through decodeValidated, which honours the request's directive
+// and comes here when there is nothing to drop; a server-side apply's
+// comes here directly.
 func decodeObject(reg *api.Registry, info api.ResourceInfo, body []byte) (api.Object, error) {
 	if info.Custom {
 		var tm api.TypeMeta
