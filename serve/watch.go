@@ -3,7 +3,9 @@ package serve
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"time"
 
@@ -46,7 +48,23 @@ func (h *Handler) serveWatch(w http.ResponseWriter, r *http.Request, t target) {
 		err    error
 		tbl    kubectl.Table
 		filter func(api.Object) bool
+		// initial is a watch list's state (sendInitialEvents=true):
+		// sent as ADDED events before the watch's own, then, when
+		// bookmarks were asked for, a bookmark at initialRV that marks
+		// their end.
+		list       bool
+		initial    []api.Object
+		initialRV  uint64
+		now        time.Time
+		kind       string
+		apiVersion string
 	}
+	sendInitial, err := watchListOptions(q)
+	if err != nil {
+		writeErr(w, err)
+		return
+	}
+	bookmarks := q.Get("allowWatchBookmarks") == "true"
 	op, ok := call(h, w, r, func(reply func(opened)) {
 		info, err := resolve(h.gw.c.Store.Kinds(), t)
 		if err != nil {
@@ -72,6 +90,10 @@ func (h *Handler) serveWatch(w http.ResponseWriter, r *http.Request, t target) {
 				return
 			}
 		}
+		if sendInitial != nil && !*sendInitial && rv == 0 {
+			// No initial events: start at the most recent version.
+			rv = h.gw.c.Store.ResourceVersion()
+		}
 		req := &apiserver.Request{Verb: apiserver.Watch, Kind: info.Kind, Namespace: opts.Namespace, ListOptions: opts, ResourceVersion: rv}
 		closed := false
 		send := func(f watchFrame) bool {
@@ -91,7 +113,7 @@ func (h *Handler) serveWatch(w http.ResponseWriter, r *http.Request, t target) {
 				return false
 			}
 		}
-		cancel := h.gw.Watch(req, q.Get("allowWatchBookmarks") == "true", func(e WatchEvent) bool {
+		sink := func(e WatchEvent) bool {
 			switch e.Type {
 			case "ERROR":
 				var se *apierr.StatusError
@@ -106,8 +128,29 @@ func (h *Handler) serveWatch(w http.ResponseWriter, r *http.Request, t target) {
 			// The object is shaped (filtered, printed) on the client's
 			// goroutine: this runs in an event of the simulation.
 			return send(watchFrame{typ: e.Type, event: e.Event.Object, now: h.gw.Now()})
-		})
-		reply(opened{cancel: cancel, tbl: tableOf(info), filter: filter})
+		}
+		open := func() func() {
+			return h.gw.Watch(req, bookmarks, sink)
+		}
+		if sendInitial != nil && *sendInitial {
+			// A watch list (client-go's informers since v0.35): the
+			// state as ADDED events, a bookmark marking their end,
+			// then the changes after that state. The state is a list
+			// (at least as new as any resourceVersion asked for), the
+			// watch follows from the list's resourceVersion.
+			list := &apiserver.Request{Verb: apiserver.List, Kind: info.Kind, Namespace: opts.Namespace, ListOptions: opts}
+			h.gw.Do(list, func(resp *apiserver.Response) {
+				if resp.Err != nil {
+					reply(opened{err: resp.Err})
+					return
+				}
+				req.ResourceVersion = resp.ResourceVersion
+				reply(opened{cancel: open(), tbl: tableOf(info), filter: filter, list: true, initial: resp.Items, initialRV: resp.ResourceVersion,
+					now: h.gw.Now(), kind: info.Kind.Name, apiVersion: info.APIVersion()})
+			})
+			return
+		}
+		reply(opened{cancel: open(), tbl: tableOf(info), filter: filter})
 	})
 	if !ok {
 		return
@@ -125,27 +168,47 @@ func (h *Handler) serveWatch(w http.ResponseWriter, r *http.Request, t target) {
 		flusher.Flush()
 	}
 	enc := json.NewEncoder(w)
+	write := func(f watchFrame) bool {
+		if o := f.event; o != nil {
+			if op.filter != nil && !op.filter(o) {
+				return true
+			}
+			f.obj = o
+			if table {
+				td := &tableData{cols: op.tbl.Columns, rows: [][]string{op.tbl.Row(o, f.now)}, objs: []api.Object{o}, rv: o.GetObjectMeta().ResourceVersion, include: include}
+				f.obj = td.json()
+			}
+		}
+		if err := enc.Encode(map[string]any{"type": f.typ, "object": f.obj}); err != nil {
+			return false
+		}
+		if flusher != nil {
+			flusher.Flush()
+		}
+		return true
+	}
+	if op.list {
+		for _, o := range op.initial {
+			if !write(watchFrame{typ: "ADDED", event: o, now: op.now}) {
+				return
+			}
+		}
+		if bookmarks {
+			if !write(watchFrame{typ: "BOOKMARK", obj: map[string]any{"kind": op.kind, "apiVersion": op.apiVersion,
+				"metadata": map[string]any{"resourceVersion": strconv.FormatUint(op.initialRV, 10),
+					"annotations": map[string]string{initialEventsEnd: "true"}}}}) {
+				return
+			}
+		}
+	}
 	for {
 		select {
 		case f, ok := <-frames:
 			if !ok {
 				return
 			}
-			if o := f.event; o != nil {
-				if op.filter != nil && !op.filter(o) {
-					continue
-				}
-				f.obj = o
-				if table {
-					td := &tableData{cols: op.tbl.Columns, rows: [][]string{op.tbl.Row(o, f.now)}, objs: []api.Object{o}, rv: o.GetObjectMeta().ResourceVersion, include: include}
-					f.obj = td.json()
-				}
-			}
-			if err := enc.Encode(map[string]any{"type": f.typ, "object": f.obj}); err != nil {
+			if !write(f) {
 				return
-			}
-			if flusher != nil {
-				flusher.Flush()
 			}
 		case <-r.Context().Done():
 			return
@@ -153,4 +216,42 @@ func (h *Handler) serveWatch(w http.ResponseWriter, r *http.Request, t target) {
 			return
 		}
 	}
+}
+
+// initialEventsEnd is the annotation of the bookmark that ends a watch
+// list's initial events (metav1.InitialEventsAnnotationKey).
+const initialEventsEnd = "k8s.io/initial-events-end"
+
+// watchListOptions reads a watch's sendInitialEvents (nil when not
+// given) and checks it with resourceVersionMatch as the API server's
+// validateWatchOptions does (apimachinery
+// pkg/apis/meta/internalversion/validation), its WatchList feature on:
+// sendInitialEvents needs resourceVersionMatch=NotOlderThan, and
+// resourceVersionMatch is only for a watch that sets sendInitialEvents.
+func watchListOptions(q url.Values) (*bool, error) {
+	var send *bool
+	if v := q.Get("sendInitialEvents"); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return nil, apierr.NewBadRequest(fmt.Sprintf("sendInitialEvents: invalid boolean %q", v))
+		}
+		send = &b
+	}
+	match := q.Get("resourceVersionMatch")
+	var errs []apierr.FieldError
+	if send != nil && match != "NotOlderThan" {
+		errs = append(errs, apierr.FieldError{Field: "resourceVersionMatch", Type: "Forbidden", Detail: "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"})
+	}
+	if match != "" {
+		if send == nil {
+			errs = append(errs, apierr.FieldError{Field: "resourceVersionMatch", Type: "Forbidden", Detail: "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"})
+		}
+		if match != "NotOlderThan" {
+			errs = append(errs, apierr.FieldError{Field: "resourceVersionMatch", Type: "Unsupported value", Value: match, Detail: `supported values: "NotOlderThan"`})
+		}
+	}
+	if len(errs) > 0 {
+		return nil, apierr.NewInvalid("ListOptions.meta.k8s.io", "", errs...)
+	}
+	return send, nil
 }

@@ -70,7 +70,14 @@ type served struct {
 // for its kubeconfig.
 func startServe(t *testing.T, args ...string) *served {
 	t.Helper()
-	s := &served{t: t, kubectl: kubectlBinary(t), dir: t.TempDir(), stderr: &syncBuffer{}, code: make(chan int, 1)}
+	return startServeFor(t, kubectlBinary(t), args...)
+}
+
+// startServeFor is startServe for a test that runs kubectl (its path) or
+// not ("": the test speaks HTTP itself).
+func startServeFor(t *testing.T, kubectl string, args ...string) *served {
+	t.Helper()
+	s := &served{t: t, kubectl: kubectl, dir: t.TempDir(), stderr: &syncBuffer{}, code: make(chan int, 1)}
 	s.kubeconfig = filepath.Join(s.dir, "kubeconfig")
 	go func() {
 		s.code <- Main(append([]string{"serve", "--kubeconfig", s.kubeconfig}, args...), io.Discard, s.stderr)

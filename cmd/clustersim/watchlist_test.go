@@ -1,0 +1,102 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// get sends a GET of path with the token and returns the response.
+func (s *served) get(path string) *http.Response {
+	s.t.Helper()
+	resp, err := s.client().Do(mustRequest(s.t, http.MethodGet, s.server+path, s.token))
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	return resp
+}
+
+type watchLine struct {
+	Type   string `json:"type"`
+	Object struct {
+		Kind     string `json:"kind"`
+		Code     int    `json:"code"`
+		Metadata struct {
+			Name            string            `json:"name"`
+			ResourceVersion string            `json:"resourceVersion"`
+			Annotations     map[string]string `json:"annotations"`
+		} `json:"metadata"`
+	} `json:"object"`
+}
+
+// TestServeWatchList holds serve to the API server's watch list
+// (sendInitialEvents=true, which client-go's informers send by default
+// since v0.35, their WatchListClient feature): the state as ADDED events,
+// then a BOOKMARK annotated k8s.io/initial-events-end at a
+// resourceVersion at least the list's; without it an informer never
+// syncs. The options are validated as the API server does (422).
+func TestServeWatchList(t *testing.T) {
+	s := startServeFor(t, "", "node-failure", "--timeline=false", "--speed", "60")
+	resp := s.get("/api/v1/pods")
+	var list struct {
+		Metadata struct {
+			ResourceVersion string `json:"resourceVersion"`
+		} `json:"metadata"`
+		Items []json.RawMessage `json:"items"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&list); err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	listRV, _ := strconv.ParseUint(list.Metadata.ResourceVersion, 10, 64)
+	if len(list.Items) == 0 {
+		t.Fatal("no pods to list")
+	}
+
+	resp = s.get("/api/v1/pods?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true")
+	defer resp.Body.Close()
+	if resp.StatusCode != 200 {
+		b, _ := io.ReadAll(resp.Body)
+		t.Fatalf("watch list: %s %s", resp.Status, b)
+	}
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(nil, 1<<20)
+	added := 0
+	for sc.Scan() {
+		var l watchLine
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			t.Fatal(err)
+		}
+		if l.Type == "ADDED" {
+			added++
+			continue
+		}
+		if l.Type != "BOOKMARK" || l.Object.Metadata.Annotations["k8s.io/initial-events-end"] != "true" {
+			t.Fatalf("after %d ADDED events: %s %+v, want the BOOKMARK that ends the initial events", added, l.Type, l.Object)
+		}
+		if rv, _ := strconv.ParseUint(l.Object.Metadata.ResourceVersion, 10, 64); rv < listRV || l.Object.Kind != "Pod" {
+			t.Errorf("the initial-events-end bookmark: kind %q resourceVersion %d, want Pod at %d or later", l.Object.Kind, rv, listRV)
+		}
+		break
+	}
+	if added < len(list.Items) {
+		t.Errorf("%d ADDED events before the bookmark; the list held %d pods", added, len(list.Items))
+	}
+
+	for _, tc := range []struct{ query, want string }{
+		{"sendInitialEvents=true&allowWatchBookmarks=true", "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"},
+		{"resourceVersionMatch=NotOlderThan", "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"},
+		{"sendInitialEvents=true&resourceVersionMatch=Exact", "FieldValueNotSupported"},
+	} {
+		resp := s.get("/api/v1/pods?watch=true&" + tc.query)
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 422 || !strings.Contains(string(b), tc.want) || !strings.Contains(string(b), `"kind":"ListOptions"`) {
+			t.Errorf("watch with %s: %s %s, want 422 %q", tc.query, resp.Status, b, tc.want)
+		}
+	}
+}
