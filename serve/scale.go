@@ -12,7 +12,8 @@ import (
 
 // scaleRequest serves the scale subresource (autoscaling/v1 Scale) of a
 // Deployment, ReplicaSet or StatefulSet: a GET reads the object, a PUT or PATCH of
-// spec.replicas becomes a JSON merge patch of the object's spec.replicas
+// spec.replicas becomes a JSON merge patch of the object's spec.replicas,
+// with the Scale's resourceVersion, when it has one, as a precondition
 // (the audit log records a patch of the object, where a real API server
 // records the scale subresource).
 func (h *Handler) scaleRequest(r *http.Request, t target, info api.ResourceInfo, body []byte) (*apiserver.Request, func(*apiserver.Response) any, error) {
@@ -27,6 +28,7 @@ func (h *Handler) scaleRequest(r *http.Request, t target, info api.ResourceInfo,
 		return nil, nil, methodNotAllowed(r.Method)
 	}
 	var replicas *int32
+	var rv string // the Scale's resourceVersion: a precondition, as the API server's scale update makes it
 	if r.Method == http.MethodPatch && mediaType(r) == "application/json-patch+json" {
 		var ops []struct {
 			Op    string          `json:"op"`
@@ -48,6 +50,9 @@ func (h *Handler) scaleRequest(r *http.Request, t target, info api.ResourceInfo,
 		}
 	} else {
 		var in struct {
+			Metadata struct {
+				ResourceVersion string `json:"resourceVersion"`
+			} `json:"metadata"`
 			Spec struct {
 				Replicas *int32 `json:"replicas"`
 			} `json:"spec"`
@@ -55,7 +60,7 @@ func (h *Handler) scaleRequest(r *http.Request, t target, info api.ResourceInfo,
 		if err := json.Unmarshal(body, &in); err != nil {
 			return nil, nil, apierr.NewBadRequest("decoding the Scale: " + err.Error())
 		}
-		replicas = in.Spec.Replicas
+		replicas, rv = in.Spec.Replicas, in.Metadata.ResourceVersion
 	}
 	if replicas == nil {
 		// Nothing to change: answer with the current scale.
@@ -64,6 +69,15 @@ func (h *Handler) scaleRequest(r *http.Request, t target, info api.ResourceInfo,
 	}
 	req.Verb, req.PatchType = apiserver.Patch, apiserver.MergePatch
 	req.Patch = fmt.Appendf(nil, `{"spec":{"replicas":%d}}`, *replicas)
+	if rv != "" {
+		// The scale registry copies a Scale's resourceVersion onto the
+		// object it updates (scaleUpdatedObjectInfo), so a stale one
+		// is a 409 Conflict: RetryOnConflict around
+		// GetScale/UpdateScale relies on it. In a merge patch it is
+		// the same precondition.
+		b, _ := json.Marshal(rv)
+		req.Patch = fmt.Appendf(nil, `{"metadata":{"resourceVersion":%s},"spec":{"replicas":%d}}`, b, *replicas)
+	}
 	return req, post, nil
 }
 

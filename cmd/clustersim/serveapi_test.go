@@ -100,3 +100,53 @@ func TestServeWatchList(t *testing.T) {
 		}
 	}
 }
+
+// put sends a PUT of body (JSON) to path with the token.
+func (s *served) put(path, body string) (int, string) {
+	s.t.Helper()
+	req, err := http.NewRequest(http.MethodPut, s.server+path, strings.NewReader(body))
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+s.token)
+	resp, err := s.client().Do(req)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// TestServeScaleConflict: an update of the scale subresource carries the
+// Scale's resourceVersion, which the API server makes a precondition
+// (client-go's UpdateScale in a RetryOnConflict loop relies on the 409).
+func TestServeScaleConflict(t *testing.T) {
+	s := startServeFor(t, "", "node-failure", "--timeline=false", "--speed", "0")
+	const path = "/apis/apps/v1/namespaces/default/deployments/nginx-deployment/scale"
+	resp := s.get(path)
+	var sc struct {
+		Metadata struct {
+			ResourceVersion string `json:"resourceVersion"`
+		} `json:"metadata"`
+	}
+	err := json.NewDecoder(resp.Body).Decode(&sc)
+	resp.Body.Close()
+	if err != nil || sc.Metadata.ResourceVersion == "" {
+		t.Fatalf("GET scale: %v %+v", err, sc)
+	}
+	scale := func(rv string, n int) string {
+		return `{"kind":"Scale","apiVersion":"autoscaling/v1","metadata":{"name":"nginx-deployment","namespace":"default","resourceVersion":"` + rv + `"},"spec":{"replicas":` + strconv.Itoa(n) + `}}`
+	}
+	if code, body := s.put(path, scale(sc.Metadata.ResourceVersion, 4)); code != 200 || !strings.Contains(body, `"replicas":4`) {
+		t.Fatalf("PUT scale at the current resourceVersion: %d %s", code, body)
+	}
+	code, body := s.put(path, scale(sc.Metadata.ResourceVersion, 5))
+	if code != 409 || !strings.Contains(body, `"reason":"Conflict"`) || !strings.Contains(body, `Operation cannot be fulfilled on deployments.apps \"nginx-deployment\": the object has been modified`) {
+		t.Errorf("PUT scale at a stale resourceVersion: %d %s, want the 409 Conflict", code, body)
+	}
+	if code, body := s.put(path, `{"kind":"Scale","apiVersion":"autoscaling/v1","metadata":{"name":"nginx-deployment"},"spec":{"replicas":2}}`); code != 200 || !strings.Contains(body, `"replicas":2`) {
+		t.Errorf("PUT scale without a resourceVersion (unconditional): %d %s", code, body)
+	}
+}
