@@ -134,11 +134,11 @@ func (h *Handler) requestOf(r *http.Request, t target, info api.ResourceInfo, bo
 		// the DeleteOptions of the body.
 		return nil, nil, errDryRun
 	}
-	if r.Method == http.MethodPost || r.Method == http.MethodPut {
+	if r.Method == http.MethodPost || r.Method == http.MethodPut || r.Method == http.MethodDelete && len(body) > 0 {
 		switch mt := mediaType(r); mt {
 		case "", "application/json", "application/yaml":
 		default:
-			return nil, nil, unsupportedPatch(fmt.Sprintf("the body of the request was in an unknown format - accepted media types include: application/json, application/yaml (clustersim serve does not read %q: kubectl's typed commands such as create deployment, create configmap and create namespace send protobuf; write the object to a file and use kubectl apply -f or kubectl create -f)", mt))
+			return nil, nil, unreadBody(mt)
 		}
 	}
 	if err := checkFieldValidation(r); err != nil {

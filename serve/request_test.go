@@ -45,6 +45,27 @@ func TestUnsimulated(t *testing.T) {
 			t.Errorf("%s %s: %v; want %d %q", tc.method, tc.path, err, tc.code, tc.msg)
 		}
 	}
+	// client-go's typed clientset sends protobuf bodies by default: a
+	// create and a delete's DeleteOptions (whose preconditions would
+	// otherwise be dropped) are refused with what to set instead.
+	for _, method := range []string{"POST", "PUT", "DELETE"} {
+		path := "/api/v1/namespaces/default/configmaps"
+		if method != "POST" {
+			path += "/c"
+		}
+		u := httptest.NewRequest(method, path, nil)
+		u.Header.Set("Content-Type", "application/vnd.kubernetes.protobuf")
+		tg, _ := parsePath(u.URL.Path)
+		info, err := resolve(api.NewRegistry(), tg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _, err = h.request(u, tg, info, []byte("k8s\x00\x0a\x0f\x0a\x02v1\x12\x0dDeleteOptions"))
+		var se *apierr.StatusError
+		if !errors.As(err, &se) || se.Code != 415 || !strings.Contains(se.Message, `rest.Config sets ContentType: "application/json"`) {
+			t.Errorf("%s %s with a protobuf body: %v; want the 415 that names rest.Config.ContentType", method, path, err)
+		}
+	}
 	for _, path := range []string{
 		"/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
 		"/apis/authorization.k8s.io/v1/selfsubjectrulesreviews",
