@@ -523,13 +523,14 @@ func isJSON(b []byte) bool {
 // unreadBody refuses a body in a media type serve does not read, a 415
 // worded as the API server's, with what to do instead: protobuf is what
 // kubectl's typed commands (create deployment, create configmap, create
-// namespace) and client-go's typed clientset (kubernetes.NewForConfig,
-// for the built-in kinds, unless rest.Config.ContentType is set) send. A
+// namespace), client-go's typed clientset (kubernetes.NewForConfig) and
+// controller-runtime's client send for the built-in kinds unless
+// rest.Config.ContentType is set. A
 // DELETE's DeleteOptions are refused too: read as nothing, their
 // preconditions and propagation policy would be silently dropped.
 func unreadBody(mt string) error {
 	return unsupportedPatch(fmt.Sprintf("the body of the request was in an unknown format - accepted media types include: application/json, application/yaml "+
 		"(clustersim serve does not read %q: kubectl's typed commands such as create deployment, create configmap and create namespace send protobuf; "+
 		"write the object to a file and use kubectl apply -f or kubectl create -f; "+
-		"client-go's typed clientset sends protobuf unless its rest.Config sets ContentType: \"application/json\")", mt))
+		"client-go's typed clientset and controller-runtime's client send protobuf unless their rest.Config sets ContentType: \"application/json\")", mt))
 }
