@@ -32,7 +32,10 @@ outside: ## vet and test examples/outside, a module outside this one that regist
 # first build downloads and compiles some 70 modules (about a minute) and
 # its tests run a 500-seed swarm, more than make test's two-minute budget
 # allows, so it is a target of its own that .ci/run runs after make test.
-adapter: ## vet and test crt/, the controller-runtime adapter module and its example operator (a 500-seed swarm)
+# crt/servetest builds bin/clustersim's source into a temporary directory
+# and points client-go's clients and a controller-runtime manager at
+# clustersim serve (a missing or unbuildable binary fails it).
+adapter: ## vet and test crt/: the controller-runtime adapter and its example operator (a 500-seed swarm), and real client-go and controller-runtime clients against clustersim serve (crt/servetest)
 	cd crt && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 soak: ## the example operator's swarms at 1,000 seeds per fault profile, the rolling-update invariants at 500 seeds per profile (a few minutes)
