@@ -356,6 +356,35 @@ func asTable(r *http.Request) bool {
 	return false
 }
 
+// partialMetadata reports whether the client asked for objects as
+// PartialObjectMetadata (client-go's metadata client, controller-runtime's
+// metadata-only watches: `application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1`,
+// or PartialObjectMetadataList for a list) ahead of plain JSON, and the
+// meta.k8s.io version to answer in. As the API server does, the answer
+// is then each object's metadata alone, in a PartialObjectMetadata (a
+// list's items in a PartialObjectMetadataList).
+func partialMetadata(r *http.Request) (apiVersion string, ok bool) {
+	for _, part := range strings.Split(r.Header.Get("Accept"), ",") {
+		mt, params, err := mime.ParseMediaType(strings.TrimSpace(part))
+		if err != nil || mt != "application/json" {
+			continue
+		}
+		switch as := params["as"]; {
+		case as == "":
+			return "", false // plain JSON preferred
+		case (as == "PartialObjectMetadata" || as == "PartialObjectMetadataList") && params["g"] == "meta.k8s.io" && (params["v"] == "v1" || params["v"] == "v1beta1"):
+			return "meta.k8s.io/" + params["v"], true
+		}
+	}
+	return "", false
+}
+
+// partialObject is o as a PartialObjectMetadata of apiVersion: its kind
+// and metadata only.
+func partialObject(o api.Object, apiVersion string) map[string]any {
+	return map[string]any{"kind": "PartialObjectMetadata", "apiVersion": apiVersion, "metadata": o.GetObjectMeta()}
+}
+
 // result is what the loop hands back for one request.
 type result struct {
 	resp  *apiserver.Response
@@ -476,13 +505,26 @@ func (h *Handler) writeResponse(w http.ResponseWriter, r *http.Request, t target
 		if items == nil {
 			items = []api.Object{}
 		}
+		listMeta := map[string]any{"resourceVersion": strconv.FormatUint(resp.ResourceVersion, 10)}
+		if av, ok := partialMetadata(r); ok {
+			partial := make([]map[string]any, len(items))
+			for i, o := range items {
+				partial[i] = partialObject(o, av)
+			}
+			writeJSON(w, 200, map[string]any{"kind": "PartialObjectMetadataList", "apiVersion": av, "metadata": listMeta, "items": partial})
+			return
+		}
 		writeJSON(w, 200, map[string]any{"kind": res.info.Kind.Name + "List", "apiVersion": apiVersionOf(t),
-			"metadata": map[string]any{"resourceVersion": strconv.FormatUint(resp.ResourceVersion, 10)}, "items": items})
+			"metadata": listMeta, "items": items})
 	case resp.Object != nil:
 		if h.opts.Warnings != nil && (r.Method == http.MethodPost || r.Method == http.MethodPut || r.Method == http.MethodPatch) {
 			for _, msg := range h.opts.Warnings(resp.Object) {
 				addWarning(w, msg)
 			}
+		}
+		if av, ok := partialMetadata(r); ok {
+			writeJSON(w, code, partialObject(resp.Object, av))
+			return
 		}
 		writeJSON(w, code, resp.Object)
 	default:

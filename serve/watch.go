@@ -41,6 +41,7 @@ func (h *Handler) serveWatch(w http.ResponseWriter, r *http.Request, t target) {
 	defer h.watches.Add(-1)
 	q := r.URL.Query()
 	table := asTable(r)
+	partialAV, partial := partialMetadata(r)
 	include := q.Get("includeObject")
 	frames := make(chan watchFrame, h.opts.WatchBuffer)
 	type opened struct {
@@ -122,7 +123,11 @@ func (h *Handler) serveWatch(w http.ResponseWriter, r *http.Request, t target) {
 				}
 				return send(watchFrame{typ: "ERROR", obj: statusJSON(&apierr.StatusError{Code: se.Code, Reason: se.Reason, Message: se.Message}), final: true})
 			case "BOOKMARK":
-				return send(watchFrame{typ: "BOOKMARK", obj: map[string]any{"kind": info.Kind.Name, "apiVersion": info.APIVersion(),
+				kind, av := info.Kind.Name, info.APIVersion()
+				if partial {
+					kind, av = "PartialObjectMetadata", partialAV
+				}
+				return send(watchFrame{typ: "BOOKMARK", obj: map[string]any{"kind": kind, "apiVersion": av,
 					"metadata": map[string]any{"resourceVersion": strconv.FormatUint(e.ResourceVersion, 10)}}})
 			}
 			// The object is shaped (filtered, printed) on the client's
@@ -145,8 +150,12 @@ func (h *Handler) serveWatch(w http.ResponseWriter, r *http.Request, t target) {
 					return
 				}
 				req.ResourceVersion = resp.ResourceVersion
+				kind, av := info.Kind.Name, info.APIVersion()
+				if partial {
+					kind, av = "PartialObjectMetadata", partialAV
+				}
 				reply(opened{cancel: open(), tbl: tableOf(info), filter: filter, list: true, initial: resp.Items, initialRV: resp.ResourceVersion,
-					now: h.gw.Now(), kind: info.Kind.Name, apiVersion: info.APIVersion()})
+					now: h.gw.Now(), kind: kind, apiVersion: av})
 			})
 			return
 		}
@@ -174,6 +183,9 @@ func (h *Handler) serveWatch(w http.ResponseWriter, r *http.Request, t target) {
 				return true
 			}
 			f.obj = o
+			if partial {
+				f.obj = partialObject(o, partialAV)
+			}
 			if table {
 				td := &tableData{cols: op.tbl.Columns, rows: [][]string{op.tbl.Row(o, f.now)}, objs: []api.Object{o}, rv: o.GetObjectMeta().ResourceVersion, include: include}
 				f.obj = td.json()

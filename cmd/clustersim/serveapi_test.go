@@ -150,3 +150,90 @@ func TestServeScaleConflict(t *testing.T) {
 		t.Errorf("PUT scale without a resourceVersion (unconditional): %d %s", code, body)
 	}
 }
+
+// getAccept sends a GET of path asking for accept.
+func (s *served) getAccept(path, accept string) *http.Response {
+	s.t.Helper()
+	req := mustRequest(s.t, http.MethodGet, s.server+path, s.token)
+	req.Header.Set("Accept", accept)
+	resp, err := s.client().Do(req)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	return resp
+}
+
+// TestServePartialObjectMetadata: client-go's metadata client (and
+// controller-runtime's metadata-only watches, the Owns(..., OnlyMetadata)
+// of many operators) asks for PartialObjectMetadata; the API server
+// answers each object's metadata alone, with that kind, in gets, lists
+// and watches, bookmarks included, and the client cannot decode anything
+// else.
+func TestServePartialObjectMetadata(t *testing.T) {
+	s := startServeFor(t, "", "node-failure", "--timeline=false", "--speed", "60")
+	const obj = "application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json"
+	const list = "application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json"
+	type partial struct {
+		Kind       string           `json:"kind"`
+		APIVersion string           `json:"apiVersion"`
+		Metadata   map[string]any   `json:"metadata"`
+		Spec       *json.RawMessage `json:"spec"`
+		Items      []struct {
+			Kind     string           `json:"kind"`
+			Metadata map[string]any   `json:"metadata"`
+			Spec     *json.RawMessage `json:"spec"`
+		} `json:"items"`
+	}
+	decode := func(resp *http.Response) partial {
+		t.Helper()
+		defer resp.Body.Close()
+		var p partial
+		if err := json.NewDecoder(resp.Body).Decode(&p); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	l := decode(s.getAccept("/api/v1/namespaces/default/pods", list))
+	if l.Kind != "PartialObjectMetadataList" || l.APIVersion != "meta.k8s.io/v1" || l.Metadata["resourceVersion"] == nil || len(l.Items) == 0 {
+		t.Fatalf("list: kind %q apiVersion %q metadata %v, %d items", l.Kind, l.APIVersion, l.Metadata, len(l.Items))
+	}
+	for _, it := range l.Items {
+		if it.Kind != "PartialObjectMetadata" || it.Metadata["name"] == nil || it.Spec != nil {
+			t.Errorf("list item: kind %q metadata %v spec %v", it.Kind, it.Metadata, it.Spec != nil)
+		}
+	}
+	name := l.Items[0].Metadata["name"].(string)
+	o := decode(s.getAccept("/api/v1/namespaces/default/pods/"+name, obj))
+	if o.Kind != "PartialObjectMetadata" || o.Metadata["name"] != name || o.Metadata["uid"] == nil || o.Spec != nil {
+		t.Errorf("get: kind %q metadata %v spec %v", o.Kind, o.Metadata, o.Spec != nil)
+	}
+	// A plain JSON client still gets the Pod.
+	if p := decode(s.getAccept("/api/v1/namespaces/default/pods/"+name, "application/json")); p.Kind != "Pod" || p.Spec == nil {
+		t.Errorf("get as JSON: kind %q", p.Kind)
+	}
+
+	resp := s.getAccept("/api/v1/namespaces/default/pods?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true", obj)
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(nil, 1<<20)
+	added := 0
+	for sc.Scan() {
+		var l struct {
+			Type   string  `json:"type"`
+			Object partial `json:"object"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			t.Fatal(err)
+		}
+		if l.Object.Kind != "PartialObjectMetadata" || l.Object.APIVersion != "meta.k8s.io/v1" || l.Object.Spec != nil {
+			t.Fatalf("watch %s event: kind %q apiVersion %q", l.Type, l.Object.Kind, l.Object.APIVersion)
+		}
+		if l.Type == "BOOKMARK" {
+			break
+		}
+		added++
+	}
+	if added != len(l.Items) {
+		t.Errorf("%d ADDED before the bookmark; the list held %d", added, len(l.Items))
+	}
+}
