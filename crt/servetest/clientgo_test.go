@@ -27,6 +27,8 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/metadata"
+	"k8s.io/client-go/metadata/metadatainformer"
 	"k8s.io/client-go/restmapper"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/util/retry"
@@ -53,6 +55,9 @@ func TestClientGo(t *testing.T) {
 	t.Run("scale", func(t *testing.T) { checkScale(t, s) })
 	t.Run("informers", func(t *testing.T) { checkInformers(t, s) })
 	t.Run("protobuf", func(t *testing.T) { checkProtobufRefused(t, s) })
+	t.Run("semantics", func(t *testing.T) { checkSemantics(t, s) })
+	t.Run("expired", func(t *testing.T) { checkExpired(t, s) })
+	t.Run("metadata", func(t *testing.T) { checkMetadata(t, s) })
 }
 
 func configMap(name string, data map[string]string) *corev1.ConfigMap {
@@ -726,5 +731,188 @@ func checkProtobufRefused(t *testing.T, s *server) {
 	}
 	if err := crc.Create(c, configMap("protobuf", nil)); !apierrors.IsUnsupportedMediaType(err) {
 		t.Errorf("create through controller-runtime's default client: %v, want 415", err)
+	}
+}
+
+// checkSemantics: generateName, unconditional updates, a merge patch's
+// resourceVersion as a precondition, generation, a watch's label
+// selector (an object leaving it is DELETED), paging, collection deletes.
+func checkSemantics(t *testing.T, s *server) {
+	c := ctx(t, 30*time.Second)
+	cms := s.cs.CoreV1().ConfigMaps("default")
+	gen := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{GenerateName: "gen-", Namespace: "default"}}
+	made, err := cms.Create(c, gen, metav1.CreateOptions{})
+	if err != nil || !strings.HasPrefix(made.Name, "gen-") || len(made.Name) != len("gen-")+5 {
+		t.Errorf("generateName: %v %q", err, made.Name)
+	}
+	// An update without a resourceVersion is unconditional.
+	made.ResourceVersion = ""
+	made.Data = map[string]string{"u": "1"}
+	if _, err := cms.Update(c, made, metav1.UpdateOptions{}); err != nil {
+		t.Errorf("unconditional update: %v", err)
+	}
+	// A merge patch that carries a stale resourceVersion conflicts.
+	if _, err := cms.Patch(c, made.Name, types.MergePatchType, []byte(`{"metadata":{"resourceVersion":"1"},"data":{"u":"2"}}`), metav1.PatchOptions{}); !apierrors.IsConflict(err) {
+		t.Errorf("merge patch with a stale resourceVersion: %v, want Conflict", err)
+	}
+	// generation: a spec change increments it, a label change does not.
+	deploys := s.cs.AppsV1().Deployments("default")
+	d, err := deploys.Get(c, "nginx-deployment", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := d.Generation
+	d2, err := deploys.Patch(c, d.Name, types.MergePatchType, []byte(`{"metadata":{"labels":{"touched":"yes"}}}`), metav1.PatchOptions{})
+	if err != nil || d2.Generation != g {
+		t.Errorf("a label patch: %v, generation %d -> %d, want unchanged", err, g, d2.Generation)
+	}
+	d3, err := deploys.Patch(c, d.Name, types.StrategicMergePatchType, []byte(`{"spec":{"minReadySeconds":1}}`), metav1.PatchOptions{})
+	if err != nil || d3.Generation != g+1 {
+		t.Errorf("a spec patch: %v, generation %d -> %d, want +1", err, g, d3.Generation)
+	}
+
+	// A watch with a label selector: an object whose label stops
+	// matching is DELETED for it, one that starts matching ADDED.
+	list, err := cms.List(c, metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := cms.Watch(c, metav1.ListOptions{ResourceVersion: list.ResourceVersion, LabelSelector: "phase=on"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	lab := configMap("labelled", nil)
+	lab.Labels = map[string]string{"phase": "off"}
+	if lab, err = cms.Create(c, lab, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, phase := range []string{"on", "off"} {
+		if _, err := cms.Patch(c, "labelled", types.MergePatchType, []byte(`{"metadata":{"labels":{"phase":"`+phase+`"}}}`), metav1.PatchOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, want := range []watch.EventType{watch.Added, watch.Deleted} {
+		if e := next(t, w, 10*time.Second); e.Type != want {
+			t.Errorf("label-selected watch: %s, want %s", e.Type, want)
+		}
+	}
+
+	// Paging: a server may answer a limited list whole (docs/kubectl.md:
+	// clustersim serve does), and then sets no continue token; client-go's
+	// pager copes with both.
+	l, err := cms.List(c, metav1.ListOptions{Limit: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(len(l.Items) == 1 && l.Continue != "") && !(len(l.Items) > 1 && l.Continue == "") {
+		t.Errorf("list with limit 1: %d items, continue %q", len(l.Items), l.Continue)
+	}
+
+	// A collection delete is documented as not served: a clear 405.
+	err = cms.DeleteCollection(c, metav1.DeleteOptions{}, metav1.ListOptions{LabelSelector: "phase=off"})
+	if !apierrors.IsMethodNotSupported(err) {
+		t.Errorf("DeleteCollection: %v, want the documented 405", err)
+	}
+}
+
+// checkExpired: a watch from a resourceVersion older than the server
+// keeps is an ERROR event holding a 410 Expired, which client-go's
+// reflector takes as "list again".
+func checkExpired(t *testing.T, s *server) {
+	c := ctx(t, 30*time.Second)
+	w, err := s.cs.CoreV1().Pods("").Watch(c, metav1.ListOptions{ResourceVersion: "1"})
+	if err != nil {
+		if apierrors.IsResourceExpired(err) || apierrors.IsGone(err) {
+			return // the API server may refuse before streaming, too
+		}
+		t.Fatalf("watch from resourceVersion 1: %v", err)
+	}
+	defer w.Stop()
+	e := next(t, w, 10*time.Second)
+	if e.Type != watch.Error {
+		t.Fatalf("watch from resourceVersion 1: %s, want ERROR", e.Type)
+	}
+	err = apierrors.FromObject(e.Object)
+	if !apierrors.IsResourceExpired(err) {
+		t.Errorf("the ERROR event: %v (%s), want 410 Expired", err, apierrors.ReasonForError(err))
+	}
+}
+
+// checkMetadata: client-go's metadata client (controller-runtime's
+// OnlyMetadata watches, metadata informers) asks for
+// PartialObjectMetadata and PartialObjectMetadataList.
+func checkMetadata(t *testing.T, s *server) {
+	c := ctx(t, 30*time.Second)
+	mc, err := metadata.NewForConfig(s.cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pods := mc.Resource(schema.GroupVersionResource{Version: "v1", Resource: "pods"})
+	l, err := pods.Namespace("default").List(c, metav1.ListOptions{})
+	if err != nil {
+		t.Fatalf("metadata list: %v", err)
+	}
+	if len(l.Items) < 3 || l.Items[0].Name == "" || l.Items[0].UID == "" {
+		t.Errorf("metadata list: %d items, first %+v", len(l.Items), l.Items)
+	}
+	rvOf(t, l.ResourceVersion)
+	p, err := pods.Namespace("default").Get(c, l.Items[0].Name, metav1.GetOptions{})
+	if err != nil || p.Name != l.Items[0].Name {
+		t.Errorf("metadata get: %v", err)
+	}
+	cms := mc.Resource(schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}).Namespace("default")
+	w, err := cms.Watch(c, metav1.ListOptions{ResourceVersion: l.ResourceVersion, FieldSelector: "metadata.name=meta-watched"})
+	if err != nil {
+		t.Fatalf("metadata watch: %v", err)
+	}
+	defer w.Stop()
+	if _, err := s.cs.CoreV1().ConfigMaps("default").Create(c, configMap("meta-watched", nil), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	e := next(t, w, 10*time.Second)
+	pm, ok := e.Object.(*metav1.PartialObjectMetadata)
+	if e.Type != watch.Added || !ok || pm.Name != "meta-watched" {
+		t.Errorf("metadata watch: %s %T %v", e.Type, e.Object, e.Object)
+	}
+
+	// A metadata informer (a watch list with bookmarks) syncs and
+	// follows.
+	factory := metadatainformer.NewFilteredSharedInformerFactory(mc, 0, "default", nil)
+	inf := factory.ForResource(schema.GroupVersionResource{Version: "v1", Resource: "configmaps"})
+	added := make(chan string, 100)
+	if _, err := inf.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{AddFunc: func(o any) {
+		added <- o.(*metav1.PartialObjectMetadata).Name
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	factory.Start(stop)
+	defer func() {
+		close(stop)
+		factory.Shutdown()
+	}()
+	syncCtx, cancel := context.WithTimeout(c, 15*time.Second)
+	defer cancel()
+	if !cache.WaitForCacheSync(syncCtx.Done(), inf.Informer().HasSynced) {
+		t.Fatal("the metadata informer did not sync in 15 s")
+	}
+	if _, err := inf.Lister().ByNamespace("default").Get("meta-watched"); err != nil {
+		t.Errorf("metadata lister: %v", err)
+	}
+	if _, err := s.cs.CoreV1().ConfigMaps("default").Create(c, configMap("meta-informed", nil), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	timeout := time.After(15 * time.Second)
+	for {
+		select {
+		case name := <-added:
+			if name == "meta-informed" {
+				return
+			}
+			continue
+		case <-timeout:
+			t.Fatal("the metadata informer got no ADDED for meta-informed in 15 s")
+		}
 	}
 }

@@ -89,7 +89,7 @@ func (r *copier) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, 
 
 // TestControllerRuntime runs a controller-runtime manager (its own cache
 // and client, not clustersim's crt adapter) against serve, with the
-// reconciler above.
+// reconciler above; it watches the Secrets it owns as metadata only.
 func TestControllerRuntime(t *testing.T) {
 	s := serve(t, "node-failure", "--timeline=false", "--speed", "60")
 	ctrl.SetLogger(testLogger(t))
@@ -110,7 +110,7 @@ func TestControllerRuntime(t *testing.T) {
 	labelled := predicate.NewPredicateFuncs(func(o client.Object) bool { return o.GetLabels()[reconcileLabel] == "yes" })
 	if err := ctrl.NewControllerManagedBy(mgr).Named("copier").
 		For(&corev1.ConfigMap{}, builder.WithPredicates(labelled)).
-		Owns(&corev1.Secret{}).
+		Owns(&corev1.Secret{}, builder.OnlyMetadata).
 		Complete(r); err != nil {
 		t.Fatal(err)
 	}
