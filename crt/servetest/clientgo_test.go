@@ -809,6 +809,47 @@ func checkSemantics(t *testing.T, s *server) {
 		t.Errorf("list with limit 1: %d items, continue %q", len(l.Items), l.Continue)
 	}
 
+	// A no-op update, and a no-op apply, leave the resourceVersion as
+	// it is.
+	cur, err := cms.Get(c, "labelled", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	same, err := cms.Update(c, cur, metav1.UpdateOptions{})
+	if err != nil || same.ResourceVersion != cur.ResourceVersion {
+		t.Errorf("a no-op update: %v, resourceVersion %s -> %s", err, cur.ResourceVersion, same.ResourceVersion)
+	}
+	ac := corev1ac.ConfigMap("noop-apply", "default").WithData(map[string]string{"a": "1"})
+	first, err := cms.Apply(c, ac, metav1.ApplyOptions{FieldManager: "noop"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := cms.Apply(c, ac, metav1.ApplyOptions{FieldManager: "noop"})
+	if err != nil || again.ResourceVersion != first.ResourceVersion {
+		t.Errorf("a no-op apply: %v, resourceVersion %s -> %s", err, first.ResourceVersion, again.ResourceVersion)
+	}
+
+	// Finalizers: a delete marks the object (deletionTimestamp) and
+	// keeps it until the last finalizer is removed.
+	fin := configMap("finalized", nil)
+	fin.Finalizers = []string{"example.com/hold"}
+	if _, err := cms.Create(c, fin, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := cms.Delete(c, "finalized", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	held, err := cms.Get(c, "finalized", metav1.GetOptions{})
+	if err != nil || held.DeletionTimestamp == nil {
+		t.Fatalf("a deleted object with a finalizer: %v, deletionTimestamp %v", err, held)
+	}
+	if _, err := cms.Patch(c, "finalized", types.MergePatchType, []byte(`{"metadata":{"finalizers":null}}`), metav1.PatchOptions{}); err != nil {
+		t.Fatalf("removing the finalizer: %v", err)
+	}
+	if _, err := cms.Get(c, "finalized", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+		t.Errorf("after its last finalizer went: %v, want NotFound", err)
+	}
+
 	// A collection delete is documented as not served: a clear 405.
 	err = cms.DeleteCollection(c, metav1.DeleteOptions{}, metav1.ListOptions{LabelSelector: "phase=off"})
 	if !apierrors.IsMethodNotSupported(err) {

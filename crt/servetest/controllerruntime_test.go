@@ -222,6 +222,25 @@ func TestControllerRuntime(t *testing.T) {
 		t.Errorf("manager client Get of a missing ConfigMap: %v, want NotFound", err)
 	}
 
+	// An event recorded through the manager's (core/v1) recorder.
+	mgr.GetEventRecorderFor("copier").Event(&got, corev1.EventTypeNormal, "Copied", "copied by the test")
+	eventually(t, "the recorded Event", func() error {
+		evs, err := s.cs.CoreV1().Events("default").List(c0, metav1.ListOptions{FieldSelector: "involvedObject.name=source,reason=Copied"})
+		if err != nil {
+			return err
+		}
+		if len(evs.Items) != 1 || evs.Items[0].Source.Component != "copier" || evs.Items[0].InvolvedObject.Kind != "ConfigMap" {
+			return fmt.Errorf("%d events %+v", len(evs.Items), evs.Items)
+		}
+		return nil
+	})
+
+	// events.k8s.io/v1, which controller-runtime's GetEventRecorder
+	// writes, is not served (docs/kubectl.md): a 404.
+	if _, err := s.cs.EventsV1().Events("default").List(c0, metav1.ListOptions{}); !apierrors.IsNotFound(err) {
+		t.Errorf("events.k8s.io/v1 events: %v, want the documented NotFound", err)
+	}
+
 	// Deleting the source: the garbage collector deletes what it owns.
 	if err := cms.Delete(c0, "source", metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
