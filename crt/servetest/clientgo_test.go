@@ -58,6 +58,7 @@ func TestClientGo(t *testing.T) {
 	t.Run("semantics", func(t *testing.T) { checkSemantics(t, s) })
 	t.Run("expired", func(t *testing.T) { checkExpired(t, s) })
 	t.Run("metadata", func(t *testing.T) { checkMetadata(t, s) })
+	t.Run("crd", func(t *testing.T) { checkCRD(t, s) })
 }
 
 func configMap(name string, data map[string]string) *corev1.ConfigMap {
@@ -955,5 +956,99 @@ func checkMetadata(t *testing.T, s *server) {
 		case <-timeout:
 			t.Fatal("the metadata informer got no ADDED for meta-informed in 15 s")
 		}
+	}
+}
+
+// checkCRD: a CustomResourceDefinition created through the dynamic
+// client becomes Established, appears in discovery and the RESTMapper,
+// and its custom resources are created, listed, watched and patched.
+func checkCRD(t *testing.T, s *server) {
+	c := ctx(t, 30*time.Second)
+	dc, err := dynamic.NewForConfig(s.cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	crds := dc.Resource(schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"})
+	crd := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+		"metadata": map[string]any{"name": "widgets.example.com"},
+		"spec": map[string]any{
+			"group": "example.com", "scope": "Namespaced",
+			"names": map[string]any{"plural": "widgets", "singular": "widget", "kind": "Widget", "listKind": "WidgetList", "shortNames": []any{"wd"}},
+			"versions": []any{map[string]any{"name": "v1", "served": true, "storage": true,
+				"subresources": map[string]any{"status": map[string]any{}},
+				"schema": map[string]any{"openAPIV3Schema": map[string]any{"type": "object", "properties": map[string]any{
+					"spec":   map[string]any{"type": "object", "properties": map[string]any{"size": map[string]any{"type": "integer"}}},
+					"status": map[string]any{"type": "object", "properties": map[string]any{"ready": map[string]any{"type": "boolean"}}},
+				}}}}},
+		}}}
+	if _, err := crds.Create(c, crd, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("create CRD: %v", err)
+	}
+	eventually(t, "the CRD Established", func() error {
+		got, err := crds.Get(c, "widgets.example.com", metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		conds, _, _ := unstructured.NestedSlice(got.Object, "status", "conditions")
+		for _, cd := range conds {
+			m := cd.(map[string]any)
+			if m["type"] == "Established" && m["status"] == "True" {
+				return nil
+			}
+		}
+		return fmt.Errorf("conditions %v", conds)
+	})
+	disc, err := discovery.NewDiscoveryClientForConfig(s.cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mapper := restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(disc))
+	m, err := mapper.RESTMapping(schema.GroupKind{Group: "example.com", Kind: "Widget"}, "v1")
+	if err != nil {
+		t.Fatalf("RESTMapping(Widget): %v", err)
+	}
+	if m.Resource.Resource != "widgets" || m.Scope.Name() != "namespace" {
+		t.Errorf("RESTMapping(Widget) = %v %s", m.Resource, m.Scope.Name())
+	}
+	widgets := dc.Resource(m.Resource).Namespace("default")
+	list, err := widgets.List(c, metav1.ListOptions{})
+	if err != nil {
+		t.Fatalf("list widgets: %v", err)
+	}
+	w, err := widgets.Watch(c, metav1.ListOptions{ResourceVersion: list.GetResourceVersion()})
+	if err != nil {
+		t.Fatalf("watch widgets: %v", err)
+	}
+	defer w.Stop()
+	wd := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "example.com/v1", "kind": "Widget",
+		"metadata": map[string]any{"name": "w1"}, "spec": map[string]any{"size": int64(3)}}}
+	created, err := widgets.Create(c, wd, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatalf("create widget: %v", err)
+	}
+	if created.GetGeneration() != 1 || created.GetNamespace() != "default" {
+		t.Errorf("created widget: generation %d namespace %q", created.GetGeneration(), created.GetNamespace())
+	}
+	e := next(t, w, 10*time.Second)
+	if u, ok := e.Object.(*unstructured.Unstructured); e.Type != watch.Added || !ok || u.GetName() != "w1" {
+		t.Errorf("widget watch: %s %T", e.Type, e.Object)
+	}
+	p, err := widgets.Patch(c, "w1", types.MergePatchType, []byte(`{"spec":{"size":4}}`), metav1.PatchOptions{})
+	if err != nil || p.GetGeneration() != 2 {
+		t.Errorf("merge patch of a widget: %v", err)
+	}
+	if _, err := widgets.Patch(c, "w1", types.StrategicMergePatchType, []byte(`{"spec":{"size":5}}`), metav1.PatchOptions{}); !apierrors.IsUnsupportedMediaType(err) {
+		t.Errorf("a strategic merge patch of a custom resource: %v, want 415 as the API server answers", err)
+	}
+	applied := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "example.com/v1", "kind": "Widget",
+		"metadata": map[string]any{"name": "w2", "namespace": "default"}, "spec": map[string]any{"size": int64(1)}}}
+	if _, err := widgets.Apply(c, "w2", applied, metav1.ApplyOptions{FieldManager: "servetest"}); err != nil {
+		t.Errorf("apply of a widget: %v", err)
+	}
+	bad := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "example.com/v1", "kind": "Widget",
+		"metadata": map[string]any{"name": "w3"}, "spec": map[string]any{"size": "big"}}}
+	if _, err := widgets.Create(c, bad, metav1.CreateOptions{}); !apierrors.IsInvalid(err) {
+		t.Errorf("a widget whose spec.size is a string: %v, want Invalid (the schema says integer)", err)
 	}
 }

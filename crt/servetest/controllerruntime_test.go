@@ -96,6 +96,10 @@ func TestControllerRuntime(t *testing.T) {
 	mgr, err := ctrl.NewManager(s.json, ctrl.Options{
 		Metrics:                metricsserver.Options{BindAddress: "0"},
 		HealthProbeBindAddress: "0",
+		// Leader election takes a coordination.k8s.io Lease.
+		LeaderElection:          true,
+		LeaderElectionID:        "servetest-copier",
+		LeaderElectionNamespace: "default",
 	})
 	if err != nil {
 		t.Fatalf("NewManager: %v", err)
@@ -132,6 +136,15 @@ func TestControllerRuntime(t *testing.T) {
 	defer cancel()
 	if !mgr.GetCache().WaitForCacheSync(syncCtx) {
 		t.Fatal("the manager's cache did not sync in 15 s")
+	}
+	select {
+	case <-mgr.Elected():
+	case <-syncCtx.Done():
+		t.Fatal("the manager was not elected leader in 15 s")
+	}
+	lease, err := s.cs.CoordinationV1().Leases("default").Get(c0, "servetest-copier", metav1.GetOptions{})
+	if err != nil || lease.Spec.HolderIdentity == nil || *lease.Spec.HolderIdentity == "" {
+		t.Errorf("the leader's Lease: %v %+v", err, lease)
 	}
 
 	cms := s.cs.CoreV1().ConfigMaps("default")
