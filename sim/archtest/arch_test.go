@@ -350,6 +350,7 @@ var adapterAllowed = map[string][]string{
 	"example":            {"crt", "crt/example/...", "harness", "sim/api", "k8s.io/...", "sigs.k8s.io/..."},
 	"example/api/v1":     {"k8s.io/apimachinery/...", "sigs.k8s.io/controller-runtime/..."},
 	"example/controller": {"crt/example/api/v1", "sigs.k8s.io/controller-runtime/...", "k8s.io/api/...", "k8s.io/apimachinery/...", "k8s.io/client-go/tools/record"},
+	"servetest":          {"k8s.io/...", "sigs.k8s.io/...", "github.com/go-logr/..."},
 }
 
 // TestAdapterModule: the core module's go.mod requires no Kubernetes
