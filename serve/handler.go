@@ -486,7 +486,17 @@ func (h *Handler) serveAPI(w http.ResponseWriter, r *http.Request, path string, 
 		return
 	}
 	if res.body != nil {
-		writeJSON(w, 200, res.body)
+		code := 200
+		if r.Method == http.MethodPost {
+			// A create of a subresource (an eviction, a binding) is
+			// 201 Created, and a Status it answers carries that code
+			// (the API server's createHandler).
+			code = http.StatusCreated
+			if st, ok := res.body.(map[string]any); ok && st["kind"] == "Status" {
+				st["code"] = code
+			}
+		}
+		writeJSON(w, code, res.body)
 		return
 	}
 	h.writeResponse(w, r, t, res)

@@ -237,3 +237,32 @@ func TestServePartialObjectMetadata(t *testing.T) {
 		t.Errorf("%d ADDED before the bookmark; the list held %d", added, len(l.Items))
 	}
 }
+
+// TestServeEvictionCreated: an eviction is a create of the pod's
+// eviction subresource, answered as the API server's createHandler
+// answers one whose result is a Status: 201 Created, the Status carrying
+// code 201.
+func TestServeEvictionCreated(t *testing.T) {
+	s := startServeFor(t, "", "node-failure", "--timeline=false", "--speed", "60")
+	resp := s.get("/api/v1/namespaces/default/pods")
+	var list struct {
+		Items []struct {
+			Metadata struct {
+				Name string `json:"name"`
+			} `json:"metadata"`
+		} `json:"items"`
+	}
+	err := json.NewDecoder(resp.Body).Decode(&list)
+	resp.Body.Close()
+	if err != nil || len(list.Items) == 0 {
+		t.Fatalf("pods: %v", err)
+	}
+	pod := list.Items[0].Metadata.Name
+	resp = s.post("/api/v1/namespaces/default/pods/"+pod+"/eviction", s.token,
+		strings.NewReader(`{"apiVersion":"policy/v1","kind":"Eviction","metadata":{"name":"`+pod+`","namespace":"default"}}`))
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 201 || !strings.Contains(string(b), `"status":"Success"`) || !strings.Contains(string(b), `"code":201`) {
+		t.Errorf("eviction: %s %s, want 201 and a Success Status with code 201", resp.Status, b)
+	}
+}
