@@ -11,6 +11,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -849,6 +850,20 @@ func checkSemantics(t *testing.T, s *server) {
 	}
 	if _, err := cms.Get(c, "finalized", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
 		t.Errorf("after its last finalizer went: %v, want NotFound", err)
+	}
+
+	// An eviction through the typed client (JSON): the pod is deleted
+	// (its graceful deletion starts).
+	pl, err := s.cs.CoreV1().Pods("default").List(c, metav1.ListOptions{})
+	if err != nil || len(pl.Items) == 0 {
+		t.Fatalf("pods: %v", err)
+	}
+	victim := pl.Items[len(pl.Items)-1].Name
+	ev := &policyv1.Eviction{ObjectMeta: metav1.ObjectMeta{Name: victim, Namespace: "default"}}
+	if err := s.cs.PolicyV1().Evictions("default").Evict(c, ev); err != nil {
+		t.Errorf("Evict: %v", err)
+	} else if p, err := s.cs.CoreV1().Pods("default").Get(c, victim, metav1.GetOptions{}); err == nil && p.DeletionTimestamp == nil {
+		t.Errorf("the evicted pod %s has no deletionTimestamp", victim)
 	}
 
 	// A collection delete is documented as not served: a clear 405.
