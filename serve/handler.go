@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/apierr"
@@ -449,6 +451,9 @@ func (h *Handler) serveAPI(w http.ResponseWriter, r *http.Request, path string, 
 			reply(result{err: err, info: info})
 			return
 		}
+		if req.FieldManager == "" && (req.Verb == apiserver.Create || req.Verb == apiserver.Update || req.Verb == apiserver.Patch) {
+			req.FieldManager = managerFromUserAgent(r.UserAgent())
+		}
 		h.gw.Do(req, func(resp *apiserver.Response) {
 			// Only capture here: this runs in an event of the
 			// simulation; the response is shaped on the client's
@@ -585,4 +590,25 @@ func unreadBody(mt string) error {
 		"(clustersim serve does not read %q: kubectl's typed commands such as create deployment, create configmap and create namespace send protobuf; "+
 		"write the object to a file and use kubectl apply -f or kubectl create -f; "+
 		"client-go's typed clientset and controller-runtime's client send protobuf unless their rest.Config sets ContentType: \"application/json\")", mt))
+}
+
+// managerFromUserAgent is the field manager of a write that names none,
+// as the API server's managerOrUserAgent makes it: the User-Agent up to
+// its first "/", its unprintable characters left out, at most 128 bytes
+// (validation.FieldManagerMaxLength). kubectl's writes are "kubectl",
+// a client-go program's its binary's name. Empty (no User-Agent) leaves
+// the simulated API server's default, the actor.
+func managerFromUserAgent(ua string) string {
+	m, _, _ := strings.Cut(ua, "/")
+	var b strings.Builder
+	for _, r := range m {
+		if !unicode.IsPrint(r) {
+			continue
+		}
+		if b.Len()+utf8.RuneLen(r) > 128 {
+			break
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }

@@ -1,6 +1,9 @@
 package serve
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestParsePath(t *testing.T) {
 	for _, tc := range []struct {
@@ -25,6 +28,22 @@ func TestParsePath(t *testing.T) {
 		got, ok := parsePath(tc.path)
 		if ok != tc.ok || ok && got != tc.want {
 			t.Errorf("parsePath(%q) = %+v, %v; want %+v, %v", tc.path, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+// TestManagerFromUserAgent holds the field manager of a write without a
+// fieldManager to the API server's prefixFromUserAgent.
+func TestManagerFromUserAgent(t *testing.T) {
+	for _, tc := range []struct{ ua, want string }{
+		{"kubectl/v1.32.0 (linux/amd64) kubernetes/abc", "kubectl"},
+		{"servetest.test/v0.0.0 (linux/amd64) kubernetes/$Format", "servetest.test"},
+		{"a\tb/1", "ab"},
+		{strings.Repeat("x", 200), strings.Repeat("x", 128)},
+		{"", ""},
+	} {
+		if got := managerFromUserAgent(tc.ua); got != tc.want {
+			t.Errorf("managerFromUserAgent(%q) = %q, want %q", tc.ua, got, tc.want)
 		}
 	}
 }

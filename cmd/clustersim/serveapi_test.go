@@ -266,3 +266,28 @@ func TestServeEvictionCreated(t *testing.T) {
 		t.Errorf("eviction: %s %s, want 201 and a Success Status with code 201", resp.Status, b)
 	}
 }
+
+// TestServeFieldManagerFromUserAgent: a write that names no fieldManager
+// is owned, in managedFields, by its User-Agent's first segment, as the
+// API server's managerOrUserAgent makes it (a client-go program's
+// binary name), not by serve's user.
+func TestServeFieldManagerFromUserAgent(t *testing.T) {
+	s := startServeFor(t, "", "node-failure", "--timeline=false", "--speed", "60")
+	req, err := http.NewRequest(http.MethodPost, s.server+"/api/v1/namespaces/default/configmaps",
+		strings.NewReader(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"ua"},"data":{"a":"1"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+s.token)
+	req.Header.Set("User-Agent", "my-operator/v0.0.0 (linux/amd64) kubernetes/$Format")
+	resp, err := s.client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 201 || !strings.Contains(string(b), `"manager":"my-operator"`) {
+		t.Errorf("create: %s %s, want managedFields' manager my-operator", resp.Status, b)
+	}
+}
