@@ -30,6 +30,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/metadata/metadatainformer"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/restmapper"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/util/retry"
@@ -172,6 +173,11 @@ func checkCRUD(t *testing.T, s *server) {
 	updated, err := cms.Update(c, upd, metav1.UpdateOptions{})
 	if err != nil {
 		t.Fatalf("update: %v", err)
+	}
+	// Without a fieldManager, the writer is named by its User-Agent.
+	wantManager, _, _ := strings.Cut(rest.DefaultKubernetesUserAgent(), "/")
+	if len(updated.ManagedFields) != 1 || updated.ManagedFields[0].Manager != wantManager || updated.ManagedFields[0].Operation != metav1.ManagedFieldsOperationUpdate {
+		t.Errorf("managedFields after create and update: %+v, want one Update entry of %q", updated.ManagedFields, wantManager)
 	}
 	if rvOf(t, updated.ResourceVersion) <= rvOf(t, got.ResourceVersion) {
 		t.Errorf("update's resourceVersion %s is not after %s", updated.ResourceVersion, got.ResourceVersion)
