@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -61,6 +62,7 @@ func TestClientGo(t *testing.T) {
 	t.Run("expired", func(t *testing.T) { checkExpired(t, s) })
 	t.Run("metadata", func(t *testing.T) { checkMetadata(t, s) })
 	t.Run("crd", func(t *testing.T) { checkCRD(t, s) })
+	t.Run("foreground", func(t *testing.T) { checkForeground(t, s) }) // last: it deletes the Deployment
 }
 
 func configMap(name string, data map[string]string) *corev1.ConfigMap {
@@ -1072,4 +1074,34 @@ func checkCRD(t *testing.T, s *server) {
 	if _, err := widgets.Create(c, bad, metav1.CreateOptions{}); !apierrors.IsInvalid(err) {
 		t.Errorf("a widget whose spec.size is a string: %v, want Invalid (the schema says integer)", err)
 	}
+}
+
+// checkForeground: a delete with propagationPolicy Foreground (in the
+// DeleteOptions body) keeps the Deployment, marked with the
+// foregroundDeletion finalizer, until the garbage collector has deleted
+// its ReplicaSets; then the Deployment goes.
+func checkForeground(t *testing.T, s *server) {
+	c := ctx(t, 30*time.Second)
+	deploys := s.cs.AppsV1().Deployments("default")
+	fg := metav1.DeletePropagationForeground
+	if err := deploys.Delete(c, "nginx-deployment", metav1.DeleteOptions{PropagationPolicy: &fg}); err != nil {
+		t.Fatalf("foreground delete: %v", err)
+	}
+	d, err := deploys.Get(c, "nginx-deployment", metav1.GetOptions{})
+	if err == nil && (d.DeletionTimestamp == nil || !slices.Contains(d.Finalizers, metav1.FinalizerDeleteDependents)) {
+		t.Errorf("the Deployment being deleted in the foreground: deletionTimestamp %v finalizers %v", d.DeletionTimestamp, d.Finalizers)
+	}
+	eventually(t, "the Deployment and its ReplicaSets gone", func() error {
+		rs, err := s.cs.AppsV1().ReplicaSets("default").List(c, metav1.ListOptions{})
+		if err != nil {
+			return err
+		}
+		if _, err := deploys.Get(c, "nginx-deployment", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+			return fmt.Errorf("the Deployment: %v; %d ReplicaSets", err, len(rs.Items))
+		}
+		if len(rs.Items) != 0 {
+			return fmt.Errorf("%d ReplicaSets left", len(rs.Items))
+		}
+		return nil
+	})
 }
