@@ -60,7 +60,7 @@ func TestUnsimulated(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, _, err = h.request(u, tg, info, []byte("k8s\x00\x0a\x0f\x0a\x02v1\x12\x0dDeleteOptions"))
+		_, _, _, err = h.request(u, tg, info, []byte("k8s\x00\x0a\x0f\x0a\x02v1\x12\x0dDeleteOptions"))
 		var se *apierr.StatusError
 		if !errors.As(err, &se) || se.Code != 415 || !strings.Contains(se.Message, `rest.Config sets ContentType: "application/json"`) {
 			t.Errorf("%s %s with a protobuf body: %v; want the 415 that names rest.Config.ContentType", method, path, err)
