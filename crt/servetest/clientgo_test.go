@@ -150,7 +150,7 @@ func checkDiscovery(t *testing.T, s *server) {
 }
 
 func checkCRUD(t *testing.T, s *server) {
-	c := ctx(t, 30*time.Second)
+	c := ctx(t, 120*time.Second)
 	cms := s.cs.CoreV1().ConfigMaps("default")
 	created, err := cms.Create(c, configMap("crud", map[string]string{"a": "1"}), metav1.CreateOptions{})
 	if err != nil {
@@ -220,7 +220,7 @@ func checkCRUD(t *testing.T, s *server) {
 }
 
 func checkInvalid(t *testing.T, s *server) {
-	c := ctx(t, 30*time.Second)
+	c := ctx(t, 120*time.Second)
 	_, err := s.cs.CoreV1().ConfigMaps("default").Create(c, configMap("Not_A_Name", nil), metav1.CreateOptions{})
 	if !apierrors.IsInvalid(err) {
 		t.Fatalf("create with an invalid name: %v, want Invalid", err)
@@ -245,7 +245,7 @@ func checkInvalid(t *testing.T, s *server) {
 }
 
 func checkRetryOnConflict(t *testing.T, s *server) {
-	c := ctx(t, 30*time.Second)
+	c := ctx(t, 120*time.Second)
 	cms := s.cs.CoreV1().ConfigMaps("default")
 	if _, err := cms.Create(c, configMap("counter", map[string]string{"n": "0"}), metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
@@ -300,7 +300,7 @@ func checkRetryOnConflict(t *testing.T, s *server) {
 }
 
 func checkSelectors(t *testing.T, s *server) {
-	c := ctx(t, 30*time.Second)
+	c := ctx(t, 120*time.Second)
 	cms := s.cs.CoreV1().ConfigMaps("default")
 	for i, color := range []string{"red", "red", "blue"} {
 		cm := configMap(fmt.Sprintf("sel-%d", i), nil)
@@ -384,7 +384,7 @@ func next(t *testing.T, w watch.Interface, d time.Duration) watch.Event {
 }
 
 func checkWatch(t *testing.T, s *server) {
-	c := ctx(t, 30*time.Second)
+	c := ctx(t, 120*time.Second)
 	cms := s.cs.CoreV1().ConfigMaps("default")
 	list, err := cms.List(c, metav1.ListOptions{})
 	if err != nil {
@@ -409,7 +409,7 @@ func checkWatch(t *testing.T, s *server) {
 	}
 	var rvs []string
 	for _, want := range []watch.EventType{watch.Added, watch.Modified, watch.Deleted} {
-		e := next(t, w, 10*time.Second)
+		e := next(t, w, 30*time.Second)
 		got, ok := e.Object.(*corev1.ConfigMap)
 		if e.Type != want || !ok || got.Name != "watched" {
 			t.Fatalf("watch event %s %T, want %s of the ConfigMap watched", e.Type, e.Object, want)
@@ -428,7 +428,7 @@ func checkWatch(t *testing.T, s *server) {
 	}
 	defer w2.Stop()
 	for i, want := range []watch.EventType{watch.Modified, watch.Deleted} {
-		e := next(t, w2, 10*time.Second)
+		e := next(t, w2, 30*time.Second)
 		got, ok := e.Object.(*corev1.ConfigMap)
 		if e.Type != want || !ok || got.ResourceVersion != rvs[i+1] {
 			t.Fatalf("resumed watch: %s %T, want %s at %s", e.Type, e.Object, want, rvs[i+1])
@@ -443,7 +443,7 @@ func checkWatch(t *testing.T, s *server) {
 		t.Fatalf("watch of namespace default: %v", err)
 	}
 	defer w3.Stop()
-	if e := next(t, w3, 10*time.Second); e.Type != watch.Added {
+	if e := next(t, w3, 30*time.Second); e.Type != watch.Added {
 		t.Errorf("a watch without a resourceVersion starts with the current state as ADDED; got %s", e.Type)
 	}
 
@@ -456,7 +456,7 @@ func checkWatch(t *testing.T, s *server) {
 }
 
 func checkBookmarks(t *testing.T, s *server) {
-	c := ctx(t, 30*time.Second)
+	c := ctx(t, 120*time.Second)
 	cms := s.cs.CoreV1().ConfigMaps("default")
 	list, err := cms.List(c, metav1.ListOptions{})
 	if err != nil {
@@ -467,7 +467,7 @@ func checkBookmarks(t *testing.T, s *server) {
 		t.Fatal(err)
 	}
 	defer w.Stop()
-	e := next(t, w, 10*time.Second)
+	e := next(t, w, 30*time.Second)
 	if e.Type != watch.Bookmark {
 		t.Fatalf("event %s, want BOOKMARK", e.Type)
 	}
@@ -481,7 +481,7 @@ func checkBookmarks(t *testing.T, s *server) {
 }
 
 func checkApply(t *testing.T, s *server) {
-	c := ctx(t, 30*time.Second)
+	c := ctx(t, 120*time.Second)
 	cms := s.cs.CoreV1().ConfigMaps("default")
 	ac := corev1ac.ConfigMap("applied", "default").WithLabels(map[string]string{"owner": "a"}).WithData(map[string]string{"k": "a"})
 	got, err := cms.Apply(c, ac, metav1.ApplyOptions{FieldManager: "manager-a"})
@@ -522,7 +522,7 @@ func checkApply(t *testing.T, s *server) {
 }
 
 func checkDynamic(t *testing.T, s *server) {
-	c := ctx(t, 30*time.Second)
+	c := ctx(t, 120*time.Second)
 	dc, err := dynamic.NewForConfig(s.cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -575,7 +575,7 @@ func checkDynamic(t *testing.T, s *server) {
 }
 
 func checkScale(t *testing.T, s *server) {
-	c := ctx(t, 30*time.Second)
+	c := ctx(t, 120*time.Second)
 	deploys := s.cs.AppsV1().Deployments("default")
 	l, err := deploys.List(c, metav1.ListOptions{})
 	if err != nil || len(l.Items) != 1 {
@@ -613,7 +613,7 @@ func checkScale(t *testing.T, s *server) {
 func ptrTo[T any](v T) *T { return &v }
 
 func checkInformers(t *testing.T, s *server) {
-	c := ctx(t, 40*time.Second)
+	c := ctx(t, 150*time.Second)
 	factory := informers.NewSharedInformerFactoryWithOptions(s.cs, 0, informers.WithNamespace("default"))
 	cmInformer := factory.Core().V1().ConfigMaps()
 	podLister := factory.Core().V1().Pods().Lister()
@@ -649,11 +649,11 @@ func checkInformers(t *testing.T, s *server) {
 		close(stop)
 		factory.Shutdown()
 	}()
-	syncCtx, cancel := context.WithTimeout(c, 15*time.Second)
+	syncCtx, cancel := context.WithTimeout(c, 60*time.Second)
 	defer cancel()
 	for typ, ok := range factory.WaitForCacheSync(syncCtx.Done()) {
 		if !ok {
-			t.Fatalf("the informer of %v did not sync in 15 s", typ)
+			t.Fatalf("the informer of %v did not sync in 60 s", typ)
 		}
 	}
 	// The lister holds what existed before the informer started.
@@ -668,7 +668,7 @@ func checkInformers(t *testing.T, s *server) {
 	seen := map[string]bool{}
 	wait := func(want ev) {
 		t.Helper()
-		timeout := time.After(15 * time.Second)
+		timeout := time.After(60 * time.Second)
 		for {
 			select {
 			case e := <-events:
@@ -677,7 +677,7 @@ func checkInformers(t *testing.T, s *server) {
 					return
 				}
 			case <-timeout:
-				t.Fatalf("no %+v event from the informer in 15 s (seen %v)", want, seen)
+				t.Fatalf("no %+v event from the informer in 60 s (seen %v)", want, seen)
 			}
 		}
 	}
@@ -709,7 +709,7 @@ func isNoMatch(err error) bool { return meta.IsNoMatchError(err) }
 // 415 that names the fix, and no write (a delete's preconditions are not
 // dropped).
 func checkProtobufRefused(t *testing.T, s *server) {
-	c := ctx(t, 30*time.Second)
+	c := ctx(t, 120*time.Second)
 	def, err := kubernetes.NewForConfig(s.cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -748,7 +748,7 @@ func checkProtobufRefused(t *testing.T, s *server) {
 // resourceVersion as a precondition, generation, a watch's label
 // selector (an object leaving it is DELETED), paging, collection deletes.
 func checkSemantics(t *testing.T, s *server) {
-	c := ctx(t, 30*time.Second)
+	c := ctx(t, 120*time.Second)
 	cms := s.cs.CoreV1().ConfigMaps("default")
 	gen := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{GenerateName: "gen-", Namespace: "default"}}
 	made, err := cms.Create(c, gen, metav1.CreateOptions{})
@@ -803,7 +803,7 @@ func checkSemantics(t *testing.T, s *server) {
 		}
 	}
 	for _, want := range []watch.EventType{watch.Added, watch.Deleted} {
-		if e := next(t, w, 10*time.Second); e.Type != want {
+		if e := next(t, w, 30*time.Second); e.Type != want {
 			t.Errorf("label-selected watch: %s, want %s", e.Type, want)
 		}
 	}
@@ -885,7 +885,7 @@ func checkSemantics(t *testing.T, s *server) {
 // keeps is an ERROR event holding a 410 Expired, which client-go's
 // reflector takes as "list again".
 func checkExpired(t *testing.T, s *server) {
-	c := ctx(t, 30*time.Second)
+	c := ctx(t, 120*time.Second)
 	w, err := s.cs.CoreV1().Pods("").Watch(c, metav1.ListOptions{ResourceVersion: "1"})
 	if err != nil {
 		if apierrors.IsResourceExpired(err) || apierrors.IsGone(err) {
@@ -894,7 +894,7 @@ func checkExpired(t *testing.T, s *server) {
 		t.Fatalf("watch from resourceVersion 1: %v", err)
 	}
 	defer w.Stop()
-	e := next(t, w, 10*time.Second)
+	e := next(t, w, 30*time.Second)
 	if e.Type != watch.Error {
 		t.Fatalf("watch from resourceVersion 1: %s, want ERROR", e.Type)
 	}
@@ -908,7 +908,7 @@ func checkExpired(t *testing.T, s *server) {
 // OnlyMetadata watches, metadata informers) asks for
 // PartialObjectMetadata and PartialObjectMetadataList.
 func checkMetadata(t *testing.T, s *server) {
-	c := ctx(t, 30*time.Second)
+	c := ctx(t, 120*time.Second)
 	mc, err := metadata.NewForConfig(s.cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -935,7 +935,7 @@ func checkMetadata(t *testing.T, s *server) {
 	if _, err := s.cs.CoreV1().ConfigMaps("default").Create(c, configMap("meta-watched", nil), metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	e := next(t, w, 10*time.Second)
+	e := next(t, w, 30*time.Second)
 	pm, ok := e.Object.(*metav1.PartialObjectMetadata)
 	if e.Type != watch.Added || !ok || pm.Name != "meta-watched" {
 		t.Errorf("metadata watch: %s %T %v", e.Type, e.Object, e.Object)
@@ -957,10 +957,10 @@ func checkMetadata(t *testing.T, s *server) {
 		close(stop)
 		factory.Shutdown()
 	}()
-	syncCtx, cancel := context.WithTimeout(c, 15*time.Second)
+	syncCtx, cancel := context.WithTimeout(c, 60*time.Second)
 	defer cancel()
 	if !cache.WaitForCacheSync(syncCtx.Done(), inf.Informer().HasSynced) {
-		t.Fatal("the metadata informer did not sync in 15 s")
+		t.Fatal("the metadata informer did not sync in 60 s")
 	}
 	if _, err := inf.Lister().ByNamespace("default").Get("meta-watched"); err != nil {
 		t.Errorf("metadata lister: %v", err)
@@ -968,7 +968,7 @@ func checkMetadata(t *testing.T, s *server) {
 	if _, err := s.cs.CoreV1().ConfigMaps("default").Create(c, configMap("meta-informed", nil), metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	timeout := time.After(15 * time.Second)
+	timeout := time.After(60 * time.Second)
 	for {
 		select {
 		case name := <-added:
@@ -977,7 +977,7 @@ func checkMetadata(t *testing.T, s *server) {
 			}
 			continue
 		case <-timeout:
-			t.Fatal("the metadata informer got no ADDED for meta-informed in 15 s")
+			t.Fatal("the metadata informer got no ADDED for meta-informed in 60 s")
 		}
 	}
 }
@@ -986,7 +986,7 @@ func checkMetadata(t *testing.T, s *server) {
 // client becomes Established, appears in discovery and the RESTMapper,
 // and its custom resources are created, listed, watched and patched.
 func checkCRD(t *testing.T, s *server) {
-	c := ctx(t, 30*time.Second)
+	c := ctx(t, 120*time.Second)
 	dc, err := dynamic.NewForConfig(s.cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -1053,7 +1053,7 @@ func checkCRD(t *testing.T, s *server) {
 	if created.GetGeneration() != 1 || created.GetNamespace() != "default" {
 		t.Errorf("created widget: generation %d namespace %q", created.GetGeneration(), created.GetNamespace())
 	}
-	e := next(t, w, 10*time.Second)
+	e := next(t, w, 30*time.Second)
 	if u, ok := e.Object.(*unstructured.Unstructured); e.Type != watch.Added || !ok || u.GetName() != "w1" {
 		t.Errorf("widget watch: %s %T", e.Type, e.Object)
 	}
@@ -1081,7 +1081,7 @@ func checkCRD(t *testing.T, s *server) {
 // foregroundDeletion finalizer, until the garbage collector has deleted
 // its ReplicaSets; then the Deployment goes.
 func checkForeground(t *testing.T, s *server) {
-	c := ctx(t, 30*time.Second)
+	c := ctx(t, 120*time.Second)
 	deploys := s.cs.AppsV1().Deployments("default")
 	fg := metav1.DeletePropagationForeground
 	if err := deploys.Delete(c, "nginx-deployment", metav1.DeleteOptions{PropagationPolicy: &fg}); err != nil {

@@ -104,7 +104,7 @@ func TestControllerRuntime(t *testing.T) {
 	if err != nil {
 		t.Fatalf("NewManager: %v", err)
 	}
-	c0 := ctx(t, 40*time.Second)
+	c0 := ctx(t, 150*time.Second)
 	if err := mgr.GetFieldIndexer().IndexField(c0, &corev1.Pod{}, "spec.nodeName", func(o client.Object) []string {
 		return []string{o.(*corev1.Pod).Spec.NodeName}
 	}); err != nil {
@@ -128,19 +128,19 @@ func TestControllerRuntime(t *testing.T) {
 			if err != nil {
 				t.Errorf("manager: %v", err)
 			}
-		case <-time.After(15 * time.Second):
-			t.Errorf("the manager did not stop within 15 s")
+		case <-time.After(60 * time.Second):
+			t.Errorf("the manager did not stop within 60 s")
 		}
 	}()
-	syncCtx, cancel := context.WithTimeout(c0, 15*time.Second)
+	syncCtx, cancel := context.WithTimeout(c0, 60*time.Second)
 	defer cancel()
 	if !mgr.GetCache().WaitForCacheSync(syncCtx) {
-		t.Fatal("the manager's cache did not sync in 15 s")
+		t.Fatal("the manager's cache did not sync in 60 s")
 	}
 	select {
 	case <-mgr.Elected():
 	case <-syncCtx.Done():
-		t.Fatal("the manager was not elected leader in 15 s")
+		t.Fatal("the manager was not elected leader in 60 s")
 	}
 	lease, err := s.cs.CoordinationV1().Leases("default").Get(c0, "servetest-copier", metav1.GetOptions{})
 	if err != nil || lease.Spec.HolderIdentity == nil || *lease.Spec.HolderIdentity == "" {
@@ -270,17 +270,17 @@ func TestControllerRuntime(t *testing.T) {
 	r.mu.Unlock()
 }
 
-// eventually polls check until it returns nil, for up to 15 s.
+// eventually polls check until it returns nil, for up to 60 s.
 func eventually(t *testing.T, what string, check func() error) {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for {
 		err := check()
 		if err == nil {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within 15 s: %v", what, err)
+			t.Fatalf("%s: not within 60 s: %v", what, err)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}

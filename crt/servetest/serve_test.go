@@ -112,7 +112,7 @@ func serve(t *testing.T, scenario string, args ...string) *server {
 			t.Logf("clustersim serve's output:\n%s", s.output())
 		}
 	})
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(90 * time.Second)
 	for {
 		b, err := os.ReadFile(kubeconfig)
 		if err == nil && bytes.Contains(b, []byte("token:")) {
@@ -124,7 +124,7 @@ func serve(t *testing.T, scenario string, args ...string) *server {
 		case <-time.After(20 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("no kubeconfig after 30s:\n%s", s.output())
+			t.Fatalf("no kubeconfig after 90s:\n%s", s.output())
 		}
 	}
 	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
@@ -133,7 +133,7 @@ func serve(t *testing.T, scenario string, args ...string) *server {
 	}
 	// A server that cannot keep up answers slowly; no request here
 	// should take long.
-	cfg.Timeout = 20 * time.Second
+	cfg.Timeout = 60 * time.Second
 	// client-go's default client-side limit (5 requests a second, bursts
 	// of 10) would make the checks slow, not different.
 	cfg.QPS, cfg.Burst = 500, 1000
