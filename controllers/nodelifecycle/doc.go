@@ -35,7 +35,13 @@
 // "Marking for deletion Pod <ns>/<name>" (and "Cancelling deletion of Pod
 // <ns>/<name>" when a pending deletion is called off), sets the pod
 // condition DisruptionTarget, and deletes the pod, which then waits in its
-// grace period for a kubelet to confirm.
+// grace period for a kubelet to confirm. As upstream's, a deletion once
+// scheduled keeps its time: a later change of the pod's tolerations or of
+// the node's NoExecute taints (the unreachable taint swapped for
+// not-ready) neither delays nor advances it; only a taint the pod does
+// not tolerate (deleted at once), a toleration forever, or the taints'
+// removal calls it off. The node's deletion does not: the pending
+// deletion still fires.
 //
 // Deviations, each for determinism or the simulation's scale: heartbeats
 // are read from the objects' timestamps rather than from upstream's local

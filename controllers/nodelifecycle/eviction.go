@@ -73,6 +73,14 @@ func noExecuteTaints(taints []api.Taint) []api.Taint {
 // timeAdded gives the same time without that memory, so a restarted
 // controller does not restart the count.
 func EvictionTime(tolerations []api.Toleration, taints []api.Taint, now time.Time) (at time.Time, ok bool) {
+	at, ok, _ = evictionTime(tolerations, taints, now)
+	return at, ok
+}
+
+// evictionTime is EvictionTime, also reporting whether a taint is not
+// tolerated at all (upstream's !allTolerated, which alone overrides an
+// eviction already scheduled).
+func evictionTime(tolerations []api.Toleration, taints []api.Taint, now time.Time) (at time.Time, ok, untolerated bool) {
 	found := false
 	for i := range taints {
 		taint := &taints[i]
@@ -84,7 +92,7 @@ func EvictionTime(tolerations []api.Toleration, taints []api.Taint, now time.Tim
 			}
 		}
 		if used == nil {
-			return now, true // not tolerated: evict at once
+			return now, true, true // not tolerated: evict at once
 		}
 		if used.TolerationSeconds == nil || *used.TolerationSeconds == math.MaxInt64 {
 			// Tolerated forever: upstream's getMinTolerationTime takes
@@ -95,7 +103,7 @@ func EvictionTime(tolerations []api.Toleration, taints []api.Taint, now time.Tim
 		}
 		secs := *used.TolerationSeconds
 		if secs <= 0 {
-			return now, true
+			return now, true, false
 		}
 		from := now
 		if taint.TimeAdded != nil {
@@ -106,7 +114,7 @@ func EvictionTime(tolerations []api.Toleration, taints []api.Taint, now time.Tim
 			at, found = due, true
 		}
 	}
-	return at, found
+	return at, found, false
 }
 
 // evictor is the NoExecute taint manager (k/k pkg/controller/tainteviction)
@@ -120,8 +128,9 @@ type evictor struct {
 	nodes    informer.Lister
 	pods     informer.Lister
 	enqueue  func(api.Key)
-	// scheduled are the pods with a deletion pending, for the
-	// cancellation event.
+	// scheduled are the pods with a deletion pending and its time
+	// (upstream's TimedWorkerQueue): kept when the pod or node changes,
+	// for the cancellation event when called off.
 	scheduled map[api.Key]time.Time
 }
 
@@ -230,24 +239,49 @@ func (e *evictor) reconcilePod(ctx context.Context, key api.Key) (controller.Res
 		// Not bound, or already on its way out.
 		return controller.Result{}, nil
 	}
+	now := e.clock.Now()
 	n, ok := informer.GetAs[*api.Node](e.nodes, api.Key{Name: p.Spec.NodeName})
 	if !ok {
-		e.cancel(key)
-		return controller.Result{}, nil
+		// Upstream's handleNodeUpdate only forgets a deleted node's
+		// taints: a deletion already scheduled still fires.
+		return e.fire(ctx, p, now)
 	}
 	taints := noExecuteTaints(n.Spec.Taints)
 	if len(taints) == 0 {
 		e.cancel(key)
 		return controller.Result{}, nil
 	}
-	now := e.clock.Now()
-	at, due := EvictionTime(p.Spec.Tolerations, taints, now)
-	if !due {
+	at, due, untolerated := evictionTime(p.Spec.Tolerations, taints, now)
+	switch {
+	case untolerated:
+		// Upstream cancels what was scheduled (with its event) and
+		// deletes at once.
+		e.cancel(key)
+		return controller.Result{}, e.evict(ctx, p)
+	case !due:
 		e.cancel(key) // tolerated forever
 		return controller.Result{}, nil
 	}
-	if now.Before(at) {
+	if _, ok := e.scheduled[key]; !ok {
 		e.scheduled[key] = at
+	}
+	// A deletion already scheduled keeps its time, whatever the new
+	// tolerations or taints (upstream's processPodOnNode keeps the
+	// scheduled work: its CreatedAt plus the new toleration is always
+	// before now plus it); only an untolerated taint, a forever
+	// toleration or the taints' removal call it off.
+	return e.fire(ctx, p, now)
+}
+
+// fire deletes the pod if its scheduled deletion is due, or requeues it
+// for then; nothing when none is scheduled.
+func (e *evictor) fire(ctx context.Context, p *api.Pod, now time.Time) (controller.Result, error) {
+	key := p.Key()
+	at, ok := e.scheduled[key]
+	if !ok {
+		return controller.Result{}, nil
+	}
+	if now.Before(at) {
 		return controller.Result{RequeueAfter: at.Sub(now)}, nil
 	}
 	delete(e.scheduled, key)

@@ -573,3 +573,45 @@ func TestPackRecords(t *testing.T) {
 		t.Errorf("the next pass reads renew %v by place, want %v", got.renew, later)
 	}
 }
+
+// TestGetMinTolerationTime ports upstream's rows of that name (k/k
+// pkg/controller/tainteviction/taint_eviction_test.go): the i-th
+// toleration is the one used for the i-th taint, every taint added now,
+// so upstream's minimum toleration time is the eviction's delay (0: at
+// once, -1: never). Its first row, no tolerations at all, is left out:
+// it is reached only with no taints, which the controller handles before
+// (the pod's pending deletion is called off), and EvictionTime answers
+// never for it.
+func TestGetMinTolerationTime(t *testing.T) {
+	one, two := int64(1), int64(2)
+	now := at(100)
+	cases := []struct {
+		name     string
+		seconds  []*int64
+		expected time.Duration
+	}{
+		{"nil", []*int64{nil}, -1},
+		{"one and two", []*int64{&one, &two}, time.Second},
+		{"one and nil", []*int64{&one, nil}, time.Second},
+		{"nil and one", []*int64{nil, &one}, time.Second},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var tols []api.Toleration
+			var taints []api.Taint
+			added := api.NewTime(now)
+			for i, s := range tc.seconds {
+				key := fmt.Sprintf("taint%d", i)
+				tols = append(tols, api.Toleration{Key: key, Operator: api.TolerationOpExists, Effect: api.TaintEffectNoExecute, TolerationSeconds: s})
+				taints = append(taints, api.Taint{Key: key, Effect: api.TaintEffectNoExecute, TimeAdded: &added})
+			}
+			got, ok := EvictionTime(tols, taints, now)
+			switch {
+			case tc.expected < 0 && ok:
+				t.Errorf("evict after %v, want never", got.Sub(now))
+			case tc.expected >= 0 && (!ok || got.Sub(now) != tc.expected):
+				t.Errorf("evict after %v (ok %v), want %v", got.Sub(now), ok, tc.expected)
+			}
+		})
+	}
+}
