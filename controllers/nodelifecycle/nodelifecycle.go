@@ -239,18 +239,24 @@ func (mon *monitor) labels(st *nodeState, n *api.Node) (zone string, excluded bo
 // stopped reporting not ready. Pod eviction is the taint eviction
 // controller's: register it with SetupEviction.
 func Setup(m *controller.Manager, opts Options) error {
+	_, err := setup(m, opts)
+	return err
+}
+
+// setup is Setup, returning the controller's state (for tests).
+func setup(m *controller.Manager, opts Options) (*monitor, error) {
 	opts.defaults()
 	nodeInf, err := m.Informer(api.KindNode, informer.Options{})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	leaseInf, err := m.Informer(api.KindLease, informer.Options{Namespace: LeaseNamespace})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	podInf, err := m.Informer(api.KindPod, informer.Options{})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	// The pods of a node, as upstream's spec.nodeName indexer files them.
 	podInf.AddIndex(informer.IndexNodeName, informer.ByNodeName)
@@ -262,7 +268,7 @@ func Setup(m *controller.Manager, opts Options) error {
 	}
 	c, err := m.NewController(Name, controller.Options{Workers: opts.Workers, Observer: opts.Observer}, mon)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	nodeKey := func(obj api.Object) { c.Enqueue(controller.Request{Key: api.Key{Name: obj.GetObjectMeta().Name}}) }
 	nodeInf.AddEventHandler(informer.HandlerFuncs{
@@ -302,7 +308,7 @@ func Setup(m *controller.Manager, opts Options) error {
 		},
 	})
 	c.Enqueue(controller.Request{}) // the periodic pass
-	return nil
+	return mon, nil
 }
 
 // Reconcile dispatches a request (see monitor).
