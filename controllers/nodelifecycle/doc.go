@@ -24,7 +24,9 @@
 // tainting. A node Ready again loses both taints. On every node update the
 // NoSchedule taints that mirror conditions (not-ready, unreachable,
 // memory-, disk-, pid-pressure, network-unavailable) and spec.unschedulable
-// are reconciled, as upstream's TaintNodesByCondition.
+// are reconciled, as upstream's TaintNodesByCondition, and the deprecated
+// beta.kubernetes.io/os and /arch labels are set to kubernetes.io/os and
+// /arch (upstream's reconcileNodeLabels).
 //
 // The taint eviction controller (SetupEviction) deletes the pods bound to
 // a node with a NoExecute taint: at once for a pod that does not tolerate

@@ -31,6 +31,13 @@ const (
 	// still reads when the stable ones are absent.
 	labelZoneBeta   = "failure-domain.beta.kubernetes.io/zone"
 	labelRegionBeta = "failure-domain.beta.kubernetes.io/region"
+	// LabelOSStable and LabelArchStable are the kubelet's OS and
+	// architecture labels; labelOSBeta and labelArchBeta their deprecated
+	// forms, which the controller keeps equal to them.
+	LabelOSStable   = "kubernetes.io/os"
+	LabelArchStable = "kubernetes.io/arch"
+	labelOSBeta     = "beta.kubernetes.io/os"
+	labelArchBeta   = "beta.kubernetes.io/arch"
 	// LabelExcludeDisruption keeps a node out of its zone's health count.
 	LabelExcludeDisruption = "node.kubernetes.io/exclude-disruption"
 	// TaintMemoryPressure mirrors MemoryPressure=True (NoSchedule).

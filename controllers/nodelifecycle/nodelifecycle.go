@@ -2,6 +2,7 @@ package nodelifecycle
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -317,7 +318,10 @@ func (mon *monitor) Reconcile(ctx context.Context, req controller.Request) (cont
 	case req.Name == "":
 		return mon.periodic(ctx), nil
 	case req.Namespace == "":
-		return controller.Result{}, mon.noScheduleTaints(ctx, req.Name)
+		// Upstream's doNodeProcessingPassWorker: the NoSchedule taints,
+		// then the labels.
+		err := mon.noScheduleTaints(ctx, req.Name)
+		return controller.Result{}, errors.Join(err, mon.reconcileNodeLabels(ctx, req.Name))
 	default:
 		return controller.Result{}, mon.processPod(ctx, req.Key)
 	}
@@ -842,6 +846,65 @@ func (mon *monitor) noScheduleTaints(ctx context.Context, name string) error {
 	}
 	if !mon.swapTaints(ctx, n, add, remove) {
 		return fmt.Errorf("failed to swap taints of node %s", name)
+	}
+	return nil
+}
+
+// labelReconcile are upstream's labelReconcileInfo: the beta OS and arch
+// labels follow the stable ones (primary), and are added when missing.
+var labelReconcile = []struct{ primary, secondary string }{
+	{LabelOSStable, labelOSBeta},
+	{LabelArchStable, labelArchBeta},
+}
+
+// labelsToReconcile returns the labels reconcileNodeLabels sets on a node
+// with labels, in labelReconcile's order, as "key", "value" pairs; none
+// when they agree.
+func labelsToReconcile(labels map[string]string) []string {
+	var out []string
+	for _, r := range labelReconcile {
+		v, ok := labels[r.primary]
+		if !ok {
+			continue // upstream: not within the version skew; ignored
+		}
+		if sv, ok := labels[r.secondary]; !ok || sv != v {
+			out = append(out, r.secondary, v)
+		}
+	}
+	return out
+}
+
+// reconcileNodeLabels is upstream's: the beta OS and arch labels are set
+// to the stable ones' values (AddOrUpdateLabelsOnNode, a strategic merge
+// patch of the labels, retried on conflicts as upstream's
+// UpdateLabelBackoff).
+func (mon *monitor) reconcileNodeLabels(ctx context.Context, name string) error {
+	n, ok := informer.GetAs[*api.Node](mon.nodes, api.Key{Name: name})
+	if !ok || n.Labels == nil {
+		return nil
+	}
+	kv := labelsToReconcile(n.Labels)
+	if len(kv) == 0 {
+		return nil
+	}
+	labels := make(map[string]string, len(kv)/2)
+	for i := 0; i < len(kv); i += 2 {
+		labels[kv[i]] = kv[i+1]
+	}
+	body, err := json.Marshal(map[string]any{"metadata": map[string]any{"labels": labels}})
+	if err != nil {
+		return err
+	}
+	for try := range taintRetries {
+		if try > 0 {
+			mon.clock.Sleep(taintBackoff)
+		}
+		if _, err = mon.client.Patch(ctx, api.KindNode, api.Key{Name: name}, client.StrategicMergePatch, body); err == nil || !errors.Is(err, apierr.ErrConflict) {
+			break
+		}
+	}
+	if err != nil && !errors.Is(err, apierr.ErrNotFound) {
+		return fmt.Errorf("failed update labels for node %s: %w", name, err)
 	}
 	return nil
 }

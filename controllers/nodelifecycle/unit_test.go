@@ -615,3 +615,45 @@ func TestGetMinTolerationTime(t *testing.T) {
 		})
 	}
 }
+
+// TestTryUpdateNodeHealth ports upstream's rows of that name: the Ready
+// condition the health check leaves (upstream checks it against what it
+// saved; here against the status that implies): a node heard from now
+// keeps its own, one heard from a year ago goes Unknown, and one that
+// never posted Ready gets it Unknown once past the startup grace.
+func TestTryUpdateNodeHealth(t *testing.T) {
+	fakeNow := at(400 * 24 * 3600)
+	fakeOld := fakeNow.AddDate(-1, 0, 0)
+	T, F, U := api.ConditionTrue, api.ConditionFalse, api.ConditionUnknown
+	cases := []struct {
+		name    string
+		at      time.Time
+		status  api.ConditionStatus // "": no conditions
+		current api.ConditionStatus // "": no Ready condition
+	}{
+		{"Status true", fakeNow, T, T},
+		{"Status false", fakeNow, F, F},
+		{"Status unknown", fakeNow, U, U},
+		{"Status nil", fakeNow, "", ""},
+		{"Status true - after grace period", fakeOld, T, U},
+		{"Status false - after grace period", fakeOld, F, U},
+		{"Status unknown - after grace period", fakeOld, U, U},
+		{"Status nil - after grace period", fakeOld, "", U},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			n := &api.Node{ObjectMeta: api.ObjectMeta{Name: "node0", CreationTimestamp: api.NewTime(tc.at)}}
+			if tc.status != "" {
+				n.Status.Conditions = []api.NodeCondition{{Type: api.NodeReady, Status: tc.status, LastHeartbeatTime: api.NewTime(tc.at), LastTransitionTime: api.NewTime(tc.at)}}
+			}
+			checkHealth(n, time.Time{}, time.Time{}, fakeNow, DefaultGracePeriod, DefaultStartupGracePeriod)
+			c := nodeCondition(&n.Status, api.NodeReady)
+			switch {
+			case tc.current == "" && c != nil:
+				t.Errorf("Ready %s, want none", c.Status)
+			case tc.current != "" && (c == nil || c.Status != tc.current):
+				t.Errorf("Ready %+v, want %s", c, tc.current)
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package nodelifecycle
 
 import (
 	"maps"
+	"slices"
 	"testing"
 	"time"
 
@@ -153,5 +154,151 @@ func TestMonitorNodeHealthZoneStates(t *testing.T) {
 				t.Errorf("following zone states %q, want %q", mon.zoneStates, tc.following)
 			}
 		})
+	}
+}
+
+// startMonitor runs the node lifecycle controller alone (no kubelets) in
+// a new cluster with nodes, for a second; it returns the cluster and the
+// controller's state.
+func startMonitor(t *testing.T, nodes ...*api.Node) (*cluster.Cluster, *monitor) {
+	t.Helper()
+	c, err := cluster.New(cluster.Config{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	for _, n := range nodes {
+		n.TypeMeta = api.TypeMeta{APIVersion: "v1", Kind: "Node"}
+		if err := c.Bootstrap(n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var mon *monitor
+	m := c.AddManager("node-lifecycle", Actor, func(m *controller.Manager) error {
+		var err error
+		mon, err = setup(m, Options{})
+		return err
+	})
+	if err := m.Start(); err != nil {
+		t.Fatal(err)
+	}
+	c.RunFor(time.Second)
+	return c, mon
+}
+
+func storedNode(t *testing.T, c *cluster.Cluster, name string) *api.Node {
+	t.Helper()
+	o, err := c.Store.Get(api.KindNode, api.Key{Name: name})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o.(*api.Node)
+}
+
+// TestReconcileNodeLabels ports upstream's rows of that name: the beta
+// OS and arch labels follow the stable ones.
+func TestReconcileNodeLabels(t *testing.T) {
+	cases := []struct {
+		name   string
+		labels map[string]string
+		want   map[string]string
+	}{
+		{"No-op if node has no labels", nil, nil},
+		{"No-op if no target labels present", map[string]string{LabelRegion: "region1"}, map[string]string{LabelRegion: "region1"}},
+		{"Create OS/arch beta labels when they don't exist", map[string]string{LabelOSStable: "linux", LabelArchStable: "amd64"},
+			map[string]string{labelOSBeta: "linux", labelArchBeta: "amd64", LabelOSStable: "linux", LabelArchStable: "amd64"}},
+		{"Reconcile OS/arch beta labels to match stable labels", map[string]string{labelOSBeta: "windows", labelArchBeta: "arm", LabelOSStable: "linux", LabelArchStable: "amd64"},
+			map[string]string{labelOSBeta: "linux", labelArchBeta: "amd64", LabelOSStable: "linux", LabelArchStable: "amd64"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c, _ := startMonitor(t, &api.Node{ObjectMeta: api.ObjectMeta{Name: "node0", Labels: tc.labels}})
+			if got := storedNode(t, c, "node0").Labels; !maps.Equal(got, tc.want) {
+				t.Errorf("labels %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestTaintsNodeByCondition ports upstream's rows of that name (its
+// first row appears twice there, once here): the NoSchedule taints
+// mirror the node's conditions, applied on the node's update.
+func TestTaintsNodeByCondition(t *testing.T) {
+	cond := func(typ api.NodeConditionType, s api.ConditionStatus) api.NodeCondition {
+		return api.NodeCondition{Type: typ, Status: s}
+	}
+	cases := []struct {
+		name  string
+		conds []api.NodeCondition
+		want  []string
+	}{
+		{"NetworkUnavailable is true", []api.NodeCondition{cond(api.NodeReady, api.ConditionTrue), cond(api.NodeNetworkUnavailable, api.ConditionTrue)},
+			[]string{TaintNetworkUnavailable}},
+		{"Ready is false", []api.NodeCondition{cond(api.NodeReady, api.ConditionFalse)}, []string{api.TaintNodeNotReady}},
+		{"Ready is unknown", []api.NodeCondition{cond(api.NodeReady, api.ConditionUnknown)}, []string{api.TaintNodeUnreachable}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c, _ := startMonitor(t, &api.Node{ObjectMeta: api.ObjectMeta{Name: "node0", Labels: map[string]string{LabelRegion: "region1", LabelZone: "zone1"}}})
+			n := storedNode(t, c, "node0").DeepCopy()
+			now := api.NewTime(c.K.Now().Wall())
+			for _, cd := range tc.conds {
+				cd.LastHeartbeatTime, cd.LastTransitionTime = now, now
+				n.Status.Conditions = append(n.Status.Conditions, cd)
+			}
+			if _, err := c.Store.Update(store.Op{Actor: "system:node:node0"}, n, "status"); err != nil {
+				t.Fatal(err)
+			}
+			// Before the next health pass, which NoExecute-taints.
+			c.RunFor(time.Second)
+			var got []string
+			for _, tn := range storedNode(t, c, "node0").Spec.Taints {
+				if tn.Effect == api.TaintEffectNoSchedule {
+					got = append(got, tn.Key)
+				}
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("NoSchedule taints %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestNodeEventGeneration ports upstream's test of that name: the first
+// health pass over a node long Unknown records one event, RegisteredNode,
+// on the node (by its uid).
+func TestNodeEventGeneration(t *testing.T) {
+	c, err := cluster.New(cluster.Config{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.RunFor(400 * 24 * time.Hour) // the node's heartbeat is from long before
+	old := api.NewTime(c.K.Now().Wall().Add(-397 * 24 * time.Hour))
+	n := &api.Node{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Node"}, ObjectMeta: api.ObjectMeta{Name: "node0"},
+		Status: api.NodeStatus{Conditions: []api.NodeCondition{{Type: api.NodeReady, Status: api.ConditionUnknown, LastHeartbeatTime: old, LastTransitionTime: old}}}}
+	if err := c.Bootstrap(n); err != nil {
+		t.Fatal(err)
+	}
+	m := c.AddManager("node-lifecycle", Actor, func(m *controller.Manager) error { return Setup(m, Options{}) })
+	if err := m.Start(); err != nil {
+		t.Fatal(err)
+	}
+	c.RunFor(time.Second)
+	uid := storedNode(t, c, "node0").UID
+	objs, _, _ := c.Store.List(api.KindEvent, store.ListOptions{})
+	var reasons []string
+	for _, o := range objs {
+		ev := o.(*api.Event)
+		if ev.Source.Component != Component {
+			continue
+		}
+		reasons = append(reasons, ev.Reason)
+		if ev.InvolvedObject.UID != uid {
+			t.Errorf("event %s on uid %q, want the node's %q", ev.Reason, ev.InvolvedObject.UID, uid)
+		}
+	}
+	if !slices.Equal(reasons, []string{"RegisteredNode"}) {
+		t.Errorf("events %v, want [RegisteredNode]", reasons)
 	}
 }
