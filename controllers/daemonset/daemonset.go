@@ -661,14 +661,17 @@ func (r *reconciler) syncNodes(ctx context.Context, ds *api.DaemonSet, del []*ap
 }
 
 // createPodTemplate is util.CreatePodTemplate: a copy of template with the
-// daemon tolerations and the controller-revision-hash label.
+// daemon tolerations and, for a non-empty hash, the
+// controller-revision-hash label.
 func createPodTemplate(template *api.PodTemplateSpec, hash string) *api.PodTemplateSpec {
 	t := template.DeepCopy()
 	AddDaemonTolerations(&t.Spec)
 	if t.Labels == nil {
 		t.Labels = map[string]string{}
 	}
-	t.Labels[api.LabelControllerRevisionHash] = hash
+	if hash != "" {
+		t.Labels[api.LabelControllerRevisionHash] = hash
+	}
 	return t
 }
 

@@ -73,6 +73,11 @@ func TestNodeShouldRunDaemonPod(t *testing.T) {
 		{"InsufficientResourceError", resourcePodSpec("", "200M", "0.5"), false, nil, true, true},
 		{"ErrPodNotMatchHostName", resourcePodSpec("other-node", "50M", "0.5"), false, nil, false, false},
 		{"ErrPodNotFitsHostPorts", hostPort, false, nil, true, true},
+		// Upstream's next two rows put a pod with host port 666 and
+		// 50M/0.5 on the node first; NodeShouldRunDaemonPod reads no
+		// pods (the scheduler decides fit), so they are the template's.
+		{"InsufficientResourceError (a pod on the node)", resourcePodSpec("", "100M", "0.5"), false, nil, true, true},
+		{"ShouldRunDaemonPod (a pod on the node)", resourcePodSpec("", "50M", "0.5"), false, nil, true, true},
 		{"ErrNodeSelectorNotMatch", withSelector(simpleDaemonSetLabel2), false, nil, false, false},
 		{"ShouldRunDaemonPod (nodeSelector)", withSelector(simpleDaemonSetLabel), false, nil, true, true},
 		{"ErrPodAffinityNotMatch", withAffinity(affinityIn("type", "test")), false, nil, false, false},

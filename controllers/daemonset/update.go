@@ -10,23 +10,38 @@ import (
 	"github.com/clustersim/clustersim/sim/controller"
 )
 
-// maxUnavailable is updatedDesiredNodeCounts' bound for desired nodes:
-// maxUnavailable scaled up from the desired count (util.UnavailableCount),
-// and 1 when it and maxSurge are both 0.
-func maxUnavailable(ds *api.DaemonSet, desired int) int {
+// unavailableCount is util.UnavailableCount: maxUnavailable scaled up
+// from the desired count; 0 without a rolling update.
+func unavailableCount(ds *api.DaemonSet, desired int) int {
 	ru := ds.Spec.UpdateStrategy.RollingUpdate
 	if ds.Spec.UpdateStrategy.Type != api.RollingUpdateDaemonSetStrategyType || ru == nil || ru.MaxUnavailable == nil {
-		return 1
+		return 0
 	}
 	n, err := api.GetScaledValueFromIntOrPercent(ru.MaxUnavailable, desired, true)
-	if err != nil || n == 0 {
-		return 1
+	if err != nil {
+		return 0
 	}
 	return n
 }
 
-// maxSurge is updatedDesiredNodeCounts' surge: maxSurge scaled up from
-// the desired count (util.SurgeCount); 0 without a rolling update.
+// updatedDesiredNodeCounts is upstream's: the surge and unavailability
+// budgets and the number of nodes that should run the pod; with desired
+// nodes but neither budget, one node may be unavailable.
+func updatedDesiredNodeCounts(ds *api.DaemonSet, nodes []*api.Node, should shouldRunFunc) (surge, unavailable, desired int) {
+	for _, n := range nodes {
+		if shouldRun, _ := should(n, ds); shouldRun {
+			desired++
+		}
+	}
+	unavailable, surge = unavailableCount(ds, desired), maxSurge(ds, desired)
+	if desired > 0 && unavailable == 0 && surge == 0 {
+		unavailable = 1
+	}
+	return surge, unavailable, desired
+}
+
+// maxSurge is util.SurgeCount: maxSurge scaled up from the desired
+// count; 0 without a rolling update.
 func maxSurge(ds *api.DaemonSet, desired int) int {
 	ru := ds.Spec.UpdateStrategy.RollingUpdate
 	if ds.Spec.UpdateStrategy.Type != api.RollingUpdateDaemonSetStrategyType || ru == nil || ru.MaxSurge == nil {
@@ -60,16 +75,11 @@ func (r *reconciler) rollingUpdate(ctx context.Context, ds *api.DaemonSet, nodes
 // and the nodes to create a new pod on now, given the pods by node (each
 // node's oldest first).
 func podsToReplace(ds *api.DaemonSet, nodes []*api.Node, byNode map[string][]*api.Pod, hash string, now time.Time, should shouldRunFunc) (del []*api.Pod, create []string) {
-	desired := 0
-	for _, n := range nodes {
-		if shouldRun, _ := should(n, ds); shouldRun {
-			desired++
-		}
-	}
-	if surge := maxSurge(ds, desired); surge > 0 {
+	surge, unavailable, desired := updatedDesiredNodeCounts(ds, nodes, should)
+	if surge > 0 {
 		return surgeReplace(ds, nodes, byNode, hash, now, surge, desired, should)
 	}
-	return replaceWithoutSurge(ds, nodes, byNode, hash, now, should), nil
+	return replaceWithoutSurge(ds, nodes, byNode, hash, now, unavailable, should), nil
 }
 
 // surgeReplace is rollingUpdate's surge branch: a node whose old pod is
@@ -135,18 +145,15 @@ func surgeReplace(ds *api.DaemonSet, nodes []*api.Node, byNode map[string][]*api
 }
 
 // replaceWithoutSurge is rollingUpdate's branch for maxSurge 0.
-func replaceWithoutSurge(ds *api.DaemonSet, nodes []*api.Node, byNode map[string][]*api.Pod, hash string, now time.Time, should shouldRunFunc) []*api.Pod {
-	desired := 0
+func replaceWithoutSurge(ds *api.DaemonSet, nodes []*api.Node, byNode map[string][]*api.Pod, hash string, now time.Time, budget int, should shouldRunFunc) []*api.Pod {
 	var names []string
 	for _, n := range nodes {
 		if shouldRun, _ := should(n, ds); shouldRun {
-			desired++
 			names = append(names, n.Name)
 		} else if _, ok := byNode[n.Name]; ok {
 			names = append(names, n.Name)
 		}
 	}
-	budget := maxUnavailable(ds, desired)
 	numUnavailable := 0
 	var allowed, candidates []*api.Pod
 	for _, name := range names {
