@@ -9,6 +9,7 @@ import (
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/cluster"
 	"github.com/clustersim/clustersim/sim/controller"
+	"github.com/clustersim/clustersim/sim/kernel"
 	"github.com/clustersim/clustersim/sim/store"
 )
 
@@ -162,6 +163,12 @@ func TestMonitorNodeHealthZoneStates(t *testing.T) {
 // controller's state.
 func startMonitor(t *testing.T, nodes ...*api.Node) (*cluster.Cluster, *monitor) {
 	t.Helper()
+	return startMonitorWith(t, Options{}, nodes...)
+}
+
+// startMonitorWith is startMonitor with opts.
+func startMonitorWith(t *testing.T, opts Options, nodes ...*api.Node) (*cluster.Cluster, *monitor) {
+	t.Helper()
 	c, err := cluster.New(cluster.Config{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -176,7 +183,7 @@ func startMonitor(t *testing.T, nodes ...*api.Node) (*cluster.Cluster, *monitor)
 	var mon *monitor
 	m := c.AddManager("node-lifecycle", Actor, func(m *controller.Manager) error {
 		var err error
-		mon, err = setup(m, Options{})
+		mon, err = setup(m, opts)
 		return err
 	})
 	if err := m.Start(); err != nil {
@@ -300,5 +307,192 @@ func TestNodeEventGeneration(t *testing.T) {
 	}
 	if !slices.Equal(reasons, []string{"RegisteredNode"}) {
 		t.Errorf("events %v, want [RegisteredNode]", reasons)
+	}
+}
+
+// testRateLimiterQPS is upstream's: tainting is not rate limited in its
+// node lifecycle tests.
+const testRateLimiterQPS = 100000
+
+// zoneNodeAt is a node of region1/zone1 whose Ready condition has status s
+// and was last heard at hb.
+func zoneNodeAt(name string, s api.ConditionStatus, hb time.Time) *api.Node {
+	return &api.Node{
+		ObjectMeta: api.ObjectMeta{Name: name, Labels: map[string]string{LabelRegion: "region1", LabelZone: "zone1", labelRegionBeta: "region1", labelZoneBeta: "zone1"}},
+		Status:     api.NodeStatus{Conditions: []api.NodeCondition{{Type: api.NodeReady, Status: s, LastHeartbeatTime: api.NewTime(hb), LastTransitionTime: api.NewTime(hb)}}},
+	}
+}
+
+func setReady(t *testing.T, c *cluster.Cluster, name string, s api.ConditionStatus, hb time.Time) {
+	t.Helper()
+	n := storedNode(t, c, name).DeepCopy()
+	n.Status.Conditions = []api.NodeCondition{{Type: api.NodeReady, Status: s, LastHeartbeatTime: api.NewTime(hb), LastTransitionTime: api.NewTime(hb)}}
+	if _, err := c.Store.Update(store.Op{Actor: "system:node:" + name}, n, "status"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func hasTaint(n *api.Node, t api.Taint) bool { return taintExists(n.Spec.Taints, &t) }
+
+// The node lifecycle tests below start, as upstream's, from nodes whose
+// Ready condition the controller sees for the first time. Upstream counts
+// the grace period from that first sight (its local probe time), so a
+// True or False condition with an old heartbeat keeps its status on the
+// first pass; here heartbeats are the objects' (a documented deviation),
+// so those nodes' heartbeats are now, and the Unknown ones' an hour ago.
+
+// TestApplyNoExecuteTaints ports upstream's test of that name: an Unknown
+// node gets the unreachable NoExecute taint, a False one the not-ready
+// one, and the latter loses every taint once Ready again. Its last step
+// (a queued node whose Ready condition vanishes before the tainting pass
+// gets no taint) needs a status write between the health pass and the
+// tainting pass, which here run in one reconcile: taintPass's branch for
+// a node without Ready condition (retry in 50ms) is that step's code.
+func TestApplyNoExecuteTaints(t *testing.T) {
+	now := kernel.Epoch // virtual time 0, when startMonitorWith creates the nodes
+	c, _ := startMonitorWith(t, Options{EvictionRate: testRateLimiterQPS, SecondaryEvictionRate: testRateLimiterQPS},
+		zoneNodeAt("node0", api.ConditionUnknown, now.Add(-time.Hour)), zoneNodeAt("node1", api.ConditionTrue, now),
+		zoneNodeAt("node2", api.ConditionFalse, now), zoneNodeAt("node3", api.ConditionTrue, now))
+	if n := storedNode(t, c, "node0"); !hasTaint(n, unreachableNoExecute) {
+		t.Errorf("node0 taints %v, want %v", n.Spec.Taints, unreachableNoExecute)
+	}
+	if n := storedNode(t, c, "node2"); !hasTaint(n, notReadyNoExecute) {
+		t.Errorf("node2 taints %v, want %v", n.Spec.Taints, notReadyNoExecute)
+	}
+	setReady(t, c, "node2", api.ConditionTrue, c.K.Now().Wall())
+	c.RunFor(DefaultMonitorPeriod + time.Second)
+	if n := storedNode(t, c, "node2"); len(n.Spec.Taints) > 0 {
+		t.Errorf("node2 taints %v once Ready, want none", n.Spec.Taints)
+	}
+}
+
+// TestApplyNoExecuteTaintsToNodesEnqueueTwice ports upstream's test of
+// that name: after two passes, node0 (queued, tainted) turns Ready and
+// three nodes join; the next pass taints the new Unknown and False nodes,
+// the queue's stale entry for node0 notwithstanding.
+func TestApplyNoExecuteTaintsToNodesEnqueueTwice(t *testing.T) {
+	now := kernel.Epoch // virtual time 0, when startMonitorWith creates the nodes
+	c, _ := startMonitorWith(t, Options{EvictionRate: testRateLimiterQPS, SecondaryEvictionRate: testRateLimiterQPS},
+		zoneNodeAt("node0", api.ConditionUnknown, now.Add(-time.Hour)), zoneNodeAt("node1", api.ConditionTrue, now),
+		zoneNodeAt("node2", api.ConditionFalse, now))
+	c.RunFor(DefaultMonitorPeriod) // the second pass
+	later := c.K.Now().Wall()
+	setReady(t, c, "node0", api.ConditionTrue, later)
+	for _, n := range []*api.Node{zoneNodeAt("node3", api.ConditionUnknown, later.Add(-time.Hour)), zoneNodeAt("node4", api.ConditionTrue, later),
+		zoneNodeAt("node5", api.ConditionFalse, later)} {
+		n.TypeMeta = api.TypeMeta{APIVersion: "v1", Kind: "Node"}
+		if err := c.Bootstrap(n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.RunFor(DefaultMonitorPeriod + time.Second)
+	if n := storedNode(t, c, "node3"); !hasTaint(n, unreachableNoExecute) {
+		t.Errorf("node3 taints %v, want %v", n.Spec.Taints, unreachableNoExecute)
+	}
+	if n := storedNode(t, c, "node5"); !hasTaint(n, notReadyNoExecute) {
+		t.Errorf("node5 taints %v, want %v", n.Spec.Taints, notReadyNoExecute)
+	}
+}
+
+// TestSwapUnreachableNotReadyTaints ports upstream's test of that name:
+// an unreachable node that reports Ready False again has its unreachable
+// NoExecute taint swapped for the not-ready one.
+func TestSwapUnreachableNotReadyTaints(t *testing.T) {
+	now := kernel.Epoch // virtual time 0, when startMonitorWith creates the nodes
+	c, _ := startMonitorWith(t, Options{EvictionRate: testRateLimiterQPS, SecondaryEvictionRate: testRateLimiterQPS},
+		zoneNodeAt("node0", api.ConditionUnknown, now.Add(-time.Hour)), zoneNodeAt("node1", api.ConditionTrue, now))
+	if n := storedNode(t, c, "node0"); !hasTaint(n, unreachableNoExecute) {
+		t.Fatalf("node0 taints %v, want %v", n.Spec.Taints, unreachableNoExecute)
+	}
+	later := c.K.Now().Wall()
+	setReady(t, c, "node0", api.ConditionFalse, later)
+	setReady(t, c, "node1", api.ConditionTrue, later)
+	c.RunFor(DefaultMonitorPeriod + time.Second)
+	n := storedNode(t, c, "node0")
+	if !hasTaint(n, notReadyNoExecute) || hasTaint(n, unreachableNoExecute) {
+		t.Errorf("node0 taints %v, want %v instead of %v", n.Spec.Taints, notReadyNoExecute, unreachableNoExecute)
+	}
+}
+
+// podStatusWrites counts the node lifecycle controller's writes of pod
+// statuses (marking pods not ready).
+func podStatusWrites(c *cluster.Cluster) int {
+	n := 0
+	for _, r := range c.Store.Audit().Records() {
+		if r.Actor == Actor && r.Kind == api.KindPod && r.Subresource == "status" && !r.NoOp {
+			n++
+		}
+	}
+	return n
+}
+
+// readyPod0 creates upstream's testutil.NewPod("pod0", "node0"): bound to
+// node0, Ready.
+func readyPod0(t *testing.T, c *cluster.Cluster) {
+	t.Helper()
+	p := &api.Pod{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Pod"}, ObjectMeta: api.ObjectMeta{Namespace: "default", Name: "pod0"},
+		Spec: api.PodSpec{NodeName: "node0", Containers: []api.Container{{Name: "c", Image: "pause"}}}}
+	if err := c.Bootstrap(p); err != nil {
+		t.Fatal(err)
+	}
+	o, err := c.Store.Get(api.KindPod, p.Key())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p = o.(*api.Pod).DeepCopy()
+	p.Status.Phase = api.PodRunning
+	p.Status.Conditions = []api.PodCondition{{Type: api.PodReady, Status: api.ConditionTrue}}
+	if _, err := c.Store.Update(store.Op{Actor: "system:node:node0"}, p, "status"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestMonitorNodeHealthMarkPodsNotReady ports upstream's rows of that
+// name (three unnamed rows, named here by their comments) and the first
+// row of TestMonitorNodeHealthMarkPodsNotReadyRetry: pods are marked not
+// ready once, when their node's status goes stale. The Retry test's other
+// two rows fail one pod status write or one pod list by a fake reactor,
+// which the cluster here cannot inject into a single request.
+func TestMonitorNodeHealthMarkPodsNotReady(t *testing.T) {
+	fakeNow := kernel.Epoch
+	cases := []struct {
+		name string
+		node *api.Node
+		// passTo runs the controller this long (0: the first pass only);
+		// then, if later is set, the node's Ready condition becomes it.
+		passTo time.Duration
+		later  api.ConditionStatus
+		want   int
+	}{
+		{"Node created recently, without status", &api.Node{ObjectMeta: api.ObjectMeta{Name: "node0"}}, 0, "", 0},
+		{"Node created long time ago, with status updated recently", zoneNodeAt("node0", api.ConditionTrue, fakeNow), 0, "", 0},
+		{"Node created long time ago, with status updated by kubelet exceeds grace period", zoneNodeAt("node0", api.ConditionTrue, fakeNow), time.Minute, "", 1},
+		{"successful pod status update, no retry required", zoneNodeAt("node0", api.ConditionTrue, fakeNow), time.Minute, api.ConditionFalse, 1},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := cluster.New(cluster.Config{Seed: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			readyPod0(t, c)
+			tc.node.TypeMeta = api.TypeMeta{APIVersion: "v1", Kind: "Node"}
+			if err := c.Bootstrap(tc.node); err != nil {
+				t.Fatal(err)
+			}
+			m := c.AddManager("node-lifecycle", Actor, func(m *controller.Manager) error { return Setup(m, Options{}) })
+			if err := m.Start(); err != nil {
+				t.Fatal(err)
+			}
+			c.RunFor(time.Second + tc.passTo)
+			if tc.later != "" {
+				setReady(t, c, "node0", tc.later, fakeNow.Add(2*time.Second))
+				c.RunFor(DefaultMonitorPeriod + time.Second)
+			}
+			if got := podStatusWrites(c); got != tc.want {
+				t.Errorf("%d pod status writes, want %d", got, tc.want)
+			}
+		})
 	}
 }
