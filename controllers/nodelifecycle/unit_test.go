@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -655,5 +656,178 @@ func TestTryUpdateNodeHealth(t *testing.T) {
 				t.Errorf("Ready %+v, want %s", c, tc.current)
 			}
 		})
+	}
+}
+
+// alwaysLimiter stands for flowcontrol's fake always rate limiter in
+// upstream's rate_limited_queue_test.go: a bucket that never runs dry
+// within a test.
+func alwaysLimiter() *tokenBucket { return newTokenBucket(1, 1000, t0) }
+
+func queued(q *timedQueue) []string {
+	var out []string
+	for _, v := range q.items {
+		out = append(out, v.value)
+	}
+	return out
+}
+
+func known(q *timedQueue) []string {
+	var out []string
+	for v := range q.set {
+		out = append(out, v)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestAddNode and the tests after it port upstream's
+// rate_limited_queue_test.go (k/k pkg/controller/nodelifecycle/scheduler)
+// by name onto timedQueue. Its TestClear is left out: the tainting queues
+// are never cleared (entering full disruption swaps their limiter for one
+// that never accepts), and timedQueue has no Clear.
+func TestAddNode(t *testing.T) {
+	q := newTimedQueue(alwaysLimiter())
+	q.add("first", "11111", at(1))
+	q.add("second", "22222", at(2))
+	q.add("third", "33333", at(3))
+	if got := queued(q); !slices.Equal(got, []string{"first", "second", "third"}) {
+		t.Errorf("queue %v", got)
+	}
+	if got := known(q); !slices.Equal(got, []string{"first", "second", "third"}) {
+		t.Errorf("set %v", got)
+	}
+}
+
+func TestDelNode(t *testing.T) {
+	for _, tc := range []struct{ remove, queue, set []string }{
+		{[]string{"first"}, []string{"second", "third"}, []string{"second", "third"}},
+		{[]string{"second"}, []string{"first", "third"}, []string{"first", "third"}},
+		{[]string{"third"}, []string{"first", "second"}, []string{"first", "second"}},
+	} {
+		q := newTimedQueue(alwaysLimiter())
+		q.add("first", "11111", at(0))
+		q.add("second", "22222", at(1))
+		q.add("third", "33333", at(2))
+		for _, v := range tc.remove {
+			q.remove(v)
+		}
+		if got := queued(q); !slices.Equal(got, tc.queue) {
+			t.Errorf("remove %v: queue %v, want %v", tc.remove, got, tc.queue)
+		}
+		if got := known(q); !slices.Equal(got, tc.set) {
+			t.Errorf("remove %v: set %v, want %v", tc.remove, got, tc.set)
+		}
+	}
+}
+
+// tryAll processes q at now, recording every value fn sees and marking
+// it done.
+func tryAll(q *timedQueue, now time.Time) []string {
+	var seen []string
+	q.try(now, func(v timedValue) (bool, time.Duration) {
+		seen = append(seen, v.value)
+		return true, 0
+	})
+	return seen
+}
+
+func TestTry(t *testing.T) {
+	q := newTimedQueue(alwaysLimiter())
+	q.add("first", "11111", at(0))
+	q.add("second", "22222", at(0))
+	q.add("third", "33333", at(0))
+	q.remove("second")
+	if got := tryAll(q, at(1)); !slices.Equal(got, []string{"first", "third"}) {
+		t.Errorf("processed %v, want [first third]", got)
+	}
+}
+
+// TestTryOrdering: a value that asks to be retried later is not seen
+// again in the same pass (upstream's clock moves 1ms a call; here the
+// pass runs at one instant and the retry is 2ms away); the others are
+// processed in order, with the times they were added.
+func TestTryOrdering(t *testing.T) {
+	q := newTimedQueue(alwaysLimiter())
+	ms := func(n int) time.Time { return t0.Add(time.Duration(n) * time.Millisecond) }
+	q.add("first", "11111", ms(1))
+	q.add("second", "22222", ms(2))
+	q.add("third", "33333", ms(3))
+	var order []string
+	count := 0
+	q.try(ms(4), func(v timedValue) (bool, time.Duration) {
+		count++
+		if v.processAt.IsZero() {
+			t.Fatal("processAt should not be zero")
+		}
+		want := map[string]time.Time{"first": ms(1), "second": ms(2), "third": ms(3)}[v.value]
+		if !v.addedAt.Equal(want) {
+			t.Fatalf("added time for %s is %v", v.value, v.addedAt)
+		}
+		if v.value == "second" {
+			return false, 2 * time.Millisecond
+		}
+		order = append(order, v.value)
+		return true, 0
+	})
+	if !slices.Equal(order, []string{"first", "third"}) || count != 3 {
+		t.Errorf("order %v after %d calls, want [first third] after 3", order, count)
+	}
+}
+
+// TestTryRemovingWhileTry: a value removed while it is being processed
+// is not retried.
+func TestTryRemovingWhileTry(t *testing.T) {
+	q := newTimedQueue(alwaysLimiter())
+	q.add("first", "11111", at(0))
+	q.add("second", "22222", at(0))
+	q.add("third", "33333", at(0))
+	var order []string
+	count, removed := 0, false
+	q.try(at(1), func(v timedValue) (bool, time.Duration) {
+		count++
+		if !removed && v.value == "second" {
+			removed = true
+			q.remove("second")
+			return false, time.Millisecond
+		}
+		order = append(order, v.value)
+		return true, 0
+	})
+	if !slices.Equal(order, []string{"first", "third"}) || count != 3 {
+		t.Errorf("order %v after %d calls, want [first third] after 3", order, count)
+	}
+	if q.len() != 0 {
+		t.Errorf("%d values left, want none", q.len())
+	}
+}
+
+// TestRateLimitedQueueSwapLimiter is upstream's TestSwapLimiter (ours of
+// that name covers the bucket a swap leaves): a swap to 0 gives a limiter
+// that never accepts, one to 5.5 a limiter of 5.5 QPS.
+func TestRateLimitedQueueSwapLimiter(t *testing.T) {
+	q := newTimedQueue(newTokenBucket(DefaultEvictionRate, EvictionBurst, t0))
+	q.swapLimiter(0, t0)
+	if q.limiter.rate() != 0 || q.limiter.tryAccept(at(1000)) {
+		t.Fatalf("after a swap to 0: rate %v, want a limiter that never accepts", q.limiter.rate())
+	}
+	q.swapLimiter(5.5, t0)
+	if q.limiter.rate() != 5.5 {
+		t.Fatalf("rate %v, want 5.5", q.limiter.rate())
+	}
+}
+
+func TestAddAfterTry(t *testing.T) {
+	q := newTimedQueue(alwaysLimiter())
+	q.add("first", "11111", at(0))
+	q.add("second", "22222", at(0))
+	q.add("third", "33333", at(0))
+	q.remove("second")
+	if got := tryAll(q, at(1)); !slices.Equal(got, []string{"first", "third"}) {
+		t.Errorf("processed %v, want [first third]", got)
+	}
+	q.add("first", "11111", at(2))
+	if got := tryAll(q, at(3)); len(got) != 0 {
+		t.Errorf("processed %v again without an explicit remove", got)
 	}
 }
