@@ -831,3 +831,75 @@ func TestAddAfterTry(t *testing.T) {
 		t.Errorf("processed %v again without an explicit remove", got)
 	}
 }
+
+// TestMonitorNodeHealthUpdateNodeAndPodStatusWithLease ports upstream's
+// rows of that name onto checkHealth: two health checks an hour apart
+// (the second with the row's new status and lease; upstream replaces the
+// status with the row's newNodeStatus, empty where the row has none), the
+// status writes they make, and the Ready condition left.
+func TestMonitorNodeHealthUpdateNodeAndPodStatusWithLease(t *testing.T) {
+	fakeNow := at(400 * 24 * 3600)
+	created := fakeNow.AddDate(-3, 0, 0) // upstream's nodeCreationTime, 2012
+	ready := func(hb time.Time) []api.NodeCondition {
+		return []api.NodeCondition{
+			{Type: api.NodeReady, Status: api.ConditionTrue, LastHeartbeatTime: api.NewTime(hb), LastTransitionTime: api.NewTime(fakeNow)},
+			{Type: api.NodeDiskPressure, Status: api.ConditionFalse, LastHeartbeatTime: api.NewTime(hb), LastTransitionTime: api.NewTime(fakeNow)},
+		}
+	}
+	none := time.Time{}
+	cases := []struct {
+		name            string
+		created         time.Time
+		conds           []api.NodeCondition
+		lease           time.Time
+		later           bool // the second check, an hour later
+		newConds        []api.NodeCondition
+		newLease        time.Time
+		writes          int
+		ready           api.ConditionStatus // "": none
+		reason          string
+		expectedPodMark bool
+	}{
+		{"Node created recently, without status. Node lease is missing.", fakeNow, nil, none, false, nil, none, 0, "", "", false},
+		{"Node created recently, without status. Node lease is renewed recently.", fakeNow, nil, fakeNow, false, nil, none, 0, "", "", false},
+		{"Node created long time ago, without status. Node lease is missing.", created, nil, none, false, nil, none, 1, api.ConditionUnknown, ReasonNodeStatusNeverUpdated, false},
+		{"Node created long time ago, without status. Node lease is renewed recently.", created, nil, fakeNow, true, nil, fakeNow.Add(time.Hour), 0, "", "", false},
+		{"Node created long time ago, without status. Node lease is expired.", created, nil, fakeNow, true, nil, fakeNow, 1, api.ConditionUnknown, ReasonNodeStatusNeverUpdated, false},
+		{"Node created long time ago, with status updated by kubelet exceeds grace period. Node lease is renewed.", created, ready(fakeNow), fakeNow, true, ready(fakeNow), fakeNow.Add(time.Hour), 0, api.ConditionTrue, "", false},
+		{"Node created long time ago, with status updated by kubelet recently. Node lease is expired.", created, ready(fakeNow), fakeNow, true, ready(fakeNow.Add(time.Hour)), fakeNow, 0, api.ConditionTrue, "", false},
+		{"Node created long time ago, with status updated by kubelet exceeds grace period. Node lease is also expired.", created, ready(fakeNow)[:1], fakeNow, true, ready(fakeNow)[:1], fakeNow, 1, api.ConditionUnknown, ReasonNodeStatusUnknown, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			n := &api.Node{ObjectMeta: api.ObjectMeta{Name: "node0", CreationTimestamp: api.NewTime(tc.created)}, Status: api.NodeStatus{Conditions: tc.conds}}
+			n = n.DeepCopy()
+			writes := 0
+			observed, write := checkHealth(n, tc.lease, time.Time{}, fakeNow, DefaultGracePeriod, DefaultStartupGracePeriod)
+			if write {
+				writes++
+			}
+			if tc.later {
+				n.Status = api.NodeStatus{Conditions: slices.Clone(tc.newConds)}
+				n = n.DeepCopy()
+				if observed, write = checkHealth(n, tc.newLease, time.Time{}, fakeNow.Add(time.Hour), DefaultGracePeriod, DefaultStartupGracePeriod); write {
+					writes++
+				}
+			}
+			if writes != tc.writes {
+				t.Errorf("%d status writes, want %d", writes, tc.writes)
+			}
+			c := nodeCondition(&n.Status, api.NodeReady)
+			switch {
+			case tc.ready == "" && c != nil:
+				t.Errorf("Ready %+v, want none", c)
+			case tc.ready != "" && (c == nil || c.Status != tc.ready || (tc.reason != "" && c.Reason != tc.reason)):
+				t.Errorf("Ready %+v, want %s %s", c, tc.ready, tc.reason)
+			}
+			// Pods are marked not ready when Ready leaves True.
+			marked := c != nil && c.Status != api.ConditionTrue && observed.Status == api.ConditionTrue
+			if marked != tc.expectedPodMark {
+				t.Errorf("pods marked not ready: %v, want %v", marked, tc.expectedPodMark)
+			}
+		})
+	}
+}
