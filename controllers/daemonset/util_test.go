@@ -133,3 +133,43 @@ func TestGetUnavailableNumbers(t *testing.T) {
 		})
 	}
 }
+
+// fakeLister serves a fixed list of objects.
+type fakeLister []api.Object
+
+func (l fakeLister) Get(api.Key) (api.Object, bool)         { return nil, false }
+func (l fakeLister) List(api.Selector, string) []api.Object { return l }
+func (l fakeLister) ByIndex(string, string) []api.Object    { return nil }
+
+// TestUpdateNode ports upstream's rows of that name (daemon_controller_test.go):
+// a node update resyncs the DaemonSets when the node's labels or taints
+// changed, not when only its allocatable did.
+func TestUpdateNode(t *testing.T) {
+	simpleNodeLabel := map[string]string{"color": "blue"}
+	withSelector := newDaemonSet(api.PodSpec{NodeSelector: simpleNodeLabel})
+	tainted := newNode("node1", nil)
+	tainted.Spec.Taints = []api.Taint{{Key: "dedicated", Value: "user1", Effect: api.TaintEffectNoSchedule}}
+	allocatable := newNode("node1", nil)
+	allocatable.Status.Allocatable = api.ResourceList{"memory": api.MustParseQuantity("200M"), "cpu": api.MustParseQuantity("200m")}
+	cases := []struct {
+		test             string
+		oldNode, newNode *api.Node
+		ds               *api.DaemonSet
+		shouldEnqueue    bool
+	}{
+		{"Nothing changed, should not enqueue", newNode("node1", nil), newNode("node1", nil), withSelector, false},
+		{"Node labels changed", newNode("node1", nil), newNode("node1", simpleNodeLabel), withSelector, true},
+		{"Node taints changed", tainted, newNode("node1", nil), newDaemonSet(api.PodSpec{}), true},
+		{"Node Allocatable changed", newNode("node1", nil), allocatable, newDaemonSet(api.PodSpec{}), false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.test, func(t *testing.T) {
+			enqueued := false
+			r := &reconciler{dss: fakeLister{tc.ds}, enqueue: func(api.Key) { enqueued = true }}
+			r.updateNode(tc.oldNode, tc.newNode)
+			if enqueued != tc.shouldEnqueue {
+				t.Errorf("enqueued %v, want %v", enqueued, tc.shouldEnqueue)
+			}
+		})
+	}
+}
