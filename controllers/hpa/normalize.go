@@ -241,7 +241,7 @@ func (h *history) convertWithBehaviorRate(arg normalizationArg, now time.Time) (
 	var reason, message string
 	switch {
 	case arg.desired > arg.currentReplicas:
-		limit := scaleUpLimitWithRules(arg.currentReplicas, h.scaleUpEvents[arg.key], arg.scaleUp, now)
+		limit := scaleUpLimitWithRules(arg.currentReplicas, h.scaleUpEvents[arg.key], h.scaleDownEvents[arg.key], arg.scaleUp, now)
 		if limit < arg.currentReplicas {
 			// No further scale-up until the recent events age out.
 			limit = arg.currentReplicas
@@ -256,7 +256,7 @@ func (h *history) convertWithBehaviorRate(arg normalizationArg, now time.Time) (
 			return maxAllowed, reason, message
 		}
 	case arg.desired < arg.currentReplicas:
-		limit := scaleDownLimitWithRules(arg.currentReplicas, h.scaleDownEvents[arg.key], arg.scaleDown, now)
+		limit := scaleDownLimitWithRules(arg.currentReplicas, h.scaleUpEvents[arg.key], h.scaleDownEvents[arg.key], arg.scaleDown, now)
 		if limit > arg.currentReplicas {
 			limit = arg.currentReplicas
 		}
@@ -293,10 +293,18 @@ func selectPolicy(r *api.HPAScalingRules) api.ScalingPolicySelect {
 	return *r.SelectPolicy
 }
 
+// periodStart is the replica count at the start of a policy's period: the
+// current count less the replicas added and plus those removed within it.
+// Both directions count (k/k PR #109058, for issue #108354: a period with
+// a scale-up and a scale-down otherwise starts from a count never seen).
+func periodStart(current, periodSeconds int32, upEvents, downEvents []scaleEvent, now time.Time) int32 {
+	return current - replicasChangePerPeriod(periodSeconds, upEvents, now) + replicasChangePerPeriod(periodSeconds, downEvents, now)
+}
+
 // scaleUpLimitWithRules is upstream's calculateScaleUpLimitWithScalingRules:
 // the most replicas the policies allow now, from each period's starting
 // count.
-func scaleUpLimitWithRules(current int32, events []scaleEvent, rules *api.HPAScalingRules, now time.Time) int32 {
+func scaleUpLimitWithRules(current int32, upEvents, downEvents []scaleEvent, rules *api.HPAScalingRules, now time.Time) int32 {
 	var result int32
 	var pick func(a, b int32) int32
 	switch selectPolicy(rules) {
@@ -308,7 +316,7 @@ func scaleUpLimitWithRules(current int32, events []scaleEvent, rules *api.HPASca
 		result, pick = math.MinInt32, func(a, b int32) int32 { return max(a, b) }
 	}
 	for _, p := range rules.Policies {
-		start := current - replicasChangePerPeriod(p.PeriodSeconds, events, now)
+		start := periodStart(current, p.PeriodSeconds, upEvents, downEvents, now)
 		var proposed int32
 		switch p.Type {
 		case api.PodsScalingPolicy:
@@ -324,7 +332,7 @@ func scaleUpLimitWithRules(current int32, events []scaleEvent, rules *api.HPASca
 
 // scaleDownLimitWithRules is upstream's calculateScaleDownLimitWithBehaviors:
 // the fewest replicas the policies allow now.
-func scaleDownLimitWithRules(current int32, events []scaleEvent, rules *api.HPAScalingRules, now time.Time) int32 {
+func scaleDownLimitWithRules(current int32, upEvents, downEvents []scaleEvent, rules *api.HPAScalingRules, now time.Time) int32 {
 	var result int32
 	var pick func(a, b int32) int32
 	switch selectPolicy(rules) {
@@ -336,7 +344,7 @@ func scaleDownLimitWithRules(current int32, events []scaleEvent, rules *api.HPAS
 		result, pick = math.MaxInt32, func(a, b int32) int32 { return min(a, b) }
 	}
 	for _, p := range rules.Policies {
-		start := current + replicasChangePerPeriod(p.PeriodSeconds, events, now)
+		start := periodStart(current, p.PeriodSeconds, upEvents, downEvents, now)
 		var proposed int32
 		switch p.Type {
 		case api.PodsScalingPolicy:

@@ -100,56 +100,70 @@ func TestScalingWithRules(t *testing.T) {
 	}{
 		{name: "prenormalized desired replicas within range", current: 5, desired: 7, min: 3, max: 8, want: 7, reason: "DesiredWithinRange"},
 		{name: "prenormalized desired replicas < minReplicas", current: 3, desired: 1, min: 2, max: 8, want: 2, reason: "TooFewReplicas"},
-		{name: "within range when minReplicas is 0", current: 1, desired: 0, min: 0, max: 10, want: 0, reason: "DesiredWithinRange"},
+		{name: "prenormalized desired replicas within range when minReplicas is 0", current: 1, desired: 0, min: 0, max: 10, want: 0, reason: "DesiredWithinRange"},
 		{name: "maxReplicas is the limit because maxReplicas < scaleUpLimit", current: 20, desired: 1000, min: 1, max: 10, want: 10, reason: "TooManyReplicas"},
 		{name: "desired replica count is more than the maximum replica count", current: 100, desired: 1000, min: 100, max: 150, want: 150, reason: "TooManyReplicas"},
-		{name: "scaleUpLimit < maxReplicas with user policies", current: 3, desired: 1000, min: 1, max: 2000, up: scalingRules(0, 0, 1, 60, 0), want: 4, reason: "ScaleUpLimit"},
-		{name: "scaleDownLimit > minReplicas with user policies", current: 1000, desired: 3, min: 3, max: 2000, down: scalingRules(20, 60, 0, 0, 0), want: 980, reason: "ScaleDownLimit"},
+		{name: "scaleUpLimit is the limit because scaleUpLimit < maxReplicas with user policies", current: 3, desired: 1000, min: 1, max: 2000, up: scalingRules(0, 0, 1, 60, 0), want: 4, reason: "ScaleUpLimit"},
+		{name: "scaleDownLimit is the limit because scaleDownLimit > minReplicas with user defined policies", current: 1000, desired: 3, min: 3, max: 2000, down: scalingRules(20, 60, 0, 0, 0), want: 980, reason: "ScaleDownLimit"},
 		{name: "scaleUp with default behavior", min: 1, max: 1000, current: 10, desired: 50, want: 20, reason: "ScaleUpLimit"},
 		{name: "scaleUp with pods policy larger than percent policy", min: 1, max: 1000, up: scalingRules(100, 60, 100, 60, 0), current: 10, desired: 500, want: 110, reason: "ScaleUpLimit"},
 		{name: "scaleUp with percent policy larger than pods policy", min: 1, max: 1000, up: scalingRules(2, 60, 100, 60, 0), current: 10, desired: 500, want: 20, reason: "ScaleUpLimit"},
-		{name: "scaleUp with large pod policy", min: 1, max: 1000, up: scalingRules(100, 60, 0, 0, 0), current: 10, desired: 50, want: 50, reason: "DesiredWithinRange"},
-		{name: "scaleUp with large percent policy", min: 1, max: 1000, up: scalingRules(10000, 60, 0, 0, 0), current: 10, desired: 50, want: 50, reason: "DesiredWithinRange"},
+		{name: "scaleUp with spec MaxReplicas limitation with large pod policy", min: 1, max: 1000, up: scalingRules(100, 60, 0, 0, 0), current: 10, desired: 50, want: 50, reason: "DesiredWithinRange"},
+		{name: "scaleUp with spec MaxReplicas limitation with large percent policy", min: 1, max: 1000, up: scalingRules(10000, 60, 0, 0, 0), current: 10, desired: 50, want: 50, reason: "DesiredWithinRange"},
 		{name: "scaleUp with pod policy limitation", min: 1, max: 1000, up: scalingRules(30, 60, 0, 0, 0), current: 10, desired: 50, want: 40, reason: "ScaleUpLimit"},
 		{name: "scaleUp with percent policy limitation", min: 1, max: 1000, up: scalingRules(0, 0, 200, 60, 0), current: 10, desired: 50, want: 30, reason: "ScaleUpLimit"},
 		{name: "scaleDown with percent policy larger than pod policy", min: 1, max: 1000, down: scalingRules(20, 60, 1, 60, 300), current: 100, desired: 2, want: 80, reason: "ScaleDownLimit"},
 		{name: "scaleDown with pod policy larger than percent policy", min: 1, max: 1000, down: scalingRules(2, 60, 1, 60, 300), current: 100, desired: 2, want: 98, reason: "ScaleDownLimit"},
-		{name: "scaleDown with MinReplicas limitation with large pod policy", min: 1, max: 1000, down: scalingRules(100, 60, 0, 0, 300), current: 10, desired: 0, want: 1, reason: "TooFewReplicas"},
-		{name: "scaleDown with MinReplicas limitation with large percent policy", min: 5, max: 1000, down: scalingRules(0, 0, 100, 60, 300), current: 10, desired: 2, want: 5, reason: "TooFewReplicas"},
+		{name: "scaleDown with spec MinReplicas=nil limitation with large pod policy", min: 1, max: 1000, down: scalingRules(100, 60, 0, 0, 300), current: 10, desired: 0, want: 1, reason: "TooFewReplicas"},
+		{name: "scaleDown with spec MinReplicas limitation with large pod policy", min: 1, max: 1000, down: scalingRules(100, 60, 0, 0, 300), current: 10, desired: 0, want: 1, reason: "TooFewReplicas"},
+		{name: "scaleDown with spec MinReplicas limitation with large percent policy", min: 5, max: 1000, down: scalingRules(0, 0, 100, 60, 300), current: 10, desired: 2, want: 5, reason: "TooFewReplicas"},
 		{name: "scaleDown with pod policy limitation", min: 1, max: 1000, down: scalingRules(5, 60, 0, 0, 300), current: 10, desired: 2, want: 5, reason: "ScaleDownLimit"},
 		{name: "scaleDown with percent policy limitation", min: 1, max: 1000, down: scalingRules(0, 0, 50, 60, 300), current: 10, desired: 5, want: 5, reason: "DesiredWithinRange"},
-		{name: "scaleUp with MaxReplicas limitation with large pod policy and events", upEvents: uniformEvents([]int{1, 5, 9}, 120), min: 1, max: 200,
+		{name: "scaleUp with spec MaxReplicas limitation with large pod policy and events", upEvents: uniformEvents([]int{1, 5, 9}, 120), min: 1, max: 200,
 			up: scalingRules(300, 60, 0, 0, 0), current: 100, desired: 500, want: 200, reason: "TooManyReplicas"},
-		{name: "scaleUp with MaxReplicas limitation with large percent policy and events", upEvents: uniformEvents([]int{1, 5, 9}, 120), min: 1, max: 200,
+		{name: "scaleUp with spec MaxReplicas limitation with large percent policy and events", upEvents: uniformEvents([]int{1, 5, 9}, 120), min: 1, max: 200,
 			up: scalingRules(0, 0, 10000, 60, 0), current: 100, desired: 500, want: 200, reason: "TooManyReplicas"},
-		{name: "scaleUp with currentReplicas limitation with a lot of recent scale up events", upEvents: uniformEvents([]int{1, 5, 9}, 120), min: 1, max: 1000,
+		{name: "scaleUp with currentReplicas limitation with rate.PeriodSeconds with a lot of recent scale up events", upEvents: uniformEvents([]int{1, 5, 9}, 120), min: 1, max: 1000,
 			up: scalingRules(5, 120, 0, 0, 0), current: 100, desired: 500, want: 100, reason: "ScaleUpLimit"},
 		{name: "scaleUp with pod policy and previous scale up events", upEvents: uniformEvents([]int{1, 5, 9}, 120), min: 1, max: 1000,
 			up: scalingRules(150, 120, 0, 0, 0), current: 100, desired: 500, want: 235, reason: "ScaleUpLimit"},
 		{name: "scaleUp with percent policy and previous scale up events", upEvents: uniformEvents([]int{1, 5, 9}, 120), min: 1, max: 1000,
 			up: scalingRules(0, 0, 200, 120, 0), current: 100, desired: 500, want: 255, reason: "ScaleUpLimit"},
+		// Events of both directions within the period set its starting
+		// count: 6 - 4 + 2 = 4, and 300% of 4 more makes 16.
+		{name: "scaleUp with percent policy and previous scale up and down events", upEvents: uniformEvents([]int{4}, 120), downEvents: uniformEvents([]int{2}, 120),
+			min: 1, max: 1000, up: scalingRules(0, 0, 300, 300, 0), current: 6, desired: 24, want: 16, reason: "ScaleUpLimit"},
 		{name: "scaleDown with default policy and previous events", downEvents: uniformEvents([]int{1, 5, 9}, 120), min: 1, max: 1000,
 			current: 10, desired: 5, want: 5, reason: "DesiredWithinRange"},
-		{name: "scaleDown with MinReplicas=nil limitation with large pod policy and previous events", downEvents: uniformEvents([]int{1, 5, 9}, 120), min: 1, max: 1000,
+		{name: "scaleDown with spec MinReplicas=nil limitation with large pod policy and previous events", downEvents: uniformEvents([]int{1, 5, 9}, 120), min: 1, max: 1000,
 			down: scalingRules(115, 120, 0, 0, 300), current: 100, desired: 0, want: 1, reason: "TooFewReplicas"},
-		{name: "scaleDown with MinReplicas limitation with large pod policy and previous events", downEvents: uniformEvents([]int{1, 5, 9}, 120), min: 5, max: 1000,
+		{name: "scaleDown with spec MinReplicas limitation with large pod policy and previous events", downEvents: uniformEvents([]int{1, 5, 9}, 120), min: 5, max: 1000,
 			down: scalingRules(130, 120, 0, 0, 300), current: 100, desired: 0, want: 5, reason: "TooFewReplicas"},
-		{name: "scaleDown with MinReplicas limitation with large percent policy and previous events", downEvents: uniformEvents([]int{1, 5, 9}, 120), min: 5, max: 1000,
+		{name: "scaleDown with spec MinReplicas limitation with large percent policy and previous events", downEvents: uniformEvents([]int{1, 5, 9}, 120), min: 5, max: 1000,
 			down: scalingRules(0, 0, 100, 120, 300), current: 100, desired: 2, want: 5, reason: "TooFewReplicas"},
 		{name: "scaleDown with pod policy limitation and previous events", downEvents: uniformEvents([]int{1, 5, 9}, 120), min: 1, max: 1000,
 			down: scalingRules(5, 120, 0, 0, 300), current: 100, desired: 2, want: 100, reason: "ScaleDownLimit"},
 		{name: "scaleDown with percent policy limitation and previous events", downEvents: uniformEvents([]int{2, 4, 6}, 120), min: 1, max: 1000,
 			down: scalingRules(0, 0, 50, 120, 300), current: 100, desired: 0, want: 56, reason: "ScaleDownLimit"},
+		// 10 - 2 + 4 = 12 at the period's start, less 50%: 6.
+		{name: "scaleDown with percent policy and previous scale up and down events", upEvents: uniformEvents([]int{2}, 120), downEvents: uniformEvents([]int{4}, 120),
+			min: 1, max: 1000, down: scalingRules(0, 0, 50, 180, 0), current: 10, desired: 1, want: 6, reason: "ScaleDownLimit"},
 		{name: "scaleDown with previous events preventing further scale down", downEvents: uniformEvents([]int{10, 10, 10}, 120), min: 1, max: 1000,
 			down: scalingRules(0, 0, 10, 120, 300), current: 100, desired: 0, want: 100, reason: "ScaleDownLimit"},
-		{name: "scaleDown with previous events still allowing more scale down", downEvents: uniformEvents([]int{10, 10, 10}, 120), min: 1, max: 1000,
+		{name: "scaleDown with with previous events still allowing more scale down", downEvents: uniformEvents([]int{10, 10, 10}, 120), min: 1, max: 1000,
 			down: scalingRules(0, 0, 1000, 120, 300), current: 10, desired: 5, want: 5, reason: "DesiredWithinRange"},
-		{name: "'outdated' flag for events for one behavior for up", upEvents: uniformEvents([]int{8, 12, 9, 11}, 120), min: 1, max: 1000,
+		{name: "check 'outdated' flag for events for one behavior for up", upEvents: uniformEvents([]int{8, 12, 9, 11}, 120), min: 1, max: 1000,
 			up: scalingRules(1000, 60, 0, 0, 0), current: 100, desired: 200, want: 200, reason: "DesiredWithinRange"},
-		{name: "events not marked 'outdated' for two policies for up", upEvents: uniformEvents([]int{8, 12, 9, 11}, 120), min: 1, max: 1000,
+		{name: "check that events were not marked 'outdated' for two different policies in the behavior for up", upEvents: uniformEvents([]int{8, 12, 9, 11}, 120), min: 1, max: 1000,
 			up: scalingRules(1000, 120, 100, 60, 0), current: 100, desired: 200, want: 200, reason: "DesiredWithinRange"},
-		{name: "'outdated' flag for events for one behavior for down", downEvents: uniformEvents([]int{8, 12, 9, 11}, 120), min: 1, max: 1000,
+		{name: "check that events were marked 'outdated' for two different policies in the behavior for up", upEvents: uniformEvents([]int{8, 12, 9, 11}, 120), min: 1, max: 1000,
+			up: scalingRules(1000, 30, 100, 60, 0), current: 100, desired: 200, want: 200, reason: "DesiredWithinRange"},
+		{name: "check 'outdated' flag for events for one behavior for down", downEvents: uniformEvents([]int{8, 12, 9, 11}, 120), min: 1, max: 1000,
 			down: scalingRules(1000, 60, 0, 0, 300), current: 100, desired: 5, want: 5, reason: "DesiredWithinRange"},
+		{name: "check that events were not marked 'outdated' for two different policies in the behavior for down", downEvents: uniformEvents([]int{8, 12, 9, 11}, 120), min: 1, max: 1000,
+			down: scalingRules(1000, 120, 100, 60, 300), current: 100, desired: 5, want: 5, reason: "DesiredWithinRange"},
+		{name: "check that events were marked 'outdated' for two different policies in the behavior for down", downEvents: uniformEvents([]int{8, 12, 9, 11}, 120), min: 1, max: 1000,
+			down: scalingRules(1000, 30, 100, 60, 300), current: 100, desired: 5, want: 5, reason: "DesiredWithinRange"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -174,18 +188,18 @@ func TestScaleLimitsWithMinPolicy(t *testing.T) {
 		{Type: api.PodsScalingPolicy, Value: 2, PeriodSeconds: 60},
 		{Type: api.PercentScalingPolicy, Value: 50, PeriodSeconds: 60},
 	}}
-	if got := scaleUpLimitWithRules(1, nil, rules, testNow); got != 2 {
+	if got := scaleUpLimitWithRules(1, nil, nil, rules, testNow); got != 2 {
 		t.Errorf("scale-up limit = %d, want 2", got)
 	}
-	if got := scaleDownLimitWithRules(5, nil, rules, testNow); got != 3 {
+	if got := scaleDownLimitWithRules(5, nil, nil, rules, testNow); got != 3 {
 		t.Errorf("scale-down limit = %d, want 3", got)
 	}
 	disabled := api.DisabledPolicySelect
 	off := &api.HPAScalingRules{SelectPolicy: &disabled, Policies: rules.Policies}
-	if got := scaleUpLimitWithRules(7, nil, off, testNow); got != 7 {
+	if got := scaleUpLimitWithRules(7, nil, nil, off, testNow); got != 7 {
 		t.Errorf("disabled scale-up limit = %d, want 7", got)
 	}
-	if got := scaleDownLimitWithRules(7, nil, off, testNow); got != 7 {
+	if got := scaleDownLimitWithRules(7, nil, nil, off, testNow); got != 7 {
 		t.Errorf("disabled scale-down limit = %d, want 7", got)
 	}
 }
@@ -267,6 +281,10 @@ func TestStabilizeWithBehaviors(t *testing.T) {
 			[]recommendation{{10, ago(10 * time.Minute)}, {4, ago(time.Minute)}, {5, ago(2 * time.Minute)}, {9, ago(9 * time.Minute)}}, 100, 3, 5, []int32{10, 4, 5, 3}, 0, 180},
 		{"scale up stabilization, reuse one of obsolete recommendation element",
 			[]recommendation{{10, ago(100 * time.Minute)}, {6, ago(time.Minute)}, {5, ago(2 * time.Minute)}, {9, ago(3 * time.Minute)}}, 1, 100, 5, []int32{100, 6, 5, 9}, 300, 0},
+		{"scale up and down stabilization, do not scale up when prenormalized rec goes down",
+			[]recommendation{{2, ago(100 * time.Minute)}, {3, ago(3 * time.Minute)}}, 2, 1, 2, []int32{1, 3}, 300, 300},
+		{"scale up and down stabilization, do not scale down when prenormalized rec goes up",
+			[]recommendation{{2, ago(100 * time.Minute)}, {1, ago(3 * time.Minute)}}, 2, 3, 2, []int32{3, 1}, 300, 300},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
