@@ -366,3 +366,41 @@ func TestPHPApacheLossyDeterministic(t *testing.T) {
 		t.Errorf("two runs of one seed differ: %s vs %s", hashes[0], hashes[1])
 	}
 }
+
+// TestFailedSyncReplacesCurrentMetrics ports the fix of k/k PR #121039
+// (issue #119788): a sync whose metrics all fail writes this sync's metric
+// statuses, one empty status per failed metric, over the last sync's
+// values instead of keeping them (kubectl shows <unknown>).
+func TestFailedSyncReplacesCurrentMetrics(t *testing.T) {
+	c, err := cluster.New(cluster.Config{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	objs, err := manifest.DecodeFile("../../testdata/kubernetes-docs/php-apache-hpa.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dep, err := manifest.DecodeFile("../../testdata/kubernetes-docs/php-apache.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stale := int32(42)
+	for _, o := range objs {
+		if h, ok := o.(*api.HorizontalPodAutoscaler); ok {
+			h.Status.CurrentReplicas = 1
+			h.Status.CurrentMetrics = []api.MetricStatus{{Type: api.ResourceMetricSourceType, Resource: &api.ResourceMetricStatus{
+				Name: api.ResourceCPU, Current: api.MetricValueStatus{AverageUtilization: &stale}}}}
+		}
+	}
+	if err := c.Bootstrap(append(dep, objs...)...); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.AddManager("hpa", hpa.Actor, func(m *controller.Manager) error { return hpa.Setup(m, hpa.Options{}) }).Start(); err != nil {
+		t.Fatal(err)
+	}
+	c.RunFor(time.Minute)
+	h := getHPA(t, c)
+	if got := h.Status.CurrentMetrics; len(got) != 1 || got[0].Type != "" || got[0].Resource != nil {
+		t.Fatalf("currentMetrics = %+v, want one empty status", got)
+	}
+}

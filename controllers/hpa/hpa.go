@@ -308,8 +308,13 @@ func (r *reconciler) setStatus(h *api.HorizontalPodAutoscaler, current, desired 
 	}
 }
 
-func (r *reconciler) setCurrentReplicas(h *api.HorizontalPodAutoscaler, current int32) {
-	r.setStatus(h, current, h.Status.DesiredReplicas, h.Status.CurrentMetrics, false)
+// setCurrentReplicasAndMetrics is upstream's
+// setCurrentReplicasAndMetricsInStatus: on a failed sync the status takes
+// the current count and this sync's metric statuses (an empty one for each
+// metric that failed, nil when none was computed), not the last sync's
+// (k/k PR #121039, v1.29, for issue #119788).
+func (r *reconciler) setCurrentReplicasAndMetrics(h *api.HorizontalPodAutoscaler, current int32, metrics []api.MetricStatus) {
+	r.setStatus(h, current, h.Status.DesiredReplicas, metrics, false)
 }
 
 // sameStatus compares two statuses as they would be serialized (times at
@@ -382,7 +387,7 @@ func (r *reconciler) reconcileAutoscaler(ctx context.Context, shared *api.Horizo
 		var metricName string
 		metricDesired, metricName, statuses, err = r.computeReplicasForMetrics(ctx, h, s)
 		if err != nil && metricDesired == -1 {
-			r.setCurrentReplicas(h, current)
+			r.setCurrentReplicasAndMetrics(h, current, statuses)
 			if uerr := r.updateStatusIfNeeded(ctx, orig, h); uerr != nil {
 				err = errors.Join(err, uerr)
 			}
@@ -425,7 +430,7 @@ func (r *reconciler) reconcileAutoscaler(ctx context.Context, shared *api.Horizo
 		if err := r.setReplicas(ctx, s, desired); err != nil {
 			r.recorder.Eventf(h, client.EventTypeWarning, "FailedRescale", "New size: %d; reason: %s; error: %v", desired, rescaleReason, err.Error())
 			r.setCondition(h, api.AbleToScale, api.ConditionFalse, "FailedUpdateScale", "the HPA controller was unable to update the target scale: %v", err)
-			r.setCurrentReplicas(h, current)
+			r.setCurrentReplicasAndMetrics(h, current, statuses)
 			if uerr := r.updateStatusIfNeeded(ctx, orig, h); uerr != nil {
 				err = errors.Join(err, uerr)
 			}
