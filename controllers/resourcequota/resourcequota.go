@@ -5,7 +5,10 @@
 // ResourceQuota admission plugin charges new objects against status.used;
 // this controller is what gives usage back when objects go away, at once
 // when a pod is deleted or finishes ("replenishment") and for everything at
-// each full resync (every 5 minutes by default).
+// each full resync (every 5 minutes by default). Objects held by
+// finalizers after their deletion count until they are gone; a pod stuck
+// terminating past its grace period counts only in count/pods (upstream's
+// QuotaV1Pod).
 //
 // Imports: api, apierr and the controller runtime only.
 package resourcequota
@@ -56,6 +59,9 @@ type Reconciler struct {
 	// Kinds are the keys of Objects in the order they are counted.
 	Kinds  []api.Kind
 	Resync time.Duration
+	// Clock tells when a terminating pod's grace period has run out; nil
+	// charges every terminating pod.
+	Clock client.PassiveClock
 }
 
 // Setup registers the controller with a manager.
@@ -70,7 +76,7 @@ func Setup(m *controller.Manager, opts Options) error {
 	if err != nil {
 		return err
 	}
-	r := &Reconciler{Client: m.Client(), Quotas: quotas.Lister(), Objects: map[api.Kind]informer.Lister{}, Resync: opts.ResyncPeriod}
+	r := &Reconciler{Client: m.Client(), Quotas: quotas.Lister(), Objects: map[api.Kind]informer.Lister{}, Resync: opts.ResyncPeriod, Clock: m.Clock()}
 	c, err := m.NewController("resourcequota", controller.Options{Workers: opts.Workers}, r)
 	if err != nil {
 		return err
@@ -117,12 +123,18 @@ func (r *Reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 	for _, name := range hard.SortedNames() {
 		used[name] = api.MustParseQuantity("0")
 	}
+	var now time.Time
+	if r.Clock != nil {
+		now = r.Clock.Now()
+	}
 	for _, kind := range r.Kinds {
 		for _, obj := range r.Objects[kind].List(api.Everything(), req.Namespace) {
-			if obj.GetObjectMeta().DeletionTimestamp != nil && kind != api.KindPod || !api.QuotaScopesMatch(q, obj) {
+			// Objects being deleted count as long as they are stored
+			// (upstream's CalculateUsageStats lists them all).
+			if !api.QuotaScopesMatch(q, obj) {
 				continue
 			}
-			u := api.QuotaUsage(obj)
+			u := r.usage(obj, now)
 			for _, name := range hard.SortedNames() {
 				if v, ok := u[name]; ok {
 					sum := used[name]
@@ -142,6 +154,32 @@ func (r *Reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 		return controller.Result{}, err
 	}
 	return controller.Result{RequeueAfter: r.Resync}, nil
+}
+
+// usage is what obj is charged: QuotaUsage, less a pod's compute
+// resources once it is past its grace period (pastGrace).
+func (r *Reconciler) usage(obj api.Object, now time.Time) api.ResourceList {
+	u := api.QuotaUsage(obj)
+	if p, ok := obj.(*api.Pod); ok && r.Clock != nil && pastGrace(p, now) {
+		return api.ResourceList{podCount: u[podCount]}
+	}
+	return u
+}
+
+// podCount is count/pods, which tracks every pod in storage.
+var podCount = api.ObjectCountResource("pods")
+
+// pastGrace is the second test of upstream's QuotaV1Pod (k/k
+// pkg/quota/v1/evaluator/core/pods.go): a pod stuck terminating (its node
+// lost, say) longer than its grace period after its deletionTimestamp is
+// no longer charged for its compute resources, only in count/pods, so that
+// it cannot keep its application from scaling up. (QuotaUsage makes the
+// first test, a finished pod.)
+func pastGrace(p *api.Pod, now time.Time) bool {
+	if p.DeletionTimestamp == nil || p.DeletionGracePeriodSeconds == nil {
+		return false
+	}
+	return now.After(p.DeletionTimestamp.Add(time.Duration(*p.DeletionGracePeriodSeconds) * time.Second))
 }
 
 func equalLists(a, b api.ResourceList) bool {

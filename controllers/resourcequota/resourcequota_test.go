@@ -148,3 +148,54 @@ func TestQuotaCountsFurtherKinds(t *testing.T) {
 		t.Errorf("BestEffort quota: status.used.pods = %s, want 1", used.String())
 	}
 }
+
+// TestQuotaCountsObjectsBeingDeleted: an object held by a finalizer after
+// its deletion is still stored, and upstream's CalculateUsageStats counts
+// every object its lister holds: a ConfigMap being deleted keeps its
+// place in configmaps and count/configmaps until it is gone.
+func TestQuotaCountsObjectsBeingDeleted(t *testing.T) {
+	c, err := cluster.New(cluster.Config{Seed: 1, Link: netsim.LinkConfig{Latency: netsim.Latency{Base: time.Millisecond}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hard := api.ResourceList{api.ResourceConfigMaps: api.MustParseQuantity("5"), "count/configmaps": api.MustParseQuantity("5")}
+	if err := c.Bootstrap(
+		&api.ResourceQuota{ObjectMeta: api.ObjectMeta{Name: "objects", Namespace: "default"}, Spec: api.ResourceQuotaSpec{Hard: hard}},
+		&api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "held", Namespace: "default", Finalizers: []string{"example.com/hold"}}},
+		&api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "plain", Namespace: "default"}},
+	); err != nil {
+		t.Fatal(err)
+	}
+	m := c.AddManager("resourcequota", resourcequota.Actor, func(m *controller.Manager) error {
+		return resourcequota.Setup(m, resourcequota.Options{})
+	})
+	if err := m.Start(); err != nil {
+		t.Fatal(err)
+	}
+	cl := c.Client("user/alice", "alice")
+	var errs []error
+	c.Go("alice", func(p *kernel.Process) {
+		p.Sleep(5 * time.Second)
+		for _, n := range []string{"held", "plain"} {
+			errs = append(errs, cl.Delete(context.Background(), api.KindConfigMap, api.Key{Namespace: "default", Name: n}))
+		}
+	})
+	c.RunFor(20 * time.Second)
+	if err := errors.Join(errs...); err != nil || len(errs) != 2 {
+		t.Fatalf("deletes: %v (%d)", err, len(errs))
+	}
+	held, err := c.Store.Get(api.KindConfigMap, api.Key{Namespace: "default", Name: "held"})
+	if err != nil || held.GetObjectMeta().DeletionTimestamp == nil {
+		t.Fatalf("held ConfigMap %v, %v: want it stored with a deletionTimestamp", held, err)
+	}
+	q, err := c.Store.Get(api.KindResourceQuota, api.Key{Namespace: "default", Name: "objects"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	used := q.(*api.ResourceQuota).Status.Used
+	for _, name := range []api.ResourceName{api.ResourceConfigMaps, "count/configmaps"} {
+		if v := used[name]; v.String() != "1" {
+			t.Errorf("status.used[%s] = %s, want 1 (the ConfigMap being deleted)", name, v.String())
+		}
+	}
+}

@@ -38,7 +38,8 @@ const (
 // ephemeral-storage; hugepages; requests.<name> of extended resources).
 // A finished pod counts only in count/pods, which tracks every pod in
 // storage. (Upstream also stops charging a pod whose deletion grace
-// period has run out; that needs a clock and is not modelled.)
+// period has run out; that needs a clock: the resource quota controller
+// does it, controllers/resourcequota pastGrace.)
 func QuotaUsage(o Object) ResourceList {
 	info, ok := Lookup(KindOf(o))
 	if !ok {
