@@ -25,7 +25,13 @@
 //     dependent with blockOwnerDeletion is left, the finalizer is removed
 //     and the owner disappears;
 //   - an owner being deleted with the orphan finalizer has its references
-//     removed from every dependent, then the finalizer removed.
+//     removed from every dependent, then the finalizer removed;
+//   - a reference to an owner observed in another namespace gets a Warning
+//     OwnerRefInvalidNamespace event about the dependent (component
+//     garbage-collector-controller), and the dependent is checked like any
+//     other: a namespaced one is collected if no owner is left in its
+//     namespace; a cluster-scoped object naming a namespaced owner is never
+//     collected (its owner cannot be looked up without a namespace).
 //
 // Every write carries preconditions (uid, and resourceVersion where
 // upstream uses one), so a stale graph or cache never deletes or edits the

@@ -20,6 +20,9 @@ import (
 // as.
 const Actor = "system:serviceaccount:kube-system:generic-garbage-collector"
 
+// Component is the source component of the collector's events.
+const Component = "garbage-collector-controller"
+
 // The names of the collector's two controllers (upstream's work queues
 // garbage_collector_attempt_to_delete and _attempt_to_orphan); workers are
 // "<manager>/<name>/worker-<i>".
@@ -137,6 +140,10 @@ func Setup(m *controller.Manager, opts Options) error {
 	if err != nil {
 		return err
 	}
+	rec := m.Recorder(Component)
+	gc.graph.report = func(n *node, ref api.OwnerReference) {
+		reportInvalidNamespaceOwnerRef(rec, n, ref)
+	}
 	gc.graph.enqueueDelete = func(n *node) { del.Enqueue(requestFor(n)) }
 	gc.graph.enqueueOrphan = func(n *node) { orphan.Enqueue(requestFor(n)) }
 	return nil
@@ -243,6 +250,13 @@ func (gc *collector) get(ctx context.Context, id objectRef) (api.Object, error) 
 	ns := id.Namespace
 	if !info.Namespaced {
 		ns = ""
+	} else if ns == "" {
+		// A namespaced kind without a namespace: a cluster-scoped
+		// object named it as its owner (a virtual node in no namespace).
+		// It cannot be looked up, and must not be taken for absent: that
+		// would collect the cluster-scoped object (upstream's getObject,
+		// issue #98040).
+		return nil, errNamespacedOwner
 	}
 	return gc.client.Get(ctx, info.Kind, api.Key{Namespace: ns, Name: id.Name})
 }
@@ -302,7 +316,7 @@ func (gc *collector) attemptToDeleteItem(ctx context.Context, item *node) error 
 		}
 		// Delete in the foreground too, so our own dependents go first
 		// and our owners' foreground deletion waits for them.
-		return gc.deleteObject(ctx, item.id, lm.ResourceVersion, refs, client.Foreground)
+		return gc.deleted(item, gc.deleteObject(ctx, item.id, lm.ResourceVersion, refs, client.Foreground))
 	default:
 		// No owner is left: collect the object, honouring a propagation
 		// its own finalizers already ask for.
@@ -313,8 +327,32 @@ func (gc *collector) attemptToDeleteItem(ctx context.Context, item *node) error 
 		case hasFinalizer(lm, api.FinalizerDeleteDependents):
 			policy = client.Foreground
 		}
-		return gc.deleteObject(ctx, item.id, lm.ResourceVersion, refs, policy)
+		return gc.deleted(item, gc.deleteObject(ctx, item.id, lm.ResourceVersion, refs, policy))
 	}
+}
+
+// deleted is what attemptToDeleteItem makes of its delete's err: an item
+// already gone (deleted by someone else since it was read) is removed from
+// the graph at once, as a read finding it gone does, not retried (k/k PR
+// #136817, issue #136525).
+func (gc *collector) deleted(item *node, err error) error {
+	if errors.Is(err, apierr.ErrNotFound) {
+		gc.graph.virtualDelete(item.id)
+		return errVirtualDelete
+	}
+	return err
+}
+
+// reportInvalidNamespaceOwnerRef is upstream's GraphBuilder method of the
+// same name: a Warning OwnerRefInvalidNamespace about n, whose reference
+// ref names an owner that is not in n's namespace.
+func reportInvalidNamespaceOwnerRef(rec client.EventRecorder, n *node, ref api.OwnerReference) {
+	involved := &api.Unstructured{
+		TypeMeta:   api.TypeMeta{APIVersion: n.id.APIVersion, Kind: n.id.Kind},
+		ObjectMeta: api.ObjectMeta{Namespace: n.id.Namespace, Name: n.id.Name, UID: n.id.UID},
+	}
+	invalid := objectRef{coordinates: coordinatesOf(ref), Namespace: n.id.Namespace}
+	rec.Eventf(involved, client.EventTypeWarning, "OwnerRefInvalidNamespace", "ownerRef %s does not exist in namespace %q", invalid, n.id.Namespace)
 }
 
 func uidsOf(refs []api.OwnerReference) []api.UID {

@@ -127,6 +127,10 @@ type graph struct {
 	// and attemptToOrphan queues.
 	enqueueDelete func(n *node)
 	enqueueOrphan func(n *node)
+	// report records that n's reference ref names an owner observed in
+	// another namespace (an OwnerRefInvalidNamespace event); nil records
+	// nothing.
+	report func(n *node, ref api.OwnerReference)
 }
 
 func newGraph() *graph {
@@ -168,6 +172,11 @@ func (g *graph) observe(deleted bool, old, obj api.Object) {
 			// let attemptToDelete verify them.
 			_, mismatched := partitionDependents(n.sortedDependents(), id)
 			for _, dep := range mismatched {
+				if id.Namespace != "" && dep.id.Namespace != id.Namespace {
+					// A namespaced owner in another namespace: definitely
+					// wrong.
+					g.reportInvalidNamespace(dep, id.UID)
+				}
 				g.enqueueDelete(dep)
 			}
 			n.id = id
@@ -300,6 +309,10 @@ func (g *graph) addDependentToOwners(n *node, refs []api.OwnerReference) {
 		namespaced := owner.id.Namespace != ""
 		switch {
 		case namespaced && owner.id.Namespace != n.id.Namespace:
+			if !owner.virtual {
+				// Observed in another namespace: definitely wrong.
+				g.reportInvalidNamespace(n, ref.UID)
+			}
 			suspect = true
 		case coordinatesOf(ref) != owner.id.coordinates:
 			suspect = true
@@ -309,6 +322,20 @@ func (g *graph) addDependentToOwners(n *node, refs []api.OwnerReference) {
 	}
 	if suspect {
 		g.enqueueDelete(n)
+	}
+}
+
+// reportInvalidNamespace reports n's reference to the owner with uid, if
+// n has one (upstream's reportInvalidNamespaceOwnerRef).
+func (g *graph) reportInvalidNamespace(n *node, uid api.UID) {
+	if g.report == nil {
+		return
+	}
+	for _, ref := range n.owners {
+		if ref.UID == uid {
+			g.report(n, ref)
+			return
+		}
 	}
 }
 
