@@ -93,6 +93,7 @@ func Validate(obj, old api.Object) error {
 	// The object's metadata before its spec, as ValidateObjectMeta runs
 	// first upstream.
 	errs = validateLabels("metadata.labels", m.Labels, errs)
+	errs = validateAnnotationKeys(m.Annotations, errs)
 	errs = validateAnnotationsSize(m.Annotations, errs)
 	errs = validateFinalizers(m.Finalizers, errs)
 	switch o := obj.(type) {
@@ -100,6 +101,7 @@ func Validate(obj, old api.Object) error {
 		errs = append(errs, validateReplicas("spec.replicas", o.Spec.Replicas)...)
 		errs = append(errs, validateSelector(o.Spec.Selector, o.Spec.Template.Labels)...)
 		errs = append(errs, validatePodSpec("spec.template.spec", &o.Spec.Template.Spec)...)
+		errs = validateControllerTemplate("ReplicaSet", &o.Spec.Template.Spec, errs)
 		if ru := o.Spec.Strategy.RollingUpdate; o.Spec.Strategy.Type == api.RollingUpdateDeploymentStrategyType && ru != nil {
 			errs = append(errs, validateFenceposts(ru)...)
 		}
@@ -115,6 +117,7 @@ func Validate(obj, old api.Object) error {
 		errs = append(errs, validateReplicas("spec.replicas", o.Spec.Replicas)...)
 		errs = append(errs, validateSelector(o.Spec.Selector, o.Spec.Template.Labels)...)
 		errs = append(errs, validatePodSpec("spec.template.spec", &o.Spec.Template.Spec)...)
+		errs = validateControllerTemplate("ReplicaSet", &o.Spec.Template.Spec, errs)
 	case *api.DaemonSet:
 		errs = append(errs, validateDaemonSet(o, old)...)
 	case *api.Pod:
@@ -154,6 +157,25 @@ func dns1035LabelProblems(s string) []string {
 // totalAnnotationSizeLimit is apimachinery's TotalAnnotationSizeLimitB:
 // the most bytes an object's annotations, keys and values, may hold.
 const totalAnnotationSizeLimit = 256 * (1 << 10)
+
+// validateAnnotationKeys is the key half of ValidateAnnotations: every
+// key a qualified name once lower-cased, reported in key order. The keys
+// are sorted only when one is bad.
+func validateAnnotationKeys(annotations map[string]string, errs []apierr.FieldError) []apierr.FieldError {
+	bad := false
+	for k := range annotations {
+		if len(qualifiedNameProblems(strings.ToLower(k))) > 0 {
+			bad = true
+			break
+		}
+	}
+	for _, k := range sortedKeysIf(bad, annotations) {
+		for _, msg := range qualifiedNameProblems(strings.ToLower(k)) {
+			errs = append(errs, apierr.FieldError{Field: "metadata.annotations", Type: "Invalid value", Value: k, Detail: msg})
+		}
+	}
+	return errs
+}
 
 // validateAnnotationsSize refuses annotations whose keys and values add up
 // to more than totalAnnotationSizeLimit bytes, as ValidateAnnotations
@@ -329,6 +351,26 @@ func validatePodSpec(field string, spec *api.PodSpec) []apierr.FieldError {
 		errs = validateVolumeMounts(cf, c.VolumeMounts, spec.Volumes, errs)
 	}
 	return validatePlacement(field, spec, errs)
+}
+
+// validateControllerTemplate is the end of upstream's
+// ValidatePodTemplateSpecForReplicaSet (Deployments and ReplicaSets, kind
+// "ReplicaSet" in the message, as upstream words it for both) and of
+// ValidateDaemonSetSpec (kind "DaemonSet"): the template's pods restart
+// Always, have no activeDeadlineSeconds and no ephemeral containers. An empty restartPolicy is of
+// an object checked without defaults, and passes.
+func validateControllerTemplate(kind string, spec *api.PodSpec, errs []apierr.FieldError) []apierr.FieldError {
+	if rp := spec.RestartPolicy; rp != "" && rp != api.RestartPolicyAlways {
+		errs = append(errs, apierr.FieldError{Field: "spec.template.spec.restartPolicy", Type: "Unsupported value", Value: string(rp), Detail: `supported values: "Always"`})
+	}
+	if spec.ActiveDeadlineSeconds != nil {
+		errs = append(errs, apierr.FieldError{Field: "spec.template.spec.activeDeadlineSeconds", Type: "Forbidden", Detail: "activeDeadlineSeconds in " + kind + " is not Supported"})
+	}
+	// ValidatePodTemplateSpec: a template holds no ephemeral containers.
+	if len(spec.EphemeralContainers) > 0 {
+		errs = append(errs, apierr.FieldError{Field: "spec.template.spec.ephemeralContainers", Type: "Forbidden", Detail: "ephemeral containers not allowed in pod template"})
+	}
+	return errs
 }
 
 // validatePullPolicy is upstream's validatePullPolicy: cf names the

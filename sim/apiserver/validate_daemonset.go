@@ -7,7 +7,8 @@ import (
 
 // validateDaemonSet is ValidateDaemonSetSpec's rules (k/k
 // pkg/apis/apps/validation/validation.go): a selector that is not empty
-// and matches the template's labels, restartPolicy Always, non-negative
+// and matches the template's labels, restartPolicy Always and no
+// activeDeadlineSeconds (validateControllerTemplate), non-negative
 // minReadySeconds and revisionHistoryLimit, and an update strategy of
 // RollingUpdate (exactly one of maxUnavailable and maxSurge non-zero) or
 // OnDelete. The selector is immutable.
@@ -27,9 +28,7 @@ func validateDaemonSet(ds *api.DaemonSet, old api.Object) []apierr.FieldError {
 		}
 	}
 	errs = append(errs, validatePodSpec("spec.template.spec", &spec.Template.Spec)...)
-	if rp := spec.Template.Spec.RestartPolicy; rp != "" && rp != api.RestartPolicyAlways {
-		errs = append(errs, apierr.FieldError{Field: "spec.template.spec.restartPolicy", Type: "Unsupported value", Value: string(rp), Detail: `supported values: "Always"`})
-	}
+	errs = validateControllerTemplate("DaemonSet", &spec.Template.Spec, errs)
 	errs = nonNegativeField("spec.minReadySeconds", int64(spec.MinReadySeconds), errs)
 	if l := spec.RevisionHistoryLimit; l != nil {
 		errs = nonNegativeField("spec.revisionHistoryLimit", int64(*l), errs)

@@ -30,6 +30,13 @@ func TestValidateDaemonSet(t *testing.T) {
 		{"restartPolicy Never", func(ds *api.DaemonSet) { ds.Spec.Template.Spec.RestartPolicy = api.RestartPolicyNever }, `spec.template.spec.restartPolicy: Unsupported value: "Never": supported values: "Always"`},
 		{"both zero", func(ds *api.DaemonSet) { ds.Spec.UpdateStrategy.RollingUpdate.MaxUnavailable = &zero }, "spec.updateStrategy.rollingUpdate.maxUnavailable: Required value: cannot be 0 when maxSurge is 0"},
 		{"both set", func(ds *api.DaemonSet) { ds.Spec.UpdateStrategy.RollingUpdate.MaxSurge = &one }, "spec.updateStrategy.rollingUpdate.maxSurge: Invalid value: \"1\": may not be set when maxUnavailable is non-zero"},
+		// Upstream TestValidateDaemonSet's rows not above.
+		{"nil selector", func(ds *api.DaemonSet) { ds.Spec.Selector = nil }, "spec.selector: Required value"},
+		{"invalid restart policy 1", func(ds *api.DaemonSet) { ds.Spec.Template.Spec.RestartPolicy = api.RestartPolicyOnFailure }, `spec.template.spec.restartPolicy: Unsupported value: "OnFailure": supported values: "Always"`},
+		{"active deadline seconds", func(ds *api.DaemonSet) { s := int64(60); ds.Spec.Template.Spec.ActiveDeadlineSeconds = &s }, "spec.template.spec.activeDeadlineSeconds: Forbidden: activeDeadlineSeconds in DaemonSet is not Supported"},
+		{"template may not contain ephemeral containers", func(ds *api.DaemonSet) {
+			ds.Spec.Template.Spec.EphemeralContainers = []api.RawValue{api.RawValue(`{"name":"debug","image":"image"}`)}
+		}, "spec.template.spec.ephemeralContainers: Forbidden: ephemeral containers not allowed in pod template"},
 		{"unknown strategy", func(ds *api.DaemonSet) { ds.Spec.UpdateStrategy.Type = "Recreate" }, `spec.updateStrategy: Unsupported value: "Recreate"`},
 	}
 	for _, tt := range tests {

@@ -1,0 +1,155 @@
+package apiserver
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/clustersim/clustersim/sim/api"
+)
+
+// TestValidateDeploymentUpstream ports the error rows of upstream's
+// TestValidateDeployment (k/k pkg/apis/apps/validation/validation_test.go),
+// each keyed, as there, by a piece of the message it must produce, on a
+// defaulted Deployment shaped like upstream's validDeployment.
+//
+// Rows that cannot apply: "metadata.name: Required value" (a nameless
+// object is refused before validation here, by the store); the
+// non-negative rollbackTo.revision row (spec.rollbackTo, an
+// extensions/v1beta1 field, is not modelled).
+func TestValidateDeploymentUpstream(t *testing.T) {
+	valid := func(mod func(d *api.Deployment)) *api.Deployment {
+		one := api.FromInt32(1)
+		d := &api.Deployment{ObjectMeta: api.ObjectMeta{Name: "abc", Namespace: "default"},
+			Spec: api.DeploymentSpec{
+				Selector: &api.LabelSelector{MatchLabels: map[string]string{"name": "abc"}},
+				Strategy: api.DeploymentStrategy{Type: api.RollingUpdateDeploymentStrategyType,
+					RollingUpdate: &api.RollingUpdateDeployment{MaxSurge: &one, MaxUnavailable: &one}},
+				Template: api.PodTemplateSpec{ObjectMeta: api.ObjectMeta{Labels: map[string]string{"name": "abc"}},
+					Spec: api.PodSpec{Containers: []api.Container{{Name: "ctr", Image: "image"}}}}}}
+		api.SetDefaultsDeployment(d)
+		mod(d)
+		return d
+	}
+	pct := func(s string) *api.IntOrString { v := api.FromString(s); return &v }
+	num := func(n int32) *api.IntOrString { v := api.FromInt32(n); return &v }
+	seconds := int64(60)
+	tests := []struct {
+		name string
+		obj  *api.Deployment
+		want string // "" for valid
+	}{
+		{"valid", valid(func(*api.Deployment) {}), ""},
+		{"hostNetwork with a port", valid(func(d *api.Deployment) {
+			d.Spec.Template.Spec.HostNetwork = true
+			d.Spec.Template.Spec.Containers[0].Ports = []api.ContainerPort{{ContainerPort: 12345, Protocol: api.ProtocolTCP}}
+		}), ""},
+		{"`selector` does not match template `labels`", valid(func(d *api.Deployment) {
+			d.Spec.Selector = &api.LabelSelector{MatchLabels: map[string]string{"name": "def"}}
+		}), "spec.template.metadata.labels: Invalid value: map[string]string{\"name\":\"abc\"}: `selector` does not match template `labels`"},
+		{`Unsupported value: "Never"`, valid(func(d *api.Deployment) { d.Spec.Template.Spec.RestartPolicy = api.RestartPolicyNever }),
+			`spec.template.spec.restartPolicy: Unsupported value: "Never": supported values: "Always"`},
+		{`supported values: "Recreate", "RollingUpdate"`, valid(func(d *api.Deployment) { d.Spec.Strategy.Type = "randomType" }),
+			`supported values: "Recreate", "RollingUpdate"`},
+		{"may not be specified when strategy `type` is 'Recreate'", valid(func(d *api.Deployment) {
+			d.Spec.Strategy = api.DeploymentStrategy{Type: api.RecreateDeploymentStrategyType, RollingUpdate: &api.RollingUpdateDeployment{}}
+		}), "spec.strategy.rollingUpdate: Forbidden: may not be specified when strategy `type` is 'Recreate'"},
+		{"a valid percent string must be", valid(func(d *api.Deployment) {
+			d.Spec.Strategy.RollingUpdate = &api.RollingUpdateDeployment{MaxSurge: pct("20Percent"), MaxUnavailable: num(1)}
+		}), `spec.strategy.rollingUpdate.maxSurge: Invalid value: "20Percent": a valid percent string must be`},
+		{"may not be 0 when `maxSurge` is 0", valid(func(d *api.Deployment) {
+			d.Spec.Strategy.RollingUpdate = &api.RollingUpdateDeployment{MaxSurge: pct("0%"), MaxUnavailable: num(0)}
+		}), "spec.strategy.rollingUpdate.maxUnavailable: Invalid value: \"0\": may not be 0 when `maxSurge` is 0"},
+		{"must not be greater than 100%", valid(func(d *api.Deployment) {
+			d.Spec.Strategy.RollingUpdate = &api.RollingUpdateDeployment{MaxSurge: num(1), MaxUnavailable: pct("110%")}
+		}), `spec.strategy.rollingUpdate.maxUnavailable: Invalid value: "110%": must not be greater than 100%`},
+		{"maxSurge above 100% is allowed", valid(func(d *api.Deployment) {
+			d.Spec.Strategy.RollingUpdate = &api.RollingUpdateDeployment{MaxSurge: pct("200%"), MaxUnavailable: num(0)}
+		}), ""},
+		{"must be greater than minReadySeconds", valid(func(d *api.Deployment) {
+			p := int32(600)
+			d.Spec.ProgressDeadlineSeconds, d.Spec.MinReadySeconds = &p, 600
+		}), "spec.progressDeadlineSeconds: Invalid value: 600: must be greater than minReadySeconds"},
+		{"ephemeral containers not allowed", valid(func(d *api.Deployment) {
+			d.Spec.Template.Spec.EphemeralContainers = []api.RawValue{api.RawValue(`{"name":"ec","image":"image"}`)}
+		}), "spec.template.spec.ephemeralContainers: Forbidden: ephemeral containers not allowed in pod template"},
+		// ValidatePodTemplateSpecForReplicaSet, which Deployments share.
+		{"set active deadline seconds", valid(func(d *api.Deployment) { d.Spec.Template.Spec.ActiveDeadlineSeconds = &seconds }),
+			"spec.template.spec.activeDeadlineSeconds: Forbidden: activeDeadlineSeconds in ReplicaSet is not Supported"},
+		{"negative minReadySeconds", valid(func(d *api.Deployment) { d.Spec.MinReadySeconds = -1 }),
+			"spec.minReadySeconds: Invalid value: -1: must be greater than or equal to 0"},
+		{"negative revisionHistoryLimit", valid(func(d *api.Deployment) { l := int32(-1); d.Spec.RevisionHistoryLimit = &l }),
+			"spec.revisionHistoryLimit: Invalid value: -1: must be greater than or equal to 0"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := Validate(tt.obj, nil)
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("error %v, want none", err)
+			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+				t.Errorf("error %v, want one holding %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestValidateReplicaSetUpstream ports the rows of upstream's
+// TestValidateReplicaSet that concern the spec (the same
+// ValidatePodTemplateSpecForReplicaSet as Deployments').
+//
+// Rows that cannot apply: "zero-length ID" (refused by the store before
+// validation), "missing-namespace" (the server fills the request's
+// namespace), "read-only persistent disk" (gcePersistentDisk volumes are
+// opaque here), "invalid manifest" (a template without containers:
+// covered as spec.template.spec.containers Required).
+func TestValidateReplicaSetUpstream(t *testing.T) {
+	valid := func(mod func(rs *api.ReplicaSet)) *api.ReplicaSet {
+		rs := &api.ReplicaSet{ObjectMeta: api.ObjectMeta{Name: "abc", Namespace: "default"},
+			Spec: api.ReplicaSetSpec{Selector: &api.LabelSelector{MatchLabels: map[string]string{"a": "b"}},
+				Template: api.PodTemplateSpec{ObjectMeta: api.ObjectMeta{Labels: map[string]string{"a": "b"}},
+					Spec: api.PodSpec{Containers: []api.Container{{Name: "abc", Image: "image"}}}}}}
+		api.SetDefaultsReplicaSet(rs)
+		mod(rs)
+		return rs
+	}
+	seconds := int64(60)
+	tests := []struct {
+		name string
+		obj  *api.ReplicaSet
+		want string
+	}{
+		{"valid", valid(func(*api.ReplicaSet) {}), ""},
+		{"empty selector", valid(func(rs *api.ReplicaSet) { rs.Spec.Selector = &api.LabelSelector{} }),
+			`spec.selector: Invalid value: "{}": empty selector is invalid for deployment`},
+		{"selector_doesnt_match", valid(func(rs *api.ReplicaSet) { rs.Spec.Selector.MatchLabels = map[string]string{"foo": "bar"} }),
+			"spec.template.metadata.labels: Invalid value: map[string]string{\"a\":\"b\"}: `selector` does not match template `labels`"},
+		{"invalid manifest", valid(func(rs *api.ReplicaSet) { rs.Spec.Template.Spec.Containers = nil }),
+			"spec.template.spec.containers: Required value"},
+		{"negative_replicas", valid(func(rs *api.ReplicaSet) { r := int32(-1); rs.Spec.Replicas = &r }),
+			"spec.replicas: Invalid value: -1: must be greater than or equal to 0"},
+		{"invalid_label", valid(func(rs *api.ReplicaSet) { rs.Labels = map[string]string{"NoUppercaseOrSpecialCharsLike=Equals": "bar"} }),
+			`metadata.labels: Invalid value: "NoUppercaseOrSpecialCharsLike=Equals"`},
+		{"invalid_annotation", valid(func(rs *api.ReplicaSet) {
+			rs.Annotations = map[string]string{"NoUppercaseOrSpecialCharsLike=Equals": "bar"}
+		}), `metadata.annotations: Invalid value: "NoUppercaseOrSpecialCharsLike=Equals": name part must consist of alphanumeric characters`},
+		{"invalid restart policy 1", valid(func(rs *api.ReplicaSet) { rs.Spec.Template.Spec.RestartPolicy = api.RestartPolicyOnFailure }),
+			`spec.template.spec.restartPolicy: Unsupported value: "OnFailure": supported values: "Always"`},
+		{"invalid restart policy 2", valid(func(rs *api.ReplicaSet) { rs.Spec.Template.Spec.RestartPolicy = api.RestartPolicyNever }),
+			`spec.template.spec.restartPolicy: Unsupported value: "Never": supported values: "Always"`},
+		{"set active deadline seconds", valid(func(rs *api.ReplicaSet) { rs.Spec.Template.Spec.ActiveDeadlineSeconds = &seconds }),
+			"spec.template.spec.activeDeadlineSeconds: Forbidden: activeDeadlineSeconds in ReplicaSet is not Supported"},
+		{"negative minReadySeconds", valid(func(rs *api.ReplicaSet) { rs.Spec.MinReadySeconds = -1 }),
+			"spec.minReadySeconds: Invalid value: -1: must be greater than or equal to 0"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := Validate(tt.obj, nil)
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("error %v, want none", err)
+			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+				t.Errorf("error %v, want one holding %q", err, tt.want)
+			}
+		})
+	}
+}
