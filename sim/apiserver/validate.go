@@ -125,6 +125,11 @@ func Validate(obj, old api.Object) error {
 	}
 	if old != nil {
 		errs = validateDataUpdate(obj, old, errs)
+		if s, ok := obj.(*api.StatefulSet); ok {
+			if os, ok := old.(*api.StatefulSet); ok {
+				errs = validateStatefulSetUpdate(s, os, errs)
+			}
+		}
 	}
 	errs = validateSpec(obj, errs)
 	errs = validateUnsimulated(obj, errs)
@@ -218,7 +223,9 @@ func validateName(obj api.Object, name string, errs []apierr.FieldError) []apier
 		errs = append(errs, apierr.FieldError{Field: "metadata.name", Type: "Invalid value", Value: name, Detail: detail})
 	}
 	switch obj.(type) {
-	case *api.Namespace:
+	case *api.Namespace, *api.StatefulSet:
+		// ValidateStatefulSetName is NameIsDNSLabel since k/k PR #114172
+		// (v1.27): the pods' hostnames are the set's name.
 		for _, msg := range dns1123LabelProblems(name) {
 			bad(msg)
 		}

@@ -153,3 +153,131 @@ func TestValidateReplicaSetUpstream(t *testing.T) {
 		})
 	}
 }
+
+// TestValidateStatefulSetUpstream ports the rows of upstream's
+// TestValidateStatefulSet and TestValidateStatefulSetUpdate, on a
+// defaulted StatefulSet like upstream's mkStatefulSet, with the messages
+// of ValidateStatefulSetSpec (upstream's rows compare field paths and
+// types only).
+//
+// Rows that cannot apply: "zero-length name" (the store refuses it),
+// "missing-namespace" (the server fills it), "empty pod management
+// policy" and "empty update strategy" (defaulting fills both, and the
+// rows are of undefaulted objects), "invalid_label 2" (its selector's
+// label key errors are ValidateLabelSelector's, at
+// spec.selector.matchLabels, not modelled), "update name" and "update
+// namespace" (a request cannot rename an object here).
+func TestValidateStatefulSetUpstream(t *testing.T) {
+	mk := func(mod func(s *api.StatefulSet)) *api.StatefulSet {
+		s := &api.StatefulSet{ObjectMeta: api.ObjectMeta{Name: "abc", Namespace: "default"},
+			Spec: api.StatefulSetSpec{Selector: &api.LabelSelector{MatchLabels: map[string]string{"a": "b"}},
+				Template: api.PodTemplateSpec{ObjectMeta: api.ObjectMeta{Labels: map[string]string{"a": "b"}},
+					Spec: api.PodSpec{Containers: []api.Container{{Name: "abc", Image: "image"}}}}}}
+		api.SetDefaultsStatefulSet(s)
+		if mod != nil {
+			mod(s)
+		}
+		return s
+	}
+	mu := func(v api.IntOrString) func(s *api.StatefulSet) {
+		return func(s *api.StatefulSet) { s.Spec.UpdateStrategy.RollingUpdate.MaxUnavailable = &v }
+	}
+	seconds := int64(60)
+	gi := api.MustParseQuantity("1Gi")
+	pvc := func(name string) api.PersistentVolumeClaim {
+		c := api.PersistentVolumeClaim{ObjectMeta: api.ObjectMeta{Name: name}, Spec: api.PersistentVolumeClaimSpec{
+			AccessModes: []string{api.ReadWriteOnce}, Resources: api.VolumeResourceRequirements{Requests: api.ResourceList{api.ResourceStorage: gi}}}}
+		api.SetDefaultsPersistentVolumeClaim(&c)
+		return c
+	}
+	const forbidden = "spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden"
+	tests := []struct {
+		name     string
+		old, obj *api.StatefulSet
+		want     string
+	}{
+		{"alphanumeric name", nil, mk(func(s *api.StatefulSet) { s.Name = "abc-123" }), ""},
+		{"parallel pod management", nil, mk(func(s *api.StatefulSet) { s.Spec.PodManagementPolicy = api.ParallelPodManagement }), ""},
+		{"maxUnavailable with parallel pod management", nil, mk(mu(api.FromInt32(2))), ""},
+		{"name-with-dots", nil, mk(func(s *api.StatefulSet) { s.Name = "abc.123" }),
+			`StatefulSet.apps "abc.123" is invalid: metadata.name: Invalid value: "abc.123": ` + labelMsg},
+		{"long name", nil, mk(func(s *api.StatefulSet) { s.Name = strings.Repeat("a", 64) }),
+			`metadata.name: Invalid value: "` + strings.Repeat("a", 64) + `": must be no more than 63 characters`},
+		{"selector_doesnt_match", nil, mk(func(s *api.StatefulSet) { s.Spec.Selector.MatchLabels = map[string]string{"foo": "bar"} }),
+			"spec.template.metadata.labels: Invalid value: map[string]string{\"a\":\"b\"}: `selector` does not match template `labels`"},
+		{"empty selector", nil, mk(func(s *api.StatefulSet) { s.Spec.Selector = nil }), "spec.selector: Required value"},
+		{"negative_replicas", nil, mk(func(s *api.StatefulSet) { r := int32(-1); s.Spec.Replicas = &r }),
+			"spec.replicas: Invalid value: -1: must be greater than or equal to 0"},
+		{"invalid restart policy 1", nil, mk(func(s *api.StatefulSet) { s.Spec.Template.Spec.RestartPolicy = api.RestartPolicyOnFailure }),
+			`spec.template.spec.restartPolicy: Unsupported value: "OnFailure": supported values: "Always"`},
+		{"invalid update strategy", nil, mk(func(s *api.StatefulSet) { s.Spec.UpdateStrategy.Type = "foo" }),
+			`spec.updateStrategy: Invalid value: "foo": must be 'RollingUpdate' or 'OnDelete'`},
+		{"invalid rolling update", nil, mk(func(s *api.StatefulSet) { s.Spec.UpdateStrategy.Type = api.OnDeleteStatefulSetStrategyType }),
+			"spec.updateStrategy.rollingUpdate: Invalid value: {...}: only allowed for updateStrategy 'RollingUpdate'"},
+		{"negative partition", nil, mk(func(s *api.StatefulSet) { p := int32(-1); s.Spec.UpdateStrategy.RollingUpdate.Partition = &p }),
+			"spec.updateStrategy.rollingUpdate.partition: Invalid value: -1: must be greater than or equal to 0"},
+		{"invalid pod management policy", nil, mk(func(s *api.StatefulSet) { s.Spec.PodManagementPolicy = "foo" }),
+			`spec.podManagementPolicy: Invalid value: "foo": must be 'OrderedReady' or 'Parallel'`},
+		{"set active deadline seconds", nil, mk(func(s *api.StatefulSet) { s.Spec.Template.Spec.ActiveDeadlineSeconds = &seconds }),
+			"spec.template.spec.activeDeadlineSeconds: Forbidden: activeDeadlineSeconds in StatefulSet is not Supported"},
+		{"invalid PersistentVolumeClaimRetentionPolicy", nil, mk(func(s *api.StatefulSet) {
+			s.Spec.PersistentVolumeClaimRetentionPolicy.WhenDeleted = "invalid-retention-policy"
+		}), `spec.persistentVolumeClaimRetentionPolicy.whenDeleted: Unsupported value: "invalid-retention-policy": supported values: "Retain", "Delete"`},
+		{"zero maxUnavailable", nil, mk(mu(api.FromInt32(0))),
+			`spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: "0": cannot be 0`},
+		{"zero percent maxUnavailable", nil, mk(mu(api.FromString("0%"))),
+			`spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: "0%": cannot be 0`},
+		{"greater than 100 percent maxUnavailable", nil, mk(mu(api.FromString("101%"))),
+			`spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: "101%": must not be greater than 100%`},
+		{"invalid ordinals.start", nil, mk(func(s *api.StatefulSet) { s.Spec.Ordinals = &api.StatefulSetOrdinals{Start: -2} }),
+			"spec.ordinals.start: Invalid value: -2: must be greater than or equal to 0"},
+		// TestValidateStatefulSetUpdate.
+		{"update replica count", mk(nil), mk(func(s *api.StatefulSet) { r := int32(3); s.Spec.Replicas = &r }), ""},
+		{"update containers 1", mk(nil), mk(func(s *api.StatefulSet) {
+			s.Spec.Template.Spec.Containers = append(s.Spec.Template.Spec.Containers, api.Container{Name: "def", Image: "image2", ImagePullPolicy: api.PullIfNotPresent})
+		}), ""},
+		{"update update strategy", mk(nil), mk(func(s *api.StatefulSet) {
+			s.Spec.UpdateStrategy = api.StatefulSetUpdateStrategy{Type: api.OnDeleteStatefulSetStrategyType}
+		}), ""},
+		{"update min ready seconds", mk(nil), mk(func(s *api.StatefulSet) { s.Spec.MinReadySeconds = 10 }), ""},
+		{"update pvc retention policy", mk(nil), mk(func(s *api.StatefulSet) {
+			s.Spec.PersistentVolumeClaimRetentionPolicy.WhenDeleted = api.DeletePersistentVolumeClaimRetentionPolicyType
+		}), ""},
+		{"update existing instance with .spec.ordinals.start", mk(nil), mk(func(s *api.StatefulSet) { s.Spec.Ordinals = &api.StatefulSetOrdinals{Start: 3} }), ""},
+		{"update selector", mk(nil), mk(func(s *api.StatefulSet) {
+			s.Spec.Selector.MatchLabels = map[string]string{"c": "d"}
+			s.Spec.Template.Labels = map[string]string{"c": "d"}
+		}), forbidden},
+		{"update pod management policy 2", mk(func(s *api.StatefulSet) { s.Spec.PodManagementPolicy = api.ParallelPodManagement }), mk(nil), forbidden},
+		{"update to negative replicas", mk(nil), mk(func(s *api.StatefulSet) { r := int32(-1); s.Spec.Replicas = &r }),
+			"spec.replicas: Invalid value: -1: must be greater than or equal to 0"},
+		{"update pvc template size", mk(func(s *api.StatefulSet) { s.Spec.VolumeClaimTemplates = []api.PersistentVolumeClaim{pvc("pvc-abc")} }),
+			mk(func(s *api.StatefulSet) {
+				c := pvc("pvc-abc")
+				c.Spec.Resources.Requests[api.ResourceStorage] = api.MustParseQuantity("2Gi")
+				s.Spec.VolumeClaimTemplates = []api.PersistentVolumeClaim{c}
+			}), forbidden},
+		{"add new pvc template", mk(func(s *api.StatefulSet) { s.Spec.VolumeClaimTemplates = []api.PersistentVolumeClaim{pvc("pvc-abc")} }),
+			mk(func(s *api.StatefulSet) {
+				s.Spec.VolumeClaimTemplates = []api.PersistentVolumeClaim{pvc("pvc-abc"), pvc("pvc-abc2")}
+			}), forbidden},
+		// serviceName and revisionHistoryLimit are outside the list too.
+		{"update service name", mk(nil), mk(func(s *api.StatefulSet) { s.Spec.ServiceName = "other" }), forbidden},
+		{"update revision history limit", mk(nil), mk(func(s *api.StatefulSet) { l := int32(3); s.Spec.RevisionHistoryLimit = &l }), forbidden},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var old api.Object
+			if tt.old != nil {
+				old = tt.old
+			}
+			err := Validate(tt.obj, old)
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("error %v, want none", err)
+			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+				t.Errorf("error %v, want one holding %q", err, tt.want)
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 
 	"github.com/clustersim/clustersim/sim/api"
@@ -79,7 +80,7 @@ func validateStatefulSetSpec(spec *api.StatefulSetSpec, errs []apierr.FieldError
 				if errs2 := intOrPercent("spec.updateStrategy.rollingUpdate.maxUnavailable", mu, true); len(errs2) > 0 {
 					errs = append(errs, errs2...)
 				} else if n, _ := api.GetScaledValueFromIntOrPercent(mu, 100, false); n == 0 {
-					errs = append(errs, apierr.FieldError{Field: "spec.updateStrategy.rollingUpdate.maxUnavailable", Type: "Invalid value", Value: mu.String(), Detail: "must be greater than 0"})
+					errs = append(errs, apierr.FieldError{Field: "spec.updateStrategy.rollingUpdate.maxUnavailable", Type: "Invalid value", Value: mu.String(), Detail: "cannot be 0"})
 				}
 			}
 		}
@@ -201,4 +202,26 @@ func validatePVSpec(spec *api.PersistentVolumeSpec, errs []apierr.FieldError) []
 		errs = append(errs, apierr.FieldError{Field: "spec.nodeAffinity.required.nodeSelectorTerms", Type: "Required value", Detail: "must have at least one node selector term"})
 	}
 	return validateVolumeMode("spec", spec.VolumeMode, errs)
+}
+
+// validateStatefulSetUpdate is the end of ValidateStatefulSetUpdate: an
+// update may change only replicas, ordinals, template, updateStrategy,
+// persistentVolumeClaimRetentionPolicy and minReadySeconds; anything else
+// in the spec (selector, serviceName, podManagementPolicy,
+// revisionHistoryLimit, volumeClaimTemplates) is forbidden, reported once
+// at spec.
+func validateStatefulSetUpdate(s, old *api.StatefulSet, errs []apierr.FieldError) []apierr.FieldError {
+	n, o := &s.Spec, &old.Spec
+	same := n.ServiceName == o.ServiceName && n.PodManagementPolicy == o.PodManagementPolicy &&
+		ptrEqual(n.RevisionHistoryLimit, o.RevisionHistoryLimit) && selectorEqual(n.Selector, o.Selector) &&
+		(len(n.VolumeClaimTemplates) == 0 && len(o.VolumeClaimTemplates) == 0 || reflect.DeepEqual(n.VolumeClaimTemplates, o.VolumeClaimTemplates))
+	if !same {
+		errs = append(errs, apierr.FieldError{Field: "spec", Type: "Forbidden",
+			Detail: "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden"})
+	}
+	return errs
+}
+
+func ptrEqual[T comparable](a, b *T) bool {
+	return a == nil && b == nil || a != nil && b != nil && *a == *b
 }
