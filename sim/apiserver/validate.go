@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -356,6 +357,16 @@ func validatePodSpec(field string, spec *api.PodSpec) []apierr.FieldError {
 		errs = validateContainerPortNames(cf, c.Ports, errs)
 		errs = validateEnvNames(cf, c.Env, errs)
 		errs = validateVolumeMounts(cf, c.VolumeMounts, spec.Volumes, errs)
+	}
+	// validateRestartPolicy: one of the three (an empty one is of an
+	// object checked without defaults, and passes).
+	switch spec.RestartPolicy {
+	case api.RestartPolicyAlways, api.RestartPolicyOnFailure, api.RestartPolicyNever, "":
+	default:
+		errs = append(errs, apierr.FieldError{Field: field + ".restartPolicy", Type: "Unsupported value", Value: string(spec.RestartPolicy), Detail: `supported values: "Always", "OnFailure", "Never"`})
+	}
+	if a := spec.ActiveDeadlineSeconds; a != nil && (*a < 1 || *a > math.MaxInt32) {
+		errs = append(errs, apierr.FieldError{Field: field + ".activeDeadlineSeconds", Type: "Invalid value", Value: *a, Detail: "must be between 1 and 2147483647, inclusive"})
 	}
 	return validatePlacement(field, spec, errs)
 }

@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -272,6 +273,61 @@ func TestValidateStatefulSetUpstream(t *testing.T) {
 				old = tt.old
 			}
 			err := Validate(tt.obj, old)
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("error %v, want none", err)
+			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+				t.Errorf("error %v, want one holding %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestValidatePodSpecUpstream ports rows of upstream's TestValidatePodSpec
+// (k/k pkg/apis/core/validation/validation_test.go) for the pod-level
+// fields users set: restartPolicy (validateRestartPolicy) and
+// activeDeadlineSeconds (1 to MaxInt32, InclusiveRangeError), on a
+// defaulted Pod and, for restartPolicy, a Job's template too.
+//
+// Rows that cannot apply: "bad dns policy" (dnsPolicy is not validated
+// here: the pod's DNS is not simulated), and the rows of fields kept
+// opaque (securityContext, dnsConfig, hostAliases, ephemeral containers).
+func TestValidatePodSpecUpstream(t *testing.T) {
+	pod := func(mod func(p *api.Pod)) *api.Pod {
+		p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "p", Namespace: "default"},
+			Spec: api.PodSpec{Containers: []api.Container{{Name: "ctr", Image: "image"}}}}
+		api.SetDefaultsPod(p)
+		mod(p)
+		return p
+	}
+	ads := func(v int64) func(p *api.Pod) { return func(p *api.Pod) { p.Spec.ActiveDeadlineSeconds = &v } }
+	job := &api.Job{ObjectMeta: api.ObjectMeta{Name: "j", Namespace: "default"}, Spec: api.JobSpec{
+		Template: api.PodTemplateSpec{Spec: api.PodSpec{RestartPolicy: "UnknowPolicy", Containers: []api.Container{{Name: "ctr", Image: "image"}}}}}}
+	api.SetDefaultsJob(job)
+	tests := []struct {
+		name string
+		obj  api.Object
+		want string
+	}{
+		{"restart policy Never", pod(func(p *api.Pod) { p.Spec.RestartPolicy = api.RestartPolicyNever }), ""},
+		{"restart policy OnFailure", pod(func(p *api.Pod) { p.Spec.RestartPolicy = api.RestartPolicyOnFailure }), ""},
+		{"bad restart policy", pod(func(p *api.Pod) { p.Spec.RestartPolicy = "UnknowPolicy" }),
+			`Pod "p" is invalid: spec.restartPolicy: Unsupported value: "UnknowPolicy": supported values: "Always", "OnFailure", "Never"`},
+		{"bad restart policy in a job template", job,
+			`spec.template.spec.restartPolicy: Unsupported value: "UnknowPolicy": supported values: "OnFailure", "Never"`},
+		{"bad restart policy in a job template, first order", job,
+			`spec.template.spec.restartPolicy: Unsupported value: "UnknowPolicy": supported values: "Always", "OnFailure", "Never"`},
+		{"activeDeadlineSeconds 1", pod(ads(1)), ""},
+		{"activeDeadlineSeconds MaxInt32", pod(ads(math.MaxInt32)), ""},
+		{"bad-active-deadline-seconds", pod(ads(0)),
+			`Pod "p" is invalid: spec.activeDeadlineSeconds: Invalid value: 0: must be between 1 and 2147483647, inclusive`},
+		{"negative activeDeadlineSeconds", pod(ads(-1)), "spec.activeDeadlineSeconds: Invalid value: -1: must be between 1 and 2147483647, inclusive"},
+		{"activeDeadlineSeconds too large", pod(ads(math.MaxInt32 + 1)),
+			"spec.activeDeadlineSeconds: Invalid value: 2147483648: must be between 1 and 2147483647, inclusive"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := Validate(tt.obj, nil)
 			switch {
 			case tt.want == "" && err != nil:
 				t.Errorf("error %v, want none", err)
