@@ -337,3 +337,65 @@ func TestValidatePodSpecUpstream(t *testing.T) {
 		})
 	}
 }
+
+// TestValidateJobUpstream ports rows of upstream's TestValidateJob (k/k
+// pkg/apis/batch/validation/validation_test.go), keyed as there by the
+// message, on a defaulted Job.
+//
+// Rows that cannot apply: the selector rows ("`selector` not
+// auto-generated", the controller-uid label rows, "metadata.uid: Required
+// value": the selector is generated after validation here, see
+// api.GenerateJobSelector), spec.managedBy and spec.successPolicy (not
+// modelled).
+func TestValidateJobUpstream(t *testing.T) {
+	job := func(mod func(j *api.Job)) *api.Job {
+		j := &api.Job{ObjectMeta: api.ObjectMeta{Name: "myjob", Namespace: "default"}, Spec: api.JobSpec{
+			Template: api.PodTemplateSpec{Spec: api.PodSpec{RestartPolicy: api.RestartPolicyOnFailure, Containers: []api.Container{{Name: "abc", Image: "image"}}}}}}
+		mod(j)
+		api.SetDefaultsJob(j)
+		return j
+	}
+	i32 := func(v int32) *int32 { return &v }
+	indexed := api.IndexedCompletion
+	tests := []struct {
+		name string
+		obj  *api.Job
+		want string
+	}{
+		{"valid Indexed completion mode", job(func(j *api.Job) {
+			j.Spec.CompletionMode, j.Spec.Completions, j.Spec.Parallelism = &indexed, i32(2), i32(100000)
+		}), ""},
+		{"spec.parallelism: must be less than or equal to 100000 when completion mode is Indexed",
+			job(func(j *api.Job) {
+				j.Spec.CompletionMode, j.Spec.Completions, j.Spec.Parallelism = &indexed, i32(2), i32(100001)
+			}),
+			"spec.parallelism: Invalid value: 100001: must be less than or equal to 100000 when completion mode is Indexed"},
+		{"spec.completions: Required value: when completion mode is Indexed", job(func(j *api.Job) { j.Spec.CompletionMode, j.Spec.Parallelism = &indexed, i32(1) }),
+			"spec.completions: Required value: when completion mode is Indexed"},
+		{"spec.ttlSecondsAfterFinished: must be greater than or equal to 0", job(func(j *api.Job) { j.Spec.TTLSecondsAfterFinished = i32(-1) }),
+			"spec.ttlSecondsAfterFinished: Invalid value: -1: must be greater than or equal to 0"},
+		{"spec.template.spec.restartPolicy: Required value", job(func(j *api.Job) { j.Spec.Template.Spec.RestartPolicy = api.RestartPolicyAlways }),
+			`Job.batch "myjob" is invalid: spec.template.spec.restartPolicy: Required value: valid values: "OnFailure", "Never"`},
+		{"spec.template.spec.restartPolicy: Required value, left to default", job(func(j *api.Job) { j.Spec.Template.Spec.RestartPolicy = "" }),
+			`Job.batch "myjob" is invalid: spec.template.spec.restartPolicy: Required value: valid values: "OnFailure", "Never"`},
+		{"spec.template.spec.restartPolicy: Unsupported value", job(func(j *api.Job) { j.Spec.Template.Spec.RestartPolicy = "Invalid" }),
+			`spec.template.spec.restartPolicy: Unsupported value: "Invalid": supported values: "OnFailure", "Never"`},
+		{"spec.template.spec.restartPolicy: Unsupported value, first order", job(func(j *api.Job) { j.Spec.Template.Spec.RestartPolicy = "Invalid" }),
+			`spec.template.spec.restartPolicy: Unsupported value: "Invalid": supported values: "Always", "OnFailure", "Never"`},
+		{"spec.parallelism:must be greater than or equal to 0", job(func(j *api.Job) { j.Spec.Parallelism = i32(-1) }),
+			"spec.parallelism: Invalid value: -1: must be greater than or equal to 0"},
+		{"spec.backoffLimit:must be greater than or equal to 0", job(func(j *api.Job) { j.Spec.BackoffLimit = i32(-1) }),
+			"spec.backoffLimit: Invalid value: -1: must be greater than or equal to 0"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := Validate(tt.obj, nil)
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("error %v, want none", err)
+			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+				t.Errorf("error %v, want one holding %q", err, tt.want)
+			}
+		})
+	}
+}

@@ -68,7 +68,18 @@ func validateJobSpec(f string, s *api.JobSpec, errs []apierr.FieldError) []apier
 	if s.CompletionMode != nil && *s.CompletionMode == api.IndexedCompletion && s.Completions == nil {
 		errs = append(errs, apierr.FieldError{Field: f + ".completions", Type: "Required value", Detail: "when completion mode is Indexed"})
 	}
-	if rp := s.Template.Spec.RestartPolicy; rp != api.RestartPolicyOnFailure && rp != api.RestartPolicyNever {
+	// maxParallelismForIndexedJob: the cap on an Indexed Job's
+	// parallelism, which bounds status.completedIndexes.
+	if s.CompletionMode != nil && *s.CompletionMode == api.IndexedCompletion && s.Parallelism != nil && *s.Parallelism > 100000 {
+		errs = append(errs, apierr.FieldError{Field: f + ".parallelism", Type: "Invalid value", Value: *s.Parallelism, Detail: "must be less than or equal to 100000 when completion mode is Indexed"})
+	}
+	// A template left to default restarts Always: upstream calls that
+	// Required, and only another value Unsupported.
+	switch rp := s.Template.Spec.RestartPolicy; rp {
+	case api.RestartPolicyOnFailure, api.RestartPolicyNever:
+	case api.RestartPolicyAlways, "":
+		errs = append(errs, apierr.FieldError{Field: f + ".template.spec.restartPolicy", Type: "Required value", Detail: `valid values: "OnFailure", "Never"`})
+	default:
 		errs = append(errs, apierr.FieldError{Field: f + ".template.spec.restartPolicy", Type: "Unsupported value", Value: string(rp), Detail: `supported values: "OnFailure", "Never"`})
 	}
 	if p := s.PodFailurePolicy; p != nil && s.Template.Spec.RestartPolicy != api.RestartPolicyNever {

@@ -94,7 +94,7 @@ func TestValidateBatch(t *testing.T) {
 	}{
 		{"valid job", &api.Job{ObjectMeta: api.ObjectMeta{Name: "j"}, Spec: api.JobSpec{Template: tmpl(api.RestartPolicyNever)}}, ""},
 		{"job restarting always", &api.Job{ObjectMeta: api.ObjectMeta{Name: "j"}, Spec: api.JobSpec{Template: tmpl(api.RestartPolicyAlways)}},
-			`Job.batch "j" is invalid: spec.template.spec.restartPolicy: Unsupported value: "Always": supported values: "OnFailure", "Never"`},
+			`Job.batch "j" is invalid: spec.template.spec.restartPolicy: Required value: valid values: "OnFailure", "Never"`},
 		{"negative backoffLimit", &api.Job{ObjectMeta: api.ObjectMeta{Name: "j"}, Spec: api.JobSpec{BackoffLimit: &neg, Template: tmpl(api.RestartPolicyNever)}},
 			`Job.batch "j" is invalid: spec.backoffLimit: Invalid value: -1: must be greater than or equal to 0`},
 		{"valid cronjob in a zone", cron("0 9 * * *", tz("Europe/Paris")), ""},
