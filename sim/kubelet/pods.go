@@ -425,34 +425,53 @@ func (k *Kubelet) fits(ps *podState) (reason, msg string, ok bool) {
 	return "", "", true
 }
 
-// qosClass is the pod's QoS class (k/k qos.GetPodQOS, for cpu and
-// memory): BestEffort without any request or limit, Guaranteed when every
-// container limits both and requests what it limits, else Burstable.
+// qosClass is the pod's QoS class, as k/k's ComputePodQOS (the kubelet's
+// v1qos.GetPodQOS for a pod whose status has none), for cpu and memory:
+// only positive quantities count. With pod-level resources
+// (spec.resources: PodLevelResources, beta and on by default since 1.34)
+// they alone decide; otherwise every container and init container does.
+// BestEffort when nothing is requested or limited; Guaranteed when cpu
+// and memory are limited (every container limiting both) and the summed
+// requests equal the summed limits; else Burstable.
 func qosClass(p *api.Pod) api.PodQOSClass {
-	any, guaranteed := false, true
-	check := func(c *api.Container) {
-		r, l := c.Resources.Requests, c.Resources.Limits
-		for _, n := range []api.ResourceName{api.ResourceCPU, api.ResourceMemory} {
-			rq, hasR := r[n]
-			lq, hasL := l[n]
-			if hasR || hasL {
-				any = true
+	var req, lim [2]int64 // milli-units of cpu and memory, summed
+	var hasReq, hasLim [2]bool
+	guaranteed := true
+	add := func(r *api.ResourceRequirements, checkLimits bool) {
+		var limited [2]bool
+		for i, n := range [2]api.ResourceName{api.ResourceCPU, api.ResourceMemory} {
+			if q, ok := r.Requests[n]; ok && q.MilliValue() > 0 {
+				req[i] += q.MilliValue()
+				hasReq[i] = true
 			}
-			if !hasL || (hasR && !rq.Equal(lq)) {
-				guaranteed = false
+			if q, ok := r.Limits[n]; ok && q.MilliValue() > 0 {
+				lim[i] += q.MilliValue()
+				hasLim[i], limited[i] = true, true
 			}
 		}
+		if checkLimits && (!limited[0] || !limited[1]) {
+			guaranteed = false
+		}
 	}
-	for i := range p.Spec.InitContainers {
-		check(&p.Spec.InitContainers[i])
+	if r := p.Spec.Resources; r != nil {
+		add(r, len(r.Limits) > 0) // pod-level limits are checked only when there are some
+	} else {
+		for i := range p.Spec.Containers {
+			add(&p.Spec.Containers[i].Resources, true)
+		}
+		for i := range p.Spec.InitContainers {
+			add(&p.Spec.InitContainers[i].Resources, true)
+		}
 	}
-	for i := range p.Spec.Containers {
-		check(&p.Spec.Containers[i])
-	}
-	switch {
-	case !any:
+	if hasReq == [2]bool{} && hasLim == [2]bool{} {
 		return api.PodQOSBestEffort
-	case guaranteed:
+	}
+	for i := range req {
+		if hasReq[i] && (!hasLim[i] || lim[i] != req[i]) {
+			guaranteed = false
+		}
+	}
+	if guaranteed && hasReq == hasLim {
 		return api.PodQOSGuaranteed
 	}
 	return api.PodQOSBurstable
