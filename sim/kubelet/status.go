@@ -287,34 +287,51 @@ func (k *Kubelet) containerStatus(ps *podState, c *cstate) api.ContainerStatus {
 	return cs
 }
 
-// phase is the kubelet's getPhase: Pending until initialized and while a
-// container waits for its first start; Running while any runs or restarts;
-// Succeeded or Failed once all stopped for good. A pod that was deleted
-// and stopped is Succeeded only if every container exited 0.
+// phase is the kubelet's getPhase (k/k pkg/kubelet/kubelet_pods.go):
+// Pending while a regular init container has yet to complete, while a
+// sidecar has yet to start and no regular container has run (upstream's
+// podHasInitialized), or while a container waits for its first start;
+// Running while any runs (sidecars included) or restarts; Succeeded or
+// Failed once all stopped for good. A sidecar that stopped or waits to
+// restart does not count. A regular init container that failed fails the
+// pod when the restart policy is Never. A pod that stopped for good
+// (final: upstream's podIsTerminal) is Succeeded only if every regular
+// container exited 0.
 func (k *Kubelet) phase(ps *podState) api.PodPhase {
 	if ps.rejectReason != "" {
 		return api.PodFailed
 	}
 	policy := ps.pod.Spec.RestartPolicy
-	initFailed, initPending := false, false
+	pendingInit, pendingSidecar, failedInit, initialized := false, false, false, false
 	var waiting, running, stopped, succeeded int
 	for i := range ps.cs {
 		c := &ps.cs[i]
 		v := c.view()
 		switch {
 		case c.sidecar:
-			if v != vRunning && !ps.final {
-				initPending = true
+			switch v {
+			case vRunning:
+				if !c.started {
+					pendingSidecar = true
+				}
+				running++
+			case vWaiting:
+				pendingSidecar = true
+				waiting++
 			}
 		case c.init:
-			switch {
-			case c.initComplete():
-			case c.done && c.term != nil:
-				initFailed = true
+			switch v {
+			case vTerminated, vRestarting:
+				if c.term.ExitCode != 0 {
+					failedInit = true
+				}
 			default:
-				initPending = true
+				pendingInit = true
 			}
 		default:
+			if c.everStarted {
+				initialized = true
+			}
 			switch v {
 			case vRunning:
 				running++
@@ -330,30 +347,35 @@ func (k *Kubelet) phase(ps *podState) api.PodPhase {
 			}
 		}
 	}
+	phase := api.PodPending
 	switch {
-	case initFailed && (policy == api.RestartPolicyNever || ps.final):
+	case failedInit && policy == api.RestartPolicyNever:
 		return api.PodFailed
-	case ps.final:
-		if !initFailed && waiting == 0 && stopped > 0 && stopped == succeeded {
-			return api.PodSucceeded
-		}
-		return api.PodFailed
-	case initPending, waiting > 0:
-		return api.PodPending
+	case pendingInit || pendingSidecar && !initialized, waiting > 0:
 	case running > 0:
-		return api.PodRunning
+		phase = api.PodRunning
 	case stopped > 0:
 		switch {
+		case ps.final:
+			phase = api.PodFailed
+			if stopped == succeeded {
+				phase = api.PodSucceeded
+			}
 		case policy == api.RestartPolicyAlways:
-			return api.PodRunning // everything is restarting
+			phase = api.PodRunning // everything is restarting
 		case stopped == succeeded:
-			return api.PodSucceeded
+			phase = api.PodSucceeded
 		case policy == api.RestartPolicyNever:
-			return api.PodFailed
+			phase = api.PodFailed
+		default:
+			phase = api.PodRunning
 		}
-		return api.PodRunning
 	}
-	return api.PodPending
+	if ps.final && phase != api.PodSucceeded {
+		// Stopped for good with containers that never ran.
+		return api.PodFailed
+	}
+	return phase
 }
 
 // condStatuses computes the statuses of the kubelet's conditions.
