@@ -17,6 +17,11 @@ type rowStatus struct {
 	term      *api.ContainerStateTerminated // its state, or with waiting its last termination
 	waiting   bool
 	readyFlag bool
+	// readyOnly: upstream's status gives only the ready field (status
+	// generate_test.go's getReadyStatus, getNotReadyStatus): here a
+	// ready container runs and is ready, or, an init container, exited 0;
+	// an unready one runs.
+	readyOnly bool
 }
 
 func waitingState(name string) rowStatus { return rowStatus{name: name, waiting: true} }
@@ -54,6 +59,12 @@ func rowPod(spec api.PodSpec, terminal bool, statuses ...rowStatus) *podState {
 			}
 			cs.ready = st.readyFlag
 			switch {
+			case st.readyOnly && init && !cs.sidecar && st.readyFlag:
+				cs.phase, cs.everStarted, cs.done = cTerminated, true, true
+				cs.term = &api.ContainerStateTerminated{ExitCode: 0, Reason: "Completed"}
+				cs.ready = false
+			case st.readyOnly:
+				cs.phase, cs.everStarted, cs.started = cRunning, true, true
 			case st.running:
 				cs.phase, cs.everStarted = cRunning, true
 				cs.started = st.started != nil && *st.started

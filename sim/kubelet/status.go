@@ -184,11 +184,13 @@ func (c *cstate) isReady() bool {
 	return c.phase == cRunning && c.ready
 }
 
-// initComplete reports whether an init container lets the pod go on: a
-// sidecar that runs, or an init container that exited 0.
+// initComplete reports whether an init container counts as initialized
+// (k/k status.isInitContainerInitialized): a sidecar that runs and
+// started (its startup probe succeeded, or it has none), or an init
+// container that exited 0.
 func (c *cstate) initComplete() bool {
 	if c.sidecar {
-		return c.phase == cRunning
+		return c.phase == cRunning && c.started
 	}
 	return c.view() == vTerminated && c.term.ExitCode == 0
 }
@@ -386,7 +388,11 @@ func (k *Kubelet) condStatuses(ps *podState, phase api.PodPhase) [nConds]api.Con
 		}
 		return api.ConditionFalse
 	}
+	// Initialized once every init container is, or once a regular
+	// container ran (k/k HasAnyRegularContainerStarted: a sidecar
+	// restarting does not take it back); a pod Succeeded is initialized.
 	initialized, ready := true, ps.rejectReason == "" && phase != api.PodSucceeded
+	regularRan := false
 	if phase != api.PodSucceeded {
 		for i := range ps.cs {
 			c := &ps.cs[i]
@@ -396,8 +402,12 @@ func (k *Kubelet) condStatuses(ps *podState, phase api.PodPhase) [nConds]api.Con
 			if (!c.init || c.sidecar) && !c.isReady() {
 				ready = false
 			}
+			if v := c.view(); !c.init && (v == vRunning || v == vTerminated) {
+				regularRan = true
+			}
 		}
 	}
+	initialized = initialized || regularRan
 	gated := false
 	if ready {
 		if g, _ := k.gateUnready(ps); g != "" {
@@ -513,22 +523,33 @@ func owned(t api.PodConditionType) bool {
 }
 
 // gateUnready returns the first readiness gate whose condition is not
-// True, and why (k/k status.generatePodReadyCondition).
+// True, and why: every such gate's message, joined with ", " (k/k
+// status.GeneratePodReadyCondition). A gate's condition is the first of
+// its type (podutil.GetPodConditionFromList).
 func (k *Kubelet) gateUnready(ps *podState) (string, string) {
+	first, why := "", ""
 	for _, g := range ps.pod.Spec.ReadinessGates {
-		found := false
-		for _, c := range ps.pod.Status.Conditions {
-			if c.Type != g.ConditionType {
-				continue
-			}
-			found = true
-			if c.Status != api.ConditionTrue {
-				return string(g.ConditionType), fmt.Sprintf("the status of pod readiness gate %q is not \"True\", but %v", g.ConditionType, c.Status)
+		var cond *api.PodCondition
+		for i := range ps.pod.Status.Conditions {
+			if ps.pod.Status.Conditions[i].Type == g.ConditionType {
+				cond = &ps.pod.Status.Conditions[i]
+				break
 			}
 		}
-		if !found {
-			return string(g.ConditionType), fmt.Sprintf("corresponding condition of pod readiness gate %q does not exist.", g.ConditionType)
+		msg := ""
+		switch {
+		case cond == nil:
+			msg = fmt.Sprintf("corresponding condition of pod readiness gate %q does not exist.", g.ConditionType)
+		case cond.Status != api.ConditionTrue:
+			msg = fmt.Sprintf("the status of pod readiness gate %q is not \"True\", but %v", g.ConditionType, cond.Status)
+		default:
+			continue
+		}
+		if first == "" {
+			first, why = string(g.ConditionType), msg
+		} else {
+			why += ", " + msg
 		}
 	}
-	return "", ""
+	return first, why
 }
