@@ -486,3 +486,78 @@ func TestContainerID(t *testing.T) {
 		}
 	}
 }
+
+// TestIsInBackOffSinceUpdate is client-go's flowcontrol
+// TestIsInBackOffSinceUpdate (the Backoff the kubelet's crash loops and
+// image pulls use), row by row: initial 1s, maximum 10s; at each tick the
+// entry is in back-off or not, with the delay shown, and a tick out of
+// back-off moves it on (Next). Past twice the maximum quiet (tick 56) it
+// starts over. Planted: doubling without the cap fails it (the rows of
+// value 10 read 16s).
+func TestIsInBackOffSinceUpdate(t *testing.T) {
+	const id = "_idIsInBackOffSinceUpdate"
+	step := time.Second
+	b := NewBackoff(step, 10*step)
+	rows := []struct {
+		tick      time.Duration
+		inBackOff bool
+		value     time.Duration
+	}{
+		{0, false, 0}, {1, false, 1}, {2, true, 2}, {3, false, 2}, {4, true, 4}, {5, true, 4}, {6, true, 4}, {7, false, 4},
+		{8, true, 8}, {9, true, 8}, {10, true, 8}, {11, true, 8}, {12, true, 8}, {13, true, 8}, {14, true, 8}, {15, false, 8},
+		{16, true, 10}, {17, true, 10}, {18, true, 10}, {19, true, 10}, {20, true, 10}, {21, true, 10}, {22, true, 10},
+		{23, true, 10}, {24, true, 10}, {25, false, 10}, {26, true, 10}, {27, true, 10}, {28, true, 10}, {29, true, 10},
+		{30, true, 10}, {31, true, 10}, {32, true, 10}, {33, true, 10}, {34, true, 10}, {35, false, 10},
+		{56, false, 0}, {57, false, 1},
+	}
+	for _, r := range rows {
+		now := at(r.tick * step)
+		if got := b.IsInBackOffSinceUpdate(id, now); got != r.inBackOff {
+			t.Errorf("tick %d: in back-off %v, want %v", r.tick, got, r.inBackOff)
+		}
+		if r.inBackOff && b.Get(id) != r.value*step {
+			t.Errorf("tick %d: back-off %v, want %v", r.tick, b.Get(id), r.value*step)
+		}
+		if !r.inBackOff {
+			b.Next(id, now, now)
+		}
+	}
+}
+
+// TestBackoffHighWaterMarkAndGC are client-go's flowcontrol
+// TestBackoffHightWaterMark and TestBackoffGC (initial 1s, maximum 5s):
+// an entry at the maximum stays there when moved on within twice the
+// maximum, and GC keeps it until it has been quiet for more than twice
+// the maximum.
+func TestBackoffHighWaterMarkAndGC(t *testing.T) {
+	step, maxDuration := time.Second, 5*time.Second
+	for _, name := range []string{"high water mark", "GC"} {
+		t.Run(name, func(t *testing.T) {
+			const id = "_id"
+			b := NewBackoff(step, maxDuration)
+			now := time.Duration(0)
+			for i := 0; i <= int(maxDuration/step); i++ {
+				now += step
+				b.Next(id, at(now), at(now))
+			}
+			lastUpdate := now
+			now += maxDuration + step
+			if name == "high water mark" {
+				b.Next(id, at(now), at(now))
+				if got := b.Get(id); got != maxDuration {
+					t.Fatalf("back-off %v, want it to stay at %v", got, maxDuration)
+				}
+				return
+			}
+			b.GC(at(now))
+			if b.Len() != 1 {
+				t.Fatalf("GC dropped the entry %v after its last update, within twice the maximum", now-lastUpdate)
+			}
+			now += maxDuration + step
+			b.GC(at(now))
+			if b.Len() != 0 {
+				t.Fatalf("GC kept the entry %v after its last update", now-lastUpdate)
+			}
+		})
+	}
+}
