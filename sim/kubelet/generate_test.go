@@ -27,9 +27,6 @@ type condRow struct {
 	statuses   []rowStatus
 	phase      api.PodPhase
 	want       api.PodCondition
-	// pending names the fix the row needs that is not made: it would
-	// move the golden files (see the report of branch qa-kl).
-	pending string
 }
 
 // generated renders the row's pod's conditions as the status writer
@@ -59,9 +56,6 @@ func runCondRows(t *testing.T, typ api.PodConditionType, rows []condRow, reasonO
 	t.Helper()
 	for _, r := range rows {
 		t.Run(r.name, func(t *testing.T) {
-			if r.pending != "" {
-				t.Skip("needs " + r.pending)
-			}
 			got := generated(r, typ)
 			if reasonOnly {
 				got.Message = ""
@@ -72,9 +66,6 @@ func runCondRows(t *testing.T, typ api.PodConditionType, rows []condRow, reasonO
 		})
 	}
 }
-
-// reasonPodFailed is the fix the "Failed phase" rows need.
-const reasonPodFailed = "Ready and ContainersReady False with reason PodFailed, no message, in phase Failed"
 
 func two(a, b string) api.PodSpec {
 	return api.PodSpec{Containers: []api.Container{{Name: a}, {Name: b}}}
@@ -95,11 +86,11 @@ func one(a string) api.PodSpec { return api.PodSpec{Containers: []api.Container{
 // the reason only, ContainersNotInitialized, which a container that
 // never ran gives here too: they are ported).
 //
-// Three rows that are not upstream's but follow its generate.go are
-// skipped (pending): the fixes they need, a Failed pod's Ready
-// conditions with reason PodFailed (k/k PR #110256) and Initialized's
-// PodCompleted for any Succeeded pod, move the golden files, so they
-// are described in the branch's report instead of made.
+// Three rows are not upstream's but follow its generate.go: a Failed
+// pod's Ready and ContainersReady conditions with reason PodFailed and no
+// message (generateContainersReadyConditionForTerminalPhase, k/k PR
+// #110256), and Initialized's PodCompleted for any Succeeded pod, with
+// init containers or without.
 //
 // Planted: the former status code (only the first unready readiness
 // gate's message; a sidecar initialized while running before it
@@ -131,7 +122,7 @@ func TestGenerateContainersReadyCondition(t *testing.T) {
 		// Not an upstream row: generateContainersReadyConditionForTerminalPhase
 		// (k/k PR #110256), its containers' readiness notwithstanding.
 		{name: "Failed phase", spec: one("1234"), statuses: st(getNotReadyStatus("1234")), phase: api.PodFailed,
-			want: podCondition(api.ContainersReady, api.ConditionFalse, "PodFailed", ""), pending: reasonPodFailed},
+			want: podCondition(api.ContainersReady, api.ConditionFalse, "PodFailed", "")},
 	}, false)
 }
 
@@ -175,7 +166,7 @@ func TestGeneratePodReadyCondition(t *testing.T) {
 			want: podCondition(api.PodReady, api.ConditionFalse, "ReadinessGatesNotReady",
 				`corresponding condition of pod readiness gate "gate1" does not exist., the status of pod readiness gate "gate2" is not "True", but False`)},
 		{name: "Failed phase", spec: one("1234"), statuses: st(getNotReadyStatus("1234")), phase: api.PodFailed,
-			want: podCondition(api.PodReady, api.ConditionFalse, "PodFailed", ""), pending: reasonPodFailed},
+			want: podCondition(api.PodReady, api.ConditionFalse, "PodFailed", "")},
 	}, false)
 }
 
@@ -203,7 +194,6 @@ func TestGeneratePodInitializedCondition(t *testing.T) {
 		{name: "row 10", spec: oneInit, statuses: st(waitingState("1234"), stoppedState("regular")), phase: api.PodRunning, want: cond(api.ConditionTrue, "")},
 		// Not an upstream row: GeneratePodInitializedCondition gives a
 		// Succeeded pod PodCompleted whether or not it has init containers.
-		{name: "Succeeded, no init containers", spec: noInit, statuses: st(succeededState("regular")), phase: api.PodSucceeded, want: cond(api.ConditionTrue, "PodCompleted"),
-			pending: "Initialized's reason PodCompleted for every Succeeded pod, not only one with init containers"},
+		{name: "Succeeded, no init containers", spec: noInit, statuses: st(succeededState("regular")), phase: api.PodSucceeded, want: cond(api.ConditionTrue, "PodCompleted")},
 	}, true)
 }

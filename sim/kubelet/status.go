@@ -391,7 +391,7 @@ func (k *Kubelet) condStatuses(ps *podState, phase api.PodPhase) [nConds]api.Con
 	// Initialized once every init container is, or once a regular
 	// container ran (k/k HasAnyRegularContainerStarted: a sidecar
 	// restarting does not take it back); a pod Succeeded is initialized.
-	initialized, ready := true, ps.rejectReason == "" && phase != api.PodSucceeded
+	initialized, ready := true, ps.rejectReason == "" && phase != api.PodSucceeded && phase != api.PodFailed
 	regularRan := false
 	if phase != api.PodSucceeded {
 		for i := range ps.cs {
@@ -449,7 +449,10 @@ func (k *Kubelet) conditions(ps *podState, phase api.PodPhase, into []api.PodCon
 		c := api.PodCondition{Type: condTypes[i], Status: ps.conds[i].status, LastTransitionTime: wallTime(ps.conds[i].since)}
 		switch {
 		case c.Status == api.ConditionTrue:
-			if i == condInitialized && ps.nInit > 0 && phase == api.PodSucceeded {
+			// Every init container known and the pod Succeeded: k/k
+			// GeneratePodInitializedCondition's PodCompleted, with init
+			// containers or without.
+			if i == condInitialized && phase == api.PodSucceeded {
 				c.Reason = "PodCompleted"
 			}
 		case i == condInitialized:
@@ -460,6 +463,11 @@ func (k *Kubelet) conditions(ps *podState, phase api.PodPhase, into []api.PodCon
 			switch {
 			case ps.rejectReason != "" || phase == api.PodSucceeded:
 				c.Reason = "PodCompleted"
+			case phase == api.PodFailed:
+				// k/k generateContainersReadyConditionForTerminalPhase
+				// (PR #110256, 1.25): False, PodFailed, no message, as
+				// the containers may still be terminating.
+				c.Reason = "PodFailed"
 			case unready != "":
 				c.Reason, c.Message = "ContainersNotReady", ps.unreadyMessage(unready)
 			case i == condReady:
