@@ -771,49 +771,12 @@ func (p *prefixWriter) volumes(vs []api.Volume, space string) {
 // ---- pods ----
 
 // qosClass is qos.GetPodQOS: the status's class, or the class computed
-// from the containers' cpu and memory requests and limits.
+// from the pod's cpu and memory requests and limits.
 func qosClass(pod *api.Pod) api.PodQOSClass {
 	if pod.Status.QOSClass != "" {
 		return pod.Status.QOSClass
 	}
-	requests, limits := api.ResourceList{}, api.ResourceList{}
-	guaranteed := true
-	all := append(slices.Clone(pod.Spec.InitContainers), pod.Spec.Containers...)
-	for _, c := range all {
-		for _, n := range c.Resources.Requests.SortedNames() {
-			if q := c.Resources.Requests[n]; (n == api.ResourceCPU || n == api.ResourceMemory) && q.MilliValue() > 0 {
-				sum := requests[n]
-				sum.Add(q)
-				requests[n] = sum
-			}
-		}
-		found := 0
-		for _, n := range c.Resources.Limits.SortedNames() {
-			if q := c.Resources.Limits[n]; (n == api.ResourceCPU || n == api.ResourceMemory) && q.MilliValue() > 0 {
-				found++
-				sum := limits[n]
-				sum.Add(q)
-				limits[n] = sum
-			}
-		}
-		if found < 2 {
-			guaranteed = false
-		}
-	}
-	if len(requests) == 0 && len(limits) == 0 {
-		return api.PodQOSBestEffort
-	}
-	if guaranteed {
-		for n, r := range requests {
-			if l, ok := limits[n]; !ok || l.Cmp(r) != 0 {
-				guaranteed = false
-			}
-		}
-	}
-	if guaranteed && len(requests) == len(limits) {
-		return api.PodQOSGuaranteed
-	}
-	return api.PodQOSBurstable
+	return api.ComputePodQOS(pod)
 }
 
 func (p *prefixWriter) pod(pod *api.Pod, events []*api.Event) {

@@ -260,7 +260,7 @@ func (k *Kubelet) admit(p *api.Pod) {
 		uid:       p.UID,
 		pod:       p,
 		nInit:     len(p.Spec.InitContainers),
-		qos:       qosClass(p),
+		qos:       api.ComputePodQOS(p),
 		startTime: now,
 	}
 	ps.cs = make([]cstate, 0, len(p.Spec.InitContainers)+len(p.Spec.Containers))
@@ -423,58 +423,6 @@ func (k *Kubelet) fits(ps *podState) (reason, msg string, ok bool) {
 		return insufficient("memory", ps.mem, mem, m)
 	}
 	return "", "", true
-}
-
-// qosClass is the pod's QoS class, as k/k's ComputePodQOS (the kubelet's
-// v1qos.GetPodQOS for a pod whose status has none), for cpu and memory:
-// only positive quantities count. With pod-level resources
-// (spec.resources: PodLevelResources, beta and on by default since 1.34)
-// they alone decide; otherwise every container and init container does.
-// BestEffort when nothing is requested or limited; Guaranteed when cpu
-// and memory are limited (every container limiting both) and the summed
-// requests equal the summed limits; else Burstable.
-func qosClass(p *api.Pod) api.PodQOSClass {
-	var req, lim [2]int64 // milli-units of cpu and memory, summed
-	var hasReq, hasLim [2]bool
-	guaranteed := true
-	add := func(r *api.ResourceRequirements, checkLimits bool) {
-		var limited [2]bool
-		for i, n := range [2]api.ResourceName{api.ResourceCPU, api.ResourceMemory} {
-			if q, ok := r.Requests[n]; ok && q.MilliValue() > 0 {
-				req[i] += q.MilliValue()
-				hasReq[i] = true
-			}
-			if q, ok := r.Limits[n]; ok && q.MilliValue() > 0 {
-				lim[i] += q.MilliValue()
-				hasLim[i], limited[i] = true, true
-			}
-		}
-		if checkLimits && (!limited[0] || !limited[1]) {
-			guaranteed = false
-		}
-	}
-	if r := p.Spec.Resources; r != nil {
-		add(r, len(r.Limits) > 0) // pod-level limits are checked only when there are some
-	} else {
-		for i := range p.Spec.Containers {
-			add(&p.Spec.Containers[i].Resources, true)
-		}
-		for i := range p.Spec.InitContainers {
-			add(&p.Spec.InitContainers[i].Resources, true)
-		}
-	}
-	if hasReq == [2]bool{} && hasLim == [2]bool{} {
-		return api.PodQOSBestEffort
-	}
-	for i := range req {
-		if hasReq[i] && (!hasLim[i] || lim[i] != req[i]) {
-			guaranteed = false
-		}
-	}
-	if guaranteed && hasReq == hasLim {
-		return api.PodQOSGuaranteed
-	}
-	return api.PodQOSBurstable
 }
 
 // podTimer handles a pod-level timer.
