@@ -295,7 +295,10 @@ func DeletePath(doc any, path []any) {
 }
 
 // strictPatchOp is an operation of a JSON patch as the patch handler
-// decodes it strictly (handlers/patch.go jsonPatchOp).
+// decodes it strictly (handlers/patch.go jsonPatchOp). It is not
+// jsonPatchOp, which applyJSONPatch decodes: its value is any, so that a
+// key given twice inside an operation's value is a strict error too, as
+// upstream's interface{} makes it.
 type strictPatchOp struct {
 	Op    string `json:"op"`
 	Path  string `json:"path"`
@@ -340,22 +343,16 @@ func PruneCustom(crd *api.CustomResourceDefinition, u *api.Unstructured) []strin
 }
 
 func pruneObject(m map[string]any, s *api.JSONSchemaProps, path []any, root bool, pruned *[]string) {
-	preserve := s.XPreserveUnknownFields != nil && *s.XPreserveUnknownFields
-	additional, allowAny := additionalSchema(s.AdditionalProperties)
+	ks := keySchemasOf(s)
 	for k, x := range m {
-		if root && (k == "apiVersion" || k == "kind" || k == "metadata") {
+		if root && serverKey(k) {
 			continue
 		}
 		p := append(slices.Clip(path), k)
-		if ps, ok := s.Properties[k]; ok {
-			pruneValue(x, &ps, p, pruned)
-			continue
-		}
-		switch {
-		case additional != nil:
-			pruneValue(x, additional, p, pruned)
-		case preserve || allowAny:
-		default:
+		switch sub, declared := ks.of(k); {
+		case sub != nil:
+			pruneValue(x, sub, p, pruned)
+		case !declared:
 			*pruned = append(*pruned, PathString(p))
 			delete(m, k)
 		}
@@ -376,18 +373,16 @@ func pruneValue(x any, s *api.JSONSchemaProps, path []any, pruned *[]string) {
 	}
 }
 
-// unknownMessages words pruned paths as strict decoding errors.
-func unknownMessages(paths []string) []string {
+// UnknownMessages words the paths of fields a custom resource's schema
+// does not declare (PruneCustom's, ValidateCustom's) as the strict
+// decoding errors apiextensions-apiserver makes of them.
+func UnknownMessages(paths []string) []string {
 	out := make([]string, len(paths))
 	for i, p := range paths {
 		out[i] = fmt.Sprintf("unknown field %q", p)
 	}
 	return out
 }
-
-// UnknownMessages words the paths PruneCustom returns as the strict
-// decoding errors apiextensions-apiserver makes of them.
-func UnknownMessages(paths []string) []string { return unknownMessages(paths) }
 
 // patchStrictInvalid is the patch handlers' refusal of a patch whose
 // result has strict decoding errors under Strict: a 422 Invalid of the

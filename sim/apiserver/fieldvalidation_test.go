@@ -133,3 +133,46 @@ func TestStrictErrors(t *testing.T) {
 		t.Errorf("a truncated document: no error")
 	}
 }
+
+// TestPruneCustomAgreesWithValidateCustom: PruneCustom removes exactly
+// the fields ValidateCustom refuses as unknown (each spelling its paths
+// its own way: the strict decoder's [i], go-openapi's .i), through
+// properties, additionalProperties (a schema, or true), a subtree that
+// preserves unknown fields, and list items; the root's apiVersion, kind
+// and metadata are the server's.
+func TestPruneCustomAgreesWithValidateCustom(t *testing.T) {
+	crd := &api.CustomResourceDefinition{}
+	if err := json.Unmarshal([]byte(`{"spec":{"group":"example.com","names":{"kind":"Widget"},
+"versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object","properties":{
+"spec":{"type":"object","properties":{
+  "replicas":{"type":"integer"},
+  "labels":{"type":"object","additionalProperties":{"type":"object","properties":{"v":{"type":"string"}}}},
+  "free":{"type":"object","additionalProperties":true},
+  "raw":{"type":"object","x-kubernetes-preserve-unknown-fields":true},
+  "items":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"}}}}}}}}}}]}}`), crd); err != nil {
+		t.Fatal(err)
+	}
+	fields := func() api.Fields {
+		var f map[string]any
+		if err := json.Unmarshal([]byte(`{"spec":{"replicas":1,"colour":"red",
+"labels":{"a":{"v":"x","w":"y"}},"free":{"any":1},"raw":{"deep":{"x":1}},
+"items":[{"name":"n","size":2}]},"extra":true}`), &f); err != nil {
+			t.Fatal(err)
+		}
+		return api.Fields(f)
+	}
+	u := &api.Unstructured{TypeMeta: api.TypeMeta{APIVersion: "example.com/v1", Kind: "Widget"}, Fields: fields()}
+	pruned := PruneCustom(crd, u)
+	if want := []string{"extra", "spec.colour", "spec.items[0].size", "spec.labels.a.w"}; !slices.Equal(pruned, want) {
+		t.Errorf("pruned %q, want %q", pruned, want)
+	}
+	spec := u.Fields["spec"].(map[string]any)
+	if spec["free"].(map[string]any)["any"] == nil || spec["raw"].(map[string]any)["deep"] == nil || spec["replicas"] == nil {
+		t.Errorf("declared fields pruned: %v", spec)
+	}
+	err := ValidateCustom(crd, &api.Unstructured{TypeMeta: u.TypeMeta, Fields: fields()})
+	const want = `Widget in version "v1" cannot be handled as a Widget: strict decoding error: unknown field "extra", unknown field "spec.colour", unknown field "spec.items.0.size", unknown field "spec.labels.a.w"`
+	if err == nil || err.Error() != want {
+		t.Errorf("ValidateCustom: %v\nwant %s", err, want)
+	}
+}

@@ -43,15 +43,13 @@ func ValidateCustom(crd *api.CustomResourceDefinition, u *api.Unstructured) erro
 	sv.object("", v.Schema.OpenAPIV3Schema, map[string]any(u.Fields), true)
 	if len(sv.unknown) > 0 {
 		causes := make([]apierr.FieldError, len(sv.unknown))
-		quoted := make([]string, len(sv.unknown))
 		for i, f := range sv.unknown {
 			causes[i] = apierr.FieldError{Field: f, Type: "Unknown field"}
-			quoted[i] = strconv.Quote(f)
 		}
 		// k8s.io/apimachinery's strict decoding error, as the server
 		// returns it under fieldValidation=Strict (kubectl's default).
-		se := apierr.NewBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: strict decoding error: unknown field %s",
-			u.Kind, version, u.Kind, strings.Join(quoted, ", unknown field ")))
+		se := apierr.NewBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %s",
+			u.Kind, version, u.Kind, StrictDecodingError(UnknownMessages(sv.unknown))))
 		se.Causes = causes
 		return se
 	}
@@ -318,37 +316,65 @@ func inEnum(enum []api.RawValue, v any) bool {
 // skips apiVersion, kind and metadata, which the server owns.
 func (sv *schemaValidator) object(path string, s *api.JSONSchemaProps, m map[string]any, root bool) {
 	for _, r := range s.Required {
-		if root && (r == "apiVersion" || r == "kind" || r == "metadata") {
+		if root && serverKey(r) {
 			continue
 		}
 		if _, ok := m[r]; !ok {
 			sv.errs = append(sv.errs, apierr.FieldError{Field: child(path, r), Type: "Required value"})
 		}
 	}
-	preserve := s.XPreserveUnknownFields != nil && *s.XPreserveUnknownFields
-	additional, allowAny := additionalSchema(s.AdditionalProperties)
+	ks := keySchemasOf(s)
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		if root && (k == "apiVersion" || k == "kind" || k == "metadata") {
+		if root && serverKey(k) {
 			continue
 		}
 		p := child(path, k)
-		if ps, ok := s.Properties[k]; ok {
-			sv.value(p, &ps, m[k])
-			continue
-		}
-		switch {
-		case additional != nil:
-			sv.value(p, additional, m[k])
-		case preserve || allowAny:
-		default:
+		switch sub, declared := ks.of(k); {
+		case sub != nil:
+			sv.value(p, sub, m[k])
+		case !declared:
 			sv.unknown = append(sv.unknown, p)
 		}
 	}
+}
+
+// serverKey reports whether k, a key at a custom resource's root, is the
+// server's (apiVersion, kind, metadata), which its schema does not
+// describe.
+func serverKey(k string) bool { return k == "apiVersion" || k == "kind" || k == "metadata" }
+
+// keySchemas is what an object's schema says of its keys. ValidateCustom
+// and PruneCustom both read an object's keys through it, so that what
+// one refuses as unknown the other prunes.
+type keySchemas struct {
+	s          *api.JSONSchemaProps
+	additional *api.JSONSchemaProps // additionalProperties' schema
+	anyKey     bool                 // x-kubernetes-preserve-unknown-fields, or additionalProperties: true
+}
+
+func keySchemasOf(s *api.JSONSchemaProps) keySchemas {
+	additional, allowAny := additionalSchema(s.AdditionalProperties)
+	preserve := s.XPreserveUnknownFields != nil && *s.XPreserveUnknownFields
+	return keySchemas{s: s, additional: additional, anyKey: preserve || allowAny}
+}
+
+// of returns the schema of key k's value (its property's, else
+// additionalProperties'), and whether the schema declares the key: a key
+// with no schema is declared when any key is allowed, and is an unknown
+// field otherwise.
+func (ks keySchemas) of(k string) (sub *api.JSONSchemaProps, declared bool) {
+	if ps, ok := ks.s.Properties[k]; ok {
+		return &ps, true
+	}
+	if ks.additional != nil {
+		return ks.additional, true
+	}
+	return nil, ks.anyKey
 }
 
 // AdditionalSchema returns the schema an additionalProperties value gives

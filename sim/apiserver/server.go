@@ -411,7 +411,7 @@ func (s *Server) patchValidated(op store.Op, req *Request, old api.Object) *Resp
 	}
 	if u, ok := obj.(*api.Unstructured); ok {
 		if crd := s.crds[api.KindOf(u)]; crd != nil {
-			strict = capStrict(append(strict, unknownMessages(PruneCustom(crd, u))...))
+			strict = capStrict(append(strict, UnknownMessages(PruneCustom(crd, u))...))
 		}
 	}
 	var warnings []string
