@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"strings"
 
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/apierr"
@@ -102,21 +101,10 @@ func (h *Handler) decodeValidated(info api.ResourceInfo, body []byte, directive 
 	switch directive {
 	case apiserver.FieldValidationStrict:
 		if len(strict) > 0 {
-			return nil, strictBodyError(tm.APIVersion, tm.Kind, info, strict)
+			return nil, apiserver.CannotBeHandled(tm.Kind, tm.APIVersion, info.Kind.Name, apiserver.StrictDecodingError(strict))
 		}
 	case apiserver.FieldValidationWarn:
 		*warnings = append(*warnings, strict...)
 	}
 	return obj, nil
-}
-
-// strictBodyError is transformDecodeError's 400 for a body with strict
-// decoding errors: `<kind> in version "<v>" cannot be handled as a
-// <kind>: strict decoding error: unknown field "spec.foo"`.
-func strictBodyError(apiVersion, kind string, info api.ResourceInfo, msgs []string) error {
-	_, version, ok := strings.Cut(apiVersion, "/")
-	if !ok {
-		version = apiVersion
-	}
-	return apierr.NewBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %s", kind, version, info.Kind.Name, apiserver.StrictDecodingError(msgs)))
 }

@@ -346,11 +346,7 @@ func decodeError(reg *api.Registry, info api.ResourceInfo, body []byte, err erro
 			}
 		}
 	}
-	_, version, ok := strings.Cut(tm.APIVersion, "/")
-	if !ok {
-		version = tm.APIVersion
-	}
-	return apierr.NewBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %s", tm.Kind, version, info.Kind.Name, detail))
+	return apiserver.CannotBeHandled(tm.Kind, tm.APIVersion, info.Kind.Name, detail)
 }
 
 func checkKind(obj api.Object, info api.ResourceInfo) (api.Object, error) {

@@ -89,6 +89,19 @@ func capStrict(msgs []string) []string {
 	return msgs
 }
 
+// CannotBeHandled is transformDecodeError's 400 (apiserver
+// handlers/rest.go) for a body that does not decode: `Deployment in
+// version "v1" cannot be handled as a Deployment: ` and why (detail), the
+// body's kind and version (of its apiVersion, the part after the group)
+// first, the kind it was decoded as after.
+func CannotBeHandled(kind, apiVersion, as, detail string) *apierr.StatusError {
+	_, version, ok := strings.Cut(apiVersion, "/")
+	if !ok {
+		version = apiVersion
+	}
+	return apierr.NewBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %s", kind, version, as, detail))
+}
+
 // StrictDecodingError is apimachinery's runtime.NewStrictDecodingError
 // text: "strict decoding error: " and the errors, comma-separated.
 func StrictDecodingError(msgs []string) string {

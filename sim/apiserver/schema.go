@@ -31,7 +31,6 @@ import (
 // "spec.foo"`), never silently pruned.
 func ValidateCustom(crd *api.CustomResourceDefinition, u *api.Unstructured) error {
 	kind := api.KindOf(u)
-	version := strings.TrimPrefix(u.APIVersion, crd.Spec.Group+"/")
 	v := servedVersion(crd, u)
 	if v == nil {
 		return &api.UnknownKindError{APIVersion: u.APIVersion, Kind: u.Kind}
@@ -48,8 +47,7 @@ func ValidateCustom(crd *api.CustomResourceDefinition, u *api.Unstructured) erro
 		}
 		// k8s.io/apimachinery's strict decoding error, as the server
 		// returns it under fieldValidation=Strict (kubectl's default).
-		se := apierr.NewBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %s",
-			u.Kind, version, u.Kind, StrictDecodingError(UnknownMessages(sv.unknown))))
+		se := CannotBeHandled(u.Kind, u.APIVersion, u.Kind, StrictDecodingError(UnknownMessages(sv.unknown)))
 		se.Causes = causes
 		return se
 	}
