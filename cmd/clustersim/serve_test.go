@@ -115,16 +115,8 @@ func (s *served) command(ctx context.Context, args ...string) *exec.Cmd {
 // test.
 func (s *served) run(args ...string) string {
 	s.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	cmd := s.command(ctx, args...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		s.t.Fatalf("kubectl %s: %v\nstdout:\n%s\nstderr:\n%s\nserve:\n%s", strings.Join(args, " "), err, out, stderr.String(), s.stderr.String())
-	}
-	return string(out)
+	out, _ := s.runBoth(args...)
+	return out
 }
 
 // fail runs kubectl, which must fail, and returns its standard error.
