@@ -32,14 +32,18 @@ func unsimulated(what, why string) error {
 	return apierr.NewBadRequest("clustersim serve does not simulate " + what + ": " + why)
 }
 
-// podStreams are the pod subresources kubectl streams from a container
-// (logs, exec, attach, port-forward), each with its refusal: the
-// simulated containers run no processes.
+// podStreams are the pod subresources that reach into a running
+// container (kubectl logs, exec, attach, port-forward, and debug, which
+// adds an ephemeral container), each with its refusal: the simulated
+// containers run no processes. kubectl debug must get a Status it can
+// read: on a 404 it dereferences the Status's details, which a 404
+// Status without details leaves nil (kubectl 1.32 panicked).
 var podStreams = map[string]error{
-	"log":         unsimulated("container logs", "the simulated containers write none"),
-	"exec":        unsimulated("exec", "the simulated containers run no processes to run a command beside"),
-	"attach":      unsimulated("attach", "the simulated containers run no processes to attach to"),
-	"portforward": unsimulated("port forwarding", "the simulated containers listen on no ports"),
+	"log":                 unsimulated("container logs", "the simulated containers write none"),
+	"exec":                unsimulated("exec", "the simulated containers run no processes to run a command beside"),
+	"attach":              unsimulated("attach", "the simulated containers run no processes to attach to"),
+	"portforward":         unsimulated("port forwarding", "the simulated containers listen on no ports"),
+	"ephemeralcontainers": unsimulated("ephemeral containers (kubectl debug)", "the simulated containers run no processes to debug"),
 }
 
 // selfSubjectReview answers authentication.k8s.io/v1's SelfSubjectReview

@@ -12,7 +12,7 @@ import (
 )
 
 // TestUnsimulated holds the refusals of what the simulation has nothing
-// behind (kubectl logs, exec, attach, port-forward, auth can-i) to a 400
+// behind (kubectl logs, exec, attach, port-forward, debug, auth can-i) to a 400
 // that says so, where a 404 would suggest a wrong path or a missing
 // object; other kinds' unknown subresources stay 404.
 func TestUnsimulated(t *testing.T) {
@@ -27,6 +27,8 @@ func TestUnsimulated(t *testing.T) {
 		{"GET", "/api/v1/namespaces/default/pods/web-1/exec?command=ls&stdout=true", 400, "clustersim serve does not simulate exec: "},
 		{"POST", "/api/v1/namespaces/default/pods/web-1/attach?stdin=true", 400, "clustersim serve does not simulate attach: "},
 		{"POST", "/api/v1/namespaces/default/pods/web-1/portforward", 400, "clustersim serve does not simulate port forwarding: "},
+		{"PATCH", "/api/v1/namespaces/default/pods/web-1/ephemeralcontainers", 400, "clustersim serve does not simulate ephemeral containers (kubectl debug): "},
+		{"GET", "/api/v1/namespaces/default/pods/web-1/ephemeralcontainers", 400, "clustersim serve does not simulate ephemeral containers (kubectl debug): "},
 		{"GET", "/api/v1/namespaces/default/pods/web-1/proxy", 404, "the server could not find the requested resource"},
 		{"GET", "/apis/apps/v1/namespaces/default/deployments/web/log", 404, "the server could not find the requested resource"},
 		{"GET", "/api/v1/pods/web-1/log", 404, "the server could not find the requested resource"},

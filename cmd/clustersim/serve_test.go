@@ -609,3 +609,20 @@ spec:
 	}
 	checkReplay(t, recording, s.stderr.String())
 }
+
+// TestKubectlDebug: kubectl debug patches the pod's ephemeralcontainers
+// subresource, which the simulation has nothing behind (its containers
+// run no processes). The refusal is a 400 that says so, as for logs and
+// exec. (Before, serve answered a 404 Status without details, which
+// kubectl 1.32 dereferences: kubectl debug panicked with a nil pointer.)
+func TestKubectlDebug(t *testing.T) {
+	s := startServe(t, filepath.Join("..", "..", "testdata", "serve", "three-nodes.yaml"), "--speed", "100")
+	if out := s.run("run", "tmp", "--image=nginx:1.14.2"); out != "pod/tmp created\n" {
+		t.Errorf("run: %q", out)
+	}
+	errOut := s.fail("debug", "tmp", "--image=busybox:1.28", "--profile=general")
+	const want = "Error from server (BadRequest): clustersim serve does not simulate ephemeral containers (kubectl debug): "
+	if strings.Contains(errOut, "panic") || !strings.Contains(errOut, want) {
+		t.Errorf("kubectl debug printed\n%s\nwant %q", errOut, want)
+	}
+}
