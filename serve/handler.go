@@ -439,7 +439,10 @@ func (h *Handler) serveAPI(w http.ResponseWriter, r *http.Request, path string, 
 		h.serveWatch(w, r, t)
 		return
 	}
-	table := asTable(r) && r.Method == http.MethodGet && t.subresource == ""
+	// The API server prints a subresource with its object's table
+	// convertor (kubectl get --subresource): status as the object, scale
+	// as a Scale.
+	table := asTable(r) && r.Method == http.MethodGet && (t.subresource == "" || t.subresource == "status" || t.subresource == "scale")
 	res, ok := call(h, w, r, func(reply func(result)) {
 		info, err := resolve(h.gw.c.Store.Kinds(), t)
 		if err != nil {
@@ -469,7 +472,7 @@ func (h *Handler) serveAPI(w http.ResponseWriter, r *http.Request, path string, 
 			res.body = res.post(res.resp)
 		}
 		if table {
-			res.table = newTable(res.info, res.resp, res.now, q.Get("includeObject"))
+			res.table = newTable(res.info, t.subresource, res.resp, res.now, q.Get("includeObject"))
 		}
 	}
 	if res.err != nil {

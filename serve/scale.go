@@ -84,26 +84,36 @@ func (h *Handler) scaleRequest(r *http.Request, t target, info api.ResourceInfo,
 // scaleOf is the autoscaling/v1 Scale of a Deployment, ReplicaSet or
 // StatefulSet.
 func scaleOf(o api.Object) map[string]any {
-	var spec int32
-	var status int32
-	var sel *api.LabelSelector
-	switch v := o.(type) {
-	case *api.Deployment:
-		spec, status, sel = deref32(v.Spec.Replicas), v.Status.Replicas, v.Spec.Selector
-	case *api.ReplicaSet:
-		spec, status, sel = deref32(v.Spec.Replicas), v.Status.Replicas, v.Spec.Selector
-	case *api.StatefulSet:
-		spec, status, sel = deref32(v.Spec.Replicas), v.Status.Replicas, v.Spec.Selector
-	}
+	spec, status, sel := replicasOf(o)
 	selector := ""
 	if s, err := api.LabelSelectorAsSelector(sel); err == nil && sel != nil {
 		selector = s.String()
 	}
-	m := o.GetObjectMeta()
 	return map[string]any{"kind": "Scale", "apiVersion": "autoscaling/v1",
-		"metadata": map[string]any{"name": m.Name, "namespace": m.Namespace, "uid": m.UID, "resourceVersion": m.ResourceVersion, "creationTimestamp": m.CreationTimestamp},
+		"metadata": scaleMeta(o),
 		"spec":     map[string]any{"replicas": spec},
 		"status":   map[string]any{"replicas": status, "selector": selector}}
+}
+
+// scaleMeta is the metadata of o's Scale: what the scale registries copy
+// from the object.
+func scaleMeta(o api.Object) map[string]any {
+	m := o.GetObjectMeta()
+	return map[string]any{"name": m.Name, "namespace": m.Namespace, "uid": m.UID, "resourceVersion": m.ResourceVersion, "creationTimestamp": m.CreationTimestamp}
+}
+
+// replicasOf is what a Deployment's, ReplicaSet's or StatefulSet's Scale
+// reads: the desired replicas, the current ones and the selector.
+func replicasOf(o api.Object) (spec, status int32, sel *api.LabelSelector) {
+	switch v := o.(type) {
+	case *api.Deployment:
+		return deref32(v.Spec.Replicas), v.Status.Replicas, v.Spec.Selector
+	case *api.ReplicaSet:
+		return deref32(v.Spec.Replicas), v.Status.Replicas, v.Spec.Selector
+	case *api.StatefulSet:
+		return deref32(v.Spec.Replicas), v.Status.Replicas, v.Spec.Selector
+	}
+	return 0, 0, nil
 }
 
 func deref32(p *int32) int32 {

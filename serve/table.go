@@ -17,6 +17,7 @@ type tableData struct {
 	rows    [][]string
 	objs    []api.Object
 	rv      string
+	scale   bool   // the rows are the objects' Scales
 	include string // includeObject: "Object", "None", else metadata only
 }
 
@@ -33,9 +34,23 @@ func tableOf(info api.ResourceInfo) kubectl.Table {
 		}}
 }
 
-// newTable prints a get's object or a list's items at now.
-func newTable(info api.ResourceInfo, resp *apiserver.Response, now time.Time, include string) *tableData {
+// scaleTable is the table of an autoscaling/v1 Scale, made from the
+// object whose scale subresource it is (k/k's printScale): its name, the
+// desired and the current replicas, its age.
+var scaleTable = kubectl.Table{Columns: []kubectl.Column{{Name: "Name"}, {Name: "Desired"}, {Name: "Available"}, {Name: "Age"}},
+	Row: func(o api.Object, now time.Time) []string {
+		spec, status, _ := replicasOf(o)
+		m := o.GetObjectMeta()
+		return []string{m.Name, strconv.Itoa(int(spec)), strconv.Itoa(int(status)), kubectl.HumanDuration(now.Sub(m.CreationTimestamp.Time))}
+	}}
+
+// newTable prints a get's object or a list's items at now; subresource
+// "scale" prints the object's Scale, any other the object.
+func newTable(info api.ResourceInfo, subresource string, resp *apiserver.Response, now time.Time, include string) *tableData {
 	t := tableOf(info)
+	if subresource == "scale" {
+		t = scaleTable
+	}
 	td := &tableData{cols: t.Columns, include: include}
 	objs := resp.Items
 	if resp.Object != nil {
@@ -48,6 +63,7 @@ func newTable(info api.ResourceInfo, resp *apiserver.Response, now time.Time, in
 		td.rows = append(td.rows, t.Row(o, now))
 		td.objs = append(td.objs, o)
 	}
+	td.scale = subresource == "scale"
 	return td
 }
 
@@ -71,10 +87,14 @@ func (td *tableData) json() map[string]any {
 			cs[j] = c
 		}
 		row := map[string]any{"cells": cs}
-		switch td.include {
-		case "None":
-		case "Object":
+		switch {
+		case td.include == "None":
+		case td.include == "Object" && td.scale:
+			row["object"] = scaleOf(td.objs[i])
+		case td.include == "Object":
 			row["object"] = td.objs[i]
+		case td.scale:
+			row["object"] = map[string]any{"kind": "PartialObjectMetadata", "apiVersion": "meta.k8s.io/v1", "metadata": scaleMeta(td.objs[i])}
 		default:
 			row["object"] = map[string]any{"kind": "PartialObjectMetadata", "apiVersion": "meta.k8s.io/v1", "metadata": td.objs[i].GetObjectMeta()}
 		}

@@ -626,3 +626,24 @@ func TestKubectlDebug(t *testing.T) {
 		t.Errorf("kubectl debug printed\n%s\nwant %q", errOut, want)
 	}
 }
+
+// TestKubectlGetSubresource: kubectl get --subresource asks for a Table
+// of the subresource, which the API server prints with the object's own
+// table convertor: the scale subresource as a Scale (NAME, DESIRED,
+// AVAILABLE, AGE), the status subresource as the object (a Deployment's
+// columns). (Before, serve answered plain JSON, and kubectl printed NAME
+// and an AGE of its own clock.)
+func TestKubectlGetSubresource(t *testing.T) {
+	s := startServe(t, filepath.Join("..", "..", "testdata", "serve", "three-nodes.yaml"), "--speed", "100")
+	manifest := filepath.Join("..", "..", "testdata", "kubernetes-docs", "nginx-deployment.yaml")
+	s.run("apply", "-f", manifest)
+	s.run("rollout", "status", "deployment/nginx-deployment", "--timeout=5m")
+	rows := wantHeader(t, "get --subresource=scale", s.run("get", "deployment", "nginx-deployment", "--subresource=scale"), "NAME", "DESIRED", "AVAILABLE", "AGE")
+	if len(rows) != 1 || !slices.Equal(rows[0][:3], []string{"nginx-deployment", "3", "3"}) || strings.HasSuffix(rows[0][3], "d") {
+		t.Errorf("get --subresource=scale rows: %q", rows)
+	}
+	rows = wantHeader(t, "get --subresource=status", s.run("get", "deployment", "nginx-deployment", "--subresource=status"), "NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE")
+	if len(rows) != 1 || !slices.Equal(rows[0][:4], []string{"nginx-deployment", "3/3", "3", "3"}) {
+		t.Errorf("get --subresource=status rows: %q", rows)
+	}
+}
