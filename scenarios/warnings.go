@@ -114,13 +114,18 @@ func FieldWarnings(o api.Object) []string {
 // does not run: the on-demand controllers (OnDemandControllers) start
 // only for a scenario holding an object of their kind, or listing them in
 // spec.controllers. The EndpointSlice controller is left out: the
-// Endpoints controller acts on every Service.
+// Endpoints controller acts on every Service; so is the
+// persistentvolume-binder for a StatefulSet without volumeClaimTemplates,
+// which gives it no claim to bind.
 func IdleControllerWarnings(s *Scenario, o api.Object) []string {
 	k := api.KindOf(o)
 	var out []string
 	for _, name := range slices.Sorted(maps.Keys(OnDemandControllers)) {
 		if name == "endpointslice" || !slices.Contains(OnDemandControllers[name], k) || Runs(s, name) {
 			continue
+		}
+		if sts, ok := o.(*api.StatefulSet); ok && name == "persistentvolume-binder" && len(sts.Spec.VolumeClaimTemplates) == 0 {
+			continue // no claims: nothing for the binder to bind
 		}
 		out = append(out, Warning{Field: "kind", Msg: fmt.Sprintf("the %s controller does not run in this run (it starts only for a scenario that holds a %s, or lists it in spec.controllers): nothing it does happens to this object",
 			name, k.Name)}.unsimulated())

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/tls"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -645,5 +646,53 @@ func TestKubectlGetSubresource(t *testing.T) {
 	rows = wantHeader(t, "get --subresource=status", s.run("get", "deployment", "nginx-deployment", "--subresource=status"), "NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE")
 	if len(rows) != 1 || !slices.Equal(rows[0][:4], []string{"nginx-deployment", "3/3", "3", "3"}) {
 		t.Errorf("get --subresource=status rows: %q", rows)
+	}
+}
+
+// TestKubectlStatefulSetWarnings: a StatefulSet applied through kubectl
+// to a scenario that holds none is warned of the statefulset controller,
+// which does not run; the persistentvolume-binder is named only for a
+// StatefulSet with volumeClaimTemplates, the claims it would bind.
+// (Before, a StatefulSet without claims was also told that "nothing"
+// the binder "does happens to this object", which had nothing to bind.)
+func TestKubectlStatefulSetWarnings(t *testing.T) {
+	s := startServe(t, filepath.Join("..", "..", "testdata", "serve", "three-nodes.yaml"), "--speed", "100")
+	dir := t.TempDir()
+	const sts = `apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: %s}
+spec:
+  serviceName: %[1]s
+  replicas: 1
+  selector: {matchLabels: {app: %[1]s}}
+  template:
+    metadata: {labels: {app: %[1]s}}
+    spec:
+      containers:
+      - {name: db, image: "nginx:1.14.2"}
+`
+	const claims = `  volumeClaimTemplates:
+  - metadata: {name: data}
+    spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
+`
+	for _, tc := range []struct {
+		name, extra string
+		want        []string
+	}{
+		{"plain", "", []string{"statefulset"}},
+		{"claims", claims, []string{"persistentvolume-binder", "statefulset"}},
+	} {
+		file := filepath.Join(dir, tc.name+".yaml")
+		if err := os.WriteFile(file, []byte(fmt.Sprintf(sts, tc.name)+tc.extra), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, errOut := s.runBoth("apply", "-f", file)
+		var got []string
+		for _, m := range regexp.MustCompile(`Warning: kind: accepted but not simulated: the (\S+) controller does not run`).FindAllStringSubmatch(errOut, -1) {
+			got = append(got, m[1])
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("kubectl apply of a StatefulSet (%s): warned of %q, want %q:\n%s", tc.name, got, tc.want, errOut)
+		}
 	}
 }
