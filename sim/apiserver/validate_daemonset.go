@@ -1,6 +1,8 @@
 package apiserver
 
 import (
+	"strings"
+
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/apierr"
 )
@@ -80,11 +82,10 @@ func intOrPercent(field string, v *api.IntOrString, cap100 bool) []apierr.FieldE
 		return nil
 	}
 	if v.Type == api.IntOrStringString {
-		n, err := api.GetScaledValueFromIntOrPercent(v, 100, false)
-		if err != nil {
-			return []apierr.FieldError{{Field: field, Type: "Invalid value", Value: v.String(), Detail: "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')"}}
+		if !validPercent(v.StrVal) {
+			return []apierr.FieldError{{Field: field, Type: "Invalid value", Value: v.String(), Detail: percentMsg}}
 		}
-		if n > 100 && cap100 {
+		if n, _ := api.GetScaledValueFromIntOrPercent(v, 100, false); n > 100 && cap100 {
 			return []apierr.FieldError{{Field: field, Type: "Invalid value", Value: v.String(), Detail: "must not be greater than 100%"}}
 		}
 		return nil
@@ -93,4 +94,23 @@ func intOrPercent(field string, v *api.IntOrString, cap100 bool) []apierr.FieldE
 		return []apierr.FieldError{{Field: field, Type: "Invalid value", Value: int64(v.IntVal), Detail: nonNegative}}
 	}
 	return nil
+}
+
+// percentMsg is IsValidPercent's message.
+const percentMsg = "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')"
+
+// validPercent is apimachinery's IsValidPercent pattern, ^[0-9]+%$: digits
+// and a '%', no sign, no fraction ("-1%" and "1.1%" are not percents,
+// though strconv would read the first).
+func validPercent(s string) bool {
+	digits, ok := strings.CutSuffix(s, "%")
+	if !ok || digits == "" {
+		return false
+	}
+	for i := 0; i < len(digits); i++ {
+		if digits[i] < '0' || digits[i] > '9' {
+			return false
+		}
+	}
+	return true
 }

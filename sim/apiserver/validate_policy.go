@@ -30,18 +30,5 @@ func validatePDBSpec(spec *api.PodDisruptionBudgetSpec, errs []apierr.FieldError
 // positiveIntOrPercent is apps validation's ValidatePositiveIntOrPercent
 // and IsNotMoreThan100Percent.
 func positiveIntOrPercent(field string, v *api.IntOrString, errs []apierr.FieldError) []apierr.FieldError {
-	if v == nil {
-		return errs
-	}
-	if v.Type == api.IntOrStringString {
-		n, err := api.GetScaledValueFromIntOrPercent(v, 100, false)
-		if err != nil {
-			return append(errs, apierr.FieldError{Field: field, Type: "Invalid value", Value: v.String(), Detail: "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')"})
-		}
-		if n > 100 {
-			errs = append(errs, apierr.FieldError{Field: field, Type: "Invalid value", Value: v.String(), Detail: "must not be greater than 100%"})
-		}
-		return errs
-	}
-	return nonNegativeField(field, int64(v.IntVal), errs)
+	return append(errs, intOrPercent(field, v, true)...)
 }
