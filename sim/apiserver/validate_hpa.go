@@ -146,7 +146,8 @@ func validateResourceSource(at string, r *api.ResourceMetricSource, errs []apier
 	return errs
 }
 
-// validateScalingRules is validateScalingRules and validateScalingPolicy.
+// validateScalingRules is validateScalingRules and validateScalingPolicy,
+// with the tolerance's lower bound.
 func validateScalingRules(at string, r *api.HPAScalingRules, errs []apierr.FieldError) []apierr.FieldError {
 	if r == nil {
 		return errs
@@ -162,6 +163,12 @@ func validateScalingRules(at string, r *api.HPAScalingRules, errs []apierr.Field
 	}
 	if len(r.Policies) == 0 {
 		errs = append(errs, apierr.FieldError{Field: at + ".policies", Type: "Required value", Detail: "must specify at least one Policy"})
+	}
+	// HPAConfigurableTolerance (beta, on since 1.35): a tolerance is
+	// zero or more. Upstream prints the Quantity's fields (%#v); the
+	// quantity itself is shown here, as for a target's value.
+	if tol := r.Tolerance; tol != nil && tol.Cmp(api.Quantity{}) < 0 {
+		errs = append(errs, apierr.FieldError{Field: at + ".tolerance", Type: "Invalid value", Value: apierr.Literal(tol.String()), Detail: "must be greater or equal to zero"})
 	}
 	for i, p := range r.Policies {
 		pf := fmt.Sprintf("%s.policies[%d]", at, i)
