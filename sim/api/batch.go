@@ -46,6 +46,17 @@ const (
 	IndexedCompletion    = "Indexed"
 )
 
+// Pod replacement policies (spec.podReplacementPolicy).
+const (
+	// PodReplacementTerminatingOrFailed replaces a pod once it is
+	// terminating or failed: the default without a podFailurePolicy.
+	PodReplacementTerminatingOrFailed = "TerminatingOrFailed"
+	// PodReplacementFailed replaces a pod only once it has failed (its
+	// phase Failed, or gone): the default, and the only value allowed,
+	// with a podFailurePolicy.
+	PodReplacementFailed = "Failed"
+)
+
 // Job is batch/v1 Job: pods run to completion.
 type Job struct {
 	// TypeMeta holds apiVersion and kind.
@@ -283,9 +294,9 @@ func SetDefaultsJob(j *Job) {
 		}
 	}
 	if s.PodReplacementPolicy == nil {
-		p := "TerminatingOrFailed"
+		p := PodReplacementTerminatingOrFailed
 		if s.PodFailurePolicy != nil {
-			p = "Failed"
+			p = PodReplacementFailed
 		}
 		s.PodReplacementPolicy = &p
 	}

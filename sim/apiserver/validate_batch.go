@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"fmt"
 	"strings"
 	"time"
 	_ "time/tzdata" // spec.timeZone is checked against the same zones on every machine
@@ -59,34 +60,109 @@ func validateBatch(obj api.Object, errs []apierr.FieldError) []apierr.FieldError
 	return errs
 }
 
+// The bounds of an Indexed Job (batch validation's
+// maxParallelismForIndexedJob, maxFailedIndexesForIndexedJob,
+// completionsSoftLimit, parallelismLimitForHighCompletions and
+// maxFailedIndexesLimitForHighCompletions).
+const (
+	maxParallelismIndexed          = 100_000
+	maxFailedIndexes               = 100_000
+	completionsSoftLimit           = 100_000
+	parallelismLimitHighCompletion = 10_000
+	maxFailedLimitHighCompletion   = 10_000
+)
+
+// validateJobSpec is upstream's validateJobSpec, in its order: the
+// counts, the per-index back-off fields, the completion mode and what it
+// bounds, the success policy, the pod replacement policy, the pod
+// template, then the template's restartPolicy.
 func validateJobSpec(f string, s *api.JobSpec, errs []apierr.FieldError) []apierr.FieldError {
 	errs = nonNegative32(f+".parallelism", s.Parallelism, errs)
 	errs = nonNegative32(f+".completions", s.Completions, errs)
 	errs = nonNegativePtr(f+".activeDeadlineSeconds", s.ActiveDeadlineSeconds, errs)
 	errs = nonNegative32(f+".backoffLimit", s.BackoffLimit, errs)
 	errs = nonNegative32(f+".ttlSecondsAfterFinished", s.TTLSecondsAfterFinished, errs)
-	if s.CompletionMode != nil && *s.CompletionMode == api.IndexedCompletion && s.Completions == nil {
-		errs = append(errs, apierr.FieldError{Field: f + ".completions", Type: "Required value", Detail: "when completion mode is Indexed"})
+	errs = nonNegative32(f+".backoffLimitPerIndex", s.BackoffLimitPerIndex, errs)
+	if s.MaxFailedIndexes != nil {
+		errs = nonNegative32(f+".maxFailedIndexes", s.MaxFailedIndexes, errs)
+		if s.BackoffLimitPerIndex == nil {
+			errs = append(errs, apierr.FieldError{Field: f + ".backoffLimitPerIndex", Type: "Required value", Detail: "when maxFailedIndexes is specified"})
+		}
 	}
-	// maxParallelismForIndexedJob: the cap on an Indexed Job's
-	// parallelism, which bounds status.completedIndexes.
-	if s.CompletionMode != nil && *s.CompletionMode == api.IndexedCompletion && s.Parallelism != nil && *s.Parallelism > 100000 {
-		errs = append(errs, apierr.FieldError{Field: f + ".parallelism", Type: "Invalid value", Value: *s.Parallelism, Detail: "must be less than or equal to 100000 when completion mode is Indexed"})
+	indexed := s.CompletionMode != nil && *s.CompletionMode == api.IndexedCompletion
+	if m := s.CompletionMode; m != nil && *m != api.NonIndexedCompletion && *m != api.IndexedCompletion {
+		errs = append(errs, apierr.FieldError{Field: f + ".completionMode", Type: "Unsupported value", Value: *m,
+			Detail: quoted(api.NonIndexedCompletion, api.IndexedCompletion)})
 	}
+	if indexed {
+		if s.Completions == nil {
+			errs = append(errs, apierr.FieldError{Field: f + ".completions", Type: "Required value", Detail: "when completion mode is Indexed"})
+		}
+		if s.Parallelism != nil && *s.Parallelism > maxParallelismIndexed {
+			errs = append(errs, apierr.FieldError{Field: f + ".parallelism", Type: "Invalid value", Value: *s.Parallelism,
+				Detail: fmt.Sprintf("must be less than or equal to %d when completion mode is Indexed", maxParallelismIndexed)})
+		}
+		mfi := s.MaxFailedIndexes
+		if s.Completions != nil && mfi != nil && *mfi > *s.Completions {
+			errs = append(errs, apierr.FieldError{Field: f + ".maxFailedIndexes", Type: "Invalid value", Value: *mfi, Detail: "must be less than or equal to completions"})
+		}
+		if mfi != nil && *mfi > maxFailedIndexes {
+			errs = append(errs, apierr.FieldError{Field: f + ".maxFailedIndexes", Type: "Invalid value", Value: *mfi,
+				Detail: fmt.Sprintf("must be less than or equal to %d", maxFailedIndexes)})
+		}
+		if s.Completions != nil && *s.Completions > completionsSoftLimit && s.BackoffLimitPerIndex != nil {
+			high := fmt.Sprintf("when completions are above %d and used with backoff limit per index", completionsSoftLimit)
+			if mfi == nil {
+				errs = append(errs, apierr.FieldError{Field: f + ".maxFailedIndexes", Type: "Required value",
+					Detail: fmt.Sprintf("must be specified when completions is above %d", completionsSoftLimit)})
+			}
+			if s.Parallelism != nil && *s.Parallelism > parallelismLimitHighCompletion {
+				errs = append(errs, apierr.FieldError{Field: f + ".parallelism", Type: "Invalid value", Value: *s.Parallelism,
+					Detail: fmt.Sprintf("must be less than or equal to %d %s", parallelismLimitHighCompletion, high)})
+			}
+			if mfi != nil && *mfi > maxFailedLimitHighCompletion {
+				errs = append(errs, apierr.FieldError{Field: f + ".maxFailedIndexes", Type: "Invalid value", Value: *mfi,
+					Detail: fmt.Sprintf("must be less than or equal to %d %s", maxFailedLimitHighCompletion, high)})
+			}
+		}
+	} else {
+		if v := s.BackoffLimitPerIndex; v != nil {
+			errs = append(errs, apierr.FieldError{Field: f + ".backoffLimitPerIndex", Type: "Invalid value", Value: *v, Detail: "requires indexed completion mode"})
+		}
+		if v := s.MaxFailedIndexes; v != nil {
+			errs = append(errs, apierr.FieldError{Field: f + ".maxFailedIndexes", Type: "Invalid value", Value: *v, Detail: "requires indexed completion mode"})
+		}
+	}
+	// The success policy is kept opaque (accepted, not simulated): only
+	// upstream's first rule, an Indexed Job's, is checked. Upstream prints
+	// the policy struct (%#v); it is abbreviated here, as other structs.
+	if s.SuccessPolicy != nil && !indexed {
+		errs = append(errs, apierr.FieldError{Field: f + ".successPolicy", Type: "Invalid value", Value: apierr.Literal("{...}"), Detail: "requires indexed completion mode"})
+	}
+	// validatePodReplacementPolicy: with a podFailurePolicy only Failed.
+	if p := s.PodReplacementPolicy; p != nil {
+		switch {
+		case s.PodFailurePolicy != nil && *p != api.PodReplacementFailed:
+			errs = append(errs, apierr.FieldError{Field: f + ".podReplacementPolicy", Type: "Unsupported value", Value: *p, Detail: quoted(api.PodReplacementFailed)})
+		case s.PodFailurePolicy == nil && *p != api.PodReplacementFailed && *p != api.PodReplacementTerminatingOrFailed:
+			errs = append(errs, apierr.FieldError{Field: f + ".podReplacementPolicy", Type: "Unsupported value", Value: *p,
+				Detail: quoted(api.PodReplacementFailed, api.PodReplacementTerminatingOrFailed)})
+		}
+	}
+	errs = append(errs, validatePodSpec(f+".template.spec", &s.Template.Spec)...)
 	// A template left to default restarts Always: upstream calls that
-	// Required, and only another value Unsupported.
-	switch rp := s.Template.Spec.RestartPolicy; rp {
-	case api.RestartPolicyOnFailure, api.RestartPolicyNever:
-	case api.RestartPolicyAlways, "":
+	// Required, and only another value Unsupported; with a
+	// podFailurePolicy, OnFailure is refused too.
+	switch rp := s.Template.Spec.RestartPolicy; {
+	case rp == api.RestartPolicyAlways || rp == "":
 		errs = append(errs, apierr.FieldError{Field: f + ".template.spec.restartPolicy", Type: "Required value", Detail: `valid values: "OnFailure", "Never"`})
-	default:
+	case rp != api.RestartPolicyOnFailure && rp != api.RestartPolicyNever:
 		errs = append(errs, apierr.FieldError{Field: f + ".template.spec.restartPolicy", Type: "Unsupported value", Value: string(rp), Detail: `supported values: "OnFailure", "Never"`})
+	case s.PodFailurePolicy != nil && rp != api.RestartPolicyNever:
+		errs = append(errs, apierr.FieldError{Field: f + ".template.spec.restartPolicy", Type: "Invalid value", Value: string(rp),
+			Detail: `only "Never" is supported when podFailurePolicy is specified`})
 	}
-	if p := s.PodFailurePolicy; p != nil && s.Template.Spec.RestartPolicy != api.RestartPolicyNever {
-		errs = append(errs, apierr.FieldError{Field: f + ".podFailurePolicy", Type: "Invalid value", Value: apierr.Literal("\"\""),
-			Detail: "only allowed when template.spec.restartPolicy is Never"})
-	}
-	return append(errs, validatePodSpec(f+".template.spec", &s.Template.Spec)...)
+	return errs
 }
 
 func nonNegative32(f string, v *int32, errs []apierr.FieldError) []apierr.FieldError {
