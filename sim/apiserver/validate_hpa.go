@@ -113,7 +113,9 @@ func validateMetricSpec(at string, m *api.MetricSpec, errs []apierr.FieldError) 
 }
 
 // validateResourceSource is validateResourceSource with
-// validateMetricTarget.
+// validateMetricTarget. A quantity is shown as field.Error shows a value
+// that is not a string, a number or a Stringer: as its JSON, a quoted
+// string ("-300m").
 func validateResourceSource(at string, r *api.ResourceMetricSource, errs []apierr.FieldError) []apierr.FieldError {
 	if r.Name == "" {
 		errs = append(errs, apierr.FieldError{Field: at + ".name", Type: "Required value", Detail: "must specify a resource name"})
@@ -129,10 +131,10 @@ func validateResourceSource(at string, r *api.ResourceMetricSource, errs []apier
 		}
 	}
 	if v := t.Value; v != nil && v.Cmp(api.Quantity{}) <= 0 {
-		errs = append(errs, apierr.FieldError{Field: tf + ".value", Type: "Invalid value", Value: apierr.Literal(v.String()), Detail: "must be positive"})
+		errs = append(errs, apierr.FieldError{Field: tf + ".value", Type: "Invalid value", Value: v.String(), Detail: "must be positive"})
 	}
 	if v := t.AverageValue; v != nil && v.Cmp(api.Quantity{}) <= 0 {
-		errs = append(errs, apierr.FieldError{Field: tf + ".averageValue", Type: "Invalid value", Value: apierr.Literal(v.String()), Detail: "must be positive"})
+		errs = append(errs, apierr.FieldError{Field: tf + ".averageValue", Type: "Invalid value", Value: v.String(), Detail: "must be positive"})
 	}
 	if u := t.AverageUtilization; u != nil && *u < 1 {
 		errs = append(errs, apierr.FieldError{Field: tf + ".averageUtilization", Type: "Invalid value", Value: int64(*u), Detail: "must be greater than 0"})
@@ -165,10 +167,9 @@ func validateScalingRules(at string, r *api.HPAScalingRules, errs []apierr.Field
 		errs = append(errs, apierr.FieldError{Field: at + ".policies", Type: "Required value", Detail: "must specify at least one Policy"})
 	}
 	// HPAConfigurableTolerance (beta, on since 1.35): a tolerance is
-	// zero or more. Upstream prints the Quantity's fields (%#v); the
-	// quantity itself is shown here, as for a target's value.
+	// zero or more.
 	if tol := r.Tolerance; tol != nil && tol.Cmp(api.Quantity{}) < 0 {
-		errs = append(errs, apierr.FieldError{Field: at + ".tolerance", Type: "Invalid value", Value: apierr.Literal(tol.String()), Detail: "must be greater or equal to zero"})
+		errs = append(errs, apierr.FieldError{Field: at + ".tolerance", Type: "Invalid value", Value: tol.String(), Detail: "must be greater or equal to zero"})
 	}
 	for i, p := range r.Policies {
 		pf := fmt.Sprintf("%s.policies[%d]", at, i)
