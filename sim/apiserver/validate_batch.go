@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -24,40 +25,97 @@ func validateBatch(obj api.Object, errs []apierr.FieldError) []apierr.FieldError
 	case *api.LimitRange:
 		errs = validateLimitRange(o, errs)
 	case *api.CronJob:
-		switch sc := o.Spec.Schedule; {
-		case sc == "":
-			errs = append(errs, apierr.FieldError{Field: "spec.schedule", Type: "Required value"})
-		default:
-			// validateScheduleFormat: the schedule must parse as the
-			// controller's parser reads it, and carry no time zone.
-			if _, err := cron.ParseStandard(sc); err != nil {
-				errs = append(errs, apierr.FieldError{Field: "spec.schedule", Type: "Invalid value", Value: sc, Detail: err.Error()})
-			}
-			if strings.Contains(sc, "TZ") {
-				errs = append(errs, apierr.FieldError{Field: "spec.schedule", Type: "Invalid value", Value: sc, Detail: "cannot use TZ or CRON_TZ in schedule, use timeZone field instead"})
-			}
-		}
-		if tz := o.Spec.TimeZone; tz != nil {
-			switch _, err := time.LoadLocation(*tz); {
-			case *tz == "":
-				errs = append(errs, apierr.FieldError{Field: "spec.timeZone", Type: "Invalid value", Value: *tz, Detail: "timeZone must be nil or non-empty string"})
-			case strings.EqualFold(*tz, "Local"):
-				errs = append(errs, apierr.FieldError{Field: "spec.timeZone", Type: "Invalid value", Value: *tz, Detail: "timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones"})
-			case err != nil:
-				errs = append(errs, apierr.FieldError{Field: "spec.timeZone", Type: "Invalid value", Value: *tz, Detail: err.Error()})
-			}
-		}
-		switch o.Spec.ConcurrencyPolicy {
-		case "Allow", "Forbid", "Replace":
-		default:
-			errs = append(errs, apierr.FieldError{Field: "spec.concurrencyPolicy", Type: "Unsupported value", Value: o.Spec.ConcurrencyPolicy, Detail: `supported values: "Allow", "Forbid", "Replace"`})
-		}
-		errs = nonNegativePtr("spec.startingDeadlineSeconds", o.Spec.StartingDeadlineSeconds, errs)
-		errs = nonNegative32("spec.successfulJobsHistoryLimit", o.Spec.SuccessfulJobsHistoryLimit, errs)
-		errs = nonNegative32("spec.failedJobsHistoryLimit", o.Spec.FailedJobsHistoryLimit, errs)
-		errs = validateJobSpec("spec.jobTemplate.spec", &o.Spec.JobTemplate.Spec, errs)
+		errs = validateCronJobSpec(&o.Spec, errs)
 	}
 	return errs
+}
+
+// validateCronJobSpec is upstream's validateCronJobSpec, in its order:
+// schedule, startingDeadlineSeconds, timeZone, concurrencyPolicy, the job
+// template, the history limits. (An update whose old schedule holds TZ
+// may keep it upstream; the old object is not seen here.)
+func validateCronJobSpec(s *api.CronJobSpec, errs []apierr.FieldError) []apierr.FieldError {
+	switch sc := s.Schedule; {
+	case sc == "":
+		errs = append(errs, apierr.FieldError{Field: "spec.schedule", Type: "Required value"})
+	default:
+		// validateScheduleFormat: the schedule must parse as the
+		// controller's parser reads it, and carry no time zone.
+		if _, err := cron.ParseStandard(sc); err != nil {
+			errs = append(errs, apierr.FieldError{Field: "spec.schedule", Type: "Invalid value", Value: sc, Detail: err.Error()})
+		}
+		if strings.Contains(sc, "TZ") {
+			errs = append(errs, apierr.FieldError{Field: "spec.schedule", Type: "Invalid value", Value: sc, Detail: "cannot use TZ or CRON_TZ in schedule, use timeZone field instead"})
+		}
+	}
+	errs = nonNegativePtr("spec.startingDeadlineSeconds", s.StartingDeadlineSeconds, errs)
+	if tz := s.TimeZone; tz != nil {
+		errs = validateTimeZone(*tz, errs)
+	}
+	switch s.ConcurrencyPolicy {
+	case "Allow", "Forbid", "Replace":
+	case "":
+		errs = append(errs, apierr.FieldError{Field: "spec.concurrencyPolicy", Type: "Required value"})
+	default:
+		errs = append(errs, apierr.FieldError{Field: "spec.concurrencyPolicy", Type: "Unsupported value", Value: s.ConcurrencyPolicy, Detail: `supported values: "Allow", "Forbid", "Replace"`})
+	}
+	// ValidateJobTemplateSpec: the controller generates each Job's
+	// selector. The selector is shown as field.Error shows a struct, as
+	// its JSON.
+	js := &s.JobTemplate.Spec
+	errs = validateJobSpec("spec.jobTemplate.spec", js, errs)
+	if js.Selector != nil {
+		b, _ := json.Marshal(js.Selector)
+		errs = append(errs, apierr.FieldError{Field: "spec.jobTemplate.spec.selector", Type: "Invalid value", Value: apierr.Literal(b), Detail: "`selector` will be auto-generated"})
+	}
+	if m := js.ManualSelector; m != nil && *m {
+		errs = append(errs, apierr.FieldError{Field: "spec.jobTemplate.spec.manualSelector", Type: "Unsupported value", Value: true, Detail: `supported values: "nil", "false"`})
+	}
+	errs = nonNegative32("spec.successfulJobsHistoryLimit", s.SuccessfulJobsHistoryLimit, errs)
+	return nonNegative32("spec.failedJobsHistoryLimit", s.FailedJobsHistoryLimit, errs)
+}
+
+// validateTimeZone is upstream's validateTimeZone: not empty; each
+// '/'-separated part of at most 14 of [A-Za-z.-_0-9+], not "." or "..",
+// not starting with '-' (else "unknown time zone", and nothing more);
+// then "Local" in any case is refused, and a zone time.LoadLocation does
+// not know (both for "local").
+func validateTimeZone(tz string, errs []apierr.FieldError) []apierr.FieldError {
+	bad := func(detail string) {
+		errs = append(errs, apierr.FieldError{Field: "spec.timeZone", Type: "Invalid value", Value: tz, Detail: detail})
+	}
+	if tz == "" {
+		bad("timeZone must be nil or non-empty string")
+		return errs
+	}
+	for _, part := range strings.Split(tz, "/") {
+		if part == "." || part == ".." || strings.HasPrefix(part, "-") || !timeZonePart(part) {
+			bad("unknown time zone " + tz)
+			return errs
+		}
+	}
+	if strings.EqualFold(tz, "Local") {
+		bad("timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones")
+	}
+	if _, err := time.LoadLocation(tz); err != nil {
+		bad(err.Error())
+	}
+	return errs
+}
+
+// timeZonePart reports whether part matches ^[A-Za-z.\-_0-9+]{1,14}$.
+func timeZonePart(part string) bool {
+	if part == "" || len(part) > 14 {
+		return false
+	}
+	for i := 0; i < len(part); i++ {
+		switch c := part[i]; {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '.', c == '-', c == '_', c == '+':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // The bounds of an Indexed Job (batch validation's

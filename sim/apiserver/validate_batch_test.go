@@ -117,3 +117,103 @@ func TestValidateJobFieldsUpstream(t *testing.T) {
 		})
 	}
 }
+
+// TestValidateCronJobUpstream ports the rows of upstream's
+// TestValidateCronJob (k/k pkg/apis/batch/validation/validation_test.go),
+// checked as upstream checks them: the first error is of the row's field;
+// here its whole text is compared. The CronJobs are not defaulted, as
+// upstream's are not (so an empty concurrencyPolicy is seen).
+//
+// Rows covered by TestValidateBatch already: a schedule with TZ, of four
+// fields, with an hour out of range; an unknown zone. Rows that cannot
+// apply: the update rows with an old schedule holding TZ (the old object
+// is not given to these rules here).
+func TestValidateCronJobUpstream(t *testing.T) {
+	i32 := func(v int32) *int32 { return &v }
+	cj := func(mod func(c *api.CronJob)) *api.CronJob {
+		c := &api.CronJob{ObjectMeta: api.ObjectMeta{Name: "mycronjob", Namespace: "default"}, Spec: api.CronJobSpec{
+			Schedule: "* * * * ?", ConcurrencyPolicy: "Allow", JobTemplate: api.JobTemplateSpec{Spec: api.JobSpec{
+				Template: api.PodTemplateSpec{Spec: api.PodSpec{RestartPolicy: api.RestartPolicyOnFailure, DNSPolicy: "ClusterFirst",
+					Containers: []api.Container{{Name: "abc", Image: "image", ImagePullPolicy: api.PullIfNotPresent}}}}}}}}
+		mod(c)
+		return c
+	}
+	zone := func(z string) func(c *api.CronJob) {
+		return func(c *api.CronJob) { c.Spec.Schedule, c.Spec.TimeZone = "0 * * * *", &z }
+	}
+	tests := []struct {
+		name string
+		obj  *api.CronJob
+		want string // the first error; "" for valid
+	}{
+		{"basic scheduled job", cj(func(*api.CronJob) {}), ""},
+		{"non-standard scheduled", cj(func(c *api.CronJob) { c.Spec.Schedule = "@hourly" }), ""},
+		{"correct timeZone value", cj(zone("America/New_York")), ""},
+		{"spec.schedule: Invalid value", cj(func(c *api.CronJob) { c.Spec.Schedule = "error" }),
+			`spec.schedule: Invalid value: "error": expected exactly 5 fields, found 1: error`},
+		{"spec.schedule: Required value", cj(func(c *api.CronJob) { c.Spec.Schedule = "" }), "spec.schedule: Required value"},
+		{"spec.timeZone: timeZone must be nil or non-empty string", cj(zone("")),
+			`spec.timeZone: Invalid value: "": timeZone must be nil or non-empty string`},
+		{"spec.timeZone: timeZone must be an explicit time zone", cj(zone("Local")),
+			`spec.timeZone: Invalid value: "Local": timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones`},
+		{"spec.timeZone: leading space", cj(zone(" Continent/Zone")), `spec.timeZone: Invalid value: " Continent/Zone": unknown time zone  Continent/Zone`},
+		{"spec.timeZone: invalid zone", cj(zone("Continent/InvalidZone")),
+			`spec.timeZone: Invalid value: "Continent/InvalidZone": unknown time zone Continent/InvalidZone`},
+		{"spec.timeZone: a space", cj(zone(" ")), `spec.timeZone: Invalid value: " ": unknown time zone  `},
+		{"spec.timeZone: trailing space", cj(zone("Continent/Zone ")), `spec.timeZone: Invalid value: "Continent/Zone ": unknown time zone Continent/Zone `},
+		{"spec.startingDeadlineSeconds", cj(func(c *api.CronJob) { d := int64(-1); c.Spec.StartingDeadlineSeconds = &d }),
+			"spec.startingDeadlineSeconds: Invalid value: -1: must be greater than or equal to 0"},
+		{"spec.successfulJobsHistoryLimit", cj(func(c *api.CronJob) { c.Spec.SuccessfulJobsHistoryLimit = i32(-1) }),
+			"spec.successfulJobsHistoryLimit: Invalid value: -1: must be greater than or equal to 0"},
+		{"spec.failedJobsHistoryLimit", cj(func(c *api.CronJob) { c.Spec.FailedJobsHistoryLimit = i32(-1) }),
+			"spec.failedJobsHistoryLimit: Invalid value: -1: must be greater than or equal to 0"},
+		{"spec.concurrencyPolicy: Required value", cj(func(c *api.CronJob) { c.Spec.ConcurrencyPolicy = "" }), "spec.concurrencyPolicy: Required value"},
+		{"spec.jobTemplate.spec.parallelism", cj(func(c *api.CronJob) { c.Spec.JobTemplate.Spec.Parallelism = i32(-1) }),
+			"spec.jobTemplate.spec.parallelism: Invalid value: -1: must be greater than or equal to 0"},
+		{"spec.jobTemplate.spec.completions", cj(func(c *api.CronJob) { c.Spec.JobTemplate.Spec.Completions = i32(-1) }),
+			"spec.jobTemplate.spec.completions: Invalid value: -1: must be greater than or equal to 0"},
+		{"spec.jobTemplate.spec.activeDeadlineSeconds", cj(func(c *api.CronJob) { d := int64(-1); c.Spec.JobTemplate.Spec.ActiveDeadlineSeconds = &d }),
+			"spec.jobTemplate.spec.activeDeadlineSeconds: Invalid value: -1: must be greater than or equal to 0"},
+		{"spec.jobTemplate.spec.selector", cj(func(c *api.CronJob) {
+			c.Spec.JobTemplate.Spec.Selector = &api.LabelSelector{MatchLabels: map[string]string{"a": "b"}}
+		}), "spec.jobTemplate.spec.selector: Invalid value: {\"matchLabels\":{\"a\":\"b\"}}: `selector` will be auto-generated"},
+		{"metadata.name: must be no more than 52 characters", cj(func(c *api.CronJob) { c.Name = "10000000002000000000300000000040000000005000000000123" }),
+			`metadata.name: Invalid value: "10000000002000000000300000000040000000005000000000123": must be no more than 52 characters`},
+		{"spec.jobTemplate.spec.manualSelector", cj(func(c *api.CronJob) { m := true; c.Spec.JobTemplate.Spec.ManualSelector = &m }),
+			`spec.jobTemplate.spec.manualSelector: Unsupported value: true: supported values: "nil", "false"`},
+		{"spec.jobTemplate.spec.template.spec.restartPolicy: Required value", cj(func(c *api.CronJob) {
+			c.Spec.JobTemplate.Spec.Template.Spec.RestartPolicy = api.RestartPolicyAlways
+		}), `spec.jobTemplate.spec.template.spec.restartPolicy: Required value: valid values: "OnFailure", "Never"`},
+		{"spec.jobTemplate.spec.template.spec.restartPolicy: Unsupported value", cj(func(c *api.CronJob) {
+			c.Spec.JobTemplate.Spec.Template.Spec.RestartPolicy = "Invalid"
+		}), `spec.jobTemplate.spec.template.spec.restartPolicy: Unsupported value: "Invalid": supported values: "Always", "OnFailure", "Never"`},
+		{"spec.jobTemplate.spec.ttlSecondsAfterFinished", cj(func(c *api.CronJob) { c.Spec.JobTemplate.Spec.TTLSecondsAfterFinished = i32(-1) }),
+			"spec.jobTemplate.spec.ttlSecondsAfterFinished: Invalid value: -1: must be greater than or equal to 0"},
+		// validateTimeZone: "local" is not "Local" to LoadLocation, and
+		// both errors are reported.
+		{"spec.timeZone: local", cj(zone("local")),
+			`spec.timeZone: Invalid value: "local": timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := Validate(tt.obj, nil)
+			if tt.want == "" {
+				if err != nil {
+					t.Errorf("error %v, want none", err)
+				}
+				return
+			}
+			first, _ := firstCause(t, err)
+			if first.Error() != tt.want {
+				t.Errorf("first error %q\nwant %q\n(all: %v)", first.Error(), tt.want, err)
+			}
+		})
+	}
+	// validateTimeZone goes on after "Local": "local" is no zone
+	// time.LoadLocation knows either.
+	want := `CronJob.batch "mycronjob" is invalid: [spec.timeZone: Invalid value: "local": timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones, ` +
+		`spec.timeZone: Invalid value: "local": unknown time zone local]`
+	if err := Validate(cj(zone("local")), nil); err == nil || err.Error() != want {
+		t.Errorf("local: %v\nwant %s", err, want)
+	}
+}
