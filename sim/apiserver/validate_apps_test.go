@@ -230,6 +230,12 @@ func TestValidateStatefulSetUpstream(t *testing.T) {
 			`spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: "0%": cannot be 0`},
 		{"greater than 100 percent maxUnavailable", nil, mk(mu(api.FromString("101%"))),
 			`spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: "101%": must not be greater than 100%`},
+		// ValidateStatefulSetSpec since k/k PR #130233 (v1.33).
+		{"serviceName a DNS label", nil, mk(func(s *api.StatefulSet) { s.Spec.ServiceName = "web-svc" }), ""},
+		{"serviceName with dots", nil, mk(func(s *api.StatefulSet) { s.Spec.ServiceName = "web.svc" }),
+			`spec.serviceName: Invalid value: "web.svc": ` + labelMsg},
+		{"serviceName too long", nil, mk(func(s *api.StatefulSet) { s.Spec.ServiceName = strings.Repeat("s", 64) }),
+			`spec.serviceName: Invalid value: "` + strings.Repeat("s", 64) + `": must be no more than 63 characters`},
 		{"invalid ordinals.start", nil, mk(func(s *api.StatefulSet) { s.Spec.Ordinals = &api.StatefulSetOrdinals{Start: -2} }),
 			"spec.ordinals.start: Invalid value: -2: must be greater than or equal to 0"},
 		// TestValidateStatefulSetUpdate.

@@ -63,6 +63,14 @@ func validateStorage(obj api.Object, errs []apierr.FieldError) []apierr.FieldErr
 }
 
 func validateStatefulSetSpec(spec *api.StatefulSetSpec, errs []apierr.FieldError) []apierr.FieldError {
+	// serviceName is optional; a set one is each pod's subdomain, which
+	// must be a DNS-1123 label (k/k PR #130233, v1.33: before, such a set
+	// was stored and its pods were refused).
+	if n := spec.ServiceName; n != "" {
+		for _, msg := range dns1123LabelProblems(n) {
+			errs = append(errs, apierr.FieldError{Field: "spec.serviceName", Type: "Invalid value", Value: n, Detail: msg})
+		}
+	}
 	switch spec.PodManagementPolicy {
 	case api.OrderedReadyPodManagement, api.ParallelPodManagement:
 	default:
