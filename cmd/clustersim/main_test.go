@@ -669,6 +669,8 @@ func TestReportSchema(t *testing.T) {
 		// deployment-bad-image stopped before its rollback never converges.
 		{"SeedsSummary", [][]string{{"run", "node-failure", "--seeds", "3", "-o", "json"}, {"run", "commands-vs-declaration", "--seeds", "2", "-o", "json"},
 			{"run", "deployment-bad-image", "--seeds", "2", "--until", "11m", "-o", "json"}}},
+		// defaults-trap never converges (baselineNever); the fixed one does.
+		{"Comparison", [][]string{{"compare", "defaults-trap", "defaults-trap-fixed", "--seeds", "2", "-o", "json"}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.kind, func(t *testing.T) {
