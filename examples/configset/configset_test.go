@@ -2,6 +2,8 @@ package configset_test
 
 import (
 	"flag"
+	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -43,13 +45,16 @@ func TestBrokenVariants(t *testing.T) {
 		file, profile string
 		// failure is what the first failing seed must report.
 		failure string
+		// guide: docs/testing-your-controller.md walks through this
+		// case and quotes its failing seed's and shrunk run's traces.
+		guide bool
 	}{
-		{"testdata/configset-stale.yaml", "lagging-cache", "fights"},
-		{"testdata/configset-dup.yaml", "lossy", `invariant "at most one ConfigMap per ConfigSet" broken`},
-		{"testdata/configset-dup.yaml", "crash-after-writes", `invariant "at most one ConfigMap per ConfigSet" broken`},
+		{"testdata/configset-stale.yaml", "lagging-cache", "fights", false},
+		{"testdata/configset-dup.yaml", "lossy", `invariant "at most one ConfigMap per ConfigSet" broken`, true},
+		{"testdata/configset-dup.yaml", "crash-after-writes", `invariant "at most one ConfigMap per ConfigSet" broken`, false},
 		// A missing ownerReference needs no fault: the schedule shrinks
 		// to nothing.
-		{"testdata/configset-orphans.yaml", "lossy", `eventually "no ConfigMap outlives its ConfigSet"`},
+		{"testdata/configset-orphans.yaml", "lossy", `eventually "no ConfigMap outlives its ConfigSet"`, false},
 	} {
 		t.Run(tc.file+"/"+tc.profile, func(t *testing.T) {
 			s, err := harness.Load(tc.file)
@@ -97,6 +102,28 @@ func TestBrokenVariants(t *testing.T) {
 				t.Errorf("the written scenario %s: seed %d, trace %s, passed=%v; the shrunk run was seed %d, %s", p, w.Seed, w.TraceHash, w.Passed(), bad.Seed, sh.Verdict.TraceHash)
 			}
 			t.Logf("%s under %s: seed %d fails; %d faults shrunk to %d in %d runs", tc.file, tc.profile, bad.Seed, len(bad.Faults), len(sh.Faults), sh.Runs)
+			if tc.guide {
+				guideShows(t, fmt.Sprintf("seed %d failed (trace %s):", bad.Seed, bad.TraceHash[:16]))
+				guideShows(t, fmt.Sprintf("shrunk from %d to %d faults in %d runs; it still fails (trace %s):", len(bad.Faults), len(sh.Faults), sh.Runs, sh.Verdict.TraceHash[:16]))
+			}
 		})
+	}
+}
+
+// guide is the walkthrough that quotes what TestVariant prints for
+// -variant=dup -profile=lossy (sections 4 and 5).
+const guide = "../../docs/testing-your-controller.md"
+
+// guideShows fails the test unless the guide quotes line: the page says
+// its outputs are what the commands printed, so a change that moves the
+// failing seed or a trace hash must carry the page along.
+func guideShows(t *testing.T, line string) {
+	t.Helper()
+	b, err := os.ReadFile(guide)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), line) {
+		t.Errorf("%s does not show what the test found; it should quote:\n%s", guide, line)
 	}
 }
