@@ -220,6 +220,7 @@ func (l *loader) loadData(file string, data []byte) (*Scenario, error) {
 		return nil, err
 	}
 	s.refs = l.refs
+	s.origins = l.origins
 	return s, nil
 }
 
@@ -243,6 +244,8 @@ type loader struct {
 	// error's position.
 	refBytes  int64
 	uncounted bool
+	// origins is where each object read so far was written.
+	origins origins
 }
 
 // errorf returns an *Error at the node of the field path.
@@ -963,6 +966,12 @@ func (l *loader) objects(field string, n *yaml.Node) ([]api.Object, error) {
 		if err := l.custom(o); err != nil {
 			return nil, l.invalid(field, n, err)
 		}
+		if len(objs) == 1 {
+			l.origins.add(o, l.file, func(path string) (int, int) { return manifest.Position(n, path) })
+		} else {
+			// A List's items: its own position for each.
+			l.origins.add(o, l.file, func(string) (int, int) { return n.Line, n.Column })
+		}
 	}
 	return objs, nil
 }
@@ -990,11 +999,14 @@ func (l *loader) file2objects(field, name string) ([]api.Object, error) {
 	var out []api.Object
 	for _, f := range files {
 		display := l.display(f.name)
-		objs, err := decodeManifests(display, f.data, l.crds, manifest.DecodeReferenced)
+		located, err := decodeManifestsLocated(display, f.data, l.crds, manifest.DecodeReferenced)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, objs...)
+		for _, o := range located {
+			l.origins.add(o.Object, display, o.Position)
+			out = append(out, o.Object)
+		}
 	}
 	return out, nil
 }
@@ -1023,6 +1035,20 @@ func DecodeManifests(file string, data []byte, defs Definitions) ([]api.Object, 
 // decodeManifests is DecodeManifests with decode's errors: the loader's,
 // for a referenced file, never quote a value (manifest.DecodeReferenced).
 func decodeManifests(file string, data []byte, defs Definitions, decode func(string, []byte) ([]manifest.Located, error)) ([]api.Object, error) {
+	located, err := decodeManifestsLocated(file, data, defs, decode)
+	if err != nil {
+		return nil, err
+	}
+	objs := make([]api.Object, len(located))
+	for i, o := range located {
+		objs[i] = o.Object
+	}
+	return objs, nil
+}
+
+// decodeManifestsLocated is decodeManifests keeping where each object
+// was written (its warnings are placed by it).
+func decodeManifestsLocated(file string, data []byte, defs Definitions, decode func(string, []byte) ([]manifest.Located, error)) ([]manifest.Located, error) {
 	if defs == nil {
 		defs = Definitions{}
 	}
@@ -1030,7 +1056,6 @@ func decodeManifests(file string, data []byte, defs Definitions, decode func(str
 	if err != nil {
 		return nil, err
 	}
-	var objs []api.Object
 	for _, o := range located {
 		err := validate(o.Object)
 		if err == nil {
@@ -1050,9 +1075,8 @@ func decodeManifests(file string, data []byte, defs Definitions, decode func(str
 			}
 			return nil, &Error{File: file, Msg: err.Error()}
 		}
-		objs = append(objs, o.Object)
 	}
-	return objs, nil
+	return located, nil
 }
 
 // validate checks o as the API server does on create: a defaulted copy

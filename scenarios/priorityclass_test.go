@@ -38,7 +38,7 @@ func TestUnknownPriorityClass(t *testing.T) {
 		{name: "unknown class in a referenced file", doc: "  - file: pods.yaml\n",
 			err: `pods.yaml:9:22: spec.priorityClassName: pods "filed" is forbidden: no PriorityClass with name missing was found; define the PriorityClass in spec.objects or name system-cluster-critical or system-node-critical`},
 		{name: "workload template", doc: deploy,
-			warn: "warning: pc.yaml: Deployment/web: spec.template.spec.priorityClassName: no PriorityClass with name urgent was found: the Priority admission plugin will refuse every pod of the template (the controller reports FailedCreate)"},
+			warn: "warning: pc.yaml:15:30: Deployment/web: spec.template.spec.priorityClassName: no PriorityClass with name urgent was found: the Priority admission plugin will refuse every pod of the template (the controller reports FailedCreate)"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -43,6 +43,8 @@ type Scenario struct {
 	// refs are the files the scenario references, as read at load, by
 	// name as written (WithSchedule inlines its manifests).
 	refs map[string][]byte
+	// origins is where each object was written, for its warnings.
+	origins origins
 }
 
 // Metadata names and describes a scenario.

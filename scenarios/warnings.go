@@ -10,13 +10,18 @@ import (
 	"github.com/clustersim/clustersim/controllers/scheduler"
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/kubelet"
+	"github.com/clustersim/clustersim/sim/manifest"
 )
 
 // Warning is a field the scenario sets that the simulator accepts but does
 // not model: never silently ignored, always named.
 type Warning struct {
-	// File is the scenario file.
+	// File is the file that holds the object: the scenario's, or the
+	// manifest file it references.
 	File string
+	// Line and Column are where in File the field (or, when the field is
+	// not written, the nearest enclosing one) is; 0 when not known.
+	Line, Column int
 	// Object is the object holding the field, as kind/namespace/name.
 	Object string
 	// Field is the field's path in the object.
@@ -34,13 +39,55 @@ type Warning struct {
 
 // String formats the warning for stderr.
 func (w Warning) String() string {
+	at := w.File
+	if w.Line > 0 {
+		at = fmt.Sprintf("%s:%d:%d", w.File, w.Line, w.Column)
+	}
 	if w.Image != "" {
-		return fmt.Sprintf("warning: %s: %s: %s: image %q would fail to pull: %s", w.File, w.Object, w.Field, w.Image, w.Msg)
+		return fmt.Sprintf("warning: %s: %s: %s: image %q would fail to pull: %s", at, w.Object, w.Field, w.Image, w.Msg)
 	}
 	if w.Refused {
-		return fmt.Sprintf("warning: %s: %s: %s: %s", w.File, w.Object, w.Field, w.Msg)
+		return fmt.Sprintf("warning: %s: %s: %s: %s", at, w.Object, w.Field, w.Msg)
 	}
-	return fmt.Sprintf("warning: %s: %s: %s", w.File, w.Object, w.unsimulated())
+	return fmt.Sprintf("warning: %s: %s: %s", at, w.Object, w.unsimulated())
+}
+
+// origins is where the loader read each object (by identity): its file,
+// and where a field path of it is written there.
+type origins map[api.Object]origin
+
+type origin struct {
+	file string
+	at   func(path string) (line, col int)
+}
+
+func (o *origins) add(obj api.Object, file string, at func(path string) (line, col int)) {
+	if *o == nil {
+		*o = origins{}
+	}
+	(*o)[obj] = origin{file: file, at: at}
+}
+
+// place gives each of ws, warnings about objs, the file and position of
+// the object it names, where the loader recorded one (an object of a
+// referenced manifest file is in that file, not in the scenario's).
+func (o origins) place(ws []Warning, objs []api.Object) []Warning {
+	if len(o) == 0 || len(ws) == 0 {
+		return ws
+	}
+	byName := make(map[string]api.Object, len(objs))
+	for _, obj := range objs {
+		if n := objectName(obj); byName[n] == nil {
+			byName[n] = obj
+		}
+	}
+	for i := range ws {
+		if or, ok := o[byName[ws[i].Object]]; ok {
+			ws[i].File = or.file
+			ws[i].Line, ws[i].Column = or.at(ws[i].Field)
+		}
+	}
+	return ws
 }
 
 // unsimulated is an unsimulated field's warning without its file and
@@ -52,21 +99,21 @@ func (w Warning) unsimulated() string {
 // Warnings lists the unmodelled fields of the scenario's objects: those
 // of spec.objects, then of the timeline's apply steps, in order.
 func (s *Scenario) Warnings() []Warning {
-	out := objectWarnings(s.File, s.Objects)
+	out := s.origins.place(objectWarnings(s.File, s.Objects), s.Objects)
 	all := slices.Clone(s.Objects)
 	for i := range s.Spec.Timeline {
 		st := &s.Spec.Timeline[i]
 		if st.Apply != nil {
-			out = append(out, objectWarnings(s.File, st.Apply.Parsed)...)
+			out = append(out, s.origins.place(objectWarnings(s.File, st.Apply.Parsed), st.Apply.Parsed)...)
 			all = append(all, st.Apply.Parsed...)
 		}
 		if st.ServerSideApply != nil {
-			out = append(out, objectWarnings(s.File, st.ServerSideApply.Parsed)...)
+			out = append(out, s.origins.place(objectWarnings(s.File, st.ServerSideApply.Parsed), st.ServerSideApply.Parsed)...)
 			all = append(all, st.ServerSideApply.Parsed...)
 		}
 	}
-	out = append(out, templateClassWarnings(s.File, all)...)
-	return append(out, configRefWarnings(s.File, all)...)
+	out = append(out, s.origins.place(templateClassWarnings(s.File, all), all)...)
+	return append(out, s.origins.place(configRefWarnings(s.File, all), all)...)
 }
 
 // templateClassWarnings names the workloads among objs whose pod template
@@ -96,6 +143,22 @@ func templateClassWarnings(file string, objs []api.Object) []Warning {
 // fail to pull in a scenario that lists no registry.
 func ManifestWarnings(file string, objs []api.Object) []Warning {
 	return append(objectWarnings(file, objs), ManifestImageWarnings(file, objs)...)
+}
+
+// DecodeManifestsWarnings is DecodeManifests and then ManifestWarnings of
+// its objects, each warning placed at its field's line and column.
+func DecodeManifestsWarnings(file string, data []byte, defs Definitions) ([]api.Object, []Warning, error) {
+	located, err := decodeManifestsLocated(file, data, defs, manifest.DecodeLocated)
+	if err != nil {
+		return nil, nil, err
+	}
+	var at origins
+	objs := make([]api.Object, len(located))
+	for i, o := range located {
+		objs[i] = o.Object
+		at.add(o.Object, file, o.Position)
+	}
+	return objs, at.place(ManifestWarnings(file, objs), objs), nil
 }
 
 // FieldWarnings lists what of o the simulator accepts and does not
@@ -343,19 +406,21 @@ func (s *Scenario) ImageWarnings() []Warning {
 		return nil // the loader has already refused such a registry
 	}
 	strict := len(s.Spec.Registry.Images) > 0
-	out := imageWarnings(s.File, reg, strict, s.Objects)
+	out := s.origins.place(imageWarnings(s.File, reg, strict, s.Objects), s.Objects)
 	for i := range s.Spec.Timeline {
 		st := &s.Spec.Timeline[i]
 		if st.Apply != nil {
-			out = append(out, imageWarnings(s.File, reg, strict, st.Apply.Parsed)...)
+			out = append(out, s.origins.place(imageWarnings(s.File, reg, strict, st.Apply.Parsed), st.Apply.Parsed)...)
 		}
 		if st.ServerSideApply != nil {
-			out = append(out, imageWarnings(s.File, reg, strict, st.ServerSideApply.Parsed)...)
+			out = append(out, s.origins.place(imageWarnings(s.File, reg, strict, st.ServerSideApply.Parsed), st.ServerSideApply.Parsed)...)
 		}
 		if si := st.SetImage; si != nil {
 			if msg := pullProblem(reg, strict, si.Image); msg != "" {
-				out = append(out, Warning{File: s.File, Object: "Deployment/" + si.Deployment,
-					Field: fmt.Sprintf("spec.timeline[%d].setImage.image", i), Image: si.Image, Msg: msg})
+				field := fmt.Sprintf("spec.timeline[%d].setImage.image", i)
+				line, col := manifest.Position(s.root, field)
+				out = append(out, Warning{File: s.File, Line: line, Column: col, Object: "Deployment/" + si.Deployment,
+					Field: field, Image: si.Image, Msg: msg})
 			}
 		}
 	}

@@ -47,7 +47,7 @@ spec:
 		got = append(got, w.String())
 	}
 	want := []string{
-		"warning: warn.yaml: Deployment/web: spec.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].podAffinityTerm.namespaceSelector: accepted but not simulated: namespaces are not selected by label; only the listed namespaces (or {} for all) count",
+		"warning: warn.yaml:27:114: Deployment/web: spec.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].podAffinityTerm.namespaceSelector: accepted but not simulated: namespaces are not selected by label; only the listed namespaces (or {} for all) count",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -81,13 +81,13 @@ func TestImageWarnings(t *testing.T) {
 		want     []string
 	}{
 		{"no registry", "", []string{
-			`warning: img.yaml: Deployment/web: spec.template.spec.containers[0].image: image "nginx:1.161" would fail to pull: docker.io/library/nginx has no tag "1.161" (nearest of its 100 tags: 1.16, 1.16.0, 1.16.1)`,
+			`warning: img.yaml:16:43: Deployment/web: spec.template.spec.containers[0].image: image "nginx:1.161" would fail to pull: docker.io/library/nginx has no tag "1.161" (nearest of its 100 tags: 1.16, 1.16.0, 1.16.1)`,
 		}},
 		{"registry listed", "\n  registry: {images: [{name: nginx, tags: [\"1.16.1\"]}]}", []string{
-			`warning: img.yaml: Deployment/web: spec.template.spec.initContainers[0].image: image "busybox:1.28" would fail to pull: its repository is not in spec.registry.images`,
-			`warning: img.yaml: Deployment/web: spec.template.spec.containers[0].image: image "nginx:1.161" would fail to pull: docker.io/library/nginx has no tag "1.161" in spec.registry.images (tags: 1.16.1)`,
-			`warning: img.yaml: Deployment/web: spec.template.spec.containers[1].image: image "redis:alpine" would fail to pull: its repository is not in spec.registry.images`,
-			`warning: img.yaml: Deployment/web: spec.template.spec.containers[2].image: image "gcr.io/acme/app:v1" would fail to pull: its repository is not in spec.registry.images`,
+			`warning: img.yaml:16:48: Deployment/web: spec.template.spec.initContainers[0].image: image "busybox:1.28" would fail to pull: its repository is not in spec.registry.images`,
+			`warning: img.yaml:17:43: Deployment/web: spec.template.spec.containers[0].image: image "nginx:1.161" would fail to pull: docker.io/library/nginx has no tag "1.161" in spec.registry.images (tags: 1.16.1)`,
+			`warning: img.yaml:17:78: Deployment/web: spec.template.spec.containers[1].image: image "redis:alpine" would fail to pull: its repository is not in spec.registry.images`,
+			`warning: img.yaml:17:112: Deployment/web: spec.template.spec.containers[2].image: image "gcr.io/acme/app:v1" would fail to pull: its repository is not in spec.registry.images`,
 		}},
 	}
 	for _, tc := range tests {
@@ -291,10 +291,10 @@ spec:
 	}
 	const tail = "the simulated kubelet does not read ConfigMaps and Secrets and starts the container"
 	want := []string{
-		`warning: refs.yaml: Deployment/shop/web: spec.template.spec.containers[0].envFrom[1].secretRef: accepted but not simulated: Secret "web-secret" is in no object of the scenario: in Kubernetes the pod would wait for it (secret "web-secret" not found); ` + tail,
-		`warning: refs.yaml: Deployment/shop/web: spec.template.spec.containers[0].env[0].valueFrom.configMapKeyRef: accepted but not simulated: ConfigMap "other-ns" is in no object of the scenario: in Kubernetes the pod would wait for it (configmap "other-ns" not found); ` + tail,
-		`warning: refs.yaml: Deployment/shop/web: spec.template.spec.volumes[1].configMap: accepted but not simulated: ConfigMap "missing-cm" is in no object of the scenario: in Kubernetes the pod would wait for it (configmap "missing-cm" not found); ` + tail,
-		`warning: refs.yaml: Deployment/shop/web: spec.template.spec.volumes[2].projected.sources[1].secret: accepted but not simulated: Secret "api-token" is in no object of the scenario: in Kubernetes the pod would wait for it (secret "api-token" not found); ` + tail,
+		`warning: refs.yaml:26:15: Deployment/shop/web: spec.template.spec.containers[0].envFrom[1].secretRef: accepted but not simulated: Secret "web-secret" is in no object of the scenario: in Kubernetes the pod would wait for it (secret "web-secret" not found); ` + tail,
+		`warning: refs.yaml:29:37: Deployment/shop/web: spec.template.spec.containers[0].env[0].valueFrom.configMapKeyRef: accepted but not simulated: ConfigMap "other-ns" is in no object of the scenario: in Kubernetes the pod would wait for it (configmap "other-ns" not found); ` + tail,
+		`warning: refs.yaml:33:25: Deployment/shop/web: spec.template.spec.volumes[1].configMap: accepted but not simulated: ConfigMap "missing-cm" is in no object of the scenario: in Kubernetes the pod would wait for it (configmap "missing-cm" not found); ` + tail,
+		`warning: refs.yaml:35:69: Deployment/shop/web: spec.template.spec.volumes[2].projected.sources[1].secret: accepted but not simulated: Secret "api-token" is in no object of the scenario: in Kubernetes the pod would wait for it (secret "api-token" not found); ` + tail,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -342,5 +342,72 @@ spec:
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestWarningsNameTheirFile: a warning about an object of a referenced
+// manifest file names that file, and the field's line and column in it;
+// an inline object's names the scenario's line and column; `clustersim
+// validate` of a manifest file places its warnings the same way.
+func TestWarningsNameTheirFile(t *testing.T) {
+	app := `apiVersion: v1
+kind: ConfigMap
+metadata: {name: c}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers:
+      - name: web
+        image: nginx
+        lifecycle:
+          postStart: {exec: {command: ["true"]}}
+`
+	doc := `apiVersion: clustersim.dev/v1alpha1
+kind: Scenario
+metadata: {name: warn}
+spec:
+  duration: 1m
+  cluster:
+    nodeGroups: [{name: worker, count: 1, capacity: {cpu: "4", memory: 16Gi}}]
+  objects:
+  - file: manifests/app.yaml
+  - apiVersion: networking.k8s.io/v1
+    kind: NetworkPolicy
+    metadata: {name: deny}
+    spec: {podSelector: {}}
+  timeline:
+  - at: 10s
+    apply: {file: manifests/app.yaml}
+`
+	s, err := Load("dir/warn.yaml", "dir", fstest.MapFS{"dir/manifests/app.yaml": {Data: []byte(app)}}, []byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, w := range s.Warnings() {
+		got = append(got, w.String())
+	}
+	hook := ": Deployment/web: spec.template.spec.containers[0].lifecycle.postStart: accepted but not simulated: the hook is not run: the container counts as started at once (Kubernetes starts the next container only once the hook returns, and kills the container if it fails)"
+	want := []string{
+		"warning: dir/manifests/app.yaml:17:11" + hook,
+		"warning: dir/warn.yaml:11:11: NetworkPolicy/deny: kind: accepted but not simulated: the simulated network carries no pod traffic: the NetworkPolicy is stored and listed, and enforces nothing",
+		"warning: dir/manifests/app.yaml:17:11" + hook,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	_, ws, err := DecodeManifestsWarnings("app.yaml", []byte(app), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ws) != 1 || ws[0].String() != "warning: app.yaml:17:11"+hook {
+		t.Errorf("manifest warnings: %v, want one at app.yaml:17:11", ws)
 	}
 }

@@ -800,14 +800,14 @@ func validateFile(path string, opts scenarios.Options, defs scenarios.Definition
 		return fmt.Sprintf("scenario %s valid (%d objects, %d steps, %d expectations)", s.Metadata.Name, len(s.Objects), len(s.Spec.Timeline), len(s.Spec.Expect)), nil
 	}
 	path = inputName(path)
-	objs, err := scenarios.DecodeManifests(path, data, defs)
+	objs, warnings, err := scenarios.DecodeManifestsWarnings(path, data, defs)
 	if err != nil {
 		return "", err
 	}
 	if len(objs) == 0 {
 		return "", &manifest.Error{File: path, Line: 1, Column: 1, Msg: "no object in the file (it is empty or holds only comments)"}
 	}
-	for _, w := range scenarios.ManifestWarnings(path, objs) {
+	for _, w := range warnings {
 		fmt.Fprintln(stderr, w)
 	}
 	return fmt.Sprintf("%d object(s) valid", len(objs)), nil
