@@ -97,7 +97,8 @@ func (w Warning) unsimulated() string {
 }
 
 // Warnings lists the unmodelled fields of the scenario's objects: those
-// of spec.objects, then of the timeline's apply steps, in order.
+// of spec.objects, then of the timeline's apply steps, then of the GitOps
+// repository's commits and the IaC tool's declaration, in order.
 func (s *Scenario) Warnings() []Warning {
 	out := s.origins.place(objectWarnings(s.File, s.Objects), s.Objects)
 	all := slices.Clone(s.Objects)
@@ -112,8 +113,30 @@ func (s *Scenario) Warnings() []Warning {
 			all = append(all, st.ServerSideApply.Parsed...)
 		}
 	}
+	for _, batch := range s.declared() {
+		out = append(out, s.origins.place(objectWarnings(s.File, batch), batch)...)
+		all = append(all, batch...)
+	}
 	out = append(out, s.origins.place(templateClassWarnings(s.File, all), all)...)
 	return append(out, s.origins.place(configRefWarnings(s.File, all), all)...)
+}
+
+// declared lists the objects the scenario's GitOps repository and IaC
+// tool declare, one batch per commit, then the tool's declaration: they
+// are applied during the run as an apply step's are.
+func (s *Scenario) declared() [][]api.Object {
+	var out [][]api.Object
+	if g := s.Spec.GitOps; g != nil {
+		for i := range g.Applications {
+			for j := range g.Applications[i].Commits {
+				out = append(out, g.Applications[i].Commits[j].Parsed)
+			}
+		}
+	}
+	if s.Spec.IaC != nil {
+		out = append(out, s.Spec.IaC.Parsed)
+	}
+	return out
 }
 
 // templateClassWarnings names the workloads among objs whose pod template
@@ -423,6 +446,9 @@ func (s *Scenario) ImageWarnings() []Warning {
 					Field: field, Image: si.Image, Msg: msg})
 			}
 		}
+	}
+	for _, batch := range s.declared() {
+		out = append(out, s.origins.place(imageWarnings(s.File, reg, strict, batch), batch)...)
 	}
 	return out
 }

@@ -411,3 +411,48 @@ spec:
 		t.Errorf("manifest warnings: %v, want one at app.yaml:17:11", ws)
 	}
 }
+
+// TestDeclaredObjectsWarn: the objects a GitOps repository's commits and
+// an IaC tool's declaration hold are applied during the run, so their
+// unmodelled fields and unpullable images are named as an apply step's
+// are (they were not named at all).
+func TestDeclaredObjectsWarn(t *testing.T) {
+	doc := `apiVersion: clustersim.dev/v1alpha1
+kind: Scenario
+metadata: {name: warn}
+spec:
+  duration: 1m
+  cluster:
+    nodeGroups: [{name: worker, count: 1, capacity: {cpu: "4", memory: 16Gi}}]
+  gitops:
+    applications:
+    - name: shop
+      commits:
+      - at: 0s
+        objects:
+        - {apiVersion: networking.k8s.io/v1, kind: NetworkPolicy, metadata: {name: deny}, spec: {podSelector: {}}}
+  iac:
+    runs: [30s]
+    objects:
+    - apiVersion: v1
+      kind: Pod
+      metadata: {name: p}
+      spec:
+        containers: [{name: c, image: "nginx:1.161"}]
+`
+	s, err := Load("warn.yaml", ".", fstest.MapFS{}, []byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, w := range append(s.Warnings(), s.ImageWarnings()...) {
+		got = append(got, w.String())
+	}
+	want := []string{
+		"warning: warn.yaml:14:52: NetworkPolicy/deny: kind: accepted but not simulated: the simulated network carries no pod traffic: the NetworkPolicy is stored and listed, and enforces nothing",
+		`warning: warn.yaml:22:39: Pod/p: spec.containers[0].image: image "nginx:1.161" would fail to pull: docker.io/library/nginx has no tag "1.161" (nearest of its 100 tags: 1.16, 1.16.0, 1.16.1)`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
