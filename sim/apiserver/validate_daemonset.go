@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/clustersim/clustersim/sim/api"
@@ -85,7 +86,9 @@ func intOrPercent(field string, v *api.IntOrString, cap100 bool) []apierr.FieldE
 		if !validPercent(v.StrVal) {
 			return []apierr.FieldError{{Field: field, Type: "Invalid value", Value: v.String(), Detail: percentMsg}}
 		}
-		if n, _ := api.GetScaledValueFromIntOrPercent(v, 100, false); n > 100 && cap100 {
+		// As upstream's getPercentValue: strconv.Atoi, whose range error
+		// gives the largest int (a percent of 22 digits is over 100%).
+		if n, _ := strconv.Atoi(strings.TrimSuffix(v.StrVal, "%")); n > 100 && cap100 {
 			return []apierr.FieldError{{Field: field, Type: "Invalid value", Value: v.String(), Detail: "must not be greater than 100%"}}
 		}
 		return nil

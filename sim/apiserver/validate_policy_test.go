@@ -48,6 +48,9 @@ func TestValidatePDBUpstream(t *testing.T) {
 			`spec.minAvailable: Invalid value: "+1%": a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')`},
 		{"minAvailable 101%", api.PodDisruptionBudgetSpec{MinAvailable: ptr(api.FromString("101%"))},
 			`spec.minAvailable: Invalid value: "101%": must not be greater than 100%`},
+		// Past int64: upstream's strconv.Atoi gives the largest int, over 100%.
+		{"minAvailable 10^21%", api.PodDisruptionBudgetSpec{MinAvailable: ptr(api.FromString("1000000000000000000000%"))},
+			`spec.minAvailable: Invalid value: "1000000000000000000000%": must not be greater than 100%`},
 		{"minAvailable -1", api.PodDisruptionBudgetSpec{MinAvailable: ptr(api.FromInt32(-1))},
 			`spec.minAvailable: Invalid value: -1: must be greater than or equal to 0`},
 		{"maxUnavailable -1%", api.PodDisruptionBudgetSpec{MaxUnavailable: ptr(api.FromString("-1%"))},
