@@ -71,7 +71,9 @@ func NodeAllocatable(capacity, kubeReserved, systemReserved api.ResourceList, ev
 		var q api.Quantity
 		if p, ok := strings.CutSuffix(v, "%"); ok {
 			f, err := strconv.ParseFloat(p, 64)
-			if err != nil || f < 0 || f > 100 {
+			// Written so that NaN fails too: int64 of NaN is whatever
+			// the machine makes of it.
+			if err != nil || !(f >= 0 && f <= 100) {
 				return nil, fmt.Errorf("%s: %q is not a percentage", signal, v)
 			}
 			c := capacity[res]
@@ -80,6 +82,11 @@ func NodeAllocatable(capacity, kubeReserved, systemReserved api.ResourceList, ev
 			var err error
 			if q, err = api.ParseQuantity(v); err != nil {
 				return nil, fmt.Errorf("%s: %v", signal, err)
+			}
+			// The kubelet refuses it (k/k pkg/kubelet/eviction/api
+			// parseThresholdStatement); here it would add to the capacity.
+			if q.Cmp(api.Quantity{}) < 0 {
+				return nil, fmt.Errorf("%s: eviction threshold must not be negative: %s", signal, q.String())
 			}
 		}
 		sub(res, q)

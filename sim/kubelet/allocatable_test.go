@@ -29,6 +29,15 @@ func TestNodeAllocatable(t *testing.T) {
 		{"reservation above capacity clamps to zero", api.ResourceList{api.ResourceCPU: q("20")}, nil, nil, "0", "10Gi", "100Gi", false},
 		{"unknown signal", nil, nil, map[string]string{"pid.available": "10"}, "", "", "", true},
 		{"pods are not reservable", api.ResourceList{api.ResourcePods: q("10")}, nil, nil, "", "", "", true},
+		// NaN passed a range check written as f < 0 || f > 100, and
+		// int64(NaN) is what the machine makes of it (MinInt64 on amd64:
+		// a memory allocatable of 2^63-1 milli-bytes).
+		{"NaN percentage", nil, nil, map[string]string{SignalMemoryAvailable: "NaN%"}, "", "", "", true},
+		{"negative percentage", nil, nil, map[string]string{SignalMemoryAvailable: "-5%"}, "", "", "", true},
+		// A negative threshold gave the node more than its capacity; the
+		// kubelet refuses it ("must be positive").
+		{"negative threshold", nil, nil, map[string]string{SignalMemoryAvailable: "-100Mi"}, "", "", "", true},
+		{"negative nodefs threshold", nil, nil, map[string]string{SignalNodeFsAvailable: "-1"}, "", "", "", true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
