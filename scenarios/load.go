@@ -129,7 +129,13 @@ func AllControllers() []string {
 // DefaultNamespace is where objects without a namespace go.
 const DefaultNamespace = "default"
 
-var dnsLabel = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
+var dnsLabelPattern = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
+
+// isDNSLabel reports whether s is a lowercase RFC 1123 label: at most 63
+// characters of a-z, 0-9 and -, starting and ending with a letter or digit.
+func isDNSLabel(s string) bool {
+	return len(s) <= 63 && dnsLabelPattern.MatchString(s)
+}
 
 // LoadFile reads and loads the scenario file at p under the default
 // limits; relative file references in it are resolved against its
@@ -266,8 +272,8 @@ func (l *loader) validate(s *Scenario) error {
 	if s.Metadata.Name == "" {
 		return l.errorf("metadata.name", "required")
 	}
-	if !dnsLabel.MatchString(s.Metadata.Name) {
-		return l.errorf("metadata.name", "%q is not a lowercase DNS label (a-z, 0-9 and -)", s.Metadata.Name)
+	if !isDNSLabel(s.Metadata.Name) {
+		return l.errorf("metadata.name", "%q is not a lowercase DNS label (a-z, 0-9 and -, at most 63 characters)", s.Metadata.Name)
 	}
 	if s.Spec.Duration.Duration <= 0 {
 		return l.errorf("spec.duration", "required, and must be positive")
@@ -487,8 +493,9 @@ func (l *loader) cluster(s *Scenario, w *world) error {
 	w.groupSize = map[string]int{}
 	for i, g := range s.Spec.Cluster.NodeGroups {
 		f := fmt.Sprintf("spec.cluster.nodeGroups[%d]", i)
-		if !dnsLabel.MatchString(g.Name) {
-			return l.errorf(f+".name", "%q is not a lowercase DNS label", g.Name)
+		// Its length is checked below, against its nodes' names.
+		if !dnsLabelPattern.MatchString(g.Name) {
+			return l.errorf(f+".name", "%q is not a lowercase DNS label (a-z, 0-9 and -)", g.Name)
 		}
 		if w.groups[g.Name] {
 			return l.errorf(f+".name", "node group %q is declared twice", g.Name)
@@ -1930,8 +1937,8 @@ func (l *loader) gitops(s *Scenario, w *world) error {
 	for i := range g.Applications {
 		app := &g.Applications[i]
 		f := fmt.Sprintf("spec.gitops.applications[%d]", i)
-		if !dnsLabel.MatchString(app.Name) {
-			return l.errorf(f+".name", "%q is not a lowercase DNS label", app.Name)
+		if !isDNSLabel(app.Name) {
+			return l.errorf(f+".name", "%q is not a lowercase DNS label (a-z, 0-9 and -, at most 63 characters)", app.Name)
 		}
 		if w.apps[app.Name] {
 			return l.errorf(f+".name", "application %q is declared twice", app.Name)

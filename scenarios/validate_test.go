@@ -311,3 +311,38 @@ func TestTunedCoversEverySetting(t *testing.T) {
 		t.Errorf("nothing set, tuned() = %q", got)
 	}
 }
+
+// TestDNSLabelLength: a DNS label has at most 63 characters; the
+// pattern alone let a 64-character scenario or application name through.
+func TestDNSLabelLength(t *testing.T) {
+	long := strings.Repeat("a", 64)
+	app := func(name string) string {
+		return "  gitops:\n    applications: [{name: " + name + ", commits: [{at: 0s, objects: [{apiVersion: v1, kind: ConfigMap, metadata: {name: g}}]}]}]\n"
+	}
+	src := func(name, spec string) []byte {
+		s := strings.Replace(validateBase, "metadata: {name: v}", "metadata: {name: "+name+"}", 1)
+		s = strings.Replace(s, "GROUP", defaultGroup, 1)
+		return []byte(strings.Replace(s, "CLUSTER", "", 1) + spec)
+	}
+	for _, tc := range []struct {
+		name string
+		src  []byte
+		err  string
+	}{
+		{"scenario name of 64", src(long, ""), `v.yaml:3:18: metadata.name: "` + long + `" is not a lowercase DNS label (a-z, 0-9 and -, at most 63 characters)`},
+		{"scenario name of 63", src(long[1:], ""), ""},
+		{"application name of 64", src("v", app(long)), `v.yaml:13:27: spec.gitops.applications[0].name: "` + long + `" is not a lowercase DNS label (a-z, 0-9 and -, at most 63 characters)`},
+		{"application name of 63", src("v", app(long[1:])), ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Load("v.yaml", "", fstest.MapFS{}, tc.src)
+			got := ""
+			if err != nil {
+				got = err.Error()
+			}
+			if got != tc.err {
+				t.Errorf("got  %s\nwant %s", got, tc.err)
+			}
+		})
+	}
+}
