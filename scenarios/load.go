@@ -733,7 +733,7 @@ func (l *loader) autoscaler(s *Scenario) error {
 }
 
 func (l *loader) registry(s *Scenario) error {
-	seen := map[string]bool{}
+	seen := map[string]string{} // repository -> the name that listed it
 	if p := s.Spec.Registry.PullTime; p != nil && p.Duration < 0 {
 		return l.errorf("spec.registry.pullTime", "must not be negative")
 	}
@@ -745,10 +745,25 @@ func (l *loader) registry(s *Scenario) error {
 		if strings.ContainsAny(im.Name, ":@ ") {
 			return l.errorf(f+".name", "%q: a repository name has no tag or digest (list tags under tags)", im.Name)
 		}
-		if seen[im.Name] {
-			return l.errorf(f+".name", "image %q is listed twice", im.Name)
+		// What the run's registry will push (ImageRegistry) must parse
+		// as the container runtime parses a reference, or the run would
+		// stop at its start without a position.
+		ref, err := kubelet.ParseReference(im.Name)
+		if err != nil {
+			return l.errorf(f+".name", "%q is not a repository name: %v", im.Name, err)
 		}
-		seen[im.Name] = true
+		if first, ok := seen[ref.Repository()]; ok {
+			if first == im.Name {
+				return l.errorf(f+".name", "image %q is listed twice", im.Name)
+			}
+			return l.errorf(f+".name", "image %q is listed twice (as %q, the same repository %s)", im.Name, first, ref.Repository())
+		}
+		seen[ref.Repository()] = im.Name
+		for j, t := range im.Tags {
+			if _, err := kubelet.ParseReference(im.Name + ":" + t); err != nil || t == "" {
+				return l.errorf(fmt.Sprintf("%s.tags[%d]", f, j), "%q is not an image tag (up to 128 letters, digits, _, . and -, not starting with . or -)", t)
+			}
+		}
 		if im.PullTime != nil && im.PullTime.Duration < 0 {
 			return l.errorf(f+".pullTime", "must not be negative")
 		}

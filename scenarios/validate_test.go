@@ -113,6 +113,15 @@ func TestValidateRejects(t *testing.T) {
 		{name: "load step of infinity", spec: "  load: [{deployment: web, cpuPerRequest: 1m, rps: {steps: [{at: 0s, rps: .inf}]}}]\n",
 			err: "v.yaml:12:75: spec.load[0].rps.steps[0].rps: +Inf is not a rate: give a finite number of requests per second"},
 		{name: "load ramp past the end", spec: "  load: [{deployment: web, cpuPerRequest: 1m, rps: {ramp: [{at: 0s, rps: 1}, {at: 5m, rps: 10}]}}]\n"},
+		// Registry images the run's registry could not push: validate
+		// passed them and run stopped at its start, without a position.
+		{name: "image tag with a space", spec: "  registry: {images: [{name: nginx, tags: [\"1.0\", \"bad tag\"]}]}\n",
+			err: `v.yaml:12:51: spec.registry.images[0].tags[1]: "bad tag" is not an image tag (up to 128 letters, digits, _, . and -, not starting with . or -)`},
+		{name: "image name in upper case", spec: "  registry: {images: [{name: Nginx}]}\n",
+			err: `v.yaml:12:30: spec.registry.images[0].name: "Nginx" is not a repository name: couldn't parse image name "Nginx": invalid reference format`},
+		{name: "image listed twice under two spellings", spec: "  registry: {images: [{name: nginx}, {name: docker.io/library/nginx}]}\n",
+			err: `v.yaml:12:45: spec.registry.images[1].name: image "docker.io/library/nginx" is listed twice (as "nginx", the same repository docker.io/library/nginx)`},
+		{name: "image tags and names that parse", spec: "  registry: {images: [{name: nginx, tags: [\"1.14.2\", latest, v1_2-rc.3]}, {name: registry.k8s.io/hpa-example}]}\n"},
 		// Node groups.
 		{name: "negative pods", group: `{name: worker, count: 2, capacity: {cpu: "4", memory: 16Gi, pods: "-3"}}`,
 			err: `v.yaml:8:73: spec.cluster.nodeGroups[0].capacity[pods]: Invalid value: "-3": must be greater than or equal to 0`},
