@@ -261,6 +261,11 @@ func (d *decoder) resolved(n *yaml.Node, v reflect.Value) error {
 		v.Set(reflect.ValueOf(n))
 		return nil
 	}
+	// A tag on a scalar is checked by the scalar's decoder; one on a
+	// mapping or a sequence would otherwise be dropped without a word.
+	if tag := n.ShortTag(); n.Kind == yaml.MappingNode && tag != tagMap || n.Kind == yaml.SequenceNode && tag != tagSeq {
+		return d.errorf(n, "unsupported tag %s", tag)
+	}
 	for v.Kind() == reflect.Pointer {
 		if v.IsNil() {
 			v.Set(reflect.New(v.Type().Elem()))
@@ -784,7 +789,8 @@ func (d *decoder) intTag(n *yaml.Node, t reflect.Type) error {
 		case tagInt:
 			return nil
 		case tagFloat:
-			if isDecimal(n.Value) {
+			// Unless the float is explicit (!!float 3).
+			if n.Style&yaml.TaggedStyle == 0 && isDecimal(n.Value) {
 				return d.errorf(n, "value %s overflows %s", d.clipped(n.Value), t)
 			}
 		}

@@ -304,6 +304,15 @@ func TestDecodeNodeErrors(t *testing.T) {
 		{"string for bool", "spec: {paused: yes}", `t.yaml:1:16: spec.paused: expected a boolean, got string "yes"`},
 		{"bad explicit bool", "spec: {paused: !!bool yes}", `t.yaml:1:16: spec.paused: invalid boolean "yes"`},
 		{"bad explicit int", "spec: {i64: !!int abc}", `t.yaml:1:13: spec.i64: invalid integer "abc"`},
+		// An explicit !!float is a float, not a decimal too large for
+		// 64 bits that yaml.v3 resolved as one.
+		{"explicit float for int", "spec: {replicas: !!float 3}", `t.yaml:1:18: spec.replicas: expected an integer, got float 3`},
+		{"explicit float for unsigned", "spec: {u16: !!float 3}", `t.yaml:1:13: spec.u16: expected an integer, got float 3`},
+		// A tag on a mapping or a sequence was dropped without a word,
+		// where one on a scalar is refused.
+		{"custom tag on a mapping", "metadata: !secret {name: x}", `t.yaml:1:11: metadata: unsupported tag !secret`},
+		{"custom tag on a sequence", "spec: {containers: !list [{name: a}]}", `t.yaml:1:20: spec.containers: unsupported tag !list`},
+		{"custom tag on a generic mapping", "spec: {any: !obj {a: 1}}", `t.yaml:1:13: spec.any: unsupported tag !obj`},
 		{"sequence for mapping", "spec: [1]", `t.yaml:1:7: spec: expected a mapping, got a sequence`},
 		{"mapping for sequence", "spec: {containers: {name: a}}", `t.yaml:1:20: spec.containers: expected a sequence, got a mapping`},
 		{"scalar for struct", "metadata: web", `t.yaml:1:11: metadata: expected a mapping, got string "web"`},
