@@ -341,6 +341,10 @@ func decodeError(err error, root *yaml.Node, t reflect.Type, prefix string) erro
 			if n.Value == "" || strings.ContainsAny(n.Value, " \t") {
 				what = fmt.Sprintf("%q", n.Value)
 			}
+			if n.Style&yaml.TaggedStyle != 0 && n.ShortTag() != "!!str" {
+				// Its tag made it another type (!!int 1m).
+				what = n.Tag + " " + what
+			}
 		case yaml.SequenceNode:
 			what = "a list"
 		case yaml.MappingNode:
@@ -349,7 +353,7 @@ func decodeError(err error, root *yaml.Node, t reflect.Type, prefix string) erro
 	}
 	out := *e
 	out.Msg = fmt.Sprintf("%s is not a duration (%s)", what, durationHint)
-	if n != nil && n.Kind == yaml.ScalarNode {
+	if n != nil && n.Kind == yaml.ScalarNode && !parses(n.Value) {
 		// A value that has its unit but is beyond time.Duration's range.
 		switch v := n.Value; {
 		case durationOverflows(strings.TrimPrefix(v, "+")):
@@ -359,6 +363,13 @@ func decodeError(err error, root *yaml.Node, t reflect.Type, prefix string) erro
 		}
 	}
 	return &out
+}
+
+// parses reports whether v is a duration time.ParseDuration reads: one
+// that failed only for its tag (!!int 1m) is not out of range.
+func parses(v string) bool {
+	_, err := time.ParseDuration(strings.TrimPrefix(v, "+"))
+	return err == nil
 }
 
 // nodeAt finds the node at line and column under n.

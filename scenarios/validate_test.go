@@ -231,6 +231,10 @@ func TestValidateRejects(t *testing.T) {
 			err: `v.yaml:12:21: spec.measure.settle: 9223372036854775808ns is out of range: a duration is at most 2562047h47m16.854775807s (about 292 years)`},
 		{name: "duration past the range in several units", spec: "  measure: {settle: 1h99999999999999m}\n",
 			err: `v.yaml:12:21: spec.measure.settle: 1h99999999999999m is out of range: a duration is at most 2562047h47m16.854775807s (about 292 years)`},
+		// A duration tagged as another type is not out of range: its
+		// tag is what is wrong.
+		{name: "duration tagged as an integer", spec: "  measure: {settle: !!int 1m}\n",
+			err: `v.yaml:12:21: spec.measure.settle: !!int 1m is not a duration (write it with a unit, as 90s, 5m, 1h30m)`},
 		{name: "negative duration past the range", spec: "  measure: {settle: -9999999h}\n",
 			err: `v.yaml:12:21: spec.measure.settle: -9999999h is out of range: a duration is at least -2562047h47m16.854775808s`},
 		{name: "number with two decimal points", spec: "  measure: {settle: 1.5.5h}\n",
