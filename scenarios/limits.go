@@ -402,11 +402,12 @@ func (l *loader) addObjects(field string, objs int) error {
 	return nil
 }
 
-// addNodes counts n more nodes against the nodes cap, before any of them
-// is listed.
+// addNodes counts n (not negative) more nodes against the nodes cap,
+// before any of them is listed. The total in the message is unsigned: n
+// may be as large as an int holds.
 func (l *loader) addNodes(field string, n int) error {
 	if n > l.limits.Nodes-l.nNodes {
-		return l.errorf(field, "%s", capError("nodes", fmt.Sprintf("%d nodes in all", int64(l.nNodes)+int64(n)), l.limits.Nodes))
+		return l.errorf(field, "%s", capError("nodes", fmt.Sprintf("%d nodes in all", uint64(l.nNodes)+uint64(n)), l.limits.Nodes))
 	}
 	l.nNodes += n
 	return nil

@@ -140,6 +140,9 @@ func TestValidateRejects(t *testing.T) {
 		{name: "bad label key", group: `{name: worker, count: 2, capacity: {cpu: "4", memory: 16Gi}, labels: {"bad key!": x}}`,
 			err: `v.yaml:8:89: spec.cluster.nodeGroups[0].labels[bad key!]: Invalid value: "bad key!": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`},
 		{name: "good labels and taints", group: `{name: worker, count: 2, capacity: {cpu: "4", memory: 16Gi, pods: "110"}, labels: {topology.kubernetes.io/zone: a}, taints: [{key: example.com/gpu, value: "true", effect: NoSchedule}]}`},
+		// The total in the message wrapped to a negative number.
+		{name: "add the most nodes an int holds", spec: "  timeline:\n  - {at: 1s, addNodes: {group: worker, count: 9223372036854775807}}\n",
+			err: `v.yaml:13:47: spec.timeline[0].addNodes.count: 9223372036854775809 nodes in all exceeds the nodes limit of 5000 (raise it with --limit nodes=N if you mean it)`},
 		{name: "count above maxSize", group: `{name: worker, count: 5, capacity: {cpu: "4", memory: 16Gi}, autoscaling: {minSize: 1, maxSize: 3}}`,
 			err: `v.yaml:8:29: spec.cluster.nodeGroups[0].count: 5 is outside the autoscaling bounds: minSize 1 to maxSize 3`},
 		// Ends of what never began.
