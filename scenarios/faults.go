@@ -300,8 +300,13 @@ func (l *loader) faults(s *Scenario, w *world) error {
 	if _, err := FaultTarget(s); err != nil && (len(f.Profiles) > 0 || slices.ContainsFunc(f.Schedule, func(x Fault) bool { return x.Target == "" })) {
 		return l.errorf("spec.faults", "%v", err)
 	}
+	w.faulted = map[string]bool{}
+	if t, err := FaultTarget(s); err == nil {
+		w.faulted[t] = true
+	}
 	for i, ft := range f.Schedule {
 		p := fmt.Sprintf("spec.faults.schedule[%d]", i)
+		w.faulted[ft.Target] = true
 		if !slices.Contains(faultTypes, ft.Type) {
 			return l.errorf(p+".type", "unknown fault %q (known: %s)", ft.Type, joinTypes())
 		}

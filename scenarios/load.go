@@ -379,8 +379,13 @@ type world struct {
 	// whether an apiServerDown step is in force.
 	down          map[string]bool
 	apiServerDown bool
-	objects       map[objKey]bool
-	groupSize     map[string]int
+	// crashed are the controllers a crashController step has stopped,
+	// until a restartController starts each again; faulted are those
+	// spec.faults may crash and restart on its own, which the timeline
+	// cannot follow.
+	crashed, faulted map[string]bool
+	objects          map[objKey]bool
+	groupSize        map[string]int
 	// pods is what each workload asks for, hpaMax the maxReplicas of a
 	// HorizontalPodAutoscaler scaling it, and totalPods the sum over the
 	// workloads of the larger of the two, checked against the pods cap
@@ -1377,6 +1382,17 @@ func (l *loader) step(s *Scenario, i int, w *world) error {
 		name := st.CrashController + st.RestartController
 		if !w.controllers[name] {
 			return l.errorf(a, "controller %q is not running in this scenario (running: %s)", name, strings.Join(sortedKeys(w.controllers), ", "))
+		}
+		switch {
+		case st.RestartController != "":
+			delete(w.crashed, name)
+		case w.crashed[name] && !w.faulted[name]:
+			return l.errorf(a, "controller %q is already down at %v (an earlier crashController stopped it; restartController brings it back)", name, st.At.Duration)
+		default:
+			if w.crashed == nil {
+				w.crashed = map[string]bool{}
+			}
+			w.crashed[name] = true
 		}
 	case st.APIServerDown:
 		if w.apiServerDown {

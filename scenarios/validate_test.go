@@ -151,6 +151,12 @@ func TestValidateRejects(t *testing.T) {
 		{name: "recover a crashed node", spec: "  timeline:\n  - {at: 1s, crashNode: worker-1}\n  - {at: 2s, recoverNode: worker-1}\n  - {at: 3s, stopKubelet: worker-2}\n  - {at: 4s, recoverNode: worker-2}\n"},
 		{name: "recover before the crash", spec: "  timeline:\n  - {at: 2s, crashNode: worker-1}\n  - {at: 1s, recoverNode: worker-1}\n",
 			err: `v.yaml:14:27: spec.timeline[1].recoverNode: node "worker-1" is not down at 1s (recoverNode brings back a node an earlier crashNode, crashNodes or stopKubelet stopped)`},
+		// A controller crashed twice: the second step only printed
+		// "error: controller deployment is not running" in the run.
+		{name: "crash a controller twice", spec: "  timeline:\n  - {at: 1s, crashController: deployment}\n  - {at: 2s, crashController: deployment}\n",
+			err: `v.yaml:14:31: spec.timeline[1].crashController: controller "deployment" is already down at 2s (an earlier crashController stopped it; restartController brings it back)`},
+		{name: "crash, restart and crash a controller", spec: "  timeline:\n  - {at: 1s, crashController: deployment}\n  - {at: 2s, restartController: deployment}\n  - {at: 3s, crashController: deployment}\n  - {at: 4s, restartController: replicaset}\n"},
+		{name: "crash a controller faults may restart twice", spec: "  controllers: {app-operator: {}}\n  faults: {schedule: [{at: 1s, type: crash}]}\n  timeline:\n  - {at: 1s, crashController: app-operator}\n  - {at: 2s, crashController: app-operator}\n"},
 		{name: "api server up never down", spec: "  timeline:\n  - {at: 1s, apiServerUp: true}\n",
 			err: `v.yaml:13:27: spec.timeline[0].apiServerUp: the API server is not down at 1s (apiServerUp ends an earlier apiServerDown)`},
 		{name: "api server down twice", spec: "  timeline:\n  - {at: 1s, apiServerDown: true}\n  - {at: 2s, apiServerDown: true}\n",
