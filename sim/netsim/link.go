@@ -54,12 +54,22 @@ func (l Latency) Mean() time.Duration {
 	switch l.Dist {
 	case Uniform:
 		if l.Jitter > 0 {
-			return l.Base + (l.Jitter-1)/2 // integers 0..Jitter-1
+			return addDelay(l.Base, (l.Jitter-1)/2) // integers 0..Jitter-1
 		}
 	case Exponential:
-		return l.Base + l.Jitter
+		return addDelay(l.Base, l.Jitter)
 	}
 	return l.Base
+}
+
+// addDelay returns a+b for delays that are not negative, saturating at
+// the largest duration: each may be as long as a duration can be, and a
+// sum that wrapped would deliver before it was sent.
+func addDelay(a, b time.Duration) time.Duration {
+	if b > math.MaxInt64-a {
+		return math.MaxInt64
+	}
+	return a + b
 }
 
 // LinkConfig is the behaviour of one direction of a link. The zero value is a
@@ -166,13 +176,13 @@ func (l *link) latency() time.Duration {
 	if j := lat.Jitter; j > 0 {
 		switch lat.Dist {
 		case Uniform:
-			d += time.Duration(l.rng.Int64N(int64(j)))
+			d = addDelay(d, time.Duration(l.rng.Int64N(int64(j))))
 		case Exponential:
 			x := l.rng.ExpFloat64() * float64(j)
 			if x > math.MaxInt64/4 {
 				x = math.MaxInt64 / 4 // keep virtual time far from overflow
 			}
-			d += time.Duration(x)
+			d = addDelay(d, time.Duration(x))
 		}
 	}
 	return d

@@ -448,12 +448,12 @@ func (n *Network) transmit(l *link, from, to *Endpoint, kind Kind, payload any, 
 func (n *Network) schedule(l *link, kind Kind, payload any, seq uint64, now kernel.Time, slot, gen uint32) (kernel.Time, *Message) {
 	d := l.latency()
 	if l.hit(l.cfg.Reorder) {
-		d += l.cfg.ReorderDelay
+		d = addDelay(d, l.cfg.ReorderDelay)
 		l.st.Reordered++
 		n.st.Reordered++
 	}
 	if x, ok := l.spike(); ok {
-		d += x
+		d = addDelay(d, x)
 		l.st.Delayed++
 		n.st.Delayed++
 	}

@@ -205,9 +205,9 @@ func (s *Stream) Stop() {
 // only for messages that will be delivered (counted true).
 func (s *Stream) due(counted bool) kernel.Time {
 	l := s.l
-	d := l.latency() + l.cfg.StreamLag
+	d := addDelay(l.latency(), l.cfg.StreamLag)
 	if x, ok := l.spike(); ok {
-		d += x
+		d = addDelay(d, x)
 		if counted {
 			l.st.Delayed++
 			s.n.st.Delayed++

@@ -3,6 +3,7 @@ package netsim
 import (
 	"errors"
 	"fmt"
+	"math"
 	"testing"
 	"time"
 
@@ -312,6 +313,47 @@ func TestStreamOnClosed(t *testing.T) {
 			w.run(t)
 			if fmt.Sprint(ran) != fmt.Sprint(tc.want) {
 				t.Errorf("the function ran at %v, want %v", ran, tc.want)
+			}
+		})
+	}
+}
+
+// TestDelaysSaturate: delays whose sum passes 2^63 ns (a base latency and
+// a jitter, a reorder or a delay spike, a stream's lag, each as long as a
+// duration can be) deliver at kernel.Forever; the sum wrapped to a
+// negative instant and the kernel stopped with its time-monotonic
+// invariant.
+func TestDelaysSaturate(t *testing.T) {
+	const most = time.Duration(math.MaxInt64)
+	for _, tc := range []struct {
+		name   string
+		cfg    LinkConfig
+		stream bool
+	}{
+		{"base and uniform jitter", LinkConfig{Latency: Latency{Base: most, Jitter: most}}, false},
+		{"base and exponential jitter", LinkConfig{Latency: Latency{Base: most, Jitter: most, Dist: Exponential}}, false},
+		{"base and reorder", LinkConfig{Latency: Latency{Base: most}, Reorder: 1, ReorderDelay: most}, false},
+		{"base and spike", LinkConfig{Latency: Latency{Base: most}, Delay: 1, DelayExtra: most}, false},
+		{"stream lag and spike", LinkConfig{Latency: Latency{Base: most}, StreamLag: most, Delay: 1, DelayExtra: most}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newWorld(1)
+			must(t, w.n.SetDefault(tc.cfg))
+			box := w.inbox("b")
+			w.k.At(1, func() {
+				if tc.stream {
+					s := w.n.OpenStream(w.ep("a"), w.ep("b"), box)
+					must(t, s.Send("x"))
+					return
+				}
+				w.n.Send(w.ep("a"), w.ep("b"), "x")
+			})
+			w.k.Run(kernel.Limits{})
+			if len(box.got) != 1 || box.got[0].at != kernel.Forever {
+				t.Errorf("got %+v, want one delivery at kernel.Forever", box.got)
+			}
+			if m := tc.cfg.Latency.Mean(); m < 0 {
+				t.Errorf("Mean() = %v, wrapped", m)
 			}
 		})
 	}
