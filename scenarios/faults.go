@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -97,7 +98,15 @@ type Fault struct {
 
 // End is when the fault stops (for a crash after writes, the earliest:
 // the crash itself comes later).
-func (f Fault) End() time.Duration { return f.At.Duration + f.For.Duration }
+//
+// It saturates at the largest duration: a fault may last as long as a
+// duration can (at and for are not negative).
+func (f Fault) End() time.Duration {
+	if f.For.Duration > math.MaxInt64-f.At.Duration {
+		return math.MaxInt64
+	}
+	return f.At.Duration + f.For.Duration
+}
 
 // String describes the fault on one line, e.g. "0:12.5 lossy
 // controller/web (drop 0.2, duplicate 0.1) for 4s".

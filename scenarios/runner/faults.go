@@ -169,7 +169,8 @@ func (fs *faults) armCrashAfter(f *scenarios.Fault) {
 				r.c.K.At(r.c.K.Now(), func() {
 					r.record(Entry{At: r.c.K.Now().Duration(), Command: fmt.Sprintf("fault: crash controller %s after its write #%d", f.Target, f.Writes)})
 					m.Crash()
-					r.c.At(r.c.K.Now().Duration()+f.For.Duration, func() {
+					// Saturating: for may be as long as a duration can.
+					r.c.K.At(r.c.K.Now().Add(f.For.Duration), func() {
 						e := Entry{At: r.c.K.Now().Duration(), Command: "fault: restart controller " + f.Target}
 						if !m.Running() {
 							if err := m.Start(); err != nil {

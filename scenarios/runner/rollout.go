@@ -101,7 +101,8 @@ func (r *run) rolloutStatus(i int, st *scenarios.Step) {
 		return
 	}
 	if rs.Timeout != nil {
-		r.c.At(w.at+rs.Timeout.Duration, func() {
+		// Saturating: the timeout may be as long as a duration can.
+		r.c.K.At(kernel.Time(w.at).Add(rs.Timeout.Duration), func() {
 			if !w.done {
 				r.endStatus(w, scenarios.StatusTimedOut, "error: "+kubectl.TimedOutMessage)
 			}
