@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -354,7 +355,9 @@ func (s *Syncer) Setup(m *controller.Manager) error {
 			}
 			d := s.opts.Resync
 			if s.opts.Jitter > 0 {
-				d += time.Duration(inc.rng.Int64N(int64(s.opts.Jitter)))
+				// Saturating: a period as long as a duration can be
+				// plus its jitter would wrap to a negative sleep.
+				d = min(d, math.MaxInt64-s.opts.Jitter) + time.Duration(inc.rng.Int64N(int64(s.opts.Jitter)))
 			}
 			inc.clock.Sleep(d)
 		}
