@@ -59,6 +59,41 @@ type Limits struct {
 	// Events caps the kernel events one run fires (the runner enforces
 	// it). Default 200,000,000.
 	Events uint64
+	// Checks caps the times spec.expect looks at the cluster: an
+	// expectation with a within window once every CheckInterval of it,
+	// any other once (Expectation.Checks). Each look reads and encodes
+	// an object or lists pods, some 50 µs: without the cap, ten thousand
+	// expectations over a day of virtual time would take hours. Default
+	// 1,000,000.
+	Checks int64
+}
+
+// CheckInterval is how often an expectation with a within window looks
+// at the cluster (the runner polls at this period).
+const CheckInterval = time.Second
+
+// Checks is how many times the expectation looks at the cluster: once a
+// CheckInterval over its window (after to within) when it has one, else
+// once.
+func (e *Expectation) Checks() int64 {
+	var from, to time.Duration
+	switch {
+	case e.RolloutComplete != nil:
+		to = e.RolloutComplete.Within.Duration
+		if a := e.RolloutComplete.After; a != nil {
+			from = a.Duration
+		}
+	case e.Condition != nil && e.Condition.Within != nil:
+		to = e.Condition.Within.Duration
+	case e.Field != nil && e.Field.Within != nil:
+		to = e.Field.Within.Duration
+	case e.Pods != nil && e.Pods.Within != nil:
+		to = e.Pods.Within.Duration
+	}
+	if to <= from {
+		return 1
+	}
+	return int64((to-from)/CheckInterval) + 1
 }
 
 // DefaultLimits are the caps a scenario runs under unless raised.
@@ -71,10 +106,11 @@ var DefaultLimits = Limits{
 	Timeline:  10_000,
 	Duration:  24 * time.Hour,
 	Events:    200_000_000,
+	Checks:    1_000_000,
 }
 
 // LimitNames are the names of the caps, as `--limit NAME=N` takes them.
-var LimitNames = []string{"file-bytes", "ref-bytes", "nodes", "pods", "objects", "timeline", "duration", "events"}
+var LimitNames = []string{"file-bytes", "ref-bytes", "nodes", "pods", "objects", "timeline", "duration", "events", "checks"}
 
 // WithDefaults returns l with every zero field set to its default.
 func (l Limits) WithDefaults() Limits {
@@ -88,6 +124,7 @@ func (l Limits) WithDefaults() Limits {
 		Timeline:  positiveOr(l.Timeline, d.Timeline),
 		Duration:  positiveOr(l.Duration, d.Duration),
 		Events:    positiveOr(l.Events, d.Events),
+		Checks:    positiveOr(l.Checks, d.Checks),
 	}
 }
 
@@ -123,7 +160,7 @@ func (l *Limits) Set(name, value string) error {
 			return bad("a positive duration such as 48h")
 		}
 		l.Duration = d
-	case "nodes", "pods", "objects", "timeline", "events":
+	case "nodes", "pods", "objects", "timeline", "events", "checks":
 		n, err := strconv.ParseUint(value, 10, 63)
 		if err != nil || n == 0 {
 			return bad("a positive integer")
@@ -139,6 +176,8 @@ func (l *Limits) Set(name, value string) error {
 			l.Timeline = int(n)
 		case "events":
 			l.Events = n
+		case "checks":
+			l.Checks = int64(n)
 		}
 	default:
 		return fmt.Errorf("no limit %q (known: %s)", name, strings.Join(LimitNames, ", "))

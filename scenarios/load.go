@@ -361,9 +361,16 @@ func (l *loader) validate(s *Scenario) error {
 	if err := l.faultPatterns(s, w); err != nil {
 		return err
 	}
+	var checks int64
 	for i := range s.Spec.Expect {
 		if err := l.expectation(s, i, w); err != nil {
 			return err
+		}
+		// Each window is within the run, so the sum cannot overflow:
+		// the entries are at most the file's bytes, each at most the
+		// duration's seconds.
+		if checks += s.Spec.Expect[i].Checks(); checks > l.limits.Checks {
+			return l.errorf(fmt.Sprintf("spec.expect[%d]", i), "%s", capError("checks", fmt.Sprintf("%d looks at the cluster by the expectations so far (a within window looks once a second)", checks), l.limits.Checks))
 		}
 	}
 	return nil

@@ -15,8 +15,9 @@ import (
 	"github.com/clustersim/clustersim/sim/store"
 )
 
-// pollInterval is how often a "within" check looks at the cluster.
-const pollInterval = time.Second
+// pollInterval is how often a "within" check looks at the cluster (what
+// the checks limit counts).
+const pollInterval = scenarios.CheckInterval
 
 // check is one expectation being evaluated.
 type check struct {
