@@ -754,12 +754,13 @@ func (l *loader) registry(s *Scenario) error {
 		if im.Name == "" {
 			return l.errorf(f+".name", "required")
 		}
-		if strings.ContainsAny(im.Name, ":@ ") {
-			return l.errorf(f+".name", "%q: a repository name has no tag or digest (list tags under tags)", im.Name)
-		}
 		// What the run's registry will push (ImageRegistry) must parse
 		// as the container runtime parses a reference, or the run would
-		// stop at its start without a position.
+		// stop at its start without a position. A ":" before the last
+		// "/" is a registry's port (localhost:5000/app), not a tag.
+		if strings.Contains(im.Name, "@") || strings.LastIndexByte(im.Name, ':') > strings.LastIndexByte(im.Name, '/') {
+			return l.errorf(f+".name", "%q: a repository name has no tag or digest (list tags under tags)", im.Name)
+		}
 		ref, err := kubelet.ParseReference(im.Name)
 		if err != nil {
 			return l.errorf(f+".name", "%q is not a repository name: %v", im.Name, err)

@@ -121,7 +121,9 @@ func TestValidateRejects(t *testing.T) {
 			err: `v.yaml:12:30: spec.registry.images[0].name: "Nginx" is not a repository name: couldn't parse image name "Nginx": invalid reference format`},
 		{name: "image listed twice under two spellings", spec: "  registry: {images: [{name: nginx}, {name: docker.io/library/nginx}]}\n",
 			err: `v.yaml:12:45: spec.registry.images[1].name: image "docker.io/library/nginx" is listed twice (as "nginx", the same repository docker.io/library/nginx)`},
-		{name: "image tags and names that parse", spec: "  registry: {images: [{name: nginx, tags: [\"1.14.2\", latest, v1_2-rc.3]}, {name: registry.k8s.io/hpa-example}]}\n"},
+		{name: "image tags and names that parse", spec: "  registry: {images: [{name: nginx, tags: [\"1.14.2\", latest, v1_2-rc.3]}, {name: registry.k8s.io/hpa-example}, {name: \"localhost:5000/team/app\", tags: [v1]}]}\n"},
+		{name: "image name with a tag after a registry's port", spec: "  registry: {images: [{name: \"localhost:5000/app:v1\"}]}\n",
+			err: `v.yaml:12:30: spec.registry.images[0].name: "localhost:5000/app:v1": a repository name has no tag or digest (list tags under tags)`},
 		// Node groups.
 		{name: "negative pods", group: `{name: worker, count: 2, capacity: {cpu: "4", memory: 16Gi, pods: "-3"}}`,
 			err: `v.yaml:8:73: spec.cluster.nodeGroups[0].capacity[pods]: Invalid value: "-3": must be greater than or equal to 0`},
