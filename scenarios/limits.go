@@ -52,7 +52,8 @@ type Limits struct {
 	// Objects caps the objects declared (spec.objects, applies, GitOps
 	// commits, spec.iac). Default 10,000.
 	Objects int
-	// Timeline caps spec.timeline's steps. Default 10,000.
+	// Timeline caps spec.timeline's steps, and separately the entries of
+	// spec.faults.schedule and of spec.iac.runs. Default 10,000.
 	Timeline int
 	// Duration caps spec.duration. Default 24h.
 	Duration time.Duration
@@ -427,6 +428,16 @@ func (l *loader) counts() error {
 		n := mapValue(spec, c.key)
 		if n != nil && n.Kind == yaml.SequenceNode && len(n.Content) > c.limit {
 			return l.errorf("spec."+c.key, "%s", capError(c.name, fmt.Sprintf("%d entries", len(n.Content)), c.limit))
+		}
+	}
+	// The other lists of timed events each count against the timeline's
+	// cap as its steps do: a fault schedule or a tool's runs of a
+	// megabyte would otherwise be tens of thousands of events.
+	for _, path := range [][2]string{{"faults", "schedule"}, {"iac", "runs"}} {
+		n := mapValue(mapValue(spec, path[0]), path[1])
+		if n != nil && n.Kind == yaml.SequenceNode && len(n.Content) > l.limits.Timeline {
+			field := "spec." + path[0] + "." + path[1]
+			return l.errorf(field, "%s", capError("timeline", fmt.Sprintf("%d entries", len(n.Content)), l.limits.Timeline))
 		}
 	}
 	return nil

@@ -370,3 +370,28 @@ func TestDNSLabelLength(t *testing.T) {
 		})
 	}
 }
+
+// TestTimedListsCountAgainstTimelineCap: spec.faults.schedule and
+// spec.iac.runs are each capped as spec.timeline is, before they are
+// decoded (50,000 IaC runs fit in a megabyte and took 32 s to run).
+func TestTimedListsCountAgainstTimelineCap(t *testing.T) {
+	const head = "apiVersion: clustersim.dev/v1alpha1\nkind: Scenario\nmetadata: {name: p}\nspec:\n  duration: 2m\n  cluster:\n" +
+		"    nodeGroups: [{name: worker, count: 3, capacity: {cpu: \"4\", memory: 16Gi}}]\n"
+	faults := func(n int) string {
+		return "  faults:\n    target: deployment\n    schedule:\n" + strings.Repeat("    - {at: 10s, type: lossy, drop: 0.1, for: 5s}\n", n)
+	}
+	runs := func(n int) string {
+		return "  iac:\n    objects: [{apiVersion: v1, kind: ConfigMap, metadata: {name: c}}]\n    runs: [" + strings.TrimSuffix(strings.Repeat("10s, ", n), ", ") + "]\n"
+	}
+	for _, tc := range []struct{ name, spec, err string }{
+		{"three faults", faults(3), ""},
+		{"four faults", faults(4), "p.yaml:10:5: spec.faults.schedule: 4 entries exceeds the timeline limit of 3 (raise it with --limit timeline=N if you mean it)"},
+		{"three runs", runs(3), ""},
+		{"four runs", runs(4), "p.yaml:10:5: spec.iac.runs: 4 entries exceeds the timeline limit of 3 (raise it with --limit timeline=N if you mean it)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := LoadWith("p.yaml", ".", fstest.MapFS{}, []byte(head+tc.spec), Options{Limits: Limits{Timeline: 3}})
+			wantError(t, err, tc.err)
+		})
+	}
+}
