@@ -3,6 +3,7 @@ package apiserver
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	_ "time/tzdata" // spec.timeZone is checked against the same zones on every machine
@@ -191,6 +192,9 @@ func validateJobSpec(f string, s *api.JobSpec, errs []apierr.FieldError) []apier
 			errs = append(errs, apierr.FieldError{Field: f + ".maxFailedIndexes", Type: "Invalid value", Value: *v, Detail: "requires indexed completion mode"})
 		}
 	}
+	if s.PodFailurePolicy != nil {
+		errs = validatePodFailurePolicy(f+".podFailurePolicy", s, errs)
+	}
 	// The success policy is kept opaque (accepted, not simulated): only
 	// upstream's first rule, an Indexed Job's, is checked. Upstream prints
 	// the policy struct (%#v); it is abbreviated here, as other structs.
@@ -221,6 +225,146 @@ func validateJobSpec(f string, s *api.JobSpec, errs []apierr.FieldError) []apier
 			Detail: `only "Never" is supported when podFailurePolicy is specified`})
 	}
 	return errs
+}
+
+// The bounds of a pod failure policy (batch validation's
+// maxPodFailurePolicyRules, maxPodFailurePolicyOnExitCodesValues and
+// maxPodFailurePolicyOnPodConditionsPatterns).
+const (
+	maxFailureRules      = 20
+	maxExitCodeValues    = 255
+	maxConditionPatterns = 20
+)
+
+// The values a pod failure policy's enumerations take, sorted as
+// upstream lists them (sets.List).
+var (
+	failureActions    = []string{"Count", "FailIndex", "FailJob", "Ignore"}
+	exitCodeOperators = []string{"In", "NotIn"}
+	conditionStatuses = []string{"False", "True", "Unknown"}
+)
+
+// validatePodFailurePolicy is upstream's validatePodFailurePolicy: at
+// most 20 rules; each with an action (FailIndex only with
+// backoffLimitPerIndex), exactly one of onExitCodes and onPodConditions,
+// exit codes with an operator, a container of the template, 1 to 255
+// ordered distinct values (no 0 for In), conditions (at most 20) with a
+// qualified type and a status.
+func validatePodFailurePolicy(f string, s *api.JobSpec, errs []apierr.FieldError) []apierr.FieldError {
+	rules := s.PodFailurePolicy.Rules
+	if len(rules) > maxFailureRules {
+		errs = append(errs, tooMany(f+".rules", len(rules), maxFailureRules))
+	}
+	for i := range rules {
+		r := &rules[i]
+		rf := fmt.Sprintf("%s.rules[%d]", f, i)
+		switch {
+		case r.Action == "":
+			errs = append(errs, apierr.FieldError{Field: rf + ".action", Type: "Required value", Detail: "valid values: " + bracketed(failureActions)})
+		case r.Action == "FailIndex":
+			if s.BackoffLimitPerIndex == nil {
+				errs = append(errs, apierr.FieldError{Field: rf + ".action", Type: "Invalid value", Value: r.Action, Detail: "requires the backoffLimitPerIndex to be set"})
+			}
+		case !slices.Contains(failureActions, r.Action):
+			errs = append(errs, apierr.FieldError{Field: rf + ".action", Type: "Unsupported value", Value: r.Action, Detail: quoted(failureActions...)})
+		}
+		if r.OnExitCodes != nil {
+			errs = validateOnExitCodes(rf+".onExitCodes", r.OnExitCodes, &s.Template.Spec, errs)
+		}
+		if len(r.OnPodConditions) > 0 {
+			errs = validateOnPodConditions(rf+".onPodConditions", r.OnPodConditions, errs)
+		}
+		// Upstream omits the value (field.OmitValueType).
+		switch {
+		case r.OnExitCodes != nil && len(r.OnPodConditions) > 0:
+			errs = append(errs, apierr.FieldError{Field: rf, Type: "Invalid value", Detail: "specifying both OnExitCodes and OnPodConditions is not supported"})
+		case r.OnExitCodes == nil && len(r.OnPodConditions) == 0:
+			errs = append(errs, apierr.FieldError{Field: rf, Type: "Invalid value", Detail: "specifying one of OnExitCodes and OnPodConditions is required"})
+		}
+	}
+	return errs
+}
+
+// validateOnExitCodes is validatePodFailurePolicyRuleOnExitCodes; the
+// values are shown as Go prints an []int32 (%#v), as field.Error does.
+func validateOnExitCodes(f string, r *api.PodFailurePolicyOnExitCodesRequirement, spec *api.PodSpec, errs []apierr.FieldError) []apierr.FieldError {
+	switch {
+	case r.Operator == "":
+		errs = append(errs, apierr.FieldError{Field: f + ".operator", Type: "Required value", Detail: "valid values: " + bracketed(exitCodeOperators)})
+	case !slices.Contains(exitCodeOperators, r.Operator):
+		errs = append(errs, apierr.FieldError{Field: f + ".operator", Type: "Unsupported value", Value: r.Operator, Detail: quoted(exitCodeOperators...)})
+	}
+	if c := r.ContainerName; c != nil && !podHasContainer(spec, *c) {
+		errs = append(errs, apierr.FieldError{Field: f + ".containerName", Type: "Invalid value", Value: *c, Detail: "must be one of the container or initContainer names in the pod template"})
+	}
+	values := apierr.Literal(fmt.Sprintf("%#v", r.Values))
+	switch n := len(r.Values); {
+	case n == 0:
+		errs = append(errs, apierr.FieldError{Field: f + ".values", Type: "Invalid value", Value: values, Detail: "at least one value is required"})
+	case n > maxExitCodeValues:
+		errs = append(errs, tooMany(f+".values", n, maxExitCodeValues))
+	}
+	ordered := true
+	for j, v := range r.Values {
+		vf := fmt.Sprintf("%s.values[%d]", f, j)
+		if r.Operator == "In" && v == 0 {
+			errs = append(errs, apierr.FieldError{Field: vf, Type: "Invalid value", Value: v, Detail: "must not be 0 for the In operator"})
+		}
+		if slices.Contains(r.Values[:j], v) {
+			errs = append(errs, apierr.FieldError{Field: vf, Type: "Duplicate value", Value: v})
+		}
+		if j > 0 && r.Values[j-1] > v {
+			ordered = false
+		}
+	}
+	if !ordered {
+		errs = append(errs, apierr.FieldError{Field: f + ".values", Type: "Invalid value", Value: values, Detail: "must be ordered"})
+	}
+	return errs
+}
+
+// validateOnPodConditions is validatePodFailurePolicyRuleOnPodConditions.
+func validateOnPodConditions(f string, patterns []api.PodFailurePolicyOnPodConditionsPattern, errs []apierr.FieldError) []apierr.FieldError {
+	if len(patterns) > maxConditionPatterns {
+		errs = append(errs, tooMany(f, len(patterns), maxConditionPatterns))
+	}
+	for j, p := range patterns {
+		pf := fmt.Sprintf("%s[%d]", f, j)
+		for _, msg := range qualifiedNameProblems(p.Type) {
+			errs = append(errs, apierr.FieldError{Field: pf + ".type", Type: "Invalid value", Value: p.Type, Detail: msg})
+		}
+		switch st := string(p.Status); {
+		case st == "":
+			errs = append(errs, apierr.FieldError{Field: pf + ".status", Type: "Required value", Detail: "valid values: " + bracketed(conditionStatuses)})
+		case !slices.Contains(conditionStatuses, st):
+			errs = append(errs, apierr.FieldError{Field: pf + ".status", Type: "Unsupported value", Value: st, Detail: quoted(conditionStatuses...)})
+		}
+	}
+	return errs
+}
+
+// podHasContainer reports whether spec has a container or init
+// container named name.
+func podHasContainer(spec *api.PodSpec, name string) bool {
+	for _, cs := range [][]api.Container{spec.Containers, spec.InitContainers} {
+		for i := range cs {
+			if cs[i].Name == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// tooMany is field.TooMany: n items where at most limit are allowed.
+func tooMany(f string, n, limit int) apierr.FieldError {
+	return apierr.FieldError{Field: f, Type: "Too many", Value: n, Detail: fmt.Sprintf("must have at most %d items", limit)}
+}
+
+// bracketed is fmt's %q of a []string, as upstream words a Required
+// value's valid values: ["a" "b"].
+func bracketed(vals []string) string {
+	return fmt.Sprintf("%q", vals)
 }
 
 func nonNegative32(f string, v *int32, errs []apierr.FieldError) []apierr.FieldError {

@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -28,9 +29,8 @@ func firstCause(t *testing.T, err error) (apierr.FieldError, []apierr.FieldError
 // text. The completionMode and successPolicy rows follow
 // validateJobSpec's code (upstream's test has no row for them).
 //
-// Rows left out: the podFailurePolicy rules' own rows (their actions,
-// operators, exit codes and conditions are not validated here), the
-// success policy's rules (the policy is kept opaque: accepted, not
+// Rows left out: the podFailurePolicy rules' own rows (see
+// TestValidatePodFailurePolicyUpstream), the success policy's rules (the policy is kept opaque: accepted, not
 // simulated, and warned about), the selector rows (see
 // TestValidateJobUpstream).
 func TestValidateJobFieldsUpstream(t *testing.T) {
@@ -215,5 +215,103 @@ func TestValidateCronJobUpstream(t *testing.T) {
 		`spec.timeZone: Invalid value: "local": unknown time zone local]`
 	if err := Validate(cj(zone("local")), nil); err == nil || err.Error() != want {
 		t.Errorf("local: %v\nwant %s", err, want)
+	}
+}
+
+// TestValidatePodFailurePolicyUpstream ports the podFailurePolicy rows of
+// upstream's TestValidateJob (k/k
+// pkg/apis/batch/validation/validation_test.go), keyed as there by the
+// first error's whole text, on a Job whose template restarts Never and
+// has one container "abc". The FailIndex row follows
+// validatePodFailurePolicyRule's code.
+func TestValidatePodFailurePolicyUpstream(t *testing.T) {
+	str := func(s string) *string { return &s }
+	job := func(rules ...api.PodFailurePolicyRule) *api.Job {
+		return &api.Job{ObjectMeta: api.ObjectMeta{Name: "myjob", Namespace: "default"}, Spec: api.JobSpec{
+			PodFailurePolicy: &api.PodFailurePolicy{Rules: rules},
+			Template: api.PodTemplateSpec{Spec: api.PodSpec{RestartPolicy: api.RestartPolicyNever,
+				Containers: []api.Container{{Name: "abc", Image: "image"}}}}}}
+	}
+	codes := func(action, op string, values ...int32) api.PodFailurePolicyRule {
+		return api.PodFailurePolicyRule{Action: action, OnExitCodes: &api.PodFailurePolicyOnExitCodesRequirement{Operator: op, Values: values}}
+	}
+	cond := func(action, typ string, status api.ConditionStatus) api.PodFailurePolicyRule {
+		return api.PodFailurePolicyRule{Action: action, OnPodConditions: []api.PodFailurePolicyOnPodConditionsPattern{{Type: typ, Status: status}}}
+	}
+	named := func(r api.PodFailurePolicyRule, c string) api.PodFailurePolicyRule {
+		r.OnExitCodes.ContainerName = str(c)
+		return r
+	}
+	count := func(n int, rule func(i int) api.PodFailurePolicyRule) []api.PodFailurePolicyRule {
+		var out []api.PodFailurePolicyRule
+		for i := range n {
+			out = append(out, rule(i))
+		}
+		return out
+	}
+	manyValues := make([]int32, 256)
+	for i := range manyValues {
+		manyValues[i] = int32(i)
+	}
+	manyPatterns := cond("FailJob", "", api.ConditionTrue)
+	manyPatterns.OnPodConditions = nil
+	for i := range 21 {
+		manyPatterns.OnPodConditions = append(manyPatterns.OnPodConditions,
+			api.PodFailurePolicyOnPodConditionsPattern{Type: fmt.Sprintf("CustomType_%d", i), Status: api.ConditionTrue})
+	}
+	both := named(codes("FailJob", "In", 1, 2, 3), "abc")
+	both.OnPodConditions = cond("", "DisruptionTarget", api.ConditionTrue).OnPodConditions
+	tests := []struct {
+		job  *api.Job
+		want string // the first error; "" for valid
+	}{
+		{job(named(codes("Ignore", "In", 1, 2, 3), "abc"), codes("FailJob", "NotIn", 0, 5), cond("Count", "DisruptionTarget", api.ConditionTrue)), ""},
+		{job(api.PodFailurePolicyRule{Action: "FailJob"}),
+			"spec.podFailurePolicy.rules[0]: Invalid value: specifying one of OnExitCodes and OnPodConditions is required"},
+		{job(codes("FailJob", "In", 11, 11)), "spec.podFailurePolicy.rules[0].onExitCodes.values[1]: Duplicate value: 11"},
+		{job(codes("FailJob", "In", manyValues...)), "spec.podFailurePolicy.rules[0].onExitCodes.values: Too many: 256: must have at most 255 items"},
+		{job(count(21, func(i int) api.PodFailurePolicyRule { return codes("FailJob", "In", int32(i+1)) })...),
+			"spec.podFailurePolicy.rules: Too many: 21: must have at most 20 items"},
+		{job(manyPatterns), "spec.podFailurePolicy.rules[0].onPodConditions: Too many: 21: must have at most 20 items"},
+		{job(codes("FailJob", "In", 12, 13, 13, 13)), "spec.podFailurePolicy.rules[0].onExitCodes.values[2]: Duplicate value: 13"},
+		{job(codes("FailJob", "In", 19, 11)), "spec.podFailurePolicy.rules[0].onExitCodes.values: Invalid value: []int32{19, 11}: must be ordered"},
+		{job(codes("FailJob", "In", []int32{}...)), "spec.podFailurePolicy.rules[0].onExitCodes.values: Invalid value: []int32{}: at least one value is required"},
+		{job(codes("", "In", 1, 2, 3)), `spec.podFailurePolicy.rules[0].action: Required value: valid values: ["Count" "FailIndex" "FailJob" "Ignore"]`},
+		{job(codes("FailJob", "", 1, 2, 3)), `spec.podFailurePolicy.rules[0].onExitCodes.operator: Required value: valid values: ["In" "NotIn"]`},
+		{job(both), "spec.podFailurePolicy.rules[0]: Invalid value: specifying both OnExitCodes and OnPodConditions is not supported"},
+		{job(codes("Ignore", "In", 1, 0, 2)), "spec.podFailurePolicy.rules[0].onExitCodes.values[1]: Invalid value: 0: must not be 0 for the In operator"},
+		{job(named(codes("Ignore", "In", 1, 2, 3), "abc"), named(codes("FailJob", "In", 5, 6, 7), "xyz")),
+			`spec.podFailurePolicy.rules[1].onExitCodes.containerName: Invalid value: "xyz": must be one of the container or initContainer names in the pod template`},
+		{job(named(codes("UnknownAction", "In", 1, 2, 3), "abc")),
+			`spec.podFailurePolicy.rules[0].action: Unsupported value: "UnknownAction": supported values: "Count", "FailIndex", "FailJob", "Ignore"`},
+		{job(codes("Ignore", "UnknownOperator", 1, 2, 3)),
+			`spec.podFailurePolicy.rules[0].onExitCodes.operator: Unsupported value: "UnknownOperator": supported values: "In", "NotIn"`},
+		{job(cond("Ignore", "DisruptionTarget", "")),
+			`spec.podFailurePolicy.rules[0].onPodConditions[0].status: Required value: valid values: ["False" "True" "Unknown"]`},
+		{job(cond("Ignore", "DisruptionTarget", "UnknownStatus")),
+			`spec.podFailurePolicy.rules[0].onPodConditions[0].status: Unsupported value: "UnknownStatus": supported values: "False", "True", "Unknown"`},
+		{job(cond("Ignore", "", api.ConditionTrue)), `spec.podFailurePolicy.rules[0].onPodConditions[0].type: Invalid value: "": name part must be non-empty`},
+		{job(cond("Ignore", "Invalid Condition Type", api.ConditionTrue)),
+			`spec.podFailurePolicy.rules[0].onPodConditions[0].type: Invalid value: "Invalid Condition Type": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`},
+		{job(codes("FailIndex", "In", 1)), `spec.podFailurePolicy.rules[0].action: Invalid value: "FailIndex": requires the backoffLimitPerIndex to be set`},
+	}
+	for _, tt := range tests {
+		name := tt.want
+		if name == "" {
+			name = "valid"
+		}
+		t.Run(name, func(t *testing.T) {
+			err := Validate(tt.job, nil)
+			if tt.want == "" {
+				if err != nil {
+					t.Errorf("error %v, want none", err)
+				}
+				return
+			}
+			first, _ := firstCause(t, err)
+			if first.Error() != tt.want {
+				t.Errorf("first error %q\nwant %q\n(all: %v)", first.Error(), tt.want, err)
+			}
+		})
 	}
 }
