@@ -87,7 +87,7 @@ func Validate(obj, old api.Object) error {
 	}
 	var errs []apierr.FieldError
 	m := obj.GetObjectMeta()
-	errs = validateName(obj, m.Name, errs)
+	errs = validateName(obj, m.Name, old != nil, errs)
 	if m.Namespace != "" && !isDNS1123Label(m.Namespace) {
 		errs = append(errs, apierr.FieldError{Field: "metadata.namespace", Type: "Invalid value", Value: m.Namespace, Detail: labelMsg})
 	}
@@ -134,7 +134,7 @@ func Validate(obj, old api.Object) error {
 	}
 	errs = validateSpec(obj, errs)
 	errs = validateUnsimulated(obj, errs)
-	errs = validateBatch(obj, errs)
+	errs = validateBatch(obj, old, errs)
 	errs = validateStorage(obj, errs)
 	errs = validatePriorityClass(obj, old, errs)
 	errs = validateDiscovery(obj, errs)
@@ -215,8 +215,9 @@ func validateFinalizers(finalizers []string, errs []apierr.FieldError) []apierr.
 // (ValidateNamespaceName), a DNS-1035 label for a Service
 // (ValidateServiceName), a DNS-1123 subdomain otherwise; a CronJob's name
 // leaves room for its Jobs' suffix (at most 52 characters,
-// ValidateCronJobCreate).
-func validateName(obj api.Object, name string, errs []apierr.FieldError) []apierr.FieldError {
+// ValidateCronJobCreate: on create only, so that a CronJob with a longer
+// name stored before the rule can still be updated).
+func validateName(obj api.Object, name string, update bool, errs []apierr.FieldError) []apierr.FieldError {
 	if name == "" {
 		return errs
 	}
@@ -238,7 +239,7 @@ func validateName(obj api.Object, name string, errs []apierr.FieldError) []apier
 		if len(name) > 253 || !isDNS1123Subdomain(name) {
 			bad(subdomainMsg)
 		}
-		if _, ok := obj.(*api.CronJob); ok && len(name) > 52 {
+		if _, ok := obj.(*api.CronJob); ok && !update && len(name) > 52 {
 			bad("must be no more than 52 characters")
 		}
 	}

@@ -18,24 +18,31 @@ import (
 // ValidateCronJobSpec, validateTimeZone): non-negative counts, a
 // restartPolicy of OnFailure or Never, the pod template's own rules, a
 // schedule that parses (sim/cron, robfig/cron's ParseStandard) without
-// TZ, a time zone time.LoadLocation knows.
-func validateBatch(obj api.Object, errs []apierr.FieldError) []apierr.FieldError {
+// TZ, a time zone time.LoadLocation knows. old is the stored object on
+// an update (else nil).
+func validateBatch(obj, old api.Object, errs []apierr.FieldError) []apierr.FieldError {
 	switch o := obj.(type) {
 	case *api.Job:
 		errs = validateJobSpec("spec", &o.Spec, errs)
 	case *api.LimitRange:
 		errs = validateLimitRange(o, errs)
 	case *api.CronJob:
-		errs = validateCronJobSpec(&o.Spec, errs)
+		var was *api.CronJobSpec
+		if oc, ok := old.(*api.CronJob); ok {
+			was = &oc.Spec
+		}
+		errs = validateCronJobSpec(&o.Spec, was, errs)
 	}
 	return errs
 }
 
 // validateCronJobSpec is upstream's validateCronJobSpec, in its order:
 // schedule, startingDeadlineSeconds, timeZone, concurrencyPolicy, the job
-// template, the history limits. (An update whose old schedule holds TZ
-// may keep it upstream; the old object is not seen here.)
-func validateCronJobSpec(s *api.CronJobSpec, errs []apierr.FieldError) []apierr.FieldError {
+// template, the history limits. old is the stored spec on an update (else
+// nil): a schedule the stored one held TZ in may keep it (but not beside
+// spec.timeZone), and an unchanged time zone is not checked again, so
+// that a CronJob stored before these rules can still be updated.
+func validateCronJobSpec(s, old *api.CronJobSpec, errs []apierr.FieldError) []apierr.FieldError {
 	switch sc := s.Schedule; {
 	case sc == "":
 		errs = append(errs, apierr.FieldError{Field: "spec.schedule", Type: "Required value"})
@@ -45,12 +52,16 @@ func validateCronJobSpec(s *api.CronJobSpec, errs []apierr.FieldError) []apierr.
 		if _, err := cron.ParseStandard(sc); err != nil {
 			errs = append(errs, apierr.FieldError{Field: "spec.schedule", Type: "Invalid value", Value: sc, Detail: err.Error()})
 		}
-		if strings.Contains(sc, "TZ") {
+		keepTZ := old != nil && strings.Contains(old.Schedule, "TZ")
+		switch {
+		case keepTZ && strings.Contains(sc, "TZ") && s.TimeZone != nil:
+			errs = append(errs, apierr.FieldError{Field: "spec.schedule", Type: "Invalid value", Value: sc, Detail: "cannot use both timeZone field and TZ or CRON_TZ in schedule"})
+		case !keepTZ && strings.Contains(sc, "TZ"):
 			errs = append(errs, apierr.FieldError{Field: "spec.schedule", Type: "Invalid value", Value: sc, Detail: "cannot use TZ or CRON_TZ in schedule, use timeZone field instead"})
 		}
 	}
 	errs = nonNegativePtr("spec.startingDeadlineSeconds", s.StartingDeadlineSeconds, errs)
-	if tz := s.TimeZone; tz != nil {
+	if tz := s.TimeZone; tz != nil && (old == nil || !ptrEqual(tz, old.TimeZone)) {
 		errs = validateTimeZone(*tz, errs)
 	}
 	switch s.ConcurrencyPolicy {

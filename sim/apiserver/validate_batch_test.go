@@ -125,9 +125,8 @@ func TestValidateJobFieldsUpstream(t *testing.T) {
 // upstream's are not (so an empty concurrencyPolicy is seen).
 //
 // Rows covered by TestValidateBatch already: a schedule with TZ, of four
-// fields, with an hour out of range; an unknown zone. Rows that cannot
-// apply: the update rows with an old schedule holding TZ (the old object
-// is not given to these rules here).
+// fields, with an hour out of range; an unknown zone. The update rows
+// with an old schedule holding TZ are TestValidateCronJobUpdateUpstream's.
 func TestValidateCronJobUpstream(t *testing.T) {
 	i32 := func(v int32) *int32 { return &v }
 	cj := func(mod func(c *api.CronJob)) *api.CronJob {
@@ -311,6 +310,51 @@ func TestValidatePodFailurePolicyUpstream(t *testing.T) {
 			first, _ := firstCause(t, err)
 			if first.Error() != tt.want {
 				t.Errorf("first error %q\nwant %q\n(all: %v)", first.Error(), tt.want, err)
+			}
+		})
+	}
+}
+
+// TestValidateCronJobUpdateUpstream ports the update rows of upstream's
+// TestValidateCronJobSpec and TestValidateCronJobUpdate (k/k
+// pkg/apis/batch/validation/validation_test.go), checked against
+// ValidateCronJobUpdate's code: a schedule whose stored one held TZ may
+// keep it, but not beside spec.timeZone; an unchanged time zone is not
+// checked again; the 52-character name limit is ValidateCronJobCreate's
+// alone.
+func TestValidateCronJobUpdateUpstream(t *testing.T) {
+	cj := func(name, schedule string, tz *string) *api.CronJob {
+		return &api.CronJob{ObjectMeta: api.ObjectMeta{Name: name, Namespace: "default"}, Spec: api.CronJobSpec{
+			Schedule: schedule, TimeZone: tz, ConcurrencyPolicy: "Allow", JobTemplate: api.JobTemplateSpec{Spec: api.JobSpec{
+				Template: api.PodTemplateSpec{Spec: api.PodSpec{RestartPolicy: api.RestartPolicyOnFailure,
+					Containers: []api.Container{{Name: "abc", Image: "image", ImagePullPolicy: api.PullIfNotPresent}}}}}}}}
+	}
+	zone := func(z string) *string { return &z }
+	long := "10000000002000000000300000000040000000005000000000123"
+	tests := []struct {
+		name     string
+		old, obj *api.CronJob
+		want     string // the whole error; "" for valid
+	}{
+		{"old schedule has TZ, kept", cj("mycronjob", "TZ=UTC 0 * * * *", nil), cj("mycronjob", "TZ=UTC 0 * * * *", nil), ""},
+		{"old schedule has TZ, changed", cj("mycronjob", "TZ=UTC 0 * * * *", nil), cj("mycronjob", "CRON_TZ=UTC 5 * * * *", nil), ""},
+		{"old schedule has TZ, beside timeZone", cj("mycronjob", "TZ=UTC 0 * * * *", nil), cj("mycronjob", "TZ=UTC 0 * * * *", zone("UTC")),
+			`CronJob.batch "mycronjob" is invalid: spec.schedule: Invalid value: "TZ=UTC 0 * * * *": cannot use both timeZone field and TZ or CRON_TZ in schedule`},
+		{"old schedule without TZ", cj("mycronjob", "0 * * * *", nil), cj("mycronjob", "TZ=UTC 0 * * * *", nil),
+			`CronJob.batch "mycronjob" is invalid: spec.schedule: Invalid value: "TZ=UTC 0 * * * *": cannot use TZ or CRON_TZ in schedule, use timeZone field instead`},
+		{"unchanged invalid timeZone", cj("mycronjob", "0 * * * *", zone("Continent/InvalidZone")), cj("mycronjob", "5 * * * *", zone("Continent/InvalidZone")), ""},
+		{"changed invalid timeZone", cj("mycronjob", "0 * * * *", zone("America/New_York")), cj("mycronjob", "0 * * * *", zone("Continent/InvalidZone")),
+			`CronJob.batch "mycronjob" is invalid: spec.timeZone: Invalid value: "Continent/InvalidZone": unknown time zone Continent/InvalidZone`},
+		{"name longer than 52 characters", cj(long, "0 * * * *", nil), cj(long, "5 * * * *", nil), ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := Validate(tt.obj, tt.old)
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("error %v, want none", err)
+			case tt.want != "" && (err == nil || err.Error() != tt.want):
+				t.Errorf("error %v\nwant %s", err, tt.want)
 			}
 		})
 	}

@@ -162,7 +162,7 @@ func TestValidateNames(t *testing.T) {
 	}
 	for _, tc := range tests {
 		var got []string
-		for _, e := range validateName(tc.obj, tc.obj.GetObjectMeta().Name, nil) {
+		for _, e := range validateName(tc.obj, tc.obj.GetObjectMeta().Name, false, nil) {
 			got = append(got, e.Error())
 		}
 		if g := strings.Join(got, "; "); g != tc.want {
