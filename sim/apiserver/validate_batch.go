@@ -24,6 +24,9 @@ func validateBatch(obj, old api.Object, errs []apierr.FieldError) []apierr.Field
 	switch o := obj.(type) {
 	case *api.Job:
 		errs = validateJobSpec("spec", &o.Spec, errs)
+		if oj, ok := old.(*api.Job); ok {
+			errs = validateJobUpdate(o, oj, errs)
+		}
 	case *api.LimitRange:
 		errs = validateLimitRange(o, errs)
 	case *api.CronJob:

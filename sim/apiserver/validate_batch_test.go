@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/apierr"
@@ -355,6 +356,170 @@ func TestValidateCronJobUpdateUpstream(t *testing.T) {
 				t.Errorf("error %v, want none", err)
 			case tt.want != "" && (err == nil || err.Error() != tt.want):
 				t.Errorf("error %v\nwant %s", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestValidateJobUpdateUpstream ports the rows of upstream's
+// TestValidateJobUpdate (k/k pkg/apis/batch/validation/validation_test.go),
+// checked as upstream checks them: the only error is of the row's field
+// and type (value and detail are not compared there; here the type is
+// part of want). AllowElasticIndexedJobs is always on (GA in v1.31), so
+// its false rows are the true ones; the AllowMutableSchedulingDirectives
+// rows are run with the stored Job suspended and never started, which is
+// how the Job strategy sets that option, plus two rows for the strategy's
+// rule itself (a started Job only once suspended with no active pods).
+func TestValidateJobUpdateUpstream(t *testing.T) {
+	i32 := func(v int32) *int32 { return &v }
+	i64 := func(v int64) *int64 { return &v }
+	str := func(s string) *string { return &s }
+	yes := true
+	base := func(mod func(s *api.JobSpec)) *api.Job {
+		j := &api.Job{ObjectMeta: api.ObjectMeta{Name: "abc", Namespace: "default", UID: "1a2b3c", ResourceVersion: "1"}, Spec: api.JobSpec{
+			Template: api.PodTemplateSpec{Spec: api.PodSpec{RestartPolicy: api.RestartPolicyOnFailure, DNSPolicy: api.DNSClusterFirst,
+				Containers: []api.Container{{Name: "abc", Image: "image", ImagePullPolicy: api.PullIfNotPresent}}}}}}
+		api.GenerateJobSelector(j)
+		if mod != nil {
+			mod(&j.Spec)
+		}
+		return j
+	}
+	never := func(s *api.JobSpec) { s.Template.Spec.RestartPolicy = api.RestartPolicyNever }
+	indexed := func(n int32) func(s *api.JobSpec) {
+		return func(s *api.JobSpec) { never(s); s.CompletionMode, s.Completions = str(api.IndexedCompletion), i32(n) }
+	}
+	suspended := func(mod func(s *api.JobSpec)) func(s *api.JobSpec) {
+		return func(s *api.JobSpec) {
+			s.Suspend = &yes
+			if mod != nil {
+				mod(s)
+			}
+		}
+	}
+	nodeAffinity := func(v string) *api.Affinity {
+		return &api.Affinity{NodeAffinity: &api.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{
+			NodeSelectorTerms: []api.NodeSelectorTerm{{MatchExpressions: []api.NodeSelectorRequirement{{Key: "foo", Operator: "In", Values: []string{"bar", v}}}}}}}}
+	}
+	withAffinity := func(s *api.JobSpec) { s.Template.Spec.Affinity = nodeAffinity("value") }
+	ignore := func() *api.PodFailurePolicy {
+		return &api.PodFailurePolicy{Rules: []api.PodFailurePolicyRule{{Action: "Ignore",
+			OnPodConditions: []api.PodFailurePolicyOnPodConditionsPattern{{Type: "DisruptionTarget", Status: api.ConditionTrue}}}}}
+	}
+	success := api.RawValue(`{"rules":[{"succeededIndexes":"1-3"}]}`)
+	tolerations := []api.Toleration{{Key: "foo", Operator: "Equal", Value: "bar", Effect: "PreferNoSchedule"}}
+	tests := []struct {
+		name   string
+		old    *api.Job
+		update func(j *api.Job)
+		want   string // "<field>: <type>" of the only error; "" for valid
+	}{
+		{"mutable fields", base(func(s *api.JobSpec) {
+			s.Parallelism, s.ActiveDeadlineSeconds, s.TTLSecondsAfterFinished = i32(5), i64(2), i32(1)
+		}),
+			func(j *api.Job) {
+				j.Spec.Parallelism, j.Spec.ActiveDeadlineSeconds, j.Spec.TTLSecondsAfterFinished, j.Spec.ManualSelector = i32(2), i64(3), i32(2), &yes
+			}, ""},
+		{"invalid attempt to set managedBy field", base(nil), func(j *api.Job) { j.Spec.ManagedBy = str("example.com/custom-controller") },
+			"spec.managedBy: Invalid value"},
+		{"invalid update of the managedBy field", base(func(s *api.JobSpec) { s.ManagedBy = str("example.com/custom-controller1") }),
+			func(j *api.Job) { j.Spec.ManagedBy = str("example.com/custom-controller2") }, "spec.managedBy: Invalid value"},
+		{"immutable completions for non-indexed jobs", base(nil), func(j *api.Job) { j.Spec.Completions = i32(1) }, "spec.completions: Invalid value"},
+		{"immutable selector", base(func(s *api.JobSpec) { s.Template.Labels["foo"] = "bar" }),
+			func(j *api.Job) { j.Spec.Selector.MatchLabels["foo"] = "bar" }, "spec.selector: Invalid value"},
+		{"add success policy", base(indexed(5)), func(j *api.Job) { j.Spec.SuccessPolicy = &success }, "spec.successPolicy: Invalid value"},
+		{"update success policy", base(func(s *api.JobSpec) { indexed(5)(s); s.SuccessPolicy = &success }),
+			func(j *api.Job) {
+				p := api.RawValue(`{"rules":[{"succeededIndexes":"1-3"},{"succeededCount":3}]}`)
+				j.Spec.SuccessPolicy = &p
+			},
+			"spec.successPolicy: Invalid value"},
+		{"remove success policy", base(func(s *api.JobSpec) { indexed(5)(s); s.SuccessPolicy = &success }),
+			func(j *api.Job) { j.Spec.SuccessPolicy = nil }, "spec.successPolicy: Invalid value"},
+		{"add pod failure policy", base(never), func(j *api.Job) { j.Spec.PodFailurePolicy = ignore() }, "spec.podFailurePolicy: Invalid value"},
+		{"update pod failure policy", base(func(s *api.JobSpec) { never(s); s.PodFailurePolicy = ignore() }),
+			func(j *api.Job) {
+				j.Spec.PodFailurePolicy.Rules = append(j.Spec.PodFailurePolicy.Rules, api.PodFailurePolicyRule{Action: "Count",
+					OnPodConditions: []api.PodFailurePolicyOnPodConditionsPattern{{Type: "DisruptionTarget", Status: api.ConditionTrue}}})
+			}, "spec.podFailurePolicy: Invalid value"},
+		{"remove pod failure policy", base(func(s *api.JobSpec) { never(s); s.PodFailurePolicy = ignore() }),
+			func(j *api.Job) { j.Spec.PodFailurePolicy = nil }, "spec.podFailurePolicy: Invalid value"},
+		{"set backoff limit per index", base(indexed(3)), func(j *api.Job) { j.Spec.BackoffLimitPerIndex = i32(1) }, "spec.backoffLimitPerIndex: Invalid value"},
+		{"unset backoff limit per index", base(func(s *api.JobSpec) { indexed(3)(s); s.BackoffLimitPerIndex = i32(1) }),
+			func(j *api.Job) { j.Spec.BackoffLimitPerIndex = nil }, "spec.backoffLimitPerIndex: Invalid value"},
+		{"update backoff limit per index", base(func(s *api.JobSpec) { indexed(3)(s); s.BackoffLimitPerIndex = i32(1) }),
+			func(j *api.Job) { j.Spec.BackoffLimitPerIndex = i32(2) }, "spec.backoffLimitPerIndex: Invalid value"},
+		{"set max failed indexes", base(func(s *api.JobSpec) { indexed(3)(s); s.BackoffLimitPerIndex = i32(1) }),
+			func(j *api.Job) { j.Spec.MaxFailedIndexes = i32(1) }, ""},
+		{"unset max failed indexes", base(func(s *api.JobSpec) { indexed(3)(s); s.BackoffLimitPerIndex, s.MaxFailedIndexes = i32(1), i32(1) }),
+			func(j *api.Job) { j.Spec.MaxFailedIndexes = nil }, ""},
+		{"update max failed indexes", base(func(s *api.JobSpec) { indexed(3)(s); s.BackoffLimitPerIndex, s.MaxFailedIndexes = i32(1), i32(1) }),
+			func(j *api.Job) { j.Spec.MaxFailedIndexes = i32(2) }, ""},
+		{"immutable pod template", base(func(s *api.JobSpec) { s.CompletionMode, s.Completions = str(api.IndexedCompletion), i32(3) }),
+			func(j *api.Job) { j.Spec.Template.Spec.DNSPolicy = api.DNSClusterFirstWithHostNet }, "spec.template: Invalid value"},
+		{"immutable completion mode", base(func(s *api.JobSpec) { s.CompletionMode, s.Completions = str(api.IndexedCompletion), i32(2) }),
+			func(j *api.Job) { j.Spec.CompletionMode = str(api.NonIndexedCompletion) }, "spec.completionMode: Invalid value"},
+		{"immutable completions for non-indexed job when AllowElasticIndexedJobs is true",
+			base(func(s *api.JobSpec) { s.CompletionMode, s.Completions = str(api.NonIndexedCompletion), i32(2) }),
+			func(j *api.Job) { j.Spec.Completions = i32(4) }, "spec.completions: Invalid value"},
+		{"immutable node affinity", base(nil), func(j *api.Job) { j.Spec.Template.Spec.Affinity = nodeAffinity("value2") }, "spec.template: Invalid value"},
+		{"add node affinity", base(suspended(nil)), func(j *api.Job) { j.Spec.Template.Spec.Affinity = nodeAffinity("value2") }, ""},
+		{"update node affinity", base(suspended(withAffinity)), func(j *api.Job) { j.Spec.Template.Spec.Affinity = nodeAffinity("value2") }, ""},
+		{"remove node affinity", base(suspended(withAffinity)), func(j *api.Job) { j.Spec.Template.Spec.Affinity.NodeAffinity = nil }, ""},
+		{"remove affinity", base(suspended(withAffinity)), func(j *api.Job) { j.Spec.Template.Spec.Affinity = nil }, ""},
+		{"immutable tolerations", base(nil), func(j *api.Job) { j.Spec.Template.Spec.Tolerations = tolerations }, "spec.template: Invalid value"},
+		{"mutable tolerations", base(suspended(nil)), func(j *api.Job) { j.Spec.Template.Spec.Tolerations = tolerations }, ""},
+		{"immutable node selector", base(nil), func(j *api.Job) { j.Spec.Template.Spec.NodeSelector = map[string]string{"foo": "bar"} }, "spec.template: Invalid value"},
+		{"mutable node selector", base(suspended(nil)), func(j *api.Job) { j.Spec.Template.Spec.NodeSelector = map[string]string{"foo": "bar"} }, ""},
+		{"immutable annotations", base(nil), func(j *api.Job) { j.Spec.Template.Annotations = map[string]string{"foo": "baz"} }, "spec.template: Invalid value"},
+		{"mutable annotations", base(suspended(nil)), func(j *api.Job) { j.Spec.Template.Annotations = map[string]string{"foo": "baz"} }, ""},
+		{"immutable labels", base(nil), func(j *api.Job) { j.Spec.Template.Labels["bar"] = "baz" }, "spec.template: Invalid value"},
+		{"mutable labels", base(suspended(nil)), func(j *api.Job) { j.Spec.Template.Labels["bar"] = "baz" }, ""},
+		{"immutable schedulingGates", base(nil), func(j *api.Job) { j.Spec.Template.Spec.SchedulingGates = []api.PodSchedulingGate{{Name: "gate"}} },
+			"spec.template: Invalid value"},
+		{"mutable schedulingGates", base(suspended(nil)), func(j *api.Job) { j.Spec.Template.Spec.SchedulingGates = []api.PodSchedulingGate{{Name: "gate"}} }, ""},
+		{"update completions and parallelism to same value is valid", base(func(s *api.JobSpec) { indexed(1)(s); s.Parallelism = i32(1) }),
+			func(j *api.Job) { j.Spec.Completions, j.Spec.Parallelism = i32(2), i32(2) }, ""},
+		{"previous parallelism != previous completions, new parallelism == new completions", base(func(s *api.JobSpec) { indexed(1)(s); s.Parallelism = i32(2) }),
+			func(j *api.Job) { j.Spec.Completions, j.Spec.Parallelism = i32(3), i32(3) }, ""},
+		{"indexed job updating completions and parallelism to different values is invalid", base(func(s *api.JobSpec) { indexed(1)(s); s.Parallelism = i32(1) }),
+			func(j *api.Job) { j.Spec.Completions, j.Spec.Parallelism = i32(2), i32(3) }, "spec.completions: Invalid value"},
+		{"indexed job with completions set updated to nil does not panic", base(func(s *api.JobSpec) { indexed(1)(s); s.Parallelism = i32(1) }),
+			func(j *api.Job) { j.Spec.Completions, j.Spec.Parallelism = nil, i32(3) }, "spec.completions: Required value"},
+		{"indexed job with completions unchanged, parallelism reduced to less than completions", base(func(s *api.JobSpec) { indexed(2)(s); s.Parallelism = i32(2) }),
+			func(j *api.Job) { j.Spec.Parallelism = i32(1) }, ""},
+		{"indexed job with completions unchanged, parallelism increased higher than completions", base(func(s *api.JobSpec) { indexed(2)(s); s.Parallelism = i32(2) }),
+			func(j *api.Job) { j.Spec.Parallelism = i32(3) }, ""},
+		// The Job strategy's AllowMutableSchedulingDirectives.
+		{"started suspended job with active pods", func() *api.Job {
+			j := base(suspended(nil))
+			now := api.NewTime(time.Unix(0, 0))
+			j.Status.StartTime, j.Status.Active = &now, 1
+			j.Status.Conditions = []api.JobCondition{{Type: api.JobSuspended, Status: api.ConditionTrue}}
+			return j
+		}(), func(j *api.Job) { j.Spec.Template.Spec.NodeSelector = map[string]string{"foo": "bar"} }, "spec.template: Invalid value"},
+		{"started job suspended with no active pods", func() *api.Job {
+			j := base(suspended(nil))
+			now := api.NewTime(time.Unix(0, 0))
+			j.Status.StartTime = &now
+			j.Status.Conditions = []api.JobCondition{{Type: api.JobSuspended, Status: api.ConditionTrue}}
+			return j
+		}(), func(j *api.Job) { j.Spec.Template.Spec.NodeSelector = map[string]string{"foo": "bar"} }, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n := tt.old.DeepCopy()
+			tt.update(n)
+			err := Validate(n, tt.old)
+			if tt.want == "" {
+				if err != nil {
+					t.Errorf("error %v, want none", err)
+				}
+				return
+			}
+			first, all := firstCause(t, err)
+			if got := first.Field + ": " + first.Type; got != tt.want || len(all) != 1 {
+				t.Errorf("errors %v, want only %s", err, tt.want)
 			}
 		})
 	}

@@ -1,0 +1,203 @@
+package apiserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"time"
+
+	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/apierr"
+)
+
+// validateJobUpdate is upstream's ValidateJobSpecUpdate beyond the
+// create rules (k/k pkg/apis/batch/validation/validation.go), in its
+// order: completions (an Indexed Job's may change together with
+// parallelism: ElasticIndexedJob, GA in v1.31), the selector, the pod
+// template, completionMode, podFailurePolicy, backoffLimitPerIndex,
+// managedBy and successPolicy are immutable. The template's scheduling
+// directives may change while the stored Job is suspended and has not
+// started, or has been suspended with no active pods (the Job strategy's
+// AllowMutableSchedulingDirectives, with
+// MutableSchedulingDirectivesForSuspendedJobs, on by default since
+// v1.36, and k/k PR #139287).
+//
+// Struct values are shown as {...} (upstream prints them with %#v, Go
+// syntax of its internal types), a selector as its JSON, an absent
+// value as null.
+func validateJobUpdate(n, o *api.Job, errs []apierr.FieldError) []apierr.FieldError {
+	s, was := &n.Spec, &o.Spec
+	immutable := func(f string, v any) {
+		errs = append(errs, apierr.FieldError{Field: "spec." + f, Type: "Invalid value", Value: v, Detail: "field is immutable"})
+	}
+	indexed := s.CompletionMode != nil && *s.CompletionMode == api.IndexedCompletion
+	switch {
+	case ptrEqual(s.Completions, was.Completions):
+	case !indexed:
+		immutable("completions", valueOrNull(s.Completions))
+	case s.Completions == nil:
+		// validateJobSpec has said Required already.
+	case s.Parallelism == nil || *s.Completions != *s.Parallelism:
+		errs = append(errs, apierr.FieldError{Field: "spec.completions", Type: "Invalid value", Value: *s.Completions,
+			Detail: "can only be modified in tandem with spec.parallelism"})
+	}
+	if !semanticEqual(s.Selector, was.Selector) {
+		v := apierr.Literal("null")
+		if s.Selector != nil {
+			b, _ := json.Marshal(s.Selector)
+			v = apierr.Literal(b)
+		}
+		immutable("selector", v)
+	}
+	if !semanticEqual(&s.Template, schedulingMutable(n, o)) {
+		immutable("template", apierr.Literal("{...}"))
+	}
+	if !ptrEqual(s.CompletionMode, was.CompletionMode) {
+		immutable("completionMode", valueOrNull(s.CompletionMode))
+	}
+	if !semanticEqual(s.PodFailurePolicy, was.PodFailurePolicy) {
+		immutable("podFailurePolicy", structOrNull(s.PodFailurePolicy != nil))
+	}
+	if !ptrEqual(s.BackoffLimitPerIndex, was.BackoffLimitPerIndex) {
+		immutable("backoffLimitPerIndex", valueOrNull(s.BackoffLimitPerIndex))
+	}
+	if !ptrEqual(s.ManagedBy, was.ManagedBy) {
+		immutable("managedBy", valueOrNull(s.ManagedBy))
+	}
+	if !semanticEqual(s.SuccessPolicy, was.SuccessPolicy) {
+		immutable("successPolicy", structOrNull(s.SuccessPolicy != nil))
+	}
+	return errs
+}
+
+// schedulingMutable returns the template n's may not differ from: o's
+// own, or, when o's scheduling directives may change, a copy of it with
+// n's node affinity, node selector, tolerations, scheduling gates,
+// labels and annotations (validatePodTemplateUpdate). Affinity may be
+// cleared only when it held nothing but node affinity.
+func schedulingMutable(n, o *api.Job) *api.PodTemplateSpec {
+	suspended := o.Spec.Suspend != nil && *o.Spec.Suspend
+	c := o.Condition(api.JobSuspended)
+	idle := c != nil && c.Status == api.ConditionTrue && o.Status.Active == 0
+	if !suspended || o.Status.StartTime != nil && !idle {
+		return &o.Spec.Template
+	}
+	t, was := &n.Spec.Template, o.Spec.Template.DeepCopy()
+	switch a := t.Spec.Affinity; {
+	case a == nil && was.Spec.Affinity != nil:
+		was.Spec.Affinity.NodeAffinity = nil
+		if *was.Spec.Affinity == (api.Affinity{}) {
+			was.Spec.Affinity = nil
+		}
+	case a != nil && was.Spec.Affinity == nil:
+		was.Spec.Affinity = &api.Affinity{NodeAffinity: a.NodeAffinity}
+	case a != nil:
+		was.Spec.Affinity.NodeAffinity = a.NodeAffinity
+	}
+	was.Spec.NodeSelector, was.Spec.Tolerations, was.Spec.SchedulingGates = t.Spec.NodeSelector, t.Spec.Tolerations, t.Spec.SchedulingGates
+	was.Labels, was.Annotations = t.Labels, t.Annotations
+	return was
+}
+
+// valueOrNull is *p, or null for nil, as field.Error shows a pointer.
+func valueOrNull[T any](p *T) any {
+	if p == nil {
+		return apierr.Literal("null")
+	}
+	return *p
+}
+
+// structOrNull shows a struct value abbreviated, or null when absent.
+func structOrNull(set bool) apierr.Literal {
+	if set {
+		return "{...}"
+	}
+	return "null"
+}
+
+var (
+	quantityType = reflect.TypeFor[api.Quantity]()
+	timeType     = reflect.TypeFor[time.Time]()
+)
+
+// semanticEqual is apimachinery's equality.Semantic.DeepEqual for API
+// values: quantities equal by amount ("1" and "1000m"), times by
+// instant, nil and empty
+// slices and maps equal, everything else as reflect.DeepEqual.
+func semanticEqual(a, b any) bool {
+	return equalValues(reflect.ValueOf(a), reflect.ValueOf(b))
+}
+
+func equalValues(a, b reflect.Value) bool {
+	if !a.IsValid() || !b.IsValid() {
+		return a.IsValid() == b.IsValid()
+	}
+	if a.Type() != b.Type() {
+		return false
+	}
+	if a.Type() == quantityType {
+		qa, qb := a.Interface().(api.Quantity), b.Interface().(api.Quantity)
+		return qa.Cmp(qb) == 0
+	}
+	if a.Type() == timeType {
+		return a.Interface().(time.Time).Equal(b.Interface().(time.Time))
+	}
+	switch a.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if a.IsNil() || b.IsNil() {
+			return a.IsNil() == b.IsNil()
+		}
+		return equalValues(a.Elem(), b.Elem())
+	case reflect.Struct:
+		for i := range a.NumField() {
+			if !equalValues(a.Field(i), b.Field(i)) {
+				return false
+			}
+		}
+		return true
+	case reflect.Slice, reflect.Array:
+		if a.Len() != b.Len() {
+			return false
+		}
+		for i := range a.Len() {
+			if !equalValues(a.Index(i), b.Index(i)) {
+				return false
+			}
+		}
+		return true
+	case reflect.Map:
+		if a.Len() != b.Len() {
+			return false
+		}
+		for _, k := range a.MapKeys() {
+			bv := b.MapIndex(k)
+			if !bv.IsValid() || !equalValues(a.MapIndex(k), bv) {
+				return false
+			}
+		}
+		return true
+	case reflect.Func, reflect.Chan, reflect.UnsafePointer:
+		return a.Pointer() == b.Pointer()
+	}
+	return reflect.DeepEqual(valueOf(a), valueOf(b))
+}
+
+// valueOf is v's value for a basic kind, read even from an unexported
+// field (where Interface would panic).
+func valueOf(v reflect.Value) any {
+	switch v.Kind() {
+	case reflect.Bool:
+		return v.Bool()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return v.Int()
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return v.Uint()
+	case reflect.Float32, reflect.Float64:
+		return v.Float()
+	case reflect.Complex64, reflect.Complex128:
+		return v.Complex()
+	case reflect.String:
+		return v.String()
+	}
+	panic(fmt.Sprintf("semanticEqual: kind %s", v.Kind()))
+}
