@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"hash/fnv"
-	"reflect"
 	"strconv"
 
 	"github.com/clustersim/clustersim/sim/api"
@@ -137,87 +136,4 @@ func (o ReplicaSetsByRevision) Less(i, j int) bool {
 		return ReplicaSetsByCreationTimestamp(o).Less(i, j)
 	}
 	return r1 < r2
-}
-
-var (
-	quantityType  = reflect.TypeFor[api.Quantity]()
-	timeType      = reflect.TypeFor[api.Time]()
-	microTimeType = reflect.TypeFor[api.MicroTime]()
-)
-
-// semanticEqual is apimachinery's equality.Semantic.DeepEqual for API
-// objects: like reflect.DeepEqual, except that quantities compare by value,
-// times by instant, and nil and empty slices and maps are equal.
-func semanticEqual(a, b any) bool {
-	return equalValue(reflect.ValueOf(a), reflect.ValueOf(b))
-}
-
-func equalValue(a, b reflect.Value) bool {
-	if !a.IsValid() || !b.IsValid() {
-		return a.IsValid() == b.IsValid()
-	}
-	if a.Type() != b.Type() {
-		return false
-	}
-	if a.CanInterface() && b.CanInterface() {
-		switch a.Type() {
-		case quantityType:
-			return a.Interface().(api.Quantity).Equal(b.Interface().(api.Quantity))
-		case timeType:
-			return a.Interface().(api.Time).Time.Equal(b.Interface().(api.Time).Time)
-		case microTimeType:
-			return a.Interface().(api.MicroTime).Time.Equal(b.Interface().(api.MicroTime).Time)
-		}
-	}
-	switch a.Kind() {
-	case reflect.Pointer, reflect.Interface:
-		if a.IsNil() || b.IsNil() {
-			return a.IsNil() == b.IsNil()
-		}
-		return equalValue(a.Elem(), b.Elem())
-	case reflect.Struct:
-		for i := range a.NumField() {
-			if !equalValue(a.Field(i), b.Field(i)) {
-				return false
-			}
-		}
-		return true
-	case reflect.Slice, reflect.Array:
-		if a.Len() != b.Len() {
-			return false
-		}
-		for i := range a.Len() {
-			if !equalValue(a.Index(i), b.Index(i)) {
-				return false
-			}
-		}
-		return true
-	case reflect.Map:
-		if a.Len() != b.Len() {
-			return false
-		}
-		// The result does not depend on the iteration order.
-		it := a.MapRange()
-		for it.Next() {
-			bv := b.MapIndex(it.Key())
-			if !bv.IsValid() || !equalValue(it.Value(), bv) {
-				return false
-			}
-		}
-		return true
-	case reflect.Bool:
-		return a.Bool() == b.Bool()
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return a.Int() == b.Int()
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return a.Uint() == b.Uint()
-	case reflect.Float32, reflect.Float64:
-		return a.Float() == b.Float()
-	case reflect.Complex64, reflect.Complex128:
-		return a.Complex() == b.Complex()
-	case reflect.String:
-		return a.String() == b.String()
-	}
-	// Funcs and channels do not occur in API objects; equal only if nil.
-	return a.IsNil() && b.IsNil()
 }

@@ -182,28 +182,3 @@ func TestReplicaSetOrders(t *testing.T) {
 		})
 	}
 }
-
-func TestSemanticEqual(t *testing.T) {
-	t1 := api.NewTime(testTime)
-	t2 := api.Time{Time: testTime.In(time.FixedZone("x", 3600))}
-	tests := []struct {
-		name string
-		a, b any
-		want bool
-	}{
-		{"nil and empty map", map[string]string(nil), map[string]string{}, true},
-		{"nil and empty slice", []int(nil), []int{}, true},
-		{"different maps", map[string]string{"a": "1"}, map[string]string{"a": "2"}, false},
-		{"same instant in two zones", t1, t2, true},
-		{"quantities by value", api.MustParseQuantity("0.5"), api.MustParseQuantity("500m"), true},
-		{"nil and non-nil pointer", (*int32)(nil), int32p(0), false},
-		{"statuses with nil and empty conditions", api.DeploymentStatus{Replicas: 1}, api.DeploymentStatus{Replicas: 1, Conditions: []api.DeploymentCondition{}}, true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := semanticEqual(tt.a, tt.b); got != tt.want {
-				t.Errorf("semanticEqual = %v, want %v", got, tt.want)
-			}
-		})
-	}
-}

@@ -596,7 +596,7 @@ func EqualIgnoreHash(template1, template2 *api.PodTemplateSpec) bool {
 	}
 	t1, t2 := *template1, *template2
 	t1.Labels, t2.Labels = nil, nil
-	return semanticEqual(&t1, &t2)
+	return api.SemanticEqual(&t1, &t2)
 }
 
 // labelsEqualIgnoring reports whether a and b hold the same labels apart

@@ -89,7 +89,7 @@ func TestE2ENginxRollsOut(t *testing.T) {
 		t.Errorf("ReplicaSet %s: owner %v, replicas %d, labels %v, selector %v", r.Name, r.OwnerReferences, *r.Spec.Replicas, r.Labels, r.Spec.Selector.MatchLabels)
 	}
 	wantAnn := map[string]string{RevisionAnnotation: "1", DesiredReplicasAnnotation: "3", MaxReplicasAnnotation: "4"}
-	if !semanticEqual(r.Annotations, wantAnn) {
+	if !api.SemanticEqual(r.Annotations, wantAnn) {
 		t.Errorf("ReplicaSet annotations %v, want %v", r.Annotations, wantAnn)
 	}
 	pods := e.pods()

@@ -323,7 +323,7 @@ func (r *standIn) Reconcile(ctx context.Context, req controller.Request) (contro
 	status.AvailableReplicas = available
 	status.TerminatingReplicas = &terminating
 	status.ObservedGeneration = cached.Generation
-	if !semanticEqual(*status, cached.Status) {
+	if !api.SemanticEqual(*status, cached.Status) {
 		upd := cached.DeepCopy()
 		upd.Status = *status
 		if _, err := r.client.UpdateStatus(ctx, upd); err != nil {

@@ -68,7 +68,7 @@ func (p *pass) syncRolloutStatus(allRSs []*api.ReplicaSet, newRS *api.ReplicaSet
 		RemoveDeploymentCondition(&newStatus, api.DeploymentReplicaFailure)
 	}
 
-	if semanticEqual(d.Status, newStatus) {
+	if api.SemanticEqual(d.Status, newStatus) {
 		p.requeueStuckDeployment(d, newStatus)
 		return nil
 	}

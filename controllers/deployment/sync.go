@@ -352,7 +352,7 @@ func (p *pass) cleanupDeployment(oldRSs []*api.ReplicaSet, d *api.Deployment) er
 // syncDeploymentStatus writes d's status if it changed.
 func (p *pass) syncDeploymentStatus(allRSs []*api.ReplicaSet, newRS *api.ReplicaSet, d *api.Deployment) error {
 	newStatus := calculateStatus(allRSs, newRS, d, p.now())
-	if semanticEqual(d.Status, newStatus) {
+	if api.SemanticEqual(d.Status, newStatus) {
 		return nil
 	}
 	d.Status = newStatus

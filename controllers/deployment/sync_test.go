@@ -450,7 +450,7 @@ func TestCalculateStatus(t *testing.T) {
 			Message: "Deployment has minimum availability.", LastUpdateTime: api.NewTime(testTime), LastTransitionTime: api.NewTime(testTime),
 		}},
 	}
-	if !semanticEqual(got, want) {
+	if !api.SemanticEqual(got, want) {
 		t.Errorf("got %+v\nwant %+v", got, want)
 	}
 
@@ -509,7 +509,7 @@ func TestGetNewReplicaSetCreates(t *testing.T) {
 		DesiredReplicasAnnotation:    "3",
 		MaxReplicasAnnotation:        "4",
 	}
-	if !semanticEqual(created.Annotations, wantAnn) {
+	if !api.SemanticEqual(created.Annotations, wantAnn) {
 		t.Errorf("annotations = %v, want %v", created.Annotations, wantAnn)
 	}
 	// Revision copied to the Deployment, Progressing NewReplicaSetCreated.

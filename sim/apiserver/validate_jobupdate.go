@@ -2,9 +2,6 @@ package apiserver
 
 import (
 	"encoding/json"
-	"fmt"
-	"reflect"
-	"time"
 
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/apierr"
@@ -41,7 +38,7 @@ func validateJobUpdate(n, o *api.Job, errs []apierr.FieldError) []apierr.FieldEr
 		errs = append(errs, apierr.FieldError{Field: "spec.completions", Type: "Invalid value", Value: *s.Completions,
 			Detail: "can only be modified in tandem with spec.parallelism"})
 	}
-	if !semanticEqual(s.Selector, was.Selector) {
+	if !api.SemanticEqual(s.Selector, was.Selector) {
 		v := apierr.Literal("null")
 		if s.Selector != nil {
 			b, _ := json.Marshal(s.Selector)
@@ -49,13 +46,13 @@ func validateJobUpdate(n, o *api.Job, errs []apierr.FieldError) []apierr.FieldEr
 		}
 		immutable("selector", v)
 	}
-	if !semanticEqual(&s.Template, schedulingMutable(n, o)) {
+	if !api.SemanticEqual(&s.Template, schedulingMutable(n, o)) {
 		immutable("template", apierr.Literal("{...}"))
 	}
 	if !ptrEqual(s.CompletionMode, was.CompletionMode) {
 		immutable("completionMode", valueOrNull(s.CompletionMode))
 	}
-	if !semanticEqual(s.PodFailurePolicy, was.PodFailurePolicy) {
+	if !api.SemanticEqual(s.PodFailurePolicy, was.PodFailurePolicy) {
 		immutable("podFailurePolicy", structOrNull(s.PodFailurePolicy != nil))
 	}
 	if !ptrEqual(s.BackoffLimitPerIndex, was.BackoffLimitPerIndex) {
@@ -64,7 +61,7 @@ func validateJobUpdate(n, o *api.Job, errs []apierr.FieldError) []apierr.FieldEr
 	if !ptrEqual(s.ManagedBy, was.ManagedBy) {
 		immutable("managedBy", valueOrNull(s.ManagedBy))
 	}
-	if !semanticEqual(s.SuccessPolicy, was.SuccessPolicy) {
+	if !api.SemanticEqual(s.SuccessPolicy, was.SuccessPolicy) {
 		immutable("successPolicy", structOrNull(s.SuccessPolicy != nil))
 	}
 	return errs
@@ -113,91 +110,4 @@ func structOrNull(set bool) apierr.Literal {
 		return "{...}"
 	}
 	return "null"
-}
-
-var (
-	quantityType = reflect.TypeFor[api.Quantity]()
-	timeType     = reflect.TypeFor[time.Time]()
-)
-
-// semanticEqual is apimachinery's equality.Semantic.DeepEqual for API
-// values: quantities equal by amount ("1" and "1000m"), times by
-// instant, nil and empty
-// slices and maps equal, everything else as reflect.DeepEqual.
-func semanticEqual(a, b any) bool {
-	return equalValues(reflect.ValueOf(a), reflect.ValueOf(b))
-}
-
-func equalValues(a, b reflect.Value) bool {
-	if !a.IsValid() || !b.IsValid() {
-		return a.IsValid() == b.IsValid()
-	}
-	if a.Type() != b.Type() {
-		return false
-	}
-	if a.Type() == quantityType {
-		qa, qb := a.Interface().(api.Quantity), b.Interface().(api.Quantity)
-		return qa.Cmp(qb) == 0
-	}
-	if a.Type() == timeType {
-		return a.Interface().(time.Time).Equal(b.Interface().(time.Time))
-	}
-	switch a.Kind() {
-	case reflect.Pointer, reflect.Interface:
-		if a.IsNil() || b.IsNil() {
-			return a.IsNil() == b.IsNil()
-		}
-		return equalValues(a.Elem(), b.Elem())
-	case reflect.Struct:
-		for i := range a.NumField() {
-			if !equalValues(a.Field(i), b.Field(i)) {
-				return false
-			}
-		}
-		return true
-	case reflect.Slice, reflect.Array:
-		if a.Len() != b.Len() {
-			return false
-		}
-		for i := range a.Len() {
-			if !equalValues(a.Index(i), b.Index(i)) {
-				return false
-			}
-		}
-		return true
-	case reflect.Map:
-		if a.Len() != b.Len() {
-			return false
-		}
-		for _, k := range a.MapKeys() {
-			bv := b.MapIndex(k)
-			if !bv.IsValid() || !equalValues(a.MapIndex(k), bv) {
-				return false
-			}
-		}
-		return true
-	case reflect.Func, reflect.Chan, reflect.UnsafePointer:
-		return a.Pointer() == b.Pointer()
-	}
-	return reflect.DeepEqual(valueOf(a), valueOf(b))
-}
-
-// valueOf is v's value for a basic kind, read even from an unexported
-// field (where Interface would panic).
-func valueOf(v reflect.Value) any {
-	switch v.Kind() {
-	case reflect.Bool:
-		return v.Bool()
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return v.Int()
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return v.Uint()
-	case reflect.Float32, reflect.Float64:
-		return v.Float()
-	case reflect.Complex64, reflect.Complex128:
-		return v.Complex()
-	case reflect.String:
-		return v.String()
-	}
-	panic(fmt.Sprintf("semanticEqual: kind %s", v.Kind()))
 }

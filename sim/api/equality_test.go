@@ -1,0 +1,39 @@
+package api
+
+import (
+	"testing"
+	"time"
+)
+
+var semTestTime = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+
+// TestSemanticEqual: equality.Semantic.DeepEqual's rules, on which the
+// Deployment controller's template and status comparisons and the API
+// server's Job update checks rest.
+func TestSemanticEqual(t *testing.T) {
+	t1 := NewTime(semTestTime)
+	t2 := Time{Time: semTestTime.In(time.FixedZone("x", 3600))}
+	tests := []struct {
+		name string
+		a, b any
+		want bool
+	}{
+		{"nil and empty map", map[string]string(nil), map[string]string{}, true},
+		{"nil and empty slice", []int(nil), []int{}, true},
+		{"different maps", map[string]string{"a": "1"}, map[string]string{"a": "2"}, false},
+		{"same instant in two zones", t1, t2, true},
+		{"quantities by value", MustParseQuantity("0.5"), MustParseQuantity("500m"), true},
+		{"nil and non-nil pointer", (*int32)(nil), new(int32), false},
+		{"nil and empty tolerations in a pod spec", PodSpec{}, PodSpec{Tolerations: []Toleration{}}, true},
+		{"requests by amount", ResourceList{ResourceCPU: MustParseQuantity("1")}, ResourceList{ResourceCPU: MustParseQuantity("1000m")}, true},
+		{"different requests", ResourceList{ResourceCPU: MustParseQuantity("1")}, ResourceList{ResourceCPU: MustParseQuantity("2")}, false},
+		{"statuses with nil and empty conditions", DeploymentStatus{Replicas: 1}, DeploymentStatus{Replicas: 1, Conditions: []DeploymentCondition{}}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := SemanticEqual(tt.a, tt.b); got != tt.want {
+				t.Errorf("SemanticEqual = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
