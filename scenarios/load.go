@@ -994,19 +994,24 @@ func (l *loader) objects(field string, n *yaml.Node) ([]api.Object, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, o := range objs {
+	items := mapValue(n, "items") // a List's
+	for i, o := range objs {
 		if err := validate(o); err != nil {
 			return nil, l.invalid(field, n, err)
 		}
 		if err := l.custom(o); err != nil {
 			return nil, l.invalid(field, n, err)
 		}
-		if len(objs) == 1 {
-			l.origins.add(o, l.file, func(path string) (int, int) { return manifest.Position(n, path) })
-		} else {
-			// A List's items: its own position for each.
+		root := n
+		switch {
+		case items != nil && items.Kind == yaml.SequenceNode && len(items.Content) == len(objs):
+			root = items.Content[i]
+		case len(objs) != 1:
+			// Not an item of the node's own: the node's position.
 			l.origins.add(o, l.file, func(string) (int, int) { return n.Line, n.Column })
+			continue
 		}
+		l.origins.add(o, l.file, func(path string) (int, int) { return manifest.Position(root, path) })
 	}
 	return objs, nil
 }

@@ -347,7 +347,8 @@ spec:
 
 // TestWarningsNameTheirFile: a warning about an object of a referenced
 // manifest file names that file, and the field's line and column in it;
-// an inline object's names the scenario's line and column; `clustersim
+// an inline object's names the scenario's line and column (an item of an
+// inline List, the item's); `clustersim
 // validate` of a manifest file places its warnings the same way.
 func TestWarningsNameTheirFile(t *testing.T) {
 	app := `apiVersion: v1
@@ -381,6 +382,10 @@ spec:
     kind: NetworkPolicy
     metadata: {name: deny}
     spec: {podSelector: {}}
+  - apiVersion: v1
+    kind: List
+    items:
+    - {apiVersion: networking.k8s.io/v1, kind: NetworkPolicy, metadata: {name: deny2}, spec: {podSelector: {}}}
   timeline:
   - at: 10s
     apply: {file: manifests/app.yaml}
@@ -397,6 +402,7 @@ spec:
 	want := []string{
 		"warning: dir/manifests/app.yaml:17:11" + hook,
 		"warning: dir/warn.yaml:11:11: NetworkPolicy/deny: kind: accepted but not simulated: the simulated network carries no pod traffic: the NetworkPolicy is stored and listed, and enforces nothing",
+		"warning: dir/warn.yaml:17:48: NetworkPolicy/deny2: kind: accepted but not simulated: the simulated network carries no pod traffic: the NetworkPolicy is stored and listed, and enforces nothing",
 		"warning: dir/manifests/app.yaml:17:11" + hook,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
