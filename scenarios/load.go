@@ -1124,6 +1124,7 @@ func decodeManifestsLocated(file string, data []byte, defs Definitions, decode f
 func validate(o api.Object) error {
 	c := o.DeepCopyObject()
 	api.SetDefaults(c)
+	apiserver.PrepareForCreate(c)
 	return apiserver.Validate(c, nil)
 }
 

@@ -305,7 +305,8 @@ func imageTag(image string) string {
 // SetDefaultsService applies Service defaults: sessionAffinity None (and
 // no affinity config), ClientIP timeout 10800s, type ClusterIP, port
 // protocol TCP, targetPort = port when unset, externalTrafficPolicy Cluster
-// for NodePort and LoadBalancer, internalTrafficPolicy Cluster, and
+// for an externally accessible service (NodePort, LoadBalancer, or
+// ClusterIP with externalIPs), internalTrafficPolicy Cluster, and
 // allocateLoadBalancerNodePorts true for LoadBalancer.
 func SetDefaultsService(s *Service) {
 	sp := &s.Spec
@@ -339,7 +340,9 @@ func SetDefaultsService(s *Service) {
 		}
 	}
 	external := sp.Type == ServiceTypeNodePort || sp.Type == ServiceTypeLoadBalancer
-	if external && sp.ExternalTrafficPolicy == "" {
+	// ExternallyAccessible (k/k pkg/api/service): a ClusterIP service
+	// with externalIPs is reached from outside too.
+	if (external || sp.Type == ServiceTypeClusterIP && len(sp.ExternalIPs) > 0) && sp.ExternalTrafficPolicy == "" {
 		sp.ExternalTrafficPolicy = ServiceTrafficPolicyCluster
 	}
 	if sp.InternalTrafficPolicy == nil && (external || sp.Type == ServiceTypeClusterIP) {

@@ -482,6 +482,12 @@ func (s *Server) admission(v Attributes, validating bool) error {
 // a custom resource given its schema's defaults first (apiextensions-
 // apiserver defaults it as it decodes the request).
 func (s *Server) admit(a *Attributes) error {
+	switch {
+	case a.Verb == Create:
+		PrepareForCreate(a.Object)
+	case a.Subresource == "":
+		prepareForUpdate(a.Object, a.Old)
+	}
 	if u, ok := a.Object.(*api.Unstructured); ok {
 		if crd := s.crds[api.KindOf(u)]; crd != nil {
 			DefaultCustom(crd, u)

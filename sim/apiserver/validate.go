@@ -123,6 +123,9 @@ func Validate(obj, old api.Object) error {
 		errs = append(errs, validateDaemonSet(o, old)...)
 	case *api.Pod:
 		errs = append(errs, validatePodSpec("spec", &o.Spec)...)
+	case *api.Service:
+		was, _ := old.(*api.Service)
+		errs = validateService(o, was, errs)
 	}
 	if old != nil {
 		errs = validateDataUpdate(obj, old, errs)

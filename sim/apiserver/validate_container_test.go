@@ -59,7 +59,8 @@ func TestValidateContainerFields(t *testing.T) {
 	svc := func(names ...string) *api.ServiceSpec {
 		s := &api.ServiceSpec{}
 		for i, n := range names {
-			s.Ports = append(s.Ports, api.ServicePort{Name: n, Port: int32(80 + i)})
+			// As defaulted: protocol TCP, targetPort the port.
+			s.Ports = append(s.Ports, api.ServicePort{Name: n, Port: int32(80 + i), Protocol: api.ProtocolTCP, TargetPort: api.FromInt32(int32(80 + i))})
 		}
 		return s
 	}

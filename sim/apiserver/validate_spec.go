@@ -46,8 +46,6 @@ func validateSpec(obj api.Object, errs []apierr.FieldError) []apierr.FieldError 
 		errs = validatePodResources("spec.template.spec", &o.Spec.Template.Spec, errs)
 	case *api.Pod:
 		errs = validatePodResources("spec", &o.Spec, errs)
-	case *api.Service:
-		errs = validateServicePorts(&o.Spec, errs)
 	case *api.HorizontalPodAutoscaler:
 		errs = validateHPABounds(o.Spec.MinReplicas, o.Spec.MaxReplicas, errs)
 		errs = validateHPASpec(&o.Spec, errs)
@@ -230,42 +228,6 @@ func containerValid(c *api.Container) bool {
 }
 
 func validPort(p int32) bool { return p >= 1 && p <= 65535 }
-
-// validateServicePorts is validateServicePort's number checks.
-func validateServicePorts(spec *api.ServiceSpec, errs []apierr.FieldError) []apierr.FieldError {
-	for i, p := range spec.Ports {
-		pf := fmt.Sprintf("spec.ports[%d]", i)
-		// validateServicePort: a name is required when there are several
-		// ports, a DNS-1123 label, unique.
-		switch {
-		case p.Name == "" && len(spec.Ports) > 1:
-			errs = append(errs, apierr.FieldError{Field: pf + ".name", Type: "Required value"})
-		case p.Name != "" && (len(p.Name) > 63 || !isDNS1123Label(p.Name)):
-			for _, msg := range dns1123LabelProblems(p.Name) {
-				errs = append(errs, apierr.FieldError{Field: pf + ".name", Type: "Invalid value", Value: p.Name, Detail: msg})
-			}
-		case p.Name != "" && slices.ContainsFunc(spec.Ports[:i], func(q api.ServicePort) bool { return q.Name == p.Name }):
-			errs = append(errs, apierr.FieldError{Field: pf + ".name", Type: "Duplicate value", Value: p.Name})
-		}
-		if !validPort(p.Port) {
-			errs = append(errs, apierr.FieldError{Field: pf + ".port", Type: "Invalid value", Value: int64(p.Port), Detail: portRange})
-		}
-		if p.TargetPort.Type == api.IntOrStringInt && p.TargetPort.IntVal != 0 && !validPort(p.TargetPort.IntVal) {
-			errs = append(errs, apierr.FieldError{Field: pf + ".targetPort", Type: "Invalid value", Value: int64(p.TargetPort.IntVal), Detail: portRange})
-		}
-		// A named target is a port name (IsValidPortName); the value is
-		// printed by IntOrString's String, unquoted.
-		if t := p.TargetPort; t.Type == api.IntOrStringString && t.StrVal != "" && !validPortName(t.StrVal) {
-			for _, msg := range portNameProblems(t.StrVal) {
-				errs = append(errs, apierr.FieldError{Field: pf + ".targetPort", Type: "Invalid value", Value: apierr.Literal(t.StrVal), Detail: msg})
-			}
-		}
-		if p.NodePort != 0 && !validPort(p.NodePort) {
-			errs = append(errs, apierr.FieldError{Field: pf + ".nodePort", Type: "Invalid value", Value: int64(p.NodePort), Detail: portRange})
-		}
-	}
-	return errs
-}
 
 // validateHPABounds is validateHorizontalPodAutoscalerSpec's replica
 // bounds (minReplicas' lower bound is 1 without the HPAScaleToZero gate).
