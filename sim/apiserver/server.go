@@ -445,6 +445,12 @@ func (s *Server) update(op store.Op, req *Request, obj api.Object) *Response {
 	if req.Subresource == "" {
 		api.SetDefaults(obj)
 	}
+	if info, _ := s.store.Kinds().Lookup(req.Kind); req.Subresource == "status" && info.HasStatus {
+		// The status strategy's PrepareForUpdate runs before validation:
+		// what is validated and stored is the stored spec (and metadata)
+		// with the request's status.
+		obj = store.ForStatus(obj, old)
+	}
 	if err := s.admission(Attributes{Verb: req.Verb, Kind: req.Kind, Subresource: req.Subresource, Actor: req.Actor, Object: obj, Old: old, Store: s.store}, false); err != nil {
 		return &Response{Err: err}
 	}
@@ -498,7 +504,14 @@ func (s *Server) admit(a *Attributes) error {
 			return err
 		}
 	}
-	if err := Validate(a.Object, a.Old); err != nil {
+	validate := Validate
+	if a.Subresource == "status" {
+		// A status strategy's ValidateUpdate checks the metadata and
+		// the status, never the spec (ValidateJobUpdateStatus,
+		// ValidateStatefulSetStatusUpdate, ...).
+		validate = ValidateStatusUpdate
+	}
+	if err := validate(a.Object, a.Old); err != nil {
 		return err
 	}
 	if err := s.validateKinds(a); err != nil {

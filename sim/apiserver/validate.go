@@ -147,6 +147,32 @@ func Validate(obj, old api.Object) error {
 	return apierr.NewInvalid(api.KindOf(obj).GroupKind(), m.Name, errs...)
 }
 
+// ValidateStatusUpdate checks a status write as a status strategy's
+// ValidateUpdate does, by ValidateObjectMetaUpdate: the object's name,
+// namespace, labels, annotations and finalizers. The spec is the stored
+// one (store.ForStatus) and is not checked again, so that an object
+// stored before a rule can still have its status written. The error is
+// a 422 Invalid status error.
+func ValidateStatusUpdate(obj, old api.Object) error {
+	if obj == nil {
+		return nil
+	}
+	var errs []apierr.FieldError
+	m := obj.GetObjectMeta()
+	errs = validateName(obj, m.Name, true, errs)
+	if m.Namespace != "" && !isDNS1123Label(m.Namespace) {
+		errs = append(errs, apierr.FieldError{Field: "metadata.namespace", Type: "Invalid value", Value: m.Namespace, Detail: labelMsg})
+	}
+	errs = validateLabels("metadata.labels", m.Labels, errs)
+	errs = validateAnnotationKeys(m.Annotations, errs)
+	errs = validateAnnotationsSize(m.Annotations, errs)
+	errs = validateFinalizers(m.Finalizers, errs)
+	if len(errs) == 0 {
+		return nil
+	}
+	return apierr.NewInvalid(api.KindOf(obj).GroupKind(), m.Name, errs...)
+}
+
 // dns1035LabelMsg is IsDNS1035Label's pattern message.
 const dns1035LabelMsg = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')"
 

@@ -572,16 +572,8 @@ func (s *Store) Update(op Op, obj api.Object, subresource string) (api.Object, e
 		return nil, apierr.NewConflict(gr, m.Name, fmt.Sprintf("Precondition failed: UID in precondition: %v, UID in object meta: %v", m.UID, om.UID))
 	}
 	if subresource == "status" {
-		if statusKeepsMetadata(kind) {
-			// The apps strategies reset only spec and labels on a status
-			// write: a Deployment's revision annotation arrives this way.
-			keepServerMeta(m, om)
-			m.Labels = om.Labels
-			copySpec(obj, old)
-		} else {
-			obj = withStatusOf(old, obj)
-			m = obj.GetObjectMeta()
-		}
+		obj = ForStatus(obj, old)
+		m = obj.GetObjectMeta()
 	} else {
 		keepServerMeta(m, om)
 		if t.info.HasStatus && !binding {
@@ -655,6 +647,30 @@ func bumpsGeneration(info api.ResourceInfo, changes []Change) bool {
 		}
 	}
 	return false
+}
+
+// ForStatus returns the object a status write of obj over the stored
+// old one stores, as the kind's status strategy's PrepareForUpdate makes
+// it: the stored spec, and the stored metadata but the labels of the
+// apps kinds (statusKeepsMetadata), or everything stored but the status.
+// The request's resourceVersion and uid are kept for the preconditions.
+// The API server validates this object, not the request, so a status
+// write is neither refused for its spec nor changes it.
+func ForStatus(obj, old api.Object) api.Object {
+	m, om := obj.GetObjectMeta(), old.GetObjectMeta()
+	if statusKeepsMetadata(api.KindOf(obj)) {
+		// The apps strategies reset only spec and labels on a status
+		// write: a Deployment's revision annotation arrives this way.
+		keepServerMeta(m, om)
+		m.Labels = om.Labels
+		copySpec(obj, old)
+		return obj
+	}
+	rv, uid := m.ResourceVersion, m.UID
+	obj = withStatusOf(old, obj)
+	m = obj.GetObjectMeta()
+	m.ResourceVersion, m.UID = rv, uid
+	return obj
 }
 
 // keepServerMeta restores the metadata the server owns on an update.
