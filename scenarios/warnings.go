@@ -364,6 +364,34 @@ func traffic(o api.Object) [][2]string {
 		if p := o.Spec.InternalTrafficPolicy; p != nil && *p == api.ServiceTrafficPolicyLocal {
 			out = append(out, [2]string{"spec.internalTrafficPolicy", noTraffic})
 		}
+		if len(o.Spec.ExternalIPs) > 0 {
+			out = append(out, [2]string{"spec.externalIPs", noTraffic + ": the addresses are stored and shown, and route nothing"})
+		}
+		if o.Spec.TrafficDistribution != nil {
+			out = append(out, [2]string{"spec.trafficDistribution", "the EndpointSlice controller writes no topology hints, and " + noTraffic})
+		}
+		// What a load balancer, or the IP and port allocators, would act on:
+		// none runs (a LoadBalancer type is warned of above).
+		const noAllocator = "no cluster IP, node port or health check port is allocated: the value is stored as written"
+		for _, f := range []struct {
+			field string
+			set   bool
+		}{
+			{"spec.loadBalancerIP", o.Spec.LoadBalancerIP != ""},
+			{"spec.loadBalancerSourceRanges", len(o.Spec.LoadBalancerSourceRanges) > 0},
+			{"spec.loadBalancerClass", o.Spec.LoadBalancerClass != nil},
+			{"spec.allocateLoadBalancerNodePorts", o.Spec.AllocateLoadBalancerNodePorts != nil},
+		} {
+			if f.set {
+				out = append(out, [2]string{f.field, "no load balancer is provisioned (no cloud controller runs)"})
+			}
+		}
+		if o.Spec.HealthCheckNodePort != 0 {
+			out = append(out, [2]string{"spec.healthCheckNodePort", noAllocator})
+		}
+		if len(o.Spec.IPFamilies) > 0 || o.Spec.IPFamilyPolicy != nil {
+			out = append(out, [2]string{"spec.ipFamilies", "no cluster IP is allocated: the families only choose the EndpointSlices' address type"})
+		}
 	case *api.HorizontalPodAutoscaler:
 		for i, m := range o.Spec.Metrics {
 			switch m.Type {

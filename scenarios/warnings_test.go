@@ -169,8 +169,9 @@ spec:
 	}
 }
 
-// TestTrafficWarnings: a Service's load balancer, session affinity and
-// local traffic policies, an HPA's custom and external metrics, and a
+// TestTrafficWarnings: a Service's load balancer (and its fields), session
+// affinity, local traffic policies, external IPs, traffic distribution,
+// health check port and IP families, an HPA's custom and external metrics, and a
 // pod's deadline and runtime class are named; a plain Service and an
 // HPA on CPU give none.
 func TestTrafficWarnings(t *testing.T) {
@@ -183,6 +184,24 @@ apiVersion: v1
 kind: Service
 metadata: {name: plain}
 spec: {selector: {app: web}, ports: [{port: 80}]}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: lb2}
+spec:
+  type: LoadBalancer
+  selector: {app: web}
+  ports: [{port: 80, nodePort: 30080}]
+  externalIPs: [192.0.2.10]
+  trafficDistribution: PreferClose
+  loadBalancerIP: 192.0.2.20
+  loadBalancerSourceRanges: [10.0.0.0/8]
+  loadBalancerClass: example.com/lb
+  allocateLoadBalancerNodePorts: true
+  externalTrafficPolicy: Local
+  healthCheckNodePort: 30999
+  ipFamilies: [IPv4]
+  ipFamilyPolicy: SingleStack
 ---
 apiVersion: autoscaling/v2
 kind: HorizontalPodAutoscaler
@@ -211,6 +230,16 @@ spec: {resources: {requests: {cpu: "2"}}, containers: [{name: c, image: nginx}]}
 		"warning: app.yaml: Service/lb: spec.sessionAffinity: accepted but not simulated: no client traffic is simulated",
 		"warning: app.yaml: Service/lb: spec.externalTrafficPolicy: accepted but not simulated: no client traffic is simulated",
 		"warning: app.yaml: Service/lb: spec.internalTrafficPolicy: accepted but not simulated: no client traffic is simulated",
+		"warning: app.yaml: Service/lb2: spec.type: accepted but not simulated: no load balancer is provisioned (no cloud controller runs): EXTERNAL-IP stays <pending>",
+		"warning: app.yaml: Service/lb2: spec.externalTrafficPolicy: accepted but not simulated: no client traffic is simulated",
+		"warning: app.yaml: Service/lb2: spec.externalIPs: accepted but not simulated: no client traffic is simulated: the addresses are stored and shown, and route nothing",
+		"warning: app.yaml: Service/lb2: spec.trafficDistribution: accepted but not simulated: the EndpointSlice controller writes no topology hints, and no client traffic is simulated",
+		"warning: app.yaml: Service/lb2: spec.loadBalancerIP: accepted but not simulated: no load balancer is provisioned (no cloud controller runs)",
+		"warning: app.yaml: Service/lb2: spec.loadBalancerSourceRanges: accepted but not simulated: no load balancer is provisioned (no cloud controller runs)",
+		"warning: app.yaml: Service/lb2: spec.loadBalancerClass: accepted but not simulated: no load balancer is provisioned (no cloud controller runs)",
+		"warning: app.yaml: Service/lb2: spec.allocateLoadBalancerNodePorts: accepted but not simulated: no load balancer is provisioned (no cloud controller runs)",
+		"warning: app.yaml: Service/lb2: spec.healthCheckNodePort: accepted but not simulated: no cluster IP, node port or health check port is allocated: the value is stored as written",
+		"warning: app.yaml: Service/lb2: spec.ipFamilies: accepted but not simulated: no cluster IP is allocated: the families only choose the EndpointSlices' address type",
 		"warning: app.yaml: HorizontalPodAutoscaler/web: spec.metrics[1]: accepted but not simulated: no external metrics API is simulated: the autoscaler reports it cannot get the metric (FailedGetExternalMetric)",
 		"warning: app.yaml: HorizontalPodAutoscaler/web: spec.metrics[2]: accepted but not simulated: no custom metrics API is simulated: the autoscaler reports it cannot get the metric (FailedGetPodsMetric)",
 		"warning: app.yaml: HorizontalPodAutoscaler/web: spec.metrics[3]: accepted but not simulated: per-container resource metrics are not simulated: the autoscaler reports it cannot get the metric (FailedGetContainerResourceMetric)",
