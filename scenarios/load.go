@@ -2026,8 +2026,38 @@ func (l *loader) gitops(s *Scenario, w *world) error {
 			if err != nil {
 				return err
 			}
+			if err := l.repeated(cf, cmp.Or(app.Namespace, DefaultNamespace), objs); err != nil {
+				return err
+			}
 			c.Parsed = objs
 		}
+	}
+	return nil
+}
+
+// repeated refuses a commit (at field) that declares an object twice
+// (by kind, namespace, ns when it names none, and name): Argo CD would
+// sync only one of the two and report RepeatedResourceWarning, so which
+// one the repository means is not said. The error is at the second
+// one's name.
+func (l *loader) repeated(field, ns string, objs []api.Object) error {
+	seen := make(map[objKey]bool, len(objs))
+	for _, o := range objs {
+		m := o.GetObjectMeta()
+		k := objKey{api.KindOf(o), api.Key{Name: m.Name}}
+		if info, ok := api.Lookup(k.kind); !ok || info.Namespaced {
+			k.key.Namespace = cmp.Or(m.Namespace, ns)
+		}
+		if !seen[k] {
+			seen[k] = true
+			continue
+		}
+		msg := fmt.Sprintf("the commit declares %s twice: Argo CD would sync only one of them (RepeatedResourceWarning)", objectName(o))
+		if or, ok := l.origins[o]; ok {
+			line, col := or.at("metadata.name")
+			return &Error{File: or.file, Line: line, Column: col, Field: field, Msg: msg}
+		}
+		return l.errorf(field, "%s", msg)
 	}
 	return nil
 }

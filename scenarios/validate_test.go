@@ -216,6 +216,9 @@ func TestValidateRejects(t *testing.T) {
 			"  - {at: 1s, writes: {kind: deployment, name: web, path: \"metadata.annotations.deployment\\\\.kubernetes\\\\.io/revision\"}}\n"},
 		// GitOps ignoreDifferences that match no kind, or no field: the
 		// syncer compares group and kind exactly.
+		{name: "gitops commit declaring an object twice", spec: "  gitops:\n    applications: [{name: app, commits: [{at: 0s, objects: [{apiVersion: v1, kind: ConfigMap, metadata: {name: g}}, {apiVersion: v1, kind: ConfigMap, metadata: {name: g, namespace: default}}]}]}]\n",
+			err: "v.yaml:13:168: spec.gitops.applications[0].commits[0]: the commit declares ConfigMap/default/g twice: Argo CD would sync only one of them (RepeatedResourceWarning)"},
+		{name: "gitops commit with one name in two namespaces", spec: "  gitops:\n    applications: [{name: app, commits: [{at: 0s, objects: [{apiVersion: v1, kind: ConfigMap, metadata: {name: g}}, {apiVersion: v1, kind: ConfigMap, metadata: {name: g, namespace: other}}]}]}]\n"},
 		{name: "ignore differences of a kind typo", spec: "  gitops:\n    applications: [{name: app, ignoreDifferences: [{group: apps, kind: Deploymnt, jsonPointers: [/spec/replicas]}], commits: [{at: 0s, objects: [{apiVersion: v1, kind: ConfigMap, metadata: {name: g}}]}]}]\n",
 			err: `v.yaml:13:72: spec.gitops.applications[0].ignoreDifferences[0].kind: "Deploymnt": the API serves no such kind in group "apps"; did you mean Deployment?`},
 		{name: "ignore differences in the wrong group", spec: "  gitops:\n    applications: [{name: app, ignoreDifferences: [{kind: Deployment, jsonPointers: [/spec/replicas]}], commits: [{at: 0s, objects: [{apiVersion: v1, kind: ConfigMap, metadata: {name: g}}]}]}]\n",
