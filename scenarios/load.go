@@ -227,6 +227,7 @@ func (l *loader) loadData(file string, data []byte) (*Scenario, error) {
 	}
 	s.refs = l.refs
 	s.origins = l.origins
+	s.settleWarnings()
 	return s, nil
 }
 

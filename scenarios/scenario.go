@@ -43,8 +43,10 @@ type Scenario struct {
 	// refs are the files the scenario references, as read at load, by
 	// name as written (WithSchedule inlines its manifests).
 	refs map[string][]byte
-	// origins is where each object was written, for its warnings.
+	// origins is where each object was written, for its warnings, until
+	// they are settled (warned) at the end of the load.
 	origins origins
+	warned  *warned
 }
 
 // Metadata names and describes a scenario.

@@ -100,6 +100,14 @@ func (w Warning) unsimulated() string {
 // of spec.objects, then of the timeline's apply steps, then of the GitOps
 // repository's commits and the IaC tool's declaration, in order.
 func (s *Scenario) Warnings() []Warning {
+	if s.warned != nil {
+		return s.warned.fields
+	}
+	return s.fieldWarnings()
+}
+
+// fieldWarnings computes Warnings.
+func (s *Scenario) fieldWarnings() []Warning {
 	out := s.origins.place(objectWarnings(s.File, s.Objects), s.Objects)
 	all := slices.Clone(s.Objects)
 	for i := range s.Spec.Timeline {
@@ -452,6 +460,28 @@ func objectName(o api.Object) string {
 // repository does not have, a repository a listed registry lacks, a
 // reference that does not parse.
 func (s *Scenario) ImageWarnings() []Warning {
+	if s.warned != nil {
+		return s.warned.images
+	}
+	return s.imageWarnings()
+}
+
+// warned holds a loaded scenario's warnings, placed while the loader's
+// origins were at hand: the YAML trees of the files it read are not kept
+// for the run.
+type warned struct {
+	fields, images []Warning
+}
+
+// settleWarnings computes the scenario's warnings once, at the end of
+// its load, and lets the objects' origins go.
+func (s *Scenario) settleWarnings() {
+	s.warned = &warned{fields: s.fieldWarnings(), images: s.imageWarnings()}
+	s.origins = nil
+}
+
+// imageWarnings computes ImageWarnings.
+func (s *Scenario) imageWarnings() []Warning {
 	reg, err := s.ImageRegistry()
 	if err != nil {
 		return nil // the loader has already refused such a registry
