@@ -105,7 +105,35 @@ func decodePatched(old api.Object, out []byte, patchMap any, typ PatchType) (api
 		// patch and the patched object for the others.
 		return nil, apierr.NewInvalid("", "", apierr.FieldError{Field: "patch", Type: "Invalid value", Value: patchValue(out, patchMap, typ), Detail: err.Error()})
 	}
+	if err := patchedKind(obj, old); err != nil {
+		return nil, apierr.NewInvalid("", "", apierr.FieldError{Field: "patch", Type: "Invalid value", Value: patchValue(out, patchMap, typ), Detail: err.Error()})
+	}
 	return obj, nil
+}
+
+// patchedKind checks the patched object's apiVersion and kind against
+// old's, as upstream's patchers decode the patched object into the
+// resource's type: what the patch left out is the resource's, another
+// version of the kind or another kind does not decode into it (a 422 of
+// the field "patch"). Decoded as given, it was stored as the kind it
+// named, which nothing could patch again.
+func patchedKind(obj, old api.Object) error {
+	tm, want := obj.GetTypeMeta(), old.GetTypeMeta()
+	if tm.APIVersion == "" {
+		tm.APIVersion = want.APIVersion
+	}
+	if tm.Kind == "" {
+		tm.Kind = want.Kind
+	}
+	if *tm == *want {
+		return nil
+	}
+	if _, custom := old.(*api.Unstructured); !custom && tm.Kind == want.Kind {
+		if _, err := api.New(tm.APIVersion, tm.Kind); err != nil {
+			return err
+		}
+	}
+	return fmt.Errorf("the kind of the object (%s, Kind=%s) is not the resource's (%s, Kind=%s)", tm.APIVersion, tm.Kind, want.APIVersion, want.Kind)
 }
 
 // patchValue is what the patch handlers quote of a patch that fails: the

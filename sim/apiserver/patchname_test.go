@@ -83,3 +83,43 @@ func TestJSONPatchStatus(t *testing.T) {
 		})
 	}
 }
+
+// TestPatchKeepsKind: a patch that changes the object's apiVersion or
+// kind is a 422 of the field "patch", as upstream's patchers answer a
+// patched object their codec cannot decode into the resource's type; one
+// that removes them keeps the object's (decoded with the resource's
+// defaults). A JSON patch replacing /apiVersion with "v1" was stored: the
+// Deployment, kept as "v1", then failed every later patch ("no kind
+// \"Deployment\" is registered for version \"v1\"").
+func TestPatchKeepsKind(t *testing.T) {
+	f := newFixture(t)
+	f.must(t, &Request{Verb: Create, Kind: api.KindConfigMap, Actor: controller, Namespace: "default",
+		Object: &api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "c", Namespace: "default"}, Data: map[string]string{"a": "b"}}})
+	for _, tc := range []struct {
+		name  string
+		typ   PatchType
+		patch string
+		want  string // a substring of the 422's message; "" for success
+	}{
+		{"json: apiVersion", JSONPatch, `[{"op":"replace","path":"/apiVersion","value":"apps/v1"}]`, `no kind "ConfigMap" is registered for version "apps/v1"`},
+		{"json: kind", JSONPatch, `[{"op":"replace","path":"/kind","value":"Secret"}]`, `the kind of the object (v1, Kind=Secret) is not the resource's (v1, Kind=ConfigMap)`},
+		{"merge: kind", MergePatch, `{"kind":"Pod"}`, `the kind of the object (v1, Kind=Pod) is not the resource's (v1, Kind=ConfigMap)`},
+		{"strategic: apiVersion", StrategicMergePatch, `{"apiVersion":"v2"}`, `no kind "ConfigMap" is registered for version "v2"`},
+		{"json: remove kind", JSONPatch, `[{"op":"remove","path":"/kind"},{"op":"remove","path":"/apiVersion"}]`, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp := f.do(&Request{Verb: Patch, Kind: api.KindConfigMap, Actor: controller, Namespace: "default", Name: "c", PatchType: tc.typ, Patch: []byte(tc.patch)})
+			var se *apierr.StatusError
+			switch {
+			case tc.want == "" && resp.Err != nil:
+				t.Errorf("got %v, want success", resp.Err)
+			case tc.want != "" && (!errors.As(resp.Err, &se) || se.Code != 422 || !strings.Contains(se.Message, tc.want)):
+				t.Errorf("got %v, want a 422 holding %q", resp.Err, tc.want)
+			}
+			got := f.must(t, &Request{Verb: Get, Kind: api.KindConfigMap, Actor: controller, Namespace: "default", Name: "c"})
+			if tm := got.GetTypeMeta(); tm.APIVersion != "v1" || tm.Kind != "ConfigMap" {
+				t.Errorf("stored as %s %s; want v1 ConfigMap", tm.APIVersion, tm.Kind)
+			}
+		})
+	}
+}
