@@ -358,6 +358,42 @@ func asTable(r *http.Request) bool {
 	return false
 }
 
+// errNotAcceptable is the API server's answer to an Accept header that
+// names no media type it writes (negotiation.NewNotAcceptableError):
+// serve writes JSON only.
+var errNotAcceptable = &apierr.StatusError{Code: http.StatusNotAcceptable, Reason: "NotAcceptable",
+	Message: "only the following media types are accepted: application/json"}
+
+// checkAccept refuses a resource request whose Accept header allows no
+// JSON answer serve can give: no media range that covers
+// application/json (a q of 0 refuses it), or only with an "as" serve
+// does not convert to. No header accepts anything.
+func checkAccept(r *http.Request) error {
+	header := r.Header.Get("Accept")
+	if strings.TrimSpace(header) == "" {
+		return nil
+	}
+	for _, part := range strings.Split(header, ",") {
+		mt, params, err := mime.ParseMediaType(strings.TrimSpace(part))
+		if err != nil {
+			continue
+		}
+		if q, err := strconv.ParseFloat(params["q"], 64); err == nil && q <= 0 {
+			continue
+		}
+		switch mt {
+		case "*/*", "application/*":
+			return nil
+		case "application/json":
+			switch params["as"] {
+			case "", "Table", "PartialObjectMetadata", "PartialObjectMetadataList":
+				return nil
+			}
+		}
+	}
+	return errNotAcceptable
+}
+
 // partialMetadata reports whether the client asked for objects as
 // PartialObjectMetadata (client-go's metadata client, controller-runtime's
 // metadata-only watches: `application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1`,
@@ -431,6 +467,10 @@ func (h *Handler) serveAPI(w http.ResponseWriter, r *http.Request, path string, 
 			return
 		}
 		writeJSON(w, 200, v)
+		return
+	}
+	if err := checkAccept(r); err != nil {
+		writeErr(w, err)
 		return
 	}
 	q := r.URL.Query()
