@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -372,13 +373,30 @@ func deleteOptions(q url.Values, body []byte) (store.DeleteOptions, error) {
 			ResourceVersion string `json:"resourceVersion"`
 		} `json:"preconditions"`
 	}
-	if isJSON(body) {
-		if err := json.Unmarshal(body, &in); err != nil {
+	// A body that is not a JSON object is refused: read as nothing, its
+	// preconditions and propagation policy would be silently dropped (a
+	// YAML body's were, and the object deleted).
+	if b := bytes.TrimSpace(body); len(b) > 0 {
+		if b[0] != '{' {
+			var v any
+			if err := json.Unmarshal(b, &v); err != nil {
+				return store.DeleteOptions{}, apierr.NewBadRequest("decoding DeleteOptions: " + err.Error())
+			}
+			return store.DeleteOptions{}, apierr.NewBadRequest("decoding DeleteOptions: the body is not a JSON object")
+		}
+		if err := json.Unmarshal(b, &in); err != nil {
 			return store.DeleteOptions{}, apierr.NewBadRequest("decoding DeleteOptions: " + err.Error())
 		}
 	}
 	if p := q.Get("propagationPolicy"); p != "" {
 		in.PropagationPolicy = p
+	}
+	// ValidateDeleteOptions (apimachinery meta/v1/validation): a 422 of
+	// DeleteOptions.meta.k8s.io, the value quoted as given.
+	given := in.PropagationPolicy != "" || q.Has("propagationPolicy")
+	if in.OrphanDependents != nil && given {
+		return store.DeleteOptions{}, apierr.NewInvalid("DeleteOptions.meta.k8s.io", "", apierr.FieldError{Field: "propagationPolicy", Type: "Invalid value",
+			Value: in.PropagationPolicy, Detail: "orphanDependents and deletionPropagation cannot be both set"})
 	}
 	if g := q.Get("gracePeriodSeconds"); g != "" {
 		n, err := strconv.ParseInt(g, 10, 64)
@@ -392,7 +410,8 @@ func deleteOptions(q url.Values, body []byte) (store.DeleteOptions, error) {
 	case "", store.PropagateBackground, store.PropagateForeground, store.PropagateOrphan:
 		opts.Propagation = p
 	default:
-		return opts, apierr.NewBadRequest(fmt.Sprintf("propagationPolicy: Unsupported value: %q: supported values: \"Foreground\", \"Background\", \"Orphan\"", p))
+		return opts, apierr.NewInvalid("DeleteOptions.meta.k8s.io", "", apierr.FieldError{Field: "propagationPolicy", Type: "Unsupported value",
+			Value: string(p), Detail: `supported values: "Foreground", "Background", "Orphan", "nil"`})
 	}
 	if in.OrphanDependents != nil && *in.OrphanDependents && opts.Propagation == "" {
 		opts.Propagation = store.PropagateOrphan
