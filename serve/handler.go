@@ -474,7 +474,7 @@ func (h *Handler) serveAPI(w http.ResponseWriter, r *http.Request, path string, 
 		return
 	}
 	q := r.URL.Query()
-	isWatch := t.watchPath || q.Get("watch") == "true" || q.Get("watch") == "1"
+	isWatch := t.watchPath || queryBool(q, "watch")
 	if r.Method == http.MethodGet && isWatch {
 		h.serveWatch(w, r, t)
 		return

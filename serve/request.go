@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/apierr"
@@ -125,6 +126,51 @@ func checkFieldValidation(r *http.Request) error {
 		Detail: "supported values: " + strings.Join(quoted, ", ")})
 }
 
+// queryBool is a boolean query parameter as the API server converts one
+// (Convert_Slice_string_To_bool): absent, "0" or "false" (in any case)
+// is false, any other value, garbage and the empty string included, true.
+func queryBool(q url.Values, key string) bool {
+	v, ok := q[key]
+	if !ok || len(v) == 0 {
+		return false
+	}
+	return v[0] != "0" && !strings.EqualFold(v[0], "false")
+}
+
+// fieldManagerMaxLength is the longest fieldManager a write may name
+// (validation.FieldManagerMaxLength).
+const fieldManagerMaxLength = 128
+
+// checkWriteOptions refuses a write's options as ValidateCreateOptions,
+// ValidateUpdateOptions and ValidatePatchOptions do beyond
+// fieldValidation: a fieldManager longer than 128 bytes or with an
+// unprintable character, and force on a patch that is not an apply; a
+// 422 of the options kind in meta.k8s.io.
+func checkWriteOptions(r *http.Request) error {
+	kind, ok := optionsKinds[r.Method]
+	if !ok {
+		return nil
+	}
+	q := r.URL.Query()
+	var errs []apierr.FieldError
+	if _, force := q["force"]; force && r.Method == http.MethodPatch && mediaType(r) != "application/apply-patch+yaml" {
+		errs = append(errs, apierr.FieldError{Field: "force", Type: "Forbidden", Detail: "may not be specified for non-apply patch"})
+	}
+	fm := q.Get("fieldManager")
+	if len(fm) > fieldManagerMaxLength {
+		errs = append(errs, apierr.FieldError{Field: "fieldManager", Type: "Too long", Detail: fmt.Sprintf("may not be more than %d bytes", fieldManagerMaxLength)})
+	}
+	for i, c := range fm {
+		if !unicode.IsPrint(c) {
+			errs = append(errs, apierr.FieldError{Field: "fieldManager", Type: "Invalid value", Value: fm, Detail: fmt.Sprintf("invalid character %#U (at position %d)", c, i)})
+		}
+	}
+	if len(errs) > 0 {
+		return apierr.NewInvalid(kind+".meta.k8s.io", "", errs...)
+	}
+	return nil
+}
+
 // requestOf is request, adding a body's warnings to warnings.
 func (h *Handler) requestOf(r *http.Request, t target, info api.ResourceInfo, body []byte, warnings *[]string) (*apiserver.Request, func(*apiserver.Response) any, error) {
 	if info.Namespaced && t.namespace == "" && t.name != "" || !info.Namespaced && t.namespace != "" {
@@ -147,6 +193,9 @@ func (h *Handler) requestOf(r *http.Request, t target, info api.ResourceInfo, bo
 		}
 	}
 	if err := checkFieldValidation(r); err != nil {
+		return nil, nil, err
+	}
+	if err := checkWriteOptions(r); err != nil {
 		return nil, nil, err
 	}
 	switch t.subresource {
@@ -240,7 +289,7 @@ func (h *Handler) requestOf(r *http.Request, t target, info api.ResourceInfo, bo
 			if req.FieldManager == "" {
 				return nil, nil, apierr.NewBadRequest("PATCH requests with apply-patch+yaml content type require a fieldManager query parameter")
 			}
-			req.Verb, req.Object, req.Force = apiserver.Apply, obj, q.Get("force") == "true"
+			req.Verb, req.Object, req.Force = apiserver.Apply, obj, queryBool(q, "force")
 		default:
 			return nil, nil, unsupportedPatch(fmt.Sprintf("the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml (clustersim serve does not implement %q)", mt))
 		}

@@ -65,7 +65,7 @@ func (h *Handler) serveWatch(w http.ResponseWriter, r *http.Request, t target) {
 		writeErr(w, err)
 		return
 	}
-	bookmarks := q.Get("allowWatchBookmarks") == "true"
+	bookmarks := queryBool(q, "allowWatchBookmarks")
 	op, ok := call(h, w, r, func(reply func(opened)) {
 		info, err := resolve(h.gw.c.Store.Kinds(), t)
 		if err != nil {
