@@ -403,8 +403,16 @@ func decodeError(reg *api.Registry, info api.ResourceInfo, body []byte, err erro
 	return apiserver.CannotBeHandled(tm.Kind, tm.APIVersion, info.Kind.Name, detail)
 }
 
+// checkKind refuses a body that is not of the resource's kind: one of
+// another kind in its group as the API server's decoder does (it cannot
+// convert it into the resource's type), one in another group as its
+// create handler does (the API version does not match).
 func checkKind(obj api.Object, info api.ResourceInfo) (api.Object, error) {
 	if k := api.KindOf(obj); k != info.Kind {
+		if tm := obj.GetTypeMeta(); k.Group == info.Kind.Group {
+			return nil, apiserver.CannotBeHandled(tm.Kind, tm.APIVersion, info.Kind.Name,
+				fmt.Sprintf("the body's kind is %s, not the resource's kind %s", tm.Kind, info.Kind.Name))
+		}
 		return nil, apierr.NewBadRequest(fmt.Sprintf("the API version in the data (%s) does not match the expected API version (%s)", obj.GetTypeMeta().APIVersion, info.APIVersion()))
 	}
 	return obj, nil

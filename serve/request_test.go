@@ -215,3 +215,30 @@ func TestSelfSubjectReview(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckKind: a body of another kind in the resource's group and
+// version (a StatefulSet sent to deployments) is refused naming the
+// kinds, as the API server's decoder does (transformDecodeError); serve
+// said "the API version in the data (apps/v1) does not match the
+// expected API version (apps/v1)". A body in another group keeps the
+// API version refusal.
+func TestCheckKind(t *testing.T) {
+	reg := api.NewRegistry()
+	info, err := resolve(reg, target{group: "apps", version: "v1", resource: "deployments"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		obj api.Object
+		msg string
+	}{
+		{&api.StatefulSet{TypeMeta: api.TypeMeta{APIVersion: "apps/v1", Kind: "StatefulSet"}}, `StatefulSet in version "v1" cannot be handled as a Deployment: the body's kind is StatefulSet, not the resource's kind Deployment`},
+		{&api.Pod{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Pod"}}, "the API version in the data (v1) does not match the expected API version (apps/v1)"},
+	} {
+		_, err := checkKind(tc.obj, info)
+		var se *apierr.StatusError
+		if !errors.As(err, &se) || se.Code != 400 || se.Message != tc.msg {
+			t.Errorf("%T: %v; want 400 %q", tc.obj, err, tc.msg)
+		}
+	}
+}
