@@ -85,18 +85,10 @@ func Validate(obj, old api.Object) error {
 	if obj == nil {
 		return nil
 	}
-	var errs []apierr.FieldError
 	m := obj.GetObjectMeta()
-	errs = validateName(obj, m.Name, old != nil, errs)
-	if m.Namespace != "" && !isDNS1123Label(m.Namespace) {
-		errs = append(errs, apierr.FieldError{Field: "metadata.namespace", Type: "Invalid value", Value: m.Namespace, Detail: labelMsg})
-	}
 	// The object's metadata before its spec, as ValidateObjectMeta runs
 	// first upstream.
-	errs = validateLabels("metadata.labels", m.Labels, errs)
-	errs = validateAnnotationKeys(m.Annotations, errs)
-	errs = validateAnnotationsSize(m.Annotations, errs)
-	errs = validateFinalizers(m.Finalizers, errs)
+	errs := validateObjectMeta(obj, old != nil, nil)
 	switch o := obj.(type) {
 	case *api.Deployment:
 		errs = append(errs, validateReplicas("spec.replicas", o.Spec.Replicas)...)
@@ -157,20 +149,27 @@ func ValidateStatusUpdate(obj, old api.Object) error {
 	if obj == nil {
 		return nil
 	}
-	var errs []apierr.FieldError
+	errs := validateObjectMeta(obj, true, nil)
+	if len(errs) == 0 {
+		return nil
+	}
 	m := obj.GetObjectMeta()
-	errs = validateName(obj, m.Name, true, errs)
+	return apierr.NewInvalid(api.KindOf(obj).GroupKind(), m.Name, errs...)
+}
+
+// validateObjectMeta is ValidateObjectMeta's checks of obj's metadata
+// (update: of an object stored before): its name, namespace, labels,
+// annotations and finalizers, appended to errs.
+func validateObjectMeta(obj api.Object, update bool, errs []apierr.FieldError) []apierr.FieldError {
+	m := obj.GetObjectMeta()
+	errs = validateName(obj, m.Name, update, errs)
 	if m.Namespace != "" && !isDNS1123Label(m.Namespace) {
 		errs = append(errs, apierr.FieldError{Field: "metadata.namespace", Type: "Invalid value", Value: m.Namespace, Detail: labelMsg})
 	}
 	errs = validateLabels("metadata.labels", m.Labels, errs)
 	errs = validateAnnotationKeys(m.Annotations, errs)
 	errs = validateAnnotationsSize(m.Annotations, errs)
-	errs = validateFinalizers(m.Finalizers, errs)
-	if len(errs) == 0 {
-		return nil
-	}
-	return apierr.NewInvalid(api.KindOf(obj).GroupKind(), m.Name, errs...)
+	return validateFinalizers(m.Finalizers, errs)
 }
 
 // dns1035LabelMsg is IsDNS1035Label's pattern message.
