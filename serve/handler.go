@@ -648,7 +648,7 @@ func managerFromUserAgent(ua string) string {
 		if !unicode.IsPrint(r) {
 			continue
 		}
-		if b.Len()+utf8.RuneLen(r) > 128 {
+		if b.Len()+utf8.RuneLen(r) > fieldManagerMaxLength {
 			break
 		}
 		b.WriteRune(r)

@@ -108,7 +108,7 @@ func dropTypeDependentFields(s, old *api.Service) {
 		if slices.Equal(s.Spec.IPFamilies, old.Spec.IPFamilies) {
 			s.Spec.IPFamilies = nil
 		}
-		if samePtr(s.Spec.IPFamilyPolicy, old.Spec.IPFamilyPolicy) {
+		if ptrEqual(s.Spec.IPFamilyPolicy, old.Spec.IPFamilyPolicy) {
 			s.Spec.IPFamilyPolicy = nil
 		}
 	}
@@ -124,7 +124,7 @@ func dropTypeDependentFields(s, old *api.Service) {
 		if a, b := s.Spec.AllocateLoadBalancerNodePorts, old.Spec.AllocateLoadBalancerNodePorts; a != nil && b != nil && *a == *b {
 			s.Spec.AllocateLoadBalancerNodePorts = nil
 		}
-		if samePtr(s.Spec.LoadBalancerClass, old.Spec.LoadBalancerClass) {
+		if ptrEqual(s.Spec.LoadBalancerClass, old.Spec.LoadBalancerClass) {
 			s.Spec.LoadBalancerClass = nil
 		}
 	}
@@ -142,8 +142,4 @@ func sameNodePorts(s, old *api.Service) bool {
 		}
 	}
 	return true
-}
-
-func samePtr[T comparable](a, b *T) bool {
-	return a == nil && b == nil || a != nil && b != nil && *a == *b
 }

@@ -230,6 +230,7 @@ func validateStatefulSetUpdate(s, old *api.StatefulSet, errs []apierr.FieldError
 	return errs
 }
 
+// ptrEqual reports whether a and b are both nil or point to equal values.
 func ptrEqual[T comparable](a, b *T) bool {
 	return a == nil && b == nil || a != nil && b != nil && *a == *b
 }
