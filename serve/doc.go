@@ -14,6 +14,14 @@
 //     Table requests into Gateway calls posted to the loop, and the
 //     responses back into Kubernetes JSON.
 //
+// A watch is timed in virtual time: its bookmarks (Gateway.Bookmark) and
+// its timeoutSeconds, both checked by Gateway.Tick after each of the
+// loop's steps. A list is answered whole at the store's resourceVersion:
+// the store keeps no past states, so serve neither pages (limit is
+// ignored, no continue token is handed out, one given is refused) nor
+// serves an exact list of an older version (410); see
+// docs/kubectl.md.
+//
 // The package has no clock and starts no goroutine: the caller (cmd/)
 // runs the HTTP server and the loop that advances virtual time between
 // posted calls.

@@ -69,8 +69,9 @@ func (g *Gateway) Do(req *apiserver.Request, done func(*apiserver.Response)) {
 func (g *Gateway) At() kernel.Time { return g.c.K.Now() + 1 }
 
 // WatchEvent is one event of a gateway watch: ADDED, MODIFIED, DELETED,
-// BOOKMARK (Object nil, ResourceVersion set) or ERROR (Err set; the
-// watch has ended).
+// BOOKMARK (Object nil, ResourceVersion set), ERROR (Err set; the watch
+// has ended) or END (the watch's timeout has passed; it has ended
+// without an error).
 type WatchEvent struct {
 	Type            string
 	Event           store.Event
@@ -83,12 +84,29 @@ type WatchEvent struct {
 // client is too slow), and the watch then ends.
 type WatchSink func(e WatchEvent) bool
 
+// WatchOptions are what a gateway watch does beyond its request.
+type WatchOptions struct {
+	// Bookmarks asks for a BOOKMARK every Gateway.Bookmark of virtual
+	// time.
+	Bookmarks bool
+	// Timeout, when positive, ends the watch (END) once that much
+	// virtual time has passed since it was asked for: the API server's
+	// timeoutSeconds.
+	Timeout time.Duration
+	// After drops the events at or before this resourceVersion: a watch
+	// from a resourceVersion newer than the store's, which the API
+	// server's watch cache accepts and starts after.
+	After uint64
+}
+
 type gatewayWatch struct {
 	g         *Gateway
 	sink      WatchSink
 	stream    client.WatchStream
 	bookmarks bool
 	next      time.Duration // when the next bookmark is due
+	deadline  time.Duration // when the watch times out (0: never)
+	after     uint64
 	lastRV    uint64
 	ended     bool
 	cancelled bool
@@ -96,13 +114,16 @@ type gatewayWatch struct {
 
 // Watch opens a watch (req.Verb is apiserver.Watch) as the gateway's
 // user. Events reach sink until the watch ends: the server refused it or
-// the stream broke (an ERROR event, then nothing), the sink refused an
-// event, or the returned cancel was called (on the simulation's
-// goroutine). bookmarks asks for a BOOKMARK every g.Bookmark of virtual
-// time.
-func (g *Gateway) Watch(req *apiserver.Request, bookmarks bool, sink WatchSink) (cancel func()) {
+// the stream broke (an ERROR event, then nothing), its timeout passed
+// (END), the sink refused an event, or the returned cancel was called
+// (on the simulation's goroutine).
+func (g *Gateway) Watch(req *apiserver.Request, opts WatchOptions, sink WatchSink) (cancel func()) {
 	req.Actor = g.actor
-	w := &gatewayWatch{g: g, sink: sink, bookmarks: bookmarks, lastRV: req.ResourceVersion}
+	w := &gatewayWatch{g: g, sink: sink, bookmarks: opts.Bookmarks, after: opts.After, lastRV: max(req.ResourceVersion, opts.After)}
+	if opts.Timeout > 0 {
+		w.deadline = g.c.K.Now().Duration() + opts.Timeout
+		g.watches = append(g.watches, w)
+	}
 	g.c.K.At(g.At(), func() { g.c.Go("serve/"+g.actor+"/watch", func(p *kernel.Process) { w.open(p, req) }) })
 	return func() {
 		w.cancelled = true
@@ -124,12 +145,17 @@ func (w *gatewayWatch) open(p *kernel.Process, req *apiserver.Request) {
 	}
 	w.stream = s
 	w.next = g.c.K.Now().Duration() + g.Bookmark
-	g.watches = append(g.watches, w)
+	if w.deadline == 0 {
+		g.watches = append(g.watches, w)
+	}
 }
 
 // Event implements client.WatchHandler.
 func (w *gatewayWatch) Event(e store.Event) {
 	if w.ended {
+		return
+	}
+	if e.ResourceVersion <= w.after {
 		return
 	}
 	w.lastRV = e.ResourceVersion
@@ -164,13 +190,28 @@ func (w *gatewayWatch) stop() {
 	w.ended = true
 }
 
-// Tick sends the bookmarks that are due and forgets ended watches; the
-// loop calls it after each step.
+// Tick ends the watches whose timeout has passed, sends the bookmarks
+// that are due and forgets ended watches; the loop calls it after each
+// step.
 func (g *Gateway) Tick() {
 	now := g.c.K.Now().Duration()
 	live := g.watches[:0]
 	for _, w := range g.watches {
 		if w.ended {
+			continue
+		}
+		if w.deadline > 0 && now >= w.deadline {
+			w.ended = true
+			if w.stream != nil {
+				w.stream.Stop()
+			}
+			w.sink(WatchEvent{Type: "END"})
+			continue
+		}
+		if w.stream == nil {
+			// Not open yet (a watch with a timeout is tracked from
+			// the start, so that its deadline holds while it opens).
+			live = append(live, w)
 			continue
 		}
 		if w.bookmarks && now >= w.next {

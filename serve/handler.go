@@ -88,6 +88,12 @@ func NewHandler(loop Loop, gw *Gateway, opts Options) *Handler {
 func statusJSON(se *apierr.StatusError) map[string]any {
 	st := map[string]any{"kind": "Status", "apiVersion": "v1", "metadata": map[string]any{},
 		"status": "Failure", "message": se.Message, "reason": string(se.Reason), "code": se.Code}
+	if se.Reason == "" {
+		// An error that is not a Status (the versioner's, of a
+		// resourceVersion that is not a number) is a 500 without a
+		// reason (metav1.Status' reason is omitempty).
+		delete(st, "reason")
+	}
 	details := map[string]any{}
 	// apimachinery's NewInvalid names the object in the details; kubectl
 	// prints `The Pod "p5" is invalid: ...` from them, and `The request

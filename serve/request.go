@@ -224,12 +224,27 @@ func (h *Handler) requestOf(r *http.Request, t target, info api.ResourceInfo, bo
 			req.Verb = apiserver.Get
 			return req, nil, nil
 		}
+		lq, err := parseListQuery(q)
+		if err != nil {
+			return nil, nil, err
+		}
 		opts, filter, err := listOptions(q, info, t.namespace)
 		if err != nil {
 			return nil, nil, err
 		}
+		asked, err := lq.rv(false)
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := lq.checkContinue(); err != nil {
+			return nil, nil, err
+		}
 		req.Verb, req.ListOptions = apiserver.List, opts
 		return req, func(resp *apiserver.Response) any {
+			if err := lq.checkListRV(asked, resp.ResourceVersion); err != nil {
+				resp.Err, resp.Items = err, nil
+				return nil
+			}
 			if filter != nil {
 				kept := resp.Items[:0:0]
 				for _, o := range resp.Items {

@@ -3,9 +3,7 @@ package serve
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
-	"net/url"
 	"strconv"
 	"time"
 
@@ -47,8 +45,11 @@ func (h *Handler) serveWatch(w http.ResponseWriter, r *http.Request, t target) {
 	type opened struct {
 		cancel func()
 		err    error
-		tbl    kubectl.Table
-		filter func(api.Object) bool
+		// errEvent ends the watch as soon as it starts: an ERROR
+		// event after the 200 (the cacher's errWatcher).
+		errEvent *apierr.StatusError
+		tbl      kubectl.Table
+		filter   func(api.Object) bool
 		// initial is a watch list's state (sendInitialEvents=true):
 		// sent as ADDED events before the watch's own, then, when
 		// bookmarks were asked for, a bookmark at initialRV that marks
@@ -60,12 +61,17 @@ func (h *Handler) serveWatch(w http.ResponseWriter, r *http.Request, t target) {
 		kind       string
 		apiVersion string
 	}
-	sendInitial, err := watchListOptions(q)
+	lq, err := parseListQuery(q)
 	if err != nil {
 		writeErr(w, err)
 		return
 	}
+	sendInitial := lq.sendInitial
 	bookmarks := queryBool(q, "allowWatchBookmarks")
+	wopts := WatchOptions{Bookmarks: bookmarks}
+	if lq.timeout != nil && *lq.timeout > 0 {
+		wopts.Timeout = *lq.timeout
+	}
 	op, ok := call(h, w, r, func(reply func(opened)) {
 		info, err := resolve(h.gw.c.Store.Kinds(), t)
 		if err != nil {
@@ -84,16 +90,22 @@ func (h *Handler) serveWatch(w http.ResponseWriter, r *http.Request, t target) {
 		if t.name != "" {
 			opts.Name = t.name
 		}
-		var rv uint64
-		if s := q.Get("resourceVersion"); s != "" {
-			if rv, err = strconv.ParseUint(s, 10, 64); err != nil {
-				reply(opened{err: apierr.NewBadRequest("resourceVersion: " + err.Error())})
-				return
-			}
+		rv, err := lq.rv(true)
+		if err != nil {
+			reply(opened{err: err})
+			return
 		}
+		current := h.gw.c.Store.ResourceVersion()
 		if sendInitial != nil && !*sendInitial && rv == 0 {
 			// No initial events: start at the most recent version.
-			rv = h.gw.c.Store.ResourceVersion()
+			rv = current
+		}
+		if rv > current && (sendInitial == nil || !*sendInitial) {
+			// A resourceVersion newer than the store's: the API
+			// server's watch cache starts the watch and sends the
+			// events after it (the store refuses it): watch from now,
+			// dropping the events up to it.
+			wopts.After, rv = rv, current
 		}
 		req := &apiserver.Request{Verb: apiserver.Watch, Kind: info.Kind, Namespace: opts.Namespace, ListOptions: opts, ResourceVersion: rv}
 		closed := false
@@ -121,7 +133,9 @@ func (h *Handler) serveWatch(w http.ResponseWriter, r *http.Request, t target) {
 				if !errors.As(e.Err, &se) {
 					se = &apierr.StatusError{Code: 500, Reason: "InternalError", Message: e.Err.Error()}
 				}
-				return send(watchFrame{typ: "ERROR", obj: statusJSON(&apierr.StatusError{Code: se.Code, Reason: se.Reason, Message: se.Message}), final: true})
+				return send(watchFrame{typ: "ERROR", obj: errorStatus(se), final: true})
+			case "END":
+				return send(watchFrame{final: true})
 			case "BOOKMARK":
 				kind, av := info.Kind.Name, info.APIVersion()
 				if partial {
@@ -135,7 +149,7 @@ func (h *Handler) serveWatch(w http.ResponseWriter, r *http.Request, t target) {
 			return send(watchFrame{typ: e.Type, event: e.Event.Object, now: h.gw.Now()})
 		}
 		open := func() func() {
-			return h.gw.Watch(req, bookmarks, sink)
+			return h.gw.Watch(req, wopts, sink)
 		}
 		if sendInitial != nil && *sendInitial {
 			// A watch list (client-go's informers since v0.35): the
@@ -147,6 +161,14 @@ func (h *Handler) serveWatch(w http.ResponseWriter, r *http.Request, t target) {
 			h.gw.Do(list, func(resp *apiserver.Response) {
 				if resp.Err != nil {
 					reply(opened{err: resp.Err})
+					return
+				}
+				if rv > resp.ResourceVersion {
+					// The watch cache waits (3 s) for a version
+					// this new, then ends the watch with the
+					// error; the store is the only source of
+					// versions, so serve does not wait.
+					reply(opened{errEvent: tooLargeRV(rv, resp.ResourceVersion, 1)})
 					return
 				}
 				req.ResourceVersion = resp.ResourceVersion
@@ -168,7 +190,9 @@ func (h *Handler) serveWatch(w http.ResponseWriter, r *http.Request, t target) {
 		writeErr(w, op.err)
 		return
 	}
-	defer h.loop.Post(op.cancel)
+	if op.cancel != nil {
+		defer h.loop.Post(op.cancel)
+	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Transfer-Encoding", "chunked")
 	w.WriteHeader(http.StatusOK)
@@ -176,7 +200,17 @@ func (h *Handler) serveWatch(w http.ResponseWriter, r *http.Request, t target) {
 	if flusher != nil {
 		flusher.Flush()
 	}
+	if lq.timeout != nil && *lq.timeout < 0 {
+		// A negative timeoutSeconds: the API server's timer has
+		// fired before the first event (its race between the two
+		// aside); the stream ends at once.
+		return
+	}
 	enc := json.NewEncoder(w)
+	if op.errEvent != nil {
+		enc.Encode(map[string]any{"type": "ERROR", "object": errorStatus(op.errEvent)})
+		return
+	}
 	write := func(f watchFrame) bool {
 		if o := f.event; o != nil {
 			if op.filter != nil && !op.filter(o) {
@@ -216,7 +250,10 @@ func (h *Handler) serveWatch(w http.ResponseWriter, r *http.Request, t target) {
 	for {
 		select {
 		case f, ok := <-frames:
-			if !ok {
+			if !ok || f.final && f.typ == "" {
+				// Closed, or the watch's timeout passed: the
+				// stream ends cleanly, and a client's reflector
+				// watches again.
 				return
 			}
 			if !write(f) {
@@ -233,37 +270,3 @@ func (h *Handler) serveWatch(w http.ResponseWriter, r *http.Request, t target) {
 // initialEventsEnd is the annotation of the bookmark that ends a watch
 // list's initial events (metav1.InitialEventsAnnotationKey).
 const initialEventsEnd = "k8s.io/initial-events-end"
-
-// watchListOptions reads a watch's sendInitialEvents (nil when not
-// given) and checks it with resourceVersionMatch as the API server's
-// validateWatchOptions does (apimachinery
-// pkg/apis/meta/internalversion/validation), its WatchList feature on:
-// sendInitialEvents needs resourceVersionMatch=NotOlderThan, and
-// resourceVersionMatch is only for a watch that sets sendInitialEvents.
-func watchListOptions(q url.Values) (*bool, error) {
-	var send *bool
-	if v := q.Get("sendInitialEvents"); v != "" {
-		b, err := strconv.ParseBool(v)
-		if err != nil {
-			return nil, apierr.NewBadRequest(fmt.Sprintf("sendInitialEvents: invalid boolean %q", v))
-		}
-		send = &b
-	}
-	match := q.Get("resourceVersionMatch")
-	var errs []apierr.FieldError
-	if send != nil && match != "NotOlderThan" {
-		errs = append(errs, apierr.FieldError{Field: "resourceVersionMatch", Type: "Forbidden", Detail: "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"})
-	}
-	if match != "" {
-		if send == nil {
-			errs = append(errs, apierr.FieldError{Field: "resourceVersionMatch", Type: "Forbidden", Detail: "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"})
-		}
-		if match != "NotOlderThan" {
-			errs = append(errs, apierr.FieldError{Field: "resourceVersionMatch", Type: "Unsupported value", Value: match, Detail: `supported values: "NotOlderThan"`})
-		}
-	}
-	if len(errs) > 0 {
-		return nil, apierr.NewInvalid("ListOptions.meta.k8s.io", "", errs...)
-	}
-	return send, nil
-}
