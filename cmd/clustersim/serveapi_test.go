@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -289,5 +290,42 @@ func TestServeFieldManagerFromUserAgent(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != 201 || !strings.Contains(string(b), `"manager":"my-operator"`) {
 		t.Errorf("create: %s %s, want managedFields' manager my-operator", resp.Status, b)
+	}
+}
+
+// TestKubectlListOptions drives the real kubectl against serve's list
+// options: a resourceVersionMatch without resourceVersion is the API
+// server's 422 of ListOptions (kubectl: `The ListOptions "" is
+// invalid: ...`); a
+// resourceVersion that is not a number on a list without a limit is the
+// API server's 500 without a reason ("Error from server: ..."); with a
+// limit it is etcd's 400 "invalid resource version"; --chunk-size (a
+// limit) still gets the whole list, in one page, without a continue; a
+// watch with timeoutSeconds ends, and kubectl with it.
+func TestKubectlListOptions(t *testing.T) {
+	s := startServe(t, filepath.Join("..", "..", "testdata", "serve", "three-nodes.yaml"), "--speed", "100")
+	for _, tc := range []struct{ path, want string }{
+		{"/api/v1/nodes?resourceVersionMatch=NotOlderThan",
+			`The ListOptions "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided`},
+		{"/api/v1/nodes?resourceVersion=abc",
+			`Error from server: resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax`},
+		{"/api/v1/nodes?resourceVersion=abc&limit=500",
+			`Error from server (BadRequest): invalid resource version: resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax`},
+		{"/api/v1/nodes?limit=500&continue=abc",
+			`Error from server (BadRequest): invalid continue token: continue key is not valid: invalid character 'i' looking for beginning of value`},
+	} {
+		if got := s.fail("get", "--raw", tc.path); !strings.Contains(got, tc.want) {
+			t.Errorf("kubectl get --raw %s: %q; want %q", tc.path, got, tc.want)
+		}
+	}
+	out := s.run("get", "nodes", "--chunk-size=1", "-o", "name")
+	if n := strings.Count(out, "node/"); n != 3 {
+		t.Errorf("kubectl get nodes --chunk-size=1: %q; want the 3 nodes", out)
+	}
+	// A watch with timeoutSeconds ends (2 virtual seconds, 20 ms at
+	// --speed 100) after the nodes' ADDED events; kubectl exits 0.
+	out = s.run("get", "--raw", "/api/v1/nodes?watch=1&timeoutSeconds=2")
+	if n := strings.Count(out, `"type":"ADDED"`); n != 3 || strings.Contains(out, `"ERROR"`) {
+		t.Errorf("kubectl get --raw of a watch with timeoutSeconds=2: %q; want the 3 nodes ADDED, then its end", out)
 	}
 }
