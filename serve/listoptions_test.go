@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -14,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clustersim/clustersim/sim/apierr"
 	"github.com/clustersim/clustersim/sim/cluster"
 )
 
@@ -63,14 +65,16 @@ func TestValidateListOptions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		lq := listQuery{watch: queryBool(q, "watch"), resourceVersion: q.Get("resourceVersion"), match: q.Get("resourceVersionMatch"), cont: q.Get("continue")}
-		if _, ok := q["sendInitialEvents"]; ok {
-			b := queryBool(q, "sendInitialEvents")
-			lq.sendInitial = &b
-		}
 		var got []string
-		for _, e := range lq.validate() {
-			got = append(got, e.Error())
+		if _, err := parseListQuery(q); err != nil {
+			var se *apierr.StatusError
+			if !errors.As(err, &se) || se.Code != 422 || se.Kind != "ListOptions" || se.Group != "meta.k8s.io" {
+				t.Errorf("%s: %v; want a 422 of ListOptions.meta.k8s.io", tc.name, err)
+				continue
+			}
+			for _, e := range se.Causes {
+				got = append(got, e.Error())
+			}
 		}
 		if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
 			t.Errorf("%s: %q; want %q", tc.name, got, tc.want)
