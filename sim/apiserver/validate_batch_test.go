@@ -150,7 +150,7 @@ func TestValidateCronJobUpstream(t *testing.T) {
 		{"non-standard scheduled", cj(func(c *api.CronJob) { c.Spec.Schedule = "@hourly" }), ""},
 		{"correct timeZone value", cj(zone("America/New_York")), ""},
 		{"spec.schedule: Invalid value", cj(func(c *api.CronJob) { c.Spec.Schedule = "error" }),
-			`spec.schedule: Invalid value: "error": expected exactly 5 fields, found 1: error`},
+			`spec.schedule: Invalid value: "error": expected exactly 5 fields, found 1: [error]`},
 		{"spec.schedule: Required value", cj(func(c *api.CronJob) { c.Spec.Schedule = "" }), "spec.schedule: Required value"},
 		{"spec.timeZone: timeZone must be nil or non-empty string", cj(zone("")),
 			`spec.timeZone: Invalid value: "": timeZone must be nil or non-empty string`},

@@ -101,7 +101,7 @@ func TestValidateBatch(t *testing.T) {
 		{"TZ in the schedule", cron("TZ=UTC 0 9 * * *", nil),
 			`CronJob.batch "cj" is invalid: spec.schedule: Invalid value: "TZ=UTC 0 9 * * *": cannot use TZ or CRON_TZ in schedule, use timeZone field instead`},
 		{"schedule of four fields", cron("* * * *", nil),
-			`CronJob.batch "cj" is invalid: spec.schedule: Invalid value: "* * * *": expected exactly 5 fields, found 4: * * * *`},
+			`CronJob.batch "cj" is invalid: spec.schedule: Invalid value: "* * * *": expected exactly 5 fields, found 4: [* * * *]`},
 		{"hour out of range", cron("0 25 * * *", nil),
 			`CronJob.batch "cj" is invalid: spec.schedule: Invalid value: "0 25 * * *": end of range (25) above maximum (23): 25`},
 		{"unknown zone", cron("0 9 * * *", tz("Mars/Olympus")),

@@ -69,7 +69,8 @@ func ParseStandard(spec string) (*Schedule, error) {
 	}
 	fields := strings.Fields(spec)
 	if len(fields) != 5 {
-		return nil, fmt.Errorf("expected exactly 5 fields, found %d: %s", len(fields), spec)
+		// robfig/cron prints the fields as a slice: "found 1: [xyz]".
+		return nil, fmt.Errorf("expected exactly 5 fields, found %d: %s", len(fields), fields)
 	}
 	s := &Schedule{loc: loc}
 	var err error
@@ -110,10 +111,11 @@ func descriptor(spec string) (*Schedule, error) {
 	return nil, fmt.Errorf("unrecognized descriptor: %s", spec)
 }
 
-// getField parses one field: a comma list of ranges.
+// getField parses one field: a comma list of ranges. Empty members are
+// skipped ("1,,2" is "1,2"), as robfig/cron splits with strings.FieldsFunc.
 func getField(field string, b bounds) (uint64, error) {
 	var bits uint64
-	for _, expr := range strings.Split(field, ",") {
+	for _, expr := range strings.FieldsFunc(field, func(r rune) bool { return r == ',' }) {
 		bit, err := getRange(expr, b)
 		if err != nil {
 			return 0, err
