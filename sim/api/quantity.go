@@ -168,8 +168,10 @@ func interpretSuffix(s string) (base, exponent int, format Format, ok bool) {
 		return 2, e, BinarySI, true
 	}
 	if len(s) > 1 && (s[0] == 'e' || s[0] == 'E') {
-		e, err := strconv.ParseInt(s[1:], 10, 32)
-		if err != nil {
+		// Upstream stores the exponent in an int32 scale that it negates,
+		// so it refuses MinInt32 as well as anything past int32.
+		e, err := strconv.ParseInt(s[1:], 10, 64)
+		if err != nil || e > math.MaxInt32 || e < -math.MaxInt32 {
 			return 0, 0, DecimalExponent, false
 		}
 		return 10, int(e), DecimalExponent, true
