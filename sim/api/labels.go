@@ -1,6 +1,7 @@
 package api
 
 import (
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -290,7 +291,7 @@ func LabelSelectorAsSelector(ls *LabelSelector) (Selector, error) {
 		default:
 			return Nothing(), &SelectorError{Msg: strconv.Quote(string(e.Operator)) + " is not a valid label selector operator"}
 		}
-		r, msg := newRequirement(e.Key, op, e.Values)
+		r, msg := newRequirement(e.Key, op, append([]string(nil), e.Values...))
 		if msg != "" {
 			return Nothing(), &SelectorError{Msg: msg}
 		}
@@ -300,39 +301,50 @@ func LabelSelectorAsSelector(ls *LabelSelector) (Selector, error) {
 }
 
 // newRequirement validates and builds a requirement, copying and sorting
-// values; it returns a non-empty message when the input is invalid.
+// values; it returns a non-empty message when the input is invalid. Like
+// apimachinery's NewRequirement it reports every problem, each as
+// field.Error prints one ("values[0][app]: Invalid value: \"a b\": ..."),
+// several as an aggregate ("[first, second]"). Values are checked in the
+// order given, so their indexes are the caller's.
 func newRequirement(key string, op selOp, values []string) (requirement, string) {
+	var errs []string
 	if msg := validateLabelKey(key); msg != "" {
-		return requirement{}, "key: Invalid value: " + strconv.Quote(key) + ": " + msg
+		errs = append(errs, invalidValue("key", strconv.Quote(key), msg))
 	}
 	r := requirement{key: key, op: op}
 	switch op {
 	case opIn, opNotIn:
 		if len(values) == 0 {
-			return r, "values: Invalid value: for 'in', 'notin' operators, values set can't be empty"
+			errs = append(errs, invalidValue("values", fmt.Sprintf("%#v", values), "for 'in', 'notin' operators, values set can't be empty"))
 		}
 	case opEquals, opDoubleEquals, opNotEquals:
 		if len(values) != 1 {
-			return r, "values: Invalid value: exact-match compatibility requires one single value"
+			errs = append(errs, invalidValue("values", fmt.Sprintf("%#v", values), "exact-match compatibility requires one single value"))
 		}
 	case opExists, opDoesNotExist:
 		if len(values) != 0 {
-			return r, "values: Invalid value: values set must be empty for exists and does not exist"
+			errs = append(errs, invalidValue("values", fmt.Sprintf("%#v", values), "values set must be empty for exists and does not exist"))
 		}
 	case opGreaterThan, opLessThan:
 		if len(values) != 1 {
-			return r, "values: Invalid value: for 'Gt', 'Lt' operators, exactly one value is required"
+			errs = append(errs, invalidValue("values", fmt.Sprintf("%#v", values), "for 'Gt', 'Lt' operators, exactly one value is required"))
 		}
-		n, err := strconv.ParseInt(values[0], 10, 64)
-		if err != nil {
-			return r, "values[0]: Invalid value: " + strconv.Quote(values[0]) + ": for 'Gt', 'Lt' operators, the value must be an integer"
+		for i, v := range values {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				errs = append(errs, invalidValue("values["+strconv.Itoa(i)+"]", strconv.Quote(v), "for 'Gt', 'Lt' operators, the value must be an integer"))
+				continue
+			}
+			r.num = n
 		}
-		r.num = n
 	}
-	for _, v := range values {
+	for i, v := range values {
 		if msg := validateLabelValue(v); msg != "" {
-			return r, "values[" + key + "]: Invalid value: " + strconv.Quote(v) + ": " + msg
+			errs = append(errs, invalidValue("values["+strconv.Itoa(i)+"]["+key+"]", strconv.Quote(v), msg))
 		}
+	}
+	if len(errs) > 0 {
+		return requirement{}, aggregate(errs)
 	}
 	if len(values) > 0 {
 		r.values = append([]string(nil), values...)
@@ -340,6 +352,31 @@ func newRequirement(key string, op selOp, values []string) (requirement, string)
 		r.values = compactStrings(r.values)
 	}
 	return r, ""
+}
+
+// invalidValue prints a field.Invalid error: path, the bad value as
+// upstream formats it (quoted strings, %#v slices), and the detail.
+func invalidValue(path, value, detail string) string {
+	return path + ": Invalid value: " + value + ": " + detail
+}
+
+// aggregate joins messages as apimachinery's error aggregate does: one
+// alone, several in brackets, duplicates once.
+func aggregate(msgs []string) string {
+	var out []string
+	for _, m := range msgs {
+		seen := false
+		for _, o := range out {
+			seen = seen || o == m
+		}
+		if !seen {
+			out = append(out, m)
+		}
+	}
+	if len(out) == 1 {
+		return out[0]
+	}
+	return "[" + strings.Join(out, ", ") + "]"
 }
 
 func compactStrings(s []string) []string {
@@ -352,34 +389,44 @@ func compactStrings(s []string) []string {
 	return out
 }
 
+// The messages of apimachinery's validation.IsQualifiedName,
+// IsValidLabelValue and IsDNS1123Subdomain, with their examples.
 const (
-	qualifiedNameMsg = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
-	labelValueMsg    = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
+	qualifiedNameMsg    = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"
+	labelValueMsg       = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"
+	dns1123SubdomainMsg = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
 )
 
-// validateLabelKey checks a qualified name: an optional DNS-subdomain
-// prefix and '/', then a name of at most 63 characters.
+// validateLabelKey checks a qualified name as IsQualifiedName does: an
+// optional DNS-subdomain prefix and '/', then a name of at most 63
+// characters. Every problem is reported, joined by "; ".
 func validateLabelKey(k string) string {
+	var errs []string
 	name := k
-	if i := strings.IndexByte(k, '/'); i >= 0 {
-		prefix := k[:i]
-		name = k[i+1:]
+	switch parts := strings.Split(k, "/"); len(parts) {
+	case 1:
+	case 2:
+		prefix := parts[0]
+		name = parts[1]
 		if prefix == "" {
-			return "prefix part must be non-empty"
+			errs = append(errs, "prefix part must be non-empty")
+		} else {
+			for _, msg := range dnsSubdomainProblems(prefix) {
+				errs = append(errs, "prefix part "+msg)
+			}
 		}
-		if !isDNSSubdomain(prefix) {
-			return "prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character"
-		}
+	default:
+		return "a qualified name " + qualifiedNameMsg + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"
 	}
-	switch {
-	case name == "":
-		return "name part must be non-empty"
-	case len(name) > 63:
-		return "name part must be no more than 63 characters"
-	case !IsLabelToken(name):
-		return qualifiedNameMsg
+	if name == "" {
+		errs = append(errs, "name part must be non-empty")
+	} else if len(name) > 63 {
+		errs = append(errs, "name part must be no more than 63 characters")
 	}
-	return ""
+	if !IsLabelToken(name) {
+		errs = append(errs, "name part "+qualifiedNameMsg)
+	}
+	return strings.Join(errs, "; ")
 }
 
 // ValidLabelValue reports whether v may be a label value: at most 63
@@ -388,14 +435,16 @@ func validateLabelKey(k string) string {
 // with any other value is invalid and matches nothing.
 func ValidLabelValue(v string) bool { return validateLabelValue(v) == "" }
 
+// validateLabelValue returns IsValidLabelValue's problems, joined by "; ".
 func validateLabelValue(v string) string {
+	var errs []string
 	if len(v) > 63 {
-		return "must be no more than 63 characters"
+		errs = append(errs, "must be no more than 63 characters")
 	}
 	if v != "" && !IsLabelToken(v) {
-		return labelValueMsg
+		errs = append(errs, labelValueMsg)
 	}
-	return ""
+	return strings.Join(errs, "; ")
 }
 
 func isAlnum(c byte) bool {
@@ -419,23 +468,29 @@ func IsLabelToken(s string) bool {
 
 func isLowerAlnum(c byte) bool { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') }
 
-// isDNSSubdomain checks a lowercase RFC 1123 subdomain of at most 253
-// characters.
-func isDNSSubdomain(s string) bool {
-	if s == "" || len(s) > 253 {
-		return false
+// dnsSubdomainProblems returns IsDNS1123Subdomain's problems: the length
+// (at most 253) and the form, each reported.
+func dnsSubdomainProblems(s string) []string {
+	var errs []string
+	if len(s) > 253 {
+		errs = append(errs, "must be no more than 253 characters")
 	}
+	ok := s != ""
 	for _, part := range strings.Split(s, ".") {
-		if part == "" || !isLowerAlnum(part[0]) || !isLowerAlnum(part[len(part)-1]) {
-			return false
+		if !ok {
+			break
 		}
-		for i := 0; i < len(part); i++ {
-			if !isLowerAlnum(part[i]) && part[i] != '-' {
-				return false
-			}
+		if part == "" || !isLowerAlnum(part[0]) || !isLowerAlnum(part[len(part)-1]) {
+			ok = false
+		}
+		for i := 0; i < len(part) && ok; i++ {
+			ok = isLowerAlnum(part[i]) || part[i] == '-'
 		}
 	}
-	return true
+	if !ok {
+		errs = append(errs, dns1123SubdomainMsg)
+	}
+	return errs
 }
 
 // ParseSelector parses the string form used by list options and kubectl -l:
@@ -609,6 +664,11 @@ func (p *selParser) requirement() (requirement, string) {
 		return requirement{}, "found '" + t.lit + "', expected: identifier"
 	}
 	key := t.lit
+	// Upstream checks the key as soon as it is read, before the operator
+	// and values, under a nil field path (printed "<nil>").
+	if msg := validateLabelKey(key); msg != "" {
+		return requirement{}, invalidValue("<nil>", strconv.Quote(key), msg)
+	}
 	if notExist {
 		// Anything after "!key" is reported by the caller, as upstream.
 		return newRequirement(key, opDoesNotExist, nil)
@@ -641,7 +701,10 @@ func (p *selParser) requirement() (requirement, string) {
 		if msg != "" {
 			return requirement{}, msg
 		}
-		return newRequirement(key, op, values)
+		// Upstream collects the values in a set and passes its sorted
+		// list, so a bad value's index is its place in that order.
+		sort.Strings(values)
+		return newRequirement(key, op, compactStrings(values))
 	}
 	n := p.peek(true)
 	if n.kind == tokEnd || n.kind == tokComma {
@@ -653,34 +716,50 @@ func (p *selParser) requirement() (requirement, string) {
 	return newRequirement(key, op, []string{n.lit})
 }
 
-// valueSet parses "(a,b,c)"; empty members and "()" stand for "".
+// valueSet parses "(a,b,c)" as upstream's parseValues and
+// parseIdentifiersList: "()" and empty members stand for "", but a ",,"
+// is consumed with the member after it, so "(a,,)" and "(,,)" are refused
+// where "(a,,b)" and "(a,)" are not.
 func (p *selParser) valueSet() ([]string, string) {
 	if t := p.next(true); t.kind != tokOpen {
 		return nil, "found '" + t.lit + "' expected: '('"
 	}
+	switch t := p.peek(true); t.kind {
+	case tokClose:
+		p.next(true)
+		return []string{""}, ""
+	case tokIdent, tokComma:
+	default:
+		return nil, "found '" + t.lit + "', expected: ',', ')' or identifier"
+	}
 	var values []string
-	expectValue := true
 	for {
 		t := p.next(true)
 		switch t.kind {
 		case tokIdent:
-			if !expectValue {
-				return nil, "found '" + t.lit + "', expected: ',' or ')'"
-			}
 			values = append(values, t.lit)
-			expectValue = false
+			switch n := p.peek(true); n.kind {
+			case tokComma:
+			case tokClose:
+				p.next(true)
+				return values, ""
+			default:
+				return nil, "found '" + n.lit + "', expected: ',' or ')'"
+			}
 		case tokComma:
-			if expectValue {
-				values = append(values, "")
+			if len(values) == 0 {
+				values = append(values, "") // "(,"
 			}
-			expectValue = true
-		case tokClose:
-			if expectValue {
-				values = append(values, "")
+			switch n := p.peek(true); n.kind {
+			case tokClose:
+				p.next(true)
+				return append(values, ""), "" // ",)"
+			case tokComma:
+				p.next(true)
+				values = append(values, "") // ",,"
 			}
-			return values, ""
 		default:
-			return nil, "found '" + t.lit + "', expected: ',', ')' or identifier"
+			return nil, "found '" + t.lit + "', expected: ',', or identifier"
 		}
 	}
 }

@@ -60,8 +60,8 @@ func TestLabelSelectorErrors(t *testing.T) {
 		want string
 	}{
 		{LabelSelector{MatchExpressions: []LabelSelectorRequirement{{Key: "a", Operator: "Foo"}}}, `"Foo" is not a valid label selector operator`},
-		{LabelSelector{MatchExpressions: []LabelSelectorRequirement{{Key: "a", Operator: LabelSelectorOpIn}}}, "values: Invalid value: for 'in', 'notin' operators, values set can't be empty"},
-		{LabelSelector{MatchExpressions: []LabelSelectorRequirement{{Key: "a", Operator: LabelSelectorOpExists, Values: []string{"x"}}}}, "values: Invalid value: values set must be empty for exists and does not exist"},
+		{LabelSelector{MatchExpressions: []LabelSelectorRequirement{{Key: "a", Operator: LabelSelectorOpIn}}}, "values: Invalid value: []string(nil): for 'in', 'notin' operators, values set can't be empty"},
+		{LabelSelector{MatchExpressions: []LabelSelectorRequirement{{Key: "a", Operator: LabelSelectorOpExists, Values: []string{"x"}}}}, `values: Invalid value: []string{"x"}: values set must be empty for exists and does not exist`},
 		{LabelSelector{MatchLabels: map[string]string{"bad key": "x"}}, ""},
 		{LabelSelector{MatchLabels: map[string]string{"a": "bad value"}}, ""},
 		{LabelSelector{MatchLabels: map[string]string{"Example.com/a": "x"}}, ""},
@@ -139,7 +139,7 @@ func TestParseSelectorErrors(t *testing.T) {
 		{"!a=b", `unable to parse selector "!a=b": found '=', expected: ',' or 'end of string'`},
 		{"a b", `unable to parse selector "a b": unable to parse requirement: found 'b', expected: in, notin, =, ==, !=, gt, lt`},
 		{"a in b", `unable to parse selector "a in b": unable to parse requirement: found 'b' expected: '('`},
-		{"a in (b", `unable to parse selector "a in (b": unable to parse requirement: found '', expected: ',', ')' or identifier`},
+		{"a in (b", `unable to parse selector "a in (b": unable to parse requirement: found '', expected: ',' or ')'`},
 		{"a>x", `unable to parse selector "a>x": unable to parse requirement: values[0]: Invalid value: "x": for 'Gt', 'Lt' operators, the value must be an integer`},
 		{",a", `unable to parse selector ",a": found ',', expected: !, identifier, or 'end of string'`},
 		{"a=b c", `unable to parse selector "a=b c": found 'c', expected: ',' or 'end of string'`},
