@@ -405,3 +405,23 @@ func TestParseSelectorMessagesUpstream(t *testing.T) {
 		}
 	}
 }
+
+// TestSetStringUpstream ports labels_test.go's TestSetString: a Set prints
+// as the selector it makes (upstream's Set.String is
+// SelectorFromSet(ls).String()). The rest of labels_test.go (Has, Get,
+// Conflicts, Merge, ConvertSelectorToLabelsMap) tests helpers sim/api
+// does not have: labels here are plain maps.
+func TestSetStringUpstream(t *testing.T) {
+	for _, tt := range []struct {
+		set  map[string]string
+		want string
+	}{
+		{map[string]string{"x": "y"}, "x=y"},
+		{map[string]string{"foo": "bar"}, "foo=bar"},
+		{map[string]string{"foo": "bar", "baz": "qup"}, "baz=qup,foo=bar"},
+	} {
+		if got := SelectorFromSet(tt.set).String(); got != tt.want {
+			t.Errorf("SelectorFromSet(%v).String() = %q, want %q", tt.set, got, tt.want)
+		}
+	}
+}
