@@ -1,6 +1,7 @@
 package api
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strconv"
@@ -315,19 +316,19 @@ func newRequirement(key string, op selOp, values []string) (requirement, string)
 	switch op {
 	case opIn, opNotIn:
 		if len(values) == 0 {
-			errs = append(errs, invalidValue("values", fmt.Sprintf("%#v", values), "for 'in', 'notin' operators, values set can't be empty"))
+			errs = append(errs, invalidValue("values", jsonValue(values), "for 'in', 'notin' operators, values set can't be empty"))
 		}
 	case opEquals, opDoubleEquals, opNotEquals:
 		if len(values) != 1 {
-			errs = append(errs, invalidValue("values", fmt.Sprintf("%#v", values), "exact-match compatibility requires one single value"))
+			errs = append(errs, invalidValue("values", jsonValue(values), "exact-match compatibility requires one single value"))
 		}
 	case opExists, opDoesNotExist:
 		if len(values) != 0 {
-			errs = append(errs, invalidValue("values", fmt.Sprintf("%#v", values), "values set must be empty for exists and does not exist"))
+			errs = append(errs, invalidValue("values", jsonValue(values), "values set must be empty for exists and does not exist"))
 		}
 	case opGreaterThan, opLessThan:
 		if len(values) != 1 {
-			errs = append(errs, invalidValue("values", fmt.Sprintf("%#v", values), "for 'Gt', 'Lt' operators, exactly one value is required"))
+			errs = append(errs, invalidValue("values", jsonValue(values), "for 'Gt', 'Lt' operators, exactly one value is required"))
 		}
 		for i, v := range values {
 			n, err := strconv.ParseInt(v, 10, 64)
@@ -354,8 +355,19 @@ func newRequirement(key string, op selOp, values []string) (requirement, string)
 	return r, ""
 }
 
+// jsonValue renders a bad value that is not a string or number as
+// apimachinery v0.37's field.Error does: as JSON ("null", "[]",
+// "[\"a\",\"b\"]").
+func jsonValue(v []string) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprintf("%#v", v)
+	}
+	return string(b)
+}
+
 // invalidValue prints a field.Invalid error: path, the bad value as
-// upstream formats it (quoted strings, %#v slices), and the detail.
+// upstream formats it (quoted strings, JSON slices), and the detail.
 func invalidValue(path, value, detail string) string {
 	return path + ": Invalid value: " + value + ": " + detail
 }
@@ -416,7 +428,7 @@ func validateLabelKey(k string) string {
 			}
 		}
 	default:
-		return "a qualified name " + qualifiedNameMsg + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"
+		return "a valid label key " + qualifiedNameMsg + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"
 	}
 	if name == "" {
 		errs = append(errs, "name part must be non-empty")
@@ -548,7 +560,11 @@ func lexSelector(s string) []token {
 		for i < len(s) && isSelectorSpace(s[i]) {
 			i++
 		}
-		if i == len(s) {
+		// Upstream's lexer reads a NUL byte as the end of the input when a
+		// token would start there ("\x00a" selects everything); right
+		// after a token it is swallowed as a separator ("b\x00c" is two
+		// identifiers).
+		if i == len(s) || s[i] == 0 {
 			return append(toks, token{kind: tokEnd})
 		}
 		c := s[i]
@@ -564,22 +580,25 @@ func lexSelector(s string) []token {
 				toks = append(toks, token{symbolKind(c), s[i : i+1]})
 				i++
 			}
-			continue
+		} else {
+			j := i
+			for j < len(s) && s[j] != 0 && !isSelectorSpace(s[j]) && !isSelectorSymbol(s[j]) {
+				j++
+			}
+			lit := s[i:j]
+			kind := tokIdent
+			switch lit {
+			case "in":
+				kind = tokIn
+			case "notin":
+				kind = tokNotIn
+			}
+			toks = append(toks, token{kind, lit})
+			i = j
 		}
-		j := i
-		for j < len(s) && !isSelectorSpace(s[j]) && !isSelectorSymbol(s[j]) {
-			j++
+		if i < len(s) && s[i] == 0 {
+			i++
 		}
-		lit := s[i:j]
-		kind := tokIdent
-		switch lit {
-		case "in":
-			kind = tokIn
-		case "notin":
-			kind = tokNotIn
-		}
-		toks = append(toks, token{kind, lit})
-		i = j
 	}
 }
 

@@ -60,8 +60,8 @@ func TestLabelSelectorErrors(t *testing.T) {
 		want string
 	}{
 		{LabelSelector{MatchExpressions: []LabelSelectorRequirement{{Key: "a", Operator: "Foo"}}}, `"Foo" is not a valid label selector operator`},
-		{LabelSelector{MatchExpressions: []LabelSelectorRequirement{{Key: "a", Operator: LabelSelectorOpIn}}}, "values: Invalid value: []string(nil): for 'in', 'notin' operators, values set can't be empty"},
-		{LabelSelector{MatchExpressions: []LabelSelectorRequirement{{Key: "a", Operator: LabelSelectorOpExists, Values: []string{"x"}}}}, `values: Invalid value: []string{"x"}: values set must be empty for exists and does not exist`},
+		{LabelSelector{MatchExpressions: []LabelSelectorRequirement{{Key: "a", Operator: LabelSelectorOpIn}}}, "values: Invalid value: null: for 'in', 'notin' operators, values set can't be empty"},
+		{LabelSelector{MatchExpressions: []LabelSelectorRequirement{{Key: "a", Operator: LabelSelectorOpExists, Values: []string{"x"}}}}, `values: Invalid value: ["x"]: values set must be empty for exists and does not exist`},
 		{LabelSelector{MatchLabels: map[string]string{"bad key": "x"}}, ""},
 		{LabelSelector{MatchLabels: map[string]string{"a": "bad value"}}, ""},
 		{LabelSelector{MatchLabels: map[string]string{"Example.com/a": "x"}}, ""},

@@ -192,7 +192,7 @@ func TestLexerSequenceUpstream(t *testing.T) {
 
 // TestRequirementConstructorUpstream ports TestRequirementConstructor, in
 // its field.ErrorList form: each error is "<path>: Invalid value: <bad
-// value>: <detail>", as field.Error prints it. Left out: the row with the
+// value>: <detail>", as v0.37's field.Error prints it (a slice as JSON). Left out: the row with the
 // operator "unsupportedOp", which our operators cannot spell (a
 // LabelSelector's unknown operator is refused before a requirement is
 // built: TestLabelSelectorErrors).
@@ -204,19 +204,19 @@ func TestRequirementConstructorUpstream(t *testing.T) {
 		vals []string
 		want string
 	}{
-		{"x1", opIn, []string{}, "values: Invalid value: []string{}: for 'in', 'notin' operators, values set can't be empty"},
-		{"x2", opNotIn, []string{}, "values: Invalid value: []string{}: for 'in', 'notin' operators, values set can't be empty"},
+		{"x1", opIn, []string{}, "values: Invalid value: []: for 'in', 'notin' operators, values set can't be empty"},
+		{"x2", opNotIn, []string{}, "values: Invalid value: []: for 'in', 'notin' operators, values set can't be empty"},
 		{"x3", opIn, []string{"foo"}, ""},
 		{"x4", opNotIn, []string{"foo"}, ""},
-		{"x5", opEquals, []string{"bar", "foo"}, `values: Invalid value: []string{"bar", "foo"}: exact-match compatibility requires one single value`},
+		{"x5", opEquals, []string{"bar", "foo"}, `values: Invalid value: ["bar","foo"]: exact-match compatibility requires one single value`},
 		{"x6", opExists, []string{}, ""},
 		{"x7", opDoesNotExist, []string{}, ""},
-		{"x8", opExists, []string{"foo"}, `values: Invalid value: []string{"foo"}: values set must be empty for exists and does not exist`},
+		{"x8", opExists, []string{"foo"}, `values: Invalid value: ["foo"]: values set must be empty for exists and does not exist`},
 		{"1foo", opIn, []string{"bar"}, ""},
 		{"1234", opIn, []string{"bar"}, ""},
 		{"x11", opGreaterThan, []string{"1"}, ""},
 		{"x12", opLessThan, []string{"6"}, ""},
-		{"x13", opGreaterThan, []string{}, "values: Invalid value: []string{}: for 'Gt', 'Lt' operators, exactly one value is required"},
+		{"x13", opGreaterThan, []string{}, "values: Invalid value: []: for 'Gt', 'Lt' operators, exactly one value is required"},
 		{"x14", opGreaterThan, []string{"bar"}, `values[0]: Invalid value: "bar": for 'Gt', 'Lt' operators, the value must be an integer`},
 		{"x15", opLessThan, []string{"bar"}, `values[0]: Invalid value: "bar": for 'Gt', 'Lt' operators, the value must be an integer`},
 		// breaks DNS rule that len(key) <= 253
@@ -361,7 +361,7 @@ func TestParseSelectorMessagesUpstream(t *testing.T) {
 	const nameMsg = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"
 	for _, tt := range []struct{ in, want string }{
 		{"app:monolith", `unable to parse requirement: <nil>: Invalid value: "app:monolith": ` + nameMsg},
-		{"a/b/c=d", `unable to parse requirement: <nil>: Invalid value: "a/b/c": a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`},
+		{"a/b/c=d", `unable to parse requirement: <nil>: Invalid value: "a/b/c": a valid label key must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`},
 		{"app.kubernetes_io/name=x", `unable to parse requirement: <nil>: Invalid value: "app.kubernetes_io/name": prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`},
 		{"/a", `unable to parse requirement: <nil>: Invalid value: "/a": prefix part must be non-empty`},
 		{"a/", `unable to parse requirement: <nil>: Invalid value: "a/": name part must be non-empty; ` + nameMsg},
@@ -384,6 +384,14 @@ func TestParseSelectorMessagesUpstream(t *testing.T) {
 		{"a b", "unable to parse requirement: found 'b', expected: in, notin, =, ==, !=, gt, lt"},
 		{"!=a", "found '!=', expected: !, identifier, or 'end of string'"},
 		{"!,a", "unable to parse requirement: found ',', expected: identifier"},
+		// TestParseOperator's refused operators, in a requirement
+		{"a !", "unable to parse requirement: found '!', expected: in, notin, =, ==, !=, gt, lt"},
+		{"a exists", "unable to parse requirement: found 'exists', expected: in, notin, =, ==, !=, gt, lt"},
+		{"a (", "unable to parse requirement: found '(', expected: in, notin, =, ==, !=, gt, lt"},
+		// a NUL byte ends the input where a token would start, and is
+		// swallowed right after one
+		{"a=b\x00c=d", "found 'c', expected: ',' or 'end of string'"},
+		{"a,\x00", "found '', expected: identifier after ','"},
 		{"a=b,", "found '', expected: identifier after ','"},
 		{"a=b)", "found ')', expected: ',' or 'end of string'"},
 		{",a", "found ',', expected: !, identifier, or 'end of string'"},
@@ -399,9 +407,9 @@ func TestParseSelectorMessagesUpstream(t *testing.T) {
 		}
 	}
 	// Rows upstream accepts that the checks above must not refuse.
-	for _, in := range []string{"a in (b,,,c)", "a in (,b)", "a in (b,)"} {
-		if _, err := ParseSelector(in); err != nil {
-			t.Errorf("ParseSelector(%q): %v", in, err)
+	for in, want := range map[string]string{"a in (b,,,c)": "a in (,b,c)", "a in (,b)": "a in (,b)", "a in (b,)": "a in (,b)", "\x00a": "", "a\x00": "a", "a \x00b": "a"} {
+		if s, err := ParseSelector(in); err != nil || s.String() != want {
+			t.Errorf("ParseSelector(%q) = %q, %v; want %q", in, s.String(), err, want)
 		}
 	}
 }
@@ -419,6 +427,10 @@ func TestSetStringUpstream(t *testing.T) {
 		{map[string]string{"x": "y"}, "x=y"},
 		{map[string]string{"foo": "bar"}, "foo=bar"},
 		{map[string]string{"foo": "bar", "baz": "qup"}, "baz=qup,foo=bar"},
+		// selector_test.go's TestSetSelectorString
+		{map[string]string{}, ""},
+		{map[string]string{"app": "foo"}, "app=foo"},
+		{map[string]string{"app": "foo", "a": "b"}, "a=b,app=foo"},
 	} {
 		if got := SelectorFromSet(tt.set).String(); got != tt.want {
 			t.Errorf("SelectorFromSet(%v).String() = %q, want %q", tt.set, got, tt.want)
