@@ -41,8 +41,9 @@ var (
 // Quantity is a Kubernetes resource quantity ("500m", "128Mi", "2"). It is
 // stored exactly as int64 milli-units: values finer than 1m are rounded
 // away from zero when parsed, as the API server does when it defaults
-// resource lists to milli precision. A parsed Quantity remembers its text
-// so that it re-encodes unchanged; arithmetic forgets it. The zero value is
+// resource lists to milli precision. A parsed Quantity keeps its text when
+// upstream would (keepsText), so that it prints and re-encodes unchanged;
+// other text, and arithmetic, give the canonical form. The zero value is
 // 0. Quantity is a value type: copy it by assignment.
 type Quantity struct {
 	milli  int64
@@ -70,6 +71,12 @@ func ParseQuantity(s string) (Quantity, error) {
 	if !ok {
 		return Quantity{}, ErrQuantitySuffix
 	}
+	if !strings.ContainsAny(s[:len(s)-len(suffix)], "0123456789") && !digitlessFastPath(base, exponent) {
+		// Upstream reads a number without digits ("", "-", ".") as 0 only
+		// on its int64 fast path; elsewhere inf.Dec refuses the text:
+		// "Ki" and "e-9" are 0, "Pi" and "E-10" are not numbers.
+		return Quantity{}, ErrQuantityNumeric
+	}
 	milli, err := toMilli(num, denom, base, exponent)
 	if err != nil {
 		return Quantity{}, err
@@ -81,7 +88,57 @@ func ParseQuantity(s string) (Quantity, error) {
 	if !positive {
 		milli = -milli
 	}
-	return Quantity{milli: milli, format: format, s: s}, nil
+	q := Quantity{milli: milli, format: format}
+	if keepsText(num, denom, base, exponent) {
+		// Kept only where it differs from the canonical form, so that a
+		// quantity decoded from its own encoding is the same value.
+		var buf [32]byte
+		if string(q.appendCanonical(buf[:0])) != s {
+			q.s = s
+		}
+	}
+	return q, nil
+}
+
+// digitlessFastPath reports whether upstream's ParseQuantity takes its
+// int64 fast path for a number without digits: a decimal scale of at
+// least -9, or a binary suffix up to Ti (its precision estimate
+// 15 - 1 - exponent*3/10 - 1 is not negative).
+func digitlessFastPath(base, exponent int) bool {
+	if base == 10 {
+		return exponent >= -9
+	}
+	return 13-exponent*3/10 >= 0
+}
+
+// keepsText reports whether upstream's ParseQuantity keeps the text it
+// parsed, which String and MarshalJSON then return unchanged; otherwise
+// they print the canonical form ("1000m" is "1", "0.5" is "500m",
+// "1024Mi" is "1Gi"). Upstream keeps it on its int64 fast path when the
+// text looks canonical: a decimal amount whose digits do not start with 0
+// or end in 000 and whose scale is a multiple of 3 ("500m", "33E09",
+// "+1", "007", "1."), or a binary one with no fraction whose number is
+// not a multiple of 8 ("100Mi", "1Gi"). Text finer than 1m ("5n") is not
+// kept, as the amount is rounded here.
+func keepsText(num, denom string, base, exponent int) bool {
+	digits := num + denom
+	if base == 10 {
+		scale := exponent - len(denom)
+		if len(digits) > 18 || scale < -3 || scale%3 != 0 {
+			return false
+		}
+		return digits[0] != '0' && !strings.HasSuffix(digits, "000")
+	}
+	// upstream's precision estimate for the fast path: 15 - len(num) -
+	// exponent*3/10 - 1 must not be negative.
+	if denom != "" || 15-len(num)-exponent*3/10-1 < 0 {
+		return false
+	}
+	v, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || v > math.MaxInt64>>uint(exponent) {
+		return false
+	}
+	return exponent%10 == 0 && v&7 != 0
 }
 
 // MustParseQuantity is ParseQuantity for literals in code and tests; it
@@ -337,11 +394,26 @@ var decimalSuffixByExp = map[int]string{-9: "n", -6: "u", -3: "m", 0: "", 3: "k"
 
 var binarySuffixByPow = [...]string{"", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"}
 
-// String returns upstream's canonical form: "500m", "100Mi", "2", "1500m"
-// for 1.5, "1500M" for 1.5G, "129e6".
+// String returns the text q was parsed from when upstream keeps it (see
+// keepsText), else upstream's canonical form: "500m", "100Mi", "2",
+// "1500m" for 1.5, "1500M" for 1.5G, "129e6".
 func (q Quantity) String() string {
+	if q.s != "" {
+		return q.s
+	}
+	return q.canonical()
+}
+
+// canonical is upstream's CanonicalizeBytes for q.
+func (q Quantity) canonical() string {
+	var buf [32]byte
+	return string(q.appendCanonical(buf[:0]))
+}
+
+// appendCanonical appends q's canonical form to dst.
+func (q Quantity) appendCanonical(dst []byte) []byte {
 	if q.milli == 0 {
-		return "0"
+		return append(dst, '0')
 	}
 	format := q.format
 	switch format {
@@ -359,7 +431,7 @@ func (q Quantity) String() string {
 			v /= 1024
 			times++
 		}
-		return strconv.FormatInt(v, 10) + binarySuffixByPow[times]
+		return append(strconv.AppendInt(dst, v, 10), binarySuffixByPow[times]...)
 	}
 	m, exp := q.milli, -3
 	for (m >= 10 || m <= -10) && m%10 == 0 {
@@ -374,19 +446,20 @@ func (q Quantity) String() string {
 		m *= 100
 		exp -= 2
 	}
+	dst = strconv.AppendInt(dst, m, 10)
 	if format == DecimalSI {
 		if suffix, ok := decimalSuffixByExp[exp]; ok {
-			return strconv.FormatInt(m, 10) + suffix
+			return append(dst, suffix...)
 		}
 	}
 	if exp == 0 {
-		return strconv.FormatInt(m, 10)
+		return dst
 	}
-	return strconv.FormatInt(m, 10) + "e" + strconv.Itoa(exp)
+	return strconv.AppendInt(append(dst, 'e'), int64(exp), 10)
 }
 
-// MarshalJSON writes q as a JSON string: the text it was parsed from, or
-// the canonical form once computed.
+// MarshalJSON writes q as a JSON string: its String, the text it was
+// parsed from when upstream keeps it, else the canonical form.
 func (q Quantity) MarshalJSON() ([]byte, error) {
 	s := q.s
 	if s == "" {

@@ -21,7 +21,7 @@ func TestParseQuantity(t *testing.T) {
 		{"0.5", 500, "500m", DecimalSI},
 		{"1.5", 1500, "1500m", DecimalSI},
 		{"1e3", 1000000, "1e3", DecimalExponent},
-		{"1E3", 1000000, "1e3", DecimalExponent},
+		{"1E3", 1000000, "1E3", DecimalExponent}, // upstream keeps text it deems canonical
 		{"2k", 2000000, "2k", DecimalSI},
 		{"1.5G", 1500000000000, "1500M", DecimalSI},
 		{"128974848", 128974848000, "128974848", DecimalSI},
@@ -29,7 +29,7 @@ func TestParseQuantity(t *testing.T) {
 		{"129M", 129000000000, "129M", DecimalSI},
 		{"123Mi", 123 << 20 * 1000, "123Mi", BinarySI},
 		{"1Ki", 1024000, "1Ki", BinarySI},
-		{"+1", 1000, "1", DecimalSI},
+		{"+1", 1000, "+1", DecimalSI}, // kept, as upstream
 		{"0", 0, "0", DecimalSI},
 		{"-0", 0, "0", DecimalSI},
 		{"1000m", 1000, "1", DecimalSI},
@@ -46,7 +46,7 @@ func TestParseQuantity(t *testing.T) {
 		{"-1n", -1, "-1m", DecimalSI},
 		{"0.0001Ki", 103, "103m", DecimalSI}, // fractional binary becomes decimal
 		{"8Pi", 8 << 50 * 1000, "8Pi", BinarySI},
-		{"007", 7000, "7", DecimalSI},
+		{"007", 7000, "007", DecimalSI}, // kept, as upstream
 		{".5", 500, "500m", DecimalSI},
 		{"1e-20", 1, "1e-3", DecimalExponent},
 		{"3920m", 3920, "3920m", DecimalSI},
@@ -190,8 +190,9 @@ func TestQuantityJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Text is kept as written; numbers come back as strings.
-	want := `{"cpu":"500m","ephemeral-storage":"0.5","memory":"1Gi","pods":"2","storage":"0"}`
+	// Text upstream deems canonical is kept ("500m", "1Gi"), other text is
+	// canonicalised (0.5 is "500m"); numbers come back as strings.
+	want := `{"cpu":"500m","ephemeral-storage":"500m","memory":"1Gi","pods":"2","storage":"0"}`
 	if string(out) != want {
 		t.Errorf("encoded %s, want %s", out, want)
 	}

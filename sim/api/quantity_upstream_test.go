@@ -581,3 +581,55 @@ func TestInterpretExponentInt32BoundsUpstream(t *testing.T) {
 		}
 	}
 }
+
+// TestQuantityKeptTextUpstream follows what TestQuantityString checks of
+// the text ParseQuantity keeps (a canonical string is kept, an alternate
+// spelling is not): String and MarshalJSON return the parsed text where
+// upstream's ParseQuantity keeps it, else the canonical form. The
+// expected values are k8s.io/apimachinery v0.37.2's, as is the last
+// block: a number without digits is 0 on upstream's int64 fast path and
+// "unable to parse numeric part of quantity" off it.
+func TestQuantityKeptTextUpstream(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"33E09", "33E09"},
+		{"333.", "333."},
+		{"1000m", "1"},
+		{"0.5", "500m"},
+		{"1024Mi", "1Gi"},
+		{"100Mi", "100Mi"},
+		{"+1", "+1"},
+		{"007", "007"},
+		{"1.500G", "1.500G"},
+		{"1.5Gi", "1536Mi"},
+		{"8Ki", "8Ki"},
+		{"0.05", "50m"},
+		{"2000m", "2"},
+		{"1e3", "1e3"},
+		{"1E3", "1E3"},
+		{"12e-3", "12e-3"},
+		{"128974848", "128974848"},
+		{"129e6", "129e6"},
+		{"1.5G", "1500M"},
+		{"16Gi", "16Gi"},
+		{"3920m", "3920m"},
+		{"Ki", "0"},
+		{"e-9", "0"},
+		{".", "0"},
+		{"-", "0"},
+	} {
+		q, err := ParseQuantity(tt.in)
+		if err != nil {
+			t.Errorf("ParseQuantity(%q): %v", tt.in, err)
+			continue
+		}
+		b, _ := json.Marshal(q)
+		if q.String() != tt.want || string(b) != `"`+tt.want+`"` {
+			t.Errorf("ParseQuantity(%q): String %q JSON %s, want %q", tt.in, q.String(), b, tt.want)
+		}
+	}
+	for _, in := range []string{"Pi", "E-10", "-.Pi", "+Ei", "-e-33"} {
+		if _, err := ParseQuantity(in); err != ErrQuantityNumeric {
+			t.Errorf("ParseQuantity(%q): %v, want %v", in, err, ErrQuantityNumeric)
+		}
+	}
+}

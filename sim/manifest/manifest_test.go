@@ -748,8 +748,16 @@ func sameScalar(a, b any) bool {
 		return false
 	}
 	if fa, err := strconv.ParseFloat(sa, 64); err == nil {
-		fb, err := strconv.ParseFloat(sb, 64)
-		return err == nil && fa == fb
+		if fb, err := strconv.ParseFloat(sb, 64); err == nil && fa == fb {
+			return true
+		}
+	}
+	// A quantity is encoded in upstream's canonical form unless its text
+	// already is one upstream keeps ("0.5" becomes "500m", "1.5Gi"
+	// "1536Mi"), so the same amount counts as the same scalar.
+	if qa, err := api.ParseQuantity(sa); err == nil {
+		qb, err := api.ParseQuantity(sb)
+		return err == nil && qa.Equal(qb) && qb.String() == sb
 	}
 	ta, err1 := time.Parse(time.RFC3339Nano, sa)
 	tb, err2 := time.Parse(time.RFC3339Nano, sb)

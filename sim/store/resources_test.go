@@ -49,7 +49,9 @@ func TestPodResourcesShared(t *testing.T) {
 		req  api.ResourceList
 	}{
 		{"other-value", resources(t, "cpu", "200m", "memory", "256Mi")},
-		{"other-text", resources(t, "cpu", "0.1", "memory", "256Mi")},
+		// "+100m" keeps its text, as upstream; "0.1" would not (it reads
+		// back as "100m", the same quantity as pod a's).
+		{"other-text", resources(t, "cpu", "+100m", "memory", "256Mi")},
 		{"more", resources(t, "cpu", "100m", "memory", "256Mi", "ephemeral-storage", "1Gi")},
 		{"fewer", resources(t, "cpu", "100m")},
 	} {
