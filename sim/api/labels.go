@@ -401,8 +401,11 @@ func compactStrings(s []string) []string {
 	return out
 }
 
-// The messages of apimachinery's validation.IsQualifiedName,
-// IsValidLabelValue and IsDNS1123Subdomain, with their examples.
+// The messages of apimachinery's api/validate/content IsLabelKey (what
+// validation.IsQualifiedName is in v0.37), IsLabelValue and
+// IsDNS1123Subdomain, with their examples. Their lengths are in bytes
+// ("must be no more than 63 bytes"), unlike util/validation's own
+// IsDNS1123Subdomain, which counts characters.
 const (
 	qualifiedNameMsg    = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"
 	labelValueMsg       = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"
@@ -433,7 +436,7 @@ func validateLabelKey(k string) string {
 	if name == "" {
 		errs = append(errs, "name part must be non-empty")
 	} else if len(name) > 63 {
-		errs = append(errs, "name part must be no more than 63 characters")
+		errs = append(errs, "name part must be no more than 63 bytes")
 	}
 	if !IsLabelToken(name) {
 		errs = append(errs, "name part "+qualifiedNameMsg)
@@ -451,7 +454,7 @@ func ValidLabelValue(v string) bool { return validateLabelValue(v) == "" }
 func validateLabelValue(v string) string {
 	var errs []string
 	if len(v) > 63 {
-		errs = append(errs, "must be no more than 63 characters")
+		errs = append(errs, "must be no more than 63 bytes")
 	}
 	if v != "" && !IsLabelToken(v) {
 		errs = append(errs, labelValueMsg)
@@ -480,12 +483,12 @@ func IsLabelToken(s string) bool {
 
 func isLowerAlnum(c byte) bool { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') }
 
-// dnsSubdomainProblems returns IsDNS1123Subdomain's problems: the length
-// (at most 253) and the form, each reported.
+// dnsSubdomainProblems returns content.IsDNS1123Subdomain's problems: the
+// length (at most 253 bytes) and the form, each reported.
 func dnsSubdomainProblems(s string) []string {
 	var errs []string
 	if len(s) > 253 {
-		errs = append(errs, "must be no more than 253 characters")
+		errs = append(errs, "must be no more than 253 bytes")
 	}
 	ok := s != ""
 	for _, part := range strings.Split(s, ".") {

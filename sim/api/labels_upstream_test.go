@@ -220,8 +220,8 @@ func TestRequirementConstructorUpstream(t *testing.T) {
 		{"x14", opGreaterThan, []string{"bar"}, `values[0]: Invalid value: "bar": for 'Gt', 'Lt' operators, the value must be an integer`},
 		{"x15", opLessThan, []string{"bar"}, `values[0]: Invalid value: "bar": for 'Gt', 'Lt' operators, the value must be an integer`},
 		// breaks DNS rule that len(key) <= 253
-		{long, opExists, []string{}, `key: Invalid value: "` + long + `": name part must be no more than 63 characters`},
-		{"x16", opEquals, []string{long}, `values[0][x16]: Invalid value: "` + long + `": must be no more than 63 characters`},
+		{long, opExists, []string{}, `key: Invalid value: "` + long + `": name part must be no more than 63 bytes`},
+		{"x16", opEquals, []string{long}, `values[0][x16]: Invalid value: "` + long + `": must be no more than 63 bytes`},
 		{"x17", opEquals, []string{"a b"}, `values[0][x17]: Invalid value: "a b": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`},
 		// Ours: several errors are aggregated as upstream's ErrorList.ToAggregate.
 		{"a b", opGreaterThan, []string{"c d"}, `[key: Invalid value: "a b": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]'), values[0]: Invalid value: "c d": for 'Gt', 'Lt' operators, the value must be an integer, values[0][a b]: Invalid value: "c d": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')]`},

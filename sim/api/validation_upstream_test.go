@@ -53,7 +53,7 @@ func TestIsQualifiedNameUpstream(t *testing.T) {
 		}
 	}
 	// Ours: the message of a prefix that is too long but well formed.
-	if got, want := validateLabelKey(strings.Repeat("a", 254)+"/abc"), "prefix part must be no more than 253 characters"; got != want {
+	if got, want := validateLabelKey(strings.Repeat("a", 254)+"/abc"), "prefix part must be no more than 253 bytes"; got != want {
 		t.Errorf("254-byte prefix: %q, want %q", got, want)
 	}
 }
