@@ -236,10 +236,21 @@ func (s Selector) ExactMatch() (key, value string, ok bool) {
 // the match.
 func (s Selector) Requirements() int { return len(s.reqs) }
 
+// newSelector sorts reqs by key with sort.Sort, as upstream's parse and
+// Selector.Add do: that sort is not stable, and upstream prints
+// requirements sharing a key in the order it leaves them (from 13
+// requirements on it can differ from the written order), so ours does the
+// same swaps on the same input. It is deterministic.
 func newSelector(reqs []requirement) Selector {
-	sort.SliceStable(reqs, func(i, j int) bool { return reqs[i].key < reqs[j].key })
+	sort.Sort(byKey(reqs))
 	return Selector{reqs: reqs, valid: true}
 }
+
+type byKey []requirement
+
+func (a byKey) Len() int           { return len(a) }
+func (a byKey) Swap(i, j int)      { a[i], a[j] = a[j], a[i] }
+func (a byKey) Less(i, j int) bool { return a[i].key < a[j].key }
 
 // SelectorFromSet returns a selector requiring every key of set to have its
 // value; nil or empty sets give Everything. Like upstream it does not

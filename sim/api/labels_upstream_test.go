@@ -437,3 +437,16 @@ func TestSetStringUpstream(t *testing.T) {
 		}
 	}
 }
+
+// TestParseSortOrderUpstream: upstream's parse sorts requirements by key
+// with sort.Sort, which is not stable; from 13 requirements on, those
+// sharing a key can print in another order than written. The expected
+// string is labels.Parse(in).String() of apimachinery v0.37.2.
+func TestParseSortOrderUpstream(t *testing.T) {
+	in := "!a,a>5,a notin (4),a==7,a=1,b,a notin (4),!a,!a,a==7,a>5,a!=2,a notin (4)"
+	want := "a notin (4),a>5,a notin (4),a==7,a=1,!a,!a,!a,a==7,a>5,a!=2,a notin (4),b"
+	s, err := ParseSelector(in)
+	if err != nil || s.String() != want {
+		t.Errorf("ParseSelector(%q) = %q, %v; want %q", in, s.String(), err, want)
+	}
+}
