@@ -26,14 +26,14 @@ const (
 // kubelet's node status patch, made against its node lister's copy,
 // relies on that.
 func TwoWay(a, b map[string]any) (map[string]any, error) {
-	return diffMaps(a, b, nil, diffOptions{}, false)
+	return diffMaps(a, b, nil, diffOptions{}, false, metaOf)
 }
 
 // Apply applies a strategic merge patch with its directives to doc and
 // returns the result; doc and patch are not modified
 // (strategicpatch.StrategicMergeMapPatch).
 func Apply(doc, patch map[string]any) (map[string]any, error) {
-	return applyPatch(doc, patch, nil)
+	return applyPatch(doc, patch, nil, metaOf)
 }
 
 // fieldMeta is the patch metadata of one field (the patchStrategy and
@@ -44,7 +44,15 @@ type fieldMeta struct {
 	mergeKey   string
 	primitive  bool
 	retainKeys bool
+	// replace is patchStrategy replace on a map: the diff carries the
+	// modified map whole and a patch replaces the map whole.
+	replace bool
 }
+
+// lookup returns the patch metadata of field inside the map reached by
+// path; metaOf is the one of the kinds clustersim serves (tests give
+// their own schema).
+type lookup func(path []string, field string) fieldMeta
 
 func (m fieldMeta) merging() bool { return m.mergeKey != "" || m.primitive }
 
@@ -130,21 +138,26 @@ func sortedKeys(m map[string]any) []string {
 // changes and additions from current to modified, plus the deletions from
 // original (the last applied configuration) to modified.
 func ThreeWay(original, modified, current map[string]any) (map[string]any, error) {
-	delta, err := diffMaps(current, modified, nil, diffOptions{ignoreDeletions: true}, false)
+	return threeWay(original, modified, current, metaOf)
+}
+
+// threeWay is ThreeWay with the patch metadata of meta.
+func threeWay(original, modified, current map[string]any, meta lookup) (map[string]any, error) {
+	delta, err := diffMaps(current, modified, nil, diffOptions{ignoreDeletions: true}, false, meta)
 	if err != nil {
 		return nil, err
 	}
-	deletions, err := diffMaps(original, modified, nil, diffOptions{ignoreChangesAndAdditions: true}, false)
+	deletions, err := diffMaps(original, modified, nil, diffOptions{ignoreChangesAndAdditions: true}, false, meta)
 	if err != nil {
 		return nil, err
 	}
-	return mergePatches(deletions, delta, nil), nil
+	return mergePatches(deletions, delta, nil, meta), nil
 }
 
 // diffMaps returns the patch turning a into b under opts (strategicpatch's
 // diffMaps). retain asks for a $retainKeys directive (the map's field has
 // the retainKeys strategy).
-func diffMaps(a, b map[string]any, path []string, opts diffOptions, retain bool) (map[string]any, error) {
+func diffMaps(a, b map[string]any, path []string, opts diffOptions, retain bool, meta lookup) (map[string]any, error) {
 	patch := map[string]any{}
 	var retainList []any
 	for _, k := range sortedKeys(b) {
@@ -167,8 +180,8 @@ func diffMaps(a, b map[string]any, path []string, opts diffOptions, retain bool)
 		}
 		switch at := av.(type) {
 		case map[string]any:
-			m := metaOf(path, k)
-			sub, err := diffMaps(at, bv.(map[string]any), append(slices.Clip(path), k), opts, m.retainKeys)
+			m := meta(path, k)
+			sub, err := diffMaps(at, bv.(map[string]any), append(slices.Clip(path), k), opts, m.retainKeys, meta)
 			if err != nil {
 				return nil, err
 			}
@@ -176,12 +189,12 @@ func diffMaps(a, b map[string]any, path []string, opts diffOptions, retain bool)
 				patch[k] = sub
 			}
 		case []any:
-			m := metaOf(path, k)
+			m := meta(path, k)
 			if !m.merging() {
 				replaceIfNotEqual(patch, k, at, bv, opts)
 				continue
 			}
-			add, del, order, err := diffLists(at, bv.([]any), append(slices.Clip(path), k), m, opts)
+			add, del, order, err := diffLists(at, bv.([]any), append(slices.Clip(path), k), m, opts, meta)
 			if err != nil {
 				return nil, err
 			}
@@ -253,7 +266,7 @@ func keyed(e any, key string) (map[string]any, string, error) {
 // and added elements in modified's order, then delete directives), the
 // parallel deletion list of a list of scalars, and the $setElementOrder
 // list.
-func diffLists(a, b []any, path []string, m fieldMeta, opts diffOptions) (add, del, order []any, err error) {
+func diffLists(a, b []any, path []string, m fieldMeta, opts diffOptions, meta lookup) (add, del, order []any, err error) {
 	if len(a) == 0 {
 		if len(b) == 0 || opts.ignoreChangesAndAdditions {
 			return nil, nil, nil, nil
@@ -290,7 +303,7 @@ func diffLists(a, b []any, path []string, m fieldMeta, opts diffOptions) (add, d
 			}
 			continue
 		}
-		sub, err := diffMaps(ae, em, path, opts, m.retainKeys)
+		sub, err := diffMaps(ae, em, path, opts, m.retainKeys, meta)
 		if err != nil {
 			return nil, nil, nil, err
 		}
@@ -349,7 +362,7 @@ func diffScalarLists(a, b []any, opts diffOptions) (add, del, order []any, err e
 // three-way patch into one (strategicpatch's mergeMap without merging the
 // parallel lists): maps merge, keyed lists unite by key with delete
 // directives last, everything else is taken from p.
-func mergePatches(d, p map[string]any, path []string) map[string]any {
+func mergePatches(d, p map[string]any, path []string, meta lookup) map[string]any {
 	out := make(map[string]any, len(d)+len(p))
 	for k, v := range d {
 		out[k] = v
@@ -364,13 +377,13 @@ func mergePatches(d, p map[string]any, path []string) map[string]any {
 		switch dt := dv.(type) {
 		case map[string]any:
 			if pt, ok := pv.(map[string]any); ok {
-				out[k] = mergePatches(dt, pt, append(slices.Clip(path), k))
+				out[k] = mergePatches(dt, pt, append(slices.Clip(path), k), meta)
 				continue
 			}
 		case []any:
 			if pt, ok := pv.([]any); ok {
-				if m := metaOf(path, k); m.merging() {
-					out[k] = unitePatchLists(dt, pt, m, append(slices.Clip(path), k))
+				if m := meta(path, k); m.merging() {
+					out[k] = unitePatchLists(dt, pt, m, append(slices.Clip(path), k), meta)
 					continue
 				}
 			}
@@ -382,7 +395,7 @@ func mergePatches(d, p map[string]any, path []string) map[string]any {
 
 // unitePatchLists unites the patch lists of one field: elements with the
 // same key merge, delete directives go last.
-func unitePatchLists(d, p []any, m fieldMeta, path []string) []any {
+func unitePatchLists(d, p []any, m fieldMeta, path []string, meta lookup) []any {
 	if m.primitive {
 		out := slices.Clone(d)
 		for _, v := range p {
@@ -404,7 +417,7 @@ func unitePatchLists(d, p []any, m fieldMeta, path []string) []any {
 		for i, de := range d {
 			dm, ok := de.(map[string]any)
 			if ok && !used[i] && dm[directiveMarker] == nil && keyString(dm[m.mergeKey]) == keyString(pm[m.mergeKey]) {
-				merged = mergePatches(dm, pm, path)
+				merged = mergePatches(dm, pm, path, meta)
 				used[i] = true
 				break
 			}
@@ -431,7 +444,7 @@ func unitePatchLists(d, p []any, m fieldMeta, path []string) []any {
 // applyPatch applies a strategic merge patch with its directives to doc
 // and returns the result; doc and patch are not modified
 // (strategicpatch's StrategicMergeMapPatch).
-func applyPatch(doc, patch map[string]any, path []string) (map[string]any, error) {
+func applyPatch(doc, patch map[string]any, path []string, meta lookup) (map[string]any, error) {
 	if v, ok := patch[directiveMarker]; ok {
 		switch v {
 		case replaceDirective:
@@ -485,7 +498,7 @@ func applyPatch(doc, patch map[string]any, path []string) (map[string]any, error
 		switch dt := dv.(type) {
 		case map[string]any:
 			if pt, ok := pv.(map[string]any); ok {
-				merged, err := applyPatch(dt, pt, append(slices.Clip(path), k))
+				merged, err := applyPatch(dt, pt, append(slices.Clip(path), k), meta)
 				if err != nil {
 					return nil, err
 				}
@@ -494,11 +507,11 @@ func applyPatch(doc, patch map[string]any, path []string) (map[string]any, error
 			}
 		case []any:
 			if pt, ok := pv.([]any); ok {
-				m := metaOf(path, k)
+				m := meta(path, k)
 				switch {
 				case m.mergeKey != "":
 					originals[k] = dt
-					merged, err := applyKeyedList(dt, pt, m, append(slices.Clip(path), k))
+					merged, err := applyKeyedList(dt, pt, m, append(slices.Clip(path), k), meta)
 					if err != nil {
 						return nil, err
 					}
@@ -527,7 +540,7 @@ func applyPatch(doc, patch map[string]any, path []string) (map[string]any, error
 		if server == nil {
 			server, _ = doc[field].([]any)
 		}
-		out[field] = Reorder(list, order, server, metaOf(path, field).mergeKey)
+		out[field] = Reorder(list, order, server, meta(path, field).mergeKey)
 	}
 	return out, nil
 }
@@ -535,7 +548,7 @@ func applyPatch(doc, patch map[string]any, path []string) (map[string]any, error
 // applyKeyedList merges a patch list into a list merged by key: delete
 // directives remove elements, elements with a known key merge, new ones are
 // appended.
-func applyKeyedList(doc, patch []any, m fieldMeta, path []string) ([]any, error) {
+func applyKeyedList(doc, patch []any, m fieldMeta, path []string, meta lookup) ([]any, error) {
 	out := slices.Clone(doc)
 	for _, pe := range patch {
 		pm, ok := pe.(map[string]any)
@@ -566,7 +579,7 @@ func applyKeyedList(doc, patch []any, m fieldMeta, path []string) ([]any, error)
 			out = append(out, StripDirectives(pm))
 			continue
 		}
-		merged, err := applyPatch(out[idx].(map[string]any), pm, path)
+		merged, err := applyPatch(out[idx].(map[string]any), pm, path, meta)
 		if err != nil {
 			return nil, err
 		}
