@@ -13,6 +13,7 @@ const (
 	directiveMarker     = "$patch"
 	deleteDirective     = "delete"
 	replaceDirective    = "replace"
+	mergeDirective      = "merge"
 	retainKeysDirective = "$retainKeys"
 	deleteFromPrimitive = "$deleteFromPrimitiveList/"
 	setElementOrder     = "$setElementOrder/"
@@ -443,7 +444,8 @@ func unitePatchLists(d, p []any, m fieldMeta, path []string, meta lookup) []any 
 
 // applyPatch applies a strategic merge patch with its directives to doc
 // and returns the result; doc and patch are not modified
-// (strategicpatch's StrategicMergeMapPatch).
+// (strategicpatch's mergeMap with StrategicMergePatch's options: the
+// parallel lists merged, nulls the document lacks ignored).
 func applyPatch(doc, patch map[string]any, path []string, meta lookup) (map[string]any, error) {
 	if v, ok := patch[directiveMarker]; ok {
 		switch v {
@@ -453,7 +455,7 @@ func applyPatch(doc, patch map[string]any, path []string, meta lookup) (map[stri
 		case deleteDirective:
 			return map[string]any{}, nil
 		}
-		return nil, &patchError{fmt.Sprintf("Unknown patch type: %v in map: %v", v, patch)}
+		return nil, badPatchType(v, patch)
 	}
 	out := make(map[string]any, len(doc))
 	for k, v := range doc {
@@ -462,15 +464,44 @@ func applyPatch(doc, patch map[string]any, path []string, meta lookup) (map[stri
 	if rk, ok := patch[retainKeysDirective]; ok {
 		keep, ok := rk.([]any)
 		if !ok {
-			return nil, &patchError{"invalid patch: $retainKeys is not a list"}
+			return nil, &patchError{"invalid patch format of retainKeys"}
+		}
+		retained := func(k string) bool { return slices.ContainsFunc(keep, func(e any) bool { return e == k }) }
+		for k, v := range patch {
+			if v == nil || k == retainKeysDirective || strings.HasPrefix(k, deleteFromPrimitive) || strings.HasPrefix(k, setElementOrder) {
+				continue
+			}
+			if !retained(k) {
+				return nil, &patchError{"invalid patch format of retainKeys"}
+			}
 		}
 		for k := range out {
-			if !slices.ContainsFunc(keep, func(e any) bool { return e == k }) {
+			if !retained(k) {
 				delete(out, k)
 			}
 		}
 	}
-	originals := map[string][]any{}
+	// The lists a $setElementOrder orders: checked against their patch
+	// list (validatePatchWithSetOrderList), then merged and ordered with
+	// the others below.
+	orders := map[string][]any{}
+	for _, k := range sortedKeys(patch) {
+		field, ok := strings.CutPrefix(k, setElementOrder)
+		if !ok {
+			continue
+		}
+		order, ok := patch[k].([]any)
+		if !ok {
+			return nil, &patchError{fmt.Sprintf("expected a []interface {}, but received a %s", typeName(patch[k]))}
+		}
+		m := meta(path, field)
+		if pl, ok := patch[field].([]any); ok {
+			if err := checkOrder(pl, order, m.mergeKey); err != nil {
+				return nil, err
+			}
+		}
+		orders[field] = order
+	}
 	for _, k := range sortedKeys(patch) {
 		if field, ok := strings.CutPrefix(k, deleteFromPrimitive); ok {
 			drop, _ := patch[k].([]any)
@@ -491,101 +522,267 @@ func applyPatch(doc, patch map[string]any, path []string, meta lookup) (map[stri
 			continue
 		}
 		dv, ok := out[k]
-		if !ok || dv == nil {
-			out[k] = StripDirectives(pv)
+		if !ok || dv == nil || typeName(dv) != typeName(pv) {
+			// A new value: its nulls discarded, a map with a $patch
+			// dropped (discardNullValuesFromPatch, removeDirectives).
+			if v, keep := removeDirectives(discardNulls(pv)); keep {
+				if l, ok := v.([]any); ok && orders[k] != nil {
+					v = Reorder(l, orders[k], nil, meta(path, k).mergeKey)
+				}
+				out[k] = v
+			} else {
+				delete(out, k)
+			}
 			continue
 		}
+		m := meta(path, k)
 		switch dt := dv.(type) {
 		case map[string]any:
-			if pt, ok := pv.(map[string]any); ok {
-				merged, err := applyPatch(dt, pt, append(slices.Clip(path), k), meta)
-				if err != nil {
-					return nil, err
-				}
-				out[k] = merged
+			if m.replace {
+				out[k] = pv
 				continue
 			}
-		case []any:
-			if pt, ok := pv.([]any); ok {
-				m := meta(path, k)
-				switch {
-				case m.mergeKey != "":
-					originals[k] = dt
-					merged, err := applyKeyedList(dt, pt, m, append(slices.Clip(path), k), meta)
-					if err != nil {
-						return nil, err
-					}
-					out[k] = merged
-					continue
-				case m.primitive:
-					originals[k] = dt
-					out[k] = MergeScalars(dt, pt)
-					continue
-				}
+			merged, err := applyPatch(dt, pv.(map[string]any), append(slices.Clip(path), k), meta)
+			if err != nil {
+				return nil, err
 			}
+			out[k] = merged
+		case []any:
+			if !m.merging() {
+				out[k] = pv
+				continue
+			}
+			merged, err := mergeList(dt, pv.([]any), orders[k], m, append(slices.Clip(path), k), meta)
+			if err != nil {
+				return nil, err
+			}
+			out[k] = merged
+		default:
+			out[k] = pv
 		}
-		out[k] = StripDirectives(pv)
 	}
-	for _, k := range sortedKeys(patch) {
-		field, ok := strings.CutPrefix(k, setElementOrder)
-		if !ok {
+	// A $setElementOrder without its patch list orders the document's.
+	for field, order := range orders {
+		if _, ok := patch[field]; ok {
 			continue
 		}
-		order, _ := patch[k].([]any)
-		list, ok := out[field].([]any)
-		if !ok {
-			continue
+		if list, ok := out[field].([]any); ok {
+			out[field] = Reorder(list, order, list, meta(path, field).mergeKey)
 		}
-		server := originals[field]
-		if server == nil {
-			server, _ = doc[field].([]any)
-		}
-		out[field] = Reorder(list, order, server, meta(path, field).mergeKey)
 	}
 	return out, nil
 }
 
-// applyKeyedList merges a patch list into a list merged by key: delete
-// directives remove elements, elements with a known key merge, new ones are
-// appended.
-func applyKeyedList(doc, patch []any, m fieldMeta, path []string, meta lookup) ([]any, error) {
-	out := slices.Clone(doc)
-	for _, pe := range patch {
-		pm, ok := pe.(map[string]any)
-		if !ok {
-			return nil, &patchError{fmt.Sprintf("unexpected %s in a list merged by %s", typeName(pe), m.mergeKey)}
-		}
-		ks := keyString(pm[m.mergeKey])
-		idx := slices.IndexFunc(out, func(e any) bool {
-			em, ok := e.(map[string]any)
-			return ok && keyString(em[m.mergeKey]) == ks
-		})
-		switch pm[directiveMarker] {
-		case deleteDirective:
-			out = slices.DeleteFunc(out, func(e any) bool {
-				em, ok := e.(map[string]any)
-				return ok && keyString(em[m.mergeKey]) == ks
-			})
+// badPatchType is mergepatch.ErrBadPatchType: a $patch directive this
+// place does not know.
+func badPatchType(directive any, m map[string]any) error {
+	return &patchError{fmt.Sprintf("unknown patch type: %s in map: %v", directive, m)}
+}
+
+// checkOrder is upstream's validatePatchWithSetOrderList: the elements
+// of the patch list (but deletions and other directives) come in the
+// order of its $setElementOrder list.
+func checkOrder(patchList, order []any, key string) error {
+	if len(order) == 0 || len(patchList) == 0 {
+		return nil
+	}
+	var items []any
+	for _, e := range patchList {
+		if em, ok := e.(map[string]any); ok && key != "" && em[directiveMarker] != nil {
 			continue
-		case replaceDirective:
-			if idx >= 0 {
-				out[idx] = StripDirectives(pm)
-			} else {
-				out = append(out, StripDirectives(pm))
+		}
+		items = append(items, e)
+	}
+	id := func(v any) string {
+		if m, ok := v.(map[string]any); ok && key != "" {
+			return keyString(m[key])
+		}
+		return keyString(v)
+	}
+	i, j := 0, 0
+	for i < len(items) && j < len(order) {
+		if id(items[i]) == id(order[j]) {
+			i++
+		}
+		j++
+	}
+	if i < len(items) && j >= len(order) {
+		return &patchError{fmt.Sprintf("The order in patch list:\n%v\n doesn't match $setElementOrder list:\n%v\n", patchList, order)}
+	}
+	return nil
+}
+
+// discardNulls returns v without the null fields of its maps, at any
+// depth (discardNullValuesFromPatch): a new value the patch adds.
+func discardNulls(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, e := range t {
+			if e != nil {
+				out[k] = discardNulls(e)
 			}
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, e := range t {
+			out[i] = discardNulls(e)
+		}
+		return out
+	}
+	return v
+}
+
+// removeDirectives is upstream's removeDirectives: a map with a $patch
+// is dropped (keep false), and so are such maps in lists and maps.
+func removeDirectives(v any) (any, bool) {
+	switch t := v.(type) {
+	case map[string]any:
+		if _, ok := t[directiveMarker]; ok {
+			return nil, false
+		}
+		out := make(map[string]any, len(t))
+		for k, e := range t {
+			if e, keep := removeDirectives(e); keep {
+				out[k] = e
+			}
+		}
+		return out, true
+	case []any:
+		out := make([]any, 0, len(t))
+		for _, e := range t {
+			if e, keep := removeDirectives(e); keep {
+				out = append(out, e)
+			}
+		}
+		return out, true
+	}
+	return v, true
+}
+
+// mergeList merges patch into doc, a list merged by key or as a set
+// (upstream's mergeSlice): the elements all of one type, not lists; a
+// list of maps takes its $patch elements first (delete removes the
+// elements with the key, replace makes the other elements the list,
+// anything else is refused), then merges the others by key or appends
+// them; a list of scalars takes the patch's new values. The result is
+// in the order of order (the $setElementOrder list, else the patch
+// list), the document's elements the patch does not name among them as
+// they stood (Reorder).
+func mergeList(doc, patch, order []any, m fieldMeta, path []string, meta lookup) ([]any, error) {
+	if len(doc) == 0 && len(patch) == 0 {
+		return doc, nil
+	}
+	elem := ""
+	for _, l := range [][]any{doc, patch} {
+		for _, e := range l {
+			tn := "nil"
+			if e != nil {
+				tn = typeName(e)
+			}
+			if elem == "" {
+				elem = tn
+				if _, ok := e.([]any); ok {
+					return nil, &patchError{"lists of lists are not supported"}
+				}
+			} else if tn != elem {
+				return nil, &patchError{fmt.Sprintf("list element types are not identical: %v", fmt.Sprint([][]any{doc, patch}))}
+			}
+		}
+	}
+	if elem != typeName(map[string]any{}) {
+		merged := MergeScalars(doc, patch)
+		if order == nil {
+			order = patch
+		}
+		return Reorder(merged, order, doc, ""), nil
+	}
+	key := m.mergeKey
+	if key == "" {
+		return nil, &patchError{fmt.Sprintf("cannot merge lists without merge key for %s", strings.Join(path, "."))}
+	}
+	// out shares its array with view, as upstream's merge shares the
+	// decoded list's (json's append growth gives its capacity): the
+	// deletions shift elements within it and the appends fill its spare
+	// room, and with a $setElementOrder upstream orders by what the
+	// list's first len(doc) places then hold (normalizeElementOrder's
+	// serverOrder is the list before the merge, over that array).
+	var view []any
+	for _, e := range doc {
+		view = append(view, e)
+	}
+	out := view
+	var items []any
+	replace := false
+	for _, pe := range patch {
+		pm := pe.(map[string]any)
+		d, ok := pm[directiveMarker]
+		if !ok {
+			items = append(items, pe)
 			continue
 		}
-		if idx < 0 {
-			out = append(out, StripDirectives(pm))
+		switch d {
+		case deleteDirective:
+			kv, ok := pm[key]
+			if !ok {
+				return nil, &patchError{fmt.Sprintf("map: %v does not contain declared merge key: %s", pm, key)}
+			}
+			for {
+				i := indexByKey(out, key, kv)
+				if i < 0 {
+					break
+				}
+				out = append(out[:i], out[i+1:]...)
+			}
+		case replaceDirective:
+			replace = true
+		case mergeDirective:
+			return nil, &patchError{"merging lists cannot yet be specified in the patch"}
+		default:
+			return nil, badPatchType(d, pm)
+		}
+	}
+	if replace {
+		if items == nil {
+			items = []any{}
+		}
+		return items, nil
+	}
+	server := out
+	for _, pe := range items {
+		pm := pe.(map[string]any)
+		kv, ok := pm[key]
+		if !ok {
+			return nil, &patchError{fmt.Sprintf("map: %v does not contain declared merge key: %s", pm, key)}
+		}
+		i := indexByKey(out, key, kv)
+		if i < 0 {
+			out = append(out, pm)
 			continue
 		}
-		merged, err := applyPatch(out[idx].(map[string]any), pm, path, meta)
+		merged, err := applyPatch(out[i].(map[string]any), pm, path, meta)
 		if err != nil {
 			return nil, err
 		}
-		out[idx] = merged
+		out[i] = merged
 	}
-	return out, nil
+	if order == nil {
+		order = items
+	} else {
+		server = view
+	}
+	return Reorder(slices.Clone(out), order, slices.Clone(server), key), nil
+}
+
+// indexByKey returns the index of the first map of list whose key is v
+// (findMapInSliceBasedOnKeyValue), or -1.
+func indexByKey(list []any, key string, v any) int {
+	ks := keyString(v)
+	return slices.IndexFunc(list, func(e any) bool {
+		em, ok := e.(map[string]any)
+		return ok && em[key] != nil && keyString(em[key]) == ks
+	})
 }
 
 // MergeScalars merges patch into list, a list of scalars merged as a

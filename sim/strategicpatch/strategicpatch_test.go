@@ -174,7 +174,7 @@ func TestApplyPatch(t *testing.T) {
 			`{"strategy":{"type":"Recreate"}}`},
 		{"primitive list", `{"metadata":{"finalizers":["a","b"]}}`,
 			`{"metadata":{"$deleteFromPrimitiveList/finalizers":["b"],"finalizers":["c"]}}`,
-			`{"metadata":{"finalizers":["a","c"]}}`},
+			`{"metadata":{"finalizers":["c","a"]}}`}, // upstream: the patch's values first (normalizeElementOrder)
 		{"replace directive", `{"a":{"b":1,"c":2}}`, `{"a":{"$patch":"replace","d":3}}`, `{"a":{"d":3}}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
