@@ -245,6 +245,29 @@ func hasAdditionalNewField(original, modified map[string]any) bool {
 	return false
 }
 
+// byKey sorts maps by their merge key's %v as upstream's
+// SortableSliceOfMaps does (its Less is "not after").
+type byKey struct {
+	s   []map[string]any
+	key string
+}
+
+func (b byKey) Len() int      { return len(b.s) }
+func (b byKey) Swap(i, j int) { b.s[i], b.s[j] = b.s[j], b.s[i] }
+func (b byKey) Less(i, j int) bool {
+	return keyString(b.s[i][b.key]) <= keyString(b.s[j][b.key])
+}
+
+// sortByKey returns the maps of list sorted by key (sortMapsBasedOnField).
+func sortByKey(list []any, key string) []map[string]any {
+	s := make([]map[string]any, len(list))
+	for i, e := range list {
+		s[i] = e.(map[string]any)
+	}
+	sort.Sort(byKey{s, key})
+	return s
+}
+
 // keyString is the string form strategicpatch compares merge keys by.
 func keyString(v any) string { return fmt.Sprintf("%v", v) }
 
@@ -277,50 +300,56 @@ func diffLists(a, b []any, path []string, m fieldMeta, opts diffOptions, meta lo
 	if m.primitive {
 		return diffScalarLists(a, b, opts)
 	}
+	// Upstream's diffListsOfMaps: both lists sorted by their keys' %v
+	// (sort.Sort with its Less, equal keys included, so that duplicate
+	// keys pair as upstream pairs them), walked side by side; the changed
+	// and added elements then take modified's order (normalizeSliceOrder)
+	// and the delete directives follow in key order.
 	key := m.mergeKey
-	aByKey := map[string]map[string]any{}
-	var aKeys []string
-	for _, e := range a {
-		em, ks, err := keyed(e, key)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		if _, dup := aByKey[ks]; !dup {
-			aByKey[ks] = em
-			aKeys = append(aKeys, ks)
+	for _, l := range [][]any{a, b} {
+		for _, e := range l {
+			if _, _, err := keyed(e, key); err != nil {
+				return nil, nil, nil, err
+			}
 		}
 	}
-	bKeys := map[string]bool{}
-	for _, e := range b {
-		em, ks, err := keyed(e, key)
-		if err != nil {
-			return nil, nil, nil, err
+	as, bs := sortByKey(a, key), sortByKey(b, key)
+	var dels []any
+	for i, j := 0, 0; i < len(as) || j < len(bs); {
+		var ka, kb string
+		if i < len(as) {
+			ka = keyString(as[i][key])
 		}
-		bKeys[ks] = true
-		ae, found := aByKey[ks]
-		if !found {
+		if j < len(bs) {
+			kb = keyString(bs[j][key])
+		}
+		switch {
+		case i < len(as) && j < len(bs) && ka == kb:
+			sub, err := diffMaps(as[i], bs[j], path, opts, m.retainKeys, meta)
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			if len(sub) > 0 {
+				sub[key] = bs[j][key]
+				add = append(add, sub)
+			}
+			i++
+			j++
+		case j < len(bs) && (i >= len(as) || ka > kb):
 			if !opts.ignoreChangesAndAdditions {
-				add = append(add, em)
+				add = append(add, bs[j])
 			}
-			continue
-		}
-		sub, err := diffMaps(ae, em, path, opts, m.retainKeys, meta)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		if len(sub) > 0 {
-			sub[key] = em[key]
-			add = append(add, sub)
+			j++
+		default:
+			if !opts.ignoreDeletions {
+				dels = append(dels, map[string]any{key: as[i][key], directiveMarker: deleteDirective})
+			}
+			i++
 		}
 	}
-	if !opts.ignoreDeletions {
-		sort.Strings(aKeys)
-		for _, ks := range aKeys {
-			if !bKeys[ks] {
-				add = append(add, map[string]any{key: aByKey[ks][key], directiveMarker: deleteDirective})
-			}
-		}
-	}
+	index := func(e any) int { return indexByKey(b, key, e.(map[string]any)[key]) }
+	sort.SliceStable(add, func(x, y int) bool { return index(add[x]) < index(add[y]) })
+	add = append(add, dels...)
 	orderSame := len(a) == len(b)
 	for i := 0; orderSame && i < len(a); i++ {
 		orderSame = keyString(a[i].(map[string]any)[key]) == keyString(b[i].(map[string]any)[key])
