@@ -2,6 +2,7 @@ package strategicpatch
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"sort"
@@ -34,7 +35,7 @@ func TwoWay(a, b map[string]any) (map[string]any, error) {
 // returns the result; doc and patch are not modified
 // (strategicpatch.StrategicMergeMapPatch).
 func Apply(doc, patch map[string]any) (map[string]any, error) {
-	return applyPatch(doc, patch, nil, metaOf)
+	return applyPatch(doc, patch, nil, metaOf, false)
 }
 
 // fieldMeta is the patch metadata of one field (the patchStrategy and
@@ -152,7 +153,7 @@ func threeWay(original, modified, current map[string]any, meta lookup) (map[stri
 	if err != nil {
 		return nil, err
 	}
-	return mergePatches(deletions, delta, nil, meta), nil
+	return applyPatch(deletions, delta, nil, meta, true)
 }
 
 // diffMaps returns the patch turning a into b under opts (strategicpatch's
@@ -182,6 +183,13 @@ func diffMaps(a, b map[string]any, path []string, opts diffOptions, retain bool,
 		switch at := av.(type) {
 		case map[string]any:
 			m := meta(path, k)
+			if m.replace {
+				// handleMapDiff: the modified map whole, changed or not.
+				if !opts.ignoreChangesAndAdditions {
+					patch[k] = bv
+				}
+				continue
+			}
 			sub, err := diffMaps(at, bv.(map[string]any), append(slices.Clip(path), k), opts, m.retainKeys, meta)
 			if err != nil {
 				return nil, err
@@ -388,97 +396,24 @@ func diffScalarLists(a, b []any, opts diffOptions) (add, del, order []any, err e
 	return add, del, order, nil
 }
 
-// mergePatches combines the deletions patch d and the delta patch p of a
-// three-way patch into one (strategicpatch's mergeMap without merging the
-// parallel lists): maps merge, keyed lists unite by key with delete
-// directives last, everything else is taken from p.
-func mergePatches(d, p map[string]any, path []string, meta lookup) map[string]any {
-	out := make(map[string]any, len(d)+len(p))
-	for k, v := range d {
-		out[k] = v
-	}
-	for _, k := range sortedKeys(p) {
-		pv := p[k]
-		dv, ok := out[k]
-		if !ok || dv == nil || pv == nil || strings.HasPrefix(k, "$") {
-			out[k] = pv
-			continue
-		}
-		switch dt := dv.(type) {
-		case map[string]any:
-			if pt, ok := pv.(map[string]any); ok {
-				out[k] = mergePatches(dt, pt, append(slices.Clip(path), k), meta)
-				continue
-			}
-		case []any:
-			if pt, ok := pv.([]any); ok {
-				if m := meta(path, k); m.merging() {
-					out[k] = unitePatchLists(dt, pt, m, append(slices.Clip(path), k), meta)
-					continue
-				}
-			}
-		}
-		out[k] = pv
-	}
-	return out
-}
-
-// unitePatchLists unites the patch lists of one field: elements with the
-// same key merge, delete directives go last.
-func unitePatchLists(d, p []any, m fieldMeta, path []string, meta lookup) []any {
-	if m.primitive {
-		out := slices.Clone(d)
-		for _, v := range p {
-			if !slices.ContainsFunc(out, func(e any) bool { return keyString(e) == keyString(v) }) {
-				out = append(out, v)
-			}
-		}
-		return out
-	}
-	var items, deletes []any
-	used := make([]bool, len(d))
-	for _, pe := range p {
-		pm, ok := pe.(map[string]any)
-		if !ok {
-			items = append(items, pe)
-			continue
-		}
-		merged := pe
-		for i, de := range d {
-			dm, ok := de.(map[string]any)
-			if ok && !used[i] && dm[directiveMarker] == nil && keyString(dm[m.mergeKey]) == keyString(pm[m.mergeKey]) {
-				merged = mergePatches(dm, pm, path, meta)
-				used[i] = true
-				break
-			}
-		}
-		if mm, ok := merged.(map[string]any); ok && mm[directiveMarker] == deleteDirective {
-			deletes = append(deletes, merged)
-		} else {
-			items = append(items, merged)
-		}
-	}
-	for i, de := range d {
-		if used[i] {
-			continue
-		}
-		if dm, ok := de.(map[string]any); ok && dm[directiveMarker] == deleteDirective {
-			deletes = append(deletes, de)
-		} else {
-			items = append(items, de)
-		}
-	}
-	return append(items, deletes...)
-}
-
 // applyPatch applies a strategic merge patch with its directives to doc
 // and returns the result; doc and patch are not modified
 // (strategicpatch's mergeMap with StrategicMergePatch's options: the
-// parallel lists merged, nulls the document lacks ignored).
-func applyPatch(doc, patch map[string]any, path []string, meta lookup) (map[string]any, error) {
+// parallel lists merged, nulls the document lacks ignored). asPatch
+// merges two patches instead, as the three-way patch merges its
+// deletions (doc) and its changes (patch) with mergeMap's default
+// options: the directives of both are kept ($setElementOrder and
+// $retainKeys must agree, $deleteFromPrimitiveList lists unite), nulls
+// stay.
+func applyPatch(doc, patch map[string]any, path []string, meta lookup, asPatch bool) (map[string]any, error) {
 	if v, ok := patch[directiveMarker]; ok {
 		switch v {
 		case replaceDirective:
+			if asPatch {
+				out := maps.Clone(patch)
+				delete(out, directiveMarker)
+				return out, nil
+			}
 			out := StripDirectives(patch).(map[string]any)
 			return out, nil
 		case deleteDirective:
@@ -490,7 +425,12 @@ func applyPatch(doc, patch map[string]any, path []string, meta lookup) (map[stri
 	for k, v := range doc {
 		out[k] = v
 	}
-	if rk, ok := patch[retainKeysDirective]; ok {
+	if rk, ok := patch[retainKeysDirective]; ok && asPatch {
+		if dk, ok := out[retainKeysDirective]; ok && !reflect.DeepEqual(dk, rk) {
+			return nil, &patchError{fmt.Sprintf("%v and %v are not deep equal: this may happen when calculating the 3-way diff patch", dk, rk)}
+		}
+		out[retainKeysDirective] = rk
+	} else if ok {
 		keep, ok := rk.([]any)
 		if !ok {
 			return nil, &patchError{"invalid patch format of retainKeys"}
@@ -523,6 +463,12 @@ func applyPatch(doc, patch map[string]any, path []string, meta lookup) (map[stri
 		if !ok {
 			return nil, &patchError{fmt.Sprintf("expected a []interface {}, but received a %s", typeName(patch[k]))}
 		}
+		if asPatch {
+			if do, ok := out[k]; ok && !reflect.DeepEqual(do, patch[k]) {
+				return nil, &patchError{"invalid patch format of setElementOrder list"}
+			}
+			out[k] = patch[k]
+		}
 		m := meta(path, field)
 		if pl, ok := patch[field].([]any); ok {
 			if err := checkOrder(pl, order, m.mergeKey); err != nil {
@@ -532,7 +478,15 @@ func applyPatch(doc, patch map[string]any, path []string, meta lookup) (map[stri
 		orders[field] = order
 	}
 	for _, k := range sortedKeys(patch) {
-		if field, ok := strings.CutPrefix(k, deleteFromPrimitive); ok {
+		if _, ok := strings.CutPrefix(k, deleteFromPrimitive); ok && asPatch {
+			dl, dok := out[k].([]any)
+			pl, pok := patch[k].([]any)
+			if dok && pok {
+				out[k] = Reorder(MergeScalars(dl, pl), pl, dl, "")
+			} else {
+				out[k] = patch[k]
+			}
+		} else if field, ok := strings.CutPrefix(k, deleteFromPrimitive); ok {
 			drop, _ := patch[k].([]any)
 			if list, ok := out[field].([]any); ok {
 				out[field] = slices.DeleteFunc(slices.Clone(list), func(e any) bool {
@@ -547,14 +501,22 @@ func applyPatch(doc, patch map[string]any, path []string, meta lookup) (map[stri
 		}
 		pv := patch[k]
 		if pv == nil {
-			delete(out, k)
+			if asPatch {
+				out[k] = nil
+			} else {
+				delete(out, k)
+			}
 			continue
 		}
 		dv, ok := out[k]
 		if !ok || dv == nil || typeName(dv) != typeName(pv) {
-			// A new value: its nulls discarded, a map with a $patch
-			// dropped (discardNullValuesFromPatch, removeDirectives).
-			if v, keep := removeDirectives(discardNulls(pv)); keep {
+			// A new value: its nulls discarded (not in a patch), a map
+			// with a $patch dropped (discardNullValuesFromPatch,
+			// removeDirectives).
+			if !asPatch {
+				pv = discardNulls(pv)
+			}
+			if v, keep := removeDirectives(pv); keep {
 				if l, ok := v.([]any); ok && orders[k] != nil {
 					v = Reorder(l, orders[k], nil, meta(path, k).mergeKey)
 				}
@@ -571,7 +533,7 @@ func applyPatch(doc, patch map[string]any, path []string, meta lookup) (map[stri
 				out[k] = pv
 				continue
 			}
-			merged, err := applyPatch(dt, pv.(map[string]any), append(slices.Clip(path), k), meta)
+			merged, err := applyPatch(dt, pv.(map[string]any), append(slices.Clip(path), k), meta, asPatch)
 			if err != nil {
 				return nil, err
 			}
@@ -581,7 +543,7 @@ func applyPatch(doc, patch map[string]any, path []string, meta lookup) (map[stri
 				out[k] = pv
 				continue
 			}
-			merged, err := mergeList(dt, pv.([]any), orders[k], m, append(slices.Clip(path), k), meta)
+			merged, err := mergeList(dt, pv.([]any), orders[k], m, append(slices.Clip(path), k), meta, asPatch)
 			if err != nil {
 				return nil, err
 			}
@@ -699,7 +661,7 @@ func removeDirectives(v any) (any, bool) {
 // in the order of order (the $setElementOrder list, else the patch
 // list), the document's elements the patch does not name among them as
 // they stood (Reorder).
-func mergeList(doc, patch, order []any, m fieldMeta, path []string, meta lookup) ([]any, error) {
+func mergeList(doc, patch, order []any, m fieldMeta, path []string, meta lookup, asPatch bool) ([]any, error) {
 	if len(doc) == 0 && len(patch) == 0 {
 		return doc, nil
 	}
@@ -790,7 +752,7 @@ func mergeList(doc, patch, order []any, m fieldMeta, path []string, meta lookup)
 			out = append(out, pm)
 			continue
 		}
-		merged, err := applyPatch(out[i].(map[string]any), pm, path, meta)
+		merged, err := applyPatch(out[i].(map[string]any), pm, path, meta, asPatch)
 		if err != nil {
 			return nil, err
 		}

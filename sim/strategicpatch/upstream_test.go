@@ -73,7 +73,7 @@ func encode(t *testing.T, m map[string]any) string {
 // result (or wantErr), as upstream's testPatchApplication does.
 func checkApply(t *testing.T, meta lookup, what, original, patch string, want, wantErr string) {
 	t.Helper()
-	got, err := applyPatch(doc(t, original), doc(t, patch), nil, meta)
+	got, err := applyPatch(doc(t, original), doc(t, patch), nil, meta, false)
 	if wantErr != "" {
 		if err == nil || !strings.Contains(err.Error(), wantErr) {
 			t.Errorf("%s: applying %s to %s: error %v, want one containing %q", what, patch, original, err, wantErr)
