@@ -7,7 +7,10 @@
 // them (numbers as json.Number or float64): map[string]any, []any,
 // string, bool, nil. Which lists merge, and by which key, is the patch
 // metadata of the kinds clustersim serves (metaOf); every other list is
-// replaced whole.
+// replaced whole. The internal functions take that lookup as a parameter
+// (lookup), so that the tests run upstream's own test tables
+// (upstream_rows_test.go, from apimachinery v0.37.2 patch_test.go) with
+// upstream's MergeItem test schema.
 //
 // Imports: the standard library only. scenarios/kubectl (apply, edit)
 // and sim/kubelet (its node status patch) use it.

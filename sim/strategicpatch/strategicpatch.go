@@ -553,12 +553,12 @@ func applyPatch(doc, patch map[string]any, path []string, meta lookup, asPatch b
 		}
 	}
 	// A $setElementOrder without its patch list orders the document's.
-	for field, order := range orders {
+	for _, field := range slices.Sorted(maps.Keys(orders)) {
 		if _, ok := patch[field]; ok {
 			continue
 		}
 		if list, ok := out[field].([]any); ok {
-			out[field] = Reorder(list, order, list, meta(path, field).mergeKey)
+			out[field] = Reorder(list, orders[field], list, meta(path, field).mergeKey)
 		}
 	}
 	return out, nil

@@ -5,6 +5,20 @@ import (
 	"testing"
 )
 
+// Upstream's patch_test.go (apimachinery v0.37.2) tests not ported, and
+// why:
+//   - TestSortMergeLists (sortMergeListTestCaseData): tests
+//     sortMergeListsByName, upstream's own test helper; we have no such
+//     function (the diff sorts as diffListsOfMaps does, sortByKey).
+//   - TestStrategicMergePatch's "bad original", "bad patch" (invalid JSON
+//     document) and "bad struct", "nil struct" (wrong schema argument)
+//     checks: ours takes decoded documents and a fixed schema, so there
+//     are no bytes to refuse and no schema argument to get wrong.
+//   - The three-way rows' conflict checks (CreateThreeWayMergePatch with
+//     overwrite false): kubectl apply always overwrites and clustersim
+//     has no conflict detection; those rows are checked with overwrite.
+//   - TestUnknownField's "diff" row (skip below).
+//
 // mergeItemMeta is the patch metadata of upstream's MergeItem test struct
 // (patch_test.go), by field name as the struct nests itself:
 //
