@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -432,7 +431,7 @@ func Edit(ctx context.Context, c client.Client, kind api.Kind, key api.Key, merg
 	}
 	// kubectl edit sends a strategic merge patch for built-in kinds, so a
 	// container list merges by name rather than being replaced.
-	if reflect.DeepEqual(api.MergePatch(current, patch, "", true), any(current)) {
+	if mergesTo(current, patch, current) {
 		return []string{"Edit cancelled, no changes made."}, nil
 	}
 	if _, err := c.Patch(ctx, kind, key, client.StrategicMergePatch, mergePatch); err != nil {

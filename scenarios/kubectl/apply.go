@@ -143,7 +143,7 @@ func lowerPatch(current, patch map[string]any, resourceVersion string) (client.P
 		return 0, nil, newError(BadInput, "%v", err)
 	}
 	plain := strategicpatch.StripDirectives(patch).(map[string]any)
-	if !strategicpatch.HasDirective(patch) && reflect.DeepEqual(api.MergePatch(current, plain, "", true), any(want)) {
+	if !strategicpatch.HasDirective(patch) && mergesTo(current, plain, want) {
 		body, err := encode(plain)
 		return client.StrategicMergePatch, body, err
 	}
@@ -315,4 +315,11 @@ func prune(v any, root bool) any {
 		return out
 	}
 	return v
+}
+
+// mergesTo reports whether the server's strategic merge of patch into
+// current gives want.
+func mergesTo(current, patch, want map[string]any) bool {
+	got, err := strategicpatch.Apply(current, patch)
+	return err == nil && reflect.DeepEqual(got, want)
 }

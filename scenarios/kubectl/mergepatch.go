@@ -10,8 +10,9 @@ import (
 )
 
 // JSON merge patches (RFC 7386) and the JSON trees kubectl's actions
-// build them from; strategic merge patches are sim/strategicpatch's, and
-// the server applies both with api.MergePatch.
+// build them from; strategic merge patches are sim/strategicpatch's, which
+// the server applies with strategicpatch.Apply (JSON merge patches with
+// api.MergePatch).
 
 // mergePatchDiff returns the JSON merge patch (RFC 7386) turning a into b:
 // changed and added fields, null for removed ones, lists replaced whole.

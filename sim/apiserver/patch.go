@@ -9,6 +9,7 @@ import (
 
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/apierr"
+	"github.com/clustersim/clustersim/sim/strategicpatch"
 )
 
 // applyPatch returns a new object: old with the patch applied. old is not
@@ -73,7 +74,30 @@ func patchDocument(old api.Object, patch []byte, typ PatchType) (merged, patchMa
 	if _, ok := patchMap.(map[string]any); !ok {
 		return nil, nil, apierr.NewBadRequest("patch is not a JSON object")
 	}
-	return api.MergePatch(doc, patchMap, "", typ == StrategicMergePatch), patchMap, nil
+	if typ == StrategicMergePatch {
+		dm, _ := doc.(map[string]any)
+		merged, err := strategicpatch.Apply(dm, patchMap.(map[string]any))
+		if err != nil {
+			return nil, nil, strategicPatchError(err)
+		}
+		return merged, patchMap, nil
+	}
+	return api.MergePatch(doc, patchMap, "", false), patchMap, nil
+}
+
+// strategicPatchError is the answer to a strategic merge patch Apply
+// refused, as upstream's patch handler gives it
+// (interpretStrategicMergePatchError): a 400 with the error's text, the
+// generic 422, or the error itself, which the API server's error
+// handling makes a 500 with no reason.
+func strategicPatchError(err error) error {
+	switch strategicpatch.StatusCode(err) {
+	case 400:
+		return apierr.NewBadRequest(err.Error())
+	case 422:
+		return apierr.NewRequestRejected()
+	}
+	return &apierr.StatusError{Code: 500, Message: err.Error()}
 }
 
 // newLike is an empty object of old's kind.

@@ -31,7 +31,7 @@ func nodeConditionsPatch(old api.Object, patch []byte) (api.Object, bool) {
 		return nil, false
 	}
 	doc, ok := parseConditionsPatch(patch)
-	if !ok {
+	if !ok || !followsOrder(doc) {
 		return nil, false
 	}
 	conds := append([]api.NodeCondition(nil), n.Status.Conditions...)
@@ -81,6 +81,31 @@ func nodeConditionsPatch(old api.Object, patch []byte) (api.Object, bool) {
 	// A patch without a resourceVersion applies to the latest state.
 	p.ResourceVersion = ""
 	return &p, true
+}
+
+// followsOrder reports whether the patch's conditions (deletions aside)
+// appear in its element order, in that order, as upstream's merge
+// requires of a list with a $setElementOrder (validatePatchWithSetOrderList;
+// an empty list on either side passes). A patch that does not is left
+// to the general path, which refuses it.
+func followsOrder(doc api.NodeConditionsPatchStatus) bool {
+	if len(doc.Order) == 0 || len(doc.Conditions) == 0 {
+		return true
+	}
+	j := 0
+	for _, pe := range doc.Conditions {
+		if pe.Patch == "delete" {
+			continue
+		}
+		for j < len(doc.Order) && doc.Order[j].Type != pe.Type {
+			j++
+		}
+		if j == len(doc.Order) {
+			return false
+		}
+		j++
+	}
+	return true
 }
 
 // orderConditions returns conds in the order a strategic merge gives

@@ -924,3 +924,21 @@ func HasDirective(v any) bool {
 	}
 	return false
 }
+
+// StatusCode is the HTTP status the API server answers a strategic merge
+// PATCH with when Apply refused it with err (the patch handler's
+// interpretStrategicMergePatchError): 400 for a malformed directive
+// list ($retainKeys, $setElementOrder, $deleteFromPrimitiveList), 422
+// for a list of lists or content outside its $retainKeys, and 500 for
+// every other refusal, which upstream's handler passes on as it is (an
+// unknown $patch, a missing merge key, mixed element types).
+func StatusCode(err error) int {
+	switch err.Error() {
+	case "invalid JSON document", "invalid patch format of primitive list", "invalid patch format of retainKeys",
+		"invalid patch format of setElementOrder list", "strategic merge patch format is not supported":
+		return 400
+	case "lists of lists are not supported", "patch content doesn't match retainKeys list":
+		return 422
+	}
+	return 500
+}

@@ -325,3 +325,32 @@ func TestUpstreamDirectives(t *testing.T) {
 		})
 	}
 }
+
+// TestStatusCode: the API server's status for each class of refusal, as
+// interpretStrategicMergePatchError sorts mergepatch's errors: the
+// malformed directive lists are 400s, a list of lists a 422, and any
+// other error (here an unknown $patch and elements of two types) is
+// passed on as it is, a 500.
+func TestStatusCode(t *testing.T) {
+	fin := func(v ...any) map[string]any { return map[string]any{"metadata": map[string]any{"finalizers": v}} }
+	for _, tc := range []struct {
+		name       string
+		doc, patch map[string]any
+		code       int
+	}{
+		{"retainKeys not a list", map[string]any{"data": map[string]any{}}, map[string]any{"data": map[string]any{"$retainKeys": "a"}}, 400},
+		{"a list of lists", fin([]any{"x"}), fin([]any{"y"}), 422},
+		{"an unknown $patch", map[string]any{"data": map[string]any{}}, map[string]any{"data": map[string]any{"$patch": "frob"}}, 500},
+		{"elements of two types", fin("x"), fin([]any{"y"}), 500},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Apply(tc.doc, tc.patch)
+			if err == nil {
+				t.Fatal("Apply accepted the patch")
+			}
+			if got := StatusCode(err); got != tc.code {
+				t.Errorf("StatusCode(%q) = %d, want %d", err, got, tc.code)
+			}
+		})
+	}
+}
