@@ -7,6 +7,7 @@
 package apierr
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -132,24 +133,51 @@ func NewForbidden(groupResource, name, msg string) *StatusError {
 type FieldError struct {
 	Field  string
 	Type   string // "Invalid value", "Required value", "Unsupported value", "Forbidden", "Duplicate value"
-	Value  any    // nil for Required/Forbidden
+	Value  any    // the bad value, rendered as field.Error.ErrorBody renders BadValue
 	Detail string
 }
 
-// Error formats the field error.
+// OmitValue is field.OmitValue(): a value-bearing error (Invalid,
+// Unsupported, Duplicate, ...) that prints no value,
+// `spec.podFailurePolicy.rules[0]: Invalid value: specifying both ...`.
+var OmitValue any = omitValue{}
+
+type omitValue struct{}
+
+// Error formats the field error as apimachinery v0.37's
+// field.Error.Error does (Field, ": ", ErrorBody()):
+//
+//   - "Required value", "Forbidden", "Too long", "Too short" and
+//     "Internal error" never print the value;
+//   - "Invalid value", "Unsupported value", "Not found", "Duplicate
+//     value", "Too many" and "Too few" print it unless it is OmitValue: a
+//     nil value prints as null;
+//   - other types (the causes of non-Invalid errors: "Unknown field",
+//     "FieldManagerConflict", ...) print a value only when one is given.
+//
+// A value prints as ErrorBody prints BadValue: int64, int32, float64,
+// float32 and bool with %v, a string (of type string itself, not a named
+// string type) with %q, anything else as its JSON encoding (a named
+// string type as a JSON string, an int or a uint as its digits, a map with
+// sorted keys, a struct with its Go field names when it has no json tags,
+// a nil slice as null), falling back to String() and then %#v when it does
+// not marshal. A Literal prints as it is.
 func (f FieldError) Error() string {
 	var b strings.Builder
 	b.WriteString(f.Field)
 	b.WriteString(": ")
 	b.WriteString(f.Type)
-	if f.Value != nil {
-		switch v := f.Value.(type) {
-		case Literal:
-			fmt.Fprintf(&b, ": %s", string(v))
-		case string:
-			fmt.Fprintf(&b, ": %q", v)
-		default:
-			fmt.Fprintf(&b, ": %v", v)
+	switch f.Type {
+	case "Required value", "Forbidden", "Too long", "Too short", "Internal error":
+	case "Invalid value", "Unsupported value", "Not found", "Duplicate value", "Too many", "Too few":
+		if f.Value != OmitValue {
+			b.WriteString(": ")
+			b.WriteString(RenderValue(f.Value))
+		}
+	default:
+		if f.Value != nil && f.Value != OmitValue {
+			b.WriteString(": ")
+			b.WriteString(RenderValue(f.Value))
 		}
 	}
 	if f.Detail != "" {
@@ -159,8 +187,30 @@ func (f FieldError) Error() string {
 	return b.String()
 }
 
-// Literal is a FieldError value printed as it is, unquoted: Go-syntax
-// renderings such as map[string]string{"app":"web"}.
+// RenderValue renders a bad value as field.Error.ErrorBody does (see
+// FieldError.Error); a Literal is its own text.
+func RenderValue(v any) string {
+	switch t := v.(type) {
+	case Literal:
+		return string(t)
+	case int64, int32, float64, float32, bool:
+		return fmt.Sprintf("%v", t)
+	case string:
+		return fmt.Sprintf("%q", t)
+	}
+	if jb, err := json.Marshal(v); err == nil {
+		return string(jb)
+	}
+	if s, ok := v.(fmt.Stringer); ok {
+		return s.String()
+	}
+	return fmt.Sprintf("%#v", v)
+}
+
+// Literal is a FieldError value printed as it is, unquoted: for the few
+// bad values whose upstream rendering is a fixed text that no Go value
+// here would marshal to (an internal type that panics on marshalling, a
+// value upstream formats itself).
 type Literal string
 
 // NewInvalid: `Deployment.apps "web" is invalid: <field error>` (several

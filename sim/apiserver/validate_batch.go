@@ -291,9 +291,9 @@ func validatePodFailurePolicy(f string, s *api.JobSpec, errs []apierr.FieldError
 		// Upstream omits the value (field.OmitValueType).
 		switch {
 		case r.OnExitCodes != nil && len(r.OnPodConditions) > 0:
-			errs = append(errs, apierr.FieldError{Field: rf, Type: "Invalid value", Detail: "specifying both OnExitCodes and OnPodConditions is not supported"})
+			errs = append(errs, apierr.FieldError{Field: rf, Type: "Invalid value", Value: apierr.OmitValue, Detail: "specifying both OnExitCodes and OnPodConditions is not supported"})
 		case r.OnExitCodes == nil && len(r.OnPodConditions) == 0:
-			errs = append(errs, apierr.FieldError{Field: rf, Type: "Invalid value", Detail: "specifying one of OnExitCodes and OnPodConditions is required"})
+			errs = append(errs, apierr.FieldError{Field: rf, Type: "Invalid value", Value: apierr.OmitValue, Detail: "specifying one of OnExitCodes and OnPodConditions is required"})
 		}
 	}
 	return errs
