@@ -15,7 +15,7 @@ import (
 func TestStatusJSON(t *testing.T) {
 	required := apierr.FieldError{Field: "spec.containers", Type: "Required value"}
 	selector := apierr.FieldError{Field: "spec.template.metadata.labels", Type: "Invalid value",
-		Value: apierr.Literal(`map[string]string{"app":"y"}`), Detail: "`selector` does not match template `labels`"}
+		Value: map[string]string{"app": "y"}, Detail: "`selector` does not match template `labels`"}
 	name := apierr.FieldError{Field: "metadata.name", Type: "Invalid value", Value: "Bad_Name", Detail: "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters"}
 	policy := apierr.FieldError{Field: "spec.restartPolicy", Type: "Unsupported value", Value: "Sometimes", Detail: `supported values: "Always", "Never", "OnFailure"`}
 	dup := apierr.FieldError{Field: "spec.containers[1].name", Type: "Duplicate value", Value: "c"}
@@ -34,7 +34,7 @@ func TestStatusJSON(t *testing.T) {
 		{"deployment, three causes", apierr.NewInvalid("Deployment.apps", "Bad_Name", name, selector, policy),
 			`{"causes":[` +
 				`{"field":"metadata.name","message":"Invalid value: \"Bad_Name\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters","reason":"FieldValueInvalid"},` +
-				`{"field":"spec.template.metadata.labels","message":"Invalid value: map[string]string{\"app\":\"y\"}: ` + "`selector` does not match template `labels`" + `","reason":"FieldValueInvalid"},` +
+				`{"field":"spec.template.metadata.labels","message":"Invalid value: {\"app\":\"y\"}: ` + "`selector` does not match template `labels`" + `","reason":"FieldValueInvalid"},` +
 				`{"field":"spec.restartPolicy","message":"Unsupported value: \"Sometimes\": supported values: \"Always\", \"Never\", \"OnFailure\"","reason":"FieldValueNotSupported"}],` +
 				`"group":"apps","kind":"Deployment","name":"Bad_Name"}`},
 		{"duplicate and forbidden", apierr.NewInvalid("StatefulSet.apps", "web", dup, forbidden),

@@ -440,7 +440,7 @@ func (s *Server) update(op store.Op, req *Request, obj api.Object) *Response {
 		// (of the object or its status) without a resourceVersion, naming
 		// the resource where a kind goes (registry/store.go Update).
 		return &Response{Err: apierr.NewInvalid(info.GroupResource(), req.Name, apierr.FieldError{
-			Field: "metadata.resourceVersion", Type: "Invalid value", Value: apierr.Literal("0x0"), Detail: "must be specified for an update"})}
+			Field: "metadata.resourceVersion", Type: "Invalid value", Value: uint64(0), Detail: "must be specified for an update"})}
 	}
 	if req.Subresource == "" {
 		api.SetDefaults(obj)

@@ -333,7 +333,7 @@ func TestStoreSemantics(t *testing.T) {
 			d := deployment("web", -1)
 			d.Spec.Template.Labels = map[string]string{"app": "other"}
 			resp := f.do(&Request{Verb: Create, Kind: api.KindDeployment, Actor: user, Object: d})
-			want := `Deployment.apps "web" is invalid: [spec.replicas: Invalid value: -1: must be greater than or equal to 0, spec.template.metadata.labels: Invalid value: map[string]string{"app":"other"}: ` + "`selector` does not match template `labels`]"
+			want := `Deployment.apps "web" is invalid: [spec.replicas: Invalid value: -1: must be greater than or equal to 0, spec.template.metadata.labels: Invalid value: {"app":"other"}: ` + "`selector` does not match template `labels`]"
 			if !errors.Is(resp.Err, apierr.ErrInvalid) || resp.Err.Error() != want {
 				t.Errorf("err = %v\nwant  %s", resp.Err, want)
 			}

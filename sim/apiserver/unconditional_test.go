@@ -38,7 +38,7 @@ func TestCustomResourceUpdateNeedsResourceVersion(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	const refused = `gadgets.example.com "g" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update`
+	const refused = `gadgets.example.com "g" is invalid: metadata.resourceVersion: Invalid value: 0: must be specified for an update`
 	g := &api.Unstructured{TypeMeta: api.TypeMeta{APIVersion: "example.com/v1", Kind: "Gadget"}, ObjectMeta: api.ObjectMeta{Name: "g", Namespace: "default"}}
 	g.Set("spec.replicas", 2)
 	for _, tc := range []struct {

@@ -3,7 +3,6 @@ package apiserver
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 
 	"github.com/clustersim/clustersim/sim/api"
@@ -103,7 +102,7 @@ func Validate(obj, old api.Object) error {
 		}
 		if old != nil {
 			if od, ok := old.(*api.Deployment); ok && !selectorEqual(od.Spec.Selector, o.Spec.Selector) {
-				errs = append(errs, apierr.FieldError{Field: "spec.selector", Type: "Invalid value", Value: selectorString(o.Spec.Selector), Detail: "field is immutable"})
+				errs = append(errs, apierr.FieldError{Field: "spec.selector", Type: "Invalid value", Value: o.Spec.Selector, Detail: "field is immutable"})
 			}
 		}
 	case *api.ReplicaSet:
@@ -290,30 +289,12 @@ func validateSelector(sel *api.LabelSelector, labels map[string]string) []apierr
 		return []apierr.FieldError{{Field: "spec.selector", Type: "Invalid value", Value: selectorString(sel), Detail: err.Error()}}
 	}
 	if s.Empty() {
-		return []apierr.FieldError{{Field: "spec.selector", Type: "Invalid value", Value: "{}", Detail: "empty selector is invalid for deployment"}}
+		return []apierr.FieldError{{Field: "spec.selector", Type: "Invalid value", Value: sel, Detail: "empty selector is invalid for deployment"}}
 	}
 	if !s.Matches(labels) {
-		return []apierr.FieldError{{Field: "spec.template.metadata.labels", Type: "Invalid value", Value: apierr.Literal(labelMap(labels)), Detail: "`selector` does not match template `labels`"}}
+		return []apierr.FieldError{{Field: "spec.template.metadata.labels", Type: "Invalid value", Value: labels, Detail: "`selector` does not match template `labels`"}}
 	}
 	return nil
-}
-
-// labelMap formats labels the way Go's %#v prints map[string]string,
-// which is what apimachinery's messages show.
-func labelMap(l map[string]string) string {
-	keys := make([]string, 0, len(l))
-	for k := range l {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	s := "map[string]string{"
-	for i, k := range keys {
-		if i > 0 {
-			s += ", "
-		}
-		s += fmt.Sprintf("%q:%q", k, l[k])
-	}
-	return s + "}"
 }
 
 func selectorString(sel *api.LabelSelector) string {

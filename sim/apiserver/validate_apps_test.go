@@ -46,7 +46,7 @@ func TestValidateDeploymentUpstream(t *testing.T) {
 		}), ""},
 		{"`selector` does not match template `labels`", valid(func(d *api.Deployment) {
 			d.Spec.Selector = &api.LabelSelector{MatchLabels: map[string]string{"name": "def"}}
-		}), "spec.template.metadata.labels: Invalid value: map[string]string{\"name\":\"abc\"}: `selector` does not match template `labels`"},
+		}), "spec.template.metadata.labels: Invalid value: {\"name\":\"abc\"}: `selector` does not match template `labels`"},
 		{`Unsupported value: "Never"`, valid(func(d *api.Deployment) { d.Spec.Template.Spec.RestartPolicy = api.RestartPolicyNever }),
 			`spec.template.spec.restartPolicy: Unsupported value: "Never": supported values: "Always"`},
 		{`supported values: "Recreate", "RollingUpdate"`, valid(func(d *api.Deployment) { d.Spec.Strategy.Type = "randomType" }),
@@ -121,9 +121,9 @@ func TestValidateReplicaSetUpstream(t *testing.T) {
 	}{
 		{"valid", valid(func(*api.ReplicaSet) {}), ""},
 		{"empty selector", valid(func(rs *api.ReplicaSet) { rs.Spec.Selector = &api.LabelSelector{} }),
-			`spec.selector: Invalid value: "{}": empty selector is invalid for deployment`},
+			`spec.selector: Invalid value: {}: empty selector is invalid for deployment`},
 		{"selector_doesnt_match", valid(func(rs *api.ReplicaSet) { rs.Spec.Selector.MatchLabels = map[string]string{"foo": "bar"} }),
-			"spec.template.metadata.labels: Invalid value: map[string]string{\"a\":\"b\"}: `selector` does not match template `labels`"},
+			"spec.template.metadata.labels: Invalid value: {\"a\":\"b\"}: `selector` does not match template `labels`"},
 		{"invalid manifest", valid(func(rs *api.ReplicaSet) { rs.Spec.Template.Spec.Containers = nil }),
 			"spec.template.spec.containers: Required value"},
 		{"negative_replicas", valid(func(rs *api.ReplicaSet) { r := int32(-1); rs.Spec.Replicas = &r }),
@@ -205,7 +205,7 @@ func TestValidateStatefulSetUpstream(t *testing.T) {
 		{"long name", nil, mk(func(s *api.StatefulSet) { s.Name = strings.Repeat("a", 64) }),
 			`metadata.name: Invalid value: "` + strings.Repeat("a", 64) + `": must be no more than 63 characters`},
 		{"selector_doesnt_match", nil, mk(func(s *api.StatefulSet) { s.Spec.Selector.MatchLabels = map[string]string{"foo": "bar"} }),
-			"spec.template.metadata.labels: Invalid value: map[string]string{\"a\":\"b\"}: `selector` does not match template `labels`"},
+			"spec.template.metadata.labels: Invalid value: {\"a\":\"b\"}: `selector` does not match template `labels`"},
 		{"empty selector", nil, mk(func(s *api.StatefulSet) { s.Spec.Selector = nil }), "spec.selector: Required value"},
 		{"negative_replicas", nil, mk(func(s *api.StatefulSet) { r := int32(-1); s.Spec.Replicas = &r }),
 			"spec.replicas: Invalid value: -1: must be greater than or equal to 0"},

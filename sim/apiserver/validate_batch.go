@@ -1,7 +1,6 @@
 package apiserver
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -80,8 +79,7 @@ func validateCronJobSpec(s, old *api.CronJobSpec, errs []apierr.FieldError) []ap
 	js := &s.JobTemplate.Spec
 	errs = validateJobSpec("spec.jobTemplate.spec", js, errs)
 	if js.Selector != nil {
-		b, _ := json.Marshal(js.Selector)
-		errs = append(errs, apierr.FieldError{Field: "spec.jobTemplate.spec.selector", Type: "Invalid value", Value: apierr.Literal(b), Detail: "`selector` will be auto-generated"})
+		errs = append(errs, apierr.FieldError{Field: "spec.jobTemplate.spec.selector", Type: "Invalid value", Value: js.Selector, Detail: "`selector` will be auto-generated"})
 	}
 	if m := js.ManualSelector; m != nil && *m {
 		errs = append(errs, apierr.FieldError{Field: "spec.jobTemplate.spec.manualSelector", Type: "Unsupported value", Value: true, Detail: `supported values: "nil", "false"`})
@@ -213,7 +211,7 @@ func validateJobSpec(f string, s *api.JobSpec, errs []apierr.FieldError) []apier
 	// upstream's first rule, an Indexed Job's, is checked. Upstream prints
 	// the policy struct (%#v); it is abbreviated here, as other structs.
 	if s.SuccessPolicy != nil && !indexed {
-		errs = append(errs, apierr.FieldError{Field: f + ".successPolicy", Type: "Invalid value", Value: apierr.Literal("{...}"), Detail: "requires indexed completion mode"})
+		errs = append(errs, apierr.FieldError{Field: f + ".successPolicy", Type: "Invalid value", Value: successPolicyValue(s.SuccessPolicy), Detail: "requires indexed completion mode"})
 	}
 	// validatePodReplacementPolicy: with a podFailurePolicy only Failed.
 	if p := s.PodReplacementPolicy; p != nil {
@@ -311,7 +309,7 @@ func validateOnExitCodes(f string, r *api.PodFailurePolicyOnExitCodesRequirement
 	if c := r.ContainerName; c != nil && !podHasContainer(spec, *c) {
 		errs = append(errs, apierr.FieldError{Field: f + ".containerName", Type: "Invalid value", Value: *c, Detail: "must be one of the container or initContainer names in the pod template"})
 	}
-	values := apierr.Literal(fmt.Sprintf("%#v", r.Values))
+	values := r.Values
 	switch n := len(r.Values); {
 	case n == 0:
 		errs = append(errs, apierr.FieldError{Field: f + ".values", Type: "Invalid value", Value: values, Detail: "at least one value is required"})

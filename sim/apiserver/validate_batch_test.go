@@ -95,7 +95,7 @@ func TestValidateJobFieldsUpstream(t *testing.T) {
 			s.MaxFailedIndexes, s.CompletionMode = i32(1), str(api.IndexedCompletion)
 		})},
 		{`spec.completionMode: Unsupported value: "Ordered": supported values: "NonIndexed", "Indexed"`, job(func(s *api.JobSpec) { s.CompletionMode = str("Ordered") })},
-		{"spec.successPolicy: Invalid value: {...}: requires indexed completion mode", job(func(s *api.JobSpec) { s.SuccessPolicy = &success })},
+		{`spec.successPolicy: Invalid value: {"Rules":[{"SucceededIndexes":null,"SucceededCount":1}]}: requires indexed completion mode`, job(func(s *api.JobSpec) { s.SuccessPolicy = &success })},
 	}
 	for _, tt := range tests {
 		name := tt.key
@@ -274,8 +274,8 @@ func TestValidatePodFailurePolicyUpstream(t *testing.T) {
 			"spec.podFailurePolicy.rules: Too many: 21: must have at most 20 items"},
 		{job(manyPatterns), "spec.podFailurePolicy.rules[0].onPodConditions: Too many: 21: must have at most 20 items"},
 		{job(codes("FailJob", "In", 12, 13, 13, 13)), "spec.podFailurePolicy.rules[0].onExitCodes.values[2]: Duplicate value: 13"},
-		{job(codes("FailJob", "In", 19, 11)), "spec.podFailurePolicy.rules[0].onExitCodes.values: Invalid value: []int32{19, 11}: must be ordered"},
-		{job(codes("FailJob", "In", []int32{}...)), "spec.podFailurePolicy.rules[0].onExitCodes.values: Invalid value: []int32{}: at least one value is required"},
+		{job(codes("FailJob", "In", 19, 11)), "spec.podFailurePolicy.rules[0].onExitCodes.values: Invalid value: [19,11]: must be ordered"},
+		{job(codes("FailJob", "In", []int32{}...)), "spec.podFailurePolicy.rules[0].onExitCodes.values: Invalid value: []: at least one value is required"},
 		{job(codes("", "In", 1, 2, 3)), `spec.podFailurePolicy.rules[0].action: Required value: valid values: ["Count" "FailIndex" "FailJob" "Ignore"]`},
 		{job(codes("FailJob", "", 1, 2, 3)), `spec.podFailurePolicy.rules[0].onExitCodes.operator: Required value: valid values: ["In" "NotIn"]`},
 		{job(both), "spec.podFailurePolicy.rules[0]: Invalid value: specifying both OnExitCodes and OnPodConditions is not supported"},

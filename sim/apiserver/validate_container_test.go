@@ -78,7 +78,7 @@ func TestValidateContainerFields(t *testing.T) {
 			s := svc("http")
 			s.Ports[0].TargetPort = api.FromString("http_port")
 			return s
-		}(), `spec.ports[0].targetPort: Invalid value: http_port: must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)`},
+		}(), `spec.ports[0].targetPort: Invalid value: "http_port": must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)`},
 		{"a named target port", func() *api.ServiceSpec {
 			s := svc("http")
 			s.Ports[0].TargetPort = api.FromString("http-alt")

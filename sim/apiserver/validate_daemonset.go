@@ -24,10 +24,10 @@ func validateDaemonSet(ds *api.DaemonSet, old api.Object) []apierr.FieldError {
 		errs = append(errs, apierr.FieldError{Field: "spec.selector", Type: "Invalid value", Value: selectorString(spec.Selector), Detail: err.Error()})
 	} else {
 		if !s.Matches(spec.Template.Labels) {
-			errs = append(errs, apierr.FieldError{Field: "spec.template.metadata.labels", Type: "Invalid value", Value: apierr.Literal(labelMap(spec.Template.Labels)), Detail: "`selector` does not match template `labels`"})
+			errs = append(errs, apierr.FieldError{Field: "spec.template.metadata.labels", Type: "Invalid value", Value: spec.Template.Labels, Detail: "`selector` does not match template `labels`"})
 		}
 		if len(spec.Selector.MatchLabels)+len(spec.Selector.MatchExpressions) == 0 {
-			errs = append(errs, apierr.FieldError{Field: "spec.selector", Type: "Invalid value", Value: "{}", Detail: "empty selector is invalid for daemonset"})
+			errs = append(errs, apierr.FieldError{Field: "spec.selector", Type: "Invalid value", Value: spec.Selector, Detail: "empty selector is invalid for daemonset"})
 		}
 	}
 	errs = append(errs, validatePodSpec("spec.template.spec", &spec.Template.Spec)...)
@@ -50,7 +50,7 @@ func validateDaemonSet(ds *api.DaemonSet, old api.Object) []apierr.FieldError {
 	}
 	if old != nil {
 		if od, ok := old.(*api.DaemonSet); ok && !selectorEqual(od.Spec.Selector, spec.Selector) {
-			errs = append(errs, apierr.FieldError{Field: "spec.selector", Type: "Invalid value", Value: selectorString(spec.Selector), Detail: "field is immutable"})
+			errs = append(errs, apierr.FieldError{Field: "spec.selector", Type: "Invalid value", Value: spec.Selector, Detail: "field is immutable"})
 		}
 	}
 	return errs

@@ -25,7 +25,7 @@ func TestValidateDaemonSet(t *testing.T) {
 		want   string // "" for valid
 	}{
 		{"defaulted", func(*api.DaemonSet) {}, ""},
-		{"empty selector", func(ds *api.DaemonSet) { ds.Spec.Selector = &api.LabelSelector{} }, "spec.selector: Invalid value: \"{}\": empty selector is invalid for daemonset"},
+		{"empty selector", func(ds *api.DaemonSet) { ds.Spec.Selector = &api.LabelSelector{} }, "spec.selector: Invalid value: {}: empty selector is invalid for daemonset"},
 		{"labels do not match", func(ds *api.DaemonSet) { ds.Spec.Template.Labels = map[string]string{"app": "other"} }, "`selector` does not match template `labels`"},
 		{"restartPolicy Never", func(ds *api.DaemonSet) { ds.Spec.Template.Spec.RestartPolicy = api.RestartPolicyNever }, `spec.template.spec.restartPolicy: Unsupported value: "Never": supported values: "Always"`},
 		{"both zero", func(ds *api.DaemonSet) { ds.Spec.UpdateStrategy.RollingUpdate.MaxUnavailable = &zero }, "spec.updateStrategy.rollingUpdate.maxUnavailable: Required value: cannot be 0 when maxSurge is 0"},

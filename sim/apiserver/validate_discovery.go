@@ -34,7 +34,7 @@ func validateDiscovery(obj api.Object, errs []apierr.FieldError) []apierr.FieldE
 			Detail: quoted(api.AddressTypeFQDN, api.AddressTypeIPv4, api.AddressTypeIPv6)})
 	}
 	if len(s.Endpoints) > maxSliceEndpoints {
-		return append(errs, apierr.FieldError{Field: "endpoints", Type: "Too many", Value: apierr.Literal(fmt.Sprint(len(s.Endpoints))),
+		return append(errs, apierr.FieldError{Field: "endpoints", Type: "Too many", Value: len(s.Endpoints),
 			Detail: fmt.Sprintf("must have at most %d items", maxSliceEndpoints)})
 	}
 	for i, ep := range s.Endpoints {
@@ -43,7 +43,7 @@ func validateDiscovery(obj api.Object, errs []apierr.FieldError) []apierr.FieldE
 		case len(ep.Addresses) == 0:
 			errs = append(errs, apierr.FieldError{Field: f, Type: "Required value", Detail: "must contain at least 1 address"})
 		case len(ep.Addresses) > maxSliceAddresses:
-			errs = append(errs, apierr.FieldError{Field: f, Type: "Too many", Value: apierr.Literal(fmt.Sprint(len(ep.Addresses))),
+			errs = append(errs, apierr.FieldError{Field: f, Type: "Too many", Value: len(ep.Addresses),
 				Detail: fmt.Sprintf("must have at most %d items", maxSliceAddresses)})
 		}
 		for j, a := range ep.Addresses {

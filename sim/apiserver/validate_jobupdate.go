@@ -1,8 +1,6 @@
 package apiserver
 
 import (
-	"encoding/json"
-
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/apierr"
 )
@@ -19,9 +17,11 @@ import (
 // MutableSchedulingDirectivesForSuspendedJobs, on by default since
 // v1.36, and k/k PR #139287).
 //
-// Struct values are shown as {...} (upstream prints them with %#v, Go
-// syntax of its internal types), a selector as its JSON, an absent
-// value as null.
+// Values print as apimachinery v0.37's field.Error prints them: JSON,
+// structs of upstream's internal types with their Go field names
+// (badvalue.go), an absent value as null. The pod template alone is
+// abbreviated as {...}: upstream prints the whole internal
+// core.PodTemplateSpec, which is not mirrored here.
 func validateJobUpdate(n, o *api.Job, errs []apierr.FieldError) []apierr.FieldError {
 	s, was := &n.Spec, &o.Spec
 	immutable := func(f string, v any) {
@@ -39,12 +39,7 @@ func validateJobUpdate(n, o *api.Job, errs []apierr.FieldError) []apierr.FieldEr
 			Detail: "can only be modified in tandem with spec.parallelism"})
 	}
 	if !api.SemanticEqual(s.Selector, was.Selector) {
-		v := apierr.Literal("null")
-		if s.Selector != nil {
-			b, _ := json.Marshal(s.Selector)
-			v = apierr.Literal(b)
-		}
-		immutable("selector", v)
+		immutable("selector", s.Selector)
 	}
 	if !api.SemanticEqual(&s.Template, schedulingMutable(n, o)) {
 		immutable("template", apierr.Literal("{...}"))
@@ -53,7 +48,7 @@ func validateJobUpdate(n, o *api.Job, errs []apierr.FieldError) []apierr.FieldEr
 		immutable("completionMode", valueOrNull(s.CompletionMode))
 	}
 	if !api.SemanticEqual(s.PodFailurePolicy, was.PodFailurePolicy) {
-		immutable("podFailurePolicy", structOrNull(s.PodFailurePolicy != nil))
+		immutable("podFailurePolicy", podFailurePolicyValue(s.PodFailurePolicy))
 	}
 	if !ptrEqual(s.BackoffLimitPerIndex, was.BackoffLimitPerIndex) {
 		immutable("backoffLimitPerIndex", valueOrNull(s.BackoffLimitPerIndex))
@@ -62,7 +57,7 @@ func validateJobUpdate(n, o *api.Job, errs []apierr.FieldError) []apierr.FieldEr
 		immutable("managedBy", valueOrNull(s.ManagedBy))
 	}
 	if !api.SemanticEqual(s.SuccessPolicy, was.SuccessPolicy) {
-		immutable("successPolicy", structOrNull(s.SuccessPolicy != nil))
+		immutable("successPolicy", successPolicyValue(s.SuccessPolicy))
 	}
 	return errs
 }
@@ -96,18 +91,11 @@ func schedulingMutable(n, o *api.Job) *api.PodTemplateSpec {
 	return was
 }
 
-// valueOrNull is *p, or null for nil, as field.Error shows a pointer.
+// valueOrNull is *p, or nil (printed null) for nil, as field.Error
+// prints a pointer: its JSON.
 func valueOrNull[T any](p *T) any {
 	if p == nil {
-		return apierr.Literal("null")
+		return nil
 	}
 	return *p
-}
-
-// structOrNull shows a struct value abbreviated, or null when absent.
-func structOrNull(set bool) apierr.Literal {
-	if set {
-		return "{...}"
-	}
-	return "null"
 }

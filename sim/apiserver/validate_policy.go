@@ -11,7 +11,7 @@ import (
 // 100%, a valid selector, a known unhealthyPodEvictionPolicy.
 func validatePDBSpec(spec *api.PodDisruptionBudgetSpec, errs []apierr.FieldError) []apierr.FieldError {
 	if spec.MinAvailable != nil && spec.MaxUnavailable != nil {
-		errs = append(errs, apierr.FieldError{Field: "spec", Type: "Invalid value", Value: apierr.Literal("{...}"), Detail: "minAvailable and maxUnavailable cannot be both set"})
+		errs = append(errs, apierr.FieldError{Field: "spec", Type: "Invalid value", Value: pdbSpecValue(spec), Detail: "minAvailable and maxUnavailable cannot be both set"})
 	}
 	errs = positiveIntOrPercent("spec.minAvailable", spec.MinAvailable, errs)
 	errs = positiveIntOrPercent("spec.maxUnavailable", spec.MaxUnavailable, errs)

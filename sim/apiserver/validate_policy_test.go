@@ -56,7 +56,7 @@ func TestValidatePDBUpstream(t *testing.T) {
 		{"maxUnavailable -1%", api.PodDisruptionBudgetSpec{MaxUnavailable: ptr(api.FromString("-1%"))},
 			`spec.maxUnavailable: Invalid value: "-1%": a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')`},
 		{"minAvailable 10% and maxUnavailable 1", api.PodDisruptionBudgetSpec{MinAvailable: ptr(api.FromString("10%")), MaxUnavailable: ptr(api.FromInt32(1))},
-			`spec: Invalid value: {...}: minAvailable and maxUnavailable cannot be both set`},
+			`spec: Invalid value: {"MinAvailable":"10%","Selector":null,"MaxUnavailable":1,"UnhealthyPodEvictionPolicy":null}: minAvailable and maxUnavailable cannot be both set`},
 		{"valid nil UnhealthyPodEvictionPolicy", api.PodDisruptionBudgetSpec{MinAvailable: ptr(api.FromString("10%"))}, ""},
 		{"valid UnhealthyPodEvictionPolicy", api.PodDisruptionBudgetSpec{MinAvailable: ptr(api.FromString("10%")), UnhealthyPodEvictionPolicy: policy("AlwaysAllow")}, ""},
 		{"empty UnhealthyPodEvictionPolicy", api.PodDisruptionBudgetSpec{MinAvailable: ptr(api.FromString("10%")), UnhealthyPodEvictionPolicy: policy("")},

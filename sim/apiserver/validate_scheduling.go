@@ -237,7 +237,7 @@ func validateTolerations(field string, ts []api.Toleration, errs []apierr.FieldE
 			}
 		case api.TolerationOpExists:
 			if t.Value != "" {
-				errs = append(errs, apierr.FieldError{Field: at("operator"), Type: "Invalid value", Value: apierr.Literal(tolerationLiteral(t)), Detail: "value must be empty when `operator` is 'Exists'"})
+				errs = append(errs, apierr.FieldError{Field: at("operator"), Type: "Invalid value", Value: tolerationValue(t), Detail: "value must be empty when `operator` is 'Exists'"})
 			}
 		default:
 			errs = append(errs, apierr.FieldError{Field: at("operator"), Type: "Unsupported value", Value: string(t.Operator), Detail: `supported values: "Equal", "Exists"`})
@@ -251,17 +251,6 @@ func validateTolerations(field string, ts []api.Toleration, errs []apierr.FieldE
 		}
 	}
 	return errs
-}
-
-// tolerationLiteral renders t as upstream's message does (Go syntax, %#v
-// of its internal type), but for the address of tolerationSeconds, which
-// it prints as the pointer it is and this shows as the value.
-func tolerationLiteral(t *api.Toleration) string {
-	secs := "(*int64)(nil)"
-	if t.TolerationSeconds != nil {
-		secs = fmt.Sprintf("&%d", *t.TolerationSeconds)
-	}
-	return fmt.Sprintf("core.Toleration{Key:%q, Operator:%q, Value:%q, Effect:%q, TolerationSeconds:%s}", t.Key, t.Operator, t.Value, t.Effect, secs)
 }
 
 // validateSpreadConstraints is upstream's

@@ -88,7 +88,7 @@ func TestValidatePlacement(t *testing.T) {
 			"spec.tolerations[1].operator: Invalid value: \"\": operator must be Exists when `key` is empty, which means \"match all values and all keys\""},
 		{"Exists with a value", func(s *api.PodSpec) {
 			s.Tolerations = []api.Toleration{{Key: "k", Operator: api.TolerationOpExists, Value: "v"}}
-		}, `spec.tolerations[0].operator: Invalid value: core.Toleration{Key:"k", Operator:"Exists", Value:"v", Effect:"", TolerationSeconds:(*int64)(nil)}: value must be empty when ` + "`operator` is 'Exists'"},
+		}, `spec.tolerations[0].operator: Invalid value: {"Key":"k","Operator":"Exists","Value":"v","Effect":"","TolerationSeconds":null}: value must be empty when ` + "`operator` is 'Exists'"},
 		{"pull policy", func(s *api.PodSpec) { s.Containers[0].ImagePullPolicy = "Sometimes" },
 			`spec.containers[0].imagePullPolicy: Unsupported value: "Sometimes": supported values: "Always", "IfNotPresent", "Never"`},
 		{"long container name", func(s *api.PodSpec) { s.Containers[0].Name = strings.Repeat("a", 64) },

@@ -108,28 +108,6 @@ func nonSpecialIPErrs(f, s string, errs []apierr.FieldError) []apierr.FieldError
 	return errs
 }
 
-// goStrings renders a []string as Go's %#v does (the value of an error
-// about a whole list).
-func goStrings(v []string) apierr.Literal {
-	if v == nil {
-		return "[]string(nil)"
-	}
-	q := make([]string, len(v))
-	for i, s := range v {
-		q[i] = fmt.Sprintf("%q", s)
-	}
-	return apierr.Literal("[]string{" + strings.Join(q, ", ") + "}")
-}
-
-// goFamilies renders a []IPFamily as Go's %#v does for core.IPFamily.
-func goFamilies(v []api.IPFamily) apierr.Literal {
-	q := make([]string, len(v))
-	for i, s := range v {
-		q[i] = fmt.Sprintf("%q", string(s))
-	}
-	return apierr.Literal("[]core.IPFamily{" + strings.Join(q, ", ") + "}")
-}
-
 // validateService is ValidateService's spec rules, and
 // ValidateServiceUpdate's when old is not nil.
 func validateService(s, old *api.Service, errs []apierr.FieldError) []apierr.FieldError {
@@ -222,8 +200,7 @@ func validateService(s, old *api.Service, errs []apierr.FieldError) []apierr.Fie
 	}
 	for i, p := range sp.Ports {
 		if slices.ContainsFunc(sp.Ports[:i], func(q api.ServicePort) bool { return q.Port == p.Port && q.Protocol == p.Protocol }) {
-			errs = append(errs, apierr.FieldError{Field: fmt.Sprintf("spec.ports[%d]", i), Type: "Duplicate value", Value: apierr.Literal(fmt.Sprintf(
-				`core.ServicePort{Name:"", Protocol:%q, AppProtocol:(*string)(nil), Port:%d, TargetPort:intstr.IntOrString{Type:0, IntVal:0, StrVal:""}, NodePort:0}`, string(p.Protocol), p.Port))})
+			errs = append(errs, apierr.FieldError{Field: fmt.Sprintf("spec.ports[%d]", i), Type: "Duplicate value", Value: coreServicePort{Protocol: p.Protocol, Port: p.Port}})
 		}
 	}
 	errs = validateSourceRanges(s, errs)
@@ -281,13 +258,12 @@ func validateServicePorts(spec *api.ServiceSpec, errs []apierr.FieldError) []api
 			errs = append(errs, apierr.FieldError{Field: pf + ".protocol", Type: "Unsupported value", Value: string(p.Protocol), Detail: `supported values: "SCTP", "TCP", "UDP"`})
 		}
 		// ValidatePortNumOrName: a named target is a port name
-		// (IsValidPortName); the value is printed by IntOrString's
-		// String, unquoted.
+		// (IsValidPortName), passed as port.StrVal: a quoted string.
 		if t := p.TargetPort; t.Type == api.IntOrStringInt && !validPort(t.IntVal) {
 			errs = append(errs, apierr.FieldError{Field: pf + ".targetPort", Type: "Invalid value", Value: int64(t.IntVal), Detail: portRange})
 		} else if t.Type == api.IntOrStringString {
 			for _, msg := range portNameProblems(t.StrVal) {
-				errs = append(errs, apierr.FieldError{Field: pf + ".targetPort", Type: "Invalid value", Value: apierr.Literal(t.StrVal), Detail: msg})
+				errs = append(errs, apierr.FieldError{Field: pf + ".targetPort", Type: "Invalid value", Value: t.StrVal, Detail: msg})
 			}
 		}
 		if a := p.AppProtocol; a != nil {
@@ -333,10 +309,10 @@ func validateClusterIPsRelated(s *api.Service, errs []apierr.FieldError) []apier
 		if len(sp.ClusterIPs) == 0 {
 			errs = append(errs, apierr.FieldError{Field: ipsField, Type: "Required value"})
 		} else if sp.ClusterIPs[0] != sp.ClusterIP {
-			errs = append(errs, apierr.FieldError{Field: ipsField, Type: "Invalid value", Value: goStrings(sp.ClusterIPs), Detail: "first value must match `clusterIP`"})
+			errs = append(errs, apierr.FieldError{Field: ipsField, Type: "Invalid value", Value: sp.ClusterIPs, Detail: "first value must match `clusterIP`"})
 		}
 	} else if len(sp.ClusterIPs) != 0 {
-		errs = append(errs, apierr.FieldError{Field: ipsField, Type: "Invalid value", Value: goStrings(sp.ClusterIPs), Detail: "must be empty when `clusterIP` is not specified"})
+		errs = append(errs, apierr.FieldError{Field: ipsField, Type: "Invalid value", Value: sp.ClusterIPs, Detail: "must be empty when `clusterIP` is not specified"})
 	}
 	for i, fam := range sp.IPFamilies {
 		f := fmt.Sprintf("spec.ipFamilies[%d]", i)
@@ -360,7 +336,7 @@ func validateClusterIPsRelated(s *api.Service, errs []apierr.FieldError) []apier
 		if i == 0 && ip == "None" {
 			if len(sp.ClusterIPs) > 1 {
 				invalid = true
-				errs = append(errs, apierr.FieldError{Field: ipsField, Type: "Invalid value", Value: goStrings(sp.ClusterIPs), Detail: "'None' must be the first and only value"})
+				errs = append(errs, apierr.FieldError{Field: ipsField, Type: "Invalid value", Value: sp.ClusterIPs, Detail: "'None' must be the first and only value"})
 			}
 			continue
 		}
@@ -370,13 +346,13 @@ func validateClusterIPsRelated(s *api.Service, errs []apierr.FieldError) []apier
 		}
 	}
 	if len(sp.ClusterIPs) > 2 {
-		errs = append(errs, apierr.FieldError{Field: ipsField, Type: "Invalid value", Value: goStrings(sp.ClusterIPs), Detail: "may only hold up to 2 values"})
+		errs = append(errs, apierr.FieldError{Field: ipsField, Type: "Invalid value", Value: sp.ClusterIPs, Detail: "may only hold up to 2 values"})
 	}
 	if invalid {
 		return errs
 	}
 	if len(sp.ClusterIPs) > 1 && !dualStack(sp.ClusterIPs) {
-		errs = append(errs, apierr.FieldError{Field: ipsField, Type: "Invalid value", Value: goStrings(sp.ClusterIPs), Detail: "may specify no more than one IP for each IP family"})
+		errs = append(errs, apierr.FieldError{Field: ipsField, Type: "Invalid value", Value: sp.ClusterIPs, Detail: "may specify no more than one IP for each IP family"})
 	}
 	if !headless(s) && len(sp.ClusterIPs) > 0 && len(sp.IPFamilies) > 0 {
 		for i, ip := range sp.ClusterIPs {
@@ -536,22 +512,22 @@ func validateServiceUpgradeDowngrade(old, s *api.Service, errs []apierr.FieldErr
 		case len(oips) == len(nips):
 			for i, ip := range oips {
 				if ip != nips[i] {
-					changed(fmt.Sprintf("spec.clusterIPs[%d]", i), goStrings(nips))
+					changed(fmt.Sprintf("spec.clusterIPs[%d]", i), nips)
 				}
 			}
 		case len(oips) > len(nips):
 			if len(nips) == 0 {
-				errs = append(errs, apierr.FieldError{Field: "spec.clusterIPs[0]", Type: "Invalid value", Value: goStrings(nips), Detail: "primary clusterIP can not be unset"})
+				errs = append(errs, apierr.FieldError{Field: "spec.clusterIPs[0]", Type: "Invalid value", Value: nips, Detail: "primary clusterIP can not be unset"})
 			}
 			if len(nips) > 0 && nips[0] != oips[0] {
-				changed("spec.clusterIPs[0]", goStrings(nips))
+				changed("spec.clusterIPs[0]", nips)
 			}
 			if len(nips) == 1 && !singleStack() {
 				errs = append(errs, apierr.FieldError{Field: "spec.ipFamilyPolicy", Type: "Invalid value", Value: policy(), Detail: "must be set to 'SingleStack' when releasing the secondary clusterIP"})
 			}
 		default:
 			if len(oips) > 0 && nips[0] != oips[0] {
-				changed("spec.clusterIPs[0]", goStrings(nips))
+				changed("spec.clusterIPs[0]", nips)
 			}
 		}
 	}
@@ -563,22 +539,22 @@ func validateServiceUpgradeDowngrade(old, s *api.Service, errs []apierr.FieldErr
 	case len(ofs) == len(nfs):
 		for i := range ofs {
 			if ofs[i] != nfs[i] {
-				changed("spec.ipFamilies[0]", goFamilies(nfs))
+				changed("spec.ipFamilies[0]", nfs)
 			}
 		}
 	case len(ofs) > len(nfs):
 		if len(nips) == 0 {
-			errs = append(errs, apierr.FieldError{Field: "spec.ipFamilies[0]", Type: "Invalid value", Value: goFamilies(nfs), Detail: "primary ipFamily can not be unset"})
+			errs = append(errs, apierr.FieldError{Field: "spec.ipFamilies[0]", Type: "Invalid value", Value: nfs, Detail: "primary ipFamily can not be unset"})
 		}
 		if len(nfs) > 0 && nfs[0] != ofs[0] {
-			changed("spec.ipFamilies[0]", goStrings(nips))
+			changed("spec.ipFamilies[0]", nips)
 		}
 		if len(nfs) == 1 && !singleStack() {
 			errs = append(errs, apierr.FieldError{Field: "spec.ipFamilyPolicy", Type: "Invalid value", Value: policy(), Detail: "must be set to 'SingleStack' when releasing the secondary ipFamily"})
 		}
 	default:
 		if len(ofs) > 0 && len(nfs) > 0 && nfs[0] != ofs[0] {
-			changed("spec.ipFamilies[0]", goStrings(nips))
+			changed("spec.ipFamilies[0]", nips)
 		}
 	}
 	return errs

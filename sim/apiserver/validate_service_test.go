@@ -134,7 +134,7 @@ func TestValidateServiceUpstream(t *testing.T) {
 		}, 0, ""},
 		{"invalid duplicate ports (with same protocol)", func(s *api.Service) {
 			s.Spec.Ports = append(s.Spec.Ports, port("q", 12345, "TCP", 0), port("r", 12345, "TCP", 0))
-		}, 1, `Service "valid" is invalid: spec.ports[2]: Duplicate value: core.ServicePort{Name:"", Protocol:"TCP", AppProtocol:(*string)(nil), Port:12345, TargetPort:intstr.IntOrString{Type:0, IntVal:0, StrVal:""}, NodePort:0}`},
+		}, 1, `Service "valid" is invalid: spec.ports[2]: Duplicate value: {"Name":"","Protocol":"TCP","AppProtocol":null,"Port":12345,"TargetPort":0,"NodePort":0}`},
 		{"valid duplicate ports (with different protocols)", func(s *api.Service) {
 			s.Spec.Ports = append(s.Spec.Ports, port("q", 12345, "TCP", 0), port("r", 12345, "UDP", 0), port("s", 12345, "SCTP", 0))
 		}, 0, ""},
@@ -478,7 +478,7 @@ func TestServiceStrategyUpstream(t *testing.T) {
 	move := got.DeepCopyObject().(*api.Service)
 	move.Spec.ClusterIP = "10.96.0.11"
 	resp := f.do(&Request{Verb: Update, Kind: api.KindService, Actor: user, Object: move})
-	want := `Service "web" is invalid: spec.clusterIPs[0]: Invalid value: []string{"10.96.0.11"}: may not change once set`
+	want := `Service "web" is invalid: spec.clusterIPs[0]: Invalid value: ["10.96.0.11"]: may not change once set`
 	if resp.Err == nil || resp.Err.Error() != want {
 		t.Errorf("clusterIP change: %v\nwant %s", resp.Err, want)
 	}

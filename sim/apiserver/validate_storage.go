@@ -113,9 +113,9 @@ func validateStatefulSetSpec(spec *api.StatefulSetSpec, errs []apierr.FieldError
 	} else if s, err := api.LabelSelectorAsSelector(spec.Selector); err != nil {
 		errs = append(errs, apierr.FieldError{Field: "spec.selector", Type: "Invalid value", Value: selectorString(spec.Selector), Detail: err.Error()})
 	} else if s.Empty() {
-		errs = append(errs, apierr.FieldError{Field: "spec.selector", Type: "Invalid value", Value: "{}", Detail: "empty selector is invalid for statefulset"})
+		errs = append(errs, apierr.FieldError{Field: "spec.selector", Type: "Invalid value", Value: spec.Selector, Detail: "empty selector is invalid for statefulset"})
 	} else if !s.Matches(spec.Template.Labels) {
-		errs = append(errs, apierr.FieldError{Field: "spec.template.metadata.labels", Type: "Invalid value", Value: apierr.Literal(labelMap(spec.Template.Labels)), Detail: "`selector` does not match template `labels`"})
+		errs = append(errs, apierr.FieldError{Field: "spec.template.metadata.labels", Type: "Invalid value", Value: spec.Template.Labels, Detail: "`selector` does not match template `labels`"})
 	}
 	// The controller gives each pod a volume per claim template, which the
 	// template's containers mount (upstream leaves the template's pod spec

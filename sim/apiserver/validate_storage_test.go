@@ -69,7 +69,7 @@ func TestValidateStorage(t *testing.T) {
 		{"statefulset with a bad policy", sts(func(s *api.StatefulSet) { s.Spec.PodManagementPolicy = "Random" }),
 			`StatefulSet.apps "web" is invalid: spec.podManagementPolicy: Invalid value: "Random": must be 'OrderedReady' or 'Parallel'`},
 		{"statefulset with labels not selected", sts(func(s *api.StatefulSet) { s.Spec.Template.Labels = map[string]string{"app": "web"} }),
-			"StatefulSet.apps \"web\" is invalid: spec.template.metadata.labels: Invalid value: map[string]string{\"app\":\"web\"}: `selector` does not match template `labels`"},
+			"StatefulSet.apps \"web\" is invalid: spec.template.metadata.labels: Invalid value: {\"app\":\"web\"}: `selector` does not match template `labels`"},
 		{"statefulset restarting never", sts(func(s *api.StatefulSet) { s.Spec.Template.Spec.RestartPolicy = api.RestartPolicyNever }),
 			`StatefulSet.apps "web" is invalid: spec.template.spec.restartPolicy: Unsupported value: "Never": supported values: "Always"`},
 		{"statefulset with a bad retention", sts(func(s *api.StatefulSet) { s.Spec.PersistentVolumeClaimRetentionPolicy.WhenScaled = "Keep" }),
