@@ -137,3 +137,41 @@ func podFailurePolicyValue(p *api.PodFailurePolicy) any {
 	}
 	return out
 }
+
+// coreScopeSelector is pkg/apis/core.ScopeSelector, with its
+// ScopedResourceSelectorRequirements.
+type coreScopeSelector struct {
+	MatchExpressions []coreScopedRequirement
+}
+
+type coreScopedRequirement struct {
+	ScopeName api.ResourceQuotaScope
+	Operator  api.ScopeSelectorOperator
+	Values    []string
+}
+
+func scopeSelectorValue(sel *api.ScopeSelector) coreScopeSelector {
+	var out coreScopeSelector
+	if sel.MatchExpressions != nil {
+		out.MatchExpressions = make([]coreScopedRequirement, len(sel.MatchExpressions))
+		for i, r := range sel.MatchExpressions {
+			out.MatchExpressions[i] = coreScopedRequirement{ScopeName: r.ScopeName, Operator: r.Operator, Values: r.Values}
+		}
+	}
+	return out
+}
+
+// appsStatefulSetRollingUpdate is pkg/apis/apps.RollingUpdateStatefulSetStrategy,
+// whose partition is an int32 (an unset v1 partition converts to 0).
+type appsStatefulSetRollingUpdate struct {
+	Partition      int32
+	MaxUnavailable *api.IntOrString
+}
+
+func statefulSetRollingUpdateValue(ru *api.RollingUpdateStatefulSetStrategy) appsStatefulSetRollingUpdate {
+	v := appsStatefulSetRollingUpdate{MaxUnavailable: ru.MaxUnavailable}
+	if ru.Partition != nil {
+		v.Partition = *ru.Partition
+	}
+	return v
+}

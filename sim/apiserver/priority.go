@@ -168,18 +168,11 @@ func validatePriorityClass(obj, old api.Object, errs []apierr.FieldError) []apie
 				errs = append(errs, apierr.FieldError{Field: "value", Type: "Forbidden", Detail: "may not be changed in an update."})
 			}
 			if (o.PreemptionPolicy == nil) != (op.PreemptionPolicy == nil) || (o.PreemptionPolicy != nil && *o.PreemptionPolicy != *op.PreemptionPolicy) {
-				errs = append(errs, apierr.FieldError{Field: "preemptionPolicy", Type: "Invalid value", Value: policyString(o.PreemptionPolicy), Detail: "field is immutable"})
+				errs = append(errs, apierr.FieldError{Field: "preemptionPolicy", Type: "Invalid value", Value: o.PreemptionPolicy, Detail: "field is immutable"})
 			}
 		}
 	}
 	return errs
-}
-
-func policyString(p *api.PreemptionPolicy) string {
-	if p == nil {
-		return "null"
-	}
-	return string(*p)
 }
 
 func validatePreemptionPolicy(field string, p *api.PreemptionPolicy, errs []apierr.FieldError) []apierr.FieldError {

@@ -479,8 +479,17 @@ func ValidateDefinition(crd *api.CustomResourceDefinition) error {
 	}
 	switch {
 	case len(sp.Versions) == 0:
-		errs = append(errs, apierr.FieldError{Field: "spec.versions", Type: "Invalid value", Value: apierr.Literal("null"), Detail: "must have exactly one version marked as storage version"})
+		// Upstream passes spec.Versions: null when absent, [] when empty.
+		var v any
+		if sp.Versions != nil {
+			v = apierr.Literal("[]")
+		}
+		errs = append(errs, apierr.FieldError{Field: "spec.versions", Type: "Invalid value", Value: v, Detail: "must have exactly one version marked as storage version"})
 	case storage != 1:
+		// Upstream passes spec.Versions, printed as the JSON of its
+		// internal apiextensions types (Go field names, the whole
+		// JSONSchemaProps of each schema), which is not mirrored here:
+		// the number of storage versions stands in for it.
 		errs = append(errs, apierr.FieldError{Field: "spec.versions", Type: "Invalid value", Value: apierr.Literal(fmt.Sprintf("%d", storage)), Detail: "must have exactly one version marked as storage version"})
 	}
 	if len(errs) == 0 {

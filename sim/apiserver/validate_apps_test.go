@@ -214,7 +214,7 @@ func TestValidateStatefulSetUpstream(t *testing.T) {
 		{"invalid update strategy", nil, mk(func(s *api.StatefulSet) { s.Spec.UpdateStrategy.Type = "foo" }),
 			`spec.updateStrategy: Invalid value: "foo": must be 'RollingUpdate' or 'OnDelete'`},
 		{"invalid rolling update", nil, mk(func(s *api.StatefulSet) { s.Spec.UpdateStrategy.Type = api.OnDeleteStatefulSetStrategyType }),
-			"spec.updateStrategy.rollingUpdate: Invalid value: {...}: only allowed for updateStrategy 'RollingUpdate'"},
+			`spec.updateStrategy.rollingUpdate: Invalid value: {"Partition":0,"MaxUnavailable":1}: only allowed for updateStrategy 'RollingUpdate'`},
 		{"negative partition", nil, mk(func(s *api.StatefulSet) { p := int32(-1); s.Spec.UpdateStrategy.RollingUpdate.Partition = &p }),
 			"spec.updateStrategy.rollingUpdate.partition: Invalid value: -1: must be greater than or equal to 0"},
 		{"invalid pod management policy", nil, mk(func(s *api.StatefulSet) { s.Spec.PodManagementPolicy = "foo" }),

@@ -102,7 +102,7 @@ func limitBoundsErrs(at string, it *api.LimitRangeItem, defaults, defaultRequest
 		req, hasReq := defaultRequests[k]
 		ratio, hasRatio := it.MaxLimitRequestRatio[k]
 		bad := func(field string, v api.Quantity, detail string) {
-			errs = append(errs, apierr.FieldError{Field: fmt.Sprintf("%s.%s[%s]", at, field, k), Type: "Invalid value", Value: apierr.Literal(v.String()), Detail: detail})
+			errs = append(errs, apierr.FieldError{Field: fmt.Sprintf("%s.%s[%s]", at, field, k), Type: "Invalid value", Value: v.String(), Detail: detail})
 		}
 		if hasMin && hasMax && min.Cmp(max) > 0 {
 			bad("min", min, fmt.Sprintf("min value %s is greater than max value %s", min.String(), max.String()))

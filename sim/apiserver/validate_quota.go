@@ -76,14 +76,14 @@ func validateQuotaSpec(spec *api.ResourceQuotaSpec, errs []apierr.FieldError) []
 		n, field := string(name), fmt.Sprintf("spec.hard[%s]", name)
 		out = resourceNameErrs(field, n, out)
 		if !strings.Contains(n, "/") && !standardQuotaResource(n) {
-			out = append(out, apierr.FieldError{Field: field, Type: "Invalid value", Value: apierr.Literal(n), Detail: "must be a standard resource for quota"})
+			out = append(out, apierr.FieldError{Field: field, Type: "Invalid value", Value: n, Detail: "must be a standard resource for quota"})
 		}
 		q := spec.Hard[name]
 		if q.Cmp(api.Quantity{}) < 0 {
 			out = append(out, apierr.FieldError{Field: field, Type: "Invalid value", Value: q.String(), Detail: nonNegative})
 		}
 		if integerQuotaResource(n) && q.MilliValue()%1000 != 0 {
-			out = append(out, apierr.FieldError{Field: field, Type: "Invalid value", Value: apierr.Literal(q.String()), Detail: "must be an integer"})
+			out = append(out, apierr.FieldError{Field: field, Type: "Invalid value", Value: q.String(), Detail: "must be an integer"})
 		}
 	}
 	invalid := func(field string, v any, detail string) {
@@ -93,7 +93,7 @@ func validateQuotaSpec(spec *api.ResourceQuotaSpec, errs []apierr.FieldError) []
 		for _, pair := range [][2]api.ResourceQuotaScope{{api.ResourceQuotaScopeBestEffort, api.ResourceQuotaScopeNotBestEffort},
 			{api.ResourceQuotaScopeTerminating, api.ResourceQuotaScopeNotTerminating}} {
 			if slices.Contains(scopes, pair[0]) && slices.Contains(scopes, pair[1]) {
-				invalid(field, goScopes(spec.Scopes), "conflicting scopes")
+				invalid(field, spec.Scopes, "conflicting scopes")
 			}
 		}
 	}
@@ -108,8 +108,8 @@ func validateQuotaSpec(spec *api.ResourceQuotaSpec, errs []apierr.FieldError) []
 		}
 	}
 	for _, scope := range spec.Scopes {
-		checkScope(scope, func() { invalid("spec.scopes", goScopes(spec.Scopes), "unsupported scope") },
-			func() { invalid("spec.scopes", goScopes(spec.Scopes), "unsupported scope applied to resource") })
+		checkScope(scope, func() { invalid("spec.scopes", spec.Scopes, "unsupported scope") },
+			func() { invalid("spec.scopes", spec.Scopes, "unsupported scope applied to resource") })
 	}
 	conflicts(spec.Scopes, "spec.scopes")
 	if sel := spec.ScopeSelector; sel != nil {
@@ -117,14 +117,14 @@ func validateQuotaSpec(spec *api.ResourceQuotaSpec, errs []apierr.FieldError) []
 		var seen []api.ResourceQuotaScope
 		for _, req := range sel.MatchExpressions {
 			checkScope(req.ScopeName, func() {
-				invalid(at+".scopeName", apierr.Literal(fmt.Sprintf("%q", req.ScopeName)), "unsupported scope")
+				invalid(at+".scopeName", req.ScopeName, "unsupported scope")
 			},
-				func() { invalid(at, goScopeSelector(sel), "unsupported scope applied to resource") })
+				func() { invalid(at, scopeSelectorValue(sel), "unsupported scope applied to resource") })
 			switch req.ScopeName {
 			case api.ResourceQuotaScopeBestEffort, api.ResourceQuotaScopeNotBestEffort, api.ResourceQuotaScopeTerminating,
 				api.ResourceQuotaScopeNotTerminating, api.ResourceQuotaScopeCrossNamespacePodAffinity:
 				if req.Operator != api.ScopeSelectorOpExists {
-					invalid(at+".operator", apierr.Literal(fmt.Sprintf("%q", req.Operator)), "must be 'Exists' when scope is any of ResourceQuotaScopeTerminating, ResourceQuotaScopeNotTerminating, ResourceQuotaScopeBestEffort, ResourceQuotaScopeNotBestEffort or ResourceQuotaScopeCrossNamespacePodAffinity")
+					invalid(at+".operator", req.Operator, "must be 'Exists' when scope is any of ResourceQuotaScopeTerminating, ResourceQuotaScopeNotTerminating, ResourceQuotaScopeBestEffort, ResourceQuotaScopeNotBestEffort or ResourceQuotaScopeCrossNamespacePodAffinity")
 				}
 			}
 			switch req.Operator {
@@ -134,10 +134,10 @@ func validateQuotaSpec(spec *api.ResourceQuotaSpec, errs []apierr.FieldError) []
 				}
 			case api.ScopeSelectorOpExists, api.ScopeSelectorOpDoesNotExist:
 				if len(req.Values) != 0 {
-					invalid(at+".values", apierr.Literal(fmt.Sprintf("%#v", req.Values)), "must be no value when `operator` is 'Exist' or 'DoesNotExist' for scope selector")
+					invalid(at+".values", req.Values, "must be no value when `operator` is 'Exist' or 'DoesNotExist' for scope selector")
 				}
 			default:
-				invalid(at+".operator", apierr.Literal(fmt.Sprintf("%q", req.Operator)), "not a valid selector operator")
+				invalid(at+".operator", req.Operator, "not a valid selector operator")
 			}
 			seen = append(seen, req.ScopeName)
 		}
@@ -150,30 +150,4 @@ func validateQuotaSpec(spec *api.ResourceQuotaSpec, errs []apierr.FieldError) []
 		}
 	}
 	return errs
-}
-
-// goScopes renders scopes as %#v renders upstream's internal
-// []core.ResourceQuotaScope.
-func goScopes(scopes []api.ResourceQuotaScope) apierr.Literal {
-	if scopes == nil {
-		return "[]core.ResourceQuotaScope(nil)"
-	}
-	q := make([]string, len(scopes))
-	for i, s := range scopes {
-		q[i] = fmt.Sprintf("%q", s)
-	}
-	return apierr.Literal("[]core.ResourceQuotaScope{" + strings.Join(q, ", ") + "}")
-}
-
-// goScopeSelector renders a scope selector as %#v renders upstream's
-// internal core.ScopeSelector.
-func goScopeSelector(sel *api.ScopeSelector) apierr.Literal {
-	if sel.MatchExpressions == nil {
-		return "core.ScopeSelector{MatchExpressions:[]core.ScopedResourceSelectorRequirement(nil)}"
-	}
-	reqs := make([]string, len(sel.MatchExpressions))
-	for i, r := range sel.MatchExpressions {
-		reqs[i] = fmt.Sprintf("core.ScopedResourceSelectorRequirement{ScopeName:%q, Operator:%q, Values:%#v}", r.ScopeName, r.Operator, r.Values)
-	}
-	return apierr.Literal("core.ScopeSelector{MatchExpressions:[]core.ScopedResourceSelectorRequirement{" + strings.Join(reqs, ", ") + "}}")
 }

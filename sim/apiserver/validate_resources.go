@@ -9,19 +9,20 @@ import (
 
 // Resource names, after k/k pkg/apis/core/validation validateResourceName
 // and validateContainerResourceName and pkg/apis/core/helper. A name is
-// printed unquoted (core.ResourceName has a String method).
+// a quoted string (upstream passes it as a string; apimachinery v0.37's
+// ErrorBody quotes it).
 
 // resourceNameErrs is validateResourceName: a qualified name, and a
 // standard resource when it has no "/".
 func resourceNameErrs(field, n string, errs []apierr.FieldError) []apierr.FieldError {
 	if probs := qualifiedNameProblems(n); len(probs) > 0 {
 		for _, p := range probs {
-			errs = append(errs, apierr.FieldError{Field: field, Type: "Invalid value", Value: apierr.Literal(n), Detail: p})
+			errs = append(errs, apierr.FieldError{Field: field, Type: "Invalid value", Value: n, Detail: p})
 		}
 		return errs
 	}
 	if !strings.Contains(n, "/") && !slices.Contains(standardResourceNames, n) && !quotaHugePages(n) {
-		errs = append(errs, apierr.FieldError{Field: field, Type: "Invalid value", Value: apierr.Literal(n), Detail: "must be a standard resource type or fully qualified"})
+		errs = append(errs, apierr.FieldError{Field: field, Type: "Invalid value", Value: n, Detail: "must be a standard resource type or fully qualified"})
 	}
 	return errs
 }
@@ -54,10 +55,10 @@ func containerResourceNameErrs(field, n string, errs []apierr.FieldError) []apie
 	switch {
 	case !strings.Contains(n, "/"):
 		if n != "cpu" && n != "memory" && n != "ephemeral-storage" && !strings.HasPrefix(n, "hugepages-") {
-			errs = append(errs, apierr.FieldError{Field: field, Type: "Invalid value", Value: apierr.Literal(n), Detail: "must be a standard resource for containers"})
+			errs = append(errs, apierr.FieldError{Field: field, Type: "Invalid value", Value: n, Detail: "must be a standard resource for containers"})
 		}
 	case !strings.Contains(n, "kubernetes.io/") && !extendedResource(n):
-		errs = append(errs, apierr.FieldError{Field: field, Type: "Invalid value", Value: apierr.Literal(n), Detail: "doesn't follow extended resource name standard"})
+		errs = append(errs, apierr.FieldError{Field: field, Type: "Invalid value", Value: n, Detail: "doesn't follow extended resource name standard"})
 	}
 	return errs
 }

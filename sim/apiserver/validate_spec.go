@@ -155,7 +155,7 @@ func validateResourceRequirements(rf string, r *api.ResourceRequirements, errs [
 			errs = append(errs, apierr.FieldError{Field: f, Type: "Invalid value", Value: q.String(), Detail: nonNegative})
 		}
 		if integerQuotaResource(string(n)) && q.MilliValue()%1000 != 0 {
-			errs = append(errs, apierr.FieldError{Field: f, Type: "Invalid value", Value: apierr.Literal(q.String()), Detail: "must be an integer"})
+			errs = append(errs, apierr.FieldError{Field: f, Type: "Invalid value", Value: q.String(), Detail: "must be an integer"})
 		}
 	}
 	for _, n := range r.Limits.SortedNames() {

@@ -29,16 +29,16 @@ func TestValidatePodResources(t *testing.T) {
 			// Upstream names the requests field, not the resource.
 			"spec.containers[1].resources.requests: Invalid value: \"2\": must be less than or equal to cpu limit of 1"},
 		{"a typo in a resource name", api.Container{Resources: api.ResourceRequirements{Requests: api.ResourceList{"memmory": q("1Gi")}}},
-			"spec.containers[1].resources.requests[memmory]: Invalid value: memmory: must be a standard resource type or fully qualified; " +
-				"spec.containers[1].resources.requests[memmory]: Invalid value: memmory: must be a standard resource for containers"},
+			"spec.containers[1].resources.requests[memmory]: Invalid value: \"memmory\": must be a standard resource type or fully qualified; " +
+				"spec.containers[1].resources.requests[memmory]: Invalid value: \"memmory\": must be a standard resource for containers"},
 		{"a quota name as a resource", api.Container{Resources: api.ResourceRequirements{Limits: api.ResourceList{"limits.cpu": q("1")}}},
-			"spec.containers[1].resources.limits[limits.cpu]: Invalid value: limits.cpu: must be a standard resource for containers"},
+			"spec.containers[1].resources.limits[limits.cpu]: Invalid value: \"limits.cpu\": must be a standard resource for containers"},
 		{"an extended resource requested without a limit", api.Container{Resources: api.ResourceRequirements{Requests: api.ResourceList{"nvidia.com/gpu": q("1")}}},
 			"spec.containers[1].resources.limits: Required value: Limit must be set for non overcommitable resources"},
 		{"an extended resource's request below its limit", api.Container{Resources: api.ResourceRequirements{Requests: api.ResourceList{"nvidia.com/gpu": q("1")}, Limits: api.ResourceList{"nvidia.com/gpu": q("2")}}},
 			"spec.containers[1].resources.requests: Invalid value: \"1\": must be equal to nvidia.com/gpu limit of 2"},
 		{"half a GPU", api.Container{Resources: api.ResourceRequirements{Limits: api.ResourceList{"nvidia.com/gpu": q("500m")}}},
-			"spec.containers[1].resources.limits[nvidia.com/gpu]: Invalid value: 500m: must be an integer"},
+			"spec.containers[1].resources.limits[nvidia.com/gpu]: Invalid value: \"500m\": must be an integer"},
 		{"an extended resource and cpu", api.Container{Resources: api.ResourceRequirements{Requests: api.ResourceList{"nvidia.com/gpu": q("1"), "cpu": q("1")}, Limits: api.ResourceList{"nvidia.com/gpu": q("1")}}}, ""},
 		{"no container port", api.Container{Ports: []api.ContainerPort{{}}}, "spec.containers[1].ports[0].containerPort: Required value"},
 		{"host port out of range", api.Container{Ports: []api.ContainerPort{{ContainerPort: 80, HostPort: 70000}}},
@@ -134,8 +134,8 @@ func TestValidateInitContainerResources(t *testing.T) {
 	for _, e := range validatePodResources("spec", spec, nil) {
 		got = append(got, e.Error())
 	}
-	want := "spec.initContainers[0].resources.limits[cpus]: Invalid value: cpus: must be a standard resource type or fully qualified; " +
-		"spec.initContainers[0].resources.limits[cpus]: Invalid value: cpus: must be a standard resource for containers"
+	want := "spec.initContainers[0].resources.limits[cpus]: Invalid value: \"cpus\": must be a standard resource type or fully qualified; " +
+		"spec.initContainers[0].resources.limits[cpus]: Invalid value: \"cpus\": must be a standard resource for containers"
 	if g := strings.Join(got, "; "); g != want {
 		t.Errorf("errors %q\nwant %q", g, want)
 	}

@@ -79,7 +79,7 @@ func validateStatefulSetSpec(spec *api.StatefulSetSpec, errs []apierr.FieldError
 	switch st := spec.UpdateStrategy; st.Type {
 	case api.OnDeleteStatefulSetStrategyType:
 		if st.RollingUpdate != nil {
-			errs = append(errs, apierr.FieldError{Field: "spec.updateStrategy.rollingUpdate", Type: "Invalid value", Value: apierr.Literal("{...}"), Detail: "only allowed for updateStrategy 'RollingUpdate'"})
+			errs = append(errs, apierr.FieldError{Field: "spec.updateStrategy.rollingUpdate", Type: "Invalid value", Value: statefulSetRollingUpdateValue(st.RollingUpdate), Detail: "only allowed for updateStrategy 'RollingUpdate'"})
 		}
 	case api.RollingUpdateStatefulSetStrategyType:
 		if ru := st.RollingUpdate; ru != nil {
@@ -192,7 +192,7 @@ func validatePVSpec(spec *api.PersistentVolumeSpec, errs []apierr.FieldError) []
 		errs = append(errs, apierr.FieldError{Field: "spec.capacity", Type: "Required value"})
 	}
 	if _, ok := spec.Capacity[api.ResourceStorage]; !ok || len(spec.Capacity) > 1 {
-		errs = append(errs, apierr.FieldError{Field: "spec.capacity", Type: "Unsupported value", Value: apierr.Literal(fmt.Sprint(len(spec.Capacity)) + " resources"), Detail: `supported values: "storage"`})
+		errs = append(errs, apierr.FieldError{Field: "spec.capacity", Type: "Unsupported value", Value: spec.Capacity, Detail: `supported values: "storage"`})
 	}
 	switch p := spec.PersistentVolumeReclaimPolicy; p {
 	case "", api.ReclaimDelete, api.ReclaimRecycle, api.ReclaimRetain:

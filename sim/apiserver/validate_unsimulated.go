@@ -120,9 +120,9 @@ func validateIngressPath(f string, p *api.HTTPIngressPath, errs []apierr.FieldEr
 func validateIngressBackend(f string, b *api.IngressBackend, errs []apierr.FieldError) []apierr.FieldError {
 	switch {
 	case b.Service != nil && b.Resource != nil:
-		return append(errs, apierr.FieldError{Field: f, Type: "Invalid value", Value: apierr.Literal("\"\""), Detail: "cannot set both resource and service backends"})
+		return append(errs, apierr.FieldError{Field: f, Type: "Invalid value", Value: "", Detail: "cannot set both resource and service backends"})
 	case b.Service == nil && b.Resource == nil:
-		return append(errs, apierr.FieldError{Field: f, Type: "Invalid value", Value: apierr.Literal("\"\""), Detail: "resource or service backend is required"})
+		return append(errs, apierr.FieldError{Field: f, Type: "Invalid value", Value: "", Detail: "resource or service backend is required"})
 	case b.Service != nil:
 		s := b.Service
 		if s.Name == "" {
@@ -130,7 +130,7 @@ func validateIngressBackend(f string, b *api.IngressBackend, errs []apierr.Field
 		}
 		switch {
 		case s.Port.Name != "" && s.Port.Number != 0:
-			errs = append(errs, apierr.FieldError{Field: f, Type: "Invalid value", Value: apierr.Literal("\"\""), Detail: "cannot set both port name & port number"})
+			errs = append(errs, apierr.FieldError{Field: f, Type: "Invalid value", Value: "", Detail: "cannot set both port name & port number"})
 		case s.Port.Name == "" && s.Port.Number == 0:
 			errs = append(errs, apierr.FieldError{Field: f, Type: "Required value", Detail: "port name or number is required"})
 		case s.Port.Number != 0 && (s.Port.Number < 1 || s.Port.Number > 65535):
@@ -147,7 +147,7 @@ func validatePolicyRules(rules []api.PolicyRule, namespaced bool, errs []apierr.
 			errs = append(errs, apierr.FieldError{Field: f + ".verbs", Type: "Required value", Detail: "verbs must contain at least one value"})
 		}
 		if len(r.NonResourceURLs) > 0 {
-			urls := apierr.Literal("[]string{\"" + strings.Join(r.NonResourceURLs, "\", \"") + "\"}")
+			urls := r.NonResourceURLs
 			if namespaced {
 				errs = append(errs, apierr.FieldError{Field: f + ".nonResourceURLs", Type: "Invalid value", Value: urls, Detail: "namespaced rules cannot apply to non-resource URLs"})
 			}

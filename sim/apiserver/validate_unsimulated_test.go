@@ -50,7 +50,7 @@ func TestValidateUnsimulated(t *testing.T) {
 		{"role rule without verbs and groups", &api.Role{ObjectMeta: api.ObjectMeta{Name: "r"}, Rules: []api.PolicyRule{{Resources: []string{"pods"}}}},
 			`Role.rbac.authorization.k8s.io "r" is invalid: [rules[0].verbs: Required value: verbs must contain at least one value, rules[0].apiGroups: Required value: resource rules must supply at least one api group]`},
 		{"namespaced rule on a URL", &api.Role{ObjectMeta: api.ObjectMeta{Name: "r"}, Rules: []api.PolicyRule{{Verbs: []string{"get"}, NonResourceURLs: []string{"/healthz"}}}},
-			`Role.rbac.authorization.k8s.io "r" is invalid: rules[0].nonResourceURLs: Invalid value: []string{"/healthz"}: namespaced rules cannot apply to non-resource URLs`},
+			`Role.rbac.authorization.k8s.io "r" is invalid: rules[0].nonResourceURLs: Invalid value: ["/healthz"]: namespaced rules cannot apply to non-resource URLs`},
 		{"valid binding", &api.RoleBinding{ObjectMeta: api.ObjectMeta{Name: "b"}, RoleRef: ref, Subjects: []api.Subject{{Kind: "User", Name: "jane"}, {Kind: "ServiceAccount", Name: "app"}}}, ""},
 		{"binding to a Pod", &api.RoleBinding{ObjectMeta: api.ObjectMeta{Name: "b"}, RoleRef: api.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "Pod", Name: "x"}},
 			`RoleBinding.rbac.authorization.k8s.io "b" is invalid: roleRef.kind: Unsupported value: "Pod": supported values: "Role", "ClusterRole"`},
