@@ -425,15 +425,23 @@ const (
 
 // validateLabelKey checks a qualified name as IsQualifiedName does: an
 // optional DNS-subdomain prefix and '/', then a name of at most 63
-// characters. Every problem is reported, joined by "; ".
-func validateLabelKey(k string) string {
+// bytes. Every problem is reported, joined by "; ".
+func validateLabelKey(k string) string { return strings.Join(LabelKeyProblems(k), "; ") }
+
+// LabelKeyProblems returns apimachinery v0.37's content.IsLabelKey
+// problems with k (what validation.IsQualifiedName is there): nil for a
+// valid key; for a key with more than one '/' only "a valid label key
+// ..."; otherwise the prefix's (empty, or content.IsDNS1123Subdomain's:
+// over 253 bytes, the pattern) and then the name's (empty or over 63
+// bytes, the pattern), each reported.
+func LabelKeyProblems(k string) []string {
 	var errs []string
 	name := k
-	switch parts := strings.Split(k, "/"); len(parts) {
+	switch strings.Count(k, "/") {
+	case 0:
 	case 1:
-	case 2:
-		prefix := parts[0]
-		name = parts[1]
+		var prefix string
+		prefix, name, _ = strings.Cut(k, "/")
 		if prefix == "" {
 			errs = append(errs, "prefix part must be non-empty")
 		} else {
@@ -442,7 +450,7 @@ func validateLabelKey(k string) string {
 			}
 		}
 	default:
-		return "a valid label key " + qualifiedNameMsg + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"
+		return []string{"a valid label key " + qualifiedNameMsg + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"}
 	}
 	if name == "" {
 		errs = append(errs, "name part must be non-empty")
@@ -452,7 +460,7 @@ func validateLabelKey(k string) string {
 	if !IsLabelToken(name) {
 		errs = append(errs, "name part "+qualifiedNameMsg)
 	}
-	return strings.Join(errs, "; ")
+	return errs
 }
 
 // ValidLabelValue reports whether v may be a label value: at most 63
@@ -462,7 +470,12 @@ func validateLabelKey(k string) string {
 func ValidLabelValue(v string) bool { return validateLabelValue(v) == "" }
 
 // validateLabelValue returns IsValidLabelValue's problems, joined by "; ".
-func validateLabelValue(v string) string {
+func validateLabelValue(v string) string { return strings.Join(LabelValueProblems(v), "; ") }
+
+// LabelValueProblems returns apimachinery v0.37's content.IsLabelValue
+// problems with v (validation.IsValidLabelValue): over 63 bytes, and the
+// pattern, each reported; nil for a valid value.
+func LabelValueProblems(v string) []string {
 	var errs []string
 	if len(v) > 63 {
 		errs = append(errs, "must be no more than 63 bytes")
@@ -470,7 +483,7 @@ func validateLabelValue(v string) string {
 	if v != "" && !IsLabelToken(v) {
 		errs = append(errs, labelValueMsg)
 	}
-	return strings.Join(errs, "; ")
+	return errs
 }
 
 func isAlnum(c byte) bool {
@@ -502,10 +515,9 @@ func dnsSubdomainProblems(s string) []string {
 		errs = append(errs, "must be no more than 253 bytes")
 	}
 	ok := s != ""
-	for _, part := range strings.Split(s, ".") {
-		if !ok {
-			break
-		}
+	for rest, more := s, true; ok && more; {
+		var part string
+		part, rest, more = strings.Cut(rest, ".")
 		if part == "" || !isLowerAlnum(part[0]) || !isLowerAlnum(part[len(part)-1]) {
 			ok = false
 		}

@@ -263,8 +263,8 @@ func validateName(obj api.Object, name string, update bool, errs []apierr.FieldE
 			bad(msg)
 		}
 	default:
-		if len(name) > 253 || !isDNS1123Subdomain(name) {
-			bad(subdomainMsg)
+		for _, msg := range dns1123SubdomainProblems(name) {
+			bad(msg)
 		}
 		if _, ok := obj.(*api.CronJob); ok && !update && len(name) > 52 {
 			bad("must be no more than 52 characters")
@@ -435,4 +435,17 @@ func nameBefore(cs []api.Container, i int, seen *map[string]bool) bool {
 	dup := (*seen)[cs[i].Name]
 	(*seen)[cs[i].Name] = true
 	return dup
+}
+
+// dns1123SubdomainProblems is util/validation's IsDNS1123Subdomain:
+// more than 253 characters, then the pattern, each reported.
+func dns1123SubdomainProblems(s string) []string {
+	var out []string
+	if len(s) > 253 {
+		out = append(out, "must be no more than 253 characters")
+	}
+	if !isDNS1123Subdomain(s) {
+		out = append(out, subdomainMsg)
+	}
+	return out
 }

@@ -125,8 +125,8 @@ func validateNodeSelectorTerm(f func() string, t api.NodeSelectorTerm, errs []ap
 			continue
 		}
 		for k, v := range r.Values {
-			if len(v) > 253 || !isDNS1123Subdomain(v) {
-				errs = append(errs, apierr.FieldError{Field: fmt.Sprintf("%s.values[%d]", rf, k), Type: "Invalid value", Value: v, Detail: subdomainMsg})
+			for _, msg := range dns1123SubdomainProblems(v) {
+				errs = append(errs, apierr.FieldError{Field: fmt.Sprintf("%s.values[%d]", rf, k), Type: "Invalid value", Value: v, Detail: msg})
 			}
 		}
 	}
@@ -198,17 +198,9 @@ func validateLabelName(f func() string, name string, errs []apierr.FieldError) [
 	return errs
 }
 
-// labelValueProblems is IsValidLabelValue.
-func labelValueProblems(v string) []string {
-	var out []string
-	if len(v) > 63 {
-		out = append(out, "must be no more than 63 characters")
-	}
-	if v != "" && !api.IsLabelToken(v) {
-		out = append(out, labelValueMsg)
-	}
-	return out
-}
+// labelValueProblems is IsValidLabelValue (content.IsLabelValue in
+// apimachinery v0.37, api.LabelValueProblems).
+func labelValueProblems(v string) []string { return api.LabelValueProblems(v) }
 
 // validateTolerations is upstream's validateTolerations of the pod spec
 // at field.

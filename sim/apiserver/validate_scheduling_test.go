@@ -63,6 +63,12 @@ func TestValidatePlacement(t *testing.T) {
 				Preference: api.NodeSelectorTerm{MatchFields: []api.NodeSelectorRequirement{{Key: "metadata.labels", Operator: api.NodeSelectorOpExists}}}}}}}
 		}, `spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].preference.matchFields[0].operator: Invalid value: "Exists": not a valid selector operator; ` +
 			`spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].preference.matchFields[0].key: Invalid value: "metadata.labels": not a valid field selector key`},
+		// ValidateNodeFieldSelectorRequirement checks a metadata.name value
+		// with ValidateNodeName (NameIsDNSSubdomain): the length first.
+		{"node field selector of a long name", func(s *api.PodSpec) {
+			s.Affinity = &api.Affinity{NodeAffinity: &api.NodeAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.PreferredSchedulingTerm{{Weight: 1,
+				Preference: api.NodeSelectorTerm{MatchFields: []api.NodeSelectorRequirement{{Key: "metadata.name", Operator: api.NodeSelectorOpIn, Values: []string{strings.Repeat("n", 254)}}}}}}}}
+		}, `spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].preference.matchFields[0].values[0]: Invalid value: "` + strings.Repeat("n", 254) + `": must be no more than 253 characters`},
 		{"spread of zero skew, no key, unknown action", func(s *api.PodSpec) {
 			s.TopologySpreadConstraints = []api.TopologySpreadConstraint{spread(0, "", "Sometimes")}
 		}, `spec.topologySpreadConstraints[0].maxSkew: Invalid value: 0: must be greater than zero; ` +

@@ -277,46 +277,10 @@ func labelsValid(labels map[string]string) bool {
 	return true
 }
 
-// qualifiedNameProblems is IsQualifiedName: an optional DNS subdomain
-// prefix and a slash, then a name of at most 63 characters.
-func qualifiedNameProblems(s string) []string {
-	var out []string
-	name := s
-	parts := 0
-	for i := range len(s) {
-		if s[i] == '/' {
-			parts++
-		}
-	}
-	switch parts {
-	case 0:
-	case 1:
-		var prefix string
-		for i := range len(s) {
-			if s[i] == '/' {
-				prefix, name = s[:i], s[i+1:]
-				break
-			}
-		}
-		if prefix == "" {
-			out = append(out, "prefix part must be non-empty")
-		} else if len(prefix) > 253 || !isDNS1123Subdomain(prefix) {
-			out = append(out, "prefix part "+subdomainMsg)
-		}
-	default:
-		return []string{"a qualified name " + qualifiedName + nameExamples + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"}
-	}
-	switch {
-	case name == "":
-		out = append(out, "name part must be non-empty")
-	case len(name) > 63:
-		out = append(out, "name part must be no more than 63 characters")
-	}
-	if !api.IsLabelToken(name) {
-		out = append(out, "name part "+qualifiedName+nameExamples)
-	}
-	return out
-}
+// qualifiedNameProblems is IsQualifiedName, which is content.IsLabelKey
+// in apimachinery v0.37 (api.LabelKeyProblems): every call site of
+// IsQualifiedName upstream gets the label-key messages, in bytes.
+func qualifiedNameProblems(s string) []string { return api.LabelKeyProblems(s) }
 
 // sortedKeysIf returns m's keys sorted when cond holds, else nothing
 // (and allocates nothing).

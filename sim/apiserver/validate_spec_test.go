@@ -148,6 +148,7 @@ func TestValidateInitContainerResources(t *testing.T) {
 // Service "2048-game" or a Namespace "team.a" was stored.
 func TestValidateNames(t *testing.T) {
 	long := strings.Repeat("a", 53)
+	long254 := strings.Repeat("a", 254)
 	tests := []struct {
 		obj  api.Object
 		want string
@@ -159,6 +160,11 @@ func TestValidateNames(t *testing.T) {
 		{&api.Service{ObjectMeta: api.ObjectMeta{Name: "web.api", Namespace: "default"}}, `metadata.name: Invalid value: "web.api": ` + dns1035LabelMsg},
 		{&api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "web.config", Namespace: "default"}}, ""},
 		{&api.CronJob{ObjectMeta: api.ObjectMeta{Name: long, Namespace: "default"}}, `metadata.name: Invalid value: "` + long + `": must be no more than 52 characters`},
+		// NameIsDNSSubdomain is util/validation's IsDNS1123Subdomain
+		// (v0.37.2): the length first, in characters, then the pattern.
+		{&api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: long254, Namespace: "default"}}, `metadata.name: Invalid value: "` + long254 + `": must be no more than 253 characters`},
+		{&api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: long254 + "-", Namespace: "default"}},
+			`metadata.name: Invalid value: "` + long254 + `-": must be no more than 253 characters; metadata.name: Invalid value: "` + long254 + `-": ` + subdomainMsg},
 	}
 	for _, tc := range tests {
 		var got []string
@@ -191,7 +197,7 @@ func TestValidateObjectMeta(t *testing.T) {
 		{"finalizer with an empty prefix", api.ObjectMeta{Finalizers: []string{"/cleanup"}},
 			`metadata.finalizers: Invalid value: "/cleanup": prefix part must be non-empty`},
 		{"finalizer with two slashes", api.ObjectMeta{Finalizers: []string{"a/b/c"}},
-			`metadata.finalizers: Invalid value: "a/b/c": a qualified name ` + qualifiedName + nameExamples + ` with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`},
+			`metadata.finalizers: Invalid value: "a/b/c": a valid label key ` + qualifiedName + nameExamples + ` with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
