@@ -77,14 +77,31 @@ func parseIPSloppy(s string) net.IP {
 // validIP is IsValidIP's test (ParseIPSloppy).
 func validIP(s string) bool { return parseIPSloppy(s) != nil }
 
-// validCIDR is IsValidCIDR's test (ParseCIDRSloppy).
+// validCIDR is the legacy CIDR check (IsValidCIDRForLegacyField without
+// strict validation): what k8s.io/utils/net.ParseCIDRSloppy parses. The
+// address is IPv4 or IPv6 syntax (an IPv4-mapped IPv6 address is IPv6,
+// so its prefix may be up to 128), the prefix length decimal digits
+// (leading zeros allowed, no sign) of at most the address's bits.
 func validCIDR(s string) bool {
 	ip, bits, ok := strings.Cut(s, "/")
-	if !ok || !validIP(ip) {
+	if !ok || !validIP(ip) || bits == "" {
 		return false
 	}
-	_, _, err := net.ParseCIDR(parseIPSloppy(ip).String() + "/" + bits)
-	return err == nil && bits != "" && !strings.HasPrefix(bits, "+")
+	limit := 32
+	if strings.Contains(ip, ":") {
+		limit = 128
+	}
+	n := 0
+	for i := 0; i < len(bits); i++ {
+		c := bits[i]
+		if c < '0' || c > '9' {
+			return false
+		}
+		if n = n*10 + int(c-'0'); n > limit {
+			return false
+		}
+	}
+	return true
 }
 
 // nonSpecialIPErrs is ValidateNonSpecialIP.
