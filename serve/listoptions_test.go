@@ -246,6 +246,12 @@ func TestListOptionsServed(t *testing.T) {
 		// The deprecated /watch/ path without watch=true is validated
 		// as a list.
 		{"/api/v1/watch/configmaps?sendInitialEvents=true&resourceVersionMatch=NotOlderThan", 422, []string{"resourceVersionMatch is forbidden unless resourceVersion is provided", "sendInitialEvents is forbidden for list"}},
+		// A label selector that does not parse: the list handler's
+		// DecodeParameters error (labels.Parse's text, unwrapped) as a
+		// BadRequest, as apiserver's handlers/get.go ListResource answers.
+		{"/api/v1/configmaps?labelSelector=a%20in%20(", 400,
+			[]string{`"message":"unable to parse requirement: found '', expected: ',', ')' or identifier","metadata":{},"reason":"BadRequest"`}},
+		{"/api/v1/configmaps?labelSelector=a=b,,c", 400, []string{`"message":"found ',', expected: identifier after ','","metadata":{},"reason":"BadRequest"`}},
 		{"/api/v1/configmaps?limit=x", 400, []string{`"message":"strconv.ParseInt: parsing \"x\": invalid syntax","metadata":{},"reason":"BadRequest"`}},
 		{"/api/v1/configmaps?watch=1&timeoutSeconds=1.5", 400, []string{`"message":"strconv.ParseInt: parsing \"1.5\": invalid syntax","metadata":{},"reason":"BadRequest"`}},
 		{"/api/v1/configmaps?resourceVersion=abc", 500, []string{`{"apiVersion":"v1","code":500,"kind":"Status","message":"resourceVersion: Invalid value: \"abc\": strconv.ParseUint: parsing \"abc\": invalid syntax","metadata":{},"status":"Failure"}`}},

@@ -523,7 +523,15 @@ func listOptions(q url.Values, info api.ResourceInfo, ns string) (store.ListOpti
 	if ls := q.Get("labelSelector"); ls != "" {
 		sel, err := api.ParseSelector(ls)
 		if err != nil {
-			return opts, nil, apierr.NewBadRequest("unable to parse requirement: " + err.Error())
+			// ListResource answers DecodeParameters' error as a
+			// BadRequest; the conversion returns labels.Parse's error as
+			// it is, without the selector text (SelectorError.Msg).
+			msg := err.Error()
+			var se *api.SelectorError
+			if errors.As(err, &se) {
+				msg = se.Msg
+			}
+			return opts, nil, apierr.NewBadRequest(msg)
 		}
 		opts.Labels = &sel
 	}
