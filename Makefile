@@ -102,6 +102,7 @@ fuzz: ## each fuzz target for FUZZTIME (default 10s); each states in its doc com
 	$(GO) test -run=NONE -fuzz='^FuzzParseQuantity$$' -fuzztime=$(FUZZTIME) ./sim/api/
 	$(GO) test -run=NONE -fuzz='^FuzzParseSelector$$' -fuzztime=$(FUZZTIME) ./sim/api/
 	$(GO) test -run=NONE -fuzz='^FuzzMergePatch$$' -fuzztime=$(FUZZTIME) ./sim/api/
+	$(GO) test -run=NONE -fuzz='^FuzzApply$$' -fuzztime=$(FUZZTIME) ./sim/strategicpatch/
 	$(GO) test -run=NONE -fuzz='^FuzzDecode$$' -fuzztime=$(FUZZTIME) ./sim/manifest/
 	$(GO) test -run=NONE -fuzz='^FuzzNode$$' -fuzztime=$(FUZZTIME) ./sim/manifest/
 	$(GO) test -run=NONE -fuzz='^FuzzParsePath$$' -fuzztime=$(FUZZTIME) ./sim/manifest/

@@ -82,7 +82,7 @@ func patchDocument(old api.Object, patch []byte, typ PatchType) (merged, patchMa
 		}
 		return merged, patchMap, nil
 	}
-	return api.MergePatch(doc, patchMap, "", false), patchMap, nil
+	return api.MergePatch(doc, patchMap), patchMap, nil
 }
 
 // strategicPatchError is the answer to a strategic merge patch Apply

@@ -12,6 +12,8 @@
 // (upstream_rows_test.go, from apimachinery v0.37.2 patch_test.go) with
 // upstream's MergeItem test schema.
 //
-// Imports: the standard library only. scenarios/kubectl (apply, edit)
-// and sim/kubelet (its node status patch) use it.
+// Imports: the standard library only. sim/apiserver (a strategic merge
+// PATCH, and StatusCode for the answer to a refused one),
+// scenarios/kubectl (apply, edit) and sim/kubelet (its node status patch)
+// use it.
 package strategicpatch
