@@ -590,6 +590,11 @@ spec:
 	if errOut != "Warning: "+typo+"\n" {
 		t.Errorf("kubectl patch --type strategic: stdout %q stderr %q; want the warning", out, errOut)
 	}
+	// A directive the strategic merge does not know is the merge's error,
+	// which kube-apiserver answers as a 500 without a reason.
+	if errOut := s.fail("patch", "deployment", "web", "--type", "strategic", "-p", `{"spec":{"template":{"spec":{"$patch":"frob"}}}}`); !strings.Contains(errOut, "Error from server: unknown patch type: frob in map: map[$patch:frob]") {
+		t.Errorf("kubectl patch with an unknown $patch printed %q, want the merge's error", errOut)
+	}
 	cm := filepath.Join(dir, "cm.yaml")
 	if err := os.WriteFile(cm, []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata: {a: b}\ncolour: blue\n"), 0o644); err != nil {
 		t.Fatal(err)
