@@ -280,21 +280,31 @@ func validateReplicas(field string, r *int32) []apierr.FieldError {
 	return nil
 }
 
+// validateSelector is the selector part of ValidateDeploymentSpec and
+// ValidateReplicaSetSpec (k/k pkg/apis/apps/validation): a selector is
+// required, its keys and values are ValidateLabelSelector's, an empty one
+// is refused ("for deployment", for a ReplicaSet too, as upstream says),
+// one that does not convert is "invalid label selector", and the
+// template's labels must match it (ValidatePodTemplateSpecForReplicaSet;
+// a missing selector, which converts to labels.Nothing, matches none).
 func validateSelector(sel *api.LabelSelector, labels map[string]string) []apierr.FieldError {
+	var errs []apierr.FieldError
 	if sel == nil {
-		return []apierr.FieldError{{Field: "spec.selector", Type: "Required value"}}
+		errs = append(errs, apierr.FieldError{Field: "spec.selector", Type: "Required value"})
+	} else {
+		errs = validateLabelSelector(func() string { return "spec.selector" }, sel, errs)
+		if len(sel.MatchLabels)+len(sel.MatchExpressions) == 0 {
+			errs = append(errs, apierr.FieldError{Field: "spec.selector", Type: "Invalid value", Value: sel, Detail: "empty selector is invalid for deployment"})
+		}
 	}
 	s, err := api.LabelSelectorAsSelector(sel)
 	if err != nil {
-		return []apierr.FieldError{{Field: "spec.selector", Type: "Invalid value", Value: selectorString(sel), Detail: err.Error()}}
+		return append(errs, apierr.FieldError{Field: "spec.selector", Type: "Invalid value", Value: sel, Detail: "invalid label selector"})
 	}
-	if s.Empty() {
-		return []apierr.FieldError{{Field: "spec.selector", Type: "Invalid value", Value: sel, Detail: "empty selector is invalid for deployment"}}
+	if !s.Empty() && !s.Matches(labels) {
+		errs = append(errs, apierr.FieldError{Field: "spec.template.metadata.labels", Type: "Invalid value", Value: labels, Detail: "`selector` does not match template `labels`"})
 	}
-	if !s.Matches(labels) {
-		return []apierr.FieldError{{Field: "spec.template.metadata.labels", Type: "Invalid value", Value: labels, Detail: "`selector` does not match template `labels`"}}
-	}
-	return nil
+	return errs
 }
 
 func selectorString(sel *api.LabelSelector) string {

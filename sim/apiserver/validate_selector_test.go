@@ -1,0 +1,53 @@
+package apiserver
+
+import (
+	"testing"
+
+	"github.com/clustersim/clustersim/sim/api"
+)
+
+// TestValidateSelectorAsAppsValidation: a Deployment's and a
+// ReplicaSet's selector is checked as ValidateDeploymentSpec and
+// ValidateReplicaSetSpec check it: a missing one is Required and, as it
+// converts to labels.Nothing, matches no template; its keys and values
+// are ValidateLabelSelector's, and one that then does not convert is
+// "invalid label selector" with the selector as its value. clustersim
+// answered a missing selector with Required alone, and a selector that
+// did not convert with the converter's error under the value "<invalid>".
+func TestValidateSelectorAsAppsValidation(t *testing.T) {
+	const mismatch = "spec.template.metadata.labels: Invalid value: {\"app\":\"web\"}: `selector` does not match template `labels`"
+	for _, tc := range []struct {
+		name string
+		sel  *api.LabelSelector
+		want string
+	}{
+		{"missing", nil, `is invalid: [spec.selector: Required value, ` + mismatch + `]`},
+		{"empty", &api.LabelSelector{}, `is invalid: spec.selector: Invalid value: {}: empty selector is invalid for deployment`},
+		{"a key that is not a label key", &api.LabelSelector{MatchLabels: map[string]string{"a b": "web"}},
+			`is invalid: [spec.selector.matchLabels: Invalid value: "a b": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]'), spec.selector: Invalid value: {"matchLabels":{"a b":"web"}}: invalid label selector]`},
+		{"an operator that is not one", &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: "app", Operator: "Near", Values: []string{"web"}}}},
+			`is invalid: [spec.selector.matchExpressions[0].operator: Invalid value: "Near": not a valid selector operator, spec.selector: Invalid value: {"matchExpressions":[{"key":"app","operator":"Near","values":["web"]}]}: invalid label selector]`},
+		{"matching", &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := deployment("web", 1)
+			api.SetDefaultsDeployment(d)
+			d.Spec.Selector = tc.sel
+			rs := &api.ReplicaSet{TypeMeta: api.TypeMeta{APIVersion: "apps/v1", Kind: "ReplicaSet"}, ObjectMeta: d.ObjectMeta,
+				Spec: api.ReplicaSetSpec{Replicas: d.Spec.Replicas, Selector: tc.sel, Template: d.Spec.Template}}
+			for _, obj := range []api.Object{d, rs} {
+				got := ""
+				if err := Validate(obj, nil); err != nil {
+					got = err.Error()
+				}
+				if tc.want == "" && got != "" || tc.want != "" && !endsWith(got, tc.want) {
+					t.Errorf("%s: got %q, want it to end %q", obj.GetTypeMeta().Kind, got, tc.want)
+				}
+			}
+		})
+	}
+}
+
+func endsWith(s, suffix string) bool {
+	return len(s) >= len(suffix) && s[len(s)-len(suffix):] == suffix
+}
