@@ -91,7 +91,7 @@ func Validate(obj, old api.Object) error {
 	switch o := obj.(type) {
 	case *api.Deployment:
 		errs = append(errs, validateReplicas("spec.replicas", o.Spec.Replicas)...)
-		errs = append(errs, validateSelector(o.Spec.Selector, o.Spec.Template.Labels)...)
+		errs = append(errs, validateSelector(o.Spec.Selector, o.Spec.Template.Labels, "deployment", "invalid label selector")...)
 		errs = append(errs, validatePodSpec("spec.template.spec", &o.Spec.Template.Spec)...)
 		errs = validateControllerTemplate("ReplicaSet", &o.Spec.Template.Spec, errs)
 		if ru := o.Spec.Strategy.RollingUpdate; o.Spec.Strategy.Type == api.RollingUpdateDeploymentStrategyType && ru != nil {
@@ -107,7 +107,7 @@ func Validate(obj, old api.Object) error {
 		}
 	case *api.ReplicaSet:
 		errs = append(errs, validateReplicas("spec.replicas", o.Spec.Replicas)...)
-		errs = append(errs, validateSelector(o.Spec.Selector, o.Spec.Template.Labels)...)
+		errs = append(errs, validateSelector(o.Spec.Selector, o.Spec.Template.Labels, "deployment", "invalid label selector")...)
 		errs = append(errs, validatePodSpec("spec.template.spec", &o.Spec.Template.Spec)...)
 		errs = validateControllerTemplate("ReplicaSet", &o.Spec.Template.Spec, errs)
 	case *api.DaemonSet:
@@ -280,26 +280,29 @@ func validateReplicas(field string, r *int32) []apierr.FieldError {
 	return nil
 }
 
-// validateSelector is the selector part of ValidateDeploymentSpec and
-// ValidateReplicaSetSpec (k/k pkg/apis/apps/validation): a selector is
-// required, its keys and values are ValidateLabelSelector's, an empty one
-// is refused ("for deployment", for a ReplicaSet too, as upstream says),
-// one that does not convert is "invalid label selector", and the
-// template's labels must match it (ValidatePodTemplateSpecForReplicaSet;
-// a missing selector, which converts to labels.Nothing, matches none).
-func validateSelector(sel *api.LabelSelector, labels map[string]string) []apierr.FieldError {
+// validateSelector is the selector part of ValidateDeploymentSpec,
+// ValidateReplicaSetSpec and ValidateStatefulSetSpec (k/k
+// pkg/apis/apps/validation): a selector is required, its keys and values
+// are ValidateLabelSelector's, an empty one is refused ("empty selector
+// is invalid for " what, "deployment" for a ReplicaSet too, as upstream
+// says), one that does not convert is refused with invalidDetail ("invalid
+// label selector"; a StatefulSet's says nothing), and the template's
+// labels must match it (ValidatePodTemplateSpecForReplicaSet and
+// ForStatefulSet; a missing selector, which converts to labels.Nothing,
+// matches none).
+func validateSelector(sel *api.LabelSelector, labels map[string]string, what, invalidDetail string) []apierr.FieldError {
 	var errs []apierr.FieldError
 	if sel == nil {
 		errs = append(errs, apierr.FieldError{Field: "spec.selector", Type: "Required value"})
 	} else {
 		errs = validateLabelSelector(func() string { return "spec.selector" }, sel, errs)
 		if len(sel.MatchLabels)+len(sel.MatchExpressions) == 0 {
-			errs = append(errs, apierr.FieldError{Field: "spec.selector", Type: "Invalid value", Value: sel, Detail: "empty selector is invalid for deployment"})
+			errs = append(errs, apierr.FieldError{Field: "spec.selector", Type: "Invalid value", Value: sel, Detail: "empty selector is invalid for " + what})
 		}
 	}
 	s, err := api.LabelSelectorAsSelector(sel)
 	if err != nil {
-		return append(errs, apierr.FieldError{Field: "spec.selector", Type: "Invalid value", Value: sel, Detail: "invalid label selector"})
+		return append(errs, apierr.FieldError{Field: "spec.selector", Type: "Invalid value", Value: sel, Detail: invalidDetail})
 	}
 	if !s.Empty() && !s.Matches(labels) {
 		errs = append(errs, apierr.FieldError{Field: "spec.template.metadata.labels", Type: "Invalid value", Value: labels, Detail: "`selector` does not match template `labels`"})

@@ -10,7 +10,7 @@ import (
 
 // validateDaemonSet is ValidateDaemonSetSpec's rules (k/k
 // pkg/apis/apps/validation/validation.go): a selector that is not empty
-// and matches the template's labels, restartPolicy Always and no
+// and matches the template's labels (a missing one matches none), restartPolicy Always and no
 // activeDeadlineSeconds (validateControllerTemplate), non-negative
 // minReadySeconds and revisionHistoryLimit, and an update strategy of
 // RollingUpdate (exactly one of maxUnavailable and maxSurge non-zero) or
@@ -18,17 +18,16 @@ import (
 func validateDaemonSet(ds *api.DaemonSet, old api.Object) []apierr.FieldError {
 	var errs []apierr.FieldError
 	spec := &ds.Spec
-	if spec.Selector == nil {
-		errs = append(errs, apierr.FieldError{Field: "spec.selector", Type: "Required value"})
-	} else if s, err := api.LabelSelectorAsSelector(spec.Selector); err != nil {
-		errs = append(errs, apierr.FieldError{Field: "spec.selector", Type: "Invalid value", Value: selectorString(spec.Selector), Detail: err.Error()})
-	} else {
-		if !s.Matches(spec.Template.Labels) {
-			errs = append(errs, apierr.FieldError{Field: "spec.template.metadata.labels", Type: "Invalid value", Value: spec.Template.Labels, Detail: "`selector` does not match template `labels`"})
-		}
-		if len(spec.Selector.MatchLabels)+len(spec.Selector.MatchExpressions) == 0 {
-			errs = append(errs, apierr.FieldError{Field: "spec.selector", Type: "Invalid value", Value: spec.Selector, Detail: "empty selector is invalid for daemonset"})
-		}
+	// The selector as ValidateDaemonSetSpec checks it: no Required (a
+	// missing selector converts to labels.Nothing, which no template
+	// matches), ValidateLabelSelector's errors, and no "invalid label
+	// selector" of its own.
+	errs = validateLabelSelector(func() string { return "spec.selector" }, spec.Selector, errs)
+	if s, err := api.LabelSelectorAsSelector(spec.Selector); err == nil && !s.Matches(spec.Template.Labels) {
+		errs = append(errs, apierr.FieldError{Field: "spec.template.metadata.labels", Type: "Invalid value", Value: spec.Template.Labels, Detail: "`selector` does not match template `labels`"})
+	}
+	if spec.Selector != nil && len(spec.Selector.MatchLabels)+len(spec.Selector.MatchExpressions) == 0 {
+		errs = append(errs, apierr.FieldError{Field: "spec.selector", Type: "Invalid value", Value: spec.Selector, Detail: "empty selector is invalid for daemonset"})
 	}
 	errs = append(errs, validatePodSpec("spec.template.spec", &spec.Template.Spec)...)
 	errs = validateControllerTemplate("DaemonSet", &spec.Template.Spec, errs)

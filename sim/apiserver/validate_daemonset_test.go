@@ -31,7 +31,14 @@ func TestValidateDaemonSet(t *testing.T) {
 		{"both zero", func(ds *api.DaemonSet) { ds.Spec.UpdateStrategy.RollingUpdate.MaxUnavailable = &zero }, "spec.updateStrategy.rollingUpdate.maxUnavailable: Required value: cannot be 0 when maxSurge is 0"},
 		{"both set", func(ds *api.DaemonSet) { ds.Spec.UpdateStrategy.RollingUpdate.MaxSurge = &one }, "spec.updateStrategy.rollingUpdate.maxSurge: Invalid value: \"1\": may not be set when maxUnavailable is non-zero"},
 		// Upstream TestValidateDaemonSet's rows not above.
-		{"nil selector", func(ds *api.DaemonSet) { ds.Spec.Selector = nil }, "spec.selector: Required value"},
+		// ValidateDaemonSetSpec has no Required for the selector: a
+		// missing one converts to labels.Nothing, which the template's
+		// labels do not match (upstream's row accepts that field).
+		{"nil selector", func(ds *api.DaemonSet) { ds.Spec.Selector = nil }, "spec.template.metadata.labels: Invalid value: {\"app\":\"agent\"}: `selector` does not match template `labels`"},
+		{"a selector key that is not a label key", func(ds *api.DaemonSet) {
+			ds.Spec.Selector = &api.LabelSelector{MatchLabels: map[string]string{"a b": "agent"}}
+		},
+			`spec.selector.matchLabels: Invalid value: "a b": name part must consist of`},
 		{"invalid restart policy 1", func(ds *api.DaemonSet) { ds.Spec.Template.Spec.RestartPolicy = api.RestartPolicyOnFailure }, `spec.template.spec.restartPolicy: Unsupported value: "OnFailure": supported values: "Always"`},
 		{"active deadline seconds", func(ds *api.DaemonSet) { s := int64(60); ds.Spec.Template.Spec.ActiveDeadlineSeconds = &s }, "spec.template.spec.activeDeadlineSeconds: Forbidden: activeDeadlineSeconds in DaemonSet is not Supported"},
 		{"template may not contain ephemeral containers", func(ds *api.DaemonSet) {

@@ -15,11 +15,8 @@ func validatePDBSpec(spec *api.PodDisruptionBudgetSpec, errs []apierr.FieldError
 	}
 	errs = positiveIntOrPercent("spec.minAvailable", spec.MinAvailable, errs)
 	errs = positiveIntOrPercent("spec.maxUnavailable", spec.MaxUnavailable, errs)
-	if spec.Selector != nil {
-		if _, err := api.LabelSelectorAsSelector(spec.Selector); err != nil {
-			errs = append(errs, apierr.FieldError{Field: "spec.selector", Type: "Invalid value", Value: selectorString(spec.Selector), Detail: err.Error()})
-		}
-	}
+	// ValidateLabelSelector's errors alone, as ValidatePodDisruptionBudgetSpec.
+	errs = validateLabelSelector(func() string { return "spec.selector" }, spec.Selector, errs)
 	if p := spec.UnhealthyPodEvictionPolicy; p != nil && *p != api.IfHealthyBudget && *p != api.AlwaysAllow {
 		errs = append(errs, apierr.FieldError{Field: "spec.unhealthyPodEvictionPolicy", Type: "Unsupported value", Value: string(*p),
 			Detail: `supported values: "AlwaysAllow", "IfHealthyBudget"`})

@@ -51,3 +51,48 @@ func TestValidateSelectorAsAppsValidation(t *testing.T) {
 func endsWith(s, suffix string) bool {
 	return len(s) >= len(suffix) && s[len(s)-len(suffix):] == suffix
 }
+
+// TestValidateSelectorStatefulSetAndPDB: a StatefulSet's selector is
+// checked as a ReplicaSet's, but one that does not convert is refused
+// with no detail (ValidateStatefulSetSpec); a PodDisruptionBudget's has
+// ValidateLabelSelector's errors alone (ValidatePodDisruptionBudgetSpec).
+// Both answered with the converter's error under the value "<invalid>".
+func TestValidateSelectorStatefulSetAndPDB(t *testing.T) {
+	badKey := &api.LabelSelector{MatchLabels: map[string]string{"a b": "web"}}
+	badOp := &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: "app", Operator: "Near", Values: []string{"web"}}}}
+	const keyErr = `spec.selector.matchLabels: Invalid value: "a b": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`
+	const opErr = `spec.selector.matchExpressions[0].operator: Invalid value: "Near": not a valid selector operator`
+	sts := func(sel *api.LabelSelector) api.Object {
+		s := &api.StatefulSet{ObjectMeta: api.ObjectMeta{Name: "web", Namespace: "default"},
+			Spec: api.StatefulSetSpec{Template: api.PodTemplateSpec{ObjectMeta: api.ObjectMeta{Labels: map[string]string{"app": "web"}},
+				Spec: api.PodSpec{Containers: []api.Container{{Name: "web", Image: "image"}}}}}}
+		api.SetDefaultsStatefulSet(s)
+		s.Spec.Selector = sel
+		return s
+	}
+	pdb := func(sel *api.LabelSelector) api.Object {
+		one := api.FromInt32(1)
+		return &api.PodDisruptionBudget{ObjectMeta: api.ObjectMeta{Name: "web", Namespace: "default"}, Spec: api.PodDisruptionBudgetSpec{MinAvailable: &one, Selector: sel}}
+	}
+	for _, tc := range []struct {
+		name string
+		obj  api.Object
+		want string
+	}{
+		{"statefulset: a bad key", sts(badKey), `StatefulSet.apps "web" is invalid: [` + keyErr + `, spec.selector: Invalid value: {"matchLabels":{"a b":"web"}}]`},
+		{"statefulset: missing", sts(nil), "StatefulSet.apps \"web\" is invalid: [spec.selector: Required value, spec.template.metadata.labels: Invalid value: {\"app\":\"web\"}: `selector` does not match template `labels`]"},
+		{"statefulset: empty", sts(&api.LabelSelector{}), `StatefulSet.apps "web" is invalid: spec.selector: Invalid value: {}: empty selector is invalid for statefulset`},
+		{"budget: a bad operator", pdb(badOp), `PodDisruptionBudget.policy "web" is invalid: ` + opErr},
+		{"budget: a bad key", pdb(badKey), `PodDisruptionBudget.policy "web" is invalid: ` + keyErr},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := ""
+			if err := Validate(tc.obj, nil); err != nil {
+				got = err.Error()
+			}
+			if got != tc.want {
+				t.Errorf("got  %s\nwant %s", got, tc.want)
+			}
+		})
+	}
+}

@@ -108,15 +108,7 @@ func validateStatefulSetSpec(spec *api.StatefulSetSpec, errs []apierr.FieldError
 	if o := spec.Ordinals; o != nil {
 		errs = nonNegativeField("spec.ordinals.start", int64(o.Start), errs)
 	}
-	if spec.Selector == nil {
-		errs = append(errs, apierr.FieldError{Field: "spec.selector", Type: "Required value"})
-	} else if s, err := api.LabelSelectorAsSelector(spec.Selector); err != nil {
-		errs = append(errs, apierr.FieldError{Field: "spec.selector", Type: "Invalid value", Value: selectorString(spec.Selector), Detail: err.Error()})
-	} else if s.Empty() {
-		errs = append(errs, apierr.FieldError{Field: "spec.selector", Type: "Invalid value", Value: spec.Selector, Detail: "empty selector is invalid for statefulset"})
-	} else if !s.Matches(spec.Template.Labels) {
-		errs = append(errs, apierr.FieldError{Field: "spec.template.metadata.labels", Type: "Invalid value", Value: spec.Template.Labels, Detail: "`selector` does not match template `labels`"})
-	}
+	errs = append(errs, validateSelector(spec.Selector, spec.Template.Labels, "statefulset", "")...)
 	// The controller gives each pod a volume per claim template, which the
 	// template's containers mount (upstream leaves the template's pod spec
 	// unvalidated for that reason; the pods are validated when created).
