@@ -31,7 +31,7 @@ func nodeConditionsPatch(old api.Object, patch []byte) (api.Object, bool) {
 		return nil, false
 	}
 	doc, ok := parseConditionsPatch(patch)
-	if !ok || !followsOrder(doc) {
+	if !ok || !followsOrder(doc) || len(doc.Conditions)+len(doc.Order) > fastConditions {
 		return nil, false
 	}
 	conds := append([]api.NodeCondition(nil), n.Status.Conditions...)
@@ -82,6 +82,14 @@ func nodeConditionsPatch(old api.Object, patch []byte) (api.Object, bool) {
 	p.ResourceVersion = ""
 	return &p, true
 }
+
+// fastConditions is the most conditions (and element order entries) a
+// patch may carry to take the typed path, whose list operations scan the
+// node's conditions for each of the patch's: a kubelet's patch carries
+// five. A longer one, which only some other client sends, takes the
+// general path, which finds them by key (20,000 conditions took 0.97 s
+// here).
+const fastConditions = 64
 
 // followsOrder reports whether the patch's conditions (deletions aside)
 // appear in its element order, in that order, as upstream's merge

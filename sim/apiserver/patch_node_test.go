@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -154,11 +155,25 @@ func TestNodeConditionsPatchDeclines(t *testing.T) {
 		`{"status":{"conditions":{"type":"Ready"}}}`,
 		`{"status":{"conditions":["Ready"]}}`,
 		`{"Status":{"conditions":[{"type":"Ready","status":"False"}]}}`,
+		// Conditions out of their element order: the merge refuses it.
+		`{"status":{"$setElementOrder/conditions":[{"type":"Ready"}],"conditions":[{"type":"New","status":"True"}]}}`,
+		// More conditions than a kubelet sends: the general path finds
+		// them by key.
+		manyConditions(fastConditions + 1),
 	} {
 		if _, ok := nodeConditionsPatch(old, []byte(p)); ok {
 			t.Errorf("the typed path took %s", p)
 		}
 	}
+}
+
+// manyConditions is a node status patch of n conditions.
+func manyConditions(n int) string {
+	conds := make([]string, n)
+	for i := range conds {
+		conds[i] = fmt.Sprintf(`{"type":"C%d","status":"True"}`, i)
+	}
+	return `{"status":{"conditions":[` + strings.Join(conds, ",") + `]}}`
 }
 
 func mustJSON(t *testing.T, v any) []byte {
