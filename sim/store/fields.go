@@ -1233,6 +1233,14 @@ func findKeyed(list reflect.Value, k string) int {
 	if !ok {
 		return -1
 	}
+	// The key field's index is looked up once per element type (every
+	// element has the list's), not once per element: the lookup, a
+	// shared cache's, was most of a long list's scan.
+	var (
+		et  reflect.Type
+		idx []int
+		has bool
+	)
 	for i := range list.Len() {
 		e := list.Index(i)
 		for e.Kind() == reflect.Pointer {
@@ -1244,8 +1252,14 @@ func findKeyed(list reflect.Value, k string) int {
 		if e.Kind() != reflect.Struct {
 			continue
 		}
-		idx, ok := fieldByJSON(e.Type(), field)
-		if ok && e.FieldByIndex(idx).Kind() == reflect.String && e.FieldByIndex(idx).String() == value {
+		if e.Type() != et {
+			et = e.Type()
+			idx, has = fieldByJSON(et, field)
+		}
+		if !has {
+			continue
+		}
+		if f := e.FieldByIndex(idx); f.Kind() == reflect.String && f.String() == value {
 			return i
 		}
 	}
