@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/clustersim/clustersim/sim/api"
@@ -40,7 +41,7 @@ func TestValidateSelectorAsAppsValidation(t *testing.T) {
 				if err := Validate(obj, nil); err != nil {
 					got = err.Error()
 				}
-				if tc.want == "" && got != "" || tc.want != "" && !endsWith(got, tc.want) {
+				if tc.want == "" && got != "" || tc.want != "" && !strings.HasSuffix(got, tc.want) {
 					t.Errorf("%s: got %q, want it to end %q", obj.GetTypeMeta().Kind, got, tc.want)
 				}
 			}
