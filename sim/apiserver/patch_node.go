@@ -67,14 +67,19 @@ func nodeConditionsPatch(old api.Object, patch []byte) (api.Object, bool) {
 		}
 	}
 	// The order upstream's merge gives the list, as the general path
-	// (strategicpatch.NormalizeOrder): by the patch's elements, then by
-	// the element order when the patch has one. When that order names
-	// every condition, once each (the kubelet's patch), it alone decides.
-	if doc.Order == nil || !namesEach(doc.Order, conds) {
+	// (strategicpatch.NormalizeOrder): by the patch's elements. An element
+	// order that names every condition, once each (the kubelet's patch),
+	// alone decides; a patch with any other element order (an empty one,
+	// one naming some) is left to the general path, whose merge orders
+	// it (FuzzNodeConditionsPatch found an empty order the two placed
+	// apart).
+	switch {
+	case doc.Order == nil:
 		conds = orderConditions(conds, doc.Conditions, n.Status.Conditions)
-	}
-	if doc.Order != nil {
+	case namesEach(doc.Order, conds):
 		conds = orderConditions(conds, doc.Order, n.Status.Conditions)
+	default:
+		return nil, false
 	}
 	p := *n
 	p.Status.Conditions = conds
