@@ -2,6 +2,7 @@ package strategicpatch
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"reflect"
@@ -121,22 +122,18 @@ type diffOptions struct {
 // patchError is a document that cannot be diffed or patched (a keyed list
 // element without its key, a list of lists): bad input, not a failure of
 // the cluster.
-type patchError struct{ msg string }
+type patchError struct {
+	msg string
+	// status is the API server's answer to the refusal
+	// (interpretStrategicMergePatchError): 400 for a malformed directive
+	// list, 422 for a list of lists, 0 for every other (a 500).
+	status int
+}
 
 // Error returns the message.
 func (e *patchError) Error() string { return e.msg }
 
 func typeName(v any) string { return reflect.TypeOf(v).String() }
-
-// sortedKeys returns the keys of m in order.
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
 
 // ThreeWay returns kubectl's three-way strategic merge patch: the
 // changes and additions from current to modified, plus the deletions from
@@ -164,7 +161,7 @@ func threeWay(original, modified, current map[string]any, meta lookup) (map[stri
 func diffMaps(a, b map[string]any, path []string, opts diffOptions, retain bool, meta lookup) (map[string]any, error) {
 	patch := map[string]any{}
 	var retainList []any
-	for _, k := range sortedKeys(b) {
+	for _, k := range slices.Sorted(maps.Keys(b)) {
 		bv := b[k]
 		if retain && bv != nil {
 			retainList = append(retainList, k)
@@ -223,7 +220,7 @@ func diffMaps(a, b map[string]any, path []string, opts diffOptions, retain bool,
 		}
 	}
 	if !opts.ignoreDeletions {
-		for _, k := range sortedKeys(a) {
+		for _, k := range slices.Sorted(maps.Keys(a)) {
 			if _, ok := b[k]; !ok {
 				patch[k] = nil
 			}
@@ -333,11 +330,11 @@ func keyOf(key string) func(e any) (any, bool) {
 func keyed(e any, key string) (map[string]any, string, error) {
 	em, ok := e.(map[string]any)
 	if !ok {
-		return nil, "", &patchError{fmt.Sprintf("unexpected %s in a list merged by %s", typeName(e), key)}
+		return nil, "", &patchError{msg: fmt.Sprintf("unexpected %s in a list merged by %s", typeName(e), key)}
 	}
 	kv, ok := em[key]
 	if !ok {
-		return nil, "", &patchError{fmt.Sprintf("map: %v does not contain declared merge key: %s", em, key)}
+		return nil, "", &patchError{msg: fmt.Sprintf("map: %v does not contain declared merge key: %s", em, key)}
 	}
 	return em, keyString(kv), nil
 }
@@ -487,13 +484,13 @@ func applyPatch(doc, patch map[string]any, path []string, meta lookup, asPatch b
 	}
 	if rk, ok := patch[retainKeysDirective]; ok && asPatch {
 		if dk, ok := out[retainKeysDirective]; ok && !reflect.DeepEqual(dk, rk) {
-			return nil, &patchError{fmt.Sprintf("%v and %v are not deep equal: this may happen when calculating the 3-way diff patch", dk, rk)}
+			return nil, &patchError{msg: fmt.Sprintf("%v and %v are not deep equal: this may happen when calculating the 3-way diff patch", dk, rk)}
 		}
 		out[retainKeysDirective] = rk
 	} else if ok {
 		keep, ok := rk.([]any)
 		if !ok {
-			return nil, &patchError{"invalid patch format of retainKeys"}
+			return nil, &patchError{msg: "invalid patch format of retainKeys", status: 400}
 		}
 		kept := make(map[string]bool, len(keep))
 		for _, e := range keep {
@@ -507,7 +504,7 @@ func applyPatch(doc, patch map[string]any, path []string, meta lookup, asPatch b
 				continue
 			}
 			if !retained(k) {
-				return nil, &patchError{"invalid patch format of retainKeys"}
+				return nil, &patchError{msg: "invalid patch format of retainKeys", status: 400}
 			}
 		}
 		for k := range out {
@@ -520,18 +517,18 @@ func applyPatch(doc, patch map[string]any, path []string, meta lookup, asPatch b
 	// list (validatePatchWithSetOrderList), then merged and ordered with
 	// the others below.
 	orders := map[string][]any{}
-	for _, k := range sortedKeys(patch) {
+	for _, k := range slices.Sorted(maps.Keys(patch)) {
 		field, ok := strings.CutPrefix(k, setElementOrder)
 		if !ok {
 			continue
 		}
 		order, ok := patch[k].([]any)
 		if !ok {
-			return nil, &patchError{fmt.Sprintf("expected a []interface {}, but received a %s", typeName(patch[k]))}
+			return nil, &patchError{msg: fmt.Sprintf("expected a []interface {}, but received a %s", typeName(patch[k]))}
 		}
 		if asPatch {
 			if do, ok := out[k]; ok && !reflect.DeepEqual(do, patch[k]) {
-				return nil, &patchError{"invalid patch format of setElementOrder list"}
+				return nil, &patchError{msg: "invalid patch format of setElementOrder list", status: 400}
 			}
 			out[k] = patch[k]
 		}
@@ -543,12 +540,12 @@ func applyPatch(doc, patch map[string]any, path []string, meta lookup, asPatch b
 		}
 		orders[field] = order
 	}
-	for _, k := range sortedKeys(patch) {
+	for _, k := range slices.Sorted(maps.Keys(patch)) {
 		if _, ok := strings.CutPrefix(k, deleteFromPrimitive); ok && asPatch {
 			dl, dok := out[k].([]any)
 			pl, pok := patch[k].([]any)
 			if dok && pok {
-				out[k] = Reorder(MergeScalars(dl, pl), pl, dl, "")
+				out[k] = reorder(mergeScalars(dl, pl), pl, dl, "")
 			} else {
 				out[k] = patch[k]
 			}
@@ -563,7 +560,7 @@ func applyPatch(doc, patch map[string]any, path []string, meta lookup, asPatch b
 			}
 		}
 	}
-	for _, k := range sortedKeys(patch) {
+	for _, k := range slices.Sorted(maps.Keys(patch)) {
 		if strings.HasPrefix(k, "$") {
 			continue
 		}
@@ -586,7 +583,7 @@ func applyPatch(doc, patch map[string]any, path []string, meta lookup, asPatch b
 			}
 			if v, keep := removeDirectives(pv); keep {
 				if l, ok := v.([]any); ok && orders[k] != nil {
-					v = Reorder(l, orders[k], nil, meta(path, k).mergeKey)
+					v = reorder(l, orders[k], nil, meta(path, k).mergeKey)
 				}
 				out[k] = v
 			} else {
@@ -626,7 +623,7 @@ func applyPatch(doc, patch map[string]any, path []string, meta lookup, asPatch b
 			continue
 		}
 		if list, ok := out[field].([]any); ok {
-			out[field] = Reorder(list, orders[field], list, meta(path, field).mergeKey)
+			out[field] = reorder(list, orders[field], list, meta(path, field).mergeKey)
 		}
 	}
 	return out, nil
@@ -635,7 +632,7 @@ func applyPatch(doc, patch map[string]any, path []string, meta lookup, asPatch b
 // badPatchType is mergepatch.ErrBadPatchType: a $patch directive this
 // place does not know.
 func badPatchType(directive any, m map[string]any) error {
-	return &patchError{fmt.Sprintf("unknown patch type: %s in map: %v", directive, m)}
+	return &patchError{msg: fmt.Sprintf("unknown patch type: %s in map: %v", directive, m)}
 }
 
 // checkOrder is upstream's validatePatchWithSetOrderList: the elements
@@ -666,7 +663,7 @@ func checkOrder(patchList, order []any, key string) error {
 		j++
 	}
 	if i < len(items) && j >= len(order) {
-		return &patchError{fmt.Sprintf("The order in patch list:\n%v\n doesn't match $setElementOrder list:\n%v\n", patchList, order)}
+		return &patchError{msg: fmt.Sprintf("The order in patch list:\n%v\n doesn't match $setElementOrder list:\n%v\n", patchList, order)}
 	}
 	return nil
 }
@@ -728,7 +725,7 @@ func removeDirectives(v any) (any, bool) {
 // them; a list of scalars takes the patch's new values. The result is
 // in the order of order (the $setElementOrder list, else the patch
 // list), the document's elements the patch does not name among them as
-// they stood (Reorder).
+// they stood (reorder).
 func mergeList(doc, patch, order []any, m fieldMeta, path []string, meta lookup, asPatch bool) ([]any, error) {
 	if len(doc) == 0 && len(patch) == 0 {
 		return doc, nil
@@ -743,23 +740,23 @@ func mergeList(doc, patch, order []any, m fieldMeta, path []string, meta lookup,
 			if elem == "" {
 				elem = tn
 				if _, ok := e.([]any); ok {
-					return nil, &patchError{"lists of lists are not supported"}
+					return nil, &patchError{msg: "lists of lists are not supported", status: 422}
 				}
 			} else if tn != elem {
-				return nil, &patchError{fmt.Sprintf("list element types are not identical: %v", fmt.Sprint([][]any{doc, patch}))}
+				return nil, &patchError{msg: fmt.Sprintf("list element types are not identical: %v", fmt.Sprint([][]any{doc, patch}))}
 			}
 		}
 	}
 	if elem != typeName(map[string]any{}) {
-		merged := MergeScalars(doc, patch)
+		merged := mergeScalars(doc, patch)
 		if order == nil {
 			order = patch
 		}
-		return Reorder(merged, order, doc, ""), nil
+		return reorder(merged, order, doc, ""), nil
 	}
 	key := m.mergeKey
 	if key == "" {
-		return nil, &patchError{fmt.Sprintf("cannot merge lists without merge key for %s", strings.Join(path, "."))}
+		return nil, &patchError{msg: fmt.Sprintf("cannot merge lists without merge key for %s", strings.Join(path, "."))}
 	}
 	// out shares its array with view, as upstream's merge shares the
 	// decoded list's (json's append growth gives its capacity): the
@@ -785,7 +782,7 @@ func mergeList(doc, patch, order []any, m fieldMeta, path []string, meta lookup,
 		case deleteDirective:
 			kv, ok := pm[key]
 			if !ok {
-				return nil, &patchError{fmt.Sprintf("map: %v does not contain declared merge key: %s", pm, key)}
+				return nil, &patchError{msg: fmt.Sprintf("map: %v does not contain declared merge key: %s", pm, key)}
 			}
 			for {
 				i := indexByKey(out, key, kv)
@@ -797,7 +794,7 @@ func mergeList(doc, patch, order []any, m fieldMeta, path []string, meta lookup,
 		case replaceDirective:
 			replace = true
 		case mergeDirective:
-			return nil, &patchError{"merging lists cannot yet be specified in the patch"}
+			return nil, &patchError{msg: "merging lists cannot yet be specified in the patch"}
 		default:
 			return nil, badPatchType(d, pm)
 		}
@@ -817,7 +814,7 @@ func mergeList(doc, patch, order []any, m fieldMeta, path []string, meta lookup,
 		pm := pe.(map[string]any)
 		kv, ok := pm[key]
 		if !ok {
-			return nil, &patchError{fmt.Sprintf("map: %v does not contain declared merge key: %s", pm, key)}
+			return nil, &patchError{msg: fmt.Sprintf("map: %v does not contain declared merge key: %s", pm, key)}
 		}
 		i, found := -1, false
 		if kv != nil {
@@ -841,7 +838,7 @@ func mergeList(doc, patch, order []any, m fieldMeta, path []string, meta lookup,
 	} else {
 		server = view
 	}
-	return Reorder(slices.Clone(out), order, slices.Clone(server), key), nil
+	return reorder(slices.Clone(out), order, slices.Clone(server), key), nil
 }
 
 // indexByKey returns the index of the first map of list whose key is v
@@ -854,11 +851,11 @@ func indexByKey(list []any, key string, v any) int {
 	})
 }
 
-// MergeScalars merges patch into list, a list of scalars merged as a
+// mergeScalars merges patch into list, a list of scalars merged as a
 // set (patchStrategy merge without a key): list's values, then the
 // patch's, each once (upstream's deduplicateScalars of the two
 // appended); neither is changed.
-func MergeScalars(list, patch []any) []any {
+func mergeScalars(list, patch []any) []any {
 	merged := make([]any, 0, len(list)+len(patch))
 	seen := make(map[string]bool, len(list)+len(patch))
 	for _, l := range [][]any{list, patch} {
@@ -872,12 +869,12 @@ func MergeScalars(list, patch []any) []any {
 	return merged
 }
 
-// Reorder returns list, a merged list, in the order upstream's
+// reorder returns list, a merged list, in the order upstream's
 // normalizeElementOrder gives it (NormalizeOrder): order is the patch's
 // list or its $setElementOrder, server the list before the patch, key
 // the merge key ("" for scalars). Elements are matched by their key's
 // value (a scalar by itself), written as %v, as the merge matches them.
-func Reorder(list, order, server []any, key string) []any {
+func reorder(list, order, server []any, key string) []any {
 	id := func(v any) string {
 		if key == "" {
 			return keyString(v)
@@ -1025,12 +1022,8 @@ func HasDirective(v any) bool {
 // every other refusal, which upstream's handler passes on as it is (an
 // unknown $patch, a missing merge key, mixed element types).
 func StatusCode(err error) int {
-	switch err.Error() {
-	case "invalid JSON document", "invalid patch format of primitive list", "invalid patch format of retainKeys",
-		"invalid patch format of setElementOrder list", "strategic merge patch format is not supported":
-		return 400
-	case "lists of lists are not supported", "patch content doesn't match retainKeys list":
-		return 422
+	if pe, ok := errors.AsType[*patchError](err); ok && pe.status != 0 {
+		return pe.status
 	}
 	return 500
 }
