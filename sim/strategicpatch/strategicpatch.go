@@ -875,27 +875,18 @@ func mergeScalars(list, patch []any) []any {
 // the merge key ("" for scalars). Elements are matched by their key's
 // value (a scalar by itself), written as %v, as the merge matches them.
 func reorder(list, order, server []any, key string) []any {
-	id := func(v any) string {
-		if key == "" {
-			return keyString(v)
+	// An element is its key's value when the list merges by key and it
+	// is a map, else itself.
+	id := func(v any) (any, bool) {
+		if m, ok := v.(map[string]any); ok && key != "" {
+			return m[key], true
 		}
-		if m, ok := v.(map[string]any); ok {
-			return keyString(m[key])
-		}
-		return keyString(v)
+		return v, true
 	}
-	first := func(l []any) map[string]int {
-		idx := make(map[string]int, len(l))
-		for i, e := range l {
-			if _, seen := idx[id(e)]; !seen {
-				idx[id(e)] = i
-			}
-		}
-		return idx
-	}
-	inOrder, inOld := first(order), first(server)
+	inOrder, inOld := firstIndexes(order, id), firstIndexes(server, id)
 	index := func(idx map[string]int, v any) int {
-		if i, ok := idx[id(v)]; ok {
+		k, _ := id(v)
+		if i, ok := idx[keyString(k)]; ok {
 			return i
 		}
 		return -1
