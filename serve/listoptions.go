@@ -54,24 +54,18 @@ func parseListQuery(q url.Values) (listQuery, error) {
 		b := queryBool(q, "sendInitialEvents")
 		lq.sendInitial = &b
 	}
-	for _, p := range []struct {
-		key string
-		to  *int64
-	}{{"limit", &lq.limit}, {"timeoutSeconds", nil}} {
-		v, ok := q[p.key]
-		if !ok || len(v) == 0 || v[0] == "" {
-			continue
-		}
-		n, err := strconv.ParseInt(v[0], 10, 64)
-		if err != nil {
-			return lq, apierr.NewBadRequest(err.Error())
-		}
-		if p.to != nil {
-			*p.to = n
-		} else if n != 0 {
-			d := time.Duration(n) * time.Second
-			lq.timeout = &d
-		}
+	limit, _, err := queryInt64(q, "limit")
+	if err != nil {
+		return lq, apierr.NewBadRequest(err.Error())
+	}
+	lq.limit = limit
+	timeout, _, err := queryInt64(q, "timeoutSeconds")
+	if err != nil {
+		return lq, apierr.NewBadRequest(err.Error())
+	}
+	if timeout != 0 {
+		d := time.Duration(timeout) * time.Second
+		lq.timeout = &d
 	}
 	if errs := lq.validate(); len(errs) > 0 {
 		return lq, apierr.NewInvalid("ListOptions.meta.k8s.io", "", errs...)

@@ -137,6 +137,18 @@ func queryBool(q url.Values, key string) bool {
 	return v[0] != "0" && !strings.EqualFold(v[0], "false")
 }
 
+// queryInt64 is an integer query parameter as the API server converts
+// one (Convert_Slice_string_To_int64): absent or empty is not given,
+// anything else must parse.
+func queryInt64(q url.Values, key string) (n int64, given bool, err error) {
+	v, ok := q[key]
+	if !ok || len(v) == 0 || v[0] == "" {
+		return 0, false, nil
+	}
+	n, err = strconv.ParseInt(v[0], 10, 64)
+	return n, err == nil, err
+}
+
 // fieldManagerMaxLength is the longest fieldManager a write may name
 // (validation.FieldManagerMaxLength).
 const fieldManagerMaxLength = 128
@@ -470,11 +482,9 @@ func deleteOptions(q url.Values, body []byte) (store.DeleteOptions, error) {
 		return store.DeleteOptions{}, apierr.NewInvalid("DeleteOptions.meta.k8s.io", "", apierr.FieldError{Field: "propagationPolicy", Type: "Invalid value",
 			Value: in.PropagationPolicy, Detail: "orphanDependents and deletionPropagation cannot be both set"})
 	}
-	if g := q.Get("gracePeriodSeconds"); g != "" {
-		n, err := strconv.ParseInt(g, 10, 64)
-		if err != nil {
-			return store.DeleteOptions{}, apierr.NewBadRequest("gracePeriodSeconds: " + err.Error())
-		}
+	if n, given, err := queryInt64(q, "gracePeriodSeconds"); err != nil {
+		return store.DeleteOptions{}, apierr.NewBadRequest("gracePeriodSeconds: " + err.Error())
+	} else if given {
 		in.GracePeriodSeconds = &n
 	}
 	var opts store.DeleteOptions
