@@ -26,6 +26,18 @@ const (
 	DefaultScaleDownUnneededTime         = 10 * time.Minute
 	DefaultScaleDownUtilizationThreshold = 0.5
 	DefaultScaleDownDelayAfterAdd        = 10 * time.Minute
+	// DefaultUnremovableNodeRecheckTimeout is
+	// --unremovable-node-recheck-timeout.
+	DefaultUnremovableNodeRecheckTimeout = 5 * time.Minute
+	// DefaultBlockingSystemPodDisruptionTimeout is
+	// --blocking-system-pod-distruption-timeout (sic).
+	DefaultBlockingSystemPodDisruptionTimeout = time.Hour
+	// DefaultMaxPodEvictionTime is --max-pod-eviction-time.
+	DefaultMaxPodEvictionTime = 2 * time.Minute
+	// DefaultMaxGracefulTerminationSec is --max-graceful-termination-sec.
+	DefaultMaxGracefulTerminationSec = 600
+	// DefaultNodeDeleteDelayAfterTaint is --node-delete-delay-after-taint.
+	DefaultNodeDeleteDelayAfterTaint = 5 * time.Second
 )
 
 // TaintToBeDeleted is the taint put on a node being removed
@@ -38,6 +50,7 @@ const (
 	ReasonNotTriggerScaleUp = "NotTriggerScaleUp"
 	ReasonScaleDown         = "ScaleDown"
 	ReasonScaleDownEmpty    = "ScaleDownEmpty"
+	ReasonScaleDownFailed   = "ScaleDownFailed"
 )
 
 // NodeGroup is a group of identical nodes the autoscaler may resize.
@@ -84,6 +97,41 @@ type Options struct {
 	ScaleDownDelayAfterAdd time.Duration
 	// ScaleDownDisabled turns scale-down off.
 	ScaleDownDisabled bool
+	// UnremovableNodeRecheckTimeout is how long a node found unremovable
+	// (a pod blocks it, or its pods fit nowhere else) is not looked at
+	// again (5m).
+	UnremovableNodeRecheckTimeout time.Duration
+	// SkipNodesWithSystemPods is --skip-nodes-with-system-pods (nil:
+	// true): a kube-system pod that no disruption budget selects keeps
+	// its node, until it is older than
+	// BlockingSystemPodDisruptionTimeout.
+	SkipNodesWithSystemPods *bool
+	// SkipNodesWithLocalStorage is --skip-nodes-with-local-storage (nil:
+	// true): a pod with a hostPath volume, or an emptyDir not in memory,
+	// keeps its node.
+	SkipNodesWithLocalStorage *bool
+	// SkipNodesWithCustomControllerPods is
+	// --skip-nodes-with-custom-controller-pods (nil: true): a pod whose
+	// controller is not a ReplicaSet, Job, StatefulSet or
+	// ReplicationController keeps its node, and the controller of a pod
+	// must exist.
+	SkipNodesWithCustomControllerPods *bool
+	// MinReplicaCount is --min-replica-count (0): a pod of a ReplicaSet
+	// with fewer replicas keeps its node.
+	MinReplicaCount int
+	// BlockingSystemPodDisruptionTimeout is
+	// --blocking-system-pod-distruption-timeout (1h).
+	BlockingSystemPodDisruptionTimeout time.Duration
+	// MaxPodEvictionTime is --max-pod-eviction-time (2m): how long a
+	// refused eviction is retried before the drain fails.
+	MaxPodEvictionTime time.Duration
+	// MaxGracefulTerminationSec is --max-graceful-termination-sec (600):
+	// the longest grace period an eviction gives a pod, and (with 30s of
+	// headroom) how long the drain waits for evicted pods to go.
+	MaxGracefulTerminationSec int
+	// NodeDeleteDelayAfterTaint is --node-delete-delay-after-taint (5s):
+	// the pause between tainting a node and draining it.
+	NodeDeleteDelayAfterTaint time.Duration
 	// Decided, when set, is told each decision as a line ("scale-up:
 	// group web 1->3 (max: 6)"), for the run's timeline.
 	Decided func(line string)
@@ -102,14 +150,43 @@ func (o *Options) defaults() {
 	if o.ScaleDownDelayAfterAdd <= 0 {
 		o.ScaleDownDelayAfterAdd = DefaultScaleDownDelayAfterAdd
 	}
+	if o.UnremovableNodeRecheckTimeout <= 0 {
+		o.UnremovableNodeRecheckTimeout = DefaultUnremovableNodeRecheckTimeout
+	}
+	if o.BlockingSystemPodDisruptionTimeout <= 0 {
+		o.BlockingSystemPodDisruptionTimeout = DefaultBlockingSystemPodDisruptionTimeout
+	}
+	if o.MaxPodEvictionTime <= 0 {
+		o.MaxPodEvictionTime = DefaultMaxPodEvictionTime
+	}
+	if o.MaxGracefulTerminationSec <= 0 {
+		o.MaxGracefulTerminationSec = DefaultMaxGracefulTerminationSec
+	}
+	if o.NodeDeleteDelayAfterTaint <= 0 {
+		o.NodeDeleteDelayAfterTaint = DefaultNodeDeleteDelayAfterTaint
+	}
+}
+
+// deleteOptions are the drain flags, nil ones true as upstream's.
+func (o *Options) deleteOptions() deleteOptions {
+	orTrue := func(b *bool) bool { return b == nil || *b }
+	return deleteOptions{
+		skipNodesWithSystemPods:           orTrue(o.SkipNodesWithSystemPods),
+		skipNodesWithLocalStorage:         orTrue(o.SkipNodesWithLocalStorage),
+		skipNodesWithCustomControllerPods: orTrue(o.SkipNodesWithCustomControllerPods),
+		minReplicaCount:                   o.MinReplicaCount,
+		bspDisruptionTimeout:              o.BlockingSystemPodDisruptionTimeout,
+	}
 }
 
 type lister interface {
 	List(sel api.Selector, namespace string) []api.Object
+	Get(key api.Key) (api.Object, bool)
 }
 
-// autoscaler is one incarnation's memory: when nodes became unneeded and
-// when the last scale-up happened.
+// autoscaler is one incarnation's memory: when nodes became unneeded,
+// which were found unremovable and why, the drain under way, and when
+// the last scale-up happened.
 type autoscaler struct {
 	opts     Options
 	client   client.Client
@@ -117,28 +194,70 @@ type autoscaler struct {
 	clock    client.Clock
 	nodes    lister
 	pods     lister
+	budgets  lister
+	// owners are the listers of the controllers a pod may have, by kind.
+	owners ownerListers
+	rules  []drainRule
+	// spawn starts fn in a process of its own (a drain).
+	spawn func(name string, fn func(ctx context.Context)) error
 	// unneededSince is when each node was first found unneeded.
 	unneededSince map[string]time.Time
-	lastScaleUp   time.Time
+	// unremovableUntil is when each node found unremovable may be
+	// looked at again.
+	unremovableUntil map[string]time.Time
+	// reported is the last reason told for each node kept.
+	reported map[string]string
+	// draining names the node being drained ("" for none): one at a
+	// time, --max-drain-parallelism's default.
+	draining    string
+	lastScaleUp time.Time
 }
 
-// Setup registers the autoscaler with m: informers on Nodes and Pods and
-// a loop running once per scan interval.
+// ownerListers find a pod's controller by kind (the drainability rules'
+// controllerGetter).
+type ownerListers map[api.Kind]lister
+
+func (o ownerListers) controller(kind api.Kind, namespace, name string) (*int32, bool) {
+	l, ok := o[kind]
+	if !ok {
+		return nil, false
+	}
+	obj, ok := l.Get(api.Key{Namespace: namespace, Name: name})
+	if !ok {
+		return nil, false
+	}
+	if rs, isRS := obj.(*api.ReplicaSet); isRS {
+		return rs.Spec.Replicas, true
+	}
+	return nil, true
+}
+
+// Setup registers the autoscaler with m: informers on Nodes, Pods,
+// PodDisruptionBudgets and the controllers a pod may have, and a loop
+// running once per scan interval; each drain runs in a process of its
+// own.
 func Setup(m *controller.Manager, opts Options) error {
 	if opts.Provider == nil {
 		return fmt.Errorf("autoscaler: no cloud provider")
 	}
 	opts.defaults()
-	nodeInf, err := m.Informer(api.KindNode, informer.Options{})
-	if err != nil {
-		return err
+	listers := map[api.Kind]lister{}
+	for _, k := range []api.Kind{api.KindNode, api.KindPod, api.KindPodDisruptionBudget,
+		api.KindReplicaSet, api.KindJob, api.KindStatefulSet, api.KindDaemonSet} {
+		inf, err := m.Informer(k, informer.Options{})
+		if err != nil {
+			return err
+		}
+		listers[k] = inf.Lister()
 	}
-	podInf, err := m.Informer(api.KindPod, informer.Options{})
-	if err != nil {
-		return err
+	owners := ownerListers{}
+	for _, k := range []api.Kind{api.KindReplicaSet, api.KindJob, api.KindStatefulSet, api.KindDaemonSet} {
+		owners[k] = listers[k]
 	}
 	a := &autoscaler{opts: opts, client: m.Client(), recorder: m.Recorder(Component), clock: m.Clock(),
-		nodes: nodeInf.Lister(), pods: podInf.Lister(), unneededSince: map[string]time.Time{}}
+		nodes: listers[api.KindNode], pods: listers[api.KindPod], budgets: listers[api.KindPodDisruptionBudget],
+		owners: owners, rules: defaultRules(opts.deleteOptions()), spawn: m.Add,
+		unneededSince: map[string]time.Time{}, unremovableUntil: map[string]time.Time{}, reported: map[string]string{}}
 	return m.Add("loop", func(ctx context.Context) {
 		if !m.WaitForCacheSync() {
 			return
