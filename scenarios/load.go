@@ -731,13 +731,16 @@ func (l *loader) autoscaler(s *Scenario) error {
 	for _, d := range []struct {
 		field string
 		v     *api.Duration
-	}{{".scaleDownUnneededTime", a.ScaleDownUnneededTime}, {".scaleDownDelayAfterAdd", a.ScaleDownDelayAfterAdd}} {
+	}{{".scaleDownUnneededTime", a.ScaleDownUnneededTime}, {".scaleDownDelayAfterAdd", a.ScaleDownDelayAfterAdd}, {".maxPodEvictionTime", a.MaxPodEvictionTime}} {
 		if d.v != nil && d.v.Duration <= 0 {
 			return l.errorf(f+d.field, "must be positive")
 		}
 	}
 	if t := a.ScaleDownUtilizationThreshold; t != nil && (*t <= 0 || *t > 1 || math.IsNaN(*t)) {
 		return l.errorf(f+".scaleDownUtilizationThreshold", "%v is not in (0, 1]", *t)
+	}
+	if n := a.MaxGracefulTerminationSec; n != nil && *n <= 0 {
+		return l.errorf(f+".maxGracefulTerminationSec", "must be positive")
 	}
 	if !slices.ContainsFunc(s.Spec.Cluster.NodeGroups, func(g NodeGroup) bool { return g.Autoscaling != nil }) {
 		return l.errorf(f, "no node group has autoscaling: the autoscaler would resize nothing")

@@ -289,6 +289,18 @@ type AutoscalerSettings struct {
 	ScaleDownUtilizationThreshold *float64 `json:"scaleDownUtilizationThreshold,omitempty"`
 	// ScaleDownEnabled is --scale-down-enabled (true).
 	ScaleDownEnabled *bool `json:"scaleDownEnabled,omitempty"`
+	// SkipNodesWithSystemPods is --skip-nodes-with-system-pods (true).
+	SkipNodesWithSystemPods *bool `json:"skipNodesWithSystemPods,omitempty"`
+	// SkipNodesWithLocalStorage is --skip-nodes-with-local-storage
+	// (true).
+	SkipNodesWithLocalStorage *bool `json:"skipNodesWithLocalStorage,omitempty"`
+	// SkipNodesWithCustomControllerPods is
+	// --skip-nodes-with-custom-controller-pods (true).
+	SkipNodesWithCustomControllerPods *bool `json:"skipNodesWithCustomControllerPods,omitempty"`
+	// MaxPodEvictionTime is --max-pod-eviction-time (2m).
+	MaxPodEvictionTime *api.Duration `json:"maxPodEvictionTime,omitempty"`
+	// MaxGracefulTerminationSec is --max-graceful-termination-sec (600).
+	MaxGracefulTerminationSec *int `json:"maxGracefulTerminationSec,omitempty"`
 }
 
 // GroupAutoscaling lets the cluster autoscaler resize a node group.

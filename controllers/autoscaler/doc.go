@@ -28,12 +28,47 @@
 //     Pod's node affinity/selector";
 //   - scale-down: a node of a group above its min size whose requests
 //     (cpu or memory, the larger share of allocatable, DaemonSet pods
-//     included) are below the threshold and whose other pods all fit on
-//     other nodes is unneeded; once unneeded for the unneeded time (and
-//     the delay after the last scale-up has passed) it is tainted
-//     ToBeDeletedByClusterAutoscaler, its pods but DaemonSet pods are
-//     deleted (evicted), and the cloud provider deletes it. Empty nodes go
-//     together, non-empty ones one per scan.
+//     included) are below the threshold, none of whose pods blocks its
+//     drain, and whose pods to move all fit on other nodes is unneeded;
+//     once unneeded for the unneeded time (and the delay after the last
+//     scale-up has passed) it is tainted ToBeDeletedByClusterAutoscaler
+//     and removed: empty nodes together, at once; a node with pods to
+//     move one at a time (--max-drain-parallelism 1), drained in a
+//     process of its own (drain.go) so that scans go on;
+//   - drainability (drainability.go, after simulator/drainability/rules
+//     and simulator/drain.go GetPodsToMove): upstream's default rules in
+//     their order, the first with an opinion deciding: mirror pods and
+//     pods long past their grace period are left alone; a missing
+//     owning ReplicaSet, Job, StatefulSet or DaemonSet blocks
+//     (ControllerNotFound); DaemonSet pods, safe-to-evict "true" pods and
+//     terminal pods go; safe-to-evict "on-completion" pods are waited
+//     for; then a pod without a controller, or with one of another kind
+//     (NotReplicated), a kube-system pod no budget selects, until it is
+//     an hour old (UnmovableKubeSystemPod), a safe-to-evict "false" pod
+//     (NotSafeToEvictAnnotation), a pod with a hostPath or on-disk
+//     emptyDir volume (LocalStorageRequested) and a pod of a budget with
+//     no disruption left (NotEnoughPdb) block. The budgets are the
+//     PodDisruptionBudgets' status.disruptionsAllowed, spent across the
+//     nodes one scan finds removable (budgets.go, after
+//     core/scaledown/pdb). A blocked node is told on the timeline once
+//     per reason ("scale-down: node pool-1 cannot be removed: default/bare
+//     is not replicated (NotReplicated)"); a node found unremovable is
+//     not looked at again for --unremovable-node-recheck-timeout 5m;
+//   - the drain (after core/scaledown/actuation): 5s after the taint
+//     (--node-delete-delay-after-taint) the rules run again on the pods
+//     then on the node; every pod but mirror pods is evicted through the
+//     Eviction API with its grace period capped at
+//     --max-graceful-termination-sec 600 (DaemonSet pods best effort,
+//     --daemonset-eviction-for-occupied-nodes); a refusal (a budget's
+//     429) is retried every 10s until --max-pod-eviction-time 2m; the
+//     evicted pods are polled every 5s for 600s + 30s until gone; then
+//     the cloud deletes the machine. A failed drain gives the node back:
+//     Warning ScaleDownFailed on the pod and the node, the taint
+//     removed, upstream's "couldn't delete node ... with drain" on the
+//     timeline. Events: ScaleDown "marked the node as
+//     toBeDeleted/unschedulable", "Scale-down: removing node ...",
+//     "deleting pod for node scale down", "nodes removed by cluster
+//     autoscaler"; ScaleDownEmpty for empty nodes.
 //
 // The cloud (a node group's size, machines that take a provisioning delay
 // to join, deleting a machine) is the CloudProvider interface, which the
@@ -47,11 +82,16 @@
 // a scale-down candidate leaves the simulation with its pods before they
 // are placed elsewhere.
 //
-// Not modelled: pod disruption budgets, balance-similar-node-groups,
-// scale-down of unready nodes, failed scale-ups and back-off.
+// Not modelled: balance-similar-node-groups, scale-down of unready
+// nodes, failed scale-ups and back-off, --drain-priority-config,
+// force deletion, the risky-node ordering of drains, the 5s pause and
+// re-check before an empty node's deletion, a restart's cleanup of
+// leftover ToBeDeletedByClusterAutoscaler taints, custom drainability
+// rules (and the Overrides only they set). The simulator serves no
+// ReplicationController, so a pod owned by one always blocks.
 //
-// Imports: api, client, informer, controller and the scheduler's node
-// checks only.
+// Imports: api, apierr, client, informer, controller and the
+// scheduler's node checks only.
 //
 // Determinism contract: no wall clock, no goroutines, no random source;
 // nodes, pods and groups are visited in name order.

@@ -74,6 +74,15 @@ func (r *run) startAutoscaler() error {
 		if s.ScaleDownEnabled != nil {
 			opts.ScaleDownDisabled = !*s.ScaleDownEnabled
 		}
+		opts.SkipNodesWithSystemPods = s.SkipNodesWithSystemPods
+		opts.SkipNodesWithLocalStorage = s.SkipNodesWithLocalStorage
+		opts.SkipNodesWithCustomControllerPods = s.SkipNodesWithCustomControllerPods
+		if s.MaxPodEvictionTime != nil {
+			opts.MaxPodEvictionTime = s.MaxPodEvictionTime.Duration
+		}
+		if s.MaxGracefulTerminationSec != nil {
+			opts.MaxGracefulTerminationSec = *s.MaxGracefulTerminationSec
+		}
 	}
 	m := r.c.AddManager("cluster-autoscaler", autoscaler.Actor, func(m *controller.Manager) error { return autoscaler.Setup(m, opts) })
 	r.observeInformers(m, "cluster-autoscaler")

@@ -1,10 +1,17 @@
 package runner_test
 
 import (
+	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/clustersim/clustersim/controllers/autoscaler"
+	"github.com/clustersim/clustersim/scenarios/runner"
+	"github.com/clustersim/clustersim/sim/api"
 )
 
 // TestAutoscalerScalesUpAndDown: one 2-CPU node, a Deployment of 1.5-CPU
@@ -200,4 +207,239 @@ spec:
 			t.Errorf("priority %s: %d scale-ups, want %d", tc.value, ups, tc.ups)
 		}
 	}
+}
+
+// autoscaled is a scenario of autoscaled node groups (groups, each a
+// flow mapping), objects and expectations (YAML list items at two
+// spaces), run for duration.
+func autoscaled(name, duration, groups, objects, expect string) string {
+	return `apiVersion: clustersim.dev/v1alpha1
+kind: Scenario
+metadata: {name: ` + name + `}
+spec:
+  seed: 1
+  duration: ` + duration + `
+  measure: {ignore: [Node]}
+  cluster:
+    nodeGroups:
+` + groups + `
+  objects:
+` + objects + `
+  expect:
+` + expect
+}
+
+// timelineLines returns the timeline's commands that start with prefix.
+func timelineLines(res *runner.Result, prefix string) []string {
+	var out []string
+	for _, e := range res.Entries {
+		if strings.HasPrefix(e.Command, prefix) {
+			out = append(out, e.Command)
+		}
+	}
+	return out
+}
+
+// podDeletes counts the audit log's pod deletions by actor.
+func podDeletes(res *runner.Result, actor string) int {
+	n := 0
+	for _, a := range res.Audit {
+		if a.Kind == api.KindPod && a.Verb == "delete" && a.Actor == actor {
+			n++
+		}
+	}
+	return n
+}
+
+// TestAutoscalerKeepsNodeOfBarePod: three idle nodes, one (pool-1)
+// running a pod without a controller. cluster-autoscaler's Replicated
+// rule (--skip-nodes-with-custom-controller-pods, default true) blocks
+// pool-1, whose pod nothing would recreate; the two empty nodes are
+// removed after the 10m unneeded time. Before the drainability rules the
+// autoscaler removed pool-1 and pool-2 and deleted the bare pod for
+// good.
+func TestAutoscalerKeepsNodeOfBarePod(t *testing.T) {
+	doc := autoscaled("autoscale-bare", "13m",
+		`    - {name: pool, count: 3, capacity: {cpu: "4", memory: 8Gi}, autoscaling: {minSize: 1, maxSize: 3}}`,
+		`  - apiVersion: v1
+    kind: Pod
+    metadata: {name: bare, labels: {app: bare}}
+    spec:
+      nodeName: pool-1
+      containers:
+      - {name: c, image: nginx:1.14.2, resources: {requests: {cpu: 100m, memory: 64Mi}}}`,
+		`  - pods: {selector: app=bare, phase: Running, equals: 1, at: 12m50s}
+`)
+	res := runPlacement(t, doc)
+	kept := timelineLines(res, "cluster-autoscaler scale-down: node pool-1 ")
+	want := "cluster-autoscaler scale-down: node pool-1 cannot be removed: default/bare is not replicated (NotReplicated)"
+	if len(kept) != 1 || kept[0] != want {
+		t.Errorf("pool-1's lines %q, want [%q]", kept, want)
+	}
+	deleted := timelineLines(res, "cloud: machine ")
+	if !slices.Equal(deleted, []string{"cloud: machine pool-2 deleted", "cloud: machine pool-3 deleted"}) {
+		t.Errorf("machines deleted %q, want pool-2 and pool-3", deleted)
+	}
+	if n := podDeletes(res, autoscaler.Actor); n != 0 {
+		t.Errorf("the autoscaler deleted %d pods, want none", n)
+	}
+}
+
+// webWithBudget is a Deployment of replicas nginx pods (label app=web,
+// 300m each), preferring nodes labelled pool=a, and a
+// PodDisruptionBudget over them with minAvailable.
+func webWithBudget(replicas, minAvailable int) string {
+	return fmt.Sprintf(`  - apiVersion: apps/v1
+    kind: Deployment
+    metadata: {name: web}
+    spec:
+      replicas: %d
+      selector: {matchLabels: {app: web}}
+      template:
+        metadata: {labels: {app: web}}
+        spec:
+          affinity:
+            nodeAffinity:
+              preferredDuringSchedulingIgnoredDuringExecution:
+              - {weight: 100, preference: {matchExpressions: [{key: pool, operator: In, values: [a]}]}}
+          containers:
+          - {name: web, image: nginx:1.14.2, resources: {requests: {cpu: 300m, memory: 64Mi}}}
+  - apiVersion: policy/v1
+    kind: PodDisruptionBudget
+    metadata: {name: web}
+    spec: {minAvailable: %d, selector: {matchLabels: {app: web}}}`, replicas, minAvailable)
+}
+
+// twoGroups: a-1, autoscaled down to 0 and preferred by the web pods,
+// and b-1, not autoscaled, with room for them.
+const twoGroups = `    - {name: a, count: 1, labels: {pool: a}, capacity: {cpu: "4", memory: 8Gi}, autoscaling: {minSize: 0, maxSize: 1}}
+    - {name: b, count: 1, labels: {pool: b}, capacity: {cpu: "4", memory: 8Gi}}`
+
+// TestAutoscalerKeepsNodeABudgetProtects: one web replica on a-1 under a
+// PodDisruptionBudget of minAvailable 1, so disruptionsAllowed is 0. The
+// PDB rule blocks a-1 (NotEnoughPdb) although its pod would fit on b-1;
+// nothing is evicted. Before the rules the autoscaler removed a-1 and
+// deleted the pod, budget or not.
+func TestAutoscalerKeepsNodeABudgetProtects(t *testing.T) {
+	res := runPlacement(t, autoscaled("autoscale-pdb", "13m", twoGroups, webWithBudget(1, 1),
+		`  - pods: {selector: app=web, phase: Running, equals: 1, at: 12m50s}
+`))
+	kept := timelineLines(res, "cluster-autoscaler scale-down: node a-1 ")
+	if len(kept) != 1 || !strings.HasPrefix(kept[0], "cluster-autoscaler scale-down: node a-1 cannot be removed: not enough pod disruption budget to move default/web-") ||
+		!strings.HasSuffix(kept[0], "(NotEnoughPdb)") {
+		t.Errorf("a-1's lines %q, want one saying a budget blocks it", kept)
+	}
+	if d := timelineLines(res, "cloud: machine "); len(d) != 0 {
+		t.Errorf("machines deleted: %q, want none", d)
+	}
+	if n := podDeletes(res, autoscaler.Actor); n != 0 {
+		t.Errorf("the autoscaler deleted %d pods, want none", n)
+	}
+}
+
+// TestAutoscalerRetriesRefusedEviction: two web replicas on a-1 under a
+// budget of minAvailable 1 (one disruption allowed). Each pod alone may
+// go, so a-1 is unneeded; its drain evicts the first pod, which takes
+// the disruption, and the second is refused (429) until the first pod's
+// replacement runs on b-1 and the disruption controller allows one
+// again: the retry EvictionRetryTime (10s) later succeeds, and a-1 is
+// deleted. The drain starts 5s after the taint and lasts at least one
+// retry, well within --max-pod-eviction-time (2m).
+func TestAutoscalerRetriesRefusedEviction(t *testing.T) {
+	res := runPlacement(t, autoscaled("autoscale-retry", "13m", twoGroups, webWithBudget(2, 1),
+		`  - pods: {selector: app=web, phase: Running, equals: 2, at: 12m50s}
+`))
+	var start, deleted time.Duration
+	for _, e := range res.Entries {
+		switch {
+		case strings.HasPrefix(e.Command, "cluster-autoscaler scale-down: node a-1 of a"):
+			start = e.At
+		case e.Command == "cloud: machine a-1 deleted":
+			deleted = e.At
+		}
+	}
+	if start == 0 || deleted == 0 {
+		t.Fatalf("drain started at %s, machine deleted at %s: want both", start, deleted)
+	}
+	if d := deleted - start; d < autoscaler.DefaultNodeDeleteDelayAfterTaint+autoscaler.EvictionRetryTime || d > autoscaler.DefaultMaxPodEvictionTime {
+		t.Errorf("a-1 deleted %s after its drain started, want a retried eviction (at least 15s) within 2m", d)
+	}
+	refused := 0
+	for _, s := range res.Requests {
+		if s.Actor == autoscaler.Actor && s.Verb == "create" && s.Kind == "Pod" && s.Outcome == "too-many-requests" {
+			refused += int(s.Count)
+		}
+	}
+	if refused == 0 {
+		t.Error("no eviction refused with 429 TooManyRequests")
+	}
+	if n := podDeletes(res, autoscaler.Actor); n != 2 {
+		t.Errorf("the autoscaler's evictions deleted %d pods, want 2", n)
+	}
+}
+
+// TestAutoscalerGivesNodeBackWhenDrainFails: as in
+// TestAutoscalerRetriesRefusedEviction, but the web pods answer their
+// readiness probe only 3m after they start (the first scan finds the
+// budget without disruptions, NotEnoughPdb, and looks again after the 5m
+// recheck timeout). The second eviction is refused until the first
+// pod's replacement is ready, which takes longer than
+// --max-pod-eviction-time (2m): the drain fails 5s + 2m after the taint,
+// the node is given back (ToBeDeletedByClusterAutoscaler removed, the
+// machine kept) with upstream's warning on the timeline.
+func TestAutoscalerGivesNodeBackWhenDrainFails(t *testing.T) {
+	objects := strings.Replace(webWithBudget(2, 1), "memory: 64Mi}}}", "memory: 64Mi}}, readinessProbe: {httpGet: {path: /, port: 80}, periodSeconds: 5}}", 1)
+	doc := strings.Replace(autoscaled("autoscale-abort", "19m", twoGroups, objects, "  - pods: {selector: app=web, phase: Running, equals: 2, at: 18m50s}\n"), "  objects:\n",
+		"  registry:\n    images:\n    - {name: nginx, tags: [\"1.14.2\"], readyAfter: 3m}\n  objects:\n", 1)
+	res := runPlacement(t, doc)
+	var start, failed time.Duration
+	var failure string
+	for _, e := range res.Entries {
+		switch {
+		case strings.HasPrefix(e.Command, "cluster-autoscaler scale-down: node a-1 of a"):
+			start = e.At
+		case strings.HasPrefix(e.Command, `cluster-autoscaler scale-down: couldn't delete node "a-1" with drain`):
+			failed, failure = e.At, e.Command
+		}
+	}
+	want := `cluster-autoscaler scale-down: couldn't delete node "a-1" with drain, prepareNodeForDeletion failed, status error: ` +
+		`Failed to drain node /a-1, due to following errors: [failed to evict pod default/web-`
+	if !strings.HasPrefix(failure, want) || !strings.HasSuffix(failure, " within allowed timeout (last error: Cannot evict pod as it would violate the pod's disruption budget.)]") {
+		t.Errorf("failure line %q, want upstream's drain failure for a pod refused by its budget", failure)
+	}
+	if d := failed - start; d < autoscaler.DefaultNodeDeleteDelayAfterTaint+autoscaler.DefaultMaxPodEvictionTime || d > autoscaler.DefaultNodeDeleteDelayAfterTaint+autoscaler.DefaultMaxPodEvictionTime+5*time.Second {
+		t.Errorf("drain failed %s after it started, want 5s + 2m", d)
+	}
+	if d := timelineLines(res, "cloud: machine "); len(d) != 0 {
+		t.Errorf("machines deleted: %q, want none", d)
+	}
+	if keys := taintKeys(res, "a-1"); slices.Contains(keys, autoscaler.TaintToBeDeleted) {
+		t.Errorf("a-1's taints at the end: %q", keys)
+	}
+}
+
+// taintKeys are the keys of a node's taints after the audit log's last
+// write to it.
+func taintKeys(res *runner.Result, node string) []string {
+	keys := map[string]string{}
+	for _, a := range res.Audit {
+		if a.Kind != api.KindNode || a.Key.Name != node {
+			continue
+		}
+		for c := range a.EachChange() {
+			if !strings.HasPrefix(c.Path, "spec.taints[") || !strings.HasSuffix(c.Path, "].key") {
+				continue
+			}
+			if c.NewSet {
+				keys[c.Path] = c.New
+			} else {
+				delete(keys, c.Path)
+			}
+		}
+	}
+	var out []string
+	for _, path := range slices.Sorted(maps.Keys(keys)) {
+		out = append(out, keys[path])
+	}
+	return out
 }
