@@ -209,26 +209,6 @@ spec:
 	}
 }
 
-// autoscaled is a scenario of autoscaled node groups (groups, each a
-// flow mapping), objects and expectations (YAML list items at two
-// spaces), run for duration.
-func autoscaled(name, duration, groups, objects, expect string) string {
-	return `apiVersion: clustersim.dev/v1alpha1
-kind: Scenario
-metadata: {name: ` + name + `}
-spec:
-  seed: 1
-  duration: ` + duration + `
-  measure: {ignore: [Node]}
-  cluster:
-    nodeGroups:
-` + groups + `
-  objects:
-` + objects + `
-  expect:
-` + expect
-}
-
 // timelineLines returns the timeline's commands that start with prefix.
 func timelineLines(res *runner.Result, prefix string) []string {
 	var out []string
@@ -259,17 +239,10 @@ func podDeletes(res *runner.Result, actor string) int {
 // autoscaler removed pool-1 and pool-2 and deleted the bare pod for
 // good.
 func TestAutoscalerKeepsNodeOfBarePod(t *testing.T) {
-	doc := autoscaled("autoscale-bare", "13m",
-		`    - {name: pool, count: 3, capacity: {cpu: "4", memory: 8Gi}, autoscaling: {minSize: 1, maxSize: 3}}`,
-		`  - apiVersion: v1
-    kind: Pod
-    metadata: {name: bare, labels: {app: bare}}
-    spec:
-      nodeName: pool-1
-      containers:
-      - {name: c, image: nginx:1.14.2, resources: {requests: {cpu: 100m, memory: 64Mi}}}`,
-		`  - pods: {selector: app=bare, phase: Running, equals: 1, at: 12m50s}
-`)
+	bare := "  - at: 0s\n    apply: {objects: [{apiVersion: v1, kind: Pod, metadata: {name: bare, labels: {app: bare}}, spec: {nodeName: pool-1, " +
+		"containers: [{name: c, image: nginx:1.14.2, resources: {requests: {cpu: 100m, memory: 64Mi}}}]}}]}\n"
+	doc := placementScenario(0, "", `    - {name: pool, count: 3, capacity: {cpu: "4", memory: 8Gi}, autoscaling: {minSize: 1, maxSize: 3}}`,
+		bare, "  - pods: {selector: app=bare, phase: Running, equals: 1, at: 11m50s}")
 	res := runPlacement(t, doc)
 	kept := timelineLines(res, "cluster-autoscaler scale-down: node pool-1 ")
 	want := "cluster-autoscaler scale-down: node pool-1 cannot be removed: default/bare is not replicated (NotReplicated)"
@@ -285,29 +258,14 @@ func TestAutoscalerKeepsNodeOfBarePod(t *testing.T) {
 	}
 }
 
-// webWithBudget is a Deployment of replicas nginx pods (label app=web,
-// 300m each), preferring nodes labelled pool=a, and a
-// PodDisruptionBudget over them with minAvailable.
-func webWithBudget(replicas, minAvailable int) string {
-	return fmt.Sprintf(`  - apiVersion: apps/v1
-    kind: Deployment
-    metadata: {name: web}
-    spec:
-      replicas: %d
-      selector: {matchLabels: {app: web}}
-      template:
-        metadata: {labels: {app: web}}
-        spec:
-          affinity:
-            nodeAffinity:
-              preferredDuringSchedulingIgnoredDuringExecution:
-              - {weight: 100, preference: {matchExpressions: [{key: pool, operator: In, values: [a]}]}}
-          containers:
-          - {name: web, image: nginx:1.14.2, resources: {requests: {cpu: 300m, memory: 64Mi}}}
-  - apiVersion: policy/v1
-    kind: PodDisruptionBudget
-    metadata: {name: web}
-    spec: {minAvailable: %d, selector: {matchLabels: {app: web}}}`, replicas, minAvailable)
+// preferPoolA makes the web pods prefer nodes labelled pool=a.
+const preferPoolA = `          affinity: {nodeAffinity: {preferredDuringSchedulingIgnoredDuringExecution: [{weight: 100, preference: {matchExpressions: [{key: pool, operator: In, values: [a]}]}}]}}`
+
+// budgetStep applies a PodDisruptionBudget of minAvailable over the web
+// pods at the start.
+func budgetStep(minAvailable int) string {
+	return fmt.Sprintf("  - at: 0s\n    apply: {objects: [{apiVersion: policy/v1, kind: PodDisruptionBudget, metadata: {name: web}, "+
+		"spec: {minAvailable: %d, selector: {matchLabels: {app: web}}}}]}\n", minAvailable)
 }
 
 // twoGroups: a-1, autoscaled down to 0 and preferred by the web pods,
@@ -321,9 +279,7 @@ const twoGroups = `    - {name: a, count: 1, labels: {pool: a}, capacity: {cpu: 
 // nothing is evicted. Before the rules the autoscaler removed a-1 and
 // deleted the pod, budget or not.
 func TestAutoscalerKeepsNodeABudgetProtects(t *testing.T) {
-	res := runPlacement(t, autoscaled("autoscale-pdb", "13m", twoGroups, webWithBudget(1, 1),
-		`  - pods: {selector: app=web, phase: Running, equals: 1, at: 12m50s}
-`))
+	res := runPlacement(t, placementScenario(1, preferPoolA, twoGroups, budgetStep(1), "  - pods: {selector: app=web, phase: Running, equals: 1, at: 11m50s}"))
 	kept := timelineLines(res, "cluster-autoscaler scale-down: node a-1 ")
 	if len(kept) != 1 || !strings.HasPrefix(kept[0], "cluster-autoscaler scale-down: node a-1 cannot be removed: not enough pod disruption budget to move default/web-") ||
 		!strings.HasSuffix(kept[0], "(NotEnoughPdb)") {
@@ -346,9 +302,7 @@ func TestAutoscalerKeepsNodeABudgetProtects(t *testing.T) {
 // deleted. The drain starts 5s after the taint and lasts at least one
 // retry, well within --max-pod-eviction-time (2m).
 func TestAutoscalerRetriesRefusedEviction(t *testing.T) {
-	res := runPlacement(t, autoscaled("autoscale-retry", "13m", twoGroups, webWithBudget(2, 1),
-		`  - pods: {selector: app=web, phase: Running, equals: 2, at: 12m50s}
-`))
+	res := runPlacement(t, placementScenario(2, preferPoolA, twoGroups, budgetStep(1), "  - pods: {selector: app=web, phase: Running, equals: 2, at: 11m50s}"))
 	var start, deleted time.Duration
 	for _, e := range res.Entries {
 		switch {
@@ -388,9 +342,14 @@ func TestAutoscalerRetriesRefusedEviction(t *testing.T) {
 // the node is given back (ToBeDeletedByClusterAutoscaler removed, the
 // machine kept) with upstream's warning on the timeline.
 func TestAutoscalerGivesNodeBackWhenDrainFails(t *testing.T) {
-	objects := strings.Replace(webWithBudget(2, 1), "memory: 64Mi}}}", "memory: 64Mi}}, readinessProbe: {httpGet: {path: /, port: 80}, periodSeconds: 5}}", 1)
-	doc := strings.Replace(autoscaled("autoscale-abort", "19m", twoGroups, objects, "  - pods: {selector: app=web, phase: Running, equals: 2, at: 18m50s}\n"), "  objects:\n",
-		"  registry:\n    images:\n    - {name: nginx, tags: [\"1.14.2\"], readyAfter: 3m}\n  objects:\n", 1)
+	doc := placementScenario(2, preferPoolA, twoGroups, budgetStep(1), "  - pods: {selector: app=web, phase: Running, equals: 2, at: 18m50s}")
+	for _, r := range [][2]string{
+		{"duration: 12m", "duration: 19m"},
+		{"memory: 64Mi}}", "memory: 64Mi}}\n            readinessProbe: {httpGet: {path: /, port: 80}, periodSeconds: 5}"},
+		{"  objects:\n", "  registry:\n    images:\n    - {name: nginx, tags: [\"1.14.2\"], readyAfter: 3m}\n  objects:\n"},
+	} {
+		doc = strings.Replace(doc, r[0], r[1], 1)
+	}
 	res := runPlacement(t, doc)
 	var start, failed time.Duration
 	var failure string
