@@ -421,15 +421,20 @@ func keyedKey(field, value string) string {
 	return string(b)
 }
 
-func appendJSONString(b []byte, s string) []byte {
-	plain := true
+// plainJSON reports whether s is written in JSON as it is, between
+// quotes: printable ASCII without quotes, backslashes or the characters
+// encoding/json escapes for HTML.
+func plainJSON(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x7f || c == '<' || c == '>' || c == '&' {
-			plain = false
-			break
+			return false
 		}
 	}
-	if plain {
+	return true
+}
+
+func appendJSONString(b []byte, s string) []byte {
+	if plainJSON(s) {
 		b = append(b, '"')
 		b = append(b, s...)
 		return append(b, '"')
@@ -862,12 +867,13 @@ func (s *Store) managed(op Op, old, obj api.Object, changes []Change, subresourc
 	if len(removed) > 0 {
 		kept := removed[:0]
 		v := reflect.ValueOf(obj)
+		var r resolver
 		for _, id := range removed {
 			if changed.has(id) {
 				continue
 			}
 			if !fi.paths[id].leaf {
-				if _, ok := lookup(v, fi.paths[id].keys); ok {
+				if _, ok := r.lookup(v, fi.paths[id].keys); ok {
 					changed.add(id)
 					continue
 				}
@@ -1177,271 +1183,6 @@ func configPaths(obj api.Object) []configPath {
 	return out
 }
 
-// step descends one key from v (pointers already followed): a struct
-// field, a map entry, or a list element by key or index.
-func step(v reflect.Value, k string) (reflect.Value, bool) {
-	switch {
-	case strings.HasPrefix(k, "f:"):
-		name := k[2:]
-		switch v.Kind() {
-		case reflect.Struct:
-			idx, ok := fieldByJSON(v.Type(), name)
-			if !ok && v.Type() == unstructuredType {
-				// An unstructured object's content: a JSON object.
-				mv := v.FieldByName("Fields").MapIndex(reflect.ValueOf(name))
-				return mv, mv.IsValid()
-			}
-			if !ok {
-				return reflect.Value{}, false
-			}
-			return v.FieldByIndex(idx), true
-		case reflect.Map:
-			mv := v.MapIndex(reflect.ValueOf(name).Convert(v.Type().Key()))
-			return mv, mv.IsValid()
-		}
-	case strings.HasPrefix(k, "k:"):
-		if v.Kind() != reflect.Slice && v.Kind() != reflect.Array {
-			return reflect.Value{}, false
-		}
-		if i := findKeyed(v, k); i >= 0 {
-			return v.Index(i), true
-		}
-	case strings.HasPrefix(k, "i:"):
-		i, err := strconv.Atoi(k[2:])
-		if err == nil && (v.Kind() == reflect.Slice || v.Kind() == reflect.Array) && i >= 0 && i < v.Len() {
-			return v.Index(i), true
-		}
-	}
-	return reflect.Value{}, false
-}
-
-// parseKeyed reads `k:{"name":"x"}` into its field and value.
-func parseKeyed(k string) (field, value string, ok bool) {
-	var m map[string]any
-	if json.Unmarshal([]byte(k[2:]), &m) != nil || len(m) != 1 {
-		return "", "", false
-	}
-	for f, v := range m {
-		s, isStr := v.(string)
-		return f, s, isStr
-	}
-	return "", "", false
-}
-
-func findKeyed(list reflect.Value, k string) int {
-	field, value, ok := parseKeyed(k)
-	if !ok {
-		return -1
-	}
-	// The key field's index is looked up once per element type (every
-	// element has the list's), not once per element: the lookup, a
-	// shared cache's, was most of a long list's scan.
-	var (
-		et  reflect.Type
-		idx []int
-		has bool
-	)
-	for i := range list.Len() {
-		e := list.Index(i)
-		for e.Kind() == reflect.Pointer {
-			if e.IsNil() {
-				break
-			}
-			e = e.Elem()
-		}
-		if e.Kind() != reflect.Struct {
-			continue
-		}
-		if e.Type() != et {
-			et = e.Type()
-			idx, has = fieldByJSON(et, field)
-		}
-		if !has {
-			continue
-		}
-		if f := e.FieldByIndex(idx); f.Kind() == reflect.String && f.String() == value {
-			return i
-		}
-	}
-	return -1
-}
-
-func follow(v reflect.Value) (reflect.Value, bool) {
-	for v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
-		if v.IsNil() {
-			return reflect.Value{}, false
-		}
-		v = v.Elem()
-	}
-	return v, true
-}
-
-// lookup returns the value at p in v, and whether it is there (a nil
-// pointer, map or list, or an empty one, is not).
-func lookup(v reflect.Value, p Path) (reflect.Value, bool) {
-	for _, k := range p {
-		var ok bool
-		if v, ok = follow(v); !ok {
-			return reflect.Value{}, false
-		}
-		if v, ok = step(v, k); !ok {
-			return reflect.Value{}, false
-		}
-	}
-	switch v.Kind() {
-	case reflect.Pointer, reflect.Interface:
-		if v.IsNil() {
-			return reflect.Value{}, false
-		}
-	case reflect.Map, reflect.Slice:
-		if v.Len() == 0 {
-			return reflect.Value{}, false
-		}
-	}
-	return v, true
-}
-
-// FieldValue returns the JSON of the value at p in obj, and whether obj
-// has it.
-func FieldValue(obj api.Object, p Path) (string, bool) {
-	v, ok := lookup(reflect.ValueOf(obj), p)
-	if !ok {
-		return "", false
-	}
-	if v.CanInterface() {
-		if b, err := json.Marshal(v.Interface()); err == nil {
-			return string(b), true
-		}
-	}
-	return render(v), true
-}
-
-// setAt sets the node at p in v (addressable) to a copy of val, creating
-// what is missing on the way (structs behind nil pointers, maps, keyed
-// elements); a path ending at a keyed element only makes sure the element
-// exists.
-func setAt(v reflect.Value, p Path, val reflect.Value) error {
-	if len(p) == 0 {
-		if !val.IsValid() {
-			v.Set(reflect.Zero(v.Type()))
-			return nil
-		}
-		if !val.Type().AssignableTo(v.Type()) {
-			return fmt.Errorf("%s: cannot set %s to %s", p, v.Type(), val.Type())
-		}
-		v.Set(deepCopy(val))
-		return nil
-	}
-	for v.Kind() == reflect.Pointer {
-		if v.IsNil() {
-			v.Set(reflect.New(v.Type().Elem()))
-		}
-		v = v.Elem()
-	}
-	k := p[0]
-	if strings.HasPrefix(k, "f:") && v.Type() == unstructuredType {
-		if _, ok := fieldByJSON(v.Type(), k[2:]); !ok {
-			u := v.Addr().Interface().(*api.Unstructured)
-			if u.Fields == nil {
-				u.Fields = api.Fields{}
-			}
-			return setJSON(u.Fields, p, val)
-		}
-	}
-	switch {
-	case strings.HasPrefix(k, "f:") && v.Kind() == reflect.Struct:
-		idx, ok := fieldByJSON(v.Type(), k[2:])
-		if !ok {
-			return fmt.Errorf("%s: no field %s in %s", Path(p).String(), k[2:], v.Type())
-		}
-		return setAt(v.FieldByIndex(idx), p[1:], val)
-	case strings.HasPrefix(k, "f:") && v.Kind() == reflect.Map:
-		if len(p) != 1 {
-			return fmt.Errorf("%s: cannot descend into a map value", Path(p).String())
-		}
-		if v.IsNil() {
-			v.Set(reflect.MakeMap(v.Type()))
-		}
-		key := reflect.ValueOf(k[2:]).Convert(v.Type().Key())
-		if !val.IsValid() {
-			val = reflect.Zero(v.Type().Elem())
-		}
-		v.SetMapIndex(key, deepCopy(val))
-		return nil
-	case strings.HasPrefix(k, "k:") && v.Kind() == reflect.Slice:
-		i := findKeyed(v, k)
-		if i < 0 {
-			field, value, ok := parseKeyed(k)
-			if !ok {
-				return fmt.Errorf("bad list key %s", k)
-			}
-			et := v.Type().Elem()
-			ne := reflect.New(deref(et))
-			idx, ok := fieldByJSON(deref(et), field)
-			if !ok {
-				return fmt.Errorf("%s: no key field %s in %s", Path(p).String(), field, deref(et))
-			}
-			ne.Elem().FieldByIndex(idx).SetString(value)
-			if et.Kind() == reflect.Pointer {
-				v.Set(reflect.Append(v, ne))
-			} else {
-				v.Set(reflect.Append(v, ne.Elem()))
-			}
-			i = v.Len() - 1
-		}
-		if len(p) == 1 {
-			return nil
-		}
-		return setAt(v.Index(i), p[1:], val)
-	}
-	return fmt.Errorf("%s: cannot set in %s", Path(p).String(), v.Type())
-}
-
-// removeAt removes the node at p in v (addressable): a field is zeroed, a
-// map entry or list element deleted. A missing node is fine.
-func removeAt(v reflect.Value, p Path) {
-	for i, k := range p {
-		var ok bool
-		for v.Kind() == reflect.Pointer {
-			if v.IsNil() {
-				return
-			}
-			v = v.Elem()
-		}
-		last := i == len(p)-1
-		if strings.HasPrefix(k, "f:") && v.Type() == unstructuredType {
-			if _, ok := fieldByJSON(v.Type(), k[2:]); !ok {
-				removeJSON(v.Addr().Interface().(*api.Unstructured).Fields, p[i:])
-				return
-			}
-		}
-		switch {
-		case last && strings.HasPrefix(k, "f:") && v.Kind() == reflect.Map:
-			if !v.IsNil() {
-				v.SetMapIndex(reflect.ValueOf(k[2:]).Convert(v.Type().Key()), reflect.Value{})
-			}
-			return
-		case last && strings.HasPrefix(k, "k:") && v.Kind() == reflect.Slice:
-			if j := findKeyed(v, k); j >= 0 && v.CanSet() {
-				n := reflect.MakeSlice(v.Type(), 0, v.Len()-1)
-				n = reflect.AppendSlice(n, v.Slice(0, j))
-				n = reflect.AppendSlice(n, v.Slice(j+1, v.Len()))
-				if n.Len() == 0 {
-					n = reflect.Zero(v.Type())
-				}
-				v.Set(n)
-			}
-			return
-		}
-		if v, ok = step(v, k); !ok {
-			return
-		}
-		if last && v.CanSet() {
-			v.Set(reflect.Zero(v.Type()))
-		}
-	}
-}
-
 // setJSON sets the value at p (f: keys) in an unstructured object's
 // content to a copy of val, creating the objects on the way.
 func setJSON(m map[string]any, p Path, val reflect.Value) error {
@@ -1572,7 +1313,30 @@ func (s *Store) PlanApply(live, config api.Object, manager string) (api.Object, 
 		others = append(others, e)
 	}
 	applied := fi.configIDs(config, true)
-	cv := reflect.ValueOf(config)
+	// One resolver reads the configuration and the live object, another
+	// changes the merged one: each indexes a long list once.
+	var read, write resolver
+	conflicts := conflictsWith(fi, &read, live, config, applied, others)
+	merged := live.DeepCopyObject()
+	mv := reflect.ValueOf(merged).Elem()
+	if err := mergeConfig(&read, &write, mv, config); err != nil {
+		return nil, nil, err
+	}
+	if prev != nil {
+		removeUnapplied(&write, mv, unapplied(fi, prev, applied, others))
+	}
+	mm, cm := merged.GetObjectMeta(), config.GetObjectMeta()
+	if cm.ResourceVersion != "" {
+		mm.ResourceVersion = cm.ResourceVersion
+	}
+	return merged, conflicts, nil
+}
+
+// conflictsWith returns the fields of applied (ids, ascending) that one
+// of others owns while live holds another value there than config, one
+// conflict per owner, sorted by manager, then path.
+func conflictsWith(fi *fieldIndex, r *resolver, live, config api.Object, applied []uint32, others []entry) []Conflict {
+	lv, cv := reflect.ValueOf(live), reflect.ValueOf(config)
 	var conflicts []Conflict
 	for _, id := range applied {
 		p := fi.paths[id].keys
@@ -1586,10 +1350,10 @@ func (s *Store) PlanApply(live, config api.Object, manager string) (api.Object, 
 				continue
 			}
 			if !wantKnown {
-				want, _ = FieldValue(config, p)
+				want, _ = r.fieldValue(cv, p)
 				wantKnown = true
 			}
-			if got, ok := FieldValue(live, p); ok && got == want {
+			if got, ok := r.fieldValue(lv, p); ok && got == want {
 				continue
 			}
 			conflicts = append(conflicts, Conflict{Manager: e.manager, Operation: e.operation, APIVersion: e.apiVersion, Subresource: e.subresource, Path: p})
@@ -1610,81 +1374,106 @@ func (s *Store) PlanApply(live, config api.Object, manager string) (api.Object, 
 		}
 		return comparePaths(a.Path, b.Path)
 	})
-	merged := live.DeepCopyObject()
-	mv := reflect.ValueOf(merged).Elem()
+	return conflicts
+}
+
+// mergeConfig sets every field config sets (but stripped metadata and
+// status) in mv, the merged object, in the configuration's field order;
+// read resolves paths in config, write in mv.
+func mergeConfig(read, write *resolver, mv reflect.Value, config api.Object) error {
+	cv := reflect.ValueOf(config)
 	for _, cp := range configPaths(config) {
 		if len(cp.keys) == 0 || stripped(cp.keys) || cp.keys[0] == "f:status" {
 			continue
 		}
-		val, ok := lookup(cv, cp.keys)
+		val, ok := read.lookup(cv, cp.keys)
 		if !ok && cp.leaf {
 			// A pointer to a zero value, or an empty map entry.
-			val, ok = lookupAny(cv, cp.keys)
+			val, ok = read.lookupAny(cv, cp.keys)
 		}
 		if !ok && !strings.HasPrefix(cp.keys[len(cp.keys)-1], "k:") {
 			continue
 		}
-		if err := setAt(mv, cp.keys, val); err != nil {
-			return nil, nil, err
+		if err := write.setAt(mv, cp.keys, val); err != nil {
+			return err
 		}
 	}
-	// Fields the manager no longer applies and nobody else owns go.
-	if prev != nil {
-		var gone []Path
-		for _, id := range prev.ids {
-			if slices.Contains(applied, id) {
-				continue
-			}
-			p := fi.paths[id].keys
-			if ownedByAny(fi, others, p) {
-				continue
-			}
-			gone = append(gone, p)
-		}
-		// An element that goes takes its fields with it (including the
-		// defaults nobody owns).
-		slices.SortStableFunc(gone, func(a, b Path) int { return len(a) - len(b) })
-		var elems []Path
-		for _, p := range gone {
-			if slices.ContainsFunc(elems, func(e Path) bool { return len(p) > len(e) && slices.Equal(p[:len(e)], e) }) {
-				continue
-			}
-			removeAt(mv, p)
-			if strings.HasPrefix(p[len(p)-1], "k:") {
-				elems = append(elems, p)
-			}
-		}
-	}
-	mm, cm := merged.GetObjectMeta(), config.GetObjectMeta()
-	if cm.ResourceVersion != "" {
-		mm.ResourceVersion = cm.ResourceVersion
-	}
-	return merged, conflicts, nil
+	return nil
 }
 
-// lookupAny is lookup that accepts zero and empty values at the end.
-func lookupAny(v reflect.Value, p Path) (reflect.Value, bool) {
-	for _, k := range p {
-		var ok bool
-		if v, ok = follow(v); !ok {
-			return reflect.Value{}, false
+// unapplied returns the fields of prev, the manager's last apply, that
+// applied (ids, ascending) no longer has and none of others owns, itself
+// or below it, shortest first (stable in id order).
+func unapplied(fi *fieldIndex, prev *fieldSet, applied []uint32, others []entry) []Path {
+	var gone []Path
+	var owned ownedPaths
+	for _, id := range prev.ids {
+		if _, ok := slices.BinarySearch(applied, id); ok {
+			continue
 		}
-		if v, ok = step(v, k); !ok {
-			return reflect.Value{}, false
+		if owned == nil {
+			owned = ownedBy(fi, others)
 		}
+		p := fi.paths[id].keys
+		if owned.hasBelow(p) {
+			continue
+		}
+		gone = append(gone, p)
 	}
-	return v, v.IsValid()
+	slices.SortStableFunc(gone, func(a, b Path) int { return len(a) - len(b) })
+	return gone
 }
 
-// ownedByAny reports whether some entry owns p or a path below it.
-func ownedByAny(fi *fieldIndex, es []entry, p Path) bool {
-	for _, e := range es {
-		for _, id := range e.set.ids {
-			q := fi.paths[id].keys
-			if len(q) >= len(p) && slices.Equal(q[:len(p)], p) {
-				return true
-			}
+// removeUnapplied removes the paths gone (shortest first) from mv. An
+// element that goes takes its fields with it (including the defaults
+// nobody owns): the paths below it are skipped.
+func removeUnapplied(r *resolver, mv reflect.Value, gone []Path) {
+	elems := map[string]bool{}
+	for _, p := range gone {
+		if belowElement(elems, p) {
+			continue
+		}
+		r.removeAt(mv, p)
+		if strings.HasPrefix(p[len(p)-1], "k:") {
+			elems[strings.Join(p, "\x00")] = true
+		}
+	}
+	r.flush()
+}
+
+// belowElement reports whether a proper prefix of p ending at a keyed
+// element is in elems (paths joined by NUL).
+func belowElement(elems map[string]bool, p Path) bool {
+	if len(elems) == 0 {
+		return false
+	}
+	for i := range len(p) - 1 {
+		if strings.HasPrefix(p[i], "k:") && elems[strings.Join(p[:i+1], "\x00")] {
+			return true
 		}
 	}
 	return false
+}
+
+// ownedPaths is every path some entries own, in slices.Compare order,
+// where the paths below a path follow it.
+type ownedPaths []Path
+
+// ownedBy returns the paths es own (never nil).
+func ownedBy(fi *fieldIndex, es []entry) ownedPaths {
+	out := ownedPaths{}
+	for _, e := range es {
+		for _, id := range e.set.ids {
+			out = append(out, fi.paths[id].keys)
+		}
+	}
+	slices.SortFunc(out, slices.Compare)
+	return out
+}
+
+// hasBelow reports whether o has p or a path below it: the first path
+// not before p starts with p if any does.
+func (o ownedPaths) hasBelow(p Path) bool {
+	i, _ := slices.BinarySearchFunc(o, p, slices.Compare)
+	return i < len(o) && len(o[i]) >= len(p) && slices.Equal(o[i][:len(p)], p)
 }
