@@ -112,6 +112,8 @@ fuzz: ## each fuzz target for FUZZTIME (default 10s); each states in its doc com
 	$(GO) test -run=NONE -fuzz='^FuzzFrozenEvent$$' -fuzztime=$(FUZZTIME) ./sim/store/
 	$(GO) test -run=NONE -fuzz='^FuzzEventCreate$$' -fuzztime=$(FUZZTIME) ./sim/store/
 	$(GO) test -run=NONE -fuzz='^FuzzPodStatusUpdate$$' -fuzztime=$(FUZZTIME) ./sim/store/
+	$(GO) test -run=NONE -fuzz='^FuzzResolverFind$$' -fuzztime=$(FUZZTIME) ./sim/store/
+	$(GO) test -run=NONE -fuzz='^FuzzParseKeyed$$' -fuzztime=$(FUZZTIME) ./sim/store/
 	$(GO) test -run=NONE -fuzz='^FuzzCacheHint$$' -fuzztime=$(FUZZTIME) ./sim/informer/
 	$(GO) test -run=NONE -fuzz='^FuzzLoad$$' -fuzztime=$(FUZZTIME) ./scenarios/
 	$(GO) test -run=NONE -fuzz='^FuzzGapChart$$' -fuzztime=$(FUZZTIME) ./report/chart/

@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -228,6 +229,45 @@ func TestApplyKeyedLists(t *testing.T) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// TestDiffLongKeyedLists holds the diff of keyed lists long enough for
+// their keys to be found in maps to the scans' result: elements paired by
+// key whatever their order, an element moved, changed, removed and added;
+// a duplicate name makes both lists be compared by index. Through memory
+// and through reflect.Values alike.
+func TestDiffLongKeyedLists(t *testing.T) {
+	base := withFillers(nil, fillers)
+	moved := slices.Clone(base)
+	moved = append([]api.Container{{Name: "fill-39", Image: "new"}}, moved[:39]...)
+	moved = slices.Delete(moved, 6, 7) // fill-5
+	moved = append(moved, api.Container{Name: "added", Image: "x"})
+	dup := slices.Clone(base)
+	dup[30].Name, dup[30].Image = "fill-2", "y"
+	tests := []struct {
+		name string
+		new  []api.Container
+		want string
+	}{
+		{"same", slices.Clone(base), ""},
+		{"moved, changed, removed, added", moved,
+			"spec.containers[fill-5].name spec.containers[fill-5].image spec.containers[fill-39].image spec.containers[added].name spec.containers[added].image"},
+		{"a duplicate name: by index", dup, "spec.containers[30].name spec.containers[30].image"},
+	}
+	for _, tc := range tests {
+		for _, reflective := range []bool{false, true} {
+			old, new := pod("p", "", nil), pod("p", "", nil)
+			old.Spec.Containers, new.Spec.Containers = base, tc.new
+			_, changes := diffBoth(old, new, reflective)
+			var paths []string
+			for _, c := range changes {
+				paths = append(paths, c.Path)
+			}
+			if got := strings.Join(paths, " "); got != tc.want {
+				t.Errorf("%s (reflective %v): %s\nwant %s", tc.name, reflective, got, tc.want)
+			}
 		}
 	}
 }

@@ -1681,9 +1681,10 @@ func (d *differ) keyedList(v reflect.Value, elem *typeInfo) (keys []string, ok b
 		return nil, true
 	}
 	base := len(d.keys)
+	var seen map[string]struct{}
 	for i := range v.Len() {
 		k, ok := elemKeyInfo(v.Index(i), elem)
-		if !ok || k == "" || slices.Contains(d.keys[base:], k) {
+		if !ok || k == "" || repeats(&seen, d.keys[base:], k) {
 			d.keys = d.keys[:base]
 			return nil, false
 		}
@@ -1719,6 +1720,58 @@ func (d *differ) walkList(a, b reflect.Value, aSet, bSet bool, info *typeInfo) {
 	})
 }
 
+// longKeys is the number of keys from which a list's keys are found in a
+// map rather than by a scan: below it a scan costs less and allocates
+// nothing; above it, scans made a diff quadratic in a list's length.
+const longKeys = 16
+
+// repeats reports whether k is among keys, a list's keys so far, and
+// then counts k in: seen holds keys once they are long (nil before).
+func repeats(seen *map[string]struct{}, keys []string, k string) bool {
+	if len(keys) < longKeys {
+		return slices.Contains(keys, k)
+	}
+	if *seen == nil {
+		*seen = make(map[string]struct{}, 2*len(keys))
+		for _, x := range keys {
+			(*seen)[x] = struct{}{}
+		}
+	}
+	if _, ok := (*seen)[k]; ok {
+		return true
+	}
+	(*seen)[k] = struct{}{}
+	return false
+}
+
+// keyPositions finds keys among a list's distinct keys: at a hint first
+// (lists mostly keep their order), then by a scan while the list is
+// short, by a map built on first need once it is long.
+type keyPositions struct {
+	keys []string
+	at   map[string]int
+}
+
+// index returns k's position, or -1; hint is where to look first.
+func (p *keyPositions) index(k string, hint int) int {
+	if hint >= 0 && hint < len(p.keys) && p.keys[hint] == k {
+		return hint
+	}
+	if len(p.keys) < longKeys {
+		return slices.Index(p.keys, k)
+	}
+	if p.at == nil {
+		p.at = make(map[string]int, len(p.keys))
+		for i, x := range p.keys {
+			p.at[x] = i
+		}
+	}
+	if i, ok := p.at[k]; ok {
+		return i
+	}
+	return -1
+}
+
 // eachPair calls fn with the positions of each pair of elements of two
 // lists of na and nb elements to compare, -1 for an element one side
 // lacks, with the path at the pair's element: by key when keyed (a's
@@ -1727,18 +1780,19 @@ func (d *differ) walkList(a, b reflect.Value, aSet, bSet bool, info *typeInfo) {
 func (d *differ) eachPair(ka, kb []string, keyed bool, na, nb int, node *pathNode, fn func(ia, ib int, child *pathNode)) {
 	mark := len(d.path)
 	if keyed {
+		inA, inB := keyPositions{keys: ka}, keyPositions{keys: kb}
 		for n := range len(ka) + len(kb) {
 			var k string
 			ia := n
 			if n < len(ka) {
 				k = ka[n]
-			} else if k, ia = kb[n-len(ka)], -1; slices.Contains(ka, k) {
+			} else if k, ia = kb[n-len(ka)], -1; inA.index(k, n-len(ka)) >= 0 {
 				continue
 			}
 			d.path = append(d.path, '[')
 			d.path = append(d.path, k...)
 			d.path = append(d.path, ']')
-			fn(ia, slices.Index(kb, k), node.key(k))
+			fn(ia, inB.index(k, n), node.key(k))
 			d.path = d.path[:mark]
 		}
 		return
@@ -1977,9 +2031,10 @@ func elemKeyAt(p unsafe.Pointer, info *typeInfo) (string, bool) {
 // keyedListAt is keyedList of n elements of info's type from p.
 func (d *differ) keyedListAt(n int, p unsafe.Pointer, info *typeInfo) (keys []string, ok bool) {
 	base := len(d.keys)
+	var seen map[string]struct{}
 	for i := range n {
 		k, ok := elemKeyAt(unsafe.Add(p, uintptr(i)*info.size), info)
-		if !ok || k == "" || slices.Contains(d.keys[base:], k) {
+		if !ok || k == "" || repeats(&seen, d.keys[base:], k) {
 			d.keys = d.keys[:base]
 			return nil, false
 		}

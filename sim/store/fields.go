@@ -1114,7 +1114,8 @@ type configPath struct {
 	leaf bool
 }
 
-// configPaths walks obj in field order.
+// configPaths walks obj in field order. The keys of the path being
+// walked are one stack, appended to in place (each path kept is a copy).
 func configPaths(obj api.Object) []configPath {
 	var out []configPath
 	var walk func(v reflect.Value, keys Path, present bool)
@@ -1148,7 +1149,7 @@ func configPaths(obj api.Object) []configPath {
 					walk(fv, keys, false)
 					continue
 				}
-				walk(fv, append(keys[:len(keys):len(keys)], "f:"+f.name), false)
+				walk(fv, append(keys, "f:"+f.name), false)
 			}
 		case reflect.Map:
 			if v.Len() == 0 {
@@ -1160,7 +1161,7 @@ func configPaths(obj api.Object) []configPath {
 			}
 			slices.Sort(names)
 			for _, n := range names {
-				walk(v.MapIndex(reflect.ValueOf(n).Convert(t.Key())), append(keys[:len(keys):len(keys)], "f:"+n), true)
+				walk(v.MapIndex(reflect.ValueOf(n).Convert(t.Key())), append(keys, "f:"+n), true)
 			}
 		case reflect.Slice, reflect.Array:
 			if v.Len() == 0 {
@@ -1173,7 +1174,7 @@ func configPaths(obj api.Object) []configPath {
 				return
 			}
 			for i, k := range ks {
-				ek := append(keys[:len(keys):len(keys)], keyedKey(kf, k))
+				ek := append(keys, keyedKey(kf, k))
 				add(ek, false)
 				walk(v.Index(i), ek, false)
 			}
