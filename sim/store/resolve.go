@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unsafe"
 
 	"github.com/clustersim/clustersim/sim/api"
 )
@@ -49,16 +48,16 @@ type resolver struct {
 }
 
 // listID identifies a list's elements: two slices with the same id hold
-// the same elements. The pointer keeps the elements alive while the
-// resolver knows them, so their address is not reused by another list.
+// the same elements. The listIndex filed under an id keeps the list
+// alive, so that its address is not reused by another list meanwhile.
 type listID struct {
-	data unsafe.Pointer
+	data uintptr
 	n    int
 	typ  reflect.Type
 }
 
 func idOf(list reflect.Value) listID {
-	return listID{data: list.UnsafePointer(), n: list.Len(), typ: list.Type()}
+	return listID{data: list.Pointer(), n: list.Len(), typ: list.Type()}
 }
 
 // listIndex is what a resolver knows of one list: where each value of
@@ -71,7 +70,7 @@ type listIndex struct {
 	first   map[string]int // key value -> first position holding it
 	next    []int          // position -> next position with the same value, or -1
 	removed []bool         // nil until removeAt takes an element out
-	list    reflect.Value  // the settable list, once an element is removed
+	list    reflect.Value  // the list (settable once an element is removed)
 	depth   int            // the list's path length, once an element is removed
 }
 
@@ -193,7 +192,7 @@ func (r *resolver) indexOf(list reflect.Value, field string) *listIndex {
 	if id.n < indexMinLen {
 		return nil
 	}
-	ix := &listIndex{id: id, field: field, key: keyReader{field: field}, first: map[string]int{}, next: make([]int, id.n)}
+	ix := &listIndex{id: id, field: field, key: keyReader{field: field}, first: map[string]int{}, next: make([]int, id.n), list: list}
 	// Backwards, so that first ends at each value's first position and
 	// next runs forwards.
 	for i := id.n - 1; i >= 0; i-- {
@@ -228,9 +227,9 @@ func (r *resolver) appended(old listID, list reflect.Value, field, value string)
 	ix.id = idOf(list)
 	at := ix.id.n - 1
 	ix.next = append(ix.next, -1)
+	ix.list = list
 	if ix.removed != nil {
 		ix.removed = append(ix.removed, false)
-		ix.list = list
 	}
 	if ix.first != nil && ix.field == field && value != "" {
 		if j, dup := ix.first[value]; dup {
@@ -250,7 +249,7 @@ func (r *resolver) appended(old listID, list reflect.Value, field, value string)
 func (r *resolver) remove(list reflect.Value, field string, i, depth int) {
 	ix := r.indexOf(list, field)
 	if ix == nil {
-		ix = &listIndex{id: idOf(list), field: field}
+		ix = &listIndex{id: idOf(list), field: field, list: list}
 		r.remember(ix)
 	}
 	if ix.removed == nil {
