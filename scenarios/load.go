@@ -731,7 +731,10 @@ func (l *loader) autoscaler(s *Scenario) error {
 	for _, d := range []struct {
 		field string
 		v     *api.Duration
-	}{{".scaleDownUnneededTime", a.ScaleDownUnneededTime}, {".scaleDownDelayAfterAdd", a.ScaleDownDelayAfterAdd}, {".maxPodEvictionTime", a.MaxPodEvictionTime}} {
+	}{{".scaleDownUnneededTime", a.ScaleDownUnneededTime}, {".scaleDownDelayAfterAdd", a.ScaleDownDelayAfterAdd}, {".maxPodEvictionTime", a.MaxPodEvictionTime},
+		{".maxNodeProvisionTime", a.MaxNodeProvisionTime}, {".scaleDownUnreadyTime", a.ScaleDownUnreadyTime},
+		{".initialNodeGroupBackoffDuration", a.InitialNodeGroupBackoffDuration}, {".maxNodeGroupBackoffDuration", a.MaxNodeGroupBackoffDuration},
+		{".nodeGroupBackoffResetTimeout", a.NodeGroupBackoffResetTimeout}} {
 		if d.v != nil && d.v.Duration <= 0 {
 			return l.errorf(f+d.field, "must be positive")
 		}
@@ -742,8 +745,23 @@ func (l *loader) autoscaler(s *Scenario) error {
 	if n := a.MaxGracefulTerminationSec; n != nil && *n <= 0 {
 		return l.errorf(f+".maxGracefulTerminationSec", "must be positive")
 	}
+	if err := l.unreadyLimits(a); err != nil {
+		return err
+	}
 	if !slices.ContainsFunc(s.Spec.Cluster.NodeGroups, func(g NodeGroup) bool { return g.Autoscaling != nil }) {
 		return l.errorf(f, "no node group has autoscaling: the autoscaler would resize nothing")
+	}
+	return nil
+}
+
+// unreadyLimits checks the autoscaler's cluster health flags.
+func (l *loader) unreadyLimits(a *AutoscalerSettings) error {
+	const f = "spec.cluster.autoscaler"
+	if p := a.MaxTotalUnreadyPercentage; p != nil && (*p < 0 || *p > 100 || math.IsNaN(*p)) {
+		return l.errorf(f+".maxTotalUnreadyPercentage", "%v is not in [0, 100]", *p)
+	}
+	if n := a.OkTotalUnreadyCount; n != nil && *n < 0 {
+		return l.errorf(f+".okTotalUnreadyCount", "must not be negative")
 	}
 	return nil
 }

@@ -301,6 +301,30 @@ type AutoscalerSettings struct {
 	MaxPodEvictionTime *api.Duration `json:"maxPodEvictionTime,omitempty"`
 	// MaxGracefulTerminationSec is --max-graceful-termination-sec (600).
 	MaxGracefulTerminationSec *int `json:"maxGracefulTerminationSec,omitempty"`
+	// MaxNodeProvisionTime is --max-node-provision-time (15m): a
+	// scale-up whose machines have not registered by then fails and
+	// backs its group off, and machines unregistered that long are
+	// deleted.
+	MaxNodeProvisionTime *api.Duration `json:"maxNodeProvisionTime,omitempty"`
+	// ScaleDownUnreadyEnabled is --scale-down-unready-enabled (true).
+	ScaleDownUnreadyEnabled *bool `json:"scaleDownUnreadyEnabled,omitempty"`
+	// ScaleDownUnreadyTime is --scale-down-unready-time (20m): how long
+	// an unready node must be unneeded before it is removed.
+	ScaleDownUnreadyTime *api.Duration `json:"scaleDownUnreadyTime,omitempty"`
+	// MaxTotalUnreadyPercentage is --max-total-unready-percentage (45)
+	// and OkTotalUnreadyCount --ok-total-unready-count (3): with more
+	// unready nodes than both allow the autoscaler halts.
+	MaxTotalUnreadyPercentage *float64 `json:"maxTotalUnreadyPercentage,omitempty"`
+	OkTotalUnreadyCount       *int     `json:"okTotalUnreadyCount,omitempty"`
+	// InitialNodeGroupBackoffDuration (5m), MaxNodeGroupBackoffDuration
+	// (30m) and NodeGroupBackoffResetTimeout (3h) are
+	// --initial-node-group-backoff-duration,
+	// --max-node-group-backoff-duration and
+	// --node-group-backoff-reset-timeout: the back-off of a group whose
+	// scale-up failed.
+	InitialNodeGroupBackoffDuration *api.Duration `json:"initialNodeGroupBackoffDuration,omitempty"`
+	MaxNodeGroupBackoffDuration     *api.Duration `json:"maxNodeGroupBackoffDuration,omitempty"`
+	NodeGroupBackoffResetTimeout    *api.Duration `json:"nodeGroupBackoffResetTimeout,omitempty"`
 }
 
 // GroupAutoscaling lets the cluster autoscaler resize a node group.

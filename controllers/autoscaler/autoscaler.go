@@ -38,6 +38,23 @@ const (
 	DefaultMaxGracefulTerminationSec = 600
 	// DefaultNodeDeleteDelayAfterTaint is --node-delete-delay-after-taint.
 	DefaultNodeDeleteDelayAfterTaint = 5 * time.Second
+	// DefaultMaxNodeProvisionTime is --max-node-provision-time.
+	DefaultMaxNodeProvisionTime = 15 * time.Minute
+	// DefaultScaleDownUnreadyTime is --scale-down-unready-time.
+	DefaultScaleDownUnreadyTime = 20 * time.Minute
+	// DefaultMaxTotalUnreadyPercentage is --max-total-unready-percentage.
+	DefaultMaxTotalUnreadyPercentage = 45.0
+	// DefaultOkTotalUnreadyCount is --ok-total-unready-count.
+	DefaultOkTotalUnreadyCount = 3
+	// DefaultInitialNodeGroupBackoffDuration is
+	// --initial-node-group-backoff-duration.
+	DefaultInitialNodeGroupBackoffDuration = 5 * time.Minute
+	// DefaultMaxNodeGroupBackoffDuration is
+	// --max-node-group-backoff-duration.
+	DefaultMaxNodeGroupBackoffDuration = 30 * time.Minute
+	// DefaultNodeGroupBackoffResetTimeout is
+	// --node-group-backoff-reset-timeout.
+	DefaultNodeGroupBackoffResetTimeout = 3 * time.Hour
 )
 
 // TaintToBeDeleted is the taint put on a node being removed
@@ -74,10 +91,20 @@ type CloudProvider interface {
 	// TargetSize is the group's size as asked for: its machines, joined
 	// or still provisioning.
 	TargetSize(group string) int
+	// Nodes names the group's machines, registered or not, sorted
+	// (NodeGroup.Nodes): a machine that has no Node object yet is still
+	// starting, or cannot register.
+	Nodes(group string) []string
 	// IncreaseSize asks for delta more machines; they join after the
 	// group's provisioning delay.
 	IncreaseSize(group string, delta int) error
-	// DeleteNode removes the machine of node and its Node object.
+	// DecreaseTargetSize lowers the group's target size by -delta
+	// (negative) without deleting a machine: only machines asked for
+	// and not yet started can go, else it fails.
+	DecreaseTargetSize(group string, delta int) error
+	// DeleteNode removes the machine of node and its Node object (a
+	// machine that never registered has none), lowering the group's
+	// target size by one.
 	DeleteNode(node string) error
 }
 
@@ -132,6 +159,32 @@ type Options struct {
 	// NodeDeleteDelayAfterTaint is --node-delete-delay-after-taint (5s):
 	// the pause between tainting a node and draining it.
 	NodeDeleteDelayAfterTaint time.Duration
+	// MaxNodeProvisionTime is --max-node-provision-time (15m): a
+	// scale-up whose nodes have not all registered this long after it
+	// failed, and its group is backed off; a machine unregistered this
+	// long is deleted.
+	MaxNodeProvisionTime time.Duration
+	// ScaleDownUnreadyTime is --scale-down-unready-time (20m): how long
+	// an unready node must be unneeded before it is removed.
+	ScaleDownUnreadyTime time.Duration
+	// ScaleDownUnreadyDisabled is --scale-down-unready-enabled=false:
+	// unready nodes are never removed.
+	ScaleDownUnreadyDisabled bool
+	// MaxTotalUnreadyPercentage is --max-total-unready-percentage (nil:
+	// 45) and OkTotalUnreadyCount --ok-total-unready-count (nil: 3):
+	// with more unready nodes than both allow the cluster is unhealthy
+	// and the autoscaler neither scales up nor down.
+	MaxTotalUnreadyPercentage *float64
+	OkTotalUnreadyCount       *int
+	// InitialNodeGroupBackoffDuration (5m),
+	// MaxNodeGroupBackoffDuration (30m) and
+	// NodeGroupBackoffResetTimeout (3h) are the back-off of a group
+	// whose scale-up failed: --initial-node-group-backoff-duration,
+	// --max-node-group-backoff-duration and
+	// --node-group-backoff-reset-timeout.
+	InitialNodeGroupBackoffDuration time.Duration
+	MaxNodeGroupBackoffDuration     time.Duration
+	NodeGroupBackoffResetTimeout    time.Duration
 	// Decided, when set, is told each decision as a line ("scale-up:
 	// group web 1->3 (max: 6)"), for the run's timeline.
 	Decided func(line string)
@@ -164,6 +217,31 @@ func (o *Options) defaults() {
 	}
 	if o.NodeDeleteDelayAfterTaint <= 0 {
 		o.NodeDeleteDelayAfterTaint = DefaultNodeDeleteDelayAfterTaint
+	}
+	o.clusterStateDefaults()
+}
+
+// clusterStateDefaults fills the flags of cluster health, failed
+// scale-ups and unready nodes.
+func (o *Options) clusterStateDefaults() {
+	for _, d := range []struct {
+		v   *time.Duration
+		def time.Duration
+	}{{&o.MaxNodeProvisionTime, DefaultMaxNodeProvisionTime}, {&o.ScaleDownUnreadyTime, DefaultScaleDownUnreadyTime},
+		{&o.InitialNodeGroupBackoffDuration, DefaultInitialNodeGroupBackoffDuration},
+		{&o.MaxNodeGroupBackoffDuration, DefaultMaxNodeGroupBackoffDuration},
+		{&o.NodeGroupBackoffResetTimeout, DefaultNodeGroupBackoffResetTimeout}} {
+		if *d.v <= 0 {
+			*d.v = d.def
+		}
+	}
+	if o.MaxTotalUnreadyPercentage == nil {
+		p := DefaultMaxTotalUnreadyPercentage
+		o.MaxTotalUnreadyPercentage = &p
+	}
+	if o.OkTotalUnreadyCount == nil {
+		n := DefaultOkTotalUnreadyCount
+		o.OkTotalUnreadyCount = &n
 	}
 }
 
@@ -211,6 +289,14 @@ type autoscaler struct {
 	// time, --max-drain-parallelism's default.
 	draining    string
 	lastScaleUp time.Time
+	// scaleUps are the scale-ups waiting for their nodes, by group.
+	scaleUps map[string]*scaleUpRequest
+	// unregisteredSince is when each machine without a Node was first
+	// seen.
+	unregisteredSince map[string]time.Time
+	backoff           *backoff
+	// unhealthy is whether the last scan found the cluster unhealthy.
+	unhealthy bool
 }
 
 // ownerListers find a pod's controller by kind (the drainability rules'
@@ -257,7 +343,9 @@ func Setup(m *controller.Manager, opts Options) error {
 	a := &autoscaler{opts: opts, client: m.Client(), recorder: m.Recorder(Component), clock: m.Clock(),
 		nodes: listers[api.KindNode], pods: listers[api.KindPod], budgets: listers[api.KindPodDisruptionBudget],
 		owners: owners, rules: defaultRules(opts.deleteOptions()), spawn: m.Add,
-		unneededSince: map[string]time.Time{}, unremovableUntil: map[string]time.Time{}, reported: map[string]string{}}
+		unneededSince: map[string]time.Time{}, unremovableUntil: map[string]time.Time{}, reported: map[string]string{},
+		scaleUps: map[string]*scaleUpRequest{}, unregisteredSince: map[string]time.Time{},
+		backoff: newBackoff(opts.InitialNodeGroupBackoffDuration, opts.MaxNodeGroupBackoffDuration, opts.NodeGroupBackoffResetTimeout)}
 	return m.Add("loop", func(ctx context.Context) {
 		if !m.WaitForCacheSync() {
 			return
@@ -293,11 +381,14 @@ type nodeState struct {
 	cpu, mem int64 // allocatable
 	usedCPU  int64
 	usedMem  int64
-	pods     []*api.Pod
-	maxPods  int64
-	ready    bool
-	deleting bool
-	sim      *scheduler.Simulation
+	// goneCPU and goneMem are the requests of pods terminating past
+	// their grace period, which utilization leaves out.
+	goneCPU, goneMem int64
+	pods             []*api.Pod
+	maxPods          int64
+	ready            bool
+	deleting         bool
+	sim              *scheduler.Simulation
 }
 
 func (n *nodeState) fits(p *api.Pod, cpu, mem int64) bool {
@@ -425,6 +516,7 @@ func unschedulable(p *api.Pod) bool {
 }
 
 func (a *autoscaler) snapshot() *state {
+	now := a.clock.Now()
 	s := &state{byName: map[string]*nodeState{}, sim: scheduler.NewSimulation()}
 	for _, o := range a.nodes.List(api.Everything(), "") {
 		n, ok := o.(*api.Node)
@@ -454,6 +546,10 @@ func (a *autoscaler) snapshot() *state {
 		if ns := s.byName[p.Spec.NodeName]; ns != nil && p.Spec.NodeName != "" {
 			cpu, mem := scheduler.PodRequests(p)
 			ns.place(p, cpu, mem)
+			if longTerminating(p, now) {
+				ns.goneCPU += cpu
+				ns.goneMem += mem
+			}
 		} else if unschedulable(p) && !expendable(p) {
 			s.pending = append(s.pending, p)
 		}
@@ -461,11 +557,22 @@ func (a *autoscaler) snapshot() *state {
 	return s
 }
 
-// RunOnce is one scan: scale up for pending pods, else consider scale
-// down.
+// RunOnce is one scan, in static_autoscaler.go RunOnce's order: the
+// cluster's state (a scale-up past its max node provision time fails
+// and backs its group off), the removal of machines long unregistered,
+// the cluster's health (unhealthy: nothing more this scan, and the
+// unneeded times start again), then scale-up for pending pods, else
+// scale-down.
 func (a *autoscaler) RunOnce(ctx context.Context) {
+	now := a.clock.Now()
 	s := a.snapshot()
-	if a.scaleUp(ctx, s) {
+	cs := a.updateClusterState(s, now)
+	a.removeOldUnregistered(cs)
+	if !a.clusterHealthy(cs) {
+		clear(a.unneededSince)
+		return
+	}
+	if a.scaleUp(ctx, s, cs, now) {
 		return
 	}
 	if a.opts.ScaleDownDisabled {
@@ -523,7 +630,7 @@ func requests(p *api.Pod) (int64, int64) { return scheduler.PodRequests(p) }
 
 // scaleUp adds nodes for the pending pods that fit neither an existing
 // node nor an upcoming one; it reports whether it asked for nodes.
-func (a *autoscaler) scaleUp(ctx context.Context, s *state) bool {
+func (a *autoscaler) scaleUp(ctx context.Context, s *state, cs *clusterState, now time.Time) bool {
 	if len(s.pending) == 0 {
 		return false
 	}
@@ -552,13 +659,9 @@ func (a *autoscaler) scaleUp(ctx context.Context, s *state) bool {
 	}
 	// Pods that fit a node already asked for.
 	groups := a.opts.Provider.NodeGroups()
-	registered := map[string]int{}
-	for _, n := range s.nodes {
-		registered[n.group]++
-	}
 	var upcoming []*nodeState
 	for _, g := range groups {
-		for range a.opts.Provider.TargetSize(g.Name) - registered[g.Name] {
+		for range a.upcomingForScaleUp(cs, g.Name, now) {
 			upcoming = append(upcoming, a.templateFor(g, s))
 		}
 	}
@@ -587,6 +690,12 @@ func (a *autoscaler) scaleUp(ctx context.Context, s *state) bool {
 		reasons[p][r]++
 	}
 	for _, g := range groups {
+		if r := a.skipped(cs, g.Name, now); r != "" {
+			for _, p := range unhelped {
+				note(p, r)
+			}
+			continue
+		}
 		target := a.opts.Provider.TargetSize(g.Name)
 		room := g.MaxSize - target
 		var bins []*nodeState
@@ -651,7 +760,8 @@ func (a *autoscaler) scaleUp(ctx context.Context, s *state) bool {
 	if err := a.opts.Provider.IncreaseSize(best.group.Name, best.nodes); err != nil {
 		return false
 	}
-	a.lastScaleUp = a.clock.Now()
+	a.lastScaleUp = now
+	a.registerScaleUp(best.group.Name, best.nodes, now)
 	info := fmt.Sprintf("[{%s %d->%d (max: %d)}]", best.group.Name, best.target, best.target+best.nodes, best.group.MaxSize)
 	a.decided("scale-up: %s %d->%d (max: %d) for %d pending pod(s)", best.group.Name, best.target, best.target+best.nodes, best.group.MaxSize, len(best.pods))
 	helped := map[*api.Pod]bool{}
@@ -665,6 +775,18 @@ func (a *autoscaler) scaleUp(ctx context.Context, s *state) bool {
 		}
 	}
 	return true
+}
+
+// skipped is why group is not considered for a scale-up
+// (IsNodeGroupReadyToScaleUp), "" when it is.
+func (a *autoscaler) skipped(cs *clusterState, group string, now time.Time) string {
+	switch {
+	case !a.nodeGroupHealthy(cs, group):
+		return reasonNotReady
+	case a.backoff.backedOff(group, now):
+		return reasonBackoff
+	}
+	return ""
 }
 
 // reasonList formats reason counts as "1 max node group size reached, 2

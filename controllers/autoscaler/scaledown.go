@@ -12,14 +12,15 @@ import (
 
 // utilization is the larger of the node's CPU and memory requests as a
 // share of its allocatable (simulator/utilization: DaemonSet pods count,
-// --ignore-daemonsets-utilization being false by default).
+// --ignore-daemonsets-utilization being false by default; pods
+// terminating past their grace period do not).
 func utilization(n *nodeState) float64 {
 	u := 0.0
 	if n.cpu > 0 {
-		u = float64(n.usedCPU) / float64(n.cpu)
+		u = float64(n.usedCPU-n.goneCPU) / float64(n.cpu)
 	}
 	if n.mem > 0 {
-		u = max(u, float64(n.usedMem)/float64(n.mem))
+		u = max(u, float64(n.usedMem-n.goneMem)/float64(n.mem))
 	}
 	return u
 }
@@ -78,7 +79,7 @@ func (a *autoscaler) scaleDown(ctx context.Context, s *state) {
 	}
 	for _, c := range candidates {
 		name := c.n.node.Name
-		if now.Sub(a.unneededSince[name]) < a.opts.ScaleDownUnneededTime {
+		if now.Sub(a.unneededSince[name]) < a.removalThreshold(c.n) {
 			continue
 		}
 		switch {
@@ -93,9 +94,19 @@ func (a *autoscaler) scaleDown(ctx context.Context, s *state) {
 	}
 }
 
+// removalThreshold is how long n must be unneeded before it goes: the
+// unneeded time, or for an unready node the unready time
+// (unneeded/nodes.go lookupAndSetRemovalThreshold).
+func (a *autoscaler) removalThreshold(n *nodeState) time.Duration {
+	if n.ready {
+		return a.opts.ScaleDownUnneededTime
+	}
+	return a.opts.ScaleDownUnreadyTime
+}
+
 // unneeded finds this scan's unneeded nodes in name order, as the
-// planner's categorizeNodes does: eligibility (group, readiness,
-// utilization, min size), then the drainability of the node's pods with
+// planner's categorizeNodes does: eligibility (group, readiness when
+// scale-down of unready nodes is disabled, utilization, min size), then the drainability of the node's pods with
 // the disruption budgets left, then room for its pods elsewhere. A node a
 // pod blocks or whose pods fit nowhere is not looked at again for the
 // recheck timeout; the budgets a removable node's pods take are spent
@@ -113,7 +124,7 @@ func (a *autoscaler) unneeded(s *state, now time.Time) []candidate {
 	for _, n := range s.nodes {
 		name := n.node.Name
 		g, ok := groups[n.group]
-		if !ok || n.deleting || !n.ready || now.Before(a.unremovableUntil[name]) ||
+		if !ok || n.deleting || (!n.ready && a.opts.ScaleDownUnreadyDisabled) || now.Before(a.unremovableUntil[name]) ||
 			utilization(n) >= a.opts.ScaleDownUtilizationThreshold || size[n.group] <= g.MinSize {
 			delete(a.unneededSince, name)
 			continue
@@ -226,8 +237,12 @@ func (a *autoscaler) removeEmpty(ctx context.Context, n *nodeState) {
 }
 
 func (a *autoscaler) decidedRemoval(n *nodeState) {
-	a.decided("scale-down: node %s of %s, unneeded for %s (utilization %.2f)", n.node.Name, n.group,
-		a.clock.Since(a.unneededSince[n.node.Name]), utilization(n))
+	unready := ""
+	if !n.ready {
+		unready = ", unready"
+	}
+	a.decided("scale-down: node %s of %s, unneeded for %s (utilization %.2f%s)", n.node.Name, n.group,
+		a.clock.Since(a.unneededSince[n.node.Name]), utilization(n), unready)
 }
 
 // startDrain taints c's node and starts its drain and deletion in a

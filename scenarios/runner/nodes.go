@@ -27,6 +27,20 @@ type nodes struct {
 	// paced folds their waits into the run's throttling.
 	kubeAPI, events kubelet.Pacing
 	paced           func(events bool, wait time.Duration)
+	// lost are the zones crashNodes took down (see lostZone).
+	lost []*lostZone
+}
+
+// lostZone is a crashNodes step's failure domain: the node groups whose
+// labels its selector matches. It stays lost until every node it
+// stopped is recovered (one that stopped none stays lost): a machine the
+// cloud starts there meanwhile cannot reach the API server.
+type lostZone struct {
+	selector string
+	sel      api.Selector
+	down     map[string]bool
+	// stopped counts the nodes it stopped.
+	stopped int
 }
 
 // startNodes creates every node group's nodes as they are when the run
@@ -73,14 +87,32 @@ func (n *nodes) add(group string, count int) ([]string, error) {
 }
 
 func (n *nodes) create(group string, count int, bootstrap bool) ([]string, error) {
+	if _, ok := n.groups[group]; !ok {
+		return nil, fmt.Errorf("no node group %q", group)
+	}
+	return n.start(group, n.reserve(group, count), bootstrap)
+}
+
+// reserve names the next count nodes of group, <group>-<n+1> on, as a
+// cloud names a machine when it is asked for.
+func (n *nodes) reserve(group string, count int) []string {
+	names := make([]string, count)
+	for i := range names {
+		n.size[group]++
+		names[i] = fmt.Sprintf("%s-%d", group, n.size[group])
+	}
+	return names
+}
+
+// start starts the kubelets of the named nodes of group, which register
+// them (bootstrap: their Node objects are in place from the start).
+func (n *nodes) start(group string, names []string, bootstrap bool) ([]string, error) {
 	g, ok := n.groups[group]
 	if !ok {
 		return nil, fmt.Errorf("no node group %q", group)
 	}
 	var lines []string
-	for range count {
-		n.size[group]++
-		name := fmt.Sprintf("%s-%d", group, n.size[group])
+	for _, name := range names {
 		idx := n.count
 		n.count++
 		alloc, err := kubelet.NodeAllocatable(g.Capacity, g.KubeReserved, g.SystemReserved, g.EvictionHard)
@@ -142,6 +174,9 @@ func (n *nodes) recover(name string) []string {
 	if !ok {
 		return []string{"no node " + name}
 	}
+	for _, z := range n.lost {
+		delete(z.down, name)
+	}
 	k.Endpoint().SetDown(false)
 	k.Recover()
 	return []string{"node/" + name + " is back: its kubelet relists its pods and renews its lease"}
@@ -165,11 +200,27 @@ func (n *nodes) crashMatching(selector string) []string {
 	if err != nil {
 		return []string{"error: " + err.Error()}
 	}
+	z := &lostZone{selector: selector, sel: sel, down: map[string]bool{}}
 	var lines []string
 	for _, name := range slices.Sorted(maps.Keys(n.kubelets)) {
 		if g := n.groups[n.groupOf[name]]; g != nil && sel.Matches(g.Labels) {
 			lines = append(lines, n.crash(name)...)
+			z.down[name] = true
+			z.stopped++
 		}
 	}
+	n.lost = append(n.lost, z)
 	return lines
+}
+
+// lostZone returns the selector of a crashNodes step whose zone group
+// is in and that is still lost ("" when none is).
+func (n *nodes) lostZone(group string) string {
+	g := n.groups[group]
+	for _, z := range n.lost {
+		if g != nil && z.sel.Matches(g.Labels) && (len(z.down) > 0 || z.stopped == 0) {
+			return z.selector
+		}
+	}
+	return ""
 }
