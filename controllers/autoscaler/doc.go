@@ -68,11 +68,33 @@
 //     timeline. Events: ScaleDown "marked the node as
 //     toBeDeleted/unschedulable", "Scale-down: removing node ...",
 //     "deleting pod for node scale down", "nodes removed by cluster
-//     autoscaler"; ScaleDownEmpty for empty nodes.
+//     autoscaler"; ScaleDownEmpty for empty nodes;
+//   - cluster state (clusterstate.go, after clusterstate/clusterstate.go
+//     of release-1.37): registered nodes are ready, not started (unready
+//     less than 15m after registering) or unready; the cloud's machines
+//     without a Node are unregistered, long unregistered after
+//     --max-node-provision-time 15m. A scale-up whose nodes have not
+//     come by then fails ("Scale-up timed out for node group a after
+//     15m10s", ScaleUpTimedOut), its group is backed off exponentially
+//     (backoff.go: --initial-node-group-backoff-duration 5m doubling to
+//     --max-node-group-backoff-duration 30m, reset after
+//     --node-group-backoff-reset-timeout 3h) and the cloud asked to
+//     take the nodes back; long unregistered machines are deleted
+//     (removeOldUnregisteredNodes, down to the min size). Upcoming nodes
+//     count only for a group with a scale-up under way and not backed
+//     off; a backed-off or unhealthy group is left out of scale-ups
+//     (NotTriggerScaleUp "... in backoff after failed scale-up", "...
+//     not ready for scale-up"). With more unready nodes than
+//     --ok-total-unready-count 3 and --max-total-unready-percentage 45
+//     of the registered nodes, a scan does nothing more ("Cluster is not
+//     ready for autoscaling") and the unneeded times start again;
+//   - unready nodes are scaled down (--scale-down-unready-enabled) after
+//     --scale-down-unready-time 20m; pods terminating past their grace
+//     period do not count in a node's utilization.
 //
-// The cloud (a node group's size, machines that take a provisioning delay
-// to join, deleting a machine) is the CloudProvider interface, which the
-// scenario runner implements on the simulated cluster.
+// The cloud (a node group's size and machines, which take a provisioning
+// delay to join, deleting a machine) is the CloudProvider interface,
+// which the scenario runner implements on the simulated cluster.
 //
 // The fit checks run the scheduler's topology spread and inter-pod
 // affinity filters (scheduler.Simulation) against every pod of the
@@ -82,8 +104,11 @@
 // a scale-down candidate leaves the simulation with its pods before they
 // are placed elsewhere.
 //
-// Not modelled: balance-similar-node-groups, scale-down of unready
-// nodes, failed scale-ups and back-off, --drain-priority-config,
+// Not modelled: balance-similar-node-groups, instances reporting
+// creation errors (deleteCreatedNodesWithErrors, the ScaleUpFailed
+// back-off), fixNodeGroupSize, --max-node-startup-time and the per-group
+// overrides of the provision and unready times, the status ConfigMap
+// (its events are told on the timeline instead), --drain-priority-config,
 // force deletion, the risky-node ordering of drains, the 5s pause and
 // re-check before an empty node's deletion, a restart's cleanup of
 // leftover ToBeDeletedByClusterAutoscaler taints, custom drainability
