@@ -52,11 +52,20 @@ type Config struct {
 	// ServiceTime is how long the API server works on each request before
 	// replying (default 0).
 	ServiceTime time.Duration
+	// EventTTL is how long the API server keeps an Event after its last
+	// write (kube-apiserver's --event-ttl; default store.DefaultEventTTL,
+	// 1h): etcd's lease arithmetic removes it between EventTTL and
+	// EventTTL plus a minute later (store.SetTTL). NoEventTTL keeps
+	// every Event for the whole run (--event-ttl=0).
+	EventTTL time.Duration
 	// Namespaces are created at bootstrap; default "default",
 	// "kube-system", "kube-public" and "kube-node-lease", as a new cluster
 	// has.
 	Namespaces []string
 }
+
+// NoEventTTL, as Config.EventTTL, keeps Events for the whole run.
+const NoEventTTL time.Duration = -1
 
 // Cluster is a running simulated control plane. Its fields are the layers,
 // exposed for tests and scenario code to inject faults and read results.
@@ -92,6 +101,7 @@ func New(cfg Config) (*Cluster, error) {
 	if cfg.WatchHistory > 0 {
 		st.SetHistory(cfg.WatchHistory)
 	}
+	st.SetTTL(api.KindEvent, eventTTL(cfg.EventTTL))
 	net := netsim.New(k)
 	if err := net.SetDefault(cfg.Link); err != nil {
 		return nil, fmt.Errorf("cluster: default link: %w", err)
@@ -107,6 +117,17 @@ func New(cfg Config) (*Cluster, error) {
 		}
 	}
 	return c, nil
+}
+
+// eventTTL is the Events' time to live Config.EventTTL asks for.
+func eventTTL(d time.Duration) time.Duration {
+	switch {
+	case d == 0:
+		return store.DefaultEventTTL
+	case d < 0:
+		return 0
+	}
+	return d
 }
 
 // Bootstrap creates objects directly through the API server's handler as

@@ -369,25 +369,28 @@ func (f *frozenEvent) thaw(w *frozenWords) *api.Event {
 }
 
 // storedObject is a table's value: the object as written, or an Event
-// frozen (obj nil), and the object's slot number (see slotNumbers).
+// frozen (obj nil), the object's slot number (see slotNumbers) and the
+// number of the lease it is attached to (see leases; 0 for none), which
+// fills what would be padding.
 type storedObject struct {
 	obj    api.Object
 	frozen *frozenEvent
 	slot   uint32
+	lease  uint32
 }
 
-// storeObject returns what t keeps for o under slot: Events frozen when
-// they can be.
-func (t *table) storeObject(o api.Object, slot uint32) storedObject {
+// storeObject returns what t keeps for o under slot, attached to lease:
+// Events frozen when they can be.
+func (t *table) storeObject(o api.Object, slot, lease uint32) storedObject {
 	if e, ok := o.(*api.Event); ok {
 		if t.words == nil {
 			t.words = new(frozenWords)
 		}
 		if f, ok := t.words.freeze(e); ok {
-			return storedObject{frozen: f, slot: slot}
+			return storedObject{frozen: f, slot: slot, lease: lease}
 		}
 	}
-	return storedObject{obj: o, slot: slot}
+	return storedObject{obj: o, slot: slot, lease: lease}
 }
 
 // get returns the object stored under key (see lookup).

@@ -122,6 +122,8 @@ type Store struct {
 	// byManager is the last managedFields list each manager's creates
 	// were given (shareEntries).
 	byManager map[string][]api.ManagedFieldsEntry
+	// ttls are the kinds with a time to live (SetTTL).
+	ttls map[api.Kind]time.Duration
 }
 
 // New returns an empty store on kernel k keeping DefaultHistory watch
@@ -194,6 +196,9 @@ type table struct {
 	// words are the strings the table's frozen Events share (Events
 	// only; nil until the first).
 	words *frozenWords
+	// leases expire the objects of a kind with a time to live (SetTTL);
+	// nil for the others.
+	leases *leases
 }
 
 // slotNumbers numbers a table's objects from 1, each for as long as it is
@@ -227,6 +232,9 @@ func (s *Store) table(kind api.Kind) (*table, error) {
 		return nil, apierr.NewBadRequest(fmt.Sprintf("the server could not find the requested resource (kind %q)", kind.String()))
 	}
 	t := &table{s: s, info: info, objs: make(map[api.Key]storedObject), hist: make([]Event, s.history), lowest: s.rv, byNode: map[string][]*Watch{}, byName: map[string][]*Watch{}}
+	if ttl, ok := s.ttls[kind]; ok {
+		t.setTTL(ttl)
+	}
 	s.tables[kind] = t
 	return t, nil
 }
@@ -419,6 +427,7 @@ func (s *Store) Create(op Op, obj api.Object) (api.Object, error) {
 		return nil, err
 	}
 	if _, exists := t.objs[m.Key()]; exists {
+		t.leaseAttempt()
 		return nil, apierr.NewAlreadyExists(gr, m.Name)
 	}
 	m.UID = s.newUID()
@@ -439,7 +448,7 @@ func (s *Store) Create(op Op, obj api.Object) (api.Object, error) {
 		s.resources.internPod(p)
 	}
 	slot := t.numbers.take()
-	t.objs[m.Key()] = t.storeObject(obj, slot)
+	t.objs[m.Key()] = t.storeObject(obj, slot, t.leaseFor(m.Key()))
 	t.sorted = false
 	s.audit.add(AuditRecord{Time: s.k.Now(), Actor: op.Actor, Verb: verbOr(op.Verb, "create"), Kind: kind, Key: m.Key(), ResourceVersion: rv}, changes)
 	s.notify(t, Added, nil, obj, rv, slot)
@@ -614,7 +623,7 @@ func (s *Store) Update(op Op, obj api.Object, subresource string) (api.Object, e
 		s.notify(t, Deleted, old, obj, rv, slot)
 		return obj, nil
 	}
-	t.objs[m.Key()] = t.storeObject(obj, slot)
+	t.objs[m.Key()] = t.storeObject(obj, slot, t.leaseFor(m.Key()))
 	s.audit.add(rec, changes)
 	s.notify(t, Modified, old, obj, rv, slot)
 	return obj, nil
@@ -846,7 +855,9 @@ func (s *Store) Delete(op Op, kind api.Kind, key api.Key, opts DeleteOptions) (a
 			}
 			rv := s.nextRV()
 			m.ResourceVersion = strconv.FormatUint(rv, 10)
-			t.objs[key] = t.storeObject(obj, slot)
+			// The storage's update for a delete asks no lease: the
+			// object leaves its lease and stays until written again.
+			t.objs[key] = t.storeObject(obj, slot, 0)
 			s.audit.add(AuditRecord{Time: s.k.Now(), Actor: op.Actor, Verb: verb, Kind: kind, Key: key, ResourceVersion: rv}, changes)
 			s.notify(t, Modified, old, obj, rv, slot)
 			return obj, false, nil
