@@ -29,6 +29,7 @@ import (
 	"github.com/clustersim/clustersim/sim/manifest"
 	"github.com/clustersim/clustersim/sim/metrics"
 	"github.com/clustersim/clustersim/sim/netsim"
+	"github.com/clustersim/clustersim/sim/store"
 )
 
 // Error is a scenario that cannot run: the file, line and column of the
@@ -595,10 +596,35 @@ func (l *loader) cluster(s *Scenario, w *world) error {
 	if g := s.Spec.Cluster.NodeMonitorGracePeriod; g != nil && g.Duration <= 0 {
 		return l.errorf("spec.cluster.nodeMonitorGracePeriod", "must be positive")
 	}
+	if err := l.eventTTL(s.Spec.Cluster.EventTTL); err != nil {
+		return err
+	}
 	if err := l.kubelet(s); err != nil {
 		return err
 	}
 	return l.autoscaler(s)
+}
+
+// MaxEventTTL is the longest spec.cluster.eventTTL: etcd grants no lease
+// longer than 9,000,000,000 seconds (MaxLeaseTTL), and the API server
+// asks for a minute more than the TTL.
+const MaxEventTTL = (9_000_000_000 - store.LeaseReuseDurationSeconds) * time.Second
+
+// eventTTL checks spec.cluster.eventTTL: whole seconds (kube-apiserver
+// would truncate the rest), not negative, at most MaxEventTTL.
+func (l *loader) eventTTL(d *api.Duration) error {
+	const field = "spec.cluster.eventTTL"
+	switch {
+	case d == nil:
+		return nil
+	case d.Duration < 0:
+		return l.errorf(field, "must not be negative (0 keeps Events for the whole run)")
+	case d.Duration%time.Second != 0:
+		return l.errorf(field, "%v is not a whole number of seconds", d.Duration)
+	case d.Duration > MaxEventTTL:
+		return l.errorf(field, "%v exceeds %v: etcd grants no lease longer than 9000000000s, and the API server asks for %ds more", d.Duration, MaxEventTTL, store.LeaseReuseDurationSeconds)
+	}
+	return nil
 }
 
 // groupAutoscaling checks the autoscaling bounds of the node group g at

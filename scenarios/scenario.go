@@ -250,6 +250,11 @@ type Cluster struct {
 	// not-ready node before eviction (the DefaultTolerationSeconds
 	// admission plugin; default 300).
 	DefaultTolerationSeconds *int64 `json:"defaultTolerationSeconds,omitempty"`
+	// EventTTL is how long the API server keeps an Event after its last
+	// write (kube-apiserver's --event-ttl; default 1h, whole seconds):
+	// etcd's lease arithmetic removes it up to a minute later. 0 keeps
+	// Events for the whole run.
+	EventTTL *api.Duration `json:"eventTTL,omitempty"`
 	// Autoscaler tunes the cluster autoscaler, which runs when a node
 	// group has autoscaling (controllers/autoscaler; defaults are
 	// cluster-autoscaler's).

@@ -451,6 +451,18 @@ func Run(s *scenarios.Scenario, opts Options) (*Result, error) {
 	return sess.Finish(), nil
 }
 
+// eventTTL is the cluster's Config.EventTTL for spec.cluster.eventTTL:
+// absent, the default; 0, none.
+func eventTTL(d *api.Duration) time.Duration {
+	switch {
+	case d == nil:
+		return 0
+	case d.Duration == 0:
+		return cluster.NoEventTTL
+	}
+	return d.Duration
+}
+
 // Session is a run in progress that its caller advances in steps
 // (clustersim serve paces it against the wall clock and serves real
 // clients between steps). Run is Start, Advance to the scenario's end,
@@ -492,6 +504,7 @@ func Start(s *scenarios.Scenario, opts Options) (*Session, error) {
 	if t := s.Spec.Network.RequestTimeout; t != nil {
 		cfg.RequestTimeout = t.Duration
 	}
+	cfg.EventTTL = eventTTL(s.Spec.Cluster.EventTTL)
 	c, err := cluster.New(cfg)
 	if err != nil {
 		return nil, err
