@@ -22,6 +22,7 @@ import (
 	"github.com/clustersim/clustersim/sim/controller"
 	"github.com/clustersim/clustersim/sim/informer"
 	"github.com/clustersim/clustersim/sim/kubelet"
+	"github.com/clustersim/clustersim/sim/store"
 	"github.com/clustersim/clustersim/sim/workqueue"
 )
 
@@ -56,6 +57,11 @@ func releaseDefaults() map[string]any {
 		"probe.failureThreshold":                      probe.FailureThreshold,
 		"api.DefaultClientIPServiceAffinitySeconds":   api.DefaultClientIPServiceAffinitySeconds,
 		"apiserver.DefaultTolerationSecondsValue":     apiserver.DefaultTolerationSecondsValue,
+		"store.DefaultEventTTL":                       store.DefaultEventTTL,
+		"store.LeaseReuseDurationSeconds":             store.LeaseReuseDurationSeconds,
+		"store.LeaseReuseDurationPercent":             store.LeaseReuseDurationPercent,
+		"store.LeaseMaxObjectCount":                   store.LeaseMaxObjectCount,
+		"store.MinLeaseTTLSeconds":                    store.MinLeaseTTLSeconds,
 		"hpa.spec.minReplicas":                        *h.Spec.MinReplicas,
 		"api.DefaultCPUUtilization":                   api.DefaultCPUUtilization,
 		"hpa.behavior.scaleUp":                        scalingRules(h.Spec.Behavior.ScaleUp),
