@@ -75,8 +75,10 @@ type leases struct {
 	prevID     uint32
 	prevExpiry kernel.Time
 	attached   int64
-	// nextID numbers the leases from 1 (0 is "no lease"). At one lease
-	// a second the numbers last 136 years of virtual time.
+	// nextID numbers the leases from 1 (0 is "no lease"): one per
+	// instant of a grant at most, so that even a thousand grants a
+	// virtual second (a TTL under 20s, which reuses no lease, at
+	// thousands of nodes) leave the numbers 49 virtual days.
 	nextID uint32
 	// live are the leases granted and not yet expired, in the order
 	// granted, which is also the order they expire in (all have the
