@@ -696,23 +696,34 @@ func (l *loader) kubelet(s *Scenario) error {
 		return nil
 	}
 	const f = "spec.cluster.kubelet"
-	for _, c := range []struct {
-		qps          *float64
-		burst        int
-		qpsF, burstF string
-	}{{k.KubeAPIQPS, k.KubeAPIBurst, "kubeAPIQPS", "kubeAPIBurst"}, {k.EventRecordQPS, k.EventBurst, "eventRecordQPS", "eventBurst"}} {
-		if c.qps != nil && !(*c.qps > 0 && !math.IsInf(*c.qps, 0)) {
-			return l.errorf(f+"."+c.qpsF, "must be a positive number (absent: the kubelet's default 50; unpaced: true leaves its clients unpaced)")
-		}
-		if err := l.minQPS(f+"."+c.qpsF, c.qps); err != nil {
-			return err
-		}
-		if c.burst < 0 {
-			return l.errorf(f+"."+c.burstF, "must not be negative")
-		}
-		if k.Unpaced && (c.qps != nil || c.burst != 0) {
-			return l.errorf(f+".unpaced", "unpaced clients have no %s or %s: set unpaced or the rates, not both", c.qpsF, c.burstF)
-		}
+	if err := l.clientRates(f, clientRates{k.KubeAPIQPS, k.KubeAPIBurst, "kubeAPIQPS", "kubeAPIBurst"}, k.Unpaced, "the kubelet's default 50"); err != nil {
+		return err
+	}
+	return l.clientRates(f, clientRates{k.EventRecordQPS, k.EventBurst, "eventRecordQPS", "eventBurst"}, k.Unpaced, "the kubelet's default 50")
+}
+
+// clientRates are one client's pacing fields: its qps and burst and
+// their names.
+type clientRates struct {
+	qps          *float64
+	burst        int
+	qpsF, burstF string
+}
+
+// clientRates checks a client's pacing under block f (whose unpaced
+// field is unpaced); byDefault names the qps an absent one means.
+func (l *loader) clientRates(f string, c clientRates, unpaced bool, byDefault string) error {
+	if c.qps != nil && !(*c.qps > 0 && !math.IsInf(*c.qps, 0)) {
+		return l.errorf(f+"."+c.qpsF, "must be a positive number (absent: %s; unpaced: true leaves its clients unpaced)", byDefault)
+	}
+	if err := l.minQPS(f+"."+c.qpsF, c.qps); err != nil {
+		return err
+	}
+	if c.burst < 0 {
+		return l.errorf(f+"."+c.burstF, "must not be negative")
+	}
+	if unpaced && (c.qps != nil || c.burst != 0) {
+		return l.errorf(f+".unpaced", "unpaced clients have no %s or %s: set unpaced or the rates, not both", c.qpsF, c.burstF)
 	}
 	return nil
 }
@@ -772,6 +783,9 @@ func (l *loader) autoscaler(s *Scenario) error {
 		return l.errorf(f+".maxGracefulTerminationSec", "must be positive")
 	}
 	if err := l.unreadyLimits(a); err != nil {
+		return err
+	}
+	if err := l.clientRates(f, clientRates{a.KubeClientQPS, a.KubeClientBurst, "kubeClientQPS", "kubeClientBurst"}, a.Unpaced, "cluster-autoscaler's default 5"); err != nil {
 		return err
 	}
 	if !slices.ContainsFunc(s.Spec.Cluster.NodeGroups, func(g NodeGroup) bool { return g.Autoscaling != nil }) {

@@ -22,6 +22,12 @@ const (
 	// (pkg/kubelet/apis/config/v1beta1/defaults.go).
 	KubeletQPS   = 50
 	KubeletBurst = 100
+	// AutoscalerQPS and AutoscalerBurst are cluster-autoscaler's client
+	// defaults (--kube-client-qps and --kube-client-burst, which default
+	// to client-go's rest.DefaultQPS and rest.DefaultBurst;
+	// cluster-autoscaler/config/flags/flags.go).
+	AutoscalerQPS   = 5
+	AutoscalerBurst = 10
 )
 
 // Pacing is a client's token bucket: Burst requests at once, then QPS a
@@ -89,4 +95,25 @@ func (p Pacing) String() string {
 		return "unpaced"
 	}
 	return strconv.FormatFloat(p.QPS, 'g', -1, 64) + " QPS, burst " + strconv.Itoa(p.Burst)
+}
+
+// AutoscalerPacing is the pacing of the cluster autoscaler's API client
+// under s's spec.cluster.autoscaler: cluster-autoscaler's defaults where
+// it sets none.
+func AutoscalerPacing(s *Scenario) Pacing {
+	p := Pacing{QPS: AutoscalerQPS, Burst: AutoscalerBurst}
+	a := s.Spec.Cluster.Autoscaler
+	if a == nil {
+		return p
+	}
+	if a.Unpaced {
+		return Pacing{}
+	}
+	if a.KubeClientQPS != nil {
+		p.QPS = *a.KubeClientQPS
+	}
+	if a.KubeClientBurst > 0 {
+		p.Burst = a.KubeClientBurst
+	}
+	return p
 }

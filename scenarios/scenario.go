@@ -330,6 +330,14 @@ type AutoscalerSettings struct {
 	InitialNodeGroupBackoffDuration *api.Duration `json:"initialNodeGroupBackoffDuration,omitempty"`
 	MaxNodeGroupBackoffDuration     *api.Duration `json:"maxNodeGroupBackoffDuration,omitempty"`
 	NodeGroupBackoffResetTimeout    *api.Duration `json:"nodeGroupBackoffResetTimeout,omitempty"`
+	// KubeClientQPS and KubeClientBurst are --kube-client-qps and
+	// --kube-client-burst: the pacing of the autoscaler's API client
+	// (client-go's rest.DefaultQPS 5 and rest.DefaultBurst 10, which
+	// cluster-autoscaler's flags default to). Unpaced leaves its client
+	// unpaced.
+	KubeClientQPS   *float64 `json:"kubeClientQPS,omitempty"`
+	KubeClientBurst int      `json:"kubeClientBurst,omitempty"`
+	Unpaced         bool     `json:"unpaced,omitempty"`
 }
 
 // GroupAutoscaling lets the cluster autoscaler resize a node group.

@@ -101,6 +101,7 @@ func (r *run) startAutoscaler() error {
 	}
 	m := r.c.AddManager("cluster-autoscaler", autoscaler.Actor, func(m *controller.Manager) error { return autoscaler.Setup(m, opts) })
 	r.observeInformers(m, "cluster-autoscaler")
+	r.paceAutoscaler(m)
 	if err := m.Start(); err != nil {
 		return err
 	}
@@ -263,4 +264,20 @@ func (c *cloud) unregisteredGroup(name string) string {
 func (c *cloud) forget(group, name string) {
 	c.machines[group] = slices.DeleteFunc(c.machines[group], func(n string) bool { return n == name })
 	c.target[group]--
+}
+
+// paceAutoscaler gives the autoscaler's client cluster-autoscaler's
+// pacing (scenarios.AutoscalerPacing): its token bucket throttles its
+// requests (evictions, node and taint writes) as --kube-client-qps and
+// --kube-client-burst do, and its waits are reported as the
+// controllers' are.
+func (r *run) paceAutoscaler(m *controller.Manager) {
+	p := scenarios.AutoscalerPacing(r.s)
+	if p.Unpaced() {
+		return
+	}
+	o := m.Options()
+	o.Client.QPS, o.Client.Burst = p.QPS, p.Burst
+	o.Client.Paced = r.throttle.paced(autoscaler.Actor, p, func() time.Duration { return r.c.K.Now().Duration() })
+	m.SetOptions(o)
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/clustersim/clustersim/controllers/autoscaler"
+	"github.com/clustersim/clustersim/scenarios"
 	"github.com/clustersim/clustersim/scenarios/runner"
 	"github.com/clustersim/clustersim/sim/api"
 )
@@ -401,4 +402,66 @@ func taintKeys(res *runner.Result, node string) []string {
 		out = append(out, keys[path])
 	}
 	return out
+}
+
+// TestAutoscalerClientIsPaced: fifteen web replicas on a-1 (1.5 of its
+// 4 CPUs, under the utilization threshold) fit on b-1, so a-1 is drained
+// and its fifteen pods evicted at once. cluster-autoscaler's client has
+// client-go's default pacing (--kube-client-qps 5, --kube-client-burst
+// 10): the evictions beyond the burst wait for tokens, so they spread
+// over seconds and the report's throttling names the autoscaler; at
+// kubeClientQPS 1 and kubeClientBurst 2, over more than ten seconds;
+// unpaced, all in one instant, and the autoscaler is not throttled.
+func TestAutoscalerClientIsPaced(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		settings string
+		// wantPacing is the bucket the report shows; zero: no row.
+		wantPacing scenarios.Pacing
+		// minSpread bounds below the time from the first eviction to the
+		// last.
+		minSpread time.Duration
+	}{
+		{"defaults", "", scenarios.Pacing{QPS: scenarios.AutoscalerQPS, Burst: scenarios.AutoscalerBurst}, time.Second},
+		{"set", "    autoscaler: {kubeClientQPS: 1, kubeClientBurst: 2}\n", scenarios.Pacing{QPS: 1, Burst: 2}, 10 * time.Second},
+		{"unpaced", "    autoscaler: {unpaced: true}\n", scenarios.Pacing{}, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			doc := placementScenario(15, preferPoolA, twoGroups, "", "  - pods: {selector: app=web, phase: Running, equals: 15, at: 11m50s}")
+			doc = strings.Replace(doc, "    nodeGroups:\n", tt.settings+"    nodeGroups:\n", 1)
+			res := runPlacement(t, doc)
+			var first, last time.Duration
+			n := 0
+			for _, a := range res.Audit {
+				if a.Kind == api.KindPod && a.Verb == "delete" && a.Actor == autoscaler.Actor {
+					at := a.Time.Duration()
+					if n == 0 {
+						first = at
+					}
+					last = at
+					n++
+				}
+			}
+			if n != 15 {
+				t.Fatalf("the autoscaler's evictions deleted %d pods, want 15", n)
+			}
+			if spread := last - first; spread < tt.minSpread || (tt.minSpread == 0 && spread > time.Second) {
+				t.Errorf("evictions spread over %s, want at least %s", spread, tt.minSpread)
+			}
+			var th *runner.ActorThrottling
+			for i := range res.Throttling {
+				if res.Throttling[i].Actor == autoscaler.Actor {
+					th = &res.Throttling[i]
+				}
+			}
+			switch {
+			case tt.wantPacing.Unpaced() && th != nil:
+				t.Errorf("an unpaced autoscaler was throttled: %+v", *th)
+			case !tt.wantPacing.Unpaced() && th == nil:
+				t.Errorf("no throttling reported for %s", autoscaler.Actor)
+			case th != nil && (th.Pacing != tt.wantPacing || th.Waited == 0):
+				t.Errorf("throttling %+v, want bucket %v and waits", *th, tt.wantPacing)
+			}
+		})
+	}
 }

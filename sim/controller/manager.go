@@ -111,6 +111,10 @@ func NewManager(k *kernel.Kernel, t client.Transport, name, actor string, setup 
 // next Start.
 func (m *Manager) SetOptions(o ManagerOptions) { m.opts = o }
 
+// Options returns the options SetOptions gave the manager, for a caller
+// that changes one of them.
+func (m *Manager) Options() ManagerOptions { return m.opts }
+
 // Name returns the manager's name.
 func (m *Manager) Name() string { return m.name }
 
