@@ -270,9 +270,10 @@ type autoscaler struct {
 	client   client.Client
 	recorder client.EventRecorder
 	clock    client.Clock
-	nodes    lister
-	pods     lister
-	budgets  lister
+	// view is the cluster's nodes and pods, kept between scans.
+	view    *view
+	pods    podLister
+	budgets lister
 	// owners are the listers of the controllers a pod may have, by kind.
 	owners ownerListers
 	rules  []drainRule
@@ -328,20 +329,27 @@ func Setup(m *controller.Manager, opts Options) error {
 	}
 	opts.defaults()
 	listers := map[api.Kind]lister{}
+	informers := map[api.Kind]*informer.Informer{}
 	for _, k := range []api.Kind{api.KindNode, api.KindPod, api.KindPodDisruptionBudget,
 		api.KindReplicaSet, api.KindJob, api.KindStatefulSet, api.KindDaemonSet} {
 		inf, err := m.Informer(k, informer.Options{})
 		if err != nil {
 			return err
 		}
+		informers[k] = inf
 		listers[k] = inf.Lister()
 	}
+	informers[api.KindPod].AddIndex(informer.IndexNodeName, informer.ByNodeName)
+	pods := informers[api.KindPod].Lister()
+	v := newView(listers[api.KindNode], pods, opts.Provider)
+	informers[api.KindPod].AddEventHandler(changeHandler(v.podChanged))
+	informers[api.KindNode].AddEventHandler(changeHandler(v.nodeChanged))
 	owners := ownerListers{}
 	for _, k := range []api.Kind{api.KindReplicaSet, api.KindJob, api.KindStatefulSet, api.KindDaemonSet} {
 		owners[k] = listers[k]
 	}
 	a := &autoscaler{opts: opts, client: m.Client(), recorder: m.Recorder(Component), clock: m.Clock(),
-		nodes: listers[api.KindNode], pods: listers[api.KindPod], budgets: listers[api.KindPodDisruptionBudget],
+		view: v, pods: pods, budgets: listers[api.KindPodDisruptionBudget],
 		owners: owners, rules: defaultRules(opts.deleteOptions()), spawn: m.Add,
 		unneededSince: map[string]time.Time{}, unremovableUntil: map[string]time.Time{}, reported: map[string]string{},
 		scaleUps: map[string]*scaleUpRequest{}, unregisteredSince: map[string]time.Time{},
@@ -361,7 +369,6 @@ func Setup(m *controller.Manager, opts Options) error {
 type state struct {
 	nodes  []*nodeState
 	byName map[string]*nodeState
-	pods   []*api.Pod // every pod, name order
 	// pending are the pods the scheduler reported Unschedulable.
 	pending []*api.Pod
 	// daemonSets are the DaemonSet pods' specs by owner, to charge a
@@ -384,11 +391,19 @@ type nodeState struct {
 	// goneCPU and goneMem are the requests of pods terminating past
 	// their grace period, which utilization leaves out.
 	goneCPU, goneMem int64
-	pods             []*api.Pod
-	maxPods          int64
-	ready            bool
-	deleting         bool
-	sim              *scheduler.Simulation
+	// pods are in key order in the standing state; a scan appends the
+	// pods it places.
+	pods     []*api.Pod
+	maxPods  int64
+	ready    bool
+	deleting bool
+	sim      *scheduler.Simulation
+	// scan, for a node of the standing state (nil for a template
+	// node), records the scan's first change to it; before is its
+	// usage then, saved when set.
+	scan   *scanLog
+	saved  bool
+	before usage
 }
 
 func (n *nodeState) fits(p *api.Pod, cpu, mem int64) bool {
@@ -445,6 +460,9 @@ func firstFit(nodes []*nodeState, p *api.Pod) bool {
 }
 
 func (n *nodeState) place(p *api.Pod, cpu, mem int64) {
+	if n.scan != nil {
+		n.scan.save(n)
+	}
 	n.usedCPU += cpu
 	n.usedMem += mem
 	n.pods = append(n.pods, p)
@@ -515,48 +533,6 @@ func unschedulable(p *api.Pod) bool {
 	return false
 }
 
-func (a *autoscaler) snapshot() *state {
-	now := a.clock.Now()
-	s := &state{byName: map[string]*nodeState{}, sim: scheduler.NewSimulation()}
-	for _, o := range a.nodes.List(api.Everything(), "") {
-		n, ok := o.(*api.Node)
-		if !ok {
-			continue
-		}
-		ns := newNodeState(n, a.opts.Provider.NodeGroupForNode(n), nodeReady(n))
-		ns.sim = s.sim
-		s.sim.AddNode(n)
-		for _, t := range n.Spec.Taints {
-			if t.Key == TaintToBeDeleted {
-				ns.deleting = true
-			}
-		}
-		s.nodes = append(s.nodes, ns)
-		s.byName[n.Name] = ns
-	}
-	for _, o := range a.pods.List(api.Everything(), "") {
-		p, ok := o.(*api.Pod)
-		if !ok || terminated(p) {
-			continue
-		}
-		s.pods = append(s.pods, p)
-		if isDaemonPod(p) {
-			s.daemons = append(s.daemons, p)
-		}
-		if ns := s.byName[p.Spec.NodeName]; ns != nil && p.Spec.NodeName != "" {
-			cpu, mem := scheduler.PodRequests(p)
-			ns.place(p, cpu, mem)
-			if longTerminating(p, now) {
-				ns.goneCPU += cpu
-				ns.goneMem += mem
-			}
-		} else if unschedulable(p) && !expendable(p) {
-			s.pending = append(s.pending, p)
-		}
-	}
-	return s
-}
-
 // RunOnce is one scan, in static_autoscaler.go RunOnce's order: the
 // cluster's state (a scale-up past its max node provision time fails
 // and backs its group off), the removal of machines long unregistered,
@@ -565,7 +541,8 @@ func (a *autoscaler) snapshot() *state {
 // scale-down.
 func (a *autoscaler) RunOnce(ctx context.Context) {
 	now := a.clock.Now()
-	s := a.snapshot()
+	s := a.view.begin(now)
+	defer a.view.end()
 	cs := a.updateClusterState(s, now)
 	a.removeOldUnregistered(cs)
 	if !a.clusterHealthy(cs) {

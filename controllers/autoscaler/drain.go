@@ -11,6 +11,7 @@ import (
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/apierr"
 	"github.com/clustersim/clustersim/sim/client"
+	"github.com/clustersim/clustersim/sim/informer"
 )
 
 // The drain of a node being removed, after cluster-autoscaler's
@@ -68,8 +69,8 @@ func (a *autoscaler) drainAndDelete(ctx context.Context, node *api.Node) {
 // terminal, not expendable), in name order.
 func (a *autoscaler) podsOn(node string) []*api.Pod {
 	var out []*api.Pod
-	for _, o := range a.pods.List(api.Everything(), "") {
-		if p, ok := o.(*api.Pod); ok && p.Spec.NodeName == node && !terminated(p) && !expendable(p) {
+	for _, o := range a.pods.ByIndex(informer.IndexNodeName, node) {
+		if p, ok := o.(*api.Pod); ok && !terminated(p) && !expendable(p) {
 			out = append(out, p)
 		}
 	}

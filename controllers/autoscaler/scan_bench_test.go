@@ -1,11 +1,9 @@
 package autoscaler
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -24,10 +22,6 @@ type fakeLister struct {
 }
 
 func newFakeLister() *fakeLister { return &fakeLister{objs: map[api.Key]api.Object{}} }
-
-func compareKeys(a, b api.Key) int {
-	return cmp.Or(strings.Compare(a.Namespace, b.Namespace), strings.Compare(a.Name, b.Name))
-}
 
 func (f *fakeLister) put(o api.Object) {
 	k := o.GetObjectMeta().Key()
@@ -49,6 +43,15 @@ func (f *fakeLister) del(k api.Key) {
 	f.stale = true
 	if f.changed != nil {
 		f.changed(o)
+	}
+}
+
+// subscribe tells changed of every object held, then of every change
+// (an informer's AddEventHandler).
+func (f *fakeLister) subscribe(changed func(api.Object)) {
+	f.changed = changed
+	for _, k := range f.keys() {
+		changed(f.objs[k])
 	}
 }
 
@@ -186,7 +189,10 @@ func newBenchAutoscaler(c *benchCluster) *autoscaler {
 	opts := Options{Provider: c.cloud}
 	opts.defaults()
 	owners := ownerListers{api.KindReplicaSet: newFakeLister()}
-	return &autoscaler{opts: opts, clock: c.clock, nodes: c.nodes, pods: c.pods, budgets: newFakeLister(),
+	v := newView(c.nodes, c.pods, c.cloud)
+	c.nodes.subscribe(v.nodeChanged)
+	c.pods.subscribe(v.podChanged)
+	return &autoscaler{opts: opts, clock: c.clock, view: v, pods: c.pods, budgets: newFakeLister(),
 		owners: owners, rules: defaultRules(opts.deleteOptions()),
 		unneededSince: map[string]time.Time{}, unremovableUntil: map[string]time.Time{}, reported: map[string]string{},
 		scaleUps: map[string]*scaleUpRequest{}, unregisteredSince: map[string]time.Time{},

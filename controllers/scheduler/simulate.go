@@ -1,6 +1,14 @@
 package scheduler
 
-import "github.com/clustersim/clustersim/sim/api"
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/clustersim/clustersim/sim/api"
+)
 
 // Simulation is a what-if copy of a cluster for the cluster autoscaler:
 // nodes, real or imagined (a node group's template), and the pods counted
@@ -76,6 +84,39 @@ func (s *Simulation) RemovePod(key api.Key) {
 	}
 	s.ver++
 	s.log = append(s.log, change{removePod: e})
+}
+
+// Commit makes every change so far permanent: Revert can no longer undo
+// them, a mark taken before is void, and the log holds nothing. A caller
+// keeping a simulation in step with a cluster between what-ifs commits
+// after each update, so that the log holds only a what-if's changes.
+func (s *Simulation) Commit() {
+	clear(s.log)
+	s.log = s.log[:0]
+}
+
+// Contents describes what the simulation holds, for tests comparing two:
+// a line per node in name order (a node without a Node object marked
+// "(no node)"), with the keys of the pods counted on it sorted.
+func (s *Simulation) Contents() string {
+	var b strings.Builder
+	for _, name := range slices.Sorted(maps.Keys(s.c.nodes)) {
+		ni := s.c.nodes[name]
+		keys := make([]api.Key, 0, len(ni.entries))
+		for _, e := range ni.entries {
+			keys = append(keys, e.pod.Key())
+		}
+		slices.SortFunc(keys, func(x, y api.Key) int {
+			return cmp.Or(strings.Compare(x.Namespace, y.Namespace), strings.Compare(x.Name, y.Name))
+		})
+		missing := ""
+		if ni.node == nil {
+			missing = " (no node)"
+		}
+		fmt.Fprintf(&b, "%s%s: %v\n", name, missing, keys)
+	}
+	fmt.Fprintf(&b, "with affinity: %d\n", s.c.withAffinity)
+	return b.String()
 }
 
 // Mark returns a point to Revert to.
