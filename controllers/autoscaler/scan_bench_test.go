@@ -3,6 +3,7 @@ package autoscaler
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"testing"
 	"time"
@@ -13,21 +14,27 @@ import (
 
 // fakeLister is a lister over a map, listing in namespace and name order
 // as an informer's does, with the node-name index of pods; changed is
-// told every key put or deleted (an informer's handlers).
+// told every object put or deleted (an informer's handlers).
 type fakeLister struct {
 	objs    map[api.Key]api.Object
 	sorted  []api.Key
 	stale   bool
 	changed func(api.Object)
+	// byNode indexes pods by spec.nodeName.
+	byNode map[string]map[api.Key]bool
 }
 
-func newFakeLister() *fakeLister { return &fakeLister{objs: map[api.Key]api.Object{}} }
+func newFakeLister() *fakeLister {
+	return &fakeLister{objs: map[api.Key]api.Object{}, byNode: map[string]map[api.Key]bool{}}
+}
 
 func (f *fakeLister) put(o api.Object) {
 	k := o.GetObjectMeta().Key()
-	if _, ok := f.objs[k]; !ok {
+	old, ok := f.objs[k]
+	if !ok {
 		f.stale = true
 	}
+	f.file(k, old, o)
 	f.objs[k] = o
 	if f.changed != nil {
 		f.changed(o)
@@ -39,6 +46,7 @@ func (f *fakeLister) del(k api.Key) {
 	if !ok {
 		return
 	}
+	f.file(k, o, nil)
 	delete(f.objs, k)
 	f.stale = true
 	if f.changed != nil {
@@ -80,19 +88,31 @@ func (f *fakeLister) Get(key api.Key) (api.Object, bool) {
 	return o, ok
 }
 
-// ByIndex answers informer.IndexNodeName only, by a pass over every pod
-// (tests only: the informer's index keeps the sets).
+// ByIndex answers informer.IndexNodeName only.
 func (f *fakeLister) ByIndex(name, value string) []api.Object {
 	if name != informer.IndexNodeName {
 		panic("fakeLister: no index " + name)
 	}
-	var out []api.Object
-	for _, k := range f.keys() {
-		if p, ok := f.objs[k].(*api.Pod); ok && p.Spec.NodeName == value && value != "" {
-			out = append(out, p)
-		}
+	keys := slices.Collect(maps.Keys(f.byNode[value]))
+	slices.SortFunc(keys, compareKeys)
+	out := make([]api.Object, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, f.objs[k])
 	}
 	return out
+}
+
+// file keeps the node-name index of pods in step with a put or del of o.
+func (f *fakeLister) file(k api.Key, old, o api.Object) {
+	if p, ok := old.(*api.Pod); ok && p.Spec.NodeName != "" {
+		delete(f.byNode[p.Spec.NodeName], k)
+	}
+	if p, ok := o.(*api.Pod); ok && p.Spec.NodeName != "" {
+		if f.byNode[p.Spec.NodeName] == nil {
+			f.byNode[p.Spec.NodeName] = map[api.Key]bool{}
+		}
+		f.byNode[p.Spec.NodeName][k] = true
+	}
 }
 
 // fakeClock stands still; Sleep moves it.
