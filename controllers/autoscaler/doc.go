@@ -104,6 +104,13 @@
 // a scale-down candidate leaves the simulation with its pods before they
 // are placed elsewhere.
 //
+// Unlike upstream, which rebuilds its ClusterSnapshot at every loop, the
+// state a scan starts from (nodes, their pods and requests, the
+// Simulation) is kept between scans and brought up to date from the
+// nodes and pods the informers report changed (view.go); a scan's own
+// changes are undone at its end. The decisions are the same; a scan's
+// cost no longer grows with the number of pods.
+//
 // Not modelled: balance-similar-node-groups, instances reporting
 // creation errors (deleteCreatedNodesWithErrors, the ScaleUpFailed
 // back-off), fixNodeGroupSize, --max-node-startup-time and the per-group
