@@ -127,8 +127,7 @@ func (v *view) syncNodes() {
 func (v *view) addNode(n *api.Node) {
 	ns := &nodeState{sim: v.s.sim, scan: &v.scan}
 	ns.setNode(n, v.provider.NodeGroupForNode(n))
-	i, _ := slices.BinarySearchFunc(v.s.nodes, n.Name, func(x *nodeState, name string) int { return strings.Compare(x.node.Name, name) })
-	v.s.nodes = slices.Insert(v.s.nodes, i, ns)
+	v.s.nodes = slices.Insert(v.s.nodes, v.nodeIndex(n.Name), ns)
 	v.s.byName[n.Name] = ns
 	v.s.sim.AddNode(n)
 	for _, o := range v.pods.ByIndex(informer.IndexNodeName, n.Name) {
@@ -146,8 +145,15 @@ func (v *view) removeNode(ns *nodeState) {
 	name := ns.node.Name
 	v.s.sim.RemoveNode(name)
 	delete(v.s.byName, name)
-	i, _ := slices.BinarySearchFunc(v.s.nodes, name, func(x *nodeState, name string) int { return strings.Compare(x.node.Name, name) })
+	i := v.nodeIndex(name)
 	v.s.nodes = slices.Delete(v.s.nodes, i, i+1)
+}
+
+// nodeIndex is where the node name is, or would go, in the standing
+// state's nodes (name order).
+func (v *view) nodeIndex(name string) int {
+	i, _ := slices.BinarySearchFunc(v.s.nodes, name, func(x *nodeState, name string) int { return strings.Compare(x.node.Name, name) })
+	return i
 }
 
 // syncPods brings the pods reported changed up to date, in key order.
