@@ -86,7 +86,9 @@ type NodeGroup struct {
 type CloudProvider interface {
 	// NodeGroups lists the autoscaled groups, sorted by name.
 	NodeGroups() []NodeGroup
-	// NodeGroupForNode names the group of a node ("" for none).
+	// NodeGroupForNode names the group of a node ("" for none). It is
+	// asked when a node is added or updated, so its answer for a node
+	// must not change in between.
 	NodeGroupForNode(node *api.Node) string
 	// TargetSize is the group's size as asked for: its machines, joined
 	// or still provisioning.
