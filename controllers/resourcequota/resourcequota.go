@@ -62,6 +62,10 @@ type Reconciler struct {
 	// Clock tells when a terminating pod's grace period has run out; nil
 	// charges every terminating pod.
 	Clock client.PassiveClock
+
+	// tallies are the quotas' last recounts, by quota (see tally); made
+	// on first use.
+	tallies map[api.Key]*tally
 }
 
 // Setup registers the controller with a manager.
@@ -115,35 +119,20 @@ func Setup(m *controller.Manager, opts Options) error {
 func (r *Reconciler) Reconcile(ctx context.Context, req controller.Request) (controller.Result, error) {
 	o, ok := r.Quotas.Get(req.Key)
 	if !ok {
+		delete(r.tallies, req.Key)
 		return controller.Result{}, nil
 	}
 	q := o.(*api.ResourceQuota)
 	hard := q.Spec.Hard
-	used := api.ResourceList{}
-	for _, name := range hard.SortedNames() {
-		used[name] = api.MustParseQuantity("0")
-	}
 	var now time.Time
 	if r.Clock != nil {
 		now = r.Clock.Now()
 	}
-	for _, kind := range r.Kinds {
-		for _, obj := range r.Objects[kind].List(api.Everything(), req.Namespace) {
-			// Objects being deleted count as long as they are stored
-			// (upstream's CalculateUsageStats lists them all).
-			if !api.QuotaScopesMatch(q, obj) {
-				continue
-			}
-			u := r.usage(obj, now)
-			for _, name := range hard.SortedNames() {
-				if v, ok := u[name]; ok {
-					sum := used[name]
-					sum.Add(v)
-					used[name] = sum
-				}
-			}
-		}
+	lists := make([][]api.Object, len(r.Kinds))
+	for i, kind := range r.Kinds {
+		lists[i] = r.Objects[kind].List(api.Everything(), req.Namespace)
 	}
+	used := r.tallyOf(req.Key, q).used(q, lists, r.usage, now)
 	if equalLists(q.Status.Hard, hard) && equalLists(q.Status.Used, used) {
 		return controller.Result{RequeueAfter: r.Resync}, nil
 	}
@@ -154,6 +143,21 @@ func (r *Reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 		return controller.Result{}, err
 	}
 	return controller.Result{RequeueAfter: r.Resync}, nil
+}
+
+// tallyOf returns the tally of quota q (of key), a new one when it has
+// none or its tally was made for another incarnation or spec of q.
+func (r *Reconciler) tallyOf(key api.Key, q *api.ResourceQuota) *tally {
+	names := q.Spec.Hard.SortedNames()
+	if t, ok := r.tallies[key]; ok && t.fits(q, names) {
+		return t
+	}
+	if r.tallies == nil {
+		r.tallies = map[api.Key]*tally{}
+	}
+	t := newTally(q, names, len(r.Kinds))
+	r.tallies[key] = t
+	return t
 }
 
 // usage is what obj is charged: QuotaUsage, less a pod's compute
