@@ -188,26 +188,24 @@ func (s *Source) scrape(at kernel.Time) {
 	s.scrapes++
 	s.samples = s.samples[:0]
 	s.at, s.scraped = at, true
-	seen := map[api.Key]bool{}
+	selected := s.selected()
+	// seen holds the pods of earlier models, by pointer: one scrape's
+	// lists come from one state of the store, where a key is one object.
+	seen := map[*api.Pod]bool{}
 	for i := range s.models {
 		m := &s.models[i]
-		sel := m.Selector
-		objs, _, err := s.st.List(api.KindPod, store.ListOptions{Namespace: m.Namespace, Labels: &sel})
-		if err != nil {
-			continue
-		}
+		objs := selected[i]
 		ready := 0
-		for _, o := range objs {
-			if p := o.(*api.Pod); podReady(p) && !seen[p.Key()] {
+		for _, p := range objs {
+			if podReady(p) && !seen[p] {
 				ready++
 			}
 		}
-		for _, o := range objs {
-			p := o.(*api.Pod)
-			if seen[p.Key()] {
+		for _, p := range objs {
+			if seen[p] {
 				continue
 			}
-			seen[p.Key()] = true
+			seen[p] = true
 			if v, ok := m.Usage(p, ready, at.Duration()); ok {
 				s.samples = append(s.samples, Sample{Key: p.Key(), Milli: v, labels: p.Labels})
 			}
