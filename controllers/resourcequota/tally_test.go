@@ -2,6 +2,7 @@ package resourcequota
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -51,7 +52,7 @@ type history struct {
 
 // step changes one object (or the time) at random.
 func (h *history) step() {
-	names := sortedKeys(h.pods)
+	names := slices.Sorted(maps.Keys(h.pods))
 	switch n := h.rng.IntN(10); {
 	case n < 3 || len(names) == 0:
 		h.next++
@@ -99,23 +100,14 @@ func (h *history) pod() *api.Pod {
 // lists returns the objects as the informers list them: by kind, then name.
 func (h *history) lists() [][]api.Object {
 	var pods, cms []api.Object
-	for _, name := range sortedKeys(h.pods) {
+	for _, name := range slices.Sorted(maps.Keys(h.pods)) {
 		h.pods[name].Name = name
 		pods = append(pods, h.pods[name])
 	}
-	for _, name := range sortedKeys(h.cms) {
+	for _, name := range slices.Sorted(maps.Keys(h.cms)) {
 		cms = append(cms, h.cms[name])
 	}
 	return [][]api.Object{pods, cms}
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // quota makes a quota of some of the resources pods and ConfigMaps are
