@@ -106,7 +106,7 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 			pods = append(pods, p)
 		}
 	}
-	slices.SortFunc(pods, func(a, b *api.Pod) int { return getOrdinal(a) - getOrdinal(b) })
+	sortByOrdinal(pods)
 
 	st, err := syncSet(ctx, set, pods, r.revisions[set.UID], &clientControl{r: r}, r.clock.Now())
 	if st == nil {
