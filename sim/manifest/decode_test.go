@@ -240,7 +240,7 @@ spec:
 			name: "unmarshaler gets JSON with typed scalars",
 			src:  "spec: {quantity: 0.5, qptr: \"100Mi\", containers: [{name: a, extra: {x: [1, 0x10, \"2\", ~, true, 1e3, .5]}}]}",
 			want: object{Spec: spec{Quantity: quantity{"0.5"}, QPtr: &quantity{"100Mi"}, Containers: []container{
-				{Name: "a", Extra: &raw{[]byte(`{"x":[1,16,"2",null,true,1e3,0.5]}`)}},
+				{Name: "a", Extra: &raw{[]byte(`{"x":[1,16,"2",null,true,1000,0.5]}`)}},
 			}}},
 		},
 	}

@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"encoding/json"
 	"math"
 	"slices"
 	"strconv"
@@ -145,10 +146,8 @@ func (d *decoder) jsonScalar(buf []byte, n *yaml.Node) ([]byte, error) {
 			return nil, d.errorf(n, "invalid number %s", d.quoted(n.Value))
 		case math.IsInf(f, 0) || math.IsNaN(f):
 			return nil, d.errorf(n, "%s is not a finite number (JSON, and so the API, has no infinity or NaN)", clip(n.Value))
-		case isJSONNumber(n.Value):
-			return append(buf, n.Value...), nil
 		}
-		return strconv.AppendFloat(buf, f, 'g', -1, 64), nil
+		return appendJSONFloat(buf, f), nil
 	default:
 		return nil, d.errorf(n, "unsupported tag %s", tag)
 	}
@@ -242,4 +241,15 @@ func appendJSONString(buf []byte, s string) []byte {
 		i += size
 	}
 	return append(buf, '"')
+}
+
+// appendJSONFloat appends f as encoding/json writes a float64, which is
+// what a YAML float becomes on its way to the API: sigs.k8s.io/yaml reads
+// the YAML into float64 and marshals it to JSON. So 0.0 is written 0 and
+// 1e3 1000, which the API's decoders then read as integers (an
+// unstructured object's int64, an int32 field's 3 for 3.0), and digits
+// beyond float64's precision are rounded as upstream rounds them.
+func appendJSONFloat(buf []byte, f float64) []byte {
+	b, _ := json.Marshal(f) // finite: the caller refused infinities and NaN
+	return append(buf, b...)
 }
