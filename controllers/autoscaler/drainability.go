@@ -3,6 +3,7 @@ package autoscaler
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -435,14 +436,9 @@ func localStorageRule(_ *drainContext, p *api.Pod) drainStatus {
 // hostPath volume, or an emptyDir not in memory, that the
 // safe-to-evict-local-volumes annotation does not name.
 func hasBlockingLocalStorage(p *api.Pod) bool {
-	exempt := map[string]bool{}
-	if v := p.Annotations[SafeToEvictLocalVolumesAnnotation]; v != "" {
-		for _, name := range strings.Split(v, ",") {
-			exempt[name] = true
-		}
-	}
+	exempt := strings.Split(p.Annotations[SafeToEvictLocalVolumesAnnotation], ",")
 	for _, v := range p.Spec.Volumes {
-		if localVolume(v) && !exempt[v.Name] {
+		if localVolume(v) && !slices.Contains(exempt, v.Name) {
 			return true
 		}
 	}
