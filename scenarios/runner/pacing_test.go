@@ -90,7 +90,7 @@ func TestPacedZoneLoss(t *testing.T) {
 		// rejected or no-ops), so its case judges the throttled
 		// stretches, not the audit log.
 		{name: "scheduler at 1.5 QPS, burst 10", replicas: 200, controllers: "scheduler: {qps: 1.5, burst: 10}", controller: "scheduler", actor: scheduler.Actor, verb: "create", subresource: "binding", stretches: true},
-		{name: "replicaset at 3 QPS, burst 5", replicas: 200, controllers: "replicaset: {qps: 3, burst: 5}", controller: "replicaset", actor: replicaset.Actor, verb: "create"},
+		{name: "replicaset at 2 QPS, burst 5", replicas: 200, controllers: "replicaset: {qps: 2, burst: 5}", controller: "replicaset", actor: replicaset.Actor, verb: "create"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

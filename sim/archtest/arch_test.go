@@ -38,14 +38,17 @@ var allowed = map[string][]string{
 	"sim/netsim":         {"sim/kernel"},
 	"sim/workqueue":      {"sim/kernel"},
 	"sim/flowcontrol":    {"sim/kernel"},
-	"sim/apiserver":      {"sim/kernel", "sim/api", "sim/apierr", "sim/store", "sim/netsim", "sim/cron", "sim/strategicpatch", "sim/addrmemo"},
-	"sim/client":         {"sim/kernel", "sim/api", "sim/apierr", "sim/store", "sim/netsim", "sim/apiserver", "sim/flowcontrol", "sim/fieldhash"},
-	"sim/informer":       {"sim/kernel", "sim/api", "sim/apierr", "sim/store", "sim/netsim", "sim/apiserver", "sim/client"},
-	"sim/controller":     {"sim/kernel", "sim/api", "sim/apierr", "sim/client", "sim/informer", "sim/workqueue"},
-	"sim/kubelet":        {"sim/kernel", "sim/api", "sim/apierr", "sim/store", "sim/netsim", "sim/apiserver", "sim/flowcontrol", "sim/fieldhash", "sim/strategicpatch"},
-	"sim/metrics":        {"sim/kernel", "sim/api", "sim/store"},
-	"sim/gap":            {"sim/kernel", "sim/api", "sim/store"},
-	"sim/cluster":        {"sim/...", "controllers/..."},
+	// client-go's EventCorrelator, for sim/client's and the kubelet's
+	// event recorders.
+	"sim/eventcorrelator": {"sim/kernel", "sim/api", "sim/fieldhash", "sim/flowcontrol"},
+	"sim/apiserver":       {"sim/kernel", "sim/api", "sim/apierr", "sim/store", "sim/netsim", "sim/cron", "sim/strategicpatch", "sim/addrmemo"},
+	"sim/client":          {"sim/kernel", "sim/api", "sim/apierr", "sim/store", "sim/netsim", "sim/apiserver", "sim/flowcontrol", "sim/eventcorrelator"},
+	"sim/informer":        {"sim/kernel", "sim/api", "sim/apierr", "sim/store", "sim/netsim", "sim/apiserver", "sim/client"},
+	"sim/controller":      {"sim/kernel", "sim/api", "sim/apierr", "sim/client", "sim/informer", "sim/workqueue"},
+	"sim/kubelet":         {"sim/kernel", "sim/api", "sim/apierr", "sim/store", "sim/netsim", "sim/apiserver", "sim/flowcontrol", "sim/eventcorrelator", "sim/strategicpatch"},
+	"sim/metrics":         {"sim/kernel", "sim/api", "sim/store"},
+	"sim/gap":             {"sim/kernel", "sim/api", "sim/store"},
+	"sim/cluster":         {"sim/...", "controllers/..."},
 	// Controllers see API types, errors and the controller runtime only:
 	// never the kernel, the store, the network or the API server (and
 	// sim/addrmemo, a lookup by a string's address, which knows none).

@@ -10,7 +10,7 @@ import (
 
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/apierr"
-	"github.com/clustersim/clustersim/sim/fieldhash"
+	"github.com/clustersim/clustersim/sim/eventcorrelator"
 	"github.com/clustersim/clustersim/sim/kernel"
 )
 
@@ -44,11 +44,6 @@ const (
 	// retry waits a random fraction of it (client-go's sleepDuration,
 	// 10s).
 	DefaultEventRetryInterval = 10 * time.Second
-	// DefaultEventAggregationWindow is how long after its last occurrence
-	// an identical event (same object, type, reason, message and
-	// component) still updates the existing Event's count and
-	// lastTimestamp instead of creating a new Event: 10 minutes.
-	DefaultEventAggregationWindow = 10 * time.Minute
 )
 
 // RecorderOptions configure a Recorder. Zero fields take the defaults.
@@ -62,9 +57,6 @@ type RecorderOptions struct {
 	Tries int
 	// RetryInterval is the pause between tries (default 10s).
 	RetryInterval time.Duration
-	// AggregationWindow is how long identical events aggregate (default
-	// 10m).
-	AggregationWindow time.Duration
 }
 
 // RecorderStats count what a Recorder did with the events it was given.
@@ -73,9 +65,13 @@ type RecorderStats struct {
 	Recorded uint64
 	// Created counts Events created.
 	Created uint64
-	// Aggregated counts repeats written as a count/lastTimestamp update
-	// of an existing Event.
+	// Aggregated counts repeats written as an update of an existing
+	// Event's count, lastTimestamp and message: identical events, and
+	// similar ones combined.
 	Aggregated uint64
+	// Filtered counts events the spam filter refused: a source's 26th
+	// event about an object within five minutes, and so on.
+	Filtered uint64
 	// Retries counts sends attempted again after a transient failure.
 	Retries uint64
 	// Dropped counts events never written: queue full, recorder stopped,
@@ -83,37 +79,19 @@ type RecorderStats struct {
 	Dropped uint64
 }
 
-// eventKey identifies identical events for aggregation: client-go's
-// getEventKey, which leaves out the object's resourceVersion.
-type eventKey struct {
-	kind, apiVersion, namespace, name     string
-	uid                                   api.UID
-	component, eventType, reason, message string
-}
-
-// hash returns k as the recorder remembers it.
-func (k *eventKey) hash(h *fieldhash.Hasher) fieldhash.Sum {
-	return h.Sum(k.kind, k.apiVersion, k.namespace, k.name, string(k.uid), k.component, k.eventType, k.reason, k.message)
-}
-
-// aggregate is what the recorder remembers of a written Event.
-type aggregate struct {
-	namespace, name string
-	count           int32
-	first, last     kernel.Time
-}
-
 // queued is an event waiting to be sent.
 type queued struct {
-	key eventKey
-	ref api.ObjectReference
-	at  kernel.Time
+	ref                                   api.ObjectReference
+	component, eventType, reason, message string
+	at                                    kernel.Time
 }
 
 // Recorder turns Eventf calls into core/v1 Event objects, written by a
-// sender process it owns, through a Client. It aggregates identical events
-// (client-go's EventCorrelator) and retries transient failures a few times
-// before dropping the event: events are best effort. Start spawns the
+// sender process it owns, through a Client. Its correlator (client-go's
+// EventCorrelator, sim/eventcorrelator) counts identical events, combines
+// similar ones and refuses a source's spam about an object; it retries
+// transient failures a few times before dropping the event: events are
+// best effort. Start spawns the
 // sender; Stop kills it and drops what was queued.
 type Recorder struct {
 	k       *kernel.Kernel
@@ -126,14 +104,8 @@ type Recorder struct {
 	sender  *kernel.Process
 	parked  bool
 	stopped bool
-	// seen are the events written, by their key's hash (fieldhash):
-	// a Scheduled event per pod made these keys of nine strings each a
-	// sizable part of a large cluster's live heap.
-	seen   map[fieldhash.Sum]*aggregate
-	hasher fieldhash.Hasher
-	// prune is the size of seen at which expired entries are dropped.
-	prune int
-	stats RecorderStats
+	corr    *eventcorrelator.Correlator
+	stats   RecorderStats
 }
 
 var _ EventRecorder = (*Recorder)(nil)
@@ -151,14 +123,10 @@ func NewRecorder(k *kernel.Kernel, c Client, name string, opts RecorderOptions) 
 	if opts.RetryInterval <= 0 {
 		opts.RetryInterval = DefaultEventRetryInterval
 	}
-	if opts.AggregationWindow <= 0 {
-		opts.AggregationWindow = DefaultEventAggregationWindow
-	}
 	return &Recorder{
 		k: k, c: c, name: name, opts: opts,
-		rng:   k.Rand("client/recorder/" + name),
-		seen:  make(map[fieldhash.Sum]*aggregate),
-		prune: minPrune,
+		rng:  k.Rand("client/recorder/" + name),
+		corr: eventcorrelator.New(),
 	}
 }
 
@@ -223,12 +191,9 @@ func (r *Recorder) record(component string, obj api.Object, eventType, reason, m
 	}
 	ref := reference(obj)
 	r.queue = append(r.queue, queued{
-		key: eventKey{
-			kind: ref.Kind, apiVersion: ref.APIVersion, namespace: ref.Namespace, name: ref.Name, uid: ref.UID,
-			component: component, eventType: eventType, reason: reason, message: msg,
-		},
-		ref: ref,
-		at:  r.k.Now(),
+		ref:       ref,
+		component: component, eventType: eventType, reason: reason, message: msg,
+		at: r.k.Now(),
 	})
 	if r.parked {
 		r.parked = false
@@ -272,27 +237,6 @@ func (r *Recorder) run(p *kernel.Process) {
 	}
 }
 
-// minPrune is the smallest aggregation cache that is pruned (client-go's
-// LRU holds 4096 events).
-const minPrune = 4096
-
-// remember caches agg for aggregation. When the cache has grown past its
-// bound, entries outside the aggregation window are dropped; which ones
-// those are does not depend on map order.
-func (r *Recorder) remember(key fieldhash.Sum, agg *aggregate) {
-	r.seen[key] = agg
-	if len(r.seen) < r.prune {
-		return
-	}
-	now := r.k.Now()
-	for k, a := range r.seen {
-		if now.Sub(a.last) > r.opts.AggregationWindow {
-			delete(r.seen, k)
-		}
-	}
-	r.prune = max(minPrune, 2*len(r.seen))
-}
-
 // transient reports whether a failed send may succeed if tried again:
 // the request was lost or the server was down. Anything else the server
 // rejected for good (client-go: "Server rejected event (will not
@@ -301,23 +245,35 @@ func transient(err error) bool {
 	return errors.Is(err, apierr.ErrTimeout) || errors.Is(err, apierr.ErrServiceUnavailable)
 }
 
-// send writes one event, aggregating it into an earlier identical one when
-// that is recent enough, and retries transient failures.
+// send writes one event as the correlator says (a new Event, a patch of
+// an earlier one, or nothing when the spam filter refuses it) and
+// retries transient failures (client-go's recordToSink).
 func (r *Recorder) send(p *kernel.Process, e queued) {
-	key := e.key.hash(&r.hasher)
-	agg := r.seen[key]
-	if agg != nil && e.at.Sub(agg.last) > r.opts.AggregationWindow {
-		agg = nil
+	ev := eventcorrelator.Event{
+		Component: e.component,
+		Kind:      e.ref.Kind, APIVersion: e.ref.APIVersion, Namespace: e.ref.Namespace, Name: e.ref.Name, UID: e.ref.UID,
+		Type: e.eventType, Reason: e.reason, Message: e.message,
+		At: e.at,
+	}
+	res := r.corr.Correlate(&ev, r.k.Now(), r.rng)
+	if res.Skip {
+		r.stats.Filtered++
+		return
 	}
 	for try := 1; ; try++ {
 		var err error
-		if agg != nil {
-			err = r.update(agg, e)
+		if res.Update {
+			err = r.update(&res, e)
 		} else {
-			agg, err = r.create(e, try > 1)
+			err = r.create(&res, e, try > 1)
 		}
 		if err == nil {
-			r.remember(key, agg)
+			r.corr.Written(&res)
+			if res.Update {
+				r.stats.Aggregated++
+			} else {
+				r.stats.Created++
+			}
 			return
 		}
 		if !transient(err) || try >= r.opts.Tries {
@@ -340,73 +296,59 @@ func (r *Recorder) createEvent(ev *api.Event) error {
 	return err
 }
 
-// create writes a new Event for e with count 1. On a retry, AlreadyExists
-// means an earlier try that timed out did create it.
-func (r *Recorder) create(e queued, retry bool) (*aggregate, error) {
+// event builds the Event res stands for.
+func (r *Recorder) event(res *eventcorrelator.Result, e queued) *api.Event {
 	ns := e.ref.Namespace
 	if ns == "" {
 		ns = "default"
 	}
-	ts := api.NewTime(e.at.Wall())
 	ev := &api.Event{
-		ObjectMeta: api.ObjectMeta{
-			Namespace: ns,
-			Name:      api.EventName(e.ref.Name, r.rng.Uint64()),
-		},
+		ObjectMeta:          api.ObjectMeta{Namespace: ns, Name: res.Name},
 		InvolvedObject:      e.ref,
-		Reason:              e.key.reason,
-		Message:             e.key.message,
-		Source:              api.EventSource{Component: e.key.component},
-		FirstTimestamp:      ts,
-		LastTimestamp:       ts,
-		Count:               1,
-		Type:                e.key.eventType,
-		ReportingController: e.key.component,
+		Reason:              e.reason,
+		Message:             res.Message,
+		Source:              api.EventSource{Component: e.component},
+		FirstTimestamp:      api.NewTime(res.First.Wall()),
+		LastTimestamp:       api.NewTime(res.Last.Wall()),
+		Count:               res.Count,
+		Type:                e.eventType,
+		ReportingController: e.component,
 	}
 	ev.APIVersion, ev.Kind = "v1", api.KindEvent.Name
-	agg := &aggregate{namespace: ns, name: ev.Name, count: 1, first: e.at, last: e.at}
-	if err := r.createEvent(ev); err != nil {
-		if !(retry && errors.Is(err, apierr.ErrAlreadyExists)) {
-			return nil, err
-		}
-	}
-	r.stats.Created++
-	return agg, nil
+	return ev
 }
 
-// update bumps the count and lastTimestamp of the aggregated Event; if it
-// is gone (deleted, expired) it is created again with the new count.
-func (r *Recorder) update(agg *aggregate, e queued) error {
+// create writes a new Event. On a retry, AlreadyExists means an earlier
+// try that timed out did create it.
+func (r *Recorder) create(res *eventcorrelator.Result, e queued, retry bool) error {
+	if err := r.createEvent(r.event(res, e)); err != nil {
+		if !(retry && errors.Is(err, apierr.ErrAlreadyExists)) {
+			return err
+		}
+	}
+	return nil
+}
+
+// update patches the count, lastTimestamp and message of the Event
+// written before (client-go sends the three as a strategic merge patch;
+// on an Event that is a merge patch). If it is gone (deleted, expired) it
+// is created again under its name with the new count.
+func (r *Recorder) update(res *eventcorrelator.Result, e queued) error {
 	patch, err := json.Marshal(struct {
 		Count         int32    `json:"count"`
 		LastTimestamp api.Time `json:"lastTimestamp"`
-	}{agg.count + 1, api.NewTime(e.at.Wall())})
+		Message       string   `json:"message"`
+	}{res.Count, api.NewTime(res.Last.Wall()), res.Message})
 	if err != nil {
 		return err
 	}
-	key := api.Key{Namespace: agg.namespace, Name: agg.name}
-	_, err = r.c.Patch(context.Background(), api.KindEvent, key, MergePatch, patch)
+	ns := e.ref.Namespace
+	if ns == "" {
+		ns = "default"
+	}
+	_, err = r.c.Patch(context.Background(), api.KindEvent, api.Key{Namespace: ns, Name: res.Name}, MergePatch, patch)
 	if errors.Is(err, apierr.ErrNotFound) {
-		ev := &api.Event{
-			ObjectMeta:          api.ObjectMeta{Namespace: agg.namespace, Name: agg.name},
-			InvolvedObject:      e.ref,
-			Reason:              e.key.reason,
-			Message:             e.key.message,
-			Source:              api.EventSource{Component: e.key.component},
-			FirstTimestamp:      api.NewTime(agg.first.Wall()),
-			LastTimestamp:       api.NewTime(e.at.Wall()),
-			Count:               agg.count + 1,
-			Type:                e.key.eventType,
-			ReportingController: e.key.component,
-		}
-		ev.APIVersion, ev.Kind = "v1", api.KindEvent.Name
-		err = r.createEvent(ev)
+		err = r.createEvent(r.event(res, e))
 	}
-	if err != nil {
-		return err
-	}
-	agg.count++
-	agg.last = e.at
-	r.stats.Aggregated++
-	return nil
+	return err
 }

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -21,7 +22,8 @@ func (s slow) Do(p *kernel.Process, req *apiserver.Request) *apiserver.Response 
 // TestRecorderQueueStaysBounded feeds events twice as fast as they can be
 // sent, for long enough that the queue never empties: the queue's backing
 // array must stay bounded (consumed entries are compacted away) and the
-// excess must be dropped, not buffered.
+// excess must be dropped, not buffered. Each event is about an object of
+// its own, so that the correlator neither combines nor refuses any.
 func TestRecorderQueueStaysBounded(t *testing.T) {
 	k := kernel.New(1)
 	st := store.New(k)
@@ -31,10 +33,10 @@ func TestRecorderQueueStaysBounded(t *testing.T) {
 	c := New(k, slow{NewDirect(srv)}, "system:test", Options{})
 	r := NewRecorder(k, c, "test", RecorderOptions{QueueLength: 50})
 	r.Start()
-	obj := &api.ConfigMap{ObjectMeta: api.ObjectMeta{Namespace: "default", Name: "cm"}}
 	maxCap := 0
 	for i := range 4000 {
 		k.At(kernel.Time(time.Duration(i)*500*time.Microsecond), func() {
+			obj := &api.ConfigMap{ObjectMeta: api.ObjectMeta{Namespace: "default", Name: fmt.Sprintf("cm-%d", i)}}
 			r.Eventf(obj, EventTypeNormal, "Tick", "tick %d", i)
 			maxCap = max(maxCap, cap(r.queue))
 		})

@@ -1,6 +1,7 @@
 // Package fieldhash hashes a list of strings to 128 bits: the key under
-// which the event recorders (sim/client's and the kubelet's) remember the
-// events they wrote, instead of a struct of eight or nine strings. At
+// which the event correlator (sim/eventcorrelator, for sim/client's and
+// the kubelet's recorders) remembers events, instead of a struct of eight
+// to eleven strings. At
 // 5,000 nodes the kubelets' keys alone were 96 MB of a 2.7 GB live heap
 // (a heap profile of the scale probe), eight string headers each for the
 // garbage collector to follow.

@@ -43,3 +43,18 @@ func (b *TokenBucket) Reserve(now kernel.Time) time.Duration {
 	}
 	return time.Duration(math.Ceil(-b.tokens / b.qps * float64(time.Second)))
 }
+
+// TryAccept takes a token at now if one is there and reports whether it
+// did; it never waits and never reserves (client-go's TryAccept, x/time's
+// Allow): without a whole token the bucket is left as it was.
+func (b *TokenBucket) TryAccept(now kernel.Time) bool {
+	if elapsed := now.Sub(b.last); elapsed > 0 {
+		b.tokens = min(b.burst, b.tokens+elapsed.Seconds()*b.qps)
+		b.last = now
+	}
+	if b.tokens < 1 {
+		return false
+	}
+	b.tokens--
+	return true
+}

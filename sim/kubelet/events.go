@@ -9,7 +9,7 @@ import (
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/apierr"
 	"github.com/clustersim/clustersim/sim/apiserver"
-	"github.com/clustersim/clustersim/sim/fieldhash"
+	"github.com/clustersim/clustersim/sim/eventcorrelator"
 	"github.com/clustersim/clustersim/sim/kernel"
 	"github.com/clustersim/clustersim/sim/netsim"
 )
@@ -19,74 +19,49 @@ const (
 	eventQueueLength   = 1000
 	eventTries         = 12
 	eventRetryInterval = 10 * time.Second
-	eventWindow        = 10 * time.Minute
-	eventMinPrune      = 4096
 )
 
 // EventComponent is source.component of the kubelet's events.
 const EventComponent = "kubelet"
 
-// eventKey identifies identical events for aggregation (client-go's
-// getEventKey: the object, its field path, type, reason and message).
-type eventKey struct {
-	kind, namespace, name, fieldPath string
-	uid                              api.UID
-	typ, reason, message             string
-}
-
-// hash returns k as the aggregation cache keeps it: a fieldhash.Sum of
-// its fields (a kubelet remembers every event it wrote in the last ten
-// minutes and, below eventMinPrune of them, all it ever wrote).
-func (k *eventKey) hash(h *fieldhash.Hasher) fieldhash.Sum {
-	return h.Sum(k.kind, k.namespace, k.name, k.fieldPath, string(k.uid), k.typ, k.reason, k.message)
-}
-
-// eventAgg is what the recorder remembers of a written Event.
-type eventAgg struct {
-	namespace, name string
-	count           int32
-	first, last     kernel.Time
-}
-
 type queuedEvent struct {
-	key eventKey
-	ref api.ObjectReference
-	at  kernel.Time
+	ref                  api.ObjectReference // its FieldPath names a container
+	typ, reason, message string
+	at                   kernel.Time
 }
 
 // recorder is the kubelet's event recorder: client-go's broadcaster and
-// correlator without a process. Events are written one at a time with
-// asynchronous calls; an identical event within 10 minutes of the last
-// one bumps its count; transient failures are retried a few times, and an
-// event that cannot be written is dropped: events are best effort.
+// correlator (sim/eventcorrelator) without a process. Events are written
+// one at a time with asynchronous calls; the correlator counts identical
+// events, combines similar ones and refuses spam about an object;
+// transient failures are retried a few times, and an event that cannot
+// be written is dropped: events are best effort.
 type recorder struct {
-	k      *Kubelet
-	queue  []queuedEvent
-	head   int
-	busy   bool
-	tok    uint32
-	tries  int
-	cur    queuedEvent
-	agg    eventAgg      // the aggregate being updated, when hasAgg
-	hasAgg bool          // false for an event not written yet
-	curKey fieldhash.Sum // r.cur's key, hashed
-	seen   map[fieldhash.Sum]eventAgg
-	hasher fieldhash.Hasher
+	k     *Kubelet
+	queue []queuedEvent
+	head  int
+	busy  bool
+	tok   uint32
+	tries int
+	cur   queuedEvent
+	res   eventcorrelator.Result // what to write for cur
+	// recreate is set once a patch found the Event gone: it is created
+	// again under its name.
+	recreate bool
+	corr     *eventcorrelator.Correlator
 	// paths are the containers' field paths the recorder built before,
 	// present the "already present" messages by image: every pod of a
 	// node repeats them, and each Event kept a copy of its own.
 	paths   map[containerName]string
 	present map[string]string
-	prune   int
 	paused  bool
 }
 
 func (r *recorder) init(k *Kubelet) {
 	r.k = k
-	r.seen = map[fieldhash.Sum]eventAgg{}
+	r.corr = eventcorrelator.New()
 	r.paths = map[containerName]string{}
 	r.present = map[string]string{}
-	r.prune = eventMinPrune
 }
 
 // containerName is a container as its field path names it.
@@ -156,36 +131,41 @@ func (r *recorder) emit(ref api.ObjectReference, fieldPath, typ, reason, msg str
 		return
 	}
 	ref.FieldPath = fieldPath
-	r.queue = append(r.queue, queuedEvent{
-		key: eventKey{kind: ref.Kind, namespace: ref.Namespace, name: ref.Name, fieldPath: fieldPath, uid: ref.UID,
-			typ: typ, reason: reason, message: msg},
-		ref: ref,
-		at:  k.now(),
-	})
+	r.queue = append(r.queue, queuedEvent{ref: ref, typ: typ, reason: reason, message: msg, at: k.now()})
 	if !r.busy {
 		r.sendNext()
 	}
 }
 
+// sendNext writes the next queued event the spam filter lets through.
 func (r *recorder) sendNext() {
-	if r.head == len(r.queue) {
-		r.queue, r.head = r.queue[:0], 0
+	k := r.k
+	for r.head < len(r.queue) {
+		r.cur = r.queue[r.head]
+		r.queue[r.head] = queuedEvent{}
+		r.head++
+		e := &r.cur
+		ev := eventcorrelator.Event{
+			Component: EventComponent, Host: k.cfg.NodeName,
+			Kind: e.ref.Kind, APIVersion: e.ref.APIVersion, Namespace: e.ref.Namespace, Name: e.ref.Name,
+			FieldPath: e.ref.FieldPath, UID: e.ref.UID,
+			Type: e.typ, Reason: e.reason, Message: e.message, At: e.at,
+		}
+		r.res = r.corr.Correlate(&ev, k.now(), k.rng)
+		if r.res.Skip {
+			k.stats.EventsFiltered++
+			continue
+		}
+		r.tries = 0
+		r.recreate = false
+		r.attempt()
 		return
 	}
-	r.cur = r.queue[r.head]
-	r.queue[r.head] = queuedEvent{}
-	r.head++
-	r.tries = 0
-	r.curKey = r.cur.key.hash(&r.hasher)
-	r.agg, r.hasAgg = r.seen[r.curKey]
-	if r.hasAgg && r.cur.at.Sub(r.agg.last) > eventWindow {
-		r.hasAgg = false
-	}
-	r.attempt()
+	r.queue, r.head = r.queue[:0], 0
 }
 
-// attempt writes the current event: a merge patch of count and
-// lastTimestamp for a repeat, else a new Event.
+// attempt writes the current event: a merge patch of count,
+// lastTimestamp and message for a repeat, else a new Event.
 func (r *recorder) attempt() {
 	k := r.k
 	r.busy = true
@@ -195,42 +175,35 @@ func (r *recorder) attempt() {
 	if ns == "" {
 		ns = "default"
 	}
-	if r.hasAgg && r.agg.count > 0 {
+	if r.res.Update && !r.recreate {
 		body, err := json.Marshal(struct {
 			Count         int32    `json:"count"`
 			LastTimestamp api.Time `json:"lastTimestamp"`
-		}{r.agg.count + 1, api.NewTime(e.at.Wall())})
+			Message       string   `json:"message"`
+		}{r.res.Count, api.NewTime(r.res.Last.Wall()), r.res.Message})
 		if err != nil {
 			r.give(true)
 			return
 		}
-		k.call(&apiserver.Request{Verb: apiserver.Patch, Kind: api.KindEvent, Namespace: r.agg.namespace, Name: r.agg.name,
+		k.call(&apiserver.Request{Verb: apiserver.Patch, Kind: api.KindEvent, Namespace: ns, Name: r.res.Name,
 			Patch: body, PatchType: apiserver.MergePatch}, opEvent, noContainer, 0, r.tok)
 		return
 	}
-	if !r.hasAgg {
-		// A new Event; a retried create keeps its name, so that an
-		// earlier try that was written is found (AlreadyExists).
-		r.agg = eventAgg{namespace: ns, name: api.EventName(e.ref.Name, k.rng.Uint64()), first: e.at, last: e.at}
-		r.hasAgg = true
-	}
-	ts := api.NewTime(e.at.Wall())
-	name := r.agg.name
 	ev := &api.Event{
 		TypeMeta:            api.TypeMeta{APIVersion: "v1", Kind: api.KindEvent.Name},
-		ObjectMeta:          api.ObjectMeta{Namespace: ns, Name: name},
+		ObjectMeta:          api.ObjectMeta{Namespace: ns, Name: r.res.Name},
 		InvolvedObject:      e.ref,
-		Reason:              e.key.reason,
-		Message:             e.key.message,
+		Reason:              e.reason,
+		Message:             r.res.Message,
 		Source:              api.EventSource{Component: EventComponent, Host: k.cfg.NodeName},
-		FirstTimestamp:      ts,
-		LastTimestamp:       ts,
-		Count:               1,
-		Type:                e.key.typ,
+		FirstTimestamp:      api.NewTime(r.res.First.Wall()),
+		LastTimestamp:       api.NewTime(r.res.Last.Wall()),
+		Count:               r.res.Count,
+		Type:                e.typ,
 		ReportingController: EventComponent,
 		ReportingInstance:   k.cfg.NodeName,
 	}
-	k.call(&apiserver.Request{Verb: apiserver.Create, Kind: api.KindEvent, Namespace: ns, Name: name, Object: ev},
+	k.call(&apiserver.Request{Verb: apiserver.Create, Kind: api.KindEvent, Namespace: ns, Name: r.res.Name, Object: ev},
 		opEvent, noContainer, 0, r.tok)
 }
 
@@ -240,20 +213,19 @@ func (r *recorder) done(tok uint32, err error) {
 		return
 	}
 	r.busy = false
-	creating := r.hasAgg && r.agg.count == 0
+	creating := !r.res.Update || r.recreate
 	switch {
 	case err == nil, creating && errors.Is(err, apierr.ErrAlreadyExists):
 		// Written. A create that finds its name taken met an earlier
 		// try, or a duplicate of itself, that was written: names carry
 		// 64 random bits.
-		r.agg.count++
-		r.agg.last = r.cur.at
-		r.remember(r.curKey, r.agg)
+		r.corr.Written(&r.res)
 		r.k.stats.Events++
 		r.sendNext()
 	case !creating && errors.Is(err, apierr.ErrNotFound):
-		// The Event expired or was deleted: start a new one.
-		r.hasAgg = false
+		// The Event expired or was deleted: create it again under its
+		// name, with the count (client-go's recordEvent).
+		r.recreate = true
 		r.attempt()
 	case errors.Is(err, netsim.ErrTimeout), errors.Is(err, apierr.ErrServiceUnavailable), errors.Is(err, apierr.ErrTimeout):
 		r.give(false)
@@ -286,20 +258,4 @@ func (r *recorder) fire(tok uint32) {
 	if tok == r.tok && r.busy {
 		r.attempt()
 	}
-}
-
-// remember caches an aggregate; past a size bound, entries outside the
-// aggregation window are pruned (which ones does not depend on map order).
-func (r *recorder) remember(key fieldhash.Sum, agg eventAgg) {
-	r.seen[key] = agg
-	if len(r.seen) < r.prune {
-		return
-	}
-	now := r.k.now()
-	for key, a := range r.seen {
-		if now.Sub(a.last) > eventWindow {
-			delete(r.seen, key)
-		}
-	}
-	r.prune = max(eventMinPrune, 2*len(r.seen))
 }

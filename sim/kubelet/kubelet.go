@@ -100,8 +100,8 @@ type Stats struct {
 	// Rejected counts pods refused at admission.
 	Rejected uint64
 	// Events counts Events written or aggregated; EventsDropped those
-	// given up on.
-	Events, EventsDropped uint64
+	// given up on; EventsFiltered those the spam filter refused.
+	Events, EventsDropped, EventsFiltered uint64
 }
 
 // Kubelet is one node's agent: it registers the Node, renews its Lease,

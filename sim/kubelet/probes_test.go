@@ -205,8 +205,11 @@ func TestLivenessRestartsWithBackoff(t *testing.T) {
 	if len(waits) < len(want) || !slices.Equal(waits[:len(want)], want) {
 		t.Errorf("waits before each restart %v (restart counts %v), want %v", waits, values, want)
 	}
-	if ev := e.findEvent("web", "Killing", "Container app failed liveness probe, will be restarted"); ev == nil || int(ev.Count) != len(at)+1 && int(ev.Count) != len(at) {
-		t.Errorf("Killing events %v, want one per restart (%d)", e.messages("web", "Killing"), len(at))
+	// The Killing Event counts the kills up to the last write client-go's
+	// spam filter let through (the kubelet's events about the pod pass
+	// it 25 at once, then one every 5 minutes), never more than there were.
+	if ev := e.findEvent("web", "Killing", "Container app failed liveness probe, will be restarted"); ev == nil || ev.Count < 2 || int(ev.Count) > len(at)+1 {
+		t.Errorf("Killing events %v, want a count of 2 to %d", e.messages("web", "Killing"), len(at)+1)
 	}
 	addr := e.pod("web").Status.PodIP + ":80"
 	if e.findEvent("web", "Unhealthy", fmt.Sprintf(`Liveness probe failed: Get "http://%s/healthz": context deadline exceeded (Client.Timeout exceeded while awaiting headers)`, addr)) == nil {

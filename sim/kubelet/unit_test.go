@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/clustersim/clustersim/sim/api"
-	"github.com/clustersim/clustersim/sim/fieldhash"
 	"github.com/clustersim/clustersim/sim/kernel"
 )
 
@@ -395,28 +394,6 @@ func TestStopPlan(t *testing.T) {
 				t.Errorf("stops after %v with %d, want %v with %d", got, code, tc.at, tc.code)
 			}
 		})
-	}
-}
-
-// TestEventHashKeepsFields checks that the aggregation cache's key
-// tells apart events that differ in any one field of eventKey.
-func TestEventHashKeepsFields(t *testing.T) {
-	base := eventKey{kind: "Pod", namespace: "default", name: "web", fieldPath: "spec.containers{app}", uid: "u",
-		typ: "Normal", reason: "Started", message: "Container started"}
-	edits := []func(*eventKey){
-		func(k *eventKey) { k.kind = "Node" }, func(k *eventKey) { k.namespace = "other" },
-		func(k *eventKey) { k.name = "web2" }, func(k *eventKey) { k.fieldPath = "" },
-		func(k *eventKey) { k.uid = "v" }, func(k *eventKey) { k.typ = "Warning" },
-		func(k *eventKey) { k.reason = "Created" }, func(k *eventKey) { k.message = "x" },
-	}
-	var h fieldhash.Hasher
-	want := base.hash(&h)
-	for i, edit := range edits {
-		k := base
-		edit(&k)
-		if k.hash(&h) == want {
-			t.Errorf("edit %d of the key does not change its hash", i)
-		}
 	}
 }
 
