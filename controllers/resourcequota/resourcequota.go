@@ -4,8 +4,12 @@
 // status.used recalculated from the objects in the quota's namespace. The
 // ResourceQuota admission plugin charges new objects against status.used;
 // this controller is what gives usage back when objects go away, at once
-// when a pod is deleted or finishes ("replenishment") and for everything at
-// each full resync (every 5 minutes by default). Objects held by
+// when an object is deleted, a pod finishes or outlives its grace period
+// terminating, or a Service changes type ("replenishment", upstream's
+// QuotaMonitor), and for everything at each full resync (every 5 minutes
+// by default). Like upstream's, it is not asked to recount on creates or
+// other updates, nor on status writes to the quota: a quota's cost does
+// not grow with its namespace's pod churn. Objects held by
 // finalizers after their deletion count until they are gone; a pod stuck
 // terminating past its grace period counts only in count/pods (upstream's
 // QuotaV1Pod).
@@ -85,7 +89,20 @@ func Setup(m *controller.Manager, opts Options) error {
 	if err != nil {
 		return err
 	}
-	c.Watch(quotas, controller.EnqueueObject())
+	enqueue := func(obj api.Object) { c.Enqueue(controller.Request{Key: obj.GetObjectMeta().Key()}) }
+	// As upstream's quota informer's handlers: a new quota, a quota whose
+	// spec.hard changed, and a deleted one are synced; its status writes
+	// (this controller's, the admission plugin's) are not, nor are the
+	// informer's resyncs (the periodic recount is RequeueAfter's).
+	quotas.AddEventHandler(informer.HandlerFuncs{
+		AddFunc: enqueue,
+		UpdateFunc: func(old, cur api.Object) {
+			if !equalLists(old.(*api.ResourceQuota).Spec.Hard, cur.(*api.ResourceQuota).Spec.Hard) {
+				enqueue(cur)
+			}
+		},
+		DeleteFunc: enqueue,
+	})
 	for _, kind := range Counted {
 		r.Kinds = append(r.Kinds, kind)
 	}
@@ -100,18 +117,81 @@ func Setup(m *controller.Manager, opts Options) error {
 			return err
 		}
 		r.Objects[kind] = inf.Lister()
-		// A change to a counted object re-evaluates its namespace's quotas
-		// (replenishment); the lister tells which quotas there are.
-		c.Watch(inf, func(obj api.Object) []controller.Request {
-			ns := obj.GetObjectMeta().Namespace
-			var reqs []controller.Request
-			for _, q := range r.Quotas.List(api.Everything(), ns) {
-				reqs = append(reqs, controller.Request{Key: q.GetObjectMeta().Key()})
-			}
-			return reqs
+		// Replenishment, as upstream's quota monitor has it: the admission
+		// plugin charges what is created, so only a deleted object, a pod
+		// that stops being charged (finished, or past its grace period) and
+		// a Service whose type changes give usage back at once; anything
+		// else waits for the periodic recount.
+		inf.AddEventHandler(informer.HandlerFuncs{
+			UpdateFunc: func(old, cur api.Object) {
+				if r.replenishes(old, cur) {
+					r.replenish(c, kind, cur)
+				}
+			},
+			DeleteFunc: func(obj api.Object) { r.replenish(c, kind, obj) },
 		})
 	}
 	return nil
+}
+
+// replenishes reports whether an update of a counted object gives usage
+// back (the UpdateFunc of upstream's QuotaMonitor): a pod charged before
+// and not now (QuotaV1Pod), a Service whose quota type changed.
+func (r *Reconciler) replenishes(old, cur api.Object) bool {
+	switch o := old.(type) {
+	case *api.Pod:
+		var now time.Time
+		if r.Clock != nil {
+			now = r.Clock.Now()
+		}
+		return r.charged(o, now) && !r.charged(cur.(*api.Pod), now)
+	case *api.Service:
+		return quotaServiceType(o) != quotaServiceType(cur.(*api.Service))
+	}
+	return false
+}
+
+// charged is upstream's QuotaV1Pod: a pod is charged unless it finished or
+// is stuck terminating past its grace period.
+func (r *Reconciler) charged(p *api.Pod, now time.Time) bool {
+	if p.Status.Phase == api.PodSucceeded || p.Status.Phase == api.PodFailed {
+		return false
+	}
+	return r.Clock == nil || !pastGrace(p, now)
+}
+
+// quotaServiceType is upstream's GetQuotaServiceType: the Service types a
+// quota counts apart.
+func quotaServiceType(s *api.Service) api.ServiceType {
+	switch s.Spec.Type {
+	case api.ServiceTypeNodePort, api.ServiceTypeLoadBalancer:
+		return s.Spec.Type
+	}
+	return ""
+}
+
+// replenish syncs the quotas of obj's namespace that track a resource of
+// kind (upstream's replenishQuota: by the names in status.hard).
+func (r *Reconciler) replenish(c *controller.Controller, kind api.Kind, obj api.Object) {
+	for _, o := range r.Quotas.List(api.Everything(), obj.GetObjectMeta().Namespace) {
+		q := o.(*api.ResourceQuota)
+		for name := range q.Status.Hard {
+			if tracks(name, kind) {
+				c.Enqueue(controller.Request{Key: q.GetObjectMeta().Key()})
+				break
+			}
+		}
+	}
+}
+
+// tracks reports whether quota resource name counts objects of kind: the
+// kind whose count it is, or a pod's compute resources (cpu, memory,
+// requests.*, limits.*, pods ...).
+func tracks(name api.ResourceName, kind api.Kind) bool {
+	if k, ok := api.QuotaCountedKind(name); ok {
+		return k == kind
+	}
+	return kind == api.KindPod
 }
 
 // Reconcile recalculates a quota's status and writes it if it changed; it

@@ -199,3 +199,74 @@ func TestQuotaCountsObjectsBeingDeleted(t *testing.T) {
 		}
 	}
 }
+
+// TestQuotaSyncsOnlyWhenUsageGoesBack: the admission plugin charges what
+// is created and the controller is not asked to recount on creates,
+// status writes or label changes (upstream's QuotaMonitor has no AddFunc
+// and filters updates); a delete is synced at once. Planted (every pod
+// change enqueuing the namespace's quotas, as before), the label changes
+// cost a recount each and the test fails.
+func TestQuotaSyncsOnlyWhenUsageGoesBack(t *testing.T) {
+	c, err := cluster.New(cluster.Config{Seed: 1, Link: netsim.LinkConfig{Latency: netsim.Latency{Base: time.Millisecond}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	objs, err := manifest.DecodeFile("../../testdata/kubernetes-docs/quota-pod.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Bootstrap(objs...); err != nil {
+		t.Fatal(err)
+	}
+	m := c.AddManager("resourcequota", resourcequota.Actor, func(m *controller.Manager) error {
+		return resourcequota.Setup(m, resourcequota.Options{})
+	})
+	if err := m.Start(); err != nil {
+		t.Fatal(err)
+	}
+	reconciles := func() uint64 { return m.Controllers()[0].Metrics().Reconciles }
+	cl := c.Client("user/alice", "alice")
+	ctx := context.Background()
+	var counts []uint64
+	var errs []error
+	c.Go("alice", func(p *kernel.Process) {
+		p.Sleep(5 * time.Second) // the controller fills in the quota's status
+		counts = append(counts, reconciles())
+		_, err := cl.Create(ctx, &api.Pod{ObjectMeta: api.ObjectMeta{Name: "a", Namespace: "default"}, Spec: api.PodSpec{Containers: []api.Container{{Name: "c", Image: "nginx"}}}})
+		errs = append(errs, err)
+		for i := range 20 {
+			o, err := cl.Get(ctx, api.KindPod, api.Key{Namespace: "default", Name: "a"})
+			if err != nil {
+				errs = append(errs, err)
+				return
+			}
+			pod := o.(*api.Pod)
+			pod.Labels = map[string]string{"round": strings.Repeat("x", i+1)}
+			_, err = cl.Update(ctx, pod)
+			errs = append(errs, err)
+		}
+		p.Sleep(5 * time.Second)
+		counts = append(counts, reconciles())
+		errs = append(errs, cl.Delete(ctx, api.KindPod, api.Key{Namespace: "default", Name: "a"}))
+		p.Sleep(5 * time.Second)
+		counts = append(counts, reconciles())
+	})
+	c.RunFor(time.Minute)
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+	}
+	if len(counts) != 3 {
+		t.Fatalf("counts %v", counts)
+	}
+	if counts[0] == 0 {
+		t.Errorf("the quota was never synced")
+	}
+	if counts[1] != counts[0] {
+		t.Errorf("a create and 20 label changes made %d recounts, want none", counts[1]-counts[0])
+	}
+	if counts[2] != counts[1]+1 {
+		t.Errorf("the delete made %d recounts, want 1", counts[2]-counts[1])
+	}
+}
