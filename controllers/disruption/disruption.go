@@ -27,6 +27,11 @@
 // could not delete keeps the condition (upstream's worker sets it False
 // after two minutes).
 //
+// Cost: a sync reads a tally of the budget's pods that the pod informer's
+// events keep (tally.go), not a list of them, so that a budget over n pods
+// costs n, not n squared, over the pods' changes; TestTallyMatchesList
+// holds it to the listing sync.
+//
 // Imports: api and the controller runtime only. Determinism: time comes
 // from the manager's clock; pods are listed sorted and controller scales
 // are summed, so no map order reaches an outcome.
@@ -88,6 +93,11 @@ type Reconciler struct {
 	// given a controller reference and a namespace, its UID and
 	// spec.replicas, or ok false when this finder does not know it.
 	Scales []Finder
+
+	// tallies are the budgets' pod tallies Setup's handlers keep (see
+	// podTally); nil (a Reconciler made by hand) lists the pods at each
+	// sync.
+	tallies *tallies
 }
 
 // Finder maps a pod's controller reference to its controller's UID and
@@ -120,6 +130,19 @@ func Setup(m *controller.Manager, opts Options) error {
 	if err != nil {
 		return err
 	}
+	r.tallies = newTallies()
+	// The tallies' handlers come first, so that a sync never reads a
+	// tally behind the listers.
+	infs[api.KindPodDisruptionBudget].AddEventHandler(informer.HandlerFuncs{
+		AddFunc:    func(o api.Object) { r.budgetChanged(o.(*api.PodDisruptionBudget)) },
+		UpdateFunc: func(_, o api.Object) { r.budgetChanged(o.(*api.PodDisruptionBudget)) },
+		DeleteFunc: func(o api.Object) { r.budgetDeleted(o.(*api.PodDisruptionBudget)) },
+	})
+	infs[api.KindPod].AddEventHandler(informer.HandlerFuncs{
+		AddFunc:    func(o api.Object) { r.podChanged(nil, o.(*api.Pod)) },
+		UpdateFunc: func(old, o api.Object) { r.podChanged(old.(*api.Pod), o.(*api.Pod)) },
+		DeleteFunc: func(o api.Object) { r.podChanged(o.(*api.Pod), nil) },
+	})
 	c.Watch(infs[api.KindPodDisruptionBudget], controller.EnqueueObject())
 	c.Watch(infs[api.KindPod], func(obj api.Object) []controller.Request {
 		var reqs []controller.Request
@@ -180,30 +203,69 @@ func (r *Reconciler) trySync(ctx context.Context, pdb *api.PodDisruptionBudget) 
 		r.Recorder.Eventf(pdb, api.EventTypeWarning, "NoPods", "Failed to get pods: %v", err)
 		return 0, err
 	}
-	// The lister matched the selector already: matching every pod's
-	// labels again was a quarter of a sync of a budget over 1,500 pods.
-	objs := r.Pods.List(sel, pdb.Namespace)
-	pods := make([]*api.Pod, 0, len(objs))
-	for _, o := range objs {
-		pods = append(pods, o.(*api.Pod))
+	t := r.tallyFor(pdb)
+	var pods []*api.Pod
+	list := func() {
+		// The lister matched the selector already: matching every
+		// pod's labels again was a quarter of a sync of a budget over
+		// 1,500 pods.
+		objs := r.Pods.List(sel, pdb.Namespace)
+		pods = make([]*api.Pod, 0, len(objs))
+		for _, o := range objs {
+			pods = append(pods, o.(*api.Pod))
+		}
 	}
-	if len(pods) == 0 {
+	n := 0
+	if t != nil {
+		n = int(t.pods)
+	} else {
+		list()
+		n = len(pods)
+	}
+	if n == 0 {
 		r.Recorder.Eventf(pdb, api.EventTypeNormal, "NoPods", "No matching pods found")
 	}
-	expected, desired, unmanaged, err := r.expectedPodCount(pdb, pods)
+	var (
+		expected, desired int32
+		unmanaged         bool
+	)
+	if t != nil {
+		var ok bool
+		expected, desired, unmanaged, ok, err = r.expectedFromTally(pdb, t)
+		if !ok {
+			// A controller not found: the listing sync names the
+			// first pod that has it.
+			t = nil
+			list()
+		}
+	}
+	if t == nil {
+		var names []string
+		expected, desired, names, err = r.expectedPodCount(pdb, pods)
+		unmanaged = len(names) > 0
+	}
 	if err != nil {
 		r.Recorder.Eventf(pdb, api.EventTypeWarning, "CalculateExpectedPodCountFailed", "Failed to calculate the number of expected pods: %v", err)
 		return 0, err
 	}
-	if len(unmanaged) > 0 {
+	if unmanaged {
 		r.Recorder.Eventf(pdb, api.EventTypeWarning, "UnmanagedPods", "Pods selected by this PodDisruptionBudget (selector: %v) were found "+
 			"to be unmanaged. As a result, the status of the PDB cannot be calculated correctly, which may result in undefined behavior. "+
 			"To account for these pods please set \".spec.minAvailable\" "+
 			"field of the PDB to an integer value.", selectorText(pdb.Spec.Selector))
 	}
 	now := r.Clock.Now()
-	disrupted, recheckAt := r.buildDisruptedPodMap(pods, pdb, now)
-	healthy := countHealthyPods(pods, disrupted, now)
+	var (
+		disrupted map[string]api.Time
+		recheckAt time.Time
+		healthy   int32
+	)
+	if t != nil {
+		disrupted, recheckAt, healthy = r.disruptedFromTally(pdb, t, now)
+	} else {
+		disrupted, recheckAt = r.buildDisruptedPodMap(pods, pdb, now)
+		healthy = countHealthyPods(pods, disrupted, now)
+	}
 	if err := r.updateStatus(ctx, pdb, healthy, desired, expected, disrupted); err != nil {
 		return 0, err
 	}
