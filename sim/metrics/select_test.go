@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -76,4 +77,52 @@ func names(pods []*api.Pod) []string {
 		out = append(out, p.Namespace+"/"+p.Name)
 	}
 	return out
+}
+
+// TestPodCPUIndexIsScan compares PodCPU, which finds a selector's
+// candidates under its exact-match label, with a scan of every sample,
+// over 200 random scrapes (two namespaces, labels from small sets) and
+// selectors of every shape, two scrapes apart so that a stale index
+// would show.
+func TestPodCPUIndexIsScan(t *testing.T) {
+	selectors := []string{"app=a", "app=b,tier=x", "app in (a)", "app in (a,b)", "tier=x", "app=a,tier!=x", "!app", "app", "", "app==c"}
+	for seed := range uint64(200) {
+		rng := rand.New(rand.NewPCG(seed, 5))
+		s := &Source{}
+		for round := range 2 {
+			s.begin(kernel.Time(round))
+			for i := range 40 {
+				labels := map[string]string{}
+				if rng.IntN(5) > 0 {
+					labels["app"] = []string{"a", "b", "c"}[rng.IntN(3)]
+				}
+				if rng.IntN(2) == 0 {
+					labels["tier"] = "x"
+				}
+				ns := []string{"one", "two"}[rng.IntN(2)]
+				s.samples = append(s.samples, Sample{Key: api.Key{Namespace: ns, Name: fmt.Sprintf("p%d", i)}, Milli: int64(rng.IntN(1000)), labels: labels})
+			}
+			for _, text := range selectors {
+				sel, err := api.ParseSelector(text)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, ns := range []string{"one", "two"} {
+					got, _, err := s.PodCPU(nil, ns, sel)
+					if err != nil {
+						t.Fatal(err)
+					}
+					want := map[string]int64{}
+					for _, smp := range s.samples {
+						if smp.Key.Namespace == ns && sel.Matches(smp.labels) {
+							want[smp.Key.Name] = smp.Milli
+						}
+					}
+					if !maps.Equal(got, want) {
+						t.Fatalf("seed %d round %d %q in %s: %v, want %v", seed, round, text, ns, got, want)
+					}
+				}
+			}
+		}
+	}
 }
