@@ -111,6 +111,7 @@ type eventLog struct {
 // use New.
 type Correlator struct {
 	h          fieldhash.Hasher
+	stream     fieldhash.Stream
 	aggregates lru[aggregateRecord]
 	logs       lru[eventLog]
 	spam       lru[flowcontrol.TokenBucket]
@@ -133,9 +134,24 @@ func New() *Correlator {
 // the aggregator, then the logger, then the spam filter); rng draws a new
 // Event's name. Call Written once the Event is written.
 func (c *Correlator) Correlate(e *Event, now kernel.Time, rng *rand.Rand) Result {
+	// The three keys are prefixes of one list, hashed in one pass: the
+	// spam filter's (source and object), the aggregator's (and type and
+	// reason), the logger's (and field path and message). Upstream joins
+	// the same fields in other orders; what a key tells apart is the
+	// same.
 	uid := string(e.UID)
-	groupKey := c.h.Sum(e.Component, e.Host, e.Kind, e.Namespace, e.Name, uid, e.APIVersion, e.Type, e.Reason)
-	eventKey := c.h.Sum(e.Component, e.Host, e.Kind, e.Namespace, e.Name, e.FieldPath, uid, e.APIVersion, e.Type, e.Reason, e.Message)
+	st := &c.stream
+	st.Reset()
+	for _, f := range [...]string{e.Component, e.Host, e.Kind, e.Namespace, e.Name, uid, e.APIVersion} {
+		st.Add(f)
+	}
+	spamKey := st.Sum()
+	st.Add(e.Type)
+	st.Add(e.Reason)
+	groupKey := st.Sum()
+	st.Add(e.FieldPath)
+	st.Add(e.Message)
+	eventKey := st.Sum()
 	msg := c.h.Sum(e.Message)
 	local := uint64(msg[0]) | uint64(msg[1])<<8 | uint64(msg[2])<<16 | uint64(msg[3])<<24 |
 		uint64(msg[4])<<32 | uint64(msg[5])<<40 | uint64(msg[6])<<48 | uint64(msg[7])<<56
@@ -148,7 +164,7 @@ func (c *Correlator) Correlate(e *Event, now kernel.Time, rng *rand.Rand) Result
 		key = groupKey
 		res.Message = CombinedPrefix + e.Message
 		res.First, res.Last = now, now
-		res.written = c.h.Sum(e.Component, e.Host, e.Kind, e.Namespace, e.Name, e.FieldPath, uid, e.APIVersion, e.Type, e.Reason, res.Message)
+		res.written = c.h.Sum(e.Component, e.Host, e.Kind, e.Namespace, e.Name, uid, e.APIVersion, e.Type, e.Reason, e.FieldPath, res.Message)
 	}
 
 	if log, ok := c.logs.get(key); ok && log.count > 0 {
@@ -159,7 +175,6 @@ func (c *Correlator) Correlate(e *Event, now kernel.Time, rng *rand.Rand) Result
 	}
 	c.logs.add(key, eventLog{name: res.Name, count: res.Count, first: res.First})
 
-	spamKey := c.h.Sum(e.Component, e.Host, e.Kind, e.Namespace, e.Name, uid, e.APIVersion)
 	b, ok := c.spam.get(spamKey)
 	if !ok {
 		b = *flowcontrol.NewTokenBucket(SpamQPS, SpamBurst, now)

@@ -9,6 +9,7 @@ package fieldhash
 
 import (
 	"encoding/binary"
+	"hash"
 	"hash/fnv"
 )
 
@@ -33,4 +34,42 @@ func (h *Hasher) Sum(fields ...string) Sum {
 	var out Sum
 	d.Sum(out[:0])
 	return out
+}
+
+// Stream hashes a list of strings a field at a time, so that the Sums of
+// the list's prefixes cost one pass: after Add of f1 ... fn, Sum returns
+// what Hasher.Sum(f1, ..., fn) does. The event correlator's three keys
+// are prefixes of one list. Its zero value is ready; Reset starts a new
+// list.
+type Stream struct {
+	d   hash.Hash
+	buf []byte
+	out []byte // Sum's, reused: a Sum array handed to d would escape
+}
+
+// Reset starts a new list.
+func (s *Stream) Reset() {
+	if s.d == nil {
+		s.d = fnv.New128a()
+	}
+	s.d.Reset()
+}
+
+// Add appends field f to the list.
+func (s *Stream) Add(f string) {
+	if s.d == nil {
+		s.Reset()
+	}
+	s.buf = binary.LittleEndian.AppendUint32(s.buf[:0], uint32(len(f)))
+	s.buf = append(s.buf, f...)
+	s.d.Write(s.buf)
+}
+
+// Sum returns the hash of the fields added since Reset.
+func (s *Stream) Sum() Sum {
+	if s.d == nil {
+		s.Reset()
+	}
+	s.out = s.d.Sum(s.out[:0])
+	return Sum(s.out)
 }

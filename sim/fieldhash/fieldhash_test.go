@@ -42,3 +42,38 @@ func TestSumAllocatesNothing(t *testing.T) {
 		t.Errorf("%v allocations a sum, want 0", n)
 	}
 }
+
+// TestStreamIsSumOfPrefixes: after each Add, a Stream's Sum is the Sum of
+// the fields added so far, across Resets, and a Stream that has grown
+// hashes without allocating.
+func TestStreamIsSumOfPrefixes(t *testing.T) {
+	lists := [][]string{
+		{"kubelet", "node-1", "Pod", "default", "web-1", "uid", "v1", "Normal", "Started", "spec.containers{app}", "Container started"},
+		{"", "", ""},
+		{"a-much-longer-field-than-the-others-so-the-buffer-grows", "x"},
+	}
+	var h Hasher
+	var s Stream
+	if s.Sum() != h.Sum() {
+		t.Errorf("an empty Stream's Sum is not the empty list's")
+	}
+	for i, l := range lists {
+		s.Reset()
+		for n := range l {
+			s.Add(l[n])
+			if got, want := s.Sum(), h.Sum(l[:n+1]...); got != want {
+				t.Errorf("list %d after %d fields: %x, want %x", i, n+1, got, want)
+			}
+		}
+	}
+	l := lists[0]
+	if n := testing.AllocsPerRun(100, func() {
+		s.Reset()
+		for _, f := range l {
+			s.Add(f)
+		}
+		s.Sum()
+	}); n != 0 {
+		t.Errorf("%v allocations a list", n)
+	}
+}
