@@ -167,20 +167,20 @@ func (c *Correlator) Correlate(e *Event, now kernel.Time, rng *rand.Rand) Result
 		res.written = c.h.Sum(e.Component, e.Host, e.Kind, e.Namespace, e.Name, uid, e.APIVersion, e.Type, e.Reason, e.FieldPath, res.Message)
 	}
 
-	if log, ok := c.logs.get(key); ok && log.count > 0 {
+	log, found := c.logs.ref(key)
+	if found && log.count > 0 {
 		res.Update = true
 		res.Name, res.First, res.Count = log.name, log.first, log.count+1
 	} else {
 		res.Name = api.EventName(e.Name, rng.Uint64())
 	}
-	c.logs.add(key, eventLog{name: res.Name, count: res.Count, first: res.First})
+	*log = eventLog{name: res.Name, count: res.Count, first: res.First}
 
-	b, ok := c.spam.get(spamKey)
-	if !ok {
-		b = *flowcontrol.NewTokenBucket(SpamQPS, SpamBurst, now)
+	b, found := c.spam.ref(spamKey)
+	if !found {
+		*b = *flowcontrol.NewTokenBucket(SpamQPS, SpamBurst, now)
 	}
 	res.Skip = !b.TryAccept(now)
-	c.spam.add(spamKey, b)
 	return res
 }
 
@@ -198,9 +198,9 @@ func (c *Correlator) aggregate(key fieldhash.Sum, local uint64, now kernel.Time)
 		}
 		c.aggregates.removeOldest()
 	}
-	r, ok := c.aggregates.get(key)
-	if !ok || now.Sub(r.last) > AggregateInterval {
-		r = aggregateRecord{one: local}
+	r, found := c.aggregates.ref(key)
+	if !found || now.Sub(r.last) > AggregateInterval {
+		*r = aggregateRecord{one: local}
 	} else if !r.has(local) {
 		if r.more == nil {
 			r.more = make([]uint64, 1, AggregateMaxEvents)
@@ -215,7 +215,6 @@ func (c *Correlator) aggregate(key fieldhash.Sum, local uint64, now kernel.Time)
 		// the oldest here, so that runs repeat.
 		r.more = append(r.more[:0], r.more[1:]...)
 	}
-	c.aggregates.add(key, r)
 	return combine
 }
 

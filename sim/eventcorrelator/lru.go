@@ -28,15 +28,19 @@ func newLRU[V any](max int) lru[V] {
 // len returns how many entries the cache holds.
 func (c *lru[V]) len() int { return len(c.index) }
 
-// get returns the value under key and makes it the most recently used.
-func (c *lru[V]) get(key fieldhash.Sum) (V, bool) {
-	i, ok := c.index[key]
-	if !ok {
-		var zero V
-		return zero, false
+// ref returns the value under key, made the most recently used, to be
+// read and changed in place; a key not there is added with the zero
+// value (and found false), dropping the least recently used entry when
+// the cache is over its size. The pointer holds until the next ref or add.
+// It is get and add in one lookup.
+func (c *lru[V]) ref(key fieldhash.Sum) (*V, bool) {
+	if i, ok := c.index[key]; ok {
+		c.front(i)
+		return &c.entries[i].val, true
 	}
-	c.front(i)
-	return c.entries[i].val, true
+	var zero V
+	c.add(key, zero)
+	return &c.entries[c.head].val, false
 }
 
 // add sets the value under key, makes it the most recently used, and
