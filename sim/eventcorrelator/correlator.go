@@ -87,8 +87,10 @@ type Result struct {
 	Count int32
 	// First and Last are its firstTimestamp and lastTimestamp.
 	First, Last kernel.Time
-	// written is the key the logger files the written Event under.
-	written fieldhash.Sum
+	// written is the key the logger files the written Event under;
+	// combined tells a combined Event, filed under its group's key.
+	written  fieldhash.Sum
+	combined bool
 }
 
 // aggregateRecord is what the aggregator keeps of a group: the distinct
@@ -132,7 +134,8 @@ func New() *Correlator {
 
 // Correlate decides how e is written at now (client-go's EventCorrelate:
 // the aggregator, then the logger, then the spam filter); rng draws a new
-// Event's name. Call Written once the Event is written.
+// Event's name. Call Written once the Event is written, before the next
+// Correlate (both recorders send one event at a time).
 func (c *Correlator) Correlate(e *Event, now kernel.Time, rng *rand.Rand) Result {
 	// The three keys are prefixes of one list, hashed in one pass: the
 	// spam filter's (source and object), the aggregator's (and type and
@@ -162,6 +165,7 @@ func (c *Correlator) Correlate(e *Event, now kernel.Time, rng *rand.Rand) Result
 		// Filed under the group's key, so that each later event of the
 		// group raises the combined Event's count.
 		key = groupKey
+		res.combined = true
 		res.Message = CombinedPrefix + e.Message
 		res.First, res.Last = now, now
 		res.written = c.h.Sum(e.Component, e.Host, e.Kind, e.Namespace, e.Name, uid, e.APIVersion, e.Type, e.Reason, e.FieldPath, res.Message)
@@ -231,7 +235,13 @@ func (r *aggregateRecord) has(local uint64) bool {
 }
 
 // Written files what the server now holds for r's Event (client-go's
-// UpdateState), under the Event's own key.
+// UpdateState), under the Event's own key. For an Event that is not a
+// combined one that key is the one Correlate filed the same name, count
+// and first timestamp under, still the most recently used: nothing
+// changes, and nothing is done.
 func (c *Correlator) Written(r *Result) {
+	if !r.combined {
+		return
+	}
 	c.logs.add(r.written, eventLog{name: r.Name, count: r.Count, first: r.First})
 }
