@@ -191,17 +191,7 @@ func (c *Correlator) Correlate(e *Event, now kernel.Time, rng *rand.Rand) Result
 // aggregate files message local in the group under key at now and reports
 // whether the event is to be combined.
 func (c *Correlator) aggregate(key fieldhash.Sum, local uint64, now kernel.Time) bool {
-	// A group whose last event is more than AggregateInterval old is the
-	// same as none. The cache's least recently used group is the one whose
-	// last event is oldest, so dropping those from the end changes nothing
-	// but the memory kept.
-	for !c.keepStale {
-		r, ok := c.aggregates.oldest()
-		if !ok || now.Sub(r.last) <= AggregateInterval {
-			break
-		}
-		c.aggregates.removeOldest()
-	}
+	c.dropStale(now)
 	r, found := c.aggregates.ref(key)
 	if !found || now.Sub(r.last) > AggregateInterval {
 		*r = aggregateRecord{one: local}
@@ -220,6 +210,32 @@ func (c *Correlator) aggregate(key fieldhash.Sum, local uint64, now kernel.Time)
 		r.more = append(r.more[:0], r.more[1:]...)
 	}
 	return combine
+}
+
+// dropStale drops the groups whose last event is more than
+// AggregateInterval before now: such a group is the same as none. The
+// cache's least recently used group is the one whose last event is
+// oldest (every use sets it), so dropping those from the end changes
+// nothing but the memory kept.
+func (c *Correlator) dropStale(now kernel.Time) {
+	for !c.keepStale {
+		r, ok := c.aggregates.oldest()
+		if !ok || now.Sub(r.last) <= AggregateInterval {
+			return
+		}
+		c.aggregates.removeOldest()
+	}
+}
+
+// Prune drops what the correlator keeps and no longer needs at now (the
+// groups idle past AggregateInterval), giving their memory back once
+// none is left: a recorder that has gone quiet (a kubelet whose pods all
+// started) calls it now and then. It changes no later result.
+func (c *Correlator) Prune(now kernel.Time) {
+	c.dropStale(now)
+	if c.aggregates.len() == 0 && cap(c.aggregates.entries) > 0 {
+		c.aggregates = newLRU[aggregateRecord](CacheSize)
+	}
 }
 
 func (r *aggregateRecord) has(local uint64) bool {

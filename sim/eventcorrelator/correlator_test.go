@@ -182,31 +182,52 @@ func TestReplicaSetOfAThousand(t *testing.T) {
 }
 
 // TestDroppingStaleGroupsChangesNothing feeds the same random events to a
-// correlator that drops groups idle past AggregateInterval and to one that
-// keeps them (client-go's); every result must match.
+// correlator that drops groups idle past AggregateInterval (as it
+// correlates, and at Prune) and to one that keeps them (client-go's);
+// every result must match, and a Prune long after the last event leaves
+// no group.
 func TestDroppingStaleGroupsChangesNothing(t *testing.T) {
+	combined := 0
+	defer func() {
+		if combined == 0 {
+			t.Errorf("no event was combined: the streams do not reach the aggregator's threshold")
+		}
+	}()
 	for seed := range uint64(20) {
 		src := rand.New(rand.NewPCG(seed, 7))
 		a, b := eventcorrelator.New(), eventcorrelator.NewKeepingStale()
 		ra, rb := rand.New(rand.NewPCG(1, 1)), rand.New(rand.NewPCG(1, 1))
 		now := kernel.Time(0)
 		for i := range 3000 {
-			gaps := []time.Duration{0, time.Second, 30 * time.Second, 5 * time.Minute, 11 * time.Minute}
+			// Six groups, a group's events some 6 minutes apart on
+			// average: groups go stale and come back, and some reach
+			// ten messages within the interval.
+			gaps := []time.Duration{0, time.Second, 10 * time.Second, 30 * time.Second, time.Minute, 2 * time.Minute, 3 * time.Minute}
 			now = now.Add(gaps[src.IntN(len(gaps))])
 			e := eventcorrelator.Event{Component: "c", Kind: "Pod", APIVersion: "v1", Namespace: "ns",
-				Name: fmt.Sprintf("p%d", src.IntN(6)), Type: "Normal", Reason: fmt.Sprintf("r%d", src.IntN(3)),
+				Name: fmt.Sprintf("p%d", src.IntN(3)), Type: "Normal", Reason: fmt.Sprintf("r%d", src.IntN(2)),
 				Message: fmt.Sprintf("m%d", src.IntN(14)), At: now}
+			if src.IntN(40) == 0 {
+				a.Prune(now) // as a quiet kubelet does, now and then
+			}
 			x, y := a.Correlate(&e, now, ra), b.Correlate(&e, now, rb)
 			if x != y {
 				t.Fatalf("seed %d, event %d: %+v against %+v", seed, i, x, y)
+			}
+			if strings.HasPrefix(x.Message, eventcorrelator.CombinedPrefix) {
+				combined++
 			}
 			if !x.Skip && src.IntN(4) > 0 {
 				a.Written(&x)
 				b.Written(&y)
 			}
 		}
-		if ga, _, _ := a.Sizes(); ga > 18 {
-			t.Errorf("seed %d: %d groups kept, more than the 18 there are", seed, ga)
+		a.Prune(now.Add(eventcorrelator.AggregateInterval + time.Second))
+		if ga, _, _ := a.Sizes(); ga != 0 {
+			t.Errorf("seed %d: %d groups left after a Prune past the interval", seed, ga)
+		}
+		if ga, _, _ := b.Sizes(); ga > 6 {
+			t.Errorf("seed %d: %d groups kept, more than the 6 there are", seed, ga)
 		}
 	}
 }

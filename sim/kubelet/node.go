@@ -296,6 +296,9 @@ func (k *Kubelet) updateNodeStatus(n *api.Node) {
 		return
 	}
 	k.recordNodeEvents(events)
+	// At most every StatusReportFrequency: the event correlator gives
+	// back the memory of the pods' start, long over on a settled node.
+	k.ev.corr.Prune(k.now())
 	k.postNodeStatus(n, conds)
 }
 
