@@ -444,18 +444,28 @@ func (r *Reconciler) buildDisruptedPodMap(pods []*api.Pod, pdb *api.PodDisruptio
 		if !ok {
 			continue
 		}
-		expected := t.Add(DeletionTimeout)
-		if expected.Before(now) {
-			// Upstream's message names the namespace twice.
-			r.Recorder.Eventf(p, api.EventTypeWarning, "NotDeleted", "Pod was expected by PDB %s/%s to be deleted but it wasn't", pdb.Namespace, pdb.Namespace)
-			continue
+		if r.stillDisrupted(pdb, p, t, now, &recheck) {
+			result[p.Name] = t
 		}
-		if recheck.IsZero() || expected.Before(recheck) {
-			recheck = expected
-		}
-		result[p.Name] = t
 	}
 	return result, recheck
+}
+
+// stillDisrupted judges a status.disruptedPods entry of pod p, approved
+// at t: an entry past DeletionTimeout is dropped with upstream's
+// NotDeleted event; a kept one moves recheck to its expiry if that comes
+// first.
+func (r *Reconciler) stillDisrupted(pdb *api.PodDisruptionBudget, p *api.Pod, t api.Time, now time.Time, recheck *time.Time) bool {
+	expected := t.Add(DeletionTimeout)
+	if expected.Before(now) {
+		// Upstream's message names the namespace twice.
+		r.Recorder.Eventf(p, api.EventTypeWarning, "NotDeleted", "Pod was expected by PDB %s/%s to be deleted but it wasn't", pdb.Namespace, pdb.Namespace)
+		return false
+	}
+	if recheck.IsZero() || expected.Before(*recheck) {
+		*recheck = expected
+	}
+	return true
 }
 
 // updateStatus is upstream's updatePdbStatus: nothing is written when the

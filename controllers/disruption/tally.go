@@ -213,17 +213,12 @@ func (r *Reconciler) disruptedFromTally(pdb *api.PodDisruptionBudget, t *podTall
 			continue
 		}
 		ts := pdb.Status.DisruptedPods[name]
-		expected := ts.Add(DeletionTimeout)
-		if expected.Before(now) {
-			// Upstream's message names the namespace twice.
-			r.Recorder.Eventf(p, api.EventTypeWarning, "NotDeleted", "Pod was expected by PDB %s/%s to be deleted but it wasn't", pdb.Namespace, pdb.Namespace)
+		if !r.stillDisrupted(pdb, p, ts, now, &recheck) {
 			continue
 		}
-		if recheck.IsZero() || expected.Before(recheck) {
-			recheck = expected
-		}
 		result[name] = ts
-		if expected.After(now) && api.IsPodReady(p) {
+		// countHealthyPods leaves it out while its approval holds.
+		if ts.Add(DeletionTimeout).After(now) && api.IsPodReady(p) {
 			healthy--
 		}
 	}

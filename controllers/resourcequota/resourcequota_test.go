@@ -18,7 +18,10 @@ import (
 	"github.com/clustersim/clustersim/sim/netsim"
 )
 
-func TestQuotaStatusAndReplenishment(t *testing.T) {
+// quotaPodCluster is a cluster with the quota-pod.yaml quota (pods: 2)
+// and the resource quota controller running.
+func quotaPodCluster(t *testing.T) (*cluster.Cluster, *controller.Manager) {
+	t.Helper()
 	c, err := cluster.New(cluster.Config{Seed: 1, Link: netsim.LinkConfig{Latency: netsim.Latency{Base: time.Millisecond}}})
 	if err != nil {
 		t.Fatal(err)
@@ -36,6 +39,11 @@ func TestQuotaStatusAndReplenishment(t *testing.T) {
 	if err := m.Start(); err != nil {
 		t.Fatal(err)
 	}
+	return c, m
+}
+
+func TestQuotaStatusAndReplenishment(t *testing.T) {
+	c, _ := quotaPodCluster(t)
 	cl := c.Client("user/alice", "alice")
 	ctx := context.Background()
 	var errs []error
@@ -207,23 +215,7 @@ func TestQuotaCountsObjectsBeingDeleted(t *testing.T) {
 // change enqueuing the namespace's quotas, as before), the label changes
 // cost a recount each and the test fails.
 func TestQuotaSyncsOnlyWhenUsageGoesBack(t *testing.T) {
-	c, err := cluster.New(cluster.Config{Seed: 1, Link: netsim.LinkConfig{Latency: netsim.Latency{Base: time.Millisecond}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	objs, err := manifest.DecodeFile("../../testdata/kubernetes-docs/quota-pod.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Bootstrap(objs...); err != nil {
-		t.Fatal(err)
-	}
-	m := c.AddManager("resourcequota", resourcequota.Actor, func(m *controller.Manager) error {
-		return resourcequota.Setup(m, resourcequota.Options{})
-	})
-	if err := m.Start(); err != nil {
-		t.Fatal(err)
-	}
+	c, m := quotaPodCluster(t)
 	reconciles := func() uint64 { return m.Controllers()[0].Metrics().Reconciles }
 	cl := c.Client("user/alice", "alice")
 	ctx := context.Background()
