@@ -139,7 +139,7 @@ func New() *Correlator {
 func (c *Correlator) Correlate(e *Event, now kernel.Time, rng *rand.Rand) Result {
 	// The three keys are prefixes of one list, hashed in one pass: the
 	// spam filter's (source and object), the aggregator's (and type and
-	// reason), the logger's (and field path and message). Upstream joins
+	// reason), the logger's (and message and field path). Upstream joins
 	// the same fields in other orders; what a key tells apart is the
 	// same.
 	uid := string(e.UID)
@@ -152,12 +152,14 @@ func (c *Correlator) Correlate(e *Event, now kernel.Time, rng *rand.Rand) Result
 	st.Add(e.Type)
 	st.Add(e.Reason)
 	groupKey := st.Sum()
-	st.Add(e.FieldPath)
+	// The group's messages are told apart by the group's list and the
+	// message (the next prefix), so that no second pass hashes it alone.
 	st.Add(e.Message)
-	eventKey := st.Sum()
-	msg := c.h.Sum(e.Message)
+	msg := st.Sum()
 	local := uint64(msg[0]) | uint64(msg[1])<<8 | uint64(msg[2])<<16 | uint64(msg[3])<<24 |
 		uint64(msg[4])<<32 | uint64(msg[5])<<40 | uint64(msg[6])<<48 | uint64(msg[7])<<56
+	st.Add(e.FieldPath)
+	eventKey := st.Sum()
 
 	res := Result{Message: e.Message, Count: 1, First: e.At, Last: e.At, written: eventKey}
 	key := eventKey
@@ -168,7 +170,7 @@ func (c *Correlator) Correlate(e *Event, now kernel.Time, rng *rand.Rand) Result
 		res.combined = true
 		res.Message = CombinedPrefix + e.Message
 		res.First, res.Last = now, now
-		res.written = c.h.Sum(e.Component, e.Host, e.Kind, e.Namespace, e.Name, uid, e.APIVersion, e.Type, e.Reason, e.FieldPath, res.Message)
+		res.written = c.h.Sum(e.Component, e.Host, e.Kind, e.Namespace, e.Name, uid, e.APIVersion, e.Type, e.Reason, res.Message, e.FieldPath)
 	}
 
 	log, found := c.logs.ref(key)
