@@ -77,6 +77,8 @@ func TestTallyMatchesList(t *testing.T) {
 			{MatchExpressions: []api.LabelSelectorRequirement{{Key: "app", Operator: api.LabelSelectorOpIn, Values: []string{"a", "b"}}}},
 			{MatchLabels: map[string]string{"tier": "x"}},
 			{},
+			nil, // selects nothing
+			{MatchExpressions: []api.LabelSelectorRequirement{{Key: "app", Operator: "Bad"}}}, // does not parse
 		}
 		newBudget := func(i int) *api.PodDisruptionBudget {
 			b := &api.PodDisruptionBudget{ObjectMeta: api.ObjectMeta{Name: fmt.Sprintf("b%d", i), Namespace: "ns", Generation: 1},
