@@ -100,7 +100,14 @@ func (p *pass) getNewReplicaSet(d *api.Deployment, rsList, oldRSs []*api.Replica
 	newRevision := strconv.FormatInt(MaxRevision(oldRSs)+1, 10)
 
 	if existing != nil {
-		rsCopy := existing.DeepCopy()
+		// A copy whose annotations are its own: they and
+		// spec.minReadySeconds are all this sync changes; the rest is
+		// shared with the cache and only read (an update sends a copy).
+		// Upstream deep-copies the ReplicaSet, on every sync of every
+		// Deployment, mostly to find nothing to change.
+		rsCopy := new(api.ReplicaSet)
+		*rsCopy = *existing
+		rsCopy.Annotations = maps.Clone(existing.Annotations)
 		annotationsUpdated := SetNewReplicaSetAnnotations(d, rsCopy, newRevision, true, maxRevHistoryLengthInChars)
 		minReadySecondsNeedsUpdate := rsCopy.Spec.MinReadySeconds != d.Spec.MinReadySeconds
 		if annotationsUpdated || minReadySecondsNeedsUpdate {

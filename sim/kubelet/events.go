@@ -25,6 +25,9 @@ const (
 const EventComponent = "kubelet"
 
 type queuedEvent struct {
+	// obj is what the correlator keeps of the object's events: its
+	// pod's, or the kubelet's for its Node.
+	obj                  *eventcorrelator.Object
 	ref                  api.ObjectReference // its FieldPath names a container
 	typ, reason, message string
 	at                   kernel.Time
@@ -45,10 +48,12 @@ type recorder struct {
 	tries int
 	cur   queuedEvent
 	res   eventcorrelator.Result // what to write for cur
+	curEv eventcorrelator.Event  // cur, as the correlator read it
 	// recreate is set once a patch found the Event gone: it is created
 	// again under its name.
 	recreate bool
-	corr     *eventcorrelator.Correlator
+	// node is what the correlator keeps of the events about the Node.
+	node eventcorrelator.Object
 	// paths are the containers' field paths the recorder built before,
 	// present the "already present" messages by image: every pod of a
 	// node repeats them, and each Event kept a copy of its own.
@@ -59,7 +64,6 @@ type recorder struct {
 
 func (r *recorder) init(k *Kubelet) {
 	r.k = k
-	r.corr = eventcorrelator.New()
 	r.paths = map[containerName]string{}
 	r.present = map[string]string{}
 }
@@ -120,8 +124,9 @@ func (r *recorder) stop() {
 
 func (r *recorder) restart() { r.paused = false }
 
-// emit queues an event about ref (fieldPath names a container).
-func (r *recorder) emit(ref api.ObjectReference, fieldPath, typ, reason, msg string) {
+// emit queues an event about ref (fieldPath names a container); obj is
+// what the correlator keeps of that object's events.
+func (r *recorder) emit(obj *eventcorrelator.Object, ref api.ObjectReference, fieldPath, typ, reason, msg string) {
 	k := r.k
 	if k.cfg.NoEvents || r.paused {
 		return
@@ -131,7 +136,7 @@ func (r *recorder) emit(ref api.ObjectReference, fieldPath, typ, reason, msg str
 		return
 	}
 	ref.FieldPath = fieldPath
-	r.queue = append(r.queue, queuedEvent{ref: ref, typ: typ, reason: reason, message: msg, at: k.now()})
+	r.queue = append(r.queue, queuedEvent{obj: obj, ref: ref, typ: typ, reason: reason, message: msg, at: k.now()})
 	if !r.busy {
 		r.sendNext()
 	}
@@ -145,13 +150,13 @@ func (r *recorder) sendNext() {
 		r.queue[r.head] = queuedEvent{}
 		r.head++
 		e := &r.cur
-		ev := eventcorrelator.Event{
+		r.curEv = eventcorrelator.Event{
 			Component: EventComponent, Host: k.cfg.NodeName,
 			Kind: e.ref.Kind, APIVersion: e.ref.APIVersion, Namespace: e.ref.Namespace, Name: e.ref.Name,
 			FieldPath: e.ref.FieldPath, UID: e.ref.UID,
 			Type: e.typ, Reason: e.reason, Message: e.message, At: e.at,
 		}
-		r.res = r.corr.Correlate(&ev, k.now(), k.rng)
+		r.res = e.obj.Correlate(&r.curEv, k.now(), k.rng)
 		if r.res.Skip {
 			k.stats.EventsFiltered++
 			continue
@@ -219,7 +224,7 @@ func (r *recorder) done(tok uint32, err error) {
 		// Written. A create that finds its name taken met an earlier
 		// try, or a duplicate of itself, that was written: names carry
 		// 64 random bits.
-		r.corr.Written(&r.res)
+		r.cur.obj.Written(&r.curEv, &r.res)
 		r.k.stats.Events++
 		r.sendNext()
 	case !creating && errors.Is(err, apierr.ErrNotFound):

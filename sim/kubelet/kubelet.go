@@ -381,7 +381,7 @@ func (k *Kubelet) Start() {
 	k.pacedTok = k.next()
 	k.resetPacing()
 	k.ev.restart()
-	k.ev.emit(k.nodeRef(), "", api.EventTypeNormal, "Starting", "Starting kubelet.")
+	k.ev.emit(&k.ev.node, k.nodeRef(), "", api.EventTypeNormal, "Starting", "Starting kubelet.")
 	for _, ps := range k.slots {
 		if ps != nil {
 			k.resume(ps)

@@ -161,7 +161,7 @@ func conditionsChanged(a, b []api.NodeCondition) bool {
 // pkg/kubelet/kubelet_node_status.go).
 func (k *Kubelet) recordNodeEvents(events []string) {
 	for _, e := range events {
-		k.ev.emit(k.nodeRef(), "", api.EventTypeNormal, e, fmt.Sprintf("Node %s status is now: %s", k.cfg.NodeName, e))
+		k.ev.emit(&k.ev.node, k.nodeRef(), "", api.EventTypeNormal, e, fmt.Sprintf("Node %s status is now: %s", k.cfg.NodeName, e))
 	}
 }
 
@@ -296,9 +296,6 @@ func (k *Kubelet) updateNodeStatus(n *api.Node) {
 		return
 	}
 	k.recordNodeEvents(events)
-	// At most every StatusReportFrequency: the event correlator gives
-	// back the memory of the pods' start, long over on a settled node.
-	k.ev.corr.Prune(k.now())
 	k.postNodeStatus(n, conds)
 }
 

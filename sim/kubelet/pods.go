@@ -12,6 +12,7 @@ import (
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/apierr"
 	"github.com/clustersim/clustersim/sim/apiserver"
+	"github.com/clustersim/clustersim/sim/eventcorrelator"
 	"github.com/clustersim/clustersim/sim/kernel"
 )
 
@@ -98,11 +99,14 @@ type cstate struct {
 
 // podState is a pod bound to this node, as the kubelet runs it.
 type podState struct {
-	slot uint16
-	tok  uint32 // pod-level timers
-	key  api.Key
-	uid  api.UID
-	pod  *api.Pod // latest seen; shared, never mutated
+	// events is what the event correlator keeps of the pod's events
+	// (client-go's caches, kept with the pod: see eventcorrelator.Object).
+	events eventcorrelator.Object
+	slot   uint16
+	tok    uint32 // pod-level timers
+	key    api.Key
+	uid    api.UID
+	pod    *api.Pod // latest seen; shared, never mutated
 	// ackedRV is the resourceVersion of the kubelet's last accepted
 	// status write: watch events older than it are stale.
 	ackedRV uint64
@@ -179,7 +183,7 @@ func (k *Kubelet) event(ps *podState, c *cstate, typ, reason, msg string) {
 	if c != nil {
 		fp = k.fieldPath(c)
 	}
-	k.ev.emit(podRef(ps.pod), fp, typ, reason, msg)
+	k.ev.emit(&ps.events, podRef(ps.pod), fp, typ, reason, msg)
 }
 
 // podChanged handles a pod seen in a list or watch event.
