@@ -229,17 +229,6 @@ func (c *Correlator) dropStale(now kernel.Time) {
 	}
 }
 
-// Prune drops what the correlator keeps and no longer needs at now (the
-// groups idle past AggregateInterval), giving their memory back once
-// none is left: a recorder that has gone quiet (a kubelet whose pods all
-// started) calls it now and then. It changes no later result.
-func (c *Correlator) Prune(now kernel.Time) {
-	c.dropStale(now)
-	if c.aggregates.len() == 0 && cap(c.aggregates.entries) > 0 {
-		c.aggregates = newLRU[aggregateRecord](CacheSize)
-	}
-}
-
 func (r *aggregateRecord) has(local uint64) bool {
 	if r.more == nil {
 		return r.one == local

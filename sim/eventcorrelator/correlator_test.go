@@ -182,10 +182,9 @@ func TestReplicaSetOfAThousand(t *testing.T) {
 }
 
 // TestDroppingStaleGroupsChangesNothing feeds the same random events to a
-// correlator that drops groups idle past AggregateInterval (as it
-// correlates, and at Prune) and to one that keeps them (client-go's);
-// every result must match, and a Prune long after the last event leaves
-// no group.
+// correlator that drops groups idle past AggregateInterval and to one
+// that keeps them (client-go's); every result must match, and an event
+// long after the last leaves its own group alone.
 func TestDroppingStaleGroupsChangesNothing(t *testing.T) {
 	combined := 0
 	defer func() {
@@ -207,9 +206,6 @@ func TestDroppingStaleGroupsChangesNothing(t *testing.T) {
 			e := eventcorrelator.Event{Component: "c", Kind: "Pod", APIVersion: "v1", Namespace: "ns",
 				Name: fmt.Sprintf("p%d", src.IntN(3)), Type: "Normal", Reason: fmt.Sprintf("r%d", src.IntN(2)),
 				Message: fmt.Sprintf("m%d", src.IntN(14)), At: now}
-			if src.IntN(40) == 0 {
-				a.Prune(now) // as a quiet kubelet does, now and then
-			}
 			x, y := a.Correlate(&e, now, ra), b.Correlate(&e, now, rb)
 			if x != y {
 				t.Fatalf("seed %d, event %d: %+v against %+v", seed, i, x, y)
@@ -222,9 +218,10 @@ func TestDroppingStaleGroupsChangesNothing(t *testing.T) {
 				b.Written(&y)
 			}
 		}
-		a.Prune(now.Add(eventcorrelator.AggregateInterval + time.Second))
-		if ga, _, _ := a.Sizes(); ga != 0 {
-			t.Errorf("seed %d: %d groups left after a Prune past the interval", seed, ga)
+		late := eventcorrelator.Event{Component: "c", Kind: "Pod", APIVersion: "v1", Namespace: "ns", Name: "late", Type: "Normal", Reason: "r", Message: "m"}
+		a.Correlate(&late, now.Add(eventcorrelator.AggregateInterval+time.Second), ra)
+		if ga, _, _ := a.Sizes(); ga != 1 {
+			t.Errorf("seed %d: %d groups kept after an event past the interval, want its own alone", seed, ga)
 		}
 		if ga, _, _ := b.Sizes(); ga > 6 {
 			t.Errorf("seed %d: %d groups kept, more than the 6 there are", seed, ga)
