@@ -100,6 +100,15 @@ func TestControllerRuntime(t *testing.T) {
 		LeaderElection:          true,
 		LeaderElectionID:        "servetest-copier",
 		LeaderElectionNamespace: "default",
+		// The reconciler's CreateOrUpdate reads its Secret from the API
+		// server, not from a typed Secret informer: the reconcile that a
+		// Secret's deletion brings comes from the metadata informer of
+		// Owns(OnlyMetadata), and a typed informer behind it could still
+		// hold the Secret, so that CreateOrUpdate found it unchanged and
+		// did nothing, never to be asked again (make adapter failed so
+		// once, in a fresh clone's CI: "the owned Secret recreated: not
+		// within 60 s"). Two informers of one kind are not ordered.
+		Client: client.Options{Cache: &client.CacheOptions{DisableFor: []client.Object{&corev1.Secret{}}}},
 	})
 	if err != nil {
 		t.Fatalf("NewManager: %v", err)
