@@ -19,8 +19,10 @@
 //     event it refuses is not written at all, though the logger has
 //     counted it: the next Event written carries the count.
 //
-// sim/client's Recorder (every controller's events) and the kubelet's
-// recorder use it, as their upstream broadcasters use client-go's. A
+// sim/client's Recorder (every controller's events) keeps the three
+// caches in a Correlator; the kubelet keeps each pod's part with the pod
+// in an Object (see its comment), as their upstream broadcasters use
+// client-go's. A
 // ReplicaSet creating a thousand pods thus writes some 25 Events about
 // itself, not a thousand, and its client's QPS goes to the pods.
 package eventcorrelator
