@@ -144,13 +144,7 @@ func Setup(m *controller.Manager, opts Options) error {
 		DeleteFunc: func(o api.Object) { r.podChanged(o.(*api.Pod), nil) },
 	})
 	c.Watch(infs[api.KindPodDisruptionBudget], controller.EnqueueObject())
-	c.Watch(infs[api.KindPod], func(obj api.Object) []controller.Request {
-		var reqs []controller.Request
-		for _, pdb := range r.budgetsFor(obj.(*api.Pod)) {
-			reqs = append(reqs, controller.Request{Key: pdb.Key()})
-		}
-		return reqs
-	})
+	c.Watch(infs[api.KindPod], func(obj api.Object) []controller.Request { return r.budgetsFor(obj.(*api.Pod)) })
 	// The controllers' informers only need to be synced (upstream waits
 	// for them); their changes reach budgets through the pods.
 	c.Watch(infs[api.KindReplicaSet], func(api.Object) []controller.Request { return nil })
@@ -160,16 +154,16 @@ func Setup(m *controller.Manager, opts Options) error {
 }
 
 // budgetsFor returns the budgets of the pod's namespace that select it
-// (the PDB lister's GetPodPodDisruptionBudgets).
-func (r *Reconciler) budgetsFor(p *api.Pod) []*api.PodDisruptionBudget {
-	var out []*api.PodDisruptionBudget
-	for _, o := range r.PDBs.List(api.Everything(), p.Namespace) {
-		pdb := o.(*api.PodDisruptionBudget)
-		sel, err := api.LabelSelectorAsSelector(pdb.Spec.Selector)
-		if err != nil || !sel.Matches(p.Labels) {
-			continue
+// (the PDB lister's GetPodPodDisruptionBudgets), in the lister's order:
+// the tallies hold every budget's parsed selector (none for a selector
+// that does not parse, which selects no pod), so that a pod change does
+// not parse them again.
+func (r *Reconciler) budgetsFor(p *api.Pod) []controller.Request {
+	var out []controller.Request
+	for _, t := range r.tallies.byNS[p.Namespace] {
+		if t.sel.Matches(p.Labels) {
+			out = append(out, controller.Request{Key: t.key})
 		}
-		out = append(out, pdb)
 	}
 	return out
 }
