@@ -144,10 +144,37 @@ type Conflict struct {
 // FieldsV1 value.
 type fieldSet struct {
 	ids []uint32 // ascending
+	// low holds the ids below lowIDs as bits (id i: bit i%64 of word
+	// i/64), so that has needs no search for them: a type's paths are
+	// numbered as they are first written, and the paths of the writes
+	// that come again and again (a pod's status, a lease's renewal) are
+	// among the first. sameOwners asks has for every changed path of every
+	// update against every manager's set (1.09 of its 2.50 s in a CPU
+	// profile of the 5,000-node probe, a binary search each).
+	low [lowIDs / 64]uint64
 	raw api.RawValue
 }
 
+// lowIDs is how many of the lowest ids a fieldSet keeps as bits.
+const lowIDs = 256
+
+// newFieldSet returns the set of ids (ascending, no duplicates), which
+// it keeps.
+func newFieldSet(ids []uint32) *fieldSet {
+	s := &fieldSet{ids: ids}
+	for _, id := range ids {
+		if id >= lowIDs {
+			break
+		}
+		s.low[id/64] |= 1 << (id % 64)
+	}
+	return s
+}
+
 func (s *fieldSet) has(id uint32) bool {
+	if id < lowIDs {
+		return s.low[id/64]&(1<<(id%64)) != 0
+	}
 	_, ok := slices.BinarySearch(s.ids, id)
 	return ok
 }
@@ -532,7 +559,7 @@ func (fi *fieldIndex) intern(ids []uint32) *fieldSet {
 			return s
 		}
 	}
-	s := &fieldSet{ids: slices.Clone(ids)}
+	s := newFieldSet(slices.Clone(ids))
 	s.raw = fi.render(s.ids)
 	fi.sets[h] = append(fi.sets[h], s)
 	fi.byRaw[&s.raw] = s

@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"reflect"
 	"slices"
 	"strings"
@@ -412,5 +413,30 @@ func TestChangedMemo(t *testing.T) {
 				t.Errorf("hit %v, want %v", hit, tc.want)
 			}
 		})
+	}
+}
+
+// TestFieldSetHas checks that a field set's membership, bits for the low
+// ids and a search above them, is the search's over the ids: random sets
+// around the boundary (lowIDs), every id asked.
+func TestFieldSetHas(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	for trial := range 200 {
+		var ids []uint32
+		for id := uint32(0); id < 2*lowIDs+70; id++ {
+			if rng.IntN(4) == 0 {
+				ids = append(ids, id)
+			}
+		}
+		if trial%10 == 0 {
+			ids = []uint32{0, 63, 64, lowIDs - 1, lowIDs, lowIDs + 1}
+		}
+		s := newFieldSet(ids)
+		for id := uint32(0); id < 2*lowIDs+80; id++ {
+			_, want := slices.BinarySearch(ids, id)
+			if got := s.has(id); got != want {
+				t.Fatalf("trial %d: has(%d) = %v, want %v (ids %v)", trial, id, got, want, ids)
+			}
+		}
 	}
 }
