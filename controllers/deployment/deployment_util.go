@@ -636,7 +636,12 @@ func FindNewReplicaSet(d *api.Deployment, rsList []*api.ReplicaSet) *api.Replica
 // FindOldReplicaSets returns the ReplicaSets of rsList other than d's new
 // one, oldest first: those with replicas, and all of them.
 func FindOldReplicaSets(d *api.Deployment, rsList []*api.ReplicaSet) (withReplicas, all []*api.ReplicaSet) {
-	newRS := FindNewReplicaSet(d, rsList)
+	return oldReplicaSets(rsList, FindNewReplicaSet(d, rsList))
+}
+
+// oldReplicaSets is FindOldReplicaSets given the new ReplicaSet (nil for
+// none).
+func oldReplicaSets(rsList []*api.ReplicaSet, newRS *api.ReplicaSet) (withReplicas, all []*api.ReplicaSet) {
 	sorted := slices.Clone(rsList)
 	sort.Sort(ReplicaSetsByCreationTimestamp(sorted))
 	for _, rs := range sorted {

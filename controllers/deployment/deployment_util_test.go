@@ -997,3 +997,57 @@ func TestListReplicaSets(t *testing.T) {
 		t.Errorf("listed with selector %q, want foo=bar", gotSel.String())
 	}
 }
+
+// TestFindNewReplicaSetMemo checks that a sync's remembered new
+// ReplicaSet is FindNewReplicaSet's answer at every step of a sequence
+// that changes what it depends on: the same list again, another list,
+// a list with the same ReplicaSets in another slice, the Deployment's
+// template replaced by a rollback, another copy of the Deployment.
+func TestFindNewReplicaSetMemo(t *testing.T) {
+	now := testTime
+	d := generateDeployment("nginx")
+	newRS := generateRS(d, "nginx-new")
+	newRS.Labels[DefaultDeploymentUniqueLabelKey] = "hash"
+	newRS.CreationTimestamp = api.NewTime(now.Add(time.Minute))
+	oldD := generateDeployment("nginx")
+	oldD.Spec.Template.Spec.Containers[0].Name = "nginx-old-1"
+	oldRS := generateRS(oldD, "nginx-old")
+	oldRS.CreationTimestamp = api.NewTime(now)
+
+	p := newFixture(t).pass()
+	other := d.DeepCopy()
+	steps := []struct {
+		name   string
+		d      *api.Deployment
+		list   []*api.ReplicaSet
+		before func()
+		want   *api.ReplicaSet
+	}{
+		{name: "first", d: d, list: []*api.ReplicaSet{newRS, oldRS}, want: newRS},
+		{name: "same list again", d: d, list: []*api.ReplicaSet{newRS, oldRS}, want: newRS},
+		{name: "without the new one", d: d, list: []*api.ReplicaSet{oldRS}, want: nil},
+		{name: "the new one back", d: d, list: []*api.ReplicaSet{oldRS, newRS}, want: newRS},
+		{name: "rolled back to the old template", d: d, list: []*api.ReplicaSet{oldRS, newRS}, want: oldRS, before: func() {
+			SetFromReplicaSetTemplate(d, oldRS.Spec.Template)
+			p.forgetTemplate()
+		}},
+		{name: "another copy of the Deployment", d: other, list: []*api.ReplicaSet{oldRS, newRS}, want: newRS},
+	}
+	for _, st := range steps {
+		if st.before != nil {
+			st.before()
+		}
+		name := func(rs *api.ReplicaSet) string {
+			if rs == nil {
+				return "none"
+			}
+			return rs.Name
+		}
+		if want := FindNewReplicaSet(st.d, st.list); want != st.want {
+			t.Fatalf("%s: the table is wrong: FindNewReplicaSet = %s, want %s", st.name, name(want), name(st.want))
+		}
+		if got := p.findNewReplicaSet(st.d, st.list); got != st.want {
+			t.Errorf("%s: findNewReplicaSet = %s, want %s", st.name, name(got), name(st.want))
+		}
+	}
+}

@@ -56,6 +56,7 @@ func (p *pass) rollbackToTemplate(d *api.Deployment, rs *api.ReplicaSet) (bool, 
 	done := false
 	if !EqualIgnoreHash(&d.Spec.Template, &rs.Spec.Template) {
 		SetFromReplicaSetTemplate(d, rs.Spec.Template)
+		p.forgetTemplate()
 		SetDeploymentAnnotationsTo(d, rs)
 		done = true
 	} else {

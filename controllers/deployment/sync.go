@@ -81,7 +81,7 @@ func (p *pass) checkPausedConditions(d *api.Deployment) error {
 // after bringing the new one's revision to the highest old revision + 1
 // and copying it to d. Failed writes are retried at the next sync.
 func (p *pass) getAllReplicaSetsAndSyncRevision(d *api.Deployment, rsList []*api.ReplicaSet, createIfNotExisted bool) (*api.ReplicaSet, []*api.ReplicaSet, error) {
-	_, allOldRSs := FindOldReplicaSets(d, rsList)
+	_, allOldRSs := oldReplicaSets(rsList, p.findNewReplicaSet(d, rsList))
 	newRS, err := p.getNewReplicaSet(d, rsList, allOldRSs, createIfNotExisted)
 	if err != nil {
 		return nil, nil, err
@@ -96,7 +96,7 @@ func (p *pass) getAllReplicaSetsAndSyncRevision(d *api.Deployment, rsList []*api
 // ReplicaSet that is not d's (a hash collision) bumps
 // status.collisionCount, so that the next attempt hashes differently.
 func (p *pass) getNewReplicaSet(d *api.Deployment, rsList, oldRSs []*api.ReplicaSet, createIfNotExisted bool) (*api.ReplicaSet, error) {
-	existing := FindNewReplicaSet(d, rsList)
+	existing := p.findNewReplicaSet(d, rsList)
 	newRevision := strconv.FormatInt(MaxRevision(oldRSs)+1, 10)
 
 	if existing != nil {
