@@ -998,6 +998,18 @@ func (s *Store) sameOwners(fi *fieldIndex, mf []api.ManagedFieldsEntry, manager,
 	if len(removed) > 0 {
 		return nil, false
 	}
+	// The changed ids below lowIDs as bits, compared with each set's bits
+	// a word at a time; the others (rare: a type's first paths are the
+	// ones written again and again) one by one.
+	var low [lowIDs / 64]uint64
+	var high []uint32
+	for _, id := range changed {
+		if id < lowIDs {
+			low[id/64] |= 1 << (id % 64)
+		} else {
+			high = append(high, id)
+		}
+	}
 	mine := -1
 	for i := range mf {
 		e := &mf[i]
@@ -1006,7 +1018,12 @@ func (s *Store) sameOwners(fi *fieldIndex, mf []api.ManagedFieldsEntry, manager,
 			return nil, false
 		}
 		if e.Manager == manager && e.Operation == OperationUpdate && e.Subresource == subresource && e.APIVersion == apiVersion {
-			for _, id := range changed {
+			for w := range low {
+				if low[w]&^set.low[w] != 0 {
+					return nil, false
+				}
+			}
+			for _, id := range high {
 				if !set.has(id) {
 					return nil, false
 				}
@@ -1014,7 +1031,12 @@ func (s *Store) sameOwners(fi *fieldIndex, mf []api.ManagedFieldsEntry, manager,
 			mine = i
 			continue
 		}
-		for _, id := range changed {
+		for w := range low {
+			if low[w]&set.low[w] != 0 {
+				return nil, false
+			}
+		}
+		for _, id := range high {
 			if set.has(id) {
 				return nil, false
 			}

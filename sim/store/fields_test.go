@@ -440,3 +440,99 @@ func TestFieldSetHas(t *testing.T) {
 		}
 	}
 }
+
+// TestSameOwnersByWords checks sameOwners' word-at-a-time test of the
+// changed fields against each entry's set with the per-id test it
+// replaces: random entries (the writer's and others', ids below and
+// above lowIDs) and random changed ids, the answer (ok, and whether the
+// writer's entry was found) the same.
+func TestSameOwnersByWords(t *testing.T) {
+	s := New(kernel.New(1))
+	fi := s.fieldsFor(&api.Pod{})
+	for i := 0; len(fi.paths) < lowIDs+40; i++ {
+		fi.id([]string{"f:metadata", "f:labels", fmt.Sprintf("f:label-%d", i)}, true)
+	}
+	rng := rand.New(rand.NewPCG(3, 5))
+	randomIDs := func(n int) []uint32 {
+		var ids idSet
+		for range n {
+			id := uint32(rng.IntN(lowIDs + 40))
+			if rng.IntN(3) == 0 {
+				id = uint32(rng.IntN(8)) // the ids most writes share
+			}
+			ids.add(id)
+		}
+		return ids
+	}
+	// reference is the per-id test: whether sameOwners may take the fast
+	// path, and the writer's entry.
+	reference := func(sets []*fieldSet, mineAt int, changed idSet) (ok bool, mine int) {
+		mine = -1
+		for i, set := range sets {
+			if i == mineAt {
+				for _, id := range changed {
+					if !set.has(id) {
+						return false, -1
+					}
+				}
+				mine = i
+				continue
+			}
+			for _, id := range changed {
+				if set.has(id) {
+					return false, -1
+				}
+			}
+		}
+		if mine < 0 {
+			return len(changed) == 0 && len(sets) == 0, -1
+		}
+		return true, mine
+	}
+	agree, fast := 0, 0
+	for trial := range 3000 {
+		n := rng.IntN(4)
+		mineAt := rng.IntN(n + 1) // n: the writer has no entry
+		var sets []*fieldSet
+		var mf []api.ManagedFieldsEntry
+		var changed idSet
+		for i := range n {
+			ids := randomIDs(1 + rng.IntN(12))
+			set := fi.intern(ids)
+			sets = append(sets, set)
+			manager := fmt.Sprintf("other-%d", i)
+			if i == mineAt {
+				manager = "writer"
+				// Often the writer changes only what it owns.
+				if rng.IntN(2) == 0 {
+					for _, id := range ids {
+						if rng.IntN(2) == 0 {
+							changed.add(id)
+						}
+					}
+				}
+			}
+			mf = append(mf, api.ManagedFieldsEntry{Manager: manager, Operation: OperationUpdate, APIVersion: "v1", FieldsType: "FieldsV1", FieldsV1: &set.raw})
+		}
+		if rng.IntN(3) == 0 {
+			for _, id := range randomIDs(1 + rng.IntN(3)) {
+				changed.add(id)
+			}
+		}
+		wantOK, wantMine := reference(sets, mineAt, changed)
+		out, gotOK := s.sameOwners(fi, mf, "writer", "v1", "", changed, nil)
+		if gotOK != wantOK {
+			t.Fatalf("trial %d: sets %v, writer's at %d, changed %v: ok %v, want %v", trial, sets, mineAt, changed, gotOK, wantOK)
+		}
+		if gotOK && wantMine >= 0 && len(out) != len(mf) {
+			t.Fatalf("trial %d: %d entries back, want %d", trial, len(out), len(mf))
+		}
+		agree++
+		if gotOK {
+			fast++
+		}
+	}
+	if fast < 300 || agree-fast < 300 {
+		t.Errorf("the trials took the fast path %d times of %d: the table tests too little of one side", fast, agree)
+	}
+}
