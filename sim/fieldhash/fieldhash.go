@@ -18,27 +18,23 @@ import (
 // Two different lists hash alike with a chance of about 2^-128.
 type Sum [16]byte
 
-// Hasher computes Sums with a buffer it reuses; its zero value is ready.
-type Hasher struct{ buf []byte }
+// Hasher computes the Sum of a whole list at once, with a Stream it
+// reuses; its zero value is ready.
+type Hasher struct{ s Stream }
 
 // Sum returns the hash of fields.
 func (h *Hasher) Sum(fields ...string) Sum {
-	buf := h.buf[:0]
+	h.s.Reset()
 	for _, f := range fields {
-		buf = binary.LittleEndian.AppendUint32(buf, uint32(len(f)))
-		buf = append(buf, f...)
+		h.s.Add(f)
 	}
-	h.buf = buf
-	d := fnv.New128a()
-	d.Write(buf)
-	var out Sum
-	d.Sum(out[:0])
-	return out
+	return h.s.Sum()
 }
 
-// Stream hashes a list of strings a field at a time, so that the Sums of
-// the list's prefixes cost one pass: after Add of f1 ... fn, Sum returns
-// what Hasher.Sum(f1, ..., fn) does. The event correlator's three keys
+// Stream hashes a list of strings a field at a time (each preceded by
+// its length, as Sum says), so that the Sums of the list's prefixes cost
+// one pass: after Add of f1 ... fn, Sum returns what Hasher.Sum(f1, ...,
+// fn) does. The event correlator's three keys
 // are prefixes of one list. Its zero value is ready; Reset starts a new
 // list.
 type Stream struct {

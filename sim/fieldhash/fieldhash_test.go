@@ -1,6 +1,10 @@
 package fieldhash
 
-import "testing"
+import (
+	"encoding/binary"
+	"hash/fnv"
+	"testing"
+)
 
 // TestSumSeparatesFields checks that lists differing only in where one
 // field ends and the next begins, or in the number of fields, hash
@@ -75,5 +79,26 @@ func TestStreamIsSumOfPrefixes(t *testing.T) {
 		s.Sum()
 	}); n != 0 {
 		t.Errorf("%v allocations a list", n)
+	}
+}
+
+// TestSumEncoding checks a Sum against the encoding its comment gives,
+// computed here apart from Stream: FNV-1a, 128 bits, over each field's
+// length (4 bytes, little-endian) and bytes.
+func TestSumEncoding(t *testing.T) {
+	for _, l := range [][]string{{}, {""}, {"Pod", "default", "web-1"}, {"a", "", "bc"}} {
+		var buf []byte
+		for _, f := range l {
+			buf = binary.LittleEndian.AppendUint32(buf, uint32(len(f)))
+			buf = append(buf, f...)
+		}
+		d := fnv.New128a()
+		d.Write(buf)
+		var want Sum
+		d.Sum(want[:0])
+		var h Hasher
+		if got := h.Sum(l...); got != want {
+			t.Errorf("Sum(%q) = %x, want %x", l, got, want)
+		}
 	}
 }
