@@ -192,12 +192,17 @@ func (r *Reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 // trySync computes and writes the budget's status; recheck is when a pod
 // approved for eviction but not yet deleted stops being excluded.
 func (r *Reconciler) trySync(ctx context.Context, pdb *api.PodDisruptionBudget) (time.Duration, error) {
-	sel, err := api.LabelSelectorAsSelector(pdb.Spec.Selector)
-	if err != nil {
+	// A tally holds the selector parsed (it has one only for a selector
+	// that parses); without one the sync parses it.
+	t := r.tallyFor(pdb)
+	var sel api.Selector
+	var err error
+	if t != nil {
+		sel = t.sel
+	} else if sel, err = api.LabelSelectorAsSelector(pdb.Spec.Selector); err != nil {
 		r.Recorder.Eventf(pdb, api.EventTypeWarning, "NoPods", "Failed to get pods: %v", err)
 		return 0, err
 	}
-	t := r.tallyFor(pdb)
 	var pods []*api.Pod
 	list := func() {
 		// The lister matched the selector already: matching every
