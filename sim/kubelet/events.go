@@ -48,7 +48,6 @@ type recorder struct {
 	tries int
 	cur   queuedEvent
 	res   eventcorrelator.Result // what to write for cur
-	curEv eventcorrelator.Event  // cur, as the correlator read it
 	// recreate is set once a patch found the Event gone: it is created
 	// again under its name.
 	recreate bool
@@ -142,6 +141,16 @@ func (r *recorder) emit(obj *eventcorrelator.Object, ref api.ObjectReference, fi
 	}
 }
 
+// correlated is queued event e as the correlator reads it.
+func (r *recorder) correlated(e *queuedEvent) eventcorrelator.Event {
+	return eventcorrelator.Event{
+		Component: EventComponent, Host: r.k.cfg.NodeName,
+		Kind: e.ref.Kind, APIVersion: e.ref.APIVersion, Namespace: e.ref.Namespace, Name: e.ref.Name,
+		FieldPath: e.ref.FieldPath, UID: e.ref.UID,
+		Type: e.typ, Reason: e.reason, Message: e.message, At: e.at,
+	}
+}
+
 // sendNext writes the next queued event the spam filter lets through.
 func (r *recorder) sendNext() {
 	k := r.k
@@ -149,14 +158,8 @@ func (r *recorder) sendNext() {
 		r.cur = r.queue[r.head]
 		r.queue[r.head] = queuedEvent{}
 		r.head++
-		e := &r.cur
-		r.curEv = eventcorrelator.Event{
-			Component: EventComponent, Host: k.cfg.NodeName,
-			Kind: e.ref.Kind, APIVersion: e.ref.APIVersion, Namespace: e.ref.Namespace, Name: e.ref.Name,
-			FieldPath: e.ref.FieldPath, UID: e.ref.UID,
-			Type: e.typ, Reason: e.reason, Message: e.message, At: e.at,
-		}
-		r.res = e.obj.Correlate(&r.curEv, k.now(), k.rng)
+		ev := r.correlated(&r.cur)
+		r.res = r.cur.obj.Correlate(&ev, k.now(), k.rng)
 		if r.res.Skip {
 			k.stats.EventsFiltered++
 			continue
@@ -224,7 +227,8 @@ func (r *recorder) done(tok uint32, err error) {
 		// Written. A create that finds its name taken met an earlier
 		// try, or a duplicate of itself, that was written: names carry
 		// 64 random bits.
-		r.cur.obj.Written(&r.curEv, &r.res)
+		ev := r.correlated(&r.cur)
+		r.cur.obj.Written(&ev, &r.res)
 		r.k.stats.Events++
 		r.sendNext()
 	case !creating && errors.Is(err, apierr.ErrNotFound):
