@@ -102,20 +102,19 @@ type pass struct {
 // holds the same objects, unless d's template was replaced
 // (forgetTemplate, after a rollback's SetFromReplicaSetTemplate).
 type newRSMemo struct {
-	valid bool
-	d     *api.Deployment
-	list  []*api.ReplicaSet
-	rs    *api.ReplicaSet
+	d    *api.Deployment // nil: nothing remembered
+	list []*api.ReplicaSet
+	rs   *api.ReplicaSet
 }
 
 // findNewReplicaSet is FindNewReplicaSet(d, rsList), remembered for the
 // sync (newRSMemo).
 func (p *pass) findNewReplicaSet(d *api.Deployment, rsList []*api.ReplicaSet) *api.ReplicaSet {
-	if m := &p.newRS; m.valid && m.d == d && slices.Equal(m.list, rsList) {
+	if m := &p.newRS; m.d == d && d != nil && slices.Equal(m.list, rsList) {
 		return m.rs
 	}
 	rs := FindNewReplicaSet(d, rsList)
-	p.newRS = newRSMemo{valid: true, d: d, list: slices.Clone(rsList), rs: rs}
+	p.newRS = newRSMemo{d: d, list: slices.Clone(rsList), rs: rs}
 	return rs
 }
 
