@@ -22,6 +22,10 @@ var (
 	ErrNotRunning = errors.New("manager is not running")
 	// ErrDuplicateController: two controllers of one manager share a name.
 	ErrDuplicateController = errors.New("duplicate controller name")
+	// ErrHosted: Host given a manager that cannot be a member (one
+	// hosted already, one that hosts others, a running one, the host
+	// itself).
+	ErrHosted = errors.New("manager cannot be hosted")
 )
 
 // ManagerOptions configure a Manager; they apply from the next Start.
@@ -74,6 +78,10 @@ type Manager struct {
 	clock  client.Clock
 	run    *run
 	starts int
+	// members are the managers this one hosts (Host); host is the
+	// manager hosting this one.
+	members []*Manager
+	host    *Manager
 }
 
 // run is one incarnation of a manager: everything Crash drops.
@@ -133,28 +141,32 @@ func (m *Manager) Starts() int { return m.starts }
 // process: informers, the recorder's sender, each controller's workers
 // (which wait for the caches to sync), then runnables. A setup error
 // leaves the manager stopped and is returned wrapped.
+//
+// A manager that hosts others (Host) starts them too, after its own
+// setup, in the order Host was given them; a setup error of any of them
+// leaves the whole process stopped. Starting a hosted manager starts its
+// host, and so every member: they are one process.
 func (m *Manager) Start() error {
 	if m.run != nil {
 		return fmt.Errorf("manager %s: %w", m.name, ErrRunning)
 	}
+	if m.host != nil {
+		return m.host.Start()
+	}
 	ctx, cancel := context.WithCancel(context.Background())
-	m.client = client.New(m.k, m.t, m.actor, m.opts.Client)
-	ropts := m.opts.Recorder
-	if ropts.Component == "" {
-		ropts.Component = m.name
-	}
 	r := &run{
-		ctx:      ctx,
-		cancel:   cancel,
-		factory:  informer.NewFactory(m.k, m.t, informer.Config{Name: m.name, Actor: m.actor, Resync: m.opts.Resync, OnActivity: m.opts.OnInformer}),
-		recorder: client.NewRecorder(m.k, m.eventClient(), m.name, ropts),
+		ctx:     ctx,
+		cancel:  cancel,
+		factory: informer.NewFactory(m.k, m.t, informer.Config{Name: m.name, Actor: m.actor, Resync: m.opts.Resync, OnActivity: m.opts.OnInformer}),
 	}
-	m.run = r
-	m.starts++
-	if m.setup != nil {
-		if err := m.setup(m); err != nil {
+	if err := m.begin(r); err != nil {
+		return err
+	}
+	for _, mem := range m.members {
+		mctx, mcancel := context.WithCancel(ctx)
+		if err := mem.begin(&run{ctx: mctx, cancel: mcancel, factory: r.factory}); err != nil {
 			m.teardown()
-			return fmt.Errorf("manager %s: setup: %w", m.name, err)
+			return fmt.Errorf("manager %s: %w", m.name, err)
 		}
 	}
 	if m.opts.LeaderElection != nil {
@@ -166,6 +178,58 @@ func (m *Manager) Start() error {
 	return nil
 }
 
+// begin makes r the manager's incarnation (with a new client and
+// recorder) and runs setup on it. On a setup error the incarnation is
+// torn down and the error returned wrapped.
+func (m *Manager) begin(r *run) error {
+	if m.host != nil && m.opts.LeaderElection != nil {
+		r.cancel()
+		return fmt.Errorf("manager %s: a hosted manager elects no leader of its own (its host's election covers it): %w", m.name, ErrHosted)
+	}
+	m.client = client.New(m.k, m.t, m.actor, m.opts.Client)
+	ropts := m.opts.Recorder
+	if ropts.Component == "" {
+		ropts.Component = m.name
+	}
+	r.recorder = client.NewRecorder(m.k, m.eventClient(), m.name, ropts)
+	m.run = r
+	m.starts++
+	if m.setup != nil {
+		if err := m.setup(m); err != nil {
+			m.teardown()
+			return fmt.Errorf("manager %s: setup: %w", m.name, err)
+		}
+	}
+	return nil
+}
+
+// Host makes member one of the controllers of m's process, as
+// kube-controller-manager runs all its controllers in one process: the
+// member keeps its own client (its actor, transport, rate limits), event
+// recorder and controllers, but takes its informers from m's factory, so
+// that a kind m's members all watch is listed and watched once, through
+// m's transport, as m's actor; its informer options (Resync, OnInformer)
+// are m's. The member starts and crashes with m: Start of either starts
+// both (m's setup, then each member's, in the order Host was given
+// them), Crash of either crashes both, and m's leader election (a member
+// may have none) starts every member's workload. Both must be stopped;
+// member must host no managers and be hosted by none; m must be hosted by
+// none.
+func (m *Manager) Host(member *Manager) error {
+	switch {
+	case member == m, member.host != nil, len(member.members) > 0, m.host != nil:
+		return fmt.Errorf("manager %s: host %s: %w", m.name, member.name, ErrHosted)
+	case m.run != nil, member.run != nil:
+		return fmt.Errorf("manager %s: host %s: %w", m.name, member.name, ErrRunning)
+	}
+	member.host = m
+	m.members = append(m.members, member)
+	return nil
+}
+
+// Hosted returns the manager hosting m (Host), or nil.
+func (m *Manager) Hosted() *Manager { return m.host }
+
 // eventClient returns the client the recorder sends events through: one
 // of its own when the options ask for it, else the manager's.
 func (m *Manager) eventClient() client.Client {
@@ -176,7 +240,7 @@ func (m *Manager) eventClient() client.Client {
 }
 
 // startWorkload starts the incarnation's informers, recorder,
-// controllers and runnables.
+// controllers and runnables, then those of every member it hosts.
 func (m *Manager) startWorkload(r *run) {
 	r.factory.Start()
 	r.recorder.Start()
@@ -187,6 +251,11 @@ func (m *Manager) startWorkload(r *run) {
 		m.spawn(&r.runnables[i])
 	}
 	r.spawned = true
+	for _, mem := range m.members {
+		if mem.run != nil {
+			mem.startWorkload(mem.run)
+		}
+	}
 }
 
 func (m *Manager) spawn(rn *runnable) {
@@ -199,8 +268,13 @@ func (m *Manager) spawn(rn *runnable) {
 // (a worker blocked in a client call included), and drops everything the
 // incarnation held: caches, queues, the recorder's queue, and whatever
 // setup built. Requests already sent may still take effect at the server.
-// Crashing a stopped manager does nothing.
+// Crashing a stopped manager does nothing. Crashing a hosted manager
+// (Host) crashes its host, and so every member: they are one process.
 func (m *Manager) Crash() {
+	if m.host != nil {
+		m.host.Crash()
+		return
+	}
 	if m.run != nil {
 		m.teardown()
 	}
@@ -212,10 +286,15 @@ func (m *Manager) Restart() error {
 	return m.Start()
 }
 
-// teardown kills the current incarnation: controllers first (so no
-// reconcile observes a half-torn cache), then runnables, the recorder and
-// the informers.
+// teardown kills the current incarnation: its members' first, then its
+// controllers (so no reconcile observes a half-torn cache), runnables,
+// the recorder and the informers (a member leaves its host's).
 func (m *Manager) teardown() {
+	for _, mem := range m.members {
+		if mem.run != nil {
+			mem.teardown()
+		}
+	}
 	r := m.run
 	m.run = nil
 	r.cancel()
@@ -231,7 +310,9 @@ func (m *Manager) teardown() {
 		r.elector.Kill()
 	}
 	r.recorder.Stop()
-	r.factory.Stop()
+	if m.host == nil {
+		r.factory.Stop()
+	}
 }
 
 // Kinds returns the kinds the API serves, custom ones included: the
