@@ -67,7 +67,9 @@ func newHostedProcess(t *testing.T, election bool) *hostedProcess {
 	})
 	if election {
 		p.host.SetOptions(controller.ManagerOptions{LeaderElection: &controller.LeaderElection{Name: "kcm", Identity: "cp",
-			OnAcquired: func(m *controller.Manager, id string) { p.log = append(p.log, logf(h.k, "%s acquired as %s", m.Name(), id)) }}})
+			OnAcquired: func(m *controller.Manager, id string) {
+				p.log = append(p.log, logf(h.k, "%s acquired as %s", m.Name(), id))
+			}}})
 	}
 	p.a = member("a", p.aTr, &p.informersOfA)
 	p.b = member("b", p.bTr, &p.informersOfB)
