@@ -14,10 +14,15 @@ import (
 // (sim/cluster, scenarios/runner).
 func endpoints(s *Scenario, w *world, users ...string) []string {
 	out := []string{"apiserver"}
+	kcm := false
 	for _, c := range AllControllers() {
 		if Runs(s, c) {
 			out = append(out, "controller/"+c)
+			kcm = kcm || InControllerManager(c)
 		}
+	}
+	if kcm && s.OneProcess() {
+		out = append(out, "controller/"+ControllerManagerProcess)
 	}
 	if s.Spec.GitOps != nil {
 		out = append(out, "controller/gitops")

@@ -599,6 +599,11 @@ func (l *loader) cluster(s *Scenario, w *world) error {
 	if err := l.eventTTL(s.Spec.Cluster.EventTTL); err != nil {
 		return err
 	}
+	switch s.Spec.Cluster.ControllerManager {
+	case "", ControllerManagerPerController, ControllerManagerOneProcess:
+	default:
+		return l.errorf("spec.cluster.controllerManager", "unknown value %q (known: %s, the default, and %s)", s.Spec.Cluster.ControllerManager, ControllerManagerPerController, ControllerManagerOneProcess)
+	}
 	if err := l.kubelet(s); err != nil {
 		return err
 	}
@@ -1024,6 +1029,16 @@ func (l *loader) controllers(s *Scenario, w *world) error {
 		}
 		if cs.Standbys < 0 || cs.Standbys > MaxStandbys {
 			return l.errorf(f+".standbys", "must be between 0 and %d", MaxStandbys)
+		}
+		if s.OneProcess() && InControllerManager(name) {
+			// One process: what is per controller in the default mode is
+			// the process's here, and the process has no such setting yet.
+			if cs.Standbys != 0 {
+				return l.errorf(f+".standbys", "%s runs inside kube-controller-manager's one process (spec.cluster.controllerManager: %s), which has no standbys of its own: a controller cannot stand by alone", name, ControllerManagerOneProcess)
+			}
+			if cs.Resync != nil {
+				return l.errorf(f+".resync", "%s takes its informers from kube-controller-manager's one process (spec.cluster.controllerManager: %s), whose informers resync as the process's do: a controller cannot resync alone", name, ControllerManagerOneProcess)
+			}
 		}
 		if field := cs.tuned(); field != "" && cs.Enabled != nil && !*cs.Enabled {
 			return l.errorf(f+"."+field, "%s is disabled (enabled: false), so this would tune nothing: drop one or the other", name)

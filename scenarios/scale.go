@@ -51,6 +51,13 @@ type ScaleProbe struct {
 	// --endpointslice-updates-batch-period); 0, the default, leaves it
 	// out. It needs Services.
 	UpdatesBatchPeriod time.Duration
+	// PerController runs kube-controller-manager's controllers each as a
+	// process of its own (spec.cluster.controllerManager:
+	// per-controller, the scenario format's default). By default the
+	// probe runs them as upstream does, as one process sharing its
+	// informers (one-process), which is what a capacity planner's
+	// cluster does and what sets the API server's watch fan-out.
+	PerController bool
 }
 
 // The kube-controller-manager's client defaults (--kube-api-qps,
@@ -151,6 +158,11 @@ spec:
     events: brief
   cluster:
 `, name, s.Nodes, pods, behind, crash)
+	if s.PerController {
+		b.WriteString("    controllerManager: " + ControllerManagerPerController + "\n")
+	} else {
+		b.WriteString("    controllerManager: " + ControllerManagerOneProcess + "\n")
+	}
 	if s.Unpaced {
 		b.WriteString("    kubelet: {unpaced: true}\n")
 	}

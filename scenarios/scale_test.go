@@ -19,6 +19,7 @@ func TestScaleYAML(t *testing.T) {
 		sched                Pacing // zero: kube-scheduler's
 		services             int
 		batch                time.Duration // the endpoints controllers' updatesBatchPeriod
+		perController        bool          // spec.cluster.controllerManager: per-controller
 		wantErr              string
 	}{
 		{probe: ScaleProbe{Nodes: 30, Services: true}, nodes: 30, pods: 900, crashes: 1, services: 10},
@@ -41,6 +42,7 @@ func TestScaleYAML(t *testing.T) {
 		{probe: ScaleProbe{Nodes: 30, Services: true, Unpaced: true, UpdatesBatchPeriod: 1500 * time.Millisecond}, nodes: 30, pods: 900, crashes: 1, qps: -1, services: 10, batch: 1500 * time.Millisecond},
 		{probe: ScaleProbe{Nodes: 30, UpdatesBatchPeriod: time.Second}, wantErr: "--updates-batch-period needs --services"},
 		{probe: ScaleProbe{Nodes: 30, Services: true, UpdatesBatchPeriod: -time.Second}, wantErr: "must not be negative"},
+		{probe: ScaleProbe{Nodes: 30, PerController: true}, nodes: 30, pods: 900, crashes: 1, perController: true},
 	}
 	for _, tt := range tests {
 		data, err := ScaleYAML(tt.probe)
@@ -97,6 +99,9 @@ func TestScaleYAML(t *testing.T) {
 		}
 		if got := s.Spec.Controllers["scheduler"].Pacing("scheduler"); tt.qps == -1 && !got.Unpaced() || tt.qps != -1 && got != wantSched {
 			t.Errorf("%+v: the scheduler paced at %v", tt.probe, got)
+		}
+		if s.OneProcess() == tt.perController {
+			t.Errorf("%+v: spec.cluster.controllerManager %q", tt.probe, s.Spec.Cluster.ControllerManager)
 		}
 		if n := strings.Count(string(data), "kind: Service\n"); n != tt.services {
 			t.Errorf("%+v: %d Services, want %d", tt.probe, n, tt.services)

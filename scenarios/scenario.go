@@ -15,6 +15,7 @@
 package scenarios
 
 import (
+	"slices"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -255,6 +256,12 @@ type Cluster struct {
 	// etcd's lease arithmetic removes it up to a minute later. 0 keeps
 	// Events for the whole run.
 	EventTTL *api.Duration `json:"eventTTL,omitempty"`
+	// ControllerManager is how kube-controller-manager's controllers
+	// run: ControllerManagerPerController (the default), each a process
+	// of its own with informers of its own, or
+	// ControllerManagerOneProcess, one process whose controllers share
+	// its informers, its leader election and its fate, as upstream's do.
+	ControllerManager string `json:"controllerManager,omitempty"`
 	// Autoscaler tunes the cluster autoscaler, which runs when a node
 	// group has autoscaling (controllers/autoscaler; defaults are
 	// cluster-autoscaler's).
@@ -531,6 +538,41 @@ func (cs ControllerSettings) BatchPeriod() time.Duration {
 		return 0
 	}
 	return cs.UpdatesBatchPeriod.Duration
+}
+
+// spec.cluster.controllerManager's values.
+const (
+	// ControllerManagerPerController runs each of
+	// kube-controller-manager's controllers as a process of its own, at
+	// endpoint controller/<name>, with its own informers, lease
+	// (kube-controller-manager-<name>) and crashes: a fault can reach
+	// one controller alone.
+	ControllerManagerPerController = "per-controller"
+	// ControllerManagerOneProcess runs them as upstream does: one
+	// process, kube-controller-manager, whose controllers share one
+	// informer factory (one list and watch a kind, from endpoint
+	// controller/kube-controller-manager, as
+	// system:kube-controller-manager), one lease (kube-controller-manager)
+	// and every crash. Each controller keeps its own client (its service
+	// account, its rate limits, its endpoint for its requests).
+	ControllerManagerOneProcess = "one-process"
+)
+
+// ControllerManagerProcess names kube-controller-manager's one process
+// (its endpoint is controller/kube-controller-manager) and its lease.
+const ControllerManagerProcess = "kube-controller-manager"
+
+// OneProcess reports whether s runs kube-controller-manager as one
+// process (spec.cluster.controllerManager: one-process).
+func (s *Scenario) OneProcess() bool {
+	return s.Spec.Cluster.ControllerManager == ControllerManagerOneProcess
+}
+
+// InControllerManager reports whether the named controller is one of
+// kube-controller-manager's: a built-in controller that is neither the
+// scheduler (kube-scheduler's) nor an opt-in operator.
+func InControllerManager(name string) bool {
+	return name != "scheduler" && slices.Contains(Controllers, name) && !slices.Contains(OptInControllers, name)
 }
 
 // MaxStandbys caps spec.controllers.<name>.standbys: a control plane of

@@ -1185,6 +1185,7 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	schedQPS := fs.Float64("scheduler-qps", scenarios.SchedulerQPS, "the scheduler's QPS, for its API client and its event client each (kube-scheduler's --kube-api-qps)")
 	schedBurst := fs.Int("scheduler-burst", scenarios.SchedulerBurst, "the scheduler's burst (kube-scheduler's --kube-api-burst)")
 	services := fs.Bool("services", false, "put each Deployment behind a Service (the endpoints and EndpointSlice controllers then follow every pod)")
+	cm := fs.String("controller-manager", scenarios.ControllerManagerOneProcess, fmt.Sprintf("how kube-controller-manager's controllers run (spec.cluster.controllerManager): %s, as upstream, sharing their informers; or %s, each a process of its own", scenarios.ControllerManagerOneProcess, scenarios.ControllerManagerPerController))
 	batch := fs.Duration("updates-batch-period", 0, "with --services: the endpoints and EndpointSlice controllers' batch period (kube-controller-manager's --endpoint-updates-batch-period, --endpointslice-updates-batch-period; default 0: a sync a pod change)")
 	if c, done := parse(fs, args); done {
 		return c
@@ -1217,7 +1218,11 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	if *schedQPS <= 0 || *schedBurst < 1 {
 		return usageError(fs, "--scheduler-qps %v --scheduler-burst %d: want a positive rate and a burst of at least 1", *schedQPS, *schedBurst)
 	}
-	probe := scenarios.ScaleProbe{Nodes: *nodes, PodsPerNode: *perNode, CrashPercent: *crash, Unpaced: *unpaced, QPS: *qps, Burst: *burst, Services: *services, UpdatesBatchPeriod: *batch}
+	if *cm != scenarios.ControllerManagerOneProcess && *cm != scenarios.ControllerManagerPerController {
+		return usageError(fs, "--controller-manager %q: want %s or %s", *cm, scenarios.ControllerManagerOneProcess, scenarios.ControllerManagerPerController)
+	}
+	probe := scenarios.ScaleProbe{Nodes: *nodes, PodsPerNode: *perNode, CrashPercent: *crash, Unpaced: *unpaced, QPS: *qps, Burst: *burst, Services: *services, UpdatesBatchPeriod: *batch,
+		PerController: *cm == scenarios.ControllerManagerPerController}
 	if sched {
 		probe.SchedulerQPS, probe.SchedulerBurst = *schedQPS, *schedBurst
 	}

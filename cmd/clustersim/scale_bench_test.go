@@ -26,7 +26,7 @@ func TestGenerateScale(t *testing.T) {
 	if code, _, errOut := runMain("validate", file); code != exitOK {
 		t.Fatalf("validate: exit %d: %s", code, errOut)
 	}
-	if !strings.Contains(out, "name: scale-30") || strings.Count(out, "crashNode:") != 1 {
+	if !strings.Contains(out, "name: scale-30") || strings.Count(out, "crashNode:") != 1 || !strings.Contains(out, "controllerManager: one-process\n") {
 		t.Errorf("unexpected scenario:\n%s", out)
 	}
 }
@@ -44,6 +44,7 @@ func TestGenerateScaleRefuses(t *testing.T) {
 		{[]string{"--nodes", "30", "--crash-percent", "34"}, "clustersim generate scale: --crash-percent 34: want 1 to 33 (the probe crashes at least one node at 20 minutes, all in zone-a)\n"},
 		{[]string{"--nodes", "30", "--updates-batch-period", "1s"}, "clustersim generate scale: --updates-batch-period needs --services: without Services the endpoints controllers have no pod changes to batch\n"},
 		{[]string{"--nodes", "30", "--services", "--updates-batch-period", "-1s"}, "clustersim generate scale: --updates-batch-period -1s: must not be negative\n"},
+		{[]string{"--nodes", "30", "--controller-manager", "one"}, "clustersim generate scale: --controller-manager \"one\": want one-process or per-controller\n"},
 	} {
 		code, out, errOut := runMain(append([]string{"generate", "scale"}, tc.args...)...)
 		if code != exitBadInput || out != "" || !strings.HasPrefix(errOut, tc.want) {

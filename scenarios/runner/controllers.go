@@ -136,7 +136,12 @@ var controllerSpecs = map[string]controllerSpec{
 // startControllers starts every enabled controller, each as its own
 // manager at endpoint "controller/<name>", in scenarios.AllControllers
 // order: the built-ins, then the registered ones (controller.Register).
+// With spec.cluster.controllerManager one-process, the controllers of
+// kube-controller-manager are members of one more manager, the process
+// (endpoint "controller/kube-controller-manager"), which holds their
+// informers and the lease and starts after the others.
 func (r *run) startControllers() error {
+	var process *controller.Manager
 	for _, name := range scenarios.AllControllers() {
 		if !scenarios.Runs(r.s, name) {
 			continue
@@ -182,6 +187,10 @@ func (r *run) startControllers() error {
 		if _, builtin := controllerSpecs[name]; builtin {
 			lease, elects = leaseName(name, actor)
 		}
+		member := r.s.OneProcess() && scenarios.InControllerManager(name)
+		if member && process == nil {
+			process = r.startProcess()
+		}
 		if settings.Standbys > 0 && !elects {
 			return fmt.Errorf("spec.controllers.%s.standbys: %s elects no leader (only the scheduler and the controllers of kube-controller-manager do), so a standby would run beside it, not wait for it", name, name)
 		}
@@ -213,6 +222,17 @@ func (r *run) startControllers() error {
 			// The manager's endpoint first, then its leader election's:
 			// endpoints are listed in the order they were made.
 			m := r.c.AddManager(rname, actor, setup)
+			if member {
+				// The process elects, relists and crashes for it.
+				ropts.LeaderElection = nil
+				m.SetOptions(ropts)
+				r.kcmAddrs[ctrlAddr(rname)] = true
+				if err := process.Host(m); err != nil {
+					return fmt.Errorf("runner: %s: %w", rname, err)
+				}
+				r.managers[rname] = m
+				continue
+			}
 			if elects {
 				ropts.LeaderElection = r.leaderElection(rname, lease, replica)
 			}
@@ -223,7 +243,30 @@ func (r *run) startControllers() error {
 			r.managers[rname] = m
 		}
 	}
+	if process != nil {
+		if err := process.Start(); err != nil {
+			return fmt.Errorf("runner: start %s: %w", scenarios.ControllerManagerProcess, err)
+		}
+	}
 	return nil
+}
+
+// startProcess makes kube-controller-manager's one process
+// (spec.cluster.controllerManager: one-process): a manager with no
+// controllers of its own at endpoint "controller/kube-controller-manager",
+// acting as system:kube-controller-manager (upstream's shared informers
+// use the process's own credentials), holding upstream's lease,
+// kube-controller-manager. Its members are the controllers it hosts.
+func (r *run) startProcess() *controller.Manager {
+	name := scenarios.ControllerManagerProcess
+	m := r.c.AddManager(name, kubeControllerManagerActor, nil)
+	opts := r.c.ManagerOptions()
+	opts.OnInformer = r.onInformer(name)
+	r.kcmAddrs = map[netsim.Addr]bool{ctrlAddr(name): true}
+	opts.LeaderElection = r.leaderElection(name, name, 0)
+	m.SetOptions(opts)
+	r.managers[name] = m
+	return m
 }
 
 // standbySuffix names a standby replica of a controller after the

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/clustersim/clustersim/scenarios"
@@ -59,18 +60,47 @@ func (r *run) scheduleFaults(until time.Duration) error {
 
 func ctrlAddr(name string) netsim.Addr { return netsim.Addr("controller/" + name) }
 
+// wholeProcess is what a timeline entry adds when a crash or restart of
+// controller name is one of its whole process: kube-controller-manager's
+// one process, for its members; "" otherwise.
+func (r *run) wholeProcess(name string) string {
+	if m := r.managers[name]; m != nil && m.Hosted() != nil {
+		return " (" + scenarios.ControllerManagerProcess + "'s one process: all its controllers)"
+	}
+	return ""
+}
+
+// processAddrs are the endpoints of controller name's process: its own,
+// or, for a member of kube-controller-manager's one process, every
+// endpoint of that process, its leader election's included
+// (r.matchAddr), in the network's order.
+func (r *run) processAddrs(name string) []netsim.Addr {
+	if !r.kcmAddrs[ctrlAddr(name)] {
+		return []netsim.Addr{ctrlAddr(name)}
+	}
+	var out []netsim.Addr
+	for _, ep := range r.c.Net.Endpoints() {
+		a := ep.Addr()
+		if base, _ := strings.CutSuffix(string(a), LeaderElectionSuffix); r.kcmAddrs[netsim.Addr(base)] {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
 // start begins fault i.
 func (fs *faults) start(i int, f *scenarios.Fault) {
 	r := fs.r
 	e := Entry{At: r.c.K.Now().Duration(), Command: "fault: " + f.String()}
 	switch f.Type {
 	case scenarios.FaultCrash:
+		e.Command += r.wholeProcess(f.Target)
 		m := r.managers[f.Target]
 		if m.Running() {
 			m.Crash()
 		}
 		r.c.At(f.End(), func() {
-			e := Entry{At: r.c.K.Now().Duration(), Command: "fault: restart controller " + f.Target}
+			e := Entry{At: r.c.K.Now().Duration(), Command: "fault: restart controller " + f.Target + r.wholeProcess(f.Target)}
 			if !m.Running() {
 				if err := m.Start(); err != nil {
 					e.Err = "error: " + err.Error()
@@ -80,7 +110,7 @@ func (fs *faults) start(i int, f *scenarios.Fault) {
 			r.record(e)
 		})
 	case scenarios.FaultPartition:
-		if err := r.c.Net.Partition(fmt.Sprintf("fault-%d", i), []netsim.Addr{ctrlAddr(f.Target)}, []netsim.Addr{cluster.APIServerAddr}, false); err != nil {
+		if err := r.c.Net.Partition(fmt.Sprintf("fault-%d", i), r.processAddrs(f.Target), []netsim.Addr{cluster.APIServerAddr}, false); err != nil {
 			e.Err = "error: " + err.Error()
 		}
 	case scenarios.FaultBrokenWatch:
@@ -167,11 +197,11 @@ func (fs *faults) armCrashAfter(f *scenarios.Fault) {
 					w.Stop()
 				}
 				r.c.K.At(r.c.K.Now(), func() {
-					r.record(Entry{At: r.c.K.Now().Duration(), Command: fmt.Sprintf("fault: crash controller %s after its write #%d", f.Target, f.Writes)})
+					r.record(Entry{At: r.c.K.Now().Duration(), Command: fmt.Sprintf("fault: crash controller %s after its write #%d%s", f.Target, f.Writes, r.wholeProcess(f.Target))})
 					m.Crash()
 					// Saturating: for may be as long as a duration can.
 					r.c.K.At(r.c.K.Now().Add(f.For.Duration), func() {
-						e := Entry{At: r.c.K.Now().Duration(), Command: "fault: restart controller " + f.Target}
+						e := Entry{At: r.c.K.Now().Duration(), Command: "fault: restart controller " + f.Target + r.wholeProcess(f.Target)}
 						if !m.Running() {
 							if err := m.Start(); err != nil {
 								e.Err = "error: " + err.Error()

@@ -114,7 +114,7 @@ func (r *run) ruleLink(d dir) (cfg netsim.LinkConfig, ruled bool, err error) {
 	for i := len(rules) - 1; i >= 0; i-- {
 		rule := rules[i]
 		from, to := string(d[0]), string(d[1])
-		if (matchAddr(rule.From, from) && matchAddr(rule.To, to)) || (rule.Both && matchAddr(rule.From, to) && matchAddr(rule.To, from)) {
+		if (r.matchAddr(rule.From, from) && r.matchAddr(rule.To, to)) || (rule.Both && r.matchAddr(rule.From, to) && r.matchAddr(rule.To, from)) {
 			cfg, err := scenarios.LinkConfig(rule.Link)
 			return cfg, true, err
 		}

@@ -390,13 +390,18 @@ type run struct {
 	// reconciles are kept apart until Finish gathers them into res.
 	reconciles reconcileLog
 	managers   map[string]*controller.Manager
-	users      map[string]client.Client
-	nodes      *nodes
-	checks     []*check
-	metrics    *metrics.Source
-	syncer     *gitops.Syncer
-	iac        *iac.Tool
-	faults     *faults
+	// kcmAddrs are the endpoints of kube-controller-manager's one
+	// process and of its members (spec.cluster.controllerManager:
+	// one-process): a network pattern naming one names them all
+	// (matchAddr). Nil in the default mode.
+	kcmAddrs map[netsim.Addr]bool
+	users    map[string]client.Client
+	nodes    *nodes
+	checks   []*check
+	metrics  *metrics.Source
+	syncer   *gitops.Syncer
+	iac      *iac.Tool
+	faults   *faults
 	// panics are each controller's recovered reconciler panics, by
 	// controller name, in the order they happened.
 	panics map[string][]panicked
@@ -726,12 +731,12 @@ func (r *run) applyLinkRules() error {
 				if from == to {
 					continue
 				}
-				if matchAddr(rule.From, string(from.Addr())) && matchAddr(rule.To, string(to.Addr())) {
+				if r.matchAddr(rule.From, string(from.Addr())) && r.matchAddr(rule.To, string(to.Addr())) {
 					if err := r.c.Net.SetLink(from.Addr(), to.Addr(), cfg); err != nil {
 						return err
 					}
 				}
-				if rule.Both && matchAddr(rule.From, string(to.Addr())) && matchAddr(rule.To, string(from.Addr())) {
+				if rule.Both && r.matchAddr(rule.From, string(to.Addr())) && r.matchAddr(rule.To, string(from.Addr())) {
 					if err := r.c.Net.SetLink(from.Addr(), to.Addr(), cfg); err != nil {
 						return err
 					}
@@ -743,7 +748,30 @@ func (r *run) applyLinkRules() error {
 }
 
 // matchAddr matches an endpoint name against a pattern that may end in
-// "*".
+// "*", as matchAddr does, and, with kube-controller-manager as one
+// process, a pattern that names any endpoint of the process (its own, a
+// member controller's) names every one of them: they are one process on
+// one connection, so a partition or a link fault of one controller is
+// one of all, its shared watches included.
+func (r *run) matchAddr(pattern, addr string) bool {
+	if matchAddr(pattern, addr) {
+		return true
+	}
+	base, _ := strings.CutSuffix(addr, LeaderElectionSuffix)
+	if !r.kcmAddrs[netsim.Addr(base)] {
+		return false
+	}
+	for _, a := range slices.Sorted(maps.Keys(r.kcmAddrs)) {
+		if matchAddr(pattern, string(a)) {
+			return true
+		}
+	}
+	return false
+}
+
+// matchAddr matches an endpoint name against a pattern that may end in
+// "*"; an endpoint of a controller's leader election matches what the
+// controller's does.
 func matchAddr(pattern, addr string) bool {
 	if base, ok := strings.CutSuffix(addr, LeaderElectionSuffix); ok && matchAddr(pattern, base) {
 		return true
@@ -766,7 +794,7 @@ func (r *run) addrs(patterns []string) []netsim.Addr {
 	var out []netsim.Addr
 	for _, ep := range r.c.Net.Endpoints() {
 		for _, p := range patterns {
-			if matchAddr(p, string(ep.Addr())) {
+			if r.matchAddr(p, string(ep.Addr())) {
 				out = append(out, ep.Addr())
 				break
 			}

@@ -85,7 +85,7 @@ func (r *run) step(i int, st *scenarios.Step) {
 		delete(r.partitions, st.Heal)
 		r.record(e)
 	case st.CrashController != "":
-		e := Entry{At: st.At.Duration, Command: "crash controller " + st.CrashController}
+		e := Entry{At: st.At.Duration, Command: "crash controller " + st.CrashController + r.wholeProcess(st.CrashController)}
 		if m := r.managers[st.CrashController]; m != nil && m.Running() {
 			m.Crash()
 		} else {
@@ -93,7 +93,7 @@ func (r *run) step(i int, st *scenarios.Step) {
 		}
 		r.record(e)
 	case st.RestartController != "":
-		e := Entry{At: st.At.Duration, Command: "restart controller " + st.RestartController}
+		e := Entry{At: st.At.Duration, Command: "restart controller " + st.RestartController + r.wholeProcess(st.RestartController)}
 		if m := r.managers[st.RestartController]; m == nil {
 			e.Err = fmt.Sprintf("error: no controller %s", st.RestartController)
 		} else if err := m.Restart(); err != nil {
