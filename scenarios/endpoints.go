@@ -139,3 +139,64 @@ func abbreviate(names []string, n int) string {
 	}
 	return fmt.Sprintf("%s and %d more", strings.Join(names[:n], ", "), len(names)-n)
 }
+
+// processOf is the process controller name runs in: kube-controller-
+// manager's one process (ControllerManagerProcess) for its controllers
+// when s runs it as one (spec.cluster.controllerManager: one-process),
+// else the controller's own.
+func processOf(s *Scenario, name string) string {
+	if s.OneProcess() && InControllerManager(name) {
+		return ControllerManagerProcess
+	}
+	return name
+}
+
+// processNamed explains, for a name that is no running controller, that
+// it names kube-controller-manager's one process, which a crash or a
+// fault reaches through one of its controllers; "" when it does not.
+func processNamed(s *Scenario, w *world, name string) string {
+	if name != ControllerManagerProcess || !s.OneProcess() {
+		return ""
+	}
+	var members []string
+	for _, c := range sortedKeys(w.controllers) {
+		if InControllerManager(c) {
+			members = append(members, c)
+		}
+	}
+	if len(members) == 0 {
+		return fmt.Sprintf("%s runs none of its controllers in this scenario", name)
+	}
+	return fmt.Sprintf("%s is the process of its controllers here (spec.cluster.controllerManager: %s), not a controller: name one of them (%s); a crash or fault of one is one of the whole process", name, ControllerManagerOneProcess, strings.Join(members, ", "))
+}
+
+// oneProcessSides explains why a partition between sides a and b cannot
+// be: both name an endpoint of kube-controller-manager's one process,
+// which is one process on one connection (the runner names all of its
+// endpoints for any of them); "" when they do not.
+func oneProcessSides(s *Scenario, w *world, a, b []string) string {
+	if !s.OneProcess() {
+		return ""
+	}
+	eps := []string{"controller/" + ControllerManagerProcess}
+	for _, c := range sortedKeys(w.controllers) {
+		if InControllerManager(c) {
+			eps = append(eps, "controller/"+c)
+		}
+	}
+	side := func(patterns []string) string {
+		for _, p := range patterns {
+			for _, e := range eps {
+				if MatchEndpoint(p, e) {
+					return e
+				}
+			}
+		}
+		return ""
+	}
+	ea, eb := side(a), side(b)
+	if ea == "" || eb == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s (side a) and %s (side b) are both endpoints of %s's one process (spec.cluster.controllerManager: %s), which is one process on one connection: a partition cannot run between its controllers", ea, eb, ControllerManagerProcess, ControllerManagerOneProcess)
+}

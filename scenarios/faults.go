@@ -304,6 +304,9 @@ func (l *loader) faults(s *Scenario, w *world) error {
 		return l.errorf("spec.faults.window", "must be positive and at most spec.duration")
 	}
 	if f.Target != "" && !w.controllers[f.Target] {
+		if err := processNamed(s, w, f.Target); err != "" {
+			return l.errorf("spec.faults.target", "%s", err)
+		}
 		return l.errorf("spec.faults.target", "controller %q is not running in this scenario (running: %s)", f.Target, strings.Join(sortedKeys(w.controllers), ", "))
 	}
 	if _, err := FaultTarget(s); err != nil && (len(f.Profiles) > 0 || slices.ContainsFunc(f.Schedule, func(x Fault) bool { return x.Target == "" })) {
@@ -311,15 +314,18 @@ func (l *loader) faults(s *Scenario, w *world) error {
 	}
 	w.faulted = map[string]bool{}
 	if t, err := FaultTarget(s); err == nil {
-		w.faulted[t] = true
+		w.faulted[processOf(s, t)] = true
 	}
 	for i, ft := range f.Schedule {
 		p := fmt.Sprintf("spec.faults.schedule[%d]", i)
-		w.faulted[ft.Target] = true
+		w.faulted[processOf(s, ft.Target)] = true
 		if !slices.Contains(faultTypes, ft.Type) {
 			return l.errorf(p+".type", "unknown fault %q (known: %s)", ft.Type, joinTypes())
 		}
 		if ft.Target != "" && !w.controllers[ft.Target] {
+			if err := processNamed(s, w, ft.Target); err != "" {
+				return l.errorf(p+".target", "%s", err)
+			}
 			return l.errorf(p+".target", "controller %q is not running in this scenario", ft.Target)
 		}
 		if ft.At.Duration < 0 || ft.For.Duration < 0 || ft.Delay.Duration < 0 {

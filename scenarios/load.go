@@ -1459,6 +1459,9 @@ func (l *loader) step(s *Scenario, i int, w *world) error {
 		if len(p.B) == 0 {
 			return l.errorf(a+".b", "name at least one endpoint")
 		}
+		if err := oneProcessSides(s, w, p.A, p.B); err != "" {
+			return l.errorf(a, "%s", err)
+		}
 		w.partitions[p.Name] = true
 	case st.Network != nil:
 		if err := l.networkChange(a, st, s.Spec.Duration.Duration); err != nil {
@@ -1472,18 +1475,27 @@ func (l *loader) step(s *Scenario, i int, w *world) error {
 	case st.CrashController != "" || st.RestartController != "":
 		name := st.CrashController + st.RestartController
 		if !w.controllers[name] {
+			if err := processNamed(s, w, name); err != "" {
+				return l.errorf(a, "%s", err)
+			}
 			return l.errorf(a, "controller %q is not running in this scenario (running: %s)", name, strings.Join(sortedKeys(w.controllers), ", "))
 		}
+		// A crash of one of kube-controller-manager's controllers run
+		// as one process is one of the process.
+		proc := processOf(s, name)
 		switch {
 		case st.RestartController != "":
-			delete(w.crashed, name)
-		case w.crashed[name] && !w.faulted[name]:
+			delete(w.crashed, proc)
+		case w.crashed[proc] && !w.faulted[proc]:
+			if proc != name {
+				return l.errorf(a, "controller %q is already down at %v: an earlier crashController stopped its process, %s (spec.cluster.controllerManager: %s), which restartController of any of its controllers brings back", name, st.At.Duration, proc, ControllerManagerOneProcess)
+			}
 			return l.errorf(a, "controller %q is already down at %v (an earlier crashController stopped it; restartController brings it back)", name, st.At.Duration)
 		default:
 			if w.crashed == nil {
 				w.crashed = map[string]bool{}
 			}
-			w.crashed[name] = true
+			w.crashed[proc] = true
 		}
 	case st.APIServerDown:
 		if w.apiServerDown {

@@ -226,7 +226,7 @@ func (r *run) startControllers() error {
 				// The process elects, relists and crashes for it.
 				ropts.LeaderElection = nil
 				m.SetOptions(ropts)
-				r.kcmAddrs[ctrlAddr(rname)] = true
+				r.addProcessAddr(ctrlAddr(rname))
 				if err := process.Host(m); err != nil {
 					return fmt.Errorf("runner: %s: %w", rname, err)
 				}
@@ -251,6 +251,14 @@ func (r *run) startControllers() error {
 	return nil
 }
 
+// addProcessAddr records addr as an endpoint of kube-controller-manager's
+// one process.
+func (r *run) addProcessAddr(addr netsim.Addr) {
+	r.kcmAddrs[addr] = true
+	r.kcmList = append(r.kcmList, addr)
+	slices.Sort(r.kcmList)
+}
+
 // startProcess makes kube-controller-manager's one process
 // (spec.cluster.controllerManager: one-process): a manager with no
 // controllers of its own at endpoint "controller/kube-controller-manager",
@@ -262,7 +270,8 @@ func (r *run) startProcess() *controller.Manager {
 	m := r.c.AddManager(name, kubeControllerManagerActor, nil)
 	opts := r.c.ManagerOptions()
 	opts.OnInformer = r.onInformer(name)
-	r.kcmAddrs = map[netsim.Addr]bool{ctrlAddr(name): true}
+	r.kcmAddrs = map[netsim.Addr]bool{}
+	r.addProcessAddr(ctrlAddr(name))
 	opts.LeaderElection = r.leaderElection(name, name, 0)
 	m.SetOptions(opts)
 	r.managers[name] = m
@@ -633,8 +642,18 @@ func (r *run) controllerPanicked(name string, pe *controller.PanicError) {
 	now := r.c.K.Now().Duration()
 	r.panics[name] = append(r.panics[name], panicked{at: now, err: pe})
 	m := r.managers[name]
+	// The back-off is the process's: a member of kube-controller-manager's
+	// one process shares its container's CrashLoopBackOff with the others.
+	process := name
+	if h := m.Hosted(); h != nil {
+		process = h.Name()
+	}
+	if r.crashLoops == nil {
+		r.crashLoops = map[string]int{}
+	}
+	r.crashLoops[process]++
 	backoff := crashBackoffInitial
-	for range len(r.panics[name]) - 1 {
+	for range r.crashLoops[process] - 1 {
 		backoff = min(2*backoff, crashBackoffMax)
 	}
 	// The panic is observed on the worker that recovered it; the crash

@@ -56,13 +56,17 @@ func (r *run) applyLinks() error {
 			if f.Type == scenarios.FaultSlowAPIServer {
 				continue
 			}
-			ctrl := ctrlAddr(f.Target)
-			for _, d := range []dir{{ctrl, cluster.APIServerAddr}, {cluster.APIServerAddr, ctrl}} {
-				cfg, err := layer(d)
-				if err != nil {
-					return err
+			// Every endpoint of the target's process: a member of
+			// kube-controller-manager's one process gets its watches and
+			// its lease through the process's.
+			for _, ctrl := range r.processAddrs(f.Target) {
+				for _, d := range []dir{{ctrl, cluster.APIServerAddr}, {cluster.APIServerAddr, ctrl}} {
+					cfg, err := layer(d)
+					if err != nil {
+						return err
+					}
+					cfgs[d] = faultLink(f, d, cfg)
 				}
-				cfgs[d] = faultLink(f, d, cfg)
 			}
 		}
 	}

@@ -125,17 +125,60 @@ func TestOneProcessCrashesTogether(t *testing.T) {
 }
 
 // TestOneProcessRefuses: what one-process mode cannot mean is an error
-// naming the field, and so is an unknown mode.
+// naming the field, and so is an unknown mode; a restart of any
+// controller of the process brings all back, so crashing the first
+// again after it is no error.
 func TestOneProcessRefuses(t *testing.T) {
 	for _, tc := range []struct{ from, to, err string }{
 		{"controllerManager: %s", "controllerManager: shared", `spec.cluster.controllerManager: unknown value "shared"`},
 		{"  objects:", "  controllers:\n    deployment: {standbys: 1}\n  objects:", "spec.controllers.deployment.standbys: deployment runs inside kube-controller-manager's one process"},
 		{"  objects:", "  controllers:\n    replicaset: {resync: 1m}\n  objects:", "spec.controllers.replicaset.resync: replicaset takes its informers from kube-controller-manager's one process"},
+		// A crash of one controller is one of the process: another
+		// controller of it is down too.
+		{"  - {at: 1m10s, scale:", "  - {at: 1m5s, crashController: deployment}\n  - {at: 1m10s, scale:", `spec.timeline[1].crashController: controller "deployment" is already down at 1m5s: an earlier crashController stopped its process, kube-controller-manager`},
+		{"crashController: replicaset}", "crashController: kube-controller-manager}", "spec.timeline[0].crashController: kube-controller-manager is the process of its controllers here"},
+		{"  - {at: 1m, crashController: replicaset}", "  - {at: 1m, partition: {name: cut, a: [controller/replicaset], b: [controller/deployment, apiserver]}}",
+			"spec.timeline[0].partition: controller/replicaset (side a) and controller/deployment (side b) are both endpoints of kube-controller-manager's one process"},
 	} {
 		src := strings.Replace(strings.Replace(oneProcess, tc.from, tc.to, 1), "%s", scenarios.ControllerManagerOneProcess, 1)
 		_, err := scenarios.Load("one-process.yaml", ".", nil, []byte(src))
 		if err == nil || !strings.Contains(err.Error(), tc.err) {
 			t.Errorf("%s: error %v, want %q", tc.to, err, tc.err)
+		}
+	}
+	src := strings.Replace(strings.Replace(oneProcess, "%s", scenarios.ControllerManagerOneProcess, 1),
+		"  - {at: 1m30s, restartController: replicaset}\n", "  - {at: 1m5s, restartController: deployment}\n  - {at: 1m30s, crashController: replicaset}\n", 1)
+	if _, err := scenarios.Load("one-process.yaml", ".", nil, []byte(src)); err != nil {
+		t.Errorf("a crash after a restart of another controller of the process: %v", err)
+	}
+}
+
+// TestOneProcessLinkFault: a broken-watch fault on one controller of
+// the process breaks the process's watches, which it relists; by default
+// the controller's own. Planted: the fault applied to the member's
+// endpoint alone (links.go) fails it.
+func TestOneProcessLinkFault(t *testing.T) {
+	for _, mode := range []string{scenarios.ControllerManagerPerController, scenarios.ControllerManagerOneProcess} {
+		src := strings.Replace(oneProcess, "%s", mode, 1)
+		src = strings.Replace(src, "  - {at: 1m, crashController: replicaset}\n", "", 1)
+		src = strings.Replace(src, "  - {at: 1m30s, restartController: replicaset}\n", "", 1)
+		src = strings.Replace(src, "  expect:", "  faults:\n    target: replicaset\n    schedule:\n    - {at: 1m5s, for: 30s, type: broken-watch, target: replicaset, streamBreak: 1}\n  expect:", 1)
+		res := runDoc(t, "one-process.yaml", src, runner.Options{})
+		if !res.Passed() {
+			t.Errorf("%s: %+v", mode, res.Expectations)
+		}
+		relisted := map[string]bool{}
+		for _, a := range res.Activity {
+			if a.What == "relist" && a.At >= time.Minute+5*time.Second {
+				relisted[a.Controller] = true
+			}
+		}
+		want := "replicaset"
+		if mode == scenarios.ControllerManagerOneProcess {
+			want = "kube-controller-manager"
+		}
+		if len(relisted) != 1 || !relisted[want] {
+			t.Errorf("%s: relists after the fault by %v, want %s alone", mode, relisted, want)
 		}
 	}
 }

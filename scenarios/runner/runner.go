@@ -395,13 +395,19 @@ type run struct {
 	// one-process): a network pattern naming one names them all
 	// (matchAddr). Nil in the default mode.
 	kcmAddrs map[netsim.Addr]bool
-	users    map[string]client.Client
-	nodes    *nodes
-	checks   []*check
-	metrics  *metrics.Source
-	syncer   *gitops.Syncer
-	iac      *iac.Tool
-	faults   *faults
+	// kcmList is kcmAddrs sorted.
+	kcmList []netsim.Addr
+	// crashLoops counts the panics of each process (a controller's, or
+	// kube-controller-manager's one process for its members): its
+	// crash-loop back-off.
+	crashLoops map[string]int
+	users      map[string]client.Client
+	nodes      *nodes
+	checks     []*check
+	metrics    *metrics.Source
+	syncer     *gitops.Syncer
+	iac        *iac.Tool
+	faults     *faults
 	// panics are each controller's recovered reconciler panics, by
 	// controller name, in the order they happened.
 	panics map[string][]panicked
@@ -761,7 +767,7 @@ func (r *run) matchAddr(pattern, addr string) bool {
 	if !r.kcmAddrs[netsim.Addr(base)] {
 		return false
 	}
-	for _, a := range slices.Sorted(maps.Keys(r.kcmAddrs)) {
+	for _, a := range r.kcmList {
 		if matchAddr(pattern, string(a)) {
 			return true
 		}

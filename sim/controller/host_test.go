@@ -12,6 +12,7 @@ import (
 	"github.com/clustersim/clustersim/sim/apiserver"
 	"github.com/clustersim/clustersim/sim/controller"
 	"github.com/clustersim/clustersim/sim/informer"
+	"github.com/clustersim/clustersim/sim/kernel"
 )
 
 // hostedProcess is a host manager and two members, each with a
@@ -214,5 +215,67 @@ func TestManagerHostErrors(t *testing.T) {
 	h.runUntil(time.Second)
 	if host.Running() || a.Running() {
 		t.Errorf("after a failed start: host %v, a %v", host.Running(), a.Running())
+	}
+}
+
+// slowList delays the lists of one kind.
+type slowList struct {
+	*testTransport
+	kind api.Kind
+	d    time.Duration
+}
+
+func (s slowList) Do(p *kernel.Process, req *apiserver.Request) *apiserver.Response {
+	if req.Verb == apiserver.List && req.Kind == s.kind {
+		p.Sleep(s.d)
+	}
+	return s.testTransport.Do(p, req)
+}
+
+// TestManagerHostWaitsForOwnInformers: a member's controllers wait for
+// the informers the member asked for, not for another member's, as each
+// of upstream's controllers waits for its own (WaitForNamedCacheSync):
+// member a's ConfigMap controller reconciles at once though member b's
+// Secrets take 30s to list. Planted: members waiting for the whole
+// factory make a wait those 30s.
+func TestManagerHostWaitsForOwnInformers(t *testing.T) {
+	h := newHarness(t, 1)
+	h.create(configMap("default", "x", nil))
+	var log []string
+	host := controller.NewManager(h.k, slowList{testTransport: &testTransport{Transport: h.tr.Transport}, kind: api.KindSecret, d: 30 * time.Second}, "kcm", "system:kube-controller-manager", nil)
+	member := func(name string, kind api.Kind) *controller.Manager {
+		return controller.NewManager(h.k, h.tr, name, system+"-"+name, func(m *controller.Manager) error {
+			inf, err := m.Informer(kind, informer.Options{})
+			if err != nil {
+				return err
+			}
+			c, err := m.NewController("c", controller.Options{}, controller.ReconcilerFunc(
+				func(ctx context.Context, req controller.Request) (controller.Result, error) {
+					log = append(log, logf(h.k, "%s reconciles %s", name, req))
+					return controller.Result{}, nil
+				}))
+			if err != nil {
+				return err
+			}
+			c.Watch(inf, controller.EnqueueObject())
+			return m.Add("sync", func(context.Context) {
+				if m.WaitForCacheSync() {
+					log = append(log, logf(h.k, "%s synced", name))
+				}
+			})
+		})
+	}
+	for _, m := range []*controller.Manager{member("a", api.KindConfigMap), member("b", api.KindSecret)} {
+		if err := host.Host(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := host.Start(); err != nil {
+		t.Fatal(err)
+	}
+	h.runUntil(time.Minute)
+	want := []string{"t=0.000s a reconciles default/x", "t=0.000s a synced", "t=30.000s b synced"}
+	if !slices.Equal(log, want) {
+		t.Errorf("log:\n%q\nwant\n%q", log, want)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/clustersim/clustersim/sim/api"
@@ -93,6 +94,10 @@ type run struct {
 	controllers []*Controller
 	runnables   []runnable
 	spawned     bool
+	// informers are the informers the incarnation asked for (Informer),
+	// in the order it first asked: a member's controllers wait for these
+	// only, not for every informer of its host's factory.
+	informers []*informer.Informer
 	// elector is the leader election's process, when the manager has one.
 	elector *kernel.Process
 }
@@ -336,10 +341,33 @@ func (m *Manager) Clock() client.Clock { return m.clock }
 // Informer returns the shared informer for kind and opts (see
 // informer.Factory.Informer). It fails with ErrNotRunning outside a run.
 func (m *Manager) Informer(kind api.Kind, opts informer.Options) (*informer.Informer, error) {
-	if m.run == nil {
+	r := m.run
+	if r == nil {
 		return nil, fmt.Errorf("manager %s: informer for %s: %w", m.name, kind, ErrNotRunning)
 	}
-	return m.run.factory.Informer(kind, opts)
+	inf, err := r.factory.Informer(kind, opts)
+	if err == nil && m.host != nil && !slices.Contains(r.informers, inf) {
+		r.informers = append(r.informers, inf)
+	}
+	return inf, err
+}
+
+// waitForSync blocks p until every informer incarnation r waits for has
+// synced and reports true, or reports false once r has crashed: a
+// manager's own factory's informers, or, for a member of a host (Host),
+// the informers the member asked for, as each of upstream's controllers
+// waits for its own informers only (WaitForNamedCacheSync), not for
+// every informer of kube-controller-manager's factory.
+func (r *run) waitForSync(hosted bool, p *kernel.Process) bool {
+	if !hosted {
+		return r.factory.WaitForSync(p)
+	}
+	for i := 0; i < len(r.informers); i++ {
+		if !r.informers[i].WaitForSync(p) {
+			return false
+		}
+	}
+	return r.ctx.Err() == nil
 }
 
 // Factory returns the current incarnation's informer factory (for stats),
@@ -379,7 +407,8 @@ func (discard) Eventf(api.Object, string, string, string, ...any) {}
 
 // NewController registers a controller named name running r; its workers
 // are named "<manager>/<name>/worker-<i>" and wait for every informer of
-// the manager to sync. Made during setup it starts with the manager; made
+// the manager to sync (a member of a host, Host: every informer the
+// member asked for). Made during setup it starts with the manager; made
 // later in a run it starts at once. Outside a run it fails with
 // ErrNotRunning; a second controller with one name fails with
 // ErrDuplicateController.
@@ -399,8 +428,8 @@ func (m *Manager) NewController(name string, opts Options, r Reconciler) (*Contr
 	c := New(m.k, name, r, opts)
 	c.prefix = m.name + "/" + name
 	c.ctx = run.ctx
-	factory := run.factory
-	c.synced = factory.WaitForSync
+	hosted := m.host != nil
+	c.synced = func(p *kernel.Process) bool { return run.waitForSync(hosted, p) }
 	run.controllers = append(run.controllers, c)
 	if run.spawned {
 		c.Start()
@@ -434,7 +463,8 @@ func (m *Manager) Add(name string, fn func(ctx context.Context)) error {
 }
 
 // WaitForCacheSync blocks the calling process (a runnable) until every
-// informer of the manager has synced and reports true, or reports false if
+// informer of the manager (of a member, every informer it asked for) has
+// synced and reports true, or reports false if
 // the manager is not running or crashes meanwhile. Called outside a
 // process it panics: it is a bug in the caller.
 func (m *Manager) WaitForCacheSync() bool {
@@ -446,7 +476,7 @@ func (m *Manager) WaitForCacheSync() bool {
 	if p == nil {
 		panic(fmt.Sprintf("controller invariant in-process: manager %s: WaitForCacheSync called outside a kernel process", m.name))
 	}
-	return run.factory.WaitForSync(p)
+	return run.waitForSync(m.host != nil, p)
 }
 
 // WaitForSync blocks the calling process until inf has synced and reports
