@@ -163,13 +163,18 @@ const lowIDs = 256
 // it keeps.
 func newFieldSet(ids []uint32) *fieldSet {
 	s := &fieldSet{ids: ids}
-	for _, id := range ids {
-		if id >= lowIDs {
-			break
-		}
-		s.low[id/64] |= 1 << (id % 64)
-	}
+	s.low, _ = lowBits(ids)
 	return s
+}
+
+// lowBits returns the ids (ascending) below lowIDs as a fieldSet keeps
+// them, and the rest of ids, from the first id of lowIDs up.
+func lowBits(ids []uint32) (low [lowIDs / 64]uint64, rest []uint32) {
+	cut, _ := slices.BinarySearch(ids, lowIDs)
+	for _, id := range ids[:cut] {
+		low[id/64] |= 1 << (id % 64)
+	}
+	return low, ids[cut:]
 }
 
 func (s *fieldSet) has(id uint32) bool {
@@ -1002,15 +1007,7 @@ func (s *Store) sameOwners(fi *fieldIndex, mf []api.ManagedFieldsEntry, manager,
 	// The changed ids below lowIDs as bits, compared with each set's bits
 	// a word at a time; the others (rare: a type's first paths are the
 	// ones written again and again) one by one.
-	var low [lowIDs / 64]uint64
-	var high []uint32
-	for _, id := range changed {
-		if id < lowIDs {
-			low[id/64] |= 1 << (id % 64)
-		} else {
-			high = append(high, id)
-		}
-	}
+	low, high := lowBits(changed)
 	mine := -1
 	for i := range mf {
 		e := &mf[i]
