@@ -223,8 +223,9 @@ func (r *run) startControllers() error {
 			// endpoints are listed in the order they were made.
 			m := r.c.AddManager(rname, actor, setup)
 			if member {
-				// The process elects, relists and crashes for it.
-				ropts.LeaderElection = nil
+				// The process elects, watches, relists and crashes for it
+				// (a member setting any of that is refused).
+				ropts.LeaderElection, ropts.OnInformer, ropts.Resync = nil, nil, 0
 				m.SetOptions(ropts)
 				r.addProcessAddr(ctrlAddr(rname))
 				if err := process.Host(m); err != nil {

@@ -208,13 +208,21 @@ func TestManagerHostErrors(t *testing.T) {
 	if a.Hosted() != host || b.Hosted() != nil {
 		t.Errorf("Hosted: a %v, b %v", a.Hosted(), b.Hosted())
 	}
-	a.SetOptions(controller.ManagerOptions{LeaderElection: &controller.LeaderElection{Name: "a"}})
-	if err := host.Start(); !errors.Is(err, controller.ErrHosted) {
-		t.Errorf("a member with an election of its own: Start = %v, want ErrHosted", err)
-	}
-	h.runUntil(time.Second)
-	if host.Running() || a.Running() {
-		t.Errorf("after a failed start: host %v, a %v", host.Running(), a.Running())
+	// What a member's options would set is its host's: Start refuses it
+	// rather than ignore it.
+	for _, opts := range []controller.ManagerOptions{
+		{LeaderElection: &controller.LeaderElection{Name: "a"}},
+		{Resync: time.Hour},
+		{OnInformer: func(informer.Activity) {}},
+	} {
+		a.SetOptions(opts)
+		if err := host.Start(); !errors.Is(err, controller.ErrHosted) {
+			t.Errorf("a member with options %+v: Start = %v, want ErrHosted", opts, err)
+		}
+		h.runUntil(time.Second)
+		if host.Running() || a.Running() {
+			t.Errorf("after a failed start: host %v, a %v", host.Running(), a.Running())
+		}
 	}
 }
 

@@ -94,9 +94,11 @@ type run struct {
 	controllers []*Controller
 	runnables   []runnable
 	spawned     bool
-	// informers are the informers the incarnation asked for (Informer),
-	// in the order it first asked: a member's controllers wait for these
-	// only, not for every informer of its host's factory.
+	// shared is set when factory is a host's (the incarnation is a
+	// member's, Host): the member leaves it running at a crash, and its
+	// controllers wait for informers, the ones it asked for (Informer),
+	// in the order it first asked, not for every informer of the factory.
+	shared    bool
 	informers []*informer.Informer
 	// elector is the leader election's process, when the manager has one.
 	elector *kernel.Process
@@ -169,7 +171,7 @@ func (m *Manager) Start() error {
 	}
 	for _, mem := range m.members {
 		mctx, mcancel := context.WithCancel(ctx)
-		if err := mem.begin(&run{ctx: mctx, cancel: mcancel, factory: r.factory}); err != nil {
+		if err := mem.begin(&run{ctx: mctx, cancel: mcancel, factory: r.factory, shared: true}); err != nil {
 			m.teardown()
 			return fmt.Errorf("manager %s: %w", m.name, err)
 		}
@@ -187,9 +189,22 @@ func (m *Manager) Start() error {
 // recorder) and runs setup on it. On a setup error the incarnation is
 // torn down and the error returned wrapped.
 func (m *Manager) begin(r *run) error {
-	if m.host != nil && m.opts.LeaderElection != nil {
-		r.cancel()
-		return fmt.Errorf("manager %s: a hosted manager elects no leader of its own (its host's election covers it): %w", m.name, ErrHosted)
+	if r.shared {
+		// What a member's options would set is its host's: refused, not
+		// ignored.
+		var why string
+		switch o := m.opts; {
+		case o.LeaderElection != nil:
+			why = "elects no leader of its own (its host's election covers it)"
+		case o.Resync != 0:
+			why = "has no informer resync of its own (its informers are its host's)"
+		case o.OnInformer != nil:
+			why = "reports no informer activity of its own (its informers are its host's: the host's OnInformer reports them)"
+		}
+		if why != "" {
+			r.cancel()
+			return fmt.Errorf("manager %s: a hosted manager %s: %w", m.name, why, ErrHosted)
+		}
 	}
 	m.client = client.New(m.k, m.t, m.actor, m.opts.Client)
 	ropts := m.opts.Recorder
@@ -214,7 +229,8 @@ func (m *Manager) begin(r *run) error {
 // recorder and controllers, but takes its informers from m's factory, so
 // that a kind m's members all watch is listed and watched once, through
 // m's transport, as m's actor; its informer options (Resync, OnInformer)
-// are m's. The member starts and crashes with m: Start of either starts
+// are m's, and Start refuses a member that sets them, or a leader
+// election, with ErrHosted. The member starts and crashes with m: Start of either starts
 // both (m's setup, then each member's, in the order Host was given
 // them), Crash of either crashes both, and m's leader election (a member
 // may have none) starts every member's workload. Both must be stopped;
@@ -315,7 +331,7 @@ func (m *Manager) teardown() {
 		r.elector.Kill()
 	}
 	r.recorder.Stop()
-	if m.host == nil {
+	if !r.shared {
 		r.factory.Stop()
 	}
 }
@@ -346,7 +362,7 @@ func (m *Manager) Informer(kind api.Kind, opts informer.Options) (*informer.Info
 		return nil, fmt.Errorf("manager %s: informer for %s: %w", m.name, kind, ErrNotRunning)
 	}
 	inf, err := r.factory.Informer(kind, opts)
-	if err == nil && m.host != nil && !slices.Contains(r.informers, inf) {
+	if err == nil && r.shared && !slices.Contains(r.informers, inf) {
 		r.informers = append(r.informers, inf)
 	}
 	return inf, err
@@ -358,8 +374,8 @@ func (m *Manager) Informer(kind api.Kind, opts informer.Options) (*informer.Info
 // the informers the member asked for, as each of upstream's controllers
 // waits for its own informers only (WaitForNamedCacheSync), not for
 // every informer of kube-controller-manager's factory.
-func (r *run) waitForSync(hosted bool, p *kernel.Process) bool {
-	if !hosted {
+func (r *run) waitForSync(p *kernel.Process) bool {
+	if !r.shared {
 		return r.factory.WaitForSync(p)
 	}
 	for i := 0; i < len(r.informers); i++ {
@@ -428,8 +444,7 @@ func (m *Manager) NewController(name string, opts Options, r Reconciler) (*Contr
 	c := New(m.k, name, r, opts)
 	c.prefix = m.name + "/" + name
 	c.ctx = run.ctx
-	hosted := m.host != nil
-	c.synced = func(p *kernel.Process) bool { return run.waitForSync(hosted, p) }
+	c.synced = run.waitForSync
 	run.controllers = append(run.controllers, c)
 	if run.spawned {
 		c.Start()
@@ -476,7 +491,7 @@ func (m *Manager) WaitForCacheSync() bool {
 	if p == nil {
 		panic(fmt.Sprintf("controller invariant in-process: manager %s: WaitForCacheSync called outside a kernel process", m.name))
 	}
-	return run.waitForSync(m.host != nil, p)
+	return run.waitForSync(p)
 }
 
 // WaitForSync blocks the calling process until inf has synced and reports
