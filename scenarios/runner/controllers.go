@@ -255,9 +255,9 @@ func (r *run) startControllers() error {
 // addProcessAddr records addr as an endpoint of kube-controller-manager's
 // one process.
 func (r *run) addProcessAddr(addr netsim.Addr) {
-	r.kcmAddrs[addr] = true
-	r.kcmList = append(r.kcmList, addr)
-	slices.Sort(r.kcmList)
+	if i, found := slices.BinarySearch(r.processEps, addr); !found {
+		r.processEps = slices.Insert(r.processEps, i, addr)
+	}
 }
 
 // startProcess makes kube-controller-manager's one process
@@ -271,7 +271,6 @@ func (r *run) startProcess() *controller.Manager {
 	m := r.c.AddManager(name, kubeControllerManagerActor, nil)
 	opts := r.c.ManagerOptions()
 	opts.OnInformer = r.onInformer(name)
-	r.kcmAddrs = map[netsim.Addr]bool{}
 	r.addProcessAddr(ctrlAddr(name))
 	opts.LeaderElection = r.leaderElection(name, name, 0)
 	m.SetOptions(opts)
@@ -644,17 +643,16 @@ func (r *run) controllerPanicked(name string, pe *controller.PanicError) {
 	r.panics[name] = append(r.panics[name], panicked{at: now, err: pe})
 	m := r.managers[name]
 	// The back-off is the process's: a member of kube-controller-manager's
-	// one process shares its container's CrashLoopBackOff with the others.
-	process := name
-	if h := m.Hosted(); h != nil {
-		process = h.Name()
+	// one process shares its container's CrashLoopBackOff with the
+	// others, so it counts the panics of every controller of the process.
+	crashes := 0
+	for other, ps := range r.panics { // a sum: the order is no matter
+		if processOf(r.managers[other]) == processOf(m) {
+			crashes += len(ps)
+		}
 	}
-	if r.crashLoops == nil {
-		r.crashLoops = map[string]int{}
-	}
-	r.crashLoops[process]++
 	backoff := crashBackoffInitial
-	for range r.crashLoops[process] - 1 {
+	for range crashes - 1 {
 		backoff = min(2*backoff, crashBackoffMax)
 	}
 	// The panic is observed on the worker that recovered it; the crash
@@ -669,6 +667,15 @@ func (r *run) controllerPanicked(name string, pe *controller.PanicError) {
 			_ = m.Start()
 		}
 	})
+}
+
+// processOf is the manager that is m's process: its host
+// (kube-controller-manager's one process, for its members), else m.
+func processOf(m *controller.Manager) *controller.Manager {
+	if h := m.Hosted(); h != nil {
+		return h
+	}
+	return m
 }
 
 // panicFindings turns each controller's panics into a failed outcome:

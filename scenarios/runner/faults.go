@@ -2,7 +2,6 @@ package runner
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/clustersim/clustersim/scenarios"
@@ -75,14 +74,13 @@ func (r *run) wholeProcess(name string) string {
 // endpoint of that process, its leader election's included
 // (r.matchAddr), in the network's order.
 func (r *run) processAddrs(name string) []netsim.Addr {
-	if !r.kcmAddrs[ctrlAddr(name)] {
+	if !r.inProcess(ctrlAddr(name)) {
 		return []netsim.Addr{ctrlAddr(name)}
 	}
 	var out []netsim.Addr
 	for _, ep := range r.c.Net.Endpoints() {
-		a := ep.Addr()
-		if base, _ := strings.CutSuffix(string(a), LeaderElectionSuffix); r.kcmAddrs[netsim.Addr(base)] {
-			out = append(out, a)
+		if r.inProcess(ep.Addr()) {
+			out = append(out, ep.Addr())
 		}
 	}
 	return out

@@ -390,17 +390,11 @@ type run struct {
 	// reconciles are kept apart until Finish gathers them into res.
 	reconciles reconcileLog
 	managers   map[string]*controller.Manager
-	// kcmAddrs are the endpoints of kube-controller-manager's one
+	// processEps are the endpoints of kube-controller-manager's one
 	// process and of its members (spec.cluster.controllerManager:
-	// one-process): a network pattern naming one names them all
-	// (matchAddr). Nil in the default mode.
-	kcmAddrs map[netsim.Addr]bool
-	// kcmList is kcmAddrs sorted.
-	kcmList []netsim.Addr
-	// crashLoops counts the panics of each process (a controller's, or
-	// kube-controller-manager's one process for its members): its
-	// crash-loop back-off.
-	crashLoops map[string]int
+	// one-process), sorted: a network pattern naming one names them all
+	// (matchAddr). Empty in the default mode.
+	processEps []netsim.Addr
 	users      map[string]client.Client
 	nodes      *nodes
 	checks     []*check
@@ -763,16 +757,26 @@ func (r *run) matchAddr(pattern, addr string) bool {
 	if matchAddr(pattern, addr) {
 		return true
 	}
-	base, _ := strings.CutSuffix(addr, LeaderElectionSuffix)
-	if !r.kcmAddrs[netsim.Addr(base)] {
+	if !r.inProcess(netsim.Addr(addr)) {
 		return false
 	}
-	for _, a := range r.kcmList {
+	for _, a := range r.processEps {
 		if matchAddr(pattern, string(a)) {
 			return true
 		}
 	}
 	return false
+}
+
+// inProcess reports whether addr is an endpoint of kube-controller-
+// manager's one process (processEps) or of its leader election.
+func (r *run) inProcess(addr netsim.Addr) bool {
+	if len(r.processEps) == 0 {
+		return false
+	}
+	base, _ := strings.CutSuffix(string(addr), LeaderElectionSuffix)
+	_, found := slices.BinarySearch(r.processEps, netsim.Addr(base))
+	return found
 }
 
 // matchAddr matches an endpoint name against a pattern that may end in
