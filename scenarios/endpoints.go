@@ -151,6 +151,18 @@ func processOf(s *Scenario, name string) string {
 	return name
 }
 
+// processMembers are the running controllers of kube-controller-manager,
+// sorted: the members of its one process when s runs it as one.
+func processMembers(w *world) []string {
+	var out []string
+	for _, c := range sortedKeys(w.controllers) {
+		if InControllerManager(c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // processNamed explains, for a name that is no running controller, that
 // it names kube-controller-manager's one process, which a crash or a
 // fault reaches through one of its controllers; "" when it does not.
@@ -158,12 +170,7 @@ func processNamed(s *Scenario, w *world, name string) string {
 	if name != ControllerManagerProcess || !s.OneProcess() {
 		return ""
 	}
-	var members []string
-	for _, c := range sortedKeys(w.controllers) {
-		if InControllerManager(c) {
-			members = append(members, c)
-		}
-	}
+	members := processMembers(w)
 	if len(members) == 0 {
 		return fmt.Sprintf("%s runs none of its controllers in this scenario", name)
 	}
@@ -179,10 +186,8 @@ func oneProcessSides(s *Scenario, w *world, a, b []string) string {
 		return ""
 	}
 	eps := []string{"controller/" + ControllerManagerProcess}
-	for _, c := range sortedKeys(w.controllers) {
-		if InControllerManager(c) {
-			eps = append(eps, "controller/"+c)
-		}
+	for _, c := range processMembers(w) {
+		eps = append(eps, "controller/"+c)
 	}
 	side := func(patterns []string) string {
 		for _, p := range patterns {

@@ -1049,6 +1049,9 @@ func (l *loader) controllers(s *Scenario, w *world) error {
 			w.controllers[name] = true
 		}
 	}
+	if s.OneProcess() && len(processMembers(w)) == 0 {
+		return l.errorf("spec.cluster.controllerManager", "%s, but none of kube-controller-manager's controllers runs in this scenario: the setting would change nothing", ControllerManagerOneProcess)
+	}
 	return nil
 }
 

@@ -2,7 +2,6 @@ package scenarios
 
 import (
 	"math"
-	"slices"
 	"strconv"
 )
 
@@ -62,7 +61,7 @@ func DefaultPacing(name string) Pacing {
 	switch {
 	case name == "scheduler":
 		return Pacing{QPS: SchedulerQPS, Burst: SchedulerBurst}
-	case slices.Contains(Controllers, name) && !slices.Contains(OptInControllers, name):
+	case InControllerManager(name):
 		return Pacing{QPS: ControllerManagerQPS, Burst: ControllerManagerBurst}
 	}
 	return Pacing{}

@@ -158,11 +158,11 @@ spec:
     events: brief
   cluster:
 `, name, s.Nodes, pods, behind, crash)
+	mode := ControllerManagerOneProcess
 	if s.PerController {
-		b.WriteString("    controllerManager: " + ControllerManagerPerController + "\n")
-	} else {
-		b.WriteString("    controllerManager: " + ControllerManagerOneProcess + "\n")
+		mode = ControllerManagerPerController
 	}
+	b.WriteString("    controllerManager: " + mode + "\n")
 	if s.Unpaced {
 		b.WriteString("    kubelet: {unpaced: true}\n")
 	}

@@ -66,3 +66,20 @@ func TestEveryControlPlaneControllerHoldsALease(t *testing.T) {
 		}
 	}
 }
+
+// TestControllerManagerMembership: the two rules that say which built-in
+// controllers are kube-controller-manager's agree. The runner's lease
+// rule (leaseName: a kube-system service account) and the scenario
+// format's (scenarios.InControllerManager: the members of the one
+// process, the loader's refusals, the default pacing) are kept apart,
+// so a controller added to one must be added to the other. Planted: a
+// lease rule that took the scheduler for one of them fails it.
+func TestControllerManagerMembership(t *testing.T) {
+	for _, name := range slices.Sorted(maps.Keys(controllerSpecs)) {
+		lease, elects := leaseName(name, controllerSpecs[name].actor)
+		byLease := elects && strings.HasPrefix(lease, scenarios.ControllerManagerProcess+"-")
+		if got := scenarios.InControllerManager(name); got != byLease {
+			t.Errorf("%s: InControllerManager %v, but its lease is %q (elects %v)", name, got, lease, elects)
+		}
+	}
+}

@@ -146,7 +146,22 @@ func TestOneProcessRefuses(t *testing.T) {
 			t.Errorf("%s: error %v, want %q", tc.to, err, tc.err)
 		}
 	}
-	src := strings.Replace(strings.Replace(oneProcess, "%s", scenarios.ControllerManagerOneProcess, 1),
+	// one-process with none of kube-controller-manager's controllers
+	// running would change nothing: refused, not ignored.
+	var off strings.Builder
+	off.WriteString("  controllers:\n")
+	for _, c := range scenarios.Controllers {
+		if scenarios.InControllerManager(c) {
+			off.WriteString("    " + c + ": {enabled: false}\n")
+		}
+	}
+	src := strings.Replace(strings.Replace(oneProcess, "%s", scenarios.ControllerManagerOneProcess, 1), "  timeline:\n", "  timeline: []\n", 1)
+	src = src[:strings.Index(src, "  timeline: []\n")+len("  timeline: []\n")]
+	src = strings.Replace(src, "  objects:", off.String()+"  objects:", 1)
+	if _, err := scenarios.Load("one-process.yaml", ".", nil, []byte(src)); err == nil || !strings.Contains(err.Error(), "spec.cluster.controllerManager: one-process, but none of kube-controller-manager's controllers runs") {
+		t.Errorf("one-process with no controller of it: error %v", err)
+	}
+	src = strings.Replace(strings.Replace(oneProcess, "%s", scenarios.ControllerManagerOneProcess, 1),
 		"  - {at: 1m30s, restartController: replicaset}\n", "  - {at: 1m5s, restartController: deployment}\n  - {at: 1m30s, crashController: replicaset}\n", 1)
 	if _, err := scenarios.Load("one-process.yaml", ".", nil, []byte(src)); err != nil {
 		t.Errorf("a crash after a restart of another controller of the process: %v", err)
