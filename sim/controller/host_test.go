@@ -82,6 +82,12 @@ func newHostedProcess(t *testing.T, election bool) *hostedProcess {
 	return p
 }
 
+// requests counts the requests of verb through the host's transport,
+// a's and b's, in that order.
+func (p *hostedProcess) requests(verb apiserver.Verb) []int {
+	return []int{p.hostTr.requests[verb], p.aTr.requests[verb], p.bTr.requests[verb]}
+}
+
 func (p *hostedProcess) running() string {
 	return fmt.Sprintf("kcm %v a %v b %v", p.host.Running(), p.a.Running(), p.b.Running())
 }
@@ -103,7 +109,7 @@ func TestManagerHost(t *testing.T) {
 	if p.informersOfA[0] != p.informersOfB[0] {
 		t.Errorf("the members have informers of their own for one kind")
 	}
-	if got := []int{p.hostTr.requests[apiserver.List], p.aTr.requests[apiserver.List], p.bTr.requests[apiserver.List]}; !slices.Equal(got, []int{1, 0, 0}) {
+	if got := p.requests(apiserver.List); !slices.Equal(got, []int{1, 0, 0}) {
 		t.Errorf("lists through host, a, b = %v, want [1 0 0]", got)
 	}
 	wantLog := []string{
@@ -114,7 +120,7 @@ func TestManagerHost(t *testing.T) {
 		t.Errorf("first incarnation's reconciles:\n%q\nwant\n%q", p.log, wantLog)
 	}
 	// A member's client is its own: its reads go through its transport.
-	if got := []int{p.hostTr.requests[apiserver.Get], p.aTr.requests[apiserver.Get], p.bTr.requests[apiserver.Get]}; !slices.Equal(got, []int{0, 2, 2}) {
+	if got := p.requests(apiserver.Get); !slices.Equal(got, []int{0, 2, 2}) {
 		t.Errorf("gets through host, a, b = %v, want [0 2 2]", got)
 	}
 	p.log = nil
@@ -132,7 +138,7 @@ func TestManagerHost(t *testing.T) {
 	if got := p.setups; got["kcm"] != 2 || got["a"] != 2 || got["b"] != 2 {
 		t.Errorf("setups after the restart = %v, want two each", got)
 	}
-	if got := []int{p.hostTr.requests[apiserver.List], p.aTr.requests[apiserver.List], p.bTr.requests[apiserver.List]}; !slices.Equal(got, []int{2, 0, 0}) {
+	if got := p.requests(apiserver.List); !slices.Equal(got, []int{2, 0, 0}) {
 		t.Errorf("lists through host, a, b after the restart = %v, want [2 0 0]: one relist for the process", got)
 	}
 	if p.informersOfA[1] != p.informersOfB[1] || p.informersOfA[1] == p.informersOfA[0] {
@@ -167,7 +173,7 @@ func TestManagerHostElection(t *testing.T) {
 		t.Errorf("log:\n%q\nwant\n%q", p.log, want)
 	}
 	// The lease is the host's: created through its transport.
-	if got := []int{p.hostTr.requests[apiserver.Create], p.aTr.requests[apiserver.Create], p.bTr.requests[apiserver.Create]}; !slices.Equal(got, []int{1, 0, 0}) {
+	if got := p.requests(apiserver.Create); !slices.Equal(got, []int{1, 0, 0}) {
 		t.Errorf("creates through host, a, b = %v, want [1 0 0]", got)
 	}
 	// Losing nothing, the process keeps running; crashing the host
