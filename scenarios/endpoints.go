@@ -14,14 +14,12 @@ import (
 // (sim/cluster, scenarios/runner).
 func endpoints(s *Scenario, w *world, users ...string) []string {
 	out := []string{"apiserver"}
-	kcm := false
 	for _, c := range AllControllers() {
 		if Runs(s, c) {
 			out = append(out, "controller/"+c)
-			kcm = kcm || InControllerManager(c)
 		}
 	}
-	if kcm && s.OneProcess() {
+	if s.OneProcess() && len(processMembers(s)) > 0 {
 		out = append(out, "controller/"+ControllerManagerProcess)
 	}
 	if s.Spec.GitOps != nil {
@@ -151,28 +149,35 @@ func processOf(s *Scenario, name string) string {
 	return name
 }
 
-// processMembers are the running controllers of kube-controller-manager,
-// sorted: the members of its one process when s runs it as one.
-func processMembers(w *world) []string {
+// processMembers are the controllers of kube-controller-manager that run
+// in s (Runs, as the runner starts them), sorted: the members of its one
+// process when s runs it as one. Runs reads every object s declares, so
+// the loader asks only once all are read.
+func processMembers(s *Scenario) []string {
 	var out []string
-	for _, c := range sortedKeys(w.controllers) {
-		if InControllerManager(c) {
+	for _, c := range AllControllers() {
+		if InControllerManager(c) && Runs(s, c) {
 			out = append(out, c)
 		}
 	}
+	slices.Sort(out)
 	return out
 }
 
 // processNamed explains, for a name that is no running controller, that
 // it names kube-controller-manager's one process, which a crash or a
-// fault reaches through one of its controllers; "" when it does not.
-func processNamed(s *Scenario, w *world, name string) string {
+// fault reaches through one of its controllers (those of running, the
+// loader's set of the controllers a crash may name); "" when it does
+// not.
+func processNamed(s *Scenario, running map[string]bool, name string) string {
 	if name != ControllerManagerProcess || !s.OneProcess() {
 		return ""
 	}
-	members := processMembers(w)
-	if len(members) == 0 {
-		return fmt.Sprintf("%s runs none of its controllers in this scenario", name)
+	var members []string
+	for _, c := range sortedKeys(running) {
+		if InControllerManager(c) {
+			members = append(members, c)
+		}
 	}
 	return fmt.Sprintf("%s is the process of its controllers here (spec.cluster.controllerManager: %s), not a controller: name one of them (%s); a crash or fault of one is one of the whole process", name, ControllerManagerOneProcess, strings.Join(members, ", "))
 }
@@ -180,14 +185,19 @@ func processNamed(s *Scenario, w *world, name string) string {
 // oneProcessSides explains why a partition between sides a and b cannot
 // be: both name an endpoint of kube-controller-manager's one process,
 // which is one process on one connection (the runner names all of its
-// endpoints for any of them); "" when they do not.
-func oneProcessSides(s *Scenario, w *world, a, b []string) string {
+// endpoints for any of them); "" when they do not. Its controllers are
+// taken whether they run or not (an on-demand one runs for kinds a
+// later step may declare; a pattern that names only endpoints that do
+// not exist is faultPatterns' error).
+func oneProcessSides(s *Scenario, a, b []string) string {
 	if !s.OneProcess() {
 		return ""
 	}
 	eps := []string{"controller/" + ControllerManagerProcess}
-	for _, c := range processMembers(w) {
-		eps = append(eps, "controller/"+c)
+	for _, c := range Controllers {
+		if InControllerManager(c) {
+			eps = append(eps, "controller/"+c)
+		}
 	}
 	side := func(patterns []string) string {
 		for _, p := range patterns {

@@ -304,7 +304,7 @@ func (l *loader) faults(s *Scenario, w *world) error {
 		return l.errorf("spec.faults.window", "must be positive and at most spec.duration")
 	}
 	if f.Target != "" && !w.controllers[f.Target] {
-		if err := processNamed(s, w, f.Target); err != "" {
+		if err := processNamed(s, w.controllers, f.Target); err != "" {
 			return l.errorf("spec.faults.target", "%s", err)
 		}
 		return l.errorf("spec.faults.target", "controller %q is not running in this scenario (running: %s)", f.Target, strings.Join(sortedKeys(w.controllers), ", "))
@@ -323,7 +323,7 @@ func (l *loader) faults(s *Scenario, w *world) error {
 			return l.errorf(p+".type", "unknown fault %q (known: %s)", ft.Type, joinTypes())
 		}
 		if ft.Target != "" && !w.controllers[ft.Target] {
-			if err := processNamed(s, w, ft.Target); err != "" {
+			if err := processNamed(s, w.controllers, ft.Target); err != "" {
 				return l.errorf(p+".target", "%s", err)
 			}
 			return l.errorf(p+".target", "controller %q is not running in this scenario", ft.Target)

@@ -363,6 +363,9 @@ func (l *loader) validate(s *Scenario) error {
 	if err := l.faultPatterns(s, w); err != nil {
 		return err
 	}
+	if s.OneProcess() && len(processMembers(s)) == 0 {
+		return l.errorf("spec.cluster.controllerManager", "%s, but none of kube-controller-manager's controllers runs in this scenario: the setting would change nothing", ControllerManagerOneProcess)
+	}
 	var checks int64
 	for i := range s.Spec.Expect {
 		if err := l.expectation(s, i, w); err != nil {
@@ -1049,9 +1052,6 @@ func (l *loader) controllers(s *Scenario, w *world) error {
 			w.controllers[name] = true
 		}
 	}
-	if s.OneProcess() && len(processMembers(w)) == 0 {
-		return l.errorf("spec.cluster.controllerManager", "%s, but none of kube-controller-manager's controllers runs in this scenario: the setting would change nothing", ControllerManagerOneProcess)
-	}
 	return nil
 }
 
@@ -1462,7 +1462,7 @@ func (l *loader) step(s *Scenario, i int, w *world) error {
 		if len(p.B) == 0 {
 			return l.errorf(a+".b", "name at least one endpoint")
 		}
-		if err := oneProcessSides(s, w, p.A, p.B); err != "" {
+		if err := oneProcessSides(s, p.A, p.B); err != "" {
 			return l.errorf(a, "%s", err)
 		}
 		w.partitions[p.Name] = true
@@ -1478,7 +1478,7 @@ func (l *loader) step(s *Scenario, i int, w *world) error {
 	case st.CrashController != "" || st.RestartController != "":
 		name := st.CrashController + st.RestartController
 		if !w.controllers[name] {
-			if err := processNamed(s, w, name); err != "" {
+			if err := processNamed(s, w.controllers, name); err != "" {
 				return l.errorf(a, "%s", err)
 			}
 			return l.errorf(a, "controller %q is not running in this scenario (running: %s)", name, strings.Join(sortedKeys(w.controllers), ", "))

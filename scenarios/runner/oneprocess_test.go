@@ -147,11 +147,13 @@ func TestOneProcessRefuses(t *testing.T) {
 		}
 	}
 	// one-process with none of kube-controller-manager's controllers
-	// running would change nothing: refused, not ignored.
+	// running would change nothing: refused, not ignored. The on-demand
+	// ones are left unlisted: they run only for kinds the scenario
+	// declares, and it declares none of theirs.
 	var off strings.Builder
 	off.WriteString("  controllers:\n")
 	for _, c := range scenarios.Controllers {
-		if scenarios.InControllerManager(c) {
+		if _, onDemand := scenarios.OnDemandControllers[c]; scenarios.InControllerManager(c) && !onDemand {
 			off.WriteString("    " + c + ": {enabled: false}\n")
 		}
 	}
@@ -160,6 +162,12 @@ func TestOneProcessRefuses(t *testing.T) {
 	src = strings.Replace(src, "  objects:", off.String()+"  objects:", 1)
 	if _, err := scenarios.Load("one-process.yaml", ".", nil, []byte(src)); err == nil || !strings.Contains(err.Error(), "spec.cluster.controllerManager: one-process, but none of kube-controller-manager's controllers runs") {
 		t.Errorf("one-process with no controller of it: error %v", err)
+	}
+	// A Service brings the EndpointSlice controller, on demand: then one
+	// of them runs.
+	service := "  - {apiVersion: v1, kind: Service, metadata: {name: web}, spec: {selector: {app: web}, ports: [{port: 80}]}}\n  timeline: []\n"
+	if _, err := scenarios.Load("one-process.yaml", ".", nil, []byte(strings.Replace(src, "  timeline: []\n", service, 1))); err != nil {
+		t.Errorf("one-process with only an on-demand controller of it running: %v", err)
 	}
 	src = strings.Replace(strings.Replace(oneProcess, "%s", scenarios.ControllerManagerOneProcess, 1),
 		"  - {at: 1m30s, restartController: replicaset}\n", "  - {at: 1m5s, restartController: deployment}\n  - {at: 1m30s, crashController: replicaset}\n", 1)
