@@ -89,10 +89,12 @@ func (r *run) processAddrs(name string) []netsim.Addr {
 // start begins fault i.
 func (fs *faults) start(i int, f *scenarios.Fault) {
 	r := fs.r
-	e := Entry{At: r.c.K.Now().Duration(), Command: "fault: " + f.String()}
+	// Every fault that aims at a controller aims at its process: a
+	// member of kube-controller-manager's one process takes the others
+	// with it (processAddrs), and the entry says so.
+	e := Entry{At: r.c.K.Now().Duration(), Command: "fault: " + f.String() + r.wholeProcess(f.Target)}
 	switch f.Type {
 	case scenarios.FaultCrash:
-		e.Command += r.wholeProcess(f.Target)
 		m := r.managers[f.Target]
 		if m.Running() {
 			m.Crash()

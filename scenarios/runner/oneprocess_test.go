@@ -1,6 +1,7 @@
 package runner_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -202,6 +203,14 @@ func TestOneProcessLinkFault(t *testing.T) {
 		}
 		if len(relisted) != 1 || !relisted[want] {
 			t.Errorf("%s: relists after the fault by %v, want %s alone", mode, relisted, want)
+		}
+		// The fault's entry names what it hits: the whole process.
+		entry := "fault: 1m5s broken watches to controller/replicaset (break 1 per event, history compacted: 410) for 30s"
+		if mode == scenarios.ControllerManagerOneProcess {
+			entry += " (kube-controller-manager's one process: all its controllers)"
+		}
+		if !slices.ContainsFunc(res.Entries, func(e runner.Entry) bool { return e.Command == entry }) {
+			t.Errorf("%s: no entry %q", mode, entry)
 		}
 	}
 }
