@@ -730,10 +730,25 @@ func (l *loader) clientRates(f string, c clientRates, unpaced bool, byDefault st
 	if c.burst < 0 {
 		return l.errorf(f+"."+c.burstF, "must not be negative")
 	}
+	if err := l.zeroBurst(f+"."+c.burstF, c.burst); err != nil {
+		return err
+	}
 	if unpaced && (c.qps != nil || c.burst != 0) {
 		return l.errorf(f+".unpaced", "unpaced clients have no %s or %s: set unpaced or the rates, not both", c.qpsF, c.burstF)
 	}
 	return nil
+}
+
+// zeroBurst refuses a burst the user wrote as 0, which decodes as an
+// absent one (the default): client-go builds no paced client with it
+// (kubernetes.NewForConfig: "burst is required to be greater than 0 when
+// RateLimiter is not set and QPS is set to greater than 0"), and taking
+// the default for it would ignore what was written.
+func (l *loader) zeroBurst(field string, burst int) error {
+	if burst != 0 || !manifest.Has(l.root, field) {
+		return nil
+	}
+	return l.errorf(field, "must be at least 1: client-go refuses a burst of 0 for a paced client (\"burst is required to be greater than 0 when RateLimiter is not set and QPS is set to greater than 0\"); leave it out for the default, or set unpaced: true")
 }
 
 // KubeletPacing is the pacing of every kubelet's API and event clients
@@ -1015,6 +1030,9 @@ func (l *loader) controllers(s *Scenario, w *world) error {
 		}
 		if cs.Burst < 0 {
 			return l.errorf(f+".burst", "must not be negative")
+		}
+		if err := l.zeroBurst(f+".burst", cs.Burst); err != nil {
+			return err
 		}
 		if cs.Unpaced && (cs.QPS != nil || cs.Burst != 0) {
 			return l.errorf(f+".unpaced", "an unpaced client has no qps or burst: set unpaced or qps and burst, not both")

@@ -76,6 +76,16 @@ func TestValidateRejects(t *testing.T) {
 		{name: "autoscaler client burst -1", group: `{name: worker, count: 2, capacity: {cpu: "4", memory: 16Gi}, autoscaling: {minSize: 1, maxSize: 3}}`,
 			cluster: "    autoscaler: {kubeClientBurst: -1}\n",
 			err:     "v.yaml:9:35: spec.cluster.autoscaler.kubeClientBurst: must not be negative"},
+		// A burst written as 0 decodes as one left out: refused, not
+		// taken for the default.
+		{name: "autoscaler client burst 0", group: `{name: worker, count: 2, capacity: {cpu: "4", memory: 16Gi}, autoscaling: {minSize: 1, maxSize: 3}}`,
+			cluster: "    autoscaler: {kubeClientBurst: 0}\n",
+			err:     "v.yaml:9:35: spec.cluster.autoscaler.kubeClientBurst: must be at least 1: client-go refuses a burst of 0 for a paced client (\"burst is required to be greater than 0 when RateLimiter is not set and QPS is set to greater than 0\"); leave it out for the default, or set unpaced: true"},
+		{name: "kubelet event burst 0", cluster: "    kubelet: {eventBurst: 0}\n",
+			err: "v.yaml:9:27: spec.cluster.kubelet.eventBurst: must be at least 1: client-go refuses a burst of 0 for a paced client (\"burst is required to be greater than 0 when RateLimiter is not set and QPS is set to greater than 0\"); leave it out for the default, or set unpaced: true"},
+		{name: "controller burst 0", spec: "  controllers: {replicaset: {qps: 5, burst: 0}}\n",
+			err: "v.yaml:12:45: spec.controllers.replicaset.burst: must be at least 1: client-go refuses a burst of 0 for a paced client (\"burst is required to be greater than 0 when RateLimiter is not set and QPS is set to greater than 0\"); leave it out for the default, or set unpaced: true"},
+		{name: "controller burst 1", spec: "  controllers: {replicaset: {qps: 5, burst: 1}}\n"},
 		{name: "autoscaler unpaced with a qps", group: `{name: worker, count: 2, capacity: {cpu: "4", memory: 16Gi}, autoscaling: {minSize: 1, maxSize: 3}}`,
 			cluster: "    autoscaler: {unpaced: true, kubeClientQPS: 20}\n",
 			err:     "v.yaml:9:27: spec.cluster.autoscaler.unpaced: unpaced clients have no kubeClientQPS or kubeClientBurst: set unpaced or the rates, not both"},

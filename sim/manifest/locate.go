@@ -83,9 +83,23 @@ func (l Located) Position(path string) (line, col int) {
 // of the deepest node on a field path (see Located.Position). It serves
 // any strictly decoded YAML, scenario files included.
 func Position(root *yaml.Node, path string) (line, col int) {
+	line, col, _ = locate(root, path)
+	return line, col
+}
+
+// Has reports whether the YAML tree under root holds every segment of
+// the field path: whether a user wrote the field, where its decoded value
+// cannot tell (a zero written is a zero absent).
+func Has(root *yaml.Node, path string) bool {
+	_, _, found := locate(root, path)
+	return found
+}
+
+// locate is Position, and whether the whole path was found.
+func locate(root *yaml.Node, path string) (line, col int, found bool) {
 	n := root
 	if n == nil {
-		return 0, 0
+		return 0, 0, false
 	}
 	if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
 		n = n.Content[0]
@@ -118,11 +132,11 @@ func Position(root *yaml.Node, path string) (line, col int) {
 			}
 		}
 		if next == nil {
-			return line, col
+			return line, col, false
 		}
 		n = next
 	}
-	return line, col
+	return line, col, true
 }
 
 // SplitPath splits a field path such as "a.b[0].c[key]" into its
