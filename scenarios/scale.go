@@ -284,3 +284,27 @@ func ScalePacingNotes(s ScaleProbe) []string {
 	note("the scheduler's client", "--scheduler-qps", qps, burst, "bind")
 	return notes
 }
+
+// ScaleLimitNotes returns what the probe asks of `clustersim run` past
+// its default caps (DefaultLimits: nodes and pods), each naming the
+// --limit that lets it run; none for a probe within them or one
+// ScaleYAML refuses. s is as ScaleYAML takes it.
+func ScaleLimitNotes(s ScaleProbe) []string {
+	s, err := s.normalized()
+	if err != nil {
+		return nil
+	}
+	var notes []string
+	for _, c := range []struct {
+		name     string
+		n, limit int
+	}{
+		{"nodes", s.Nodes, DefaultLimits.Nodes},
+		{"pods", s.Nodes * s.PodsPerNode, DefaultLimits.Pods},
+	} {
+		if c.n > c.limit {
+			notes = append(notes, fmt.Sprintf("the probe's %d %s are past clustersim run's default cap of %d, which refuses it: run it with --limit %s=%d", c.n, c.name, c.limit, c.name, c.n))
+		}
+	}
+	return notes
+}

@@ -112,6 +112,44 @@ func TestScaleYAML(t *testing.T) {
 	}
 }
 
+// TestScaleLimitNotes: a probe past clustersim run's default caps says
+// which --limit runs it, and one within them says nothing.
+func TestScaleLimitNotes(t *testing.T) {
+	tests := []struct {
+		probe ScaleProbe
+		want  []string
+	}{
+		{ScaleProbe{Nodes: 5000}, nil},
+		{ScaleProbe{Nodes: 5000, PodsPerNode: 31}, []string{"the probe's 155000 pods are past clustersim run's default cap of 150000, which refuses it: run it with --limit pods=155000"}},
+		{ScaleProbe{Nodes: 6000}, []string{"the probe's 6000 nodes are past clustersim run's default cap of 5000, which refuses it: run it with --limit nodes=6000", "--limit pods=180000"}},
+		{ScaleProbe{Nodes: 2}, nil}, // refused: ScaleYAML's error says why
+	}
+	for _, tt := range tests {
+		got := ScaleLimitNotes(tt.probe)
+		if len(got) != len(tt.want) {
+			t.Fatalf("%+v: notes %q, want %d", tt.probe, got, len(tt.want))
+		}
+		for i, w := range tt.want {
+			if !strings.Contains(got[i], w) {
+				t.Errorf("%+v: note %q, want it to say %q", tt.probe, got[i], w)
+			}
+		}
+	}
+	// What a note names runs: the caps it raises are the ones the
+	// loader checks.
+	probe := ScaleProbe{Nodes: 5001, PodsPerNode: 1}
+	data, err := ScaleYAML(probe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load("scale.yaml", ".", nil, data); err == nil || !strings.Contains(err.Error(), "--limit nodes=N") {
+		t.Fatalf("past the cap: %v, want the nodes cap's error", err)
+	}
+	if _, err := LoadWith("scale.yaml", ".", nil, data, Options{Limits: Limits{Nodes: 5001}}); err != nil {
+		t.Fatalf("with --limit nodes=5001: %v", err)
+	}
+}
+
 // TestScalePacingNotes checks the generator's warnings: a note for each
 // client whose pacing cannot get the probe's pods through before the
 // expectation's time, naming the least rate, and none otherwise.
