@@ -739,6 +739,50 @@ func (l *loader) clientRates(f string, c clientRates, unpaced bool, byDefault st
 	return nil
 }
 
+// workqueue checks spec.controllers.<name>.workqueue: positive delays, a
+// cap not below the first delay when both are set, a positive rate and
+// burst, and a controller whose retries a work queue limits.
+func (l *loader) workqueue(f, name string, q *QueueSettings) error {
+	own, ok := QueueLimits(name)
+	if !ok {
+		why := "kube-scheduler retries an unschedulable pod by its scheduling queue's backoff (podInitialBackoffSeconds 1, podMaxBackoffSeconds 10), not by a controller work queue"
+		if name == "horizontal-pod-autoscaler" {
+			why = "the HPA controller retries every HorizontalPodAutoscaler at its sync period (upstream's FixedItemIntervalRateLimiter), not with a work queue's backoff"
+		}
+		return l.errorf(f, "%s has no work queue limits to set: %s", name, why)
+	}
+	if q.BaseDelay == nil && q.MaxDelay == nil && q.QPS == nil && q.Burst == 0 && !manifest.Has(l.root, f+".burst") {
+		return l.errorf(f, "sets nothing: give baseDelay, maxDelay, qps or burst (absent: %s's own, %s)", name, own)
+	}
+	for _, d := range []struct {
+		field string
+		v     *api.Duration
+	}{{"baseDelay", q.BaseDelay}, {"maxDelay", q.MaxDelay}} {
+		if d.v != nil && d.v.Duration <= 0 {
+			return l.errorf(f+"."+d.field, "must be positive")
+		}
+	}
+	if q.BaseDelay != nil && q.MaxDelay != nil && q.MaxDelay.Duration < q.BaseDelay.Duration {
+		return l.errorf(f+".maxDelay", "%v is below baseDelay %v: the cap would be every retry's delay", q.MaxDelay.Duration, q.BaseDelay.Duration)
+	}
+	if v := q.QPS; v != nil && !(*v > 0 && !math.IsInf(*v, 0)) {
+		return l.errorf(f+".qps", "must be a positive number (absent: %s's own, %s)", name, own)
+	}
+	if err := l.minQPS(f+".qps", q.QPS); err != nil {
+		return err
+	}
+	if q.Burst < 0 {
+		return l.errorf(f+".burst", "must not be negative")
+	}
+	if q.Burst == 0 && manifest.Has(l.root, f+".burst") {
+		return l.errorf(f+".burst", "must be at least 1: a bucket of burst 0 lets no retry through (golang.org/x/time/rate's Limiter); leave it out for %s's own", name)
+	}
+	if _, err := own.With(q.limits()); err != nil {
+		return l.errorf(f+".burst", "%s: %v (its own limits: %s)", name, err, own)
+	}
+	return nil
+}
+
 // zeroBurst refuses a burst the user wrote as 0, which decodes as an
 // absent one (the default): client-go builds no paced client with it
 // (kubernetes.NewForConfig: "burst is required to be greater than 0 when
@@ -1046,6 +1090,11 @@ func (l *loader) controllers(s *Scenario, w *world) error {
 			}
 			if b.Duration < 0 {
 				return l.errorf(f+".updatesBatchPeriod", "must not be negative")
+			}
+		}
+		if q := cs.Workqueue; q != nil {
+			if err := l.workqueue(f+".workqueue", name, q); err != nil {
+				return err
 			}
 		}
 		if cs.Standbys < 0 || cs.Standbys > MaxStandbys {

@@ -20,7 +20,10 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/clustersim/clustersim/controllers/endpointslice"
+	"github.com/clustersim/clustersim/controllers/job"
 	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/workqueue"
 )
 
 // APIVersion is the scenario format's version.
@@ -505,6 +508,67 @@ type ControllerSettings struct {
 	// controllers), each at endpoint controller/<name>/standby-<i>,
 	// waiting for the lease; default 0, at most MaxStandbys.
 	Standbys int `json:"standbys,omitempty"`
+	// Workqueue sets the retry limits of the controller's work queue in
+	// place of its own (QueueLimits); absent, the controller's.
+	Workqueue *QueueSettings `json:"workqueue,omitempty"`
+}
+
+// QueueSettings are what spec.controllers.<name>.workqueue sets of a
+// controller's retry limits (workqueue.Limits): each field set replaces
+// the controller's own, each absent keeps it.
+type QueueSettings struct {
+	// BaseDelay is an item's first retry delay, doubling with each
+	// failure; MaxDelay caps it.
+	BaseDelay *api.Duration `json:"baseDelay,omitempty"`
+	MaxDelay  *api.Duration `json:"maxDelay,omitempty"`
+	// QPS and Burst are the overall bucket every retry takes a token
+	// from.
+	QPS   *float64 `json:"qps,omitempty"`
+	Burst int      `json:"burst,omitempty"`
+}
+
+// limits returns what q sets as workqueue.Limits, zero where absent.
+func (q *QueueSettings) limits() workqueue.Limits {
+	var l workqueue.Limits
+	if q.BaseDelay != nil {
+		l.BaseDelay = q.BaseDelay.Duration
+	}
+	if q.MaxDelay != nil {
+		l.MaxDelay = q.MaxDelay.Duration
+	}
+	if q.QPS != nil {
+		l.QPS = *q.QPS
+	}
+	l.Burst = q.Burst
+	return l
+}
+
+// QueueOverrides returns what cs's workqueue sets, for
+// controller.ManagerOptions.QueueLimits: zero fields keep each
+// controller's own limits.
+func (cs ControllerSettings) QueueOverrides() workqueue.Limits {
+	if cs.Workqueue == nil {
+		return workqueue.Limits{}
+	}
+	return cs.Workqueue.limits()
+}
+
+// QueueLimits returns controller name's own retry limits, upstream's,
+// and false for a controller whose retries no work queue limits: the
+// scheduler (its scheduling queue backs pods off by its own
+// podInitialBackoffSeconds and podMaxBackoffSeconds) and the HPA
+// controller (every HPA retried at its sync period, upstream's
+// FixedItemIntervalRateLimiter).
+func QueueLimits(name string) (workqueue.Limits, bool) {
+	switch name {
+	case "scheduler", "horizontal-pod-autoscaler":
+		return workqueue.Limits{}, false
+	case "job":
+		return job.RetryLimits, true
+	case "endpointslice":
+		return endpointslice.RetryLimits, true
+	}
+	return workqueue.DefaultLimits, true
 }
 
 // tuned names the first setting cs has besides enabled ("" for none), in
@@ -525,6 +589,8 @@ func (cs ControllerSettings) tuned() string {
 		return "updatesBatchPeriod"
 	case cs.Standbys != 0:
 		return "standbys"
+	case cs.Workqueue != nil:
+		return "workqueue"
 	}
 	return ""
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/clustersim/clustersim/sim/client"
 	"github.com/clustersim/clustersim/sim/controller"
 	"github.com/clustersim/clustersim/sim/informer"
+	"github.com/clustersim/clustersim/sim/workqueue"
 )
 
 // Actor is the identity kube-controller-manager runs this controller as.
@@ -23,6 +24,13 @@ const Component = "endpoint-slice-controller"
 
 // Name is the controller's name in its manager.
 const Name = "endpointslice-controller"
+
+// RetryLimits are the EndpointSlice controller's work queue's: client-go's
+// default shape with a first retry of 1s (defaultSyncBackOff) instead of
+// 5ms, doubling up to 1000s (maxSyncBackOff), and the default 10 qps,
+// burst 100 overall, "to help ensure that the Controller does not
+// overwhelm the API Server" (pkg/controller/endpointslice, NewController).
+var RetryLimits = workqueue.Limits{BaseDelay: time.Second, MaxDelay: 1000 * time.Second, QPS: 10, Burst: 100}
 
 // DefaultWorkers is --concurrent-service-endpoint-syncs: 5.
 const DefaultWorkers = 5
@@ -82,7 +90,7 @@ func Setup(m *controller.Manager, opts Options) error {
 	}
 	r := &reconciler{client: m.Client(), recorder: m.Recorder(Component), services: infs[api.KindService].Lister(),
 		pods: infs[api.KindPod].Lister(), slices: infs[api.KindEndpointSlice].Lister(), nodes: infs[api.KindNode].Lister(), max: opts.MaxEndpointsPerSlice}
-	c, err := m.NewController(Name, controller.Options{Workers: opts.Workers, Observer: opts.Observer}, r)
+	c, err := m.NewController(Name, controller.Options{Workers: opts.Workers, Observer: opts.Observer, Limits: &RetryLimits}, r)
 	if err != nil {
 		return err
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/clustersim/clustersim/sim/client"
 	"github.com/clustersim/clustersim/sim/controller"
 	"github.com/clustersim/clustersim/sim/informer"
+	"github.com/clustersim/clustersim/sim/workqueue"
 )
 
 // Actor is the identity kube-controller-manager runs this controller as.
@@ -25,6 +26,13 @@ const Component = "job-controller"
 
 // Name is the controller's name in its manager.
 const Name = "job-controller"
+
+// RetryLimits are the Job controller's work queue's: a failed sync is
+// retried after 1s (DefaultJobApiBackOff), doubling up to a minute
+// (MaxJobApiBackOff), and no overall bucket: upstream builds its queue on
+// an ItemExponentialFailureRateLimiter alone
+// (pkg/controller/job/job_controller.go, newControllerWithClock).
+var RetryLimits = workqueue.Limits{BaseDelay: time.Second, MaxDelay: time.Minute}
 
 // DefaultWorkers is --concurrent-job-syncs: 5.
 const DefaultWorkers = 5
@@ -83,7 +91,7 @@ func Setup(m *controller.Manager, opts Options) error {
 	podInf.AddIndex(informer.IndexController, informer.ByController)
 	r := &reconciler{client: m.Client(), recorder: m.Recorder(Component), clock: m.Clock(),
 		jobs: jobInf.Lister(), pods: podInf.Lister(), exp: replicaset.NewExpectations(m.Clock())}
-	c, err := m.NewController(Name, controller.Options{Workers: opts.Workers}, r)
+	c, err := m.NewController(Name, controller.Options{Workers: opts.Workers, Limits: &RetryLimits}, r)
 	if err != nil {
 		return err
 	}

@@ -167,6 +167,7 @@ func (r *run) startControllers() error {
 		if settings.Resync != nil {
 			opts.Resync = settings.Resync.Duration
 		}
+		opts.QueueLimits = settings.QueueOverrides()
 		pacing := settings.Pacing(name)
 		opts.Client.QPS, opts.Client.Burst = pacing.QPS, pacing.Burst
 		if !pacing.Unpaced() {

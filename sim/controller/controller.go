@@ -18,10 +18,14 @@ type Options struct {
 	// reconciled at once (controller-runtime's MaxConcurrentReconciles);
 	// 0 means 1.
 	Workers int
-	// RateLimiter decides retry delays; nil means
-	// workqueue.DefaultControllerRateLimiter (5ms·2^n per item, capped at
-	// 1000s, and 10 qps with a burst of 100 overall).
+	// RateLimiter decides retry delays; nil means the limiter Limits
+	// describe.
 	RateLimiter workqueue.RateLimiter[Request]
+	// Limits are the controller's retry limits when RateLimiter is nil;
+	// nil means workqueue.DefaultLimits (5ms·2^n per item, capped at
+	// 1000s, and 10 qps with a burst of 100 overall), client-go's
+	// default. A manager's ManagerOptions.QueueLimits override them.
+	Limits *workqueue.Limits
 	// Observer, if set, is told of every reconcile; nil means the
 	// manager's observer, if any.
 	Observer Observer
@@ -131,7 +135,11 @@ func New(k *kernel.Kernel, name string, r Reconciler, opts Options) *Controller 
 		opts.Workers = 1
 	}
 	if opts.RateLimiter == nil {
-		opts.RateLimiter = workqueue.DefaultControllerRateLimiter[Request](k)
+		l := workqueue.DefaultLimits
+		if opts.Limits != nil {
+			l = *opts.Limits
+		}
+		opts.RateLimiter = workqueue.NewControllerRateLimiter[Request](k, l)
 	}
 	return &Controller{
 		k:      k,

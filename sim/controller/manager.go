@@ -12,6 +12,7 @@ import (
 	"github.com/clustersim/clustersim/sim/client"
 	"github.com/clustersim/clustersim/sim/informer"
 	"github.com/clustersim/clustersim/sim/kernel"
+	"github.com/clustersim/clustersim/sim/workqueue"
 )
 
 // Manager errors.
@@ -27,6 +28,9 @@ var (
 	// hosted already, one that hosts others, a running one, the host
 	// itself).
 	ErrHosted = errors.New("manager cannot be hosted")
+	// ErrOwnRateLimiter: a controller that brings a rate limiter of its
+	// own (Options.RateLimiter) to a manager with QueueLimits.
+	ErrOwnRateLimiter = errors.New("retries at a rate of its own: its work queue's limits cannot be set")
 )
 
 // ManagerOptions configure a Manager; they apply from the next Start.
@@ -59,6 +63,12 @@ type ManagerOptions struct {
 	// informers, controllers and runnables start, and crash when it
 	// loses it (see LeaderElection).
 	LeaderElection *LeaderElection
+	// QueueLimits, where its fields are set (non-zero), replace those of
+	// every controller's own retry limits (Options.Limits; see
+	// workqueue.Limits.With): a scenario's what-if of a controller's
+	// work queue. A controller with a RateLimiter of its own cannot take
+	// them: NewController refuses it (ErrOwnRateLimiter).
+	QueueLimits workqueue.Limits
 }
 
 // Manager is one controller process, e.g. the kube-controller-manager's
@@ -440,6 +450,20 @@ func (m *Manager) NewController(name string, opts Options, r Reconciler) (*Contr
 	}
 	if opts.Observer == nil {
 		opts.Observer = m.opts.Observer
+	}
+	if m.opts.QueueLimits != (workqueue.Limits{}) {
+		if opts.RateLimiter != nil {
+			return nil, fmt.Errorf("manager %s: controller %s %w", m.name, name, ErrOwnRateLimiter)
+		}
+		l := workqueue.DefaultLimits
+		if opts.Limits != nil {
+			l = *opts.Limits
+		}
+		l, err := l.With(m.opts.QueueLimits)
+		if err != nil {
+			return nil, fmt.Errorf("manager %s: controller %s: %w", m.name, name, err)
+		}
+		opts.Limits = &l
 	}
 	c := New(m.k, name, r, opts)
 	c.prefix = m.name + "/" + name

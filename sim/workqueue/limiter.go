@@ -1,7 +1,9 @@
 package workqueue
 
 import (
+	"errors"
 	"math"
+	"strconv"
 	"time"
 
 	"github.com/clustersim/clustersim/sim/kernel"
@@ -55,10 +57,71 @@ const (
 // capped at 1000s) and an overall token bucket (10 qps, burst 100) reading
 // clock. Over 15 failures of one item it yields 5ms, 10ms, ... 81.92s.
 func DefaultControllerRateLimiter[T comparable](clock Clock) RateLimiter[T] {
-	return NewMaxOfRateLimiter(
-		NewItemExponentialFailureRateLimiter[T](DefaultBaseDelay, DefaultMaxDelay),
-		NewBucketRateLimiter[T](clock, DefaultQPS, DefaultBurst),
-	)
+	return NewControllerRateLimiter[T](clock, DefaultLimits)
+}
+
+// Limits are the parameters of a controller's retry limiter in the shape
+// upstream's controllers build theirs: a per-item exponential limiter
+// (BaseDelay·2^failures, capped at MaxDelay) and, when QPS is positive,
+// an overall token bucket of QPS and Burst whose delay wins when longer.
+type Limits struct {
+	// BaseDelay is an item's first retry delay; MaxDelay caps them.
+	BaseDelay, MaxDelay time.Duration
+	// QPS and Burst are the overall bucket's; QPS 0: no bucket (the Job
+	// controller's queue has none).
+	QPS   float64
+	Burst int
+}
+
+// DefaultLimits are client-go's DefaultTypedControllerRateLimiter's, the
+// retry limits of most of kube-controller-manager's controllers.
+var DefaultLimits = Limits{BaseDelay: DefaultBaseDelay, MaxDelay: DefaultMaxDelay, QPS: DefaultQPS, Burst: DefaultBurst}
+
+// NewControllerRateLimiter returns the limiter l describes, the bucket
+// reading clock: the maximum of the per-item exponential limiter and the
+// bucket, or the exponential limiter alone when l has no bucket.
+func NewControllerRateLimiter[T comparable](clock Clock, l Limits) RateLimiter[T] {
+	item := NewItemExponentialFailureRateLimiter[T](l.BaseDelay, l.MaxDelay)
+	if !(l.QPS > 0) {
+		return item
+	}
+	return NewMaxOfRateLimiter[T](item, NewBucketRateLimiter[T](clock, l.QPS, l.Burst))
+}
+
+// With returns l with the fields o sets (non-zero) in place of its own.
+// A QPS set without a burst takes a burst of the QPS rounded up (at least
+// 1); a burst set without a QPS on limits without a bucket is an error:
+// a burst alone limits nothing.
+func (l Limits) With(o Limits) (Limits, error) {
+	if o.BaseDelay > 0 {
+		l.BaseDelay = o.BaseDelay
+	}
+	if o.MaxDelay > 0 {
+		l.MaxDelay = o.MaxDelay
+	}
+	if o.Burst > 0 && !(o.QPS > 0) && !(l.QPS > 0) {
+		return l, errors.New("a burst without a qps: this queue has no overall bucket, so set qps as well")
+	}
+	if o.QPS > 0 {
+		l.QPS = o.QPS
+		if o.Burst == 0 && l.Burst == 0 {
+			l.Burst = max(1, int(math.Ceil(o.QPS)))
+		}
+	}
+	if o.Burst > 0 {
+		l.Burst = o.Burst
+	}
+	return l, nil
+}
+
+// String is "5ms·2^n up to 16m40s, 10 qps burst 100", or without the
+// bucket's part for limits that have none.
+func (l Limits) String() string {
+	s := l.BaseDelay.String() + "·2^n up to " + l.MaxDelay.String()
+	if l.QPS > 0 {
+		s += ", " + strconv.FormatFloat(l.QPS, 'g', -1, 64) + " qps burst " + strconv.Itoa(l.Burst)
+	}
+	return s
 }
 
 // ItemExponentialFailureRateLimiter delays an item base·2^failures, capped

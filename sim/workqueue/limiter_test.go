@@ -237,3 +237,58 @@ func TestWithMaxWaitRateLimiter(t *testing.T) {
 		t.Errorf("NumRequeues after Forget = %d, want 0", n)
 	}
 }
+
+// TestLimitsWith: a setting replaces only the fields it sets; a rate set
+// on limits without a bucket adds one (its burst the rate rounded up), a
+// burst without any rate is an error; the limiter limits describe has
+// the bucket only when they have a rate.
+func TestLimitsWith(t *testing.T) {
+	noBucket := Limits{BaseDelay: time.Second, MaxDelay: time.Minute}
+	for _, tc := range []struct {
+		name      string
+		own, set  Limits
+		want      Limits
+		wantError bool
+	}{
+		{"nothing set", DefaultLimits, Limits{}, DefaultLimits, false},
+		{"delays", DefaultLimits, Limits{BaseDelay: time.Second, MaxDelay: 10 * time.Second}, Limits{time.Second, 10 * time.Second, 10, 100}, false},
+		{"qps keeps the burst", DefaultLimits, Limits{QPS: 2}, Limits{DefaultBaseDelay, DefaultMaxDelay, 2, 100}, false},
+		{"burst keeps the qps", DefaultLimits, Limits{Burst: 5}, Limits{DefaultBaseDelay, DefaultMaxDelay, 10, 5}, false},
+		{"a bucket added", noBucket, Limits{QPS: 2.5}, Limits{time.Second, time.Minute, 2.5, 3}, false},
+		{"a bucket added with its burst", noBucket, Limits{QPS: 2, Burst: 7}, Limits{time.Second, time.Minute, 2, 7}, false},
+		{"a burst alone, no bucket", noBucket, Limits{Burst: 7}, noBucket, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := tc.own.With(tc.set)
+			if (err != nil) != tc.wantError {
+				t.Fatalf("error %v, want one: %v", err, tc.wantError)
+			}
+			if err == nil && got != tc.want {
+				t.Errorf("%+v.With(%+v) = %+v, want %+v", tc.own, tc.set, got, tc.want)
+			}
+		})
+	}
+	// Without a bucket, 200 failures of 200 items at one instant are
+	// each the item's first delay; with one, the bucket's wait grows.
+	c := &fakeClock{}
+	item := NewControllerRateLimiter[int](c, noBucket)
+	bucket := NewControllerRateLimiter[int](c, Limits{BaseDelay: time.Second, MaxDelay: time.Minute, QPS: 10, Burst: 100})
+	for i := range 200 {
+		if d := item.When(i); d != time.Second {
+			t.Fatalf("no bucket: item %d waits %v, want 1s", i, d)
+		}
+		want := time.Second
+		if i >= 100 {
+			want = max(want, time.Duration(i-99)*100*time.Millisecond)
+		}
+		if d := bucket.When(i); (d - want).Abs() > time.Microsecond {
+			t.Fatalf("bucket: item %d waits %v, want %v", i, d, want)
+		}
+	}
+	if got, want := noBucket.String(), "1s·2^n up to 1m0s"; got != want {
+		t.Errorf("String() = %q, want %q", got, want)
+	}
+	if got, want := DefaultLimits.String(), "5ms·2^n up to 16m40s, 10 qps burst 100"; got != want {
+		t.Errorf("String() = %q, want %q", got, want)
+	}
+}
