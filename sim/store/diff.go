@@ -92,6 +92,12 @@ type differ struct {
 	// leaves holds the two values of a map entry that walkLeafMap
 	// compares (allocated once: the audit log reuses its differ).
 	leaves *leafPair
+	// entry is the path length of the map entry walkMap is walking
+	// when one side lacks it (0: none): a key is there or not whatever
+	// its value, so its value appearing or leaving is a change even when
+	// it is the zero value (hard: {pods: "0"}, a label of ""), where a
+	// struct field's zero value is what omitempty would not print.
+	entry int
 	// roots are the path trees of the object types walked, when paths
 	// are interned.
 	roots map[*typeInfo]*pathNode
@@ -611,8 +617,9 @@ func timeOf[T any](v reflect.Value) T {
 
 func (d *differ) emit(old, new reflect.Value, oldSet, newSet bool) {
 	// A zero value appearing or disappearing with its parent is not a
-	// change worth reporting: it is what omitempty would not print.
-	if !oldSet && new.IsZero() || !newSet && old.IsValid() && old.IsZero() {
+	// change worth reporting: it is what omitempty would not print. A
+	// map entry's is (d.entry).
+	if d.entry != len(d.path) && (!oldSet && new.IsZero() || !newSet && old.IsValid() && old.IsZero()) {
 		return
 	}
 	c := Change{OldSet: oldSet, NewSet: newSet}
@@ -1637,7 +1644,14 @@ func (d *differ) walkMap(a, b reflect.Value, aSet, bSet bool, info *typeInfo) {
 			d.path = append(d.path, k...)
 			d.path = append(d.path, ']')
 		}
-		d.walkInfo(va, vb, va.IsValid(), vb.IsValid(), elem, elem)
+		if va.IsValid() != vb.IsValid() {
+			saved := d.entry
+			d.entry = len(d.path)
+			d.walkInfo(va, vb, va.IsValid(), vb.IsValid(), elem, elem)
+			d.entry = saved
+		} else {
+			d.walkInfo(va, vb, va.IsValid(), vb.IsValid(), elem, elem)
+		}
 		d.path = d.path[:mark]
 	}
 }
@@ -2069,6 +2083,12 @@ func (d *differ) emitAt(a, b unsafe.Pointer, info *typeInfo, node *pathNode) {
 	if a == nil && zeroAt(b, info) || b == nil && zeroAt(a, info) {
 		return
 	}
+	d.emitEntryAt(a, b, info, node)
+}
+
+// emitEntryAt is emitAt without its zero rule: the change of a leaf
+// whose presence is its own, a map entry's (see differ.entry).
+func (d *differ) emitEntryAt(a, b unsafe.Pointer, info *typeInfo, node *pathNode) {
 	c := Change{OldSet: a != nil, NewSet: b != nil}
 	if info.typ == timeType {
 		// Rendered through the differ's seconds.
@@ -2192,7 +2212,12 @@ func walkLeafMap[K ~string, V any](d *differ, a, b map[K]V, elem *typeInfo, v *[
 		d.path = append(d.path, '[')
 		d.path = append(d.path, k...)
 		d.path = append(d.path, ']')
-		d.walkPtr(pa, pb, elem, node.key(k))
+		if pa == nil || pb == nil {
+			// An entry one side lacks: a change, its value zero or not.
+			d.emitEntryAt(pa, pb, elem, node.key(k))
+		} else {
+			d.walkPtr(pa, pb, elem, node.key(k))
+		}
 		d.path = d.path[:mark]
 	}
 	clear(v[:])
