@@ -1097,6 +1097,20 @@ func (l *loader) controllers(s *Scenario, w *world) error {
 				return err
 			}
 		}
+		for _, b := range []struct {
+			field string
+			v     int
+		}{{"slowStartInitialBatch", cs.SlowStartInitialBatch}, {"burstReplicas", cs.BurstReplicas}} {
+			if b.v == 0 && !manifest.Has(l.root, f+"."+b.field) {
+				continue
+			}
+			if !slices.Contains(SlowStartControllers, name) {
+				return l.errorf(f+"."+b.field, "only the replicaset and daemonset controllers create pods in slow-start batches of a capped sync (upstream's slowStartBatch and BurstReplicas)")
+			}
+			if b.v < 1 || b.v > MaxBurstReplicas {
+				return l.errorf(f+"."+b.field, "%d is not between 1 and %d", b.v, MaxBurstReplicas)
+			}
+		}
 		if cs.Standbys < 0 || cs.Standbys > MaxStandbys {
 			return l.errorf(f+".standbys", "must be between 0 and %d", MaxStandbys)
 		}

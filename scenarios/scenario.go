@@ -511,7 +511,22 @@ type ControllerSettings struct {
 	// Workqueue sets the retry limits of the controller's work queue in
 	// place of its own (QueueLimits); absent, the controller's.
 	Workqueue *QueueSettings `json:"workqueue,omitempty"`
+	// SlowStartInitialBatch is the size of a sync's first batch of pod
+	// creates, each next batch twice the last until one fails (upstream's
+	// SlowStartInitialBatchSize, 1); BurstReplicas caps a sync's creates
+	// or deletes (500 for ReplicaSets, 250 for DaemonSets). Only the
+	// SlowStartControllers take them.
+	SlowStartInitialBatch int `json:"slowStartInitialBatch,omitempty"`
+	BurstReplicas         int `json:"burstReplicas,omitempty"`
 }
+
+// SlowStartControllers are the controllers that take slowStartInitialBatch
+// and burstReplicas.
+var SlowStartControllers = []string{"replicaset", "daemonset"}
+
+// MaxBurstReplicas bounds slowStartInitialBatch and burstReplicas (the
+// pods one sync may create).
+const MaxBurstReplicas = 100_000
 
 // QueueSettings are what spec.controllers.<name>.workqueue sets of a
 // controller's retry limits (workqueue.Limits): each field set replaces
@@ -591,6 +606,10 @@ func (cs ControllerSettings) tuned() string {
 		return "standbys"
 	case cs.Workqueue != nil:
 		return "workqueue"
+	case cs.SlowStartInitialBatch != 0:
+		return "slowStartInitialBatch"
+	case cs.BurstReplicas != 0:
+		return "burstReplicas"
 	}
 	return ""
 }

@@ -1,6 +1,7 @@
 package daemonset
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -64,6 +65,10 @@ type Options struct {
 	// BurstReplicas caps the pods created or deleted in one sync
 	// (default 250).
 	BurstReplicas int
+	// SlowStartInitialBatch is the size of a sync's first batch of
+	// creates, each next batch twice the last until one fails (default
+	// 1, upstream's SlowStartInitialBatchSize).
+	SlowStartInitialBatch int
 }
 
 // lister is what the reconciler reads from an informer cache.
@@ -84,8 +89,10 @@ type reconciler struct {
 	nodes    lister
 	exp      *replicaset.Expectations
 	backoff  *backoff
-	burst    int
-	enqueue  func(key api.Key)
+	// burst caps a sync's creates or deletes; slow is the size of its
+	// first batch of creates.
+	burst, slow int
+	enqueue     func(key api.Key)
 	// enqueueAfter adds a DaemonSet key to the work queue after d.
 	enqueueAfter func(key api.Key, d time.Duration)
 	// verdicts remembers NodeShouldRunDaemonPod's answers (shouldRun).
@@ -173,6 +180,9 @@ func Setup(m *controller.Manager, opts Options) error {
 	if opts.BurstReplicas <= 0 {
 		opts.BurstReplicas = BurstReplicas
 	}
+	if opts.SlowStartInitialBatch <= 0 {
+		opts.SlowStartInitialBatch = replicaset.SlowStartInitialBatchSize
+	}
 	dsInf, err := m.Informer(api.KindDaemonSet, informer.Options{})
 	if err != nil {
 		return err
@@ -196,6 +206,7 @@ func Setup(m *controller.Manager, opts Options) error {
 		exp:      replicaset.NewExpectations(m.Clock()),
 		backoff:  newBackoff(m.Clock(), FailedPodsBackoffInitial, FailedPodsBackoffMax),
 		burst:    opts.BurstReplicas,
+		slow:     opts.SlowStartInitialBatch,
 	}
 	c, err := m.NewController(Name, controller.Options{Workers: opts.Workers}, r)
 	if err != nil {
@@ -629,7 +640,7 @@ func (r *reconciler) syncNodes(ctx context.Context, ds *api.DaemonSet, del []*ap
 	template := createPodTemplate(&ds.Spec.Template, hash)
 	var errs []error
 	created := 0
-	for batch, pos := min(len(need), replicaset.SlowStartInitialBatchSize), 0; pos < len(need); batch, pos = min(2*batch, len(need)-(pos+batch)), pos+batch {
+	for batch, pos := min(len(need), cmp.Or(r.slow, replicaset.SlowStartInitialBatchSize)), 0; pos < len(need); batch, pos = min(2*batch, len(need)-(pos+batch)), pos+batch {
 		failed := false
 		for _, node := range need[pos : pos+batch] {
 			if err := r.createPod(ctx, ds, template, node); err != nil {

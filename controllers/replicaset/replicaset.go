@@ -1,6 +1,7 @@
 package replicaset
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -48,6 +49,10 @@ type Options struct {
 	// BurstReplicas caps the pods created or deleted in one sync
 	// (default 500).
 	BurstReplicas int
+	// SlowStartInitialBatch is the size of a sync's first batch of
+	// creates, each next batch twice the last until one fails (default
+	// 1, upstream's SlowStartInitialBatchSize).
+	SlowStartInitialBatch int
 }
 
 // lister is what the reconciler reads from an informer cache;
@@ -76,7 +81,9 @@ type reconciler struct {
 	// fastSyncs and fullSyncs count the syncs that read the counts from
 	// agg and those that listed and claimed the pods.
 	fastSyncs, fullSyncs int
-	burst                int
+	// burst caps a sync's creates or deletes; slow is the size of its
+	// first batch of creates.
+	burst, slow int
 	// enqueue and enqueueAfter add a ReplicaSet key to the work queue.
 	enqueue      func(key api.Key)
 	enqueueAfter func(key api.Key, d time.Duration)
@@ -92,6 +99,9 @@ func Setup(m *controller.Manager, opts Options) error {
 	}
 	if opts.BurstReplicas <= 0 {
 		opts.BurstReplicas = BurstReplicas
+	}
+	if opts.SlowStartInitialBatch <= 0 {
+		opts.SlowStartInitialBatch = SlowStartInitialBatchSize
 	}
 	rsInf, err := m.Informer(api.KindReplicaSet, informer.Options{})
 	if err != nil {
@@ -115,6 +125,7 @@ func Setup(m *controller.Manager, opts Options) error {
 		exp:      NewExpectations(m.Clock()),
 		agg:      newPodAggregates(),
 		burst:    opts.BurstReplicas,
+		slow:     opts.SlowStartInitialBatch,
 	}
 	c, err := m.NewController(Name, controller.Options{Workers: opts.Workers}, r)
 	if err != nil {
@@ -413,7 +424,7 @@ func (r *reconciler) manageReplicas(ctx context.Context, rs *api.ReplicaSet, rep
 		// Expect them all before the first create: the informer may
 		// deliver a pod before its create call returns.
 		r.exp.ExpectCreations(key, n)
-		ok, err := slowStartBatch(n, SlowStartInitialBatchSize, func() error {
+		ok, err := slowStartBatch(n, cmp.Or(r.slow, SlowStartInitialBatchSize), func() error {
 			err := r.createPod(ctx, rs)
 			if err != nil && namespaceTerminating(err) {
 				// Every create would fail: not a failure of this sync.

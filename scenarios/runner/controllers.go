@@ -49,10 +49,10 @@ var controllerSpecs = map[string]controllerSpec{
 		return resourcequota.Setup(m, resourcequota.Options{Workers: s.Workers, Kinds: scenarios.QuotaKinds(r.s)})
 	}},
 	"replicaset": {replicaset.Actor, func(_ *run, m *controller.Manager, s scenarios.ControllerSettings) error {
-		return replicaset.Setup(m, replicaset.Options{Workers: s.Workers})
+		return replicaset.Setup(m, replicaset.Options{Workers: s.Workers, BurstReplicas: s.BurstReplicas, SlowStartInitialBatch: s.SlowStartInitialBatch})
 	}},
 	"daemonset": {daemonset.Actor, func(_ *run, m *controller.Manager, s scenarios.ControllerSettings) error {
-		return daemonset.Setup(m, daemonset.Options{Workers: s.Workers})
+		return daemonset.Setup(m, daemonset.Options{Workers: s.Workers, BurstReplicas: s.BurstReplicas, SlowStartInitialBatch: s.SlowStartInitialBatch})
 	}},
 	"deployment": {deployment.Actor, func(_ *run, m *controller.Manager, s scenarios.ControllerSettings) error {
 		return deployment.Setup(m, deployment.Options{Workers: s.Workers})

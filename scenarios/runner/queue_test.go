@@ -98,3 +98,43 @@ func allEqual(g []time.Duration, d time.Duration) bool {
 	}
 	return true
 }
+
+// TestSlowStartSettings: spec.controllers.replicaset's
+// slowStartInitialBatch and burstReplicas shape each sync's creates.
+// Under a quota of no pods every create fails, so each sync makes one
+// batch, its first, all of it refused: min(burstReplicas, the missing
+// pods, slowStartInitialBatch) create calls a sync (upstream's default:
+// one doomed create a sync).
+func TestSlowStartSettings(t *testing.T) {
+	for _, tc := range []struct {
+		settings string
+		perSync  int
+	}{
+		{"{}", 1},
+		{"{replicaset: {slowStartInitialBatch: 4}}", 4},
+		{"{replicaset: {slowStartInitialBatch: 50}}", 20},
+		{"{replicaset: {slowStartInitialBatch: 8, burstReplicas: 3}}", 3},
+	} {
+		t.Run(tc.settings, func(t *testing.T) {
+			doc := strings.Replace(queueLimits, "%s", tc.settings, 1)
+			doc = strings.Replace(doc, `hard: {pods: "1"}`, `hard: {pods: "0"}`, 1)
+			doc = strings.Replace(doc, "replicas: 2", "replicas: 20", 1)
+			res := runDoc(t, "slowstart.yaml", doc, runner.Options{})
+			creates := 0
+			for _, s := range res.Requests {
+				if s.Actor == "system:serviceaccount:kube-system:replicaset-controller" && s.Verb == "create" && s.Kind == "Pod" {
+					creates += int(s.Count)
+				}
+			}
+			syncs := 0
+			for _, r := range res.Reconciles {
+				if r.Controller == "replicaset-controller" && r.Key.Name == "web" && r.Err != "" {
+					syncs++
+				}
+			}
+			if syncs == 0 || creates != tc.perSync*syncs {
+				t.Errorf("%d create calls in %d failed syncs, want %d each", creates, syncs, tc.perSync)
+			}
+		})
+	}
+}
