@@ -92,11 +92,12 @@ type differ struct {
 	// leaves holds the two values of a map entry that walkLeafMap
 	// compares (allocated once: the audit log reuses its differ).
 	leaves *leafPair
-	// entry is the path length of the map entry walkMap is walking
-	// when one side lacks it (0: none): a key is there or not whatever
-	// its value, so its value appearing or leaving is a change even when
-	// it is the zero value (hard: {pods: "0"}, a label of ""), where a
-	// struct field's zero value is what omitempty would not print.
+	// entry is the path length of the map entry (or list element)
+	// walkMap (walkList) is walking when one side lacks it (0: none): a
+	// key is there or not whatever its value, so its value appearing or
+	// leaving is a change even when it is the zero value (hard: {pods:
+	// "0"}, a label of "", an argument of ""), where a struct field's
+	// zero value is what omitempty would not print.
 	entry int
 	// roots are the path trees of the object types walked, when paths
 	// are interned.
@@ -1730,6 +1731,14 @@ func (d *differ) walkList(a, b reflect.Value, aSet, bSet bool, info *typeInfo) {
 		if ib >= 0 {
 			vb = b.Index(ib)
 		}
+		if (ia >= 0) != (ib >= 0) {
+			// An element one side lacks: there whatever its value.
+			saved := d.entry
+			d.entry = len(d.path)
+			d.walkInfo(va, vb, ia >= 0, ib >= 0, elem, elem)
+			d.entry = saved
+			return
+		}
 		d.walkInfo(va, vb, ia >= 0, ib >= 0, elem, elem)
 	})
 }
@@ -2074,6 +2083,11 @@ func (d *differ) walkListPtr(a, b unsafe.Pointer, info *typeInfo, node *pathNode
 		if ib >= 0 {
 			vb = unsafe.Add(db, uintptr(ib)*elem.size)
 		}
+		if elem.leaf && (va == nil) != (vb == nil) {
+			// A leaf element one side lacks: there whatever its value.
+			d.emitEntryAt(va, vb, elem, child)
+			return
+		}
 		d.walkPtr(va, vb, elem, child)
 	})
 }
@@ -2087,7 +2101,8 @@ func (d *differ) emitAt(a, b unsafe.Pointer, info *typeInfo, node *pathNode) {
 }
 
 // emitEntryAt is emitAt without its zero rule: the change of a leaf
-// whose presence is its own, a map entry's (see differ.entry).
+// whose presence is its own, a map entry's or a list element's (see
+// differ.entry).
 func (d *differ) emitEntryAt(a, b unsafe.Pointer, info *typeInfo, node *pathNode) {
 	c := Change{OldSet: a != nil, NewSet: b != nil}
 	if info.typ == timeType {

@@ -7,13 +7,14 @@ import (
 	"github.com/clustersim/clustersim/sim/kernel"
 )
 
-// TestZeroValuedMapEntries: a map entry is there or not whatever its
-// value, so one of a zero value appearing or leaving is a change, in the
+// TestZeroValuedMapEntries: a map entry (or a list element) is there or
+// not whatever its value, so one of a zero value appearing or leaving is
+// a change, in the
 // walk through memory and the reflective one alike, and a write that
 // adds only such entries is stored, not taken for a no-op: a quota's
 // hard: {pods: "0"} (before, its status kept no entry and the quota
 // admitted every pod), a label or a ConfigMap key of "", a custom
-// resource's field of 0. A struct field's zero value appearing stays no
+// resource's field of 0, a container's argument of "". A struct field's zero value appearing stays no
 // change (omitempty would not print it).
 func TestZeroValuedMapEntries(t *testing.T) {
 	zero := api.Quantity{}
@@ -34,6 +35,13 @@ func TestZeroValuedMapEntries(t *testing.T) {
 		{"custom field of 0", &api.Unstructured{TypeMeta: api.TypeMeta{APIVersion: "example.com/v1", Kind: "Widget"}, ObjectMeta: api.ObjectMeta{Name: "w", Namespace: "default"}, Fields: api.Fields{"spec": map[string]any{"size": int64(3)}}},
 			&api.Unstructured{TypeMeta: api.TypeMeta{APIVersion: "example.com/v1", Kind: "Widget"}, ObjectMeta: api.ObjectMeta{Name: "w", Namespace: "default"}, Fields: api.Fields{"spec": map[string]any{"size": int64(3), "replicas": int64(0)}}},
 			"spec.replicas"},
+		{"an argument of \"\"", podWithArgs("a"), podWithArgs("a", ""), "spec.containers[c].args[1]"},
+		{"a finalizer of \"\" leaving", &api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "c", Namespace: "default", Finalizers: []string{"x", ""}}},
+			&api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "c", Namespace: "default", Finalizers: []string{"x"}}},
+			"metadata.finalizers[1]"},
+		{"a custom list's 0", &api.Unstructured{TypeMeta: api.TypeMeta{APIVersion: "example.com/v1", Kind: "Widget"}, ObjectMeta: api.ObjectMeta{Name: "w", Namespace: "default"}, Fields: api.Fields{"spec": map[string]any{"sizes": []any{int64(3)}}}},
+			&api.Unstructured{TypeMeta: api.TypeMeta{APIVersion: "example.com/v1", Kind: "Widget"}, ObjectMeta: api.ObjectMeta{Name: "w", Namespace: "default"}, Fields: api.Fields{"spec": map[string]any{"sizes": []any{int64(3), int64(0)}}}},
+			"spec.sizes[1]"},
 		{"a struct field's zero value", &api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "c", Namespace: "default"}},
 			&api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "c", Namespace: "default", Generation: 0}},
 			""},
@@ -72,4 +80,11 @@ func TestZeroValuedMapEntries(t *testing.T) {
 	if st := got.(*api.ResourceQuota).Status; len(st.Hard) != 1 || len(st.Used) != 1 {
 		t.Errorf("stored status %+v, want hard and used of pods 0", st)
 	}
+}
+
+// podWithArgs is a pod whose container has args.
+func podWithArgs(args ...string) *api.Pod {
+	p := pod("p", "", nil)
+	p.Spec.Containers[0].Args = args
+	return p
 }
