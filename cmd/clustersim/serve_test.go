@@ -230,6 +230,15 @@ func TestKubectl(t *testing.T) {
 	if len(rows) != 3 || rows[0][0] != "worker-1" || rows[0][1] != "Ready" || rows[0][2] != "<none>" {
 		t.Errorf("get nodes rows: %q", rows)
 	}
+	// A role is a label of an empty value: the patch that adds only it
+	// is a change, stored (it was once taken for a no-op).
+	if out := s.run("label", "node", "worker-1", "node-role.kubernetes.io/worker="); out != "node/worker-1 labeled\n" {
+		t.Errorf("label: %q", out)
+	}
+	rows = wantHeader(t, "get nodes", s.run("get", "nodes"), "NAME", "STATUS", "ROLES", "AGE", "VERSION")
+	if len(rows) != 3 || rows[0][0] != "worker-1" || rows[0][2] != "worker" {
+		t.Errorf("get nodes rows after the role label: %q", rows)
+	}
 
 	manifest := filepath.Join("..", "..", "testdata", "kubernetes-docs", "nginx-deployment.yaml")
 	if out := s.run("apply", "-f", manifest); out != "deployment.apps/nginx-deployment created\n" {
