@@ -228,7 +228,7 @@ var builtin = &Registry{entries: []kindEntry{
 	{withShortNames(builtinInfo(KindCustomResourceDefinition, "v1", "customresourcedefinitions", false, true, false), "crd", "crds"), oneVersion("apiextensions.k8s.io/v1", func() Object { return &CustomResourceDefinition{} })},
 	{withShortNames(builtinInfo(KindDaemonSet, "v1", "daemonsets", true, true, true), "ds"), oneVersion("apps/v1", func() Object { return &DaemonSet{} })},
 	{withShortNames(builtinInfo(KindDeployment, "v1", "deployments", true, true, true), "deploy"), oneVersion("apps/v1", func() Object { return &Deployment{} })},
-	{builtinInfo(KindEndpointSlice, "v1", "endpointslices", true, false, false), oneVersion("discovery.k8s.io/v1", func() Object { return &EndpointSlice{} })},
+	{builtinInfo(KindEndpointSlice, "v1", "endpointslices", true, false, true), oneVersion("discovery.k8s.io/v1", func() Object { return &EndpointSlice{} })},
 	{withShortNames(builtinInfo(KindEndpoints, "v1", "endpoints", true, false, false), "ep"), oneVersion("v1", func() Object { return &Endpoints{} })},
 	{withShortNames(builtinInfo(KindEvent, "v1", "events", true, false, false), "ev"), oneVersion("v1", func() Object { return &Event{} })},
 	{withShortNames(builtinInfo(KindHorizontalPodAutoscaler, "v2", "horizontalpodautoscalers", true, true, true), "hpa"), []versionEntry{

@@ -88,3 +88,37 @@ func podWithArgs(args ...string) *api.Pod {
 	p.Spec.Containers[0].Args = args
 	return p
 }
+
+// TestEndpointSliceGeneration: an EndpointSlice's generation starts at 1
+// and moves with any change but to its metadata, or to its labels
+// (endpointSliceStrategy's PrepareForUpdate), not with an annotation.
+func TestEndpointSliceGeneration(t *testing.T) {
+	s := New(kernel.New(1))
+	op := Op{Actor: "test"}
+	o, err := s.Create(op, &api.EndpointSlice{ObjectMeta: api.ObjectMeta{Name: "e", Namespace: "default"}, AddressType: "IPv4"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := []struct {
+		name   string
+		change func(e *api.EndpointSlice)
+		want   int64
+	}{
+		{"created", func(*api.EndpointSlice) {}, 1},
+		{"an endpoint", func(e *api.EndpointSlice) { e.Endpoints = []api.Endpoint{{Addresses: []string{"10.0.0.1"}}} }, 2},
+		{"an annotation", func(e *api.EndpointSlice) { e.Annotations = map[string]string{"a": "b"} }, 2},
+		{"a label", func(e *api.EndpointSlice) { e.Labels = map[string]string{"a": "b"} }, 3},
+	}
+	for i, st := range steps {
+		if i > 0 {
+			u := o.DeepCopyObject().(*api.EndpointSlice)
+			st.change(u)
+			if o, err = s.Update(op, u, ""); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if g := o.GetObjectMeta().Generation; g != st.want {
+			t.Errorf("after %s: generation %d, want %d", st.name, g, st.want)
+		}
+	}
+}

@@ -654,6 +654,13 @@ func bumpsGeneration(info api.ResourceInfo, changes []Change) bool {
 		if kind == api.KindDeployment && strings.HasPrefix(c.Path, "metadata.annotations") {
 			return true
 		}
+		// An EndpointSlice has no spec: any change but to its metadata,
+		// or to its labels, bumps it (endpointSliceStrategy's
+		// PrepareForUpdate), which is how its controller's tracker tells
+		// its own writes from others'.
+		if kind == api.KindEndpointSlice && (!strings.HasPrefix(c.Path, "metadata.") || strings.HasPrefix(c.Path, "metadata.labels")) {
+			return true
+		}
 	}
 	return false
 }
