@@ -35,12 +35,16 @@
 //   - --endpointslice-updates-batch-period (Options.UpdatesBatchPeriod,
 //     a scenario's updatesBatchPeriod): a pod's change queues its
 //     Services that much later, batching their other pods' changes.
+//   - the EndpointSliceTracker (tracker.go): the generation of each slice
+//     the controller wrote, so that a managed slice someone else made,
+//     changed or deleted syncs its Service again after
+//     endpointSliceChangeMinSyncDelay (1s, or the batch period when
+//     longer), its own writes' events do not, and a sync whose cache is
+//     behind its own writes fails with ErrStaleCache and is retried
+//     after the queue's backoff (RetryLimits: 1s doubling up to 1000s).
 //
 // Deviations: new endpoints are added in pod name order (upstream pops
-// them from a hash set); the controller does not track the generations
-// of its slices (upstream's EndpointSliceTracker), so a slice edited by
-// someone else is corrected at the service's next sync, and a deleted one
-// at once; the simulator allocates no cluster IPs, so a service without
+// them from a hash set); the simulator allocates no cluster IPs, so a service without
 // one and without IP families gets IPv4 slices; topology hints, traffic
 // distribution and the last-change-trigger-time annotation are not
 // written; a pod whose node is unknown is left out until the next sync
@@ -52,5 +56,6 @@
 // Determinism contract: no wall clock, no goroutines, no randomness of
 // its own. Pods, services and slices come from informer listers in
 // namespace/name order; maps are only looked up, never iterated into an
-// output.
+// output (the tracker's staleness check counts over one: any order gives
+// the same count).
 package endpointslice

@@ -67,7 +67,20 @@ type reconciler struct {
 	// memos holds, per Service, what its last sync made of its pods
 	// (memo.go); made on first use (serviceMemo).
 	memos map[api.Key]*serviceMemo
+	// track is the generation of each slice this incarnation wrote.
+	track tracker
 }
+
+// endpointSliceChangeMinSyncDelay is how long after a change of one of
+// its slices by someone else a Service is synced at the soonest (the
+// batch period when longer), so that the changes of several slices are
+// one sync (upstream's).
+const endpointSliceChangeMinSyncDelay = time.Second
+
+// ErrStaleCache is a sync's error when the controller's cache of a
+// Service's slices is behind its own writes (upstream's
+// NewStaleInformerCache): the sync is retried after the queue's backoff.
+var ErrStaleCache = errors.New("EndpointSlice informer cache is out of date")
 
 // Setup registers the EndpointSlice controller with m: informers on
 // Services, Pods, EndpointSlices and Nodes; a service is synced when it
@@ -98,16 +111,39 @@ func Setup(m *controller.Manager, opts Options) error {
 	infs[api.KindPod].AddEventHandler(endpoints.PodHandler(r.services, func(k api.Key) {
 		c.EnqueueBatched(controller.Request{Key: k}, opts.UpdatesBatchPeriod)
 	}))
-	// A managed slice someone deleted is replaced (upstream's
-	// onEndpointSliceDelete).
-	infs[api.KindEndpointSlice].AddEventHandler(informer.HandlerFuncs{DeleteFunc: func(obj api.Object) {
-		s, ok := obj.(*api.EndpointSlice)
-		if ok && s.Labels[api.LabelManagedBy] == ManagedBy && s.Labels[api.LabelServiceName] != "" {
-			c.Enqueue(controller.Request{Key: api.Key{Namespace: s.Namespace, Name: s.Labels[api.LabelServiceName]}})
+	// A managed slice someone else made, changed or deleted syncs its
+	// Service again, a little later; the events of the controller's own
+	// writes do not (upstream's onEndpointSliceAdd, Update and Delete).
+	delay := max(endpointSliceChangeMinSyncDelay, opts.UpdatesBatchPeriod)
+	queue := func(s *api.EndpointSlice) {
+		if key, ok := serviceOf(s); ok {
+			c.EnqueueAfter(controller.Request{Key: key}, delay)
 		}
-	}})
+	}
+	infs[api.KindEndpointSlice].AddEventHandler(informer.HandlerFuncs{
+		AddFunc: func(obj api.Object) {
+			if s, ok := obj.(*api.EndpointSlice); ok && managed(s) && r.track.shouldSync(s) {
+				queue(s)
+			}
+		},
+		UpdateFunc: func(old, cur api.Object) {
+			o, _ := old.(*api.EndpointSlice)
+			s, ok := cur.(*api.EndpointSlice)
+			if ok && o != nil && (managed(o) != managed(s) || managed(s) && r.track.shouldSync(s)) {
+				queue(s)
+			}
+		},
+		DeleteFunc: func(obj api.Object) {
+			if s, ok := obj.(*api.EndpointSlice); ok && managed(s) && r.track.has(s) && !r.track.handleDeletion(s) {
+				queue(s)
+			}
+		},
+	})
 	return nil
 }
+
+// managed reports whether this controller manages s.
+func managed(s *api.EndpointSlice) bool { return s.Labels[api.LabelManagedBy] == ManagedBy }
 
 // Reconcile makes the EndpointSlices of the service req names match its
 // pods (upstream's syncService).
@@ -118,6 +154,7 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 		delete(r.memos, req.Key)
 	}
 	if !ok || !isSvc {
+		r.track.deleteService(req.Key)
 		return controller.Result{}, nil // the garbage collector deletes the slices it owned
 	}
 	if svc.Spec.Type == api.ServiceTypeExternalName || svc.Spec.Selector == nil {
@@ -132,9 +169,14 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 	var existing []*api.EndpointSlice
 	sel := api.SelectorFromSet(map[string]string{api.LabelServiceName: svc.Name, api.LabelManagedBy: ManagedBy})
 	for _, so := range r.slices.List(sel, svc.Namespace) {
-		if s, ok := so.(*api.EndpointSlice); ok {
+		// Slices being deleted are left out, so that one held by a
+		// finalizer does not hold the controller up.
+		if s, ok := so.(*api.EndpointSlice); ok && s.DeletionTimestamp == nil {
 			existing = append(existing, s)
 		}
+	}
+	if r.track.stale(req.Key, existing) {
+		return controller.Result{}, ErrStaleCache
 	}
 	node := func(name string) *api.Node {
 		if no, ok := r.nodes.Get(api.Key{Name: name}); ok {
@@ -156,20 +198,29 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 func (r *reconciler) write(ctx context.Context, svc *api.Service, plan Plan) error {
 	if svc.DeletionTimestamp == nil {
 		for _, s := range plan.Create {
-			if _, err := r.client.Create(ctx, s); err != nil {
+			created, err := r.client.Create(ctx, s)
+			if err != nil {
 				if errors.Is(err, apierr.ErrForbidden) && strings.Contains(err.Error(), "because it is being terminated") {
 					return nil // the namespace is terminating: creates keep failing
 				}
 				return fmt.Errorf("failed to create EndpointSlice for Service %s/%s: %w", svc.Namespace, svc.Name, err)
 			}
+			if c, ok := created.(*api.EndpointSlice); ok {
+				r.track.update(c)
+			}
 		}
 	}
 	for _, s := range plan.Update {
-		if _, err := r.client.Update(ctx, s); err != nil {
+		updated, err := r.client.Update(ctx, s)
+		if err != nil {
 			return fmt.Errorf("failed to update %s EndpointSlice for Service %s/%s: %w", s.Name, svc.Namespace, svc.Name, err)
+		}
+		if u, ok := updated.(*api.EndpointSlice); ok {
+			r.track.update(u)
 		}
 	}
 	for _, s := range plan.Delete {
+		r.track.expectDeletion(s)
 		if err := r.client.Delete(ctx, api.KindEndpointSlice, s.Key()); err != nil && !errors.Is(err, apierr.ErrNotFound) {
 			return fmt.Errorf("failed to delete %s EndpointSlice for Service %s/%s: %w", s.Name, svc.Namespace, svc.Name, err)
 		}
