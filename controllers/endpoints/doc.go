@@ -32,6 +32,11 @@
 //   - --endpoint-updates-batch-period (Options.UpdatesBatchPeriod, a
 //     scenario's updatesBatchPeriod): a pod's change queues its Services
 //     that much later, batching their other pods' changes into one sync.
+//   - the staleEndpointsTracker: after an update, a sync that still finds
+//     the resourceVersion it replaced in its cache fails ("endpoints
+//     informer cache is out of date, resource version N already processed
+//     for endpoints ns/name") and is retried, rather than writing over it
+//     to a conflict.
 //
 // Deviations: upstream sorts ports and subsets by an md5 of their
 // contents; here ports sort by name, number and protocol, and subsets by

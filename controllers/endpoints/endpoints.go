@@ -3,6 +3,7 @@ package endpoints
 import (
 	"context"
 	"errors"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -58,6 +59,10 @@ type reconciler struct {
 	// memos holds, per Service, what its last sync took from its pods
 	// (memo.go); made on first use.
 	memos map[api.Key]*serviceMemo
+	// stale holds, per Endpoints, the resourceVersion this incarnation's
+	// last update replaced (upstream's staleEndpointsTracker): a cache
+	// still showing it is behind the controller's own write.
+	stale map[api.Key]string
 }
 
 // Setup registers the Endpoints controller with m: informers on
@@ -210,6 +215,7 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 	}
 	if !ok || !isSvc {
 		// The service is gone: so are its endpoints.
+		delete(r.stale, req.Key)
 		err := r.client.Delete(ctx, api.KindEndpoints, req.Key)
 		if err != nil && !errors.Is(err, apierr.ErrNotFound) {
 			return controller.Result{}, err
@@ -236,6 +242,11 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 		current, _ = eo.(*api.Endpoints)
 	}
 	create := current == nil
+	if !create && r.stale[req.Key] == current.ResourceVersion {
+		// The cache has not caught up with this controller's last
+		// update: wait for it rather than write over what it replaced.
+		return controller.Result{}, fmt.Errorf("endpoints informer cache is out of date, resource version %s already processed for endpoints %s", current.ResourceVersion, req.Key)
+	}
 	if create {
 		current = &api.Endpoints{
 			TypeMeta:   api.TypeMeta{APIVersion: "v1", Kind: api.KindEndpoints.Name},
@@ -268,12 +279,22 @@ func (r *reconciler) Reconcile(ctx context.Context, req controller.Request) (con
 		}
 	}
 	var err error
+	var updated api.Object
 	if create {
 		_, err = r.client.Create(ctx, next)
 	} else {
-		_, err = r.client.Update(ctx, next)
+		updated, err = r.client.Update(ctx, next)
 	}
 	if err == nil {
+		// An update that moved the resourceVersion leaves the one it
+		// replaced behind: the cache showing it again is stale. (A no-op
+		// update returns the same one.)
+		if updated != nil && updated.GetObjectMeta().ResourceVersion != current.ResourceVersion {
+			if r.stale == nil {
+				r.stale = map[api.Key]string{}
+			}
+			r.stale[req.Key] = current.ResourceVersion
+		}
 		return controller.Result{}, nil
 	}
 	if create && errors.Is(err, apierr.ErrForbidden) && strings.Contains(err.Error(), "because it is being terminated") {
