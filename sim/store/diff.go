@@ -1646,14 +1646,43 @@ func (d *differ) walkMap(a, b reflect.Value, aSet, bSet bool, info *typeInfo) {
 			d.path = append(d.path, ']')
 		}
 		if va.IsValid() != vb.IsValid() {
-			saved := d.entry
-			d.entry = len(d.path)
-			d.walkInfo(va, vb, va.IsValid(), vb.IsValid(), elem, elem)
-			d.entry = saved
+			d.walkEntry(va, vb, elem)
 		} else {
 			d.walkInfo(va, vb, va.IsValid(), vb.IsValid(), elem, elem)
 		}
 		d.path = d.path[:mark]
+	}
+}
+
+// walkEntry walks a map entry (or list element) only one side has, at
+// the current path: it is there whatever its value, so a zero leaf
+// appearing or leaving is a change (d.entry), and so is an empty object
+// or list, which the walk below would find nothing in (a custom
+// resource's selector: {}, which selects everything where no selector
+// selects nothing).
+func (d *differ) walkEntry(va, vb reflect.Value, elem *typeInfo) {
+	saved, before := d.entry, len(d.out)
+	d.entry = len(d.path)
+	d.walkInfo(va, vb, va.IsValid(), vb.IsValid(), elem, elem)
+	d.entry = saved
+	v := va
+	if !v.IsValid() {
+		v = vb
+	}
+	for v.Kind() == reflect.Interface || v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return
+		}
+		v = v.Elem()
+	}
+	if len(d.out) == before && (v.Kind() == reflect.Map || v.Kind() == reflect.Slice) && v.Len() == 0 {
+		c := Change{OldSet: va.IsValid(), NewSet: vb.IsValid()}
+		if c.OldSet {
+			c.Old = render(v)
+		} else {
+			c.New = render(v)
+		}
+		d.add(c, nil)
 	}
 }
 
@@ -1732,11 +1761,7 @@ func (d *differ) walkList(a, b reflect.Value, aSet, bSet bool, info *typeInfo) {
 			vb = b.Index(ib)
 		}
 		if (ia >= 0) != (ib >= 0) {
-			// An element one side lacks: there whatever its value.
-			saved := d.entry
-			d.entry = len(d.path)
-			d.walkInfo(va, vb, ia >= 0, ib >= 0, elem, elem)
-			d.entry = saved
+			d.walkEntry(va, vb, elem) // an element one side lacks
 			return
 		}
 		d.walkInfo(va, vb, ia >= 0, ib >= 0, elem, elem)
