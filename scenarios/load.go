@@ -739,6 +739,10 @@ func (l *loader) clientRates(f string, c clientRates, unpaced bool, byDefault st
 	return nil
 }
 
+// MinRetryDelay is the shortest baseDelay and maxDelay a work queue
+// setting takes (client-go's default first delay is 5ms).
+const MinRetryDelay = time.Millisecond
+
 // workqueue checks spec.controllers.<name>.workqueue: positive delays, a
 // cap not below the first delay when both are set, a positive rate and
 // burst, and a controller whose retries a work queue limits.
@@ -760,6 +764,9 @@ func (l *loader) workqueue(f, name string, q *QueueSettings) error {
 	}{{"baseDelay", q.BaseDelay}, {"maxDelay", q.MaxDelay}} {
 		if d.v != nil && d.v.Duration <= 0 {
 			return l.errorf(f+"."+d.field, "must be positive")
+		}
+		if d.v != nil && d.v.Duration < MinRetryDelay {
+			return l.errorf(f+"."+d.field, "%v is below the minimum of %v: a request failing every time would be retried thousands of times a virtual second", d.v.Duration, MinRetryDelay)
 		}
 	}
 	if q.BaseDelay != nil && q.MaxDelay != nil && q.MaxDelay.Duration < q.BaseDelay.Duration {

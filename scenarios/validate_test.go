@@ -98,6 +98,8 @@ func TestValidateRejects(t *testing.T) {
 			err: "v.yaml:12:45: spec.controllers.horizontal-pod-autoscaler.workqueue: horizontal-pod-autoscaler has no work queue limits to set: the HPA controller retries every HorizontalPodAutoscaler at its sync period (upstream's FixedItemIntervalRateLimiter), not with a work queue's backoff"},
 		{name: "workqueue base delay 0", spec: "  controllers: {replicaset: {workqueue: {baseDelay: 0s}}}\n",
 			err: "v.yaml:12:53: spec.controllers.replicaset.workqueue.baseDelay: must be positive"},
+		{name: "workqueue cap of 1us", spec: "  controllers: {replicaset: {workqueue: {maxDelay: 1us}}}\n",
+			err: "v.yaml:12:52: spec.controllers.replicaset.workqueue.maxDelay: 1µs is below the minimum of 1ms: a request failing every time would be retried thousands of times a virtual second"},
 		{name: "workqueue cap below the first delay", spec: "  controllers: {replicaset: {workqueue: {baseDelay: 10s, maxDelay: 1s}}}\n",
 			err: "v.yaml:12:68: spec.controllers.replicaset.workqueue.maxDelay: 1s is below baseDelay 10s: the cap would be every retry's delay"},
 		{name: "workqueue qps 0", spec: "  controllers: {replicaset: {workqueue: {qps: 0}}}\n",
