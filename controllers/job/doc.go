@@ -43,6 +43,11 @@
 //     written even while the controller waits for its own creations and
 //     deletions to be observed, or while the Job is being deleted (pods
 //     are then left alone);
+//   - when it syncs: at once for a Job's creation, deletion or spec
+//     change (a new generation), a second later (SyncBatchPeriod,
+//     upstream's syncJobBatchPeriod) for a change of its pods or its
+//     status, so that a second's changes are one sync; a failed sync is
+//     retried after 1s doubling up to a minute (RetryLimits);
 //   - ttlSecondsAfterFinished (upstream's separate ttlafterfinished
 //     controller, run here in the same sync): the finished Job is deleted
 //     with foreground propagation once the time has passed.

@@ -27,6 +27,10 @@ const Component = "job-controller"
 // Name is the controller's name in its manager.
 const Name = "job-controller"
 
+// SyncBatchPeriod is how long after a change of one of its pods, or of
+// its status, a Job is synced (upstream's syncJobBatchPeriod).
+const SyncBatchPeriod = time.Second
+
 // RetryLimits are the Job controller's work queue's: a failed sync is
 // retried after 1s (DefaultJobApiBackOff), doubling up to a minute
 // (MaxJobApiBackOff), and no overall bucket: upstream builds its queue on
@@ -95,7 +99,22 @@ func Setup(m *controller.Manager, opts Options) error {
 	if err != nil {
 		return err
 	}
-	c.Watch(jobInf, controller.EnqueueObject())
+	// A Job's own creation, deletion or spec change syncs it at once;
+	// its status writes and its pods' changes a second later, so that
+	// the changes of one second are one sync (upstream's
+	// enqueueSyncJobImmediately and enqueueSyncJobBatched).
+	jobInf.AddEventHandler(informer.HandlerFuncs{
+		AddFunc: func(obj api.Object) { c.Enqueue(controller.Request{Key: obj.GetObjectMeta().Key()}) },
+		UpdateFunc: func(old, obj api.Object) {
+			key := controller.Request{Key: obj.GetObjectMeta().Key()}
+			if old.GetObjectMeta().Generation == obj.GetObjectMeta().Generation {
+				c.EnqueueAfter(key, SyncBatchPeriod)
+			} else {
+				c.Enqueue(key)
+			}
+		},
+		DeleteFunc: func(obj api.Object) { c.Enqueue(controller.Request{Key: obj.GetObjectMeta().Key()}) },
+	})
 	jobOf := func(obj api.Object, created bool) {
 		p, ok := obj.(*api.Pod)
 		if !ok {
@@ -112,7 +131,7 @@ func Setup(m *controller.Manager, opts Options) error {
 		if created {
 			r.exp.CreationObserved(j.Key().String())
 		}
-		c.Enqueue(controller.Request{Key: j.Key()})
+		c.EnqueueAfter(controller.Request{Key: j.Key()}, SyncBatchPeriod)
 	}
 	podInf.AddEventHandler(informer.HandlerFuncs{
 		AddFunc: func(obj api.Object) { jobOf(obj, true) },
