@@ -123,6 +123,9 @@ func TestScaleLimitNotes(t *testing.T) {
 		{ScaleProbe{Nodes: 5000, PodsPerNode: 31}, []string{"the probe's 155000 pods are past clustersim run's default cap of 150000, which refuses it: run it with --limit pods=155000"}},
 		{ScaleProbe{Nodes: 6000}, []string{"the probe's 6000 nodes are past clustersim run's default cap of 5000, which refuses it: run it with --limit nodes=6000", "--limit pods=180000"}},
 		{ScaleProbe{Nodes: 2}, nil}, // refused: ScaleYAML's error says why
+		{ScaleProbe{Nodes: 300, Services: true}, []string{"each of the probe's ten Services selects some 900 pods, and with no --updates-batch-period every pod change syncs its Service"}},
+		{ScaleProbe{Nodes: 300, Services: true, UpdatesBatchPeriod: time.Second}, nil},
+		{ScaleProbe{Nodes: 30, Services: true}, nil}, // 90 pods a Service
 	}
 	for _, tt := range tests {
 		got := ScaleLimitNotes(tt.probe)
