@@ -2,6 +2,8 @@ package endpoints
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -11,17 +13,17 @@ import (
 	"github.com/clustersim/clustersim/sim/controller"
 )
 
-// mapLister is a lister over a map, the cache a test controls.
+// mapLister is a lister over a map, the cache a test controls; it lists
+// in namespace/name order, as an informer's lister does.
 type mapLister map[api.Key]api.Object
 
 func (l mapLister) Get(key api.Key) (api.Object, bool) { o, ok := l[key]; return o, ok }
 
 func (l mapLister) List(sel api.Selector, namespace string) []api.Object {
 	var out []api.Object
-	for _, o := range l {
-		m := o.GetObjectMeta()
-		if m.Namespace == namespace && sel.Matches(m.Labels) {
-			out = append(out, o)
+	for _, k := range slices.SortedFunc(maps.Keys(l), func(a, b api.Key) int { return strings.Compare(a.String(), b.String()) }) {
+		if m := l[k].GetObjectMeta(); m.Namespace == namespace && sel.Matches(m.Labels) {
+			out = append(out, l[k])
 		}
 	}
 	return out
