@@ -88,6 +88,7 @@ func docCommands(t *testing.T) []docCommand {
 // directory, to keep the test fast and the tree clean; a lesson is only looked up, because `make
 // lessons-check` (run by CI) runs every lesson on its full seeds and requires exit 0.
 func TestDocCommands(t *testing.T) {
+	t.Parallel()
 	ran := 0
 	for _, c := range docCommands(t) {
 		if len(c.args) < 2 || !slices.Contains([]string{"run", "explain", "lesson"}, c.args[0]) {

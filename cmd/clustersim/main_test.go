@@ -225,6 +225,7 @@ func TestDemoDurationHelp(t *testing.T) {
 // expectations must hold (exit 0), its output must match its golden file,
 // and a second run must print the same bytes.
 func TestBuiltinScenarios(t *testing.T) {
+	t.Parallel()
 	for _, name := range scenarios.BuiltinNames() {
 		t.Run(name, func(t *testing.T) {
 			code, out, errOut := runMain("run", name)
@@ -447,6 +448,7 @@ func TestRunJUnit(t *testing.T) {
 // stops with a clear finding and exit 1 (the controllers misbehave; the
 // input is fine) instead of running forever.
 func TestRunLivelock(t *testing.T) {
+	t.Parallel()
 	s, err := os.ReadFile(filepath.Join("..", "..", "scenarios", "builtin", "defaults-trap.yaml"))
 	if err != nil {
 		t.Fatal(err)
@@ -651,6 +653,7 @@ func TestRunGapCSV(t *testing.T) {
 // in both directions: every field the JSON holds is documented with its
 // JSON type, and every documented field not marked optional is present.
 func TestReportSchema(t *testing.T) {
+	t.Parallel()
 	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "report-schema.md"))
 	if err != nil {
 		t.Fatal(err)

@@ -219,6 +219,7 @@ func wantHeader(t *testing.T, what, out string, want ...string) [][]string {
 // prints against a real cluster, and writes (apply, scale, set image,
 // rollout status and undo, delete, cordon) go through and converge.
 func TestKubectl(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	recording := filepath.Join(dir, "recorded.yaml")
 	s := startServe(t, filepath.Join("..", "..", "testdata", "serve", "three-nodes.yaml"), "--speed", "100", "--record", recording)
@@ -420,6 +421,7 @@ func checkReplay(t *testing.T, recording, serveLog string) {
 // TestServeListen: loopback by default, and a warning for any other
 // address (whose kubeconfig still reaches the server on loopback).
 func TestServeListen(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		listen, warning string
 	}{
@@ -460,6 +462,7 @@ func TestServeListen(t *testing.T) {
 // the same state. (Planted: without pods/eviction in discovery kubectl
 // deletes the pod instead, and the drain succeeds.)
 func TestKubectlDrain(t *testing.T) {
+	t.Parallel()
 	recording := filepath.Join(t.TempDir(), "recorded.yaml")
 	s := startServe(t, filepath.Join("..", "..", "testdata", "serve", "budget.yaml"), "--speed", "5", "--record", recording)
 	defer s.stop()
@@ -502,6 +505,7 @@ func TestKubectlDrain(t *testing.T) {
 // or a postStart hook said nothing. So is an object of a kind whose
 // on-demand controller does not run in this run.
 func TestServeWarnsOfUnsimulatedFields(t *testing.T) {
+	t.Parallel()
 	s := startServe(t, "rolling-update", "--speed", "50", "--timeline=false")
 	resp := s.post("/apis/networking.k8s.io/v1/namespaces/default/ingresses", s.token, strings.NewReader(
 		`{"apiVersion":"networking.k8s.io/v1","kind":"Ingress","metadata":{"name":"web"},"spec":{"defaultBackend":{"service":{"name":"web","port":{"number":80}}}}}`))
@@ -558,6 +562,7 @@ func (s *served) runBoth(args ...string) (stdout, stderr string) {
 // the same state. (Planted: with the patch's directive left out of the
 // recording, the replay refuses the patch and ends elsewhere.)
 func TestKubectlFieldValidation(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	recording := filepath.Join(dir, "recorded.yaml")
 	s := startServe(t, filepath.Join("..", "..", "testdata", "serve", "three-nodes.yaml"), "--speed", "100", "--record", recording)
@@ -631,6 +636,7 @@ spec:
 // exec. (Before, serve answered a 404 Status without details, which
 // kubectl 1.32 dereferences: kubectl debug panicked with a nil pointer.)
 func TestKubectlDebug(t *testing.T) {
+	t.Parallel()
 	s := startServe(t, filepath.Join("..", "..", "testdata", "serve", "three-nodes.yaml"), "--speed", "100")
 	if out := s.run("run", "tmp", "--image=nginx:1.14.2"); out != "pod/tmp created\n" {
 		t.Errorf("run: %q", out)
@@ -649,6 +655,7 @@ func TestKubectlDebug(t *testing.T) {
 // columns). (Before, serve answered plain JSON, and kubectl printed NAME
 // and an AGE of its own clock.)
 func TestKubectlGetSubresource(t *testing.T) {
+	t.Parallel()
 	s := startServe(t, filepath.Join("..", "..", "testdata", "serve", "three-nodes.yaml"), "--speed", "100")
 	manifest := filepath.Join("..", "..", "testdata", "kubernetes-docs", "nginx-deployment.yaml")
 	s.run("apply", "-f", manifest)
@@ -670,6 +677,7 @@ func TestKubectlGetSubresource(t *testing.T) {
 // (Before, a StatefulSet without claims was also told that "nothing"
 // the binder "does happens to this object", which had nothing to bind.)
 func TestKubectlStatefulSetWarnings(t *testing.T) {
+	t.Parallel()
 	s := startServe(t, filepath.Join("..", "..", "testdata", "serve", "three-nodes.yaml"), "--speed", "100")
 	dir := t.TempDir()
 	const sts = `apiVersion: apps/v1

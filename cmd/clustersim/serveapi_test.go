@@ -303,6 +303,7 @@ func TestServeFieldManagerFromUserAgent(t *testing.T) {
 // limit) still gets the whole list, in one page, without a continue; a
 // watch with timeoutSeconds ends, and kubectl with it.
 func TestKubectlListOptions(t *testing.T) {
+	t.Parallel()
 	s := startServe(t, filepath.Join("..", "..", "testdata", "serve", "three-nodes.yaml"), "--speed", "100")
 	for _, tc := range []struct{ path, want string }{
 		{"/api/v1/nodes?resourceVersionMatch=NotOlderThan",

@@ -55,6 +55,7 @@ func runShards(t *testing.T, args ...string) []string {
 // the same exit code), in the output format of their command line; merge
 // refuses a missing or repeated shard.
 func TestShardMerge(t *testing.T) {
+	t.Parallel()
 	sweepArgs := []string{"sweep", autoscaleScenario, "--set", "spec.cluster.nodeGroups[0].autoscaling.maxSize=1..3", "--seeds", "3",
 		"--find-min", "spec.cluster.nodeGroups[0].autoscaling.maxSize", "--share", "0.4"}
 	tests := [][]string{

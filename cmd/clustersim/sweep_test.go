@@ -15,6 +15,7 @@ const autoscaleScenario = "../../scenarios/runner/testdata/autoscale.yaml"
 // every seed passes, and --find-min answers 3 with the evidence of 2. The
 // result does not depend on --jobs.
 func TestSweepFindMin(t *testing.T) {
+	t.Parallel()
 	const path = "spec.cluster.nodeGroups[name=pool].autoscaling.maxSize"
 	args := []string{"sweep", autoscaleScenario, "--set", path + "=1..4", "--seeds", "3", "--find-min", path, "--share", "0.4"}
 	code, out, errOut := runMain(append(args, "--jobs", "1")...)
