@@ -154,6 +154,7 @@ func TestRollingUpdateInvariantsUnderFaults(t *testing.T) {
 		availability bool // dips fail the test
 	}{{"unordered", unordered, true}, {"lossy", lossy, false}} {
 		t.Run(profile.name, func(t *testing.T) {
+			t.Parallel() // the profiles share only the scenario, which a run reads (as run --seeds --jobs 2 does)
 			mostPods, fewestReady, surplusRuns, dipRuns := 0, replicas, 0, 0
 			for seed := uint64(1); seed <= uint64(seeds); seed++ {
 				var ck *rollingCheck
