@@ -1435,13 +1435,18 @@ func (d *differ) podConditions(node *pathNode, a, b []api.PodCondition) {
 		})
 }
 
+// zeroIPElement is a HostIP or a PodIP of ip "" rendered (its ip has no
+// omitempty).
+const zeroIPElement = `{"ip":""}`
+
 // hostIPOf and podIPOf are the one field of a HostIP and a PodIP.
 func hostIPOf(ip *api.HostIP) string { return ip.IP }
 func podIPOf(ip *api.PodIP) string   { return ip.IP }
 
 // podIPList appends the changes of a list of IPs (hostIPs, podIPs: its
 // elements have no key) below node, the list field name's: the walk's,
-// by index, "[i].ip", an element one side lacks absent there.
+// by index, "[i].ip", an element one side lacks absent there (or, of ip
+// "", the element "[i]" whole).
 func podIPList[T any](d *differ, node *pathNode, name string, a, b []T, ip func(*T) string) {
 	if len(a) == 0 && len(b) == 0 || sameArray(a, b) {
 		return
@@ -1458,14 +1463,27 @@ func podIPList[T any](d *differ, node *pathNode, name string, a, b []T, ip func(
 			vb = ip(&b[i])
 		}
 		aSet, bSet := i < len(a), i < len(b)
-		if aSet && bSet && va == vb || !aSet && vb == "" || !bSet && va == "" {
+		if aSet && bSet && va == vb {
 			continue
 		}
 		at := len(d.path)
 		d.path = append(d.path, '[')
 		d.path = strconv.AppendInt(d.path, int64(i), 10)
 		d.path = append(d.path, ']')
-		d.podString(node.at(i), ipPos, ipFieldsN, "ip", va, vb, aSet, bSet)
+		if !aSet && vb == "" || !bSet && va == "" {
+			// An element one side lacks whose one field is zero: there
+			// all the same, the whole element the change, as the walk
+			// has it (walkListPtr).
+			c := Change{OldSet: aSet, NewSet: bSet}
+			if aSet {
+				c.Old = zeroIPElement
+			} else {
+				c.New = zeroIPElement
+			}
+			d.add(c, node.at(i))
+		} else {
+			d.podString(node.at(i), ipPos, ipFieldsN, "ip", va, vb, aSet, bSet)
+		}
 		d.path = d.path[:at]
 	}
 	d.path = d.path[:mark]
@@ -1659,7 +1677,8 @@ func (d *differ) walkMap(a, b reflect.Value, aSet, bSet bool, info *typeInfo) {
 // appearing or leaving is a change (d.entry), and so is an empty object
 // or list, which the walk below would find nothing in (a custom
 // resource's selector: {}, which selects everything where no selector
-// selects nothing).
+// selects nothing), or an object of a struct type whose fields are all
+// zero (a toleration of {}).
 func (d *differ) walkEntry(va, vb reflect.Value, elem *typeInfo) {
 	saved, before := d.entry, len(d.out)
 	d.entry = len(d.path)
@@ -1675,7 +1694,7 @@ func (d *differ) walkEntry(va, vb reflect.Value, elem *typeInfo) {
 		}
 		v = v.Elem()
 	}
-	if len(d.out) == before && (v.Kind() == reflect.Map || v.Kind() == reflect.Slice) && v.Len() == 0 {
+	if len(d.out) == before && ((v.Kind() == reflect.Map || v.Kind() == reflect.Slice) && v.Len() == 0 || elem.kind == reflect.Struct) {
 		c := Change{OldSet: va.IsValid(), NewSet: vb.IsValid()}
 		if c.OldSet {
 			c.Old = render(v)
@@ -2108,9 +2127,17 @@ func (d *differ) walkListPtr(a, b unsafe.Pointer, info *typeInfo, node *pathNode
 		if ib >= 0 {
 			vb = unsafe.Add(db, uintptr(ib)*elem.size)
 		}
-		if elem.leaf && (va == nil) != (vb == nil) {
-			// A leaf element one side lacks: there whatever its value.
-			d.emitEntryAt(va, vb, elem, child)
+		if (va == nil) != (vb == nil) {
+			// An element one side lacks: there whatever its value, a
+			// leaf or an object whose fields are all zero (which the
+			// walk finds nothing in).
+			before := len(d.out)
+			if !elem.leaf {
+				d.walkPtr(va, vb, elem, child)
+			}
+			if len(d.out) == before && (elem.leaf || elem.kind == reflect.Struct) {
+				d.emitEntryAt(va, vb, elem, child)
+			}
 			return
 		}
 		d.walkPtr(va, vb, elem, child)

@@ -14,8 +14,10 @@ import (
 // adds only such entries is stored, not taken for a no-op: a quota's
 // hard: {pods: "0"} (before, its status kept no entry and the quota
 // admitted every pod), a label or a ConfigMap key of "", a custom
-// resource's field of 0, a container's argument of "". A struct field's zero value appearing stays no
-// change (omitempty would not print it).
+// resource's field of 0, a container's argument of "", a list element
+// whose fields are all zero (a toleration of {}, which tolerates any
+// taint of an empty value). A struct field's zero value appearing stays no change
+// (omitempty would not print it).
 func TestZeroValuedMapEntries(t *testing.T) {
 	zero := api.Quantity{}
 	tests := []struct {
@@ -48,6 +50,10 @@ func TestZeroValuedMapEntries(t *testing.T) {
 		{"a custom resource's empty list leaving", &api.Unstructured{TypeMeta: api.TypeMeta{APIVersion: "example.com/v1", Kind: "Widget"}, ObjectMeta: api.ObjectMeta{Name: "w", Namespace: "default"}, Fields: api.Fields{"spec": map[string]any{"size": int64(3), "items": []any{}}}},
 			&api.Unstructured{TypeMeta: api.TypeMeta{APIVersion: "example.com/v1", Kind: "Widget"}, ObjectMeta: api.ObjectMeta{Name: "w", Namespace: "default"}, Fields: api.Fields{"spec": map[string]any{"size": int64(3)}}},
 			"spec.items"},
+		{"a list's element of zero fields", podWithTolerations(api.Toleration{Key: "a", Operator: "Exists"}),
+			podWithTolerations(api.Toleration{Key: "a", Operator: "Exists"}, api.Toleration{}), "spec.tolerations[1]"},
+		{"a list's element of zero fields leaving", podWithTolerations(api.Toleration{}),
+			podWithTolerations(), "spec.tolerations[0]"},
 		{"a struct field's zero value", &api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "c", Namespace: "default"}},
 			&api.ConfigMap{ObjectMeta: api.ObjectMeta{Name: "c", Namespace: "default", Generation: 0}},
 			""},
@@ -89,6 +95,12 @@ func TestZeroValuedMapEntries(t *testing.T) {
 }
 
 // podWithArgs is a pod whose container has args.
+func podWithTolerations(ts ...api.Toleration) *api.Pod {
+	p := pod("p", "", nil)
+	p.Spec.Tolerations = ts
+	return p
+}
+
 func podWithArgs(args ...string) *api.Pod {
 	p := pod("p", "", nil)
 	p.Spec.Containers[0].Args = args
