@@ -749,10 +749,11 @@ func (d *decoder) boolean(n *yaml.Node) (bool, error) {
 }
 
 func (d *decoder) integer(n *yaml.Node, t reflect.Type) (int64, error) {
-	if err := d.intTag(n, t); err != nil {
+	value, err := d.intValue(n, t)
+	if err != nil {
 		return 0, err
 	}
-	i, u, neg, err := parseInt(n.Value)
+	i, u, neg, err := parseInt(value)
 	bits := t.Bits()
 	switch {
 	case err == strconv.ErrSyntax:
@@ -768,10 +769,11 @@ func (d *decoder) integer(n *yaml.Node, t reflect.Type) (int64, error) {
 }
 
 func (d *decoder) unsigned(n *yaml.Node, t reflect.Type) (uint64, error) {
-	if err := d.intTag(n, t); err != nil {
+	value, err := d.intValue(n, t)
+	if err != nil {
 		return 0, err
 	}
-	i, u, neg, err := parseInt(n.Value)
+	i, u, neg, err := parseInt(value)
 	switch {
 	case err == strconv.ErrSyntax:
 		return 0, d.errorf(n, "invalid integer %s", d.quoted(n.Value))
@@ -779,6 +781,31 @@ func (d *decoder) unsigned(n *yaml.Node, t reflect.Type) (uint64, error) {
 		return 0, d.errorf(n, "value %s overflows %s", d.clipped(n.Value), t)
 	}
 	return u, nil
+}
+
+// intValue returns the digits an integer field reads from n: an integer
+// scalar's own, or, in an API object, a float's whose value is whole
+// (3.0, 1e3, !!float 3),
+// written as encoding/json writes it. That is what such a float becomes
+// on its way to the API (sigs.k8s.io/yaml reads the YAML into float64 and
+// marshals it to JSON, appendJSONFloat), and the API's decoder reads the
+// JSON 3 into an int32 as it would the YAML 3; a float with a fraction
+// (3.5) it refuses, and so does this. A whole float too large for the
+// field is an overflow, as its JSON digits are. A scenario's own fields,
+// which take no such route, keep to integers.
+func (d *decoder) intValue(n *yaml.Node, t reflect.Type) (string, error) {
+	if d.apiObject && n.Kind == yaml.ScalarNode && n.ShortTag() == tagFloat {
+		if f, ok := parseFloat(n.Value); ok && !math.IsInf(f, 0) && f == math.Trunc(f) {
+			if math.Abs(f) >= 1<<64 {
+				return "", d.errorf(n, "value %s overflows %s", d.clipped(n.Value), t)
+			}
+			return string(appendJSONFloat(nil, f)), nil
+		}
+	}
+	if err := d.intTag(n, t); err != nil {
+		return "", err
+	}
+	return n.Value, nil
 }
 
 // intTag checks that n is an integer scalar. yaml.v3 resolves a decimal too

@@ -818,3 +818,49 @@ func crdWith(schema string) string {
 		"spec:\n  group: example.com\n  scope: Namespaced\n  names: {plural: widgets, kind: Widget}\n" +
 		"  versions: [{name: v1, served: true, storage: true, schema: {openAPIV3Schema: {properties: {n: " + schema + "}}}}]\n"
 }
+
+// TestWholeFloatsInIntegerFields: an API object's integer field takes a
+// float whose value is whole (replicas: 3.0), as upstream's does: kubectl
+// and the API server's YAML decoding (sigs.k8s.io/yaml) read the YAML into
+// float64 and marshal it to JSON, where 3.0 is 3. A fraction, infinity or
+// NaN is refused, and a whole float beyond the field's range overflows.
+func TestWholeFloatsInIntegerFields(t *testing.T) {
+	deployment := func(replicas string) string {
+		return "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: " + replicas + "\n"
+	}
+	tests := []struct {
+		replicas string
+		want     int32
+		err      string
+	}{
+		{"3.0", 3, ""},
+		{"1e3", 1000, ""},
+		{"!!float 3", 3, ""},
+		{"-0.0", 0, ""},
+		{"2_000.0", 2000, ""},
+		{"3", 3, ""},
+		{"3.5", 0, `bad.yaml:6:13: spec.replicas: expected an integer, got float 3.5`},
+		{"3e9", 0, `bad.yaml:6:13: spec.replicas: value 3e9 overflows int32`},
+		{"1e30", 0, `bad.yaml:6:13: spec.replicas: value 1e30 overflows int32`},
+		{".inf", 0, `bad.yaml:6:13: spec.replicas: expected an integer, got float .inf`},
+		{".nan", 0, `bad.yaml:6:13: spec.replicas: expected an integer, got float .nan`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.replicas, func(t *testing.T) {
+			objs, err := Decode("bad.yaml", []byte(deployment(tt.replicas)))
+			if tt.err != "" {
+				if err == nil || err.Error() != tt.err {
+					t.Fatalf("error %v, want %s", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, ok := objs[0].(*api.Deployment)
+			if !ok || d.Spec.Replicas == nil || *d.Spec.Replicas != tt.want {
+				t.Fatalf("decoded %#v, want replicas %d", objs[0], tt.want)
+			}
+		})
+	}
+}
