@@ -319,9 +319,16 @@ func (mon *monitor) Reconcile(ctx context.Context, req controller.Request) (cont
 		return mon.periodic(ctx), nil
 	case req.Namespace == "":
 		// Upstream's doNodeProcessingPassWorker: the NoSchedule taints,
-		// then the labels.
-		err := mon.noScheduleTaints(ctx, req.Name)
-		return controller.Result{}, errors.Join(err, mon.reconcileNodeLabels(ctx, req.Name))
+		// then the labels. Its node queue has no rate limiter and a
+		// failure is logged, not retried ("Failed to taint NoSchedule on
+		// node, requeue it", with the requeue a TODO): the node's next
+		// update queues it again. A terminal error counts the failure
+		// without a retry.
+		err := errors.Join(mon.noScheduleTaints(ctx, req.Name), mon.reconcileNodeLabels(ctx, req.Name))
+		if err != nil {
+			return controller.Result{}, controller.TerminalError(err)
+		}
+		return controller.Result{}, nil
 	default:
 		return controller.Result{}, mon.processPod(ctx, req.Key)
 	}
