@@ -30,6 +30,7 @@ import (
 	"github.com/clustersim/clustersim/sim/metrics"
 	"github.com/clustersim/clustersim/sim/netsim"
 	"github.com/clustersim/clustersim/sim/store"
+	"github.com/clustersim/clustersim/sim/workqueue"
 )
 
 // Error is a scenario that cannot run: the file, line and column of the
@@ -744,8 +745,9 @@ func (l *loader) clientRates(f string, c clientRates, unpaced bool, byDefault st
 const MinRetryDelay = time.Millisecond
 
 // workqueue checks spec.controllers.<name>.workqueue: positive delays, a
-// cap not below the first delay when both are set, a positive rate and
-// burst, and a controller whose retries a work queue limits.
+// cap not below the first delay in the limits that result (the setting
+// over the controller's own), a positive rate and burst, and a
+// controller whose retries a work queue limits.
 func (l *loader) workqueue(f, name string, q *QueueSettings) error {
 	own, ok := QueueLimits(name)
 	if !ok {
@@ -769,9 +771,6 @@ func (l *loader) workqueue(f, name string, q *QueueSettings) error {
 			return l.errorf(f+"."+d.field, "%v is below the minimum of %v: a request failing every time would be retried thousands of times a virtual second", d.v.Duration, MinRetryDelay)
 		}
 	}
-	if q.BaseDelay != nil && q.MaxDelay != nil && q.MaxDelay.Duration < q.BaseDelay.Duration {
-		return l.errorf(f+".maxDelay", "%v is below baseDelay %v: the cap would be every retry's delay", q.MaxDelay.Duration, q.BaseDelay.Duration)
-	}
 	if v := q.QPS; v != nil && !(*v > 0 && !math.IsInf(*v, 0)) {
 		return l.errorf(f+".qps", "must be a positive number (absent: %s's own, %s)", name, own)
 	}
@@ -784,7 +783,18 @@ func (l *loader) workqueue(f, name string, q *QueueSettings) error {
 	if q.Burst == 0 && manifest.Has(l.root, f+".burst") {
 		return l.errorf(f+".burst", "must be at least 1: a bucket of burst 0 lets no retry through (golang.org/x/time/rate's Limiter); leave it out for %s's own", name)
 	}
-	if _, err := own.With(q.limits()); err != nil {
+	// What the setting leaves of the controller's own limits: a cap below
+	// the first delay is refused where either was written (a maxDelay
+	// alone below the Job controller's own 1s baseDelay too).
+	merged, err := own.With(q.limits())
+	switch {
+	case errors.Is(err, workqueue.ErrCapBelowBase) && q.MaxDelay != nil && q.BaseDelay != nil:
+		return l.errorf(f+".maxDelay", "%v is below baseDelay %v: %v", merged.MaxDelay, merged.BaseDelay, workqueue.ErrCapBelowBase)
+	case errors.Is(err, workqueue.ErrCapBelowBase) && q.MaxDelay != nil:
+		return l.errorf(f+".maxDelay", "%v is below %s's own baseDelay %v: %v; set a baseDelay too", merged.MaxDelay, name, merged.BaseDelay, workqueue.ErrCapBelowBase)
+	case errors.Is(err, workqueue.ErrCapBelowBase):
+		return l.errorf(f+".baseDelay", "%v is above %s's own maxDelay %v: %v; set a maxDelay too", merged.BaseDelay, name, merged.MaxDelay, workqueue.ErrCapBelowBase)
+	case err != nil:
 		return l.errorf(f+".burst", "%s: %v (its own limits: %s)", name, err, own)
 	}
 	return nil

@@ -36,6 +36,15 @@ type Options struct {
 	Priority func(Request) int64
 }
 
+// limits returns the controller's own retry limits: Limits, or
+// workqueue.DefaultLimits when it sets none.
+func (o Options) limits() workqueue.Limits {
+	if o.Limits != nil {
+		return *o.Limits
+	}
+	return workqueue.DefaultLimits
+}
+
 // Observation is one finished reconcile, for measurement.
 type Observation struct {
 	// Controller is the controller's name.
@@ -135,11 +144,7 @@ func New(k *kernel.Kernel, name string, r Reconciler, opts Options) *Controller 
 		opts.Workers = 1
 	}
 	if opts.RateLimiter == nil {
-		l := workqueue.DefaultLimits
-		if opts.Limits != nil {
-			l = *opts.Limits
-		}
-		opts.RateLimiter = workqueue.NewControllerRateLimiter[Request](k, l)
+		opts.RateLimiter = workqueue.NewControllerRateLimiter[Request](k, opts.limits())
 	}
 	return &Controller{
 		k:      k,

@@ -455,11 +455,7 @@ func (m *Manager) NewController(name string, opts Options, r Reconciler) (*Contr
 		if opts.RateLimiter != nil {
 			return nil, fmt.Errorf("manager %s: controller %s %w", m.name, name, ErrOwnRateLimiter)
 		}
-		l := workqueue.DefaultLimits
-		if opts.Limits != nil {
-			l = *opts.Limits
-		}
-		l, err := l.With(m.opts.QueueLimits)
+		l, err := opts.limits().With(m.opts.QueueLimits)
 		if err != nil {
 			return nil, fmt.Errorf("manager %s: controller %s: %w", m.name, name, err)
 		}

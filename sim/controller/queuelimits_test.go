@@ -39,6 +39,7 @@ func TestManagerQueueLimits(t *testing.T) {
 		// checked).
 		{"a bucket the manager adds", workqueue.Limits{QPS: 0.5, Burst: 1}, controller.Options{Limits: &workqueue.Limits{BaseDelay: time.Millisecond, MaxDelay: time.Millisecond}},
 			[]time.Duration{time.Millisecond, 0, 2 * time.Second, 2 * time.Second}, nil},
+		{"the manager's cap below the controller's own first delay", workqueue.Limits{MaxDelay: 500 * time.Millisecond}, controller.Options{Limits: &own}, nil, workqueue.ErrCapBelowBase},
 		{"a limiter of its own", workqueue.Limits{BaseDelay: time.Second},
 			controller.Options{RateLimiter: workqueue.NewItemFastSlowRateLimiter[controller.Request](time.Second, time.Minute, 3)}, nil, controller.ErrOwnRateLimiter},
 	} {

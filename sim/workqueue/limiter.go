@@ -2,6 +2,7 @@ package workqueue
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"strconv"
 	"time"
@@ -88,10 +89,22 @@ func NewControllerRateLimiter[T comparable](clock Clock, l Limits) RateLimiter[T
 	return NewMaxOfRateLimiter[T](item, NewBucketRateLimiter[T](clock, l.QPS, l.Burst))
 }
 
+// Errors of Limits.With.
+var (
+	// ErrBurstWithoutQPS: a burst set on limits without a bucket, and no
+	// QPS to make one.
+	ErrBurstWithoutQPS = errors.New("a burst without a qps: this queue has no overall bucket, so set qps as well")
+	// ErrCapBelowBase: the limits that result cap every delay below the
+	// first one, so that the cap would be every retry's delay.
+	ErrCapBelowBase = errors.New("the cap would be every retry's delay")
+)
+
 // With returns l with the fields o sets (non-zero) in place of its own.
 // A QPS set without a burst takes a burst of the QPS rounded up (at least
-// 1); a burst set without a QPS on limits without a bucket is an error:
-// a burst alone limits nothing.
+// 1). It is an error (ErrBurstWithoutQPS) to set a burst without a QPS on
+// limits without a bucket, where a burst alone limits nothing, and
+// (ErrCapBelowBase) to end with a MaxDelay below the BaseDelay, whichever
+// side set either.
 func (l Limits) With(o Limits) (Limits, error) {
 	if o.BaseDelay > 0 {
 		l.BaseDelay = o.BaseDelay
@@ -99,8 +112,11 @@ func (l Limits) With(o Limits) (Limits, error) {
 	if o.MaxDelay > 0 {
 		l.MaxDelay = o.MaxDelay
 	}
+	if l.MaxDelay < l.BaseDelay {
+		return l, fmt.Errorf("maxDelay %v is below baseDelay %v: %w", l.MaxDelay, l.BaseDelay, ErrCapBelowBase)
+	}
 	if o.Burst > 0 && !(o.QPS > 0) && !(l.QPS > 0) {
-		return l, errors.New("a burst without a qps: this queue has no overall bucket, so set qps as well")
+		return l, ErrBurstWithoutQPS
 	}
 	if o.QPS > 0 {
 		l.QPS = o.QPS

@@ -257,6 +257,9 @@ func TestLimitsWith(t *testing.T) {
 		{"a bucket added", noBucket, Limits{QPS: 2.5}, Limits{time.Second, time.Minute, 2.5, 3}, false},
 		{"a bucket added with its burst", noBucket, Limits{QPS: 2, Burst: 7}, Limits{time.Second, time.Minute, 2, 7}, false},
 		{"a burst alone, no bucket", noBucket, Limits{Burst: 7}, noBucket, true},
+		{"a cap below the own first delay", noBucket, Limits{MaxDelay: 500 * time.Millisecond}, Limits{}, true},
+		{"a first delay above the own cap", noBucket, Limits{BaseDelay: time.Hour}, Limits{}, true},
+		{"both moved, in order", noBucket, Limits{BaseDelay: time.Hour, MaxDelay: 2 * time.Hour}, Limits{time.Hour, 2 * time.Hour, 0, 0}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := tc.own.With(tc.set)
