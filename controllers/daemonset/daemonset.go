@@ -1,7 +1,6 @@
 package daemonset
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -640,7 +639,7 @@ func (r *reconciler) syncNodes(ctx context.Context, ds *api.DaemonSet, del []*ap
 	template := createPodTemplate(&ds.Spec.Template, hash)
 	var errs []error
 	created := 0
-	for batch, pos := min(len(need), cmp.Or(r.slow, replicaset.SlowStartInitialBatchSize)), 0; pos < len(need); batch, pos = min(2*batch, len(need)-(pos+batch)), pos+batch {
+	for batch, pos := min(len(need), r.slow), 0; pos < len(need); batch, pos = min(2*batch, len(need)-(pos+batch)), pos+batch {
 		failed := false
 		for _, node := range need[pos : pos+batch] {
 			if err := r.createPod(ctx, ds, template, node); err != nil {

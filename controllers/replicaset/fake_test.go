@@ -328,6 +328,7 @@ func newHarness(burst int) *harness {
 		exp:      NewExpectations(h.clock),
 		agg:      newPodAggregates(),
 		burst:    burst,
+		slow:     SlowStartInitialBatchSize,
 		enqueue:  func(k api.Key) { h.queued = append(h.queued, k) },
 		enqueueAfter: func(k api.Key, d time.Duration) {
 			h.after[k] = d

@@ -1,7 +1,6 @@
 package replicaset
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -424,7 +423,7 @@ func (r *reconciler) manageReplicas(ctx context.Context, rs *api.ReplicaSet, rep
 		// Expect them all before the first create: the informer may
 		// deliver a pod before its create call returns.
 		r.exp.ExpectCreations(key, n)
-		ok, err := slowStartBatch(n, cmp.Or(r.slow, SlowStartInitialBatchSize), func() error {
+		ok, err := slowStartBatch(n, r.slow, func() error {
 			err := r.createPod(ctx, rs)
 			if err != nil && namespaceTerminating(err) {
 				// Every create would fail: not a failure of this sync.
