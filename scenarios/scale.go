@@ -285,11 +285,17 @@ func ScalePacingNotes(s ScaleProbe) []string {
 	return notes
 }
 
+// ScaleNotes returns every note the generator prints about probe s
+// before anyone runs it: its caps (ScaleLimitNotes), its Services
+// (ScaleServiceNotes) and its pacing (ScalePacingNotes), in that order.
+func ScaleNotes(s ScaleProbe) []string {
+	return slices.Concat(ScaleLimitNotes(s), ScaleServiceNotes(s), ScalePacingNotes(s))
+}
+
 // ScaleLimitNotes returns what the probe asks of `clustersim run` past
 // its default caps (DefaultLimits: nodes and pods), each naming the
-// --limit that lets it run, and the cost of Services of many pods synced
-// on every pod change (scaleServiceNote); none for a probe within them or
-// one ScaleYAML refuses. s is as ScaleYAML takes it.
+// --limit that lets it run; none for a probe within them or one
+// ScaleYAML refuses. s is as ScaleYAML takes it.
 func ScaleLimitNotes(s ScaleProbe) []string {
 	s, err := s.normalized()
 	if err != nil {
@@ -307,27 +313,29 @@ func ScaleLimitNotes(s ScaleProbe) []string {
 			notes = append(notes, fmt.Sprintf("the probe's %d %s are past clustersim run's default cap of %d, which refuses it: run it with --limit %s=%d", c.n, c.name, c.limit, c.name, c.n))
 		}
 	}
-	if n := scaleServiceNote(s); n != "" {
-		notes = append(notes, n)
-	}
 	return notes
 }
 
 // serviceNoteFrom is the number of pods a Service selects from which
-// ScaleLimitNotes warns of the cost of syncing it on every pod change.
+// ScaleServiceNotes warns of the cost of syncing it on every pod change.
 const serviceNoteFrom = 500
 
-// scaleServiceNote returns the note on a probe's Services: each of the
+// ScaleServiceNotes returns the note on a probe's Services: each of the
 // ten selects a tenth of the pods, and without a batch period every pod
 // change syncs its Service over all of them (as upstream's endpoint
 // controllers do), so the run's cost grows with the square of a
-// Service's pods; "" below serviceNoteFrom or with a batch period.
-func scaleServiceNote(s ScaleProbe) string {
+// Service's pods; none below serviceNoteFrom pods a Service, with a batch
+// period, or for a probe ScaleYAML refuses. s is as ScaleYAML takes it.
+func ScaleServiceNotes(s ScaleProbe) []string {
+	s, err := s.normalized()
+	if err != nil {
+		return nil
+	}
 	perService := s.Nodes * s.PodsPerNode / 10
 	if !s.Services || s.UpdatesBatchPeriod > 0 || perService < serviceNoteFrom {
-		return ""
+		return nil
 	}
-	return fmt.Sprintf("each of the probe's ten Services selects some %d pods, and with no --updates-batch-period every pod change syncs its Service over all of them, "+
+	return []string{fmt.Sprintf("each of the probe's ten Services selects some %d pods, and with no --updates-batch-period every pod change syncs its Service over all of them, "+
 		"as upstream's endpoint controllers do: the run's cost grows with the square of that (at 300 nodes, 900 pods a Service, the probe takes some ten times as long as without Services; docs/PERFORMANCE.md); "+
-		"--updates-batch-period 1s batches a second's changes into one sync, as large clusters set it", perService)
+		"--updates-batch-period 1s batches a second's changes into one sync, as large clusters set it", perService)}
 }

@@ -128,7 +128,7 @@ func TestScaleLimitNotes(t *testing.T) {
 		{ScaleProbe{Nodes: 30, Services: true}, nil}, // 90 pods a Service
 	}
 	for _, tt := range tests {
-		got := ScaleLimitNotes(tt.probe)
+		got := append(ScaleLimitNotes(tt.probe), ScaleServiceNotes(tt.probe)...)
 		if len(got) != len(tt.want) {
 			t.Fatalf("%+v: notes %q, want %d", tt.probe, got, len(tt.want))
 		}

@@ -1230,7 +1230,7 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(fs, "%v", err)
 	}
-	for _, n := range append(scenarios.ScaleLimitNotes(probe), scenarios.ScalePacingNotes(probe)...) {
+	for _, n := range scenarios.ScaleNotes(probe) {
 		fmt.Fprintf(stderr, "clustersim generate scale: note: %s\n", n)
 	}
 	stdout.Write(data)
