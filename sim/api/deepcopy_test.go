@@ -340,3 +340,39 @@ func BenchmarkDeepCopyPod(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "copies/s")
 }
+
+// TestEndpointSliceCopyOwnsEachValue checks what TestDeepCopyIndependent's
+// one-endpoint fill cannot: EndpointSlice.DeepCopyInto allocates the
+// endpoints' pointed-to values together, and each pointer of the copy must
+// still have a value of its own, an address list appended to must not
+// write into the next endpoint's, and endpoints with nil pointers must not
+// shift the others' values.
+func TestEndpointSliceCopyOwnsEachValue(t *testing.T) {
+	str := func(s string) *string { return &s }
+	yes, no := true, false
+	in := &EndpointSlice{Endpoints: []Endpoint{
+		{Addresses: []string{"10.0.0.1"}, Conditions: EndpointConditions{Ready: &yes, Serving: &yes, Terminating: &no}, NodeName: str("n1"), Zone: str("z1"), TargetRef: &ObjectReference{Name: "p1"}},
+		{Addresses: []string{"10.0.0.2", "10.0.0.3"}, Hostname: str("h2"), Conditions: EndpointConditions{Ready: &no}},
+		{Addresses: []string{"10.0.0.4"}, Conditions: EndpointConditions{Serving: &yes, Terminating: &yes}, Zone: str("z3"), TargetRef: &ObjectReference{Name: "p3"}},
+	}}
+	want := reflectCopy(in)
+	cp := in.DeepCopy()
+	if !reflect.DeepEqual(cp, want) {
+		t.Fatalf("copy = %+v, want %+v", cp.Endpoints, want.Endpoints)
+	}
+	cp.Endpoints[0].Addresses = append(cp.Endpoints[0].Addresses, "10.9.9.9")
+	*cp.Endpoints[0].Zone = "changed"
+	*cp.Endpoints[0].Conditions.Terminating = true
+	cp.Endpoints[0].TargetRef.Name = "changed"
+	if !reflect.DeepEqual(cp.Endpoints[1:], want.Endpoints[1:]) {
+		t.Fatalf("changing the copy's first endpoint changed the others: %+v", cp.Endpoints[1:])
+	}
+	if !reflect.DeepEqual(in, want) {
+		t.Fatalf("changing the copy changed the original: %+v", in.Endpoints)
+	}
+}
+
+// reflectCopy is the reflective deep copy the typed one replaced.
+func reflectCopy(in *EndpointSlice) *EndpointSlice {
+	return deepCopyReflect(in).(*EndpointSlice)
+}

@@ -1,5 +1,7 @@
 package api
 
+import "maps"
+
 // KindEndpointSlice is discovery.k8s.io/v1 EndpointSlice.
 var KindEndpointSlice = Kind{"discovery.k8s.io", "EndpointSlice"}
 
@@ -78,15 +80,124 @@ type EndpointSlicePort struct {
 	AppProtocol *string `json:"appProtocol,omitempty"`
 }
 
-// DeepCopyObject returns a deep copy of in.
-func (in *EndpointSlice) DeepCopyObject() Object { return deepCopyReflect(in) }
+// DeepCopyObject returns a deep copy of in (nil for nil).
+func (in *EndpointSlice) DeepCopyObject() Object {
+	if c := in.DeepCopy(); c != nil {
+		return c
+	}
+	return nil
+}
 
-// DeepCopy returns a deep copy of in.
+// DeepCopy returns a deep copy of in (nil for nil).
 func (in *EndpointSlice) DeepCopy() *EndpointSlice {
 	if in == nil {
 		return nil
 	}
-	return deepCopyReflect(in).(*EndpointSlice)
+	out := new(EndpointSlice)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out, sharing no memory with in. A slice is
+// copied on every write of the EndpointSlice controller (the client's copy
+// of what it sends, and of the reply), up to 1,000 endpoints of seven
+// pointers each: the endpoints' pointed-to values are allocated together,
+// one array per type for the whole slice, rather than one allocation per
+// pointer. Each pointer still has a value of its own (no two share one),
+// and no address list's capacity reaches into the next one's.
+func (in *EndpointSlice) DeepCopyInto(out *EndpointSlice) {
+	*out = *in
+	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	if in.Endpoints != nil {
+		out.Endpoints = copyEndpoints(in.Endpoints)
+	}
+	if in.Ports != nil {
+		out.Ports = make([]EndpointSlicePort, len(in.Ports))
+		for i := range in.Ports {
+			in.Ports[i].DeepCopyInto(&out.Ports[i])
+		}
+	}
+}
+
+// copyEndpoints deep-copies a slice's endpoints, the pointed-to values of
+// each type in one array (see EndpointSlice.DeepCopyInto).
+func copyEndpoints(in []Endpoint) []Endpoint {
+	out := make([]Endpoint, len(in))
+	copy(out, in)
+	var addrs, strs, bools, refs int
+	for i := range in {
+		e := &in[i]
+		addrs += len(e.Addresses)
+		strs += countSet(e.Hostname, e.NodeName, e.Zone)
+		bools += countSet(e.Conditions.Ready, e.Conditions.Serving, e.Conditions.Terminating)
+		if e.TargetRef != nil {
+			refs++
+		}
+	}
+	addrArr := make([]string, addrs)
+	strArr := make([]string, strs)
+	boolArr := make([]bool, bools)
+	refArr := make([]ObjectReference, refs)
+	for i := range out {
+		e, o := &in[i], &out[i]
+		if e.Addresses != nil {
+			n := copy(addrArr, e.Addresses)
+			o.Addresses, addrArr = addrArr[:n:n], addrArr[n:]
+		}
+		o.Hostname, strArr = copyInto(e.Hostname, strArr)
+		o.NodeName, strArr = copyInto(e.NodeName, strArr)
+		o.Zone, strArr = copyInto(e.Zone, strArr)
+		o.Conditions.Ready, boolArr = copyInto(e.Conditions.Ready, boolArr)
+		o.Conditions.Serving, boolArr = copyInto(e.Conditions.Serving, boolArr)
+		o.Conditions.Terminating, boolArr = copyInto(e.Conditions.Terminating, boolArr)
+		o.TargetRef, refArr = copyInto(e.TargetRef, refArr)
+		if e.DeprecatedTopology != nil {
+			o.DeprecatedTopology = maps.Clone(e.DeprecatedTopology)
+		}
+		if e.Hints != nil {
+			h := e.Hints.DeepCopy()
+			o.Hints = &h
+		}
+	}
+	return out
+}
+
+// countSet counts the non-nil pointers among ps.
+func countSet[T any](ps ...*T) int {
+	n := 0
+	for _, p := range ps {
+		if p != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// copyInto copies *p into arr's first element and returns a pointer to it
+// and the rest of arr; nil and arr when p is nil.
+func copyInto[T any](p *T, arr []T) (*T, []T) {
+	if p == nil {
+		return nil, arr
+	}
+	arr[0] = *p
+	return &arr[0], arr[1:]
+}
+
+// DeepCopyInto copies in into out, sharing no memory with in.
+func (in *EndpointSlicePort) DeepCopyInto(out *EndpointSlicePort) {
+	*out = *in
+	if in.Name != nil {
+		out.Name = new(*in.Name)
+	}
+	if in.Protocol != nil {
+		out.Protocol = new(*in.Protocol)
+	}
+	if in.Port != nil {
+		out.Port = new(*in.Port)
+	}
+	if in.AppProtocol != nil {
+		out.AppProtocol = new(*in.AppProtocol)
+	}
 }
 
 // SetDefaultsEndpointSlice applies discovery/v1 defaults (k/k
