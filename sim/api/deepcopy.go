@@ -515,6 +515,28 @@ func (in *EndpointAddress) DeepCopyInto(out *EndpointAddress) {
 	}
 }
 
+// copyEndpointAddresses deep-copies an Endpoints subset's address list
+// (the Endpoints controller writes every address of a Service at each
+// sync, and the client copies what it sends and the reply): the node names
+// and target references are allocated one array each for the whole list,
+// each pointer still with a value of its own.
+func copyEndpointAddresses(in []EndpointAddress) []EndpointAddress {
+	out := make([]EndpointAddress, len(in))
+	copy(out, in)
+	var names, refs int
+	for i := range in {
+		names += countSet(in[i].NodeName)
+		refs += countSet(in[i].TargetRef)
+	}
+	nameArr := make([]string, names)
+	refArr := make([]ObjectReference, refs)
+	for i := range out {
+		out[i].NodeName, nameArr = copyInto(in[i].NodeName, nameArr)
+		out[i].TargetRef, refArr = copyInto(in[i].TargetRef, refArr)
+	}
+	return out
+}
+
 // DeepCopy returns a new EndpointAddress sharing no memory with in (nil for nil).
 func (in *EndpointAddress) DeepCopy() *EndpointAddress {
 	if in == nil {
@@ -549,18 +571,10 @@ func (in *EndpointPort) DeepCopy() *EndpointPort {
 func (in *EndpointSubset) DeepCopyInto(out *EndpointSubset) {
 	*out = *in
 	if in.Addresses != nil {
-		in, out := &in.Addresses, &out.Addresses
-		*out = make([]EndpointAddress, len(*in))
-		for i := range *in {
-			(*in)[i].DeepCopyInto(&(*out)[i])
-		}
+		out.Addresses = copyEndpointAddresses(in.Addresses)
 	}
 	if in.NotReadyAddresses != nil {
-		in, out := &in.NotReadyAddresses, &out.NotReadyAddresses
-		*out = make([]EndpointAddress, len(*in))
-		for i := range *in {
-			(*in)[i].DeepCopyInto(&(*out)[i])
-		}
+		out.NotReadyAddresses = copyEndpointAddresses(in.NotReadyAddresses)
 	}
 	if in.Ports != nil {
 		in, out := &in.Ports, &out.Ports

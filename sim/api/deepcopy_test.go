@@ -376,3 +376,32 @@ func TestEndpointSliceCopyOwnsEachValue(t *testing.T) {
 func reflectCopy(in *EndpointSlice) *EndpointSlice {
 	return deepCopyReflect(in).(*EndpointSlice)
 }
+
+// TestEndpointsCopyOwnsEachValue is TestEndpointSliceCopyOwnsEachValue for
+// an Endpoints subset's address lists, whose node names and target
+// references the copy also allocates together.
+func TestEndpointsCopyOwnsEachValue(t *testing.T) {
+	str := func(s string) *string { return &s }
+	in := &Endpoints{Subsets: []EndpointSubset{{
+		Addresses: []EndpointAddress{
+			{IP: "10.0.0.1", NodeName: str("n1"), TargetRef: &ObjectReference{Name: "p1"}},
+			{IP: "10.0.0.2"},
+			{IP: "10.0.0.3", NodeName: str("n3")},
+			{IP: "10.0.0.4", TargetRef: &ObjectReference{Name: "p4"}},
+		},
+		NotReadyAddresses: []EndpointAddress{{IP: "10.0.0.5", NodeName: str("n5"), TargetRef: &ObjectReference{Name: "p5"}}},
+	}}}
+	want := deepCopyReflect(in).(*Endpoints)
+	cp := in.DeepCopy()
+	if !reflect.DeepEqual(cp, want) {
+		t.Fatalf("copy = %+v, want %+v", cp.Subsets, want.Subsets)
+	}
+	*cp.Subsets[0].Addresses[0].NodeName = "changed"
+	cp.Subsets[0].Addresses[0].TargetRef.Name = "changed"
+	if !reflect.DeepEqual(cp.Subsets[0].Addresses[1:], want.Subsets[0].Addresses[1:]) || !reflect.DeepEqual(cp.Subsets[0].NotReadyAddresses, want.Subsets[0].NotReadyAddresses) {
+		t.Fatalf("changing the copy's first address changed the others: %+v", cp.Subsets[0])
+	}
+	if !reflect.DeepEqual(in, want) {
+		t.Fatalf("changing the copy changed the original: %+v", in.Subsets)
+	}
+}
