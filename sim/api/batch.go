@@ -3,6 +3,7 @@ package api
 import (
 	"maps"
 	"math"
+	"slices"
 )
 
 // The batch/v1 kinds (k8s.io/api batch/v1 types.go).
@@ -228,26 +229,142 @@ type CronJobStatus struct {
 	LastSuccessfulTime *Time             `json:"lastSuccessfulTime,omitempty"`
 }
 
-// DeepCopyObject returns a deep copy of in.
-func (in *Job) DeepCopyObject() Object { return deepCopyReflect(in) }
+// Jobs and CronJobs are copied field by field (their controllers write
+// them often: a CronJob's status at every schedule and every finished
+// Job, a Job's at every pod's end), through the typed copies of the pod
+// template, metadata and selector; TestDeepCopyIndependent fails when a
+// field is left out.
 
-// DeepCopy returns a deep copy of in.
+// DeepCopyObject returns a deep copy of in (nil for nil).
+func (in *Job) DeepCopyObject() Object {
+	if c := in.DeepCopy(); c != nil {
+		return c
+	}
+	return nil
+}
+
+// DeepCopy returns a deep copy of in (nil for nil).
 func (in *Job) DeepCopy() *Job {
 	if in == nil {
 		return nil
 	}
-	return deepCopyReflect(in).(*Job)
+	out := new(Job)
+	in.DeepCopyInto(out)
+	return out
 }
 
-// DeepCopyObject returns a deep copy of in.
-func (in *CronJob) DeepCopyObject() Object { return deepCopyReflect(in) }
+// DeepCopyInto copies in into out, sharing no memory with in.
+func (in *Job) DeepCopyInto(out *Job) {
+	*out = *in
+	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	in.Spec.DeepCopyInto(&out.Spec)
+	in.Status.DeepCopyInto(&out.Status)
+}
 
-// DeepCopy returns a deep copy of in.
+// DeepCopyInto copies in into out, sharing no memory with in.
+func (in *JobSpec) DeepCopyInto(out *JobSpec) {
+	*out = *in
+	out.Parallelism = copyPtr(in.Parallelism)
+	out.Completions = copyPtr(in.Completions)
+	out.ActiveDeadlineSeconds = copyPtr(in.ActiveDeadlineSeconds)
+	if in.PodFailurePolicy != nil {
+		out.PodFailurePolicy = new(PodFailurePolicy)
+		in.PodFailurePolicy.DeepCopyInto(out.PodFailurePolicy)
+	}
+	out.SuccessPolicy = copyRawPtr(in.SuccessPolicy)
+	out.BackoffLimit = copyPtr(in.BackoffLimit)
+	out.BackoffLimitPerIndex = copyPtr(in.BackoffLimitPerIndex)
+	out.MaxFailedIndexes = copyPtr(in.MaxFailedIndexes)
+	out.Selector = in.Selector.DeepCopy()
+	out.ManualSelector = copyPtr(in.ManualSelector)
+	in.Template.DeepCopyInto(&out.Template)
+	out.TTLSecondsAfterFinished = copyPtr(in.TTLSecondsAfterFinished)
+	out.CompletionMode = copyPtr(in.CompletionMode)
+	out.Suspend = copyPtr(in.Suspend)
+	out.PodReplacementPolicy = copyPtr(in.PodReplacementPolicy)
+	out.ManagedBy = copyPtr(in.ManagedBy)
+}
+
+// DeepCopyInto copies in into out, sharing no memory with in.
+func (in *PodFailurePolicy) DeepCopyInto(out *PodFailurePolicy) {
+	*out = *in
+	if in.Rules == nil {
+		return
+	}
+	out.Rules = make([]PodFailurePolicyRule, len(in.Rules))
+	for i, r := range in.Rules {
+		o := &out.Rules[i]
+		*o = r
+		if e := r.OnExitCodes; e != nil {
+			o.OnExitCodes = &PodFailurePolicyOnExitCodesRequirement{ContainerName: copyPtr(e.ContainerName), Operator: e.Operator, Values: slices.Clone(e.Values)}
+		}
+		o.OnPodConditions = slices.Clone(r.OnPodConditions)
+	}
+}
+
+// DeepCopyInto copies in into out, sharing no memory with in.
+func (in *JobStatus) DeepCopyInto(out *JobStatus) {
+	*out = *in
+	out.Conditions = slices.Clone(in.Conditions) // strings and times: values
+	out.StartTime = copyPtr(in.StartTime)
+	out.CompletionTime = copyPtr(in.CompletionTime)
+	out.Terminating = copyPtr(in.Terminating)
+	out.Ready = copyPtr(in.Ready)
+	out.FailedIndexes = copyPtr(in.FailedIndexes)
+	out.UncountedTerminatedPods = copyRawPtr(in.UncountedTerminatedPods)
+}
+
+// DeepCopyObject returns a deep copy of in (nil for nil).
+func (in *CronJob) DeepCopyObject() Object {
+	if c := in.DeepCopy(); c != nil {
+		return c
+	}
+	return nil
+}
+
+// DeepCopy returns a deep copy of in (nil for nil).
 func (in *CronJob) DeepCopy() *CronJob {
 	if in == nil {
 		return nil
 	}
-	return deepCopyReflect(in).(*CronJob)
+	out := new(CronJob)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out, sharing no memory with in.
+func (in *CronJob) DeepCopyInto(out *CronJob) {
+	*out = *in
+	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	s, o := &in.Spec, &out.Spec
+	o.TimeZone = copyPtr(s.TimeZone)
+	o.StartingDeadlineSeconds = copyPtr(s.StartingDeadlineSeconds)
+	o.Suspend = copyPtr(s.Suspend)
+	s.JobTemplate.ObjectMeta.DeepCopyInto(&o.JobTemplate.ObjectMeta)
+	s.JobTemplate.Spec.DeepCopyInto(&o.JobTemplate.Spec)
+	o.SuccessfulJobsHistoryLimit = copyPtr(s.SuccessfulJobsHistoryLimit)
+	o.FailedJobsHistoryLimit = copyPtr(s.FailedJobsHistoryLimit)
+	out.Status.Active = slices.Clone(in.Status.Active) // ObjectReference holds strings only
+	out.Status.LastScheduleTime = copyPtr(in.Status.LastScheduleTime)
+	out.Status.LastSuccessfulTime = copyPtr(in.Status.LastSuccessfulTime)
+}
+
+// copyPtr returns a pointer to a copy of *p (nil for nil), for the
+// pointers to values that hold no shared memory: numbers, strings,
+// bools, times.
+func copyPtr[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	return new(*p)
+}
+
+// copyRawPtr is copyPtr of a RawValue, whose bytes are copied too.
+func copyRawPtr(p *RawValue) *RawValue {
+	if p == nil {
+		return nil
+	}
+	return new(p.DeepCopy())
 }
 
 // SetDefaultsJob applies batch/v1 Job defaults (k/k

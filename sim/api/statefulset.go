@@ -121,15 +121,54 @@ type StatefulSetStatus struct {
 	AvailableReplicas int32 `json:"availableReplicas"`
 }
 
-// DeepCopyObject returns a deep copy of in.
-func (in *StatefulSet) DeepCopyObject() Object { return deepCopyReflect(in) }
+// DeepCopyObject returns a deep copy of in (nil for nil).
+func (in *StatefulSet) DeepCopyObject() Object {
+	if c := in.DeepCopy(); c != nil {
+		return c
+	}
+	return nil
+}
 
-// DeepCopy returns a deep copy of in.
+// DeepCopy returns a deep copy of in (nil for nil).
 func (in *StatefulSet) DeepCopy() *StatefulSet {
 	if in == nil {
 		return nil
 	}
-	return deepCopyReflect(in).(*StatefulSet)
+	out := new(StatefulSet)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out, sharing no memory with in: field by
+// field, as the StatefulSet controller writes a set's status as its
+// pods change (the claim templates, rarely more than one, by their own
+// copy).
+func (in *StatefulSet) DeepCopyInto(out *StatefulSet) {
+	*out = *in
+	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	s, o := &in.Spec, &out.Spec
+	o.Replicas = copyPtr(s.Replicas)
+	o.Selector = s.Selector.DeepCopy()
+	s.Template.DeepCopyInto(&o.Template)
+	if s.VolumeClaimTemplates != nil {
+		o.VolumeClaimTemplates = make([]PersistentVolumeClaim, len(s.VolumeClaimTemplates))
+		for i := range s.VolumeClaimTemplates {
+			o.VolumeClaimTemplates[i] = *s.VolumeClaimTemplates[i].DeepCopy()
+		}
+	}
+	if r := s.UpdateStrategy.RollingUpdate; r != nil {
+		o.UpdateStrategy.RollingUpdate = &RollingUpdateStatefulSetStrategy{Partition: copyPtr(r.Partition), MaxUnavailable: copyPtr(r.MaxUnavailable)}
+	}
+	o.RevisionHistoryLimit = copyPtr(s.RevisionHistoryLimit)
+	o.PersistentVolumeClaimRetentionPolicy = copyPtr(s.PersistentVolumeClaimRetentionPolicy)
+	o.Ordinals = copyPtr(s.Ordinals)
+	out.Status.CollisionCount = copyPtr(in.Status.CollisionCount)
+	if in.Status.Conditions != nil {
+		out.Status.Conditions = make([]RawValue, len(in.Status.Conditions))
+		for i, c := range in.Status.Conditions {
+			out.Status.Conditions[i] = c.DeepCopy()
+		}
+	}
 }
 
 // SetDefaultsStatefulSet applies apps/v1 defaults (k/k

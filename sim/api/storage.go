@@ -1,6 +1,9 @@
 package api
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"slices"
+)
 
 // The storage kinds: core/v1 PersistentVolumeClaim and PersistentVolume,
 // storage.k8s.io/v1 StorageClass (k8s.io/api core/v1 and storage/v1
@@ -319,26 +322,97 @@ func DefaultStorageClass(classes []Object) string {
 	return best.Name
 }
 
-// DeepCopyObject returns a deep copy of in.
-func (in *PersistentVolumeClaim) DeepCopyObject() Object { return deepCopyReflect(in) }
+// Claims and volumes are copied field by field: the StatefulSet
+// controller creates a claim a replica and the volume controller binds
+// each claim to a volume, writing both. TestDeepCopyIndependent fails
+// when a field is left out.
 
-// DeepCopy returns a deep copy of in.
+// DeepCopyObject returns a deep copy of in (nil for nil).
+func (in *PersistentVolumeClaim) DeepCopyObject() Object {
+	if c := in.DeepCopy(); c != nil {
+		return c
+	}
+	return nil
+}
+
+// DeepCopy returns a deep copy of in (nil for nil).
 func (in *PersistentVolumeClaim) DeepCopy() *PersistentVolumeClaim {
 	if in == nil {
 		return nil
 	}
-	return deepCopyReflect(in).(*PersistentVolumeClaim)
+	out := new(PersistentVolumeClaim)
+	in.DeepCopyInto(out)
+	return out
 }
 
-// DeepCopyObject returns a deep copy of in.
-func (in *PersistentVolume) DeepCopyObject() Object { return deepCopyReflect(in) }
+// DeepCopyInto copies in into out, sharing no memory with in.
+func (in *PersistentVolumeClaim) DeepCopyInto(out *PersistentVolumeClaim) {
+	*out = *in
+	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	s, o := &in.Spec, &out.Spec
+	o.AccessModes = slices.Clone(s.AccessModes)
+	o.Selector = s.Selector.DeepCopy()
+	o.Resources.Limits = s.Resources.Limits.DeepCopy()
+	o.Resources.Requests = s.Resources.Requests.DeepCopy()
+	o.StorageClassName = copyPtr(s.StorageClassName)
+	o.VolumeMode = copyPtr(s.VolumeMode)
+	o.DataSource = copyRawPtr(s.DataSource)
+	o.DataSourceRef = copyRawPtr(s.DataSourceRef)
+	o.VolumeAttributesClassName = copyPtr(s.VolumeAttributesClassName)
+	st, ot := &in.Status, &out.Status
+	ot.AccessModes = slices.Clone(st.AccessModes)
+	ot.Capacity = st.Capacity.DeepCopy()
+	if st.Conditions != nil {
+		ot.Conditions = make([]RawValue, len(st.Conditions))
+		for i, c := range st.Conditions {
+			ot.Conditions[i] = c.DeepCopy()
+		}
+	}
+	ot.AllocatedResources = st.AllocatedResources.DeepCopy()
+	ot.AllocatedResourceStatuses = copyRawPtr(st.AllocatedResourceStatuses)
+	ot.CurrentVolumeAttributesClassName = copyPtr(st.CurrentVolumeAttributesClassName)
+	ot.ModifyVolumeStatus = copyRawPtr(st.ModifyVolumeStatus)
+}
 
-// DeepCopy returns a deep copy of in.
+// DeepCopyObject returns a deep copy of in (nil for nil).
+func (in *PersistentVolume) DeepCopyObject() Object {
+	if c := in.DeepCopy(); c != nil {
+		return c
+	}
+	return nil
+}
+
+// DeepCopy returns a deep copy of in (nil for nil).
 func (in *PersistentVolume) DeepCopy() *PersistentVolume {
 	if in == nil {
 		return nil
 	}
-	return deepCopyReflect(in).(*PersistentVolume)
+	out := new(PersistentVolume)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyInto copies in into out, sharing no memory with in.
+func (in *PersistentVolume) DeepCopyInto(out *PersistentVolume) {
+	*out = *in
+	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	s, o := &in.Spec, &out.Spec
+	o.Capacity = s.Capacity.DeepCopy()
+	o.AccessModes = slices.Clone(s.AccessModes)
+	o.ClaimRef = copyPtr(s.ClaimRef) // ObjectReference holds strings only
+	o.MountOptions = slices.Clone(s.MountOptions)
+	o.VolumeMode = copyPtr(s.VolumeMode)
+	if s.NodeAffinity != nil {
+		o.NodeAffinity = &VolumeNodeAffinity{Required: s.NodeAffinity.Required.DeepCopy()}
+	}
+	o.VolumeAttributesClassName = copyPtr(s.VolumeAttributesClassName)
+	if s.Source != nil {
+		o.Source = make(map[string]RawValue, len(s.Source))
+		for k, v := range s.Source {
+			o.Source[k] = v.DeepCopy()
+		}
+	}
+	out.Status.LastPhaseTransitionTime = copyPtr(in.Status.LastPhaseTransitionTime)
 }
 
 // DeepCopyObject returns a deep copy of in.
