@@ -207,8 +207,14 @@ type fieldIndex struct {
 	paths []pathInfo
 	sets  map[uint64][]*fieldSet
 	byRaw map[*api.RawValue]*fieldSet
-	buf   []uint32 // scratch for the ids of a set being computed
-	memos [64]changedMemo
+	// byText finds an interned set by its rendered bytes, for a
+	// managedFields entry whose FieldsV1 is a copy of the set's rather
+	// than the set's own (a stored object the API server copied, such
+	// as a pod its graceful delete marked): the set parsing the bytes
+	// would give, without the parse.
+	byText map[string]*fieldSet
+	buf    []uint32 // scratch for the ids of a set being computed
+	memos  [64]changedMemo
 }
 
 // changedMemo remembers the ids a list of changes, all setting a value,
@@ -260,7 +266,7 @@ func (s *Store) fieldsFor(obj api.Object) *fieldIndex {
 	if s.fields == nil {
 		s.fields = map[reflect.Type]*fieldIndex{}
 	}
-	fi := &fieldIndex{typ: t, raw: map[string]canon{}, ids: map[string]uint32{}, sets: map[uint64][]*fieldSet{}, byRaw: map[*api.RawValue]*fieldSet{}}
+	fi := &fieldIndex{typ: t, raw: map[string]canon{}, ids: map[string]uint32{}, sets: map[uint64][]*fieldSet{}, byRaw: map[*api.RawValue]*fieldSet{}, byText: map[string]*fieldSet{}}
 	s.fields[t] = fi
 	return fi
 }
@@ -569,6 +575,7 @@ func (fi *fieldIndex) intern(ids []uint32) *fieldSet {
 	s.raw = fi.render(s.ids)
 	fi.sets[h] = append(fi.sets[h], s)
 	fi.byRaw[&s.raw] = s
+	fi.byText[string(s.raw)] = s
 	return s
 }
 
@@ -725,13 +732,16 @@ func (e *entry) same(manager, operation, apiVersion, subresource string) bool {
 }
 
 // decode reads an object's managedFields: interned sets are found by
-// their rendered value; others (an object copied outside the store) are
-// parsed and interned.
+// their rendered value (the set's own, or a copy of its bytes); others
+// (an object written from outside the store) are parsed and interned.
 func (fi *fieldIndex) decode(mf []api.ManagedFieldsEntry) []entry {
 	out := make([]entry, 0, len(mf)+1)
 	for i := range mf {
 		e := &mf[i]
 		set := fi.byRaw[e.FieldsV1]
+		if set == nil && e.FieldsV1 != nil {
+			set = fi.byText[string(*e.FieldsV1)]
+		}
 		if set == nil && e.FieldsV1 != nil {
 			paths, err := ParseFieldsV1(*e.FieldsV1)
 			if err != nil {

@@ -536,3 +536,55 @@ func TestSameOwnersByWords(t *testing.T) {
 		t.Errorf("the trials took the fast path %d times of %d: the table tests too little of one side", fast, agree)
 	}
 }
+
+// TestDecodeFindsCopiedSets checks decode's lookup of a managedFields
+// entry whose FieldsV1 is a copy of an interned set's bytes (a stored
+// object the API server copied, such as a pod its graceful delete
+// marked): over random sets of a pod's paths (labels, keyed containers
+// and their fields, conditions), the set found is the one parsing the
+// bytes gives, and finding it parses nothing (one allocation: decode's
+// list).
+func TestDecodeFindsCopiedSets(t *testing.T) {
+	s := New(kernel.New(1))
+	fi := s.fieldsFor(&api.Pod{})
+	var all []uint32
+	for i := range 12 {
+		all = append(all, fi.id(Path{"f:metadata", "f:labels", fmt.Sprintf("f:label-%d", i)}, true))
+	}
+	for _, c := range []string{"app", "sidecar", "init"} {
+		k := `k:{"name":"` + c + `"}`
+		all = append(all,
+			fi.id(Path{"f:spec", "f:containers", k}, true),
+			fi.id(Path{"f:spec", "f:containers", k, "f:image"}, true),
+			fi.id(Path{"f:spec", "f:containers", k, "f:resources", "f:requests", "f:cpu"}, true))
+	}
+	for _, c := range []string{"Ready", "PodScheduled"} {
+		k := `k:{"type":"` + c + `"}`
+		all = append(all, fi.id(Path{"f:status", "f:conditions", k, "f:status"}, true), fi.id(Path{"f:status", "f:conditions", k, "f:lastTransitionTime"}, true))
+	}
+	rng := rand.New(rand.NewPCG(9, 2))
+	for trial := range 500 {
+		var ids idSet
+		for range 1 + rng.IntN(len(all)) {
+			ids.add(all[rng.IntN(len(all))])
+		}
+		set := fi.intern(ids)
+		copied := api.RawValue(slices.Clone(set.raw))
+		mf := []api.ManagedFieldsEntry{{Manager: "m", Operation: OperationUpdate, APIVersion: "v1", FieldsType: FieldsTypeV1, FieldsV1: &copied}}
+		got := fi.decode(mf)
+		paths, err := ParseFieldsV1(copied)
+		if err != nil {
+			t.Fatalf("trial %d: %s does not parse: %v", trial, copied, err)
+		}
+		var parsed idSet
+		for _, p := range paths {
+			parsed.add(fi.id(p, false))
+		}
+		if want := fi.intern(parsed); len(got) != 1 || got[0].set != want || want != set {
+			t.Fatalf("trial %d: decode of a copy of %s found %v; parsing it gives %p, the set is %p", trial, set.raw, got, want, set)
+		}
+		if n := testing.AllocsPerRun(10, func() { fi.decode(mf) }); n > 1 {
+			t.Fatalf("trial %d: decode of a copied set allocates %v times: it parsed the bytes", trial, n)
+		}
+	}
+}
