@@ -266,3 +266,45 @@ func TestSelectorID(t *testing.T) {
 		t.Errorf("Nothing: identity %q, want \"\"", id)
 	}
 }
+
+// TestCountMemoHoldsTenSelectors checks that a node remembers the counts
+// of ten selectors used in turn, as the pods of ten Deployments started
+// together reach the scheduler: after one round of counts, a pod added
+// to the node without telling the memo (no touch) leaves every count of
+// a second round as the memo has it; a count made again would see it.
+func TestCountMemoHoldsTenSelectors(t *testing.T) {
+	c := newCache()
+	n := testNode("n1", rl("cpu", "64", "pods", "110"))
+	n.Labels[labelHostname] = n.Name
+	c.setNode(n)
+	for i := range 10 {
+		p := testPod(fmt.Sprintf("p%d", i))
+		p.Labels = map[string]string{"app": fmt.Sprintf("app-%d", i)}
+		p.Spec.NodeName = n.Name
+		c.setPod(p)
+	}
+	ni := c.nodes[n.Name]
+	cs := make([]spreadConstraint, 10)
+	for i := range cs {
+		cs[i].sel = api.SelectorFromSet(map[string]string{"app": fmt.Sprintf("app-%d", i)})
+		cs[i].selID = selectorID(cs[i].sel)
+	}
+	for i := range cs {
+		if got := ni.countCached(&cs[i], "default"); got != 1 {
+			t.Fatalf("selector %s: %d pods, want 1", cs[i].selID, got)
+		}
+	}
+	// A pod of every app, behind the memo's back.
+	hidden := testPod("hidden")
+	hidden.Labels = map[string]string{"app": "app-0"}
+	hidden.Spec.NodeName = n.Name
+	for i := range cs {
+		hidden.Labels["app"] = fmt.Sprintf("app-%d", i)
+		ni.entries = append(ni.entries, &podEntry{pod: hidden.DeepCopyObject().(*api.Pod)})
+	}
+	for i := range cs {
+		if got := ni.countCached(&cs[i], "default"); got != 1 {
+			t.Errorf("selector %s: counted again (%d pods): the memo did not hold ten selectors", cs[i].selID, got)
+		}
+	}
+}
