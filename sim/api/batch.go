@@ -349,24 +349,6 @@ func (in *CronJob) DeepCopyInto(out *CronJob) {
 	out.Status.LastSuccessfulTime = copyPtr(in.Status.LastSuccessfulTime)
 }
 
-// copyPtr returns a pointer to a copy of *p (nil for nil), for the
-// pointers to values that hold no shared memory: numbers, strings,
-// bools, times.
-func copyPtr[T any](p *T) *T {
-	if p == nil {
-		return nil
-	}
-	return new(*p)
-}
-
-// copyRawPtr is copyPtr of a RawValue, whose bytes are copied too.
-func copyRawPtr(p *RawValue) *RawValue {
-	if p == nil {
-		return nil
-	}
-	return new(p.DeepCopy())
-}
-
 // SetDefaultsJob applies batch/v1 Job defaults (k/k
 // pkg/apis/batch/v1/defaults.go SetDefaults_Job): completions and
 // parallelism 1 when both are unset, parallelism 1, backoffLimit 6

@@ -23,6 +23,45 @@ func (rl ResourceList) DeepCopy() ResourceList {
 	return out
 }
 
+// copyPtr returns a pointer to a copy of *p (nil for nil), for the
+// pointers to values that hold no shared memory: numbers, strings,
+// bools, times.
+func copyPtr[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	return new(*p)
+}
+
+// copyRawPtr is copyPtr of a RawValue, whose bytes are copied too.
+func copyRawPtr(p *RawValue) *RawValue {
+	if p == nil {
+		return nil
+	}
+	return new(p.DeepCopy())
+}
+
+// countSet counts the non-nil pointers among ps.
+func countSet[T any](ps ...*T) int {
+	n := 0
+	for _, p := range ps {
+		if p != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// copyInto copies *p into arr's first element and returns a pointer to it
+// and the rest of arr; nil and arr when p is nil.
+func copyInto[T any](p *T, arr []T) (*T, []T) {
+	if p == nil {
+		return nil, arr
+	}
+	arr[0] = *p
+	return &arr[0], arr[1:]
+}
+
 // DeepCopyInto copies in into out, sharing no memory with in.
 func (in *Affinity) DeepCopyInto(out *Affinity) {
 	*out = *in

@@ -130,9 +130,7 @@ func copyEndpoints(in []Endpoint) []Endpoint {
 		addrs += len(e.Addresses)
 		strs += countSet(e.Hostname, e.NodeName, e.Zone)
 		bools += countSet(e.Conditions.Ready, e.Conditions.Serving, e.Conditions.Terminating)
-		if e.TargetRef != nil {
-			refs++
-		}
+		refs += countSet(e.TargetRef)
 	}
 	addrArr := make([]string, addrs)
 	strArr := make([]string, strs)
@@ -154,50 +152,18 @@ func copyEndpoints(in []Endpoint) []Endpoint {
 		if e.DeprecatedTopology != nil {
 			o.DeprecatedTopology = maps.Clone(e.DeprecatedTopology)
 		}
-		if e.Hints != nil {
-			h := e.Hints.DeepCopy()
-			o.Hints = &h
-		}
+		o.Hints = copyRawPtr(e.Hints)
 	}
 	return out
-}
-
-// countSet counts the non-nil pointers among ps.
-func countSet[T any](ps ...*T) int {
-	n := 0
-	for _, p := range ps {
-		if p != nil {
-			n++
-		}
-	}
-	return n
-}
-
-// copyInto copies *p into arr's first element and returns a pointer to it
-// and the rest of arr; nil and arr when p is nil.
-func copyInto[T any](p *T, arr []T) (*T, []T) {
-	if p == nil {
-		return nil, arr
-	}
-	arr[0] = *p
-	return &arr[0], arr[1:]
 }
 
 // DeepCopyInto copies in into out, sharing no memory with in.
 func (in *EndpointSlicePort) DeepCopyInto(out *EndpointSlicePort) {
 	*out = *in
-	if in.Name != nil {
-		out.Name = new(*in.Name)
-	}
-	if in.Protocol != nil {
-		out.Protocol = new(*in.Protocol)
-	}
-	if in.Port != nil {
-		out.Port = new(*in.Port)
-	}
-	if in.AppProtocol != nil {
-		out.AppProtocol = new(*in.AppProtocol)
-	}
+	out.Name = copyPtr(in.Name)
+	out.Protocol = copyPtr(in.Protocol)
+	out.Port = copyPtr(in.Port)
+	out.AppProtocol = copyPtr(in.AppProtocol)
 }
 
 // SetDefaultsEndpointSlice applies discovery/v1 defaults (k/k

@@ -153,7 +153,7 @@ func (in *StatefulSet) DeepCopyInto(out *StatefulSet) {
 	if s.VolumeClaimTemplates != nil {
 		o.VolumeClaimTemplates = make([]PersistentVolumeClaim, len(s.VolumeClaimTemplates))
 		for i := range s.VolumeClaimTemplates {
-			o.VolumeClaimTemplates[i] = *s.VolumeClaimTemplates[i].DeepCopy()
+			s.VolumeClaimTemplates[i].DeepCopyInto(&o.VolumeClaimTemplates[i])
 		}
 	}
 	if r := s.UpdateStrategy.RollingUpdate; r != nil {
