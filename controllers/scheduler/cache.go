@@ -2,6 +2,7 @@ package scheduler
 
 import (
 	"cmp"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -135,6 +136,9 @@ type cache struct {
 	// (upstream's HavePodsWithAffinityList), so pods without any skip the
 	// scan of existing pods' terms.
 	withAffinity int
+	// classes interns what the pods' affinity terms match, for the
+	// nodes' InterPodAffinity memos.
+	classes termClasses
 	// added is set when setPod counts a pod anew; the scheduler reads and
 	// clears it to wake pods waiting for placement rules.
 	added bool
@@ -461,14 +465,25 @@ func (c *cache) setPod(pod *api.Pod) (freed bool) {
 	return freed
 }
 
-// replaceObject points e at a newer version of its pod.
+// replaceObject points e at a newer version of its pod. The node's
+// memos are stale only if what they read changed: the labels the
+// selectors match, whether the pod is terminating (PodTopologySpread
+// leaves such pods out), whether it has pod (anti-)affinity. Its
+// namespace and terms cannot change (the API server keeps a pod's
+// affinity as created); most versions are status writes, which change
+// none of these, and the pods of a node starting up would otherwise
+// make its counts again for every pod scheduled.
 func (c *cache) replaceObject(e *podEntry, pod *api.Pod) {
-	if hasPodAffinity(e.pod) {
+	old := e.pod
+	if hasPodAffinity(old) {
 		c.withAffinity--
 	}
 	e.pod = pod
-	if ni := c.nodes[e.node]; ni != nil {
-		ni.touch()
+	if !maps.Equal(old.Labels, pod.Labels) || (old.DeletionTimestamp == nil) != (pod.DeletionTimestamp == nil) ||
+		hasPodAffinity(old) != hasPodAffinity(pod) || old.Namespace != pod.Namespace {
+		if ni := c.nodes[e.node]; ni != nil {
+			ni.touch()
+		}
 	}
 	if hasPodAffinity(pod) {
 		c.withAffinity++

@@ -109,7 +109,7 @@ func scoreDirect(pi *podInfo, all, nodes []*nodeInfo, withAffinity int) []int64 
 	taint, affinity := make([]int64, n), make([]int64, n)
 	spread, interPod, total := make([]int64, n), make([]int64, n), make([]int64, n)
 	hasSpread := spreadScore(pi, all, nodes, spread)
-	hasInterPod := interPodScore(pi, all, nodes, withAffinity, interPod)
+	hasInterPod := interPodScorePodByPod(pi, all, nodes, withAffinity, interPod)
 	for i, ni := range nodes {
 		taint[i] = intolerablePreferNoSchedule(ni.taints, pi.pod.Spec.Tolerations)
 		affinity[i] = preferredAffinity(pi.pod, ni.node)
@@ -357,7 +357,7 @@ func TestScoreMatchesDirect(t *testing.T) {
 		r.Shuffle(len(feasible), func(i, j int) { feasible[i], feasible[j] = feasible[j], feasible[i] })
 		feasible = feasible[:1+r.IntN(len(feasible))]
 		pi := newPodInfo(randomFastPod(r, "p"))
-		got := slices.Clone(s.score(pi, nodes, feasible, c.withAffinity))
+		got := slices.Clone(s.score(pi, nodes, feasible, c))
 		want := scoreDirect(pi, nodes, feasible, c.withAffinity)
 		if !slices.Equal(got, want) {
 			var taints []string

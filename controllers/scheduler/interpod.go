@@ -16,6 +16,9 @@ type affinityTerm struct {
 	// allNamespaces: namespaceSelector {} selects every namespace.
 	allNamespaces bool
 	weight        int32
+	// class is what the term matches, interned by the cache
+	// (termClasses.intern): nil for a term compiled without one.
+	class *termClass
 }
 
 // matches reports whether pod is one the term selects (AffinityTerm.Matches).
@@ -51,7 +54,9 @@ type podTerms struct {
 // pod's terms on every attempt).
 var noTerms = &podTerms{}
 
-func compileTerms(pod *api.Pod) *podTerms {
+// compileTerms compiles pod's terms; with classes, each term's class is
+// interned there.
+func compileTerms(pod *api.Pod, classes *termClasses) *podTerms {
 	a := pod.Spec.Affinity
 	if a == nil || a.PodAffinity == nil && a.PodAntiAffinity == nil {
 		return noTerms
@@ -62,6 +67,13 @@ func compileTerms(pod *api.Pod) *podTerms {
 	}
 	if pa := a.PodAntiAffinity; pa != nil {
 		pt.antiAffinity, pt.preferredAntiAffinity = compileGroup(pod, pa.RequiredDuringSchedulingIgnoredDuringExecution, pa.PreferredDuringSchedulingIgnoredDuringExecution)
+	}
+	if classes != nil {
+		for _, ts := range [][]affinityTerm{pt.affinity, pt.antiAffinity, pt.preferredAffinity, pt.preferredAntiAffinity} {
+			for i := range ts {
+				ts[i].class = classes.intern(&ts[i])
+			}
+		}
 	}
 	return pt
 }
@@ -77,11 +89,11 @@ func compileGroup(pod *api.Pod, required []api.PodAffinityTerm, preferred []api.
 	return req, pref
 }
 
-// terms returns the entry's compiled terms, compiling them once per pod
-// version.
-func (e *podEntry) terms() *podTerms {
+// terms returns the entry's compiled terms, compiling them (their
+// classes interned in classes) once per pod version.
+func (e *podEntry) terms(classes *termClasses) *podTerms {
 	if e.compiled == nil || e.compiledFor != e.pod {
-		e.compiled, e.compiledFor = compileTerms(e.pod), e.pod
+		e.compiled, e.compiledFor = compileTerms(e.pod, classes), e.pod
 	}
 	return e.compiled
 }
@@ -110,41 +122,61 @@ type interPodFilter struct {
 	affinity, anti, existing map[topologyPair]int
 }
 
-// newInterPodFilter runs InterPodAffinity's PreFilter; nil when neither
-// the pod nor any existing pod has required terms that could apply.
-func newInterPodFilter(pi *podInfo, nodes []*nodeInfo, withAffinity int) *interPodFilter {
-	pt := compileTerms(pi.pod)
+// newInterPodFilter runs InterPodAffinity's PreFilter over nodes (the
+// cache's, or copies of some: preemption's trials); nil when neither
+// the pod nor any existing pod has required terms that could apply. As
+// upstream's, it counts what every pod in the cluster matches, but a
+// node's counts by term class and its pods' terms grouped by class come
+// from the node's memo (interPodMemo): a pod reads each node once, not
+// each pod.
+func newInterPodFilter(pi *podInfo, nodes []*nodeInfo, c *cache) *interPodFilter {
+	classes := &c.classes
+	pt := compileTerms(pi.pod, classes)
 	own := len(pt.affinity)+len(pt.antiAffinity) > 0
-	if !own && withAffinity == 0 {
+	if !own && c.withAffinity == 0 {
 		return nil
 	}
 	f := &interPodFilter{terms: pt, affinity: map[topologyPair]int{}, anti: map[topologyPair]int{}, existing: map[topologyPair]int{}}
+	// all is the class of pods matching every required affinity term
+	// (matchesAll).
+	var all *termClass
+	switch len(pt.affinity) {
+	case 0:
+	case 1:
+		all = pt.affinity[0].class
+	default:
+		all = classes.conjunction(pt.affinity)
+	}
+	call := classes.newCall()
 	for _, ni := range nodes {
 		labels := ni.node.Labels
-		for _, e := range ni.entries {
-			if withAffinity > 0 && hasPodAffinity(e.pod) {
-				et := e.terms()
-				for i := range et.antiAffinity {
-					t := &et.antiAffinity[i]
-					if v, ok := labels[t.key]; ok && t.matches(pi.pod) {
-						f.existing[topologyPair{t.key, v}]++
-					}
+		if c.withAffinity > 0 {
+			for _, h := range ni.heldTerms(classes) {
+				if h.kind != heldAntiAffinity {
+					continue
+				}
+				if v, ok := labels[h.key]; ok && classes.matches(h.class, pi.pod, call) {
+					f.existing[topologyPair{h.key, v}] += int(h.n)
 				}
 			}
-			if !own {
-				continue
-			}
-			if matchesAll(pt.affinity, e.pod) {
+		}
+		if !own {
+			continue
+		}
+		if all != nil {
+			if n := ni.classCount(all); n > 0 {
 				for i := range pt.affinity {
 					if v, ok := labels[pt.affinity[i].key]; ok {
-						f.affinity[topologyPair{pt.affinity[i].key, v}]++
+						f.affinity[topologyPair{pt.affinity[i].key, v}] += n
 					}
 				}
 			}
-			for i := range pt.antiAffinity {
-				t := &pt.antiAffinity[i]
-				if v, ok := labels[t.key]; ok && t.matches(e.pod) {
-					f.anti[topologyPair{t.key, v}]++
+		}
+		for i := range pt.antiAffinity {
+			t := &pt.antiAffinity[i]
+			if v, ok := labels[t.key]; ok {
+				if n := ni.classCount(t.class); n > 0 {
+					f.anti[topologyPair{t.key, v}] += n
 				}
 			}
 		}
@@ -199,47 +231,62 @@ func (f *interPodFilter) satisfiesAffinity(pod *api.Pod, n *api.Node) bool {
 // match, loses those of preferred anti-affinity terms, and likewise for
 // existing pods' preferred terms (and required affinity terms, at
 // hardPodAffinityWeight) the pod matches; a node scores the sum over its
-// labels' domains, min-max normalized over the feasible nodes.
-func interPodScore(pi *podInfo, all, feasible []*nodeInfo, withAffinity int, out []int64) bool {
-	pt := compileTerms(pi.pod)
+// labels' domains, min-max normalized over the feasible nodes. As
+// upstream's PreScore, it reads what every pod in the cluster matches
+// and holds, each node's by its memo (newInterPodFilter).
+func interPodScore(pi *podInfo, all, feasible []*nodeInfo, c *cache, out []int64) bool {
+	classes := &c.classes
+	pt := compileTerms(pi.pod, classes)
 	own := len(pt.preferredAffinity)+len(pt.preferredAntiAffinity) > 0
-	if !own && withAffinity == 0 {
+	if !own && c.withAffinity == 0 {
 		return false
 	}
 	scores := map[string]map[string]int64{}
-	add := func(terms []affinityTerm, target *api.Pod, labels map[string]string, weight int32, sign int64) {
+	add := func(key, value string, w int64) {
+		if scores[key] == nil {
+			scores[key] = map[string]int64{}
+		}
+		scores[key][value] += w
+	}
+	own1 := func(ni *nodeInfo, labels map[string]string, terms []affinityTerm, sign int64) {
 		for i := range terms {
 			t := &terms[i]
-			if v, ok := labels[t.key]; ok && t.matches(target) {
-				w := t.weight
-				if weight != 0 {
-					w = weight
+			if v, ok := labels[t.key]; ok {
+				if n := ni.classCount(t.class); n > 0 {
+					add(t.key, v, int64(t.weight)*sign*int64(n))
 				}
-				if scores[t.key] == nil {
-					scores[t.key] = map[string]int64{}
-				}
-				scores[t.key][v] += int64(w) * sign
 			}
 		}
 	}
+	call := classes.newCall()
 	for _, ni := range all {
 		labels := ni.node.Labels
 		if len(labels) == 0 {
 			continue
 		}
-		for _, e := range ni.entries {
-			if own {
-				add(pt.preferredAffinity, e.pod, labels, 0, 1)
-				add(pt.preferredAntiAffinity, e.pod, labels, 0, -1)
-			}
-			if hasPodAffinity(e.pod) {
-				et := e.terms()
-				add(et.affinity, pi.pod, labels, hardPodAffinityWeight, 1)
-				add(et.preferredAffinity, pi.pod, labels, 0, 1)
-				add(et.preferredAntiAffinity, pi.pod, labels, 0, -1)
+		if own {
+			own1(ni, labels, pt.preferredAffinity, 1)
+			own1(ni, labels, pt.preferredAntiAffinity, -1)
+		}
+		if c.withAffinity > 0 {
+			for _, h := range ni.heldTerms(classes) {
+				if h.kind != heldScored {
+					continue
+				}
+				if v, ok := labels[h.key]; ok && classes.matches(h.class, pi.pod, call) {
+					add(h.key, v, h.weight*h.n)
+				}
 			}
 		}
 	}
+	return scoreDomains(scores, feasible, out)
+}
+
+// scoreDomains gives each feasible node the sum of its labels' domain
+// scores, min-max normalized to 0..MaxNodeScore (all 0 when they are
+// equal); false, and out untouched, when no domain scored (upstream's
+// Skip).
+func scoreDomains(scores map[string]map[string]int64, feasible []*nodeInfo, out []int64) bool {
 	if len(scores) == 0 {
 		return false
 	}

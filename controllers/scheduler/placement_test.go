@@ -44,7 +44,7 @@ func filterAll(pod *api.Pod, nodes []*api.Node, pods []*api.Pod) map[string]stri
 	all := c.list()
 	pi := newPodInfo(pod)
 	pi.spread = newSpreadFilter(pi, all)
-	pi.interPod = newInterPodFilter(pi, all, c.withAffinity)
+	pi.interPod = newInterPodFilter(pi, all, c)
 	out := map[string]string{}
 	for _, ni := range all {
 		r := filter(pi, ni, nil)
@@ -575,7 +575,7 @@ func TestInterPodAffinityScore(t *testing.T) {
 			}
 			out := make([]int64, len(fs))
 			var got []int64
-			if interPodScore(newPodInfo(tc.pod), c.list(), fs, c.withAffinity, out) {
+			if interPodScore(newPodInfo(tc.pod), c.list(), fs, c, out) {
 				got = out
 			}
 			if !slices.Equal(got, tc.want) {

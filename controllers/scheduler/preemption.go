@@ -255,7 +255,7 @@ func (s *scheduler) fits(pi *podInfo, t *trial, placement bool) []string {
 		orig := nodes[at]
 		nodes[at] = &t.nodeInfo
 		pi.spread = newSpreadFilter(pi, nodes)
-		pi.interPod = newInterPodFilter(pi, nodes, s.cache.withAffinity)
+		pi.interPod = newInterPodFilter(pi, nodes, s.cache)
 		nodes[at] = orig
 	}
 	return filter(pi, s.withNominated(pi, &t.nodeInfo), nil)

@@ -611,7 +611,7 @@ func (s *scheduler) schedule(pod *api.Pod, nominated string) (string, error) {
 		pi.volumes, pi.binder, s.volState = st, s.vol, st
 	}
 	pi.spread = newSpreadFilter(pi, nodes)
-	pi.interPod = newInterPodFilter(pi, nodes, s.cache.withAffinity)
+	pi.interPod = newInterPodFilter(pi, nodes, s.cache)
 	if ni := s.cache.nodes[nominated]; ni != nil && ni.node != nil {
 		// evaluateNominatedNode: the node preemption made room on is
 		// taken without a search if the pod fits it now.
@@ -680,6 +680,6 @@ func (s *scheduler) schedule(pod *api.Pod, nominated string) (string, error) {
 	case 1:
 		return feasible[0].name, nil
 	}
-	scores := s.sc.score(pi, nodes, feasible, s.cache.withAffinity)
+	scores := s.sc.score(pi, nodes, feasible, s.cache)
 	return feasible[selectHost(scores, s.rng)].name, nil
 }

@@ -216,7 +216,7 @@ type scorer struct {
 // NodeResourcesBalancedAllocation; and a normalization whose raw scores
 // are all 0 gives each node the same constant (MaxNodeScore reversed, 0
 // otherwise), added without a pass.
-func (s *scorer) score(pi *podInfo, all, nodes []*nodeInfo, withAffinity int) []int64 {
+func (s *scorer) score(pi *podInfo, all, nodes []*nodeInfo, c *cache) []int64 {
 	n := len(nodes)
 	s.taint = grow(s.taint, n)
 	s.affinity = grow(s.affinity, n)
@@ -224,7 +224,7 @@ func (s *scorer) score(pi *podInfo, all, nodes []*nodeInfo, withAffinity int) []
 	s.interPod = grow(s.interPod, n)
 	s.total = grow(s.total, n)
 	spread := spreadScore(pi, all, nodes, s.spread)
-	interPod := interPodScore(pi, all, nodes, withAffinity, s.interPod)
+	interPod := interPodScore(pi, all, nodes, c, s.interPod)
 	tols := pi.pod.Spec.Tolerations
 	preferred := hasPreferredAffinity(pi.pod)
 	var maxTaint, maxAffinity int64

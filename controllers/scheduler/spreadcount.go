@@ -36,7 +36,21 @@ const countSlots = 16
 // nor leave its own in them.
 type countMemo struct {
 	owner *nodeInfo
-	slots [countSlots]countSlot
+	// spread holds PodTopologySpread's counts by selector and namespace.
+	spread slotCounts[spreadKey]
+	// interPod is InterPodAffinity's memo (interpodmemo.go), made when
+	// first asked for.
+	interPod *interPodMemo
+}
+
+// spreadKey is what a PodTopologySpread count is of: a selector's
+// identity (selectorID) and a namespace.
+type spreadKey struct{ sel, ns string }
+
+// slotCounts are countSlots counts a node remembers, each of a key at a
+// generation of the node's pods.
+type slotCounts[K comparable] struct {
+	slots [countSlots]countSlot[K]
 	// next is the slot to overwrite when none is stale: round robin,
 	// so the choice depends on the calls alone.
 	next uint8
@@ -44,10 +58,36 @@ type countMemo struct {
 
 // countSlot is one remembered count; gen is the owner's gen+1 when it
 // was counted (0: never filled).
-type countSlot struct {
-	sel, ns string
-	gen     uint64
-	n       int32
+type countSlot[K comparable] struct {
+	key K
+	gen uint64
+	n   int32
+}
+
+// get returns the count of key remembered at generation g (the owner's
+// gen+1), else count's, remembered in a stale slot or, when none is,
+// in the next in turn.
+func (m *slotCounts[K]) get(key K, g uint64, count func() int) int {
+	free := -1
+	for i := range m.slots {
+		s := &m.slots[i]
+		if s.gen != g {
+			if free < 0 {
+				free = i
+			}
+			continue
+		}
+		if s.key == key {
+			return int(s.n)
+		}
+	}
+	n := count()
+	if free < 0 {
+		free = int(m.next)
+		m.next = (m.next + 1) % countSlots
+	}
+	m.slots[free] = countSlot[K]{key: key, gen: g, n: int32(n)}
+	return n
 }
 
 // touch records that the node's pods changed: its memo's counts are
@@ -79,25 +119,5 @@ func (ni *nodeInfo) countCached(c *spreadConstraint, ns string) int {
 	if m == nil || m.owner != ni || c.selID == "" {
 		return countMatching(ni, c.sel, ns)
 	}
-	g := ni.gen + 1
-	free := -1
-	for i := range m.slots {
-		s := &m.slots[i]
-		if s.gen != g {
-			if free < 0 {
-				free = i
-			}
-			continue
-		}
-		if s.sel == c.selID && s.ns == ns {
-			return int(s.n)
-		}
-	}
-	n := countMatching(ni, c.sel, ns)
-	if free < 0 {
-		free = int(m.next)
-		m.next = (m.next + 1) % countSlots
-	}
-	m.slots[free] = countSlot{sel: c.selID, ns: ns, gen: g, n: int32(n)}
-	return n
+	return m.spread.get(spreadKey{c.selID, ns}, ni.gen+1, func() int { return countMatching(ni, c.sel, ns) })
 }

@@ -11,8 +11,9 @@ import (
 )
 
 // TestCountMemoMatchesDirect changes random clusters one pod at a time
-// (a pod added in a random namespace, removed, moved, relabelled, made
-// terminating or not, finished, assumed and forgotten or confirmed) and after
+// (randomCluster.change: a pod added in a random namespace, removed,
+// moved, relabelled, replaced by a status write, made terminating or
+// not, finished, assumed and forgotten or confirmed) and after
 // every change schedules a random pod with random spread constraints,
 // both actions, drawn from a small pool so that consecutive pods share
 // selectors as a Deployment's do. Every node's memoized count must equal
@@ -24,45 +25,14 @@ import (
 func TestCountMemoMatchesDirect(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
 	namespaces := []string{"default", "other"}
-	randLabels := func() map[string]string {
-		l := map[string]string{}
-		for _, k := range []string{"app", "tier", "pod-template-hash"} {
-			if rng.IntN(3) > 0 {
-				l[k] = fmt.Sprintf("%s-%d", k, rng.IntN(3))
-			}
-		}
-		return l
-	}
-	randSelector := func() *api.LabelSelector {
-		switch rng.IntN(8) {
-		case 0:
-			return nil
-		case 1:
-			return &api.LabelSelector{}
-		case 2:
-			return &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{
-				{Key: "app", Operator: api.LabelSelectorOpIn, Values: []string{"app-0", "app-1"}},
-				{Key: "tier", Operator: api.LabelSelectorOpDoesNotExist}}}
-		case 3:
-			return &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{
-				{Key: "app", Operator: api.LabelSelectorOpNotIn, Values: []string{"app-" + fmt.Sprint(rng.IntN(3))}}}}
-		case 4:
-			return &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: "tier", Operator: api.LabelSelectorOpExists}}}
-		case 5:
-			// The same as case 6's for app-0, written another way.
-			return &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: "app", Operator: api.LabelSelectorOpIn, Values: []string{"app-0"}}}}
-		}
-		return &api.LabelSelector{MatchLabels: map[string]string{"app": fmt.Sprintf("app-%d", rng.IntN(3))}}
-	}
-	keys := []string{labelZone, labelHostname, "rack"}
 	randPod := func() *api.Pod {
 		p := testPod("incoming", rl("cpu", "100m"))
 		p.Namespace = namespaces[rng.IntN(2)]
-		p.Labels = randLabels()
+		p.Labels = randomLabels(rng)
 		for range 1 + rng.IntN(3) {
 			c := api.TopologySpreadConstraint{
-				MaxSkew: 1 + int32(rng.IntN(2)), TopologyKey: keys[rng.IntN(len(keys))],
-				WhenUnsatisfiable: api.ScheduleAnyway, LabelSelector: randSelector(),
+				MaxSkew: 1 + int32(rng.IntN(2)), TopologyKey: randomKeys[rng.IntN(len(randomKeys))],
+				WhenUnsatisfiable: api.ScheduleAnyway, LabelSelector: randomSelector(rng),
 			}
 			if rng.IntN(2) == 0 {
 				c.WhenUnsatisfiable = api.DoNotSchedule
@@ -76,92 +46,22 @@ func TestCountMemoMatchesDirect(t *testing.T) {
 	}
 	steps, checked := 0, 0
 	for cluster := range 150 {
-		c := newCache()
-		nn := 2 + rng.IntN(12)
-		var names []string
-		for i := range nn {
-			n := testNode(fmt.Sprintf("n%d", i), rl("cpu", "64", "pods", "110"))
-			if rng.IntN(8) > 0 {
-				n.Labels[labelZone] = fmt.Sprintf("z%d", rng.IntN(3))
-			}
-			n.Labels[labelHostname] = n.Name
-			if rng.IntN(2) == 0 {
-				n.Labels["rack"] = fmt.Sprintf("r%d", rng.IntN(4))
-			}
-			c.setNode(n)
-			names = append(names, n.Name)
-		}
+		serial := 0
+		rc := newRandomCluster(rng, func() *api.Pod {
+			serial++
+			p := testPod(fmt.Sprintf("p%d", serial))
+			p.Namespace = namespaces[rng.IntN(2)]
+			p.Labels = randomLabels(rng)
+			return p
+		})
+		c := rc.c
 		var pool []*api.Pod
 		for range 3 {
 			pool = append(pool, randPod())
 		}
-		var live []*api.Pod // bound pods, in the order made
-		serial := 0
-		newBound := func() *api.Pod {
-			serial++
-			p := testPod(fmt.Sprintf("p%d", serial))
-			p.Namespace = namespaces[rng.IntN(2)]
-			p.Labels = randLabels()
-			p.Spec.NodeName = names[rng.IntN(len(names))]
-			return p
-		}
 		for range 60 {
 			steps++
-			switch op := rng.IntN(10); {
-			case op < 3 || len(live) == 0:
-				p := newBound()
-				c.setPod(p)
-				live = append(live, p)
-			case op == 3:
-				i := rng.IntN(len(live))
-				c.deletePod(live[i].Key())
-				live = slices.Delete(live, i, i+1)
-			case op == 4 || op == 5:
-				// Relabelled in place: same uid and node, a new object.
-				i := rng.IntN(len(live))
-				p := live[i].DeepCopyObject().(*api.Pod)
-				p.Labels = randLabels()
-				c.setPod(p)
-				live[i] = p
-			case op == 6:
-				i := rng.IntN(len(live))
-				p := live[i].DeepCopyObject().(*api.Pod)
-				if p.DeletionTimestamp == nil {
-					p.DeletionTimestamp = &api.Time{}
-				} else {
-					p.DeletionTimestamp = nil
-				}
-				c.setPod(p)
-				live[i] = p
-			case op == 7:
-				// Moved: the informer shows it on another node.
-				i := rng.IntN(len(live))
-				p := live[i].DeepCopyObject().(*api.Pod)
-				p.Spec.NodeName = names[rng.IntN(len(names))]
-				c.setPod(p)
-				live[i] = p
-			case op == 8:
-				// Assumed on a node, then maybe forgotten.
-				p := newBound()
-				node := p.Spec.NodeName
-				p.Spec.NodeName = ""
-				c.assume(p, node)
-				if rng.IntN(2) == 0 {
-					c.forget(p.Key(), p.UID)
-				} else {
-					b := p.DeepCopyObject().(*api.Pod)
-					b.Spec.NodeName = node
-					c.setPod(b)
-					live = append(live, b)
-				}
-			default:
-				// Finished: no longer counted.
-				i := rng.IntN(len(live))
-				p := live[i].DeepCopyObject().(*api.Pod)
-				p.Status.Phase = api.PodSucceeded
-				c.setPod(p)
-				live = slices.Delete(live, i, i+1)
-			}
+			rc.change()
 			if rng.IntN(5) == 0 {
 				pool[rng.IntN(len(pool))] = randPod()
 			}
