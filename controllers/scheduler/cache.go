@@ -136,6 +136,11 @@ type cache struct {
 	// (upstream's HavePodsWithAffinityList), so pods without any skip the
 	// scan of existing pods' terms.
 	withAffinity int
+	// withRequiredAnti counts those of them with required pod
+	// anti-affinity (upstream's HavePodsWithRequiredAntiAffinityList):
+	// with none, and no required terms of its own, a pod skips
+	// InterPodAffinity's filter.
+	withRequiredAnti int
 	// classes interns what the pods' affinity terms match, for the
 	// nodes' InterPodAffinity memos.
 	classes termClasses
@@ -387,9 +392,7 @@ func (c *cache) addEntry(key api.Key, e *podEntry) {
 	ni.ports = append(ni.ports, e.ports...)
 	ni.entries = append(ni.entries, e)
 	ni.touch()
-	if hasPodAffinity(e.pod) {
-		c.withAffinity++
-	}
+	c.countAffinity(e.pod, 1)
 	c.priorities[e.priority]++
 }
 
@@ -410,9 +413,7 @@ func (c *cache) removeEntry(key api.Key) *podEntry {
 		ni.entries = ni.entries[:last]
 	}
 	ni.touch()
-	if hasPodAffinity(e.pod) {
-		c.withAffinity--
-	}
+	c.countAffinity(e.pod, -1)
 	if c.priorities[e.priority]--; c.priorities[e.priority] == 0 {
 		delete(c.priorities, e.priority)
 	}
@@ -475,9 +476,7 @@ func (c *cache) setPod(pod *api.Pod) (freed bool) {
 // make its counts again for every pod scheduled.
 func (c *cache) replaceObject(e *podEntry, pod *api.Pod) {
 	old := e.pod
-	if hasPodAffinity(old) {
-		c.withAffinity--
-	}
+	c.countAffinity(old, -1)
 	e.pod = pod
 	if !maps.Equal(old.Labels, pod.Labels) || (old.DeletionTimestamp == nil) != (pod.DeletionTimestamp == nil) ||
 		hasPodAffinity(old) != hasPodAffinity(pod) || old.Namespace != pod.Namespace {
@@ -485,8 +484,18 @@ func (c *cache) replaceObject(e *podEntry, pod *api.Pod) {
 			ni.touch()
 		}
 	}
-	if hasPodAffinity(pod) {
-		c.withAffinity++
+	c.countAffinity(pod, 1)
+}
+
+// countAffinity adds d to the counts of pods with pod (anti-)affinity and
+// with required anti-affinity that pod is one of.
+func (c *cache) countAffinity(pod *api.Pod, d int) {
+	if !hasPodAffinity(pod) {
+		return
+	}
+	c.withAffinity += d
+	if a := pod.Spec.Affinity.PodAntiAffinity; a != nil && len(a.RequiredDuringSchedulingIgnoredDuringExecution) > 0 {
+		c.withRequiredAnti += d
 	}
 }
 

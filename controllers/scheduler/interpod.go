@@ -123,8 +123,9 @@ type interPodFilter struct {
 }
 
 // newInterPodFilter runs InterPodAffinity's PreFilter over nodes (the
-// cache's, or copies of some: preemption's trials); nil when neither
-// the pod nor any existing pod has required terms that could apply. As
+// cache's, or copies of some: preemption's trials); nil (upstream's
+// Skip) when neither the pod nor any existing pod has required terms
+// that could apply. As
 // upstream's, it counts what every pod in the cluster matches, but a
 // node's counts by term class and its pods' terms grouped by class come
 // from the node's memo (interPodMemo): a pod reads each node once, not
@@ -133,7 +134,7 @@ func newInterPodFilter(pi *podInfo, nodes []*nodeInfo, c *cache) *interPodFilter
 	classes := &c.classes
 	pt := compileTerms(pi.pod, classes)
 	own := len(pt.affinity)+len(pt.antiAffinity) > 0
-	if !own && c.withAffinity == 0 {
+	if !own && c.withRequiredAnti == 0 {
 		return nil
 	}
 	f := &interPodFilter{terms: pt, affinity: map[topologyPair]int{}, anti: map[topologyPair]int{}, existing: map[topologyPair]int{}}
@@ -150,12 +151,15 @@ func newInterPodFilter(pi *podInfo, nodes []*nodeInfo, c *cache) *interPodFilter
 	call := classes.newCall()
 	for _, ni := range nodes {
 		labels := ni.node.Labels
-		if c.withAffinity > 0 {
+		if c.withRequiredAnti > 0 {
 			for _, h := range ni.heldTerms(classes) {
 				if h.kind != heldAntiAffinity {
 					continue
 				}
-				if v, ok := labels[h.key]; ok && classes.matches(h.class, pi.pod, call) {
+				if !classes.matches(h.class, pi.pod, call) {
+					continue
+				}
+				if v, ok := labels[h.key]; ok {
 					f.existing[topologyPair{h.key, v}] += int(h.n)
 				}
 			}
@@ -273,7 +277,10 @@ func interPodScore(pi *podInfo, all, feasible []*nodeInfo, c *cache, out []int64
 				if h.kind != heldScored {
 					continue
 				}
-				if v, ok := labels[h.key]; ok && classes.matches(h.class, pi.pod, call) {
+				if !classes.matches(h.class, pi.pod, call) {
+					continue
+				}
+				if v, ok := labels[h.key]; ok {
 					add(h.key, v, h.weight*h.n)
 				}
 			}
