@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"maps"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -144,6 +145,9 @@ type cache struct {
 	// classes interns what the pods' affinity terms match, for the
 	// nodes' InterPodAffinity memos.
 	classes termClasses
+	// index counts pods and their terms by topology domain for
+	// InterPodAffinity (interpodindex.go).
+	index affinityIndex
 	// added is set when setPod counts a pod anew; the scheduler reads and
 	// clears it to wake pods waiting for placement rules.
 	added bool
@@ -274,7 +278,9 @@ func (c *cache) setNode(n *api.Node) {
 	if ni.node == nil || zoneOf(ni.node) != zoneOf(n) {
 		c.stale = true
 	}
+	old := ni.node
 	ni.node = n
+	c.indexNode(ni, old)
 	ni.setAllocatable(fromList(n.Status.Allocatable))
 	ni.allowedPods = 0
 	if q, ok := n.Status.Allocatable[api.ResourcePods]; ok {
@@ -292,7 +298,9 @@ func (c *cache) removeNode(name string) {
 	if ni == nil {
 		return
 	}
+	old := ni.node
 	ni.node, ni.unschedulable = nil, false
+	c.indexNode(ni, old)
 	ni.setTaints(nil)
 	c.stale = true
 	if ni.pods == 0 {
@@ -393,6 +401,7 @@ func (c *cache) addEntry(key api.Key, e *podEntry) {
 	ni.entries = append(ni.entries, e)
 	ni.touch()
 	c.countAffinity(e.pod, 1)
+	c.indexEntry(ni, e, 1)
 	c.priorities[e.priority]++
 }
 
@@ -403,6 +412,7 @@ func (c *cache) removeEntry(key api.Key) *podEntry {
 	}
 	delete(c.pods, key)
 	ni := c.nodes[e.node]
+	c.indexEntry(ni, e, -1)
 	ni.requested.add(&e.req, -1)
 	ni.nonZero.add(&e.nonZero, -1)
 	ni.pods--
@@ -467,24 +477,27 @@ func (c *cache) setPod(pod *api.Pod) (freed bool) {
 }
 
 // replaceObject points e at a newer version of its pod. The node's
-// memos are stale only if what they read changed: the labels the
-// selectors match, whether the pod is terminating (PodTopologySpread
-// leaves such pods out), whether it has pod (anti-)affinity. Its
-// namespace and terms cannot change (the API server keeps a pod's
-// affinity as created); most versions are status writes, which change
-// none of these, and the pods of a node starting up would otherwise
-// make its counts again for every pod scheduled.
+// memos and the affinity index are stale only if what they read
+// changed: the labels the selectors match, whether the pod is
+// terminating (PodTopologySpread leaves such pods out), its pod
+// (anti-)affinity, its namespace. Most versions are status writes,
+// which change none of these, and the pods of a node starting up would
+// otherwise make its counts again for every pod scheduled.
 func (c *cache) replaceObject(e *podEntry, pod *api.Pod) {
 	old := e.pod
+	ni := c.nodes[e.node]
+	changed := !maps.Equal(old.Labels, pod.Labels) || (old.DeletionTimestamp == nil) != (pod.DeletionTimestamp == nil) ||
+		!samePodAffinity(old, pod) || old.Namespace != pod.Namespace
+	if changed && ni != nil {
+		c.indexEntry(ni, e, -1)
+	}
 	c.countAffinity(old, -1)
 	e.pod = pod
-	if !maps.Equal(old.Labels, pod.Labels) || (old.DeletionTimestamp == nil) != (pod.DeletionTimestamp == nil) ||
-		hasPodAffinity(old) != hasPodAffinity(pod) || old.Namespace != pod.Namespace {
-		if ni := c.nodes[e.node]; ni != nil {
-			ni.touch()
-		}
-	}
 	c.countAffinity(pod, 1)
+	if changed && ni != nil {
+		ni.touch()
+		c.indexEntry(ni, e, 1)
+	}
 }
 
 // countAffinity adds d to the counts of pods with pod (anti-)affinity and
@@ -497,6 +510,20 @@ func (c *cache) countAffinity(pod *api.Pod, d int) {
 	if a := pod.Spec.Affinity.PodAntiAffinity; a != nil && len(a.RequiredDuringSchedulingIgnoredDuringExecution) > 0 {
 		c.withRequiredAnti += d
 	}
+}
+
+// samePodAffinity reports whether a and b have the same pod affinity and
+// anti-affinity (a pod's spec is meant to keep them, but the API server
+// does not refuse an update that changes them).
+func samePodAffinity(a, b *api.Pod) bool {
+	x, y := a.Spec.Affinity, b.Spec.Affinity
+	switch {
+	case x == y:
+		return true
+	case x == nil || y == nil:
+		return !hasPodAffinity(a) && !hasPodAffinity(b)
+	}
+	return reflect.DeepEqual(x.PodAffinity, y.PodAffinity) && reflect.DeepEqual(x.PodAntiAffinity, y.PodAntiAffinity)
 }
 
 // hasPodAffinity reports whether pod has pod affinity or anti-affinity.

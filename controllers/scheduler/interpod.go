@@ -120,6 +120,17 @@ type interPodFilter struct {
 	// existing counts domains of existing pods whose required
 	// anti-affinity the pod matches.
 	affinity, anti, existing map[topologyPair]int
+	// indexed: the state is the cache's counts by domain instead
+	// (interPodFilterIndexed), read as the filter visits nodes:
+	// affinityBy[i] counts the pods matching every required affinity
+	// term by term i's key, antiBy[i] those matching anti-affinity term
+	// i, existingBy are the held required anti-affinity terms the pod
+	// matches; anyAffinity is len(affinity) > 0.
+	indexed     bool
+	affinityBy  []*domainCounts
+	antiBy      []*domainCounts
+	existingBy  []*heldCounts
+	anyAffinity bool
 }
 
 // newInterPodFilter runs InterPodAffinity's PreFilter over nodes (the
@@ -195,9 +206,21 @@ func (f *interPodFilter) filter(pod *api.Pod, n *api.Node) string {
 	}
 	for i := range f.terms.antiAffinity {
 		t := &f.terms.antiAffinity[i]
-		if v, ok := n.Labels[t.key]; ok && f.anti[topologyPair{t.key, v}] > 0 {
+		v, ok := n.Labels[t.key]
+		if !ok {
+			continue
+		}
+		if f.indexed && f.antiBy[i].byValue[v] > 0 || !f.indexed && f.anti[topologyPair{t.key, v}] > 0 {
 			return ReasonPodAntiAffinity
 		}
+	}
+	if f.indexed {
+		for _, h := range f.existingBy {
+			if v, ok := n.Labels[h.key]; ok && h.byValue[v] > 0 {
+				return ReasonExistingAntiAffinity
+			}
+		}
+		return ""
 	}
 	for p, c := range f.existing {
 		if c > 0 && n.Labels[p.key] == p.value {
@@ -220,12 +243,16 @@ func (f *interPodFilter) satisfiesAffinity(pod *api.Pod, n *api.Node) bool {
 		if !ok {
 			return false
 		}
-		if f.affinity[topologyPair{t.key, v}] <= 0 {
+		if f.indexed && f.affinityBy[i].byValue[v] <= 0 || !f.indexed && f.affinity[topologyPair{t.key, v}] <= 0 {
 			exist = false
 		}
 	}
 	if !exist {
-		return len(f.affinity) == 0 && matchesAll(f.terms.affinity, pod)
+		any := f.anyAffinity
+		if !f.indexed {
+			any = len(f.affinity) > 0
+		}
+		return !any && matchesAll(f.terms.affinity, pod)
 	}
 	return true
 }
@@ -308,6 +335,14 @@ func scoreDomains(scores map[string]map[string]int64, feasible []*nodeInfo, out 
 		out[j] = s
 		minScore, maxScore = min(minScore, s), max(maxScore, s)
 	}
+	normalizeDomainScores(out, minScore, maxScore)
+	return true
+}
+
+// normalizeDomainScores maps raw scores between minScore and maxScore
+// to 0..MaxNodeScore (all 0 when they are equal), as InterPodAffinity's
+// NormalizeScore does.
+func normalizeDomainScores(out []int64, minScore, maxScore int64) {
 	for j := range out {
 		if maxScore-minScore > 0 {
 			out[j] = int64(float64(MaxNodeScore) * (float64(out[j]-minScore) / float64(maxScore-minScore)))
@@ -315,5 +350,4 @@ func scoreDomains(scores map[string]map[string]int64, feasible []*nodeInfo, out 
 			out[j] = 0
 		}
 	}
-	return true
 }

@@ -107,11 +107,17 @@ func TestInterPodMemoMatchesDirect(t *testing.T) {
 			all := c.list()
 			feasible := slices.DeleteFunc(slices.Clone(all), func(*nodeInfo) bool { return rng.IntN(4) == 0 })
 			for range 2 {
-				checkInterPodFilter(t, fmt.Sprintf("cluster %d step %d", cluster, steps), pi, all, c)
+				where := fmt.Sprintf("cluster %d step %d", cluster, steps)
+				checkInterPodFilter(t, where, pi, all, c)
+				checkIndexedFilter(t, where, pi, all, c)
 				got, want := make([]int64, len(feasible)), make([]int64, len(feasible))
 				okGot, okWant := interPodScore(pi, all, feasible, c, got), interPodScorePodByPod(pi, all, feasible, c.withAffinity, want)
 				if okGot != okWant || !slices.Equal(got, want) {
-					t.Fatalf("cluster %d step %d: scores %v (%v), pod by pod %v (%v)", cluster, steps, got, okGot, want, okWant)
+					t.Fatalf("%s: scores %v (%v), pod by pod %v (%v)", where, got, okGot, want, okWant)
+				}
+				indexed := make([]int64, len(feasible))
+				if _, ok := c.interPodScoreIndexed(pi, feasible, indexed, nil); ok != okWant || !slices.Equal(indexed, want) {
+					t.Fatalf("%s: indexed scores %v (%v), pod by pod %v (%v)", where, indexed, ok, want, okWant)
 				}
 				compared++
 				if okWant {
@@ -210,5 +216,25 @@ func TestInterPodMemoCountsOnce(t *testing.T) {
 	}
 	if got := ni.classCount(k); got != 4 {
 		t.Errorf("count after a relabel %d, want 4", got)
+	}
+}
+
+// checkIndexedFilter fails t unless the filter from the cache's counts
+// by domain (interPodFilterIndexed) gives each node of all the reason
+// the pod-by-pod state gives.
+func checkIndexedFilter(t *testing.T, where string, pi *podInfo, all []*nodeInfo, c *cache) {
+	t.Helper()
+	got, want := c.interPodFilterIndexed(pi), newInterPodFilterPodByPod(pi, all, c.withAffinity)
+	for _, ni := range all {
+		var g, w string
+		if got != nil {
+			g = got.filter(pi.pod, ni.node)
+		}
+		if want != nil {
+			w = want.filter(pi.pod, ni.node)
+		}
+		if g != w {
+			t.Fatalf("%s: node %s: indexed filter %q, pod by pod %q", where, ni.name, g, w)
+		}
 	}
 }

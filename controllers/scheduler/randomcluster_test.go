@@ -59,12 +59,14 @@ type randomCluster struct {
 	c     *cache
 	names []string
 	live  []*api.Pod
+	// gone are the Node objects removed, by name, to come back.
+	gone map[string]*api.Node
 	// newPod makes an unbound pod of a new name.
 	newPod func() *api.Pod
 }
 
 func newRandomCluster(rng *rand.Rand, newPod func() *api.Pod) *randomCluster {
-	rc := &randomCluster{rng: rng, c: newCache(), newPod: newPod}
+	rc := &randomCluster{rng: rng, c: newCache(), newPod: newPod, gone: map[string]*api.Node{}}
 	for i := range 2 + rng.IntN(12) {
 		n := testNode(fmt.Sprintf("n%d", i), rl("cpu", "64", "pods", "110"))
 		if rng.IntN(8) > 0 {
@@ -82,8 +84,13 @@ func newRandomCluster(rng *rand.Rand, newPod func() *api.Pod) *randomCluster {
 
 // change makes one random change: a pod added, removed, relabelled,
 // replaced by a newer version (a status write), made terminating or
-// not, moved, assumed and then forgotten or confirmed, or finished.
+// not, moved, assumed and then forgotten or confirmed, or finished; or
+// a node relabelled, or its Node object removed or brought back.
 func (rc *randomCluster) change() {
+	if rc.rng.IntN(12) == 0 {
+		rc.changeNode()
+		return
+	}
 	rng, c := rc.rng, rc.c
 	node := func() string { return rc.names[rng.IntN(len(rc.names))] }
 	// newer returns a new version of a random live pod, and its index.
@@ -145,4 +152,35 @@ func (rc *randomCluster) change() {
 		c.setPod(p)
 		rc.live = slices.Delete(rc.live, i, i+1)
 	}
+}
+
+// changeNode relabels a node (its zone and rack; a new object, as the
+// informer gives), or removes its Node object (its pods stay counted),
+// or brings a removed one back. At least one node keeps its object.
+func (rc *randomCluster) changeNode() {
+	rng, c := rc.rng, rc.c
+	name := rc.names[rng.IntN(len(rc.names))]
+	if n := rc.gone[name]; n != nil {
+		delete(rc.gone, name)
+		c.setNode(n)
+		return
+	}
+	n := c.nodes[name].node
+	if rng.IntN(3) == 0 && len(c.list()) > 1 {
+		rc.gone[name] = n
+		c.removeNode(name)
+		return
+	}
+	n = n.DeepCopyObject().(*api.Node)
+	if rng.IntN(2) == 0 {
+		n.Labels[labelZone] = fmt.Sprintf("z%d", rng.IntN(3))
+	} else {
+		delete(n.Labels, labelZone)
+	}
+	if rng.IntN(2) == 0 {
+		n.Labels["rack"] = fmt.Sprintf("r%d", rng.IntN(4))
+	} else {
+		delete(n.Labels, "rack")
+	}
+	c.setNode(n)
 }

@@ -611,7 +611,7 @@ func (s *scheduler) schedule(pod *api.Pod, nominated string) (string, error) {
 		pi.volumes, pi.binder, s.volState = st, s.vol, st
 	}
 	pi.spread = newSpreadFilter(pi, nodes)
-	pi.interPod = newInterPodFilter(pi, nodes, s.cache)
+	pi.interPod = s.cache.interPodFilterIndexed(pi)
 	if ni := s.cache.nodes[nominated]; ni != nil && ni.node != nil {
 		// evaluateNominatedNode: the node preemption made room on is
 		// taken without a search if the pod fits it now.

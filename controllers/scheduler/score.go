@@ -199,6 +199,8 @@ func normalize(scores []int64, reverse bool) {
 // scorer holds the per-cycle scratch slices, reused across cycles.
 type scorer struct {
 	taint, affinity, spread, interPod, total []int64
+	// interPodTerms is InterPodAffinity's buffer of terms to add.
+	interPodTerms []scoreTerm
 }
 
 // score returns each feasible node's weighted total score, in the order
@@ -224,7 +226,8 @@ func (s *scorer) score(pi *podInfo, all, nodes []*nodeInfo, c *cache) []int64 {
 	s.interPod = grow(s.interPod, n)
 	s.total = grow(s.total, n)
 	spread := spreadScore(pi, all, nodes, s.spread)
-	interPod := interPodScore(pi, all, nodes, c, s.interPod)
+	var interPod bool
+	s.interPodTerms, interPod = c.interPodScoreIndexed(pi, nodes, s.interPod, s.interPodTerms)
 	tols := pi.pod.Spec.Tolerations
 	preferred := hasPreferredAffinity(pi.pod)
 	var maxTaint, maxAffinity int64

@@ -159,7 +159,7 @@ func (s *Simulation) Placement(pod *api.Pod, node string) string {
 		nodes := s.c.list()
 		pi := newPodInfo(pod)
 		pi.spread = newSpreadFilter(pi, nodes)
-		pi.interPod = newInterPodFilter(pi, nodes, s.c)
+		pi.interPod = s.c.interPodFilterIndexed(pi)
 		s.cachedFor, s.cachedAt, s.cached = pod, s.ver, pi
 	}
 	pi := s.cached
