@@ -3,6 +3,7 @@ package scheduler
 import (
 	"maps"
 	"math"
+	"strings"
 
 	"github.com/clustersim/clustersim/sim/api"
 )
@@ -41,15 +42,29 @@ func (d *domainCounts) add(v string, n int64) {
 	d.total += n
 }
 
-// ownCounts counts the pods a class matches by one topology key's value:
-// the counts a pod's own terms read.
+// ownCounts counts the pods a class matches by one topology key's value,
+// on the nodes that have every one of keys (key among them): the counts
+// a pod's own terms (InterPodAffinity) or constraints (PodTopologySpread,
+// whose nodes must have every constraint's key) read. A nil class
+// counts the nodes themselves: a constraint's domains.
 type ownCounts struct {
 	class *termClass
 	key   string
+	keys  []string
 	domainCounts
 	// used is the last call (termClasses.calls) that read the counts:
 	// counts no call has read for a while stop being kept.
 	used uint64
+}
+
+// hasKeys reports whether labels has every one of keys.
+func hasKeys(labels map[string]string, keys []string) bool {
+	for _, k := range keys {
+		if _, ok := labels[k]; !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // heldCounts counts the terms of one class, key, kind and signed weight
@@ -59,10 +74,11 @@ type heldCounts struct {
 	domainCounts
 }
 
-// ownKey and heldKey find a class's counts.
+// ownKey and heldKey find a class's counts; keys is ownCounts.keys
+// joined.
 type ownKey struct {
-	class *termClass
-	key   string
+	class     *termClass
+	key, keys string
 }
 
 type heldKey struct {
@@ -95,7 +111,10 @@ const ownUnusedFor = 1 << 14
 // each kept class's counts that match it, and its held terms.
 func (x *affinityIndex) podDelta(labels map[string]string, pod *api.Pod, terms *podTerms, d int64) {
 	for _, o := range x.ownList {
-		if v, ok := labels[o.key]; ok && o.class.matches(pod) {
+		if o.class == nil {
+			continue
+		}
+		if v, ok := labels[o.key]; ok && o.class.matches(pod) && (len(o.keys) == 1 || hasKeys(labels, o.keys)) {
 			o.add(v, d)
 		}
 	}
@@ -155,11 +174,23 @@ func (c *cache) indexEntry(ni *nodeInfo, e *podEntry, d int64) {
 // indexNode moves the contributions of ni's pods from its old Node
 // object's labels (none when old is nil) to its current one's.
 func (c *cache) indexNode(ni *nodeInfo, old *api.Node) {
-	if len(ni.entries) == 0 || old == ni.node {
+	if old == ni.node || old != nil && ni.node != nil && maps.Equal(old.Labels, ni.node.Labels) {
 		return
 	}
-	if old != nil && ni.node != nil && maps.Equal(old.Labels, ni.node.Labels) {
-		return
+	for _, o := range c.index.ownList {
+		if o.class != nil {
+			continue
+		}
+		if old != nil {
+			if v, ok := old.Labels[o.key]; ok && hasKeys(old.Labels, o.keys) {
+				o.add(v, -1)
+			}
+		}
+		if ni.node != nil {
+			if v, ok := ni.node.Labels[o.key]; ok && hasKeys(ni.node.Labels, o.keys) {
+				o.add(v, 1)
+			}
+		}
 	}
 	for _, e := range ni.entries {
 		if len(c.index.ownList) == 0 && !hasPodAffinity(e.pod) {
@@ -175,13 +206,13 @@ func (c *cache) indexNode(ni *nodeInfo, old *api.Node) {
 	}
 }
 
-// ownCountsOf returns the counts of the pods k matches by key, counted
-// over the cache's nodes the first time they are asked for and kept
-// from then on. It forgets the counts no call has read for ownUnusedFor
-// calls.
-func (c *cache) ownCountsOf(k *termClass, key string, call uint64) *ownCounts {
+// ownCountsOf returns the counts of the pods k matches (the nodes, for a
+// nil k) by key on the nodes with every one of keys, counted over the
+// cache's nodes the first time they are asked for and kept from then
+// on. It forgets the counts no call has read for ownUnusedFor calls.
+func (c *cache) ownCountsOf(k *termClass, key string, keys []string, keysID string, call uint64) *ownCounts {
 	x := &c.index
-	if o := x.own[ownKey{k, key}]; o != nil {
+	if o := x.own[ownKey{k, key, keysID}]; o != nil {
 		o.used = call
 		return o
 	}
@@ -194,28 +225,39 @@ func (c *cache) ownCountsOf(k *termClass, key string, call uint64) *ownCounts {
 		if call-o.used <= ownUnusedFor {
 			kept = append(kept, o)
 		} else {
-			delete(x.own, ownKey{o.class, o.key})
+			delete(x.own, ownKey{o.class, o.key, joinKeys(o.keys)})
 		}
 	}
 	clear(x.ownList[len(kept):])
 	x.ownList = kept
-	o := &ownCounts{class: k, key: key, used: call}
+	o := &ownCounts{class: k, key: key, keys: keys, used: call}
 	for _, ni := range c.nodes {
 		if ni.node == nil {
 			continue
 		}
 		v, ok := ni.node.Labels[key]
-		if !ok {
+		if !ok || !hasKeys(ni.node.Labels, keys) {
 			continue
 		}
-		if n := countClass(ni, k); n > 0 {
+		if k == nil {
+			o.add(v, 1)
+		} else if n := countClass(ni, k); n > 0 {
 			o.add(v, int64(n))
 		}
 	}
-	x.own[ownKey{k, key}] = o
+	x.own[ownKey{k, key, keysID}] = o
 	x.ownList = append(x.ownList, o)
 	return o
 }
+
+// termCounts is ownCountsOf for an InterPodAffinity term: by its key
+// alone.
+func (c *cache) termCounts(t *affinityTerm, call uint64) *ownCounts {
+	return c.ownCountsOf(t.class, t.key, []string{t.key}, t.key, call)
+}
+
+// joinKeys is the identity of a set of topology keys, sorted and unique.
+func joinKeys(keys []string) string { return strings.Join(keys, "\x00") }
 
 // compactHeld drops the held counts no pod contributes to any more.
 func (x *affinityIndex) compactHeld() {
@@ -248,14 +290,14 @@ func (c *cache) interPodFilterIndexed(pi *podInfo) *interPodFilter {
 			all = classes.conjunction(pt.affinity)
 		}
 		for i := range pt.affinity {
-			d := &c.ownCountsOf(all, pt.affinity[i].key, call).domainCounts
+			d := &c.ownCountsOf(all, pt.affinity[i].key, []string{pt.affinity[i].key}, pt.affinity[i].key, call).domainCounts
 			f.affinityBy = append(f.affinityBy, d)
 			f.anyAffinity = f.anyAffinity || d.total > 0
 		}
 	}
 	for i := range pt.antiAffinity {
 		t := &pt.antiAffinity[i]
-		f.antiBy = append(f.antiBy, &c.ownCountsOf(t.class, t.key, call).domainCounts)
+		f.antiBy = append(f.antiBy, &c.termCounts(t, call).domainCounts)
 	}
 	if c.withRequiredAnti > 0 {
 		for _, h := range c.index.heldList {
@@ -291,7 +333,7 @@ func (c *cache) interPodScoreIndexed(pi *podInfo, feasible []*nodeInfo, out []in
 	addOwn := func(ts []affinityTerm, sign int64) {
 		for i := range ts {
 			t := &ts[i]
-			if o := c.ownCountsOf(t.class, t.key, call); o.total > 0 {
+			if o := c.termCounts(t, call); o.total > 0 {
 				terms = append(terms, scoreTerm{key: t.key, counts: &o.domainCounts, weight: int64(t.weight) * sign})
 			}
 		}

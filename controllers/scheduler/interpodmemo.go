@@ -35,6 +35,9 @@ type termClass struct {
 	namespaces    []string
 	allNamespaces bool
 	parts         []*termClass
+	// liveOnly leaves terminating pods out, as PodTopologySpread counts
+	// (countMatching); InterPodAffinity counts them.
+	liveOnly bool
 	// call and matched remember the class's match against the pod of
 	// the PreFilter or PreScore run numbered call (termClasses.matches).
 	call    uint64
@@ -52,10 +55,29 @@ func (k *termClass) matches(pod *api.Pod) bool {
 		}
 		return true
 	}
+	if k.liveOnly && pod.DeletionTimestamp != nil {
+		return false
+	}
 	if !k.allNamespaces && !slices.Contains(k.namespaces, pod.Namespace) {
 		return false
 	}
 	return k.sel.Matches(pod.Labels)
+}
+
+// spreadClass returns the class of the pods PodTopologySpread's
+// constraint c counts for a pod in namespace ns: those in ns its
+// selector matches, not terminating.
+func (cs *termClasses) spreadClass(ns string, c *spreadConstraint) *termClass {
+	id := "\x04" + ns + "\x01" + c.selID
+	if k := cs.byID[id]; k != nil {
+		return k
+	}
+	if cs.byID == nil {
+		cs.byID = map[string]*termClass{}
+	}
+	k := &termClass{id: id, sel: c.sel, namespaces: []string{ns}, liveOnly: true}
+	cs.byID[id] = k
+	return k
 }
 
 // termClasses interns term classes by their identity. It grows with the

@@ -164,6 +164,9 @@ type spreadFilter struct {
 	counts []map[string]int
 	min    []int
 	self   []int
+	// countsBy, when set, stands for counts: the cache's counts by
+	// domain (spreadFilterIndexed).
+	countsBy []*domainCounts
 }
 
 // newSpreadFilter runs PodTopologySpread's PreFilter; nil when the pod
@@ -215,7 +218,13 @@ func (f *spreadFilter) filter(n *api.Node) string {
 		if !ok {
 			return ReasonTopologySpreadLabel
 		}
-		if skew := f.counts[i][v] + f.self[i] - f.min[i]; skew > int(c.maxSkew) {
+		var n int
+		if f.countsBy != nil {
+			n = int(f.countsBy[i].byValue[v])
+		} else {
+			n = f.counts[i][v]
+		}
+		if skew := n + f.self[i] - f.min[i]; skew > int(c.maxSkew) {
 			return ReasonTopologySpread
 		}
 	}
@@ -242,32 +251,7 @@ func spreadScore(pi *podInfo, all, feasible []*nodeInfo, out []int64) bool {
 	// same key (upstream's TopologyValueToPodCounts, one map per
 	// constraint): their selectors differ.
 	counts := map[spreadDomain]*int64{}
-	sizes := make([]int, len(cs))
-	ignored := 0
-	for _, ni := range feasible {
-		if !hasAllKeys(ni.node, cs) {
-			ignored++
-			continue
-		}
-		for i := range cs {
-			if cs[i].key == labelHostname {
-				continue
-			}
-			p := spreadDomain{i, ni.node.Labels[cs[i].key]}
-			if counts[p] == nil {
-				counts[p] = new(int64)
-				sizes[i]++
-			}
-		}
-	}
-	weights := make([]float64, len(cs))
-	for i := range cs {
-		sz := sizes[i]
-		if cs[i].key == labelHostname {
-			sz = len(feasible) - ignored
-		}
-		weights[i] = math.Log(float64(sz + 2))
-	}
+	weights := spreadWeights(cs, feasible, func(p spreadDomain) { counts[p] = new(int64) })
 	for _, ni := range all {
 		if !hasAllKeys(ni.node, cs) {
 			continue
@@ -282,6 +266,51 @@ func spreadScore(pi *podInfo, all, feasible []*nodeInfo, out []int64) bool {
 			}
 		}
 	}
+	spreadNodeScores(pi, cs, feasible, weights, out, func(i int, v string) int64 { return *counts[spreadDomain{i, v}] })
+	return true
+}
+
+// spreadWeights returns each constraint's weight, log(domains+2): its
+// domains are the values of its key on the feasible nodes with every
+// key (upstream's PreScore takes them from the filtered nodes), or for
+// the hostname key those nodes. onDomain is called once for each domain
+// of a constraint on another key.
+func spreadWeights(cs []spreadConstraint, feasible []*nodeInfo, onDomain func(spreadDomain)) []float64 {
+	seen := map[spreadDomain]bool{}
+	sizes := make([]int, len(cs))
+	ignored := 0
+	for _, ni := range feasible {
+		if !hasAllKeys(ni.node, cs) {
+			ignored++
+			continue
+		}
+		for i := range cs {
+			if cs[i].key == labelHostname {
+				continue
+			}
+			if p := (spreadDomain{i, ni.node.Labels[cs[i].key]}); !seen[p] {
+				seen[p] = true
+				sizes[i]++
+				onDomain(p)
+			}
+		}
+	}
+	weights := make([]float64, len(cs))
+	for i := range cs {
+		sz := sizes[i]
+		if cs[i].key == labelHostname {
+			sz = len(feasible) - ignored
+		}
+		weights[i] = math.Log(float64(sz + 2))
+	}
+	return weights
+}
+
+// spreadNodeScores scores each feasible node with every key: per
+// constraint the matching pods of its domain (on the hostname key, of
+// the node, from its memo; on another, domainCount's), weighted, plus
+// maxSkew-1; then normalizes.
+func spreadNodeScores(pi *podInfo, cs []spreadConstraint, feasible []*nodeInfo, weights []float64, out []int64, domainCount func(i int, v string) int64) {
 	const invalid = -1
 	minScore, maxScore := int64(math.MaxInt64), int64(0)
 	for j, ni := range feasible {
@@ -296,7 +325,7 @@ func spreadScore(pi *podInfo, all, feasible []*nodeInfo, out []int64) bool {
 			if c.key == labelHostname {
 				cnt = int64(ni.countCached(c, pi.pod.Namespace))
 			} else {
-				cnt = *counts[spreadDomain{i, ni.node.Labels[c.key]}]
+				cnt = domainCount(i, ni.node.Labels[c.key])
 			}
 			score += float64(cnt)*weights[i] + float64(c.maxSkew-1)
 		}
@@ -304,6 +333,14 @@ func spreadScore(pi *podInfo, all, feasible []*nodeInfo, out []int64) bool {
 		out[j] = s
 		minScore, maxScore = min(minScore, s), max(maxScore, s)
 	}
+	normalizeSpreadScores(out, minScore, maxScore)
+}
+
+// normalizeSpreadScores is PodTopologySpread's NormalizeScore: raw scores
+// between minScore and maxScore reversed onto 0..MaxNodeScore, the
+// invalid (-1: a node without every key) 0.
+func normalizeSpreadScores(out []int64, minScore, maxScore int64) {
+	const invalid = -1
 	for j := range out {
 		switch {
 		case out[j] == invalid:
@@ -314,5 +351,4 @@ func spreadScore(pi *podInfo, all, feasible []*nodeInfo, out []int64) bool {
 			out[j] = MaxNodeScore * (maxScore + minScore - out[j]) / maxScore
 		}
 	}
-	return true
 }

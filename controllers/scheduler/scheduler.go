@@ -610,7 +610,11 @@ func (s *scheduler) schedule(pod *api.Pod, nominated string) (string, error) {
 		}
 		pi.volumes, pi.binder, s.volState = st, s.vol, st
 	}
-	pi.spread = newSpreadFilter(pi, nodes)
+	if f, ok := s.cache.spreadFilterIndexed(pi); ok {
+		pi.spread = f
+	} else {
+		pi.spread = newSpreadFilter(pi, nodes)
+	}
 	pi.interPod = s.cache.interPodFilterIndexed(pi)
 	if ni := s.cache.nodes[nominated]; ni != nil && ni.node != nil {
 		// evaluateNominatedNode: the node preemption made room on is

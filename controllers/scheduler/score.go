@@ -225,7 +225,10 @@ func (s *scorer) score(pi *podInfo, all, nodes []*nodeInfo, c *cache) []int64 {
 	s.spread = grow(s.spread, n)
 	s.interPod = grow(s.interPod, n)
 	s.total = grow(s.total, n)
-	spread := spreadScore(pi, all, nodes, s.spread)
+	spread, indexed := c.spreadScoreIndexed(pi, nodes, s.spread)
+	if !indexed {
+		spread = spreadScore(pi, all, nodes, s.spread)
+	}
 	var interPod bool
 	s.interPodTerms, interPod = c.interPodScoreIndexed(pi, nodes, s.interPod, s.interPodTerms)
 	tols := pi.pod.Spec.Tolerations

@@ -158,7 +158,11 @@ func (s *Simulation) Placement(pod *api.Pod, node string) string {
 	if s.cachedFor != pod || s.cachedAt != s.ver || s.cached == nil {
 		nodes := s.c.list()
 		pi := newPodInfo(pod)
-		pi.spread = newSpreadFilter(pi, nodes)
+		if f, ok := s.c.spreadFilterIndexed(pi); ok {
+			pi.spread = f
+		} else {
+			pi.spread = newSpreadFilter(pi, nodes)
+		}
 		pi.interPod = s.c.interPodFilterIndexed(pi)
 		s.cachedFor, s.cachedAt, s.cached = pod, s.ver, pi
 	}

@@ -40,11 +40,18 @@ func TestCountMemoMatchesDirect(t *testing.T) {
 			if rng.IntN(3) == 0 {
 				c.MatchLabelKeys = []string{"pod-template-hash"}
 			}
+			if rng.IntN(10) == 0 {
+				honor := api.NodeInclusionPolicyHonor
+				c.NodeTaintsPolicy = &honor
+			}
 			p.Spec.TopologySpreadConstraints = append(p.Spec.TopologySpreadConstraints, c)
+		}
+		if rng.IntN(10) == 0 {
+			p.Spec.NodeSelector = map[string]string{labelZone: "z1"}
 		}
 		return p
 	}
-	steps, checked := 0, 0
+	steps, checked, indexedChecked, indexedSkipped := 0, 0, 0, 0
 	for cluster := range 150 {
 		serial := 0
 		rc := newRandomCluster(rng, func() *api.Pod {
@@ -89,6 +96,28 @@ func TestCountMemoMatchesDirect(t *testing.T) {
 			if got, want := newSpreadFilter(pi, all), newSpreadFilter(pi, copies); !reflect.DeepEqual(got, want) {
 				t.Fatalf("cluster %d step %d: spread filter %+v, direct %+v", cluster, steps, got, want)
 			}
+			// From the cache's counts by domain, twice (the second reads
+			// what the first kept): each node's reason.
+			for range 2 {
+				fi, ok := c.spreadFilterIndexed(pi)
+				if !ok {
+					indexedSkipped++
+					break
+				}
+				want := newSpreadFilter(pi, copies)
+				if (fi == nil) != (want == nil) {
+					t.Fatalf("cluster %d step %d: indexed spread filter %+v, direct %+v", cluster, steps, fi, want)
+				}
+				for _, ni := range all {
+					if fi == nil {
+						break
+					}
+					if g, w := fi.filter(ni.node), want.filter(ni.node); g != w {
+						t.Fatalf("cluster %d step %d: node %s: indexed spread filter %q (min %v), direct %q (min %v)", cluster, steps, ni.name, g, fi.min, w, want.min)
+					}
+				}
+				indexedChecked++
+			}
 			feasible := slices.DeleteFunc(slices.Clone(all), func(*nodeInfo) bool { return rng.IntN(4) == 0 })
 			var feasibleCopies []*nodeInfo
 			for _, ni := range feasible {
@@ -98,6 +127,10 @@ func TestCountMemoMatchesDirect(t *testing.T) {
 			okGot, okWant := spreadScore(pi, all, feasible, got), spreadScore(pi, copies, feasibleCopies, want)
 			if okGot != okWant || !slices.Equal(got, want) {
 				t.Fatalf("cluster %d step %d: spread scores %v, direct %v", cluster, steps, got, want)
+			}
+			indexed := make([]int64, len(feasible))
+			if okIdx, ok := c.spreadScoreIndexed(pi, feasible, indexed); ok && (okIdx != okWant || !slices.Equal(indexed, want)) {
+				t.Fatalf("cluster %d step %d: indexed spread scores %v (%v), direct %v (%v)", cluster, steps, indexed, okIdx, want, okWant)
 			}
 			// A preemption trial shares its node's memo pointer; it must
 			// count its own pods, and leave the node's counts alone.
@@ -120,7 +153,7 @@ func TestCountMemoMatchesDirect(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d steps, %d counts compared", steps, checked)
+	t.Logf("%d steps, %d counts compared, %d indexed filter states (%d pods counted node by node)", steps, checked, indexedChecked, indexedSkipped)
 }
 
 // TestSelectorID: Everything and Nothing both print "", but only
