@@ -71,7 +71,10 @@ type nodeInfo struct {
 	ports  []hostPort
 	name   string
 	node   *api.Node
-	zone   string
+	// topo is the node's place in the node tree and its values of the
+	// two topology keys most constraints and terms name, read without
+	// the node's label map (a few loads from memory a node).
+	topo *nodeTopo
 	// entries are the pods counted on the node, in no particular order:
 	// PodTopologySpread and InterPodAffinity read their labels.
 	entries []*podEntry
@@ -81,6 +84,58 @@ type nodeInfo struct {
 	// nodeInfos have a memo.
 	gen  uint64
 	memo *countMemo
+	_    [8]byte // to 256 bytes (TestNodeInfoLayout)
+}
+
+// nodeTopo is what the scheduler reads of a node's topology labels.
+type nodeTopo struct {
+	// zone is the node tree's key (zoneOf).
+	zone string
+	// zoneValue and hostname are the labels' values, when present.
+	zoneValue, hostname  string
+	hasZone, hasHostname bool
+}
+
+// setTopo sets ni's topology from n's labels, keeping the last one when
+// they are the same.
+func (ni *nodeInfo) setTopo(n *api.Node) {
+	zv, hasZone := n.Labels[labelZone]
+	host, hasHost := n.Labels[labelHostname]
+	t := nodeTopo{zone: zoneOf(n), zoneValue: zv, hostname: host, hasZone: hasZone, hasHostname: hasHost}
+	if ni.topo != nil && *ni.topo == t {
+		return
+	}
+	ni.topo = &t
+}
+
+// label is the node's label key: from topo for the zone and hostname
+// keys (a nodeInfo made without setNode has none), else from the node's
+// labels.
+func (ni *nodeInfo) label(key string) (string, bool) {
+	if t := ni.topo; t != nil {
+		switch key {
+		case labelZone:
+			return t.zoneValue, t.hasZone
+		case labelHostname:
+			return t.hostname, t.hasHostname
+		}
+	}
+	v, ok := ni.node.Labels[key]
+	return v, ok
+}
+
+// labelValue is the node's label key, "" when it has none.
+func (ni *nodeInfo) labelValue(key string) string {
+	v, _ := ni.label(key)
+	return v
+}
+
+// zone is the node tree's key of the node.
+func (ni *nodeInfo) zone() string {
+	if ni.topo == nil {
+		return ""
+	}
+	return ni.topo.zone
 }
 
 // setAllocatable sets the node's allocatable resources and forgets its
@@ -289,7 +344,7 @@ func (c *cache) setNode(n *api.Node) {
 	ni.ready = !c.readyCheck || readyStatus(n)
 	ni.unschedulable = n.Spec.Unschedulable
 	ni.setTaints(n.Spec.Taints)
-	ni.zone = zoneOf(n)
+	ni.setTopo(n)
 }
 
 // removeNode forgets a node object; its pods stay counted until they go.
@@ -323,12 +378,12 @@ func (c *cache) list() []*nodeInfo {
 		}
 	}
 	slices.SortFunc(all, func(a, b *nodeInfo) int {
-		return cmp.Or(strings.Compare(a.zone, b.zone), strings.Compare(a.name, b.name))
+		return cmp.Or(strings.Compare(a.zone(), b.zone()), strings.Compare(a.name, b.name))
 	})
 	var zones [][]*nodeInfo
 	for i := 0; i < len(all); {
 		j := i
-		for j < len(all) && all[j].zone == all[i].zone {
+		for j < len(all) && all[j].zone() == all[i].zone() {
 			j++
 		}
 		zones = append(zones, all[i:j])

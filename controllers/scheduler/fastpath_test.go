@@ -44,12 +44,13 @@ func filterDirect(pi *podInfo, ni *nodeInfo, reasons []string) []string {
 		return reasons
 	}
 	if pi.spread != nil {
-		if r := pi.spread.filter(n); r != "" {
+		// A nodeInfo without topo: the labels read from the map.
+		if r := pi.spread.filter(&nodeInfo{node: n}); r != "" {
 			return append(reasons, r)
 		}
 	}
 	if pi.interPod != nil {
-		if r := pi.interPod.filter(pi.pod, n); r != "" {
+		if r := pi.interPod.filter(pi.pod, &nodeInfo{node: n}); r != "" {
 			return append(reasons, r)
 		}
 	}

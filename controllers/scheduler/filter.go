@@ -222,12 +222,12 @@ func filter(pi *podInfo, ni *nodeInfo, reasons []string) []string {
 		}
 	}
 	if pi.spread != nil {
-		if r := pi.spread.filter(n); r != "" {
+		if r := pi.spread.filter(ni); r != "" {
 			return append(reasons, r)
 		}
 	}
 	if pi.interPod != nil {
-		if r := pi.interPod.filter(pi.pod, n); r != "" {
+		if r := pi.interPod.filter(pi.pod, ni); r != "" {
 			return append(reasons, r)
 		}
 	}

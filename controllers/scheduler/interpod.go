@@ -200,13 +200,13 @@ func newInterPodFilter(pi *podInfo, nodes []*nodeInfo, c *cache) *interPodFilter
 }
 
 // filter is InterPodAffinity's Filter on one node: "" when it passes.
-func (f *interPodFilter) filter(pod *api.Pod, n *api.Node) string {
-	if !f.satisfiesAffinity(pod, n) {
+func (f *interPodFilter) filter(pod *api.Pod, ni *nodeInfo) string {
+	if !f.satisfiesAffinity(pod, ni) {
 		return ReasonPodAffinity
 	}
 	for i := range f.terms.antiAffinity {
 		t := &f.terms.antiAffinity[i]
-		v, ok := n.Labels[t.key]
+		v, ok := ni.label(t.key)
 		if !ok {
 			continue
 		}
@@ -216,15 +216,15 @@ func (f *interPodFilter) filter(pod *api.Pod, n *api.Node) string {
 	}
 	if f.indexed {
 		for _, h := range f.existingBy {
-			if v, ok := n.Labels[h.key]; ok && h.byValue[v] > 0 {
+			if v, ok := ni.label(h.key); ok && h.byValue[v] > 0 {
 				return ReasonExistingAntiAffinity
 			}
 		}
 		return ""
 	}
 	for p, c := range f.existing {
-		if c > 0 && n.Labels[p.key] == p.value {
-			if _, ok := n.Labels[p.key]; ok {
+		if c > 0 {
+			if v, ok := ni.label(p.key); ok && v == p.value {
 				return ReasonExistingAntiAffinity
 			}
 		}
@@ -235,11 +235,11 @@ func (f *interPodFilter) filter(pod *api.Pod, n *api.Node) string {
 // satisfiesAffinity: the node has every term's key and each term's domain
 // holds a matching pod, or no pod anywhere matches and the pod matches
 // all its own terms (the first of a group with affinity to itself).
-func (f *interPodFilter) satisfiesAffinity(pod *api.Pod, n *api.Node) bool {
+func (f *interPodFilter) satisfiesAffinity(pod *api.Pod, ni *nodeInfo) bool {
 	exist := true
 	for i := range f.terms.affinity {
 		t := &f.terms.affinity[i]
-		v, ok := n.Labels[t.key]
+		v, ok := ni.label(t.key)
 		if !ok {
 			return false
 		}
@@ -328,7 +328,7 @@ func scoreDomains(scores map[string]map[string]int64, feasible []*nodeInfo, out 
 	for j, ni := range feasible {
 		var s int64
 		for key, values := range scores {
-			if v, ok := ni.node.Labels[key]; ok {
+			if v, ok := ni.label(key); ok {
 				s += values[v]
 			}
 		}

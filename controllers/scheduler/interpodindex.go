@@ -363,7 +363,7 @@ func (c *cache) interPodScoreIndexed(pi *podInfo, feasible []*nodeInfo, out []in
 		var s int64
 		for i := range terms {
 			t := &terms[i]
-			if v, ok := ni.node.Labels[t.key]; ok {
+			if v, ok := ni.label(t.key); ok {
 				s += t.weight * t.counts.byValue[v]
 			}
 		}

@@ -228,10 +228,10 @@ func checkIndexedFilter(t *testing.T, where string, pi *podInfo, all []*nodeInfo
 	for _, ni := range all {
 		var g, w string
 		if got != nil {
-			g = got.filter(pi.pod, ni.node)
+			g = got.filter(pi.pod, ni)
 		}
 		if want != nil {
-			w = want.filter(pi.pod, ni.node)
+			w = want.filter(pi.pod, &nodeInfo{node: ni.node})
 		}
 		if g != w {
 			t.Fatalf("%s: node %s: indexed filter %q, pod by pod %q", where, ni.name, g, w)

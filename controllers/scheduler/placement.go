@@ -120,9 +120,9 @@ func mergedSelector(ls *api.LabelSelector, labels map[string]string, match, mism
 
 // hasAllKeys reports whether the node has every constraint's topology key
 // (nodeLabelsMatchSpreadConstraints).
-func hasAllKeys(n *api.Node, cs []spreadConstraint) bool {
+func hasAllKeys(ni *nodeInfo, cs []spreadConstraint) bool {
 	for i := range cs {
-		if _, ok := n.Labels[cs[i].key]; !ok {
+		if _, ok := ni.label(cs[i].key); !ok {
 			return false
 		}
 	}
@@ -184,7 +184,7 @@ func newSpreadFilter(pi *podInfo, nodes []*nodeInfo) *spreadFilter {
 		}
 	}
 	for _, ni := range nodes {
-		if !hasAllKeys(ni.node, cs) {
+		if !hasAllKeys(ni, cs) {
 			continue
 		}
 		for i := range cs {
@@ -192,7 +192,7 @@ func newSpreadFilter(pi *podInfo, nodes []*nodeInfo) *spreadFilter {
 			if !c.includes(pi, ni.node) {
 				continue
 			}
-			f.counts[i][ni.node.Labels[c.key]] += ni.countCached(c, pi.pod.Namespace)
+			f.counts[i][ni.labelValue(c.key)] += ni.countCached(c, pi.pod.Namespace)
 		}
 	}
 	for i := range cs {
@@ -211,10 +211,10 @@ func newSpreadFilter(pi *podInfo, nodes []*nodeInfo) *spreadFilter {
 }
 
 // filter is PodTopologySpread's Filter on one node: "" when it passes.
-func (f *spreadFilter) filter(n *api.Node) string {
+func (f *spreadFilter) filter(ni *nodeInfo) string {
 	for i := range f.cs {
 		c := &f.cs[i]
-		v, ok := n.Labels[c.key]
+		v, ok := ni.label(c.key)
 		if !ok {
 			return ReasonTopologySpreadLabel
 		}
@@ -253,7 +253,7 @@ func spreadScore(pi *podInfo, all, feasible []*nodeInfo, out []int64) bool {
 	counts := map[spreadDomain]*int64{}
 	weights := spreadWeights(cs, feasible, func(p spreadDomain) { counts[p] = new(int64) })
 	for _, ni := range all {
-		if !hasAllKeys(ni.node, cs) {
+		if !hasAllKeys(ni, cs) {
 			continue
 		}
 		for i := range cs {
@@ -261,7 +261,7 @@ func spreadScore(pi *podInfo, all, feasible []*nodeInfo, out []int64) bool {
 			if c.key == labelHostname || !c.includes(pi, ni.node) {
 				continue
 			}
-			if p := counts[spreadDomain{i, ni.node.Labels[c.key]}]; p != nil {
+			if p := counts[spreadDomain{i, ni.labelValue(c.key)}]; p != nil {
 				*p += int64(ni.countCached(c, pi.pod.Namespace))
 			}
 		}
@@ -280,7 +280,7 @@ func spreadWeights(cs []spreadConstraint, feasible []*nodeInfo, onDomain func(sp
 	sizes := make([]int, len(cs))
 	ignored := 0
 	for _, ni := range feasible {
-		if !hasAllKeys(ni.node, cs) {
+		if !hasAllKeys(ni, cs) {
 			ignored++
 			continue
 		}
@@ -288,7 +288,7 @@ func spreadWeights(cs []spreadConstraint, feasible []*nodeInfo, onDomain func(sp
 			if cs[i].key == labelHostname {
 				continue
 			}
-			if p := (spreadDomain{i, ni.node.Labels[cs[i].key]}); !seen[p] {
+			if p := (spreadDomain{i, ni.labelValue(cs[i].key)}); !seen[p] {
 				seen[p] = true
 				sizes[i]++
 				onDomain(p)
@@ -314,7 +314,7 @@ func spreadNodeScores(pi *podInfo, cs []spreadConstraint, feasible []*nodeInfo, 
 	const invalid = -1
 	minScore, maxScore := int64(math.MaxInt64), int64(0)
 	for j, ni := range feasible {
-		if !hasAllKeys(ni.node, cs) {
+		if !hasAllKeys(ni, cs) {
 			out[j] = invalid
 			continue
 		}
@@ -325,7 +325,7 @@ func spreadNodeScores(pi *podInfo, cs []spreadConstraint, feasible []*nodeInfo, 
 			if c.key == labelHostname {
 				cnt = int64(ni.countCached(c, pi.pod.Namespace))
 			} else {
-				cnt = domainCount(i, ni.node.Labels[c.key])
+				cnt = domainCount(i, ni.labelValue(c.key))
 			}
 			score += float64(cnt)*weights[i] + float64(c.maxSkew-1)
 		}

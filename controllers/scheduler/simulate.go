@@ -168,12 +168,12 @@ func (s *Simulation) Placement(pod *api.Pod, node string) string {
 	}
 	pi := s.cached
 	if pi.spread != nil {
-		if r := pi.spread.filter(ni.node); r != "" {
+		if r := pi.spread.filter(ni); r != "" {
 			return r
 		}
 	}
 	if pi.interPod != nil {
-		if r := pi.interPod.filter(pod, ni.node); r != "" {
+		if r := pi.interPod.filter(pod, ni); r != "" {
 			return r
 		}
 	}

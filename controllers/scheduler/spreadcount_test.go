@@ -112,7 +112,7 @@ func TestCountMemoMatchesDirect(t *testing.T) {
 					if fi == nil {
 						break
 					}
-					if g, w := fi.filter(ni.node), want.filter(ni.node); g != w {
+					if g, w := fi.filter(ni), want.filter(&nodeInfo{node: ni.node}); g != w {
 						t.Fatalf("cluster %d step %d: node %s: indexed spread filter %q (min %v), direct %q (min %v)", cluster, steps, ni.name, g, fi.min, w, want.min)
 					}
 				}
