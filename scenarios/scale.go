@@ -58,7 +58,24 @@ type ScaleProbe struct {
 	// informers (one-process), which is what a capacity planner's
 	// cluster does and what sets the API server's watch fan-out.
 	PerController bool
+	// Spread gives each Deployment's pods a zone topology spread
+	// constraint (maxSkew 1, whenUnsatisfiable DoNotSchedule, the
+	// Deployment's own pods): PodTopologySpread's work at the probe's
+	// size.
+	Spread bool
+	// AntiAffinity gives each Deployment's pods a pod anti-affinity to
+	// the Deployment's own pods by hostname: AntiAffinityPreferred
+	// (weight 100: spread over the nodes where they fit) or
+	// AntiAffinityRequired (at most one a node, so each Deployment's
+	// replicas must fit on the nodes left after the crash); "" for none.
+	AntiAffinity string
 }
+
+// The probe's pod anti-affinities (ScaleProbe.AntiAffinity).
+const (
+	AntiAffinityPreferred = "preferred"
+	AntiAffinityRequired  = "required"
+)
 
 // The kube-controller-manager's client defaults (--kube-api-qps,
 // --kube-api-burst; k8s.io/controller-manager config/v1alpha1/defaults.go).
@@ -118,6 +135,20 @@ func (s ScaleProbe) normalized() (ScaleProbe, error) {
 	if s.UpdatesBatchPeriod > 0 && !s.Services {
 		return s, fmt.Errorf("--updates-batch-period needs --services: without Services the endpoints controllers have no pod changes to batch")
 	}
+	switch s.AntiAffinity {
+	case "", AntiAffinityPreferred:
+	case AntiAffinityRequired:
+		// Replicas are split as ScaleYAML splits them: the first
+		// Deployments take the remainder.
+		pods := s.Nodes * s.PodsPerNode
+		most := (pods + ScaleDeployments - 1) / ScaleDeployments
+		left := s.Nodes - max(1, s.Nodes*s.CrashPercent/100)
+		if most > left {
+			return s, fmt.Errorf("--anti-affinity required puts at most one pod of a Deployment on a node: %d replicas need %d nodes, and %d are left after the crash; want --pods-per-node at most %d", most, most, left, left*ScaleDeployments/s.Nodes)
+		}
+	default:
+		return s, fmt.Errorf("--anti-affinity %q: want %s or %s", s.AntiAffinity, AntiAffinityPreferred, AntiAffinityRequired)
+	}
 	return s, nil
 }
 
@@ -142,6 +173,12 @@ func ScaleYAML(s ScaleProbe) ([]byte, error) {
 	name, behind := strconv.Itoa(s.Nodes), ""
 	if s.Services {
 		name, behind = name+"-services", ", each behind a Service,"
+	}
+	if s.Spread {
+		name, behind = name+"-spread", behind+" spread over the zones"
+	}
+	if s.AntiAffinity != "" {
+		name, behind = name+"-anti-affinity-"+s.AntiAffinity, behind+" with "+s.AntiAffinity+" anti-affinity by node"
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, `apiVersion: clustersim.dev/v1alpha1
@@ -220,11 +257,13 @@ spec:
       template:
         metadata: {labels: {app: app-%d, tier: scale}}
         spec:
-          containers:
+`, d, d, replicas, d, d)
+		writePlacement(&b, s, d)
+		b.WriteString(`          containers:
           - name: app
             image: nginx:1.25
             resources: {requests: {cpu: 100m, memory: 256Mi}}
-`, d, d, replicas, d, d)
+`)
 		if s.Services {
 			fmt.Fprintf(&b, `  - apiVersion: v1
     kind: Service
@@ -243,6 +282,37 @@ spec:
   - pods: {selector: tier=scale, phase: Running, ready: true, equals: %d, at: %dm}
 `, pods, int(scaleHeldAt/time.Minute))
 	return []byte(b.String()), nil
+}
+
+// writePlacement writes Deployment d's pod template's placement rules
+// (ScaleProbe.Spread, AntiAffinity).
+func writePlacement(b *strings.Builder, s ScaleProbe, d int) {
+	if s.Spread {
+		fmt.Fprintf(b, `          topologySpreadConstraints:
+          - maxSkew: 1
+            topologyKey: topology.kubernetes.io/zone
+            whenUnsatisfiable: DoNotSchedule
+            labelSelector: {matchLabels: {app: app-%d}}
+`, d)
+	}
+	switch s.AntiAffinity {
+	case AntiAffinityPreferred:
+		fmt.Fprintf(b, `          affinity:
+            podAntiAffinity:
+              preferredDuringSchedulingIgnoredDuringExecution:
+              - weight: 100
+                podAffinityTerm:
+                  topologyKey: kubernetes.io/hostname
+                  labelSelector: {matchLabels: {app: app-%d}}
+`, d)
+	case AntiAffinityRequired:
+		fmt.Fprintf(b, `          affinity:
+            podAntiAffinity:
+              requiredDuringSchedulingIgnoredDuringExecution:
+              - topologyKey: kubernetes.io/hostname
+                labelSelector: {matchLabels: {app: app-%d}}
+`, d)
+	}
 }
 
 // scaleHeldAt is when the probe's expectation checks that every pod

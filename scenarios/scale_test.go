@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/clustersim/clustersim/sim/api"
 )
 
 // TestScaleYAML checks that the generated probe loads strictly, has the
@@ -20,7 +22,11 @@ func TestScaleYAML(t *testing.T) {
 		services             int
 		batch                time.Duration // the endpoints controllers' updatesBatchPeriod
 		perController        bool          // spec.cluster.controllerManager: per-controller
-		wantErr              string
+		// spread, preferred and required count the Deployments whose
+		// pods have a zone spread constraint, a preferred and a required
+		// anti-affinity.
+		spread, preferred, required int
+		wantErr                     string
 	}{
 		{probe: ScaleProbe{Nodes: 30, Services: true}, nodes: 30, pods: 900, crashes: 1, services: 10},
 		{probe: ScaleProbe{Nodes: 3}, nodes: 3, pods: 90, crashes: 1},
@@ -43,6 +49,10 @@ func TestScaleYAML(t *testing.T) {
 		{probe: ScaleProbe{Nodes: 30, UpdatesBatchPeriod: time.Second}, wantErr: "--updates-batch-period needs --services"},
 		{probe: ScaleProbe{Nodes: 30, Services: true, UpdatesBatchPeriod: -time.Second}, wantErr: "must not be negative"},
 		{probe: ScaleProbe{Nodes: 30, PerController: true}, nodes: 30, pods: 900, crashes: 1, perController: true},
+		{probe: ScaleProbe{Nodes: 30, Spread: true, AntiAffinity: AntiAffinityPreferred}, nodes: 30, pods: 900, crashes: 1, spread: 10, preferred: 10},
+		{probe: ScaleProbe{Nodes: 30, PodsPerNode: 9, AntiAffinity: AntiAffinityRequired}, nodes: 30, pods: 270, crashes: 1, required: 10},
+		{probe: ScaleProbe{Nodes: 30, PodsPerNode: 10, AntiAffinity: AntiAffinityRequired}, wantErr: "30 replicas need 30 nodes, and 29 are left after the crash; want --pods-per-node at most 9"},
+		{probe: ScaleProbe{Nodes: 30, AntiAffinity: "soft"}, wantErr: `--anti-affinity "soft": want preferred or required`},
 	}
 	for _, tt := range tests {
 		data, err := ScaleYAML(tt.probe)
@@ -105,6 +115,24 @@ func TestScaleYAML(t *testing.T) {
 		}
 		if n := strings.Count(string(data), "kind: Service\n"); n != tt.services {
 			t.Errorf("%+v: %d Services, want %d", tt.probe, n, tt.services)
+		}
+		var spread, preferred, required int
+		for _, o := range s.Objects {
+			d, ok := o.(*api.Deployment)
+			if !ok {
+				continue
+			}
+			ps := &d.Spec.Template.Spec
+			if len(ps.TopologySpreadConstraints) == 1 && ps.TopologySpreadConstraints[0].WhenUnsatisfiable == api.DoNotSchedule {
+				spread++
+			}
+			if a := ps.Affinity; a != nil && a.PodAntiAffinity != nil {
+				preferred += len(a.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution)
+				required += len(a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution)
+			}
+		}
+		if spread != tt.spread || preferred != tt.preferred || required != tt.required {
+			t.Errorf("%+v: %d spread, %d preferred, %d required, want %d, %d, %d", tt.probe, spread, preferred, required, tt.spread, tt.preferred, tt.required)
 		}
 		if want := "equals: " + strconv.Itoa(tt.pods); !strings.Contains(string(data), want) {
 			t.Errorf("%+v: no %q in\n%s", tt.probe, want, data)

@@ -1186,6 +1186,8 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	schedBurst := fs.Int("scheduler-burst", scenarios.SchedulerBurst, "the scheduler's burst (kube-scheduler's --kube-api-burst)")
 	services := fs.Bool("services", false, "put each Deployment behind a Service (the endpoints and EndpointSlice controllers then follow every pod)")
 	cm := fs.String("controller-manager", scenarios.ControllerManagerOneProcess, fmt.Sprintf("how kube-controller-manager's controllers run (spec.cluster.controllerManager): %s, as upstream, sharing their informers; or %s, each a process of its own", scenarios.ControllerManagerOneProcess, scenarios.ControllerManagerPerController))
+	spread := fs.Bool("spread", false, "give each Deployment's pods a zone topology spread constraint (maxSkew 1, DoNotSchedule)")
+	anti := fs.String("anti-affinity", "", fmt.Sprintf("give each Deployment's pods a pod anti-affinity to its own by hostname: %s (weight 100) or %s (one a node: each Deployment's replicas must fit the nodes left after the crash)", scenarios.AntiAffinityPreferred, scenarios.AntiAffinityRequired))
 	batch := fs.Duration("updates-batch-period", 0, "with --services: the endpoints and EndpointSlice controllers' batch period (kube-controller-manager's --endpoint-updates-batch-period, --endpointslice-updates-batch-period; default 0: a sync a pod change)")
 	if c, done := parse(fs, args); done {
 		return c
@@ -1222,7 +1224,7 @@ func generate(args []string, stdout, stderr io.Writer) int {
 		return usageError(fs, "--controller-manager %q: want %s or %s", *cm, scenarios.ControllerManagerOneProcess, scenarios.ControllerManagerPerController)
 	}
 	probe := scenarios.ScaleProbe{Nodes: *nodes, PodsPerNode: *perNode, CrashPercent: *crash, Unpaced: *unpaced, QPS: *qps, Burst: *burst, Services: *services, UpdatesBatchPeriod: *batch,
-		PerController: *cm == scenarios.ControllerManagerPerController}
+		PerController: *cm == scenarios.ControllerManagerPerController, Spread: *spread, AntiAffinity: *anti}
 	if sched {
 		probe.SchedulerQPS, probe.SchedulerBurst = *schedQPS, *schedBurst
 	}
