@@ -89,9 +89,16 @@ func TestGenerateScaleNotes(t *testing.T) {
 // SCALE=5000,qps=200` runs it; the default SCALE leaves it out.
 // "nodes=300,services" puts each Deployment behind a Service (`generate
 // scale --services`; `make bench-scale SCALE=300,services`), which the
-// default SCALE leaves out too.
+// default SCALE leaves out too. "nodes=N,qps=200,spread,anti=preferred"
+// (N 300 or 3000) gives the paced probe's Deployments placement rules
+// (`generate scale --spread --anti-affinity preferred`; `make bench-scale
+// SCALE=3000,qps=200,spread,anti=preferred`).
 func BenchmarkScaleRun(b *testing.B) {
-	for _, probe := range []scenarios.ScaleProbe{{Nodes: 300}, {Nodes: 1000}, {Nodes: 5000}, {Nodes: 5000, QPS: 200, Burst: 300, SchedulerQPS: 300, SchedulerBurst: 400}, {Nodes: 300, Services: true}} {
+	paced := scenarios.ScaleProbe{QPS: 200, Burst: 300, SchedulerQPS: 300, SchedulerBurst: 400}
+	placed := paced
+	placed.Spread, placed.AntiAffinity = true, scenarios.AntiAffinityPreferred
+	sized := func(p scenarios.ScaleProbe, nodes int) scenarios.ScaleProbe { p.Nodes = nodes; return p }
+	for _, probe := range []scenarios.ScaleProbe{{Nodes: 300}, {Nodes: 1000}, {Nodes: 5000}, sized(paced, 5000), {Nodes: 300, Services: true}, sized(placed, 300), sized(placed, 3000)} {
 		nodes := probe.Nodes
 		name := fmt.Sprintf("nodes=%d", nodes)
 		if probe.QPS > 0 {
@@ -99,6 +106,12 @@ func BenchmarkScaleRun(b *testing.B) {
 		}
 		if probe.Services {
 			name += ",services"
+		}
+		if probe.Spread {
+			name += ",spread"
+		}
+		if probe.AntiAffinity != "" {
+			name += ",anti=" + probe.AntiAffinity
 		}
 		b.Run(name, func(b *testing.B) {
 			data, err := scenarios.ScaleYAML(probe)
