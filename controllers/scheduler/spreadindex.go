@@ -68,9 +68,16 @@ func (c *cache) spreadFilterIndexed(pi *podInfo) (*spreadFilter, bool) {
 		if int32(len(domains.byValue)) < sc.minDomains {
 			continue // fewer eligible domains than minDomains: the minimum is 0
 		}
+		// Every value counted is a domain's, and a count is kept only
+		// while positive: with fewer counted values than domains, some
+		// domain has none, the minimum 0, without reading the domains
+		// (on the hostname key, one a node).
+		if len(counts.byValue) < len(domains.byValue) {
+			continue
+		}
 		m := math.MaxInt
-		for v := range domains.byValue {
-			m = min(m, int(counts.byValue[v]))
+		for _, n := range counts.byValue {
+			m = min(m, int(n))
 		}
 		if m != math.MaxInt {
 			f.min[i] = m
