@@ -200,9 +200,10 @@ type cache struct {
 	// classes interns what the pods' affinity terms match, for the
 	// nodes' InterPodAffinity memos.
 	classes termClasses
-	// index counts pods and their terms by topology domain for
-	// InterPodAffinity (interpodindex.go).
-	index affinityIndex
+	// index counts pods, their terms and nodes by topology domain for
+	// InterPodAffinity and PodTopologySpread (interpodindex.go,
+	// spreadindex.go).
+	index domainIndex
 	// added is set when setPod counts a pod anew; the scheduler reads and
 	// clears it to wake pods waiting for placement rules.
 	added bool

@@ -15,7 +15,7 @@ import (
 // of the run (457 s). What they build from those visits is a count by
 // topology domain: of the pods a term's class matches, and of the terms
 // the pods hold. The cache keeps those counts as pods and nodes change
-// (affinityIndex), so that a PreFilter takes the counts it needs and a
+// (domainIndex), so that a PreFilter takes the counts it needs and a
 // filter or score reads them for the nodes it visits. The counts are
 // over the cache's nodes that have a Node object, the nodes the
 // scheduler lists; a PreFilter over other nodes (preemption's trials,
@@ -88,13 +88,14 @@ type heldKey struct {
 	weight int64
 }
 
-// affinityIndex is the cache's counts by domain. own holds the counts
-// some PreFilter or PreScore asked for, kept from then on as pods come
-// and go (each pod change matches the pod against each kept class);
-// held holds the terms of every counted pod with pod affinity. The
+// domainIndex is the cache's counts by domain. own holds the counts
+// some PreFilter or PreScore asked for (of a class's pods, or of the
+// nodes: a spread constraint's domains), kept from then on as pods and
+// nodes come and go (each pod change matches the pod against each kept
+// class); held holds the terms of every counted pod with pod affinity. The
 // lists keep the order the counts were made in, for loops whose result
 // must not depend on a map's order.
-type affinityIndex struct {
+type domainIndex struct {
 	own      map[ownKey]*ownCounts
 	ownList  []*ownCounts
 	held     map[heldKey]*heldCounts
@@ -109,7 +110,7 @@ const ownUnusedFor = 1 << 14
 
 // podDelta adds d times pod's contribution on a node with labels: to
 // each kept class's counts that match it, and its held terms.
-func (x *affinityIndex) podDelta(labels map[string]string, pod *api.Pod, terms *podTerms, d int64) {
+func (x *domainIndex) podDelta(labels map[string]string, pod *api.Pod, terms *podTerms, d int64) {
 	for _, o := range x.ownList {
 		if o.class == nil {
 			continue
@@ -129,7 +130,7 @@ func (x *affinityIndex) podDelta(labels map[string]string, pod *api.Pod, terms *
 
 // heldDelta adds d for each of terms to the held counts, weighted as
 // appendTerms weights them.
-func (x *affinityIndex) heldDelta(labels map[string]string, terms []affinityTerm, kind heldKind, weight int32, sign, d int64) {
+func (x *domainIndex) heldDelta(labels map[string]string, terms []affinityTerm, kind heldKind, weight int32, sign, d int64) {
 	for i := range terms {
 		t := &terms[i]
 		v, ok := labels[t.key]
@@ -260,7 +261,7 @@ func (c *cache) termCounts(t *affinityTerm, call uint64) *ownCounts {
 func joinKeys(keys []string) string { return strings.Join(keys, "\x00") }
 
 // compactHeld drops the held counts no pod contributes to any more.
-func (x *affinityIndex) compactHeld() {
+func (x *domainIndex) compactHeld() {
 	kept := x.heldList[:0]
 	for _, h := range x.heldList {
 		if h.total != 0 || len(h.byValue) != 0 {

@@ -13,7 +13,7 @@ import (
 // 33 s. What they build from the visits are counts by domain, over the
 // nodes that have every constraint's key: of the pods each constraint's
 // selector matches in the pod's namespace (not terminating), and of the
-// domains themselves. The cache's affinityIndex keeps those too
+// domains themselves. The cache's domainIndex keeps those too
 // (ownCounts with a spread class, and with no class for the domains),
 // so that a PreFilter reads the counts and a score the counts of the
 // feasible nodes' domains. When a constraint honors the pod's node
