@@ -328,7 +328,10 @@ func (c *cache) info(name string) *nodeInfo {
 	return ni
 }
 
-// setNode adds or replaces a node object.
+// setNode adds or replaces a node object. As every object an informer
+// gives, n is not changed afterwards: the counts by domain (indexNode)
+// take its labels now and move them only when another object replaces
+// it.
 func (c *cache) setNode(n *api.Node) {
 	ni := c.info(n.Name)
 	if ni.node == nil || zoneOf(ni.node) != zoneOf(n) {
