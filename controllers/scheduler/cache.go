@@ -91,17 +91,43 @@ type nodeInfo struct {
 type nodeTopo struct {
 	// zone is the node tree's key (zoneOf).
 	zone string
-	// zoneValue and hostname are the labels' values, when present.
+	// zoneValue and hostname are the labels' values, when present;
+	// hostID is hostname's number (hostIDs), which the counts by
+	// hostname are kept by.
 	zoneValue, hostname  string
 	hasZone, hasHostname bool
+	hostID               int32
+}
+
+// hostIDs numbers the values of the hostname label the cache has seen,
+// so that counts by hostname (one domain a node) are a slice indexed by
+// number rather than a map of thousands of strings read at every node a
+// pod scores. Values are never forgotten: they are as many as the
+// nodes that have been.
+type hostIDs struct{ ids map[string]int32 }
+
+// id returns v's number, giving it one if it has none.
+func (h *hostIDs) id(v string) int32 {
+	id, ok := h.ids[v]
+	if !ok {
+		if h.ids == nil {
+			h.ids = map[string]int32{}
+		}
+		id = int32(len(h.ids))
+		h.ids[v] = id
+	}
+	return id
 }
 
 // setTopo sets ni's topology from n's labels, keeping the last one when
 // they are the same.
-func (ni *nodeInfo) setTopo(n *api.Node) {
+func (ni *nodeInfo) setTopo(n *api.Node, hosts *hostIDs) {
 	zv, hasZone := n.Labels[labelZone]
 	host, hasHost := n.Labels[labelHostname]
 	t := nodeTopo{zone: zoneOf(n), zoneValue: zv, hostname: host, hasZone: hasZone, hasHostname: hasHost}
+	if hasHost {
+		t.hostID = hosts.id(host)
+	}
 	if ni.topo != nil && *ni.topo == t {
 		return
 	}
@@ -204,6 +230,8 @@ type cache struct {
 	// InterPodAffinity and PodTopologySpread (interpodindex.go,
 	// spreadindex.go).
 	index domainIndex
+	// hosts numbers the hostname label's values (nodeTopo.hostID).
+	hosts hostIDs
 	// added is set when setPod counts a pod anew; the scheduler reads and
 	// clears it to wake pods waiting for placement rules.
 	added bool
@@ -237,8 +265,10 @@ type nominee struct {
 }
 
 func newCache() *cache {
-	return &cache{readyCheck: true, nodes: map[string]*nodeInfo{}, pods: map[api.Key]*podEntry{}, priorities: map[int32]int{},
+	c := &cache{readyCheck: true, nodes: map[string]*nodeInfo{}, pods: map[api.Key]*podEntry{}, priorities: map[int32]int{},
 		nominated: map[string][]*nominee{}, nominee: map[api.Key]*nominee{}}
+	c.index.hosts = &c.hosts
+	return c
 }
 
 // podPriority is corev1helpers.PodPriority: spec.priority, 0 when unset.
@@ -348,7 +378,7 @@ func (c *cache) setNode(n *api.Node) {
 	ni.ready = !c.readyCheck || readyStatus(n)
 	ni.unschedulable = n.Spec.Unschedulable
 	ni.setTaints(n.Spec.Taints)
-	ni.setTopo(n)
+	ni.setTopo(n, &c.hosts)
 }
 
 // removeNode forgets a node object; its pods stay counted until they go.

@@ -206,17 +206,19 @@ func (f *interPodFilter) filter(pod *api.Pod, ni *nodeInfo) string {
 	}
 	for i := range f.terms.antiAffinity {
 		t := &f.terms.antiAffinity[i]
-		v, ok := ni.label(t.key)
-		if !ok {
+		if f.indexed {
+			if n, ok := f.antiBy[i].at(ni, t.key); ok && n > 0 {
+				return ReasonPodAntiAffinity
+			}
 			continue
 		}
-		if f.indexed && f.antiBy[i].byValue[v] > 0 || !f.indexed && f.anti[topologyPair{t.key, v}] > 0 {
+		if v, ok := ni.label(t.key); ok && f.anti[topologyPair{t.key, v}] > 0 {
 			return ReasonPodAntiAffinity
 		}
 	}
 	if f.indexed {
 		for _, h := range f.existingBy {
-			if v, ok := ni.label(h.key); ok && h.byValue[v] > 0 {
+			if n, ok := h.at(ni, h.key); ok && n > 0 {
 				return ReasonExistingAntiAffinity
 			}
 		}
@@ -239,11 +241,21 @@ func (f *interPodFilter) satisfiesAffinity(pod *api.Pod, ni *nodeInfo) bool {
 	exist := true
 	for i := range f.terms.affinity {
 		t := &f.terms.affinity[i]
+		if f.indexed {
+			n, ok := f.affinityBy[i].at(ni, t.key)
+			if !ok {
+				return false
+			}
+			if n <= 0 {
+				exist = false
+			}
+			continue
+		}
 		v, ok := ni.label(t.key)
 		if !ok {
 			return false
 		}
-		if f.indexed && f.affinityBy[i].byValue[v] <= 0 || !f.indexed && f.affinity[topologyPair{t.key, v}] <= 0 {
+		if f.affinity[topologyPair{t.key, v}] <= 0 {
 			exist = false
 		}
 	}

@@ -27,6 +27,10 @@ import (
 type domainCounts struct {
 	byValue map[string]int64
 	total   int64
+	// hosts is set for counts by the hostname key: byHost holds them
+	// too, by the values' numbers (hostIDs), for at.
+	hosts  *hostIDs
+	byHost []int64
 }
 
 func (d *domainCounts) add(v string, n int64) {
@@ -40,6 +44,42 @@ func (d *domainCounts) add(v string, n int64) {
 		d.byValue[v] = c
 	}
 	d.total += n
+	if d.hosts != nil {
+		id := int(d.hosts.id(v))
+		if id >= len(d.byHost) {
+			d.byHost = append(d.byHost, make([]int64, id+1-len(d.byHost))...)
+		}
+		d.byHost[id] += n
+	}
+}
+
+// countsFor makes the counts for key: by hostname, kept by number too.
+func countsFor(key string, hosts *hostIDs) domainCounts {
+	if key == labelHostname {
+		return domainCounts{hosts: hosts}
+	}
+	return domainCounts{}
+}
+
+// at returns the count of ni's domain of key, and whether ni has the
+// key: for the hostname key from byHost by the node's number, else
+// from byValue by the node's label.
+func (d *domainCounts) at(ni *nodeInfo, key string) (int64, bool) {
+	if d.hosts != nil && ni.topo != nil {
+		t := ni.topo
+		if !t.hasHostname {
+			return 0, false
+		}
+		if int(t.hostID) < len(d.byHost) {
+			return d.byHost[t.hostID], true
+		}
+		return 0, true
+	}
+	v, ok := ni.label(key)
+	if !ok {
+		return 0, false
+	}
+	return d.byValue[v], true
 }
 
 // ownCounts counts the pods a class matches by one topology key's value,
@@ -96,6 +136,8 @@ type heldKey struct {
 // lists keep the order the counts were made in, for loops whose result
 // must not depend on a map's order.
 type domainIndex struct {
+	// hosts is the cache's numbering of hostnames.
+	hosts    *hostIDs
 	own      map[ownKey]*ownCounts
 	ownList  []*ownCounts
 	held     map[heldKey]*heldCounts
@@ -147,7 +189,7 @@ func (x *domainIndex) heldDelta(labels map[string]string, terms []affinityTerm, 
 			if x.held == nil {
 				x.held = map[heldKey]*heldCounts{}
 			}
-			h = &heldCounts{heldTerm: heldTerm{class: t.class, key: t.key, kind: kind, weight: k.weight}}
+			h = &heldCounts{heldTerm: heldTerm{class: t.class, key: t.key, kind: kind, weight: k.weight}, domainCounts: countsFor(t.key, x.hosts)}
 			x.held[k] = h
 			x.heldList = append(x.heldList, h)
 		}
@@ -231,7 +273,7 @@ func (c *cache) ownCountsOf(k *termClass, key string, keys []string, keysID stri
 	}
 	clear(x.ownList[len(kept):])
 	x.ownList = kept
-	o := &ownCounts{class: k, key: key, keys: keys, used: call}
+	o := &ownCounts{class: k, key: key, keys: keys, used: call, domainCounts: countsFor(key, &c.hosts)}
 	for _, ni := range c.nodes {
 		if ni.node == nil {
 			continue
@@ -364,8 +406,8 @@ func (c *cache) interPodScoreIndexed(pi *podInfo, feasible []*nodeInfo, out []in
 		var s int64
 		for i := range terms {
 			t := &terms[i]
-			if v, ok := ni.label(t.key); ok {
-				s += t.weight * t.counts.byValue[v]
+			if n, ok := t.counts.at(ni, t.key); ok {
+				s += t.weight * n
 			}
 		}
 		out[j] = s

@@ -214,14 +214,18 @@ func newSpreadFilter(pi *podInfo, nodes []*nodeInfo) *spreadFilter {
 func (f *spreadFilter) filter(ni *nodeInfo) string {
 	for i := range f.cs {
 		c := &f.cs[i]
-		v, ok := ni.label(c.key)
-		if !ok {
-			return ReasonTopologySpreadLabel
-		}
 		var n int
 		if f.countsBy != nil {
-			n = int(f.countsBy[i].byValue[v])
+			cnt, ok := f.countsBy[i].at(ni, c.key)
+			if !ok {
+				return ReasonTopologySpreadLabel
+			}
+			n = int(cnt)
 		} else {
+			v, ok := ni.label(c.key)
+			if !ok {
+				return ReasonTopologySpreadLabel
+			}
 			n = f.counts[i][v]
 		}
 		if skew := n + f.self[i] - f.min[i]; skew > int(c.maxSkew) {

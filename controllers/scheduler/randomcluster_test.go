@@ -154,8 +154,8 @@ func (rc *randomCluster) change() {
 	}
 }
 
-// changeNode relabels a node (its zone and rack; a new object, as the
-// informer gives), or removes its Node object (its pods stay counted),
+// changeNode relabels a node (its zone, rack and now and then hostname;
+// a new object, as the informer gives), or removes its Node object (its pods stay counted),
 // or brings a removed one back. At least one node keeps its object.
 func (rc *randomCluster) changeNode() {
 	rng, c := rc.rng, rc.c
@@ -181,6 +181,14 @@ func (rc *randomCluster) changeNode() {
 		n.Labels["rack"] = fmt.Sprintf("r%d", rng.IntN(4))
 	} else {
 		delete(n.Labels, "rack")
+	}
+	// Now and then another node's hostname (a domain of two nodes) or
+	// none.
+	switch rng.IntN(6) {
+	case 0:
+		n.Labels[labelHostname] = rc.names[rng.IntN(len(rc.names))]
+	case 1:
+		delete(n.Labels, labelHostname)
 	}
 	c.setNode(n)
 }
