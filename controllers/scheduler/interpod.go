@@ -1,7 +1,6 @@
 package scheduler
 
 import (
-	"math"
 	"slices"
 
 	"github.com/clustersim/clustersim/sim/api"
@@ -98,6 +97,28 @@ func (e *podEntry) terms(classes *termClasses) *podTerms {
 	return e.compiled
 }
 
+// eachHeldTerm calls f for each term of pt that counts for the pods
+// around its pod, with the kind and signed weight it counts at: each
+// required anti-affinity term (the filter's, weight 0), and for the
+// score each required affinity term at hardPodAffinityWeight, each
+// preferred affinity term at its weight and each preferred
+// anti-affinity term at minus its weight (upstream's
+// processExistingPod).
+func eachHeldTerm(pt *podTerms, f func(t *affinityTerm, kind heldKind, weight int64)) {
+	for i := range pt.antiAffinity {
+		f(&pt.antiAffinity[i], heldAntiAffinity, 0)
+	}
+	for i := range pt.affinity {
+		f(&pt.affinity[i], heldScored, int64(hardPodAffinityWeight))
+	}
+	for i := range pt.preferredAffinity {
+		f(&pt.preferredAffinity[i], heldScored, int64(pt.preferredAffinity[i].weight))
+	}
+	for i := range pt.preferredAntiAffinity {
+		f(&pt.preferredAntiAffinity[i], heldScored, -int64(pt.preferredAntiAffinity[i].weight))
+	}
+}
+
 // matchesAll reports whether pod matches every term (podMatchesAllAffinityTerms);
 // false for no terms.
 func matchesAll(terms []affinityTerm, pod *api.Pod) bool {
@@ -164,9 +185,6 @@ func newInterPodFilter(pi *podInfo, nodes []*nodeInfo, c *cache) *interPodFilter
 		labels := ni.node.Labels
 		if c.withRequiredAnti > 0 {
 			for _, h := range ni.heldTerms(classes) {
-				if h.kind != heldAntiAffinity {
-					continue
-				}
 				if !classes.matches(h.class, pi.pod, call) {
 					continue
 				}
@@ -266,88 +284,6 @@ func (f *interPodFilter) satisfiesAffinity(pod *api.Pod, ni *nodeInfo) bool {
 		}
 		return !any && matchesAll(f.terms.affinity, pod)
 	}
-	return true
-}
-
-// interPodScore is InterPodAffinity's score (scoring.go): each domain
-// gains the weights of the pod's preferred affinity terms that its pods
-// match, loses those of preferred anti-affinity terms, and likewise for
-// existing pods' preferred terms (and required affinity terms, at
-// hardPodAffinityWeight) the pod matches; a node scores the sum over its
-// labels' domains, min-max normalized over the feasible nodes. As
-// upstream's PreScore, it reads what every pod in the cluster matches
-// and holds, each node's by its memo (newInterPodFilter).
-func interPodScore(pi *podInfo, all, feasible []*nodeInfo, c *cache, out []int64) bool {
-	classes := &c.classes
-	pt := compileTerms(pi.pod, classes)
-	own := len(pt.preferredAffinity)+len(pt.preferredAntiAffinity) > 0
-	if !own && c.withAffinity == 0 {
-		return false
-	}
-	scores := map[string]map[string]int64{}
-	add := func(key, value string, w int64) {
-		if scores[key] == nil {
-			scores[key] = map[string]int64{}
-		}
-		scores[key][value] += w
-	}
-	own1 := func(ni *nodeInfo, labels map[string]string, terms []affinityTerm, sign int64) {
-		for i := range terms {
-			t := &terms[i]
-			if v, ok := labels[t.key]; ok {
-				if n := ni.classCount(t.class); n > 0 {
-					add(t.key, v, int64(t.weight)*sign*int64(n))
-				}
-			}
-		}
-	}
-	call := classes.newCall()
-	for _, ni := range all {
-		labels := ni.node.Labels
-		if len(labels) == 0 {
-			continue
-		}
-		if own {
-			own1(ni, labels, pt.preferredAffinity, 1)
-			own1(ni, labels, pt.preferredAntiAffinity, -1)
-		}
-		if c.withAffinity > 0 {
-			for _, h := range ni.heldTerms(classes) {
-				if h.kind != heldScored {
-					continue
-				}
-				if !classes.matches(h.class, pi.pod, call) {
-					continue
-				}
-				if v, ok := labels[h.key]; ok {
-					add(h.key, v, h.weight*h.n)
-				}
-			}
-		}
-	}
-	return scoreDomains(scores, feasible, out)
-}
-
-// scoreDomains gives each feasible node the sum of its labels' domain
-// scores, min-max normalized to 0..MaxNodeScore (all 0 when they are
-// equal); false, and out untouched, when no domain scored (upstream's
-// Skip).
-func scoreDomains(scores map[string]map[string]int64, feasible []*nodeInfo, out []int64) bool {
-	if len(scores) == 0 {
-		return false
-	}
-	minScore, maxScore := int64(math.MaxInt64), int64(math.MinInt64)
-	for j, ni := range feasible {
-		var s int64
-		for key, values := range scores {
-			if v, ok := ni.label(key); ok {
-				s += values[v]
-			}
-		}
-		out[j] = s
-		minScore, maxScore = min(minScore, s), max(maxScore, s)
-	}
-	normalizeDomainScores(out, minScore, maxScore)
 	return true
 }
 

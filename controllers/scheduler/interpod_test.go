@@ -245,7 +245,7 @@ func interPodScores(pod *api.Pod, nodes []*api.Node, pods []*api.Pod) []int64 {
 		fs = append(fs, c.nodes[n.Name])
 	}
 	out := make([]int64, len(fs))
-	if !interPodScore(newPodInfo(pod), c.list(), fs, c, out) {
+	if _, ok := c.interPodScoreIndexed(newPodInfo(pod), fs, out, nil); !ok {
 		return nil
 	}
 	return out

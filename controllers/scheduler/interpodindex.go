@@ -164,37 +164,27 @@ func (x *domainIndex) podDelta(labels map[string]string, pod *api.Pod, terms *po
 	if terms == nil {
 		return
 	}
-	x.heldDelta(labels, terms.antiAffinity, heldAntiAffinity, 0, 1, d)
-	x.heldDelta(labels, terms.affinity, heldScored, hardPodAffinityWeight, 1, d)
-	x.heldDelta(labels, terms.preferredAffinity, heldScored, 0, 1, d)
-	x.heldDelta(labels, terms.preferredAntiAffinity, heldScored, 0, -1, d)
+	eachHeldTerm(terms, func(t *affinityTerm, kind heldKind, weight int64) { x.heldDelta(labels, t, kind, weight, d) })
 }
 
-// heldDelta adds d for each of terms to the held counts, weighted as
-// appendTerms weights them.
-func (x *domainIndex) heldDelta(labels map[string]string, terms []affinityTerm, kind heldKind, weight int32, sign, d int64) {
-	for i := range terms {
-		t := &terms[i]
-		v, ok := labels[t.key]
-		if !ok {
-			continue
-		}
-		w := t.weight
-		if weight != 0 {
-			w = weight
-		}
-		k := heldKey{class: t.class, key: t.key, kind: kind, weight: int64(w) * sign}
-		h := x.held[k]
-		if h == nil {
-			if x.held == nil {
-				x.held = map[heldKey]*heldCounts{}
-			}
-			h = &heldCounts{heldTerm: heldTerm{class: t.class, key: t.key, kind: kind, weight: k.weight}, domainCounts: countsFor(t.key, x.hosts)}
-			x.held[k] = h
-			x.heldList = append(x.heldList, h)
-		}
-		h.add(v, d)
+// heldDelta adds d for term t of kind and signed weight (eachHeldTerm)
+// to the held counts, when the node has t's key.
+func (x *domainIndex) heldDelta(labels map[string]string, t *affinityTerm, kind heldKind, weight, d int64) {
+	v, ok := labels[t.key]
+	if !ok {
+		return
 	}
+	k := heldKey{class: t.class, key: t.key, kind: kind, weight: weight}
+	h := x.held[k]
+	if h == nil {
+		if x.held == nil {
+			x.held = map[heldKey]*heldCounts{}
+		}
+		h = &heldCounts{heldTerm: heldTerm{class: t.class, key: t.key, kind: kind, weight: weight}, domainCounts: countsFor(t.key, x.hosts)}
+		x.held[k] = h
+		x.heldList = append(x.heldList, h)
+	}
+	h.add(v, d)
 }
 
 // entryTerms returns e's terms when its pod has pod affinity, else nil.

@@ -18,11 +18,14 @@ import (
 // class: namespaces and selector), and each node remembers, for the
 // generation of its pods (nodeInfo.gen, as PodTopologySpread's count
 // memo does), how many of its pods each class asked about matches
-// (classCount) and the terms its pods hold, grouped by class, topology
-// key and weight (heldTerms). A pod scheduled then reads one count per
-// node and term, and matches itself once per class held anywhere: the
-// states, reasons and scores are the sums upstream's pod-by-pod loops
-// make (TestInterPodMemoMatchesDirect compares them with those loops).
+// (classCount) and the required anti-affinity terms its pods hold,
+// grouped by class and topology key (heldTerms). A PreFilter then reads
+// one count per node and term, and matches the pod once per class held
+// anywhere: the state is the sums upstream's pod-by-pod loops make
+// (TestInterPodMemoMatchesDirect compares it with those loops). The
+// scheduling cycle reads the cache's counts by domain instead
+// (interpodindex.go); the memos serve the PreFilter over nodes that
+// are not all the cache's own, preemption's trials.
 
 // termClass is what a compiled term matches: its namespaces and its
 // selector, or (parts) every one of several classes' pods, a pod's
@@ -177,8 +180,9 @@ const (
 	heldScored
 )
 
-// heldTerm is n terms of one class, topology key and signed weight held
-// by the pods of one node.
+// heldTerm is n terms of one class, topology key, kind and signed
+// weight (eachHeldTerm) held by pods: of one node (a memo's, required
+// anti-affinity only) or of the cluster (heldCounts).
 type heldTerm struct {
 	class  *termClass
 	key    string
@@ -231,8 +235,8 @@ func (ni *nodeInfo) classCount(k *termClass) int {
 	return m.counts.get(k, ni.gen+1, func() int { return countClass(ni, k) })
 }
 
-// heldTerms returns the terms ni's pods with pod (anti-)affinity hold,
-// grouped: from ni's memo when it was built at the node's current
+// heldTerms returns the required anti-affinity terms ni's pods hold,
+// grouped by class and key: from ni's memo when it was built at the node's current
 // generation, else built (into classes.scratch for a copy). The caller
 // reads it before the next call.
 func (ni *nodeInfo) heldTerms(classes *termClasses) []heldTerm {
@@ -247,42 +251,23 @@ func (ni *nodeInfo) heldTerms(classes *termClasses) []heldTerm {
 	return m.held
 }
 
-// appendHeld appends the grouped terms of ni's pods to out.
+// appendHeld appends the required anti-affinity terms of ni's pods to
+// out, grouped by class and key: what newInterPodFilter reads of a node
+// (the score reads the cache's counts, interPodScoreIndexed).
 func appendHeld(out []heldTerm, ni *nodeInfo, classes *termClasses) []heldTerm {
 	for _, e := range ni.entries {
 		if !hasPodAffinity(e.pod) {
 			continue
 		}
 		et := e.terms(classes)
-		out = appendTerms(out, et.antiAffinity, heldAntiAffinity, 0, 0)
-		out = appendTerms(out, et.affinity, heldScored, hardPodAffinityWeight, 1)
-		out = appendTerms(out, et.preferredAffinity, heldScored, 0, 1)
-		out = appendTerms(out, et.preferredAntiAffinity, heldScored, 0, -1)
-	}
-	return out
-}
-
-// appendTerms counts terms into out: each at its own weight, or at
-// weight when that is not 0, signed.
-func appendTerms(out []heldTerm, terms []affinityTerm, kind heldKind, weight int32, sign int64) []heldTerm {
-	for i := range terms {
-		t := &terms[i]
-		w := t.weight
-		if weight != 0 {
-			w = weight
-		}
-		sw := int64(w) * sign
-		found := false
-		for j := range out {
-			h := &out[j]
-			if h.class == t.class && h.key == t.key && h.kind == kind && h.weight == sw {
-				h.n++
-				found = true
-				break
+		for i := range et.antiAffinity {
+			t := &et.antiAffinity[i]
+			j := slices.IndexFunc(out, func(h heldTerm) bool { return h.class == t.class && h.key == t.key })
+			if j < 0 {
+				out = append(out, heldTerm{class: t.class, key: t.key, kind: heldAntiAffinity})
+				j = len(out) - 1
 			}
-		}
-		if !found {
-			out = append(out, heldTerm{class: t.class, key: t.key, kind: kind, weight: sw, n: 1})
+			out[j].n++
 		}
 	}
 	return out

@@ -1,6 +1,10 @@
 package scheduler
 
-import "github.com/clustersim/clustersim/sim/api"
+import (
+	"math"
+
+	"github.com/clustersim/clustersim/sim/api"
+)
 
 // newInterPodFilterPodByPod is InterPodAffinity's PreFilter as upstream's
 // loops make it, pod by pod (newInterPodFilter before its memos), the
@@ -88,4 +92,27 @@ func interPodScorePodByPod(pi *podInfo, all, feasible []*nodeInfo, withAffinity 
 		}
 	}
 	return scoreDomains(scores, feasible, out)
+}
+
+// scoreDomains gives each feasible node the sum of its labels' domain
+// scores, min-max normalized to 0..MaxNodeScore (all 0 when they are
+// equal); false, and out untouched, when no domain scored (upstream's
+// Skip).
+func scoreDomains(scores map[string]map[string]int64, feasible []*nodeInfo, out []int64) bool {
+	if len(scores) == 0 {
+		return false
+	}
+	minScore, maxScore := int64(math.MaxInt64), int64(math.MinInt64)
+	for j, ni := range feasible {
+		var s int64
+		for key, values := range scores {
+			if v, ok := ni.label(key); ok {
+				s += values[v]
+			}
+		}
+		out[j] = s
+		minScore, maxScore = min(minScore, s), max(maxScore, s)
+	}
+	normalizeDomainScores(out, minScore, maxScore)
+	return true
 }

@@ -575,7 +575,7 @@ func TestInterPodAffinityScore(t *testing.T) {
 			}
 			out := make([]int64, len(fs))
 			var got []int64
-			if interPodScore(newPodInfo(tc.pod), c.list(), fs, c, out) {
+			if _, ok := c.interPodScoreIndexed(newPodInfo(tc.pod), fs, out, nil); ok {
 				got = out
 			}
 			if !slices.Equal(got, tc.want) {
