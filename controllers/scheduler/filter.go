@@ -172,6 +172,9 @@ type podInfo struct {
 	// and InterPodAffinity; nil when the plugin has nothing to check.
 	spread   *spreadFilter
 	interPod *interPodFilter
+	// terms are the pod's compiled affinity terms (affinityTerms), made
+	// once an attempt for InterPodAffinity's PreFilter and score.
+	terms *podTerms
 	// volumes is VolumeBinding's PreFilter state (volumebinding.go); nil
 	// for a pod without claims or without the volume plugins.
 	volumes *volumeState

@@ -88,6 +88,16 @@ func compileGroup(pod *api.Pod, required []api.PodAffinityTerm, preferred []api.
 	return req, pref
 }
 
+// affinityTerms returns the pod's compiled terms, their classes interned
+// in classes, compiled at the first call: InterPodAffinity's PreFilter
+// and score, and preemption's PreFilter at each trial, read them.
+func (pi *podInfo) affinityTerms(classes *termClasses) *podTerms {
+	if pi.terms == nil {
+		pi.terms = compileTerms(pi.pod, classes)
+	}
+	return pi.terms
+}
+
 // terms returns the entry's compiled terms, compiling them (their
 // classes interned in classes) once per pod version.
 func (e *podEntry) terms(classes *termClasses) *podTerms {
@@ -164,7 +174,7 @@ type interPodFilter struct {
 // each pod.
 func newInterPodFilter(pi *podInfo, nodes []*nodeInfo, c *cache) *interPodFilter {
 	classes := &c.classes
-	pt := compileTerms(pi.pod, classes)
+	pt := pi.affinityTerms(classes)
 	own := len(pt.affinity)+len(pt.antiAffinity) > 0
 	if !own && c.withRequiredAnti == 0 {
 		return nil

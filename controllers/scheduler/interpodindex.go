@@ -240,7 +240,8 @@ func (c *cache) indexNode(ni *nodeInfo, old *api.Node) {
 }
 
 // ownCountsOf returns the counts of the pods k matches (the nodes, for a
-// nil k) by key on the nodes with every one of keys, counted over the
+// nil k) by key on the nodes with every one of keys (nil: key alone;
+// keysID is their identity, joinKeys), counted over the
 // cache's nodes the first time they are asked for and kept from then
 // on. It forgets the counts no call has read for ownUnusedFor calls.
 func (c *cache) ownCountsOf(k *termClass, key string, keys []string, keysID string, call uint64) *ownCounts {
@@ -263,6 +264,9 @@ func (c *cache) ownCountsOf(k *termClass, key string, keys []string, keysID stri
 	}
 	clear(x.ownList[len(kept):])
 	x.ownList = kept
+	if keys == nil {
+		keys = []string{key}
+	}
 	o := &ownCounts{class: k, key: key, keys: keys, used: call, domainCounts: countsFor(key, &c.hosts)}
 	for _, ni := range c.nodes {
 		if ni.node == nil {
@@ -286,7 +290,7 @@ func (c *cache) ownCountsOf(k *termClass, key string, keys []string, keysID stri
 // termCounts is ownCountsOf for an InterPodAffinity term: by its key
 // alone.
 func (c *cache) termCounts(t *affinityTerm, call uint64) *ownCounts {
-	return c.ownCountsOf(t.class, t.key, []string{t.key}, t.key, call)
+	return c.ownCountsOf(t.class, t.key, nil, t.key, call)
 }
 
 // joinKeys is the identity of a set of topology keys, sorted and unique.
@@ -310,7 +314,7 @@ func (x *domainIndex) compactHeld() {
 // from the cache's counts by domain.
 func (c *cache) interPodFilterIndexed(pi *podInfo) *interPodFilter {
 	classes := &c.classes
-	pt := compileTerms(pi.pod, classes)
+	pt := pi.affinityTerms(classes)
 	own := len(pt.affinity)+len(pt.antiAffinity) > 0
 	if !own && c.withRequiredAnti == 0 {
 		return nil
@@ -323,7 +327,7 @@ func (c *cache) interPodFilterIndexed(pi *podInfo) *interPodFilter {
 			all = classes.conjunction(pt.affinity)
 		}
 		for i := range pt.affinity {
-			d := &c.ownCountsOf(all, pt.affinity[i].key, []string{pt.affinity[i].key}, pt.affinity[i].key, call).domainCounts
+			d := &c.ownCountsOf(all, pt.affinity[i].key, nil, pt.affinity[i].key, call).domainCounts
 			f.affinityBy = append(f.affinityBy, d)
 			f.anyAffinity = f.anyAffinity || d.total > 0
 		}
@@ -356,7 +360,7 @@ type scoreTerm struct {
 // buffers them between calls.
 func (c *cache) interPodScoreIndexed(pi *podInfo, feasible []*nodeInfo, out []int64, terms []scoreTerm) ([]scoreTerm, bool) {
 	classes := &c.classes
-	pt := compileTerms(pi.pod, classes)
+	pt := pi.affinityTerms(classes)
 	own := len(pt.preferredAffinity)+len(pt.preferredAntiAffinity) > 0
 	if !own && c.withAffinity == 0 {
 		return terms, false
