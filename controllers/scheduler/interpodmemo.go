@@ -71,14 +71,22 @@ func (k *termClass) matches(pod *api.Pod) bool {
 // constraint c counts for a pod in namespace ns: those in ns its
 // selector matches, not terminating.
 func (cs *termClasses) spreadClass(ns string, c *spreadConstraint) *termClass {
-	id := "\x04" + ns + "\x01" + c.selID
+	return cs.class("\x04"+ns+"\x01"+c.selID, func() *termClass {
+		return &termClass{sel: c.sel, namespaces: []string{ns}, liveOnly: true}
+	})
+}
+
+// class returns the class of identity id, made by made the first time
+// it is asked for.
+func (cs *termClasses) class(id string, made func() *termClass) *termClass {
 	if k := cs.byID[id]; k != nil {
 		return k
 	}
 	if cs.byID == nil {
 		cs.byID = map[string]*termClass{}
 	}
-	k := &termClass{id: id, sel: c.sel, namespaces: []string{ns}, liveOnly: true}
+	k := made()
+	k.id = id
 	cs.byID[id] = k
 	return k
 }
@@ -120,16 +128,9 @@ func classID(t *affinityTerm) string {
 
 // intern returns the class of what t matches.
 func (cs *termClasses) intern(t *affinityTerm) *termClass {
-	id := classID(t)
-	if k := cs.byID[id]; k != nil {
-		return k
-	}
-	if cs.byID == nil {
-		cs.byID = map[string]*termClass{}
-	}
-	k := &termClass{id: id, sel: t.sel, namespaces: t.namespaces, allNamespaces: t.allNamespaces}
-	cs.byID[id] = k
-	return k
+	return cs.class(classID(t), func() *termClass {
+		return &termClass{sel: t.sel, namespaces: t.namespaces, allNamespaces: t.allNamespaces}
+	})
 }
 
 // conjunction returns the class of the pods matching every one of
@@ -141,16 +142,13 @@ func (cs *termClasses) conjunction(terms []affinityTerm) *termClass {
 		b.WriteString(terms[i].class.id)
 		b.WriteByte(3)
 	}
-	id := b.String()
-	if k := cs.byID[id]; k != nil {
+	return cs.class(b.String(), func() *termClass {
+		k := &termClass{}
+		for i := range terms {
+			k.parts = append(k.parts, terms[i].class)
+		}
 		return k
-	}
-	k := &termClass{id: id}
-	for i := range terms {
-		k.parts = append(k.parts, terms[i].class)
-	}
-	cs.byID[id] = k
-	return k
+	})
 }
 
 // newCall numbers a PreFilter or PreScore run: the matches remembered
