@@ -295,7 +295,7 @@ func (h *HorizontalPodAutoscalerV1) ToV2() *HorizontalPodAutoscaler {
 		ObjectMeta: *h.ObjectMeta.DeepCopy(),
 	}
 	out.Spec.ScaleTargetRef = h.Spec.ScaleTargetRef
-	out.Spec.MinReplicas = copyInt32(h.Spec.MinReplicas)
+	out.Spec.MinReplicas = copyPtr(h.Spec.MinReplicas)
 	out.Spec.MaxReplicas = h.Spec.MaxReplicas
 	if h.Spec.TargetCPUUtilizationPercentage != nil {
 		out.Spec.Metrics = []MetricSpec{{
@@ -304,13 +304,13 @@ func (h *HorizontalPodAutoscalerV1) ToV2() *HorizontalPodAutoscaler {
 				Name: ResourceCPU,
 				Target: MetricTarget{
 					Type:               UtilizationMetricType,
-					AverageUtilization: copyInt32(h.Spec.TargetCPUUtilizationPercentage),
+					AverageUtilization: copyPtr(h.Spec.TargetCPUUtilizationPercentage),
 				},
 			},
 		}}
 	}
 	st := &h.Status
-	out.Status.ObservedGeneration = copyInt64(st.ObservedGeneration)
+	out.Status.ObservedGeneration = copyPtr(st.ObservedGeneration)
 	if st.LastScaleTime != nil {
 		t := *st.LastScaleTime
 		out.Status.LastScaleTime = &t
@@ -322,7 +322,7 @@ func (h *HorizontalPodAutoscalerV1) ToV2() *HorizontalPodAutoscaler {
 			Type: ResourceMetricSourceType,
 			Resource: &ResourceMetricStatus{
 				Name:    ResourceCPU,
-				Current: MetricValueStatus{AverageUtilization: copyInt32(st.CurrentCPUUtilizationPercentage)},
+				Current: MetricValueStatus{AverageUtilization: copyPtr(st.CurrentCPUUtilizationPercentage)},
 			},
 		}}
 	}
@@ -340,17 +340,17 @@ func HPAToV1(h *HorizontalPodAutoscaler) *HorizontalPodAutoscalerV1 {
 		ObjectMeta: *h.ObjectMeta.DeepCopy(),
 	}
 	out.Spec.ScaleTargetRef = h.Spec.ScaleTargetRef
-	out.Spec.MinReplicas = copyInt32(h.Spec.MinReplicas)
+	out.Spec.MinReplicas = copyPtr(h.Spec.MinReplicas)
 	out.Spec.MaxReplicas = h.Spec.MaxReplicas
 	for _, m := range h.Spec.Metrics {
 		if m.Type == ResourceMetricSourceType && m.Resource != nil && m.Resource.Name == ResourceCPU &&
 			m.Resource.Target.AverageUtilization != nil {
-			out.Spec.TargetCPUUtilizationPercentage = copyInt32(m.Resource.Target.AverageUtilization)
+			out.Spec.TargetCPUUtilizationPercentage = copyPtr(m.Resource.Target.AverageUtilization)
 			break
 		}
 	}
 	st := &h.Status
-	out.Status.ObservedGeneration = copyInt64(st.ObservedGeneration)
+	out.Status.ObservedGeneration = copyPtr(st.ObservedGeneration)
 	if st.LastScaleTime != nil {
 		t := *st.LastScaleTime
 		out.Status.LastScaleTime = &t
@@ -360,24 +360,8 @@ func HPAToV1(h *HorizontalPodAutoscaler) *HorizontalPodAutoscalerV1 {
 	for _, m := range st.CurrentMetrics {
 		if m.Type == ResourceMetricSourceType && m.Resource != nil && m.Resource.Name == ResourceCPU &&
 			m.Resource.Current.AverageUtilization != nil {
-			out.Status.CurrentCPUUtilizationPercentage = copyInt32(m.Resource.Current.AverageUtilization)
+			out.Status.CurrentCPUUtilizationPercentage = copyPtr(m.Resource.Current.AverageUtilization)
 		}
 	}
 	return out
-}
-
-func copyInt32(p *int32) *int32 {
-	if p == nil {
-		return nil
-	}
-	v := *p
-	return &v
-}
-
-func copyInt64(p *int64) *int64 {
-	if p == nil {
-		return nil
-	}
-	v := *p
-	return &v
 }

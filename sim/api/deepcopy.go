@@ -41,6 +41,18 @@ func copyRawPtr(p *RawValue) *RawValue {
 	return new(p.DeepCopy())
 }
 
+// copyRaws copies a list of RawValues and their bytes (nil for nil).
+func copyRaws(in []RawValue) []RawValue {
+	if in == nil {
+		return nil
+	}
+	out := make([]RawValue, len(in))
+	for i := range in {
+		out[i] = in[i].DeepCopy()
+	}
+	return out
+}
+
 // countSet counts the non-nil pointers among ps.
 func countSet[T any](ps ...*T) int {
 	n := 0

@@ -163,12 +163,7 @@ func (in *StatefulSet) DeepCopyInto(out *StatefulSet) {
 	o.PersistentVolumeClaimRetentionPolicy = copyPtr(s.PersistentVolumeClaimRetentionPolicy)
 	o.Ordinals = copyPtr(s.Ordinals)
 	out.Status.CollisionCount = copyPtr(in.Status.CollisionCount)
-	if in.Status.Conditions != nil {
-		out.Status.Conditions = make([]RawValue, len(in.Status.Conditions))
-		for i, c := range in.Status.Conditions {
-			out.Status.Conditions[i] = c.DeepCopy()
-		}
-	}
+	out.Status.Conditions = copyRaws(in.Status.Conditions)
 }
 
 // SetDefaultsStatefulSet applies apps/v1 defaults (k/k

@@ -362,12 +362,7 @@ func (in *PersistentVolumeClaim) DeepCopyInto(out *PersistentVolumeClaim) {
 	st, ot := &in.Status, &out.Status
 	ot.AccessModes = slices.Clone(st.AccessModes)
 	ot.Capacity = st.Capacity.DeepCopy()
-	if st.Conditions != nil {
-		ot.Conditions = make([]RawValue, len(st.Conditions))
-		for i, c := range st.Conditions {
-			ot.Conditions[i] = c.DeepCopy()
-		}
-	}
+	ot.Conditions = copyRaws(st.Conditions)
 	ot.AllocatedResources = st.AllocatedResources.DeepCopy()
 	ot.AllocatedResourceStatuses = copyRawPtr(st.AllocatedResourceStatuses)
 	ot.CurrentVolumeAttributesClassName = copyPtr(st.CurrentVolumeAttributesClassName)
