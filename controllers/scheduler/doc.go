@@ -25,10 +25,11 @@
 //     node inclusion policies, matchLabelKeys; placement.go) and
 //     InterPodAffinity (required affinity and anti-affinity of the pod
 //     and of existing pods; interpod.go), their PreFilter state built
-//     once per attempt in one pass over the cache, each node's counts of
-//     matching pods (and, for InterPodAffinity, its pods' own terms)
-//     remembered while its pods are unchanged (spreadcount.go,
-//     interpodmemo.go);
+//     once per attempt from counts by topology domain that the cache
+//     keeps as pods and nodes change (interpodindex.go, spreadindex.go;
+//     node by node, from each node's memo of its pods' counts, when the
+//     nodes counted depend on the pod or are a preemption trial's:
+//     spreadcount.go, interpodmemo.go);
 //   - scores: TaintToleration (weight 3), NodeAffinity (2),
 //     PodTopologySpread (2, ScheduleAnyway constraints), InterPodAffinity
 //     (2, preferred terms and existing pods' terms),
