@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/clustersim/clustersim/sim/api"
@@ -95,6 +96,56 @@ type Options struct {
 	Workers int
 	// Observer, if set, is told of every reconcile.
 	Observer controller.Observer
+	// Zones, if set, is told at every periodic pass of each zone's
+	// disruption state and tainting rate, and of each node the tainting
+	// pass taints NoExecute: what paces the eviction of a lost zone's
+	// pods, which upstream only logs ("Controller detected that zone %v
+	// is now in state %v.").
+	Zones ZoneObserver
+}
+
+// ZoneObserver is told how the controller paces its NoExecute taints,
+// zone by zone (Options.Zones). Its methods run on the controller's
+// pass and must not block.
+type ZoneObserver interface {
+	// ZonePass reports a zone's state as this pass left it.
+	ZonePass(ZoneStatus)
+	// Tainted reports that the tainting pass tainted node, of zone,
+	// NoExecute.
+	Tainted(zone, node string)
+}
+
+// ZoneStatus is one zone's state at a periodic pass (ZoneObserver).
+type ZoneStatus struct {
+	// Zone is the zone's name (ZoneName).
+	Zone string
+	// State is Normal, PartialDisruption or FullDisruption (upstream's
+	// ComputeZoneState).
+	State string
+	// NotReady of Size nodes have no Ready condition that is True.
+	NotReady, Size int
+	// Rate is the nodes a second the zone's not-Ready nodes are tainted
+	// NoExecute at now (0: not at all).
+	Rate float64
+	// AllDisrupted is set when every zone is fully disrupted: the
+	// controller then presumes the control plane, not the nodes, at
+	// fault and stops every eviction (upstream's "master disruption
+	// mode").
+	AllDisrupted bool
+}
+
+// ZoneName is the name of a zone's key as a reader knows it: the zone
+// label's value, "region/zone" when the node has a region label too, ""
+// for nodes with neither.
+func ZoneName(key string) string {
+	region, zone, ok := strings.Cut(key, ":\x00:")
+	if !ok {
+		return key
+	}
+	if region == "" {
+		return zone
+	}
+	return region + "/" + zone
 }
 
 func (o *Options) defaults() {
@@ -693,7 +744,11 @@ func (mon *monitor) taintPass(ctx context.Context) {
 			default:
 				return true, 0 // Ready again: no taint
 			}
-			return mon.swapTaints(ctx, n, []api.Taint{add}, []api.Taint{opposite}), 0
+			ok = mon.swapTaints(ctx, n, []api.Taint{add}, []api.Taint{opposite})
+			if ok && mon.opts.Zones != nil {
+				mon.opts.Zones.Tainted(ZoneName(z), n.Name)
+			}
+			return ok, 0
 		})
 	}
 }
@@ -706,14 +761,24 @@ func (mon *monitor) taintPass(ctx context.Context) {
 func (mon *monitor) handleDisruption(ctx context.Context, zoneConds map[string][]*api.NodeCondition, nodes []*api.Node) {
 	now := mon.clock.Now()
 	newStates := map[string]zoneState{}
+	notReady := map[string]int{}
 	allAreFull := true
 	zones := make([]string, 0, len(zoneConds))
 	for z := range zoneConds {
 		zones = append(zones, z)
 	}
 	slices.Sort(zones)
+	if mon.opts.Zones != nil {
+		defer func() {
+			for _, z := range zones {
+				mon.opts.Zones.ZonePass(ZoneStatus{Zone: ZoneName(z), State: string(mon.zoneStates[z]), NotReady: notReady[z],
+					Size: len(zoneConds[z]), Rate: mon.tainters[z].limiter.rate(), AllDisrupted: allAreFull})
+			}
+		}()
+	}
 	for _, z := range zones {
-		_, st := computeZoneState(zoneConds[z], mon.opts.UnhealthyZoneThreshold)
+		n, st := computeZoneState(zoneConds[z], mon.opts.UnhealthyZoneThreshold)
+		notReady[z] = n
 		if st != stateFullDisruption {
 			allAreFull = false
 		}

@@ -68,7 +68,8 @@ var controllerSpecs = map[string]controllerSpec{
 	// NoExecute taint manager) run in one manager, as in
 	// kube-controller-manager.
 	"node-lifecycle": {nodelifecycle.Actor, func(r *run, m *controller.Manager, s scenarios.ControllerSettings) error {
-		opts := nodelifecycle.Options{Workers: s.Workers}
+		opts := nodelifecycle.Options{Workers: s.Workers, Zones: &r.zones}
+		r.zones.now = func() time.Duration { return r.c.K.Now().Duration() }
 		if g := r.s.Spec.Cluster.NodeMonitorGracePeriod; g != nil {
 			opts.GracePeriod = g.Duration
 		}

@@ -145,6 +145,10 @@ type Result struct {
 	// and the scheduler's) waited for their token buckets; actors that
 	// never waited are left out.
 	Throttling []ActorThrottling
+	// Evictions is, by zone, how the node lifecycle controller paced the
+	// NoExecute taints of not-Ready nodes; zones that lost no node after
+	// settling are left out.
+	Evictions []ZoneEvictions
 	// Faults are the faults the run injected (spec.faults' profiles drawn
 	// by the seed, and its schedule), by start time.
 	Faults []scenarios.Fault
@@ -420,6 +424,8 @@ type run struct {
 	overlaid map[dir]bool
 	// throttle counts the paced clients' waits.
 	throttle throttling
+	// zones collects the node lifecycle controller's eviction pacing.
+	zones zoneEvictions
 }
 
 // MaxEventsAtInstant is how many events may fire at one virtual time
@@ -646,6 +652,7 @@ func (s *Session) Finish() *Result {
 	res.AssumedImages = r.nodes.registry.Assumed()
 	res.Timeouts = timeouts(c)
 	res.Throttling = r.throttle.result()
+	res.Evictions = r.zones.result()
 	res.Writes = c.Store.Audit().Total()
 	res.Heartbeats = c.Store.Audit().Heartbeats()
 	// Gathered into one slice the result shares with the log, not
