@@ -600,6 +600,9 @@ func (l *loader) cluster(s *Scenario, w *world) error {
 	if g := s.Spec.Cluster.NodeMonitorGracePeriod; g != nil && g.Duration <= 0 {
 		return l.errorf("spec.cluster.nodeMonitorGracePeriod", "must be positive")
 	}
+	if err := l.evictionSettings(s); err != nil {
+		return err
+	}
 	if err := l.eventTTL(s.Spec.Cluster.EventTTL); err != nil {
 		return err
 	}
@@ -2498,4 +2501,45 @@ func (l *loader) fileOrObjects(field, file string, nodes []*yaml.Node, w *world,
 		}
 	}
 	return out, nil
+}
+
+// MaxNodeEvictionRate bounds spec.cluster's eviction rates: a node a
+// millisecond, far beyond any cluster's need, and a rate whose interval
+// a token bucket can still count in nanoseconds.
+const MaxNodeEvictionRate = 1000
+
+// evictionSettings checks the node lifecycle controller's eviction
+// settings in spec.cluster: rates from 0 (no taints) to
+// MaxNodeEvictionRate nodes a second, a size threshold from 0, a share
+// of not-Ready nodes above 0 (above 1: never partially disrupted).
+// Set with the node lifecycle controller turned off, they are errors:
+// nothing would read them.
+func (l *loader) evictionSettings(s *Scenario) error {
+	c := &s.Spec.Cluster
+	if !Enabled(s.Spec.Controllers, "node-lifecycle") {
+		for _, f := range []struct {
+			name string
+			set  bool
+		}{{"nodeEvictionRate", c.NodeEvictionRate != nil}, {"secondaryNodeEvictionRate", c.SecondaryNodeEvictionRate != nil},
+			{"largeClusterSizeThreshold", c.LargeClusterSizeThreshold != nil}, {"unhealthyZoneThreshold", c.UnhealthyZoneThreshold != nil}} {
+			if f.set {
+				return l.errorf("spec.cluster."+f.name, "the node lifecycle controller, which alone reads it, is turned off (spec.controllers.node-lifecycle.enabled: false)")
+			}
+		}
+	}
+	for _, r := range []struct {
+		field string
+		v     *float64
+	}{{"nodeEvictionRate", c.NodeEvictionRate}, {"secondaryNodeEvictionRate", c.SecondaryNodeEvictionRate}} {
+		if r.v != nil && !(*r.v >= 0 && *r.v <= MaxNodeEvictionRate) {
+			return l.errorf("spec.cluster."+r.field, "%v: want nodes a second from 0 (none tainted) to %d", *r.v, MaxNodeEvictionRate)
+		}
+	}
+	if t := c.LargeClusterSizeThreshold; t != nil && *t < 0 {
+		return l.errorf("spec.cluster.largeClusterSizeThreshold", "%d: want a number of nodes, 0 or more", *t)
+	}
+	if u := c.UnhealthyZoneThreshold; u != nil && !(*u > 0 && *u <= 1e6) {
+		return l.errorf("spec.cluster.unhealthyZoneThreshold", "%v: want a share of a zone's nodes above 0 (0.55: 55%%; above 1: never)", *u)
+	}
+	return nil
 }

@@ -250,6 +250,23 @@ type Cluster struct {
 	// its lease before it is marked Unknown (the node lifecycle
 	// controller's --node-monitor-grace-period; default 50s).
 	NodeMonitorGracePeriod *api.Duration `json:"nodeMonitorGracePeriod,omitempty"`
+	// NodeEvictionRate is how many nodes a second the node lifecycle
+	// controller taints NoExecute in a zone that is Normal, or fully
+	// disrupted while another zone is not (--node-eviction-rate; default
+	// 0.1; 0: none).
+	NodeEvictionRate *float64 `json:"nodeEvictionRate,omitempty"`
+	// SecondaryNodeEvictionRate is the rate in a partially disrupted zone
+	// of more than LargeClusterSizeThreshold nodes
+	// (--secondary-node-eviction-rate; default 0.01; 0: none).
+	SecondaryNodeEvictionRate *float64 `json:"secondaryNodeEvictionRate,omitempty"`
+	// LargeClusterSizeThreshold is the zone size above which a partially
+	// disrupted zone is still tainted, at the secondary rate
+	// (--large-cluster-size-threshold; default 50).
+	LargeClusterSizeThreshold *int `json:"largeClusterSizeThreshold,omitempty"`
+	// UnhealthyZoneThreshold is the share of a zone's nodes (more than 2
+	// of them) not Ready that makes it partially disrupted
+	// (--unhealthy-zone-threshold; default 0.55).
+	UnhealthyZoneThreshold *float64 `json:"unhealthyZoneThreshold,omitempty"`
 	// DefaultTolerationSeconds is how long pods tolerate an unreachable or
 	// not-ready node before eviction (the DefaultTolerationSeconds
 	// admission plugin; default 300).

@@ -86,7 +86,8 @@ type Options struct {
 	// larger than LargeClusterThreshold (default 0.01; negative: never).
 	SecondaryEvictionRate float64
 	// LargeClusterThreshold is the zone size above which a partially
-	// disrupted zone keeps tainting at the secondary rate (default 50).
+	// disrupted zone keeps tainting at the secondary rate (default 50;
+	// negative: 0, every zone is large).
 	LargeClusterThreshold int
 	// UnhealthyZoneThreshold is the share of not-Ready nodes (with more
 	// than 2) that makes a zone partially disrupted (default 0.55).
@@ -167,8 +168,11 @@ func (o *Options) defaults() {
 	}
 	rate(&o.EvictionRate, DefaultEvictionRate)
 	rate(&o.SecondaryEvictionRate, DefaultSecondaryEvictionRate)
-	if o.LargeClusterThreshold <= 0 {
+	switch {
+	case o.LargeClusterThreshold == 0:
 		o.LargeClusterThreshold = DefaultLargeClusterThreshold
+	case o.LargeClusterThreshold < 0:
+		o.LargeClusterThreshold = 0
 	}
 	if o.UnhealthyZoneThreshold <= 0 {
 		o.UnhealthyZoneThreshold = DefaultUnhealthyZoneThreshold

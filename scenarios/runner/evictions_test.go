@@ -14,8 +14,9 @@ import (
 
 // evictionScenario runs a zone-a of a nodes and a zone-b of b nodes
 // (one pod each), and crashes the first crashA of zone-a and the first
-// crashB of zone-b at 2m; the run ends at end.
-func evictionScenario(a, b, crashA, crashB int, end time.Duration) string {
+// crashB of zone-b at 2m; the run ends at end. settings are
+// spec.cluster's eviction settings, in flow style ("" for none).
+func evictionScenario(a, b, crashA, crashB int, end time.Duration, settings string) string {
 	var s strings.Builder
 	fmt.Fprintf(&s, `apiVersion: clustersim.dev/v1alpha1
 kind: Scenario
@@ -24,6 +25,7 @@ spec:
   duration: %s
   measure: {ignore: [Node]}
   cluster:
+    %s
     nodeGroups:
     - {name: zone-a, count: %d, capacity: {cpu: "8", memory: 32Gi}, labels: {topology.kubernetes.io/zone: zone-a}}
     - {name: zone-b, count: %d, capacity: {cpu: "8", memory: 32Gi}, labels: {topology.kubernetes.io/zone: zone-b}}
@@ -38,7 +40,7 @@ spec:
         metadata: {labels: {app: web}}
         spec: {containers: [{name: web, image: nginx:1.25, resources: {requests: {cpu: 10m, memory: 16Mi}}}]}
   timeline:
-`, end, a, b, a+b)
+`, end, settings, a, b, a+b)
 	for i := 1; i <= crashA; i++ {
 		fmt.Fprintf(&s, "  - {at: 2m, crashNode: zone-a-%d}\n", i)
 	}
@@ -58,6 +60,7 @@ func TestEvictionPacing(t *testing.T) {
 	const end = 12 * time.Minute
 	tests := []struct {
 		name                 string
+		settings             string // spec.cluster's eviction settings
 		a, b, crashA, crashB int
 		state                string  // zone-a's state once its nodes are lost
 		rate                 float64 // zone-a's tainting rate then
@@ -78,10 +81,16 @@ func TestEvictionPacing(t *testing.T) {
 		// Every node of every zone: the control plane is presumed at
 		// fault and nothing is tainted.
 		{name: "every zone fully disrupted", a: 4, b: 3, crashA: 4, crashB: 3, state: "FullDisruption", rate: 0, all: true, reportedB: true},
+		// spec.cluster's settings, as kube-controller-manager's flags.
+		{name: "secondaryNodeEvictionRate 0.05", settings: "secondaryNodeEvictionRate: 0.05", a: 60, b: 5, crashA: 40, state: "PartialDisruption", rate: 0.05},
+		{name: "largeClusterSizeThreshold 0", settings: "largeClusterSizeThreshold: 0", a: 10, b: 5, crashA: 8, state: "PartialDisruption", rate: nodelifecycle.DefaultSecondaryEvictionRate},
+		{name: "unhealthyZoneThreshold 0.9", settings: "unhealthyZoneThreshold: 0.9", a: 10, b: 5, crashA: 8, state: "Normal", rate: nodelifecycle.DefaultEvictionRate},
+		{name: "nodeEvictionRate 0.5", settings: "nodeEvictionRate: 0.5", a: 20, b: 5, crashA: 3, state: "Normal", rate: 0.5},
+		{name: "nodeEvictionRate 0", settings: "nodeEvictionRate: 0", a: 20, b: 5, crashA: 3, state: "Normal", rate: 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, err := scenarios.Load("eviction.yaml", ".", nil, []byte(evictionScenario(tt.a, tt.b, tt.crashA, tt.crashB, end)))
+			s, err := scenarios.Load("eviction.yaml", ".", nil, []byte(evictionScenario(tt.a, tt.b, tt.crashA, tt.crashB, end, tt.settings)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -130,8 +139,10 @@ func TestEvictionPacing(t *testing.T) {
 			if z.Tainted != want {
 				t.Errorf("%d nodes tainted from %v to the end (%v) at %v nodes/s, want %d", z.Tainted, z.First, end, tt.rate, want)
 			}
-			if z.First < p.From || z.First > p.From+every {
-				t.Errorf("first taint at %v, want within %v of %v", z.First, every, p.From)
+			// The first at the tainting pass after the one that found the
+			// nodes lost: within a monitor period, or the rate's interval.
+			if within := max(every, nodelifecycle.DefaultMonitorPeriod); z.First < p.From || z.First > p.From+within {
+				t.Errorf("first taint at %v, want within %v of %v", z.First, within, p.From)
 			}
 			if got, want := z.Last-z.First, time.Duration(z.Tainted-1)*every; math.Abs(float64(got-want)) > float64(time.Second) {
 				t.Errorf("%d taints over %v, want %v at %v nodes/s", z.Tainted, got, want, tt.rate)
