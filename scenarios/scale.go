@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"github.com/clustersim/clustersim/controllers/nodelifecycle"
 	"math"
 	"slices"
 	"strconv"
@@ -357,10 +358,66 @@ func ScalePacingNotes(s ScaleProbe) []string {
 
 // ScaleNotes returns every note the generator prints about probe s
 // before anyone runs it: its caps (ScaleLimitNotes), its Services
-// (ScaleServiceNotes) and its pacing (ScalePacingNotes), in that order.
+// (ScaleServiceNotes), its pacing (ScalePacingNotes) and its evictions
+// (ScaleEvictionNotes), in that order.
 func ScaleNotes(s ScaleProbe) []string {
-	return slices.Concat(ScaleLimitNotes(s), ScaleServiceNotes(s), ScalePacingNotes(s))
+	return slices.Concat(ScaleLimitNotes(s), ScaleServiceNotes(s), ScalePacingNotes(s), ScaleEvictionNotes(s))
 }
+
+// ScaleEvictionNotes returns the note on a crash whose pods cannot be
+// evicted by the probe's expectation: the node lifecycle controller
+// taints the lost nodes NoExecute at their zone's rate (upstream's
+// ComputeZoneState and setLimiterInZone, at kube-controller-manager's
+// defaults), and their pods leave only when their toleration of the
+// taint (300 s) runs out. Losing more than 2 and at least 55% of zone-a
+// (--crash-percent 19 and up) makes it partially disrupted: tainted at
+// 0.01 nodes/s when it has more than 50 nodes, not at all when fewer.
+// The note says when the last lost node would be tainted, at the
+// earliest (its grace period and tolerations included: the tainting
+// starts some seconds later still), and what changes the rate; none when
+// that is within the hour's expectation, or for a probe ScaleYAML
+// refuses. s is as ScaleYAML takes it.
+func ScaleEvictionNotes(s ScaleProbe) []string {
+	s, err := s.normalized()
+	if err != nil {
+		return nil
+	}
+	zoneA := s.Nodes/3 + min(1, s.Nodes%3)
+	lost := max(1, s.Nodes*s.CrashPercent/100)
+	if lost < zoneA && (lost <= 2 || float64(lost)/float64(zoneA) < nodelifecycle.DefaultUnhealthyZoneThreshold) {
+		// Normal: at --node-eviction-rate.
+		gone := scaleCrashAt + nodelifecycle.DefaultGracePeriod + time.Duration(float64(lost-1)/nodelifecycle.DefaultEvictionRate*float64(time.Second)) + scaleToleration
+		if gone <= scaleHeldAt {
+			return nil
+		}
+		return []string{fmt.Sprintf("zone-a loses %d of its %d nodes; the node lifecycle controller taints them NoExecute at %v nodes/s (--node-eviction-rate), the last some %v after the crash at the earliest, "+
+			"and their pods leave %v after their node's taint: past the expectation at %v, which will fail; spec.cluster.nodeEvictionRate changes the rate",
+			lost, zoneA, nodelifecycle.DefaultEvictionRate, (gone - scaleToleration - scaleCrashAt).Round(time.Second), scaleToleration, scaleHeldAt)}
+	}
+	if lost == zoneA {
+		return nil // fully disrupted while the other zones are not: --node-eviction-rate, and zone-a is at most a third
+	}
+	why := fmt.Sprintf("zone-a loses %d of its %d nodes, at least %v%% of them: upstream's node lifecycle controller takes the zone for partially disrupted (--unhealthy-zone-threshold)", lost, zoneA, nodelifecycle.DefaultUnhealthyZoneThreshold*100)
+	if zoneA <= nodelifecycle.DefaultLargeClusterThreshold {
+		return []string{why + fmt.Sprintf(", and in a zone of at most %d nodes (--large-cluster-size-threshold) it taints none: their pods never leave, and the expectation at %v will fail; "+
+			"spec.cluster.largeClusterSizeThreshold or unhealthyZoneThreshold changes it", nodelifecycle.DefaultLargeClusterThreshold, scaleHeldAt)}
+	}
+	rate := nodelifecycle.DefaultSecondaryEvictionRate
+	last := nodelifecycle.DefaultGracePeriod + time.Duration(float64(lost-1)/rate*float64(time.Second))
+	if scaleCrashAt+last+scaleToleration <= scaleHeldAt {
+		return nil
+	}
+	return []string{why + fmt.Sprintf(" and taints its nodes NoExecute at %v nodes/s (--secondary-node-eviction-rate), one every %v: the last some %v after the crash at the earliest, its pods %v later, "+
+		"past the expectation at %v, which will fail; spec.cluster.secondaryNodeEvictionRate changes the rate", rate, time.Duration(float64(time.Second)/rate), last.Round(time.Minute), scaleToleration, scaleHeldAt)}
+}
+
+// scaleCrashAt is when the probe's nodes crash (ScaleYAML's timeline);
+// scaleToleration is how long their pods tolerate the NoExecute taint
+// (DefaultTolerationSeconds).
+const (
+	scaleCrashAt    = 20 * time.Minute
+	scaleToleration = 300 * time.Second
+)
 
 // ScaleLimitNotes returns what the probe asks of `clustersim run` past
 // its default caps (DefaultLimits: nodes and pods), each naming the

@@ -184,6 +184,39 @@ func TestScaleLimitNotes(t *testing.T) {
 // TestScalePacingNotes checks the generator's warnings: a note for each
 // client whose pacing cannot get the probe's pods through before the
 // expectation's time, naming the least rate, and none otherwise.
+// TestScaleEvictionNotes checks the generator's note on a crash whose
+// pods the node lifecycle controller's eviction pacing keeps past the
+// expectation, zone-a's state computed as upstream's ComputeZoneState.
+func TestScaleEvictionNotes(t *testing.T) {
+	tests := []struct {
+		name  string
+		probe ScaleProbe
+		want  string // a substring of the one note; "" for none
+	}{
+		{"the probe's 1%", ScaleProbe{Nodes: 5000}, ""},
+		// 50 of zone-a's 1,667 at 0.1 nodes/s: the last 8m30s after.
+		{"5%, Normal, in time", ScaleProbe{Nodes: 3000, CrashPercent: 5}, ""},
+		// 540 of 1,000: Normal, the last some 1h30m after the crash.
+		{"18%, Normal, too slow", ScaleProbe{Nodes: 3000, CrashPercent: 18}, "zone-a loses 540 of its 1000 nodes; the node lifecycle controller taints them NoExecute at 0.1 nodes/s (--node-eviction-rate), the last some 1h30m40s after the crash"},
+		{"33% of 3,000: partially disrupted", ScaleProbe{Nodes: 3000, CrashPercent: 33}, "zone-a loses 990 of its 1000 nodes, at least 55% of them: upstream's node lifecycle controller takes the zone for partially disrupted (--unhealthy-zone-threshold) and taints its nodes NoExecute at 0.01 nodes/s (--secondary-node-eviction-rate), one every 1m40s: the last some 27h29m0s after the crash"},
+		{"33% of 120: a small zone", ScaleProbe{Nodes: 120, CrashPercent: 33}, "in a zone of at most 50 nodes (--large-cluster-size-threshold) it taints none"},
+		// 2 of 3: too few to be partially disrupted.
+		{"2 lost of a zone of 3", ScaleProbe{Nodes: 9, CrashPercent: 33}, ""},
+		{"refused", ScaleProbe{Nodes: 2}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := ScaleEvictionNotes(tt.probe)
+			switch {
+			case tt.want == "" && len(got) != 0:
+				t.Fatalf("notes %q, want none", got)
+			case tt.want != "" && (len(got) != 1 || !strings.Contains(got[0], tt.want)):
+				t.Fatalf("notes %q, want one saying %q", got, tt.want)
+			}
+		})
+	}
+}
+
 func TestScalePacingNotes(t *testing.T) {
 	tests := []struct {
 		name  string
