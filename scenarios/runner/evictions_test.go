@@ -3,7 +3,6 @@ package runner_test
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -149,97 +148,5 @@ func TestEvictionPacing(t *testing.T) {
 				t.Errorf("%d taints over %v, want %v at %v nodes/s", z.Tainted, got, want, tt.rate)
 			}
 		})
-	}
-}
-
-// TestTaintingBesideHealthPass checks that the node lifecycle
-// controller's NoExecute tainting goes on while its health pass is held
-// up, as upstream's two loops do. Its client runs at 1 QPS, burst 1, and
-// it taints at 0.02 nodes/s (one every 50 s). zone-a loses 5 nodes at 2m
-// (10 pods each): the pass that finds them marks their pods not ready
-// for some 100 s, the next queues them for tainting. It loses 5 more at
-// 4m: the pass that finds those marks their 50 pods not ready, some 100 s
-// again, while the first five's taints fall due. They must be written
-// during that pass; a health pass that tainted at its end wrote none
-// then.
-func TestTaintingBesideHealthPass(t *testing.T) {
-	var s strings.Builder
-	s.WriteString(`apiVersion: clustersim.dev/v1alpha1
-kind: Scenario
-metadata: {name: tainting-beside-health-pass}
-spec:
-  duration: 9m
-  measure: {ignore: [Node]}
-  controllers:
-    node-lifecycle: {qps: 1, burst: 1}
-  cluster:
-    nodeEvictionRate: 0.02
-    nodeGroups:
-    - {name: zone-a, count: 30, capacity: {cpu: "8", memory: 32Gi}, labels: {topology.kubernetes.io/zone: zone-a}}
-  objects:
-  - apiVersion: apps/v1
-    kind: Deployment
-    metadata: {name: web}
-    spec:
-      replicas: 300
-      selector: {matchLabels: {app: web}}
-      template:
-        metadata: {labels: {app: web}}
-        spec: {containers: [{name: web, image: nginx:1.25, resources: {requests: {cpu: 10m, memory: 16Mi}}}]}
-  timeline:
-`)
-	for i := 1; i <= 5; i++ {
-		fmt.Fprintf(&s, "  - {at: 2m, crashNode: zone-a-%d}\n", i)
-	}
-	for i := 6; i <= 10; i++ {
-		fmt.Fprintf(&s, "  - {at: 4m, crashNode: zone-a-%d}\n", i)
-	}
-	sc, err := scenarios.Load("tainting.yaml", ".", nil, []byte(s.String()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := runner.Run(sc, runner.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// When the second five were found lost (the first Ready condition
-	// set Unknown after 4m), and when the first five were tainted.
-	var lostAt time.Duration
-	var taints []time.Duration
-	for _, r := range res.Audit {
-		if r.Actor != nodelifecycle.Actor || r.Kind.Name != "Node" {
-			continue
-		}
-		for c := range r.EachChange() {
-			switch {
-			case strings.HasPrefix(c.Path, "spec.taints") && c.New == "NoExecute" && slices.Contains([]string{"zone-a-1", "zone-a-2", "zone-a-3", "zone-a-4", "zone-a-5"}, r.Key.Name):
-				taints = append(taints, r.Time.Duration())
-			case lostAt == 0 && r.Time.Duration() > 4*time.Minute && c.Path == "status.conditions[Ready].status" && c.New == "Unknown":
-				lostAt = r.Time.Duration()
-			}
-		}
-	}
-	// The span of the pass that marks the second five's pods not ready.
-	var marked []time.Duration
-	for _, r := range res.Audit {
-		if r.Actor == nodelifecycle.Actor && r.Kind.Name == "Pod" && r.Subresource == "status" && r.Time.Duration() >= lostAt {
-			marked = append(marked, r.Time.Duration())
-		}
-	}
-	if lostAt == 0 || len(marked) < 40 {
-		t.Fatalf("second loss found at %v, %d pods marked after it: the scenario does not hold the health pass up", lostAt, len(marked))
-	}
-	if len(taints) != 5 {
-		t.Errorf("%d of the first five lost nodes tainted NoExecute by the end (at %v), want all five, one every 50 s", len(taints), taints)
-	}
-	from, to := marked[0], marked[len(marked)-1]
-	during := 0
-	for _, at := range taints {
-		if at > from && at < to {
-			during++
-		}
-	}
-	if during < 1 {
-		t.Errorf("no NoExecute taint while the health pass marked pods not ready from %v to %v (taints at %v), want the tainting to go on beside it", from, to, taints)
 	}
 }
