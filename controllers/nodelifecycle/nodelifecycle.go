@@ -54,9 +54,8 @@ const (
 	// with more than 2 and at least 55% of its nodes not Ready is
 	// partially disrupted.
 	DefaultUnhealthyZoneThreshold = 0.55
-	// DefaultWorkers handle node and pod updates (the health pass and the
-	// tainting pass are a request each, never run twice at once, but
-	// each beside the other, as upstream's two loops).
+	// DefaultWorkers handle node and pod updates (the periodic pass is one
+	// request, never run twice at once).
 	DefaultWorkers = 4
 	// healthUpdateTimeout bounds the tries of one node status write
 	// (upstream polls every 20ms for 100ms, NodeHealthUpdateRetry × 20ms).
@@ -183,23 +182,11 @@ func (o *Options) defaults() {
 	}
 }
 
-// taintPassKey is the request of the tainting pass: no node's name (a
-// node's name has no colon), no pod's (no namespace).
-var taintPassKey = api.Key{Name: ":noexecute-tainting"}
-
 // monitor is the node lifecycle controller's state for one incarnation.
-// Requests: the empty key is the periodic health pass (node health, zone
-// states), taintPassKey the NoExecute tainting pass, a name alone a node
-// whose NoSchedule condition taints to reconcile, a namespaced key a pod
-// newly bound to a node. The two passes are upstream's two loops
-// (monitorNodeHealth every --node-monitor-period, doNoExecuteTaintingPass
-// every 100ms): a health pass held up for minutes by its client's
-// token bucket (marking a lost zone's pods not ready) does not hold the
-// tainting up.
+// Requests: the empty key is the periodic pass (node health, zone states,
+// NoExecute tainting), a name alone a node whose NoSchedule condition
+// taints to reconcile, a namespaced key a pod newly bound to a node.
 type monitor struct {
-	// nudge asks for a tainting pass: a node was queued for tainting or
-	// a zone's rate changed.
-	nudge    func()
 	client   client.Client
 	recorder client.EventRecorder
 	clock    client.Clock
@@ -376,16 +363,13 @@ func setup(m *controller.Manager, opts Options) (*monitor, error) {
 			}
 		},
 	})
-	mon.nudge = func() { c.Enqueue(controller.Request{Key: taintPassKey}) }
-	c.Enqueue(controller.Request{}) // the health pass
+	c.Enqueue(controller.Request{}) // the periodic pass
 	return mon, nil
 }
 
 // Reconcile dispatches a request (see monitor).
 func (mon *monitor) Reconcile(ctx context.Context, req controller.Request) (controller.Result, error) {
 	switch {
-	case req.Key == taintPassKey:
-		return mon.tainting(ctx), nil
 	case req.Name == "":
 		return mon.periodic(ctx), nil
 	case req.Namespace == "":
@@ -405,32 +389,21 @@ func (mon *monitor) Reconcile(ctx context.Context, req controller.Request) (cont
 	}
 }
 
-// periodic runs the health pass when it is due and asks to run again
-// when it is next due.
+// periodic runs the health pass when it is due, then the tainting pass,
+// and asks to run again when either is next due.
 func (mon *monitor) periodic(ctx context.Context) controller.Result {
 	if now := mon.clock.Now(); !now.Before(mon.nextMonitor) {
 		mon.monitorNodeHealth(ctx)
 		// Like wait.Until, the period runs from the end of a pass.
 		mon.nextMonitor = mon.clock.Now().Add(mon.opts.MonitorPeriod)
 	}
-	return controller.Result{RequeueAfter: max(mon.nextMonitor.Sub(mon.clock.Now()), time.Millisecond)}
-}
-
-// tainting runs the tainting pass and asks to run again when a zone's
-// queue is next due; with nothing queued it waits for a nudge (upstream
-// polls every 100ms: a node queued is tainted within that, here at
-// once).
-func (mon *monitor) tainting(ctx context.Context) controller.Result {
 	mon.taintPass(ctx)
 	now := mon.clock.Now()
-	var next time.Time
+	next := mon.nextMonitor
 	for _, z := range mon.zones() {
-		if at, ok := mon.tainters[z].next(now); ok && (next.IsZero() || at.Before(next)) {
+		if at, ok := mon.tainters[z].next(now); ok && at.Before(next) {
 			next = at
 		}
-	}
-	if next.IsZero() {
-		return controller.Result{}
 	}
 	return controller.Result{RequeueAfter: max(next.Sub(now), time.Millisecond)}
 }
@@ -685,11 +658,7 @@ func (mon *monitor) markNodeForTainting(n *api.Node, status api.ConditionStatus)
 	if status == api.ConditionUnknown && !taintExists(n.Spec.Taints, &unreachableNoExecute) {
 		q.remove(n.Name)
 	}
-	added := q.add(n.Name, string(n.UID), mon.clock.Now())
-	if added && mon.nudge != nil {
-		mon.nudge()
-	}
-	return added
+	return q.add(n.Name, string(n.UID), mon.clock.Now())
 }
 
 // markNodeAsReachable removes both NoExecute taints from a node (no call
@@ -871,9 +840,6 @@ func (mon *monitor) handleDisruption(ctx context.Context, zoneConds map[string][
 // setLimiter is upstream's setLimiterInZone.
 func (mon *monitor) setLimiter(zone string, size int, st zoneState, now time.Time) {
 	q := mon.tainters[zone]
-	if mon.nudge != nil && q.len() > 0 {
-		defer mon.nudge() // a faster rate may let a node through sooner
-	}
 	switch st {
 	case stateNormal:
 		q.swapLimiter(mon.opts.EvictionRate, now)
