@@ -24,8 +24,9 @@ type ZoneEvictions struct {
 	// Phases are the zone's states from its first not-Ready node on, a
 	// new one each time its state or rate changed, in time order.
 	Phases []ZonePhase
-	// Tainted counts the nodes the tainting pass tainted NoExecute,
-	// First and Last when it tainted the first and the last of them.
+	// Tainted counts the nodes the tainting pass tainted NoExecute (a
+	// node tainted again, after a stale read or a recovery and a new loss,
+	// once), First and Last when it wrote the first and the last taint.
 	Tainted     int
 	First, Last time.Duration
 	// NotReadyAtEnd is the zone's not-Ready nodes at the last pass.
@@ -59,6 +60,8 @@ type zoneRecord struct {
 	// settled is set once a pass found the zone Normal; reporting starts
 	// at its first not-Ready node after that.
 	settled, reporting bool
+	// tainted are the nodes tainted so far.
+	tainted map[string]bool
 }
 
 // ZonePass implements nodelifecycle.ZoneObserver.
@@ -84,13 +87,17 @@ func (z *zoneEvictions) ZonePass(st nodelifecycle.ZoneStatus) {
 }
 
 // Tainted implements nodelifecycle.ZoneObserver.
-func (z *zoneEvictions) Tainted(zone, _ string) {
+func (z *zoneEvictions) Tainted(zone, node string) {
 	r := z.record(zone)
 	at := z.now()
-	if r.Tainted == 0 {
+	if r.tainted == nil {
+		r.tainted = map[string]bool{}
 		r.First = at
 	}
-	r.Tainted++
+	if !r.tainted[node] {
+		r.tainted[node] = true
+		r.Tainted++
+	}
 	r.Last = at
 }
 
