@@ -1020,10 +1020,25 @@ func (r *Report) Lines() []Line {
 		return Line{Text: fmt.Sprintf("generation growth: %d %s objects (%s) grew %d generations in all, %d with spec intent (by %s)",
 			len(g), strings.ToLower(g[0].Kind.Name), names(keys), gens, intent, strings.Join(g[0].Actors, ", "))}
 	})
-	for _, h := range r.HotLoops {
-		out = append(out, Line{fmt.Sprintf("hot loop: %s reconciled %d times in %s (%.1f/s) from %s without changing the store",
-			h.Controller, h.Reconciles, h.Window, h.PerSecond, clock(h.Start)), h.Start, true})
-	}
+	// A controller's stretches apart in time are a line each; more than
+	// FoldAbove of one controller, one line with their sums (a
+	// Deployment whose progress deadline passed is requeued at once for
+	// minutes: its stretches come and go with the load beside it).
+	out = fold(out, r.HotLoops, func(h HotLoop) (string, bool) { return h.Controller, true }, func(h HotLoop) Line {
+		return Line{fmt.Sprintf("hot loop: %s reconciled %d times in %s (%.1f/s) from %s without changing the store",
+			h.Controller, h.Reconciles, h.Window, h.PerSecond, clock(h.Start)), h.Start, true}
+	}, func(g []HotLoop) Line {
+		reconciles, peak := 0, 0.0
+		var window time.Duration
+		for _, h := range g {
+			reconciles += h.Reconciles
+			window += h.Window
+			peak = max(peak, h.PerSecond)
+		}
+		last := g[len(g)-1]
+		return Line{fmt.Sprintf("hot loop: %s reconciled %d times in %d stretches of %s in all (at most %.1f/s) from %s to %s without changing the store",
+			g[0].Controller, reconciles, len(g), window, peak, clock(g[0].Start), clock(last.Start+last.Window)), g[0].Start, true}
+	})
 	return out
 }
 

@@ -385,3 +385,31 @@ func TestSummaryFolds(t *testing.T) {
 		})
 	}
 }
+
+// TestHotLoopsFold checks that one controller's hot-loop stretches, more
+// than FoldAbove of them, are one line with their sums, and that a
+// controller with FoldAbove or fewer keeps a line a stretch.
+func TestHotLoopsFold(t *testing.T) {
+	stretch := func(ctl string, startSec, reconciles int) HotLoop {
+		w := 10 * time.Second
+		return HotLoop{Controller: ctl, Start: time.Duration(startSec) * time.Second, Window: w, Reconciles: reconciles, PerSecond: float64(reconciles) / w.Seconds()}
+	}
+	var loops []HotLoop
+	for i := range FoldAbove + 2 {
+		loops = append(loops, stretch("deployment", 1620+60*i, 90+i))
+	}
+	loops = append(loops, stretch("naive", 100, 200), stretch("naive", 400, 150))
+	rep := &Report{HotLoops: loops}
+	var got []string
+	for _, l := range rep.Lines() {
+		got = append(got, l.Text)
+	}
+	want := []string{
+		"hot loop: deployment reconciled 460 times in 5 stretches of 50s in all (at most 9.4/s) from 27:00 to 31:10 without changing the store",
+		"hot loop: naive reconciled 200 times in 10s (20.0/s) from 1:40 without changing the store",
+		"hot loop: naive reconciled 150 times in 10s (15.0/s) from 6:40 without changing the store",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("lines:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
