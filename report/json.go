@@ -239,3 +239,40 @@ func costOf(m *measure.Report) costJSON {
 	}
 	return out
 }
+
+// evictionJSON is one zone's eviction pacing (runner.ZoneEvictions).
+type evictionJSON struct {
+	Zone              string          `json:"zone"`
+	Size              int             `json:"size"`
+	Phases            []zonePhaseJSON `json:"phases"`
+	Tainted           int             `json:"tainted"`
+	FirstTaintSeconds *float64        `json:"firstTaintSeconds,omitempty"`
+	LastTaintSeconds  *float64        `json:"lastTaintSeconds,omitempty"`
+	NotReadyAtEnd     int             `json:"notReadyAtEnd"`
+}
+
+// zonePhaseJSON is one state a zone went through (runner.ZonePhase).
+type zonePhaseJSON struct {
+	AtSeconds      float64 `json:"atSeconds"`
+	State          string  `json:"state"`
+	NotReady       int     `json:"notReady"`
+	NodesPerSecond float64 `json:"nodesPerSecond"`
+	AllDisrupted   bool    `json:"allDisrupted"`
+}
+
+// evictionsOf is the run's eviction pacing, zone by zone ([] for none).
+func evictionsOf(es []runner.ZoneEvictions) []evictionJSON {
+	out := []evictionJSON{}
+	for _, e := range es {
+		j := evictionJSON{Zone: e.Zone, Size: e.Size, Phases: []zonePhaseJSON{}, Tainted: e.Tainted, NotReadyAtEnd: e.NotReadyAtEnd}
+		for _, p := range e.Phases {
+			j.Phases = append(j.Phases, zonePhaseJSON{AtSeconds: p.From.Seconds(), State: p.State, NotReady: p.NotReady, NodesPerSecond: p.Rate, AllDisrupted: p.AllDisrupted})
+		}
+		if e.Tainted > 0 {
+			first, last := e.First.Seconds(), e.Last.Seconds()
+			j.FirstTaintSeconds, j.LastTaintSeconds = &first, &last
+		}
+		out = append(out, j)
+	}
+	return out
+}

@@ -213,20 +213,21 @@ func ScenarioJSON(w io.Writer, r *runner.Result) error {
 		Detail string `json:"detail"`
 	}
 	out := struct {
-		APIVersion   string        `json:"apiVersion"`
-		Kind         string        `json:"kind"`
-		Scenario     string        `json:"scenario"`
-		Seed         uint64        `json:"seed"`
-		Duration     string        `json:"duration"`
-		Passed       bool          `json:"passed"`
-		Entries      []entry       `json:"entries"`
-		Expectations []expectation `json:"expectations"`
-		Writes       int           `json:"writes"`
-		TraceHash    string        `json:"traceHash"`
-		Gaps         gapsJSON      `json:"gaps"`
-		Findings     findingsJSON  `json:"findings"`
-		Requests     []requestJSON `json:"requests"`
-		Cost         costJSON      `json:"cost"`
+		APIVersion   string         `json:"apiVersion"`
+		Kind         string         `json:"kind"`
+		Scenario     string         `json:"scenario"`
+		Seed         uint64         `json:"seed"`
+		Duration     string         `json:"duration"`
+		Passed       bool           `json:"passed"`
+		Entries      []entry        `json:"entries"`
+		Expectations []expectation  `json:"expectations"`
+		Writes       int            `json:"writes"`
+		TraceHash    string         `json:"traceHash"`
+		Gaps         gapsJSON       `json:"gaps"`
+		Findings     findingsJSON   `json:"findings"`
+		Requests     []requestJSON  `json:"requests"`
+		Cost         costJSON       `json:"cost"`
+		Evictions    []evictionJSON `json:"evictions"`
 	}{APIVersion: SchemaVersion, Kind: "Run", Scenario: r.Scenario, Seed: r.Seed, Duration: r.Duration.String(), Passed: r.Passed(), Writes: r.Writes, TraceHash: r.TraceHash,
 		Entries: []entry{}, Expectations: []expectation{}}
 	m := measure.Analyze(r, measure.Options{})
@@ -234,6 +235,7 @@ func ScenarioJSON(w io.Writer, r *runner.Result) error {
 	out.Findings = findingsOf(m)
 	out.Requests = requestsOf(m)
 	out.Cost = costOf(m)
+	out.Evictions = evictionsOf(r.Evictions)
 	for _, e := range r.Entries {
 		var b strings.Builder
 		for _, l := range e.Lines {
