@@ -2538,7 +2538,7 @@ func (l *loader) evictionSettings(s *Scenario) error {
 	if t := c.LargeClusterSizeThreshold; t != nil && *t < 0 {
 		return l.errorf("spec.cluster.largeClusterSizeThreshold", "%d: want a number of nodes, 0 or more", *t)
 	}
-	if u := c.UnhealthyZoneThreshold; u != nil && !(*u > 0 && *u <= 1e6) {
+	if u := c.UnhealthyZoneThreshold; u != nil && (!(*u > 0) || math.IsInf(*u, 1)) {
 		return l.errorf("spec.cluster.unhealthyZoneThreshold", "%v: want a share of a zone's nodes above 0 (0.55: 55%%; above 1: never)", *u)
 	}
 	return nil
