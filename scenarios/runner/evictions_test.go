@@ -29,18 +29,8 @@ spec:
     nodeGroups:
     - {name: zone-a, count: %d, capacity: {cpu: "8", memory: 32Gi}, labels: {topology.kubernetes.io/zone: zone-a}}
     - {name: zone-b, count: %d, capacity: {cpu: "8", memory: 32Gi}, labels: {topology.kubernetes.io/zone: zone-b}}
-  objects:
-  - apiVersion: apps/v1
-    kind: Deployment
-    metadata: {name: web}
-    spec:
-      replicas: %d
-      selector: {matchLabels: {app: web}}
-      template:
-        metadata: {labels: {app: web}}
-        spec: {containers: [{name: web, image: nginx:1.25, resources: {requests: {cpu: 10m, memory: 16Mi}}}]}
-  timeline:
-`, end, settings, a, b, a+b)
+%s  timeline:
+`, end, settings, a, b, webObjects(a+b))
 	for i := 1; i <= crashA; i++ {
 		fmt.Fprintf(&s, "  - {at: 2m, crashNode: zone-a-%d}\n", i)
 	}

@@ -38,7 +38,22 @@ spec:
     nodeGroups:
     - {name: zone-a, count: 10, capacity: {cpu: "8", memory: 32Gi, pods: "110"}}
     - {name: zone-b, count: 10, capacity: {cpu: "8", memory: 32Gi, pods: "110"}, unschedulable: true}
-  objects:
+%s  timeline:
+`, webObjects(replicas))
+	for i := 1; i <= 10; i++ {
+		fmt.Fprintf(&b, "  - {at: 5m, uncordon: zone-b-%d}\n", i)
+	}
+	for i := 1; i <= 10; i++ {
+		fmt.Fprintf(&b, "  - {at: 5m, crashNode: zone-a-%d}\n", i)
+	}
+	fmt.Fprintf(&b, "  expect:\n  - pods: {selector: app=web, phase: Running, ready: true, equals: %d, at: 17m}\n", replicas)
+	return b.String()
+}
+
+// webObjects is spec.objects of a Deployment "web" of replicas small
+// pods (10m CPU, 16Mi), labelled app=web.
+func webObjects(replicas int) string {
+	return fmt.Sprintf(`  objects:
   - apiVersion: apps/v1
     kind: Deployment
     metadata: {name: web}
@@ -48,16 +63,7 @@ spec:
       template:
         metadata: {labels: {app: web}}
         spec: {containers: [{name: web, image: nginx:1.25, resources: {requests: {cpu: 10m, memory: 16Mi}}}]}
-  timeline:
 `, replicas)
-	for i := 1; i <= 10; i++ {
-		fmt.Fprintf(&b, "  - {at: 5m, uncordon: zone-b-%d}\n", i)
-	}
-	for i := 1; i <= 10; i++ {
-		fmt.Fprintf(&b, "  - {at: 5m, crashNode: zone-a-%d}\n", i)
-	}
-	fmt.Fprintf(&b, "  expect:\n  - pods: {selector: app=web, phase: Running, ready: true, equals: %d, at: 17m}\n", replicas)
-	return b.String()
 }
 
 // TestPacedZoneLoss checks that the recovery from a lost zone takes the
