@@ -71,6 +71,18 @@ func evictionLine(e *runner.ZoneEvictions) string {
 		b.WriteString("no node tainted")
 	}
 	fmt.Fprintf(&b, "; %d not Ready at the end", e.NotReadyAtEnd)
+	// What the last rate leaves: the not-Ready nodes not yet tainted
+	// (as many as are not Ready beyond those tainted), and how long they
+	// would take at it.
+	if left := e.NotReadyAtEnd - e.Tainted; left > 0 && len(e.Phases) > 0 {
+		rate := e.Phases[len(e.Phases)-1].Rate
+		if rate <= 0 {
+			fmt.Fprintf(&b, ", %d of them not tainted at that rate", left)
+		} else {
+			more := time.Duration(float64(left) / rate * float64(time.Second)).Round(time.Minute)
+			fmt.Fprintf(&b, ", the other %d some %v more at that rate", left, more)
+		}
+	}
 	return b.String()
 }
 
