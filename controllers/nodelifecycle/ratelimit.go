@@ -84,24 +84,61 @@ type timedValue struct {
 // timedQueue is upstream's RateLimitedTimedQueue: a queue of node names
 // ordered by when they may be processed, each added once until removed,
 // drained by Try as fast as a token bucket allows.
+//
+// items is kept in (processAt, seq) order, a total order (seq is unique),
+// and each value waiting in it is found by its key (at): an add or a
+// remove is a binary search and one move of the items after it. The
+// health pass removes and adds again every lost node not yet tainted at
+// every pass (upstream's markNodeForTainting), so with a zone's 990 lost
+// nodes waiting for a token, sorting the whole queue at each add and
+// scanning it at each remove cost 10.7 s of the 3,000-node zone loss's
+// 49 s (docs/PERFORMANCE.md, forty-third pass).
 type timedQueue struct {
 	items   []timedValue
+	at      map[string]queueKey
 	set     map[string]bool
 	limiter *tokenBucket
 	seq     uint64
 }
 
-func newTimedQueue(limiter *tokenBucket) *timedQueue {
-	return &timedQueue{set: map[string]bool{}, limiter: limiter}
+// queueKey is where a value waiting in items sorts.
+type queueKey struct {
+	processAt time.Time
+	seq       uint64
 }
 
-func (q *timedQueue) sort() {
-	slices.SortStableFunc(q.items, func(a, b timedValue) int {
-		if c := a.processAt.Compare(b.processAt); c != 0 {
+func newTimedQueue(limiter *tokenBucket) *timedQueue {
+	return &timedQueue{set: map[string]bool{}, at: map[string]queueKey{}, limiter: limiter}
+}
+
+// index is where an item of key k is, or would go, in items.
+func (q *timedQueue) index(k queueKey) int {
+	i, _ := slices.BinarySearchFunc(q.items, k, func(v timedValue, k queueKey) int {
+		if c := v.processAt.Compare(k.processAt); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.seq, b.seq)
+		return cmp.Compare(v.seq, k.seq)
 	})
+	return i
+}
+
+// insert puts v in its place in items.
+func (q *timedQueue) insert(v timedValue) {
+	k := queueKey{processAt: v.processAt, seq: v.seq}
+	q.items = slices.Insert(q.items, q.index(k), v)
+	q.at[v.value] = k
+}
+
+// take removes value's item from items, if it waits there.
+func (q *timedQueue) take(value string) {
+	k, ok := q.at[value]
+	if !ok {
+		return
+	}
+	delete(q.at, value)
+	if i := q.index(k); i < len(q.items) && q.items[i].seq == k.seq {
+		q.items = slices.Delete(q.items, i, i+1)
+	}
 }
 
 // add queues value to be processed now, unless it was added before and
@@ -111,9 +148,8 @@ func (q *timedQueue) add(value, uid string, now time.Time) bool {
 		return false
 	}
 	q.seq++
-	q.items = append(q.items, timedValue{value: value, uid: uid, addedAt: now, processAt: now, seq: q.seq})
+	q.insert(timedValue{value: value, uid: uid, addedAt: now, processAt: now, seq: q.seq})
 	q.set[value] = true
-	q.sort()
 	return true
 }
 
@@ -124,7 +160,7 @@ func (q *timedQueue) remove(value string) bool {
 		return false
 	}
 	delete(q.set, value)
-	q.items = slices.DeleteFunc(q.items, func(v timedValue) bool { return v.value == value })
+	q.take(value)
 	return true
 }
 
@@ -149,16 +185,15 @@ func (q *timedQueue) try(now time.Time, fn func(v timedValue) (done bool, wait t
 		}
 		done, wait := fn(head)
 		// fn may have removed or re-added values: find the head again.
-		i := slices.IndexFunc(q.items, func(v timedValue) bool { return v.value == head.value && v.seq == head.seq })
-		if i < 0 {
+		if k, ok := q.at[head.value]; !ok || k.seq != head.seq {
 			continue
 		}
+		q.take(head.value)
 		if done {
-			q.items = slices.Delete(q.items, i, i+1)
 			continue
 		}
-		q.items[i].processAt = now.Add(wait + 1)
-		q.sort()
+		head.processAt = now.Add(wait + 1)
+		q.insert(head)
 	}
 }
 
