@@ -52,6 +52,12 @@ type ScaleProbe struct {
 	// --endpointslice-updates-batch-period); 0, the default, leaves it
 	// out. It needs Services.
 	UpdatesBatchPeriod time.Duration
+	// NodeEvictionRate and SecondaryNodeEvictionRate, when set, are the
+	// node lifecycle controller's tainting rates (spec.cluster's, as
+	// kube-controller-manager's --node-eviction-rate and
+	// --secondary-node-eviction-rate: 0 to MaxNodeEvictionRate nodes a
+	// second, 0 none); nil leaves the defaults, 0.1 and 0.01.
+	NodeEvictionRate, SecondaryNodeEvictionRate *float64
 	// PerController runs kube-controller-manager's controllers each as a
 	// process of its own (spec.cluster.controllerManager:
 	// per-controller, the scenario format's default). By default the
@@ -111,6 +117,14 @@ func (s ScaleProbe) normalized() (ScaleProbe, error) {
 	}
 	if s.CrashPercent < 0 || s.CrashPercent > MaxCrashPercent {
 		return s, fmt.Errorf("--crash-percent %d: want 1 to %d (0: the default, 1; the crashed nodes are in zone-a)", s.CrashPercent, MaxCrashPercent)
+	}
+	for _, r := range []struct {
+		flag string
+		v    *float64
+	}{{"--node-eviction-rate", s.NodeEvictionRate}, {"--secondary-node-eviction-rate", s.SecondaryNodeEvictionRate}} {
+		if r.v != nil && !(*r.v >= 0 && *r.v <= MaxNodeEvictionRate) {
+			return s, fmt.Errorf("%s %v: want nodes a second from 0 (none tainted) to %d", r.flag, *r.v, MaxNodeEvictionRate)
+		}
 	}
 	if s.QPS == 0 {
 		s.QPS = ControllerManagerQPS
@@ -201,6 +215,12 @@ spec:
 		mode = ControllerManagerPerController
 	}
 	b.WriteString("    controllerManager: " + mode + "\n")
+	if r := s.NodeEvictionRate; r != nil {
+		b.WriteString("    nodeEvictionRate: " + strconv.FormatFloat(*r, 'g', -1, 64) + "\n")
+	}
+	if r := s.SecondaryNodeEvictionRate; r != nil {
+		b.WriteString("    secondaryNodeEvictionRate: " + strconv.FormatFloat(*r, 'g', -1, 64) + "\n")
+	}
 	if s.Unpaced {
 		b.WriteString("    kubelet: {unpaced: true}\n")
 	}
@@ -384,31 +404,47 @@ func ScaleEvictionNotes(s ScaleProbe) []string {
 	}
 	zoneA := s.Nodes/3 + min(1, s.Nodes%3)
 	lost := max(1, s.Nodes*s.CrashPercent/100)
+	primary, secondary := nodelifecycle.DefaultEvictionRate, nodelifecycle.DefaultSecondaryEvictionRate
+	if s.NodeEvictionRate != nil {
+		primary = *s.NodeEvictionRate
+	}
+	if s.SecondaryNodeEvictionRate != nil {
+		secondary = *s.SecondaryNodeEvictionRate
+	}
 	if lost < zoneA && (lost <= 2 || float64(lost)/float64(zoneA) < nodelifecycle.DefaultUnhealthyZoneThreshold) {
 		// Normal: at --node-eviction-rate.
-		gone := scaleCrashAt + nodelifecycle.DefaultGracePeriod + time.Duration(float64(lost-1)/nodelifecycle.DefaultEvictionRate*float64(time.Second)) + scaleToleration
+		if primary <= 0 {
+			return []string{fmt.Sprintf("zone-a loses %d of its %d nodes, and at --node-eviction-rate 0 the node lifecycle controller taints none: their pods never leave, and the expectation at %v will fail", lost, zoneA, scaleHeldAt)}
+		}
+		gone := scaleCrashAt + nodelifecycle.DefaultGracePeriod + time.Duration(float64(lost-1)/primary*float64(time.Second)) + scaleToleration
 		if gone <= scaleHeldAt {
 			return nil
 		}
 		return []string{fmt.Sprintf("zone-a loses %d of its %d nodes; the node lifecycle controller taints them NoExecute at %v nodes/s (--node-eviction-rate), the last some %v after the crash at the earliest, "+
-			"and their pods leave %v after their node's taint: past the expectation at %v, which will fail; spec.cluster.nodeEvictionRate changes the rate",
-			lost, zoneA, nodelifecycle.DefaultEvictionRate, (gone - scaleToleration - scaleCrashAt).Round(time.Second), scaleToleration, scaleHeldAt)}
+			"and their pods leave %v after their node's taint: past the expectation at %v, which will fail; --node-eviction-rate changes the rate",
+			lost, zoneA, primary, (gone - scaleToleration - scaleCrashAt).Round(time.Second), scaleToleration, scaleHeldAt)}
 	}
 	if lost == zoneA {
-		return nil // fully disrupted while the other zones are not: --node-eviction-rate, and zone-a is at most a third
+		// Fully disrupted while the other zones are not: at
+		// --node-eviction-rate, a zone of a node or two (three or four
+		// nodes in all: --crash-percent 33 of them).
+		return nil
 	}
 	why := fmt.Sprintf("zone-a loses %d of its %d nodes, at least %v%% of them: upstream's node lifecycle controller takes the zone for partially disrupted (--unhealthy-zone-threshold)", lost, zoneA, nodelifecycle.DefaultUnhealthyZoneThreshold*100)
 	if zoneA <= nodelifecycle.DefaultLargeClusterThreshold {
 		return []string{why + fmt.Sprintf(", and in a zone of at most %d nodes (--large-cluster-size-threshold) it taints none: their pods never leave, and the expectation at %v will fail; "+
-			"spec.cluster.largeClusterSizeThreshold or unhealthyZoneThreshold changes it", nodelifecycle.DefaultLargeClusterThreshold, scaleHeldAt)}
+			"spec.cluster.largeClusterSizeThreshold or unhealthyZoneThreshold in the scenario changes it", nodelifecycle.DefaultLargeClusterThreshold, scaleHeldAt)}
 	}
-	rate := nodelifecycle.DefaultSecondaryEvictionRate
+	rate := secondary
+	if rate <= 0 {
+		return []string{why + fmt.Sprintf(", and at --secondary-node-eviction-rate 0 it taints none: their pods never leave, and the expectation at %v will fail", scaleHeldAt)}
+	}
 	last := nodelifecycle.DefaultGracePeriod + time.Duration(float64(lost-1)/rate*float64(time.Second))
 	if scaleCrashAt+last+scaleToleration <= scaleHeldAt {
 		return nil
 	}
 	return []string{why + fmt.Sprintf(" and taints its nodes NoExecute at %v nodes/s (--secondary-node-eviction-rate), one every %v: the last some %v after the crash at the earliest, its pods %v later, "+
-		"past the expectation at %v, which will fail; spec.cluster.secondaryNodeEvictionRate changes the rate", rate, time.Duration(float64(time.Second)/rate), last.Round(time.Minute), scaleToleration, scaleHeldAt)}
+		"past the expectation at %v, which will fail; --secondary-node-eviction-rate changes the rate", rate, time.Duration(float64(time.Second)/rate).Round(time.Millisecond), last.Round(time.Minute), scaleToleration, scaleHeldAt)}
 }
 
 // scaleCrashAt is when the probe's nodes crash (ScaleYAML's timeline);

@@ -203,6 +203,14 @@ func TestScaleEvictionNotes(t *testing.T) {
 		// 2 of 3: too few to be partially disrupted.
 		{"2 lost of a zone of 3", ScaleProbe{Nodes: 9, CrashPercent: 33}, ""},
 		{"refused", ScaleProbe{Nodes: 2}, ""},
+		// The rates set: 989 nodes at 0.5 a second are tainted by 53:48,
+		// their pods gone by 58:48, within the hour's expectation.
+		{"33% at --secondary-node-eviction-rate 0.5", ScaleProbe{Nodes: 3000, CrashPercent: 33, SecondaryNodeEvictionRate: ptrTo(0.5)}, ""},
+		{"33% at --secondary-node-eviction-rate 0.3", ScaleProbe{Nodes: 3000, CrashPercent: 33, SecondaryNodeEvictionRate: ptrTo(0.3)}, "at 0.3 nodes/s (--secondary-node-eviction-rate), one every 3.333s: the last some 56m0s after the crash"},
+		{"33% at --secondary-node-eviction-rate 0", ScaleProbe{Nodes: 3000, CrashPercent: 33, SecondaryNodeEvictionRate: ptrTo(0.0)}, "at --secondary-node-eviction-rate 0 it taints none"},
+		{"18% at --node-eviction-rate 0.2", ScaleProbe{Nodes: 3000, CrashPercent: 18, NodeEvictionRate: ptrTo(0.2)}, "at 0.2 nodes/s (--node-eviction-rate), the last some 45m45s after the crash"},
+		{"18% at --node-eviction-rate 1", ScaleProbe{Nodes: 3000, CrashPercent: 18, NodeEvictionRate: ptrTo(1.0)}, ""},
+		{"a rate refused", ScaleProbe{Nodes: 3000, CrashPercent: 33, SecondaryNodeEvictionRate: ptrTo(-1.0)}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -255,5 +263,27 @@ func TestScalePacingNotes(t *testing.T) {
 	}
 	if scaleHeldAt != 59*time.Minute || !strings.Contains(string(data), "at: 59m}") {
 		t.Errorf("the probe's expectation is not at scaleHeldAt (%v):\n%s", scaleHeldAt, data)
+	}
+}
+
+func ptrTo[T any](v T) *T { return &v }
+
+// TestScaleEvictionRates checks that the generator's eviction rates reach
+// the scenario's spec.cluster, and that a rate out of range is refused.
+func TestScaleEvictionRates(t *testing.T) {
+	data, err := ScaleYAML(ScaleProbe{Nodes: 30, NodeEvictionRate: ptrTo(0.25), SecondaryNodeEvictionRate: ptrTo(0.0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := Load("scale.yaml", ".", nil, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := sc.Spec.Cluster
+	if c.NodeEvictionRate == nil || *c.NodeEvictionRate != 0.25 || c.SecondaryNodeEvictionRate == nil || *c.SecondaryNodeEvictionRate != 0 {
+		t.Errorf("spec.cluster's rates %v, %v; want 0.25 and 0", c.NodeEvictionRate, c.SecondaryNodeEvictionRate)
+	}
+	if _, err := ScaleYAML(ScaleProbe{Nodes: 30, NodeEvictionRate: ptrTo(2000.0)}); err == nil || !strings.Contains(err.Error(), "--node-eviction-rate 2000") {
+		t.Errorf("rate 2000: error %v, want one naming --node-eviction-rate", err)
 	}
 }

@@ -1188,6 +1188,8 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	cm := fs.String("controller-manager", scenarios.ControllerManagerOneProcess, fmt.Sprintf("how kube-controller-manager's controllers run (spec.cluster.controllerManager): %s, as upstream, sharing their informers; or %s, each a process of its own", scenarios.ControllerManagerOneProcess, scenarios.ControllerManagerPerController))
 	spread := fs.Bool("spread", false, "give each Deployment's pods a zone topology spread constraint (maxSkew 1, DoNotSchedule)")
 	anti := fs.String("anti-affinity", "", fmt.Sprintf("give each Deployment's pods a pod anti-affinity to its own by hostname: %s (weight 100) or %s (one a node: each Deployment's replicas must fit the nodes left after the crash)", scenarios.AntiAffinityPreferred, scenarios.AntiAffinityRequired))
+	evictionRate := fs.Float64("node-eviction-rate", 0, fmt.Sprintf("nodes a second the node lifecycle controller taints NoExecute in a Normal zone (spec.cluster.nodeEvictionRate; kube-controller-manager's default 0.1; 0 to %d, 0: none)", scenarios.MaxNodeEvictionRate))
+	secondaryRate := fs.Float64("secondary-node-eviction-rate", 0, fmt.Sprintf("the same in a partially disrupted zone of more than 50 nodes, as --crash-percent 19 and up makes zone-a (spec.cluster.secondaryNodeEvictionRate; default 0.01; 0 to %d, 0: none)", scenarios.MaxNodeEvictionRate))
 	batch := fs.Duration("updates-batch-period", 0, "with --services: the endpoints and EndpointSlice controllers' batch period (kube-controller-manager's --endpoint-updates-batch-period, --endpointslice-updates-batch-period; default 0: a sync a pod change)")
 	if c, done := parse(fs, args); done {
 		return c
@@ -1227,6 +1229,12 @@ func generate(args []string, stdout, stderr io.Writer) int {
 		PerController: *cm == scenarios.ControllerManagerPerController, Spread: *spread, AntiAffinity: *anti}
 	if sched {
 		probe.SchedulerQPS, probe.SchedulerBurst = *schedQPS, *schedBurst
+	}
+	if fs.Changed("node-eviction-rate") {
+		probe.NodeEvictionRate = evictionRate
+	}
+	if fs.Changed("secondary-node-eviction-rate") {
+		probe.SecondaryNodeEvictionRate = secondaryRate
 	}
 	data, err := scenarios.ScaleYAML(probe)
 	if err != nil {
