@@ -393,10 +393,11 @@ func ScaleNotes(s ScaleProbe) []string {
 // (--crash-percent 19 and up) makes it partially disrupted: tainted at
 // 0.01 nodes/s when it has more than 50 nodes, not at all when fewer.
 // The note says when the last lost node would be tainted, at the
-// earliest (its grace period and tolerations included: the tainting
-// starts some seconds later still), and what changes the rate; none when
-// that is within the hour's expectation, or for a probe ScaleYAML
-// refuses. s is as ScaleYAML takes it.
+// earliest (the grace period, the pass that marks the lost nodes' pods
+// not ready at the node controller's QPS, and the taints at the zone's
+// rate; the round trips not counted), and what changes the rate; none
+// when its pods would be gone within the hour's expectation, or for a
+// probe ScaleYAML refuses. s is as ScaleYAML takes it.
 func ScaleEvictionNotes(s ScaleProbe) []string {
 	s, err := s.normalized()
 	if err != nil {
@@ -411,12 +412,23 @@ func ScaleEvictionNotes(s ScaleProbe) []string {
 	if s.SecondaryNodeEvictionRate != nil {
 		secondary = *s.SecondaryNodeEvictionRate
 	}
+	// The first taint comes at the earliest a pass after the one that
+	// found the nodes lost (the grace period after the crash), and that
+	// one writes, through the node controller's token bucket, a status
+	// and an Event for each of their pods and a status for each node: at
+	// 3,000 nodes, losing 990 is some 60,000 requests, 5 minutes at 200
+	// QPS.
+	start := nodelifecycle.DefaultGracePeriod + nodelifecycle.DefaultMonitorPeriod
+	if !s.Unpaced {
+		requests := lost * (2*s.PodsPerNode + 1)
+		start += time.Duration(float64(max(0, requests-s.Burst)) / s.QPS * float64(time.Second))
+	}
 	if lost < zoneA && (lost <= 2 || float64(lost)/float64(zoneA) < nodelifecycle.DefaultUnhealthyZoneThreshold) {
 		// Normal: at --node-eviction-rate.
 		if primary <= 0 {
 			return []string{fmt.Sprintf("zone-a loses %d of its %d nodes, and at --node-eviction-rate 0 the node lifecycle controller taints none: their pods never leave, and the expectation at %v will fail", lost, zoneA, scaleHeldAt)}
 		}
-		gone := scaleCrashAt + nodelifecycle.DefaultGracePeriod + time.Duration(float64(lost-1)/primary*float64(time.Second)) + scaleToleration
+		gone := scaleCrashAt + start + time.Duration(float64(lost-1)/primary*float64(time.Second)) + scaleToleration
 		if gone <= scaleHeldAt {
 			return nil
 		}
@@ -439,7 +451,7 @@ func ScaleEvictionNotes(s ScaleProbe) []string {
 	if rate <= 0 {
 		return []string{why + fmt.Sprintf(", and at --secondary-node-eviction-rate 0 it taints none: their pods never leave, and the expectation at %v will fail", scaleHeldAt)}
 	}
-	last := nodelifecycle.DefaultGracePeriod + time.Duration(float64(lost-1)/rate*float64(time.Second))
+	last := start + time.Duration(float64(lost-1)/rate*float64(time.Second))
 	if scaleCrashAt+last+scaleToleration <= scaleHeldAt {
 		return nil
 	}
