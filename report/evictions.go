@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/clustersim/clustersim/controllers/nodelifecycle"
 	"github.com/clustersim/clustersim/scenarios/runner"
 )
 
@@ -89,19 +90,22 @@ func evictionLine(e *runner.ZoneEvictions) string {
 // phaseRate says at what rate a phase tainted and which of
 // kube-controller-manager's settings made it so.
 func phaseRate(p runner.ZonePhase) string {
+	partial := p.State == nodelifecycle.ZonePartialDisruption
 	switch {
 	case p.AllDisrupted:
 		return "no NoExecute taints (every zone fully disrupted: the control plane, not the nodes, is presumed at fault)"
-	case p.Rate <= 0 && p.State == "PartialDisruption":
+	case partial && !p.Large:
 		return "no NoExecute taints (a partially disrupted zone of at most --large-cluster-size-threshold nodes)"
+	case partial && p.Rate <= 0:
+		return "no NoExecute taints (--secondary-node-eviction-rate 0)"
 	case p.Rate <= 0:
-		return "no NoExecute taints"
+		return "no NoExecute taints (--node-eviction-rate 0)"
 	}
 	rate := "NoExecute taints at " + strconv.FormatFloat(p.Rate, 'g', -1, 64) + " nodes/s"
 	if every := time.Duration(float64(time.Second) / p.Rate).Round(time.Millisecond); every > time.Second {
 		rate += ", one every " + every.String()
 	}
-	if p.State == "PartialDisruption" {
+	if partial {
 		return rate + " (--secondary-node-eviction-rate: a partially disrupted zone of more than --large-cluster-size-threshold nodes)"
 	}
 	return rate + " (--node-eviction-rate)"

@@ -19,7 +19,7 @@ func TestEvictionLine(t *testing.T) {
 		want string
 	}{
 		{"a partially disrupted large zone", runner.ZoneEvictions{Zone: "zone-a", Size: 1000,
-			Phases:  []runner.ZonePhase{{From: min(20) + 40*time.Second, State: "Normal", NotReady: 2, Rate: 0.1}, {From: min(25) + 54*time.Second, State: "PartialDisruption", NotReady: 990, Rate: 0.01}},
+			Phases:  []runner.ZonePhase{{From: min(20) + 40*time.Second, State: "Normal", NotReady: 2, Rate: 0.1, Large: true}, {From: min(25) + 54*time.Second, State: "PartialDisruption", NotReady: 990, Rate: 0.01, Large: true}},
 			Tainted: 21, First: min(25) + 54*time.Second, Last: min(59) + 14*time.Second, NotReadyAtEnd: 990},
 			"zone-a, 1000 nodes: 20:40 Normal, 2 not Ready: NoExecute taints at 0.1 nodes/s, one every 10s (--node-eviction-rate); " +
 				"25:54 PartialDisruption, 990 not Ready: NoExecute taints at 0.01 nodes/s, one every 1m40s (--secondary-node-eviction-rate: a partially disrupted zone of more than --large-cluster-size-threshold nodes); " +
@@ -28,6 +28,10 @@ func TestEvictionLine(t *testing.T) {
 			Phases:  []runner.ZonePhase{{From: min(2) + 45*time.Second, State: "PartialDisruption", NotReady: 8}},
 			Tainted: 0, NotReadyAtEnd: 8},
 			"zone-a, 10 nodes: 2:45 PartialDisruption, 8 not Ready: no NoExecute taints (a partially disrupted zone of at most --large-cluster-size-threshold nodes); no node tainted; 8 not Ready at the end, 8 of them not tainted at that rate"},
+		{"a large one at --secondary-node-eviction-rate 0", runner.ZoneEvictions{Zone: "zone-a", Size: 60,
+			Phases:        []runner.ZonePhase{{From: min(2) + 45*time.Second, State: "PartialDisruption", NotReady: 40, Large: true}},
+			NotReadyAtEnd: 40},
+			"zone-a, 60 nodes: 2:45 PartialDisruption, 40 not Ready: no NoExecute taints (--secondary-node-eviction-rate 0); no node tainted; 40 not Ready at the end, 40 of them not tainted at that rate"},
 		{"every zone down", runner.ZoneEvictions{Zone: "", Size: 3,
 			Phases:        []runner.ZonePhase{{From: min(2) + 45*time.Second, State: "FullDisruption", NotReady: 3, AllDisrupted: true}},
 			NotReadyAtEnd: 3},

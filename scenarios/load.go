@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/clustersim/clustersim/controllers/nodelifecycle"
 	"io/fs"
 	"math"
 	"os"
@@ -2501,6 +2502,36 @@ func (l *loader) fileOrObjects(field, file string, nodes []*yaml.Node, w *world,
 		}
 	}
 	return out, nil
+}
+
+// EvictionOptions are the node lifecycle controller's eviction options
+// that c sets (nodeEvictionRate, secondaryNodeEvictionRate,
+// largeClusterSizeThreshold, unhealthyZoneThreshold), the others left at
+// their defaults. c's values are upstream's flags' (0: no taints, or
+// every zone large); the options take 0 for the default and a negative
+// value for those.
+func (c *Cluster) EvictionOptions() nodelifecycle.Options {
+	var o nodelifecycle.Options
+	orNone := func(v *float64, d *float64) {
+		if v != nil {
+			*d = *v
+			if *v == 0 {
+				*d = -1
+			}
+		}
+	}
+	orNone(c.NodeEvictionRate, &o.EvictionRate)
+	orNone(c.SecondaryNodeEvictionRate, &o.SecondaryEvictionRate)
+	if t := c.LargeClusterSizeThreshold; t != nil {
+		o.LargeClusterThreshold = *t
+		if *t == 0 {
+			o.LargeClusterThreshold = -1
+		}
+	}
+	if u := c.UnhealthyZoneThreshold; u != nil {
+		o.UnhealthyZoneThreshold = *u
+	}
+	return o
 }
 
 // MaxNodeEvictionRate bounds spec.cluster's eviction rates: a node a

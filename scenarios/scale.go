@@ -405,13 +405,11 @@ func ScaleEvictionNotes(s ScaleProbe) []string {
 	}
 	zoneA := s.Nodes/3 + min(1, s.Nodes%3)
 	lost := max(1, s.Nodes*s.CrashPercent/100)
-	primary, secondary := nodelifecycle.DefaultEvictionRate, nodelifecycle.DefaultSecondaryEvictionRate
-	if s.NodeEvictionRate != nil {
-		primary = *s.NodeEvictionRate
-	}
-	if s.SecondaryNodeEvictionRate != nil {
-		secondary = *s.SecondaryNodeEvictionRate
-	}
+	// The controller's own rules (nodelifecycle.ZoneStateOf, ZoneRate)
+	// over the probe's rates, with the other settings at their defaults.
+	opts := (&Cluster{NodeEvictionRate: s.NodeEvictionRate, SecondaryNodeEvictionRate: s.SecondaryNodeEvictionRate}).EvictionOptions()
+	state := nodelifecycle.ZoneStateOf(lost, zoneA-lost, nodelifecycle.DefaultUnhealthyZoneThreshold)
+	rate := opts.ZoneRate(state, zoneA)
 	// The first taint comes at the earliest a pass after the one that
 	// found the nodes lost (the grace period after the crash), and that
 	// one writes, through the node controller's token bucket, a status
@@ -423,31 +421,25 @@ func ScaleEvictionNotes(s ScaleProbe) []string {
 		requests := lost * (2*s.PodsPerNode + 1)
 		start += time.Duration(float64(max(0, requests-s.Burst)) / s.QPS * float64(time.Second))
 	}
-	if lost < zoneA && (lost <= 2 || float64(lost)/float64(zoneA) < nodelifecycle.DefaultUnhealthyZoneThreshold) {
-		// Normal: at --node-eviction-rate.
-		if primary <= 0 {
+	if state != nodelifecycle.ZonePartialDisruption {
+		// Normal, or fully disrupted while the other zones are not: at
+		// --node-eviction-rate.
+		if rate <= 0 {
 			return []string{fmt.Sprintf("zone-a loses %d of its %d nodes, and at --node-eviction-rate 0 the node lifecycle controller taints none: their pods never leave, and the expectation at %v will fail", lost, zoneA, scaleHeldAt)}
 		}
-		gone := scaleCrashAt + start + time.Duration(float64(lost-1)/primary*float64(time.Second)) + scaleToleration
+		gone := scaleCrashAt + start + time.Duration(float64(lost-1)/rate*float64(time.Second)) + scaleToleration
 		if gone <= scaleHeldAt {
 			return nil
 		}
 		return []string{fmt.Sprintf("zone-a loses %d of its %d nodes; the node lifecycle controller taints them NoExecute at %v nodes/s (--node-eviction-rate), the last some %v after the crash at the earliest, "+
 			"and their pods leave %v after their node's taint: past the expectation at %v, which will fail; --node-eviction-rate changes the rate",
-			lost, zoneA, primary, (gone - scaleToleration - scaleCrashAt).Round(time.Second), scaleToleration, scaleHeldAt)}
-	}
-	if lost == zoneA {
-		// Fully disrupted while the other zones are not: at
-		// --node-eviction-rate, a zone of a node or two (three or four
-		// nodes in all: --crash-percent 33 of them).
-		return nil
+			lost, zoneA, rate, (gone - scaleToleration - scaleCrashAt).Round(time.Second), scaleToleration, scaleHeldAt)}
 	}
 	why := fmt.Sprintf("zone-a loses %d of its %d nodes, at least %v%% of them: upstream's node lifecycle controller takes the zone for partially disrupted (--unhealthy-zone-threshold)", lost, zoneA, nodelifecycle.DefaultUnhealthyZoneThreshold*100)
-	if zoneA <= nodelifecycle.DefaultLargeClusterThreshold {
+	if !opts.LargeZone(zoneA) {
 		return []string{why + fmt.Sprintf(", and in a zone of at most %d nodes (--large-cluster-size-threshold) it taints none: their pods never leave, and the expectation at %v will fail; "+
 			"spec.cluster.largeClusterSizeThreshold or unhealthyZoneThreshold in the scenario changes it", nodelifecycle.DefaultLargeClusterThreshold, scaleHeldAt)}
 	}
-	rate := secondary
 	if rate <= 0 {
 		return []string{why + fmt.Sprintf(", and at --secondary-node-eviction-rate 0 it taints none: their pods never leave, and the expectation at %v will fail", scaleHeldAt)}
 	}

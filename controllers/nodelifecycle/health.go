@@ -225,17 +225,24 @@ func (mon *monitor) buildZoneKey(n *api.Node) string {
 // zoneState is the health of a zone.
 type zoneState string
 
+// The states of a zone a ZoneObserver is told of (upstream's ZoneState
+// values).
 const (
-	stateInitial           zoneState = "Initial"
-	stateNormal            zoneState = "Normal"
-	stateFullDisruption    zoneState = "FullDisruption"
-	statePartialDisruption zoneState = "PartialDisruption"
+	ZoneNormal            = "Normal"
+	ZonePartialDisruption = "PartialDisruption"
+	ZoneFullDisruption    = "FullDisruption"
 )
 
-// computeZoneState is upstream's ComputeZoneState: a zone is fully
-// disrupted when none of its nodes is Ready, partially disrupted when more
-// than 2 and at least threshold of them are not Ready, normal otherwise.
-// It also returns the number of nodes that are not Ready.
+const (
+	stateInitial           zoneState = "Initial"
+	stateNormal            zoneState = ZoneNormal
+	stateFullDisruption    zoneState = ZoneFullDisruption
+	statePartialDisruption zoneState = ZonePartialDisruption
+)
+
+// computeZoneState is upstream's ComputeZoneState over a zone's Ready
+// conditions (ZoneStateOf); it also returns the number of nodes that are
+// not Ready.
 func computeZoneState(conds []*api.NodeCondition, threshold float64) (int, zoneState) {
 	ready, notReady := 0, 0
 	for _, c := range conds {
@@ -245,13 +252,21 @@ func computeZoneState(conds []*api.NodeCondition, threshold float64) (int, zoneS
 			notReady++
 		}
 	}
+	return notReady, zoneState(ZoneStateOf(notReady, ready, threshold))
+}
+
+// ZoneStateOf is upstream's ComputeZoneState: a zone is fully disrupted
+// when none of its nodes is Ready, partially disrupted when more than 2
+// and at least threshold (--unhealthy-zone-threshold) of them are not
+// Ready, normal otherwise.
+func ZoneStateOf(notReady, ready int, threshold float64) string {
 	switch {
 	case ready == 0 && notReady > 0:
-		return notReady, stateFullDisruption
+		return ZoneFullDisruption
 	case notReady > 2 && float64(notReady)/float64(notReady+ready) >= threshold:
-		return notReady, statePartialDisruption
+		return ZonePartialDisruption
 	}
-	return notReady, stateNormal
+	return ZoneNormal
 }
 
 // matchTaint reports whether two taints have the same key and effect

@@ -126,8 +126,11 @@ type ZoneStatus struct {
 	// NotReady of Size nodes have no Ready condition that is True.
 	NotReady, Size int
 	// Rate is the nodes a second the zone's not-Ready nodes are tainted
-	// NoExecute at now (0: not at all).
-	Rate float64
+	// NoExecute at now (0: not at all); Large, whether the zone has more
+	// than LargeClusterThreshold nodes (a smaller partially disrupted zone
+	// is not tainted whatever the secondary rate).
+	Rate  float64
+	Large bool
 	// AllDisrupted is set when every zone is fully disrupted: the
 	// controller then presumes the control plane, not the nodes, at
 	// fault and stops every eviction (upstream's "master disruption
@@ -765,7 +768,7 @@ func (mon *monitor) taintPass(ctx context.Context) {
 func (mon *monitor) handleDisruption(ctx context.Context, zoneConds map[string][]*api.NodeCondition, nodes []*api.Node) {
 	now := mon.clock.Now()
 	newStates := map[string]zoneState{}
-	notReady := map[string]int{}
+	var notReady map[string]int // for the observer
 	allAreFull := true
 	zones := make([]string, 0, len(zoneConds))
 	for z := range zoneConds {
@@ -773,16 +776,20 @@ func (mon *monitor) handleDisruption(ctx context.Context, zoneConds map[string][
 	}
 	slices.Sort(zones)
 	if mon.opts.Zones != nil {
+		notReady = make(map[string]int, len(zones))
 		defer func() {
 			for _, z := range zones {
+				size := len(zoneConds[z])
 				mon.opts.Zones.ZonePass(ZoneStatus{Zone: ZoneName(z), State: string(mon.zoneStates[z]), NotReady: notReady[z],
-					Size: len(zoneConds[z]), Rate: mon.tainters[z].limiter.rate(), AllDisrupted: allAreFull})
+					Size: size, Rate: mon.tainters[z].limiter.rate(), Large: size > mon.opts.LargeClusterThreshold, AllDisrupted: allAreFull})
 			}
 		}()
 	}
 	for _, z := range zones {
 		n, st := computeZoneState(zoneConds[z], mon.opts.UnhealthyZoneThreshold)
-		notReady[z] = n
+		if notReady != nil {
+			notReady[z] = n
+		}
 		if st != stateFullDisruption {
 			allAreFull = false
 		}
@@ -839,24 +846,44 @@ func (mon *monitor) handleDisruption(ctx context.Context, zoneConds map[string][
 
 // setLimiter is upstream's setLimiterInZone.
 func (mon *monitor) setLimiter(zone string, size int, st zoneState, now time.Time) {
-	q := mon.tainters[zone]
-	switch st {
-	case stateNormal:
-		q.swapLimiter(mon.opts.EvictionRate, now)
-	case statePartialDisruption:
-		q.swapLimiter(reducedRate(size, mon.opts), now)
-	case stateFullDisruption:
-		q.swapLimiter(mon.opts.EvictionRate, now)
+	if st == stateInitial {
+		return
 	}
+	mon.tainters[zone].swapLimiter(mon.opts.zoneRate(string(st), size), now)
 }
 
-// reducedRate is upstream's ReducedQPSFunc: the secondary rate for a zone
-// larger than the large-cluster threshold, 0 (stop) for a smaller one.
-func reducedRate(size int, o Options) float64 {
+// ZoneRate is the nodes a second a zone of size nodes in state (a
+// ZoneStateOf) is tainted NoExecute at, as upstream's setLimiterInZone
+// sets it, with o's defaults filled in: EvictionRate for a Normal or a
+// fully disrupted zone, and for a partially disrupted one upstream's
+// ReducedQPSFunc: SecondaryEvictionRate when it has more than
+// LargeClusterThreshold nodes, 0 (stop) when fewer. (Every zone fully
+// disrupted stops the tainting everywhere; handleDisruption sees to
+// that.)
+func (o Options) ZoneRate(state string, size int) float64 {
+	o.defaults()
+	return o.zoneRate(state, size)
+}
+
+// zoneRate is ZoneRate of options whose defaults are filled in already
+// (defaults is not idempotent: it takes a "never" rate, negative, to 0,
+// and 0 to the default).
+func (o *Options) zoneRate(state string, size int) float64 {
+	if state != ZonePartialDisruption {
+		return o.EvictionRate
+	}
 	if size > o.LargeClusterThreshold {
 		return o.SecondaryEvictionRate
 	}
 	return 0
+}
+
+// LargeZone reports whether a zone of size nodes is large: more than
+// LargeClusterThreshold (default 50), so that partially disrupted it
+// is still tainted, at SecondaryEvictionRate.
+func (o Options) LargeZone(size int) bool {
+	o.defaults()
+	return size > o.LargeClusterThreshold
 }
 
 // markPodsNotReady is upstream's MarkPodsNotReady: each pod's Ready

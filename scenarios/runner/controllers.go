@@ -68,33 +68,12 @@ var controllerSpecs = map[string]controllerSpec{
 	// NoExecute taint manager) run in one manager, as in
 	// kube-controller-manager.
 	"node-lifecycle": {nodelifecycle.Actor, func(r *run, m *controller.Manager, s scenarios.ControllerSettings) error {
-		opts := nodelifecycle.Options{Workers: s.Workers, Zones: &r.zones}
-		r.zones.now = func() time.Duration { return r.c.K.Now().Duration() }
 		c := &r.s.Spec.Cluster
+		opts := c.EvictionOptions()
+		opts.Workers, opts.Zones = s.Workers, &r.zones
+		r.zones.now = func() time.Duration { return r.c.K.Now().Duration() }
 		if g := c.NodeMonitorGracePeriod; g != nil {
 			opts.GracePeriod = g.Duration
-		}
-		// The options take 0 for their default and a negative value for
-		// none (a rate) or 0 (the threshold); the scenario, upstream's
-		// flags' values.
-		orNone := func(v *float64, d *float64) {
-			if v != nil {
-				*d = *v
-				if *v == 0 {
-					*d = -1
-				}
-			}
-		}
-		orNone(c.NodeEvictionRate, &opts.EvictionRate)
-		orNone(c.SecondaryNodeEvictionRate, &opts.SecondaryEvictionRate)
-		if t := c.LargeClusterSizeThreshold; t != nil {
-			opts.LargeClusterThreshold = *t
-			if *t == 0 {
-				opts.LargeClusterThreshold = -1
-			}
-		}
-		if u := c.UnhealthyZoneThreshold; u != nil {
-			opts.UnhealthyZoneThreshold = *u
 		}
 		if err := nodelifecycle.Setup(m, opts); err != nil {
 			return err

@@ -40,8 +40,11 @@ type ZonePhase struct {
 	From     time.Duration
 	State    string
 	NotReady int
-	// Rate is the nodes a second tainted NoExecute (0: none).
-	Rate float64
+	// Rate is the nodes a second tainted NoExecute (0: none); Large,
+	// whether the zone has more nodes than --large-cluster-size-threshold
+	// (nodelifecycle.ZoneStatus).
+	Rate  float64
+	Large bool
 	// AllDisrupted: every zone was fully disrupted and the controller
 	// stopped evicting (upstream's master disruption mode).
 	AllDisrupted bool
@@ -69,7 +72,7 @@ func (z *zoneEvictions) ZonePass(st nodelifecycle.ZoneStatus) {
 	r := z.record(st.Zone)
 	r.Size, r.NotReadyAtEnd = st.Size, st.NotReady
 	if !r.reporting {
-		if st.State == "Normal" && st.NotReady == 0 {
+		if st.State == nodelifecycle.ZoneNormal && st.NotReady == 0 {
 			r.settled = true
 		}
 		if !r.settled || st.NotReady == 0 {
@@ -79,11 +82,11 @@ func (z *zoneEvictions) ZonePass(st nodelifecycle.ZoneStatus) {
 	}
 	if n := len(r.Phases); n > 0 {
 		last := &r.Phases[n-1]
-		if last.State == st.State && last.Rate == st.Rate && last.AllDisrupted == st.AllDisrupted {
+		if last.State == st.State && last.Rate == st.Rate && last.Large == st.Large && last.AllDisrupted == st.AllDisrupted {
 			return
 		}
 	}
-	r.Phases = append(r.Phases, ZonePhase{From: z.now(), State: st.State, NotReady: st.NotReady, Rate: st.Rate, AllDisrupted: st.AllDisrupted})
+	r.Phases = append(r.Phases, ZonePhase{From: z.now(), State: st.State, NotReady: st.NotReady, Rate: st.Rate, Large: st.Large, AllDisrupted: st.AllDisrupted})
 }
 
 // Tainted implements nodelifecycle.ZoneObserver.
