@@ -21,11 +21,11 @@ const maxZoneLines = 8
 // decides how long a lost zone's pods wait before they are evicted and
 // replaced, which upstream only logs ("Controller detected that zone
 // zone-a is now in state PartialDisruption").
-func evictionsText(w io.Writer, es []runner.ZoneEvictions) {
+func evictionsText(w io.Writer, es []runner.ZoneEvictions, tolerationSeconds int64) {
 	if len(es) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\nNode eviction pacing (the node lifecycle controller taints not-Ready nodes NoExecute at its zones' rates; their pods are evicted when their toleration of the taint, 300s by default, runs out):\n")
+	fmt.Fprintf(w, "\nNode eviction pacing (the node lifecycle controller taints not-Ready nodes NoExecute at its zones' rates; their pods are evicted when their toleration of the taint runs out, %ds unless a pod sets its own):\n", tolerationSeconds)
 	for i := range es {
 		if i == maxZoneLines && len(es) > maxZoneLines+1 {
 			rest := es[i:]

@@ -55,7 +55,7 @@ func TestEvictionLine(t *testing.T) {
 			Phases: []runner.ZonePhase{{State: "Normal", NotReady: 2, Rate: 0.1}}})
 	}
 	var b strings.Builder
-	evictionsText(&b, es)
+	evictionsText(&b, es, 300)
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
 	if len(lines) != 10 || lines[9] != "  and 4 more zones: 4 nodes tainted, 8 not Ready at the end" {
 		t.Errorf("%d lines, the last %q", len(lines), lines[len(lines)-1])

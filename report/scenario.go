@@ -64,7 +64,7 @@ func Scenario(w io.Writer, r *runner.Result) error {
 		return err
 	}
 	throttlingText(w, r.Throttling)
-	evictionsText(w, r.Evictions)
+	evictionsText(w, r.Evictions, r.TolerationSeconds)
 	fmt.Fprintf(w, "\n%s, trace %s\n", costLine(r), r.TraceHash[:16])
 	return nil
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/clustersim/clustersim/scenarios"
 	"github.com/clustersim/clustersim/scenarios/kubectl"
 	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/apiserver"
 	"github.com/clustersim/clustersim/sim/client"
 	"github.com/clustersim/clustersim/sim/cluster"
 	"github.com/clustersim/clustersim/sim/controller"
@@ -149,6 +150,11 @@ type Result struct {
 	// NoExecute taints of not-Ready nodes; zones that lost no node after
 	// settling are left out.
 	Evictions []ZoneEvictions
+	// TolerationSeconds is how long a pod tolerates the not-ready and
+	// unreachable NoExecute taints unless it says otherwise (the
+	// DefaultTolerationSeconds admission plugin's, spec.cluster's
+	// defaultTolerationSeconds or 300).
+	TolerationSeconds int64
 	// Faults are the faults the run injected (spec.faults' profiles drawn
 	// by the seed, and its schedule), by start time.
 	Faults []scenarios.Fault
@@ -531,8 +537,10 @@ func Start(s *scenarios.Scenario, opts Options) (*Session, error) {
 	c.Store.Audit().CountHeartbeats(s.Spec.Measure.Heartbeats == scenarios.HeartbeatsCount)
 	c.Store.Audit().BriefEvents(s.Spec.Measure.Events == scenarios.EventsBrief)
 	r := &run{s: s, c: c, res: &Result{Scenario: s.Metadata.Name, Seed: seed, ControllerActors: map[string]string{}}, managers: map[string]*controller.Manager{}, users: map[string]client.Client{}}
+	r.res.TolerationSeconds = apiserver.DefaultTolerationSecondsValue
 	if t := s.Spec.Cluster.DefaultTolerationSeconds; t != nil {
 		c.API.SetDefaultTolerationSeconds(*t, *t)
+		r.res.TolerationSeconds = *t
 	}
 	if err := r.bootstrap(); err != nil {
 		return nil, err
