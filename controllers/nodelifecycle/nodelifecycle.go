@@ -302,6 +302,24 @@ func Setup(m *controller.Manager, opts Options) error {
 	return err
 }
 
+// leaseInformerOptions is the node Leases' informer for m. Upstream's
+// controller reads kube-controller-manager's shared lease informer, which
+// watches every namespace (NewNodeLifecycleController is given
+// InformerFactory.Coordination().V1().Leases(), and reads
+// Leases(v1.NamespaceNodeLease)); the garbage collector watches leases
+// through the same informer, so a renewal reaches the process once. A
+// manager hosted in kube-controller-manager's one process (Host) does
+// the same. A manager of its own, a process of its own, watches
+// kube-node-lease only: watching every namespace there would bring it
+// every other controller's leader-election renewals, which upstream's
+// one kube-controller-manager lease does not have.
+func leaseInformerOptions(m *controller.Manager) informer.Options {
+	if m.Hosted() != nil {
+		return informer.Options{}
+	}
+	return informer.Options{Namespace: LeaseNamespace}
+}
+
 // setup is Setup, returning the controller's state (for tests).
 func setup(m *controller.Manager, opts Options) (*monitor, error) {
 	opts.defaults()
@@ -309,7 +327,7 @@ func setup(m *controller.Manager, opts Options) (*monitor, error) {
 	if err != nil {
 		return nil, err
 	}
-	leaseInf, err := m.Informer(api.KindLease, informer.Options{Namespace: LeaseNamespace})
+	leaseInf, err := m.Informer(api.KindLease, leaseInformerOptions(m))
 	if err != nil {
 		return nil, err
 	}
@@ -340,7 +358,11 @@ func setup(m *controller.Manager, opts Options) (*monitor, error) {
 		},
 	})
 	leaseSeen := func(obj api.Object, deleted bool) {
-		if st := mon.registered[obj.GetObjectMeta().Name]; st != nil {
+		meta := obj.GetObjectMeta()
+		if meta.Namespace != LeaseNamespace {
+			return // a leader election's lease, in kube-system
+		}
+		if st := mon.registered[meta.Name]; st != nil {
 			st.renew, st.renewKnown = time.Time{}, true
 			if l, ok := obj.(*api.Lease); ok && !deleted {
 				st.renew = renewTimeOf(l)

@@ -1,6 +1,7 @@
 package runner_test
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -73,6 +74,37 @@ func TestOneProcessSharesWatches(t *testing.T) {
 			if len(podWatchers) < 3 || podWatchers["system:kube-controller-manager"] {
 				t.Errorf("%s: pods listed and watched by %v, want each controller's service account", mode, podWatchers)
 			}
+		}
+	}
+}
+
+// TestOneProcessListsLeasesOnce: with kube-controller-manager as one
+// process, the node lifecycle controller and the garbage collector read
+// leases through one informer of every namespace, as upstream's shared
+// factory gives them (a renewal reaches the process once); the node
+// lifecycle controller of its own process watches kube-node-lease alone.
+// Planted: the hosted controller asking for kube-node-lease's leases
+// only (controllers/nodelifecycle) makes the process list leases twice
+// and fails this.
+func TestOneProcessListsLeasesOnce(t *testing.T) {
+	for _, tc := range []struct {
+		mode string
+		want map[string]uint64 // lease lists by actor, kube-system's prefix cut
+	}{
+		// At the start, and at the restart after the ReplicaSet
+		// controller's crash, which was the whole process's.
+		{scenarios.ControllerManagerOneProcess, map[string]uint64{"system:kube-controller-manager": 2}},
+		{scenarios.ControllerManagerPerController, map[string]uint64{"node-controller": 1, "generic-garbage-collector": 1}},
+	} {
+		res := runDoc(t, "one-process.yaml", strings.Replace(oneProcess, "%s", tc.mode, 1), runner.Options{})
+		got := map[string]uint64{}
+		for _, st := range res.Requests {
+			if st.Kind == "Lease" && st.Verb == "list" {
+				got[strings.TrimPrefix(st.Actor, kubeSystem)] += st.Count
+			}
+		}
+		if !maps.Equal(got, tc.want) {
+			t.Errorf("%s: lease lists by actor %v, want %v", tc.mode, got, tc.want)
 		}
 	}
 }
