@@ -258,8 +258,13 @@ type nodeState struct {
 	// the zones' disruption counts.
 	zone     string
 	excluded bool
-	// readyCond is the node's Ready condition (nil: none), in seen.
-	readyCond *api.NodeCondition
+	// readyCond is a copy of the node's Ready condition in seen, when
+	// hasReadyCond (readyOf). A pass reads every node's Ready condition
+	// (its heartbeat, its status); read in the node object, each was a
+	// cache miss at thousands of nodes, and the copy is read in the
+	// record the pass reads anyway.
+	readyCond    api.NodeCondition
+	hasReadyCond bool
 	// noExecute is whether the node has the unreachable or the
 	// not-ready NoExecute taint (hasNoExecute).
 	noExecute bool
@@ -273,8 +278,21 @@ func (mon *monitor) see(st *nodeState, n *api.Node) {
 	}
 	_, st.excluded = n.Labels[LabelExcludeDisruption]
 	st.seen, st.zone = n, mon.buildZoneKey(n)
-	st.readyCond = nodeCondition(&n.Status, api.NodeReady)
+	st.readyCond, st.hasReadyCond = api.NodeCondition{}, false
+	if c := nodeCondition(&n.Status, api.NodeReady); c != nil {
+		st.readyCond, st.hasReadyCond = *c, true
+	}
 	st.noExecute = hasNoExecute(n)
+}
+
+// readyOf returns the Ready condition of the node object st has seen
+// (see), nil when it has none: st's copy, valid until st sees another
+// object or moves (pack).
+func (st *nodeState) readyOf() *api.NodeCondition {
+	if !st.hasReadyCond {
+		return nil
+	}
+	return &st.readyCond
 }
 
 // hasNoExecute reports whether n has the unreachable or the not-ready
@@ -468,7 +486,7 @@ func (mon *monitor) monitorNodeHealth(ctx context.Context) {
 	states := make([]*nodeState, len(nodes))
 	var added []*api.Node
 	for i, n := range nodes {
-		st := mon.record(i, n.Name)
+		st := mon.record(i, n)
 		if st == nil {
 			added = append(added, n)
 			continue
@@ -567,15 +585,19 @@ func (mon *monitor) pack(states []*nodeState) {
 	}
 }
 
-// record returns the record of the node named name, the i-th the pass
-// lists: the record at the same place in the last pass's list when it
-// is of the same name (nearly always), else the one by name; nil for a
-// node not registered.
-func (mon *monitor) record(i int, name string) *nodeState {
-	if i < len(mon.listed) && mon.listed[i].name == name {
-		return mon.listed[i]
+// record returns the record of node n, the i-th the pass lists: the
+// record at the same place in the last pass's list when it has seen the
+// same object (nearly always: a node's object changes every few
+// minutes, a pass is every 5 s, and this reads nothing in the object) or
+// is of the same name, else the one by name; nil for a node not
+// registered.
+func (mon *monitor) record(i int, n *api.Node) *nodeState {
+	if i < len(mon.listed) {
+		if st := mon.listed[i]; st.seen == n || st.name == n.Name {
+			return st
+		}
 	}
-	return mon.registered[name]
+	return mon.registered[n.Name]
 }
 
 // updateNodeHealth checks one node and writes its status when it changed,
@@ -601,7 +623,7 @@ func (mon *monitor) updateNodeHealth(ctx context.Context, cached *api.Node, st *
 			// its grace period is left as it is: checkHealth would find it
 			// so (observed as it is, nothing to write).
 			mon.see(st, n)
-			ready := st.readyCond
+			ready := st.readyOf()
 			if !healthExpired(n, ready, renew, st.floor, mon.clock.Now(), mon.opts.GracePeriod, mon.opts.StartupGracePeriod) {
 				return n, observedReady(n, ready), ready, nil
 			}
@@ -665,7 +687,7 @@ func (mon *monitor) processTaintBaseEviction(ctx context.Context, n *api.Node, s
 		}
 	case api.ConditionTrue:
 		mon.see(st, n)
-		_, _ = mon.markReachableIn(ctx, n, st.zone, st.noExecute) // the next pass retries a failure
+		_, _ = mon.markReachableIn(ctx, n, st.name, st.zone, st.noExecute) // the next pass retries a failure
 	}
 }
 
@@ -690,13 +712,13 @@ func (mon *monitor) markNodeForTainting(n *api.Node, status api.ConditionStatus)
 // when it has neither) and forgets it in its zone's queue; it reports
 // whether the node was queued.
 func (mon *monitor) markNodeAsReachable(ctx context.Context, n *api.Node) (bool, error) {
-	return mon.markReachableIn(ctx, n, mon.zoneKey(n), hasNoExecute(n))
+	return mon.markReachableIn(ctx, n, n.Name, mon.zoneKey(n), hasNoExecute(n))
 }
 
-// markReachableIn is markNodeAsReachable for a node whose zone key and
-// NoExecute taints (hasNoExecute) the caller has read (the health pass:
-// from the node's record).
-func (mon *monitor) markReachableIn(ctx context.Context, n *api.Node, zone string, noExecute bool) (bool, error) {
+// markReachableIn is markNodeAsReachable for a node whose name, zone key
+// and NoExecute taints (hasNoExecute) the caller has read (the health
+// pass: from the node's record, not from the node object).
+func (mon *monitor) markReachableIn(ctx context.Context, n *api.Node, name, zone string, noExecute bool) (bool, error) {
 	if noExecute {
 		if err := mon.updateTaints(ctx, n, nil, []api.Taint{unreachableNoExecute, notReadyNoExecute}); err != nil {
 			return false, err
@@ -706,7 +728,7 @@ func (mon *monitor) markReachableIn(ctx context.Context, n *api.Node, zone strin
 	if q == nil {
 		return false, nil
 	}
-	return q.remove(n.Name), nil
+	return q.remove(name), nil
 }
 
 // swapTaints is upstream's SwapNodeControllerTaint: add (stamped with the

@@ -498,7 +498,7 @@ func TestRecordByPlace(t *testing.T) {
 		{3, "c", c},   // beyond the last list
 		{1, "d", nil}, // not registered
 	} {
-		if got := mon.record(tc.i, tc.name); got != tc.want {
+		if got := mon.record(tc.i, &api.Node{ObjectMeta: api.ObjectMeta{Name: tc.name}}); got != tc.want {
 			t.Errorf("record(%d, %q) = %v, want %v", tc.i, tc.name, got, tc.want)
 		}
 	}
@@ -570,7 +570,7 @@ func TestPackRecords(t *testing.T) {
 	mon.listed = states
 	later := at.Add(10 * time.Second)
 	mon.registered["a"].renew = later // as the lease handler writes
-	if got := mon.record(1, "a"); got.renew != later {
+	if got := mon.record(1, &api.Node{ObjectMeta: api.ObjectMeta{Name: "a"}}); got.renew != later {
 		t.Errorf("the next pass reads renew %v by place, want %v", got.renew, later)
 	}
 }
