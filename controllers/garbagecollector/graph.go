@@ -122,6 +122,11 @@ type graph struct {
 	// pod's status), where the map's lookup by text cost a cache miss or
 	// two at thousands of nodes.
 	recent addrmemo.Memo[*node]
+	// gone holds the uids of observed nodes virtualDelete removed (an
+	// informer event made them, no delete event ended them): an update
+	// of one of those must go the whole way (observe), to make its node
+	// again.
+	gone   map[api.UID]bool
 	absent *refCache
 	// enqueueDelete and enqueueOrphan add a node to the attemptToDelete
 	// and attemptToOrphan queues.
@@ -162,6 +167,17 @@ func (g *graph) onDelete(obj api.Object)      { g.observe(true, nil, obj) }
 // nil for an add) or a delete.
 func (g *graph) observe(deleted bool, old, obj api.Object) {
 	m := obj.GetObjectMeta()
+	if !deleted && old != nil && unchangedForGraph(old.GetObjectMeta(), m) && !g.gone[m.UID] {
+		// An update after the add that made the object's node (an
+		// informer sends an object's updates after its add, and a
+		// handler added late is given the adds first), whose node
+		// nothing but a delete event or virtualDelete removes: the node
+		// is there, observed, and holds these owners; neither side
+		// being deleted, nothing transitions. The lookup below would
+		// find all that at the price of a cache miss or two at every
+		// lease renewal and pod status write of a large cluster.
+		return
+	}
 	id := identityOf(obj)
 	n, found := g.lookup(m.UID)
 	if found && n.virtual {
@@ -185,6 +201,7 @@ func (g *graph) observe(deleted bool, old, obj api.Object) {
 	}
 	switch {
 	case !deleted && !found:
+		delete(g.gone, m.UID)
 		n = newNode(id)
 		// The object's own references, not a copy: informer objects are
 		// never changed, and the next version of an object nearly always
@@ -211,6 +228,13 @@ func (g *graph) observe(deleted bool, old, obj api.Object) {
 	case found:
 		g.removeAndNotify(n, id)
 	}
+}
+
+// unchangedForGraph reports whether an update from old to cur changes
+// nothing the graph keeps: the same owner references (sameReferences)
+// and neither being deleted.
+func unchangedForGraph(old, cur *api.ObjectMeta) bool {
+	return old.DeletionTimestamp == nil && cur.DeletionTimestamp == nil && sameReferences(old.OwnerReferences, cur.OwnerReferences)
 }
 
 // virtualDelete handles attemptToDelete's finding that the object id is
@@ -245,6 +269,12 @@ func (g *graph) virtualDelete(id objectRef) {
 		}
 	}
 	if remove {
+		if !n.virtual {
+			if g.gone == nil {
+				g.gone = map[api.UID]bool{}
+			}
+			g.gone[n.id.UID] = true
+		}
 		g.removeAndNotify(n, id)
 	}
 }

@@ -362,3 +362,56 @@ func TestGraphKeepsObjectsReferences(t *testing.T) {
 		t.Fatalf("the pod's new owner reference did not move it: %v", describe(g))
 	}
 }
+
+// TestGraphUpdateUnchanged: an update that keeps an object's owner
+// references and deletes nothing leaves the graph as it is, without a
+// lookup (observe's fast path); after virtualDelete removed the
+// object's observed node (attemptToDelete found it gone while the
+// informer still had it), the same update makes the node again, as
+// the whole way did before the fast path. Planted: the fast path
+// without its check of gone leaves the graph without the pod and fails
+// the last row.
+func TestGraphUpdateUnchanged(t *testing.T) {
+	rs1 := ref("rs-1", "rs-1-uid", true)
+	podID := objectRef{coordinates: coordinates{APIVersion: "v1", Kind: "Pod", Name: "p", UID: "p-uid"}, Namespace: "default"}
+	write := func(o *api.Pod, rv string) *api.Pod { c := *o; c.ResourceVersion = rv; return &c } // shares the references
+	for _, tc := range []struct {
+		name  string
+		steps func(g *graph, pod *api.Pod)
+		want  []string
+	}{
+		{"a status write", func(g *graph, pod *api.Pod) {
+			g.onUpdate(pod, write(pod, "2"))
+		}, []string{"p-uid", "rs-1-uid->[p-uid]"}},
+		{"a resync: the same object twice", func(g *graph, pod *api.Pod) {
+			g.onUpdate(pod, pod)
+		}, []string{"p-uid", "rs-1-uid->[p-uid]"}},
+		{"deletion begins: the whole way", func(g *graph, pod *api.Pod) {
+			g.onUpdate(pod, deleting(pod))
+		}, []string{"p-uid[beingDeleted]", "rs-1-uid->[p-uid]"}},
+		{"after virtualDelete, an update makes the node again", func(g *graph, pod *api.Pod) {
+			g.virtualDelete(podID)
+			g.onUpdate(pod, write(pod, "2"))
+		}, []string{"p-uid", "rs-1-uid->[p-uid]"}},
+		{"and its next update is a plain one again", func(g *graph, pod *api.Pod) {
+			g.virtualDelete(podID)
+			next := write(pod, "2")
+			g.onUpdate(pod, next)
+			g.onUpdate(next, write(next, "3"))
+			if len(g.gone) != 0 {
+				t.Errorf("gone %v after the node was made again", g.gone)
+			}
+		}, []string{"p-uid", "rs-1-uid->[p-uid]"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g, _ := recordingGraph()
+			g.onAdd(rsObj("rs-1", "rs-1-uid"))
+			pod := podObj("p", "p-uid", rs1)
+			g.onAdd(pod)
+			tc.steps(g, pod)
+			if got := describe(g); !slices.Equal(got, tc.want) {
+				t.Errorf("graph %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
