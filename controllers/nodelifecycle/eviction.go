@@ -172,7 +172,7 @@ func SetupEviction(m *controller.Manager, opts EvictionOptions) error {
 		UpdateFunc: func(old, obj api.Object) {
 			o, ok1 := old.(*api.Pod)
 			p, ok2 := obj.(*api.Pod)
-			if ok1 && ok2 && o.Spec.NodeName == p.Spec.NodeName && slices.EqualFunc(o.Spec.Tolerations, p.Spec.Tolerations, sameToleration) {
+			if ok1 && ok2 && o.Spec.NodeName == p.Spec.NodeName && sameTolerations(o.Spec.Tolerations, p.Spec.Tolerations) {
 				return
 			}
 			e.enqueue(obj.GetObjectMeta().Key())
@@ -195,6 +195,17 @@ func SetupEviction(m *controller.Manager, opts EvictionOptions) error {
 		DeleteFunc: nodeKey,
 	})
 	return nil
+}
+
+// sameTolerations reports whether two pods' tolerations are the same:
+// the very same list without reading it (a status write keeps its
+// pod's spec, and the old pod's list is out of the caches at scale),
+// else element by element.
+func sameTolerations(a, b []api.Toleration) bool {
+	if len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0]) {
+		return true
+	}
+	return slices.EqualFunc(a, b, sameToleration)
 }
 
 func sameToleration(a, b api.Toleration) bool {

@@ -172,18 +172,31 @@ func (a *podAggregates) observe(o api.Object, present bool) {
 		return
 	}
 	key := p.GetObjectMeta().Key()
-	if e, ok := a.byPod[key]; ok {
+	var owner *rsPods
+	if present {
+		if ref := api.GetControllerOfNoCopy(&p.ObjectMeta); ref != nil {
+			if o := a.byOwner[ref.UID]; o != nil && o.namespace == p.Namespace {
+				owner = o
+			}
+		}
+	}
+	e, had := a.byPod[key]
+	if had && e.owner == owner {
+		// Counted under the same ReplicaSet (most events: a pod's
+		// status writes): its count moves when its flags do, and its
+		// entry is rewritten in place, not deleted and added again.
+		if f := owner.flagsOf(p); f != e.flags {
+			owner.n[e.flags]--
+			owner.n[f]++
+			a.byPod[key] = podEntry{owner: owner, flags: f}
+		}
+		return
+	}
+	if had {
 		e.owner.n[e.flags]--
 		delete(a.byPod, key)
 	}
-	if !present {
-		return
-	}
-	ref := api.GetControllerOfNoCopy(&p.ObjectMeta)
-	if ref == nil {
-		return
-	}
-	if owner := a.byOwner[ref.UID]; owner != nil && owner.namespace == p.Namespace {
+	if owner != nil {
 		a.count(owner, key, p)
 	}
 }

@@ -574,9 +574,14 @@ func (c *cache) setPod(pod *api.Pod) (freed bool) {
 // otherwise make its counts again for every pod scheduled.
 func (c *cache) replaceObject(e *podEntry, pod *api.Pod) {
 	old := e.pod
-	ni := c.nodes[e.node]
 	changed := !maps.Equal(old.Labels, pod.Labels) || (old.DeletionTimestamp == nil) != (pod.DeletionTimestamp == nil) ||
 		!samePodAffinity(old, pod) || old.Namespace != pod.Namespace
+	var ni *nodeInfo
+	if changed {
+		// Looked up only then: the node's record is a cache miss at
+		// thousands of nodes, on every status write of every pod.
+		ni = c.nodes[e.node]
+	}
 	if changed && ni != nil {
 		c.indexEntry(ni, e, -1)
 	}
