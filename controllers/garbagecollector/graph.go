@@ -167,6 +167,9 @@ func (g *graph) onDelete(obj api.Object)      { g.observe(true, nil, obj) }
 // nil for an add) or a delete.
 func (g *graph) observe(deleted bool, old, obj api.Object) {
 	m := obj.GetObjectMeta()
+	if deleted && len(g.gone) > 0 {
+		delete(g.gone, m.UID) // no update follows a delete
+	}
 	if !deleted && old != nil && unchangedForGraph(old.GetObjectMeta(), m) && !g.gone[m.UID] {
 		// An update after the add that made the object's node (an
 		// informer sends an object's updates after its add, and a

@@ -393,6 +393,13 @@ func TestGraphUpdateUnchanged(t *testing.T) {
 			g.virtualDelete(podID)
 			g.onUpdate(pod, write(pod, "2"))
 		}, []string{"p-uid", "rs-1-uid->[p-uid]"}},
+		{"its delete event forgets it", func(g *graph, pod *api.Pod) {
+			g.virtualDelete(podID)
+			g.onDelete(pod)
+			if len(g.gone) != 0 {
+				t.Errorf("gone %v after the pod's delete event", g.gone)
+			}
+		}, []string{"rs-1-uid"}},
 		{"and its next update is a plain one again", func(g *graph, pod *api.Pod) {
 			g.virtualDelete(podID)
 			next := write(pod, "2")
