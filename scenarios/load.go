@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/clustersim/clustersim/controllers/nodelifecycle"
 	"io/fs"
 	"math"
 	"os"
@@ -2504,40 +2503,16 @@ func (l *loader) fileOrObjects(field, file string, nodes []*yaml.Node, w *world,
 	return out, nil
 }
 
-// EvictionOptions are the node lifecycle controller's eviction options
-// that c sets (nodeEvictionRate, secondaryNodeEvictionRate,
-// largeClusterSizeThreshold, unhealthyZoneThreshold), the others left at
-// their defaults. c's values are upstream's flags' (0: no taints, or
-// every zone large); the options take 0 for the default and a negative
-// value for those.
-func (c *Cluster) EvictionOptions() nodelifecycle.Options {
-	var o nodelifecycle.Options
-	orNone := func(v *float64, d *float64) {
-		if v != nil {
-			*d = *v
-			if *v == 0 {
-				*d = -1
-			}
-		}
-	}
-	orNone(c.NodeEvictionRate, &o.EvictionRate)
-	orNone(c.SecondaryNodeEvictionRate, &o.SecondaryEvictionRate)
-	if t := c.LargeClusterSizeThreshold; t != nil {
-		o.LargeClusterThreshold = *t
-		if *t == 0 {
-			o.LargeClusterThreshold = -1
-		}
-	}
-	if u := c.UnhealthyZoneThreshold; u != nil {
-		o.UnhealthyZoneThreshold = *u
-	}
-	return o
-}
-
 // MaxNodeEvictionRate bounds spec.cluster's eviction rates: a node a
 // millisecond, far beyond any cluster's need, and a rate whose interval
 // a token bucket can still count in nanoseconds.
 const MaxNodeEvictionRate = 1000
+
+// evictionRateOK reports whether v is a tainting rate spec.cluster and
+// the generator take (NaN is not); evictionRateWant says which are.
+func evictionRateOK(v float64) bool { return v >= 0 && v <= MaxNodeEvictionRate }
+
+var evictionRateWant = fmt.Sprintf("want nodes a second from 0 (none tainted) to %d", MaxNodeEvictionRate)
 
 // evictionSettings checks the node lifecycle controller's eviction
 // settings in spec.cluster: rates from 0 (no taints) to
@@ -2562,8 +2537,8 @@ func (l *loader) evictionSettings(s *Scenario) error {
 		field string
 		v     *float64
 	}{{"nodeEvictionRate", c.NodeEvictionRate}, {"secondaryNodeEvictionRate", c.SecondaryNodeEvictionRate}} {
-		if r.v != nil && !(*r.v >= 0 && *r.v <= MaxNodeEvictionRate) {
-			return l.errorf("spec.cluster."+r.field, "%v: want nodes a second from 0 (none tainted) to %d", *r.v, MaxNodeEvictionRate)
+		if r.v != nil && !evictionRateOK(*r.v) {
+			return l.errorf("spec.cluster."+r.field, "%v: %s", *r.v, evictionRateWant)
 		}
 	}
 	if t := c.LargeClusterSizeThreshold; t != nil && *t < 0 {

@@ -2,12 +2,14 @@ package scenarios
 
 import (
 	"fmt"
-	"github.com/clustersim/clustersim/controllers/nodelifecycle"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/clustersim/clustersim/controllers/nodelifecycle"
+	"github.com/clustersim/clustersim/sim/apiserver"
 )
 
 // ScaleProbe describes the capacity-planning probe that ScaleYAML generates.
@@ -122,8 +124,8 @@ func (s ScaleProbe) normalized() (ScaleProbe, error) {
 		flag string
 		v    *float64
 	}{{"--node-eviction-rate", s.NodeEvictionRate}, {"--secondary-node-eviction-rate", s.SecondaryNodeEvictionRate}} {
-		if r.v != nil && !(*r.v >= 0 && *r.v <= MaxNodeEvictionRate) {
-			return s, fmt.Errorf("%s %v: want nodes a second from 0 (none tainted) to %d", r.flag, *r.v, MaxNodeEvictionRate)
+		if r.v != nil && !evictionRateOK(*r.v) {
+			return s, fmt.Errorf("%s %v: %s", r.flag, *r.v, evictionRateWant)
 		}
 	}
 	if s.QPS == 0 {
@@ -297,7 +299,7 @@ spec:
 	}
 	b.WriteString("  timeline:\n")
 	for i := 1; i <= crash; i++ {
-		fmt.Fprintf(&b, "  - at: 20m\n    crashNode: zone-a-%d\n", i)
+		fmt.Fprintf(&b, "  - at: %dm\n    crashNode: zone-a-%d\n", int(scaleCrashAt/time.Minute), i)
 	}
 	fmt.Fprintf(&b, `  expect:
   - pods: {selector: tier=scale, phase: Running, ready: true, equals: %d, at: %dm}
@@ -453,10 +455,11 @@ func ScaleEvictionNotes(s ScaleProbe) []string {
 
 // scaleCrashAt is when the probe's nodes crash (ScaleYAML's timeline);
 // scaleToleration is how long their pods tolerate the NoExecute taint
-// (DefaultTolerationSeconds).
+// (the DefaultTolerationSeconds admission plugin's default: the probe
+// sets no other).
 const (
 	scaleCrashAt    = 20 * time.Minute
-	scaleToleration = 300 * time.Second
+	scaleToleration = time.Duration(apiserver.DefaultTolerationSecondsValue) * time.Second
 )
 
 // ScaleLimitNotes returns what the probe asks of `clustersim run` past

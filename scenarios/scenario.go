@@ -22,6 +22,7 @@ import (
 
 	"github.com/clustersim/clustersim/controllers/endpointslice"
 	"github.com/clustersim/clustersim/controllers/job"
+	"github.com/clustersim/clustersim/controllers/nodelifecycle"
 	"github.com/clustersim/clustersim/sim/api"
 	"github.com/clustersim/clustersim/sim/workqueue"
 )
@@ -689,4 +690,34 @@ type ObjectRef struct {
 	Kind      string `json:"kind"`
 	Name      string `json:"name"`
 	Namespace string `json:"namespace,omitempty"`
+}
+
+// EvictionOptions are the node lifecycle controller's eviction options
+// that c sets (nodeEvictionRate, secondaryNodeEvictionRate,
+// largeClusterSizeThreshold, unhealthyZoneThreshold), the others left at
+// their defaults. c's values are upstream's flags' (0: no taints, or
+// every zone large); the options take 0 for the default and a negative
+// value for those.
+func (c *Cluster) EvictionOptions() nodelifecycle.Options {
+	var o nodelifecycle.Options
+	orNone := func(v *float64, d *float64) {
+		if v != nil {
+			*d = *v
+			if *v == 0 {
+				*d = -1
+			}
+		}
+	}
+	orNone(c.NodeEvictionRate, &o.EvictionRate)
+	orNone(c.SecondaryNodeEvictionRate, &o.SecondaryEvictionRate)
+	if t := c.LargeClusterSizeThreshold; t != nil {
+		o.LargeClusterThreshold = *t
+		if *t == 0 {
+			o.LargeClusterThreshold = -1
+		}
+	}
+	if u := c.UnhealthyZoneThreshold; u != nil {
+		o.UnhealthyZoneThreshold = *u
+	}
+	return o
 }
