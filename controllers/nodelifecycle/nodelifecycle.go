@@ -825,7 +825,7 @@ func (mon *monitor) handleDisruption(ctx context.Context, zoneConds map[string][
 			for _, z := range zones {
 				size := len(zoneConds[z])
 				mon.opts.Zones.ZonePass(ZoneStatus{Zone: ZoneName(z), State: string(mon.zoneStates[z]), NotReady: notReady[z],
-					Size: size, Rate: mon.tainters[z].limiter.rate(), Large: size > mon.opts.LargeClusterThreshold, AllDisrupted: allAreFull})
+					Size: size, Rate: mon.tainters[z].limiter.rate(), Large: mon.opts.large(size), AllDisrupted: allAreFull})
 			}
 		}()
 	}
@@ -916,18 +916,21 @@ func (o *Options) zoneRate(state string, size int) float64 {
 	if state != ZonePartialDisruption {
 		return o.EvictionRate
 	}
-	if size > o.LargeClusterThreshold {
+	if o.large(size) {
 		return o.SecondaryEvictionRate
 	}
 	return 0
 }
+
+// large is LargeZone of options whose defaults are filled in already.
+func (o *Options) large(size int) bool { return size > o.LargeClusterThreshold }
 
 // LargeZone reports whether a zone of size nodes is large: more than
 // LargeClusterThreshold (default 50), so that partially disrupted it
 // is still tainted, at SecondaryEvictionRate.
 func (o Options) LargeZone(size int) bool {
 	o.defaults()
-	return size > o.LargeClusterThreshold
+	return o.large(size)
 }
 
 // markPodsNotReady is upstream's MarkPodsNotReady: each pod's Ready

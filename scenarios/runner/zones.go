@@ -97,10 +97,8 @@ func (z *zoneEvictions) Tainted(zone, node string) {
 		r.tainted = map[string]bool{}
 		r.First = at
 	}
-	if !r.tainted[node] {
-		r.tainted[node] = true
-		r.Tainted++
-	}
+	r.tainted[node] = true
+	r.Tainted = len(r.tainted)
 	r.Last = at
 }
 
