@@ -257,6 +257,7 @@ type zonePhaseJSON struct {
 	State          string  `json:"state"`
 	NotReady       int     `json:"notReady"`
 	NodesPerSecond float64 `json:"nodesPerSecond"`
+	Large          bool    `json:"large"`
 	AllDisrupted   bool    `json:"allDisrupted"`
 }
 
@@ -266,7 +267,7 @@ func evictionsOf(es []runner.ZoneEvictions) []evictionJSON {
 	for _, e := range es {
 		j := evictionJSON{Zone: e.Zone, Size: e.Size, Phases: []zonePhaseJSON{}, Tainted: e.Tainted, NotReadyAtEnd: e.NotReadyAtEnd}
 		for _, p := range e.Phases {
-			j.Phases = append(j.Phases, zonePhaseJSON{AtSeconds: p.From.Seconds(), State: p.State, NotReady: p.NotReady, NodesPerSecond: p.Rate, AllDisrupted: p.AllDisrupted})
+			j.Phases = append(j.Phases, zonePhaseJSON{AtSeconds: p.From.Seconds(), State: p.State, NotReady: p.NotReady, NodesPerSecond: p.Rate, Large: p.Large, AllDisrupted: p.AllDisrupted})
 		}
 		if e.Tainted > 0 {
 			first, last := e.First.Seconds(), e.Last.Seconds()
