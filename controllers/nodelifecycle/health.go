@@ -192,8 +192,11 @@ func joinZone(region, zone string) string {
 	if region == "" && zone == "" {
 		return ""
 	}
-	return region + ":\x00:" + zone
+	return region + zoneKeySep + zone
 }
+
+// zoneKeySep joins a zone key's region and zone (upstream's GetZoneKey).
+const zoneKeySep = ":\x00:"
 
 // zoneKey is zoneKey(n): for a registered node, read once per node
 // object (monitor.see); the health pass and the tainting it does

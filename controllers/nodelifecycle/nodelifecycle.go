@@ -142,7 +142,7 @@ type ZoneStatus struct {
 // label's value, "region/zone" when the node has a region label too, ""
 // for nodes with neither.
 func ZoneName(key string) string {
-	region, zone, ok := strings.Cut(key, ":\x00:")
+	region, zone, ok := strings.Cut(key, zoneKeySep)
 	if !ok {
 		return key
 	}
