@@ -19,10 +19,7 @@ import (
 // fails: the reports' comparison made to pass always; only the last
 // round's reports compared; exit status 1 taken for a broken run.
 func TestAlternateScript(t *testing.T) {
-	script, err := filepath.Abs(filepath.Join("..", "..", "docs", "alternate.sh"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	script := docsScript(t, "alternate.sh")
 	dir := t.TempDir()
 	probe := filepath.Join(dir, "probe.yaml")
 	if err := os.WriteFile(probe, []byte("kind: Scenario\n"), 0o644); err != nil {
@@ -118,4 +115,16 @@ func TestAlternateScript(t *testing.T) {
 			}
 		}
 	})
+}
+
+// docsScript returns the absolute path of the script name in docs/, for
+// the tests that run one (it is run from a temporary directory's
+// stand-ins, so a relative path would not do).
+func docsScript(t *testing.T, name string) string {
+	t.Helper()
+	p, err := filepath.Abs(filepath.Join("..", "..", "docs", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
