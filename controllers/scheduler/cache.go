@@ -576,19 +576,19 @@ func (c *cache) replaceObject(e *podEntry, pod *api.Pod) {
 	old := e.pod
 	changed := !maps.Equal(old.Labels, pod.Labels) || (old.DeletionTimestamp == nil) != (pod.DeletionTimestamp == nil) ||
 		!samePodAffinity(old, pod) || old.Namespace != pod.Namespace
-	var ni *nodeInfo
+	var ni *nodeInfo // nil unless changed
 	if changed {
 		// Looked up only then: the node's record is a cache miss at
 		// thousands of nodes, on every status write of every pod.
 		ni = c.nodes[e.node]
 	}
-	if changed && ni != nil {
+	if ni != nil {
 		c.indexEntry(ni, e, -1)
 	}
 	c.countAffinity(old, -1)
 	e.pod = pod
 	c.countAffinity(pod, 1)
-	if changed && ni != nil {
+	if ni != nil {
 		ni.touch()
 		c.indexEntry(ni, e, 1)
 	}
