@@ -110,11 +110,6 @@ func (m *serviceMemo) update(svc *api.Service, pods []*api.Pod) {
 	m.held.Keep(next)
 }
 
-// sameSlice reports whether a and b are the same slice (header).
-func sameSlice(a, b []api.EndpointPort) bool {
-	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
-}
-
 // subsets is oneSubset from m's entries: ok is false when the pods
 // differ in their ports (or serve ports Repack would merge) or none is in
 // the endpoints, and Subsets' repacking must do the work.
@@ -139,7 +134,7 @@ func (m *serviceMemo) subsets() (subsets []api.EndpointSubset, ready, notReady i
 					}
 				}
 			}
-		} else if !sameSlice(first, e.ports) &&
+		} else if !api.SameElements(first, e.ports) &&
 			!slices.EqualFunc(first, e.ports, func(a, b api.EndpointPort) bool { return keyOfPort(a) == keyOfPort(b) }) {
 			return nil, 0, 0, false
 		}

@@ -472,11 +472,13 @@ func sameReferences(old, cur []api.OwnerReference) bool {
 	if len(old) != len(cur) {
 		return false
 	}
-	if len(old) == 1 && &old[0] == &cur[0] {
+	if len(old) == 1 && api.SameElements(old, cur) {
 		// The same one reference, not read: a status write's object
 		// shares its predecessor's references (the store keeps all but
 		// the status), and at scale reading them costs a cache miss on
-		// every pod update.
+		// every pod update. Only one: the same list of two references
+		// to one uid is changed as referencesDiffs (upstream's map)
+		// sees it, and the loop below finds that.
 		return true
 	}
 	for i := range old {

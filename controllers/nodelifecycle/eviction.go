@@ -198,14 +198,11 @@ func SetupEviction(m *controller.Manager, opts EvictionOptions) error {
 }
 
 // sameTolerations reports whether two pods' tolerations are the same:
-// the very same list without reading it (a status write keeps its
-// pod's spec, and the old pod's list is out of the caches at scale),
-// else element by element.
+// the very same list without reading it (api.SameElements: a status
+// write keeps its pod's spec, and the old pod's list is out of the
+// caches at scale), else element by element.
 func sameTolerations(a, b []api.Toleration) bool {
-	if len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0]) {
-		return true
-	}
-	return slices.EqualFunc(a, b, sameToleration)
+	return api.SameElements(a, b) || slices.EqualFunc(a, b, sameToleration)
 }
 
 func sameToleration(a, b api.Toleration) bool {

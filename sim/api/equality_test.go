@@ -1,6 +1,7 @@
 package api
 
 import (
+	"fmt"
 	"testing"
 	"time"
 )
@@ -36,4 +37,39 @@ func TestSemanticEqual(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestSameElements(t *testing.T) {
+	refs := []OwnerReference{{Name: "a"}, {Name: "b"}}
+	copied := append([]OwnerReference(nil), refs...)
+	for _, tc := range []struct {
+		name string
+		a, b []OwnerReference
+		want bool
+	}{
+		{"the same slice", refs, refs, true},
+		{"both nil", nil, nil, true},
+		{"nil and empty", nil, []OwnerReference{}, true},
+		{"a shallow copy's", refs, refs[:len(refs):len(refs)], true},
+		{"equal elements of another array", refs, copied, false},
+		{"a prefix of the same array", refs, refs[:1], false},
+		{"the same array from its second element", refs[1:], refs[:1], false},
+	} {
+		if got := SameElements(tc.a, tc.b); got != tc.want {
+			t.Errorf("%s: SameElements = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// A caller compares the elements only when the lists are not the very
+// same ones: a status write's new object shares its old one's lists.
+func ExampleSameElements() {
+	old := &Pod{ObjectMeta: ObjectMeta{Finalizers: []string{"example.com/cleanup"}}}
+	cur := *old // a shallow copy, as a status write's object is
+	cur.Status.Phase = PodRunning
+	fmt.Println(SameElements(old.Finalizers, cur.Finalizers))
+	fmt.Println(SameElements(old.Finalizers, []string{"example.com/cleanup"}))
+	// Output:
+	// true
+	// false
 }

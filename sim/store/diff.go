@@ -809,21 +809,12 @@ func metaUnchanged(a, b *api.ObjectMeta) bool {
 		samePtr(a.DeletionTimestamp, b.DeletionTimestamp) && samePtr(a.DeletionGracePeriodSeconds, b.DeletionGracePeriodSeconds) &&
 		(sameMap(a.Labels, b.Labels) || maps.Equal(a.Labels, b.Labels)) &&
 		(sameMap(a.Annotations, b.Annotations) || maps.Equal(a.Annotations, b.Annotations)) &&
-		(sameArray(a.OwnerReferences, b.OwnerReferences) || slices.EqualFunc(a.OwnerReferences, b.OwnerReferences, api.OwnerReference.Equal)) &&
-		(sameArray(a.Finalizers, b.Finalizers) || slices.Equal(a.Finalizers, b.Finalizers))
-}
-
-// sameArray reports whether a and b are the same elements of the same
-// array: equal without reading them. A write's object usually shares
-// its predecessor's metadata lists (a kubelet renews a shallow copy of
-// its lease), and reading them was a cache miss on every renewal at
-// thousands of nodes.
-func sameArray[T any](a, b []T) bool {
-	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+		(api.SameElements(a.OwnerReferences, b.OwnerReferences) || slices.EqualFunc(a.OwnerReferences, b.OwnerReferences, api.OwnerReference.Equal)) &&
+		(api.SameElements(a.Finalizers, b.Finalizers) || slices.Equal(a.Finalizers, b.Finalizers))
 }
 
 // sameMap reports whether a and b are the very same map (both nil
-// included): equal without reading them, as sameArray.
+// included): equal without reading them, as api.SameElements.
 func sameMap[K comparable, V any](a, b map[K]V) bool {
 	return *(*unsafe.Pointer)(unsafe.Pointer(&a)) == *(*unsafe.Pointer)(unsafe.Pointer(&b))
 }
@@ -1108,7 +1099,7 @@ func sameMemory[T any](a, b *T) bool {
 // podStatusUpdate does not render: both empty (absent to the walk), or
 // the very same elements (its sameData).
 func unwalked[T any](a, b []T) bool {
-	return len(a) == 0 && len(b) == 0 || sameArray(a, b)
+	return len(a) == 0 && len(b) == 0 || api.SameElements(a, b)
 }
 
 // podStatusUpdate is the audit diff of a pod update that changes only
@@ -1228,7 +1219,7 @@ func containerKey(c *api.ContainerStatus) string { return c.Name }
 // key, no key twice in one list. Or a and b are the very same elements,
 // which the walk does not look into.
 func podKeyed[T any](a, b []T, key func(*T) string) bool {
-	return sameArray(a, b) || keyedAll(a, key) && keyedAll(b, key)
+	return api.SameElements(a, b) || keyedAll(a, key) && keyedAll(b, key)
 }
 
 // keyedAll reports whether every element of l has a non-empty key of
@@ -1255,7 +1246,7 @@ func keyedAll[T any](l []T, key func(*T) string) bool {
 // when a and b are both empty or the very same elements (the walk's
 // emptyAt and sameData).
 func keyedPairs[T any](a, b []T, key func(*T) string, fn func(k string, x, y *T)) {
-	if len(a) == 0 && len(b) == 0 || sameArray(a, b) {
+	if len(a) == 0 && len(b) == 0 || api.SameElements(a, b) {
 		return
 	}
 	// Most writes keep the keys where they were: a[i] pairs with b[i]
@@ -1385,7 +1376,7 @@ func pointee[T any](p *T) (T, bool) {
 // leaves rendered by fn below the element's path node.
 func podKeyedList[T any](d *differ, node *pathNode, name string, a, b []T, key func(*T) string, same func(x, y *T) bool, none *T,
 	fn func(el *pathNode, x, y *T, xSet, ySet bool)) {
-	if len(a) == 0 && len(b) == 0 || sameArray(a, b) {
+	if len(a) == 0 && len(b) == 0 || api.SameElements(a, b) {
 		return
 	}
 	mark := len(d.path)
@@ -1448,7 +1439,7 @@ func podIPOf(ip *api.PodIP) string   { return ip.IP }
 // by index, "[i].ip", an element one side lacks absent there (or, of ip
 // "", the element "[i]" whole).
 func podIPList[T any](d *differ, node *pathNode, name string, a, b []T, ip func(*T) string) {
-	if len(a) == 0 && len(b) == 0 || sameArray(a, b) {
+	if len(a) == 0 && len(b) == 0 || api.SameElements(a, b) {
 		return
 	}
 	mark := len(d.path)

@@ -620,10 +620,10 @@ func keyedOK[T any](l []T, key func(*T) string) bool {
 // walk looks into.
 func podDeclined(a, b *api.PodStatus) bool {
 	bad := func(x, y bool, same bool) bool { return !same && !(x && y) }
-	return bad(keyedOK(a.Conditions, conditionKey), keyedOK(b.Conditions, conditionKey), sameArray(a.Conditions, b.Conditions)) ||
-		bad(keyedOK(a.ContainerStatuses, containerKey), keyedOK(b.ContainerStatuses, containerKey), sameArray(a.ContainerStatuses, b.ContainerStatuses)) ||
+	return bad(keyedOK(a.Conditions, conditionKey), keyedOK(b.Conditions, conditionKey), api.SameElements(a.Conditions, b.Conditions)) ||
+		bad(keyedOK(a.ContainerStatuses, containerKey), keyedOK(b.ContainerStatuses, containerKey), api.SameElements(a.ContainerStatuses, b.ContainerStatuses)) ||
 		bad(keyedOK(a.InitContainerStatuses, containerKey), keyedOK(b.InitContainerStatuses, containerKey),
-			sameArray(a.InitContainerStatuses, b.InitContainerStatuses))
+			api.SameElements(a.InitContainerStatuses, b.InitContainerStatuses))
 }
 
 // testRandomPodStatuses compares podStatusUpdate with the walk for n
