@@ -175,8 +175,8 @@ func (a *podAggregates) observe(o api.Object, present bool) {
 	var owner *rsPods
 	if present {
 		if ref := api.GetControllerOfNoCopy(&p.ObjectMeta); ref != nil {
-			if o := a.byOwner[ref.UID]; o != nil && o.namespace == p.Namespace {
-				owner = o
+			if rs := a.byOwner[ref.UID]; rs != nil && rs.namespace == p.Namespace {
+				owner = rs
 			}
 		}
 	}
