@@ -1131,6 +1131,15 @@ func (l *loader) controllers(s *Scenario, w *world) error {
 				return l.errorf(f+"."+b.field, "%d is not between 1 and %d", b.v, MaxBurstReplicas)
 			}
 		}
+		if p := cs.PercentageOfNodesToScore; p != nil {
+			if name != "scheduler" {
+				return l.errorf(f+".percentageOfNodesToScore", "only the scheduler scores nodes (KubeSchedulerConfiguration's percentageOfNodesToScore)")
+			}
+			if *p < 0 || *p > 100 {
+				// kube-scheduler's own message (validatePercentageOfNodesToScore).
+				return l.errorf(f+".percentageOfNodesToScore", "%d: not in valid range [0-100]", *p)
+			}
+		}
 		if cs.Standbys < 0 || cs.Standbys > MaxStandbys {
 			return l.errorf(f+".standbys", "must be between 0 and %d", MaxStandbys)
 		}

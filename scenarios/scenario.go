@@ -536,6 +536,14 @@ type ControllerSettings struct {
 	// SlowStartControllers take them.
 	SlowStartInitialBatch int `json:"slowStartInitialBatch,omitempty"`
 	BurstReplicas         int `json:"burstReplicas,omitempty"`
+	// PercentageOfNodesToScore is KubeSchedulerConfiguration's
+	// percentageOfNodesToScore, the scheduler's only: once a cluster has
+	// 100 nodes, a scheduling cycle stops searching when it has found
+	// this share of them feasible (at least 100), and scores those. 0 or
+	// absent is upstream's adaptive default, 50% less 1% for every 125
+	// nodes, at least 5%: 144 nodes a pod at 300 nodes, 780 at 3,000.
+	// From 0 to 100, as upstream validates it.
+	PercentageOfNodesToScore *int32 `json:"percentageOfNodesToScore,omitempty"`
 }
 
 // SlowStartControllers are the controllers that take slowStartInitialBatch
@@ -628,6 +636,8 @@ func (cs ControllerSettings) tuned() string {
 		return "slowStartInitialBatch"
 	case cs.BurstReplicas != 0:
 		return "burstReplicas"
+	case cs.PercentageOfNodesToScore != nil:
+		return "percentageOfNodesToScore"
 	}
 	return ""
 }

@@ -128,6 +128,17 @@ func TestValidateRejects(t *testing.T) {
 		{name: "negative batch period", spec: "  controllers: {endpoints: {updatesBatchPeriod: -1s}}\n",
 			err: "v.yaml:12:49: spec.controllers.endpoints.updatesBatchPeriod: must not be negative"},
 		{name: "batch periods of both", spec: "  controllers: {endpoints: {updatesBatchPeriod: 1s}, endpointslice: {updatesBatchPeriod: 500ms}}\n"},
+		// percentageOfNodesToScore: the scheduler's, 0 to 100 as kube-scheduler validates it.
+		{name: "percentage of nodes to score", spec: "  controllers: {scheduler: {percentageOfNodesToScore: 10}}\n"},
+		{name: "percentage of nodes to score 0 is adaptive", spec: "  controllers: {scheduler: {percentageOfNodesToScore: 0}}\n"},
+		{name: "percentage of nodes to score above 100", spec: "  controllers: {scheduler: {percentageOfNodesToScore: 101}}\n",
+			err: "v.yaml:12:55: spec.controllers.scheduler.percentageOfNodesToScore: 101: not in valid range [0-100]"},
+		{name: "negative percentage of nodes to score", spec: "  controllers: {scheduler: {percentageOfNodesToScore: -1}}\n",
+			err: "v.yaml:12:55: spec.controllers.scheduler.percentageOfNodesToScore: -1: not in valid range [0-100]"},
+		{name: "percentage of nodes to score on the replicaset controller", spec: "  controllers: {replicaset: {percentageOfNodesToScore: 10}}\n",
+			err: "v.yaml:12:56: spec.controllers.replicaset.percentageOfNodesToScore: only the scheduler scores nodes (KubeSchedulerConfiguration's percentageOfNodesToScore)"},
+		{name: "percentage of nodes to score of a disabled scheduler", spec: "  controllers: {scheduler: {enabled: false, percentageOfNodesToScore: 10}}\n",
+			err: "v.yaml:12:71: spec.controllers.scheduler.percentageOfNodesToScore: scheduler is disabled (enabled: false), so this would tune nothing: drop one or the other"},
 		// A disabled controller's settings would tune nothing.
 		{name: "batch period of a disabled controller", spec: "  controllers: {endpoints: {enabled: false, updatesBatchPeriod: 1s}}\n",
 			err: "v.yaml:12:65: spec.controllers.endpoints.updatesBatchPeriod: endpoints is disabled (enabled: false), so this would tune nothing: drop one or the other"},

@@ -61,8 +61,12 @@ var controllerSpecs = map[string]controllerSpec{
 		return garbagecollector.Setup(m, garbagecollector.Options{Workers: s.Workers})
 	}},
 	"scheduler": {scheduler.Actor, func(r *run, m *controller.Manager, s scenarios.ControllerSettings) error {
-		return scheduler.Setup(m, scheduler.Options{Workers: s.Workers, Volumes: scenarios.Runs(r.s, "persistentvolume-binder"),
-			NodeLifecycleTaints: scenarios.Runs(r.s, "node-lifecycle")})
+		opts := scheduler.Options{Workers: s.Workers, Volumes: scenarios.Runs(r.s, "persistentvolume-binder"),
+			NodeLifecycleTaints: scenarios.Runs(r.s, "node-lifecycle")}
+		if p := s.PercentageOfNodesToScore; p != nil {
+			opts.PercentageOfNodesToScore = *p
+		}
+		return scheduler.Setup(m, opts)
 	}},
 	// The node lifecycle controller and the taint-based eviction (the
 	// NoExecute taint manager) run in one manager, as in
