@@ -456,3 +456,64 @@ func TestSearchStartsAndWraps(t *testing.T) {
 		t.Fatalf("the preferred node was in the window %d times, out of it %d times", in, out)
 	}
 }
+
+// TestScoredInSearchMatchesScorer: a pod whose score is the resource
+// fit's alone is scored as the search finds each feasible node
+// (onlyFitScores); the same pod with an empty PodAffinity (no term, so
+// nothing to score or filter, but not onlyFitScores) is scored by the
+// scorer after the search. From the same start and random source both
+// must choose the same node, over random clusters of 100 to 300 nodes
+// of assorted sizes and loads, some with PreferNoSchedule taints (the
+// search then hands the scoring back), and pods with and without
+// requests.
+func TestScoredInSearchMatchesScorer(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	scoredInSearch, handedBack := 0, 0
+	for round := range 300 {
+		c := newCache()
+		n := 100 + r.IntN(201)
+		tainted := round%3 == 0
+		for i := range n {
+			node := testNode(fmt.Sprintf("node-%03d", i), rl("cpu", fmt.Sprint(2+r.IntN(15)), "memory", fmt.Sprintf("%dGi", 4+r.IntN(61)), "pods", "110"))
+			if tainted && r.IntN(20) == 0 {
+				node.Spec.Taints = []api.Taint{{Key: "soft", Effect: api.TaintEffectPreferNoSchedule}}
+			}
+			c.setNode(node)
+			for j := range r.IntN(4) {
+				p := testPod(fmt.Sprintf("load-%d-%d", i, j), rl("cpu", fmt.Sprintf("%dm", 100*r.IntN(20)), "memory", fmt.Sprintf("%dMi", 256*r.IntN(16))))
+				c.setPod(bindTo(p, node.Name))
+			}
+		}
+		pod := testPod("p", rl("cpu", fmt.Sprintf("%dm", 100+100*r.IntN(10)), "memory", fmt.Sprintf("%dMi", 128*r.IntN(8))))
+		if r.IntN(5) == 0 {
+			pod = testPod("p", api.ResourceList{})
+		}
+		start := r.IntN(n)
+		choose := func(p *api.Pod) (string, bool) {
+			s := &scheduler{cache: c, rng: rand.New(rand.NewPCG(1, uint64(round)))}
+			s.opts.defaults()
+			s.nextStart = start
+			got, err := s.schedule(p, "")
+			if err != nil {
+				t.Fatalf("round %d: %v", round, err)
+			}
+			return got, len(s.fitOnly) == len(s.feasible)
+		}
+		fast, scored := choose(pod)
+		viaScorer := pod.DeepCopyObject().(*api.Pod)
+		viaScorer.Spec.Affinity = &api.Affinity{PodAffinity: &api.PodAffinity{}}
+		slow, _ := choose(viaScorer)
+		if fast != slow {
+			t.Fatalf("round %d (%d nodes from %d, tainted %v): scored in the search %s, by the scorer %s", round, n, start, tainted, fast, slow)
+		}
+		if scored {
+			scoredInSearch++
+		} else {
+			handedBack++
+		}
+	}
+	if scoredInSearch < 100 || handedBack < 20 {
+		t.Fatalf("scored in the search %d times, handed back to the scorer %d times: too few of one to compare", scoredInSearch, handedBack)
+	}
+	t.Logf("scored in the search %d times, handed back %d times", scoredInSearch, handedBack)
+}

@@ -144,6 +144,9 @@ type scheduler struct {
 	reasons  []string
 	feasible []*nodeInfo
 	sc       scorer
+	// fitOnly holds the scores of the feasible nodes a search scored as
+	// it found them (onlyFitScores), reused from pod to pod.
+	fitOnly []int64
 	// names and candidates hold NodeAffinity's PreFilter result for the
 	// pod being scheduled, reused from pod to pod.
 	names      []string
@@ -639,6 +642,19 @@ func (s *scheduler) schedule(pod *api.Pod, nominated string) (string, error) {
 	feasible := s.feasible[:0]
 	var reasons map[string]int
 	processed := 0
+	// No pod waits for a preemption's room (nearly always): the filters
+	// take each node as it is, without withNominated's lookup.
+	nominating := len(s.cache.nominated) > 0
+	// A pod whose score is NodeResourcesFit's and BalancedAllocation's
+	// alone (onlyFitScores) is scored in the search, each feasible node
+	// as it is found, while its record is in the processor's cache; at
+	// 3,000 nodes a second pass over the 780 found read each from
+	// memory again. A feasible node with a PreferNoSchedule taint would
+	// make TaintToleration's score count: the search then stops scoring
+	// and the scorer scores them all, as for any other pod.
+	fitOnly := s.fitOnly[:0]
+	scoring := s.onlyFitScores(pi)
+	balanced := balancedAllocationApplies(pi)
 	// The search starts at nextStart (modulo the candidates, fewer than
 	// the nodes when NodeAffinity's PreFilter named them) and wraps
 	// around: j steps with i, without a division per node. No
@@ -653,9 +669,25 @@ func (s *scheduler) schedule(pod *api.Pod, nominated string) (string, error) {
 			j = 0
 		}
 		processed++
-		s.reasons = filter(pi, s.withNominated(pi, ni), s.reasons[:0])
+		filtered := ni
+		if nominating {
+			filtered = s.withNominated(pi, ni)
+		}
+		s.reasons = filter(pi, filtered, s.reasons[:0])
 		if len(s.reasons) == 0 {
 			feasible = append(feasible, ni)
+			if scoring {
+				if ni.softTaints {
+					scoring = false
+					continue
+				}
+				least, bal := fitScores(pi, ni)
+				t := weightFit*least + weightTaintToleration*MaxNodeScore
+				if balanced {
+					t += weightBalancedAllocated * bal
+				}
+				fitOnly = append(fitOnly, t)
+			}
 			continue
 		}
 		if reasons == nil {
@@ -671,7 +703,7 @@ func (s *scheduler) schedule(pod *api.Pod, nominated string) (string, error) {
 		}
 	}
 	s.nextStart = (s.nextStart + processed) % len(nodes)
-	s.feasible = feasible
+	s.feasible, s.fitOnly = feasible, fitOnly
 	switch len(feasible) {
 	case 0:
 		if left := len(nodes) - len(candidates); left > 0 {
@@ -684,6 +716,28 @@ func (s *scheduler) schedule(pod *api.Pod, nominated string) (string, error) {
 	case 1:
 		return feasible[0].name, nil
 	}
+	if scoring {
+		return feasible[selectHost(fitOnly, s.rng)].name, nil
+	}
 	scores := s.sc.score(pi, nodes, feasible, s.cache)
 	return feasible[selectHost(scores, s.rng)].name, nil
+}
+
+// onlyFitScores reports whether pi's score on a node is
+// NodeResourcesFit's and NodeResourcesBalancedAllocation's alone, with
+// TaintToleration's the same on every node so long as none has a
+// PreferNoSchedule taint (the search checks that): no preferred node
+// affinity, no topology spread constraint (so none to score), and no
+// pod affinity term of its own or on any pod in the cluster
+// (InterPodAffinity scores nothing). What scorer.score would add for
+// such a pod is 0 (NodeAffinity, PodTopologySpread, InterPodAffinity)
+// and weightTaintToleration × MaxNodeScore (TaintToleration with no
+// intolerable taint on any node), so both give the same totals.
+func (s *scheduler) onlyFitScores(pi *podInfo) bool {
+	spec := &pi.pod.Spec
+	if len(spec.TopologySpreadConstraints) > 0 || s.cache.withAffinity > 0 {
+		return false
+	}
+	a := spec.Affinity
+	return a == nil || (a.PodAffinity == nil && a.PodAntiAffinity == nil && !hasPreferredAffinity(pi.pod))
 }
