@@ -44,6 +44,11 @@ type ScaleProbe struct {
 	// hour than 5,000 nodes run after their start-up.
 	SchedulerQPS   float64
 	SchedulerBurst int
+	// PercentageOfNodesToScore, when set, is the scheduler's
+	// percentageOfNodesToScore (spec.controllers.scheduler's, as
+	// KubeSchedulerConfiguration's: 0 to 100, 0 the adaptive default);
+	// nil leaves it out, upstream's adaptive default.
+	PercentageOfNodesToScore *int32
 	// Services puts each Deployment behind a Service selecting its pods
 	// (app-1 ... app-10, port 80), so that the endpoints and EndpointSlice
 	// controllers and the Services' gaps follow every pod.
@@ -145,6 +150,9 @@ func (s ScaleProbe) normalized() (ScaleProbe, error) {
 	}
 	if s.Unpaced && s.SchedulerQPS != 0 {
 		return s, fmt.Errorf("--unpaced with --scheduler-qps: an unpaced client has no rate")
+	}
+	if p := s.PercentageOfNodesToScore; p != nil && (*p < 0 || *p > 100) {
+		return s, fmt.Errorf("--percentage-of-nodes-to-score %d: not in valid range [0-100]", *p)
 	}
 	if s.UpdatesBatchPeriod < 0 {
 		return s, fmt.Errorf("--updates-batch-period %v: must not be negative", s.UpdatesBatchPeriod)
@@ -256,10 +264,17 @@ spec:
 			fmt.Fprintf(&b, "    %s: {qps: %s, burst: %d%s}\n", c, strconv.FormatFloat(s.QPS, 'g', -1, 64), s.Burst, batch)
 		}
 	}
+	var sched []string
 	if s.Unpaced {
-		b.WriteString("    scheduler: {unpaced: true}\n")
+		sched = append(sched, "unpaced: true")
 	} else if s.SchedulerQPS != 0 {
-		fmt.Fprintf(&b, "    scheduler: {qps: %s, burst: %d}\n", strconv.FormatFloat(s.SchedulerQPS, 'g', -1, 64), s.SchedulerBurst)
+		sched = append(sched, "qps: "+strconv.FormatFloat(s.SchedulerQPS, 'g', -1, 64), fmt.Sprintf("burst: %d", s.SchedulerBurst))
+	}
+	if p := s.PercentageOfNodesToScore; p != nil {
+		sched = append(sched, fmt.Sprintf("percentageOfNodesToScore: %d", *p))
+	}
+	if len(sched) > 0 {
+		fmt.Fprintf(&b, "    scheduler: {%s}\n", strings.Join(sched, ", "))
 	}
 	b.WriteString(`  network:
     default: {latency: 1ms, jitter: 4ms}

@@ -26,6 +26,7 @@ func TestScaleYAML(t *testing.T) {
 		// pods have a zone spread constraint, a preferred and a required
 		// anti-affinity.
 		spread, preferred, required int
+		percentage                  *int32 // the scheduler's percentageOfNodesToScore
 		wantErr                     string
 	}{
 		{probe: ScaleProbe{Nodes: 30, Services: true}, nodes: 30, pods: 900, crashes: 1, services: 10},
@@ -53,6 +54,11 @@ func TestScaleYAML(t *testing.T) {
 		{probe: ScaleProbe{Nodes: 30, PodsPerNode: 9, AntiAffinity: AntiAffinityRequired}, nodes: 30, pods: 270, crashes: 1, required: 10},
 		{probe: ScaleProbe{Nodes: 30, PodsPerNode: 10, AntiAffinity: AntiAffinityRequired}, wantErr: "30 replicas need 30 nodes, and 29 are left after the crash; want --pods-per-node at most 9"},
 		{probe: ScaleProbe{Nodes: 30, AntiAffinity: "soft"}, wantErr: `--anti-affinity "soft": want preferred or required`},
+		{probe: ScaleProbe{Nodes: 30, PercentageOfNodesToScore: ptrTo(int32(5))}, nodes: 30, pods: 900, crashes: 1, percentage: ptrTo(int32(5))},
+		{probe: ScaleProbe{Nodes: 30, SchedulerQPS: 300, SchedulerBurst: 400, PercentageOfNodesToScore: ptrTo(int32(0))}, nodes: 30, pods: 900, crashes: 1, sched: Pacing{QPS: 300, Burst: 400}, percentage: ptrTo(int32(0))},
+		{probe: ScaleProbe{Nodes: 30, Unpaced: true, PercentageOfNodesToScore: ptrTo(int32(100))}, nodes: 30, pods: 900, crashes: 1, qps: -1, percentage: ptrTo(int32(100))},
+		{probe: ScaleProbe{Nodes: 30, PercentageOfNodesToScore: ptrTo(int32(101))}, wantErr: "--percentage-of-nodes-to-score 101: not in valid range [0-100]"},
+		{probe: ScaleProbe{Nodes: 30, PercentageOfNodesToScore: ptrTo(int32(-1))}, wantErr: "--percentage-of-nodes-to-score -1: not in valid range [0-100]"},
 	}
 	for _, tt := range tests {
 		data, err := ScaleYAML(tt.probe)
@@ -109,6 +115,9 @@ func TestScaleYAML(t *testing.T) {
 		}
 		if got := s.Spec.Controllers["scheduler"].Pacing("scheduler"); tt.qps == -1 && !got.Unpaced() || tt.qps != -1 && got != wantSched {
 			t.Errorf("%+v: the scheduler paced at %v", tt.probe, got)
+		}
+		if got := s.Spec.Controllers["scheduler"].PercentageOfNodesToScore; (got == nil) != (tt.percentage == nil) || got != nil && *got != *tt.percentage {
+			t.Errorf("%+v: the scheduler's percentageOfNodesToScore %v, want %v", tt.probe, got, tt.percentage)
 		}
 		if s.OneProcess() == tt.perController {
 			t.Errorf("%+v: spec.cluster.controllerManager %q", tt.probe, s.Spec.Cluster.ControllerManager)

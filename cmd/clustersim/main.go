@@ -9,7 +9,7 @@
 //	clustersim sweep SCENARIO --set PATH=V1,V2,...|A..B ... [--seeds N] [--find-min PATH] [--plot DIR] [-o table|csv|json|markdown]
 //	clustersim compare BASELINE CANDIDATE [--seeds N] [--seed S] [--until D] [--alpha A] [--fail-on FIGURE,...] [--jobs J] [-o table|json]
 //	clustersim demo [--seed N] [--duration D] [-o table|json]
-//	clustersim generate scale --nodes N [--pods-per-node P] [--crash-percent C] [--unpaced | --qps Q --burst B --scheduler-qps Q --scheduler-burst B]
+//	clustersim generate scale --nodes N [--pods-per-node P] [--crash-percent C] [--unpaced | --qps Q --burst B --scheduler-qps Q --scheduler-burst B] [--percentage-of-nodes-to-score P]
 //	clustersim version
 //	clustersim completion bash|zsh|fish
 //
@@ -1184,6 +1184,7 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	burst := fs.Int("burst", scenarios.ControllerManagerBurst, "each controller client's burst (--kube-api-burst)")
 	schedQPS := fs.Float64("scheduler-qps", scenarios.SchedulerQPS, "the scheduler's QPS, for its API client and its event client each (kube-scheduler's --kube-api-qps)")
 	schedBurst := fs.Int("scheduler-burst", scenarios.SchedulerBurst, "the scheduler's burst (kube-scheduler's --kube-api-burst)")
+	percentage := fs.Int32("percentage-of-nodes-to-score", 0, "the scheduler's percentageOfNodesToScore, 0 to 100 (KubeSchedulerConfiguration's; default 0: upstream's adaptive share, 50% less 1% for every 125 nodes, at least 5%)")
 	services := fs.Bool("services", false, "put each Deployment behind a Service (the endpoints and EndpointSlice controllers then follow every pod)")
 	cm := fs.String("controller-manager", scenarios.ControllerManagerOneProcess, fmt.Sprintf("how kube-controller-manager's controllers run (spec.cluster.controllerManager): %s, as upstream, sharing their informers; or %s, each a process of its own", scenarios.ControllerManagerOneProcess, scenarios.ControllerManagerPerController))
 	spread := fs.Bool("spread", false, "give each Deployment's pods a zone topology spread constraint (maxSkew 1, DoNotSchedule)")
@@ -1229,6 +1230,9 @@ func generate(args []string, stdout, stderr io.Writer) int {
 		PerController: *cm == scenarios.ControllerManagerPerController, Spread: *spread, AntiAffinity: *anti}
 	if sched {
 		probe.SchedulerQPS, probe.SchedulerBurst = *schedQPS, *schedBurst
+	}
+	if fs.Changed("percentage-of-nodes-to-score") {
+		probe.PercentageOfNodesToScore = percentage
 	}
 	if fs.Changed("node-eviction-rate") {
 		probe.NodeEvictionRate = evictionRate

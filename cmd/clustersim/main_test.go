@@ -146,6 +146,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"generate", "scale", "--nodes", "2"}, exitBadInput},
 		{[]string{"generate", "scale", "--pods-per-node", "0"}, exitBadInput},
 		{[]string{"generate", "scale", "--scheduler-qps", "0"}, exitBadInput},
+		{[]string{"generate", "scale", "--percentage-of-nodes-to-score", "101"}, exitBadInput},
+		{[]string{"generate", "scale", "--percentage-of-nodes-to-score", "x"}, exitBadInput},
 		{[]string{"generate", "scale", "--unpaced", "--scheduler-burst", "5"}, exitBadInput},
 		{[]string{"run", "--bogus"}, exitBadInput},
 		{[]string{"run", "--seeds", "abc"}, exitBadInput},
