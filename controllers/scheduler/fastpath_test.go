@@ -517,3 +517,57 @@ func TestScoredInSearchMatchesScorer(t *testing.T) {
 	}
 	t.Logf("scored in the search %d times, handed back %d times", scoredInSearch, handedBack)
 }
+
+// TestFitsPlainlyAgreesWithFilter: for a plain pod (podInfo.plain),
+// fitsPlainly passes a node only if filter passes it, and filter passes
+// a Ready, uncordoned node without NoSchedule or NoExecute taints only
+// if fitsPlainly does, over random nodes (not Ready, cordoned, tainted,
+// full, nearly full) and random plain pods, zero requests among them.
+func TestFitsPlainlyAgreesWithFilter(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	checked := map[string]int{}
+	for i := range 20000 {
+		node := testNode(fmt.Sprintf("n-%d", i), rl("cpu", fmt.Sprint(1+r.IntN(4)), "memory", fmt.Sprintf("%dGi", 1+r.IntN(4)), "pods", fmt.Sprint(1+r.IntN(3))))
+		switch r.IntN(8) {
+		case 0:
+			node.Status.Conditions[0].Status = api.ConditionFalse
+		case 1:
+			node.Spec.Unschedulable = true
+		case 2:
+			node.Spec.Taints = []api.Taint{{Key: "k", Effect: []api.TaintEffect{api.TaintEffectNoSchedule, api.TaintEffectNoExecute, api.TaintEffectPreferNoSchedule}[r.IntN(3)]}}
+		}
+		var pods []*api.Pod
+		for j := range r.IntN(3) {
+			pods = append(pods, bindTo(testPod(fmt.Sprintf("l-%d", j), rl("cpu", fmt.Sprintf("%dm", 500*r.IntN(4)), "memory", fmt.Sprintf("%dMi", 512*r.IntN(4)))), node.Name))
+		}
+		c := newTestCache([]*api.Node{node}, pods...)
+		ni := c.nodes[node.Name]
+		pod := testPod("p", rl("cpu", fmt.Sprintf("%dm", 250*r.IntN(8)), "memory", fmt.Sprintf("%dMi", 256*r.IntN(8))))
+		pi := newPodInfo(pod)
+		if !pi.plain() {
+			t.Fatalf("%s: not plain", pod.Name)
+		}
+		reasons := filter(pi, ni, nil)
+		plainly := fitsPlainly(&pi.req, ni)
+		if plainly && len(reasons) > 0 {
+			t.Fatalf("node %d: fitsPlainly passes it, filter gives %v", i, reasons)
+		}
+		if simple := ni.ready && !ni.unschedulable && !ni.hardTaints; simple && len(reasons) == 0 && !plainly {
+			t.Fatalf("node %d: filter passes it, fitsPlainly does not", i)
+		}
+		switch {
+		case plainly:
+			checked["passed"]++
+		case len(reasons) > 0:
+			checked[reasons[0]]++
+		default:
+			checked["left to filter, passed"]++
+		}
+	}
+	for _, k := range []string{"passed", ReasonNotReady, ReasonUnschedulable, ReasonUntoleratedTaint, ReasonTooManyPods, reasonInsufficientCPU, reasonInsufficientMemory} {
+		if checked[k] < 100 {
+			t.Errorf("only %d nodes with %q: %v", checked[k], k, checked)
+		}
+	}
+	t.Log(checked)
+}

@@ -237,6 +237,27 @@ func filter(pi *podInfo, ni *nodeInfo, reasons []string) []string {
 	return reasons
 }
 
+// plain reports whether pi asks nothing of a node but cpu, memory and a
+// pod slot: no node selection, host ports, volumes, spread or pod
+// affinity state, no ephemeral storage or extended resources. Every pod
+// of the scale probes is plain.
+func (pi *podInfo) plain() bool {
+	return !pi.selects && len(pi.ports) == 0 && pi.volumes == nil && pi.spread == nil && pi.interPod == nil && pi.req.ext == nil
+}
+
+// fitsPlainly reports whether a plain pod (podInfo.plain) asking req
+// passes every filter on ni as filter decides it, for a node that is
+// Ready, not cordoned and without a NoSchedule or NoExecute taint; false
+// leaves the node to filter, which gives the reasons. The search calls
+// it for every node a plain pod visits (780 of them a pod at 3,000
+// nodes) in place of filter and fits, whose calls and checks for what a
+// plain pod does not ask were most of a visit's cost.
+func fitsPlainly(req *resources, ni *nodeInfo) bool {
+	return ni.ready && !ni.unschedulable && !ni.hardTaints && ni.pods < ni.allowedPods &&
+		(req.milliCPU <= 0 || req.milliCPU <= ni.allocatable.milliCPU-ni.requested.milliCPU) &&
+		(req.memory <= 0 || req.memory <= ni.allocatable.memory-ni.requested.memory)
+}
+
 // tolerates reports whether some toleration tolerates taint.
 func tolerates(tols []api.Toleration, taint *api.Taint) bool {
 	for i := range tols {

@@ -655,6 +655,9 @@ func (s *scheduler) schedule(pod *api.Pod, nominated string) (string, error) {
 	fitOnly := s.fitOnly[:0]
 	scoring := s.onlyFitScores(pi)
 	balanced := balancedAllocationApplies(pi)
+	// A plain pod's filters are fitsPlainly's few comparisons on the
+	// nodes they pass; filter decides the others, with their reasons.
+	plain := pi.plain() && !nominating
 	// The search starts at nextStart (modulo the candidates, fewer than
 	// the nodes when NodeAffinity's PreFilter named them) and wraps
 	// around: j steps with i, without a division per node. No
@@ -669,11 +672,15 @@ func (s *scheduler) schedule(pod *api.Pod, nominated string) (string, error) {
 			j = 0
 		}
 		processed++
-		filtered := ni
-		if nominating {
-			filtered = s.withNominated(pi, ni)
+		if plain && fitsPlainly(&pi.req, ni) {
+			s.reasons = s.reasons[:0]
+		} else {
+			filtered := ni
+			if nominating {
+				filtered = s.withNominated(pi, ni)
+			}
+			s.reasons = filter(pi, filtered, s.reasons[:0])
 		}
-		s.reasons = filter(pi, filtered, s.reasons[:0])
 		if len(s.reasons) == 0 {
 			feasible = append(feasible, ni)
 			if scoring {
