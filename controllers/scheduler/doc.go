@@ -55,7 +55,10 @@
 //     pod deleted or finished, and for pods with placement rules an
 //     assigned pod added) or for at most 5 minutes (scheduler.go);
 //   - adaptive percentageOfNodesToScore with a round-robin start index,
-//     over nodes interleaved by zone as upstream's node tree lists them.
+//     over nodes interleaved by zone as upstream's node tree lists them;
+//     Options.PercentageOfNodesToScore (a scenario's
+//     spec.controllers.scheduler.percentageOfNodesToScore) sets it as a
+//     KubeSchedulerConfiguration does.
 //
 // Binding is upstream's DefaultBinder: a create of the pod's binding
 // subresource (POST pods/<name>/binding, the pod's uid as a
