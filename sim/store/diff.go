@@ -1095,13 +1095,6 @@ func sameMemory[T any](a, b *T) bool {
 	return sameBytes(unsafe.Pointer(a), unsafe.Pointer(b), unsafe.Sizeof(*a))
 }
 
-// unwalked reports whether the walk finds no change between two lists
-// podStatusUpdate does not render: both empty (absent to the walk), or
-// the very same elements (its sameData).
-func unwalked[T any](a, b []T) bool {
-	return len(a) == 0 && len(b) == 0 || api.SameElements(a, b)
-}
-
 // podStatusUpdate is the audit diff of a pod update that changes only
 // the pod's status (and resourceVersion or managedFields, which the
 // audit leaves out), without the walk: a kubelet's status write, the
@@ -1174,10 +1167,12 @@ func (d *differ) podStatusUpdate(a, b *api.Pod) bool {
 // podStatusRendered reports whether podStatusUpdate renders every
 // change between two statuses: the lists it walks have the same keys
 // in the same order (podKeyed), and those it does not render are
-// unchanged (unwalked, podContainerRendered). It writes nothing.
+// unchanged: both empty (absent to the walk) or the very same elements
+// (its sameData), which api.SameElements says both, and
+// podContainerRendered. It writes nothing.
 func podStatusRendered(a, b *api.PodStatus) bool {
-	if !unwalked(a.EphemeralContainerStatuses, b.EphemeralContainerStatuses) ||
-		!unwalked(a.ResourceClaimStatuses, b.ResourceClaimStatuses) ||
+	if !api.SameElements(a.EphemeralContainerStatuses, b.EphemeralContainerStatuses) ||
+		!api.SameElements(a.ResourceClaimStatuses, b.ResourceClaimStatuses) ||
 		!podKeyed(a.Conditions, b.Conditions, conditionKey) ||
 		!podKeyed(a.InitContainerStatuses, b.InitContainerStatuses, containerKey) ||
 		!podKeyed(a.ContainerStatuses, b.ContainerStatuses, containerKey) {
@@ -1206,7 +1201,7 @@ func podStatusRendered(a, b *api.PodStatus) bool {
 func podContainerRendered(a, b *api.ContainerStatus) bool {
 	return (len(a.AllocatedResources) == 0 && len(b.AllocatedResources) == 0 || sameMap(a.AllocatedResources, b.AllocatedResources)) &&
 		a.Resources == b.Resources && a.User == b.User && a.StopSignal == b.StopSignal &&
-		unwalked(a.VolumeMounts, b.VolumeMounts) && unwalked(a.AllocatedResourcesStatus, b.AllocatedResourcesStatus)
+		api.SameElements(a.VolumeMounts, b.VolumeMounts) && api.SameElements(a.AllocatedResourcesStatus, b.AllocatedResourcesStatus)
 }
 
 // conditionKey and containerKey are the keys the walk addresses the
@@ -1246,7 +1241,7 @@ func keyedAll[T any](l []T, key func(*T) string) bool {
 // when a and b are both empty or the very same elements (the walk's
 // emptyAt and sameData).
 func keyedPairs[T any](a, b []T, key func(*T) string, fn func(k string, x, y *T)) {
-	if len(a) == 0 && len(b) == 0 || api.SameElements(a, b) {
+	if api.SameElements(a, b) { // both empty, or the very same elements
 		return
 	}
 	// Most writes keep the keys where they were: a[i] pairs with b[i]
@@ -1376,7 +1371,7 @@ func pointee[T any](p *T) (T, bool) {
 // leaves rendered by fn below the element's path node.
 func podKeyedList[T any](d *differ, node *pathNode, name string, a, b []T, key func(*T) string, same func(x, y *T) bool, none *T,
 	fn func(el *pathNode, x, y *T, xSet, ySet bool)) {
-	if len(a) == 0 && len(b) == 0 || api.SameElements(a, b) {
+	if api.SameElements(a, b) { // both empty, or the very same elements
 		return
 	}
 	mark := len(d.path)
@@ -1439,7 +1434,7 @@ func podIPOf(ip *api.PodIP) string   { return ip.IP }
 // by index, "[i].ip", an element one side lacks absent there (or, of ip
 // "", the element "[i]" whole).
 func podIPList[T any](d *differ, node *pathNode, name string, a, b []T, ip func(*T) string) {
-	if len(a) == 0 && len(b) == 0 || api.SameElements(a, b) {
+	if api.SameElements(a, b) { // both empty, or the very same elements
 		return
 	}
 	mark := len(d.path)
