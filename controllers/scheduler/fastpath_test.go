@@ -459,34 +459,67 @@ func TestSearchStartsAndWraps(t *testing.T) {
 
 // TestScoredInSearchMatchesScorer: a pod whose score is the resource
 // fit's alone is scored as the search finds each feasible node
-// (onlyFitScores); the same pod with an empty PodAffinity (no term, so
-// nothing to score or filter, but not onlyFitScores) is scored by the
-// scorer after the search. From the same start and random source both
-// must choose the same node, over random clusters of 100 to 300 nodes
-// of assorted sizes and loads, some with PreferNoSchedule taints (the
-// search then hands the scoring back), and pods with and without
-// requests.
+// (scoredByFitAlone); the same pod with an empty PodAffinity added (no
+// term, so nothing more to score or filter, but not scoredByFitAlone) is
+// scored by the scorer after the search. From the same start and random
+// source both must choose the same node, over random clusters of 100 to
+// 300 nodes of assorted sizes and loads and pods with and without
+// requests. A fifth of the rounds are plain; in the others something
+// the scorer weighs must send the pod to it: a PreferNoSchedule taint on
+// one node in 200 (the search hands the scoring back when it finds one,
+// in some of those rounds), the
+// pod's preferred node affinity, other pods' preferred anti-affinity
+// terms against it, or its own ScheduleAnyway spread constraint.
 func TestScoredInSearchMatchesScorer(t *testing.T) {
+	const (
+		plain = iota
+		tainted
+		preferred
+		heldTerms
+		spread
+		kinds
+	)
 	r := rand.New(rand.NewPCG(7, 8))
 	scoredInSearch, handedBack := 0, 0
-	for round := range 300 {
+	for round := range 500 {
+		kind := round % kinds
 		c := newCache()
 		n := 100 + r.IntN(201)
-		tainted := round%3 == 0
 		for i := range n {
 			node := testNode(fmt.Sprintf("node-%03d", i), rl("cpu", fmt.Sprint(2+r.IntN(15)), "memory", fmt.Sprintf("%dGi", 4+r.IntN(61)), "pods", "110"))
-			if tainted && r.IntN(20) == 0 {
+			zone := fmt.Sprintf("zone-%c", 'a'+i%3)
+			node.Labels[labelZone], node.Labels[labelHostname] = zone, node.Name
+			switch {
+			case kind == tainted && r.IntN(200) == 0:
 				node.Spec.Taints = []api.Taint{{Key: "soft", Effect: api.TaintEffectPreferNoSchedule}}
+			case kind == preferred && r.IntN(10) == 0:
+				node.Labels["best"] = "yes"
 			}
 			c.setNode(node)
 			for j := range r.IntN(4) {
 				p := testPod(fmt.Sprintf("load-%d-%d", i, j), rl("cpu", fmt.Sprintf("%dm", 100*r.IntN(20)), "memory", fmt.Sprintf("%dMi", 256*r.IntN(16))))
+				switch {
+				case kind == heldTerms && r.IntN(2) == 0:
+					p.Spec.Affinity = &api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{{
+						Weight: 100, PodAffinityTerm: api.PodAffinityTerm{LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "p"}}, TopologyKey: labelHostname}}}}}
+				case kind == spread && zone == "zone-a":
+					p.Labels = map[string]string{"app": "p"}
+				}
 				c.setPod(bindTo(p, node.Name))
 			}
 		}
 		pod := testPod("p", rl("cpu", fmt.Sprintf("%dm", 100+100*r.IntN(10)), "memory", fmt.Sprintf("%dMi", 128*r.IntN(8))))
 		if r.IntN(5) == 0 {
 			pod = testPod("p", api.ResourceList{})
+		}
+		pod.Labels = map[string]string{"app": "p"}
+		switch kind {
+		case preferred:
+			pod.Spec.Affinity = &api.Affinity{NodeAffinity: &api.NodeAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.PreferredSchedulingTerm{{Weight: 100,
+				Preference: api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{{Key: "best", Operator: api.NodeSelectorOpExists}}}}}}}
+		case spread:
+			pod.Spec.TopologySpreadConstraints = []api.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: labelZone, WhenUnsatisfiable: api.ScheduleAnyway,
+				LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "p"}}}}
 		}
 		start := r.IntN(n)
 		choose := func(p *api.Pod) (string, bool) {
@@ -501,10 +534,19 @@ func TestScoredInSearchMatchesScorer(t *testing.T) {
 		}
 		fast, scored := choose(pod)
 		viaScorer := pod.DeepCopyObject().(*api.Pod)
-		viaScorer.Spec.Affinity = &api.Affinity{PodAffinity: &api.PodAffinity{}}
+		if viaScorer.Spec.Affinity == nil {
+			viaScorer.Spec.Affinity = &api.Affinity{}
+		}
+		viaScorer.Spec.Affinity.PodAffinity = &api.PodAffinity{}
 		slow, _ := choose(viaScorer)
 		if fast != slow {
-			t.Fatalf("round %d (%d nodes from %d, tainted %v): scored in the search %s, by the scorer %s", round, n, start, tainted, fast, slow)
+			t.Fatalf("round %d (kind %d, %d nodes from %d): the pod went to %s, by the scorer to %s", round, kind, n, start, fast, slow)
+		}
+		if scored && kind > tainted {
+			t.Fatalf("round %d (kind %d): scored in the search, though the scorer weighs more than the fit", round, kind)
+		}
+		if !scored && kind == plain {
+			t.Fatalf("round %d: a plain pod handed to the scorer", round)
 		}
 		if scored {
 			scoredInSearch++
@@ -512,7 +554,7 @@ func TestScoredInSearchMatchesScorer(t *testing.T) {
 			handedBack++
 		}
 	}
-	if scoredInSearch < 100 || handedBack < 20 {
+	if scoredInSearch < 130 || handedBack < 330 {
 		t.Fatalf("scored in the search %d times, handed back to the scorer %d times: too few of one to compare", scoredInSearch, handedBack)
 	}
 	t.Logf("scored in the search %d times, handed back %d times", scoredInSearch, handedBack)

@@ -145,7 +145,7 @@ type scheduler struct {
 	feasible []*nodeInfo
 	sc       scorer
 	// fitOnly holds the scores of the feasible nodes a search scored as
-	// it found them (onlyFitScores), reused from pod to pod.
+	// it found them (scoredByFitAlone), reused from pod to pod.
 	fitOnly []int64
 	// names and candidates hold NodeAffinity's PreFilter result for the
 	// pod being scheduled, reused from pod to pod.
@@ -646,14 +646,14 @@ func (s *scheduler) schedule(pod *api.Pod, nominated string) (string, error) {
 	// take each node as it is, without withNominated's lookup.
 	nominating := len(s.cache.nominated) > 0
 	// A pod whose score is NodeResourcesFit's and BalancedAllocation's
-	// alone (onlyFitScores) is scored in the search, each feasible node
-	// as it is found, while its record is in the processor's cache; at
-	// 3,000 nodes a second pass over the 780 found read each from
+	// alone (scoredByFitAlone) is scored in the search, each feasible
+	// node as it is found, while its record is in the processor's cache;
+	// at 3,000 nodes a second pass over the 780 found read each from
 	// memory again. A feasible node with a PreferNoSchedule taint would
 	// make TaintToleration's score count: the search then stops scoring
 	// and the scorer scores them all, as for any other pod.
 	fitOnly := s.fitOnly[:0]
-	scoring := s.onlyFitScores(pi)
+	scoring := scoredByFitAlone(pi, s.cache)
 	balanced := balancedAllocationApplies(pi)
 	// A plain pod's filters are fitsPlainly's few comparisons on the
 	// nodes they pass; filter decides the others, with their reasons.
@@ -688,12 +688,9 @@ func (s *scheduler) schedule(pod *api.Pod, nominated string) (string, error) {
 					scoring = false
 					continue
 				}
-				least, bal := fitScores(pi, ni)
-				t := weightFit*least + weightTaintToleration*MaxNodeScore
-				if balanced {
-					t += weightBalancedAllocated * bal
-				}
-				fitOnly = append(fitOnly, t)
+				// TaintToleration's constant, as score adds it when no
+				// node has an intolerable PreferNoSchedule taint.
+				fitOnly = append(fitOnly, fitScore(pi, ni, balanced)+weightTaintToleration*MaxNodeScore)
 			}
 			continue
 		}
@@ -728,23 +725,4 @@ func (s *scheduler) schedule(pod *api.Pod, nominated string) (string, error) {
 	}
 	scores := s.sc.score(pi, nodes, feasible, s.cache)
 	return feasible[selectHost(scores, s.rng)].name, nil
-}
-
-// onlyFitScores reports whether pi's score on a node is
-// NodeResourcesFit's and NodeResourcesBalancedAllocation's alone, with
-// TaintToleration's the same on every node so long as none has a
-// PreferNoSchedule taint (the search checks that): no preferred node
-// affinity, no topology spread constraint (so none to score), and no
-// pod affinity term of its own or on any pod in the cluster
-// (InterPodAffinity scores nothing). What scorer.score would add for
-// such a pod is 0 (NodeAffinity, PodTopologySpread, InterPodAffinity)
-// and weightTaintToleration × MaxNodeScore (TaintToleration with no
-// intolerable taint on any node), so both give the same totals.
-func (s *scheduler) onlyFitScores(pi *podInfo) bool {
-	spec := &pi.pod.Spec
-	if len(spec.TopologySpreadConstraints) > 0 || s.cache.withAffinity > 0 {
-		return false
-	}
-	a := spec.Affinity
-	return a == nil || (a.PodAffinity == nil && a.PodAntiAffinity == nil && !hasPreferredAffinity(pi.pod))
 }

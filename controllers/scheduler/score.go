@@ -203,6 +203,37 @@ type scorer struct {
 	interPodTerms []scoreTerm
 }
 
+// fitScore is NodeResourcesFit's (LeastAllocated) and, where it
+// applies (balancedAllocationApplies), NodeResourcesBalancedAllocation's
+// part of pi's weighted total on ni.
+func fitScore(pi *podInfo, ni *nodeInfo, balanced bool) int64 {
+	least, bal := fitScores(pi, ni)
+	t := weightFit * least
+	if balanced {
+		t += weightBalancedAllocated * bal
+	}
+	return t
+}
+
+// scoredByFitAlone reports whether score would give pi fitScore plus the
+// same TaintToleration constant on every feasible node, so long as none
+// has a PreferNoSchedule taint (the caller checks that node by node):
+// no preferred node affinity (NodeAffinity scores 0), no topology spread
+// constraint (PodTopologySpread scores nothing), and no pod affinity term
+// of its own or on any pod in the cache (InterPodAffinity scores
+// nothing). The search then scores each feasible node as it finds it
+// (scheduler.schedule). A plugin added to score must be added here too,
+// or make this false for the pods it scores; TestScoredInSearchMatchesScorer
+// compares the two.
+func scoredByFitAlone(pi *podInfo, c *cache) bool {
+	spec := &pi.pod.Spec
+	if len(spec.TopologySpreadConstraints) > 0 || c.withAffinity > 0 {
+		return false
+	}
+	a := spec.Affinity
+	return a == nil || (a.PodAffinity == nil && a.PodAntiAffinity == nil && !hasPreferredAffinity(pi.pod))
+}
+
 // score returns each feasible node's weighted total score, in the order
 // given. The slice is the scorer's own and valid until the next call.
 //
@@ -233,6 +264,7 @@ func (s *scorer) score(pi *podInfo, all, nodes []*nodeInfo, c *cache) []int64 {
 	s.interPodTerms, interPod = c.interPodScoreIndexed(pi, nodes, s.interPod, s.interPodTerms)
 	tols := pi.pod.Spec.Tolerations
 	preferred := hasPreferredAffinity(pi.pod)
+	balanced := balancedAllocationApplies(pi)
 	var maxTaint, maxAffinity int64
 	for i, ni := range nodes {
 		var taint, affinity int64
@@ -244,11 +276,7 @@ func (s *scorer) score(pi *podInfo, all, nodes []*nodeInfo, c *cache) []int64 {
 		}
 		s.taint[i], s.affinity[i] = taint, affinity
 		maxTaint, maxAffinity = max(maxTaint, taint), max(maxAffinity, affinity)
-		least, balanced := fitScores(pi, ni)
-		t := weightFit * least
-		if balancedAllocationApplies(pi) {
-			t += weightBalancedAllocated * balanced
-		}
+		t := fitScore(pi, ni, balanced)
 		if spread {
 			t += weightTopologySpread * s.spread[i]
 		}
