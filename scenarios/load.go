@@ -1135,9 +1135,8 @@ func (l *loader) controllers(s *Scenario, w *world) error {
 			if name != "scheduler" {
 				return l.errorf(f+".percentageOfNodesToScore", "only the scheduler scores nodes (KubeSchedulerConfiguration's percentageOfNodesToScore)")
 			}
-			if *p < 0 || *p > 100 {
-				// kube-scheduler's own message (validatePercentageOfNodesToScore).
-				return l.errorf(f+".percentageOfNodesToScore", "%d: not in valid range [0-100]", *p)
+			if !percentageOK(*p) {
+				return l.errorf(f+".percentageOfNodesToScore", "%d: %s", *p, percentageWant)
 			}
 		}
 		if cs.Standbys < 0 || cs.Standbys > MaxStandbys {
@@ -2511,6 +2510,14 @@ func (l *loader) fileOrObjects(field, file string, nodes []*yaml.Node, w *world,
 	}
 	return out, nil
 }
+
+// percentageOK reports whether p is a percentageOfNodesToScore
+// kube-scheduler takes, for spec.controllers.scheduler and the
+// generator; percentageWant is kube-scheduler's own message for the
+// others (validatePercentageOfNodesToScore).
+func percentageOK(p int32) bool { return p >= 0 && p <= 100 }
+
+const percentageWant = "not in valid range [0-100]"
 
 // MaxNodeEvictionRate bounds spec.cluster's eviction rates: a node a
 // millisecond, far beyond any cluster's need, and a rate whose interval

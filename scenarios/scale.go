@@ -151,8 +151,8 @@ func (s ScaleProbe) normalized() (ScaleProbe, error) {
 	if s.Unpaced && s.SchedulerQPS != 0 {
 		return s, fmt.Errorf("--unpaced with --scheduler-qps: an unpaced client has no rate")
 	}
-	if p := s.PercentageOfNodesToScore; p != nil && (*p < 0 || *p > 100) {
-		return s, fmt.Errorf("--percentage-of-nodes-to-score %d: not in valid range [0-100]", *p)
+	if p := s.PercentageOfNodesToScore; p != nil && !percentageOK(*p) {
+		return s, fmt.Errorf("--percentage-of-nodes-to-score %d: %s", *p, percentageWant)
 	}
 	if s.UpdatesBatchPeriod < 0 {
 		return s, fmt.Errorf("--updates-batch-period %v: must not be negative", s.UpdatesBatchPeriod)

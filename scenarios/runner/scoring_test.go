@@ -35,7 +35,8 @@ spec:
 // percentageOfNodesToScore sets how many feasible nodes a scheduling
 // cycle finds before it scores them. At 200 nodes upstream's adaptive
 // default is 50 - 200/125 = 49%, 98 nodes, raised to its minimum of 100:
-// the small ones alone, so the pod lands on one of them. At 100% the
+// the small ones alone, so the pod lands on one of them; so does 10%
+// (20 nodes, raised to the same 100). At 75% (150 nodes) and 100% the
 // search reaches the large ones, which score higher.
 func TestPercentageOfNodesToScore(t *testing.T) {
 	for _, tc := range []struct {
@@ -45,6 +46,7 @@ func TestPercentageOfNodesToScore(t *testing.T) {
 		{"{}", "a-small-"},
 		{"{scheduler: {percentageOfNodesToScore: 0}}", "a-small-"},
 		{"{scheduler: {percentageOfNodesToScore: 10}}", "a-small-"},
+		{"{scheduler: {percentageOfNodesToScore: 75}}", "b-large-"},
 		{"{scheduler: {percentageOfNodesToScore: 100}}", "b-large-"},
 	} {
 		t.Run(tc.settings, func(t *testing.T) {
