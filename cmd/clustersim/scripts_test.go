@@ -119,11 +119,17 @@ func TestAlternateScript(t *testing.T) {
 
 // docsScript returns the absolute path of the script name in docs/, for
 // the tests that run one (it is run from a temporary directory's
-// stand-ins, so a relative path would not do).
+// stand-ins, so a relative path would not do). It reads the script too:
+// go test's cache knows the files a test opens, not those a shell it
+// starts reads, and without this an edited script would pass on the
+// cached result of the one before it.
 func docsScript(t *testing.T, name string) string {
 	t.Helper()
 	p, err := filepath.Abs(filepath.Join("..", "..", "docs", name))
 	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.ReadFile(p); err != nil {
 		t.Fatal(err)
 	}
 	return p
