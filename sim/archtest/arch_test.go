@@ -96,9 +96,13 @@ var forbiddenImports = []string{"math/rand", "unsafe"}
 // caller to its own lookup: what a caller computes cannot depend on it
 // (TestMemoHitsOnlyTheStringPut); its Addr and Same serve the store's
 // memo of a write's changed paths the same way.
+// sim/kernel/prefetch.go takes the address a pointer or a Handler holds
+// to ask the processor to prefetch it; nothing is read through it, and
+// a prefetch changes no value a program computes.
 var importExceptions = map[string]string{
 	"sim/store/diff.go":        "unsafe",
 	"sim/addrmemo/addrmemo.go": "unsafe",
+	"sim/kernel/prefetch.go":   "unsafe",
 }
 
 // forbiddenCalls are wall-clock and real-sleep functions of package time.

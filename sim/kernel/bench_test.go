@@ -127,3 +127,39 @@ func BenchmarkStreamsColdDraw(b *testing.B) {
 		b.Log(sum)
 	}
 }
+
+// coldHandler is a large actor (a kubelet is some 1.5 KB) whose firing
+// reads fields across its first cache lines and reschedules itself.
+type coldHandler struct {
+	hot   [4]uint64
+	_     [20]uint64
+	fired uint64
+	delay time.Duration
+	_     [96]uint64
+}
+
+func (h *coldHandler) Fire(k *Kernel, arg uint64) {
+	h.fired += h.hot[0] + h.hot[3] + 1
+	k.After(h.delay, h, arg)
+}
+
+// BenchmarkEventsColdHandlers measures the loop when each event's
+// handler is one of 200,000 large actors, out of the processor's caches
+// when it fires (a large cluster's kubelets and their timers), with the
+// next event's handler prefetched (prefetch=on, the kernel's way) and
+// not (off).
+func BenchmarkEventsColdHandlers(b *testing.B) {
+	for _, on := range []bool{true, false} {
+		b.Run(fmt.Sprintf("prefetch=%v", on), func(b *testing.B) {
+			k := New(1)
+			k.noPrefetch = !on
+			r := k.Rand("bench")
+			hs := make([]coldHandler, 200_000)
+			for i := range hs {
+				hs[i].delay = 10*time.Second + time.Duration(r.Int64N(int64(time.Second)))
+				k.After(time.Duration(r.Int64N(int64(10*time.Second))), &hs[i], uint64(i))
+			}
+			fireBatches(b, k, "event")
+		})
+	}
+}

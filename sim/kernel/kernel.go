@@ -34,6 +34,9 @@ type Kernel struct {
 	window  Time
 	windowN uint64
 	labels  context.Context
+	// noPrefetch turns the prefetch of the next event's handler off (a
+	// benchmark's comparison).
+	noPrefetch bool
 }
 
 // New returns a kernel at virtual time 0 whose random streams derive from
@@ -182,6 +185,21 @@ func (k *Kernel) Run(lim Limits) StopReason {
 		}
 		atInstant++
 		e := h.pop()
+		if k.q.len() > 0 && !k.noPrefetch {
+			// While e fires, bring the next event's handler into the
+			// caches. In a large cluster it is most often a message due
+			// to land (netsim's handler is the message) or a kubelet
+			// whose timer is due, some 1.5 KB last read seconds of
+			// virtual time ago: their first reads missed every cache (the
+			// kubelets' timers' Fire alone was 2.75% of the 3,000-node
+			// probe's loop; BenchmarkEventsColdHandlers, the forty-seventh
+			// pass of docs/PERFORMANCE.md). The next event is the queue's
+			// earliest now; one that e schedules before it only wastes
+			// the prefetch.
+			if nx := handlerData(k.q.next().ev[0].h); nx != handlerData(e.h) {
+				prefetch(nx)
+			}
+		}
 		k.now = e.at
 		if k.window != 0 && k.now >= Time(k.windowN)*k.window {
 			k.enterWindow()
