@@ -26,7 +26,7 @@ type Network struct {
 	links     map[uint64]*link // key: from.id<<32 | to.id
 	linkList  []*link          // creation order, for SetDefault and Links
 
-	msgs []*Message // by Message.id; the event arg of a delivery
+	msgs []*Message // every message of the pool, free or in flight
 	free *Message   // free list through Message.next
 	seq  uint64     // last message sequence number
 
@@ -191,12 +191,12 @@ type Message struct {
 	Stream *Stream
 
 	kind Kind
-	id   uint32 // index in Network.msgs
 	link *link
 	dup  bool   // the link delivers this message twice
 	slot uint32 // call slot of a request or reply
 	gen  uint32 // the slot's generation when the call began
 	next *Message
+	net  *Network
 }
 
 // Receiver takes delivery of datagrams (and, as part of StreamReceiver, of
@@ -219,7 +219,7 @@ func (n *Network) alloc() *Message {
 		chunk := make([]Message, 64)
 		for i := range chunk {
 			c := &chunk[i]
-			c.id = uint32(len(n.msgs))
+			c.net = n
 			n.msgs = append(n.msgs, c)
 			c.next = n.free
 			n.free = c
@@ -233,8 +233,7 @@ func (n *Network) alloc() *Message {
 
 // release returns m to the free list, dropping its references.
 func (n *Network) release(m *Message) {
-	id := m.id
-	*m = Message{id: id, next: n.free}
+	*m = Message{next: n.free, net: n}
 	n.free = m
 }
 
@@ -461,7 +460,7 @@ func (n *Network) schedule(l *link, kind Kind, payload any, seq uint64, now kern
 	m.From, m.To, m.Payload, m.SentAt, m.Seq = l.from, l.to, payload, now, seq
 	m.kind, m.link, m.slot, m.gen = kind, l, slot, gen
 	due := now.Add(d)
-	n.k.Schedule(due, (*deliverer)(n), uint64(m.id))
+	n.k.Schedule(due, (*landing)(m), 0)
 	return due, m
 }
 
@@ -498,17 +497,19 @@ func (n *Network) delivered(m *Message) {
 	}
 }
 
-// deliverer is the Network seen as the kernel.Handler of message arrivals;
-// the event arg is the message id. A named type keeps Fire off Network's
-// exported API and costs no allocation.
-type deliverer Network
+// landing is a Message seen as the kernel.Handler of its own arrival:
+// the kernel prefetches the next event's handler while the event before
+// it fires, so a message is in the processor's caches when it arrives
+// (at thousands of nodes, reading it was most of the cost of a
+// delivery's first lines: docs/PERFORMANCE.md, the forty-seventh pass).
+type landing Message
 
-var _ kernel.Handler = (*deliverer)(nil)
+var _ kernel.Handler = (*landing)(nil)
 
-// Fire delivers message arg.
-func (d *deliverer) Fire(_ *kernel.Kernel, arg uint64) {
-	n := (*Network)(d)
-	n.deliver(n.msgs[arg])
+// Fire delivers the message.
+func (a *landing) Fire(*kernel.Kernel, uint64) {
+	m := (*Message)(a)
+	m.net.deliver(m)
 }
 
 func (n *Network) deliver(m *Message) {

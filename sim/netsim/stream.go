@@ -236,7 +236,7 @@ func (s *Stream) schedule(kind Kind, payload any, seq uint64, t kernel.Time) {
 	if s.l != nil {
 		m.From, m.To = s.l.from, s.l.to
 	}
-	n.k.Schedule(t, (*deliverer)(n), uint64(m.id))
+	n.k.Schedule(t, (*landing)(m), 0)
 }
 
 // arrive delivers a stream message that got through the network.
