@@ -17,4 +17,10 @@
 // a direct hand-off, not a trip through the Go scheduler. The goroutines
 // that run beside the event loop are Sinks' consumers, which only record
 // what the loop hands them and are read after Sync.
+//
+// While an event fires, the loop asks the processor to prefetch the next
+// event's handler (Prefetch, the same for any actor): at thousands of
+// nodes a kubelet whose timer is due, or a message due to land, is out of
+// every cache. A prefetch changes when memory arrives, never what a run
+// computes.
 package kernel
