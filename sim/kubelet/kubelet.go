@@ -457,11 +457,6 @@ func (t *timers) Fire(_ *kernel.Kernel, arg uint64) {
 		}
 	case tLease:
 		if token == k.leaseTok {
-			// What a renewal reads besides the kubelet, out of the caches
-			// at thousands of nodes: overlap the misses.
-			kernel.Prefetch(k.rng)
-			kernel.Prefetch(k.lease)
-			kernel.Prefetch(k.self)
 			k.renewLease()
 		}
 	case tReflector:
