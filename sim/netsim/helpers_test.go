@@ -87,8 +87,8 @@ func checkQuiet(t testing.TB, n *Network) {
 	for m := n.free; m != nil; m = m.next {
 		free++
 	}
-	if free != len(n.msgs) {
-		t.Errorf("free messages = %d, pool = %d: a message leaked", free, len(n.msgs))
+	if free != n.pooled {
+		t.Errorf("free messages = %d, pool = %d: a message leaked", free, n.pooled)
 	}
 	if len(n.freeSlots) != len(n.slots) || len(n.timers) != 0 {
 		t.Errorf("%d of %d call slots free, %d deadlines pending: a call leaked", len(n.freeSlots), len(n.slots), len(n.timers))

@@ -26,9 +26,9 @@ type Network struct {
 	links     map[uint64]*link // key: from.id<<32 | to.id
 	linkList  []*link          // creation order, for SetDefault and Links
 
-	msgs []*Message // every message of the pool, free or in flight
-	free *Message   // free list through Message.next
-	seq  uint64     // last message sequence number
+	pooled int      // messages allocated for the pool, free or in flight
+	free   *Message // free list through Message.next
+	seq    uint64   // last message sequence number
 
 	// partitions: bit i of an endpoint's sideA/sideB says it is on that
 	// side of parts[i]; twoWay has bit i set when parts[i] blocks b->a too.
@@ -217,10 +217,10 @@ func (n *Network) alloc() *Message {
 	m := n.free
 	if m == nil {
 		chunk := make([]Message, 64)
+		n.pooled += len(chunk)
 		for i := range chunk {
 			c := &chunk[i]
 			c.net = n
-			n.msgs = append(n.msgs, c)
 			c.next = n.free
 			n.free = c
 		}
