@@ -67,7 +67,8 @@ func DefaultRules() []Rule {
 func (a *Authorizer) Allowed(actor, verb, resource, subresource string) bool {
 	for i := range a.rules {
 		r := &a.rules[i]
-		if matchAny(r.Verbs, verb, matchWord) && matchResources(r.Resources, resource, subresource) && matchAny(r.Actors, actor, matchActor) {
+		if matchAny(r.Verbs, verb, matchWord) && matchAny(r.Resources, resource, func(p, resource string) bool { return matchResource(p, resource, subresource) }) &&
+			matchAny(r.Actors, actor, matchActor) {
 			return true
 		}
 	}
@@ -84,9 +85,6 @@ func matchAny(patterns []string, s string, f func(p, s string) bool) bool {
 }
 
 func matchActor(p, s string) bool {
-	if p == "*" {
-		return true
-	}
 	if prefix, ok := strings.CutSuffix(p, "*"); ok {
 		return strings.HasPrefix(s, prefix)
 	}
@@ -95,29 +93,17 @@ func matchActor(p, s string) bool {
 
 func matchWord(p, s string) bool { return p == "*" || p == s }
 
-// matchResources reports whether a pattern matches resource with
-// subresource ("" for the main resource), as matchResource would match
-// "resource/subresource", without building that string.
-func matchResources(patterns []string, resource, subresource string) bool {
-	for _, p := range patterns {
-		if matchResource(p, resource, subresource) {
-			return true
-		}
-	}
-	return false
-}
-
 // matchResource matches one pattern against resource/subresource (just
 // resource when subresource is ""): "*" every main resource, "*/*" every
 // subresource, "base/*" every subresource of base, else that string
-// exactly.
+// exactly; without building "resource/subresource", which a status
+// write would allocate.
 func matchResource(p, resource, subresource string) bool {
-	sub := subresource != "" || strings.Contains(resource, "/")
 	switch p {
 	case "*":
-		return !sub
+		return subresource == "" && !strings.Contains(resource, "/")
 	case "*/*":
-		return sub
+		return subresource != "" || strings.Contains(resource, "/")
 	}
 	if strings.HasSuffix(p, "/*") {
 		return joinedHasPrefix(resource, subresource, p[:len(p)-1])
