@@ -42,18 +42,27 @@ const (
 const endHeadroom = 512 << 20
 
 // tuneGC applies gcPercent and gcMemoryLimit unless GOGC or GOMEMLIMIT
-// is set, and returns the function that puts back what was there (for a
-// benchmark that runs the command in its own process). It changes when
+// is set, starts the governor that raises the limit for a run whose live
+// heap outgrows it (memlimit.go) when the limit is tuneGC's, and returns
+// the function that stops the governor and puts back what was there (for
+// a benchmark that runs the command in its own process). It changes when
 // memory is collected, never what a run computes.
 func tuneGC() (restore func()) {
 	percent, limit := gcSettings()
 	if _, set := os.LookupEnv("GOGC"); !set {
 		debug.SetGCPercent(gcPercent)
 	}
+	var g *heapGovernor
 	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
-		debug.SetMemoryLimit(gcMemoryLimit)
+		g = newHeapGovernor(gcMemoryLimit, memoryCeiling(), os.Stderr)
+		g.start()
+		governor.Store(g)
 	}
 	return func() {
+		if g != nil {
+			governor.CompareAndSwap(g, nil)
+			g.close()
+		}
 		debug.SetGCPercent(percent)
 		debug.SetMemoryLimit(limit)
 	}
@@ -67,37 +76,48 @@ func tuneGC() (restore func()) {
 type endOfRun struct {
 	mu     sync.Mutex
 	raised bool
+	// from is the limit simulated raised.
+	from int64
 	// over is set by done: a run the watchdog gave up on (--stall) may
 	// still reach its end later, and must not raise the limit then.
 	over bool
 }
 
 // simulated raises the memory limit by endHeadroom when the limit is the
-// one tuneGC set: a GOMEMLIMIT from the environment, or a limit someone
-// else set (a test), is left as it is.
+// one tuneGC set, or the one its governor raised it to (the governor
+// then stops raising it: what is left is bounded by endHeadroom). A
+// GOMEMLIMIT from the environment, or a limit someone else set (a
+// test), is left as it is.
 func (e *endOfRun) simulated() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if _, set := os.LookupEnv("GOMEMLIMIT"); set || e.over {
 		return
 	}
-	if debug.SetMemoryLimit(-1) != gcMemoryLimit {
+	want := int64(gcMemoryLimit)
+	if g := governor.Load(); g != nil {
+		want = g.freeze()
+	}
+	if debug.SetMemoryLimit(-1) != want {
 		return
 	}
-	debug.SetMemoryLimit(gcMemoryLimit + endHeadroom)
-	e.raised = true
+	debug.SetMemoryLimit(want + endHeadroom)
+	e.raised, e.from = true, want
 }
 
-// done puts back the limit simulated raised, and keeps a later call of
-// simulated from raising it.
+// done puts back the limit simulated raised (to the governor's base when
+// there is one: the next run in the process starts afresh), and keeps a
+// later call of simulated from raising it.
 func (e *endOfRun) done() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.over = true
-	if e.raised {
-		debug.SetMemoryLimit(gcMemoryLimit)
-		e.raised = false
+	if g := governor.Load(); g != nil {
+		g.reset()
+	} else if e.raised {
+		debug.SetMemoryLimit(e.from)
 	}
+	e.raised = false
 }
 
 // gcSettings returns the collector's GOGC and memory limit as they are

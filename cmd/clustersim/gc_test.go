@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"os"
 	"runtime/debug"
 	"testing"
@@ -41,9 +42,10 @@ func TestTuneGC(t *testing.T) {
 }
 
 // TestEndOfRun: once a run's simulation has ended, endOfRun raises the
-// memory limit tuneGC set by endHeadroom and puts it back when the
-// command is done with the run; a GOMEMLIMIT from the environment, or a
-// limit someone else set, it leaves alone.
+// memory limit tuneGC set, or the one its governor raised it to, by
+// endHeadroom, and puts it back (the governor's base) when the command is
+// done with the run; a GOMEMLIMIT from the environment, or a limit
+// someone else set, it leaves alone.
 func TestEndOfRun(t *testing.T) {
 	percent, limit := gcSettings()
 	defer func() { debug.SetGCPercent(percent); debug.SetMemoryLimit(limit) }()
@@ -51,20 +53,35 @@ func TestEndOfRun(t *testing.T) {
 		name                    string
 		env                     string // GOMEMLIMIT; "" unset
 		limit                   int64
-		doneFirst               bool // the watchdog gave up on the run before it ended
+		doneFirst               bool  // the watchdog gave up on the run before it ended
+		governed                int64 // a governor runs and raised the limit to this (0: no governor)
 		wantSimulated, wantDone int64
 	}{
 		{name: "tuneGC's limit", limit: gcMemoryLimit, wantSimulated: gcMemoryLimit + endHeadroom, wantDone: gcMemoryLimit},
 		{name: "GOMEMLIMIT set", env: "3600MiB", limit: gcMemoryLimit, wantSimulated: gcMemoryLimit, wantDone: gcMemoryLimit},
 		{name: "another limit", limit: 123 << 20, wantSimulated: 123 << 20, wantDone: 123 << 20},
 		{name: "ended after done", limit: gcMemoryLimit, doneFirst: true, wantSimulated: gcMemoryLimit, wantDone: gcMemoryLimit},
+		{name: "governed, not raised", governed: gcMemoryLimit, wantSimulated: gcMemoryLimit + endHeadroom, wantDone: gcMemoryLimit},
+		{name: "governed and raised", governed: 2 * gcMemoryLimit, wantSimulated: 2*gcMemoryLimit + endHeadroom, wantDone: gcMemoryLimit},
+		{name: "governed, another limit", governed: 2 * gcMemoryLimit, limit: 123 << 20, wantSimulated: 123 << 20, wantDone: 123 << 20},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Setenv("GOMEMLIMIT", tt.env)
 			if tt.env == "" {
 				os.Unsetenv("GOMEMLIMIT")
 			}
-			debug.SetMemoryLimit(tt.limit)
+			if tt.governed != 0 {
+				g := newHeapGovernor(gcMemoryLimit, 1<<40, io.Discard)
+				g.observe(tt.governed / raiseToLive)
+				if _, l := gcSettings(); l != tt.governed {
+					t.Fatalf("the governor raised the limit to %d, want %d", l, tt.governed)
+				}
+				governor.Store(g)
+				defer governor.Store(nil)
+			}
+			if tt.limit != 0 {
+				debug.SetMemoryLimit(tt.limit)
+			}
 			var end endOfRun
 			if tt.doneFirst {
 				end.done()

@@ -194,27 +194,6 @@ func reserveBytes() int {
 	return hugePageReserve
 }
 
-// memTotal reads MemTotal (in bytes) from the text of /proc/meminfo; 0
-// if it is not there.
-func memTotal(meminfo []byte) uint64 {
-	for line := range bytes.Lines(meminfo) {
-		rest, ok := bytes.CutPrefix(line, []byte("MemTotal:"))
-		if !ok {
-			continue
-		}
-		f := bytes.Fields(rest)
-		if len(f) != 2 || string(f[1]) != "kB" {
-			return 0
-		}
-		kb, err := strconv.ParseUint(string(f[0]), 10, 64)
-		if err != nil || kb > 1<<50 {
-			return 0
-		}
-		return kb << 10
-	}
-	return 0
-}
-
 type mapping struct{ start, end uintptr }
 
 type hugePageAdviser struct {
