@@ -69,7 +69,9 @@ type heapGovernor struct {
 	frozen bool
 	// told: the live heap neared the ceiling and out was told once.
 	told bool
-	out  io.Writer
+	// raises counts the raises since the governor began (raisesSoFar).
+	raises int
+	out    io.Writer
 
 	stop, stopped chan struct{}
 }
@@ -135,6 +137,7 @@ func (g *heapGovernor) observe(live int64) {
 			gib(live), gib(g.limit), gib(next), gib(g.ceiling))
 		debug.SetMemoryLimit(next)
 		g.limit = next
+		g.raises++
 		return
 	}
 	if g.ceiling > 0 && g.limit >= g.ceiling && live*100 > g.ceiling*raiseAtPercent && !g.told {
@@ -163,6 +166,14 @@ func (g *heapGovernor) reset() {
 		debug.SetMemoryLimit(g.base)
 	}
 	g.limit, g.frozen, g.told = g.base, false, false
+}
+
+// raisesSoFar returns how many times the governor has raised the limit
+// (BenchmarkScaleRun reports it: a probe that fits has none).
+func (g *heapGovernor) raisesSoFar() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.raises
 }
 
 // gib renders n bytes in GiB, two decimals.

@@ -81,6 +81,9 @@ func TestHeapGovernorObserve(t *testing.T) {
 		}
 	}
 
+	if got := g.raisesSoFar(); got != 3 {
+		t.Errorf("raisesSoFar() = %d, want 3", got)
+	}
 	g.reset()
 	if got := limit(); got != 100*mib {
 		t.Errorf("after reset: limit %d MiB, want the base, 100", got/mib)
