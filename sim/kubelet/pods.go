@@ -104,9 +104,13 @@ type podState struct {
 	events eventcorrelator.Object
 	slot   uint16
 	tok    uint32 // pod-level timers
-	key    api.Key
-	uid    api.UID
-	pod    *api.Pod // latest seen; shared, never mutated
+	// hint is the store's number for the pod (a watch event's, or the
+	// last status write's response): its status writes carry it
+	// (apiserver.Request.Hint).
+	hint uint32
+	key  api.Key
+	uid  api.UID
+	pod  *api.Pod // latest seen; shared, never mutated
 	// ackedRV is the resourceVersion of the kubelet's last accepted
 	// status write: watch events older than it are stale.
 	ackedRV uint64
@@ -187,7 +191,7 @@ func (k *Kubelet) event(ps *podState, c *cstate, typ, reason, msg string) {
 }
 
 // podChanged handles a pod seen in a list or watch event.
-func (k *Kubelet) podChanged(p *api.Pod) {
+func (k *Kubelet) podChanged(p *api.Pod, hint uint32) {
 	ps := k.byKey[p.Key()]
 	if ps != nil && ps.uid != p.UID {
 		// Deleted and created again under the same name.
@@ -205,6 +209,9 @@ func (k *Kubelet) podChanged(p *api.Pod) {
 		return
 	}
 	ps.pod = p
+	if hint != 0 {
+		ps.hint = hint
+	}
 	if p.DeletionTimestamp != nil {
 		k.terminate(ps)
 		return

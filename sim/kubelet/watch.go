@@ -84,7 +84,8 @@ func (s podSource) event(e store.Event) {
 		}
 		return
 	}
-	k.podChanged(p)
+	hint, _ := e.Hint()
+	k.podChanged(p, hint)
 }
 
 // nodeSource is the node lister's: the kubelet's own Node, held in
@@ -169,7 +170,7 @@ func (k *Kubelet) replace(items []api.Object) {
 			strings.Compare(a.Namespace, b.Namespace), strings.Compare(a.Name, b.Name))
 	})
 	for _, p := range pods {
-		k.podChanged(p)
+		k.podChanged(p, 0)
 	}
 }
 

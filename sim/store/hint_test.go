@@ -97,3 +97,72 @@ func TestEventHint(t *testing.T) {
 	}
 	check("a watch from a list", []string{"ADDED c #3 -", "ADDED d #2 -", "ADDED e #1 -"})
 }
+
+// TestUpdateHint: an update finds its object by Op.Hint only when the
+// record at that number holds the update's key: a right hint, none, one
+// out of range, another object's number, a number freed and given to
+// another object, and a number not given yet all write the same object
+// and the same result, and GetHinted answers each with the object's own
+// number. Leaving out the key check makes the wrong hints write (and
+// fail on) the wrong object.
+func TestUpdateHint(t *testing.T) {
+	key := func(name string) api.Key { return api.Key{Namespace: "default", Name: name} }
+	cm := func(name, v string) *api.ConfigMap {
+		return &api.ConfigMap{ObjectMeta: api.ObjectMeta{Namespace: "default", Name: name}, Data: map[string]string{"v": v}}
+	}
+	for _, tt := range []struct {
+		name string
+		// hint is given the store's numbers of "a" (1 when created
+		// first), "b" and "gone" (freed, then given to "c").
+		hint func(a, b, gone uint32) uint32
+	}{
+		{"right", func(a, _, _ uint32) uint32 { return a }},
+		{"none", func(_, _, _ uint32) uint32 { return 0 }},
+		{"another object's", func(_, b, _ uint32) uint32 { return b }},
+		{"freed and given again", func(_, _, gone uint32) uint32 { return gone }},
+		{"not given yet", func(_, _, _ uint32) uint32 { return 7 }},
+		{"out of range", func(_, _, _ uint32) uint32 { return 1 << 30 }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := New(kernel.New(1))
+			num := map[string]uint32{}
+			for _, name := range []string{"a", "b", "gone"} {
+				if _, err := s.Create(Op{Actor: "test"}, cm(name, "1")); err != nil {
+					t.Fatal(err)
+				}
+				_, n, err := s.GetHinted(api.KindConfigMap, key(name), 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				num[name] = n
+			}
+			if _, _, err := s.Delete(Op{Actor: "test"}, api.KindConfigMap, key("gone"), DeleteOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.Create(Op{Actor: "test"}, cm("c", "1")); err != nil {
+				t.Fatal(err)
+			}
+			hint := tt.hint(num["a"], num["b"], num["gone"])
+			if o, n, err := s.GetHinted(api.KindConfigMap, key("a"), hint); err != nil || o.GetObjectMeta().Name != "a" || n != num["a"] {
+				t.Fatalf("GetHinted(a, %d) = %v #%d, %v; want a #%d", hint, o, n, err, num["a"])
+			}
+			// A conditional update: its resourceVersion is a's, so the
+			// wrong object would refuse it.
+			cur, _ := s.Get(api.KindConfigMap, key("a"))
+			up := cm("a", "2")
+			up.ResourceVersion = cur.GetObjectMeta().ResourceVersion
+			if _, err := s.Update(Op{Actor: "test", Hint: hint}, up, ""); err != nil {
+				t.Fatalf("update of a with hint %d: %v", hint, err)
+			}
+			for name, want := range map[string]string{"a": "2", "b": "1", "c": "1"} {
+				o, err := s.Get(api.KindConfigMap, key(name))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := o.(*api.ConfigMap).Data["v"]; got != want {
+					t.Errorf("after the update of a with hint %d: %s has v=%s, want %s", hint, name, got, want)
+				}
+			}
+		})
+	}
+}

@@ -191,12 +191,16 @@ func (l *leases) revoke() {
 	t := l.t
 	due := l.due[:0]
 	for _, key := range first.keys {
-		switch v, ok := t.objs[key]; {
-		case !ok || v.lease == 0:
-		case v.lease == first.id:
+		var lease uint32
+		if n, ok := t.objs[key]; ok {
+			lease = t.recs[n].lease
+		}
+		switch {
+		case lease == 0:
+		case lease == first.id:
 			due = append(due, key)
 		default:
-			l.list(v.lease, key)
+			l.list(lease, key)
 		}
 	}
 	slices.SortFunc(due, compareEtcdKeys)
@@ -239,10 +243,11 @@ func compareEtcdKeys(a, b api.Key) int {
 // resourceVersion for a duplicate, as the informers do, misses none).
 // The audit log records nothing: no client wrote.
 func (t *table) expire(key api.Key, id uint32) {
-	v, ok := t.objs[key]
-	if !ok || v.lease != id {
+	n, ok := t.objs[key]
+	if !ok || t.recs[n].lease != id {
 		return
 	}
+	v := &t.recs[n]
 	var obj api.Object
 	if v.frozen != nil {
 		obj = v.frozen.thaw(t.words)
@@ -252,24 +257,22 @@ func (t *table) expire(key api.Key, id uint32) {
 	s := t.s
 	rv := s.nextRV()
 	obj.GetObjectMeta().ResourceVersion = strconv.FormatUint(rv, 10)
-	delete(t.objs, key)
-	t.numbers.give(v.slot)
-	t.sorted = false
+	t.forget(key, n)
 	t.leases.expired++
-	s.notify(t, Deleted, nil, obj, rv, v.slot)
+	s.notify(t, Deleted, nil, obj, rv, n)
 }
 
 // leaseFor returns the lease a write of key made now attaches its object
 // to (0 when the kind has no time to live), and lists the key under it
 // when the object so far had no lease (created, or detached by a
 // write without one).
-func (t *table) leaseFor(key api.Key) uint32 {
+func (t *table) leaseFor(key api.Key, slot uint32) uint32 {
 	l := t.leases
 	if l == nil {
 		return 0
 	}
 	id := l.get(t.s.k.Now())
-	if t.objs[key].lease == 0 {
+	if slot == 0 || t.recs[slot].lease == 0 {
 		l.list(id, key)
 	}
 	return id
