@@ -102,13 +102,6 @@ type Request struct {
 	// of the connection the request came in on. Watches over the network
 	// only.
 	WatchReceiver netsim.StreamReceiver
-	// Hint is the store's number for the object an update or patch is
-	// to, as the client last had it (a Response's Hint, a watch event's
-	// store.Event.Hint): the server finds the stored object by it when
-	// the store's record at that number has the request's key, and by
-	// key otherwise (store.Op.Hint). 0 for none; it never changes what a
-	// request does.
-	Hint uint32
 }
 
 // Key returns the request's object key.
@@ -131,7 +124,4 @@ type Response struct {
 	Warnings []string
 	// Stream is the stream an accepted network watch's events travel on.
 	Stream *netsim.Stream
-	// Hint is the store's number for the object an update or patch
-	// wrote (see Request.Hint); 0 when not known.
-	Hint uint32
 }

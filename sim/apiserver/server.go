@@ -429,11 +429,10 @@ func (s *Server) patchValidated(op store.Op, req *Request, old api.Object) *Resp
 }
 
 func (s *Server) update(op store.Op, req *Request, obj api.Object) *Response {
-	old, num, err := s.store.GetHinted(req.Kind, req.Key(), req.Hint)
+	old, err := s.store.Get(req.Kind, req.Key())
 	if err != nil {
 		return &Response{Err: err}
 	}
-	op.Hint = num
 	if info, _ := s.store.Kinds().Lookup(req.Kind); info.Custom && req.Verb == Update && obj.GetObjectMeta().ResourceVersion == "" &&
 		(req.Subresource == "" || req.Subresource == "status" && info.HasStatus) {
 		// apiextensions-apiserver's customResourceStrategy does not
@@ -462,10 +461,7 @@ func (s *Server) update(op store.Op, req *Request, obj api.Object) *Response {
 			return &Response{Err: rerr}
 		}
 	}
-	if err != nil {
-		num = 0
-	}
-	return &Response{Object: o, Err: err, Hint: num}
+	return &Response{Object: o, Err: err}
 }
 
 // admission admits a write with attributes v: validating admission only

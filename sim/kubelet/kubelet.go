@@ -127,10 +127,6 @@ type Kubelet struct {
 	leaseOp   uint32 // the lease call in flight
 	pullTok   uint32
 	pacedTok  uint32 // the paced clients' timers of this incarnation
-	// leaseHint is the store's number for the lease, from the last
-	// renewal's response (apiserver.Request.Hint): the server then finds
-	// the lease without a lookup by name.
-	leaseHint uint32
 	k         *kernel.Kernel
 	net       *netsim.Network
 	self      *netsim.Endpoint
@@ -541,7 +537,7 @@ func (c *completer) Complete(tag uint64, resp any, err error) {
 	case opPodStatus:
 		if ps := k.slot(slot); ps != nil && ps.stTok == token && ps.inflight {
 			if apiErr == nil && r.Object != nil {
-				ps.ackedRV, ps.hint = resourceVersion(r.Object), r.Hint
+				ps.ackedRV = resourceVersion(r.Object)
 			}
 			k.statusDone(ps, apiErr)
 		}

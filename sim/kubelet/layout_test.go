@@ -14,7 +14,7 @@ func TestKubeletHotFieldsFirst(t *testing.T) {
 	const limit = 128
 	typ := reflect.TypeFor[Kubelet]()
 	for _, path := range []string{
-		"running", "leaseBusy", "seq", "regTok", "nodeTok", "leaseTok", "leaseOp", "pullTok", "pacedTok", "leaseHint",
+		"running", "leaseBusy", "seq", "regTok", "nodeTok", "leaseTok", "leaseOp", "pullTok", "pacedTok",
 		"k", "net", "self", "server", "t", "rng", "lease", "cfg.NodeName",
 	} {
 		var end uintptr

@@ -413,7 +413,7 @@ func (k *Kubelet) sendLease(op kind) {
 		if len(l.OwnerReferences) == 0 {
 			l.OwnerReferences = k.leaseOwner()
 		}
-		req.Verb, req.Object, req.Hint = apiserver.Update, l, k.leaseHint
+		req.Verb, req.Object = apiserver.Update, l
 	}
 	k.call(req, op, noContainer, 0, k.leaseOp)
 }
@@ -438,7 +438,7 @@ func (k *Kubelet) leaseDone(op kind, r *apiserver.Response, err error) {
 	k.leaseBusy = false
 	if err == nil {
 		l, _ := r.Object.(*api.Lease)
-		k.lease, k.leaseHint = l, r.Hint
+		k.lease = l
 		if op == opLeaseGet {
 			k.sendLease(opLeaseUpdate) // renew what is there now
 			return

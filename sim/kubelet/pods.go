@@ -104,13 +104,9 @@ type podState struct {
 	events eventcorrelator.Object
 	slot   uint16
 	tok    uint32 // pod-level timers
-	// hint is the store's number for the pod (a watch event's, or the
-	// last status write's response): its status writes carry it
-	// (apiserver.Request.Hint).
-	hint uint32
-	key  api.Key
-	uid  api.UID
-	pod  *api.Pod // latest seen; shared, never mutated
+	key    api.Key
+	uid    api.UID
+	pod    *api.Pod // latest seen; shared, never mutated
 	// ackedRV is the resourceVersion of the kubelet's last accepted
 	// status write: watch events older than it are stale.
 	ackedRV uint64
@@ -191,7 +187,7 @@ func (k *Kubelet) event(ps *podState, c *cstate, typ, reason, msg string) {
 }
 
 // podChanged handles a pod seen in a list or watch event.
-func (k *Kubelet) podChanged(p *api.Pod, hint uint32) {
+func (k *Kubelet) podChanged(p *api.Pod) {
 	ps := k.byKey[p.Key()]
 	if ps != nil && ps.uid != p.UID {
 		// Deleted and created again under the same name.
@@ -209,9 +205,6 @@ func (k *Kubelet) podChanged(p *api.Pod, hint uint32) {
 		return
 	}
 	ps.pod = p
-	if hint != 0 {
-		ps.hint = hint
-	}
 	if p.DeletionTimestamp != nil {
 		k.terminate(ps)
 		return

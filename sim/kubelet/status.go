@@ -120,7 +120,7 @@ func (k *Kubelet) sendStatus(ps *podState) {
 	ps.sent = ps.version
 	ps.stTok = k.next()
 	k.call(&apiserver.Request{Verb: apiserver.Update, Kind: api.KindPod, Namespace: p.Namespace, Name: p.Name,
-		Subresource: "status", Object: p, Hint: ps.hint}, opPodStatus, noContainer, ps.slot, ps.stTok)
+		Subresource: "status", Object: p}, opPodStatus, noContainer, ps.slot, ps.stTok)
 }
 
 func (k *Kubelet) statusDone(ps *podState, err error) {

@@ -84,8 +84,7 @@ func (s podSource) event(e store.Event) {
 		}
 		return
 	}
-	hint, _ := e.Hint()
-	k.podChanged(p, hint)
+	k.podChanged(p)
 }
 
 // nodeSource is the node lister's: the kubelet's own Node, held in
@@ -170,7 +169,7 @@ func (k *Kubelet) replace(items []api.Object) {
 			strings.Compare(a.Namespace, b.Namespace), strings.Compare(a.Name, b.Name))
 	})
 	for _, p := range pods {
-		k.podChanged(p, 0)
+		k.podChanged(p)
 	}
 }
 

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"slices"
 	"strconv"
 	"time"
 
@@ -369,44 +368,29 @@ func (f *frozenEvent) thaw(w *frozenWords) *api.Event {
 	return e
 }
 
-// storedObject is a table's record of one object, at its number in
-// t.recs (see slotNumbers): its key, the object as written, or an Event
-// frozen (obj nil), and the number of the lease it is attached to (see
-// leases; 0 for none). 64 bytes: a record found by number (Op.Hint) is
-// one cache line. An empty record (no key) is a free number's.
+// storedObject is a table's value: the object as written, or an Event
+// frozen (obj nil), the object's slot number (see slotNumbers) and the
+// number of the lease it is attached to (see leases; 0 for none), which
+// fills what would be padding.
 type storedObject struct {
-	key    api.Key
 	obj    api.Object
 	frozen *frozenEvent
+	slot   uint32
 	lease  uint32
 }
 
-// storeObject records o under key at number slot, attached to lease:
+// storeObject returns what t keeps for o under slot, attached to lease:
 // Events frozen when they can be.
-func (t *table) storeObject(key api.Key, o api.Object, slot, lease uint32) {
-	if int(slot) >= len(t.recs) {
-		t.recs = slices.Grow(t.recs, int(slot)+1-len(t.recs))[:int(slot)+1]
-	}
-	r := &t.recs[slot]
-	*r = storedObject{key: key, lease: lease}
+func (t *table) storeObject(o api.Object, slot, lease uint32) storedObject {
 	if e, ok := o.(*api.Event); ok {
 		if t.words == nil {
 			t.words = new(frozenWords)
 		}
 		if f, ok := t.words.freeze(e); ok {
-			r.frozen = f
-			return
+			return storedObject{frozen: f, slot: slot, lease: lease}
 		}
 	}
-	r.obj = o
-}
-
-// forget drops the record of key, at number slot, and frees the number.
-func (t *table) forget(key api.Key, slot uint32) {
-	delete(t.objs, key)
-	t.recs[slot] = storedObject{}
-	t.numbers.give(slot)
-	t.sorted = false
+	return storedObject{obj: o, slot: slot, lease: lease}
 }
 
 // get returns the object stored under key (see lookup).
@@ -418,22 +402,12 @@ func (t *table) get(key api.Key) (api.Object, bool) {
 // lookup returns the object stored under key and its slot number: the
 // object shared when kept as written, a new thawed Event when frozen.
 func (t *table) lookup(key api.Key) (o api.Object, slot uint32, ok bool) {
-	return t.lookupHinted(key, 0)
-}
-
-// lookupHinted is lookup given the number the caller believes key's
-// object has (Op.Hint; 0 for none): the record at that number is taken
-// when it holds key, without the map; else the map decides. (A free
-// number's record has no key, and every stored key has a name.)
-func (t *table) lookupHinted(key api.Key, hint uint32) (o api.Object, slot uint32, ok bool) {
-	if hint == 0 || int(hint) >= len(t.recs) || key.Name == "" || t.recs[hint].key != key {
-		if hint, ok = t.objs[key]; !ok {
-			return nil, 0, false
-		}
+	v, ok := t.objs[key]
+	if !ok {
+		return nil, 0, false
 	}
-	v := &t.recs[hint]
 	if v.frozen != nil {
-		return v.frozen.thaw(t.words), hint, true
+		return v.frozen.thaw(t.words), v.slot, true
 	}
-	return v.obj, hint, true
+	return v.obj, v.slot, true
 }

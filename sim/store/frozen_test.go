@@ -190,9 +190,9 @@ func TestStoredEventsFrozen(t *testing.T) {
 		written = append(written, o.(*api.Event).DeepCopy())
 	}
 	tab := s.tables[api.KindEvent]
-	frozen := func(k api.Key) bool { return tab.recs[tab.objs[k]].frozen != nil }
-	if !frozen(plain.Key()) || frozen(labelled.Key()) {
-		t.Fatalf("plain frozen %v, labelled frozen %v; want true, false", frozen(plain.Key()), frozen(labelled.Key()))
+	if tab.objs[plain.Key()].frozen == nil || tab.objs[labelled.Key()].frozen != nil {
+		t.Fatalf("plain frozen %v, labelled frozen %v; want true, false",
+			tab.objs[plain.Key()].frozen != nil, tab.objs[labelled.Key()].frozen != nil)
 	}
 	for _, w := range written {
 		got, err := s.Get(api.KindEvent, w.Key())

@@ -191,16 +191,12 @@ func (l *leases) revoke() {
 	t := l.t
 	due := l.due[:0]
 	for _, key := range first.keys {
-		var lease uint32
-		if n, ok := t.objs[key]; ok {
-			lease = t.recs[n].lease
-		}
-		switch {
-		case lease == 0:
-		case lease == first.id:
+		switch v, ok := t.objs[key]; {
+		case !ok || v.lease == 0:
+		case v.lease == first.id:
 			due = append(due, key)
 		default:
-			l.list(lease, key)
+			l.list(v.lease, key)
 		}
 	}
 	slices.SortFunc(due, compareEtcdKeys)
@@ -243,11 +239,10 @@ func compareEtcdKeys(a, b api.Key) int {
 // resourceVersion for a duplicate, as the informers do, misses none).
 // The audit log records nothing: no client wrote.
 func (t *table) expire(key api.Key, id uint32) {
-	n, ok := t.objs[key]
-	if !ok || t.recs[n].lease != id {
+	v, ok := t.objs[key]
+	if !ok || v.lease != id {
 		return
 	}
-	v := &t.recs[n]
 	var obj api.Object
 	if v.frozen != nil {
 		obj = v.frozen.thaw(t.words)
@@ -257,22 +252,24 @@ func (t *table) expire(key api.Key, id uint32) {
 	s := t.s
 	rv := s.nextRV()
 	obj.GetObjectMeta().ResourceVersion = strconv.FormatUint(rv, 10)
-	t.forget(key, n)
+	delete(t.objs, key)
+	t.numbers.give(v.slot)
+	t.sorted = false
 	t.leases.expired++
-	s.notify(t, Deleted, nil, obj, rv, n)
+	s.notify(t, Deleted, nil, obj, rv, v.slot)
 }
 
 // leaseFor returns the lease a write of key made now attaches its object
 // to (0 when the kind has no time to live), and lists the key under it
 // when the object so far had no lease (created, or detached by a
 // write without one).
-func (t *table) leaseFor(key api.Key, slot uint32) uint32 {
+func (t *table) leaseFor(key api.Key) uint32 {
 	l := t.leases
 	if l == nil {
 		return 0
 	}
 	id := l.get(t.s.k.Now())
-	if slot == 0 || t.recs[slot].lease == 0 {
+	if t.objs[key].lease == 0 {
 		l.list(id, key)
 	}
 	return id

@@ -62,12 +62,6 @@ type Op struct {
 	// FieldManager: its Apply entry then owns exactly the fields this
 	// apply configuration sets (see PlanApply).
 	Applied api.Object
-	// Hint is the number of the object an update is to, as its writer
-	// last saw it (Event.Hint, or the API server's response): the store
-	// finds the object's record by it without a lookup by key when the
-	// record there has the key, and by key otherwise. 0 for none. It
-	// never changes what a write does.
-	Hint uint32
 }
 
 // DeleteOptions are a delete's preconditions and policies.
@@ -110,8 +104,6 @@ type Store struct {
 	names   *rand.Rand
 	audit   AuditLog
 	history int
-	// hintsTaken counts the lookups a hint answered (HintsTaken).
-	hintsTaken uint64
 	// delivering counts the notifications under way (a delivery may
 	// write, and so notify again); pendingStops are the tables whose
 	// watchers stopped during them, compacted when the last ends (see
@@ -184,9 +176,8 @@ func (s *Store) Audit() *AuditLog { return &s.audit }
 type table struct {
 	s       *Store
 	info    api.ResourceInfo
-	objs    map[api.Key]uint32 // each object's number: its record in recs
-	recs    []storedObject     // by number (see storedObject); recs[0] unused
-	keys    []api.Key          // sorted; rebuilt lazily after creates and removals
+	objs    map[api.Key]storedObject // see storedObject
+	keys    []api.Key                // sorted; rebuilt lazily after creates and removals
 	sorted  bool
 	hist    []Event // ring buffer
 	histLen int
@@ -240,7 +231,7 @@ func (s *Store) table(kind api.Kind) (*table, error) {
 	if !ok {
 		return nil, apierr.NewBadRequest(fmt.Sprintf("the server could not find the requested resource (kind %q)", kind.String()))
 	}
-	t := &table{s: s, info: info, objs: make(map[api.Key]uint32), hist: make([]Event, s.history), lowest: s.rv, byNode: map[string][]*Watch{}, byName: map[string][]*Watch{}}
+	t := &table{s: s, info: info, objs: make(map[api.Key]storedObject), hist: make([]Event, s.history), lowest: s.rv, byNode: map[string][]*Watch{}, byName: map[string][]*Watch{}}
 	if ttl, ok := s.ttls[kind]; ok {
 		t.setTTL(ttl)
 	}
@@ -298,31 +289,6 @@ func (s *Store) Get(kind api.Kind, key api.Key) (api.Object, error) {
 	}
 	return o, nil
 }
-
-// GetHinted is Get given the number the caller believes key's object has
-// (see Op.Hint; 0 for none), and returns the object's number besides: a
-// writer that sends it back with its next update (an apiserver
-// Response's Hint) has its object found without a lookup by key.
-func (s *Store) GetHinted(kind api.Kind, key api.Key, hint uint32) (api.Object, uint32, error) {
-	t, err := s.table(kind)
-	if err != nil {
-		return nil, 0, err
-	}
-	o, num, ok := t.lookupHinted(key, hint)
-	if !ok {
-		return nil, 0, apierr.NewNotFound(t.info.GroupResource(), key.Name)
-	}
-	if hint != 0 && num == hint {
-		s.hintsTaken++
-	}
-	return o, num, nil
-}
-
-// HintsTaken returns how many GetHinted calls the caller's number
-// answered (the API server's lookup of an update's object, given the
-// client's Request.Hint): for tests, which show that the writers that
-// should send one do.
-func (s *Store) HintsTaken() uint64 { return s.hintsTaken }
 
 // List returns the objects that match opts, sorted by namespace and name,
 // and the store's resourceVersion at the time of the list (from which a
@@ -482,9 +448,7 @@ func (s *Store) Create(op Op, obj api.Object) (api.Object, error) {
 		s.resources.internPod(p)
 	}
 	slot := t.numbers.take()
-	lease := t.leaseFor(m.Key(), 0)
-	t.objs[m.Key()] = slot
-	t.storeObject(m.Key(), obj, slot, lease)
+	t.objs[m.Key()] = t.storeObject(obj, slot, t.leaseFor(m.Key()))
 	t.sorted = false
 	s.audit.add(AuditRecord{Time: s.k.Now(), Actor: op.Actor, Verb: verbOr(op.Verb, "create"), Kind: kind, Key: m.Key(), ResourceVersion: rv}, changes)
 	s.notify(t, Added, nil, obj, rv, slot)
@@ -599,7 +563,7 @@ func (s *Store) Update(op Op, obj api.Object, subresource string) (api.Object, e
 		m.Namespace = ""
 	}
 	gr := t.info.GroupResource()
-	old, slot, ok := t.lookupHinted(m.Key(), op.Hint)
+	old, slot, ok := t.lookup(m.Key())
 	if !ok {
 		return nil, apierr.NewNotFound(gr, m.Name)
 	}
@@ -651,13 +615,15 @@ func (s *Store) Update(op Op, obj api.Object, subresource string) (api.Object, e
 		// The last finalizer of a terminating object is gone: the object
 		// leaves the store with this write. (A pod in its grace period
 		// stays until the kubelet deletes it with grace 0.)
-		t.forget(m.Key(), slot)
+		delete(t.objs, m.Key())
+		t.numbers.give(slot)
+		t.sorted = false
 		rec.Removed = true
 		s.audit.add(rec, changes)
 		s.notify(t, Deleted, old, obj, rv, slot)
 		return obj, nil
 	}
-	t.storeObject(m.Key(), obj, slot, t.leaseFor(m.Key(), slot))
+	t.objs[m.Key()] = t.storeObject(obj, slot, t.leaseFor(m.Key()))
 	s.audit.add(rec, changes)
 	s.notify(t, Modified, old, obj, rv, slot)
 	return obj, nil
@@ -898,7 +864,7 @@ func (s *Store) Delete(op Op, kind api.Kind, key api.Key, opts DeleteOptions) (a
 			m.ResourceVersion = strconv.FormatUint(rv, 10)
 			// The storage's update for a delete asks no lease: the
 			// object leaves its lease and stays until written again.
-			t.storeObject(key, obj, slot, 0)
+			t.objs[key] = t.storeObject(obj, slot, 0)
 			s.audit.add(AuditRecord{Time: s.k.Now(), Actor: op.Actor, Verb: verb, Kind: kind, Key: key, ResourceVersion: rv}, changes)
 			s.notify(t, Modified, old, obj, rv, slot)
 			return obj, false, nil
@@ -907,7 +873,9 @@ func (s *Store) Delete(op Op, kind api.Kind, key api.Key, opts DeleteOptions) (a
 	// Removed now.
 	rv := s.nextRV()
 	m.ResourceVersion = strconv.FormatUint(rv, 10)
-	t.forget(key, slot)
+	delete(t.objs, key)
+	t.numbers.give(slot)
+	t.sorted = false
 	s.audit.add(AuditRecord{Time: s.k.Now(), Actor: op.Actor, Verb: verb, Kind: kind, Key: key, ResourceVersion: rv, Removed: true}, nil)
 	s.notify(t, Deleted, old, obj, rv, slot)
 	return obj, true, nil
