@@ -16,8 +16,8 @@ import (
 // The collector's memory limit follows a large run's live heap.
 //
 // gcMemoryLimit keeps the 5,000-node probe under 4 GiB (its live heap
-// peaks at some 2.1 GB, 56% of the limit), but a larger cluster's live
-// heap does not fit under it: at 10,000 nodes it reaches 3.5 GB, the heap
+// peaks at some 2,080 MiB, 58% of the limit), but a larger cluster's live
+// heap does not fit under it: at 10,000 nodes it reaches 3,530 MiB, the heap
 // can no longer grow past what is live, and the collector runs without
 // pause. The run then never ends: `clustersim run` of the 10,000-node
 // probe was stopped after 400 s, on both processors all along, where
