@@ -1151,11 +1151,15 @@ func runSeedFull(name string, seed uint64) (res *runner.Result, err error) {
 }
 
 // parallel calls f(0..n-1), jobs at a time. Each call must write only its
-// own results.
+// own results. While it runs, the collector's memory limit is that of as
+// many simulations as run at once (heapGovernor.forRuns).
 func parallel(n, jobs int, f func(i int)) {
 	next := make(chan int)
 	var wg sync.WaitGroup
 	defer kernel.InlineSinksFor(min(jobs, n))()
+	if g := governor.Load(); g != nil {
+		defer g.forRuns(min(jobs, n))()
+	}
 	for range min(jobs, n) {
 		wg.Add(1)
 		go func() {

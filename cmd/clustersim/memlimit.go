@@ -168,6 +168,39 @@ func (g *heapGovernor) reset() {
 	g.limit, g.frozen, g.told = g.base, false, false
 }
 
+// forRuns makes the governor's base limit runs times the base it had, at
+// most its ceiling (never less than that base), while runs simulations
+// go on at once (parallel: --seeds with --jobs, compare, sweep, lesson),
+// and returns what puts the base back. gcMemoryLimit is one simulation's
+// budget, and with every processor running a simulation the collector
+// has none to itself: two 3,000-node seeds at once took 147.21 s under
+// one simulation's limit, 58.67 s under GOMEMLIMIT=8GiB, and 58.94 s one
+// after the other (docs/PERFORMANCE.md, forty-ninth pass). A limit that
+// is not the governor's own is left alone.
+func (g *heapGovernor) forRuns(runs int) (restore func()) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	base := g.base
+	if runs <= 1 {
+		return func() {}
+	}
+	scaled := max(base, min(g.ceiling, base*int64(runs)))
+	g.base = scaled
+	if cur := debug.SetMemoryLimit(-1); cur == g.limit && g.limit < scaled {
+		debug.SetMemoryLimit(scaled)
+		g.limit = scaled
+	}
+	return func() {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		g.base = base
+		if cur := debug.SetMemoryLimit(-1); cur == g.limit && g.limit == scaled {
+			debug.SetMemoryLimit(base)
+			g.limit = base
+		}
+	}
+}
+
 // raisesSoFar returns how many times the governor has raised the limit
 // (BenchmarkScaleRun reports it: a probe that fits has none).
 func (g *heapGovernor) raisesSoFar() int {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -154,5 +155,44 @@ func TestCgroupMax(t *testing.T) {
 		if got := cgroupMax([]byte(tt.in)); got != tt.want {
 			t.Errorf("cgroupMax(%q) = %d, want %d", tt.in, got, tt.want)
 		}
+	}
+}
+
+// TestHeapGovernorForRuns: while several simulations run at once, the
+// base (and the limit, when it is the governor's) is as many times one
+// simulation's, at most the ceiling; what forRuns returns puts it back;
+// a limit someone else set is left alone.
+func TestHeapGovernorForRuns(t *testing.T) {
+	keepLimit(t)
+	const mib = 1 << 20
+	limit := func() int64 { _, l := gcSettings(); return l }
+	for _, tt := range []struct {
+		name              string
+		runs              int
+		other             int64 // a limit someone else set first (0: none)
+		wantDuring, after int64
+	}{
+		{name: "one run", runs: 1, wantDuring: 100 * mib, after: 100 * mib},
+		{name: "two runs", runs: 2, wantDuring: 200 * mib, after: 100 * mib},
+		{name: "capped by the ceiling", runs: 16, wantDuring: 1000 * mib, after: 100 * mib},
+		{name: "another's limit", runs: 2, other: 123 * mib, wantDuring: 123 * mib, after: 123 * mib},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			g := newHeapGovernor(100*mib, 1000*mib, io.Discard)
+			if tt.other != 0 {
+				debug.SetMemoryLimit(tt.other)
+			}
+			restore := g.forRuns(tt.runs)
+			if got := limit(); got != tt.wantDuring {
+				t.Errorf("during %d runs: limit %d MiB, want %d", tt.runs, got/mib, tt.wantDuring/mib)
+			}
+			restore()
+			if got := limit(); got != tt.after {
+				t.Errorf("after: limit %d MiB, want %d", got/mib, tt.after/mib)
+			}
+			if g.base != 100*mib {
+				t.Errorf("after: base %d MiB, want 100", g.base/mib)
+			}
+		})
 	}
 }
