@@ -78,7 +78,7 @@ SWEEP_SEEDS ?= 100
 bench-sweep: ## sweep overhead: 10 values x SWEEP_SEEDS seeds of a 20-node scenario against run --seeds of 10 x SWEEP_SEEDS (default 100; slow)
 	$(GO) test -run=NONE -bench='BenchmarkSweepOverhead' -benchtime=1x -count=1 ./cmd/clustersim -args -sweep.seeds=$(SWEEP_SEEDS)
 
-bench-scale: ## whole runs of the scale probe (clustersim generate scale) at SCALE nodes (default 300|1000|5000; 5000,qps=200 paces the controllers at 200 QPS; 300,services adds a Service per Deployment; 300 or 3000,qps=200,spread,anti=preferred gives the Deployments placement rules; slow)
+bench-scale: ## whole runs of the scale probe (clustersim generate scale) at SCALE nodes (default 300|1000|5000; 5000,qps=200 paces the controllers at 200 QPS; 300,services adds a Service per Deployment; 300 or 3000,qps=200,spread,anti=preferred gives the Deployments placement rules; 10000,qps=200 is past run's caps, some 2.5 min; slow)
 	$(GO) test -run=NONE -bench='BenchmarkScaleRun/nodes=($(SCALE))$$' -benchtime=1x -timeout=0 -count=1 ./cmd/clustersim
 
 # compare-scale: OLD's build (a revision, default HEAD) against the working
