@@ -72,52 +72,35 @@ func tuneGC() (restore func()) {
 // run` once its simulation has ended (simulated, given to the runner as
 // runner.Options.Simulated) and puts the setting back when the command
 // is done with the run (done): BenchmarkScaleRun runs the command many
-// times in one process.
+// times in one process. Both go through the process's heapGovernor
+// (endSimulation, reset); without one (GOMEMLIMIT set, or no tuneGC)
+// they leave the limit alone.
 type endOfRun struct {
-	mu     sync.Mutex
-	raised bool
-	// from is the limit simulated raised.
-	from int64
+	mu sync.Mutex
 	// over is set by done: a run the watchdog gave up on (--stall) may
 	// still reach its end later, and must not raise the limit then.
 	over bool
 }
 
-// simulated raises the memory limit by endHeadroom when the limit is the
-// one tuneGC set, or the one its governor raised it to (the governor
-// then stops raising it: what is left is bounded by endHeadroom). A
-// GOMEMLIMIT from the environment, or a limit someone else set (a
-// test), is left as it is.
+// simulated has the governor stop raising the limit and add endHeadroom
+// to it, when the limit is still the governor's own.
 func (e *endOfRun) simulated() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if _, set := os.LookupEnv("GOMEMLIMIT"); set || e.over {
-		return
+	if g := governor.Load(); g != nil && !e.over {
+		g.endSimulation()
 	}
-	want := int64(gcMemoryLimit)
-	if g := governor.Load(); g != nil {
-		want = g.freeze()
-	}
-	if debug.SetMemoryLimit(-1) != want {
-		return
-	}
-	debug.SetMemoryLimit(want + endHeadroom)
-	e.raised, e.from = true, want
 }
 
-// done puts back the limit simulated raised (to the governor's base when
-// there is one: the next run in the process starts afresh), and keeps a
-// later call of simulated from raising it.
+// done puts the governor's base limit back (the next run in the process
+// starts afresh), and keeps a later call of simulated from raising it.
 func (e *endOfRun) done() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.over = true
 	if g := governor.Load(); g != nil {
 		g.reset()
-	} else if e.raised {
-		debug.SetMemoryLimit(e.from)
 	}
-	e.raised = false
 }
 
 // gcSettings returns the collector's GOGC and memory limit as they are

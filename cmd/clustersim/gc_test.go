@@ -42,9 +42,9 @@ func TestTuneGC(t *testing.T) {
 }
 
 // TestEndOfRun: once a run's simulation has ended, endOfRun raises the
-// memory limit tuneGC set, or the one its governor raised it to, by
-// endHeadroom, and puts it back (the governor's base) when the command is
-// done with the run; a GOMEMLIMIT from the environment, or a limit
+// memory limit tuneGC's governor set (its base, or a raise) by
+// endHeadroom, and puts the base back when the command is done with the
+// run; a GOMEMLIMIT from the environment (no governor), or a limit
 // someone else set, it leaves alone.
 func TestEndOfRun(t *testing.T) {
 	percent, limit := gcSettings()
@@ -57,10 +57,10 @@ func TestEndOfRun(t *testing.T) {
 		governed                int64 // a governor runs and raised the limit to this (0: no governor)
 		wantSimulated, wantDone int64
 	}{
-		{name: "tuneGC's limit", limit: gcMemoryLimit, wantSimulated: gcMemoryLimit + endHeadroom, wantDone: gcMemoryLimit},
+		{name: "tuneGC's limit", governed: gcMemoryLimit, wantSimulated: gcMemoryLimit + endHeadroom, wantDone: gcMemoryLimit},
 		{name: "GOMEMLIMIT set", env: "3600MiB", limit: gcMemoryLimit, wantSimulated: gcMemoryLimit, wantDone: gcMemoryLimit},
 		{name: "another limit", limit: 123 << 20, wantSimulated: 123 << 20, wantDone: 123 << 20},
-		{name: "ended after done", limit: gcMemoryLimit, doneFirst: true, wantSimulated: gcMemoryLimit, wantDone: gcMemoryLimit},
+		{name: "ended after done", governed: gcMemoryLimit, doneFirst: true, wantSimulated: gcMemoryLimit, wantDone: gcMemoryLimit},
 		{name: "governed, not raised", governed: gcMemoryLimit, wantSimulated: gcMemoryLimit + endHeadroom, wantDone: gcMemoryLimit},
 		{name: "governed and raised", governed: 2 * gcMemoryLimit, wantSimulated: 2*gcMemoryLimit + endHeadroom, wantDone: gcMemoryLimit},
 		{name: "governed, another limit", governed: 2 * gcMemoryLimit, limit: 123 << 20, wantSimulated: 123 << 20, wantDone: 123 << 20},

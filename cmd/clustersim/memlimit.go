@@ -34,9 +34,9 @@ import (
 //
 // It changes when memory is collected, never what a run computes. A
 // GOMEMLIMIT in the environment turns it off (tuneGC), as does a limit
-// someone else set (it only ever replaces its own); a run's end freezes
-// it (endOfRun), since what follows the simulation is short and bounded
-// by endHeadroom.
+// someone else set (it only ever replaces its own); a run's end stops
+// it (endSimulation, from endOfRun), since what follows the simulation
+// is short and bounded by endHeadroom.
 const (
 	raiseAtPercent = 70
 	raiseToLive    = 2
@@ -64,9 +64,6 @@ type heapGovernor struct {
 	base, ceiling int64
 	// limit is the limit it set last (base, or a raise).
 	limit int64
-	// frozen: a run's simulation has ended (endOfRun); no raise until
-	// reset.
-	frozen bool
 	// told: the live heap neared the ceiling and out was told once.
 	told bool
 	// raises counts the raises since the governor began (raisesSoFar).
@@ -129,7 +126,7 @@ func (g *heapGovernor) close() {
 func (g *heapGovernor) observe(live int64) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.frozen || debug.SetMemoryLimit(-1) != g.limit {
+	if debug.SetMemoryLimit(-1) != g.limit {
 		return
 	}
 	if next := raisedLimit(live, g.limit, g.ceiling); next != g.limit {
@@ -147,25 +144,28 @@ func (g *heapGovernor) observe(live int64) {
 	}
 }
 
-// freeze stops raises until reset and returns the limit the governor set
-// last: a run's simulation has ended.
-func (g *heapGovernor) freeze() int64 {
+// endSimulation adds endHeadroom to the limit when it is still the
+// governor's own: a run's simulation has ended, and what follows is short
+// and bounded by the headroom. The limit is then no longer the one the
+// governor set (limit), so observe raises it no more until reset.
+func (g *heapGovernor) endSimulation() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.frozen = true
-	return g.limit
+	if debug.SetMemoryLimit(-1) == g.limit {
+		debug.SetMemoryLimit(g.limit + endHeadroom)
+	}
 }
 
 // reset puts the limit back to base, if it is still the governor's own
-// (or that plus endOfRun's headroom), and lets raises begin again: the
-// next run in the process starts where the first did.
+// (or that plus endSimulation's headroom), and lets raises begin again:
+// the next run in the process starts where the first did.
 func (g *heapGovernor) reset() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if cur := debug.SetMemoryLimit(-1); cur == g.limit || cur == g.limit+endHeadroom {
 		debug.SetMemoryLimit(g.base)
 	}
-	g.limit, g.frozen, g.told = g.base, false, false
+	g.limit, g.told = g.base, false
 }
 
 // forRuns makes the governor's base limit runs times the base it had, at
@@ -217,23 +217,13 @@ func gib(n int64) string { return strconv.FormatFloat(float64(n)/(1<<30), 'f', 2
 // of its cgroup's limit (cgroup v2's memory.max) when that is lower; 0
 // where neither can be read (the governor then never raises).
 func memoryCeiling() int64 {
-	total := memTotal(readSmall("/proc/meminfo"))
-	if cg := cgroupMax(readSmall("/sys/fs/cgroup/memory.max")); cg > 0 && (total == 0 || cg < total) {
+	meminfo, _ := os.ReadFile("/proc/meminfo")
+	total := memTotal(meminfo)
+	memoryMax, _ := os.ReadFile("/sys/fs/cgroup/memory.max")
+	if cg := cgroupMax(memoryMax); cg > 0 && (total == 0 || cg < total) {
 		total = cg
 	}
 	return int64(total / 100 * ceilingPercent)
-}
-
-// readSmall returns the first 64 KiB of the file at path, nil if it
-// cannot be read.
-func readSmall(path string) []byte {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	b, _ := io.ReadAll(io.LimitReader(f, 64<<10))
-	return b
 }
 
 // memTotal reads MemTotal (in bytes) from the text of /proc/meminfo; 0

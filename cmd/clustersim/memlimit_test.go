@@ -49,7 +49,8 @@ func keepLimit(t *testing.T) {
 // TestHeapGovernorObserve walks a governor through a growing run: no
 // raise while the live heap fits, a raise (said once on its writer) each
 // time it nears the limit, the warning once at the ceiling; nothing
-// while frozen or when someone else set the limit; reset back to base.
+// while frozen (after endSimulation's headroom) or when someone else set
+// the limit; reset back to base.
 func TestHeapGovernorObserve(t *testing.T) {
 	keepLimit(t)
 	const mib = 1 << 20
@@ -89,12 +90,13 @@ func TestHeapGovernorObserve(t *testing.T) {
 	if got := limit(); got != 100*mib {
 		t.Errorf("after reset: limit %d MiB, want the base, 100", got/mib)
 	}
-	if got := g.freeze(); got != 100*mib {
-		t.Errorf("freeze returned %d MiB, want 100", got/mib)
+	g.endSimulation()
+	if got := limit(); got != 100*mib+endHeadroom {
+		t.Errorf("after endSimulation: limit %d MiB, want the base and endHeadroom, %d", got/mib, (100*mib+endHeadroom)/mib)
 	}
 	g.observe(900 * mib)
-	if got := limit(); got != 100*mib {
-		t.Errorf("frozen: limit %d MiB, want 100 (no raise)", got/mib)
+	if got := limit(); got != 100*mib+endHeadroom {
+		t.Errorf("frozen: limit %d MiB, want %d (no raise)", got/mib, (100*mib+endHeadroom)/mib)
 	}
 	g.reset()
 	debug.SetMemoryLimit(123 * mib)
