@@ -482,23 +482,47 @@ const (
 // --limit that lets it run; none for a probe within them or one
 // ScaleYAML refuses. s is as ScaleYAML takes it.
 func ScaleLimitNotes(s ScaleProbe) []string {
+	var notes []string
+	for _, c := range scaleOverCaps(s) {
+		notes = append(notes, fmt.Sprintf("the probe's %d %s are past clustersim run's default cap of %d, which refuses it: run it with --limit %s=%d", c.n, c.name, c.limit, c.name, c.n))
+	}
+	return notes
+}
+
+// ScaleLimitArgs returns the `--limit NAME=N` arguments `clustersim run`
+// needs for the probe (ScaleLimitNotes' flags), none within the caps.
+func ScaleLimitArgs(s ScaleProbe) []string {
+	var args []string
+	for _, c := range scaleOverCaps(s) {
+		args = append(args, "--limit", fmt.Sprintf("%s=%d", c.name, c.n))
+	}
+	return args
+}
+
+// capOver is a cap of DefaultLimits a probe asks more of: its --limit
+// name, what the probe asks, and the cap.
+type capOver struct {
+	name     string
+	n, limit int
+}
+
+// scaleOverCaps returns the caps the probe is past (nodes, then pods);
+// none for one ScaleYAML refuses.
+func scaleOverCaps(s ScaleProbe) []capOver {
 	s, err := s.normalized()
 	if err != nil {
 		return nil
 	}
-	var notes []string
-	for _, c := range []struct {
-		name     string
-		n, limit int
-	}{
+	var over []capOver
+	for _, c := range []capOver{
 		{"nodes", s.Nodes, DefaultLimits.Nodes},
 		{"pods", s.Nodes * s.PodsPerNode, DefaultLimits.Pods},
 	} {
 		if c.n > c.limit {
-			notes = append(notes, fmt.Sprintf("the probe's %d %s are past clustersim run's default cap of %d, which refuses it: run it with --limit %s=%d", c.n, c.name, c.limit, c.name, c.n))
+			over = append(over, c)
 		}
 	}
-	return notes
+	return over
 }
 
 // serviceNoteFrom is the number of pods a Service selects from which

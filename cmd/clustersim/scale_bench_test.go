@@ -135,11 +135,9 @@ func BenchmarkScaleRun(b *testing.B) {
 				return 0
 			}
 			raisedBefore := raises()
-			args := []string{"run", file}
-			if pods := nodes * 30; nodes > 5000 || pods > 150000 {
-				// Past run's default caps, as the generator's note says.
-				args = append(args, "--limit", fmt.Sprintf("nodes=%d", nodes), "--limit", fmt.Sprintf("pods=%d", pods))
-			}
+			// Past run's default caps, the --limit flags the generator's
+			// note names.
+			args := append([]string{"run", file}, scenarios.ScaleLimitArgs(probe)...)
 			for b.Loop() {
 				if code := Main(args, io.Discard, io.Discard); code != exitOK {
 					b.Fatalf("exit %d", code)
@@ -177,4 +175,40 @@ func cpuClasses() [2]float64 {
 		}
 	}
 	return out
+}
+
+// TestScaleLimitArgs: the --limit arguments scenarios.ScaleLimitArgs
+// gives a probe past run's caps are what lets it through (validate, as
+// run, refuses it without them: exit 2), and a probe within the caps
+// needs none. BenchmarkScaleRun runs its 10,000-node probe with them.
+func TestScaleLimitArgs(t *testing.T) {
+	for _, tt := range []struct {
+		probe scenarios.ScaleProbe
+		want  int // arguments
+	}{
+		{scenarios.ScaleProbe{Nodes: 5000}, 0},
+		{scenarios.ScaleProbe{Nodes: 5000, PodsPerNode: 31}, 2},
+		{scenarios.ScaleProbe{Nodes: 10000}, 4},
+	} {
+		data, err := scenarios.ScaleYAML(tt.probe)
+		if err != nil {
+			t.Fatal(err)
+		}
+		file := filepath.Join(t.TempDir(), "scale.yaml")
+		if err := os.WriteFile(file, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args := scenarios.ScaleLimitArgs(tt.probe)
+		if len(args) != tt.want {
+			t.Errorf("%+v: %q, want %d arguments", tt.probe, args, tt.want)
+		}
+		if code, _, errOut := runMain(append([]string{"validate", file}, args...)...); code != exitOK {
+			t.Errorf("%+v: validate with %q: exit %d: %s", tt.probe, args, code, errOut)
+		}
+		if tt.want > 0 {
+			if code, _, _ := runMain("validate", file); code != exitBadInput {
+				t.Errorf("%+v: validate without the limits: exit %d, want %d", tt.probe, code, exitBadInput)
+			}
+		}
+	}
 }
