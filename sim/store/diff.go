@@ -316,6 +316,7 @@ var (
 	objectMetaType   = reflect.TypeFor[api.ObjectMeta]()
 	stringMapType    = reflect.TypeFor[map[string]string]()
 	resourceListType = reflect.TypeFor[api.ResourceList]()
+	quantityType     = reflect.TypeFor[api.Quantity]()
 	timeType         = reflect.TypeFor[api.Time]()
 	microTimeType    = reflect.TypeFor[api.MicroTime]()
 )
@@ -792,6 +793,28 @@ func sameBits(a, b reflect.Value, n uintptr) bool {
 
 // sameBytes reports whether the n bytes at a and at b are the same
 // (sameBits' comparison, the walk's and the typed fast paths').
+// zeroBytes reports whether the n bytes at p are all zero: the zero
+// value of any type, which the walk renders as absent.
+func zeroBytes(p unsafe.Pointer, n uintptr) bool {
+	if n <= 8 {
+		switch n {
+		case 8:
+			return *(*uint64)(p) == 0
+		case 4:
+			return *(*uint32)(p) == 0
+		case 1:
+			return *(*uint8)(p) == 0
+		}
+	}
+	if n > uintptr(len(zeroes)) {
+		return false // a large struct: walked, as before
+	}
+	return bytes.Equal(unsafe.Slice((*byte)(p), n), zeroes[:n])
+}
+
+// zeroes is what zeroBytes compares with.
+var zeroes [1024]byte
+
 func sameBytes(a, b unsafe.Pointer, n uintptr) bool {
 	return a == b || bytes.Equal(unsafe.Slice((*byte)(a), n), unsafe.Slice((*byte)(b), n))
 }
@@ -2047,6 +2070,15 @@ func (d *differ) walkStructPtr(a, b unsafe.Pointer, info *typeInfo, node *pathNo
 			d.walkPtr(fa, fb, f.info, node.field(i, len(info.fields)))
 			continue
 		}
+		if (fa == nil || zeroBytes(fa, f.info.size)) && (fb == nil || zeroBytes(fb, f.info.size)) {
+			// A zero value is an absent one: a field zero (or absent)
+			// on both sides has no change, and most of an object's
+			// fields are zero (a pod's create walked some forty).
+			continue
+		}
+		if fa != nil && fb != nil && sameBytes(fa, fb, f.info.size) {
+			continue // the same bytes (sameBits), as a whole struct's above
+		}
 		if mark > 0 {
 			d.path = append(d.path, '.')
 		}
@@ -2217,6 +2249,10 @@ func renderAt(p unsafe.Pointer, info *typeInfo) string {
 		return renderTime(*(*api.Time)(p))
 	case microTimeType:
 		return renderMicroTime(*(*api.MicroTime)(p))
+	case quantityType:
+		// A resource list's values: render's MarshalJSON unquoted, which
+		// is String (a quantity has no character JSON escapes).
+		return (*api.Quantity)(p).String()
 	}
 	return render(valueAt(p, info))
 }

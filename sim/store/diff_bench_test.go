@@ -101,6 +101,14 @@ func auditPairs() []struct {
 	renewed := lease.DeepCopy()
 	renewed.Spec.RenewTime = ptrTo(api.NewMicroTime(benchEpoch.Add(10*time.Second + 7825*time.Microsecond)))
 
+	// A binding shares what it leaves as it was with the stored pod
+	// (apiserver's bind): a new spec with the node's name, and the
+	// PodScheduled condition.
+	bound := new(api.Pod)
+	*bound = *p
+	bound.Spec.NodeName = "zone-a-41"
+	bound.Status.Conditions = []api.PodCondition{{Type: "PodScheduled", Status: "True", LastTransitionTime: api.NewTime(benchEpoch)}}
+
 	pending, running := kubeletStatuses()
 	started := p.DeepCopy()
 	started.Spec.NodeName = "zone-a-41"
@@ -116,14 +124,15 @@ func auditPairs() []struct {
 	}{
 		{"create-pod", nil, p},
 		{"create-event", nil, ev},
+		{"pod-binding", p, bound},
 		{"pod-status", started, run},
 		{"lease-renewal", lease, renewed},
 	}
 }
 
 // BenchmarkAuditDiff is the audit log's diff of the writes the scale
-// probe makes most: creates of pods and events, the kubelet's pod status
-// and lease renewals.
+// probe makes most: creates of pods and events, bindings, the kubelet's
+// pod status and lease renewals.
 func BenchmarkAuditDiff(b *testing.B) {
 	for _, tc := range auditPairs() {
 		b.Run(tc.name, func(b *testing.B) {

@@ -22,7 +22,6 @@ type randObj struct {
 }
 
 var (
-	quantityType    = reflect.TypeFor[api.Quantity]()
 	intOrStringType = reflect.TypeFor[api.IntOrString]()
 	rawValueType    = reflect.TypeFor[api.RawValue]()
 	fieldsType      = reflect.TypeFor[api.Fields]()
