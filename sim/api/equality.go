@@ -97,3 +97,20 @@ func equalValue(a, b reflect.Value) bool {
 func SameElements[T any](a, b []T) bool {
 	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
+
+// StringMapsDeepEqual is reflect.DeepEqual of two string maps (labels,
+// annotations, selectors) without reflection: both nil or both non-nil,
+// and the same entries. The ReplicaSet controller compares a pod's labels
+// on every update as upstream's does (reflect.DeepEqual), which was a
+// reflective walk of both maps per pod status write.
+func StringMapsDeepEqual(a, b map[string]string) bool {
+	if (a == nil) != (b == nil) || len(a) != len(b) {
+		return false
+	}
+	for k, va := range a {
+		if vb, ok := b[k]; !ok || va != vb {
+			return false
+		}
+	}
+	return true
+}

@@ -2,6 +2,7 @@ package api
 
 import (
 	"fmt"
+	"reflect"
 	"testing"
 	"time"
 )
@@ -72,4 +73,30 @@ func ExampleSameElements() {
 	// Output:
 	// true
 	// false
+}
+
+// TestStringMapsDeepEqual holds StringMapsDeepEqual to reflect.DeepEqual,
+// nil against empty included (unequal to it, unlike SemanticEqual).
+func TestStringMapsDeepEqual(t *testing.T) {
+	m := map[string]string{"app": "web", "tier": "scale"}
+	for _, tc := range []struct {
+		name string
+		a, b map[string]string
+	}{
+		{"both nil", nil, nil},
+		{"nil and empty", nil, map[string]string{}},
+		{"empty and nil", map[string]string{}, nil},
+		{"both empty", map[string]string{}, map[string]string{}},
+		{"the same map", m, m},
+		{"equal entries", m, map[string]string{"tier": "scale", "app": "web"}},
+		{"a value differs", m, map[string]string{"app": "web", "tier": "other"}},
+		{"a key differs", m, map[string]string{"app": "web", "zone": "scale"}},
+		{"one more entry", m, map[string]string{"app": "web", "tier": "scale", "x": ""}},
+		{"an empty value against none", map[string]string{"a": ""}, map[string]string{"b": ""}},
+	} {
+		want := reflect.DeepEqual(tc.a, tc.b)
+		if got := StringMapsDeepEqual(tc.a, tc.b); got != want {
+			t.Errorf("%s: StringMapsDeepEqual = %v, want %v (reflect.DeepEqual)", tc.name, got, want)
+		}
+	}
 }
