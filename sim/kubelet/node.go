@@ -1,6 +1,7 @@
 package kubelet
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -470,6 +471,51 @@ func (k *Kubelet) Node() *api.Node {
 	return n
 }
 
+// restDeepEqual is reflect.DeepEqual of two node statuses but for their
+// conditions. The fields a kubelet always reports (capacity, allocatable,
+// phase, addresses, daemon endpoints, node info) are compared by type, by
+// DeepEqual's rules (nil unequal to empty); what is left, cleared of them,
+// goes through DeepEqual as before, which is cheap when it is empty. The
+// reflective walk of two resource lists per node status tick was some
+// 0.4 s of a 5,000-node run. TestRestDeepEqual holds it to DeepEqual.
+func restDeepEqual(old, cur *api.NodeStatus) bool {
+	if !quantitiesDeepEqual(old.Capacity, cur.Capacity) || !quantitiesDeepEqual(old.Allocatable, cur.Allocatable) ||
+		old.Phase != cur.Phase || !addressesDeepEqual(old.Addresses, cur.Addresses) ||
+		!rawDeepEqual(old.DaemonEndpoints, cur.DaemonEndpoints) || !rawDeepEqual(old.NodeInfo, cur.NodeInfo) {
+		return false
+	}
+	rest := func(st *api.NodeStatus) api.NodeStatus {
+		r := *st
+		r.Conditions, r.Capacity, r.Allocatable, r.Phase, r.Addresses, r.DaemonEndpoints, r.NodeInfo = nil, nil, nil, "", nil, nil, nil
+		return r
+	}
+	return reflect.DeepEqual(rest(old), rest(cur))
+}
+
+// quantitiesDeepEqual is reflect.DeepEqual of two resource lists: a
+// Quantity's fields are comparable, so DeepEqual of two is ==.
+func quantitiesDeepEqual(a, b api.ResourceList) bool {
+	if (a == nil) != (b == nil) || len(a) != len(b) {
+		return false
+	}
+	for k, va := range a {
+		if vb, ok := b[k]; !ok || va != vb {
+			return false
+		}
+	}
+	return true
+}
+
+// addressesDeepEqual is reflect.DeepEqual of two address lists.
+func addressesDeepEqual(a, b []api.NodeAddress) bool {
+	return (a == nil) == (b == nil) && slices.Equal(a, b)
+}
+
+// rawDeepEqual is reflect.DeepEqual of two raw values.
+func rawDeepEqual(a, b api.RawValue) bool {
+	return (a == nil) == (b == nil) && bytes.Equal(a, b)
+}
+
 // conditionsPatch is statusPatch without JSON for what a kubelet sends
 // nearly always, a change of conditions alone: each changed condition
 // with its merge key and the fields that changed, new ones whole, gone
@@ -479,8 +525,7 @@ func (k *Kubelet) Node() *api.Node {
 // emptied, a time zeroed) or the conditions repeat a type.
 // TestConditionsPatchMatches holds it to statusPatchJSON.
 func conditionsPatch(old, cur *api.NodeStatus) (b []byte, ok bool) {
-	rest := func(st *api.NodeStatus) api.NodeStatus { r := *st; r.Conditions = nil; return r }
-	if ro, rc := rest(old), rest(cur); !reflect.DeepEqual(ro, rc) {
+	if !restDeepEqual(old, cur) {
 		return nil, false
 	}
 	oc, cc := old.Conditions, cur.Conditions

@@ -142,3 +142,62 @@ func BenchmarkStatusPatch(b *testing.B) {
 		}
 	})
 }
+
+// TestRestDeepEqual holds restDeepEqual to reflect.DeepEqual of the two
+// statuses without their conditions, field by field: nil against empty,
+// a quantity written two ways, and the fields it leaves to DeepEqual.
+func TestRestDeepEqual(t *testing.T) {
+	base := func() api.NodeStatus {
+		return api.NodeStatus{
+			Capacity:        api.ResourceList{api.ResourceCPU: api.MustParseQuantity("8"), api.ResourceMemory: api.MustParseQuantity("32Gi")},
+			Allocatable:     api.ResourceList{api.ResourceCPU: api.MustParseQuantity("8")},
+			Conditions:      []api.NodeCondition{{Type: api.NodeReady, Status: api.ConditionTrue}},
+			Addresses:       []api.NodeAddress{{Type: api.NodeInternalIP, Address: "10.0.0.1"}},
+			DaemonEndpoints: api.RawValue(`{"kubeletEndpoint":{"Port":10250}}`),
+			NodeInfo:        api.RawValue(`{"kubeletVersion":"v1.37.0"}`),
+		}
+	}
+	tests := []struct {
+		name   string
+		change func(st *api.NodeStatus)
+		before func(st *api.NodeStatus) // old's change, if any
+	}{
+		{"equal", func(*api.NodeStatus) {}, nil},
+		{"other conditions only", func(st *api.NodeStatus) { st.Conditions = nil }, nil},
+		{"capacity nil", func(st *api.NodeStatus) { st.Capacity = nil }, nil},
+		{"capacity empty", func(st *api.NodeStatus) { st.Capacity = api.ResourceList{} }, nil},
+		{"capacity nil against empty", func(st *api.NodeStatus) { st.Capacity = api.ResourceList{} }, func(st *api.NodeStatus) { st.Capacity = nil }},
+		{"node info nil against empty", func(st *api.NodeStatus) { st.NodeInfo = api.RawValue{} }, func(st *api.NodeStatus) { st.NodeInfo = nil }},
+		{"addresses nil against empty", func(st *api.NodeStatus) { st.Addresses = []api.NodeAddress{} }, func(st *api.NodeStatus) { st.Addresses = nil }},
+		{"a quantity written another way", func(st *api.NodeStatus) { st.Capacity[api.ResourceCPU] = api.MustParseQuantity("8000m") }, nil},
+		{"an allocatable entry more", func(st *api.NodeStatus) { st.Allocatable[api.ResourceMemory] = api.MustParseQuantity("1Gi") }, nil},
+		{"phase", func(st *api.NodeStatus) { st.Phase = "Running" }, nil},
+		{"addresses empty", func(st *api.NodeStatus) { st.Addresses = []api.NodeAddress{} }, nil},
+		{"an address changed", func(st *api.NodeStatus) {
+			st.Addresses = []api.NodeAddress{{Type: api.NodeInternalIP, Address: "10.0.0.2"}}
+		}, nil},
+		{"daemon endpoints nil", func(st *api.NodeStatus) { st.DaemonEndpoints = nil }, nil},
+		{"node info empty", func(st *api.NodeStatus) { st.NodeInfo = api.RawValue{} }, nil},
+		{"node info changed", func(st *api.NodeStatus) { st.NodeInfo = api.RawValue(`{"kubeletVersion":"v1.36.0"}`) }, nil},
+		{"images, left to DeepEqual", func(st *api.NodeStatus) { st.Images = []api.RawValue{api.RawValue(`{}`)} }, nil},
+		{"volumes in use, left to DeepEqual", func(st *api.NodeStatus) { st.VolumesInUse = []string{} }, nil},
+		{"config, left to DeepEqual", func(st *api.NodeStatus) { st.Config = &api.RawValue{} }, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			old, cur := base(), base()
+			tt.change(&cur)
+			if tt.before != nil {
+				tt.before(&old)
+			}
+			strip := func(st api.NodeStatus) api.NodeStatus { st.Conditions = nil; return st }
+			want := reflect.DeepEqual(strip(old), strip(cur))
+			if got := restDeepEqual(&old, &cur); got != want {
+				t.Errorf("restDeepEqual = %v, want %v (reflect.DeepEqual)", got, want)
+			}
+			if got := restDeepEqual(&cur, &old); got != want {
+				t.Errorf("restDeepEqual, the other way = %v, want %v", got, want)
+			}
+		})
+	}
+}
