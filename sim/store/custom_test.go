@@ -142,3 +142,40 @@ func TestCustomResourceApply(t *testing.T) {
 		t.Errorf("owner kept after the applier dropped it: %v", u.Fields)
 	}
 }
+
+// TestTablesByKindNotName: a custom kind named as a built-in one, its
+// name the very string of the built-in's (the table memo's key), has a
+// table of its own; each kind's objects stay in its table whichever
+// kind was looked up last.
+func TestTablesByKindNotName(t *testing.T) {
+	s := New(kernel.New(1))
+	pods := api.Kind{Group: "example.com", Name: api.KindPod.Name}
+	info := api.ResourceInfo{Kind: pods, Version: "v1", Resource: "pods", Singular: "pod", Namespaced: true}
+	if err := s.Kinds().Register(info, "example.com/v1"); err != nil {
+		t.Fatal(err)
+	}
+	op := Op{Actor: "test"}
+	custom := &api.Unstructured{TypeMeta: api.TypeMeta{APIVersion: "example.com/v1", Kind: api.KindPod.Name}, ObjectMeta: api.ObjectMeta{Name: "c", Namespace: "default"}}
+	for i := range 3 { // each kind looked up after the other, more than once
+		if i == 0 {
+			if _, err := s.Create(op, custom); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.Create(op, &api.Pod{ObjectMeta: api.ObjectMeta{Name: "p", Namespace: "default"}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := s.Get(pods, api.Key{Namespace: "default", Name: "c"}); err != nil {
+			t.Errorf("round %d: the custom kind's object: %v", i, err)
+		}
+		if _, err := s.Get(pods, api.Key{Namespace: "default", Name: "p"}); err == nil {
+			t.Errorf("round %d: the built-in pod found as the custom kind's", i)
+		}
+		if _, err := s.Get(api.KindPod, api.Key{Namespace: "default", Name: "p"}); err != nil {
+			t.Errorf("round %d: the built-in pod: %v", i, err)
+		}
+		if _, err := s.Get(api.KindPod, api.Key{Namespace: "default", Name: "c"}); err == nil {
+			t.Errorf("round %d: the custom object found as a built-in pod", i)
+		}
+	}
+}
