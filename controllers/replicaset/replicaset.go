@@ -240,7 +240,7 @@ func (r *reconciler) updatePod(old, cur api.Object) {
 		// A resync or a relist of an unchanged pod: nothing new.
 		return
 	}
-	labelsChanged := !api.StringMapsDeepEqual(op.Labels, cp.Labels)
+	labelsChanged := !api.MapsDeepEqual(op.Labels, cp.Labels)
 	if cp.DeletionTimestamp != nil {
 		// A graceful delete starts: the pod no longer counts, so the
 		// ReplicaSet may replace it now rather than when it is gone.

@@ -98,12 +98,14 @@ func SameElements[T any](a, b []T) bool {
 	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
-// StringMapsDeepEqual is reflect.DeepEqual of two string maps (labels,
-// annotations, selectors) without reflection: both nil or both non-nil,
-// and the same entries. The ReplicaSet controller compares a pod's labels
-// on every update as upstream's does (reflect.DeepEqual), which was a
-// reflective walk of both maps per pod status write.
-func StringMapsDeepEqual(a, b map[string]string) bool {
+// MapsDeepEqual is reflect.DeepEqual of two maps of comparable values
+// (labels, annotations, selectors, resource lists: a Quantity's fields
+// are comparable, so DeepEqual of two is ==) without reflection: both nil
+// or both non-nil, and the same entries. The ReplicaSet controller
+// compares a pod's labels on every update as upstream's does
+// (reflect.DeepEqual), which was a reflective walk of both maps per pod
+// status write.
+func MapsDeepEqual[M ~map[K]V, K, V comparable](a, b M) bool {
 	if (a == nil) != (b == nil) || len(a) != len(b) {
 		return false
 	}

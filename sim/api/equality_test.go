@@ -75,9 +75,9 @@ func ExampleSameElements() {
 	// false
 }
 
-// TestStringMapsDeepEqual holds StringMapsDeepEqual to reflect.DeepEqual,
-// nil against empty included (unequal to it, unlike SemanticEqual).
-func TestStringMapsDeepEqual(t *testing.T) {
+// TestMapsDeepEqual holds MapsDeepEqual to reflect.DeepEqual, nil
+// against empty included (unequal to it, unlike SemanticEqual).
+func TestMapsDeepEqual(t *testing.T) {
 	m := map[string]string{"app": "web", "tier": "scale"}
 	for _, tc := range []struct {
 		name string
@@ -95,8 +95,8 @@ func TestStringMapsDeepEqual(t *testing.T) {
 		{"an empty value against none", map[string]string{"a": ""}, map[string]string{"b": ""}},
 	} {
 		want := reflect.DeepEqual(tc.a, tc.b)
-		if got := StringMapsDeepEqual(tc.a, tc.b); got != want {
-			t.Errorf("%s: StringMapsDeepEqual = %v, want %v (reflect.DeepEqual)", tc.name, got, want)
+		if got := MapsDeepEqual(tc.a, tc.b); got != want {
+			t.Errorf("%s: MapsDeepEqual = %v, want %v (reflect.DeepEqual)", tc.name, got, want)
 		}
 	}
 }

@@ -479,7 +479,7 @@ func (k *Kubelet) Node() *api.Node {
 // reflective walk of two resource lists per node status tick was some
 // 0.4 s of a 5,000-node run. TestRestDeepEqual holds it to DeepEqual.
 func restDeepEqual(old, cur *api.NodeStatus) bool {
-	if !quantitiesDeepEqual(old.Capacity, cur.Capacity) || !quantitiesDeepEqual(old.Allocatable, cur.Allocatable) ||
+	if !api.MapsDeepEqual(old.Capacity, cur.Capacity) || !api.MapsDeepEqual(old.Allocatable, cur.Allocatable) ||
 		old.Phase != cur.Phase || !addressesDeepEqual(old.Addresses, cur.Addresses) ||
 		!rawDeepEqual(old.DaemonEndpoints, cur.DaemonEndpoints) || !rawDeepEqual(old.NodeInfo, cur.NodeInfo) {
 		return false
@@ -490,20 +490,6 @@ func restDeepEqual(old, cur *api.NodeStatus) bool {
 		return r
 	}
 	return reflect.DeepEqual(rest(old), rest(cur))
-}
-
-// quantitiesDeepEqual is reflect.DeepEqual of two resource lists: a
-// Quantity's fields are comparable, so DeepEqual of two is ==.
-func quantitiesDeepEqual(a, b api.ResourceList) bool {
-	if (a == nil) != (b == nil) || len(a) != len(b) {
-		return false
-	}
-	for k, va := range a {
-		if vb, ok := b[k]; !ok || va != vb {
-			return false
-		}
-	}
-	return true
 }
 
 // addressesDeepEqual is reflect.DeepEqual of two address lists.
