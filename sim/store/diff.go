@@ -791,30 +791,26 @@ func sameBits(a, b reflect.Value, n uintptr) bool {
 	return sameBytes(unsafe.Pointer(a.UnsafeAddr()), unsafe.Pointer(b.UnsafeAddr()), n)
 }
 
-// sameBytes reports whether the n bytes at a and at b are the same
-// (sameBits' comparison, the walk's and the typed fast paths').
 // zeroBytes reports whether the n bytes at p are all zero: the zero
-// value of any type, which the walk renders as absent.
+// value of any type, which the walk renders as absent. A value larger
+// than zeroes is reported not zero (the walk then looks into it).
 func zeroBytes(p unsafe.Pointer, n uintptr) bool {
-	if n <= 8 {
-		switch n {
-		case 8:
-			return *(*uint64)(p) == 0
-		case 4:
-			return *(*uint32)(p) == 0
-		case 1:
-			return *(*uint8)(p) == 0
-		}
+	switch n {
+	case 8:
+		return *(*uint64)(p) == 0
+	case 4:
+		return *(*uint32)(p) == 0
+	case 1:
+		return *(*uint8)(p) == 0
 	}
-	if n > uintptr(len(zeroes)) {
-		return false // a large struct: walked, as before
-	}
-	return bytes.Equal(unsafe.Slice((*byte)(p), n), zeroes[:n])
+	return n <= uintptr(len(zeroes)) && bytes.Equal(unsafe.Slice((*byte)(p), n), zeroes[:n])
 }
 
 // zeroes is what zeroBytes compares with.
 var zeroes [1024]byte
 
+// sameBytes reports whether the n bytes at a and at b are the same
+// (sameBits' comparison, the walk's and the typed fast paths').
 func sameBytes(a, b unsafe.Pointer, n uintptr) bool {
 	return a == b || bytes.Equal(unsafe.Slice((*byte)(a), n), unsafe.Slice((*byte)(b), n))
 }
