@@ -1,6 +1,9 @@
 package api
 
-import "reflect"
+import (
+	"reflect"
+	"slices"
+)
 
 var (
 	semQuantityType  = reflect.TypeFor[Quantity]()
@@ -115,4 +118,11 @@ func MapsDeepEqual[M ~map[K]V, K, V comparable](a, b M) bool {
 		}
 	}
 	return true
+}
+
+// SlicesDeepEqual is reflect.DeepEqual of two slices of comparable
+// elements (addresses, raw JSON values) without reflection: both nil or
+// both non-nil, and the same elements.
+func SlicesDeepEqual[S ~[]E, E comparable](a, b S) bool {
+	return (a == nil) == (b == nil) && slices.Equal(a, b)
 }

@@ -100,3 +100,27 @@ func TestMapsDeepEqual(t *testing.T) {
 		}
 	}
 }
+
+// TestSlicesDeepEqual holds SlicesDeepEqual to reflect.DeepEqual, nil
+// against empty included.
+func TestSlicesDeepEqual(t *testing.T) {
+	raw := RawValue(`{"a":1}`)
+	for _, tc := range []struct {
+		name string
+		a, b RawValue
+	}{
+		{"both nil", nil, nil},
+		{"nil and empty", nil, RawValue{}},
+		{"empty and nil", RawValue{}, nil},
+		{"both empty", RawValue{}, RawValue{}},
+		{"the same bytes", raw, raw},
+		{"equal bytes", raw, RawValue(`{"a":1}`)},
+		{"a byte differs", raw, RawValue(`{"a":2}`)},
+		{"a prefix", raw, raw[:3]},
+	} {
+		want := reflect.DeepEqual(tc.a, tc.b)
+		if got := SlicesDeepEqual(tc.a, tc.b); got != want {
+			t.Errorf("%s: SlicesDeepEqual = %v, want %v (reflect.DeepEqual)", tc.name, got, want)
+		}
+	}
+}

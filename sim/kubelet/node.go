@@ -1,7 +1,6 @@
 package kubelet
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -480,8 +479,8 @@ func (k *Kubelet) Node() *api.Node {
 // 0.4 s of a 5,000-node run. TestRestDeepEqual holds it to DeepEqual.
 func restDeepEqual(old, cur *api.NodeStatus) bool {
 	if !api.MapsDeepEqual(old.Capacity, cur.Capacity) || !api.MapsDeepEqual(old.Allocatable, cur.Allocatable) ||
-		old.Phase != cur.Phase || !addressesDeepEqual(old.Addresses, cur.Addresses) ||
-		!rawDeepEqual(old.DaemonEndpoints, cur.DaemonEndpoints) || !rawDeepEqual(old.NodeInfo, cur.NodeInfo) {
+		old.Phase != cur.Phase || !api.SlicesDeepEqual(old.Addresses, cur.Addresses) ||
+		!api.SlicesDeepEqual(old.DaemonEndpoints, cur.DaemonEndpoints) || !api.SlicesDeepEqual(old.NodeInfo, cur.NodeInfo) {
 		return false
 	}
 	rest := func(st *api.NodeStatus) api.NodeStatus {
@@ -490,16 +489,6 @@ func restDeepEqual(old, cur *api.NodeStatus) bool {
 		return r
 	}
 	return reflect.DeepEqual(rest(old), rest(cur))
-}
-
-// addressesDeepEqual is reflect.DeepEqual of two address lists.
-func addressesDeepEqual(a, b []api.NodeAddress) bool {
-	return (a == nil) == (b == nil) && slices.Equal(a, b)
-}
-
-// rawDeepEqual is reflect.DeepEqual of two raw values.
-func rawDeepEqual(a, b api.RawValue) bool {
-	return (a == nil) == (b == nil) && bytes.Equal(a, b)
 }
 
 // conditionsPatch is statusPatch without JSON for what a kubelet sends
