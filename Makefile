@@ -120,7 +120,6 @@ fuzz: ## each fuzz target for FUZZTIME (default 10s); each states in its doc com
 	GO=$(GO) bash docs/fuzz-target.sh FuzzCheckText ./sim/manifest/ $(FUZZTIME)
 	GO=$(GO) bash docs/fuzz-target.sh FuzzNodeConditionsPatch ./sim/apiserver/ $(FUZZTIME)
 	GO=$(GO) bash docs/fuzz-target.sh FuzzScanConditionsPatch ./sim/apiserver/ $(FUZZTIME)
-	GO=$(GO) bash docs/fuzz-target.sh FuzzEventCountPatch ./sim/apiserver/ $(FUZZTIME)
 	GO=$(GO) bash docs/fuzz-target.sh FuzzFrozenEvent ./sim/store/ $(FUZZTIME)
 	GO=$(GO) bash docs/fuzz-target.sh FuzzEventCreate ./sim/store/ $(FUZZTIME)
 	GO=$(GO) bash docs/fuzz-target.sh FuzzPodStatusUpdate ./sim/store/ $(FUZZTIME)

@@ -18,13 +18,8 @@ func applyPatch(old api.Object, patch []byte, typ PatchType) (api.Object, error)
 	if typ != MergePatch && typ != StrategicMergePatch && typ != JSONPatch {
 		return nil, apierr.NewBadRequest(fmt.Sprintf("unsupported patch type %d", typ))
 	}
-	switch typ {
-	case StrategicMergePatch:
+	if typ == StrategicMergePatch {
 		if obj, ok := nodeConditionsPatch(old, patch); ok {
-			return obj, nil
-		}
-	case MergePatch:
-		if obj, ok := eventCountPatch(old, patch); ok {
 			return obj, nil
 		}
 	}
