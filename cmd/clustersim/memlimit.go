@@ -68,6 +68,10 @@ type heapGovernor struct {
 	told bool
 	// raises counts the raises since the governor began (raisesSoFar).
 	raises int
+	// shared is set while forRuns has several simulations share the
+	// limit: one's end then neither adds headroom nor resets it under
+	// the others (forRuns' restore does, once they are all done).
+	shared bool
 	out    io.Writer
 
 	stop, stopped chan struct{}
@@ -151,7 +155,7 @@ func (g *heapGovernor) observe(live int64) {
 func (g *heapGovernor) endSimulation() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if debug.SetMemoryLimit(-1) == g.limit {
+	if !g.shared && debug.SetMemoryLimit(-1) == g.limit {
 		debug.SetMemoryLimit(g.limit + endHeadroom)
 	}
 }
@@ -162,6 +166,13 @@ func (g *heapGovernor) endSimulation() {
 func (g *heapGovernor) reset() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	if !g.shared {
+		g.resetLocked()
+	}
+}
+
+// resetLocked is reset's work, under g.mu.
+func (g *heapGovernor) resetLocked() {
 	if cur := debug.SetMemoryLimit(-1); cur == g.limit || cur == g.limit+endHeadroom {
 		debug.SetMemoryLimit(g.base)
 	}
@@ -171,7 +182,9 @@ func (g *heapGovernor) reset() {
 // forRuns makes the governor's base limit runs times the base it had, at
 // most its ceiling (never less than that base), while runs simulations
 // go on at once (parallel: --seeds with --jobs, compare, sweep, lesson),
-// and returns what puts the base back. gcMemoryLimit is one simulation's
+// and returns what puts the base back, and the limit with it when it is
+// still the governor's own (raised or not). Meanwhile one simulation's
+// end (endSimulation, reset) leaves the limit to the others. gcMemoryLimit is one simulation's
 // budget, and with every processor running a simulation the collector
 // has none to itself: two 3,000-node seeds at once took 147.21 s under
 // one simulation's limit, 58.67 s under GOMEMLIMIT=8GiB, and 58.94 s one
@@ -185,7 +198,7 @@ func (g *heapGovernor) forRuns(runs int) (restore func()) {
 		return func() {}
 	}
 	scaled := max(base, min(g.ceiling, base*int64(runs)))
-	g.base = scaled
+	g.base, g.shared = scaled, true
 	if cur := debug.SetMemoryLimit(-1); cur == g.limit && g.limit < scaled {
 		debug.SetMemoryLimit(scaled)
 		g.limit = scaled
@@ -193,11 +206,8 @@ func (g *heapGovernor) forRuns(runs int) (restore func()) {
 	return func() {
 		g.mu.Lock()
 		defer g.mu.Unlock()
-		g.base = base
-		if cur := debug.SetMemoryLimit(-1); cur == g.limit && g.limit == scaled {
-			debug.SetMemoryLimit(base)
-			g.limit = base
-		}
+		g.base, g.shared = base, false
+		g.resetLocked()
 	}
 }
 

@@ -198,3 +198,40 @@ func TestHeapGovernorForRuns(t *testing.T) {
 		})
 	}
 }
+
+// TestHeapGovernorShared: while forRuns has simulations share the limit,
+// one simulation's end (endSimulation, then reset, as endOfRun calls
+// them) leaves the limit, raised or not, to the others; the restore puts
+// the base back, a raise made meanwhile included.
+func TestHeapGovernorShared(t *testing.T) {
+	keepLimit(t)
+	const mib = 1 << 20
+	limit := func() int64 { _, l := gcSettings(); return l }
+	g := newHeapGovernor(100*mib, 1000*mib, io.Discard)
+	restore := g.forRuns(2)
+	g.observe(190 * mib) // past 70% of 200 MiB: raised to 380
+	if got := limit(); got != 380*mib {
+		t.Fatalf("raised while shared: limit %d MiB, want 380", got/mib)
+	}
+	g.endSimulation()
+	g.reset()
+	if got := limit(); got != 380*mib {
+		t.Errorf("one simulation's end while shared: limit %d MiB, want 380 kept for the other", got/mib)
+	}
+	g.observe(300 * mib) // the other still grows: raised again
+	if got := limit(); got != 600*mib {
+		t.Errorf("raised after one simulation's end: limit %d MiB, want 600", got/mib)
+	}
+	restore()
+	if got := limit(); got != 100*mib {
+		t.Errorf("after the runs: limit %d MiB, want the base, 100", got/mib)
+	}
+	g.endSimulation() // a single run's end again adds the headroom
+	if got := limit(); got != 100*mib+endHeadroom {
+		t.Errorf("a single run's end: limit %d MiB, want %d", got/mib, (100*mib+endHeadroom)/mib)
+	}
+	g.reset()
+	if got := limit(); got != 100*mib {
+		t.Errorf("after a single run: limit %d MiB, want 100", got/mib)
+	}
+}
