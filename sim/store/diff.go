@@ -2066,14 +2066,15 @@ func (d *differ) walkStructPtr(a, b unsafe.Pointer, info *typeInfo, node *pathNo
 			d.walkPtr(fa, fb, f.info, node.field(i, len(info.fields)))
 			continue
 		}
-		if (fa == nil || zeroBytes(fa, f.info.size)) && (fb == nil || zeroBytes(fb, f.info.size)) {
-			// A zero value is an absent one: a field zero (or absent)
-			// on both sides has no change, and most of an object's
-			// fields are zero (a pod's create walked some forty).
+		if fa != nil && fb != nil {
+			if sameBytes(fa, fb, f.info.size) {
+				continue // the same bytes (sameBits), as a whole struct's above
+			}
+		} else if (fa == nil || zeroBytes(fa, f.info.size)) && (fb == nil || zeroBytes(fb, f.info.size)) {
+			// One side absent (a create, a delete): a zero value is an
+			// absent one, and most of an object's fields are zero (a
+			// pod's create walked some forty).
 			continue
-		}
-		if fa != nil && fb != nil && sameBytes(fa, fb, f.info.size) {
-			continue // the same bytes (sameBits), as a whole struct's above
 		}
 		if mark > 0 {
 			d.path = append(d.path, '.')
