@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"maps"
 	"reflect"
@@ -791,20 +792,23 @@ func sameBits(a, b reflect.Value, n uintptr) bool {
 	return sameBytes(unsafe.Pointer(a.UnsafeAddr()), unsafe.Pointer(b.UnsafeAddr()), n)
 }
 
-// zeroBytes reports whether the n bytes at p are all zero: the zero
-// value of any type, which the walk renders as absent. A value larger
-// than zeroes is reported not zero (the walk then looks into it).
-func zeroBytes(p unsafe.Pointer, n uintptr) bool {
-	switch n {
+// zeroBytes reports whether b, a value's memory, is all zero bytes: the
+// zero value of any type, which the walk renders as absent. A value
+// larger than zeroes is reported not zero (the walk then looks into it).
+func zeroBytes(b []byte) bool {
+	switch len(b) {
 	case 8:
-		return *(*uint64)(p) == 0
+		return binary.LittleEndian.Uint64(b) == 0
 	case 4:
-		return *(*uint32)(p) == 0
+		return binary.LittleEndian.Uint32(b) == 0
 	case 1:
-		return *(*uint8)(p) == 0
+		return b[0] == 0
 	}
-	return n <= uintptr(len(zeroes)) && bytes.Equal(unsafe.Slice((*byte)(p), n), zeroes[:n])
+	return len(b) <= len(zeroes) && bytes.Equal(b, zeroes[:len(b)])
 }
+
+// bytesAt is the n bytes of memory at p.
+func bytesAt(p unsafe.Pointer, n uintptr) []byte { return unsafe.Slice((*byte)(p), n) }
 
 // zeroes is what zeroBytes compares with.
 var zeroes [1024]byte
@@ -2070,7 +2074,7 @@ func (d *differ) walkStructPtr(a, b unsafe.Pointer, info *typeInfo, node *pathNo
 			if sameBytes(fa, fb, f.info.size) {
 				continue // the same bytes (sameBits), as a whole struct's above
 			}
-		} else if (fa == nil || zeroBytes(fa, f.info.size)) && (fb == nil || zeroBytes(fb, f.info.size)) {
+		} else if (fa == nil || zeroBytes(bytesAt(fa, f.info.size))) && (fb == nil || zeroBytes(bytesAt(fb, f.info.size))) {
 			// One side absent (a create, a delete): a zero value is an
 			// absent one, and most of an object's fields are zero (a
 			// pod's create walked some forty).

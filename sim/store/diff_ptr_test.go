@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unsafe"
 
 	"github.com/clustersim/clustersim/sim/api"
 )
@@ -520,15 +519,14 @@ func TestRenderMicro(t *testing.T) {
 }
 
 // TestZeroBytes: zeroBytes is true of n zero bytes for every n up to
-// zeroes' length, whatever follows them, false when any of them is set,
-// and false past zeroes' length (the walk looks into such a value itself).
+// zeroes' length, false when any of them is set, and false past zeroes'
+// length (the walk looks into such a value itself).
 func TestZeroBytes(t *testing.T) {
 	buf := make([]byte, len(zeroes)+1)
-	p := unsafe.Pointer(&buf[0])
 	for _, n := range []int{0, 1, 2, 3, 4, 5, 8, 9, 24, 1023, 1024} {
 		clear(buf)
 		buf[n] = 1 // just past the n bytes: not read
-		if !zeroBytes(p, uintptr(n)) {
+		if !zeroBytes(buf[:n]) {
 			t.Errorf("%d zero bytes: not zero", n)
 		}
 		for _, at := range []int{0, n / 2, n - 1} {
@@ -537,13 +535,13 @@ func TestZeroBytes(t *testing.T) {
 			}
 			clear(buf)
 			buf[at] = 1
-			if zeroBytes(p, uintptr(n)) {
+			if zeroBytes(buf[:n]) {
 				t.Errorf("%d bytes, byte %d set: zero", n, at)
 			}
 		}
 	}
 	clear(buf)
-	if zeroBytes(p, uintptr(len(buf))) {
+	if zeroBytes(buf) {
 		t.Errorf("%d zero bytes, past zeroes: zero", len(buf))
 	}
 }
