@@ -9,6 +9,7 @@ import (
 
 	"github.com/clustersim/clustersim/scenarios/runner"
 	"github.com/clustersim/clustersim/sim/api"
+	"github.com/clustersim/clustersim/sim/kernel"
 	"github.com/clustersim/clustersim/sim/store"
 )
 
@@ -269,7 +270,7 @@ type object struct {
 // one object's runs is reused for the next, which keeps the analysis of
 // a large run from allocating every step of every field at its end,
 // when the heap is fullest.
-func eachSegment(audit []store.AuditRecord, o Options, yield func(segment)) {
+func eachSegment(audit []store.AuditRecord, o Options, yield func(part int, s segment)) {
 	// Every object's history starts with a create: their number sizes
 	// the table of objects, which grows by copying otherwise (at 3,000
 	// nodes, filling the map and the slice of objects took 3.8 of this
@@ -323,6 +324,54 @@ func eachSegment(audit []store.AuditRecord, o Options, yield func(segment)) {
 	}
 	recObj, next, count = nil, nil, nil
 
+	// The objects are independent: the parts, runs of objects holding
+	// about as many records each, are read side by side, each part
+	// yielding to its own caller's slot (kernel.Parallel).
+	parts := segmentParts(start, segmentWorkers())
+	kernel.Parallel(len(parts)-1, func(part int) {
+		o := o.forPart()
+		segmentsOf(audit, o, objs, order, start, parts[part], parts[part+1], func(s segment) { yield(part, s) })
+	})
+}
+
+// segmentParts cuts the objects, whose records begin at start[id], into
+// at most n runs of consecutive objects with about as many records each:
+// the runs' bounds, the first 0 and the last len(start)-1. A small log
+// is one part: splitting it would cost more than it saves.
+func segmentParts(start []int32, n int) []int {
+	objects := len(start) - 1
+	total := int(start[objects])
+	if total < minPartRecords*2 {
+		n = 1
+	}
+	n = max(min(n, total/minPartRecords, maxParts), 1)
+	bounds := []int{0}
+	for k := 1; k < n; k++ {
+		want := int32(total * k / n)
+		id, _ := slices.BinarySearch(start[:objects+1], want)
+		if id > bounds[len(bounds)-1] && id < objects {
+			bounds = append(bounds, id)
+		}
+	}
+	return append(bounds, objects)
+}
+
+// maxParts bounds eachSegment's parts, whatever the processors.
+const maxParts = 8
+
+var (
+	// minPartRecords is the fewest records a part of eachSegment's is
+	// given: below it a goroutine costs more than it saves. (A variable
+	// for the tests, which cut small logs into parts.)
+	minPartRecords = 50000
+	// segmentWorkers is how many parts eachSegment cuts a large log
+	// into (a variable for the tests).
+	segmentWorkers = kernel.Workers
+)
+
+// segmentsOf is eachSegment's work on the objects from to to (objs'
+// indexes), in order.
+func segmentsOf(audit []store.AuditRecord, o Options, objs []object, order, start []int32, from, to int, yield func(segment)) {
 	var out []segment // one object's runs of two steps or more
 	var buf []step    // their steps
 	type run struct {
@@ -332,7 +381,8 @@ func eachSegment(audit []store.AuditRecord, o Options, yield func(segment)) {
 	}
 	var runs []run
 	open := map[string]int32{} // path -> index in runs, for the current object
-	for id, ob := range objs {
+	for id := from; id < to; id++ {
+		ob := objs[id]
 		recs := order[start[id]:start[id+1]]
 		// First pass: each run's steps.
 		runs = runs[:0]
@@ -343,16 +393,20 @@ func eachSegment(audit []store.AuditRecord, o Options, yield func(segment)) {
 				clear(open)
 				continue
 			}
-			for c := range r.EachChange() {
-				if o.ignored(r.Kind.Name, c.Path) {
+			// Paths and flags only: a change's values are spread over
+			// a table of millions, and most runs (a field set once)
+			// are never read again.
+			for i := range r.NumChanges() {
+				path, oldSet, _ := r.Field(i)
+				if o.ignored(r.Kind.Name, path) {
 					continue
 				}
-				j, ok := open[c.Path]
+				j, ok := open[path]
 				if !ok {
 					j = int32(len(runs))
-					open[c.Path] = j
-					runs = append(runs, run{path: c.Path})
-					if c.OldSet {
+					open[path] = j
+					runs = append(runs, run{path: path})
+					if oldSet {
 						// The value before the first change seen.
 						runs[j].steps++
 					}
@@ -392,20 +446,23 @@ func eachSegment(audit []store.AuditRecord, o Options, yield func(segment)) {
 				clear(open)
 				continue
 			}
-			for c := range r.EachChange() {
-				if o.ignored(r.Kind.Name, c.Path) {
+			for i := range r.NumChanges() {
+				path, _, _ := r.Field(i)
+				if o.ignored(r.Kind.Name, path) {
 					continue
 				}
-				j, ok := open[c.Path]
+				j, ok := open[path]
 				if !ok {
 					j = nrun
 					nrun++
-					open[c.Path] = j
+					open[path] = j
 				}
 				k := runs[j].seg
 				if k < 0 {
 					continue
 				}
+				// A run kept: only now its values.
+				c := r.Change(i)
 				s := &out[k]
 				if len(s.steps) == 0 && c.OldSet {
 					// The value before the first change seen: its writer
@@ -424,16 +481,19 @@ func eachSegment(audit []store.AuditRecord, o Options, yield func(segment)) {
 // flapsAndFights returns the flaps and the fights of the log's fields,
 // read from one pass over their runs.
 func flapsAndFights(audit []store.AuditRecord, o Options) ([]Flap, []Fight) {
-	var fl []Flap
-	var ft []Fight
-	eachSegment(audit, o, func(s segment) {
+	// Each part of the log its own lists, joined in the parts' order:
+	// the order of a single pass.
+	fls := make([][]Flap, maxParts)
+	fts := make([][]Fight, maxParts)
+	eachSegment(audit, o, func(part int, s segment) {
 		if f, ok := flapOf(s, o); ok {
-			fl = append(fl, f)
+			fls[part] = append(fls[part], f)
 		}
 		if f, ok := fightOf(s, o); ok {
-			ft = append(ft, f)
+			fts[part] = append(fts[part], f)
 		}
 	})
+	fl, ft := slices.Concat(fls...), slices.Concat(fts...)
 	slices.SortStableFunc(fl, func(a, b Flap) int {
 		return cmp.Or(compareField(field{a.Kind, a.Key, a.Path}, field{b.Kind, b.Key, b.Path}), cmp.Compare(a.First, b.First))
 	})

@@ -139,6 +139,17 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
+// forPart returns o with memos of its own, for a part of the log read
+// beside others (eachSegment): the memos are written as they are read.
+func (o Options) forPart() Options {
+	if o.memo != nil {
+		o.memo = map[kindPath]bool{}
+		o.recent = new(addrmemo.Memo[kindAnswer])
+		o.recent.Grow(recentPaths)
+	}
+	return o
+}
+
 // ignored reports whether the change of path on an object of kind is
 // bookkeeping rather than content.
 func (o Options) ignored(kind, path string) bool {

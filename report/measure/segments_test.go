@@ -69,7 +69,19 @@ func referenceSegments(audit []store.AuditRecord, o Options) []segment {
 // and unset, an ignored path, and Events kept brief, as a large run
 // keeps them (segments leaves their records out; the reference reads
 // them).
+// The log is read whole, and cut into up to three parts read side by
+// side (kernel.Parallel), which must give the same runs in the same
+// order.
 func TestSegmentsMatchReference(t *testing.T) {
+	for _, parts := range []int{1, 3} {
+		t.Run(fmt.Sprintf("parts=%d", parts), func(t *testing.T) {
+			inParts(t, parts)
+			segmentsMatchReference(t)
+		})
+	}
+}
+
+func segmentsMatchReference(t *testing.T) {
 	paths := []string{"spec.a", "spec.b", "status.c", "metadata.labels[x]"}
 	kinds := []api.Kind{api.KindPod, api.KindDeployment, api.KindEvent}
 	actors := []string{"alice", "system:node:n", "system:kube-scheduler"}
@@ -123,9 +135,17 @@ func TestSegmentsMatchReference(t *testing.T) {
 // segments collects eachSegment's runs, each with its own copy of its
 // steps.
 func segments(audit []store.AuditRecord, o Options) []segment {
-	var out []segment
-	eachSegment(audit, o, func(s segment) {
-		out = append(out, segment{f: s.f, steps: slices.Clone(s.steps)})
+	parts := make([][]segment, maxParts)
+	eachSegment(audit, o, func(part int, s segment) {
+		parts[part] = append(parts[part], segment{f: s.f, steps: slices.Clone(s.steps)})
 	})
-	return out
+	return slices.Concat(parts...)
+}
+
+// inParts makes eachSegment cut every log of more than one record into
+// up to n parts, until the test ends.
+func inParts(t *testing.T, n int) {
+	minRecords, workers := minPartRecords, segmentWorkers
+	minPartRecords, segmentWorkers = 1, func() int { return n }
+	t.Cleanup(func() { minPartRecords, segmentWorkers = minRecords, workers })
 }

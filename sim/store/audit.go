@@ -81,6 +81,13 @@ func (r *AuditRecord) Path(i int) string { return r.changeList(nil).path(i) }
 // Change returns the i-th change (0 <= i < NumChanges).
 func (r *AuditRecord) Change(i int) Change { return r.changeList(nil).at(i) }
 
+// Field returns the i-th change's path and whether its old and new
+// values are set (0 <= i < NumChanges): the change without its values,
+// which a reader that needs only some of them reads with Change.
+func (r *AuditRecord) Field(i int) (path string, oldSet, newSet bool) {
+	return r.changeList(nil).field(i)
+}
+
 // Changes returns the changes in a new slice (nil when there are none),
 // the caller's to keep; EachChange reads them without allocating.
 func (r *AuditRecord) Changes() []Change {
@@ -145,6 +152,15 @@ func (l changeList) at(i int) Change {
 		return l.vals.change(l.kept[i])
 	}
 	return l.cs[i]
+}
+
+func (l changeList) field(i int) (path string, oldSet, newSet bool) {
+	if l.vals != nil {
+		k := l.kept[i]
+		return l.vals.str(k.path()), k.pathSet&keptOldSet != 0, k.pathSet&keptNewSet != 0
+	}
+	c := &l.cs[i]
+	return c.Path, c.OldSet, c.NewSet
 }
 
 func (l changeList) path(i int) string {

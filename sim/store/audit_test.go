@@ -392,15 +392,23 @@ func TestAuditRecordsRoundTrip(t *testing.T) {
 	}
 }
 
-// TestAuditRecordPathAndChange: Path and Change read the i-th change as
-// EachChange yields it, for a record's own changes and for none.
+// TestAuditRecordPathAndChange: Path, Field and Change read the i-th
+// change as EachChange yields it, for a record's own changes, for none,
+// and for the changes a log keeps in its table.
 func TestAuditRecordPathAndChange(t *testing.T) {
 	cs := []Change{
 		{Path: "spec.replicas", Old: "1", New: "2", OldSet: true, NewSet: true},
 		{Path: "metadata.generation", Old: "1", New: "2", OldSet: true, NewSet: true},
 		{Path: "metadata.labels.app", Old: "web", OldSet: true},
+		{Path: "metadata.labels.tier", New: "web", NewSet: true},
 	}
-	for _, r := range []AuditRecord{{}, AuditRecord{Verb: "update"}.WithChanges(cs...)} {
+	var l AuditLog
+	l.add(AuditRecord{Verb: "update", Kind: api.KindPod}, cs)
+	kept := *l.At(0)
+	if kept.vals == nil {
+		t.Fatal("the log's record has no table of kept changes")
+	}
+	for _, r := range []AuditRecord{{}, AuditRecord{Verb: "update"}.WithChanges(cs...), kept} {
 		var want []Change
 		for c := range r.EachChange() {
 			want = append(want, c)
@@ -415,6 +423,12 @@ func TestAuditRecordPathAndChange(t *testing.T) {
 			if got := r.Change(i); got != c {
 				t.Errorf("Change(%d) = %+v, want %+v", i, got, c)
 			}
+			if path, oldSet, newSet := r.Field(i); path != c.Path || oldSet != c.OldSet || newSet != c.NewSet {
+				t.Errorf("Field(%d) = %q, %v, %v, want %q, %v, %v", i, path, oldSet, newSet, c.Path, c.OldSet, c.NewSet)
+			}
+		}
+		if r.Verb != "" && !slices.Equal(r.Changes(), cs) {
+			t.Errorf("the record's changes are %+v, want %+v", r.Changes(), cs)
 		}
 	}
 }
