@@ -31,14 +31,25 @@ func BenchmarkSegments(b *testing.B) {
 // BenchmarkFlapsAndFights reads the flaps and fights of the same log,
 // nothing ignored (the defaults ignore status): its 72,000 status runs
 // change from a to b and stay, so none is a flap.
+//
+// parts=1 reads the log in one part; parts=2 in two side by side (the
+// 300-node log is below minPartRecords, which the benchmark lowers to
+// show what a large run's two parts gain on two processors).
 func BenchmarkFlapsAndFights(b *testing.B) {
 	audit := probeAudit()
 	o := Options{Ignore: []string{}}.withDefaults()
-	b.ReportAllocs()
-	for b.Loop() {
-		if flaps, _ := flapsAndFights(audit, o); len(flaps) != 0 {
-			b.Fatal("flaps in a log without any")
-		}
+	for _, parts := range []int{1, 2} {
+		b.Run(fmt.Sprintf("parts=%d", parts), func(b *testing.B) {
+			minRecords, workers := minPartRecords, segmentWorkers
+			minPartRecords, segmentWorkers = 1, func() int { return min(parts, kernel.Workers()) }
+			defer func() { minPartRecords, segmentWorkers = minRecords, workers }()
+			b.ReportAllocs()
+			for b.Loop() {
+				if flaps, _ := flapsAndFights(audit, o); len(flaps) != 0 {
+					b.Fatal("flaps in a log without any")
+				}
+			}
+		})
 	}
 }
 
