@@ -29,8 +29,9 @@ test: vet fmt-check outside ## go vet, gofmt check, then every test
 # The race detector compiles the packages it covers a second time, with
 # their instrumentation (some 30 s of a fresh clone's build): a target of its
 # own, which .ci/run runs after make test, keeps make test within two minutes.
-race: ## the tests of the kernel, the store and the runtime (client, informer, work queue, controller, cluster) under the race detector
+race: ## the tests of the kernel, the store and the runtime (client, informer, work queue, controller, cluster) under the race detector, and the report's analysis read in parts side by side
 	$(GO) test -count=1 -race ./sim/kernel/ ./sim/store/ ./sim/workqueue/ ./sim/client/ ./sim/informer/ ./sim/controller/ ./sim/cluster/
+	$(GO) test -count=1 -race -run '^(TestFlapsAndFightsInParts|TestSegmentsMatchReference)$$' ./report/measure/
 
 # go test ./... skips nested modules: the outside module (its own go.mod,
 # requiring this one through a replace directive) is built and tested on its

@@ -82,46 +82,9 @@ func TestSegmentsMatchReference(t *testing.T) {
 }
 
 func segmentsMatchReference(t *testing.T) {
-	paths := []string{"spec.a", "spec.b", "status.c", "metadata.labels[x]"}
-	kinds := []api.Kind{api.KindPod, api.KindDeployment, api.KindEvent}
-	actors := []string{"alice", "system:node:n", "system:kube-scheduler"}
 	o := Options{Ignore: []string{"Deployment:spec.b"}}.withDefaults()
 	for seed := range uint64(200) {
-		rng := rand.New(rand.NewPCG(seed, 7))
-		var audit []store.AuditRecord
-		for i := range 10 + rng.IntN(60) {
-			r := store.AuditRecord{
-				Time:  kernel.Time(i),
-				Actor: actors[rng.IntN(len(actors))],
-				Verb:  "update",
-				Kind:  kinds[rng.IntN(len(kinds))],
-				Key:   api.Key{Namespace: "ns", Name: fmt.Sprintf("o%d", rng.IntN(4))},
-			}
-			switch rng.IntN(10) {
-			case 0:
-				r.Removed, r.Verb = true, "delete"
-				// An Event's writes are brief (AuditLog.BriefEvents),
-				// its removal too.
-				r.Brief = r.Kind == api.KindEvent
-			case 1:
-				r.NoOp = true
-			default:
-				if r.Kind == api.KindEvent {
-					r.Brief = true // written, its changes not kept
-					break
-				}
-				var cs []store.Change
-				for _, p := range paths {
-					if rng.IntN(2) == 0 {
-						continue
-					}
-					old, new := fmt.Sprint(rng.IntN(3)), fmt.Sprint(rng.IntN(3))
-					cs = append(cs, store.Change{Path: p, Old: old, New: new, OldSet: rng.IntN(3) > 0, NewSet: rng.IntN(4) > 0})
-				}
-				r = r.WithChanges(cs...)
-			}
-			audit = append(audit, r)
-		}
+		audit := randomLog(seed)
 		got, want := segments(audit, o), referenceSegments(audit, o)
 		if len(got) == 0 && len(want) == 0 {
 			continue
@@ -148,4 +111,76 @@ func inParts(t *testing.T, n int) {
 	minRecords, workers := minPartRecords, segmentWorkers
 	minPartRecords, segmentWorkers = 1, func() int { return n }
 	t.Cleanup(func() { minPartRecords, segmentWorkers = minRecords, workers })
+}
+
+// randomLog is a random audit log: a few objects of three kinds written
+// by a few actors, with creates, updates, no-ops, removals and
+// re-creates, fields set, changed and unset, an ignored path, and Events
+// kept brief, as a large run keeps them.
+func randomLog(seed uint64) []store.AuditRecord {
+	paths := []string{"spec.a", "spec.b", "status.c", "metadata.labels[x]"}
+	kinds := []api.Kind{api.KindPod, api.KindDeployment, api.KindEvent}
+	actors := []string{"alice", "system:node:n", "system:kube-scheduler"}
+	rng := rand.New(rand.NewPCG(seed, 7))
+	var audit []store.AuditRecord
+	for i := range 10 + rng.IntN(60) {
+		r := store.AuditRecord{
+			Time:  kernel.Time(i),
+			Actor: actors[rng.IntN(len(actors))],
+			Verb:  "update",
+			Kind:  kinds[rng.IntN(len(kinds))],
+			Key:   api.Key{Namespace: "ns", Name: fmt.Sprintf("o%d", rng.IntN(4))},
+		}
+		switch rng.IntN(10) {
+		case 0:
+			r.Removed, r.Verb = true, "delete"
+			// An Event's writes are brief (AuditLog.BriefEvents),
+			// its removal too.
+			r.Brief = r.Kind == api.KindEvent
+		case 1:
+			r.NoOp = true
+		default:
+			if r.Kind == api.KindEvent {
+				r.Brief = true // written, its changes not kept
+				break
+			}
+			var cs []store.Change
+			for _, p := range paths {
+				if rng.IntN(2) == 0 {
+					continue
+				}
+				old, new := fmt.Sprint(rng.IntN(3)), fmt.Sprint(rng.IntN(3))
+				cs = append(cs, store.Change{Path: p, Old: old, New: new, OldSet: rng.IntN(3) > 0, NewSet: rng.IntN(4) > 0})
+			}
+			r = r.WithChanges(cs...)
+		}
+		audit = append(audit, r)
+	}
+	return audit
+}
+
+// TestFlapsAndFightsInParts: the flaps and fights of a log read in up
+// to three parts side by side are those of the log read whole, in the
+// same order, on random logs with flaps and fights in them (a flap
+// needs one reversal, a fight one alternation; nothing ignored). Run
+// under the race detector, it also holds the parts to writing only
+// their own (Options.forPart).
+func TestFlapsAndFightsInParts(t *testing.T) {
+	o := Options{Ignore: []string{}, FlapMin: 1, FightMin: 1}.withDefaults()
+	found := 0
+	for seed := range uint64(200) {
+		audit := randomLog(seed)
+		wantFlaps, wantFights := flapsAndFights(audit, o)
+		t.Run("", func(t *testing.T) {
+			inParts(t, 3)
+			gotFlaps, gotFights := flapsAndFights(audit, o)
+			if !reflect.DeepEqual(gotFlaps, wantFlaps) || !reflect.DeepEqual(gotFights, wantFights) {
+				t.Fatalf("seed %d: in parts\n%+v\n%+v\nwhole\n%+v\n%+v", seed, gotFlaps, gotFights, wantFlaps, wantFights)
+			}
+		})
+		found += len(wantFlaps) + len(wantFights)
+	}
+	if found == 0 {
+		t.Fatal("no flap or fight in any log: the test compares nothing")
+	}
 }
