@@ -54,7 +54,7 @@ func tuneGC() (restore func()) {
 	}
 	var g *heapGovernor
 	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
-		g = newHeapGovernor(gcMemoryLimit, memoryCeiling(), os.Stderr)
+		g = newHeapGovernor(gcMemoryLimit, memoryCeiling(), noteWriter{os.Stderr})
 		g.start()
 		governor.Store(g)
 	}

@@ -92,3 +92,39 @@ func TestLessonProgress(t *testing.T) {
 		t.Errorf("the bar shows no rate and time elapsed:time left:\n%s", out)
 	}
 }
+
+// TestNotesAboveTheBar: while a progress bar is drawn, a note of the
+// process's (the heap governor's, through noteWriter) is written on a
+// line of its own: the bar's line erased first, the bar drawn again
+// after it; with no bar drawn the note goes straight through.
+func TestNotesAboveTheBar(t *testing.T) {
+	var out bytes.Buffer
+	p := newBar(&out, 3, "seeds")
+	shownProgress.Store(p)
+	t.Cleanup(func() { shownProgress.CompareAndSwap(p, nil) })
+	p.add()
+	const note = "clustersim: the simulation's live heap is near the limit\n"
+	drawn := out.Len()
+	if _, err := (noteWriter{&out}).Write([]byte(note)); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()[drawn:]
+	before, after, ok := strings.Cut(got, note)
+	if !ok {
+		t.Fatalf("the note is not written whole: %q", got)
+	}
+	if !strings.HasSuffix(before, "\x1b[2K\r") { // erase the line, back to its start
+		t.Errorf("the bar's line is not erased before the note: %q", before)
+	}
+	if !strings.Contains(after, "seeds") || !strings.Contains(after, "1/3") {
+		t.Errorf("the bar is not drawn again after the note: %q", after)
+	}
+	p.done()
+	if shownProgress.Load() != nil {
+		t.Fatal("a finished bar is still the one shown")
+	}
+	out.Reset()
+	if _, err := (noteWriter{&out}).Write([]byte(note)); err != nil || out.String() != note {
+		t.Errorf("with no bar, the note is written as %q (%v), want %q", out.String(), err, note)
+	}
+}
