@@ -176,20 +176,27 @@ func pollBackingOff(done <-chan struct{}, fast time.Duration, step func() (progr
 }
 
 // reserveBytes is how much heap adviseHugePages has the runtime map
-// ahead: hugePageReserve, or a quarter of the machine's memory if that is
-// less, and nothing where the kernel refuses to overcommit (mode 2
-// would count the untouched reserve against the commit limit).
+// ahead: hugePageReserve, or a quarter of the memory the process may use
+// (the machine's, or its cgroup's limit when lower: machineMemory) if
+// that is less, and nothing where the kernel refuses to overcommit (mode
+// 2 would count the untouched reserve against the commit limit) or the
+// memory cannot be read.
 func reserveBytes() int {
-	if b, err := os.ReadFile("/proc/sys/vm/overcommit_memory"); err != nil || string(bytes.TrimSpace(b)) == "2" {
-		return 0
-	}
-	b, err := os.ReadFile("/proc/meminfo")
+	overcommit, err := os.ReadFile("/proc/sys/vm/overcommit_memory")
 	if err != nil {
 		return 0
 	}
-	total := memTotal(b)
-	if total/4 < hugePageReserve {
-		return int(total / 4)
+	return reserveFor(overcommit, machineMemory())
+}
+
+// reserveFor is reserveBytes from the text of overcommit_memory and the
+// memory the process may use.
+func reserveFor(overcommit []byte, memory uint64) int {
+	if string(bytes.TrimSpace(overcommit)) == "2" {
+		return 0
+	}
+	if memory/4 < hugePageReserve {
+		return int(memory / 4)
 	}
 	return hugePageReserve
 }

@@ -80,6 +80,32 @@ func TestMemTotal(t *testing.T) {
 	}
 }
 
+// TestReserveFollowsTheCgroup: the huge-page reserve is a quarter of
+// the memory the process may use, the cgroup's limit when it is lower
+// than the machine's, at most hugePageReserve, and none where the kernel
+// does not overcommit or the memory is unknown.
+func TestReserveFollowsTheCgroup(t *testing.T) {
+	const meminfo = "MemTotal:       25165824 kB\n" // 24 GiB
+	for _, tc := range []struct {
+		name, overcommit, memoryMax string
+		want                        int
+	}{
+		{"no cgroup limit", "0\n", "max\n", hugePageReserve},
+		{"a cgroup of 2 GiB", "0\n", "2147483648\n", 512 << 20},
+		{"a cgroup above the machine", "1\n", "107374182400\n", hugePageReserve},
+		{"no overcommit", "2\n", "2147483648\n", 0},
+		{"no cgroup file", "0\n", "", hugePageReserve},
+	} {
+		got := reserveFor([]byte(tc.overcommit), usableMemory([]byte(meminfo), []byte(tc.memoryMax)))
+		if got != tc.want {
+			t.Errorf("%s: reserve %d, want %d", tc.name, got, tc.want)
+		}
+	}
+	if got := reserveFor([]byte("0\n"), usableMemory(nil, nil)); got != 0 {
+		t.Errorf("with no memory known: reserve %d, want 0", got)
+	}
+}
+
 // TestHugePagesAdvised checks what the adviser is for: memory the heap
 // hands out after it reserved sits in a mapping advised for huge pages
 // and, unless the machine's setting is "never", is backed by them from

@@ -227,13 +227,26 @@ func gib(n int64) string { return strconv.FormatFloat(float64(n)/(1<<30), 'f', 2
 // of its cgroup's limit (cgroup v2's memory.max) when that is lower; 0
 // where neither can be read (the governor then never raises).
 func memoryCeiling() int64 {
+	return int64(machineMemory() / 100 * ceilingPercent)
+}
+
+// machineMemory is the memory this process may use: the machine's
+// (/proc/meminfo's MemTotal), or its cgroup's limit (cgroup v2's
+// memory.max) when that is lower; 0 where neither can be read.
+func machineMemory() uint64 {
 	meminfo, _ := os.ReadFile("/proc/meminfo")
-	total := memTotal(meminfo)
 	memoryMax, _ := os.ReadFile("/sys/fs/cgroup/memory.max")
+	return usableMemory(meminfo, memoryMax)
+}
+
+// usableMemory is machineMemory from the texts of /proc/meminfo and
+// memory.max.
+func usableMemory(meminfo, memoryMax []byte) uint64 {
+	total := memTotal(meminfo)
 	if cg := cgroupMax(memoryMax); cg > 0 && (total == 0 || cg < total) {
 		total = cg
 	}
-	return int64(total / 100 * ceilingPercent)
+	return total
 }
 
 // memTotal reads MemTotal (in bytes) from the text of /proc/meminfo; 0
