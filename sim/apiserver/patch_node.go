@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
 
@@ -21,13 +22,26 @@ import (
 
 // nodeConditionsPatch applies patch, a strategic merge patch, to old when
 // it is a Node and the patch sets status.conditions alone, without nulls
-// and with no directive but a deletion and the element order; ok is
-// false otherwise, and the caller takes the general path. The result
+// and with no directive but a deletion and the element order, or is {}
+// (nothing); ok is false otherwise, and the caller takes the general
+// path. The result
 // shares all but its conditions with old (stored objects are never
 // changed in place).
 func nodeConditionsPatch(old api.Object, patch []byte) (api.Object, bool) {
 	n, isNode := old.(*api.Node)
-	if !isNode || len(n.Status.Conditions) == 0 {
+	if !isNode {
+		return nil, false
+	}
+	if string(bytes.TrimSpace(patch)) == "{}" {
+		// A patch of nothing: each kubelet's first status post once it
+		// finds the Node as it would write it (one a node, 5,000 at
+		// 5,000 nodes, 1.2 s of that run's samples through JSON). The
+		// Node as stored, as a patch of no condition gives it.
+		p := *n
+		p.ResourceVersion = ""
+		return &p, true
+	}
+	if len(n.Status.Conditions) == 0 {
 		return nil, false
 	}
 	doc, ok := parseConditionsPatch(patch)

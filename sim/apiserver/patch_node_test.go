@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -249,4 +250,49 @@ func BenchmarkNodeStatusPatch(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestEmptyNodePatch: a strategic merge patch of nothing ({}, as each
+// kubelet sends once), applied to a Node, gives the Node the general
+// path gives through JSON, without it: the stored Node's own maps (the
+// typed path's copy shares them; JSON's would not), its resourceVersion
+// cleared for the latest state, the stored Node unchanged. A Node
+// without conditions takes it too; a body other than {} (spaces around
+// it aside) is the general path's.
+func TestEmptyNodePatch(t *testing.T) {
+	bare := testNode()
+	bare.Status.Conditions = nil
+	for _, old := range []*api.Node{testNode(), bare} {
+		want := string(mustJSON(t, old))
+		for _, body := range []string{`{}`, " {}\n", "\t{ }"} {
+			fast, ok := nodeConditionsPatch(old, []byte(body))
+			if body == "\t{ }" {
+				// Not the bytes {}: the general path reads it.
+				if ok {
+					t.Errorf("patch %q took the typed path", body)
+				}
+				continue
+			}
+			if !ok {
+				t.Fatalf("patch %q: the typed path declined it", body)
+			}
+			slow, err := applyPatchJSON(old, []byte(body), StrategicMergePatch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fj, sj := mustJSON(t, fast), mustJSON(t, slow); string(fj) != string(sj) {
+				t.Fatalf("patch %q:\ntyped   %s\ngeneral %s", body, fj, sj)
+			}
+			n := fast.(*api.Node)
+			if n == old || n.ResourceVersion != "" || reflect.ValueOf(n.Labels).Pointer() != reflect.ValueOf(old.Labels).Pointer() {
+				t.Errorf("patch %q: want a copy of the stored Node sharing its labels, resourceVersion cleared; got %+v", body, n)
+			}
+			if got := string(mustJSON(t, old)); got != want {
+				t.Fatalf("the stored Node changed: %s", got)
+			}
+		}
+	}
+	if _, ok := nodeConditionsPatch(&api.Pod{}, []byte(`{}`)); ok {
+		t.Error("a Pod took the Node's typed path")
+	}
 }
