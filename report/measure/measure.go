@@ -341,9 +341,8 @@ func eachSegment(audit []store.AuditRecord, o Options, yield func(part int, s se
 func segmentParts(start []int32, n int) []int {
 	objects := len(start) - 1
 	total := int(start[objects])
-	if total < minPartRecords*2 {
-		n = 1
-	}
+	// Each part at least minPartRecords: a log of fewer than twice that
+	// is one part.
 	n = max(min(n, total/minPartRecords, maxParts), 1)
 	bounds := []int{0}
 	for k := 1; k < n; k++ {

@@ -184,3 +184,37 @@ func TestFlapsAndFightsInParts(t *testing.T) {
 		t.Fatal("no flap or fight in any log: the test compares nothing")
 	}
 }
+
+// TestSegmentParts: the parts' bounds, with minPartRecords at its
+// default: a log of fewer than twice its records is one part; a larger
+// one is cut at the first object that starts at or past each even share
+// of the records, into at most n and maxParts
+// parts, never between an object's records or into an empty part.
+func TestSegmentParts(t *testing.T) {
+	// starts builds start for objects of the given record counts.
+	starts := func(counts ...int) []int32 {
+		s := []int32{0}
+		for _, c := range counts {
+			s = append(s, s[len(s)-1]+int32(c))
+		}
+		return s
+	}
+	for _, tc := range []struct {
+		name  string
+		start []int32
+		n     int
+		want  []int
+	}{
+		{"empty", starts(), 4, []int{0, 0}},
+		{"under two parts' worth", starts(60000, 39999), 2, []int{0, 2}},
+		{"two parts' worth", starts(50000, 50000), 2, []int{0, 1, 2}},
+		{"one processor", starts(50000, 50000, 50000), 1, []int{0, 3}},
+		{"fewer objects than parts", starts(400000), 4, []int{0, 1}},
+		{"four even parts", starts(50000, 50000, 50000, 50000, 50000, 50000, 50000, 50000), 4, []int{0, 2, 4, 6, 8}},
+		{"at most maxParts", starts(slices.Repeat([]int{50000}, 20)...), 64, []int{0, 3, 5, 8, 10, 13, 15, 18, 20}},
+	} {
+		if got := segmentParts(tc.start, tc.n); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: parts %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
