@@ -6,9 +6,10 @@ import (
 	"sync"
 )
 
-// Workers is how many calls Parallel runs at once: GOMAXPROCS, or 1
-// while InlineSinks is on (a pool already keeps every processor busy
-// with a simulation of its own) or with one processor.
+// Workers is how many parts work for Parallel is worth cutting into:
+// GOMAXPROCS, or 1 while InlineSinks is on (a pool already keeps every
+// processor busy with a simulation of its own) or with one processor.
+// Parallel runs every call it is given at once unless Workers is 1.
 func Workers() int {
 	if inlineSinks.Load() > 0 {
 		return 1
