@@ -164,10 +164,8 @@ func (l changeList) field(i int) (path string, oldSet, newSet bool) {
 }
 
 func (l changeList) path(i int) string {
-	if l.vals != nil {
-		return l.vals.str(l.kept[i].path())
-	}
-	return l.cs[i].Path
+	p, _, _ := l.field(i)
+	return p
 }
 
 // valueTable interns the paths and values of kept changes: each
