@@ -24,9 +24,8 @@ import (
 // it is a Node and the patch sets status.conditions alone, without nulls
 // and with no directive but a deletion and the element order, or is {}
 // (nothing); ok is false otherwise, and the caller takes the general
-// path. The result
-// shares all but its conditions with old (stored objects are never
-// changed in place).
+// path. The result shares all but its conditions with old, all of it
+// for {} (stored objects are never changed in place).
 func nodeConditionsPatch(old api.Object, patch []byte) (api.Object, bool) {
 	n, isNode := old.(*api.Node)
 	if !isNode {
