@@ -44,8 +44,11 @@ func TestParallel(t *testing.T) {
 					return nil
 				}()
 				p, ok := got.(*SinkPanic)
-				if !ok || p.Value != "part 2" {
-					t.Fatalf("Parallel panicked with %#v, want the *SinkPanic of part 2", got)
+				if !ok {
+					t.Fatalf("Parallel panicked with %T %v, want a *SinkPanic", got, got)
+				}
+				if p.Value != "part 2" {
+					t.Fatalf("Parallel panicked with part %v's panic, want part 2's", p.Value)
 				}
 			}
 		})
