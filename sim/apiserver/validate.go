@@ -2,7 +2,10 @@ package apiserver
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/clustersim/clustersim/sim/api"
@@ -87,7 +90,7 @@ func Validate(obj, old api.Object) error {
 	m := obj.GetObjectMeta()
 	// The object's metadata before its spec, as ValidateObjectMeta runs
 	// first upstream.
-	errs := validateObjectMeta(obj, old != nil, nil)
+	errs := validateObjectMeta(obj, old, nil)
 	switch o := obj.(type) {
 	case *api.Deployment:
 		errs = append(errs, validateReplicas("spec.replicas", o.Spec.Replicas)...)
@@ -148,7 +151,7 @@ func ValidateStatusUpdate(obj, old api.Object) error {
 	if obj == nil {
 		return nil
 	}
-	errs := validateObjectMeta(obj, true, nil)
+	errs := validateObjectMeta(obj, old, nil)
 	if len(errs) == 0 {
 		return nil
 	}
@@ -157,18 +160,45 @@ func ValidateStatusUpdate(obj, old api.Object) error {
 }
 
 // validateObjectMeta is ValidateObjectMeta's checks of obj's metadata
-// (update: of an object stored before): its name, namespace, labels,
-// annotations and finalizers, appended to errs.
-func validateObjectMeta(obj api.Object, update bool, errs []apierr.FieldError) []apierr.FieldError {
+// on create (old nil): its name, namespace, labels, annotations and
+// finalizers, appended to errs. On update it is
+// ValidateObjectMetaUpdate's: the name and namespace are only kept (the
+// store finds old by them, so they are old's, checked when old was
+// created), and the labels, annotations and finalizers are checked
+// unless they are old's (the same map or slice, or equal entries).
+// What the store holds passed these checks when it was written (every
+// write that sets metadata is validated), so checking old's again finds
+// nothing: a pod's status write, whose metadata is the stored pod's,
+// skips them all.
+func validateObjectMeta(obj, old api.Object, errs []apierr.FieldError) []apierr.FieldError {
 	m := obj.GetObjectMeta()
-	errs = validateName(obj, m.Name, update, errs)
-	if m.Namespace != "" && !isDNS1123Label(m.Namespace) {
-		errs = append(errs, apierr.FieldError{Field: "metadata.namespace", Type: "Invalid value", Value: m.Namespace, Detail: labelMsg})
+	if old == nil {
+		errs = validateName(obj, m.Name, errs)
+		if m.Namespace != "" && !isDNS1123Label(m.Namespace) {
+			errs = append(errs, apierr.FieldError{Field: "metadata.namespace", Type: "Invalid value", Value: m.Namespace, Detail: labelMsg})
+		}
 	}
-	errs = validateLabels("metadata.labels", m.Labels, errs)
-	errs = validateAnnotationKeys(m.Annotations, errs)
-	errs = validateAnnotationsSize(m.Annotations, errs)
-	return validateFinalizers(m.Finalizers, errs)
+	var om *api.ObjectMeta
+	if old != nil {
+		om = old.GetObjectMeta()
+	}
+	if om == nil || !sameEntries(m.Labels, om.Labels) {
+		errs = validateLabels("metadata.labels", m.Labels, errs)
+	}
+	if om == nil || !sameEntries(m.Annotations, om.Annotations) {
+		errs = validateAnnotationKeys(m.Annotations, errs)
+		errs = validateAnnotationsSize(m.Annotations, errs)
+	}
+	if om == nil || !(api.SameElements(m.Finalizers, om.Finalizers) || slices.Equal(m.Finalizers, om.Finalizers)) {
+		errs = validateFinalizers(m.Finalizers, errs)
+	}
+	return errs
+}
+
+// sameEntries reports whether a and b hold the same entries: the very
+// same map (read without reading it) or equal ones.
+func sameEntries(a, b map[string]string) bool {
+	return len(a) == len(b) && (len(a) == 0 || reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer() || maps.Equal(a, b))
 }
 
 // dns1035LabelMsg is IsDNS1035Label's pattern message.
@@ -242,9 +272,10 @@ func validateFinalizers(finalizers []string, errs []apierr.FieldError) []apierr.
 // (ValidateNamespaceName), a DNS-1035 label for a Service
 // (ValidateServiceName), a DNS-1123 subdomain otherwise; a CronJob's name
 // leaves room for its Jobs' suffix (at most 52 characters,
-// ValidateCronJobCreate: on create only, so that a CronJob with a longer
-// name stored before the rule can still be updated).
-func validateName(obj api.Object, name string, update bool, errs []apierr.FieldError) []apierr.FieldError {
+// ValidateCronJobCreate). Only a create's name is checked
+// (validateObjectMeta), so that a CronJob with a longer name stored
+// before the rule can still be updated.
+func validateName(obj api.Object, name string, errs []apierr.FieldError) []apierr.FieldError {
 	if name == "" {
 		return errs
 	}
@@ -266,7 +297,7 @@ func validateName(obj api.Object, name string, update bool, errs []apierr.FieldE
 		for _, msg := range dns1123SubdomainProblems(name) {
 			bad(msg)
 		}
-		if _, ok := obj.(*api.CronJob); ok && !update && len(name) > 52 {
+		if _, ok := obj.(*api.CronJob); ok && len(name) > 52 {
 			bad("must be no more than 52 characters")
 		}
 	}

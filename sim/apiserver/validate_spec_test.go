@@ -2,6 +2,8 @@ package apiserver
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -168,7 +170,7 @@ func TestValidateNames(t *testing.T) {
 	}
 	for _, tc := range tests {
 		var got []string
-		for _, e := range validateName(tc.obj, tc.obj.GetObjectMeta().Name, false, nil) {
+		for _, e := range validateName(tc.obj, tc.obj.GetObjectMeta().Name, nil) {
 			got = append(got, e.Error())
 		}
 		if g := strings.Join(got, "; "); g != tc.want {
@@ -209,6 +211,67 @@ func TestValidateObjectMeta(t *testing.T) {
 			}
 			got := ""
 			if err := Validate(cm, nil); err != nil {
+				got = err.Error()
+			}
+			if got != want {
+				t.Errorf("got  %s\nwant %s", got, want)
+			}
+		})
+	}
+}
+
+// TestValidateObjectMetaUpdate: an update's metadata is checked as
+// ValidateObjectMetaUpdate checks it. What the update changes in the
+// labels, annotations and finalizers is checked as on create, whether
+// or not their count changes; the name and namespace are not checked
+// again (the update keeps them), nor is what the stored object holds
+// unchanged. The stored objects here hold values no create would pass,
+// which no store holds, to tell a value checked from one left alone.
+func TestValidateObjectMetaUpdate(t *testing.T) {
+	const prefix = `ConfigMap "Bad_Name" is invalid: `
+	stored := api.ObjectMeta{Name: "Bad_Name", Namespace: "Bad_NS",
+		Labels:      map[string]string{"app": "web", "bad key!": "v"},
+		Annotations: map[string]string{"bad key!": "v"},
+		Finalizers:  []string{"bad finalizer!"}}
+	badLabel := `metadata.labels: Invalid value: "bad key!": name part ` + qualifiedName + nameExamples
+	tests := []struct {
+		name   string
+		update func(m *api.ObjectMeta)
+		status bool
+		want   string // "" for valid
+	}{
+		{"the stored metadata, the same maps", func(m *api.ObjectMeta) {}, false, ""},
+		{"the stored metadata as a status write", func(m *api.ObjectMeta) {}, true, ""},
+		{"equal copies of the maps", func(m *api.ObjectMeta) {
+			m.Labels, m.Annotations, m.Finalizers = maps.Clone(m.Labels), maps.Clone(m.Annotations), slices.Clone(m.Finalizers)
+		}, false, ""},
+		{"a label changed, as many labels", func(m *api.ObjectMeta) {
+			m.Labels = map[string]string{"app": "web", "bad/key/2": "v"}
+		}, false, `metadata.labels: Invalid value: "bad/key/2": a valid label key ` + qualifiedName + nameExamples + ` with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`},
+		{"a label value changed", func(m *api.ObjectMeta) {
+			m.Labels = map[string]string{"app": "web", "bad key!": "w"}
+		}, false, badLabel},
+		{"an annotation added", func(m *api.ObjectMeta) {
+			m.Annotations = map[string]string{"bad key!": "v", "also bad!": "v"}
+		}, true, `[metadata.annotations: Invalid value: "also bad!": name part ` + qualifiedName + nameExamples + `, metadata.annotations: Invalid value: "bad key!": name part ` + qualifiedName + nameExamples + `]`},
+		{"a finalizer changed", func(m *api.ObjectMeta) { m.Finalizers = []string{"/cleanup"} }, false,
+			`metadata.finalizers: Invalid value: "/cleanup": prefix part must be non-empty`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			old := &api.ConfigMap{ObjectMeta: stored}
+			cm := &api.ConfigMap{ObjectMeta: stored}
+			tc.update(&cm.ObjectMeta)
+			validate := Validate
+			if tc.status {
+				validate = ValidateStatusUpdate
+			}
+			want := tc.want
+			if want != "" {
+				want = prefix + want
+			}
+			got := ""
+			if err := validate(cm, old); err != nil {
 				got = err.Error()
 			}
 			if got != want {
