@@ -1,6 +1,7 @@
 package api
 
 import (
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -220,7 +221,7 @@ func withShortNames(info ResourceInfo, names ...string) ResourceInfo {
 
 // builtin is the registry of the built-in kinds, sorted by kind. It is
 // never mutated: a cluster's own registry (NewRegistry) starts from it.
-var builtin = &Registry{entries: []kindEntry{
+var builtin = indexed(&Registry{entries: []kindEntry{
 	{builtinInfo(KindClusterRole, "v1", "clusterroles", false, false, false), oneVersion("rbac.authorization.k8s.io/v1", func() Object { return &ClusterRole{} })},
 	{builtinInfo(KindClusterRoleBinding, "v1", "clusterrolebindings", false, false, false), oneVersion("rbac.authorization.k8s.io/v1", func() Object { return &ClusterRoleBinding{} })},
 	{withShortNames(builtinInfo(KindConfigMap, "v1", "configmaps", true, false, false), "cm"), oneVersion("v1", func() Object { return &ConfigMap{} })},
@@ -256,7 +257,16 @@ var builtin = &Registry{entries: []kindEntry{
 	{withShortNames(builtinInfo(KindServiceAccount, "v1", "serviceaccounts", true, false, false), "sa"), oneVersion("v1", func() Object { return &ServiceAccount{} })},
 	{withShortNames(builtinInfo(KindStatefulSet, "v1", "statefulsets", true, true, true), "sts"), oneVersion("apps/v1", func() Object { return &StatefulSet{} })},
 	{withShortNames(builtinInfo(KindStorageClass, "v1", "storageclasses", false, false, false), "sc"), oneVersion("storage.k8s.io/v1", func() Object { return &StorageClass{} })},
-}}
+}})
+
+// indexed gives r the index of its entries by kind and returns it.
+func indexed(r *Registry) *Registry {
+	r.index = make(map[Kind]int, len(r.entries))
+	for i, e := range r.entries {
+		r.index[e.info.Kind] = i
+	}
+	return r
+}
 
 // Registry is a set of served kinds: the built-in ones, and those that a
 // cluster's CustomResourceDefinitions add (each simulated cluster has its
@@ -264,22 +274,24 @@ var builtin = &Registry{entries: []kindEntry{
 // are by Kind; a registry is not safe for concurrent mutation.
 type Registry struct {
 	entries []kindEntry // built-ins first (sorted), then custom kinds in registration order
+	// index holds each entry's position by its kind: every API request
+	// looks its kind up, and a search of the entries read one entry's
+	// cache line per kind passed.
+	index map[Kind]int
 }
 
 // NewRegistry returns a registry serving the built-in kinds, to which
 // Register adds custom ones.
 func NewRegistry() *Registry {
-	return &Registry{entries: slices.Clone(builtin.entries)}
+	return &Registry{entries: slices.Clone(builtin.entries), index: maps.Clone(builtin.index)}
 }
 
 // Builtin returns the read-only registry of the built-in kinds.
 func Builtin() *Registry { return builtin }
 
 func (r *Registry) find(k Kind) *kindEntry {
-	for i := range r.entries {
-		if r.entries[i].info.Kind == k {
-			return &r.entries[i]
-		}
+	if i, ok := r.index[k]; ok {
+		return &r.entries[i]
 	}
 	return nil
 }
@@ -345,6 +357,7 @@ func (r *Registry) Register(info ResourceInfo, apiVersions ...string) error {
 	for _, v := range apiVersions {
 		e.versions = append(e.versions, versionEntry{apiVersion: v, new: func() Object { return &Unstructured{} }})
 	}
+	r.index[info.Kind] = len(r.entries)
 	r.entries = append(r.entries, e)
 	return nil
 }

@@ -181,3 +181,38 @@ func mustLookup(t *testing.T, k Kind) ResourceInfo {
 	}
 	return info
 }
+
+// TestRegistriesApart: a kind registered in one cluster's registry is
+// found there, by Lookup and by New, and in no other registry (each
+// starts from the built-ins' own copy of entries and index); registering
+// it again is refused; the built-ins are found in each.
+func TestRegistriesApart(t *testing.T) {
+	widget := Kind{Group: "example.com", Name: "Widget"}
+	a, b := NewRegistry(), NewRegistry()
+	info := ResourceInfo{Kind: widget, Resource: "widgets", Namespaced: true}
+	if err := a.Register(info, "example.com/v1"); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := a.Lookup(widget); !ok || got.Resource != "widgets" || !got.Custom {
+		t.Errorf("a.Lookup(Widget) = %+v, %v", got, ok)
+	}
+	if _, ok := b.Lookup(widget); ok {
+		t.Error("b.Lookup(Widget) found the kind registered in a")
+	}
+	if _, ok := Builtin().Lookup(widget); ok {
+		t.Error("Builtin().Lookup(Widget) found the kind registered in a")
+	}
+	if err := a.Register(ResourceInfo{Kind: KindPod, Resource: "pods"}, "v1"); err == nil {
+		t.Error("registering Pod again: no error")
+	}
+	for _, r := range []*Registry{a, b, Builtin()} {
+		for _, k := range Builtin().Kinds() {
+			if got, ok := r.Lookup(k); !ok || got.Kind != k {
+				t.Errorf("Lookup(%s) = %+v, %v", k, got, ok)
+			}
+		}
+	}
+	if got := a.Kinds(); len(got) != len(Builtin().Kinds())+1 || got[len(got)-1] != widget {
+		t.Errorf("a.Kinds() = %v", got)
+	}
+}

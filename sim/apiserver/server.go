@@ -433,7 +433,8 @@ func (s *Server) update(op store.Op, req *Request, obj api.Object) *Response {
 	if err != nil {
 		return &Response{Err: err}
 	}
-	if info, _ := s.store.Kinds().Lookup(req.Kind); info.Custom && req.Verb == Update && obj.GetObjectMeta().ResourceVersion == "" &&
+	info, _ := s.store.Kinds().Lookup(req.Kind)
+	if info.Custom && req.Verb == Update && obj.GetObjectMeta().ResourceVersion == "" &&
 		(req.Subresource == "" || req.Subresource == "status" && info.HasStatus) {
 		// apiextensions-apiserver's customResourceStrategy does not
 		// AllowUnconditionalUpdate, so the registry refuses an update
@@ -445,7 +446,7 @@ func (s *Server) update(op store.Op, req *Request, obj api.Object) *Response {
 	if req.Subresource == "" {
 		api.SetDefaults(obj)
 	}
-	if info, _ := s.store.Kinds().Lookup(req.Kind); req.Subresource == "status" && info.HasStatus {
+	if req.Subresource == "status" && info.HasStatus {
 		// The status strategy's PrepareForUpdate runs before validation:
 		// what is validated and stored is the stored spec (and metadata)
 		// with the request's status.
