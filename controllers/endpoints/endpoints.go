@@ -130,7 +130,7 @@ func PodHandler(services ServiceLister, enqueue func(api.Key)) informer.HandlerF
 			if !ok1 || !ok2 || o == p {
 				return // a resync: nothing changed
 			}
-			if !maps.Equal(o.Labels, p.Labels) {
+			if !api.EqualEntries(o.Labels, p.Labels) {
 				each(o)
 				each(p)
 				return

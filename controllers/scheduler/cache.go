@@ -2,7 +2,6 @@ package scheduler
 
 import (
 	"cmp"
-	"maps"
 	"math"
 	"reflect"
 	"slices"
@@ -574,7 +573,7 @@ func (c *cache) setPod(pod *api.Pod) (freed bool) {
 // otherwise make its counts again for every pod scheduled.
 func (c *cache) replaceObject(e *podEntry, pod *api.Pod) {
 	old := e.pod
-	changed := !maps.Equal(old.Labels, pod.Labels) || (old.DeletionTimestamp == nil) != (pod.DeletionTimestamp == nil) ||
+	changed := !api.EqualEntries(old.Labels, pod.Labels) || (old.DeletionTimestamp == nil) != (pod.DeletionTimestamp == nil) ||
 		!samePodAffinity(old, pod) || old.Namespace != pod.Namespace
 	var ni *nodeInfo // nil unless changed
 	if changed {

@@ -1,8 +1,10 @@
 package api
 
 import (
+	"maps"
 	"reflect"
 	"slices"
+	"unsafe"
 )
 
 var (
@@ -109,6 +111,9 @@ func SameElements[T any](a, b []T) bool {
 // (reflect.DeepEqual), which was a reflective walk of both maps per pod
 // status write.
 func MapsDeepEqual[M ~map[K]V, K, V comparable](a, b M) bool {
+	if sameMap(a, b) {
+		return true
+	}
 	if (a == nil) != (b == nil) || len(a) != len(b) {
 		return false
 	}
@@ -118,6 +123,21 @@ func MapsDeepEqual[M ~map[K]V, K, V comparable](a, b M) bool {
 		}
 	}
 	return true
+}
+
+// EqualEntries is maps.Equal (the same entries; nil and empty alike)
+// that answers without reading them when a and b are the very same map,
+// as SameElements does for lists: a pod's status write shares the stored
+// pod's labels, and reading an old pod's map is a cache miss at
+// thousands of nodes.
+func EqualEntries[M ~map[K]V, K, V comparable](a, b M) bool {
+	return sameMap(a, b) || maps.Equal(a, b)
+}
+
+// sameMap reports whether a and b are the very same map (both nil
+// included): a map value is one pointer.
+func sameMap[M ~map[K]V, K comparable, V any](a, b M) bool {
+	return *(*unsafe.Pointer)(unsafe.Pointer(&a)) == *(*unsafe.Pointer)(unsafe.Pointer(&b))
 }
 
 // SlicesDeepEqual is reflect.DeepEqual of two slices of comparable

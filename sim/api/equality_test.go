@@ -2,6 +2,7 @@ package api
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
 	"testing"
 	"time"
@@ -76,7 +77,8 @@ func ExampleSameElements() {
 }
 
 // TestMapsDeepEqual holds MapsDeepEqual to reflect.DeepEqual, nil
-// against empty included (unequal to it, unlike SemanticEqual).
+// against empty included (unequal to it, unlike SemanticEqual), and
+// EqualEntries to maps.Equal (nil and empty alike).
 func TestMapsDeepEqual(t *testing.T) {
 	m := map[string]string{"app": "web", "tier": "scale"}
 	for _, tc := range []struct {
@@ -97,6 +99,9 @@ func TestMapsDeepEqual(t *testing.T) {
 		want := reflect.DeepEqual(tc.a, tc.b)
 		if got := MapsDeepEqual(tc.a, tc.b); got != want {
 			t.Errorf("%s: MapsDeepEqual = %v, want %v (reflect.DeepEqual)", tc.name, got, want)
+		}
+		if got, want := EqualEntries(tc.a, tc.b), maps.Equal(tc.a, tc.b); got != want {
+			t.Errorf("%s: EqualEntries = %v, want %v (maps.Equal)", tc.name, got, want)
 		}
 	}
 }

@@ -2,9 +2,7 @@ package apiserver
 
 import (
 	"fmt"
-	"maps"
 	"math"
-	"reflect"
 	"slices"
 	"strings"
 
@@ -182,10 +180,10 @@ func validateObjectMeta(obj, old api.Object, errs []apierr.FieldError) []apierr.
 	if old != nil {
 		om = old.GetObjectMeta()
 	}
-	if om == nil || !sameEntries(m.Labels, om.Labels) {
+	if om == nil || !api.EqualEntries(m.Labels, om.Labels) {
 		errs = validateLabels("metadata.labels", m.Labels, errs)
 	}
-	if om == nil || !sameEntries(m.Annotations, om.Annotations) {
+	if om == nil || !api.EqualEntries(m.Annotations, om.Annotations) {
 		errs = validateAnnotationKeys(m.Annotations, errs)
 		errs = validateAnnotationsSize(m.Annotations, errs)
 	}
@@ -193,12 +191,6 @@ func validateObjectMeta(obj, old api.Object, errs []apierr.FieldError) []apierr.
 		errs = validateFinalizers(m.Finalizers, errs)
 	}
 	return errs
-}
-
-// sameEntries reports whether a and b hold the same entries: the very
-// same map (read without reading it) or equal ones.
-func sameEntries(a, b map[string]string) bool {
-	return len(a) == len(b) && (len(a) == 0 || reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer() || maps.Equal(a, b))
 }
 
 // dns1035LabelMsg is IsDNS1035Label's pattern message.
