@@ -4,7 +4,6 @@ import (
 	"maps"
 	"reflect"
 	"slices"
-	"unsafe"
 )
 
 var (
@@ -135,9 +134,10 @@ func EqualEntries[M ~map[K]V, K, V comparable](a, b M) bool {
 }
 
 // sameMap reports whether a and b are the very same map (both nil
-// included): a map value is one pointer.
+// included), by the pointer a map value is (reflect's, without package
+// unsafe: a map in an interface is that pointer, not a copy).
 func sameMap[M ~map[K]V, K comparable, V any](a, b M) bool {
-	return *(*unsafe.Pointer)(unsafe.Pointer(&a)) == *(*unsafe.Pointer)(unsafe.Pointer(&b))
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }
 
 // SlicesDeepEqual is reflect.DeepEqual of two slices of comparable
