@@ -95,29 +95,48 @@ const (
 type frozenUID struct{ hi, lo uint64 }
 
 // freezeUID returns u's bits, or false when u is not in the store's form
-// (formatUID would not give it back).
+// (formatUID would not give it back): each of the thirty-two digits
+// through hexDigits, a table, its misses gathered in one check at the
+// end (two for each Event the store keeps, its own uid and its
+// object's: 0.56 s of the 5,000-node run's samples a digit at a time).
 func freezeUID(u api.UID) (frozenUID, bool) {
 	if len(u) != 36 || u[8] != '-' || u[13] != '-' || u[18] != '-' || u[23] != '-' {
 		return frozenUID{}, false
 	}
 	var f frozenUID
-	for i := range 36 {
-		switch i {
-		case 8, 13, 18, 23:
-			continue
+	var bad uint8
+	digits := func(v uint64, from, to int) uint64 {
+		for i := from; i < to; i++ {
+			d := hexDigits[u[i]]
+			bad |= d
+			v = v<<4 | uint64(d&0xf)
 		}
-		d, ok := lowerHexDigit(u[i])
-		if !ok {
-			return frozenUID{}, false
-		}
-		if i < 19 {
-			f.hi = f.hi<<4 | d
-		} else {
-			f.lo = f.lo<<4 | d
-		}
+		return v
+	}
+	f.hi = digits(digits(digits(0, 0, 8), 9, 13), 14, 18)
+	f.lo = digits(digits(0, 19, 23), 24, 36)
+	if bad&notHexDigit != 0 {
+		return frozenUID{}, false
 	}
 	return f, true
 }
+
+// hexDigits holds the value of each lowercase hexadecimal digit, and
+// notHexDigit for every other byte.
+var hexDigits = func() (t [256]uint8) {
+	for c := range t {
+		d, ok := lowerHexDigit(byte(c))
+		if !ok {
+			t[c] = notHexDigit
+			continue
+		}
+		t[c] = uint8(d)
+	}
+	return t
+}()
+
+// notHexDigit marks a byte hexDigits has no value for.
+const notHexDigit = 0x80
 
 // formatUID is the uid whose bits are f: fmt's
 // "%08x-%04x-%04x-%04x-%012x" without its cost (every create takes a

@@ -311,3 +311,73 @@ func FuzzFrozenEvent(f *testing.F) {
 		}
 	})
 }
+
+// freezeUIDByDigit is freezeUID as it was, a digit at a time through
+// lowerHexDigit: the reference TestFreezeUIDMatchesReference holds the
+// table's to.
+func freezeUIDByDigit(u api.UID) (frozenUID, bool) {
+	if len(u) != 36 || u[8] != '-' || u[13] != '-' || u[18] != '-' || u[23] != '-' {
+		return frozenUID{}, false
+	}
+	var f frozenUID
+	for i := range 36 {
+		switch i {
+		case 8, 13, 18, 23:
+			continue
+		}
+		d, ok := lowerHexDigit(u[i])
+		if !ok {
+			return frozenUID{}, false
+		}
+		if i < 19 {
+			f.hi = f.hi<<4 | d
+		} else {
+			f.lo = f.lo<<4 | d
+		}
+	}
+	return f, true
+}
+
+// TestFreezeUIDMatchesReference: freezeUID agrees with the digit-at-a-
+// time reference on the store's uids and on each of them with one byte
+// changed to every value (upper case, other letters, dashes, bytes past
+// ASCII), at every position.
+func TestFreezeUIDMatchesReference(t *testing.T) {
+	s := New(kernel.New(11))
+	for range 20 {
+		u := []byte(s.newUID())
+		for i := range u {
+			orig := u[i]
+			for c := range 256 {
+				u[i] = byte(c)
+				got, gotOK := freezeUID(api.UID(u))
+				want, wantOK := freezeUIDByDigit(api.UID(u))
+				if got != want || gotOK != wantOK {
+					t.Fatalf("freezeUID(%q) = %v, %v; the reference %v, %v", u, got, gotOK, want, wantOK)
+				}
+			}
+			u[i] = orig
+		}
+	}
+	for _, u := range []api.UID{"", "u", "0f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b-", "0f1e2d3c4b5a-4978-8a6b-5c4d3e2f1a0b1"} {
+		if _, ok := freezeUID(u); ok {
+			t.Errorf("freezeUID(%q) froze it", u)
+		}
+	}
+}
+
+func BenchmarkFreezeUID(b *testing.B) {
+	u := New(kernel.New(3)).newUID()
+	for _, bc := range []struct {
+		name string
+		fn   func(api.UID) (frozenUID, bool)
+	}{{"table", freezeUID}, {"by-digit", freezeUIDByDigit}} {
+		b.Run(bc.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, ok := bc.fn(u); !ok {
+					b.Fatal("not frozen")
+				}
+			}
+		})
+	}
+}
