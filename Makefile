@@ -124,6 +124,7 @@ fuzz: ## each fuzz target for FUZZTIME (default 10s); each states in its doc com
 	GO=$(GO) bash docs/fuzz-target.sh FuzzFrozenEvent ./sim/store/ $(FUZZTIME)
 	GO=$(GO) bash docs/fuzz-target.sh FuzzEventCreate ./sim/store/ $(FUZZTIME)
 	GO=$(GO) bash docs/fuzz-target.sh FuzzPodStatusUpdate ./sim/store/ $(FUZZTIME)
+	GO=$(GO) bash docs/fuzz-target.sh FuzzPodCreate ./sim/store/ $(FUZZTIME)
 	GO=$(GO) bash docs/fuzz-target.sh FuzzResolverFind ./sim/store/ $(FUZZTIME)
 	GO=$(GO) bash docs/fuzz-target.sh FuzzParseKeyed ./sim/store/ $(FUZZTIME)
 	GO=$(GO) bash docs/fuzz-target.sh FuzzCacheHint ./sim/informer/ $(FUZZTIME)

@@ -784,6 +784,11 @@ func (l *AuditLog) auditChanges(old, new api.Object) []Change {
 		// the walk (eventCreate declines the Events it does not render).
 		all = d.out
 		l.fastPaths++
+	} else if p, ok := new.(*api.Pod); ok && old == nil && d.podCreate(p) {
+		// A pod's create, one a replica: its fields by type, the others
+		// through the walk (podCreate).
+		all = d.out
+		l.fastPaths++
 	} else if a, b, ok := both[api.Pod](old, new); ok && d.podStatusUpdate(a, b) {
 		// A pod's status write, the most frequent update: its status
 		// without the walk (podStatusUpdate declines what it does not
