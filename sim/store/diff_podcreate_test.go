@@ -80,7 +80,9 @@ func podCreatePods(r *rand.Rand, random int) []*api.Pod {
 		func(p *api.Pod) { p.Spec.SecurityContext = ptrTo(api.RawValue(`"quoted"`)) },
 		func(p *api.Pod) { p.Spec.SecurityContext = ptrTo(api.RawValue{}) },
 		func(p *api.Pod) { p.Spec.SecurityContext = new(api.RawValue) },
-		func(p *api.Pod) { p.Labels, p.Annotations, p.Spec.NodeSelector = map[string]string{}, map[string]string{"": ""}, nil },
+		func(p *api.Pod) {
+			p.Labels, p.Annotations, p.Spec.NodeSelector = map[string]string{}, map[string]string{"": ""}, nil
+		},
 		func(p *api.Pod) { p.Spec.Containers[0].Resources.Limits = api.ResourceList{} },
 	} {
 		p := probePod()
