@@ -1,7 +1,9 @@
 package store
 
 import (
+	"maps"
 	"reflect"
+	"slices"
 	"strconv"
 	"unsafe"
 
@@ -52,6 +54,9 @@ type createPlan struct {
 	info    *typeInfo
 	handler []createHandler
 	rest    []byteSpan
+	// sub holds the plan of each hStruct and hInline field (nil for the
+	// others), set once every plan is made.
+	sub []*createPlan
 }
 
 // byteSpan is a range of a struct's bytes.
@@ -123,6 +128,20 @@ var (
 		reflect.TypeFor[api.ResourceRequirements](): resourcesPlan,
 	}
 )
+
+func init() {
+	for _, pl := range append(slices.Collect(maps.Values(subPlans)), podPlan) {
+		pl.sub = make([]*createPlan, len(pl.handler))
+		for i, h := range pl.handler {
+			if h == hStruct || h == hInline {
+				pl.sub[i] = subPlans[pl.info.fields[i].info.typ]
+				if pl.sub[i] == nil {
+					panic("store: podCreate has no plan of " + pl.info.fields[i].info.typ.String())
+				}
+			}
+		}
+	}
+}
 
 // handlerKinds are the field types each handler reads (a string kind,
 // whatever its named type, for hString and hPtrString).
@@ -243,13 +262,13 @@ func (d *differ) createdStruct(p unsafe.Pointer, pl *createPlan, node *pathNode)
 				d.path = d.path[:mark]
 			}
 		case hInline:
-			d.createdStruct(fp, subPlans[f.info.typ], node.field(i, n))
+			d.createdStruct(fp, pl.sub[i], node.field(i, n))
 		case hStruct:
 			if zeroBytes(bytesAt(fp, f.info.size)) {
 				continue
 			}
 			mark := d.enter(f.name)
-			d.createdStruct(fp, subPlans[f.info.typ], node.field(i, n))
+			d.createdStruct(fp, pl.sub[i], node.field(i, n))
 			d.path = d.path[:mark]
 		case hContainers:
 			createdList(d, *(*[]api.Container)(fp), containerPlan, true, p, pl.info, i, node)
