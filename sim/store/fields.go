@@ -225,6 +225,20 @@ type changedMemo struct {
 	skipStatus bool
 	paths      []string
 	ids        []uint32
+	// created is the managedFields list the last create with these
+	// changes got: a ReplicaSet's pods, created by one manager within
+	// one second, get the same list (the same entry, time and field
+	// set), which managed then returns without building and sharing it
+	// again.
+	created createdFields
+}
+
+// createdFields is a create's managedFields list and what it was made
+// of besides the changes.
+type createdFields struct {
+	manager, apiVersion, subresource string
+	time                             *api.Time
+	list                             []api.ManagedFieldsEntry
 }
 
 // memo returns the memo of changes (skipping status or not) and whether
@@ -879,6 +893,14 @@ func (s *Store) managed(op Op, old, obj api.Object, changes []Change, subresourc
 	changed, removed := s.scratch[0][:0], s.scratch[1][:0]
 	defer func() { s.scratch[0], s.scratch[1] = changed[:0], removed[:0] }()
 	memo, hit := fi.memo(changes, skipStatus)
+	manager := op.fieldManager()
+	apiVersion := obj.GetTypeMeta().APIVersion
+	if hit && old == nil && op.Applied == nil {
+		if c := &memo.created; c.list != nil && c.manager == manager && c.apiVersion == apiVersion &&
+			c.subresource == subresource && c.time == s.timeNow() {
+			return c.list, true
+		}
+	}
 	if hit {
 		changed = append(changed, memo.ids...)
 	} else {
@@ -897,6 +919,7 @@ func (s *Store) managed(op Op, old, obj api.Object, changes []Change, subresourc
 			}
 		}
 		if memo != nil {
+			memo.created = createdFields{}
 			memo.skipStatus = skipStatus
 			memo.paths = memo.paths[:0]
 			for _, c := range changes {
@@ -925,8 +948,6 @@ func (s *Store) managed(op Op, old, obj api.Object, changes []Change, subresourc
 		}
 		removed = kept
 	}
-	manager := op.fieldManager()
-	apiVersion := obj.GetTypeMeta().APIVersion
 	if op.Applied == nil && old != nil {
 		if mf, ok := s.sameOwners(fi, old.GetObjectMeta().ManagedFields, manager, apiVersion, subresource, changed, removed); ok {
 			return mf, len(changed) > 0
@@ -1002,7 +1023,11 @@ func (s *Store) managed(op Op, old, obj api.Object, changes []Change, subresourc
 	if old == nil {
 		creator = manager
 	}
-	return s.shareEntries(encodeEntries(out), creator), true
+	list := s.shareEntries(encodeEntries(out), creator)
+	if old == nil && applied == nil && memo != nil && len(changed) > 0 && len(removed) == 0 {
+		memo.created = createdFields{manager: manager, apiVersion: apiVersion, subresource: subresource, time: now, list: list}
+	}
+	return list, true
 }
 
 // sameOwners is managed's fast path for the common update: the writer

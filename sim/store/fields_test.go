@@ -350,6 +350,52 @@ func TestManagedFieldsListsShared(t *testing.T) {
 	}
 }
 
+// TestCreatedFieldsRemembered: a create that changes the fields the last
+// create with the same changes did, by the same manager in the same
+// second, gets that create's managedFields list (managed remembers it in
+// the changes' memo); a create in the next second, or by another manager,
+// gets a list of its own with its own time and manager, whichever create
+// came between. Planting a memory that ignores the second, or the
+// manager, fails it.
+func TestCreatedFieldsRemembered(t *testing.T) {
+	k := kernel.New(1)
+	s := New(k)
+	web := map[string]string{"app": "web"}
+	create := func(name, actor string) *api.Pod {
+		t.Helper()
+		o, err := s.Create(Op{Actor: actor}, pod(name, "", web))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return o.(*api.Pod)
+	}
+	start := k.Now().Wall()
+	check := func(p *api.Pod, manager string, second int) {
+		t.Helper()
+		mf := p.ManagedFields
+		if len(mf) != 1 || mf[0].Manager != manager || mf[0].Time == nil || !mf[0].Time.Time.Equal(start.Add(time.Duration(second)*time.Second)) {
+			t.Errorf("%s: managedFields %+v, want one entry of %s at second %d", p.Name, mf, manager, second)
+		}
+	}
+	same := func(a, b *api.Pod) bool { return &a.ManagedFields[0] == &b.ManagedFields[0] }
+	a, b := create("a", "rs"), create("b", "rs")
+	check(a, "rs", 0)
+	check(b, "rs", 0)
+	if !same(a, b) {
+		t.Error("a and b, created alike in one second, keep two lists")
+	}
+	k.RunFor(time.Second)
+	c := create("c", "rs")
+	check(c, "rs", 1)
+	d := create("d", "other")
+	check(d, "other", 1)
+	e := create("e", "rs")
+	check(e, "rs", 1)
+	if same(c, d) || same(a, c) {
+		t.Error("creates by another manager, or in another second, share a list")
+	}
+}
+
 // BenchmarkManagedUpdate is a controller rewriting the status fields it
 // owns, the common write; it reports the cost per write with field
 // ownership.
