@@ -245,21 +245,11 @@ func (d *differ) createdStruct(p unsafe.Pointer, pl *createPlan, node *pathNode)
 			}
 		case hStringMap:
 			if m := *(*map[string]string)(fp); len(m) > 0 {
-				if d.leaves == nil {
-					d.leaves = new(leafPair)
-				}
-				mark := d.enter(f.name)
-				walkLeafMap(d, nil, m, f.info.elem, &d.leaves.str, node.field(i, n))
-				d.path = d.path[:mark]
+				createdMap(d, m, f, &d.leafPair().str, node.field(i, n))
 			}
 		case hQuantities:
 			if m := *(*api.ResourceList)(fp); len(m) > 0 {
-				if d.leaves == nil {
-					d.leaves = new(leafPair)
-				}
-				mark := d.enter(f.name)
-				walkLeafMap(d, nil, m, f.info.elem, &d.leaves.qty, node.field(i, n))
-				d.path = d.path[:mark]
+				createdMap(d, m, f, &d.leafPair().qty, node.field(i, n))
 			}
 		case hInline:
 			d.createdStruct(fp, pl.sub[i], node.field(i, n))
@@ -278,6 +268,24 @@ func (d *differ) createdStruct(p unsafe.Pointer, pl *createPlan, node *pathNode)
 			createdList(d, *(*[]api.Toleration)(fp), tolerationPlan, false, p, pl.info, i, node)
 		}
 	}
+}
+
+// createdMap appends the entries of map m (not empty), field f, below
+// its path node as the walk does (walkLeafMap, its values put in pair,
+// the differ's).
+func createdMap[K ~string, V any](d *differ, m map[K]V, f *fieldInfo, pair *[2]V, node *pathNode) {
+	mark := d.enter(f.name)
+	walkLeafMap(d, nil, m, f.info.elem, pair, node)
+	d.path = d.path[:mark]
+}
+
+// leafPair returns the differ's pair of map values (walkLeafMap's),
+// made on first use.
+func (d *differ) leafPair() *leafPair {
+	if d.leaves == nil {
+		d.leaves = new(leafPair)
+	}
+	return d.leaves
 }
 
 // renderRaw is the walk's rendering of a raw JSON value that is not

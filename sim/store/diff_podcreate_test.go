@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/clustersim/clustersim/sim/api"
@@ -112,21 +111,12 @@ func TestPodCreateMatchesWalk(t *testing.T) {
 			t.Fatalf("pod %d: podCreate declined", n)
 		}
 		if !slices.Equal(typed.out, want) {
-			t.Fatalf("pod %d:\n%s\nthe walk:\n%s", n, changeLines(typed.out), changeLines(want))
+			t.Fatalf("pod %d:\n%s\nthe walk:\n%s", n, fmtChanges(typed.out), fmtChanges(want))
 		}
 		if len(typed.path) != 0 {
 			t.Fatalf("pod %d: podCreate left the path %q", n, typed.path)
 		}
 	}
-}
-
-// changeLines renders changes a line each.
-func changeLines(cs []Change) string {
-	var b strings.Builder
-	for _, c := range cs {
-		fmt.Fprintf(&b, "\t%s: %q (%v) -> %q (%v)\n", c.Path, c.Old, c.OldSet, c.New, c.NewSet)
-	}
-	return b.String()
 }
 
 // TestPodCreateDeclines: podCreate leaves to the walk what the audit
@@ -180,7 +170,7 @@ func FuzzPodCreate(f *testing.F) {
 		want := diffWith(walk, nil, p)
 		typed := &differ{intern: map[string]string{}, skip: managedFieldsPath, audit: true}
 		if !typed.podCreate(p) || !slices.Equal(typed.out, want) {
-			t.Fatalf("podCreate:\n%s\nthe walk:\n%s", changeLines(typed.out), changeLines(want))
+			t.Fatalf("podCreate:\n%s\nthe walk:\n%s", fmtChanges(typed.out), fmtChanges(want))
 		}
 	})
 }
