@@ -1047,6 +1047,7 @@ var podInfo = infoOf(reflect.TypeFor[api.Pod]())
 // each type has: the walk's path nodes are by position (pathNode.field).
 // TestPodStatusUpdateFields holds them to the types.
 const (
+	podSpecPos   = 2 // Pod.Spec
 	podStatusPos = 3 // Pod.Status
 	podFieldsN   = 4
 
@@ -1132,7 +1133,9 @@ func sameMemory[T any](a, b *T) bool {
 // update, unless the differ is the audit log's (audit set, no skip but
 // managedFields', not reflective, walkEqual off, no path begun), the two
 // pods have the same TypeMeta and generation, metadata unchanged for the
-// audit (metaUnchanged) and the same spec bytes (sameBits); and unless
+// audit (metaUnchanged) and the same spec bytes (sameBits) but for the
+// node's name (a binding, pods/binding's: the change of spec.nodeName
+// comes first); and unless
 // the statuses' lists are ones it renders: conditions, init container
 // and container statuses with the same keys (type, name: non-empty,
 // distinct) in the same order on both sides, and, in each container
@@ -1152,12 +1155,19 @@ func (d *differ) podStatusUpdate(a, b *api.Pod) bool {
 		return true // the very same pod: the walk has nothing
 	}
 	if a.TypeMeta != b.TypeMeta || a.Generation != b.Generation || !metaUnchanged(&a.ObjectMeta, &b.ObjectMeta) ||
-		!sameMemory(&a.Spec, &b.Spec) {
+		!sameSpecButNodeName(&a.Spec, &b.Spec) {
 		return false
 	}
 	sa, sb := &a.Status, &b.Status
 	if !podStatusRendered(sa, sb) {
 		return false
+	}
+	if a.Spec.NodeName != b.Spec.NodeName {
+		// A binding: the spec's one change, before the status's.
+		d.path = append(d.path, "spec"...)
+		d.podString(d.root(podInfo).field(podSpecPos, podFieldsN), specNodeNamePos, specFieldsN, "nodeName",
+			a.Spec.NodeName, b.Spec.NodeName, true, true)
+		d.path = d.path[:0]
 	}
 	if sameMemory(sa, sb) {
 		return true
@@ -1185,6 +1195,23 @@ func (d *differ) podStatusUpdate(a, b *api.Pod) bool {
 	d.podString(node, psResize, psFieldsN, "resize", sa.Resize, sb.Resize, true, true)
 	d.path = d.path[:0]
 	return true
+}
+
+// The position of PodSpec.NodeName among the spec's fields, and their
+// number: the path nodes of a binding's one spec change.
+var (
+	specFieldsN     = len(infoOf(reflect.TypeFor[api.PodSpec]()).fields)
+	specNodeNamePos = slices.IndexFunc(infoOf(reflect.TypeFor[api.PodSpec]()).fields, func(f fieldInfo) bool { return f.name == "nodeName" })
+)
+
+// sameSpecButNodeName reports whether two specs are the same bytes (the
+// walk's sameBits) but for nodeName's: a status write's spec is the
+// stored pod's, a binding's that with a node's name.
+func sameSpecButNodeName(a, b *api.PodSpec) bool {
+	off := unsafe.Offsetof(a.NodeName)
+	end := off + unsafe.Sizeof(a.NodeName)
+	pa, pb := unsafe.Pointer(a), unsafe.Pointer(b)
+	return sameBytes(pa, pb, off) && sameBytes(unsafe.Add(pa, end), unsafe.Add(pb, end), unsafe.Sizeof(*a)-end)
 }
 
 // podStatusRendered reports whether podStatusUpdate renders every

@@ -246,7 +246,8 @@ func podStatusDeclines() []struct {
 		{"generation", func(_, b *api.Pod) { b.Generation++ }},
 		{"label", func(_, b *api.Pod) { b.Labels = map[string]string{"app": "x"} }},
 		{"deletionTimestamp", func(_, b *api.Pod) { b.DeletionTimestamp = &api.Time{Time: benchEpoch} }},
-		{"spec nodeName", func(_, b *api.Pod) { b.Spec.NodeName = "other" }},
+		{"spec nodeName and another field", func(_, b *api.Pod) { b.Spec.NodeName, b.Spec.Hostname = "other", "h" }},
+		{"spec another field", func(_, b *api.Pod) { b.Spec.Subdomain = "s" }},
 		{"spec equal, other memory", func(a, b *api.Pod) { b.Spec = *a.Spec.DeepCopy() }},
 		{"condition type empty", func(_, b *api.Pod) {
 			b.Status.Conditions = append(slices.Clone(b.Status.Conditions), api.PodCondition{Status: "True"})
@@ -315,6 +316,32 @@ func TestPodStatusUpdateMatchesWalk(t *testing.T) {
 			}
 		}
 	})
+	t.Run("auditPairs pod-binding", func(t *testing.T) {
+		for _, p := range auditPairs() {
+			if p.name == "pod-binding" {
+				a, b := p.old.(*api.Pod), p.new.(*api.Pod)
+				if !checkPodStatus(t, a, b) {
+					t.Fatalf("podStatusUpdate declined the binding")
+				}
+				if got := walkPodChanges(a, b, nil); len(got) == 0 || got[0].Path != "spec.nodeName" {
+					t.Fatalf("the bench's binding changes %s: no nodeName first", fmtChanges(got))
+				}
+			}
+		}
+	})
+	for _, tc := range []struct {
+		name     string
+		from, to string
+	}{{"bound", "", "zone-a-41"}, {"moved", "zone-a-41", "zone-b-7"}, {"unbound", "zone-a-41", ""}} {
+		t.Run("spec nodeName "+tc.name+" with a status write", func(t *testing.T) {
+			a, b := statusWrite(kubeletStatuses())
+			b.Spec = a.Spec // the same bytes but nodeName's
+			a.Spec.NodeName, b.Spec.NodeName = tc.from, tc.to
+			if !checkPodStatus(t, a, b) {
+				t.Fatalf("podStatusUpdate declined the write")
+			}
+		})
+	}
 	t.Run("the same pod", func(t *testing.T) {
 		a, _ := statusWrite(kubeletStatuses())
 		if !checkPodStatus(t, a, a) {
@@ -650,6 +677,9 @@ func testRandomPodStatuses(t *testing.T, rng *rand.Rand, n int, extra []string, 
 		next := g.next(status, true)
 		a, b := statusWrite(status, next)
 		status = next
+		if g.chance(8) {
+			b.Spec.NodeName = g.str() // a binding's change, or none
+		}
 		declined := podDeclined(&a.Status, &b.Status)
 		if g.chance(10) {
 			// The edits set the first container status of each side:
