@@ -51,11 +51,7 @@ func Parallel(n int, fn func(i int)) {
 	} else {
 		var wg sync.WaitGroup
 		for i := 1; i < n; i++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				call(i)
-			}()
+			wg.Go(func() { call(i) })
 		}
 		call(0)
 		wg.Wait()
