@@ -357,6 +357,9 @@ func (r *Registry) Register(info ResourceInfo, apiVersions ...string) error {
 	for _, v := range apiVersions {
 		e.versions = append(e.versions, versionEntry{apiVersion: v, new: func() Object { return &Unstructured{} }})
 	}
+	if r.index == nil {
+		indexed(r) // a Registry{} of its own, not NewRegistry's
+	}
 	r.index[info.Kind] = len(r.entries)
 	r.entries = append(r.entries, e)
 	return nil

@@ -215,4 +215,16 @@ func TestRegistriesApart(t *testing.T) {
 	if got := a.Kinds(); len(got) != len(Builtin().Kinds())+1 || got[len(got)-1] != widget {
 		t.Errorf("a.Kinds() = %v", got)
 	}
+	// A registry of its own (the zero value): no built-ins, and custom
+	// kinds as in any other.
+	var z Registry
+	if err := z.Register(info, "example.com/v1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := z.Lookup(widget); !ok {
+		t.Error("a zero Registry does not find the kind registered in it")
+	}
+	if _, ok := z.Lookup(KindPod); ok {
+		t.Error("a zero Registry finds Pod")
+	}
 }
