@@ -4,6 +4,7 @@ import (
 	"maps"
 	"reflect"
 	"slices"
+	"unsafe"
 )
 
 var (
@@ -110,7 +111,7 @@ func SameElements[T any](a, b []T) bool {
 // (reflect.DeepEqual), which was a reflective walk of both maps per pod
 // status write.
 func MapsDeepEqual[M ~map[K]V, K, V comparable](a, b M) bool {
-	if sameMap(a, b) {
+	if SameMap(a, b) {
 		return true
 	}
 	if (a == nil) != (b == nil) || len(a) != len(b) {
@@ -130,14 +131,14 @@ func MapsDeepEqual[M ~map[K]V, K, V comparable](a, b M) bool {
 // pod's labels, and reading an old pod's map is a cache miss at
 // thousands of nodes.
 func EqualEntries[M ~map[K]V, K, V comparable](a, b M) bool {
-	return sameMap(a, b) || maps.Equal(a, b)
+	return SameMap(a, b) || maps.Equal(a, b)
 }
 
-// sameMap reports whether a and b are the very same map (both nil
-// included), by the pointer a map value is (reflect's, without package
-// unsafe: a map in an interface is that pointer, not a copy).
-func sameMap[M ~map[K]V, K comparable, V any](a, b M) bool {
-	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
+// SameMap reports whether a and b are the very same map (both nil
+// included): equal without reading them, as SameElements is for lists.
+// A map value is one pointer, compared, never read through.
+func SameMap[M ~map[K]V, K comparable, V any](a, b M) bool {
+	return *(*unsafe.Pointer)(unsafe.Pointer(&a)) == *(*unsafe.Pointer)(unsafe.Pointer(&b))
 }
 
 // SlicesDeepEqual is reflect.DeepEqual of two slices of comparable

@@ -830,16 +830,9 @@ func metaUnchanged(a, b *api.ObjectMeta) bool {
 	return a.Name == b.Name && a.GenerateName == b.GenerateName && a.Namespace == b.Namespace &&
 		a.SelfLink == b.SelfLink && a.UID == b.UID && a.CreationTimestamp == b.CreationTimestamp &&
 		samePtr(a.DeletionTimestamp, b.DeletionTimestamp) && samePtr(a.DeletionGracePeriodSeconds, b.DeletionGracePeriodSeconds) &&
-		(sameMap(a.Labels, b.Labels) || maps.Equal(a.Labels, b.Labels)) &&
-		(sameMap(a.Annotations, b.Annotations) || maps.Equal(a.Annotations, b.Annotations)) &&
+		api.EqualEntries(a.Labels, b.Labels) && api.EqualEntries(a.Annotations, b.Annotations) &&
 		(api.SameElements(a.OwnerReferences, b.OwnerReferences) || slices.EqualFunc(a.OwnerReferences, b.OwnerReferences, api.OwnerReference.Equal)) &&
 		(api.SameElements(a.Finalizers, b.Finalizers) || slices.Equal(a.Finalizers, b.Finalizers))
-}
-
-// sameMap reports whether a and b are the very same map (both nil
-// included): equal without reading them, as api.SameElements.
-func sameMap[K comparable, V any](a, b map[K]V) bool {
-	return *(*unsafe.Pointer)(unsafe.Pointer(&a)) == *(*unsafe.Pointer)(unsafe.Pointer(&b))
 }
 
 // samePtr reports whether a and b are both nil or point to equal values.
@@ -1249,7 +1242,7 @@ func podStatusRendered(a, b *api.PodStatus) bool {
 // status is the zero one: those fields must then be empty on the other
 // side).
 func podContainerRendered(a, b *api.ContainerStatus) bool {
-	return (len(a.AllocatedResources) == 0 && len(b.AllocatedResources) == 0 || sameMap(a.AllocatedResources, b.AllocatedResources)) &&
+	return (len(a.AllocatedResources) == 0 && len(b.AllocatedResources) == 0 || api.SameMap(a.AllocatedResources, b.AllocatedResources)) &&
 		a.Resources == b.Resources && a.User == b.User && a.StopSignal == b.StopSignal &&
 		api.SameElements(a.VolumeMounts, b.VolumeMounts) && api.SameElements(a.AllocatedResourcesStatus, b.AllocatedResourcesStatus)
 }
