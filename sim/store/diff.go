@@ -578,16 +578,22 @@ func render(v reflect.Value) string {
 		m, _ = p.Interface().(json.Marshaler)
 	}
 	if m != nil {
-		b, err := m.MarshalJSON()
-		if err != nil {
-			return "<" + err.Error() + ">"
-		}
-		if s, err := strconv.Unquote(string(b)); err == nil {
-			return s
-		}
-		return string(b)
+		return renderMarshaler(m)
 	}
 	b, _ := json.Marshal(v.Interface())
+	return string(b)
+}
+
+// renderMarshaler is render of a value that marshals itself: its JSON,
+// unquoted when it is a string.
+func renderMarshaler(m json.Marshaler) string {
+	b, err := m.MarshalJSON()
+	if err != nil {
+		return "<" + err.Error() + ">"
+	}
+	if s, err := strconv.Unquote(string(b)); err == nil {
+		return s
+	}
 	return string(b)
 }
 
@@ -1194,8 +1200,19 @@ func (d *differ) podStatusUpdate(a, b *api.Pod) bool {
 // number: the path nodes of a binding's one spec change.
 var (
 	specFieldsN     = len(infoOf(reflect.TypeFor[api.PodSpec]()).fields)
-	specNodeNamePos = slices.IndexFunc(infoOf(reflect.TypeFor[api.PodSpec]()).fields, func(f fieldInfo) bool { return f.name == "nodeName" })
+	specNodeNamePos = fieldPos(reflect.TypeFor[api.PodSpec](), "nodeName")
 )
+
+// fieldPos returns the position among t's fields (the walk's) of the one
+// named name (its JSON name); it panics when t has none, so that any
+// test run fails on a renamed field.
+func fieldPos(t reflect.Type, name string) int {
+	i := slices.IndexFunc(infoOf(t).fields, func(f fieldInfo) bool { return f.name == name })
+	if i < 0 {
+		panic("store: " + t.String() + " has no field " + name)
+	}
+	return i
+}
 
 // sameSpecButNodeName reports whether two specs are the same bytes (the
 // walk's sameBits) but for nodeName's: a status write's spec is the
@@ -2075,48 +2092,52 @@ func (d *differ) walkStructPtr(a, b unsafe.Pointer, info *typeInfo, node *pathNo
 			return
 		}
 	}
-	mark := len(d.path)
 	// Metadata unchanged but for the fields the audit log drops and
 	// the generation: only the generation can be a change.
 	onlyGeneration := d.audit && info.typ == objectMetaType && a != nil && b != nil &&
 		metaUnchanged((*api.ObjectMeta)(a), (*api.ObjectMeta)(b))
+	n := len(info.fields)
 	for i := range info.fields {
 		f := &info.fields[i]
 		if onlyGeneration && f.name != "generation" {
 			continue
 		}
-		fa, fb := at(a, f.offset), at(b, f.offset)
-		if f.inline {
-			d.walkPtr(fa, fb, f.info, node.field(i, len(info.fields)))
-			continue
-		}
-		if fa != nil && fb != nil {
-			if sameBytes(fa, fb, f.info.size) {
-				continue // the same bytes (sameBits), as a whole struct's above
-			}
-		} else if (fa == nil || zeroBytes(bytesAt(fa, f.info.size))) && (fb == nil || zeroBytes(bytesAt(fb, f.info.size))) {
-			// One side absent (a create, a delete): a zero value is an
-			// absent one, and most of an object's fields are zero (a
-			// pod's create walked some forty).
-			continue
-		}
-		if mark > 0 {
-			d.path = append(d.path, '.')
-		}
-		d.path = append(d.path, f.name...)
-		if d.skip != "" && string(d.path) == d.skip {
-			d.path = d.path[:mark]
-			continue
-		}
-		if fa != nil && emptyAt(fa, f.info) {
-			fa = nil
-		}
-		if fb != nil && emptyAt(fb, f.info) {
-			fb = nil
-		}
-		d.walkPtr(fa, fb, f.info, node.field(i, len(info.fields)))
-		d.path = d.path[:mark]
+		d.walkField(at(a, f.offset), at(b, f.offset), f, i, n, node)
 	}
+}
+
+// walkField is the walk's step through field i of two structs of info's
+// type, fa and fb the field's values (nil: absent), node the structs'
+// path node and d.path their path (podCreate's createdField takes it for
+// the fields it leaves to the walk).
+func (d *differ) walkField(fa, fb unsafe.Pointer, f *fieldInfo, i, n int, node *pathNode) {
+	if f.inline {
+		d.walkPtr(fa, fb, f.info, node.field(i, n))
+		return
+	}
+	if fa != nil && fb != nil {
+		if sameBytes(fa, fb, f.info.size) {
+			return // the same bytes (sameBits), as a whole struct's above
+		}
+	} else if (fa == nil || zeroBytes(bytesAt(fa, f.info.size))) && (fb == nil || zeroBytes(bytesAt(fb, f.info.size))) {
+		// One side absent (a create, a delete): a zero value is an
+		// absent one, and most of an object's fields are zero (a pod's
+		// create walked some forty).
+		return
+	}
+	mark := d.enter(f.name)
+	if d.skip != "" && string(d.path) == d.skip {
+		d.path = d.path[:mark]
+		return
+	}
+	if fa != nil && emptyAt(fa, f.info) {
+		fa = nil
+	}
+	if fb != nil && emptyAt(fb, f.info) {
+		fb = nil
+	}
+	d.walkPtr(fa, fb, f.info, node.field(i, n))
+	d.path = d.path[:mark]
 }
 
 // elemKeyAt is elemKey of the element of info's type at p.

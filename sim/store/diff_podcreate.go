@@ -241,7 +241,7 @@ func (d *differ) createdStruct(p unsafe.Pointer, pl *createPlan, node *pathNode)
 			}
 		case hPtrRaw:
 			if v := *(**api.RawValue)(fp); v != nil && *v != nil {
-				d.fastLeaf(node, i, n, f.name, Change{New: renderRaw(*v), NewSet: true})
+				d.fastLeaf(node, i, n, f.name, Change{New: renderMarshaler(v), NewSet: true})
 			}
 		case hStringMap:
 			if m := *(*map[string]string)(fp); len(m) > 0 {
@@ -288,16 +288,6 @@ func (d *differ) leafPair() *leafPair {
 	return d.leaves
 }
 
-// renderRaw is the walk's rendering of a raw JSON value that is not
-// nil (render's: its MarshalJSON, unquoted when it is a string).
-func renderRaw(r api.RawValue) string {
-	b, _ := r.MarshalJSON()
-	if s, err := strconv.Unquote(string(b)); err == nil {
-		return s
-	}
-	return string(b)
-}
-
 // enter appends field name to d.path (after a dot unless it is the
 // first) and returns the path's length before it.
 func (d *differ) enter(name string) int {
@@ -329,7 +319,7 @@ func createdList[T any](d *differ, l []T, el *createPlan, keyed bool, p unsafe.P
 		kf := el.info.fields[el.info.keyField]
 		for j := range l {
 			k := *(*string)(unsafe.Add(unsafe.Pointer(&l[j]), kf.offset))
-			if k == "" || slicesContains(keys[:j], k) {
+			if k == "" || slices.Contains(keys[:j], k) {
 				d.createdField(p, info, i, node)
 				return
 			}
@@ -362,36 +352,9 @@ func createdList[T any](d *differ, l []T, el *createPlan, keyed bool, p unsafe.P
 	d.path = d.path[:mark]
 }
 
-// slicesContains is slices.Contains for the few keys createdList holds.
-func slicesContains(keys []string, k string) bool {
-	for _, x := range keys {
-		if x == k {
-			return true
-		}
-	}
-	return false
-}
-
 // createdField is the walk's step through field i of the struct at p
-// (of info's type) for a create (walkStructPtr's, nothing on the old
-// side), node the struct's path node and d.path its path.
+// (of info's type) for a create: nothing on the old side.
 func (d *differ) createdField(p unsafe.Pointer, info *typeInfo, i int, node *pathNode) {
 	f := &info.fields[i]
-	fb := unsafe.Add(p, f.offset)
-	if f.inline {
-		d.walkPtr(nil, fb, f.info, node.field(i, len(info.fields)))
-		return
-	}
-	if zeroBytes(bytesAt(fb, f.info.size)) {
-		return
-	}
-	mark := d.enter(f.name)
-	defer func() { d.path = d.path[:mark] }()
-	if d.skip != "" && string(d.path) == d.skip {
-		return
-	}
-	if emptyAt(fb, f.info) {
-		return
-	}
-	d.walkPtr(nil, fb, f.info, node.field(i, len(info.fields)))
+	d.walkField(nil, unsafe.Add(p, f.offset), f, i, len(info.fields), node)
 }

@@ -795,7 +795,7 @@ func TestPodStatusUpdateFields(t *testing.T) {
 		fields int
 		pos    map[int]string
 	}{
-		{reflect.TypeFor[api.Pod](), podFieldsN, map[int]string{podStatusPos: "status"}},
+		{reflect.TypeFor[api.Pod](), podFieldsN, map[int]string{podSpecPos: "spec", podStatusPos: "status"}},
 		{reflect.TypeFor[api.PodStatus](), psFieldsN, map[int]string{psObservedGeneration: "observedGeneration", psPhase: "phase",
 			psConditions: "conditions", psMessage: "message", psReason: "reason", psNominatedNodeName: "nominatedNodeName",
 			psHostIP: "hostIP", psHostIPs: "hostIPs", psPodIP: "podIP", psPodIPs: "podIPs", psStartTime: "startTime",
