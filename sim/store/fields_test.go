@@ -396,6 +396,70 @@ func TestCreatedFieldsRemembered(t *testing.T) {
 	}
 }
 
+// TestCreatedFieldsByManager checks the creates of managers that take
+// turns, as 5,000 kubelets' Events do: a manager's create takes the list
+// its last create got when that list is exactly this create's (the same
+// second and field set), and only then. Without the field set's check
+// the x pod created after m0's y pod got y's fields; without the
+// second's, m1's create in the next second kept the first second's time.
+func TestCreatedFieldsByManager(t *testing.T) {
+	k := kernel.New(1)
+	s := New(k)
+	start := k.Now().Wall()
+	create := func(name, actor string, labels map[string]string) *api.Pod {
+		t.Helper()
+		o, err := s.Create(Op{Actor: actor}, pod(name, "", labels))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return o.(*api.Pod)
+	}
+	x, y := map[string]string{"app": "web"}, map[string]string{"app": "web", "tier": "front"}
+	check := func(p, like *api.Pod, manager string, second int) {
+		t.Helper()
+		mf := p.ManagedFields
+		if len(mf) != 1 || mf[0].Manager != manager || mf[0].Time == nil || !mf[0].Time.Time.Equal(start.Add(time.Duration(second)*time.Second)) {
+			t.Fatalf("%s: managedFields %+v, want one entry of %s at second %d", p.Name, mf, manager, second)
+		}
+		if got, want := string(*mf[0].FieldsV1), string(*like.ManagedFields[0].FieldsV1); got != want {
+			t.Errorf("%s: fields %s, want %s", p.Name, got, want)
+		}
+	}
+	same := func(a, b *api.Pod) bool { return &a.ManagedFields[0] == &b.ManagedFields[0] }
+	// More managers than shareEntries' ring keeps lists of.
+	first := make([]*api.Pod, 2*sharedLists)
+	for i := range first {
+		first[i] = create(fmt.Sprintf("x%d", i), fmt.Sprintf("m%d", i), x)
+		check(first[i], first[0], fmt.Sprintf("m%d", i), 0)
+	}
+	yPod := create("y0", "m0", y)
+	check(yPod, yPod, "m0", 0)
+	if string(*yPod.ManagedFields[0].FieldsV1) == string(*first[0].ManagedFields[0].FieldsV1) {
+		t.Fatal("the y pod's fields are the x pods'")
+	}
+	for i := 1; i < len(first); i++ {
+		create(fmt.Sprintf("y%d", i), fmt.Sprintf("m%d", i), y)
+	}
+	// m0's last create was a y pod: its x pod gets x's fields.
+	again := create("x0-again", "m0", x)
+	check(again, first[0], "m0", 0)
+	// m1's last create was a y pod too: its x pod's list is a new one,
+	// which its next x pod in this second shares.
+	m1 := create("x1-again", "m1", x)
+	check(m1, first[0], "m1", 0)
+	create("x2-again", "m2", x)
+	if m1b := create("x1-thrice", "m1", x); !same(m1, m1b) {
+		t.Error("m1's two x pods in one second keep two lists")
+	}
+	create("x2-next", "m2", x)
+	k.RunFor(time.Second)
+	next := create("x1-next", "m1", x)
+	check(next, first[0], "m1", 1)
+	if same(next, m1) {
+		t.Error("m1's creates in two seconds share a list")
+	}
+}
+
 // BenchmarkManagedUpdate is a controller rewriting the status fields it
 // owns, the common write; it reports the cost per write with field
 // ownership.
