@@ -1,6 +1,7 @@
 package store
 
 import (
+	"fmt"
 	"reflect"
 	"strconv"
 	"testing"
@@ -167,6 +168,38 @@ func TestFrozenEventRoundTrip(t *testing.T) {
 		c.edit(e)
 		if _, ok := new(frozenWords).freeze(e); ok {
 			t.Errorf("%s: frozen, though the frozen form cannot keep it", c.name)
+		}
+	}
+}
+
+// TestFrozenWordsRecent freezes Events through one table, whose memory
+// of each field's recent words (idAt) then holds the words of earlier
+// Events: each thaws to what was written. The reasons take turns among
+// more words than the memory keeps, words of one length among them, and
+// the empty word (the field path of a controller's Event); the kinds are
+// new strings of the same text. A memory that compared the words' lengths
+// alone failed it, and so did one that took an empty slot for the empty
+// word.
+func TestFrozenWordsRecent(t *testing.T) {
+	reasons := []string{"Pulled", "Created", "Started", "Killing", "Scheduled", "Pulling", "BackOff"}
+	paths := []string{"spec.containers{app}", "", "spec.containers{apq}"}
+	w := new(frozenWords)
+	for i := range 3 * len(reasons) * len(paths) {
+		e := testEvent()
+		e.Reason = reasons[i%len(reasons)]
+		e.InvolvedObject.FieldPath = paths[i%len(paths)]
+		e.InvolvedObject.Kind = string([]byte("Pod"))
+		if i%5 == 0 {
+			e.Type = "Warning"
+		}
+		e.Source.Host = fmt.Sprintf("node-%d", i%9)
+		e.ReportingInstance = e.Source.Host
+		f, ok := w.freeze(e)
+		if !ok {
+			t.Fatalf("event %d: not frozen", i)
+		}
+		if got := f.thaw(w); !reflect.DeepEqual(got, e) {
+			t.Fatalf("event %d: thawed\n%+v\nwant\n%+v", i, got, e)
 		}
 	}
 }
