@@ -169,6 +169,11 @@ type Kubelet struct {
 
 	// pods
 	slots []*podState
+	// hints are, by slot, the store's number for the pod of the state in
+	// it (store.Event.Hint; 0 when unknown): a watch event finds its
+	// pod's state among these few numbers, where a lookup by name hashed
+	// the name in a map of its own for each of thousands of kubelets.
+	hints []uint32
 	free  []uint16
 	byKey map[api.Key]*podState
 

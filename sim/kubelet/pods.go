@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"net/netip"
 	"reflect"
+	"slices"
 	"time"
 
 	"github.com/clustersim/clustersim/sim/api"
@@ -186,9 +187,10 @@ func (k *Kubelet) event(ps *podState, c *cstate, typ, reason, msg string) {
 	k.ev.emit(&ps.events, podRef(ps.pod), fp, typ, reason, msg)
 }
 
-// podChanged handles a pod seen in a list or watch event.
-func (k *Kubelet) podChanged(p *api.Pod) {
-	ps := k.byKey[p.Key()]
+// podChanged handles a pod seen in a list or watch event; hint and
+// prev are a watch event's (store.Event.Hint), 0 and nil for a list's.
+func (k *Kubelet) podChanged(p *api.Pod, hint uint32, prev api.Object) {
+	ps, hinted := k.lookup(p, hint, prev)
 	if ps != nil && ps.uid != p.UID {
 		// Deleted and created again under the same name.
 		k.drop(ps)
@@ -201,10 +203,13 @@ func (k *Kubelet) podChanged(p *api.Pod) {
 		return
 	}
 	if ps == nil {
-		k.admit(p)
+		k.admit(p, hint)
 		return
 	}
 	ps.pod = p
+	if !hinted && hint != 0 {
+		k.hints[ps.slot] = hint
+	}
 	if p.DeletionTimestamp != nil {
 		k.terminate(ps)
 		return
@@ -217,6 +222,22 @@ func (k *Kubelet) podChanged(p *api.Pod) {
 		// a change.
 		k.markDirty(ps)
 	}
+}
+
+// lookup returns the state of pod p, nil when the kubelet has none, and
+// whether it was found by hint: the state in the slot whose hint is the
+// event's, if it holds prev itself (the stored object the event changed:
+// Event.Hint's check), else the one filed under p's name. The two agree:
+// each state is filed under its pod's name for as long as it has a slot.
+func (k *Kubelet) lookup(p *api.Pod, hint uint32, prev api.Object) (*podState, bool) {
+	if hint != 0 && prev != nil {
+		if i := slices.Index(k.hints, hint); i >= 0 {
+			if ps := k.slots[i]; ps != nil && api.Object(ps.pod) == prev {
+				return ps, true
+			}
+		}
+	}
+	return k.byKey[p.Key()], false
 }
 
 // statusDiffers reports whether a stored pod status disagrees with the
@@ -245,7 +266,7 @@ func statusDiffers(stored *api.PodStatus, own api.PodStatus) bool {
 // left alone, but for those being deleted: the kubelet deletes them, as
 // the status manager does for a finished pod with a deletion timestamp
 // (a kubelet that crashed between the terminal status and the delete).
-func (k *Kubelet) admit(p *api.Pod) {
+func (k *Kubelet) admit(p *api.Pod, hint uint32) {
 	if p.Status.Phase == api.PodSucceeded || p.Status.Phase == api.PodFailed {
 		if p.DeletionTimestamp != nil {
 			k.deleteFinished(p)
@@ -282,6 +303,7 @@ func (k *Kubelet) admit(p *api.Pod) {
 	}
 	ps.cpu, ps.mem = podRequests(p)
 	k.slots[s] = ps
+	k.hints[s] = hint
 	k.byKey[ps.key] = ps
 
 	if p.DeletionTimestamp != nil {
@@ -359,6 +381,7 @@ func (k *Kubelet) allocSlot() (uint16, bool) {
 		return 0, false
 	}
 	k.slots = append(k.slots, nil)
+	k.hints = append(k.hints, 0)
 	return uint16(len(k.slots) - 1), true
 }
 
@@ -369,6 +392,7 @@ func (k *Kubelet) drop(ps *podState) {
 		k.ipam.Release(ps.ip)
 	}
 	k.slots[ps.slot] = nil
+	k.hints[ps.slot] = 0
 	k.free = append(k.free, ps.slot)
 	if k.byKey[ps.key] == ps {
 		delete(k.byKey, ps.key)

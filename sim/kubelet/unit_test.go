@@ -538,3 +538,43 @@ func TestBackoffHighWaterMarkAndGC(t *testing.T) {
 		})
 	}
 }
+
+// TestLookupByHint: a watch event finds its pod's state by the store's
+// number (the hint) only when the state holds the event's prev itself;
+// otherwise, and for a list's pods, by name. A state whose pod is another
+// one under a reused number is never taken for the event's pod: without
+// the check of prev, the event about q found p's state.
+func TestLookupByHint(t *testing.T) {
+	pod := func(name string) *api.Pod {
+		return &api.Pod{ObjectMeta: api.ObjectMeta{Namespace: "default", Name: name, UID: api.UID(name + "-uid")}}
+	}
+	p, q := pod("p"), pod("q")
+	k := &Kubelet{byKey: map[api.Key]*podState{}}
+	ps := &podState{slot: 0, key: p.Key(), uid: p.UID, pod: p}
+	k.slots, k.hints = []*podState{ps}, []uint32{5}
+	k.byKey[ps.key] = ps
+	copyOfP := *p
+	pNext := pod("p")
+	tests := []struct {
+		name       string
+		obj        *api.Pod
+		hint       uint32
+		prev       api.Object
+		want       *podState
+		wantHinted bool
+	}{
+		{"the state holds prev", pNext, 5, p, ps, true},
+		{"an equal copy of prev: by name", pNext, 5, &copyOfP, ps, false},
+		{"another pod under the number", q, 5, pod("q"), nil, false},
+		{"another pod under the number, prev p's", q, 5, &copyOfP, nil, false},
+		{"no hint (a list)", pNext, 0, nil, ps, false},
+		{"an Added event (no prev)", pNext, 5, nil, ps, false},
+		{"a number the kubelet has not seen", pNext, 9, p, ps, false},
+	}
+	for _, tc := range tests {
+		got, hinted := k.lookup(tc.obj, tc.hint, tc.prev)
+		if got != tc.want || hinted != tc.wantHinted {
+			t.Errorf("%s: state %p (by hint %v), want %p (%v)", tc.name, got, hinted, tc.want, tc.wantHinted)
+		}
+	}
+}

@@ -78,13 +78,14 @@ func (s podSource) event(e store.Event) {
 	if !ok {
 		return
 	}
+	hint, prev := e.Hint()
 	if e.Type == store.Deleted {
-		if ps := k.byKey[p.Key()]; ps != nil && ps.uid == p.UID {
+		if ps, _ := k.lookup(p, hint, prev); ps != nil && ps.uid == p.UID {
 			k.drop(ps)
 		}
 		return
 	}
-	k.podChanged(p)
+	k.podChanged(p, hint, prev)
 }
 
 // nodeSource is the node lister's: the kubelet's own Node, held in
@@ -169,7 +170,7 @@ func (k *Kubelet) replace(items []api.Object) {
 			strings.Compare(a.Namespace, b.Namespace), strings.Compare(a.Name, b.Name))
 	})
 	for _, p := range pods {
-		k.podChanged(p)
+		k.podChanged(p, 0, nil)
 	}
 }
 
