@@ -368,20 +368,20 @@ func (s *Server) handle(req *Request) *Response {
 		if req.Object == nil {
 			return &Response{Err: apierr.NewBadRequest("update needs an object")}
 		}
-		return s.update(op, req, req.Object)
+		return s.update(op, req, req.Object, info)
 	case Patch:
 		old, err := s.store.Get(req.Kind, req.Key())
 		if err != nil {
 			return &Response{Err: err}
 		}
 		if req.FieldValidation != "" {
-			return s.patchValidated(op, req, old)
+			return s.patchValidated(op, req, old, info)
 		}
 		obj, err := applyPatch(old, req.Patch, req.PatchType)
 		if err != nil {
 			return &Response{Err: err}
 		}
-		return s.update(op, req, obj)
+		return s.update(op, req, obj, info)
 	case Delete:
 		old, err := s.store.Get(req.Kind, req.Key())
 		if err != nil {
@@ -404,7 +404,7 @@ func (s *Server) handle(req *Request) *Response {
 // patched object's unknown fields (a custom resource's, those its schema
 // prunes) are dropped; under Strict any strict decoding error refuses
 // the patch, under Warn each is a warning of the answer.
-func (s *Server) patchValidated(op store.Op, req *Request, old api.Object) *Response {
+func (s *Server) patchValidated(op store.Op, req *Request, old api.Object, info api.ResourceInfo) *Response {
 	obj, strict, value, err := applyPatchValidated(old, req.Patch, req.PatchType, req.FieldValidation)
 	if err != nil {
 		return &Response{Err: err}
@@ -423,17 +423,16 @@ func (s *Server) patchValidated(op store.Op, req *Request, old api.Object) *Resp
 	case FieldValidationWarn:
 		warnings = strict
 	}
-	resp := s.update(op, req, obj)
+	resp := s.update(op, req, obj, info)
 	resp.Warnings = warnings
 	return resp
 }
 
-func (s *Server) update(op store.Op, req *Request, obj api.Object) *Response {
+func (s *Server) update(op store.Op, req *Request, obj api.Object, info api.ResourceInfo) *Response {
 	old, err := s.store.Get(req.Kind, req.Key())
 	if err != nil {
 		return &Response{Err: err}
 	}
-	info, _ := s.store.Kinds().Lookup(req.Kind)
 	if info.Custom && req.Verb == Update && obj.GetObjectMeta().ResourceVersion == "" &&
 		(req.Subresource == "" || req.Subresource == "status" && info.HasStatus) {
 		// apiextensions-apiserver's customResourceStrategy does not
