@@ -215,23 +215,6 @@ type fieldIndex struct {
 	byText map[string]*fieldSet
 	buf    []uint32 // scratch for the ids of a set being computed
 	memos  [64]changedMemo
-	// lastSet is the set byRaw gave last (setOf): a lease's renewal
-	// finds its one entry's set, every kubelet's lease the same one,
-	// without hashing the pointer into byRaw.
-	lastSet *fieldSet
-}
-
-// setOf returns the interned set whose rendering raw is (byRaw), nil for
-// any other pointer.
-func (fi *fieldIndex) setOf(raw *api.RawValue) *fieldSet {
-	if s := fi.lastSet; s != nil && &s.raw == raw {
-		return s
-	}
-	s := fi.byRaw[raw]
-	if s != nil {
-		fi.lastSet = s
-	}
-	return s
 }
 
 // changedMemo remembers the ids a list of changes, all setting a value,
@@ -773,7 +756,7 @@ func (fi *fieldIndex) decode(mf []api.ManagedFieldsEntry) []entry {
 	out := make([]entry, 0, len(mf)+1)
 	for i := range mf {
 		e := &mf[i]
-		set := fi.setOf(e.FieldsV1)
+		set := fi.byRaw[e.FieldsV1]
 		if set == nil && e.FieldsV1 != nil {
 			set = fi.byText[string(*e.FieldsV1)]
 		}
@@ -1086,7 +1069,7 @@ func (s *Store) sameOwners(fi *fieldIndex, mf []api.ManagedFieldsEntry, manager,
 	mine := -1
 	for i := range mf {
 		e := &mf[i]
-		set := fi.setOf(e.FieldsV1)
+		set := fi.byRaw[e.FieldsV1]
 		if set == nil {
 			return nil, false
 		}

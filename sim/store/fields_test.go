@@ -698,21 +698,3 @@ func TestDecodeFindsCopiedSets(t *testing.T) {
 		}
 	}
 }
-
-// TestSetOfIsByRaw: setOf, byRaw behind a memory of the set it gave last,
-// gives what byRaw gives for the interned sets' own renderings, taken in
-// turns and one after another, and nothing for a copy of a rendering's
-// bytes, for nil or for a rendering of no set. A memory that compared the
-// renderings' bytes took the copy for the set.
-func TestSetOfIsByRaw(t *testing.T) {
-	fi := New(kernel.New(1)).fieldsFor(&api.Lease{})
-	a := fi.intern([]uint32{fi.id([]string{"f:spec", "f:renewTime"}, true)})
-	b := fi.intern([]uint32{fi.id([]string{"f:spec", "f:holderIdentity"}, true)})
-	copyOfA := slices.Clone(a.raw)
-	other := api.RawValue(`{"f:spec":{}}`)
-	for i, raw := range []*api.RawValue{&a.raw, &a.raw, &b.raw, &a.raw, &copyOfA, &a.raw, nil, &other, &b.raw, &copyOfA} {
-		if got, want := fi.setOf(raw), fi.byRaw[raw]; got != want {
-			t.Errorf("%d: setOf %p, byRaw %p", i, got, want)
-		}
-	}
-}
