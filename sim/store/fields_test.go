@@ -290,6 +290,20 @@ func TestManagedFieldsShareSets(t *testing.T) {
 	}
 }
 
+// createPod creates a pod named name with labels in s as actor, failing
+// t on an error.
+func createPod(t *testing.T, s *Store, name, actor string, labels map[string]string) *api.Pod {
+	t.Helper()
+	o, err := s.Create(Op{Actor: actor}, pod(name, "", labels))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o.(*api.Pod)
+}
+
+// sameList reports whether a and b share one managedFields list.
+func sameList(a, b *api.Pod) bool { return &a.ManagedFields[0] == &b.ManagedFields[0] }
+
 // TestManagedFieldsListsShared: objects written in the same second by the
 // same managers with the same fields share one managedFields list; a
 // write by another manager, of other fields or in another second gets a
@@ -300,13 +314,9 @@ func TestManagedFieldsListsShared(t *testing.T) {
 	s := New(k)
 	create := func(name, actor string, labels map[string]string) *api.Pod {
 		t.Helper()
-		o, err := s.Create(Op{Actor: actor}, pod(name, "", labels))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return o.(*api.Pod)
+		return createPod(t, s, name, actor, labels)
 	}
-	same := func(a, b *api.Pod) bool { return &a.ManagedFields[0] == &b.ManagedFields[0] }
+	same := sameList
 	web := map[string]string{"app": "web"}
 	a, b := create("a", "rs", web), create("b", "rs", web)
 	if !same(a, b) {
@@ -363,11 +373,7 @@ func TestCreatedFieldsRemembered(t *testing.T) {
 	web := map[string]string{"app": "web"}
 	create := func(name, actor string) *api.Pod {
 		t.Helper()
-		o, err := s.Create(Op{Actor: actor}, pod(name, "", web))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return o.(*api.Pod)
+		return createPod(t, s, name, actor, web)
 	}
 	start := k.Now().Wall()
 	check := func(p *api.Pod, manager string, second int) {
@@ -377,7 +383,7 @@ func TestCreatedFieldsRemembered(t *testing.T) {
 			t.Errorf("%s: managedFields %+v, want one entry of %s at second %d", p.Name, mf, manager, second)
 		}
 	}
-	same := func(a, b *api.Pod) bool { return &a.ManagedFields[0] == &b.ManagedFields[0] }
+	same := sameList
 	a, b := create("a", "rs"), create("b", "rs")
 	check(a, "rs", 0)
 	check(b, "rs", 0)
@@ -408,11 +414,7 @@ func TestCreatedFieldsByManager(t *testing.T) {
 	start := k.Now().Wall()
 	create := func(name, actor string, labels map[string]string) *api.Pod {
 		t.Helper()
-		o, err := s.Create(Op{Actor: actor}, pod(name, "", labels))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return o.(*api.Pod)
+		return createPod(t, s, name, actor, labels)
 	}
 	x, y := map[string]string{"app": "web"}, map[string]string{"app": "web", "tier": "front"}
 	check := func(p, like *api.Pod, manager string, second int) {
@@ -425,7 +427,7 @@ func TestCreatedFieldsByManager(t *testing.T) {
 			t.Errorf("%s: fields %s, want %s", p.Name, got, want)
 		}
 	}
-	same := func(a, b *api.Pod) bool { return &a.ManagedFields[0] == &b.ManagedFields[0] }
+	same := sameList
 	// More managers than shareEntries' ring keeps lists of.
 	first := make([]*api.Pod, 2*sharedLists)
 	for i := range first {
