@@ -11,7 +11,36 @@ import (
 // gates, evictions and node failures) has podChanged check the cheap
 // comparison of a pod's stored status with the kubelet's own against the
 // comparison with a built status.
-func init() { crossCheckOwnStatus = true }
+func init() {
+	checkOwnStatus = func(k *Kubelet, p *api.Pod, ps *podState) {
+		if k.ownStatusDiffers(&p.Status, ps) != statusDiffers(&p.Status, k.buildStatus(ps, nil)) {
+			panic("kubelet test: ownStatusDiffers disagrees with statusDiffers for " + p.Name)
+		}
+	}
+}
+
+// statusDiffers is the comparison ownStatusDiffers stands for, over a
+// status buildStatus built (what podChanged did before): whether a
+// stored pod status disagrees with the kubelet's on the phase or on any
+// condition's status.
+func statusDiffers(stored *api.PodStatus, own api.PodStatus) bool {
+	if stored.Phase != own.Phase {
+		return true
+	}
+	for _, c := range own.Conditions {
+		found := false
+		for _, sc := range stored.Conditions {
+			if sc.Type == c.Type {
+				found = sc.Status == c.Status
+				break
+			}
+		}
+		if !found {
+			return true
+		}
+	}
+	return false
+}
 
 // TestOwnStatusDiffers holds ownStatusDiffers to statusDiffers over a
 // built status on statuses that agree or not in each way the comparison
