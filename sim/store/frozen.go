@@ -216,14 +216,23 @@ type frozenWords struct {
 	// Created, Started) and components (the scheduler's, a kubelet's);
 	// a map lookup, hashing the word, was 0.51 s of the 5,000-node
 	// run's samples. (The source's host, one a kubelet, is looked up.)
-	recent [frozenWordFields][recentWords]recentWord
+	recent [recentFields][recentWords]recentWord
 }
 
-// frozenWordFields is how many of an Event's fields freeze numbers;
-// recentWords how many words recent keeps of each.
+// The word fields freeze remembers recent words of (all eight but the
+// host), in the order it numbers them, and how many words recent keeps
+// of each.
 const (
-	frozenWordFields = 8
-	recentWords      = 4
+	recentKind = iota
+	recentNamespace
+	recentAPIVersion
+	recentFieldPath
+	recentReason
+	recentType
+	recentComponent
+	recentFields
+
+	recentWords = 4
 )
 
 type recentWord struct {
@@ -308,13 +317,13 @@ func (w *frozenWords) freeze(e *api.Event) (*frozenEvent, bool) {
 	} else {
 		f.involvedRV, ok[2] = freezeDecimal(in.ResourceVersion)
 	}
-	f.involvedKind, ok[3] = w.idAt(0, in.Kind)
-	f.involvedNamespace, ok[4] = w.idAt(1, in.Namespace)
-	f.involvedAPIVersion, ok[5] = w.idAt(2, in.APIVersion)
-	f.fieldPath, ok[6] = w.idAt(3, in.FieldPath)
-	f.reason, ok[7] = w.idAt(4, e.Reason)
-	f.typ, ok[8] = w.idAt(5, e.Type)
-	f.component, ok[9] = w.idAt(6, e.Source.Component)
+	f.involvedKind, ok[3] = w.idAt(recentKind, in.Kind)
+	f.involvedNamespace, ok[4] = w.idAt(recentNamespace, in.Namespace)
+	f.involvedAPIVersion, ok[5] = w.idAt(recentAPIVersion, in.APIVersion)
+	f.fieldPath, ok[6] = w.idAt(recentFieldPath, in.FieldPath)
+	f.reason, ok[7] = w.idAt(recentReason, e.Reason)
+	f.typ, ok[8] = w.idAt(recentType, e.Type)
+	f.component, ok[9] = w.idAt(recentComponent, e.Source.Component)
 	f.host, ok[10] = w.id(e.Source.Host)
 	var derived bool
 	if f.nameSuffix, derived = eventNameSuffix(m.Name, in.Name); !derived {
