@@ -762,10 +762,7 @@ func (d *differ) walkInfo(a, b reflect.Value, aSet, bSet bool, ta, tb *typeInfo)
 				d.walkInfo(fa, fb, aSet, bSet, f.info, f.info)
 				continue
 			}
-			if mark > 0 {
-				d.path = append(d.path, '.')
-			}
-			d.path = append(d.path, f.name...)
+			d.enter(f.name)
 			if d.skip != "" && string(d.path) == d.skip {
 				d.path = d.path[:mark]
 				continue
@@ -1356,11 +1353,7 @@ func (d *differ) fastLeaf(node *pathNode, pos, fields int, name string, c Change
 		d.out = append(d.out, c)
 		return
 	}
-	mark := len(d.path)
-	if mark > 0 {
-		d.path = append(d.path, '.') // as the walk's: a top-level field has none
-	}
-	d.path = append(d.path, name...)
+	mark := d.enter(name) // as the walk's: a top-level field has no dot
 	d.add(c, leaf)
 	d.path = d.path[:mark]
 }
@@ -1700,10 +1693,7 @@ func (d *differ) walkMap(a, b reflect.Value, aSet, bSet bool, info *typeInfo) {
 			j++
 		}
 		if dotted {
-			if mark > 0 {
-				d.path = append(d.path, '.')
-			}
-			d.path = append(d.path, k...)
+			d.enter(k)
 		} else {
 			d.path = append(d.path, '[')
 			d.path = append(d.path, k...)
@@ -2104,6 +2094,17 @@ func (d *differ) walkStructPtr(a, b unsafe.Pointer, info *typeInfo, node *pathNo
 		}
 		d.walkField(at(a, f.offset), at(b, f.offset), f, i, n, node)
 	}
+}
+
+// enter appends field or key name to d.path (after a dot unless it is the
+// first) and returns the path's length before it.
+func (d *differ) enter(name string) int {
+	mark := len(d.path)
+	if mark > 0 {
+		d.path = append(d.path, '.')
+	}
+	d.path = append(d.path, name...)
+	return mark
 }
 
 // walkField is the walk's step through field i of two structs of info's

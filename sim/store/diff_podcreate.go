@@ -288,17 +288,6 @@ func (d *differ) leafPair() *leafPair {
 	return d.leaves
 }
 
-// enter appends field name to d.path (after a dot unless it is the
-// first) and returns the path's length before it.
-func (d *differ) enter(name string) int {
-	mark := len(d.path)
-	if mark > 0 {
-		d.path = append(d.path, '.')
-	}
-	d.path = append(d.path, name...)
-	return mark
-}
-
 // createdList appends the changes of a create of list l, field i of the
 // struct at p (of info's type) below node: its elements by plan el, at
 // "[key]" when keyed (each element's name field) and "[position]"
