@@ -3,6 +3,7 @@ package store
 import (
 	"io"
 	"iter"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -410,6 +411,9 @@ type AuditLog struct {
 	trace           io.Writer
 	line            []byte // reused by add to render the trace line
 	scratch         differ // reused by auditChanges: its buffers
+	// render is the consumer's memory of rendered renew times, for the
+	// lease renewals whose times scratch left to it (consume).
+	render differ
 	// fastPaths counts the writes a typed fast path diffed (auditChanges)
 	// rather than the walk, whose output is the same: the tests' one way
 	// to see that a fast path is wired in.
@@ -451,6 +455,10 @@ type auditBatch struct {
 type pendingRecord struct {
 	rec  AuditRecord
 	from int
+	// renew is a lease renewal's change whose times auditChanges left
+	// for the consumer to render (differ.deferRenew): the change of
+	// spec.renewTime among the record's with empty Old and New.
+	renew deferredRenewal
 }
 
 // How many records a batch holds before it is sent, and how many sent
@@ -475,7 +483,8 @@ func (l *AuditLog) consumeBatch(b *auditBatch) {
 		if i+1 < len(b.recs) {
 			to = b.recs[i+1].from
 		}
-		l.consume(b.recs[i].rec, b.changes[b.recs[i].from:to])
+		p := &b.recs[i]
+		l.consume(p.rec, b.changes[p.from:to], &p.renew)
 	}
 }
 
@@ -697,7 +706,17 @@ func (l *AuditLog) add(r AuditRecord, changes []Change) {
 	b := l.sink.Batch()
 	from := len(b.changes)
 	b.changes = append(b.changes, changes...)
-	b.recs = append(b.recs, pendingRecord{rec: r, from: from})
+	pr := pendingRecord{rec: r, from: from}
+	if d := &l.scratch; d.renew.set {
+		// The renewal auditChanges diffed last (the store adds a
+		// write's record right after diffing it): its times go with
+		// the change it left unrendered.
+		if slices.ContainsFunc(changes, unrenderedRenewal) {
+			pr.renew = d.renew
+		}
+		d.renew = deferredRenewal{}
+	}
+	b.recs = append(b.recs, pr)
 	if len(b.recs) == auditBatchRecords {
 		l.sink.Send()
 	}
@@ -705,8 +724,15 @@ func (l *AuditLog) add(r AuditRecord, changes []Change) {
 
 // consume writes a record's trace line and keeps or counts it: the
 // consumer's work, in the order add was given the records.
-func (l *AuditLog) consume(r AuditRecord, changes []Change) {
+//
+// A lease renewal whose times the store left unrendered (renew) has
+// them rendered here when the record is traced or kept, not when it is
+// only counted: most of a large cluster's writes are such renewals.
+func (l *AuditLog) consume(r AuditRecord, changes []Change, renew *deferredRenewal) {
 	each := r.changeList(changes)
+	if renew.set && (l.trace != nil || !l.countHeartbeats || !r.heartbeat(each)) {
+		l.renderRenewal(changes, renew)
+	}
 	if l.trace != nil {
 		l.line = append(r.appendTo(l.line[:0], each), '\n')
 		if _, err := l.trace.Write(l.line); err != nil {
@@ -752,6 +778,25 @@ func (l *AuditLog) consume(r AuditRecord, changes []Change) {
 	l.n++
 }
 
+// renderRenewal renders the times of the one change of changes that
+// leaseRenewal left unrendered (its path spec.renewTime, both sides set,
+// both values empty, which no rendered time is), with the consumer's
+// differ.
+func (l *AuditLog) renderRenewal(changes []Change, renew *deferredRenewal) {
+	if i := slices.IndexFunc(changes, unrenderedRenewal); i >= 0 {
+		renew.render(&l.render, &changes[i])
+		return
+	}
+	panic("store invariant deferred-renewal: a deferred lease renewal's record has no unrendered spec.renewTime")
+}
+
+// unrenderedRenewal reports whether c is the change of spec.renewTime
+// leaseRenewal left for the consumer to render: both sides set, both
+// values empty, which no rendered time is ("null" at least).
+func unrenderedRenewal(c Change) bool {
+	return c.Path == "spec.renewTime" && c.OldSet && c.NewSet && c.Old == "" && c.New == ""
+}
+
 // skipInAudit reports whether a changed path is bookkeeping rather than
 // content.
 func skipInAudit(path string) bool {
@@ -774,6 +819,7 @@ func (l *AuditLog) auditChanges(old, new api.Object) []Change {
 	// the most of a lease renewal's diff.
 	d := &l.scratch
 	d.intern, d.skip, d.audit = l.paths, managedFieldsPath, true
+	d.deferRenew, d.renew = true, deferredRenewal{}
 	d.out, d.path = d.out[:0], d.path[:0]
 	var all []Change
 	if a, b, ok := both[api.Lease](old, new); ok && d.leaseRenewal(a, b) {

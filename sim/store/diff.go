@@ -106,6 +106,13 @@ type differ struct {
 	// renewTime is the interned "spec.renewTime", once leaseRenewal
 	// has looked it up.
 	renewTime string
+	// deferRenew lets leaseRenewal leave its change's two times
+	// unrendered (the audit log's differ: auditChanges sets it): the
+	// change then has empty Old and New, and renew holds the times for
+	// the log's consumer to render (deferredRenewal), which it does only
+	// for a renewal it keeps or traces, not for one it counts.
+	deferRenew bool
+	renew      deferredRenewal
 	// seconds are the times the walk through memory rendered last,
 	// by their Unix second: an api.Time renders by its second alone,
 	// and most of those a run renders are within a few seconds of now
@@ -875,9 +882,18 @@ func (d *differ) leaseRenewal(a, b *api.Lease) bool {
 	if samePtr(sa.RenewTime, sb.RenewTime) {
 		return true
 	}
-	c := Change{Old: d.renderRenewTime(*sa.RenewTime), New: d.renderRenewTime(*sb.RenewTime), OldSet: true, NewSet: true}
-	if c.Old == c.New {
-		return true
+	var c Change
+	if ra, rb, ok := renewStamps(*sa.RenewTime, *sb.RenewTime); ok && d.deferRenew {
+		if ra == rb {
+			return true // the same rendering: no change
+		}
+		c = Change{OldSet: true, NewSet: true}
+		d.renew = deferredRenewal{old: ra, new: rb, set: true}
+	} else {
+		c = Change{Old: d.renderRenewTime(*sa.RenewTime), New: d.renderRenewTime(*sb.RenewTime), OldSet: true, NewSet: true}
+		if c.Old == c.New {
+			return true
+		}
 	}
 	const path = "spec.renewTime"
 	if d.renewTime != "" {
@@ -893,6 +909,61 @@ func (d *differ) leaseRenewal(a, b *api.Lease) bool {
 	}
 	d.out = append(d.out, c)
 	return true
+}
+
+// deferredRenewal is a lease renewal's change of spec.renewTime whose
+// two times leaseRenewal left for the audit log's consumer to render:
+// each time by its Unix second and microsecond, all its rendering
+// depends on.
+type deferredRenewal struct {
+	old, new renewStamp
+	set      bool
+}
+
+// renewStamp is a renew time as RFC3339Micro renders it: its Unix second
+// and its microsecond within it (floored).
+type renewStamp struct {
+	unix  int64
+	micro int32
+}
+
+// renewStamps returns the stamps of a renewal's old and new times, and
+// false when either renders other than by its stamp: the zero time
+// ("null") and a time outside years 0 to 9999, which renderRenewTime
+// renders at once.
+func renewStamps(a, b api.MicroTime) (ra, rb renewStamp, ok bool) {
+	if a.Time.IsZero() || b.Time.IsZero() {
+		return ra, rb, false
+	}
+	ra = renewStamp{unix: a.Unix(), micro: int32(a.Nanosecond() / 1000)}
+	rb = renewStamp{unix: b.Unix(), micro: int32(b.Nanosecond() / 1000)}
+	return ra, rb, ra.inYears() && rb.inYears()
+}
+
+// The Unix seconds of 0000-01-01T00:00:00Z and 9999-12-31T23:59:59Z:
+// the times RFC3339Micro renders in its 27 bytes.
+const (
+	firstRenderedUnix = -62167219200
+	lastRenderedUnix  = 253402300799
+)
+
+// inYears reports whether s is in years 0 to 9999 (UTC).
+func (s renewStamp) inYears() bool {
+	return s.unix >= firstRenderedUnix && s.unix <= lastRenderedUnix
+}
+
+// render returns the renewal's change of spec.renewTime with its times
+// rendered (as leaseRenewal renders them when it does not defer) into
+// c, the change leaseRenewal left unrendered, with d's memory of
+// rendered times: the consumer's own differ, not the store's.
+func (r *deferredRenewal) render(d *differ, c *Change) {
+	c.Old = d.renderRenewTime(r.old.time())
+	c.New = d.renderRenewTime(r.new.time())
+}
+
+// time returns a time that renders as s does.
+func (s renewStamp) time() api.MicroTime {
+	return api.NewMicroTime(time.Unix(s.unix, int64(s.micro)*1000))
 }
 
 // eventInfo is the info of api.Event, whose path tree (d.root)

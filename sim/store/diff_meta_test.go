@@ -103,7 +103,7 @@ func TestAuditDiffSkipsUnchangedMeta(t *testing.T) {
 				}
 			}
 			var l AuditLog
-			got := l.auditChanges(old, nw)
+			got := l.renderedAuditChanges(old, nw)
 			if fmt.Sprint(got) != fmt.Sprint(want) {
 				t.Errorf("audit changes\n%v\nwant (the full walk's)\n%v", got, want)
 			}
