@@ -6,7 +6,7 @@ BIN      := bin/clustersim
 PKGS     := ./...
 FUZZTIME ?= 10s
 
-.PHONY: help build run test race vet fmt-check lint bench bench-sweep bench-scale compare-scale verify-replicaset fuzz update tidy-check clean lessons lessons-check outside soak adapter
+.PHONY: help build run test race vet fmt-check fma-check lint bench bench-sweep bench-scale compare-scale verify-replicaset fuzz update tidy-check clean lessons lessons-check outside soak adapter
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | sort
@@ -56,6 +56,9 @@ soak: ## the example operator's swarms at 1,000 seeds per fault profile, the rol
 
 vet: ## go vet
 	$(GO) vet $(PKGS)
+
+fma-check: ## fail if any of this module's float expressions compiles to a fused multiply-add (an arm64 cross-build, disassembled: docs/fma-check.sh)
+	GO=$(GO) bash docs/fma-check.sh
 
 fmt-check: ## fail if gofmt would change a file
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

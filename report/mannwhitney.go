@@ -67,27 +67,27 @@ func MannWhitneyU(a, b []float64) MannWhitney {
 		for j < len(all) && all[j].v == all[i].v {
 			j++
 		}
-		avg := float64(i+j+1) / 2 // ranks i+1..j
+		avg := float64(float64(i+j+1) / 2) // ranks i+1..j; rounded apart, as every product below: no fused multiply-add (docs/fma-check.sh)
 		for k := i; k < j; k++ {
 			if all[k].fromA {
 				rankA += avg
 			}
 		}
 		t := float64(j - i)
-		tieSum += t*t*t - t
+		tieSum += float64(t*t*t) - t
 		i = j
 	}
 	f1, f2 := float64(n1), float64(n2)
-	ua := rankA - f1*(f1+1)/2
-	ub := f1*f2 - ua
+	ua := rankA - float64(f1*(f1+1)/2)
+	ub := float64(f1*f2) - ua
 	res := MannWhitney{UA: ua, UB: ub, Effect: (ub - ua) / (f1 * f2), P: 1}
-	mu := f1 * f2 / 2
+	mu := float64(f1 * f2 / 2)
 	sigma := math.Sqrt(f1 * f2 / 12 * ((n + 1) - tieSum/(n*(n-1))))
 	if sigma == 0 || math.IsNaN(sigma) {
 		return res
 	}
 	u := math.Max(ua, ub)
 	res.Z = (u - mu - 0.5) / sigma
-	res.P = math.Min(1, 2*standardNormal.Survival(res.Z))
+	res.P = math.Min(1, 2*float64(standardNormal.Survival(res.Z)))
 	return res
 }

@@ -58,9 +58,11 @@ func Wilson95(k, n int) (low, high float64) {
 	const z = 1.959963984540054
 	p := float64(k) / float64(n)
 	nf := float64(n)
-	den := 1 + z*z/nf
-	centre := p + z*z/(2*nf)
-	half := z * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf))
+	// Each product and quotient rounded apart: no fused multiply-add
+	// (docs/fma-check.sh).
+	den := 1 + float64(z*z/nf)
+	centre := p + float64(z*z/(2*nf))
+	half := float64(z * math.Sqrt(float64(p*(1-p)/nf)+float64(z*z/(4*nf*nf))))
 	return max(0, (centre-half)/den), min(1, (centre+half)/den)
 }
 

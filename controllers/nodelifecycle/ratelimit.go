@@ -32,7 +32,7 @@ func newTokenBucket(qps float64, burst int, now time.Time) *tokenBucket {
 
 func (b *tokenBucket) refill(now time.Time) {
 	if now.After(b.last) {
-		b.tokens = min(b.burst, b.tokens+now.Sub(b.last).Seconds()*b.qps)
+		b.tokens = min(b.burst, b.tokens+float64(now.Sub(b.last).Seconds()*b.qps)) // rounded apart: no fused multiply-add (docs/fma-check.sh)
 		b.last = now
 	}
 }

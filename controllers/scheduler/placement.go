@@ -331,7 +331,7 @@ func spreadNodeScores(pi *podInfo, cs []spreadConstraint, feasible []*nodeInfo, 
 			} else {
 				cnt = domainCount(i, ni.labelValue(c.key))
 			}
-			score += float64(cnt)*weights[i] + float64(c.maxSkew-1)
+			score += float64(float64(cnt)*weights[i]) + float64(c.maxSkew-1) // rounded apart: no fused multiply-add (docs/fma-check.sh)
 		}
 		s := int64(math.Round(score))
 		out[j] = s

@@ -116,8 +116,9 @@ func bins(sorted []float64, n int) ([]plotter.HistogramBin, float64) {
 	}
 	out := make([]plotter.HistogramBin, n)
 	for i := range out {
-		out[i].Min = start + float64(i)*w
-		out[i].Max = start + float64(i+1)*w
+		// Each product rounded apart: no fused multiply-add (docs/fma-check.sh).
+		out[i].Min = start + float64(float64(i)*w)
+		out[i].Max = start + float64(float64(i+1)*w)
 	}
 	for _, v := range sorted {
 		i := int(math.Floor((v - start) / w))
@@ -130,7 +131,7 @@ func bins(sorted []float64, n int) ([]plotter.HistogramBin, float64) {
 // width w that cover [lo, hi]; like numpy, the last bin is closed, so a
 // greatest value on an edge does not open a bin of its own.
 func cover(lo, hi, w float64) (start float64, n int) {
-	start = math.Floor(lo/w) * w
+	start = float64(math.Floor(lo/w) * w) // rounded apart: no fused multiply-add (docs/fma-check.sh)
 	n = int(math.Ceil((hi - start) / w))
 	return start, max(n, 1)
 }

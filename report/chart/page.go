@@ -259,7 +259,7 @@ func (t ticker) Ticks(lo, hi float64) []plot.Tick {
 	}
 	prec := 0
 	if step < 1 {
-		prec = int(math.Ceil(-math.Log10(step) - 1e-9))
+		prec = int(math.Ceil(float64(-math.Log10(step)) - 1e-9)) // rounded apart: no fused multiply-add (docs/fma-check.sh)
 	}
 	first := math.Ceil(lo/step - 1e-9)
 	n := min(math.Floor(hi/step+1e-9)-first, 200) // bounded even if rounding misbehaves
@@ -274,7 +274,7 @@ func (t ticker) Ticks(lo, hi float64) []plot.Tick {
 			label = strconv.FormatFloat(v, 'g', 3, 64) // "2e+09", not ten digits
 		}
 		ticks = append(ticks, plot.Tick{Value: v, Label: label})
-		if minor := v + step/2; minor <= hi && !(t.integer && step == 1) {
+		if minor := v + float64(step/2); minor <= hi && !(t.integer && step == 1) {
 			ticks = append(ticks, plot.Tick{Value: minor})
 		}
 	}

@@ -34,7 +34,7 @@ func NewTokenBucket(qps float64, burst int, now kernel.Time) *TokenBucket {
 // it (0: at once).
 func (b *TokenBucket) Reserve(now kernel.Time) time.Duration {
 	if elapsed := now.Sub(b.last); elapsed > 0 {
-		b.tokens = min(b.burst, b.tokens+elapsed.Seconds()*b.qps)
+		b.tokens = min(b.burst, b.tokens+float64(elapsed.Seconds()*b.qps)) // rounded apart: no fused multiply-add (docs/fma-check.sh)
 		b.last = now
 	}
 	b.tokens--
@@ -49,7 +49,7 @@ func (b *TokenBucket) Reserve(now kernel.Time) time.Duration {
 // Allow): without a whole token the bucket is left as it was.
 func (b *TokenBucket) TryAccept(now kernel.Time) bool {
 	if elapsed := now.Sub(b.last); elapsed > 0 {
-		b.tokens = min(b.burst, b.tokens+elapsed.Seconds()*b.qps)
+		b.tokens = min(b.burst, b.tokens+float64(elapsed.Seconds()*b.qps)) // rounded apart: no fused multiply-add (docs/fma-check.sh)
 		b.last = now
 	}
 	if b.tokens < 1 {

@@ -108,7 +108,7 @@ func (r Ramp) RPS(t time.Duration) float64 {
 	}
 	a, b := r[i-1], r[i]
 	f := float64(t-a.At) / float64(b.At-a.At)
-	return clean(a.RPS + f*(b.RPS-a.RPS))
+	return clean(a.RPS + float64(f*(b.RPS-a.RPS))) // rounded apart: no fused multiply-add (docs/fma-check.sh)
 }
 
 func clean(v float64) float64 {

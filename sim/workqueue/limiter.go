@@ -265,7 +265,7 @@ func (r *BucketRateLimiter[T]) When(T) time.Duration {
 	}
 	// Refill, as x/time/rate's advance: elapsed seconds times the rate,
 	// capped at the burst.
-	tokens := r.tokens + now.Sub(last).Seconds()*r.qps
+	tokens := r.tokens + float64(now.Sub(last).Seconds()*r.qps) // rounded apart: no fused multiply-add (docs/fma-check.sh)
 	if b := float64(r.burst); tokens > b {
 		tokens = b
 	}
