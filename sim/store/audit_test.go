@@ -68,16 +68,24 @@ func TestAuditRecordString(t *testing.T) {
 // renewals times and posts the node's heartbeat-only status as often, then
 // changes the lease's holder and the node's Ready condition: two writes
 // that are not heartbeats.
-func heartbeatWrites(t *testing.T, s *Store, renewals int) {
+// createNodeLease creates node n-1's lease in s, as op, renewed at
+// renewed.
+func createNodeLease(t *testing.T, s *Store, op Op, renewed time.Time) *api.Lease {
 	t.Helper()
-	op := Op{Actor: "system:node:n-1"}
 	holder := "n-1"
-	now := api.NewMicroTime(kernel.Epoch)
+	at := api.NewMicroTime(renewed)
 	l, err := s.Create(op, &api.Lease{TypeMeta: api.TypeMeta{APIVersion: "coordination.k8s.io/v1", Kind: "Lease"},
-		ObjectMeta: api.ObjectMeta{Namespace: "kube-node-lease", Name: "n-1"}, Spec: api.LeaseSpec{HolderIdentity: &holder, RenewTime: &now}})
+		ObjectMeta: api.ObjectMeta{Namespace: "kube-node-lease", Name: "n-1"}, Spec: api.LeaseSpec{HolderIdentity: &holder, RenewTime: &at}})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return l.(*api.Lease)
+}
+
+func heartbeatWrites(t *testing.T, s *Store, renewals int) {
+	t.Helper()
+	op := Op{Actor: "system:node:n-1"}
+	var l api.Object = createNodeLease(t, s, op, kernel.Epoch)
 	ts := api.NewTime(kernel.Epoch)
 	n, err := s.Create(op, &api.Node{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Node"}, ObjectMeta: api.ObjectMeta{Name: "n-1"},
 		Status: api.NodeStatus{Conditions: []api.NodeCondition{{Type: api.NodeReady, Status: api.ConditionTrue, LastHeartbeatTime: ts, LastTransitionTime: ts}}}})

@@ -61,13 +61,8 @@ func TestDeferredRenewal(t *testing.T) {
 				s.Audit().SetTrace(&trace)
 				s.Audit().CountHeartbeats(count)
 				op := Op{Actor: "system:node:n-1"}
-				holder := "n-1"
-				first := api.NewMicroTime(tc.old)
-				l, err := s.Create(op, &api.Lease{TypeMeta: api.TypeMeta{APIVersion: "coordination.k8s.io/v1", Kind: "Lease"},
-					ObjectMeta: api.ObjectMeta{Namespace: "kube-node-lease", Name: "n-1"}, Spec: api.LeaseSpec{HolderIdentity: &holder, RenewTime: &first}})
-				if err != nil {
-					t.Fatal(err)
-				}
+				l := createNodeLease(t, s, op, tc.old)
+				first := *l.Spec.RenewTime
 				renew := l.DeepCopyObject().(*api.Lease)
 				next := api.NewMicroTime(tc.new)
 				renew.Spec.RenewTime = &next
