@@ -952,10 +952,10 @@ func (s renewStamp) inYears() bool {
 	return s.unix >= firstRenderedUnix && s.unix <= lastRenderedUnix
 }
 
-// render returns the renewal's change of spec.renewTime with its times
-// rendered (as leaseRenewal renders them when it does not defer) into
-// c, the change leaseRenewal left unrendered, with d's memory of
-// rendered times: the consumer's own differ, not the store's.
+// render fills in the two times of c, the change of spec.renewTime
+// leaseRenewal left unrendered, as leaseRenewal renders them when it
+// does not defer, with d's memory of rendered times: the consumer's own
+// differ, not the store's.
 func (r *deferredRenewal) render(d *differ, c *Change) {
 	c.Old = d.renderRenewTime(r.old.time())
 	c.New = d.renderRenewTime(r.new.time())
