@@ -107,7 +107,10 @@ func (b Bars) page() *page {
 		}
 		bc.Color = palette[i%len(palette)]
 		bc.LineStyle.Width = 0
-		bc.Offset = barWidth * (vg.Length(i) - vg.Length(float64(vg.Length(len(b.Groups)-1)/2))) // rounded apart: no fused multiply-add (docs/fma-check.sh)
+		// The groups' middle, rounded by its conversion: no fused
+		// multiply-add (docs/fma-check.sh).
+		mid := vg.Length(float64(len(b.Groups)-1) / 2)
+		bc.Offset = barWidth * (vg.Length(i) - mid)
 		p.Add(bc)
 		pg.legend.Add(cut(clean(g.Name), legendRunes), bc)
 	}
