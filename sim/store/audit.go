@@ -727,7 +727,9 @@ func (l *AuditLog) add(r AuditRecord, changes []Change) {
 //
 // A lease renewal whose times the store left unrendered (renew) has
 // them rendered here when the record is traced or kept, not when it is
-// only counted: most of a large cluster's writes are such renewals.
+// only counted: most of a large cluster's writes are such renewals, and
+// rendering them here (a cluster's log traces every record, for the
+// run's hash) keeps that work off the event loop.
 func (l *AuditLog) consume(r AuditRecord, changes []Change, renew *deferredRenewal) {
 	each := r.changeList(changes)
 	if renew.set && (l.trace != nil || !l.countHeartbeats || !r.heartbeat(each)) {
