@@ -3,7 +3,6 @@ package store
 import (
 	"io"
 	"iter"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -418,6 +417,10 @@ type AuditLog struct {
 	// rather than the walk, whose output is the same: the tests' one way
 	// to see that a fast path is wired in.
 	fastPaths uint64
+	// deferred counts the lease renewals whose times add handed to the
+	// consumer unrendered (pendingRecord.renew): the tests' way to see
+	// that the deferral is wired in, whose output is the same.
+	deferred uint64
 	// changes are the blocks kept records' changes are copied to,
 	// compact: one allocation for many records instead of one each, and
 	// no pointers in them; the last is being filled.
@@ -433,9 +436,10 @@ type AuditLog struct {
 	// goroutine of their own (kernel.Sink) that renders and hashes
 	// their trace lines and keeps them (consume): about 7% of a
 	// 3,000-node run's event loop, which the second processor does
-	// beside it. Every field above but paths and scratch (the store's
-	// diff, on the event loop) is the consumer's between syncs: each
-	// method that reads or sets them calls sync first.
+	// beside it. Every field above but paths, scratch, fastPaths and
+	// deferred (the store's diff and its counts, on the event loop) is
+	// the consumer's between syncs: each method that reads or sets them
+	// calls sync first.
 	sink *kernel.Sink[auditBatch]
 	// latest is the record add was given last (Latest), the event
 	// loop's: no sync reads it. add makes sink with the first record,
@@ -457,7 +461,8 @@ type pendingRecord struct {
 	from int
 	// renew is a lease renewal's change whose times auditChanges left
 	// for the consumer to render (differ.deferRenew): the change of
-	// spec.renewTime among the record's with empty Old and New.
+	// spec.renewTime at renew.at-1 among the record's, with empty Old
+	// and New (renew.at 0: none).
 	renew deferredRenewal
 }
 
@@ -707,12 +712,14 @@ func (l *AuditLog) add(r AuditRecord, changes []Change) {
 	from := len(b.changes)
 	b.changes = append(b.changes, changes...)
 	pr := pendingRecord{rec: r, from: from}
-	if d := &l.scratch; d.renew.set {
+	if d := &l.scratch; d.renew.at != 0 {
 		// The renewal auditChanges diffed last (the store adds a
-		// write's record right after diffing it): its times go with
-		// the change it left unrendered.
-		if slices.ContainsFunc(changes, unrenderedRenewal) {
+		// write's record right after diffing it, appending to its
+		// changes at most): its times go with the change it left
+		// unrendered, which these changes hold where it left it.
+		if i := d.renew.at - 1; i < len(changes) && unrenderedRenewal(changes[i]) {
 			pr.renew = d.renew
+			l.deferred++
 		}
 		d.renew = deferredRenewal{}
 	}
@@ -732,8 +739,8 @@ func (l *AuditLog) add(r AuditRecord, changes []Change) {
 // run's hash) keeps that work off the event loop.
 func (l *AuditLog) consume(r AuditRecord, changes []Change, renew *deferredRenewal) {
 	each := r.changeList(changes)
-	if renew.set && (l.trace != nil || !l.countHeartbeats || !r.heartbeat(each)) {
-		l.renderRenewal(changes, renew)
+	if renew.at != 0 && (l.trace != nil || !l.countHeartbeats || !r.heartbeat(each)) {
+		renew.render(&l.render, &changes[renew.at-1])
 	}
 	if l.trace != nil {
 		l.line = append(r.appendTo(l.line[:0], each), '\n')
@@ -778,18 +785,6 @@ func (l *AuditLog) consume(r AuditRecord, changes []Change, renew *deferredRenew
 	l.entries[last] = append(l.entries[last], e)
 	l.keys[last] = append(l.keys[last], r.Key)
 	l.n++
-}
-
-// renderRenewal renders the times of the one change of changes that
-// leaseRenewal left unrendered (its path spec.renewTime, both sides set,
-// both values empty, which no rendered time is), with the consumer's
-// differ.
-func (l *AuditLog) renderRenewal(changes []Change, renew *deferredRenewal) {
-	if i := slices.IndexFunc(changes, unrenderedRenewal); i >= 0 {
-		renew.render(&l.render, &changes[i])
-		return
-	}
-	panic("store invariant deferred-renewal: a deferred lease renewal's record has no unrendered spec.renewTime")
 }
 
 // unrenderedRenewal reports whether c is the change of spec.renewTime

@@ -888,7 +888,7 @@ func (d *differ) leaseRenewal(a, b *api.Lease) bool {
 			return true // the same rendering: no change
 		}
 		c = Change{OldSet: true, NewSet: true}
-		d.renew = deferredRenewal{old: ra, new: rb, set: true}
+		d.renew = deferredRenewal{old: ra, new: rb, at: len(d.out) + 1}
 	} else {
 		c = Change{Old: d.renderRenewTime(*sa.RenewTime), New: d.renderRenewTime(*sb.RenewTime), OldSet: true, NewSet: true}
 		if c.Old == c.New {
@@ -912,32 +912,27 @@ func (d *differ) leaseRenewal(a, b *api.Lease) bool {
 }
 
 // deferredRenewal is a lease renewal's change of spec.renewTime whose
-// two times leaseRenewal left for the audit log's consumer to render:
-// each time by its Unix second and microsecond, all its rendering
-// depends on.
+// two times leaseRenewal left for the audit log's consumer to render,
+// each as its stamp (all its rendering depends on), and where that change
+// is among the write's changes: at is its index plus one (0: none).
 type deferredRenewal struct {
 	old, new renewStamp
-	set      bool
+	at       int
 }
 
-// renewStamp is a renew time as RFC3339Micro renders it: its Unix second
-// and its microsecond within it (floored).
-type renewStamp struct {
-	unix  int64
-	micro int32
-}
+// renewStamp is a renew time as RFC3339Micro renders it: its Unix time in
+// microseconds, floored (time.Time.UnixMicro).
+type renewStamp int64
 
 // renewStamps returns the stamps of a renewal's old and new times, and
 // false when either renders other than by its stamp: the zero time
 // ("null") and a time outside years 0 to 9999, which renderRenewTime
 // renders at once.
 func renewStamps(a, b api.MicroTime) (ra, rb renewStamp, ok bool) {
-	if a.Time.IsZero() || b.Time.IsZero() {
-		return ra, rb, false
+	if a.Time.IsZero() || b.Time.IsZero() || !inRenderedYears(a) || !inRenderedYears(b) {
+		return 0, 0, false
 	}
-	ra = renewStamp{unix: a.Unix(), micro: int32(a.Nanosecond() / 1000)}
-	rb = renewStamp{unix: b.Unix(), micro: int32(b.Nanosecond() / 1000)}
-	return ra, rb, ra.inYears() && rb.inYears()
+	return renewStamp(a.UnixMicro()), renewStamp(b.UnixMicro()), true
 }
 
 // The Unix seconds of 0000-01-01T00:00:00Z and 9999-12-31T23:59:59Z:
@@ -947,9 +942,11 @@ const (
 	lastRenderedUnix  = 253402300799
 )
 
-// inYears reports whether s is in years 0 to 9999 (UTC).
-func (s renewStamp) inYears() bool {
-	return s.unix >= firstRenderedUnix && s.unix <= lastRenderedUnix
+// inRenderedYears reports whether t is in years 0 to 9999 (UTC), whose
+// microseconds an int64 holds.
+func inRenderedYears(t api.MicroTime) bool {
+	u := t.Unix()
+	return u >= firstRenderedUnix && u <= lastRenderedUnix
 }
 
 // render fills in the two times of c, the change of spec.renewTime
@@ -963,7 +960,7 @@ func (r *deferredRenewal) render(d *differ, c *Change) {
 
 // time returns a time that renders as s does.
 func (s renewStamp) time() api.MicroTime {
-	return api.NewMicroTime(time.Unix(s.unix, int64(s.micro)*1000))
+	return api.NewMicroTime(time.UnixMicro(int64(s)))
 }
 
 // eventInfo is the info of api.Event, whose path tree (d.root)

@@ -17,8 +17,8 @@ import (
 // changes the log keeps and traces.
 func (l *AuditLog) renderedAuditChanges(old, new api.Object) []Change {
 	got := l.auditChanges(old, new)
-	if d := &l.scratch; d.renew.set {
-		l.renderRenewal(got, &d.renew)
+	if d := &l.scratch; d.renew.at != 0 {
+		d.renew.render(&l.render, &got[d.renew.at-1])
 		d.renew = deferredRenewal{}
 	}
 	return got
@@ -66,14 +66,17 @@ func TestDeferredRenewal(t *testing.T) {
 				renew := l.DeepCopyObject().(*api.Lease)
 				next := api.NewMicroTime(tc.new)
 				renew.Spec.RenewTime = &next
-				fast := s.Audit().fastPaths
+				fast, deferred := s.Audit().fastPaths, s.Audit().deferred
 				if _, err := s.Update(op, renew, ""); err != nil {
 					t.Fatal(err)
 				}
 				if s.Audit().fastPaths != fast+1 {
 					t.Fatal("the renewal did not take leaseRenewal's path")
 				}
-				if got := s.Audit().scratch.renew.set; got {
+				if got, want := s.Audit().deferred-deferred, b2u(tc.deferred); got != want {
+					t.Errorf("%d renewals handed to the consumer unrendered, want %d", got, want)
+				}
+				if s.Audit().scratch.renew.at != 0 {
 					t.Error("the store's differ still holds a deferred renewal after the write's record")
 				}
 				var want []Change
@@ -120,4 +123,12 @@ func TestDeferredRenewal(t *testing.T) {
 			}
 		})
 	}
+}
+
+// b2u is 1 for true, 0 for false.
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
 }
