@@ -4,6 +4,9 @@ go 1.26
 
 require github.com/clustersim/clustersim v0.0.0
 
-require gopkg.in/yaml.v3 v3.0.1 // indirect
+require (
+	github.com/cespare/xxhash/v2 v2.3.0 // indirect
+	gopkg.in/yaml.v3 v3.0.1 // indirect
+)
 
 replace github.com/clustersim/clustersim => ../..

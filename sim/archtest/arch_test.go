@@ -28,7 +28,7 @@ var allowed = map[string][]string{
 	"sim/api":       {},
 	"sim/cron":      {},
 	"sim/apierr":    {},
-	"sim/fieldhash": {},
+	"sim/fieldhash": {"github.com/cespare/xxhash/v2"},
 	"sim/addrmemo":  {},
 	// Kubernetes' strategic merge patch, made and applied.
 	"sim/strategicpatch": {},

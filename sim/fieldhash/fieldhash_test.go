@@ -2,8 +2,10 @@ package fieldhash
 
 import (
 	"encoding/binary"
-	"hash/fnv"
+	"encoding/hex"
 	"testing"
+
+	"github.com/cespare/xxhash/v2"
 )
 
 // TestSumSeparatesFields checks that lists differing only in where one
@@ -83,22 +85,67 @@ func TestStreamIsSumOfPrefixes(t *testing.T) {
 }
 
 // TestSumEncoding checks a Sum against the encoding its comment gives,
-// computed here apart from Stream: FNV-1a, 128 bits, over each field's
-// length (4 bytes, little-endian) and bytes.
+// computed here apart from Stream: XXH64 with seeds 0 and sum2Seed over
+// each field's length (4 bytes, little-endian) and bytes, and against
+// values computed once (XXH64 is the same on every machine; a change of
+// them changes which Events a long run combines only if two keys
+// collide, but it is a change of the encoding all the same).
 func TestSumEncoding(t *testing.T) {
-	for _, l := range [][]string{{}, {""}, {"Pod", "default", "web-1"}, {"a", "", "bc"}} {
+	for _, tc := range []struct {
+		list []string
+		want string
+	}{
+		{nil, "99e9d85137db46ef0000013cc99f34c4"},
+		{[]string{""}, "b4def25cfda6ef3a69a087ee0875ac02"},
+		{[]string{"Pod", "default", "web-1"}, "adb6108df73811204b1b0248f9e68f55"},
+		{[]string{"a", "", "bc"}, "6f684b6bfda778d8c28b02cb424c9d49"},
+	} {
 		var buf []byte
-		for _, f := range l {
+		for _, f := range tc.list {
 			buf = binary.LittleEndian.AppendUint32(buf, uint32(len(f)))
 			buf = append(buf, f...)
 		}
-		d := fnv.New128a()
-		d.Write(buf)
 		var want Sum
-		d.Sum(want[:0])
+		binary.LittleEndian.PutUint64(want[:8], xxhash.Sum64(buf))
+		d := xxhash.NewWithSeed(sum2Seed)
+		d.Write(buf)
+		binary.LittleEndian.PutUint64(want[8:], d.Sum64())
 		var h Hasher
-		if got := h.Sum(l...); got != want {
-			t.Errorf("Sum(%q) = %x, want %x", l, got, want)
+		got := h.Sum(tc.list...)
+		if got != want {
+			t.Errorf("Sum(%q) = %x, want %x", tc.list, got, want)
+		}
+		if hex.EncodeToString(got[:]) != tc.want {
+			t.Errorf("Sum(%q) = %x, want the recorded %s", tc.list, got, tc.want)
+		}
+	}
+}
+
+// TestStreamSumsAfterSeveralAdds: a Stream's digests read the fields
+// added since its last Sum at once; the Sums at the correlator's prefixes
+// (seven fields, two more, one, one) and at others are the lists' Sums,
+// from a zero Stream (fields added before any Reset or Sum) and after a
+// Reset that drops fields added but never summed.
+func TestStreamSumsAfterSeveralAdds(t *testing.T) {
+	l := []string{"kubelet", "node-1", "Pod", "default", "web-1", "uid", "v1", "Normal", "Started", "Container started", "spec.containers{app}"}
+	var h Hasher
+	for _, cuts := range [][]int{{7, 9, 10, 11}, {11}, {1, 11}, {3, 4, 8}, {0, 0, 5}} {
+		for _, fresh := range []bool{true, false} {
+			var s Stream
+			if !fresh {
+				s.Add("dropped")
+				s.Add("by Reset")
+				s.Reset()
+			}
+			n := 0
+			for _, cut := range cuts {
+				for ; n < cut; n++ {
+					s.Add(l[n])
+				}
+				if got, want := s.Sum(), h.Sum(l[:cut]...); got != want {
+					t.Errorf("cuts %v (zero Stream %v), at %d fields: %x, want %x", cuts, fresh, cut, got, want)
+				}
+			}
 		}
 	}
 }
