@@ -163,3 +163,20 @@ func BenchmarkEventsColdHandlers(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkWallSecond: the second an API timestamp carries, by
+// WallSecond and by the Truncate it stands for.
+func BenchmarkWallSecond(b *testing.B) {
+	var sink time.Time
+	b.Run("WallSecond", func(b *testing.B) {
+		for i := 0; b.Loop(); i++ {
+			sink = Time(i * 7919 * int(time.Microsecond)).WallSecond()
+		}
+	})
+	b.Run("Truncate", func(b *testing.B) {
+		for i := 0; b.Loop(); i++ {
+			sink = Time(i * 7919 * int(time.Microsecond)).Wall().Truncate(time.Second)
+		}
+	})
+	_ = sink
+}

@@ -458,3 +458,21 @@ func FuzzQueue(f *testing.F) {
 		}
 	})
 }
+
+// TestWallSecond: WallSecond is Wall rounded down by Truncate, at whole
+// seconds, just before and after them, at zero, before Epoch, far
+// ahead, and at random times.
+func TestWallSecond(t *testing.T) {
+	ts := []Time{0, 1, Time(time.Second) - 1, Time(time.Second), Time(time.Second) + 1, Time(90*time.Minute) + 123456789,
+		-1, -Time(time.Second), -Time(time.Second) - 1, Time(1<<62) + 7, Forever}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 1000 {
+		ts = append(ts, Time(r.Int64N(int64(1<<50))), -Time(r.Int64N(int64(1<<50))))
+	}
+	for _, v := range ts {
+		want := v.Wall().Truncate(time.Second)
+		if got := v.WallSecond(); got != want {
+			t.Errorf("Time(%d).WallSecond() = %v, want %v", int64(v), got, want)
+		}
+	}
+}

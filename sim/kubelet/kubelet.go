@@ -572,7 +572,7 @@ func (k *Kubelet) reflectorBackoff(r *reflector, relist bool) {
 }
 
 // wallTime returns the API timestamp of a virtual instant, to the second.
-func wallTime(t kernel.Time) api.Time { return api.NewTime(t.Wall().Truncate(time.Second)) }
+func wallTime(t kernel.Time) api.Time { return api.NewTime(t.WallSecond()) }
 
 // resourceVersion parses an object's resourceVersion (0 if it has none).
 func resourceVersion(o api.Object) uint64 {

@@ -297,7 +297,7 @@ func (t *table) sortedKeys() []api.Key {
 }
 
 func (s *Store) now() api.Time {
-	return api.NewTime(s.k.Now().Wall().Truncate(time.Second))
+	return api.NewTime(s.k.Now().WallSecond())
 }
 
 func (s *Store) nextRV() uint64 {
