@@ -99,6 +99,9 @@ func (b Bars) page() *page {
 	// The bars of a category share 80% of its slot, centred on its tick.
 	slot := vg.Length(WidthInch) * vg.Inch * 0.7 / vg.Length(len(b.Categories))
 	barWidth := slot * 0.8 / vg.Length(len(b.Groups))
+	// The groups' middle, rounded by its conversion: no fused
+	// multiply-add (docs/fma-check.sh).
+	mid := vg.Length(float64(len(b.Groups)-1) / 2)
 	for i, g := range b.Groups {
 		bc, err := plotter.NewBarChart(plotter.Values(g.Values), barWidth)
 		if err != nil { // only for bad values, which validate refused
@@ -107,9 +110,6 @@ func (b Bars) page() *page {
 		}
 		bc.Color = palette[i%len(palette)]
 		bc.LineStyle.Width = 0
-		// The groups' middle, rounded by its conversion: no fused
-		// multiply-add (docs/fma-check.sh).
-		mid := vg.Length(float64(len(b.Groups)-1) / 2)
 		bc.Offset = barWidth * (vg.Length(i) - mid)
 		p.Add(bc)
 		pg.legend.Add(cut(clean(g.Name), legendRunes), bc)

@@ -33,10 +33,7 @@ func NewTokenBucket(qps float64, burst int, now kernel.Time) *TokenBucket {
 // Reserve takes a token at now and returns how long to wait before using
 // it (0: at once).
 func (b *TokenBucket) Reserve(now kernel.Time) time.Duration {
-	if elapsed := now.Sub(b.last); elapsed > 0 {
-		b.tokens = min(b.burst, b.tokens+float64(elapsed.Seconds()*b.qps)) // rounded apart: no fused multiply-add (docs/fma-check.sh)
-		b.last = now
-	}
+	b.refill(now)
 	b.tokens--
 	if b.tokens >= 0 {
 		return 0
@@ -44,14 +41,19 @@ func (b *TokenBucket) Reserve(now kernel.Time) time.Duration {
 	return time.Duration(math.Ceil(-b.tokens / b.qps * float64(time.Second)))
 }
 
-// TryAccept takes a token at now if one is there and reports whether it
-// did; it never waits and never reserves (client-go's TryAccept, x/time's
-// Allow): without a whole token the bucket is left as it was.
-func (b *TokenBucket) TryAccept(now kernel.Time) bool {
+// refill adds the tokens earned since the last refill, up to Burst.
+func (b *TokenBucket) refill(now kernel.Time) {
 	if elapsed := now.Sub(b.last); elapsed > 0 {
 		b.tokens = min(b.burst, b.tokens+float64(elapsed.Seconds()*b.qps)) // rounded apart: no fused multiply-add (docs/fma-check.sh)
 		b.last = now
 	}
+}
+
+// TryAccept takes a token at now if one is there and reports whether it
+// did; it never waits and never reserves (client-go's TryAccept, x/time's
+// Allow): without a whole token the bucket is left as it was.
+func (b *TokenBucket) TryAccept(now kernel.Time) bool {
+	b.refill(now)
 	if b.tokens < 1 {
 		return false
 	}

@@ -64,10 +64,6 @@ func TestAuditRecordString(t *testing.T) {
 	}
 }
 
-// heartbeatWrites writes, through s, a lease and a node, renews the lease
-// renewals times and posts the node's heartbeat-only status as often, then
-// changes the lease's holder and the node's Ready condition: two writes
-// that are not heartbeats.
 // createNodeLease creates node n-1's lease in s, as op, renewed at
 // renewed.
 func createNodeLease(t *testing.T, s *Store, op Op, renewed time.Time) *api.Lease {
@@ -82,6 +78,10 @@ func createNodeLease(t *testing.T, s *Store, op Op, renewed time.Time) *api.Leas
 	return l.(*api.Lease)
 }
 
+// heartbeatWrites writes, through s, a lease and a node, renews the lease
+// renewals times and posts the node's heartbeat-only status as often, then
+// changes the lease's holder and the node's Ready condition: two writes
+// that are not heartbeats.
 func heartbeatWrites(t *testing.T, s *Store, renewals int) {
 	t.Helper()
 	op := Op{Actor: "system:node:n-1"}

@@ -201,7 +201,7 @@ func (d *differ) renderMicro(t api.MicroTime) string {
 	unix := u.Unix()
 	sec := &d.renewSeconds[unix&15]
 	if !sec.set || sec.unix != unix {
-		if y := u.Year(); y < 0 || y > 9999 {
+		if !inRenderedYears(u) {
 			return renderMicroTime(t)
 		}
 		if text := u.AppendFormat(sec.text[:0], "2006-01-02T15:04:05"); len(text) != len(sec.text) {
@@ -883,7 +883,7 @@ func (d *differ) leaseRenewal(a, b *api.Lease) bool {
 		return true
 	}
 	var c Change
-	if ra, rb, ok := renewStamps(*sa.RenewTime, *sb.RenewTime); ok && d.deferRenew {
+	if ra, rb, ok := d.renewStamps(*sa.RenewTime, *sb.RenewTime); ok {
 		if ra == rb {
 			return true // the same rendering: no change
 		}
@@ -925,11 +925,11 @@ type deferredRenewal struct {
 type renewStamp int64
 
 // renewStamps returns the stamps of a renewal's old and new times, and
-// false when either renders other than by its stamp: the zero time
-// ("null") and a time outside years 0 to 9999, which renderRenewTime
-// renders at once.
-func renewStamps(a, b api.MicroTime) (ra, rb renewStamp, ok bool) {
-	if a.Time.IsZero() || b.Time.IsZero() || !inRenderedYears(a) || !inRenderedYears(b) {
+// false when d renders them at once: when it does not defer them
+// (deferRenew), or when either renders other than by its stamp (the zero
+// time, "null", and a time outside years 0 to 9999).
+func (d *differ) renewStamps(a, b api.MicroTime) (ra, rb renewStamp, ok bool) {
+	if !d.deferRenew || a.Time.IsZero() || b.Time.IsZero() || !inRenderedYears(a.Time) || !inRenderedYears(b.Time) {
 		return 0, 0, false
 	}
 	return renewStamp(a.UnixMicro()), renewStamp(b.UnixMicro()), true
@@ -942,9 +942,10 @@ const (
 	lastRenderedUnix  = 253402300799
 )
 
-// inRenderedYears reports whether t is in years 0 to 9999 (UTC), whose
-// microseconds an int64 holds.
-func inRenderedYears(t api.MicroTime) bool {
+// inRenderedYears reports whether t is in years 0 to 9999 (UTC), the
+// years RFC3339 renders in four digits (and whose microseconds an int64
+// holds).
+func inRenderedYears(t time.Time) bool {
 	u := t.Unix()
 	return u >= firstRenderedUnix && u <= lastRenderedUnix
 }

@@ -87,8 +87,11 @@ func TestDeferredRenewal(t *testing.T) {
 				}
 				a := s.Audit()
 				a.Sync()
-				if _, _, ok := renewStamps(first, next); ok != (tc.deferred || tc.noop) {
+				if _, _, ok := (&differ{deferRenew: true}).renewStamps(first, next); ok != (tc.deferred || tc.noop) {
 					t.Errorf("renewStamps: deferrable %v, want %v", ok, tc.deferred || tc.noop)
+				}
+				if _, _, ok := (&differ{}).renewStamps(first, next); ok {
+					t.Error("renewStamps: a differ that does not defer got stamps")
 				}
 				lines := strings.Split(strings.TrimSuffix(trace.String(), "\n"), "\n")
 				if len(lines) != 2 {
