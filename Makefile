@@ -23,7 +23,7 @@ export GOAMD64
 endif
 endif
 
-.PHONY: help build run test race vet fmt-check fma-check lint bench bench-sweep bench-scale compare-scale verify-replicaset fuzz update tidy-check clean lessons lessons-check outside soak adapter
+.PHONY: help build run test race vet fmt-check fma-check lint bench bench-sweep bench-scale compare-scale scale-ratio verify-replicaset fuzz update tidy-check clean lessons lessons-check outside soak adapter
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | sort
@@ -122,6 +122,13 @@ compare-scale: ## OLD's build (default HEAD) against the working tree's on the s
 	$(GO) build -o $(COMPARE_DIR)/clustersim-new ./cmd/clustersim
 	$(COMPARE_DIR)/clustersim-new generate scale --nodes $(NODES) --qps 200 --burst 300 --scheduler-qps 300 --scheduler-burst 400 > $(COMPARE_DIR)/probe-$(NODES)q.yaml
 	bash docs/alternate.sh -n $(ROUNDS) $(COMPARE_DIR)/probe-$(NODES)q.yaml $(COMPARE_DIR)/clustersim-old $(COMPARE_DIR)/clustersim-new
+
+# scale-ratio: issue 11's 300 to 3,000 nodes ratio as docs/PERFORMANCE.md
+# measures it: this tree's build, the probe at 300 nodes twice and at
+# 3,000 once a round, ROUNDS rounds; each round's ratio, their median and
+# how many are at most 12 (docs/scale-ratio.sh; some 30 s a round).
+scale-ratio: build ## issue 11's ratio: the scale probe at 3,000 nodes over 300, ROUNDS rounds side by side (default 3; slow)
+	bash docs/scale-ratio.sh -n $(ROUNDS) ./$(BIN)
 
 verify-replicaset: ## every scenario test and the 300-node probe with the ReplicaSet controller checking, on every sync, its pod aggregates against the full path (exit 3 at the first difference; slow)
 	$(GO) test -count=1 -tags replicasetverify ./cmd/clustersim ./scenarios/...

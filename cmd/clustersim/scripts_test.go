@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -64,19 +65,7 @@ func TestAlternateScript(t *testing.T) {
 		{"a broken run stops it", []string{old, broken}, 1, []string{old}, "", 0, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cmd := exec.Command("bash", append([]string{script, "-n", "2", probe}, tc.bins...)...)
-			var stderr strings.Builder
-			cmd.Stderr = &stderr
-			out, err := cmd.Output()
-			exit := 0
-			if e, ok := err.(*exec.ExitError); ok {
-				exit = e.ExitCode()
-			} else if err != nil {
-				t.Fatal(err)
-			}
-			if exit != tc.wantExit {
-				t.Fatalf("exit %d, want %d; stdout:\n%s\nstderr:\n%s", exit, tc.wantExit, out, stderr.String())
-			}
+			out, stderr := runScript(t, tc.wantExit, append([]string{script, "-n", "2", probe}, tc.bins...)...)
 			lines := strings.Split(strings.TrimSpace(string(out)), "\n")
 			var runs []string
 			fails := 0
@@ -97,11 +86,11 @@ func TestAlternateScript(t *testing.T) {
 			if tc.wantLast != "" && lines[len(lines)-1] != tc.wantLast {
 				t.Errorf("last line %q, want %q", lines[len(lines)-1], tc.wantLast)
 			}
-			if tc.wantDiffer != "" && !strings.Contains(stderr.String(), tc.wantDiffer) {
-				t.Errorf("stderr does not name the run whose report differs (%q):\n%s", tc.wantDiffer, stderr.String())
+			if tc.wantDiffer != "" && !strings.Contains(stderr, tc.wantDiffer) {
+				t.Errorf("stderr does not name the run whose report differs (%q):\n%s", tc.wantDiffer, stderr)
 			}
-			if tc.bins[len(tc.bins)-1] == broken && !strings.Contains(stderr.String(), broken+": the run ended with exit status 3") {
-				t.Errorf("stderr does not name the broken run and its status:\n%s", stderr.String())
+			if tc.bins[len(tc.bins)-1] == broken && !strings.Contains(stderr, broken+": the run ended with exit status 3") {
+				t.Errorf("stderr does not name the broken run and its status:\n%s", stderr)
 			}
 		})
 	}
@@ -123,6 +112,26 @@ func TestAlternateScript(t *testing.T) {
 // go test's cache knows the files a test opens, not those a shell it
 // starts reads, and without this an edited script would pass on the
 // cached result of the one before it.
+// runScript runs bash with args, fails the test unless it exits with
+// wantExit, and returns its standard output and error.
+func runScript(t *testing.T, wantExit int, args ...string) (stdout []byte, stderr string) {
+	t.Helper()
+	cmd := exec.Command("bash", args...)
+	var errs strings.Builder
+	cmd.Stderr = &errs
+	out, err := cmd.Output()
+	exit := 0
+	if e, ok := err.(*exec.ExitError); ok {
+		exit = e.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	if exit != wantExit {
+		t.Fatalf("exit %d, want %d; stdout:\n%s\nstderr:\n%s", exit, wantExit, out, errs.String())
+	}
+	return out, errs.String()
+}
+
 func docsScript(t *testing.T, name string) string {
 	t.Helper()
 	p, err := filepath.Abs(filepath.Join("..", "..", "docs", name))
@@ -231,5 +240,138 @@ Showing nodes accounting for 1000ms, 50.00% of 2000ms total
 		if out, err := cmd.CombinedOutput(); err == nil {
 			t.Errorf("%v on %.20q: exit 0, want an error:\n%s", tc.args, tc.stdin, out)
 		}
+	}
+}
+
+// TestScaleRatioScript runs docs/scale-ratio.sh, the script that measures
+// issue 11's 300 to 3,000 nodes ratio, on stand-in binaries whose "small"
+// runs take 0.1 and 0.2 s by turns and "large" ones 0.45, 0.6 and 0.3 s
+// (ratios near 3, 4 and 2): each round runs the small probe twice and
+// the large once, each round's ratio is its large run's wall
+// time over the mean of its small ones (recomputed here from the run
+// lines), and the last line gives the ratios, their median and how many
+// are within -max. A report that changes between rounds, and a run that
+// broke (not exit 1, the probe's verdict), end it with exit 1; bad
+// arguments exit 2. Planted, each fails: the ratio over the first small
+// run alone; the median of the rounds as run, not sorted; exit 1 taken
+// for a broken run.
+func TestScaleRatioScript(t *testing.T) {
+	script := docsScript(t, "scale-ratio.sh")
+	// fake writes a stand-in for clustersim: `generate scale --nodes N`
+	// prints "nodes N"; `run FILE` sleeps as above (counting its runs of
+	// each size in a file), prints the report of its size (a drifting
+	// one another report once it has run the large probe) and exits
+	// with status.
+	fake := func(dir, name string, status int, drift bool) string {
+		p := filepath.Join(dir, name)
+		report := `echo "report $n"`
+		if drift {
+			report = `if [ -e "` + dir + `/drifted" ]; then echo "report $n, drifted"; else [ "$n" -gt 100 ] && touch "` + dir + `/drifted"; echo "report $n"; fi`
+		}
+		body := "#!/bin/sh\n" +
+			"if [ \"$1\" = generate ]; then [ \"$2\" = scale ] && [ \"$3\" = --nodes ] || exit 9; echo \"nodes $4\"; exit 0; fi\n" +
+			"[ \"$1\" = run ] || exit 9\n" +
+			"read -r _ n < \"$2\"\n" +
+			"c=" + dir + "/count-$n; k=$(cat $c 2>/dev/null || echo 0); echo $((k+1)) > $c\n" +
+			"if [ \"$n\" -gt 100 ]; then case $((k % 3)) in 0) s=0.45;; 1) s=1.0;; *) s=0.3;; esac\n" +
+			"else case $((k % 2)) in 0) s=0.1;; *) s=0.2;; esac; fi\n" +
+			"sleep $s\n" +
+			report + "\nexit " + strconv.Itoa(status) + "\n"
+		if err := os.WriteFile(p, []byte(body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	for _, tc := range []struct {
+		name       string
+		bin        string // the stand-in: steady, verdict (exit 1), drifting or broken (exit 3)
+		args       []string
+		wantExit   int
+		wantRounds int    // round lines
+		wantWithin string // the last line's "at most MAX in K of N rounds"
+		wantErr    string // what standard error says
+	}{
+		{"three rounds, over", "steady", []string{"-n", "3", "-max", "1.2"}, 0, 3, "at most 1.2 in 0 of 3 rounds", ""},
+		{"two rounds, within", "steady", []string{"-n", "2", "-max", "12"}, 0, 2, "at most 12 in 2 of 2 rounds", ""},
+		{"three rounds, some within", "steady", []string{"-n", "3", "-max", "4.5"}, 0, 3, "at most 4.5 in 2 of 3 rounds", ""},
+		{"a failed expectation is timed", "verdict", []string{"-n", "2", "-max", "12"}, 0, 2, "at most 12 in 2 of 2 rounds", ""},
+		{"a report differs", "drifting", []string{"-n", "2"}, 1, 1, "", "the 30-node report of round 2 differs from round 1's"},
+		{"a broken run stops it", "broken", []string{"-n", "2"}, 1, 0, "", "the 30-node run ended with exit status 3"},
+		{"rounds not a number", "steady", []string{"-n", "x"}, 2, 0, "", "-n wants a positive number of rounds"},
+		{"a size not a number", "steady", []string{"", "30", "many"}, 2, 0, "", "a size is a positive number of nodes"},
+		{"one size only", "steady", []string{"", "30"}, 2, 0, "", "usage:"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // the stand-ins sleep: the cases wait side by side
+			dir := t.TempDir()
+			status := map[string]int{"verdict": 1, "broken": 3}[tc.bin]
+			bin := fake(dir, tc.bin, status, tc.bin == "drifting")
+			// The binary goes after the options, and the sizes (30 and
+			// 3000 unless the case gives its own after an empty string)
+			// after it.
+			args, sizes := tc.args, []string{"30", "3000"}
+			if i := slices.Index(args, ""); i >= 0 {
+				args, sizes = args[:i], args[i+1:]
+			}
+			out, stderr := runScript(t, tc.wantExit, append(append(append([]string{script}, args...), bin), sizes...)...)
+			if tc.wantErr != "" && !strings.Contains(stderr, tc.wantErr) {
+				t.Errorf("stderr does not say %q:\n%s", tc.wantErr, stderr)
+			}
+			var walls []float64 // the runs' wall times since the last round line
+			var ratios []float64
+			var ran []string // the runs' sizes
+			for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+				if size, rest, ok := strings.Cut(l, " nodes: "); ok {
+					w, _, _ := strings.Cut(rest, " s wall")
+					v, err := strconv.ParseFloat(w, 64)
+					if err != nil {
+						t.Fatalf("run line %q: %v", l, err)
+					}
+					walls, ran = append(walls, v), append(ran, size)
+					continue
+				}
+				if strings.HasPrefix(l, "round ") {
+					if len(walls) != 3 {
+						t.Fatalf("round line %q after %d runs, want 3", l, len(walls))
+					}
+					want := walls[2] / ((walls[0] + walls[1]) / 2)
+					_, r, _ := strings.Cut(l, "s: ")
+					got, err := strconv.ParseFloat(strings.TrimSuffix(r, " times"), 64)
+					if err != nil {
+						t.Fatalf("round line %q: %v", l, err)
+					}
+					if d := got - want; d > 0.006 || d < -0.006 {
+						t.Errorf("round line %q: ratio %.2f, want %.2f from its runs %v", l, got, want, walls)
+					}
+					ratios, walls = append(ratios, got), nil
+				}
+			}
+			if len(ratios) != tc.wantRounds {
+				t.Fatalf("%d round lines, want %d; stdout:\n%s", len(ratios), tc.wantRounds, out)
+			}
+			for i, s := range ran {
+				if want := []string{"30", "30", "3000"}[i%3]; s != want {
+					t.Errorf("run %d at %s nodes, want %s (small, small, large a round); stdout:\n%s", i, s, want, out)
+				}
+			}
+			if tc.wantWithin == "" {
+				return
+			}
+			lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+			last := lines[len(lines)-1]
+			sorted := slices.Clone(ratios)
+			slices.Sort(sorted)
+			median := sorted[len(sorted)/2]
+			if len(sorted)%2 == 0 {
+				median = (sorted[len(sorted)/2-1] + sorted[len(sorted)/2]) / 2
+			}
+			var listed []string
+			for _, r := range ratios {
+				listed = append(listed, strconv.FormatFloat(r, 'f', 2, 64))
+			}
+			if want := "ratios: " + strings.Join(listed, " ") + "; median " + strconv.FormatFloat(median, 'f', 2, 64) + "; " + tc.wantWithin; last != want {
+				t.Errorf("last line %q, want %q", last, want)
+			}
+		})
 	}
 }
