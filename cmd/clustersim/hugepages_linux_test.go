@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"runtime/metrics"
 	"slices"
 	"strconv"
 	"strings"
@@ -242,5 +243,57 @@ func TestHugePagesKeepTraces(t *testing.T) {
 	stop()
 	if with != without {
 		t.Errorf("the output changed with huge pages advised")
+	}
+}
+
+// TestSetUpProcessKeepsTheLimit: the process's set-up (setUpProcess, as
+// main and BenchmarkScaleRun have it) reserves gigabytes of heap for
+// huge pages, one live block until it is given back, and starts the
+// collector's governor, which raises the memory limit when the live heap
+// after a collection nears it. Started first, the governor read the
+// reserve's collection as a simulation's live heap whenever its poll fell
+// between that collection and the next, and raised the limit to twice
+// the reserve (two of three BenchmarkScaleRun sizes said so; a 5,000-node
+// run could then pass 4 GiB). In a fresh process, as main's is: the
+// governor watches only collections after the reserve's, and after a few
+// polls and a collection the limit is still gcMemoryLimit, never raised.
+// Planted (the governor started before the huge pages again), it fails.
+func TestSetUpProcessKeepsTheLimit(t *testing.T) {
+	if os.Getenv(freshProcessEnv) == "" {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestSetUpProcessKeepsTheLimit$", "-test.count=1", "-test.v")
+		// The process main would be: the collector's and the huge
+		// pages' settings its own.
+		for _, kv := range os.Environ() {
+			if k, _, _ := strings.Cut(kv, "="); k != "GOGC" && k != "GOMEMLIMIT" && k != hugePagesEnv {
+				cmd.Env = append(cmd.Env, kv)
+			}
+		}
+		cmd.Env = append(cmd.Env, freshProcessEnv+"=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil || !bytes.Contains(out, []byte("--- PASS: TestSetUpProcessKeepsTheLimit")) {
+			t.Fatalf("in a fresh process (%v):\n%s", err, out)
+		}
+		return
+	}
+	cycles := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
+	metrics.Read(cycles)
+	before := cycles[0].Value.Uint64()
+	undo := setUpProcess()
+	defer undo()
+	g := governor.Load()
+	if g == nil {
+		t.Fatal("setUpProcess started no governor (GOMEMLIMIT unset)")
+	}
+	// The reserve is made where the kernel has transparent huge pages
+	// and lets memory be overcommitted; it ends with a collection.
+	_, thp := os.Stat("/sys/kernel/mm/transparent_hugepage")
+	if reserveBytes() > 0 && thp == nil && g.from <= before {
+		t.Errorf("the governor watches from collection %d, the process's before the huge-page reserve (%d): it can take the reserve for the live heap", g.from, before)
+	}
+	time.Sleep(3 * governorPoll)
+	runtime.GC()
+	time.Sleep(3 * governorPoll)
+	if _, limit := gcSettings(); g.raisesSoFar() != 0 || limit != gcMemoryLimit {
+		t.Errorf("the limit is %d after %d raises, want gcMemoryLimit (%d), never raised: nothing here is live", limit, g.raisesSoFar(), int64(gcMemoryLimit))
 	}
 }

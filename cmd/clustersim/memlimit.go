@@ -68,6 +68,9 @@ type heapGovernor struct {
 	told bool
 	// raises counts the raises since the governor began (raisesSoFar).
 	raises int
+	// from is the runtime's count of collections when start began to
+	// watch: observe hears of later ones only.
+	from uint64
 	// shared is set while forRuns has several simulations share the
 	// limit: one's end then neither adds headroom nor resets it under
 	// the others (forRuns' restore does, once they are all done).
@@ -89,13 +92,19 @@ func newHeapGovernor(base, ceiling int64, out io.Writer) *heapGovernor {
 }
 
 // start watches the runtime's count of collections every governorPoll
-// and calls observe with the live heap after each new one, until close.
+// and calls observe with the live heap after each new one, until close:
+// after each one from now on, not the last one before (whose live heap
+// was someone else's: the huge-page reserve's, say).
 func (g *heapGovernor) start() {
 	g.stop, g.stopped = make(chan struct{}), make(chan struct{})
+	samples := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}, {Name: "/gc/heap/live:bytes"}}
+	metrics.Read(samples)
+	if samples[0].Value.Kind() == metrics.KindUint64 {
+		g.from = samples[0].Value.Uint64()
+	}
 	go func() {
 		defer close(g.stopped)
-		samples := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}, {Name: "/gc/heap/live:bytes"}}
-		var seen uint64
+		seen := g.from
 		tick := time.NewTicker(governorPoll)
 		defer tick.Stop()
 		for {
