@@ -282,38 +282,33 @@ func TestScaleRatioScript(t *testing.T) {
 		}
 		return p
 	}
+	small := []string{"30", "3000"} // the sizes most cases give
 	for _, tc := range []struct {
 		name       string
-		bin        string // the stand-in: steady, verdict (exit 1), drifting or broken (exit 3)
-		args       []string
+		status     int  // the stand-in's exit status: 1 the probe's verdict, 3 a broken run
+		drift      bool // the stand-in's reports change once it has run the large probe
+		opts       []string
+		sizes      []string // after the binary
 		wantExit   int
 		wantRounds int    // round lines
 		wantWithin string // the last line's "at most MAX in K of N rounds"
 		wantErr    string // what standard error says
 	}{
-		{"three rounds, over", "steady", []string{"-n", "3", "-max", "1.2"}, 0, 3, "at most 1.2 in 0 of 3 rounds", ""},
-		{"two rounds, within", "steady", []string{"-n", "2", "-max", "12"}, 0, 2, "at most 12 in 2 of 2 rounds", ""},
-		{"three rounds, some within", "steady", []string{"-n", "3", "-max", "4.5"}, 0, 3, "at most 4.5 in 2 of 3 rounds", ""},
-		{"a failed expectation is timed", "verdict", []string{"-n", "2", "-max", "12"}, 0, 2, "at most 12 in 2 of 2 rounds", ""},
-		{"a report differs", "drifting", []string{"-n", "2"}, 1, 1, "", "the 30-node report of round 2 differs from round 1's"},
-		{"a broken run stops it", "broken", []string{"-n", "2"}, 1, 0, "", "the 30-node run ended with exit status 3"},
-		{"rounds not a number", "steady", []string{"-n", "x"}, 2, 0, "", "-n wants a positive number of rounds"},
-		{"a size not a number", "steady", []string{"", "30", "many"}, 2, 0, "", "a size is a positive number of nodes"},
-		{"one size only", "steady", []string{"", "30"}, 2, 0, "", "usage:"},
+		{"three rounds, over", 0, false, []string{"-n", "3", "-max", "1.2"}, small, 0, 3, "at most 1.2 in 0 of 3 rounds", ""},
+		{"two rounds, within", 0, false, []string{"-n", "2", "-max", "12"}, small, 0, 2, "at most 12 in 2 of 2 rounds", ""},
+		{"three rounds, some within", 0, false, []string{"-n", "3", "-max", "4.5"}, small, 0, 3, "at most 4.5 in 2 of 3 rounds", ""},
+		{"a failed expectation is timed", 1, false, []string{"-n", "2", "-max", "12"}, small, 0, 2, "at most 12 in 2 of 2 rounds", ""},
+		{"a report differs", 0, true, []string{"-n", "2"}, small, 1, 1, "", "the 30-node report of round 2 differs from round 1's"},
+		{"a broken run stops it", 3, false, []string{"-n", "2"}, small, 1, 0, "", "the 30-node run ended with exit status 3"},
+		{"rounds not a number", 0, false, []string{"-n", "x"}, nil, 2, 0, "", "-n wants a positive number of rounds"},
+		{"a size not a number", 0, false, nil, []string{"30", "many"}, 2, 0, "", "a size is a positive number of nodes"},
+		{"one size only", 0, false, nil, []string{"30"}, 2, 0, "", "usage:"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel() // the stand-ins sleep: the cases wait side by side
-			dir := t.TempDir()
-			status := map[string]int{"verdict": 1, "broken": 3}[tc.bin]
-			bin := fake(dir, tc.bin, status, tc.bin == "drifting")
-			// The binary goes after the options, and the sizes (30 and
-			// 3000 unless the case gives its own after an empty string)
-			// after it.
-			args, sizes := tc.args, []string{"30", "3000"}
-			if i := slices.Index(args, ""); i >= 0 {
-				args, sizes = args[:i], args[i+1:]
-			}
-			out, stderr := runScript(t, tc.wantExit, append(append(append([]string{script}, args...), bin), sizes...)...)
+			bin := fake(t.TempDir(), "clustersim", tc.status, tc.drift)
+			args := append(append(append([]string{script}, tc.opts...), bin), tc.sizes...)
+			out, stderr := runScript(t, tc.wantExit, args...)
 			if tc.wantErr != "" && !strings.Contains(stderr, tc.wantErr) {
 				t.Errorf("stderr does not say %q:\n%s", tc.wantErr, stderr)
 			}
