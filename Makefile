@@ -124,11 +124,14 @@ compare-scale: ## OLD's build (default HEAD) against the working tree's on the s
 	bash docs/alternate.sh -n $(ROUNDS) $(COMPARE_DIR)/probe-$(NODES)q.yaml $(COMPARE_DIR)/clustersim-old $(COMPARE_DIR)/clustersim-new
 
 # scale-ratio: issue 11's 300 to 3,000 nodes ratio as docs/PERFORMANCE.md
-# measures it: this tree's build, the probe at 300 nodes twice and at
-# 3,000 once a round, ROUNDS rounds; each round's ratio, their median and
+# measures it: this tree's build, the probe at SMALL nodes twice and at
+# LARGE once a round, ROUNDS rounds; each round's ratio, their median and
 # how many are at most 12 (docs/scale-ratio.sh; some 30 s a round).
-scale-ratio: build ## issue 11's ratio: the scale probe at 3,000 nodes over 300, ROUNDS rounds side by side (default 3; slow)
-	bash docs/scale-ratio.sh -n $(ROUNDS) ./$(BIN)
+SMALL ?= 300
+LARGE ?= 3000
+
+scale-ratio: build ## issue 11's ratio: the scale probe at LARGE nodes (default 3000) over SMALL (default 300), ROUNDS rounds side by side (default 3; slow)
+	bash docs/scale-ratio.sh -n $(ROUNDS) ./$(BIN) $(SMALL) $(LARGE)
 
 verify-replicaset: ## every scenario test and the 300-node probe with the ReplicaSet controller checking, on every sync, its pod aggregates against the full path (exit 3 at the first difference; slow)
 	$(GO) test -count=1 -tags replicasetverify ./cmd/clustersim ./scenarios/...
