@@ -83,7 +83,11 @@ type nodeInfo struct {
 	// nodeInfos have a memo.
 	gen  uint64
 	memo *countMemo
-	_    [8]byte // to 256 bytes (TestNodeInfoLayout)
+	// pos is the node's place in the cache's order plus one (0: not in
+	// it), by which a change to the node forgets its known scores
+	// (cache.unscore).
+	pos int32
+	_   [4]byte // to 256 bytes (TestNodeInfoLayout)
 }
 
 // nodeTopo is what the scheduler reads of a node's topology labels.
@@ -251,6 +255,75 @@ type cache struct {
 	// per node; nominee indexes them by pod.
 	nominated map[string][]*nominee
 	nominee   map[api.Key]*nominee
+	// shapes are the scores the search last gave plain pods of a few
+	// request shapes on the nodes of order, by position (knownScores);
+	// nextShape is the slot the next new shape takes.
+	shapes    [shapeSlots]shapeScores
+	nextShape int
+}
+
+// fitShape is what a plain pod's filters and score read of it
+// (fitsPlainly, fitScore): its requests, counted and with the nonzero
+// defaults, and whether NodeResourcesBalancedAllocation scores it. The
+// pods of one Deployment share one.
+type fitShape struct {
+	reqCPU, reqMem, nzCPU, nzMem int64
+	balanced                     bool
+}
+
+// shapeScores holds, for a fitShape, each node's total score as the
+// search gave a plain pod of that shape, by the node's position in the
+// cache's order; unscored where the node has not passed fitsPlainly for
+// it since it last changed.
+type shapeScores struct {
+	shape  fitShape
+	used   bool
+	scores []int64
+}
+
+// unscored marks a node whose score for a shape is not known.
+const unscored = math.MinInt64
+
+// shapeSlots is how many shapes the cache keeps scores for: a rollout
+// interleaves two; a cluster of many Deployments with different
+// requests takes turns among more, and a shape that comes back after
+// the slots moved on starts again from unscored.
+const shapeSlots = 4
+
+// knownScores returns the scores kept for shape, by position in order
+// (the slice is the cache's: the search fills it as it scores), taking
+// the oldest slot for a shape it has none for.
+func (c *cache) knownScores(shape fitShape) []int64 {
+	for k := range c.shapes {
+		if s := &c.shapes[k]; s.used && s.shape == shape && len(s.scores) == len(c.order) {
+			return s.scores
+		}
+	}
+	s := &c.shapes[c.nextShape]
+	c.nextShape = (c.nextShape + 1) % shapeSlots
+	s.shape, s.used = shape, true
+	s.scores = slices.Grow(s.scores[:0], len(c.order))[:len(c.order)]
+	for i := range s.scores {
+		s.scores[i] = unscored
+	}
+	return s.scores
+}
+
+// unscore forgets ni's known scores: called wherever what fitsPlainly
+// and fitScore read of a node changes (its pods' requests, its
+// allocatable, readiness, taints, cordon). A node not in the order
+// (pos 0, or an order rebuilt since) has none to forget: rebuilding the
+// order forgets them all.
+func (c *cache) unscore(ni *nodeInfo) {
+	p := int(ni.pos) - 1
+	if p < 0 || p >= len(c.order) || c.order[p] != ni {
+		return
+	}
+	for k := range c.shapes {
+		if s := &c.shapes[k]; s.used && p < len(s.scores) {
+			s.scores[p] = unscored
+		}
+	}
 }
 
 // nominee is a pending pod nominated to a node (k/k's pod nominator): its
@@ -363,6 +436,7 @@ func (c *cache) info(name string) *nodeInfo {
 // it.
 func (c *cache) setNode(n *api.Node) {
 	ni := c.info(n.Name)
+	c.unscore(ni)
 	if ni.node == nil || zoneOf(ni.node) != zoneOf(n) {
 		c.stale = true
 	}
@@ -386,6 +460,7 @@ func (c *cache) removeNode(name string) {
 	if ni == nil {
 		return
 	}
+	c.unscore(ni)
 	old := ni.node
 	ni.node, ni.unschedulable = nil, false
 	c.indexNode(ni, old)
@@ -406,6 +481,7 @@ func (c *cache) list() []*nodeInfo {
 	c.stale, c.packed, c.listed = false, false, 0
 	all := make([]*nodeInfo, 0, len(c.nodes))
 	for _, ni := range c.nodes {
+		ni.pos = 0
 		if ni.node != nil {
 			all = append(all, ni)
 		}
@@ -426,9 +502,14 @@ func (c *cache) list() []*nodeInfo {
 	for depth := 0; len(c.order) < len(all); depth++ {
 		for _, z := range zones {
 			if depth < len(z) {
-				c.order = append(c.order, z[depth])
+				ni := z[depth]
+				c.order = append(c.order, ni)
+				ni.pos = int32(len(c.order))
 			}
 		}
+	}
+	for k := range c.shapes {
+		c.shapes[k].used = false // positions moved: every score unknown
 	}
 	return c.order
 }
@@ -482,6 +563,7 @@ func counts(pod *api.Pod) bool {
 func (c *cache) addEntry(key api.Key, e *podEntry) {
 	c.pods[key] = e
 	ni := c.info(e.node)
+	c.unscore(ni)
 	ni.requested.add(&e.req, 1)
 	ni.nonZero.add(&e.nonZero, 1)
 	ni.pods++
@@ -500,6 +582,7 @@ func (c *cache) removeEntry(key api.Key) *podEntry {
 	}
 	delete(c.pods, key)
 	ni := c.nodes[e.node]
+	c.unscore(ni)
 	c.indexEntry(ni, e, -1)
 	ni.requested.add(&e.req, -1)
 	ni.nonZero.add(&e.nonZero, -1)

@@ -658,6 +658,17 @@ func (s *scheduler) schedule(pod *api.Pod, nominated string) (string, error) {
 	// A plain pod's filters are fitsPlainly's few comparisons on the
 	// nodes they pass; filter decides the others, with their reasons.
 	plain := pi.plain() && !nominating
+	// Such a pod's score on a node that has not changed since a pod of
+	// the same shape was scored there is the one that pod got: known
+	// holds them by position in the order (nodes), so that the search
+	// passes such a node without reading its nodeInfo. Filled only where
+	// fitsPlainly passed (what a toleration or another filter let
+	// through depends on more than the shape).
+	var known []int64
+	if plain && scoring && !restricted {
+		known = s.cache.knownScores(fitShape{reqCPU: pi.req.milliCPU, reqMem: pi.req.memory,
+			nzCPU: pi.nonZero.milliCPU, nzMem: pi.nonZero.memory, balanced: balanced})
+	}
 	// The search starts at nextStart (modulo the candidates, fewer than
 	// the nodes when NodeAffinity's PreFilter named them) and wraps
 	// around: j steps with i, without a division per node. No
@@ -667,12 +678,22 @@ func (s *scheduler) schedule(pod *api.Pod, nominated string) (string, error) {
 		j = s.nextStart % len(candidates)
 	}
 	for i := 0; i < len(candidates) && len(feasible) < want; i++ {
-		ni := candidates[j]
+		ni, pos := candidates[j], j
 		if j++; j == len(candidates) {
 			j = 0
 		}
 		processed++
-		if plain && fitsPlainly(&pi.req, ni) {
+		if known != nil {
+			if v := known[pos]; v != unscored {
+				feasible = append(feasible, ni)
+				if scoring {
+					fitOnly = append(fitOnly, v)
+				}
+				continue
+			}
+		}
+		plainFit := plain && fitsPlainly(&pi.req, ni)
+		if plainFit {
 			s.reasons = s.reasons[:0]
 		} else {
 			filtered := ni
@@ -690,7 +711,11 @@ func (s *scheduler) schedule(pod *api.Pod, nominated string) (string, error) {
 				}
 				// TaintToleration's constant, as score adds it when no
 				// node has an intolerable PreferNoSchedule taint.
-				fitOnly = append(fitOnly, fitScore(pi, ni, balanced)+weightTaintToleration*MaxNodeScore)
+				v := fitScore(pi, ni, balanced) + weightTaintToleration*MaxNodeScore
+				fitOnly = append(fitOnly, v)
+				if known != nil && plainFit {
+					known[pos] = v
+				}
 			}
 			continue
 		}

@@ -1,0 +1,110 @@
+package scheduler
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/clustersim/clustersim/sim/api"
+)
+
+// TestKnownScoresMatchFreshSearch holds the scores the search keeps by
+// request shape (cache.knownScores) to what a search without them
+// gives: two caches take the same random changes (pods scheduled,
+// assumed and forgotten; nodes resized, tainted NoSchedule or
+// PreferNoSchedule, cordoned, made NotReady, added and removed), and
+// each pod is scheduled on both, the second cache's kept scores
+// dropped before every search. The two must choose the same node, or
+// fail with the same error, every time. The pods come in three shapes
+// and some tolerate the NoSchedule taint (still plain pods, whose
+// filter then passes a tainted node that fitsPlainly does not: such a
+// pass must not be kept for the shape). Planted, each fails it: no
+// unscore in addEntry (a node's pods change, its kept score does not);
+// a kept score for every feasible node, not only fitsPlainly's (a pod
+// without the toleration is sent to a tainted node).
+func TestKnownScoresMatchFreshSearch(t *testing.T) {
+	shapes := []api.ResourceList{
+		rl("cpu", "100m", "memory", "256Mi"),
+		rl("cpu", "500m", "memory", "1Gi"),
+		rl("cpu", "250m", "memory", "64Mi"),
+	}
+	kept := 0
+	for round := range 12 {
+		r := rand.New(rand.NewPCG(11, uint64(round)))
+		n := []int{30, 120, 400}[round%3]
+		known, fresh := newCache(), newCache()
+		both := func(f func(c *cache)) { f(known); f(fresh) }
+		newNode := func(name string) *api.Node {
+			node := testNode(name, rl("cpu", fmt.Sprint(1+r.IntN(4)), "memory", fmt.Sprintf("%dGi", 1+r.IntN(8)), "pods", fmt.Sprint(3+r.IntN(18))))
+			node.Labels[labelZone], node.Labels[labelHostname] = fmt.Sprintf("zone-%c", 'a'+r.IntN(3)), name
+			return node
+		}
+		var names []string
+		for i := range n {
+			node := newNode(fmt.Sprintf("node-%03d", i))
+			names = append(names, node.Name)
+			both(func(c *cache) { c.setNode(node) })
+		}
+		sk := &scheduler{cache: known, rng: rand.New(rand.NewPCG(1, uint64(round)))}
+		sf := &scheduler{cache: fresh, rng: rand.New(rand.NewPCG(1, uint64(round)))}
+		sk.opts.defaults()
+		sf.opts.defaults()
+		var bound []*api.Pod
+		for step := range 600 {
+			switch op := r.IntN(100); {
+			case op < 60:
+				pod := testPod(fmt.Sprintf("p-%d-%d", round, step), shapes[r.IntN(len(shapes))])
+				if r.IntN(6) == 0 {
+					pod.Spec.Tolerations = []api.Toleration{{Key: "dedicated", Operator: api.TolerationOpExists, Effect: api.TaintEffectNoSchedule}}
+				}
+				fresh.shapes = [shapeSlots]shapeScores{}
+				want, wantErr := sf.schedule(pod, "")
+				got, gotErr := sk.schedule(pod, "")
+				if fmt.Sprint(got, gotErr) != fmt.Sprint(want, wantErr) {
+					t.Fatalf("round %d step %d: with kept scores %q (%v), without %q (%v)", round, step, got, gotErr, want, wantErr)
+				}
+				for k := range known.shapes {
+					for _, v := range known.shapes[k].scores {
+						if v != unscored {
+							kept++
+						}
+					}
+				}
+				if gotErr == nil {
+					both(func(c *cache) { c.assume(pod, got) })
+					bound = append(bound, pod)
+				}
+			case op < 75 && len(bound) > 0:
+				i := r.IntN(len(bound))
+				p := bound[i]
+				bound = append(bound[:i], bound[i+1:]...)
+				both(func(c *cache) { c.forget(p.Key(), p.UID) })
+			case op < 92:
+				node := newNode(names[r.IntN(len(names))])
+				switch r.IntN(5) {
+				case 0:
+					node.Spec.Taints = []api.Taint{{Key: "dedicated", Effect: api.TaintEffectNoSchedule}}
+				case 1:
+					node.Spec.Taints = []api.Taint{{Key: "soft", Effect: api.TaintEffectPreferNoSchedule}}
+				case 2:
+					node.Spec.Unschedulable = true
+				case 3:
+					node.Status.Conditions[0].Status = api.ConditionFalse
+				}
+				both(func(c *cache) { c.setNode(node) })
+			case op < 96:
+				name := names[r.IntN(len(names))]
+				both(func(c *cache) { c.removeNode(name) })
+			default:
+				node := newNode(fmt.Sprintf("node-%d-%d", round, step))
+				names = append(names, node.Name)
+				both(func(c *cache) { c.setNode(node) })
+			}
+		}
+	}
+	// The kept scores were used: a search passes most nodes by them.
+	if kept < 100000 {
+		t.Fatalf("only %d kept scores seen over the searches: the comparison did not exercise them", kept)
+	}
+	t.Logf("%d kept scores seen", kept)
+}
