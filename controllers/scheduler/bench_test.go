@@ -66,6 +66,29 @@ func BenchmarkScheduleScaleProbe(b *testing.B) {
 	scheduleRolling(b, s, nodes*perNode, func(int) *api.Pod { return next(tmpl) })
 }
 
+// BenchmarkScheduleShapes is BenchmarkScheduleScaleProbe with pods of
+// several request shapes taking turns (shapes=1 is the probe's one): up
+// to the cache's shapeSlots each shape's kept scores serve its next pod;
+// past them (16) a shape's pods are scheduled as if none were kept,
+// which should cost no more than before there were any.
+func BenchmarkScheduleShapes(b *testing.B) {
+	for _, k := range []int{1, 4, 8, 16} {
+		b.Run(fmt.Sprintf("shapes=%d", k), func(b *testing.B) {
+			const nodes, perNode = 3000, 30
+			s := zonedScheduler(nodes, rl("cpu", "8", "memory", "32Gi", "pods", "110"))
+			var tmpls []*api.Pod
+			for i := range k {
+				t := testPod("p", rl("cpu", fmt.Sprintf("%dm", 100+10*i), "memory", "256Mi"))
+				t.Labels = map[string]string{"app": "app-1", "tier": "scale"}
+				tmpls = append(tmpls, t)
+			}
+			next := numbered()
+			j := 0
+			scheduleRolling(b, s, nodes*perNode, func(int) *api.Pod { j++; return next(tmpls[j%k]) })
+		})
+	}
+}
+
 // numbered returns a maker of pods from templates, each named (and its
 // uid) p-0, p-1, ... in turn. A pod is a shallow copy of its template:
 // the scheduler and the cache only read a pod, and a deep copy per pod

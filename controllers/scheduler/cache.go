@@ -257,9 +257,16 @@ type cache struct {
 	nominee   map[api.Key]*nominee
 	// shapes are the scores the search last gave plain pods of a few
 	// request shapes on the nodes of order, by position (knownScores);
-	// nextShape is the slot the next new shape takes.
+	// nextShape is the slot the next new shape takes, lastGen the
+	// generation the last shape to take a slot was given.
 	shapes    [shapeSlots]shapeScores
 	nextShape int
+	lastGen   uint32
+	// unkept are the last shapes knownScores was asked for and had no
+	// slot for (nextUnkept the next to replace): a shape takes a slot
+	// only when it comes back while still among them.
+	unkept     [shapeSlots]fitShape
+	nextUnkept int
 }
 
 // fitShape is what a plain pod's filters and score read of it
@@ -273,55 +280,92 @@ type fitShape struct {
 
 // shapeScores holds, for a fitShape, each node's total score as the
 // search gave a plain pod of that shape, by the node's position in the
-// cache's order; unscored where the node has not passed fitsPlainly for
-// it since it last changed.
+// cache's order: gen<<32 | score where it is kept, anything else (0,
+// an earlier shape's generation) where the node has not passed
+// fitsPlainly for this shape since it last changed. A slot taken by a
+// new shape gets a new generation, so that what its last shape kept is
+// forgotten without clearing it: a cluster whose pods take turns among
+// more shapes than there are slots then costs the search nothing more
+// than it did without them.
 type shapeScores struct {
 	shape  fitShape
-	used   bool
-	scores []int64
+	gen    uint32 // 0: no shape
+	scores []uint64
 }
 
-// unscored marks a node whose score for a shape is not known.
-const unscored = math.MinInt64
+// keep returns the entry keeping score v for s, and false for a score
+// that does not fit in the entry's low 32 bits (none does: the sum of
+// the fit scores and the taint constant is a few hundred).
+func (s *shapeScores) keep(v int64) (uint64, bool) {
+	if v < 0 || v > math.MaxUint32 {
+		return 0, false
+	}
+	return uint64(s.gen)<<32 | uint64(v), true
+}
+
+// kept returns the score entry e keeps for s, if it keeps one.
+func (s *shapeScores) kept(e uint64) (int64, bool) {
+	if s.gen == 0 || uint32(e>>32) != s.gen {
+		return 0, false
+	}
+	return int64(uint32(e)), true
+}
 
 // shapeSlots is how many shapes the cache keeps scores for: a rollout
-// interleaves two; a cluster of many Deployments with different
-// requests takes turns among more, and a shape that comes back after
-// the slots moved on starts again from unscored.
-const shapeSlots = 4
+// interleaves two, a cluster of a few Deployments with different
+// requests a few more; a shape that comes back after the slots moved on
+// starts again from none kept.
+const shapeSlots = 8
 
-// knownScores returns the scores kept for shape, by position in order
-// (the slice is the cache's: the search fills it as it scores), taking
-// the oldest slot for a shape it has none for.
-func (c *cache) knownScores(shape fitShape) []int64 {
+// knownScores returns the slot of the scores kept for shape (its scores
+// by position in order are the cache's: the search fills them as it
+// scores), or nil. A shape without a slot takes the oldest one if it
+// was asked for recently (among unkept), and is remembered there if
+// not: pods that take turns among more shapes than there are slots
+// would otherwise take a slot each, every one's scores forgotten before
+// its shape came back, and cost the search their keeping for nothing.
+func (c *cache) knownScores(shape fitShape) *shapeScores {
 	for k := range c.shapes {
-		if s := &c.shapes[k]; s.used && s.shape == shape && len(s.scores) == len(c.order) {
-			return s.scores
+		if s := &c.shapes[k]; s.gen != 0 && s.shape == shape {
+			return s
 		}
+	}
+	if !slices.Contains(c.unkept[:], shape) {
+		c.unkept[c.nextUnkept] = shape
+		c.nextUnkept = (c.nextUnkept + 1) % shapeSlots
+		return nil
 	}
 	s := &c.shapes[c.nextShape]
 	c.nextShape = (c.nextShape + 1) % shapeSlots
-	s.shape, s.used = shape, true
-	s.scores = slices.Grow(s.scores[:0], len(c.order))[:len(c.order)]
-	for i := range s.scores {
-		s.scores[i] = unscored
+	if c.lastGen++; c.lastGen == 0 {
+		// Four billion shapes later the generations start again: no
+		// slot may keep an entry that a reused one would match.
+		for k := range c.shapes {
+			clear(c.shapes[k].scores)
+		}
+		c.lastGen = 1
 	}
-	return s.scores
+	s.shape, s.gen = shape, c.lastGen
+	if len(s.scores) != len(c.order) {
+		s.scores = make([]uint64, len(c.order))
+	}
+	return s
 }
 
 // unscore forgets ni's known scores: called wherever what fitsPlainly
 // and fitScore read of a node changes (its pods' requests, its
 // allocatable, readiness, taints, cordon). A node not in the order
 // (pos 0, or an order rebuilt since) has none to forget: rebuilding the
-// order forgets them all.
+// order forgets them all, as it does when a node goes (removeNode marks
+// the order stale).
 func (c *cache) unscore(ni *nodeInfo) {
 	p := int(ni.pos) - 1
 	if p < 0 || p >= len(c.order) || c.order[p] != ni {
 		return
 	}
 	for k := range c.shapes {
-		if s := &c.shapes[k]; s.used && p < len(s.scores) {
-			s.scores[p] = unscored
+		if s := &c.shapes[k]; p < len(s.scores) {
+			s.scores[p] = 0
 		}
 	}
 }
@@ -460,7 +504,6 @@ func (c *cache) removeNode(name string) {
 	if ni == nil {
 		return
 	}
-	c.unscore(ni)
 	old := ni.node
 	ni.node, ni.unschedulable = nil, false
 	c.indexNode(ni, old)
@@ -509,7 +552,7 @@ func (c *cache) list() []*nodeInfo {
 		}
 	}
 	for k := range c.shapes {
-		c.shapes[k].used = false // positions moved: every score unknown
+		c.shapes[k].gen = 0 // positions moved: no score is known
 	}
 	return c.order
 }

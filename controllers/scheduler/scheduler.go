@@ -661,10 +661,10 @@ func (s *scheduler) schedule(pod *api.Pod, nominated string) (string, error) {
 	// Such a pod's score on a node that has not changed since a pod of
 	// the same shape was scored there is the one that pod got: known
 	// holds them by position in the order (nodes), so that the search
-	// passes such a node without reading its nodeInfo. Filled only where
+	// passes such a node without reading its nodeInfo. Kept only where
 	// fitsPlainly passed (what a toleration or another filter let
 	// through depends on more than the shape).
-	var known []int64
+	var known *shapeScores
 	if plain && scoring && !restricted {
 		known = s.cache.knownScores(fitShape{reqCPU: pi.req.milliCPU, reqMem: pi.req.memory,
 			nzCPU: pi.nonZero.milliCPU, nzMem: pi.nonZero.memory, balanced: balanced})
@@ -684,7 +684,7 @@ func (s *scheduler) schedule(pod *api.Pod, nominated string) (string, error) {
 		}
 		processed++
 		if known != nil {
-			if v := known[pos]; v != unscored {
+			if v, ok := known.kept(known.scores[pos]); ok {
 				feasible = append(feasible, ni)
 				if scoring {
 					fitOnly = append(fitOnly, v)
@@ -714,7 +714,9 @@ func (s *scheduler) schedule(pod *api.Pod, nominated string) (string, error) {
 				v := fitScore(pi, ni, balanced) + weightTaintToleration*MaxNodeScore
 				fitOnly = append(fitOnly, v)
 				if known != nil && plainFit {
-					known[pos] = v
+					if e, ok := known.keep(v); ok {
+						known.scores[pos] = e
+					}
 				}
 			}
 			continue
