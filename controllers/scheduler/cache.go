@@ -326,7 +326,7 @@ const shapeSlots = 8
 // its shape came back, and cost the search their keeping for nothing.
 func (c *cache) knownScores(shape fitShape) *shapeScores {
 	for k := range c.shapes {
-		if s := &c.shapes[k]; s.gen != 0 && s.shape == shape {
+		if s := &c.shapes[k]; s.gen != 0 && s.shape == shape && len(s.scores) == len(c.order) {
 			return s
 		}
 	}
