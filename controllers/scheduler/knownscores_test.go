@@ -16,12 +16,13 @@ import (
 // each pod is scheduled on both, the second cache's kept scores
 // dropped before every search. The two must choose the same node, or
 // fail with the same error, every time. Half the pods come in three
-// shapes, the others in twelve more (more than the cache's slots, which
-// the shapes that come back take over), and some tolerate the NoSchedule taint (still plain pods, whose
-// filter then passes a tainted node that fitsPlainly does not: such a
-// pass must not be kept for the shape). Planted, each fails it: no
-// unscore in addEntry (a node's pods change, its kept score does not);
-// a kept score for every feasible node, not only fitsPlainly's (a pod
+// shapes, the others in twelve more (more than the cache's slots,
+// which the shapes that come back take over), and some tolerate the
+// NoSchedule taint: still plain pods, whose filter then passes a
+// tainted node that fitsPlainly does not, a pass that must not be kept
+// for the shape. Planted, each fails it: no unscore in addEntry,
+// removeEntry or setNode (a node changes, its kept score does not); a
+// kept score for every feasible node, not only fitsPlainly's (a pod
 // without the toleration is sent to a tainted node); no reset of the
 // slots when the order is rebuilt; a slot taken over by a new shape
 // keeping its generation.
@@ -120,7 +121,7 @@ func TestKnownScoresMatchFreshSearch(t *testing.T) {
 		}
 		takeovers += int(known.lastGen)
 	}
-	// The kept scores were used: a search passes most nodes by them.
+	// Scores were kept to be used, and slots changed hands.
 	if kept < 100000 {
 		t.Fatalf("only %d kept scores seen over the searches: the comparison did not exercise them", kept)
 	}
