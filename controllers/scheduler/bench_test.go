@@ -57,36 +57,37 @@ func BenchmarkScheduleCycle(b *testing.B) {
 // no placement rules). The adaptive percentageOfNodesToScore searches 26%
 // of the nodes (780), the formula's peak. Each bound pod replaces the
 // oldest, so the cluster stays at 30 pods a node however long it runs.
-func BenchmarkScheduleScaleProbe(b *testing.B) {
-	const nodes, perNode = 3000, 30
-	s := zonedScheduler(nodes, rl("cpu", "8", "memory", "32Gi", "pods", "110"))
-	tmpl := testPod("p", rl("cpu", "100m", "memory", "256Mi"))
-	tmpl.Labels = map[string]string{"app": "app-1", "tier": "scale"}
-	next := numbered()
-	scheduleRolling(b, s, nodes*perNode, func(int) *api.Pod { return next(tmpl) })
-}
+func BenchmarkScheduleScaleProbe(b *testing.B) { scheduleProbeShapes(b, 1) }
 
 // BenchmarkScheduleShapes is BenchmarkScheduleScaleProbe with pods of
-// several request shapes taking turns (shapes=1 is the probe's one): up
-// to the cache's shapeSlots each shape's kept scores serve its next pod;
-// past them (16) a shape's pods are scheduled as if none were kept,
-// which should cost no more than before there were any.
+// several request shapes taking turns: up to the cache's shapeSlots
+// each shape's kept scores serve its next pod; past them (16) a shape's
+// pods are scheduled as if none were kept, which should cost no more
+// than before there were any.
 func BenchmarkScheduleShapes(b *testing.B) {
-	for _, k := range []int{1, 4, 8, 16} {
-		b.Run(fmt.Sprintf("shapes=%d", k), func(b *testing.B) {
-			const nodes, perNode = 3000, 30
-			s := zonedScheduler(nodes, rl("cpu", "8", "memory", "32Gi", "pods", "110"))
-			var tmpls []*api.Pod
-			for i := range k {
-				t := testPod("p", rl("cpu", fmt.Sprintf("%dm", 100+10*i), "memory", "256Mi"))
-				t.Labels = map[string]string{"app": "app-1", "tier": "scale"}
-				tmpls = append(tmpls, t)
-			}
-			next := numbered()
-			j := 0
-			scheduleRolling(b, s, nodes*perNode, func(int) *api.Pod { j++; return next(tmpls[j%k]) })
-		})
+	for _, k := range []int{4, 8, 16} {
+		b.Run(fmt.Sprintf("shapes=%d", k), func(b *testing.B) { scheduleProbeShapes(b, k) })
 	}
+}
+
+// scheduleProbeShapes runs BenchmarkScheduleScaleProbe's cluster with
+// pods of k shapes in turn (100m, 110m, ... of cpu; 256Mi).
+func scheduleProbeShapes(b *testing.B, k int) {
+	const nodes, perNode = 3000, 30
+	s := zonedScheduler(nodes, rl("cpu", "8", "memory", "32Gi", "pods", "110"))
+	tmpls := make([]*api.Pod, k)
+	for i := range tmpls {
+		tmpls[i] = testPod("p", rl("cpu", fmt.Sprintf("%dm", 100+10*i), "memory", "256Mi"))
+		tmpls[i].Labels = map[string]string{"app": "app-1", "tier": "scale"}
+	}
+	next := numbered()
+	// scheduleRolling asks for next(0) at every measured cycle: the
+	// shapes take turns by a count of their own.
+	turn := 0
+	scheduleRolling(b, s, nodes*perNode, func(int) *api.Pod {
+		turn++
+		return next(tmpls[turn%k])
+	})
 }
 
 // numbered returns a maker of pods from templates, each named (and its
