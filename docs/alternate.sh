@@ -18,6 +18,8 @@
 #
 # `make compare-scale` builds the binaries and the probe for you.
 set -euo pipefail
+SCRIPT=alternate.sh
+source "$(dirname "${BASH_SOURCE[0]}")/timed-run.sh"
 
 rounds=3
 if [[ "${1:-}" == "-n" ]]; then
@@ -38,39 +40,20 @@ if [[ ! -r "$probe" ]]; then
 	echo "alternate.sh: cannot read the probe \"$probe\"" >&2
 	exit 2
 fi
-if [[ ! -x /usr/bin/time ]]; then
-	echo "alternate.sh: needs /usr/bin/time (Debian: apt-get install -y time)" >&2
-	exit 2
-fi
-for b in "$@"; do
-	if [[ ! -x "$b" ]]; then
-		echo "alternate.sh: \"$b\" is not an executable" >&2
-		exit 2
-	fi
-done
+need_time
+need_executable "$@"
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 same=yes
 for ((r = 1; r <= rounds; r++)); do
 	for b in "$@"; do
-		started=$(date +%H:%M:%S)
-		# clustersim exits 1 when an expectation failed: a verdict, the
-		# run itself whole and its time as good as any. Anything else
-		# (2: the probe refused; a crash) ends the comparison.
-		status=0
-		/usr/bin/time -o "$out/time" -f "%e s wall, %U s user, %M KB" "$b" run "$probe" >"$out/report" 2>"$out/stderr" || status=$?
+		timed_run "$b: the run" "$b" "$probe" "$out"
 		verdict=""
-		case $status in
-		0) ;;
-		1) verdict=", verdict: fail" ;;
-		*)
-			echo "$b: the run ended with exit status $status; its standard error:" >&2
-			cat "$out/stderr" >&2
-			exit 1
-			;;
-		esac
-		echo "$b: $(grep ' s wall, ' "$out/time" | tail -1) (round $r, $started$verdict)"
+		if [[ $status -eq 1 ]]; then
+			verdict=", verdict: fail"
+		fi
+		echo "$b: $wall s wall, $user s user, $kb KB (round $r, $started$verdict)"
 		if [[ ! -e "$out/first" ]]; then
 			mv "$out/report" "$out/first"
 		elif ! cmp -s "$out/first" "$out/report"; then

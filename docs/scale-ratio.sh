@@ -21,6 +21,8 @@
 #
 # `make scale-ratio` builds the binary and runs this.
 set -euo pipefail
+SCRIPT=scale-ratio.sh
+source "$(dirname "${BASH_SOURCE[0]}")/timed-run.sh"
 
 usage() {
 	echo "usage: bash docs/scale-ratio.sh [-n ROUNDS] [-max RATIO] BINARY [SMALL LARGE]" >&2
@@ -65,14 +67,8 @@ for n in "$small" "$large"; do
 		exit 2
 	fi
 done
-if [[ ! -x "$bin" ]]; then
-	echo "scale-ratio.sh: \"$bin\" is not an executable" >&2
-	exit 2
-fi
-if [[ ! -x /usr/bin/time ]]; then
-	echo "scale-ratio.sh: needs /usr/bin/time (Debian: apt-get install -y time)" >&2
-	exit 2
-fi
+need_executable "$bin"
+need_time
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -87,17 +83,8 @@ done
 # run N runs the N-node probe once, prints its line and sets wall to
 # its wall seconds; it checks the report against the first of that size.
 run() {
-	local n=$1 started status=0 user kb
-	started=$(date +%H:%M:%S)
-	/usr/bin/time -o "$out/time" -f "%e %U %M" "$bin" run "$out/probe-$n.yaml" >"$out/report" 2>"$out/stderr" || status=$?
-	# Exit 1 is the probe's verdict (an expectation failed): the run is
-	# whole and timed like any other. Anything else ends the measure.
-	if [[ $status -ne 0 && $status -ne 1 ]]; then
-		echo "scale-ratio.sh: the $n-node run ended with exit status $status; its standard error:" >&2
-		cat "$out/stderr" >&2
-		exit 1
-	fi
-	read -r wall user kb < <(tail -1 "$out/time")
+	local n=$1
+	timed_run "scale-ratio.sh: the $n-node run" "$bin" "$out/probe-$n.yaml" "$out"
 	echo "$n nodes: $wall s wall, $user s user, $kb KB (round $r, $started)"
 	if [[ ! -e "$out/first-$n" ]]; then
 		mv "$out/report" "$out/first-$n"
