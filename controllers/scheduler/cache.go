@@ -346,7 +346,13 @@ func (c *cache) knownScores(shape fitShape) *shapeScores {
 		c.lastGen = 1
 	}
 	s.shape, s.gen = shape, c.lastGen
-	if len(s.scores) != len(c.order) {
+	// What the array holds is an earlier generation's, which the new one
+	// never matches: it is reused as it is, only sized to the order (a
+	// cluster whose nodes keep coming rebuilds the order at every
+	// scheduling cycle, and each slot would allocate again).
+	if cap(s.scores) >= len(c.order) {
+		s.scores = s.scores[:len(c.order)]
+	} else {
 		s.scores = make([]uint64, len(c.order))
 	}
 	return s
