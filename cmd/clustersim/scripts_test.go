@@ -282,7 +282,7 @@ func TestScaleRatioScript(t *testing.T) {
 		}
 		return p
 	}
-	small := []string{"30", "3000"} // the sizes most cases give
+	usual := []string{"30", "3000"} // the sizes most cases give
 	for _, tc := range []struct {
 		name       string
 		status     int  // the stand-in's exit status: 1 the probe's verdict, 3 a broken run
@@ -294,12 +294,12 @@ func TestScaleRatioScript(t *testing.T) {
 		wantWithin string // the last line's "at most MAX in K of N rounds"
 		wantErr    string // what standard error says
 	}{
-		{"three rounds, over", 0, false, []string{"-n", "3", "-max", "1.2"}, small, 0, 3, "at most 1.2 in 0 of 3 rounds", ""},
-		{"two rounds, within", 0, false, []string{"-n", "2", "-max", "12"}, small, 0, 2, "at most 12 in 2 of 2 rounds", ""},
-		{"three rounds, some within", 0, false, []string{"-n", "3", "-max", "4.5"}, small, 0, 3, "at most 4.5 in 2 of 3 rounds", ""},
-		{"a failed expectation is timed", 1, false, []string{"-n", "2", "-max", "12"}, small, 0, 2, "at most 12 in 2 of 2 rounds", ""},
-		{"a report differs", 0, true, []string{"-n", "2"}, small, 1, 1, "", "the 30-node report of round 2 differs from round 1's"},
-		{"a broken run stops it", 3, false, []string{"-n", "2"}, small, 1, 0, "", "the 30-node run ended with exit status 3"},
+		{"three rounds, over", 0, false, []string{"-n", "3", "-max", "1.2"}, usual, 0, 3, "at most 1.2 in 0 of 3 rounds", ""},
+		{"two rounds, within", 0, false, []string{"-n", "2", "-max", "12"}, usual, 0, 2, "at most 12 in 2 of 2 rounds", ""},
+		{"three rounds, some within", 0, false, []string{"-n", "3", "-max", "4.5"}, usual, 0, 3, "at most 4.5 in 2 of 3 rounds", ""},
+		{"a failed expectation is timed", 1, false, []string{"-n", "2", "-max", "12"}, usual, 0, 2, "at most 12 in 2 of 2 rounds", ""},
+		{"a report differs", 0, true, []string{"-n", "2"}, usual, 1, 1, "", "the 30-node report of round 2 differs from round 1's"},
+		{"a broken run stops it", 3, false, []string{"-n", "2"}, usual, 1, 0, "", "the 30-node run ended with exit status 3"},
 		{"rounds not a number", 0, false, []string{"-n", "x"}, nil, 2, 0, "", "-n wants a positive number of rounds"},
 		{"a size not a number", 0, false, nil, []string{"30", "many"}, 2, 0, "", "a size is a positive number of nodes"},
 		{"one size only", 0, false, nil, []string{"30"}, 2, 0, "", "usage:"},
